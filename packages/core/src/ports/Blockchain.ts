@@ -1,0 +1,175 @@
+/**
+ * Blockchain port: TON wallets resolved from a customer's mnemonic, and transfers that pay exactly once.
+ *
+ * Contract (what every adapter guarantees and every caller must do):
+ * 1. `resolveWallet` turns a phrase into a `Wallet` handle. The key pair lives only inside the handle,
+ *    in memory; the handle prints, logs and serialises without it. The phrase is never kept.
+ * 2. `prepareTransfer` reads the seqno and signs ONE external message. The result is plain data: the
+ *    caller persists it (order id, wallet, seqno, externalHash, validUntil, boc) BEFORE `send`.
+ *    Only one transfer per wallet address may be in flight in a process: a second prepare while the
+ *    previous one is neither confirmed, failed nor expired fails with reason `Busy`.
+ * 3. `send` posts exactly that BOC. Re-sending the same BOC is always safe (the seqno stops a second
+ *    execution). After `NetworkError`/`Timeout` the message may have landed: the caller must NOT build
+ *    a new message; it re-sends the same BOC or calls `confirm`.
+ * 4. `confirm` looks the message up by its normalized external hash (TEP-467) and reports:
+ *    `Confirmed` (paid: not aborted, no skipped action, out message present), `Failed` (executed or
+ *    superseded without paying: safe to build a new message), `Pending` (not seen yet: ask again),
+ *    `Expired` (valid_until passed with the seqno unchanged: it can never execute, safe to rebuild).
+ * Amounts are integer nanoton; addresses are user-friendly strings as the user gave or the adapter made.
+ */
+import { Context, Effect, Redacted, Schema } from "effect"
+
+/** Integer nanoton (1 TON = 10^9). Local until the core money module owns it; same brand name. */
+export const Nanoton = Schema.BigInt.pipe(Schema.brand("Nanoton"))
+export type Nanoton = typeof Nanoton.Type
+
+export const WalletVersion = Schema.Literals(["v4r2", "v5r1"])
+export type WalletVersion = typeof WalletVersion.Type
+
+/** How the phrase was turned into a key: TON-native (12 or 24 words) or BIP39 m/44'/607'/0'. */
+export const MnemonicKind = Schema.Literals(["ton", "bip39"])
+export type MnemonicKind = typeof MnemonicKind.Type
+
+export const AccountStatus = Schema.Literals(["active", "uninit", "frozen"])
+export type AccountStatus = typeof AccountStatus.Type
+
+export class BlockchainError extends Schema.TaggedError<BlockchainError>()("BlockchainError", {
+  reason: Schema.Literals([
+    "InvalidMnemonic", // no kind of phrase validates (wrong words, checksum, length)
+    "WalletNotFound", // valid phrase but no funded, non-frozen wallet of any version
+    "VersionMismatch", // the funded wallet is of another version than the one requested
+    "Frozen", // the only funded wallet is frozen
+    "InsufficientFunds", // balance < amount + fee reserve
+    "InvalidAddress", // recipient address does not parse
+    "InvalidPayload", // payload is not a base64 BOC, or both comment and payload were given
+    "Busy", // another transfer of this wallet is still in flight
+    "Rejected", // the chain refused the external message (see exitCode)
+    "NetworkError", // the node could not be reached or answered garbage; outcome of a send unknown
+    "Timeout" // the node did not answer in time; outcome of a send unknown
+  ]),
+  message: Schema.String,
+  exitCode: Schema.optionalKey(Schema.Int)
+}) {}
+
+/** Chain state of an address. A never-used address is `uninit` with balance 0. */
+export const AccountState = Schema.Struct({
+  address: Schema.String,
+  status: AccountStatus,
+  balance: Nanoton,
+  seqno: Schema.Int // 0 unless active
+})
+export type AccountState = typeof AccountState.Type
+
+/** Raw ed25519 key pair; adapters put it in a Wallet, nobody else should touch it. */
+export interface WalletKey {
+  readonly publicKey: Uint8Array
+  readonly secretKey: Uint8Array
+}
+
+const keySlot: unique symbol = Symbol.for("core/ports/Blockchain/WalletKey")
+
+/**
+ * A resolved wallet. Public fields are safe to log; the key sits behind a symbol in a Redacted and is
+ * dropped by JSON.stringify, util.inspect and String(). Only the adapter that made it reads the key.
+ */
+export class Wallet {
+  readonly address: string
+  readonly version: WalletVersion
+  readonly kind: MnemonicKind
+  readonly status: AccountStatus
+  readonly balance: Nanoton
+  readonly [keySlot]: Redacted.Redacted<WalletKey>
+
+  constructor(fields: {
+    readonly address: string
+    readonly version: WalletVersion
+    readonly kind: MnemonicKind
+    readonly status: AccountStatus
+    readonly balance: Nanoton
+    readonly key: WalletKey
+  }) {
+    this.address = fields.address
+    this.version = fields.version
+    this.kind = fields.kind
+    this.status = fields.status
+    this.balance = fields.balance
+    this[keySlot] = Redacted.make(fields.key, { label: "WalletKey" })
+  }
+
+  /** For adapters only: the key pair this wallet signs with. */
+  static key(wallet: Wallet): WalletKey {
+    return Redacted.value(wallet[keySlot])
+  }
+
+  toJSON(): unknown {
+    return { address: this.address, version: this.version, kind: this.kind, status: this.status, balance: String(this.balance) }
+  }
+
+  toString(): string {
+    return `Wallet(${this.version} ${this.address})`
+  }
+
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString()
+  }
+}
+
+export interface TransferRequest {
+  readonly to: string
+  readonly amount: Nanoton
+  /** Plain text comment (op 0). Mutually exclusive with `payload`. */
+  readonly comment?: string
+  /** Base64 BOC of a body cell (e.g. Fragment's payload), forwarded byte for byte. */
+  readonly payload?: string
+  /** Unix seconds; the adapter uses min(validUntil, now + its TTL). */
+  readonly validUntil?: number
+}
+
+/** A signed external message; plain data so the caller can persist it before sending. */
+export const PreparedTransfer = Schema.Struct({
+  wallet: Schema.String, // sender address (user-friendly)
+  to: Schema.String,
+  amount: Nanoton,
+  bounce: Schema.Boolean,
+  seqno: Schema.Int,
+  createdAt: Schema.Int, // unix seconds when it was signed
+  validUntil: Schema.Int, // unix seconds; after it (and the seqno unchanged) the message is dead
+  externalHash: Schema.String, // hex TEP-467 normalized hash of the external-in message
+  boc: Schema.String // base64 BOC of the external message, deploy StateInit included when needed
+})
+export type PreparedTransfer = typeof PreparedTransfer.Type
+
+export const TransferStatus = Schema.Union([
+  Schema.TaggedStruct("Confirmed", {
+    txHash: Schema.String, // hex hash of the wallet's transaction
+    lt: Schema.String, // logical time, decimal
+    fee: Nanoton, // everything the sender paid beyond `amount` (tx fees + forward fee)
+    utime: Schema.Int
+  }),
+  Schema.TaggedStruct("Failed", {
+    // Aborted/SkippedAction/NoOutMessage: executed, seqno used, nothing paid; Superseded: another
+    // message took this seqno. Either way this message will never pay: a new one may be built.
+    reason: Schema.Literals(["Aborted", "SkippedAction", "NoOutMessage", "Superseded"]),
+    txHash: Schema.optionalKey(Schema.String),
+    exitCode: Schema.optionalKey(Schema.Int)
+  }),
+  Schema.TaggedStruct("Pending", {}), // not seen yet and may still execute: ask again later
+  Schema.TaggedStruct("Expired", {}) // valid_until passed, seqno unchanged: can never execute
+])
+export type TransferStatus = typeof TransferStatus.Type
+
+export class Blockchain extends Context.Service<Blockchain, {
+  /** "mainnet" | "testnet" | "sandbox": shown to users so sandbox money is never mistaken for real. */
+  readonly network: "mainnet" | "testnet" | "sandbox"
+  readonly resolveWallet: (
+    mnemonic: Redacted.Redacted<string>,
+    options?: { readonly version?: WalletVersion }
+  ) => Effect.Effect<Wallet, BlockchainError>
+  /** Validates an address; returns it user-friendly with its own bounce flag (raw -> bounceable). */
+  readonly parseAddress: (address: string) => Effect.Effect<string, BlockchainError>
+  readonly prepareTransfer: (wallet: Wallet, request: TransferRequest) => Effect.Effect<PreparedTransfer, BlockchainError>
+  readonly send: (prepared: PreparedTransfer) => Effect.Effect<void, BlockchainError>
+  readonly confirm: (prepared: PreparedTransfer) => Effect.Effect<TransferStatus, BlockchainError>
+  readonly balance: (address: string) => Effect.Effect<Nanoton, BlockchainError>
+  readonly accountState: (address: string) => Effect.Effect<AccountState, BlockchainError>
+}>()("core/ports/Blockchain") {}
