@@ -1,0 +1,21 @@
+import { NodeServices } from "@effect/platform-node"
+import { PgMigrator } from "@effect/sql-pg"
+import type { PgClient } from "@effect/sql-pg"
+import { Effect, Layer } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+import Foundation from "./migrations/0001_foundation.ts"
+
+/** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
+export const migrations = PgMigrator.fromRecord({
+  "0001_foundation": Foundation
+})
+
+/** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */
+const run: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, PgMigrator.MigrationError | SqlError, PgClient.PgClient | SqlClient> =
+  PgMigrator.run({ loader: migrations }).pipe(Effect.provide(NodeServices.layer))
+
+/** Runs the migrations when built; provide the connection below it (`Layer.provideMerge`). */
+const layer: Layer.Layer<never, PgMigrator.MigrationError | SqlError, PgClient.PgClient | SqlClient> = Layer.effectDiscard(run)
+
+export const Migrations = { run, layer } as const

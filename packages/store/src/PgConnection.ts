@@ -1,0 +1,35 @@
+import { PgClient } from "@effect/sql-pg"
+import { Config, Layer, Redacted } from "effect"
+import type { ConfigError } from "effect/Config"
+import type { SqlClient } from "effect/sql/SqlClient"
+import type { SqlError } from "effect/sql/SqlError"
+
+/** What every connection layer of the store provides: the PostgreSQL client under both of its tags. */
+export type PgConnectionLayer = Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigError>
+
+// Timestamps are compared with now() in SQL; pin the session to UTC so text renderings agree everywhere.
+const startupParameters = { timezone: "UTC" }
+
+/** A pooled connection to a PostgreSQL server given by URL. */
+const layerFromUrl = (
+  url: string | Redacted.Redacted<string>,
+  maxConnections = 10
+): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
+  PgClient.layer({
+    url: Redacted.isRedacted(url) ? url : Redacted.make(url),
+    maxConnections,
+    minConnections: 1,
+    idleTimeout: "30 seconds",
+    startupParameters
+  })
+
+/** `DATABASE_URL` (required) and `PG_POOL_MAX` (default 10) from the environment. */
+const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigError> = PgClient.layerConfig({
+  url: Config.Redacted("DATABASE_URL"),
+  maxConnections: Config.Int("PG_POOL_MAX").pipe(Config.withDefault(10)),
+  minConnections: Config.succeed(1),
+  idleTimeout: Config.succeed("30 seconds"),
+  startupParameters: Config.succeed(startupParameters)
+})
+
+export const PgConnection = { layerFromUrl, layerConfig } as const
