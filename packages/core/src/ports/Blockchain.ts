@@ -18,10 +18,9 @@
  * Amounts are integer nanoton; addresses are user-friendly strings as the user gave or the adapter made.
  */
 import { Context, Effect, Redacted, Schema } from "effect"
+import { Nanoton } from "../money/Nanoton.ts"
 
-/** Integer nanoton (1 TON = 10^9). Local until the core money module owns it; same brand name. */
-export const Nanoton = Schema.BigInt.pipe(Schema.brand("Nanoton"))
-export type Nanoton = typeof Nanoton.Type
+export { Nanoton }
 
 export const WalletVersion = Schema.Literals(["v4r2", "v5r1"])
 export type WalletVersion = typeof WalletVersion.Type
@@ -41,6 +40,7 @@ export class BlockchainError extends Schema.TaggedError<BlockchainError>()("Bloc
     "Frozen", // the only funded wallet is frozen
     "InsufficientFunds", // balance < amount + fee reserve
     "InvalidAddress", // recipient address does not parse
+    "InvalidAmount", // amount is zero
     "InvalidPayload", // payload is not a base64 BOC, or both comment and payload were given
     "Busy", // another transfer of this wallet is still in flight
     "Rejected", // the chain refused the external message (see exitCode)
