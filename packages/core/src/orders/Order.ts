@@ -1,0 +1,72 @@
+import { Schema } from "effect"
+import { OrderId, UserId } from "../ids.ts"
+import { Uzs } from "../money/Uzs.ts"
+
+export const OrderKind = Schema.Literals(["stars", "premium", "gift"])
+export type OrderKind = typeof OrderKind.Type
+
+/**
+ * - queued:     charged, waiting for the worker (or for `nextAttemptAt` after a transient failure)
+ * - processing: claimed by a worker
+ * - completed:  delivered; keeps its charge
+ * - failed:     permanently failed; its current charge was refunded exactly once
+ */
+export const OrderStatus = Schema.Literals(["queued", "processing", "completed", "failed"])
+export type OrderStatus = typeof OrderStatus.Type
+
+export const PremiumMonths = Schema.Literals([3, 6, 12])
+export type PremiumMonths = typeof PremiumMonths.Type
+
+/** What was ordered; exactly one of the kind's fields is set. */
+export const OrderItem = Schema.Union([
+  Schema.Struct({ kind: Schema.Literal("stars"), stars: Schema.Int }),
+  Schema.Struct({ kind: Schema.Literal("premium"), months: PremiumMonths }),
+  Schema.Struct({
+    kind: Schema.Literal("gift"),
+    giftId: Schema.String,
+    /** The gift's price in stars at order time (the UZS price is this x the star price). */
+    giftStars: Schema.Int,
+    comment: Schema.NullOr(Schema.String),
+    /** Sending account name from the GiftSender config (e.g. "user", "girl"); null = default. */
+    senderAccount: Schema.NullOr(Schema.String),
+    anonymous: Schema.Boolean
+  })
+])
+export type OrderItem = typeof OrderItem.Type
+
+export const Order = Schema.Struct({
+  id: OrderId,
+  userId: UserId,
+  /** Recipient's Telegram username, without the at-sign. */
+  recipient: Schema.String,
+  item: OrderItem,
+  priceUzs: Uzs,
+  status: OrderStatus,
+  /**
+   * Which charge the order currently holds: 0 = the first (ledger `order:<id>`), n = the n-th
+   * re-charge (`order:<id>:retry:<n>`, by operator retry or mark-done of a failed order).
+   * Its refund is `refund:<id>` (n = 0) or `refund:<id>:<n>`.
+   */
+  chargeSeq: Schema.Int,
+  /** Fulfilment attempts since the last (re)queue by an operator. */
+  attempts: Schema.Int,
+  lastError: Schema.NullOr(Schema.String),
+  /** Not claimed before this instant (backoff after a transient failure); null = now. */
+  nextAttemptAt: Schema.NullOr(Schema.Date),
+  /** On-chain transaction id / hash, or the operator's reference when marked done by hand. */
+  txId: Schema.NullOr(Schema.String),
+  /** The marketplace's reference of the purchase (Fragment `Ref#`), for reconciliation. */
+  fragmentRef: Schema.NullOr(Schema.String),
+  createdAt: Schema.Date,
+  updatedAt: Schema.Date,
+  completedAt: Schema.NullOr(Schema.Date)
+})
+export type Order = typeof Order.Type
+
+/** Ledger cause id of the charge with sequence `seq`. */
+export const chargeCauseId = (order: Pick<Order, "id">, seq: number): string =>
+  seq === 0 ? `${order.id}` : `${order.id}:retry:${seq}`
+
+/** Ledger cause id of the refund of the charge with sequence `seq`. */
+export const refundCauseId = (order: Pick<Order, "id">, seq: number): string =>
+  seq === 0 ? `${order.id}` : `${order.id}:${seq}`

@@ -1,0 +1,38 @@
+import { Context, Effect, Option } from "effect"
+import type { PaymentId, TopupId } from "../ids.ts"
+import type { Page, PageRequest } from "../Page.ts"
+import type { IncomingPayment, NewIncomingPayment, PaymentStatus } from "../payments/IncomingPayment.ts"
+import type { PaymentAlreadyMatched, PaymentNotFound } from "../payments/PaymentErrors.ts"
+
+/** Storage of card payments reported by the bank-message relay. */
+export class IncomingPayments extends Context.Service<IncomingPayments, {
+  /**
+   * Stores a payment in status `received`. When `externalId` is present it is unique: recording
+   * the same external id again writes nothing and returns the first record with `created: false`
+   * (PG: `ON CONFLICT (external_id) DO NOTHING` then select). Without an external id every call
+   * creates a record.
+   */
+  readonly record: (payment: NewIncomingPayment, now: Date) => Effect.Effect<{
+    readonly payment: IncomingPayment
+    readonly created: boolean
+  }>
+  readonly find: (id: PaymentId) => Effect.Effect<Option.Option<IncomingPayment>>
+  /**
+   * Marks the payment `matched` to `topupId`, only if it is not matched yet (conditional update).
+   * Fails `PaymentNotFound`, or `PaymentAlreadyMatched` when it already is.
+   */
+  readonly markMatched: (id: PaymentId, topupId: TopupId, now: Date) => Effect.Effect<
+    IncomingPayment,
+    PaymentNotFound | PaymentAlreadyMatched
+  >
+  /** Sets `unmatched` or `ambiguous`, only if not matched (same failures as `markMatched`). */
+  readonly markUnresolved: (
+    id: PaymentId,
+    status: "unmatched" | "ambiguous",
+    now: Date
+  ) => Effect.Effect<IncomingPayment, PaymentNotFound | PaymentAlreadyMatched>
+  /** Oldest first, so operators and the rematch job see them in arrival order. */
+  readonly list: (filter: { readonly status?: ReadonlyArray<PaymentStatus> } & PageRequest) => Effect.Effect<
+    Page<IncomingPayment>
+  >
+}>()("core/ports/IncomingPayments") {}

@@ -1,0 +1,61 @@
+import { Context, Effect, Option } from "effect"
+import type { OrderId, UserId } from "../ids.ts"
+import type { Uzs } from "../money/Uzs.ts"
+import type { Order, OrderItem, OrderKind, OrderStatus } from "../orders/Order.ts"
+import type { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
+import type { Page, PageRequest } from "../Page.ts"
+
+export interface NewOrder {
+  readonly userId: UserId
+  readonly recipient: string
+  readonly item: OrderItem
+  readonly priceUzs: Uzs
+}
+
+/** Fields a transition may set; absent fields keep their value. */
+export interface OrderPatch {
+  readonly chargeSeq?: number
+  readonly attempts?: number
+  readonly lastError?: string | null
+  readonly nextAttemptAt?: Date | null
+  readonly txId?: string | null
+  readonly fragmentRef?: string | null
+  readonly completedAt?: Date | null
+}
+
+export interface OrderFilter extends PageRequest {
+  readonly status?: ReadonlyArray<OrderStatus>
+  readonly kind?: OrderKind
+  readonly userId?: UserId
+}
+
+/**
+ * Storage of account-surface orders. The ledger charge is not this port's business: the use case
+ * posts it in the same transaction.
+ */
+export class Orders extends Context.Service<Orders, {
+  /** Inserts an order in status `queued`, chargeSeq 0, attempts 0. */
+  readonly insert: (order: NewOrder, now: Date) => Effect.Effect<Order>
+  readonly find: (id: OrderId) => Effect.Effect<Option.Option<Order>>
+  /** Newest first, with the total count for the same filter. */
+  readonly list: (filter: OrderFilter) => Effect.Effect<Page<Order>>
+  /**
+   * Conditional state change: moves the order to `to` and applies `patch` only if its current
+   * status is one of `from`. Fails `OrderNotFound` if absent, `OrderTransitionInvalid` with the
+   * current status otherwise; writes nothing on failure. `to` may equal the current status (a
+   * transient failure keeps `queued`).
+   */
+  readonly transition: (
+    id: OrderId,
+    from: ReadonlyArray<OrderStatus>,
+    to: OrderStatus,
+    patch: OrderPatch,
+    now: Date
+  ) => Effect.Effect<Order, OrderNotFound | OrderTransitionInvalid>
+  /**
+   * Takes one `queued` order whose `nextAttemptAt` is null or <= now (oldest first), marks it
+   * `processing` and returns it. Concurrent callers never get the same order (PG: `FOR UPDATE
+   * SKIP LOCKED`). None when nothing is due.
+   */
+  readonly claimNext: (now: Date) => Effect.Effect<Option.Option<Order>>
+}>()("core/ports/Orders") {}

@@ -1,0 +1,14 @@
+import { Context, Effect, Option } from "effect"
+import type { Session } from "../sessions/Session.ts"
+
+/** Server-side sessions of web users and operators. */
+export class Sessions extends Context.Service<Sessions, {
+  /** Stores a new session; `id` is unique (a collision is a defect). */
+  readonly create: (session: Session) => Effect.Effect<void>
+  /** The session if it exists and `expiresAt` is after `now`. */
+  readonly find: (id: string, now: Date) => Effect.Effect<Option.Option<Session>>
+  /** Idempotent. */
+  readonly remove: (id: string) => Effect.Effect<void>
+  /** Deletes sessions expired at `now`; returns how many. */
+  readonly removeExpired: (now: Date) => Effect.Effect<number>
+}>()("core/ports/Sessions") {}

@@ -1,0 +1,65 @@
+import { Context, Effect, Option } from "effect"
+import type { PaymentId, TopupId, UserId } from "../ids.ts"
+import type { Uzs } from "../money/Uzs.ts"
+import type { Page, PageRequest } from "../Page.ts"
+import type { ReceiptInfo, Topup, TopupConfirmation, TopupStatus } from "../topups/Topup.ts"
+import type { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
+
+/** Fields a transition may set; absent fields keep their value. */
+export interface TopupPatch {
+  readonly creditedUzs?: Uzs
+  readonly adminNote?: string | null
+  readonly paymentId?: PaymentId
+  readonly confirmedBy?: TopupConfirmation
+}
+
+export interface TopupFilter extends PageRequest {
+  readonly userId?: UserId
+  readonly status?: ReadonlyArray<TopupStatus>
+}
+
+/** Storage of top-ups. All methods are safe under concurrent callers (several app instances). */
+export class Topups extends Context.Service<Topups, {
+  /**
+   * Inserts a `pending` card top-up. payable = requested + the smallest offset in 0..999 so'm that
+   * no other top-up in status `pending` has as its payable amount; the adapter guarantees this
+   * uniqueness under concurrency (PG: partial unique index on payable WHERE status = 'pending',
+   * retry on conflict). Fails `TopupPayableExhausted` when all 1,000 offsets are taken.
+   */
+  readonly insertPending: (input: {
+    readonly userId: UserId
+    readonly requestedUzs: Uzs
+    readonly expiresAt: Date
+    readonly now: Date
+  }) => Effect.Effect<Topup, TopupPayableExhausted>
+  /** Inserts a receipt top-up in status `review`; payable = requested, no expiry, no offset. */
+  readonly insertReview: (input: {
+    readonly userId: UserId
+    readonly requestedUzs: Uzs
+    readonly receipt: ReceiptInfo
+    readonly now: Date
+  }) => Effect.Effect<Topup>
+  readonly find: (id: TopupId) => Effect.Effect<Option.Option<Topup>>
+  /** Newest first. */
+  readonly list: (filter: TopupFilter) => Effect.Effect<Page<Topup>>
+  /**
+   * Conditional state change: moves the top-up to `to` and applies `patch` only if its current
+   * status is one of `from` (PG: `UPDATE ... WHERE id = $1 AND status = ANY($2) RETURNING`, or
+   * `SELECT ... FOR UPDATE` first). Fails `TopupNotFound` if absent, `TopupTransitionInvalid`
+   * carrying the current status otherwise; writes nothing on failure.
+   */
+  readonly transition: (
+    id: TopupId,
+    from: ReadonlyArray<TopupStatus>,
+    to: TopupStatus,
+    patch: TopupPatch,
+    now: Date
+  ) => Effect.Effect<Topup, TopupNotFound | TopupTransitionInvalid>
+  /** Card top-ups in `pending` whose payable is `amount` and whose `expiresAt` is after `now`. */
+  readonly findLivePendingByPayable: (amount: Uzs, now: Date) => Effect.Effect<ReadonlyArray<Topup>>
+  /**
+   * Moves every `pending` top-up with `expiresAt <= now` to `expired` and returns them (each one
+   * exactly once, even with concurrent callers).
+   */
+  readonly expireDue: (now: Date) => Effect.Effect<ReadonlyArray<Topup>>
+}>()("core/ports/Topups") {}

@@ -1,0 +1,27 @@
+import { Schema } from "effect"
+import { Uzs } from "../money/Uzs.ts"
+
+const PositiveUzs = Uzs.check(Schema.isGreaterThan(0))
+
+/** The four operator-set prices of the spec (`star_price_uzs`, `premium_*_month_uzs`). */
+export const Prices = Schema.Struct({
+  starPriceUzs: PositiveUzs,
+  premium3MonthUzs: PositiveUzs,
+  premium6MonthUzs: PositiveUzs,
+  premium12MonthUzs: PositiveUzs
+})
+export type Prices = typeof Prices.Type
+
+/** Seeded when no prices were ever set. */
+export const DEFAULT_PRICES: Prices = {
+  starPriceUzs: 230 as Uzs,
+  premium3MonthUzs: 170_000 as Uzs,
+  premium6MonthUzs: 230_000 as Uzs,
+  premium12MonthUzs: 410_000 as Uzs
+}
+
+/** A price that is not a positive safe integer. */
+export class PricesInvalid extends Schema.TaggedError<PricesInvalid>()("PricesInvalid", {
+  field: Schema.String,
+  message: Schema.String
+}) {}
