@@ -1,0 +1,78 @@
+/**
+ * Shapes of Fragment's JSON answers (only the fields we rely on; extra fields are ignored),
+ * and the exact decimal-TON reader for init amounts such as "0.4609" or "1,000,000".
+ */
+import { Effect, Option, Schema } from "effect"
+import { type MarketplaceError, Nanoton } from "@resale/core/ports/Marketplace.ts"
+import { unavailable } from "./FragmentErrors.ts"
+
+const Id = Schema.Union([Schema.String, Schema.Number])
+
+/** search*Recipient: `found` is `{}` when nobody matched */
+export const SearchAnswer = Schema.Struct({
+  found: Schema.Struct({
+    recipient: Schema.optionalKey(Schema.String),
+    name: Schema.optionalKey(Schema.String),
+    photo: Schema.optionalKey(Schema.String),
+    myself: Schema.optionalKey(Schema.Boolean)
+  })
+})
+
+/** init*Request: no `req_id` means the session may not buy */
+export const InitAnswer = Schema.Struct({
+  req_id: Schema.optionalKey(Id),
+  amount: Schema.optionalKey(Schema.Union([Schema.String, Schema.Number])),
+  need_ton: Schema.optionalKey(Schema.Boolean)
+})
+
+export const LinkMessage = Schema.Struct({
+  address: Schema.String,
+  amount: Schema.Union([Schema.String, Schema.Number]),
+  payload: Schema.String
+})
+
+/** get*Link with transaction=1: a TON Connect transaction, or `need_verify`, or `evm` */
+export const LinkAnswer = Schema.Struct({
+  need_verify: Schema.optionalKey(Schema.Boolean),
+  evm: Schema.optionalKey(Schema.Boolean),
+  transaction: Schema.optionalKey(Schema.Struct({
+    validUntil: Schema.Number,
+    from: Schema.optionalKey(Schema.String),
+    messages: Schema.Array(LinkMessage)
+  })),
+  confirm_method: Schema.optionalKey(Schema.String),
+  confirm_params: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
+})
+export type LinkAnswer = typeof LinkAnswer.Type
+
+/** update*State: the page mode moves new -> processing -> done */
+export const StateAnswer = Schema.Struct({
+  mode: Schema.optionalKey(Schema.String),
+  need_update: Schema.optionalKey(Schema.Boolean)
+})
+
+/** Decodes one answer; a shape we do not know means Fragment changed or broke (transient). */
+export const decodeAnswer = <S extends Schema.Decoder<unknown>>(schema: S, method: string) => {
+  const decode = Schema.decodeUnknownOption(schema)
+  return (answer: unknown): Effect.Effect<S["Type"], MarketplaceError> =>
+    Option.match(decode(answer), {
+      onNone: () => Effect.fail(unavailable(`Fragment ${method} answered an unexpected shape`)),
+      onSome: Effect.succeed
+    })
+}
+
+/** Exact decimal TON text (thousands separators allowed) to nanoton; never through floats. */
+export const parseDecimalTon = (text: string | number): Nanoton | undefined => {
+  const clean = String(text).replaceAll(",", "").replaceAll(" ", "")
+  const match = /^(\d+)(?:\.(\d{1,9}))?$/.exec(clean)
+  if (match === null) return undefined
+  const whole = BigInt(match[1]!)
+  const fraction = BigInt((match[2] ?? "").padEnd(9, "0"))
+  return Nanoton(whole * 1_000_000_000n + fraction)
+}
+
+/** Whole-number nanoton text as Fragment puts it in `messages[].amount`. */
+export const parseNanoton = (text: string | number): Nanoton | undefined => {
+  const clean = String(text)
+  return /^\d{1,30}$/.test(clean) ? Nanoton(BigInt(clean)) : undefined
+}
