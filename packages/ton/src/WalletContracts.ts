@@ -1,0 +1,85 @@
+/**
+ * The two wallet contracts we sign for, their addresses and code hashes, and the external message
+ * that carries one transfer (mode 3: pay fees separately, ignore action errors; StateInit attached
+ * while the wallet is not deployed yet).
+ */
+import type { WalletKey, WalletVersion } from "@resale/core/ports/Blockchain.ts"
+import {
+  type Address,
+  beginCell,
+  type Cell,
+  external,
+  internal,
+  SendMode,
+  storeMessage,
+  WalletContractV4,
+  WalletContractV5R1
+} from "@ton/ton"
+
+/** -239 mainnet (and the sandbox), -3 testnet: part of a V5R1 wallet id, so of its address. */
+export type NetworkGlobalId = -239 | -3
+
+export const WALLET_VERSIONS: ReadonlyArray<WalletVersion> = ["v4r2", "v5r1"]
+
+export type WalletContract = WalletContractV4 | WalletContractV5R1
+
+export const walletContract = (
+  version: WalletVersion,
+  publicKey: Uint8Array,
+  networkGlobalId: NetworkGlobalId
+): WalletContract => {
+  const key = Buffer.from(publicKey)
+  return version === "v4r2"
+    ? WalletContractV4.create({ workchain: 0, publicKey: key })
+    : WalletContractV5R1.create({
+      publicKey: key,
+      walletId: { networkGlobalId, context: { workchain: 0, walletVersion: "v5r1", subwalletNumber: 0 } }
+    })
+}
+
+const codeHashes = new Map<WalletVersion, string>(
+  WALLET_VERSIONS.map((v) => [v, walletContract(v, new Uint8Array(32), -239).init.code.hash().toString("hex")])
+)
+
+/** Hex hash of the code an active wallet of this version must run. */
+export const expectedCodeHash = (version: WalletVersion): string => codeHashes.get(version) ?? ""
+
+export interface TransferMessage {
+  readonly to: Address
+  readonly value: bigint
+  readonly bounce: boolean
+  readonly body: Cell | undefined
+}
+
+/**
+ * The signed external-in message (a full Message cell, ready for sendBoc). V5R1 gets +2 forced by
+ * @ton/ton for externals anyway; V4 gets it from us, so an underfunded action is skipped, never
+ * aborted-and-replayable.
+ */
+export const signedExternal = (args: {
+  readonly contract: WalletContract
+  readonly key: WalletKey
+  readonly seqno: number
+  readonly validUntil: number
+  readonly deploy: boolean
+  readonly message: TransferMessage
+}): Cell => {
+  const messages = [internal({
+    to: args.message.to,
+    value: args.message.value,
+    bounce: args.message.bounce,
+    ...(args.message.body === undefined ? {} : { body: args.message.body })
+  })]
+  const common = {
+    seqno: args.seqno,
+    secretKey: Buffer.from(args.key.secretKey),
+    messages,
+    sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
+    timeout: args.validUntil
+  }
+  const body = args.contract instanceof WalletContractV4
+    ? args.contract.createTransfer(common)
+    : args.contract.createTransfer(common)
+  const ext = external({ to: args.contract.address, init: args.deploy ? args.contract.init : null, body })
+  return beginCell().store(storeMessage(ext)).endCell()
+}
