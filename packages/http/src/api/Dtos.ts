@@ -1,0 +1,202 @@
+import { Schema } from "effect"
+
+/** Wire shapes of the /v2 answers (snake_case, like the original service). */
+const Timestamp = Schema.String.annotate({ description: "ISO 8601 instant" })
+
+export const Pricing = Schema.Struct({
+  star_price_uzs: Schema.Int,
+  premium_3_month_uzs: Schema.Int,
+  premium_6_month_uzs: Schema.Int,
+  premium_12_month_uzs: Schema.Int,
+  sandbox: Schema.Boolean
+}).annotate({ identifier: "Pricing" })
+
+export const UserOut = Schema.Struct({
+  user_id: Schema.Int,
+  telegram_id: Schema.Int,
+  username: Schema.NullOr(Schema.String),
+  first_name: Schema.NullOr(Schema.String),
+  tier: Schema.Int,
+  has_api_key: Schema.Boolean,
+  bot_linked: Schema.Boolean
+}).annotate({ identifier: "User" })
+
+export const Balance = Schema.Struct({
+  balance_uzs: Schema.Int,
+  sandbox: Schema.Boolean
+}).annotate({ identifier: "Balance" })
+
+export const Topup = Schema.Struct({
+  topup_id: Schema.Int,
+  user_id: Schema.Int,
+  method: Schema.String,
+  status: Schema.String,
+  amount_uzs: Schema.Int,
+  payable_uzs: Schema.Int,
+  credited_uzs: Schema.NullOr(Schema.Int),
+  has_receipt: Schema.Boolean,
+  admin_note: Schema.NullOr(Schema.String),
+  expires_at: Schema.NullOr(Timestamp),
+  created_at: Timestamp
+}).annotate({ identifier: "Topup" })
+
+export const TopupCreated = Schema.Struct({
+  topup: Topup,
+  /** The exact amount to transfer by card: the request plus a small unique offset. */
+  payable_uzs: Schema.Int,
+  expires_at: Schema.NullOr(Timestamp),
+  pay_to_card: Schema.NullOr(Schema.String),
+  sandbox: Schema.Boolean
+}).annotate({ identifier: "TopupCreated" })
+
+export const TopupStatus = Schema.Struct({
+  balance_uzs: Schema.Int,
+  topups: Schema.Array(Topup),
+  sandbox: Schema.Boolean
+}).annotate({ identifier: "TopupStatus" })
+
+export const Order = Schema.Struct({
+  order_id: Schema.Int,
+  user_id: Schema.Int,
+  kind: Schema.String,
+  username: Schema.String,
+  stars: Schema.NullOr(Schema.Int),
+  months: Schema.NullOr(Schema.Int),
+  gift_id: Schema.NullOr(Schema.String),
+  price_uzs: Schema.Int,
+  status: Schema.String,
+  tx_id: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(Schema.String),
+  created_at: Timestamp
+}).annotate({ identifier: "Order" })
+
+export const OrderCreated = Schema.Struct({
+  ok: Schema.Boolean,
+  order: Order,
+  balance_uzs: Schema.Int,
+  sandbox: Schema.Boolean
+}).annotate({ identifier: "OrderCreated" })
+
+export const OrdersPage = Schema.Struct({
+  orders: Schema.Array(Order),
+  total: Schema.Int,
+  offset: Schema.Int,
+  limit: Schema.Int
+}).annotate({ identifier: "OrdersPage" })
+
+export const Gift = Schema.Struct({
+  gift_id: Schema.String,
+  title: Schema.String,
+  stars: Schema.Int,
+  price_uzs: Schema.Int,
+  remaining: Schema.NullOr(Schema.Int)
+}).annotate({ identifier: "Gift" })
+
+export const Gifts = Schema.Struct({ gifts: Schema.Array(Gift), sandbox: Schema.Boolean }).annotate({
+  identifier: "Gifts"
+})
+
+export const TicketMessage = Schema.Struct({
+  message_id: Schema.Int,
+  author: Schema.String,
+  body: Schema.String,
+  created_at: Timestamp
+}).annotate({ identifier: "TicketMessage" })
+
+export const Ticket = Schema.Struct({
+  ticket_id: Schema.Int,
+  user_id: Schema.Int,
+  subject: Schema.String,
+  status: Schema.String,
+  last_author: Schema.String,
+  created_at: Timestamp,
+  updated_at: Timestamp
+}).annotate({ identifier: "Ticket" })
+
+export const TicketDetail = Schema.Struct({ ticket: Ticket, messages: Schema.Array(TicketMessage) }).annotate({
+  identifier: "TicketDetail"
+})
+export const Tickets = Schema.Struct({ tickets: Schema.Array(Ticket), total: Schema.Int }).annotate({
+  identifier: "Tickets"
+})
+export const TicketPoll = Schema.Struct({
+  ticket_id: Schema.Int,
+  status: Schema.String,
+  messages: Schema.Array(TicketMessage),
+  /** Pass as `after` on the next poll. */
+  cursor: Schema.Int
+}).annotate({ identifier: "TicketPoll" })
+
+export const ApiKey = Schema.Struct({
+  /** Shown once; only its hash is stored. */
+  api_key: Schema.String,
+  prefix: Schema.String
+}).annotate({ identifier: "ApiKey" })
+
+export const Quota = Schema.Struct({ tier: Schema.Int, used: Schema.Int, limit: Schema.Int })
+export const InfoLookup = Schema.Struct({
+  username: Schema.String,
+  found: Schema.Boolean,
+  name: Schema.NullOr(Schema.String),
+  photo_url: Schema.NullOr(Schema.String),
+  quota: Quota,
+  sandbox: Schema.Boolean
+}).annotate({ identifier: "InfoLookup" })
+
+export const TierUpgrade = Schema.Struct({
+  tier: Schema.Int,
+  price_uzs: Schema.Int,
+  balance_uzs: Schema.Int,
+  quota: Quota
+}).annotate({ identifier: "TierUpgrade" })
+
+export const IncomingPaymentResult = Schema.Struct({
+  payment_id: Schema.Int,
+  status: Schema.String,
+  topup_id: Schema.NullOr(Schema.Int),
+  duplicate: Schema.Boolean
+}).annotate({ identifier: "IncomingPaymentResult" })
+
+export const Ok = Schema.Struct({ ok: Schema.Boolean }).annotate({ identifier: "Ok" })
+
+export const Home = Schema.Struct({
+  service: Schema.String,
+  version: Schema.String,
+  sandbox: Schema.Boolean,
+  signed_in: Schema.Boolean,
+  bot_username: Schema.NullOr(Schema.String),
+  sign_in_url: Schema.NullOr(Schema.String)
+}).annotate({ identifier: "Home" })
+
+export const Dashboard = Schema.Struct({
+  user: UserOut,
+  balance_uzs: Schema.Int,
+  pricing: Pricing,
+  topups: Schema.Array(Topup),
+  orders: Schema.Array(Order),
+  sandbox: Schema.Boolean
+}).annotate({ identifier: "Dashboard" })
+
+export const ApiDocs = Schema.Struct({
+  openapi_url: Schema.String,
+  tiers: Schema.Array(Schema.Struct({ tier: Schema.Int, daily_limit: Schema.Int, price_uzs: Schema.Int })),
+  current_tier: Schema.NullOr(Schema.Int)
+}).annotate({ identifier: "ApiDocs" })
+
+export const AdminHome = Schema.Struct({
+  pricing: Pricing,
+  pending_topups: Schema.Int,
+  review_topups: Schema.Int,
+  open_tickets: Schema.Int,
+  sandbox: Schema.Boolean
+}).annotate({ identifier: "AdminHome" })
+
+export const AdminTopups = Schema.Struct({ topups: Schema.Array(Topup), total: Schema.Int }).annotate({
+  identifier: "AdminTopups"
+})
+export const AdminOrders = Schema.Struct({ orders: Schema.Array(Order), total: Schema.Int }).annotate({
+  identifier: "AdminOrders"
+})
+export const LoginPage = Schema.Struct({ login: Schema.String, signed_in: Schema.Boolean }).annotate({
+  identifier: "LoginPage"
+})

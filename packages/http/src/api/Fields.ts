@@ -1,0 +1,47 @@
+import { Effect, Schema } from "effect"
+import { Multipart } from "effect/http"
+import { HttpApiSchema } from "effect/http-api"
+
+/**
+ * Field schemas that also tell the request validator which pydantic type the original service
+ * declared, so the 422 answers carry pydantic's exact `type` and `msg` (see validation/).
+ */
+export type FieldKind = "int" | "float" | "str" | "bool" | "file" | "object" | "any"
+export const KindKey = "fastapi/kind"
+
+export const kindOf = (annotations: { readonly [k: string]: unknown } | undefined): FieldKind | undefined =>
+  annotations?.[KindKey] as FieldKind | undefined
+
+const withKind = <S extends Schema.Top>(schema: S, kind: FieldKind): S["Rebuild"] =>
+  schema.annotate({ [KindKey]: kind })
+
+/** pydantic `int`: JSON numbers; the validator turns numeric strings into numbers first (lax mode). */
+export const Int = withKind(Schema.Int, "int")
+/** pydantic `int` sent inside a multipart form, where every field is text. */
+export const IntText = withKind(Schema.FiniteFromString.check(Schema.isInt()), "int")
+export const Float = withKind(Schema.Finite, "float")
+export const Str = withKind(Schema.String, "str")
+export const Bool = withKind(Schema.Boolean, "bool")
+export const File = withKind(Multipart.SingleFileSchema, "file")
+export const AnyObject = withKind(Schema.Record(Schema.String, Schema.Unknown), "object")
+export const AnyJson = withKind(Schema.Unknown, "any")
+
+/** A path id such as `topup_id`: a positive integer. */
+export const Id = withKind(Schema.Int, "int")
+
+/** Optional form field that defaults to the empty string, as the spec's forms declare. */
+export const StrDefaultEmpty = Str.pipe(Schema.withDecodingDefaultKey(Effect.succeed("")))
+export const IntDefault = (value: number) => Int.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
+
+export const OptionalStr = Schema.optionalKey(Str)
+export const NullableStr = Schema.optionalKey(Schema.NullOr(Str))
+export const NullableBool = Schema.optionalKey(Schema.NullOr(Bool))
+
+/** Pages answer JSON by default and HTML when the browser prefers it. */
+export const Html = Schema.String.pipe(HttpApiSchema.asText({ contentType: "text/html" }))
+export const page = <S extends Schema.Top>(json: S) => [json, Html] as const
+
+/** Header slot of the programmatic user calls; declared optional as in the spec. */
+export const ApiKeyHeader = { "x-api-key": Schema.optionalKey(Str) }
+export const AdminTokenHeader = { "x-admin-token": Schema.optionalKey(Str) }
+export const IdempotencyHeader = { "idempotency-key": Schema.optionalKey(Str) }

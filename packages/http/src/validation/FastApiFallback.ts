@@ -1,0 +1,82 @@
+import { Effect, SchemaIssue } from "effect"
+import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpApiError } from "effect/http-api"
+import type { ValidationErrorItem } from "../api/Errors.ts"
+
+/** Method and path pattern (`/v2/tickets/:ticket_id`) of every route the server answers. */
+export interface KnownRoute {
+  readonly method: string
+  readonly path: string
+}
+
+const compile = (routes: ReadonlyArray<KnownRoute>) =>
+  routes.map((route) => ({
+    method: route.method,
+    regex: new RegExp(
+      "^" + route.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_][A-Za-z0-9_]*/g, "[^/]+") + "$"
+    )
+  }))
+
+const json = (body: unknown, status: number, headers?: Record<string, string>) =>
+  HttpServerResponse.jsonUnsafe(body, { status, ...(headers ? { headers } : {}) })
+
+const LOC: Record<string, string> = { Params: "path", Query: "query", Headers: "header", Payload: "body" }
+
+/** Last-resort translation of a schema failure the request validator did not foresee. */
+const issueDetail = (kind: string, issue: SchemaIssue.Issue): Array<ValidationErrorItem> => {
+  const out: Array<ValidationErrorItem> = []
+  const format = SchemaIssue.makeFormatterDefault()
+  const walk = (path: ReadonlyArray<PropertyKey>, i: SchemaIssue.Issue): void => {
+    switch (i._tag) {
+      case "Pointer":
+        return walk([...path, ...i.path], i.issue)
+      case "Composite":
+      case "AnyOf":
+        if (i.issues.length > 0) return i.issues.forEach((x) => walk(path, x))
+        break
+      case "Encoding":
+      case "Filter":
+        return walk(path, i.issue)
+      case "MissingKey":
+        out.push({ type: "missing", loc: [LOC[kind] ?? "body", ...path.map(String)], msg: "Field required", input: null })
+        return
+    }
+    out.push({ type: "value_error", loc: [LOC[kind] ?? "body", ...path.map(String)], msg: format(i), input: null })
+  }
+  walk([], issue)
+  return out
+}
+
+/**
+ * Global router middleware giving unknown routes FastAPI's `{"detail":"Not Found"}`, a wrong
+ * method 405, and any remaining request-decoding defect or 415 a 422 record.
+ */
+export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
+  const compiled = compile(routes)
+  return HttpRouter.middleware((httpEffect) =>
+    httpEffect.pipe(
+      Effect.catchIf(
+        (e: unknown) => HttpServerError.isHttpServerError(e) && e.reason._tag === "RouteNotFound",
+        () =>
+          Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+            const path = request.url.split("?")[0]!
+            const allowed = compiled.filter((r) => r.regex.test(path)).map((r) => r.method)
+            return allowed.length > 0
+              ? json({ detail: "Method Not Allowed" }, 405, { allow: [...new Set(allowed)].join(", ") })
+              : json({ detail: "Not Found" }, 404)
+          })
+      ),
+      Effect.catchDefect((defect) =>
+        HttpApiError.HttpApiSchemaError.is(defect) && defect.kind !== "Body" && defect.kind !== "ResponseHeaders"
+          ? Effect.succeed(json({ detail: issueDetail(defect.kind, defect.cause.issue) }, 422))
+          : Effect.die(defect)
+      ),
+      Effect.map((response) =>
+        response.status === 415
+          ? json({
+            detail: [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: null }]
+          }, 422)
+          : response
+      )
+    ), { global: true })
+}

@@ -1,0 +1,184 @@
+import { SchemaAST } from "effect"
+import type { Schema } from "effect"
+import { type FieldKind, kindOf } from "../api/Fields.ts"
+import type { ValidationErrorItem } from "../api/Errors.ts"
+
+/**
+ * pydantic 2's lax-mode coercion and error records for the flat request models of the original
+ * service: each declared field is checked on its own so every invalid part is reported at once.
+ */
+export interface FieldSpec {
+  readonly name: string
+  readonly kind: FieldKind
+  readonly required: boolean
+  readonly nullable: boolean
+}
+
+export type Loc = "path" | "query" | "header" | "body"
+/** "text" for form, multipart, query, path and header values; "json" for JSON bodies. */
+export type Mode = "text" | "json"
+
+const unwrapNullable = (ast: SchemaAST.AST): { ast: SchemaAST.AST; nullable: boolean } => {
+  if (SchemaAST.isUnion(ast)) {
+    const rest = ast.types.filter((t) => !SchemaAST.isNull(t) && !SchemaAST.isUndefined(t))
+    if (rest.length === 1 && rest.length < ast.types.length) return { ast: rest[0]!, nullable: true }
+  }
+  return { ast, nullable: false }
+}
+
+const kindFromAst = (ast: SchemaAST.AST): FieldKind => {
+  const direct = kindOf(ast.annotations)
+  if (direct) return direct
+  const encoded = SchemaAST.toEncoded(ast)
+  const fromEncoded = kindOf(encoded.annotations)
+  if (fromEncoded) return fromEncoded
+  if (SchemaAST.isString(encoded)) return "str"
+  if (SchemaAST.isNumber(encoded)) return "float"
+  if (SchemaAST.isBoolean(encoded)) return "bool"
+  return "any"
+}
+
+/** Field specs of a struct schema, in declaration order (FastAPI reports in that order). */
+export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpec> => {
+  if (schema === undefined) return []
+  const ast = schema.ast
+  if (!SchemaAST.isObjects(ast)) return []
+  return ast.propertySignatures.map((ps) => {
+    const { ast: inner, nullable } = unwrapNullable(ps.type)
+    const encoded = SchemaAST.toEncoded(ps.type)
+    return {
+      name: String(ps.name),
+      kind: kindFromAst(inner),
+      required: !SchemaAST.isOptional(ps.type) && !SchemaAST.isOptional(encoded),
+      nullable
+    }
+  })
+}
+
+const item = (loc: ReadonlyArray<string | number>, type: string, msg: string, input: unknown): ValidationErrorItem =>
+  ({ type, loc, msg, input: input === undefined ? null : input })
+
+const INT_TEXT = /^\s*[+-]?\d+(?:_\d+)*(?:\.0*)?\s*$/
+const FLOAT_TEXT = /^\s*[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$|^\s*[+-]?(?:inf|infinity|nan)\s*$/i
+const TRUE = new Set(["1", "on", "t", "true", "y", "yes"])
+const FALSE = new Set(["0", "off", "f", "false", "n", "no"])
+
+type Check = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly type: string; readonly msg: string }
+const ok = (value: unknown): Check => ({ ok: true, value })
+const bad = (type: string, msg: string): Check => ({ ok: false, type, msg })
+
+const checkInt = (v: unknown): Check => {
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) return bad("finite_number", "Input should be a finite number")
+    if (!Number.isInteger(v)) return bad("int_from_float", "Input should be a valid integer, got a number with a fractional part")
+    if (!Number.isSafeInteger(v)) return bad("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size")
+    return ok(v)
+  }
+  if (typeof v === "boolean") return ok(v ? 1 : 0)
+  if (typeof v === "string") {
+    if (!INT_TEXT.test(v)) return bad("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
+    const n = Number(v.trim().replaceAll("_", ""))
+    if (!Number.isSafeInteger(n)) return bad("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size")
+    return ok(n)
+  }
+  return bad("int_type", "Input should be a valid integer")
+}
+
+const checkFloat = (v: unknown): Check => {
+  if (typeof v === "number") return Number.isFinite(v) ? ok(v) : bad("finite_number", "Input should be a finite number")
+  if (typeof v === "boolean") return ok(v ? 1 : 0)
+  if (typeof v === "string") {
+    if (!FLOAT_TEXT.test(v)) return bad("float_parsing", "Input should be a valid number, unable to parse string as a number")
+    const n = Number(v.trim().replaceAll("_", ""))
+    return Number.isFinite(n) ? ok(n) : bad("finite_number", "Input should be a finite number")
+  }
+  return bad("float_type", "Input should be a valid number")
+}
+
+const checkBool = (v: unknown): Check => {
+  if (typeof v === "boolean") return ok(v)
+  if (v === 0 || v === 1) return ok(v === 1)
+  if (typeof v === "string") {
+    const t = v.trim().toLowerCase()
+    if (TRUE.has(t)) return ok(true)
+    if (FALSE.has(t)) return ok(false)
+    return bad("bool_parsing", "Input should be a valid boolean, unable to interpret input")
+  }
+  if (typeof v === "number") return bad("bool_parsing", "Input should be a valid boolean, unable to interpret input")
+  return bad("bool_type", "Input should be a valid boolean")
+}
+
+const isFile = (v: unknown): boolean =>
+  typeof v === "object" && v !== null && (v as { _tag?: unknown })._tag === "PersistedFile"
+
+const checkValue = (kind: FieldKind, v: unknown): Check => {
+  switch (kind) {
+    case "int":
+      return checkInt(v)
+    case "float":
+      return checkFloat(v)
+    case "bool":
+      return checkBool(v)
+    case "str":
+      return typeof v === "string" ? ok(v) : bad("string_type", "Input should be a valid string")
+    case "file":
+      return isFile(v) ? ok(v) : bad("value_error", `Value error, Expected UploadFile, received: ${typeof v === "string" ? "<class 'str'>" : "<class 'NoneType'>"}`)
+    case "object":
+      return typeof v === "object" && v !== null && !Array.isArray(v) ? ok(v) : bad("dict_type", "Input should be a valid dictionary")
+    case "any":
+      return ok(v)
+  }
+}
+
+export interface FieldsResult {
+  readonly errors: Array<ValidationErrorItem>
+  /** The coerced values, ready for the strict schema decoder. */
+  readonly values: Record<string, unknown>
+  /** Whether coercion changed any value (the request must then be rebuilt). */
+  readonly changed: boolean
+}
+
+/**
+ * Checks `input` against `fields`. `missingInput` is what pydantic reports as the input of a
+ * missing field: `null` for form/query/path/header parameters, the whole object for JSON models.
+ */
+export const checkFields = (
+  loc: Loc,
+  fields: ReadonlyArray<FieldSpec>,
+  input: Readonly<Record<string, unknown>>,
+  mode: Mode,
+  missingInput: unknown = null
+): FieldsResult => {
+  const errors: Array<ValidationErrorItem> = []
+  const values: Record<string, unknown> = { ...input }
+  let changed = false
+  for (const field of fields) {
+    let raw = input[field.name]
+    // A multi-valued query/form key: FastAPI takes the last value for a scalar parameter.
+    if (Array.isArray(raw) && field.kind !== "file" && mode === "text") {
+      raw = raw[raw.length - 1]
+      values[field.name] = raw
+      changed = true
+    }
+    // FastAPI treats an empty form value as absent.
+    const absent = raw === undefined || (mode === "text" && loc === "body" && raw === "")
+    if (absent) {
+      if (raw !== undefined) {
+        delete values[field.name]
+        changed = true
+      }
+      if (field.required) errors.push(item([loc, field.name], "missing", "Field required", missingInput))
+      continue
+    }
+    if (raw === null && field.nullable) continue
+    const result = checkValue(field.kind, raw)
+    if (!result.ok) {
+      errors.push(item([loc, field.name], result.type, result.msg, raw))
+      continue
+    }
+    const value = mode === "text" && typeof result.value !== "object" ? String(result.value) : result.value
+    if (value !== raw) changed = true
+    values[field.name] = value
+  }
+  return { errors, values, changed }
+}
