@@ -21,6 +21,7 @@ export class Users extends Context.Service<Users, {
   readonly findByApiKeyHash: (hash: string) => Effect.Effect<Option.Option<User>>
   /** Replaces the key hash (rotation): the old key stops working in the same write. */
   readonly setApiKeyHash: (id: UserId, hash: string) => Effect.Effect<User, UserNotFound>
+  /** Raises the tier to `tier`; never lowers it (PG: `SET tier = GREATEST(tier, $2)`), so racing upgrades keep the highest. */
   readonly setTier: (id: UserId, tier: Tier) => Effect.Effect<User, UserNotFound>
   /** Links the bot chat used for notifications (null unlinks, e.g. the user blocked the bot). */
   readonly setBotChat: (id: UserId, chatId: number | null) => Effect.Effect<User, UserNotFound>

@@ -16,3 +16,9 @@ export const Session = Schema.Struct({
   expiresAt: Schema.Date
 })
 export type Session = typeof Session.Type
+
+/** Who is asking: owners see their own records, operators see all (same shape as a session subject). */
+export type Viewer = SessionSubject
+
+export const canSee = (viewer: Viewer, ownerId: UserId): boolean =>
+  viewer.kind === "operator" || viewer.userId === ownerId

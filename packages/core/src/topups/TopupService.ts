@@ -1,0 +1,222 @@
+import { Context, Effect, Layer, Option } from "effect"
+import type { TopupId, UserId } from "../ids.ts"
+import type { Uzs } from "../money/Uzs.ts"
+import type { Page, PageRequest } from "../Page.ts"
+import { Ledger } from "../ports/Ledger.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { Receipts } from "../ports/Receipts.ts"
+import { type TopupFilter, Topups } from "../ports/Topups.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { randomToken } from "../Secrets.ts"
+import { canSee, type Viewer } from "../sessions/Session.ts"
+import { addMillis, currentDate } from "../Time.ts"
+import { confirmTopup } from "./confirmTopup.ts"
+import { sniffReceiptType } from "./ReceiptRules.ts"
+import type { Topup, TopupStatus } from "./Topup.ts"
+import {
+  ReceiptInvalid,
+  ReceiptNotFound,
+  TopupAmountInvalid,
+  TopupNotFound,
+  type TopupPayableExhausted,
+  TopupTransitionInvalid
+} from "./TopupErrors.ts"
+import { TopupSettings } from "./TopupSettings.ts"
+
+type Transition = TopupNotFound | TopupTransitionInvalid
+
+/**
+ * Top-ups of the UZS balance. Crediting happens exactly once (ledger cause `topup:<id>`), in the
+ * same transaction as the move to `paid`, with a notification. The amount credited is the
+ * payable amount: what a card user actually transferred (requested + offset), and the stated
+ * amount of a receipt top-up.
+ */
+export class TopupService extends Context.Service<TopupService, {
+  /** A card top-up: `pending`, with a unique payable amount and an expiry. */
+  readonly create: (userId: UserId, amountUzs: number) => Effect.Effect<
+    Topup,
+    TopupAmountInvalid | TopupPayableExhausted
+  >
+  /** A top-up with the payment receipt (image or PDF, checked by content): `review`, for an operator. */
+  readonly createWithReceipt: (userId: UserId, amountUzs: number, receipt: Uint8Array) => Effect.Effect<
+    Topup,
+    TopupAmountInvalid | ReceiptInvalid
+  >
+  /** The owner cancels a `pending` or `review` top-up. */
+  readonly cancel: (userId: UserId, topupId: TopupId) => Effect.Effect<Topup, Transition>
+  /** The owner's (or an operator's) view of one top-up; someone else's is `TopupNotFound`. */
+  readonly find: (viewer: Viewer, topupId: TopupId) => Effect.Effect<Topup, TopupNotFound>
+  /** The owner's top-ups, newest first (the status poll reads the `pending` / `review` ones). */
+  readonly listOwn: (userId: UserId, filter: { readonly status?: ReadonlyArray<TopupStatus> } & PageRequest) => Effect.Effect<Page<Topup>>
+  /** Operators: all top-ups, filtered. */
+  readonly list: (filter: TopupFilter) => Effect.Effect<Page<Topup>>
+  /** The receipt file, for its owner or an operator. */
+  readonly receipt: (viewer: Viewer, topupId: TopupId) => Effect.Effect<
+    { readonly bytes: Uint8Array; readonly contentType: string },
+    TopupNotFound | ReceiptNotFound
+  >
+  /** Operator: `pending` or `review` -> `paid`, credits the payable amount. */
+  readonly approve: (topupId: TopupId, adminNote?: string) => Effect.Effect<Topup, Transition>
+  /** Operator: `pending` or `review` -> `rejected`. */
+  readonly reject: (topupId: TopupId, adminNote?: string) => Effect.Effect<Topup, Transition>
+  /** Admin API: `pending` or `review` -> `paid`, credits the payable amount. */
+  readonly markPaid: (topupId: TopupId) => Effect.Effect<Topup, Transition>
+  /** Worker: expires card top-ups past their expiry; returns them. */
+  readonly expireDue: Effect.Effect<ReadonlyArray<Topup>>
+}>()("core/topups/TopupService") {
+  static readonly layer = Layer.effect(
+    TopupService,
+    Effect.gen(function*() {
+      const topups = yield* Topups
+      const receipts = yield* Receipts
+      const outbox = yield* Outbox
+      const tx = yield* Transactor
+      // confirmTopup is shared with Payments and reads its ports from the context.
+      const ports = yield* Effect.context<Topups | Outbox | Ledger>()
+
+      const checkAmount = Effect.fn("TopupService.checkAmount")(function*(amount: number) {
+        const { maxUzs, minUzs } = yield* TopupSettings
+        if (!Number.isSafeInteger(amount) || amount < minUzs || amount > maxUzs) {
+          return yield* new TopupAmountInvalid({ amount, min: minUzs, max: maxUzs })
+        }
+        return amount as Uzs
+      })
+
+      const create = Effect.fn("TopupService.create")(function*(userId: UserId, amountUzs: number) {
+        const requestedUzs = yield* checkAmount(amountUzs)
+        const { ttlMs } = yield* TopupSettings
+        const now = yield* currentDate
+        return yield* topups.insertPending({ userId, requestedUzs, expiresAt: addMillis(now, ttlMs), now })
+      })
+
+      const createWithReceipt = Effect.fn("TopupService.createWithReceipt")(function*(
+        userId: UserId,
+        amountUzs: number,
+        bytes: Uint8Array
+      ) {
+        const requestedUzs = yield* checkAmount(amountUzs)
+        const { receiptMaxBytes } = yield* TopupSettings
+        if (bytes.length === 0) return yield* new ReceiptInvalid({ reason: "Empty", message: "the receipt file is empty" })
+        if (bytes.length > receiptMaxBytes) {
+          return yield* new ReceiptInvalid({ reason: "TooLarge", message: `the receipt is larger than ${receiptMaxBytes} bytes` })
+        }
+        const contentType = sniffReceiptType(bytes)
+        if (contentType === undefined) {
+          return yield* new ReceiptInvalid({ reason: "UnsupportedType", message: "the receipt must be an image or a PDF" })
+        }
+        // Stored before the row: a crash in between leaves an unreferenced file, never a row without its file.
+        const key = `receipts/${userId}/${yield* randomToken(18)}`
+        yield* receipts.put(key, bytes, contentType)
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const topup = yield* topups.insertReview({
+            userId,
+            requestedUzs,
+            receipt: { key, contentType, size: bytes.length },
+            now
+          })
+          yield* outbox.add({
+            kind: "topup.review",
+            userId: null,
+            payload: { topupId: topup.id, userId, amountUzs: requestedUzs }
+          }, now)
+          return topup
+        }))
+      })
+
+      const find = Effect.fn("TopupService.find")(function*(viewer: Viewer, topupId: TopupId) {
+        const found = yield* topups.find(topupId)
+        if (Option.isNone(found) || !canSee(viewer, found.value.userId)) return yield* new TopupNotFound({ topupId })
+        return found.value
+      })
+
+      const cancel = Effect.fn("TopupService.cancel")(function*(userId: UserId, topupId: TopupId) {
+        yield* find({ kind: "user", userId }, topupId)
+        return yield* topups.transition(topupId, ["pending", "review"], "cancelled", {}, yield* currentDate)
+      })
+
+      const listOwn = Effect.fn("TopupService.listOwn")(function*(
+        userId: UserId,
+        filter: { readonly status?: ReadonlyArray<TopupStatus> } & PageRequest
+      ) {
+        return yield* topups.list({ ...filter, userId })
+      })
+
+      const list = Effect.fn("TopupService.list")(function*(filter: TopupFilter) {
+        return yield* topups.list(filter)
+      })
+
+      const receipt = Effect.fn("TopupService.receipt")(function*(viewer: Viewer, topupId: TopupId) {
+        const topup = yield* find(viewer, topupId)
+        if (topup.receipt === null) return yield* new ReceiptNotFound({ topupId })
+        const file = yield* receipts.get(topup.receipt.key)
+        if (Option.isNone(file)) return yield* new ReceiptNotFound({ topupId })
+        return { bytes: file.value.bytes, contentType: topup.receipt.contentType }
+      })
+
+      const confirm = (topupId: TopupId, confirmedBy: "operator" | "admin_api", adminNote?: string) =>
+        Effect.gen(function*() {
+          const now = yield* currentDate
+          return yield* tx.withTransaction(confirmTopup({
+            topupId,
+            from: ["pending", "review"],
+            confirmedBy,
+            now,
+            ...(adminNote === undefined ? {} : { adminNote })
+          }))
+        }).pipe(Effect.provideContext(ports))
+
+      const approve = Effect.fn("TopupService.approve")(function*(topupId: TopupId, adminNote?: string) {
+        return yield* confirm(topupId, "operator", adminNote)
+      })
+
+      const markPaid = Effect.fn("TopupService.markPaid")(function*(topupId: TopupId) {
+        return yield* confirm(topupId, "admin_api")
+      })
+
+      const reject = Effect.fn("TopupService.reject")(function*(topupId: TopupId, adminNote?: string) {
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const topup = yield* topups.transition(topupId, ["pending", "review"], "rejected", {
+            ...(adminNote === undefined ? {} : { adminNote })
+          }, now)
+          yield* outbox.add({
+            kind: "topup.rejected",
+            userId: topup.userId,
+            payload: { topupId, amountUzs: topup.requestedUzs, note: adminNote ?? "" }
+          }, now)
+          return topup
+        }))
+      })
+
+      const expireDue = Effect.gen(function*() {
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const expired = yield* topups.expireDue(now)
+          for (const topup of expired) {
+            yield* outbox.add({
+              kind: "topup.expired",
+              userId: topup.userId,
+              payload: { topupId: topup.id, amountUzs: topup.payableUzs }
+            }, now)
+          }
+          return expired
+        }))
+      }).pipe(Effect.withSpan("TopupService.expireDue"))
+
+      return TopupService.of({
+        create,
+        createWithReceipt,
+        cancel,
+        find,
+        listOwn,
+        list,
+        receipt,
+        approve,
+        reject,
+        markPaid,
+        expireDue
+      })
+    })
+  )
+}
