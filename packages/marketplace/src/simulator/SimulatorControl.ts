@@ -1,0 +1,71 @@
+/**
+ * The test and sandbox handle on a running Fragment simulator: flip switches, queue faults,
+ * declare special users, mark payments and read what the simulator saw.
+ */
+import {
+  cookieHeader,
+  type Injection,
+  type LoggedCall,
+  type SimInvoice,
+  type SimulatorState,
+  type Switches
+} from "./SimulatorState.ts"
+
+export interface SimulatorControl {
+  /** every session gets a new api hash; old hashes answer "Bad request" */
+  readonly rotateHash: () => void
+  /** a second, independent cookie session (its Cookie header) */
+  readonly newSession: () => string
+  /** search answers "No Telegram users found." */
+  readonly unknownUser: (username: string) => void
+  /** search answers "Please enter a username assigned to a user." (bots, channels) */
+  readonly nonUser: (username: string) => void
+  /** stars search answers "You can't gift Telegram Stars to this account at this moment." */
+  readonly cannotGift: (username: string) => void
+  /** premium init answers "This account is already subscribed to Telegram Premium." */
+  readonly subscribed: (username: string) => void
+  readonly set: (switches: Partial<Switches>) => void
+  /** queue a fault (HTTP status, malformed JSON, delay) for the next matching request(s) */
+  readonly inject: (fault: Injection) => void
+  /** treat the payment with this Ref# as received (tests without a chain) */
+  readonly markPaid: (ref: string) => void
+  readonly invoice: (reqId: string) => Readonly<SimInvoice> | undefined
+  readonly invoiceByRef: (ref: string) => Readonly<SimInvoice> | undefined
+  readonly invoices: () => ReadonlyArray<Readonly<SimInvoice>>
+  /** api calls seen (optionally one method only), in order */
+  readonly calls: (method?: string) => ReadonlyArray<LoggedCall>
+  readonly pageLoads: () => ReadonlyArray<{ readonly page: string; readonly hash: string | undefined }>
+  /** switches off, faults and logs cleared, special users forgotten; sessions and invoices stay */
+  readonly reset: () => void
+}
+
+export const makeControl = (state: SimulatorState): SimulatorControl => ({
+  rotateHash: () => state.rotateHashes(),
+  newSession: () => cookieHeader(state.newSession()),
+  unknownUser: (username) => void state.unknownUsers.add(username.replace(/^@/, "").toLowerCase()),
+  nonUser: (username) => void state.nonUsers.add(username.replace(/^@/, "").toLowerCase()),
+  cannotGift: (username) => void state.cannotGift.add(username.replace(/^@/, "").toLowerCase()),
+  subscribed: (username) => void state.subscribed.add(username.replace(/^@/, "").toLowerCase()),
+  set: (switches) => void Object.assign(state.switches, switches),
+  inject: (fault) => void state.injections.push({ ...fault, remaining: fault.times ?? 1 }),
+  markPaid: (ref) => void state.paidRefs.add(ref),
+  invoice: (reqId) => state.invoices.get(reqId),
+  invoiceByRef: (ref) => state.invoiceByRef(ref),
+  invoices: () => [...state.invoices.values()],
+  calls: (method) => method === undefined ? [...state.calls] : state.calls.filter((c) => c.method === method),
+  pageLoads: () => [...state.pageLoads],
+  reset: () => {
+    Object.assign(state.switches, {
+      needVerify: false,
+      neverFinish: false,
+      confirmError: false,
+      priceChanged: false,
+      sessionExpired: false,
+      urlSafePayloads: false
+    })
+    state.injections.length = 0
+    state.calls.length = 0
+    state.pageLoads.length = 0
+    for (const set of [state.unknownUsers, state.nonUsers, state.cannotGift, state.subscribed]) set.clear()
+  }
+})

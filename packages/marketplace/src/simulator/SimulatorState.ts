@@ -1,0 +1,159 @@
+/**
+ * Everything the Fragment simulator remembers: cookie sessions with their api hashes, invoices
+ * and their delivery state, the switches tests flip, the fault injections queued, and a call log.
+ */
+import { randomBytes } from "node:crypto"
+
+export type SimPage = "/stars/buy" | "/premium/gift" | "/ads/topup"
+export type SimKind = "stars" | "premium" | "ton"
+
+export interface SimSession {
+  readonly ssid: string
+  /** the other three cookies this session must present */
+  readonly token: string
+  readonly tonToken: string
+  hash: string
+  /** latest `dh` nonce opened by update*State, per page */
+  readonly dh: Map<SimPage, string>
+}
+
+export type InvoiceStatus = "created" | "linked" | "processing" | "done" | "cancelled"
+
+export interface SimInvoice {
+  readonly reqId: string
+  readonly kind: SimKind
+  readonly ssid: string
+  readonly username: string
+  /** stars quantity, premium months or whole TON */
+  readonly units: number
+  readonly amount: bigint
+  readonly ref: string
+  readonly comment: string
+  dh: string | undefined
+  status: InvoiceStatus
+  /** signed message reported through confirmReq */
+  boc: string | undefined
+  processingPolls: number
+}
+
+/** A fault served instead of (or before) a normal answer. */
+export interface Injection {
+  /** only for this api method (or page path); any when absent */
+  readonly method?: string
+  /** answer with this HTTP status and a short body */
+  readonly status?: number
+  /** answer HTTP 200 with a body that is not JSON */
+  readonly malformed?: boolean
+  /** wait before answering (then answer normally unless another fault is set) */
+  readonly delayMs?: number
+  /** how many requests it applies to (default 1) */
+  readonly times?: number
+}
+
+export interface LoggedCall {
+  readonly method: string
+  readonly fields: Readonly<Record<string, string>>
+  readonly status: number
+}
+
+export interface Switches {
+  needVerify: boolean
+  /** state stays "processing" forever once paid */
+  neverFinish: boolean
+  confirmError: boolean
+  priceChanged: boolean
+  sessionExpired: boolean
+  /** link payloads as url-safe unpadded base64 instead of standard padded */
+  urlSafePayloads: boolean
+}
+
+export const randomHex = (bytes: number): string => randomBytes(bytes).toString("hex")
+
+const REF_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+export const randomRef = (): string =>
+  Array.from(randomBytes(9), (byte) => REF_ALPHABET[byte % REF_ALPHABET.length]).join("")
+
+export const makeSession = (): SimSession => ({
+  ssid: randomHex(16),
+  token: randomHex(20),
+  tonToken: randomHex(20),
+  hash: randomHex(9),
+  dh: new Map()
+})
+
+export const cookieHeader = (session: SimSession): string =>
+  `stel_ssid=${session.ssid}; stel_dt=-300; stel_token=${session.token}; stel_ton_token=${session.tonToken}`
+
+export const parseCookies = (header: string | undefined): Map<string, string> => {
+  const cookies = new Map<string, string>()
+  for (const part of (header ?? "").split(";")) {
+    const at = part.indexOf("=")
+    if (at > 0) cookies.set(part.slice(0, at).trim(), part.slice(at + 1).trim())
+  }
+  return cookies
+}
+
+export class SimulatorState {
+  readonly sessions = new Map<string, SimSession>()
+  readonly invoices = new Map<string, SimInvoice>()
+  /** opaque recipient token -> username */
+  readonly recipients = new Map<string, string>()
+  readonly unknownUsers = new Set<string>()
+  readonly nonUsers = new Set<string>()
+  readonly cannotGift = new Set<string>()
+  readonly subscribed = new Set<string>()
+  readonly paidRefs = new Set<string>()
+  readonly injections: Array<Injection & { remaining: number }> = []
+  readonly calls: Array<LoggedCall> = []
+  readonly pageLoads: Array<{ readonly page: string; readonly hash: string | undefined }> = []
+  readonly switches: Switches = {
+    needVerify: false,
+    neverFinish: false,
+    confirmError: false,
+    priceChanged: false,
+    sessionExpired: false,
+    urlSafePayloads: false
+  }
+  private nextReq = 1
+
+  newSession(): SimSession {
+    const session = makeSession()
+    this.sessions.set(session.ssid, session)
+    return session
+  }
+
+  /** The session whose four cookies all match, if any. */
+  sessionOf(cookieHeaderValue: string | undefined): SimSession | undefined {
+    const cookies = parseCookies(cookieHeaderValue)
+    const session = this.sessions.get(cookies.get("stel_ssid") ?? "")
+    if (session === undefined || cookies.get("stel_token") !== session.token || !cookies.has("stel_dt")) return undefined
+    return session
+  }
+
+  hasTonToken(cookieHeaderValue: string | undefined, session: SimSession): boolean {
+    return parseCookies(cookieHeaderValue).get("stel_ton_token") === session.tonToken
+  }
+
+  rotateHashes(): void {
+    for (const session of this.sessions.values()) session.hash = randomHex(9)
+  }
+
+  newReqId(): string {
+    return `sim${String(this.nextReq++).padStart(6, "0")}${randomHex(4)}`
+  }
+
+  invoiceByRef(ref: string): SimInvoice | undefined {
+    for (const invoice of this.invoices.values()) if (invoice.ref === ref) return invoice
+    return undefined
+  }
+
+  /** Takes the next queued fault that applies to this method, if any. */
+  takeInjection(method: string): Injection | undefined {
+    const index = this.injections.findIndex((i) => i.method === undefined || i.method === method)
+    const injection = this.injections[index]
+    if (injection === undefined) return undefined
+    injection.remaining -= 1
+    if (injection.remaining <= 0) this.injections.splice(index, 1)
+    return injection
+  }
+}
