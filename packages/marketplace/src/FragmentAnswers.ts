@@ -3,7 +3,8 @@
  * and the exact decimal-TON reader for init amounts such as "0.4609" or "1,000,000".
  */
 import { Effect, Option, Schema } from "effect"
-import { type MarketplaceError, Nanoton } from "@resale/core/ports/Marketplace.ts"
+import { MAX_NANOTON, Nanoton, NanotonParseError, parseNanoton as parseTonText } from "@resale/core/money/Nanoton.ts"
+import type { MarketplaceError } from "@resale/core/ports/Marketplace.ts"
 import { unavailable } from "./FragmentErrors.ts"
 
 const Id = Schema.Union([Schema.String, Schema.Number])
@@ -64,15 +65,14 @@ export const decodeAnswer = <S extends Schema.Decoder<unknown>>(schema: S, metho
 /** Exact decimal TON text (thousands separators allowed) to nanoton; never through floats. */
 export const parseDecimalTon = (text: string | number): Nanoton | undefined => {
   const clean = String(text).replaceAll(",", "").replaceAll(" ", "")
-  const match = /^(\d+)(?:\.(\d{1,9}))?$/.exec(clean)
-  if (match === null) return undefined
-  const whole = BigInt(match[1]!)
-  const fraction = BigInt((match[2] ?? "").padEnd(9, "0"))
-  return Nanoton(whole * 1_000_000_000n + fraction)
+  if (!/^\d+(\.\d+)?$/.test(clean)) return undefined
+  const parsed = parseTonText(clean)
+  return parsed instanceof NanotonParseError ? undefined : parsed
 }
 
 /** Whole-number nanoton text as Fragment puts it in `messages[].amount`. */
 export const parseNanoton = (text: string | number): Nanoton | undefined => {
   const clean = String(text)
-  return /^\d{1,30}$/.test(clean) ? Nanoton(BigInt(clean)) : undefined
+  if (!/^\d{1,19}$/.test(clean) || BigInt(clean) > MAX_NANOTON) return undefined
+  return Nanoton.make(BigInt(clean))
 }

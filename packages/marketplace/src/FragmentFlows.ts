@@ -57,7 +57,6 @@ export const flowOf = (kind: PurchaseKind): FragmentFlow =>
 /** Fragment's own limits (our API narrows stars to 50..1,000,000 before this). */
 export const STARS_MIN = 50
 export const STARS_MAX = 10_000_000
-export const NANOTON_PER_TON = 1_000_000_000n
 
 /** "@name", "name" and "t.me/name" all mean the username "name". */
 export const normalizeUsername = (input: string): string | undefined => {

@@ -12,11 +12,11 @@ import {
   type StarsQuoteRequest,
   type TonTopupQuoteRequest
 } from "@resale/core/ports/Marketplace.ts"
+import { NANOTON_PER_TON } from "@resale/core/money/Nanoton.ts"
 import { FragmentConfig, type FragmentOptions } from "./FragmentConfig.ts"
 import { makeFragmentDelivery } from "./FragmentDelivery.ts"
 import {
   flowOf,
-  NANOTON_PER_TON,
   PremiumFlow,
   STARS_MAX,
   STARS_MIN,

@@ -17,18 +17,14 @@
  * cookies, hashes, mnemonics or raw foreign bodies).
  */
 import { Context, Effect, Schema } from "effect"
-import type { Brand } from "effect"
+import { Nanoton } from "../money/Nanoton.ts"
+import { PremiumMonths } from "../orders/Order.ts"
 
-/** nanoton amount (bigint). Local stand-in with the same brand as the core money type. */
-export type Nanoton = bigint & Brand.Brand<"Nanoton">
-export const Nanoton = (value: bigint): Nanoton => value as Nanoton
+export { Nanoton, PremiumMonths }
 
 /** Which Fragment flow a recipient lookup or invoice belongs to. */
 export const PurchaseKind = Schema.Literals(["stars", "premium", "ton"])
 export type PurchaseKind = typeof PurchaseKind.Type
-
-export const PremiumMonths = Schema.Literals([3, 6, 12])
-export type PremiumMonths = typeof PremiumMonths.Type
 
 /** A recipient found by username; `token` is Fragment's opaque recipient id for the init call. */
 export interface Recipient {
