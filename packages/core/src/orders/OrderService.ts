@@ -1,0 +1,234 @@
+import { Context, Effect, Layer, Option } from "effect"
+import type { OrderId, UserId } from "../ids.ts"
+import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
+import { credit, debit, type Uzs } from "../money/Uzs.ts"
+import type { Page, PageRequest } from "../Page.ts"
+import { Ledger } from "../ports/Ledger.ts"
+import { type OrderFilter, Orders } from "../ports/Orders.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { Pricing } from "../ports/Pricing.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { canSee, type Viewer } from "../sessions/Session.ts"
+import { addMillis, currentDate } from "../Time.ts"
+import { chargeCauseId, type Order, type OrderItem, refundCauseId } from "./Order.ts"
+import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
+import { backoffMs, MAX_ATTEMPTS, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
+
+type Transition = OrderNotFound | OrderTransitionInvalid
+
+export interface Quote {
+  readonly recipient: string
+  readonly item: OrderItem
+  readonly priceUzs: Uzs
+}
+
+/**
+ * Orders of the account surface. An order holds its charge while queued, processing or completed;
+ * a failed order has had its current charge refunded exactly once. Every charge and refund is a
+ * ledger entry whose cause id comes from the order id and its `chargeSeq` (see `Order.ts`), in the
+ * same transaction as the state change.
+ */
+export class OrderService extends Context.Service<OrderService, {
+  /** The price of a request at the current prices. */
+  readonly quote: (request: OrderRequest) => Effect.Effect<Quote, OrderRequestInvalid>
+  /** Debits the price (cause `order:<id>`) and queues the order, in one transaction. */
+  readonly create: (userId: UserId, request: OrderRequest) => Effect.Effect<
+    Order,
+    OrderRequestInvalid | InsufficientBalance
+  >
+  readonly find: (viewer: Viewer, orderId: OrderId) => Effect.Effect<Order, OrderNotFound>
+  /** The owner's orders, newest first, with the total. */
+  readonly listOwn: (userId: UserId, page: PageRequest) => Effect.Effect<Page<Order>>
+  /** Operators: all orders, filtered. */
+  readonly list: (filter: OrderFilter) => Effect.Effect<Page<Order>>
+  /** Operator: `failed` -> `queued`, charging again (cause `order:<id>:retry:<n>`). */
+  readonly retry: (orderId: OrderId) => Effect.Effect<Order, Transition | InsufficientBalance>
+  /**
+   * Operator: `queued` | `processing` | `failed` -> `completed` with the given tx id. From `failed`
+   * the refunded charge is taken again (the goods were delivered after all).
+   */
+  readonly markDone: (orderId: OrderId, txId?: string) => Effect.Effect<Order, Transition | InsufficientBalance>
+  /** Worker: takes the next due `queued` order, now `processing`. */
+  readonly claimNext: Effect.Effect<Option.Option<Order>>
+  /** Worker: remembers the marketplace reference (`Ref#`) before paying, for reconciliation. */
+  readonly setReference: (orderId: OrderId, fragmentRef: string) => Effect.Effect<Order, Transition>
+  /** Worker: `processing` -> `completed`. */
+  readonly complete: (orderId: OrderId, result: { readonly txId: string; readonly fragmentRef?: string }) => Effect.Effect<Order, Transition>
+  /** Worker: `queued` | `processing` -> `failed` with the current charge refunded (cause `refund:<id>[:n]`). */
+  readonly fail: (orderId: OrderId, error: string) => Effect.Effect<Order, Transition>
+  /**
+   * Worker, only when nothing was paid: `processing` -> `queued` after a backoff, attempts + 1.
+   * After `MAX_ATTEMPTS` attempts the order fails and is refunded instead.
+   */
+  readonly defer: (orderId: OrderId, error: string) => Effect.Effect<Order, Transition>
+}>()("core/orders/OrderService") {
+  static readonly layer = Layer.effect(
+    OrderService,
+    Effect.gen(function*() {
+      const orders = yield* Orders
+      const ledger = yield* Ledger
+      const pricing = yield* Pricing
+      const outbox = yield* Outbox
+      const tx = yield* Transactor
+
+      const quote = Effect.fn("OrderService.quote")(function*(request: OrderRequest) {
+        const checked = validateOrder(request)
+        if ("_tag" in checked) return yield* checked
+        const prices = yield* pricing.get
+        return { ...checked, priceUzs: priceOf(checked.item, prices) }
+      })
+
+      const charge = (order: Order, seq: number) =>
+        ledger.post({ userId: order.userId, amount: debit(order.priceUzs), cause: "order", causeId: chargeCauseId(order, seq) })
+
+      const create = Effect.fn("OrderService.create")(function*(userId: UserId, request: OrderRequest) {
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const { item, priceUzs, recipient } = yield* quote(request)
+          const order = yield* orders.insert({ userId, recipient, item, priceUzs }, now)
+          yield* charge(order, 0)
+          return order
+        }))
+      })
+
+      const find = Effect.fn("OrderService.find")(function*(viewer: Viewer, orderId: OrderId) {
+        const found = yield* orders.find(orderId)
+        if (Option.isNone(found) || !canSee(viewer, found.value.userId)) return yield* new OrderNotFound({ orderId })
+        return found.value
+      })
+
+      const listOwn = Effect.fn("OrderService.listOwn")(function*(userId: UserId, page: PageRequest) {
+        return yield* orders.list({ ...page, userId })
+      })
+
+      const list = Effect.fn("OrderService.list")(function*(filter: OrderFilter) {
+        return yield* orders.list(filter)
+      })
+
+      const retry = Effect.fn("OrderService.retry")(function*(orderId: OrderId) {
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const current = yield* find({ kind: "operator" }, orderId)
+          const seq = current.chargeSeq + 1
+          const order = yield* orders.transition(orderId, ["failed"], "queued", {
+            chargeSeq: seq,
+            attempts: 0,
+            nextAttemptAt: null,
+            lastError: null
+          }, now)
+          yield* charge(order, seq)
+          return order
+        }))
+      })
+
+      const announceCompleted = (order: Order, now: Date) =>
+        outbox.add({
+          kind: "order.completed",
+          userId: order.userId,
+          payload: { orderId: order.id, kind: order.item.kind, recipient: order.recipient, txId: order.txId }
+        }, now)
+
+      const markDone = Effect.fn("OrderService.markDone")(function*(orderId: OrderId, txId?: string) {
+        const now = yield* currentDate
+        const patch = { txId: txId?.trim() || null, completedAt: now, nextAttemptAt: null }
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const current = yield* find({ kind: "operator" }, orderId)
+          let order: Order
+          if (current.status === "failed") {
+            const seq = current.chargeSeq + 1
+            order = yield* orders.transition(orderId, ["failed"], "completed", { ...patch, chargeSeq: seq }, now)
+            yield* charge(order, seq)
+          } else {
+            order = yield* orders.transition(orderId, ["queued", "processing"], "completed", patch, now)
+          }
+          yield* announceCompleted(order, now)
+          return order
+        }))
+      })
+
+      const claimNext = Effect.gen(function*() {
+        return yield* orders.claimNext(yield* currentDate)
+      }).pipe(Effect.withSpan("OrderService.claimNext"))
+
+      const setReference = Effect.fn("OrderService.setReference")(function*(orderId: OrderId, fragmentRef: string) {
+        return yield* orders.transition(orderId, ["processing"], "processing", { fragmentRef }, yield* currentDate)
+      })
+
+      const complete = Effect.fn("OrderService.complete")(function*(
+        orderId: OrderId,
+        result: { readonly txId: string; readonly fragmentRef?: string }
+      ) {
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const order = yield* orders.transition(orderId, ["processing"], "completed", {
+            txId: result.txId,
+            completedAt: now,
+            nextAttemptAt: null,
+            ...(result.fragmentRef === undefined ? {} : { fragmentRef: result.fragmentRef })
+          }, now)
+          yield* announceCompleted(order, now)
+          return order
+        }))
+      })
+
+      // Inside a transaction: -> failed and refund the charge the order holds.
+      const failAndRefund = (orderId: OrderId, error: string, patch: { readonly attempts?: number }, now: Date) =>
+        Effect.gen(function*() {
+          const order = yield* orders.transition(orderId, ["queued", "processing"], "failed", {
+            ...patch,
+            lastError: error,
+            nextAttemptAt: null
+          }, now)
+          yield* ledger.post({
+            userId: order.userId,
+            amount: credit(order.priceUzs),
+            cause: "refund",
+            causeId: refundCauseId(order, order.chargeSeq),
+            note: error.slice(0, 200)
+          }).pipe(Effect.catchTag("InsufficientBalance", Effect.die)) // a credit cannot overdraw
+          yield* outbox.add({
+            kind: "order.failed",
+            userId: order.userId,
+            payload: { orderId: order.id, kind: order.item.kind, recipient: order.recipient, refundedUzs: order.priceUzs }
+          }, now)
+          return order
+        })
+
+      const fail = Effect.fn("OrderService.fail")(function*(orderId: OrderId, error: string) {
+        const now = yield* currentDate
+        return yield* tx.withTransaction(failAndRefund(orderId, error, {}, now))
+      })
+
+      const defer = Effect.fn("OrderService.defer")(function*(orderId: OrderId, error: string) {
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const current = yield* find({ kind: "operator" }, orderId)
+          const attempts = current.attempts + 1
+          if (attempts >= MAX_ATTEMPTS) {
+            return yield* failAndRefund(orderId, `gave up after ${attempts} attempts: ${error}`, { attempts }, now)
+          }
+          return yield* orders.transition(orderId, ["processing"], "queued", {
+            attempts,
+            lastError: error,
+            nextAttemptAt: addMillis(now, backoffMs(attempts))
+          }, now)
+        }))
+      })
+
+      return OrderService.of({
+        quote,
+        create,
+        find,
+        listOwn,
+        list,
+        retry,
+        markDone,
+        claimNext,
+        setReference,
+        complete,
+        fail,
+        defer
+      })
+    })
+  )
+}

@@ -1,0 +1,184 @@
+import { Context, Effect, Layer, Option } from "effect"
+import type { PaymentId, TopupId } from "../ids.ts"
+import { Ledger } from "../ports/Ledger.ts"
+import { IncomingPayments } from "../ports/IncomingPayments.ts"
+import { Outbox } from "../ports/Outbox.ts"
+import { Topups } from "../ports/Topups.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import type { Page, PageRequest } from "../Page.ts"
+import { currentDate } from "../Time.ts"
+import { confirmTopup } from "../topups/confirmTopup.ts"
+import type { Topup } from "../topups/Topup.ts"
+import type { TopupNotFound, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
+import type { IncomingPayment, PaymentStatus } from "./IncomingPayment.ts"
+import { PaymentInvalid, type PaymentAlreadyMatched, PaymentNotFound } from "./PaymentErrors.ts"
+
+export interface IncomingPaymentInput {
+  readonly amountUzs: number
+  readonly cardLast4?: string | null | undefined
+  readonly externalId?: string | null | undefined
+}
+
+/**
+ * What happened to a reported payment:
+ * - matched:   it confirmed exactly one top-up (now `paid` and credited)
+ * - unmatched: no live pending top-up has this payable amount; stored for an operator
+ * - ambiguous: several have; stored for an operator, never guessed
+ * - duplicate: this external id was reported before; the first record is returned, nothing moved
+ */
+export type PaymentOutcome = "matched" | "unmatched" | "ambiguous" | "duplicate"
+
+export interface PaymentResult {
+  readonly outcome: PaymentOutcome
+  readonly payment: IncomingPayment
+  readonly topup: Option.Option<Topup>
+}
+
+/** Card payments from the bank-message relay, matched by exact amount to pending top-ups. */
+export class Payments extends Context.Service<Payments, {
+  /**
+   * Records a payment and, when exactly one live pending top-up has this payable amount, marks it
+   * paid and credits it, all in one transaction. Idempotent by `externalId`.
+   */
+  readonly incoming: (input: IncomingPaymentInput) => Effect.Effect<PaymentResult, PaymentInvalid>
+  /**
+   * Worker: retries `unmatched` payments against pending top-ups that existed when the payment
+   * arrived (a top-up created later belongs to someone who has not paid yet). Returns the matches.
+   */
+  readonly rematchUnmatched: Effect.Effect<ReadonlyArray<PaymentResult>>
+  /**
+   * Operator: confirms a top-up (`pending`, `review` or `expired`) with a stored unmatched or
+   * ambiguous payment, crediting the amount actually received.
+   */
+  readonly assign: (paymentId: PaymentId, topupId: TopupId) => Effect.Effect<
+    PaymentResult,
+    PaymentNotFound | PaymentAlreadyMatched | TopupNotFound | TopupTransitionInvalid
+  >
+  readonly find: (paymentId: PaymentId) => Effect.Effect<IncomingPayment, PaymentNotFound>
+  /** Operators: oldest first. */
+  readonly list: (filter: { readonly status?: ReadonlyArray<PaymentStatus> } & PageRequest) => Effect.Effect<Page<IncomingPayment>>
+}>()("core/payments/Payments") {
+  static readonly layer = Layer.effect(
+    Payments,
+    Effect.gen(function*() {
+      const payments = yield* IncomingPayments
+      const topups = yield* Topups
+      const outbox = yield* Outbox
+      const tx = yield* Transactor
+      const ports = yield* Effect.context<Topups | Outbox | Ledger>()
+
+      const validate = Effect.fn("Payments.validate")(function*(input: IncomingPaymentInput) {
+        const { amountUzs } = input
+        if (!Number.isSafeInteger(amountUzs) || amountUzs <= 0) {
+          return yield* new PaymentInvalid({ reason: "Amount", message: "amount_uzs must be a positive whole number of so'm" })
+        }
+        const cardLast4 = input.cardLast4?.trim() || null
+        if (cardLast4 !== null && !/^\d{4}$/.test(cardLast4)) {
+          return yield* new PaymentInvalid({ reason: "CardLast4", message: "card_last4 must be four digits" })
+        }
+        const externalId = input.externalId?.trim() || null
+        if (externalId !== null && externalId.length > 200) {
+          return yield* new PaymentInvalid({ reason: "ExternalId", message: "external_id is longer than 200 characters" })
+        }
+        return { amountUzs: amountUzs as IncomingPayment["amountUzs"], cardLast4, externalId }
+      })
+
+      // Inside a transaction. A top-up lost to a concurrent confirmation leaves the payment unmatched;
+      // a payment claimed concurrently (operator assign) fails the whole transaction.
+      const settle = (payment: IncomingPayment, candidates: ReadonlyArray<Topup>, now: Date) =>
+        Effect.gen(function*() {
+          const [only] = candidates
+          if (candidates.length === 1 && only !== undefined) {
+            const confirmed = yield* confirmTopup({
+              topupId: only.id,
+              from: ["pending"],
+              confirmedBy: "payment",
+              paymentId: payment.id,
+              now
+            }).pipe(Effect.provideContext(ports), Effect.option)
+            if (Option.isSome(confirmed)) {
+              const matched = yield* payments.markMatched(payment.id, only.id, now)
+              return { outcome: "matched", payment: matched, topup: confirmed } satisfies PaymentResult
+            }
+          }
+          const status = candidates.length > 1 ? "ambiguous" : "unmatched"
+          const stored = yield* payments.markUnresolved(payment.id, status, now)
+          if (payment.status === "received") {
+            yield* outbox.add({
+              kind: "payment.unmatched",
+              userId: null,
+              payload: { paymentId: payment.id, amountUzs: payment.amountUzs, candidates: candidates.length }
+            }, now)
+          }
+          return { outcome: status, payment: stored, topup: Option.none() } satisfies PaymentResult
+        })
+
+      const incoming = Effect.fn("Payments.incoming")(function*(input: IncomingPaymentInput) {
+        const fields = yield* validate(input)
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const { created, payment } = yield* payments.record(fields, now)
+          if (!created) {
+            const topup = payment.topupId === null ? Option.none() : yield* topups.find(payment.topupId)
+            return { outcome: "duplicate", payment, topup } satisfies PaymentResult
+          }
+          const candidates = yield* topups.findLivePendingByPayable(payment.amountUzs, now)
+          // The payment row was inserted by this very transaction: nobody else can have claimed it.
+          return yield* settle(payment, candidates, now).pipe(Effect.orDie)
+        }))
+      })
+
+      const rematchUnmatched = Effect.gen(function*() {
+        const now = yield* currentDate
+        const { items } = yield* payments.list({ status: ["unmatched"], offset: 0, limit: 100 })
+        const matched: Array<PaymentResult> = []
+        for (const payment of items) {
+          const result = yield* tx.withTransaction(Effect.gen(function*() {
+            const live = yield* topups.findLivePendingByPayable(payment.amountUzs, now)
+            const candidates = live.filter((t) => t.createdAt.getTime() <= payment.createdAt.getTime())
+            // Nothing to do: leave the payment as it is rather than rewriting its status.
+            if (candidates.length !== 1) return undefined
+            return yield* settle(payment, candidates, now)
+          })).pipe(
+            // Assigned by an operator meanwhile: theirs wins, this attempt rolled back.
+            Effect.catchTags({ PaymentAlreadyMatched: () => Effect.void, PaymentNotFound: () => Effect.void })
+          )
+          if (result?.outcome === "matched") matched.push(result)
+        }
+        return matched
+      }).pipe(Effect.withSpan("Payments.rematchUnmatched"))
+
+      const find = Effect.fn("Payments.find")(function*(paymentId: PaymentId) {
+        const found = yield* payments.find(paymentId)
+        if (Option.isNone(found)) return yield* new PaymentNotFound({ paymentId })
+        return found.value
+      })
+
+      const assign = Effect.fn("Payments.assign")(function*(paymentId: PaymentId, topupId: TopupId) {
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          const payment = yield* find(paymentId)
+          // Claim the payment first: a payment that already confirmed something stops here.
+          const matched = yield* payments.markMatched(paymentId, topupId, now)
+          const topup = yield* confirmTopup({
+            topupId,
+            from: ["pending", "review", "expired"],
+            amount: payment.amountUzs,
+            confirmedBy: "operator",
+            paymentId,
+            now
+          }).pipe(Effect.provideContext(ports))
+          return { outcome: "matched", payment: matched, topup: Option.some(topup) } satisfies PaymentResult
+        }))
+      })
+
+      const list = Effect.fn("Payments.list")(function*(
+        filter: { readonly status?: ReadonlyArray<PaymentStatus> } & PageRequest
+      ) {
+        return yield* payments.list(filter)
+      })
+
+      return Payments.of({ incoming, rematchUnmatched, assign, find, list })
+    })
+  )
+}
