@@ -8,6 +8,7 @@ export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(det
 export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(detail, { httpApiStatus: 403 }) {}
 export class NotFound extends Schema.Error<NotFound>("NotFound")(detail, { httpApiStatus: 404 }) {}
 export class Conflict extends Schema.Error<Conflict>("Conflict")(detail, { httpApiStatus: 409 }) {}
+export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(detail, { httpApiStatus: 429 }) {}
 export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(detail, { httpApiStatus: 413 }) {}
 export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("ServiceUnavailable")(detail, {
   httpApiStatus: 503
@@ -28,7 +29,7 @@ export class HTTPValidationError extends Schema.Error<HTTPValidationError>("HTTP
 }, { httpApiStatus: 422, title: "HTTPValidationError" }) {}
 
 /** The errors a handler may answer besides validation and authentication. */
-export const HandlerErrors = [BadRequest, Forbidden, NotFound, Conflict] as const
-export type HandlerError = BadRequest | Forbidden | NotFound | Conflict
+export const HandlerErrors = [BadRequest, Forbidden, NotFound, Conflict, TooManyRequests, ServiceUnavailable] as const
+export type HandlerError = BadRequest | Forbidden | NotFound | Conflict | TooManyRequests | ServiceUnavailable
 
 export const notFound = (what: string) => new NotFound({ detail: `${what} not found` })

@@ -1,13 +1,11 @@
+import type { UserId } from "@resale/core"
 import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
 import { BadRequest, Forbidden, HTTPValidationError, Unauthorized } from "./Errors.ts"
 
 /** The signed-in web user (session cookie) or API-key owner. */
 export interface Principal {
-  readonly userId: number
-  readonly telegramId: string | null
-  readonly username: string | null
-  readonly firstName: string | null
+  readonly userId: UserId
 }
 
 export class CurrentUser extends Context.Service<CurrentUser, Principal>()("http/api/CurrentUser") {}

@@ -1,0 +1,81 @@
+import { Effect } from "effect"
+import {
+  BadRequest,
+  Conflict,
+  Forbidden,
+  type HandlerError,
+  NotFound,
+  ServiceUnavailable,
+  TooManyRequests
+} from "../api/Errors.ts"
+
+/**
+ * The one place where domain errors become HTTP answers (`{"detail": "..."}`). Domain errors
+ * carry no status; anything not listed here is a defect (500, logged with its id).
+ */
+type Tagged = { readonly _tag: string; readonly [k: string]: unknown }
+
+const str = (v: unknown) => (typeof v === "string" ? v : String(v))
+
+const byTag: Record<string, (e: Tagged) => HandlerError> = {
+  UserNotFound: () => new NotFound({ detail: "User not found" }),
+  ApiKeyInvalid: () => new Forbidden({ detail: "Invalid API key" }),
+  TierUpgradeInvalid: (e) =>
+    e["reason"] === "UnknownTier"
+      ? new BadRequest({ detail: `Unknown tier ${str(e["requested"])}` })
+      : new Conflict({ detail: `Tier ${str(e["requested"])} is not an upgrade of tier ${str(e["current"])}` }),
+  InfoLookupQuotaExceeded: (e) =>
+    new TooManyRequests({ detail: `Daily info lookup quota of ${str(e["limit"])} is used up; upgrade the tier for more` }),
+  InsufficientBalance: (e) =>
+    new Conflict({
+      detail: `Insufficient balance: ${str(e["required"])} UZS required, ${str(e["balance"])} UZS available`
+    }),
+  TopupNotFound: () => new NotFound({ detail: "Top-up not found" }),
+  TopupTransitionInvalid: (e) => new Conflict({ detail: `Top-up is ${str(e["from"])}; it cannot become ${str(e["to"])}` }),
+  TopupAmountInvalid: (e) =>
+    new BadRequest({ detail: `Amount must be between ${str(e["min"])} and ${str(e["max"])} UZS` }),
+  TopupPayableExhausted: () => new Conflict({ detail: "Too many pending top-ups of this amount; try again shortly" }),
+  ReceiptNotFound: () => new NotFound({ detail: "Receipt not found" }),
+  ReceiptInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),
+  OrderNotFound: () => new NotFound({ detail: "Order not found" }),
+  OrderTransitionInvalid: (e) => new Conflict({ detail: `Order is ${str(e["from"])}; it cannot become ${str(e["to"])}` }),
+  OrderRequestInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),
+  TicketNotFound: () => new NotFound({ detail: "Ticket not found" }),
+  TicketMessageInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),
+  TicketTransitionInvalid: (e) =>
+    new Conflict({ detail: `Ticket is ${str(e["from"])}; it cannot become ${str(e["to"])}` }),
+  PricesInvalid: (e) => new BadRequest({ detail: `${str(e["field"])}: ${str(e["message"])}` }),
+  PaymentNotFound: () => new NotFound({ detail: "Payment not found" }),
+  PaymentAlreadyMatched: () => new Conflict({ detail: "Payment already matched a top-up" }),
+  PaymentInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),
+  IdempotencyKeyConflict: () =>
+    new Conflict({ detail: "Idempotency-Key was already used with a different request" }),
+  IdempotencyKeyInProgress: () =>
+    new Conflict({ detail: "A request with this Idempotency-Key is still being processed; retry shortly" }),
+  IdempotencyKeyInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),
+  GiftNotFound: () => new NotFound({ detail: "Gift not found" }),
+  MarketplaceError: (e) =>
+    e["reason"] === "RecipientNotFound"
+      ? new NotFound({ detail: "Username not found" })
+      : e["reason"] === "Rejected" || e["reason"] === "AlreadySubscribed"
+      ? new BadRequest({ detail: str(e["message"]) })
+      : new ServiceUnavailable({ detail: "Marketplace is unavailable; try again later" })
+}
+
+const isHttpError = (e: unknown): e is HandlerError =>
+  e instanceof BadRequest || e instanceof Conflict || e instanceof Forbidden || e instanceof NotFound ||
+  e instanceof ServiceUnavailable || e instanceof TooManyRequests
+
+export const toHttpError = (error: unknown): HandlerError | undefined => {
+  if (isHttpError(error)) return error
+  const tag = (error as Tagged | undefined)?._tag
+  const map = tag === undefined ? undefined : byTag[tag]
+  return map?.(error as Tagged)
+}
+
+/** Maps a use case's domain errors; unknown errors die (a bug, not a client mistake). */
+export const mapErrors = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, HandlerError, R> =>
+  Effect.catch(effect, (error) => {
+    const mapped = toHttpError(error)
+    return mapped ? Effect.fail(mapped) : Effect.die(error)
+  })
