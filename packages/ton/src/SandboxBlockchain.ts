@@ -1,0 +1,134 @@
+/**
+ * Sandbox mode: the Blockchain port over the real TON VM of @ton/sandbox, in process. Adds a faucet
+ * (sandbox coins for any address) and keeps the emulator state in a file, so sandbox wallets and
+ * balances survive a restart. Uses mainnet's network id, as the emulator's config does.
+ */
+import { Blockchain, BlockchainError, type Nanoton } from "@resale/core/ports/Blockchain.ts"
+import {
+  Blockchain as Emulator,
+  EmulationError,
+  snapshotFromSerializable,
+  snapshotToSerializable
+} from "@ton/sandbox"
+import { Address, Cell, SendMode, toNano } from "@ton/ton"
+import { Config, Context, Effect, Layer, Semaphore } from "effect"
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { type ChainClient, rejectionText } from "./ChainClient.ts"
+import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
+
+export interface SandboxOptions extends TonBlockchainOptions {
+  /** Directory for `ton-sandbox.json`; without it the chain lives in memory only. */
+  readonly dataDir?: string
+}
+
+const STATE_FILE = "ton-sandbox.json"
+
+const networkError = (message: string) => new BlockchainError({ reason: "NetworkError", message })
+
+// The emulator's own bugs worked around: getTransactions reverses its array in place and its lt/hash
+// cursor never matches, so sort by lt ourselves and page without it.
+const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void, BlockchainError>): ChainClient => ({
+  network: "sandbox",
+  networkGlobalId: -239,
+  account: (address) =>
+    Effect.tryPromise({
+      try: async () => {
+        const contract = await emulator.getContract(address)
+        const state = contract.accountState
+        const status = state?.type ?? "uninit"
+        const codeHash = state?.type === "active" ? state.state.code?.hash().toString("hex") : undefined
+        const seqno = status === "active"
+          ? await emulator.runGetMethod(address, "seqno").then((r) => r.stackReader.readNumber(), () => 0)
+          : 0
+        return { status, balance: contract.balance, codeHash, seqno }
+      },
+      catch: () => networkError("The sandbox could not read the account")
+    }),
+  sendBoc: (boc) =>
+    Effect.tryPromise({
+      try: () => emulator.sendMessage(Cell.fromBoc(boc)[0] ?? Cell.EMPTY),
+      catch: (e) =>
+        e instanceof EmulationError
+          ? new BlockchainError({ reason: "Rejected", message: `Rejected: ${rejectionText(e.exitCode)}`, ...(e.exitCode === undefined ? {} : { exitCode: e.exitCode }) })
+          : networkError("The sandbox could not process the message")
+    }).pipe(Effect.andThen(afterWrite)),
+  transactions: (address, page) =>
+    Effect.tryPromise({
+      try: async () => {
+        const all = (await emulator.getTransactions(address)).toSorted((a, b) => (a.lt < b.lt ? 1 : a.lt > b.lt ? -1 : 0))
+        const before = page.before
+        return (before === undefined ? all : all.filter((tx) => tx.lt < before.lt)).slice(0, page.limit)
+      },
+      catch: () => networkError("The sandbox could not list transactions")
+    })
+})
+
+export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
+  /** The emulator itself, for tests and sandbox tools. */
+  readonly emulator: Emulator
+  /** Faucet: sends sandbox coins (non-bounceable) to any address, e.g. a customer's test wallet. */
+  readonly fund: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
+  /** Writes the emulator state to the data dir now (also done after every send and fund). */
+  readonly persist: Effect.Effect<void, BlockchainError>
+}>()("ton/SandboxBlockchain") {
+  /** Provides both the `Blockchain` port and the sandbox extras over one emulator. */
+  static readonly layer = (options: SandboxOptions = {}): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
+    Layer.effectContext(Effect.gen(function*() {
+      const file = options.dataDir === undefined ? undefined : join(options.dataDir, STATE_FILE)
+      const emulator = yield* Effect.promise(() => Emulator.create())
+      if (file !== undefined) yield* restore(emulator, file)
+      const writing = Semaphore.makeUnsafe(1)
+      const persist = file === undefined ? Effect.void : writing.withPermit(save(emulator, file))
+      const port = makeTonBlockchain(sandboxClient(emulator, persist), options)
+      const fund = Effect.fn("SandboxBlockchain.fund")(function*(address: string, amount: Nanoton) {
+        const to = yield* Effect.try({
+          try: () => Address.parse(address.trim()),
+          catch: () => new BlockchainError({ reason: "InvalidAddress", message: "Not a valid TON address" })
+        })
+        yield* Effect.tryPromise({
+          try: async () => {
+            const faucet = await emulator.treasury("faucet")
+            const account = await emulator.getContract(faucet.address)
+            if (account.balance < amount + toNano(1)) account.balance = amount + toNano(1_000_000)
+            await faucet.send({ to, value: amount, bounce: false, sendMode: SendMode.PAY_GAS_SEPARATELY })
+          },
+          catch: () => networkError("The sandbox faucet failed")
+        })
+        yield* persist
+      })
+      return Context.make(Blockchain, port).pipe(
+        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist }))
+      )
+    }))
+
+  /** Sandbox layer for the composition roots: state under `DATA_DIR` (default `.data`). */
+  static readonly layerConfig = Layer.unwrap(Effect.map(
+    Config.String("DATA_DIR").pipe(Config.withDefault(".data")),
+    (dataDir) => SandboxBlockchain.layer({ dataDir })
+  ))
+}
+
+const restore = (emulator: Emulator, file: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const text = await readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "ENOENT") return undefined
+        throw e
+      })
+      if (text !== undefined) await emulator.loadFrom(snapshotFromSerializable(JSON.parse(text)))
+    },
+    catch: () => networkError(`The sandbox state file ${STATE_FILE} could not be read`)
+  })
+
+// Write to a temp file and rename, so a crash never leaves half a state behind.
+const save = (emulator: Emulator, file: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const text = JSON.stringify(snapshotToSerializable(emulator.snapshot()))
+      await mkdir(join(file, ".."), { recursive: true })
+      await writeFile(`${file}.tmp`, text)
+      await rename(`${file}.tmp`, file)
+    },
+    catch: () => networkError(`The sandbox state file ${STATE_FILE} could not be written`)
+  })
