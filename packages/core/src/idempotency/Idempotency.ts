@@ -1,0 +1,88 @@
+import { Context, Effect, Layer, Schema } from "effect"
+import { IdempotencyKeys } from "../ports/IdempotencyKeys.ts"
+import { Transactor } from "../ports/Transactor.ts"
+import { sha256Hex } from "../Secrets.ts"
+import { currentDate } from "../Time.ts"
+import {
+  IDEMPOTENCY_KEY_MAX,
+  IdempotencyKeyConflict,
+  IdempotencyKeyInProgress,
+  IdempotencyKeyInvalid
+} from "./IdempotencyRecord.ts"
+
+export interface IdempotentRequest {
+  /** Who and what, e.g. `user:42:orders.create`: keys of different scopes never meet. */
+  readonly scope: string
+  /** The client's `Idempotency-Key` header; without one the effect simply runs. */
+  readonly key: string | undefined
+  /** `hashRequest(body)`: the same key with another body is a conflict. */
+  readonly requestHash: string
+}
+
+export type IdempotencyError = IdempotencyKeyConflict | IdempotencyKeyInProgress | IdempotencyKeyInvalid
+
+/** Stores and replays answers of money-moving requests by their `Idempotency-Key`. */
+export class Idempotency extends Context.Service<Idempotency, {
+  /**
+   * Runs `effect` once per (scope, key): the answer is encoded with `schema` and stored in the
+   * same transaction as the effect's writes, so a request that committed always replays and one
+   * that failed can be sent again (failures are not stored). A repeat with the same body gets
+   * the stored answer; with another body `IdempotencyKeyConflict`; while the first still runs
+   * `IdempotencyKeyInProgress`.
+   */
+  readonly run: <A, I, E, R>(
+    request: IdempotentRequest,
+    schema: Schema.Codec<A, I>,
+    effect: Effect.Effect<A, E, R>
+  ) => Effect.Effect<A, E | IdempotencyError, R>
+}>()("core/idempotency/Idempotency") {
+  static readonly layer = Layer.effect(
+    Idempotency,
+    Effect.gen(function*() {
+      const keys = yield* IdempotencyKeys
+      const tx = yield* Transactor
+
+      const run = <A, I, E, R>(
+        request: IdempotentRequest,
+        schema: Schema.Codec<A, I>,
+        effect: Effect.Effect<A, E, R>
+      ): Effect.Effect<A, E | IdempotencyError, R> =>
+        Effect.gen(function*() {
+          const { key, requestHash, scope } = request
+          if (key === undefined) return yield* effect
+          if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
+            return yield* new IdempotencyKeyInvalid({ message: `Idempotency-Key must be 1-${IDEMPOTENCY_KEY_MAX} characters` })
+          }
+          const begun = yield* keys.begin(scope, key, requestHash, yield* currentDate)
+          switch (begun._tag) {
+            case "Replay":
+              return yield* Schema.decodeUnknownEffect(schema)(begun.response).pipe(Effect.orDie)
+            case "Conflict":
+              return yield* new IdempotencyKeyConflict({ scope })
+            case "InProgress":
+              return yield* new IdempotencyKeyInProgress({ scope })
+            case "New":
+              return yield* tx.withTransaction(Effect.gen(function*() {
+                const answer = yield* effect
+                const encoded = yield* Schema.encodeEffect(schema)(answer).pipe(Effect.orDie)
+                yield* keys.complete(scope, key, encoded, yield* currentDate)
+                return answer
+              })).pipe(Effect.onError(() => keys.abandon(scope, key)))
+          }
+        }).pipe(Effect.withSpan("Idempotency.run"))
+
+      return Idempotency.of({ run })
+    })
+  )
+}
+
+/** SHA-256 of the request's canonical JSON (object keys sorted), for `IdempotentRequest.requestHash`. */
+export const hashRequest = (body: unknown): Effect.Effect<string> => sha256Hex(canonicalJson(body))
+
+const canonicalJson = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) =>
+    v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : typeof v === "bigint"
+      ? v.toString()
+      : v)
