@@ -1,0 +1,69 @@
+import { Effect, Layer, Option, Result } from "effect"
+import type { OrderId } from "../ids.ts"
+import type { Order, OrderStatus } from "../orders/Order.ts"
+import { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
+import { type NewOrder, type OrderFilter, type OrderPatch, Orders } from "../ports/Orders.ts"
+import { MemoryDb, nextId } from "./MemoryDb.ts"
+import { newestFirst, paginate } from "./paginate.ts"
+
+/** `Orders` over the in-memory database. */
+export const MemoryOrders = Layer.effect(
+  Orders,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    return Orders.of({
+      insert: (order: NewOrder, now: Date) =>
+        db.read((s) => {
+          const created: Order = {
+            id: nextId(s, "orders") as OrderId,
+            ...order,
+            status: "queued",
+            chargeSeq: 0,
+            attempts: 0,
+            lastError: null,
+            nextAttemptAt: null,
+            txId: null,
+            fragmentRef: null,
+            createdAt: now,
+            updatedAt: now,
+            completedAt: null
+          }
+          s.orders.set(created.id, created)
+          return created
+        }),
+      find: (id) => db.read((s) => Option.fromNullishOr(s.orders.get(id))),
+      list: (filter: OrderFilter) =>
+        db.read((s) =>
+          paginate(
+            [...s.orders.values()]
+              .filter((o) => filter.userId === undefined || o.userId === filter.userId)
+              .filter((o) => filter.kind === undefined || o.item.kind === filter.kind)
+              .filter((o) => filter.status === undefined || filter.status.includes(o.status))
+              .sort(newestFirst),
+            filter
+          )
+        ),
+      transition: (id: OrderId, from: ReadonlyArray<OrderStatus>, to: OrderStatus, patch: OrderPatch, now: Date) =>
+        db.run<Order, OrderNotFound | OrderTransitionInvalid>((s) => {
+          const current = s.orders.get(id)
+          if (current === undefined) return Result.fail(new OrderNotFound({ orderId: id }))
+          if (!from.includes(current.status)) {
+            return Result.fail(new OrderTransitionInvalid({ orderId: id, from: current.status, to }))
+          }
+          const next: Order = { ...current, ...patch, status: to, updatedAt: now }
+          s.orders.set(id, next)
+          return Result.succeed(next)
+        }),
+      claimNext: (now: Date) =>
+        db.read((s) => {
+          const due = [...s.orders.values()]
+            .filter((o) => o.status === "queued" && (o.nextAttemptAt === null || o.nextAttemptAt.getTime() <= now.getTime()))
+            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)[0]
+          if (due === undefined) return Option.none()
+          const claimed: Order = { ...due, status: "processing", updatedAt: now }
+          s.orders.set(due.id, claimed)
+          return Option.some(claimed)
+        })
+    })
+  })
+)

@@ -1,0 +1,107 @@
+import { Effect, Layer, Option, Result } from "effect"
+import type { TopupId } from "../ids.ts"
+import type { Uzs } from "../money/Uzs.ts"
+import { type TopupFilter, type TopupPatch, Topups } from "../ports/Topups.ts"
+import type { Topup, TopupStatus } from "../topups/Topup.ts"
+import { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
+import { MemoryDb, nextId } from "./MemoryDb.ts"
+import { newestFirst, paginate } from "./paginate.ts"
+
+/** Offsets 0..999 so'm make a card top-up's payable amount unique among pending ones. */
+export const PAYABLE_OFFSETS = 1000
+
+/** `Topups` over the in-memory database. */
+export const MemoryTopups = Layer.effect(
+  Topups,
+  Effect.gen(function*() {
+    const db = yield* MemoryDb
+    return Topups.of({
+      insertPending: ({ expiresAt, now, requestedUzs, userId }) =>
+        db.run<Topup, TopupPayableExhausted>((s) => {
+          const taken = new Set([...s.topups.values()].filter((t) => t.status === "pending").map((t) => t.payableUzs))
+          let offset = 0
+          while (offset < PAYABLE_OFFSETS && taken.has((requestedUzs + offset) as Uzs)) offset++
+          if (offset === PAYABLE_OFFSETS) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
+          const topup: Topup = {
+            id: nextId(s, "topups") as TopupId,
+            userId,
+            method: "card",
+            requestedUzs,
+            payableUzs: (requestedUzs + offset) as Uzs,
+            creditedUzs: null,
+            status: "pending",
+            receipt: null,
+            adminNote: null,
+            paymentId: null,
+            confirmedBy: null,
+            expiresAt,
+            createdAt: now,
+            updatedAt: now
+          }
+          s.topups.set(topup.id, topup)
+          return Result.succeed(topup)
+        }),
+      insertReview: ({ now, receipt, requestedUzs, userId }) =>
+        db.read((s) => {
+          const topup: Topup = {
+            id: nextId(s, "topups") as TopupId,
+            userId,
+            method: "receipt",
+            requestedUzs,
+            payableUzs: requestedUzs,
+            creditedUzs: null,
+            status: "review",
+            receipt,
+            adminNote: null,
+            paymentId: null,
+            confirmedBy: null,
+            expiresAt: null,
+            createdAt: now,
+            updatedAt: now
+          }
+          s.topups.set(topup.id, topup)
+          return topup
+        }),
+      find: (id) => db.read((s) => Option.fromNullishOr(s.topups.get(id))),
+      list: (filter: TopupFilter) =>
+        db.read((s) =>
+          paginate(
+            [...s.topups.values()]
+              .filter((t) => filter.userId === undefined || t.userId === filter.userId)
+              .filter((t) => filter.status === undefined || filter.status.includes(t.status))
+              .sort(newestFirst),
+            filter
+          )
+        ),
+      transition: (id: TopupId, from: ReadonlyArray<TopupStatus>, to: TopupStatus, patch: TopupPatch, now: Date) =>
+        db.run<Topup, TopupNotFound | TopupTransitionInvalid>((s) => {
+          const current = s.topups.get(id)
+          if (current === undefined) return Result.fail(new TopupNotFound({ topupId: id }))
+          if (!from.includes(current.status)) {
+            return Result.fail(new TopupTransitionInvalid({ topupId: id, from: current.status, to }))
+          }
+          const next: Topup = { ...current, ...patch, status: to, updatedAt: now }
+          s.topups.set(id, next)
+          return Result.succeed(next)
+        }),
+      findLivePendingByPayable: (amount: Uzs, now: Date) =>
+        db.read((s) =>
+          [...s.topups.values()].filter((t) =>
+            t.status === "pending" && t.payableUzs === amount && t.expiresAt !== null &&
+            t.expiresAt.getTime() > now.getTime()
+          )
+        ),
+      expireDue: (now: Date) =>
+        db.read((s) => {
+          const due = [...s.topups.values()].filter((t) =>
+            t.status === "pending" && t.expiresAt !== null && t.expiresAt.getTime() <= now.getTime()
+          )
+          return due.map((t) => {
+            const expired: Topup = { ...t, status: "expired", updatedAt: now }
+            s.topups.set(t.id, expired)
+            return expired
+          })
+        })
+    })
+  })
+)

@@ -1,0 +1,13 @@
+// In-memory fakes of every storage port, for the tests of every package.
+export * from "./MemoryDb.ts"
+export * from "./MemoryPorts.ts"
+export * from "./MemoryUsers.ts"
+export * from "./MemoryLedger.ts"
+export * from "./MemoryTopups.ts"
+export * from "./MemoryIncomingPayments.ts"
+export * from "./MemoryOrders.ts"
+export * from "./MemoryTickets.ts"
+export * from "./MemoryOutbox.ts"
+export * from "./MemoryIdempotencyKeys.ts"
+export * from "./MemoryKeyValuePorts.ts"
+export * from "./fixtures.ts"
