@@ -70,6 +70,7 @@ export const makeFragmentDelivery = (transport: FragmentTransport) => {
     const flow = flowOf(request.kind)
     const entry = trackedOf(request.reqId)
     if (request.boc !== undefined && !entry.reported) yield* report(request, entry)
+    // `id` is our addition to the page's fields: it pins the invoice when one session has several
     const fields: FormFields = flow.kind === "ton"
       ? { mode: entry.mode, id: request.reqId }
       : { mode: entry.mode, lv: "false", dh: entry.memo.dh, id: request.reqId }

@@ -24,7 +24,7 @@ const RULES: ReadonlyArray<readonly [RegExp, MarketplaceErrorReason]> = [
   [/user not found|username not found/i, "RecipientNotFound"],
   [/already subscribed/i, "AlreadySubscribed"],
   [/access denied/i, "SessionExpired"],
-  [/session expired|reconnect your wallet|log ?in/i, "SessionExpired"],
+  [/session expired|reconnect your wallet|\blog ?in\b/i, "SessionExpired"],
   [/verif|kyc/i, "NeedVerify"],
   [/invalid method/i, "Unavailable"],
   [/too many requests|flood|try again later/i, "Unavailable"]

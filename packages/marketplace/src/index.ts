@@ -9,3 +9,4 @@ export {
 } from "./simulator/FragmentSimulator.ts"
 export type { SimulatorControl } from "./simulator/SimulatorControl.ts"
 export type { PaymentSeen } from "./simulator/SimulatorApi.ts"
+export { FragmentSandbox } from "./simulator/FragmentSandbox.ts"

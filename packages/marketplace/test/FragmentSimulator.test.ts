@@ -5,11 +5,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { request } from "undici"
+import { nanotonFromDecimal } from "@resale/core/money/Nanoton.ts"
 import { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import { FragmentConfig } from "../src/FragmentConfig.ts"
 import { FragmentMarketplace } from "../src/FragmentMarketplace.ts"
 import { parseCommentPayload } from "../src/FragmentPayload.ts"
 import { extractApiHash } from "../src/FragmentTransport.ts"
+import { FragmentSandbox } from "../src/simulator/FragmentSandbox.ts"
 import { FragmentSimulator, SANDBOX_FRAGMENT_WALLET } from "../src/simulator/FragmentSimulator.ts"
 import { payer, signedBoc, simulated } from "./harness.ts"
 
@@ -145,4 +147,18 @@ describe("FragmentMarketplace.layer from configuration", () => {
       )
       assert.strictEqual(defaults.baseUrl, "https://fragment.com")
     }))
+})
+
+describe("FragmentSandbox.layer", () => {
+  it.live("provides the simulator and a Marketplace wired to it", () =>
+    Effect.gen(function*() {
+      const market = yield* Marketplace
+      const sandbox = yield* FragmentSandbox
+      const payment = yield* market.quoteTonTopup({ username: "sandbox_layer", amount: nanotonFromDecimal("2"), payer })
+      sandbox.control.markPaid(payment.ref)
+      yield* market.confirm({ kind: "ton", reqId: payment.reqId, ref: payment.ref })
+      const state = yield* market.confirm({ kind: "ton", reqId: payment.reqId, ref: payment.ref })
+      assert.strictEqual(state._tag, "Delivered")
+      assert.strictEqual(sandbox.control.invoice(payment.reqId)?.status, "done")
+    }).pipe(Effect.provide(FragmentSandbox.layer())))
 })
