@@ -28,7 +28,7 @@ const networkError = (message: string) => new BlockchainError({ reason: "Network
 
 // The emulator's own bugs worked around: getTransactions reverses its array in place and its lt/hash
 // cursor never matches, so sort by lt ourselves and page without it.
-const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void, BlockchainError>): ChainClient => ({
+export const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void, BlockchainError>): ChainClient => ({
   network: "sandbox",
   networkGlobalId: -239,
   account: (address) =>
@@ -73,7 +73,7 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
   readonly persist: Effect.Effect<void, BlockchainError>
 }>()("ton/SandboxBlockchain") {
   /** Provides both the `Blockchain` port and the sandbox extras over one emulator. */
-  static readonly layer = (options: SandboxOptions = {}): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
+  static readonly layerWith = (options: SandboxOptions = {}): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
     Layer.effectContext(Effect.gen(function*() {
       const file = options.dataDir === undefined ? undefined : join(options.dataDir, STATE_FILE)
       const emulator = yield* Effect.promise(() => Emulator.create())
@@ -103,10 +103,10 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
     }))
 
   /** Sandbox layer for the composition roots: state under `DATA_DIR` (default `.data`). */
-  static readonly layerConfig = Layer.unwrap(Effect.map(
-    Config.String("DATA_DIR").pipe(Config.withDefault(".data")),
-    (dataDir) => SandboxBlockchain.layer({ dataDir })
-  ))
+  static readonly layer = Layer.unwrap(Effect.gen(function*() {
+    const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
+    return SandboxBlockchain.layerWith({ dataDir })
+  }))
 }
 
 const restore = (emulator: Emulator, file: string) =>

@@ -1,7 +1,7 @@
 import { layer } from "@effect/vitest"
-import { SandboxBlockchain } from "../src/SandboxBlockchain.ts"
+import { SandboxEnv } from "./support/layers.ts"
 import { transferScenarios } from "./support/scenarios.ts"
 
-layer(SandboxBlockchain.layer({ expiryMarginSeconds: 10 }), { timeout: "30 seconds" })("SandboxBlockchain", (it) => {
+layer(SandboxEnv, { timeout: "30 seconds" })("SandboxBlockchain (in-process TON VM)", (it) => {
   transferScenarios(it)
 })

@@ -9,9 +9,10 @@ import { Address, beginCell, type Transaction } from "@ton/ton"
 import { Effect, type Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { SandboxBlockchain } from "../../src/SandboxBlockchain.ts"
+import { SendFaults } from "./layers.ts"
 import { atRealTime, bip39Words12, freshAddress, milliTon, ton, ton24, walletAddress } from "./wallets.ts"
 
-type Env = Blockchain | SandboxBlockchain
+type Env = Blockchain | SandboxBlockchain | SendFaults
 
 /** Incoming transactions of `address`, oldest first (the emulator's own order flips per call). */
 export const incoming = (address: string) =>
@@ -81,8 +82,8 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
     Effect.gen(function*() {
       yield* atRealTime
       const chain = yield* Blockchain
-      const phrase = yield* ton24
-      yield* fundedWallet(phrase, "v4r2", "ton", ton(2))
+      const phrase = yield* bip39Words12
+      yield* fundedWallet(phrase, "v4r2", "bip39", ton(2))
       const wallet = yield* chain.resolveWallet(phrase)
       const to = freshAddress(true)
       const prepared = yield* chain.prepareTransfer(wallet, { to, amount: milliTon(500) })
@@ -100,8 +101,8 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
     Effect.gen(function*() {
       yield* atRealTime
       const chain = yield* Blockchain
-      const phrase = yield* ton24
-      const address = yield* fundedWallet(phrase, "v5r1", "ton", milliTon(1005))
+      const phrase = yield* bip39Words12
+      const address = yield* fundedWallet(phrase, "v5r1", "bip39", milliTon(1005))
       const wallet = yield* chain.resolveWallet(phrase)
       const error = yield* Effect.flip(chain.prepareTransfer(wallet, { to: freshAddress(false), amount: ton(1) }))
       assert.strictEqual(error.reason, "InsufficientFunds")
@@ -113,8 +114,8 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
     Effect.gen(function*() {
       yield* atRealTime
       const chain = yield* Blockchain
-      const phrase = yield* ton24
-      yield* fundedWallet(phrase, "v4r2", "ton", ton(1))
+      const phrase = yield* bip39Words12
+      yield* fundedWallet(phrase, "v4r2", "bip39", ton(1))
       const mismatch = yield* Effect.flip(chain.resolveWallet(phrase, { version: "v5r1" }))
       assert.strictEqual(mismatch.reason, "VersionMismatch")
       assert.strictEqual((yield* chain.resolveWallet(phrase, { version: "v4r2" })).version, "v4r2")
@@ -147,8 +148,8 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
       yield* atRealTime
       const chain = yield* Blockchain
       const { emulator } = yield* SandboxBlockchain
-      const phrase = yield* ton24
-      const address = yield* fundedWallet(phrase, "v4r2", "ton", ton(2))
+      const phrase = yield* bip39Words12
+      const address = yield* fundedWallet(phrase, "v4r2", "bip39", ton(2))
       const wallet = yield* chain.resolveWallet(phrase)
       const lost = yield* chain.prepareTransfer(wallet, { to: freshAddress(false), amount: ton(1) })
       const busy = yield* Effect.flip(chain.prepareTransfer(wallet, { to: freshAddress(false), amount: ton(1) }))
@@ -169,5 +170,48 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
 
       yield* atRealTime
       yield* pay(wallet, freshAddress(false), ton(1))
+    }))
+
+  it.effect("answer lost after the node applied the send: confirm finds it, nothing is paid twice", () =>
+    Effect.gen(function*() {
+      yield* atRealTime
+      const chain = yield* Blockchain
+      const phrase = yield* bip39Words12
+      const address = yield* fundedWallet(phrase, "v5r1", "bip39", ton(3))
+      const wallet = yield* chain.resolveWallet(phrase)
+      const to = freshAddress(false)
+      const prepared = yield* chain.prepareTransfer(wallet, { to, amount: ton(1) })
+      ;(yield* SendFaults).push("lostAfterApply")
+      const lost = yield* Effect.flip(chain.send(prepared))
+      assert.strictEqual(lost.reason, "NetworkError")
+      const status = yield* chain.confirm(prepared)
+      assert(status._tag === "Confirmed")
+      // Re-sending the same BOC is harmless: the seqno stops it.
+      const replay = yield* Effect.flip(chain.send(prepared))
+      assert.deepStrictEqual([replay.reason, replay.exitCode], ["Rejected", 133])
+      assert.strictEqual((yield* chain.confirm(prepared))._tag, "Confirmed")
+      assert.strictEqual((yield* incoming(to)).length, 1)
+      assert.strictEqual(yield* chain.balance(address), ton(2) - status.fee)
+    }))
+
+  it.effect("answer lost before the node saw it: still pending, the same BOC sent again pays once", () =>
+    Effect.gen(function*() {
+      yield* atRealTime
+      const chain = yield* Blockchain
+      const phrase = yield* bip39Words12
+      yield* fundedWallet(phrase, "v4r2", "bip39", ton(3))
+      const wallet = yield* chain.resolveWallet(phrase)
+      const to = freshAddress(false)
+      const prepared = yield* chain.prepareTransfer(wallet, { to, amount: ton(1) })
+      ;(yield* SendFaults).push("lostBeforeApply")
+      assert.strictEqual((yield* Effect.flip(chain.send(prepared))).reason, "NetworkError")
+      assert.strictEqual((yield* chain.confirm(prepared))._tag, "Pending")
+      // No new message while the outcome is unknown.
+      const busy = yield* Effect.flip(chain.prepareTransfer(wallet, { to, amount: ton(1) }))
+      assert.strictEqual(busy.reason, "Busy")
+      yield* chain.send(prepared)
+      assert.strictEqual((yield* chain.confirm(prepared))._tag, "Confirmed")
+      assert.strictEqual((yield* Effect.flip(chain.send(prepared))).exitCode, 33)
+      assert.strictEqual((yield* incoming(to)).length, 1)
     }))
 }

@@ -1,0 +1,111 @@
+/**
+ * Mainnet/testnet: the Blockchain port over toncenter's v2 JSON-RPC through @ton/ton's TonClient.
+ * Config: TONCENTER_URL (default mainnet's jsonRPC), TONCENTER_API_KEY (optional, secret),
+ * TON_NETWORK (mainnet | testnet; default testnet when the URL names it), TONCENTER_TIMEOUT.
+ * HTTP 500 "cannot apply external message" is the node refusing our message -> Rejected (with the
+ * wallet's exit code); anything else means the outcome is unknown -> NetworkError / Timeout.
+ */
+import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
+import { Cell, TonClient } from "@ton/ton"
+import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { type ChainClient, rejectionText } from "./ChainClient.ts"
+import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
+
+export interface TonCenterOptions extends TonBlockchainOptions {
+  /** toncenter v2 JSON-RPC endpoint, e.g. https://toncenter.com/api/v2/jsonRPC */
+  readonly endpoint: string
+  readonly apiKey?: Redacted.Redacted<string>
+  readonly network: "mainnet" | "testnet"
+  /** Per HTTP request. Default 15 seconds. */
+  readonly timeout?: Duration.Input
+}
+
+interface HttpFailure {
+  readonly code?: string
+  readonly response?: { readonly status?: number; readonly data?: unknown }
+}
+
+/** Maps a TonClient (axios) failure; the message never carries request bodies or the API key. */
+export const toBlockchainError = (call: string, cause: unknown): BlockchainError => {
+  const failure = (typeof cause === "object" && cause !== null ? cause : {}) as HttpFailure
+  const status = failure.response?.status
+  const body = JSON.stringify(failure.response?.data ?? "")
+  if (call === "sendBoc" && /cannot apply external message/i.test(body)) {
+    const exit = /exit ?code[=: ]+(-?\d+)/i.exec(body)?.[1]
+    const exitCode = exit === undefined ? undefined : Number(exit)
+    return new BlockchainError({
+      reason: "Rejected",
+      message: `Rejected: ${rejectionText(exitCode)}`,
+      ...(exitCode === undefined ? {} : { exitCode })
+    })
+  }
+  if (failure.code === "ECONNABORTED" || failure.code === "ETIMEDOUT") {
+    return new BlockchainError({ reason: "Timeout", message: `toncenter ${call} did not answer in time` })
+  }
+  const detail = status === undefined ? (failure.code ?? "no answer") : `HTTP ${status}`
+  return new BlockchainError({ reason: "NetworkError", message: `toncenter ${call} failed (${detail})` })
+}
+
+const call = <A>(name: string, run: () => Promise<A>) =>
+  Effect.tryPromise({ try: run, catch: (cause) => toBlockchainError(name, cause) })
+
+export const tonCenterClient = (client: TonClient, network: "mainnet" | "testnet"): ChainClient => ({
+  network,
+  networkGlobalId: network === "testnet" ? -3 : -239,
+  account: (address) =>
+    call("getAddressInformation", async () => {
+      const state = await client.getContractState(address)
+      const status = state.state === "uninitialized" ? "uninit" : state.state
+      const code = state.code === null ? undefined : Cell.fromBoc(state.code)[0]
+      const seqno = status === "active"
+        ? await client.runMethodWithError(address, "seqno").then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
+        : 0
+      return { status, balance: state.balance, codeHash: code?.hash().toString("hex"), seqno }
+    }),
+  sendBoc: (boc) => Effect.asVoid(call("sendBoc", () => client.sendFile(boc))),
+  transactions: (address, page) =>
+    call("getTransactions", () =>
+      client.getTransactions(address, {
+        limit: page.limit,
+        archival: true,
+        ...(page.before === undefined ? {} : { lt: page.before.lt.toString(), hash: page.before.hash.toString("base64") })
+      }))
+})
+
+export const makeTonCenterBlockchain = (options: TonCenterOptions) =>
+  makeTonBlockchain(
+    tonCenterClient(
+      new TonClient({
+        endpoint: options.endpoint,
+        timeout: Duration.toMillis(options.timeout ?? "15 seconds"),
+        ...(options.apiKey === undefined ? {} : { apiKey: Redacted.value(options.apiKey) })
+      }),
+      options.network
+    ),
+    options
+  )
+
+export const TonCenterConfig: Config.Config<TonCenterOptions> = Config.all({
+  endpoint: Config.String("TONCENTER_URL").pipe(Config.withDefault("https://toncenter.com/api/v2/jsonRPC")),
+  apiKey: Config.option(Config.Redacted("TONCENTER_API_KEY")),
+  network: Config.option(Config.Literals(["mainnet", "testnet"], "TON_NETWORK")),
+  timeout: Config.Duration("TONCENTER_TIMEOUT").pipe(Config.withDefault(Duration.seconds(15)))
+}).pipe(Config.map(({ apiKey, endpoint, network, timeout }) => ({
+  endpoint,
+  network: Option.getOrElse(network, () => (endpoint.includes("testnet") ? "testnet" as const : "mainnet" as const)),
+  timeout,
+  ...(Option.isSome(apiKey) ? { apiKey: apiKey.value } : {})
+})))
+
+export class TonCenterBlockchain {
+  /** From configuration (see the file comment). */
+  static readonly layer = Layer.effect(
+    Blockchain,
+    Effect.gen(function*() {
+      return makeTonCenterBlockchain(yield* TonCenterConfig)
+    })
+  )
+
+  /** Explicit options, e.g. a loopback toncenter in tests. */
+  static readonly layerWith = (options: TonCenterOptions) => Layer.succeed(Blockchain, makeTonCenterBlockchain(options))
+}
