@@ -1,1 +1,18 @@
-export {}
+/**
+ * TON adapters of the Blockchain port (`@resale/core/ports/Blockchain.ts`).
+ * - `SandboxBlockchain.layer` / `layerWith(options)`: in-process TON VM, faucet, state under DATA_DIR.
+ * - `TonCenterBlockchain.layer` / `layerWith(options)`: toncenter v2 through TonClient.
+ */
+export { type ChainClient, type RawAccount, rejectionText } from "./ChainClient.ts"
+export { deriveKeys, type DerivedKey, phraseWords } from "./Mnemonic.ts"
+export { SandboxBlockchain, type SandboxOptions } from "./SandboxBlockchain.ts"
+export { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
+export {
+  makeTonCenterBlockchain,
+  TonCenterBlockchain,
+  TonCenterConfig,
+  type TonCenterOptions,
+  toBlockchainError
+} from "./TonCenterBlockchain.ts"
+export { messageBody, normalizedHash, normalizedHashOfBoc, parseRecipient, senderFee, verdict } from "./Transfers.ts"
+export { expectedCodeHash, type NetworkGlobalId, signedExternal, walletContract } from "./WalletContracts.ts"
