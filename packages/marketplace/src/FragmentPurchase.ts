@@ -87,6 +87,7 @@ export const makeFragmentPurchase = (transport: FragmentTransport) => {
           message: "Fragment requires verification (KYC or wallet link) for this account"
         })
       }
+      if (answer.evm === true) return yield* rejected("Fragment expects an EVM payment for this invoice")
       const messages = answer.transaction?.messages ?? []
       const message = messages[0]
       if (answer.transaction === undefined || message === undefined) {

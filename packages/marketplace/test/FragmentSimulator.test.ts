@@ -83,6 +83,27 @@ describe("Fragment simulator wire format", () => {
       const late = yield* call({ method: "cancelInvoice", req_id: reqId })
       assert.deepStrictEqual(late, { error: "Request is already paid." })
     }))
+  it.live("EVM payment methods get {ok, evm} instead of a TON message; others are refused", () =>
+    Effect.gen(function*() {
+      const sim = yield* FragmentSimulator.scoped()
+      const hash = extractApiHash((yield* get(`${sim.url}/premium/gift`, sim.cookies)).text)!
+      const call = (fields: Record<string, string>) => api(sim.url, hash, sim.cookies, fields).pipe(Effect.map((r) => r.json))
+      const found = yield* call({ method: "searchPremiumGiftRecipient", query: "evm_user", months: "6" })
+      const recipient = (found["found"] as Record<string, string>)["recipient"]!
+      const refused = yield* call({ method: "initGiftPremiumRequest", recipient, months: "6", payment_method: "card" })
+      assert.deepStrictEqual(refused, { error: "Unsupported payment method." })
+      const init = yield* call({ method: "initGiftPremiumRequest", recipient, months: "6", payment_method: "usdt_evm" })
+      const account = JSON.stringify({ address: payer.address, publicKey: payer.publicKey, chain: "-239", walletStateInit: payer.walletStateInit })
+      const link = yield* call({
+        method: "getGiftPremiumLink",
+        id: String(init["req_id"]),
+        transaction: "1",
+        show_sender: "0",
+        account,
+        device: JSON.stringify({ appName: "Tonkeeper" })
+      })
+      assert.deepStrictEqual(link, { ok: true, evm: true })
+    }))
 })
 
 describe("Fragment simulator in sandbox mode", () => {

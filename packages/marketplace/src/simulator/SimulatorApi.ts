@@ -76,7 +76,8 @@ const init = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
   if (!ctx.hasTonToken) return ACCESS_DENIED
   const username = ctx.state.recipients.get(fields["recipient"] ?? "")
   if (username === undefined) return { error: "Invalid recipient." }
-  if (kind !== "ton" && fields["payment_method"] !== "ton") return { error: "Unsupported payment method." }
+  const evm = /evm/i.test(fields["payment_method"] ?? "")
+  if (kind !== "ton" && fields["payment_method"] !== "ton" && !evm) return { error: "Unsupported payment method." }
   const raw = kind === "stars" ? fields["quantity"] : kind === "premium" ? fields["months"] : fields["amount"]
   if (!isInt(raw)) return { error: "Invalid amount." }
   const units = Number(raw)
@@ -97,6 +98,7 @@ const init = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
     amount: priceOf(ctx.prices, kind, units),
     ref,
     comment: commentOf(kind, units, ref),
+    evm,
     dh: ctx.session.dh.get(PAGE_OF[kind]),
     status: "created",
     boc: undefined,
@@ -175,6 +177,7 @@ const link = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
   const from = validAccount(fields["account"])
   if (from === undefined || !validDevice(fields["device"])) return { error: "Invalid wallet data." }
   if (ctx.state.switches.needVerify) return { need_verify: true }
+  if (invoice.evm) return { ok: true, evm: true }
   invoice.status = invoice.status === "created" ? "linked" : invoice.status
   return {
     ok: true,

@@ -29,6 +29,8 @@ export interface SimInvoice {
   readonly amount: bigint
   readonly ref: string
   readonly comment: string
+  /** paid on an EVM chain: the link answers `{"ok":true,"evm":true}` instead of a TON message */
+  readonly evm: boolean
   dh: string | undefined
   status: InvoiceStatus
   /** signed message reported through confirmReq */
