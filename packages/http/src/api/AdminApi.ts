@@ -10,10 +10,9 @@ const topupId = { topup_id: Id }
 const orderId = { order_id: Id }
 const ticketId = { ticket_id: Id }
 
-/** Operator pages and operations (admin session cookie). */
+/** Operator pages and operations (admin session cookie). `/v2/admin/` reaches `root` (trailing slashes are ignored). */
 export class AdminApi extends HttpApiGroup.make("admin").add(
   HttpApiEndpoint.get("root", "/v2/admin", { success: page(Dto.AdminHome) }),
-  HttpApiEndpoint.get("rootSlash", "/v2/admin/", { success: page(Dto.AdminHome) }),
   HttpApiEndpoint.get("topups", "/v2/admin/topups", { success: page(Dto.AdminTopups) }),
   HttpApiEndpoint.post("pricing", "/v2/admin/pricing", {
     payload: form({

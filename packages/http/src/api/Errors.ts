@@ -16,9 +16,9 @@ export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("Servic
 
 /** One entry of FastAPI's validation error list (pydantic 2 error record). */
 export const ValidationErrorItem = Schema.Struct({
+  type: Schema.String,
   loc: Schema.Array(Schema.Union([Schema.String, Schema.Int])),
   msg: Schema.String,
-  type: Schema.String,
   input: Schema.optionalKey(Schema.Unknown),
   ctx: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 }).annotate({ identifier: "ValidationError", title: "ValidationError" })

@@ -1,16 +1,12 @@
-import { createHash, createHmac, randomBytes } from "node:crypto"
+import { createHmac } from "node:crypto"
 import { safeEqual } from "./TelegramLogin.ts"
 
 /**
- * Signed session cookies: the cookie carries a random token and its HMAC; the server keeps only
- * SHA-256(token) as the session id, so a leaked sessions table signs nobody in.
+ * Signed session cookies: the cookie carries the session token (core SessionService keeps only
+ * its hash) and an HMAC of it, so a forged or truncated cookie is refused before any lookup.
  */
 export const USER_COOKIE = "resale_session"
 export const ADMIN_COOKIE = "resale_admin"
-
-export const newSessionToken = (): string => randomBytes(32).toString("base64url")
-
-export const sessionIdOf = (token: string): string => createHash("sha256").update(token).digest("hex")
 
 const sign = (token: string, secret: string) => createHmac("sha256", secret).update(token).digest("base64url")
 

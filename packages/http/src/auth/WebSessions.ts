@@ -1,11 +1,9 @@
-import { type Session, Sessions, type UserId } from "@resale/core"
+import type { Session, UserId } from "@resale/core"
+import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpConfig } from "../server/HttpConfig.ts"
-import { ADMIN_COOKIE, newSessionToken, sessionIdOf, signCookie, unsignCookie, USER_COOKIE } from "./SessionCookie.ts"
-
-const USER_TTL_MS = 30 * 24 * 60 * 60 * 1000
-const OPERATOR_TTL_MS = 12 * 60 * 60 * 1000
+import { ADMIN_COOKIE, signCookie, unsignCookie, USER_COOKIE } from "./SessionCookie.ts"
 
 export interface CookieToSet {
   readonly name: string
@@ -13,7 +11,7 @@ export interface CookieToSet {
   readonly maxAgeSeconds: number
 }
 
-/** Server-side sessions behind signed, HttpOnly, SameSite=Lax cookies. */
+/** Server-side sessions (core SessionService) behind signed, HttpOnly, SameSite=Lax cookies. */
 export class WebSessions extends Context.Service<WebSessions, {
   readonly startUser: (userId: UserId) => Effect.Effect<CookieToSet>
   readonly startOperator: Effect.Effect<CookieToSet>
@@ -26,28 +24,24 @@ export class WebSessions extends Context.Service<WebSessions, {
   static readonly layer = Layer.effect(
     WebSessions,
     Effect.gen(function*() {
-      const sessions = yield* Sessions
+      const sessions = yield* SessionService
       const config = yield* HttpConfig
       const secret = Redacted.value(config.cookieSecret)
-      const now = Effect.map(Effect.clockWith((clock) => clock.currentTimeMillis), (ms) => new Date(ms))
 
-      const start = Effect.fn("WebSessions.start")(function*(subject: Session["subject"], ttl: number, name: string) {
-        const token = newSessionToken()
-        const at = yield* now
-        yield* sessions.create({ id: sessionIdOf(token), subject, createdAt: at, expiresAt: new Date(at.getTime() + ttl) })
-        return { name, value: signCookie(token, secret), maxAgeSeconds: Math.floor(ttl / 1000) }
+      const start = Effect.fn("WebSessions.start")(function*(subject: Session["subject"], name: string) {
+        const { session, token } = yield* sessions.open(subject)
+        const maxAgeSeconds = Math.max(0, Math.floor((session.expiresAt.getTime() - session.createdAt.getTime()) / 1000))
+        return { name, value: signCookie(Redacted.value(token), secret), maxAgeSeconds }
       })
 
-      const find = (request: HttpServerRequest.HttpServerRequest, cookie: string) =>
-        Effect.gen(function*() {
-          const token = unsignCookie(request.cookies[cookie], secret)
-          if (token === undefined) return Option.none<Session>()
-          return yield* sessions.find(sessionIdOf(token), yield* now)
-        })
+      const find = (request: HttpServerRequest.HttpServerRequest, cookie: string) => {
+        const token = unsignCookie(request.cookies[cookie], secret)
+        return token === undefined ? Effect.succeed(Option.none<Session>()) : sessions.resolve(token)
+      }
 
       return WebSessions.of({
-        startUser: (userId) => start({ kind: "user", userId }, USER_TTL_MS, USER_COOKIE),
-        startOperator: start({ kind: "operator" }, OPERATOR_TTL_MS, ADMIN_COOKIE),
+        startUser: (userId) => start({ kind: "user", userId }, USER_COOKIE),
+        startOperator: start({ kind: "operator" }, ADMIN_COOKIE),
         user: (request) =>
           Effect.map(find(request, USER_COOKIE), (session) =>
             Option.flatMap(session, (s) => s.subject.kind === "user" ? Option.some(s.subject.userId) : Option.none())),
@@ -56,7 +50,7 @@ export class WebSessions extends Context.Service<WebSessions, {
             Option.isSome(session) && session.value.subject.kind === "operator"),
         end: Effect.fn("WebSessions.end")(function*(request, cookie) {
           const token = unsignCookie(request.cookies[cookie], secret)
-          if (token !== undefined) yield* sessions.remove(sessionIdOf(token))
+          if (token !== undefined) yield* sessions.close(token)
           return { name: cookie, value: "", maxAgeSeconds: 0 }
         }),
         secureCookies: config.publicUrl.startsWith("https://")

@@ -26,15 +26,16 @@ const unwrapNullable = (ast: SchemaAST.AST): { ast: SchemaAST.AST; nullable: boo
   return { ast, nullable: false }
 }
 
-const kindFromAst = (ast: SchemaAST.AST): FieldKind => {
-  const direct = kindOf(ast.annotations)
+// Annotations of a schema with checks live on its last check.
+const annotatedKind = (ast: SchemaAST.AST): FieldKind | undefined =>
+  kindOf(ast.annotations) ?? (ast.checks ?? []).map((c) => kindOf(c.annotations)).findLast((k) => k !== undefined)
+
+export const kindFromAst = (ast: SchemaAST.AST): FieldKind => {
+  const direct = annotatedKind(ast)
   if (direct) return direct
-  const encoded = SchemaAST.toEncoded(ast)
-  const fromEncoded = kindOf(encoded.annotations)
-  if (fromEncoded) return fromEncoded
-  if (SchemaAST.isString(encoded)) return "str"
-  if (SchemaAST.isNumber(encoded)) return "float"
-  if (SchemaAST.isBoolean(encoded)) return "bool"
+  if (SchemaAST.isString(ast)) return "str"
+  if (SchemaAST.isNumber(ast)) return "float"
+  if (SchemaAST.isBoolean(ast)) return "bool"
   return "any"
 }
 

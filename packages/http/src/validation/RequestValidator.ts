@@ -4,7 +4,8 @@ import { HttpRouter, HttpServerRequest, Multipart } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { BadRequest, HTTPValidationError, type ValidationErrorItem } from "../api/Errors.ts"
 import { RequestValidation } from "../api/Middleware.ts"
-import { checkFields, type FieldSpec, fieldsOf } from "./PydanticFields.ts"
+import type { FieldKind } from "../api/Fields.ts"
+import { checkFields, type FieldSpec, fieldsOf, kindFromAst } from "./PydanticFields.ts"
 
 type BodyKind = "json" | "form" | "multipart"
 
@@ -18,6 +19,8 @@ interface Plan {
     readonly fields: ReadonlyArray<FieldSpec>
     /** A model (struct) body, as opposed to a free JSON value. */
     readonly isModel: boolean
+    /** The kind of a non-model body (a free JSON object or any JSON value). */
+    readonly valueKind: FieldKind
     readonly limits: Multipart.withLimits.Options | undefined
   } | undefined
   readonly trivial: boolean
@@ -48,8 +51,9 @@ const planFor = (endpoint: HttpApiEndpoint.Top): Plan => {
       kind,
       contentType,
       fields,
-      isModel: fields.length > 0 || schema.ast._tag === "Objects",
-      limits: encoding._tag === "Multipart" ? encoding.limits : undefined
+      isModel: fields.length > 0 || (schema.ast._tag === "Objects" && !["object", "any"].includes(kindFromAst(schema.ast))),
+      limits: encoding._tag === "Multipart" ? encoding.limits : undefined,
+      valueKind: kindFromAst(schema.ast)
     }
   }
   const plan: Plan = { params, query, headers, body, trivial: !params.length && !query.length && !headers.length && !body }
@@ -118,7 +122,7 @@ const checkBody = Effect.fnUntraced(function*(
       } as BodyResult
     }
     if (!plan.isModel) {
-      const result = checkFields("body", [{ name: "body", kind: plan.fields[0]?.kind ?? "any", required: true, nullable: false }], { body: parsed }, "json")
+      const result = checkFields("body", [{ name: "body", kind: plan.valueKind, required: true, nullable: false }], { body: parsed }, "json")
       return { errors: result.errors.map((e) => ({ ...e, loc: ["body"] })) } as BodyResult
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {

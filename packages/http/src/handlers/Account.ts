@@ -1,0 +1,237 @@
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { TIERS } from "@resale/core/accounts/Tiers.ts"
+import { Balances } from "@resale/core/ledger/Balances.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { PricingService } from "@resale/core/pricing/PricingService.ts"
+import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { PushSubscriptions, type TicketId, type TopupId } from "@resale/core"
+import { Effect, FileSystem, Redacted } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import * as Dto from "../api/Dtos.ts"
+import { BadRequest } from "../api/Errors.ts"
+import { CurrentUser } from "../api/Middleware.ts"
+import { GiftCatalog } from "../gifts/GiftCatalog.ts"
+import { prefersHtml } from "../pages/Html.ts"
+import { dashboardPage, giftsPage, ticketPage, ticketsPage, userPage } from "../pages/Pages.ts"
+import { HttpConfig } from "../server/HttpConfig.ts"
+import { mapErrors } from "./ErrorMapping.ts"
+import { idempotent } from "./Idempotent.ts"
+import { messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "./Wire.ts"
+
+const html = (request: HttpServerRequest.HttpServerRequest) => prefersHtml(request.headers["accept"])
+const me = { kind: "user" as const }
+
+/** The signed-in user's account routes. Each handler calls one core service and maps its errors. */
+export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
+  Effect.gen(function*() {
+    const accounts = yield* Accounts
+    const balances = yield* Balances
+    const topups = yield* TopupService
+    const orders = yield* OrderService
+    const pricing = yield* PricingService
+    const tickets = yield* TicketService
+    const push = yield* PushSubscriptions
+    const gifts = yield* GiftCatalog
+    const config = yield* HttpConfig
+    const sandbox = config.sandbox
+
+    const giftList = Effect.gen(function*() {
+      const prices = yield* pricing.get
+      const list = yield* gifts.list
+      return {
+        gifts: list.map((g) => ({
+          gift_id: g.id,
+          title: g.title,
+          stars: g.stars,
+          price_uzs: g.stars * prices.starPriceUzs,
+          remaining: g.remaining
+        })),
+        sandbox
+      }
+    })
+
+    return handlers
+      .handle("dashboard", ({ request }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const user = yield* accounts.find(userId).pipe(Effect.orDie)
+          const data = {
+            user: userOut(user),
+            balance_uzs: yield* balances.balance(userId),
+            pricing: pricingOut(yield* pricing.get, sandbox),
+            topups: (yield* topups.listOwn(userId, { offset: 0, limit: 10 })).items.map(topupOut),
+            orders: (yield* orders.listOwn(userId, { offset: 0, limit: 10 })).items.map(orderOut),
+            sandbox
+          }
+          return html(request) ? dashboardPage(data) : data
+        }))
+      .handle("rotateApiKey", () =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const { apiKey } = yield* accounts.rotateApiKey(userId)
+          const key = Redacted.value(apiKey)
+          return { api_key: key, prefix: key.slice(0, 9) }
+        }).pipe(mapErrors))
+      .handle("balance", () =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          return { balance_uzs: yield* balances.balance(userId), sandbox }
+        }))
+      .handle("createTopup", ({ headers, payload }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          return yield* idempotent(
+            headers["idempotency-key"],
+            `user:${userId}:topups.create`,
+            payload,
+            Dto.TopupCreated,
+            Effect.map(topups.create(userId, payload.amount_uzs), (t) => ({
+              topup: topupOut(t),
+              payable_uzs: t.payableUzs,
+              expires_at: t.expiresAt?.toISOString() ?? null,
+              pay_to_card: config.paymentCard,
+              sandbox
+            }))
+          )
+        }).pipe(mapErrors))
+      .handle("cancelTopup", ({ params }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          return topupOut(yield* topups.cancel(userId, params.topup_id as TopupId))
+        }).pipe(mapErrors))
+      .handle("uploadReceipt", ({ headers, payload }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const fs = yield* FileSystem.FileSystem
+          const bytes = yield* fs.readFile(payload.receipt.path).pipe(Effect.orDie)
+          if (bytes.length > 5 * 1024 * 1024) return yield* new BadRequest({ detail: "Receipt is larger than 5 MB" })
+          return yield* idempotent(
+            headers["idempotency-key"],
+            `user:${userId}:topups.receipt`,
+            { amount_uzs: payload.amount_uzs, size: bytes.length },
+            Dto.Topup,
+            Effect.map(topups.createWithReceipt(userId, payload.amount_uzs, bytes), topupOut)
+          )
+        }).pipe(mapErrors))
+      .handle("topupStatus", () =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const page = yield* topups.listOwn(userId, { status: ["pending", "review"], offset: 0, limit: 20 })
+          return { balance_uzs: yield* balances.balance(userId), topups: page.items.map(topupOut), sandbox }
+        }))
+      .handle("ordersPage", ({ request }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const page = yield* orders.listOwn(userId, { offset: 0, limit: 20 })
+          const data = { orders: page.items.map(orderOut), total: page.total, offset: 0, limit: 20 }
+          return html(request) ? userPage("Orders", sandbox, data) : data
+        }))
+      .handle("ordersList", ({ query }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          if (query.offset < 0) return yield* new BadRequest({ detail: "offset must be 0 or more" })
+          if (query.limit < 1) return yield* new BadRequest({ detail: "limit must be 1 or more" })
+          const limit = Math.min(query.limit, 100)
+          const page = yield* orders.listOwn(userId, { offset: query.offset, limit })
+          return { orders: page.items.map(orderOut), total: page.total, offset: query.offset, limit }
+        }))
+      .handle("giftsPage", ({ request }) =>
+        Effect.map(giftList, (data) => (html(request) ? giftsPage(sandbox, data) : data)))
+      .handle("buyGift", ({ headers, payload }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const gift = yield* gifts.find(payload.gift_id)
+          return yield* idempotent(
+            headers["idempotency-key"],
+            `user:${userId}:orders.gift`,
+            payload,
+            Dto.OrderCreated,
+            Effect.gen(function*() {
+              const order = yield* orders.create(userId, {
+                kind: "gift",
+                recipient: payload.username,
+                gift: { id: gift.id, stars: gift.stars },
+                comment: payload.comment === "" ? null : payload.comment
+              })
+              return { ok: true, order: orderOut(order), balance_uzs: yield* balances.balance(userId), sandbox }
+            })
+          )
+        }).pipe(mapErrors))
+      .handle("upgradeInfoTier", ({ headers, payload }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          return yield* idempotent(
+            headers["idempotency-key"],
+            `user:${userId}:tier.upgrade`,
+            payload,
+            Dto.TierUpgrade,
+            Effect.gen(function*() {
+              const { chargedUzs, user } = yield* accounts.upgradeTier(userId, payload.tier)
+              const usage = yield* accounts.lookupUsage(userId)
+              return {
+                tier: user.tier,
+                price_uzs: chargedUzs,
+                balance_uzs: yield* balances.balance(userId),
+                quota: { tier: usage.tier, used: usage.used, limit: usage.limit }
+              }
+            })
+          )
+        }).pipe(mapErrors))
+      .handle("tickets", ({ request }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const page = yield* tickets.listOwn(userId, { offset: 0, limit: 100 })
+          const data = { tickets: page.items.map(ticketOut), total: page.total }
+          return html(request) ? ticketsPage(sandbox, data) : data
+        }))
+      .handle("createTicket", ({ payload }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const detail = yield* tickets.create(userId, { subject: payload.subject, body: payload.body })
+          return { ticket: ticketOut(detail.ticket), messages: detail.messages.map(messageOut) }
+        }).pipe(mapErrors))
+      .handle("ticket", ({ params, request }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const detail = yield* tickets.detail({ ...me, userId }, params.ticket_id as TicketId)
+          const data = { ticket: ticketOut(detail.ticket), messages: detail.messages.map(messageOut) }
+          return html(request) ? ticketPage(sandbox, params.ticket_id, data) : data
+        }).pipe(mapErrors))
+      .handle("pollTicket", ({ params, query }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const viewer = { ...me, userId }
+          const messages = yield* tickets.poll(viewer, params.ticket_id as TicketId, query.after)
+          const detail = yield* tickets.detail(viewer, params.ticket_id as TicketId)
+          return {
+            ticket_id: params.ticket_id,
+            status: detail.ticket.status,
+            messages: messages.map(messageOut),
+            cursor: messages.length > 0 ? messages[messages.length - 1]!.id : query.after
+          }
+        }).pipe(mapErrors))
+      .handle("replyTicket", ({ params, payload }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          return messageOut(yield* tickets.reply(userId, params.ticket_id as TicketId, payload.body))
+        }).pipe(mapErrors))
+      .handle("pushSubscribe", ({ payload }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const endpoint = payload["endpoint"]
+          const keys = payload["keys"] as { p256dh?: unknown; auth?: unknown } | undefined
+          if (typeof endpoint !== "string" || !/^https?:\/\//.test(endpoint)) {
+            return yield* new BadRequest({ detail: "Push subscription endpoint is missing" })
+          }
+          if (typeof keys?.p256dh !== "string" || typeof keys?.auth !== "string" || !keys.p256dh || !keys.auth) {
+            return yield* new BadRequest({ detail: "Push subscription keys (p256dh, auth) are missing" })
+          }
+          yield* push.upsert({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: new Date() })
+          return { ok: true }
+        }))
+  }))
+
+export const tierTable = Object.values(TIERS).map((t) => ({ tier: t.tier, daily_limit: t.dailyLookups, price_uzs: t.priceUzs }))

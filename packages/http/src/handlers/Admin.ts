@@ -1,0 +1,99 @@
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { PricingService } from "@resale/core/pricing/PricingService.ts"
+import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import type { OrderId, TicketId, TopupId } from "@resale/core"
+import { Effect } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import * as Dto from "../api/Dtos.ts"
+import { prefersHtml } from "../pages/Html.ts"
+import { adminHomePage, adminPage } from "../pages/Pages.ts"
+import { HttpConfig } from "../server/HttpConfig.ts"
+import { mapErrors } from "./ErrorMapping.ts"
+import { idempotent } from "./Idempotent.ts"
+import { messageOut, orderOut, pricingOut, ticketOut, topupOut } from "./Wire.ts"
+
+const html = (request: HttpServerRequest.HttpServerRequest) => prefersHtml(request.headers["accept"])
+const operator = { kind: "operator" as const }
+const note = (text: string) => (text.trim() === "" ? undefined : text.trim())
+
+/** Operator pages and operations (admin session). */
+export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
+  Effect.gen(function*() {
+    const topups = yield* TopupService
+    const orders = yield* OrderService
+    const pricing = yield* PricingService
+    const tickets = yield* TicketService
+    const { sandbox } = yield* HttpConfig
+
+    const home = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function*() {
+        const data = {
+          pricing: pricingOut(yield* pricing.get, sandbox),
+          pending_topups: (yield* topups.list({ status: ["pending"], offset: 0, limit: 1 })).total,
+          review_topups: (yield* topups.list({ status: ["review"], offset: 0, limit: 1 })).total,
+          open_tickets: (yield* tickets.list({ status: "open", offset: 0, limit: 1 })).total,
+          sandbox
+        }
+        return html(request) ? adminHomePage(sandbox, data) : data
+      })
+
+    return handlers
+      .handle("root", ({ request }) => home(request))
+      .handle("topups", ({ request }) =>
+        Effect.gen(function*() {
+          const page = yield* topups.list({ offset: 0, limit: 100 })
+          const data = { topups: page.items.map(topupOut), total: page.total }
+          return html(request) ? adminPage("Top-ups", sandbox, data) : data
+        }))
+      .handle("pricing", ({ payload }) =>
+        pricing.set({
+          starPriceUzs: payload.star_price_uzs,
+          premium3MonthUzs: payload.premium_3_month_uzs,
+          premium6MonthUzs: payload.premium_6_month_uzs,
+          premium12MonthUzs: payload.premium_12_month_uzs
+        }).pipe(Effect.map((p) => pricingOut(p, sandbox)), mapErrors))
+      .handle("approveTopup", ({ headers, params, payload }) =>
+        idempotent(headers["idempotency-key"], "operator:topups.approve", { ...params, ...payload }, Dto.Topup,
+          Effect.map(topups.approve(params.topup_id as TopupId, note(payload.admin_note)), topupOut)).pipe(mapErrors))
+      .handle("rejectTopup", ({ params, payload }) =>
+        Effect.map(topups.reject(params.topup_id as TopupId, note(payload.admin_note)), topupOut).pipe(mapErrors))
+      .handle("orders", ({ request }) =>
+        Effect.gen(function*() {
+          const page = yield* orders.list({ offset: 0, limit: 100 })
+          const data = { orders: page.items.map(orderOut), total: page.total }
+          return html(request) ? adminPage("Orders", sandbox, data) : data
+        }))
+      .handle("retryOrder", ({ headers, params }) =>
+        idempotent(headers["idempotency-key"], "operator:orders.retry", params, Dto.Order,
+          Effect.map(orders.retry(params.order_id as OrderId), orderOut)).pipe(mapErrors))
+      .handle("markOrderDone", ({ headers, params, payload }) =>
+        idempotent(headers["idempotency-key"], "operator:orders.markDone", { ...params, ...payload }, Dto.Order,
+          Effect.map(orders.markDone(params.order_id as OrderId, note(payload.tx_id)), orderOut)).pipe(mapErrors))
+      .handle("tickets", ({ request }) =>
+        Effect.gen(function*() {
+          const page = yield* tickets.list({ offset: 0, limit: 100 })
+          const data = { tickets: page.items.map(ticketOut), total: page.total }
+          return html(request) ? adminPage("Tickets", sandbox, data) : data
+        }))
+      .handle("pollTicket", ({ params, query }) =>
+        Effect.gen(function*() {
+          const id = params.ticket_id as TicketId
+          const messages = yield* tickets.poll(operator, id, query.after)
+          const detail = yield* tickets.detail(operator, id)
+          return {
+            ticket_id: id,
+            status: detail.ticket.status,
+            messages: messages.map(messageOut),
+            cursor: messages.length > 0 ? messages[messages.length - 1]!.id : query.after
+          }
+        }).pipe(mapErrors))
+      .handle("replyTicket", ({ params, payload }) =>
+        Effect.map(tickets.answer(params.ticket_id as TicketId, payload.body), messageOut).pipe(mapErrors))
+      .handle("closeTicket", ({ params }) =>
+        Effect.map(tickets.close(params.ticket_id as TicketId), ticketOut).pipe(mapErrors))
+      .handle("reopenTicket", ({ params }) =>
+        Effect.map(tickets.reopen(params.ticket_id as TicketId), ticketOut).pipe(mapErrors))
+  }))

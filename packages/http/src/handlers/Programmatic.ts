@@ -1,0 +1,133 @@
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { Balances } from "@resale/core/ledger/Balances.ts"
+import type { OrderRequest } from "@resale/core/orders/OrderRules.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { Payments } from "@resale/core/payments/Payments.ts"
+import { PricingService } from "@resale/core/pricing/PricingService.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { Marketplace, type TopupId, type UserId } from "@resale/core"
+import { Effect, Option } from "effect"
+import { HttpApiBuilder } from "effect/http-api"
+import { Api } from "../api/Api.ts"
+import * as Dto from "../api/Dtos.ts"
+import { CurrentUser } from "../api/Middleware.ts"
+import { GiftCatalog } from "../gifts/GiftCatalog.ts"
+import { HttpConfig } from "../server/HttpConfig.ts"
+import { mapErrors } from "./ErrorMapping.ts"
+import { idempotent } from "./Idempotent.ts"
+import { pricingOut, topupOut } from "./Wire.ts"
+import { orderOut } from "./Wire.ts"
+
+/** Creates an order (balance debited, order queued) and answers it with the new balance. */
+const placeOrder = (scope: string, key: string | undefined, body: unknown, build: Effect.Effect<OrderRequest, unknown, GiftCatalog>) =>
+  Effect.gen(function*() {
+    const { userId } = yield* CurrentUser
+    const orders = yield* OrderService
+    const balances = yield* Balances
+    const sandbox = (yield* HttpConfig).sandbox
+    const request = yield* build
+    return yield* idempotent(
+      key,
+      `user:${userId}:${scope}`,
+      body,
+      Dto.OrderCreated,
+      Effect.gen(function*() {
+        const order = yield* orders.create(userId as UserId, request)
+        return { ok: true, order: orderOut(order), balance_uzs: yield* balances.balance(userId), sandbox }
+      })
+    )
+  }).pipe(mapErrors)
+
+export const PricingHandlers = HttpApiBuilder.group(Api, "pricing", (handlers) =>
+  Effect.gen(function*() {
+    const pricing = yield* PricingService
+    const { sandbox } = yield* HttpConfig
+    return handlers.handle("pricing", () => Effect.map(pricing.get, (p) => pricingOut(p, sandbox)))
+  }))
+
+/** The API-key API. */
+export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) =>
+  Effect.gen(function*() {
+    const balances = yield* Balances
+    const accounts = yield* Accounts
+    const marketplace = yield* Marketplace
+    const pricing = yield* PricingService
+    const gifts = yield* GiftCatalog
+    const { sandbox } = yield* HttpConfig
+    const services = Effect.provideService(GiftCatalog, gifts)
+    return handlers
+      .handle("balance", () =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          return { balance_uzs: yield* balances.balance(userId), sandbox }
+        }))
+      .handle("buyStars", ({ headers, payload }) =>
+        placeOrder("orders.stars", headers["idempotency-key"], payload,
+          Effect.succeed({ kind: "stars", recipient: payload.username, stars: payload.amount })).pipe(services))
+      .handle("buyPremium", ({ headers, payload }) =>
+        placeOrder("orders.premium", headers["idempotency-key"], payload,
+          Effect.succeed({ kind: "premium", recipient: payload.username, months: payload.duration })).pipe(services))
+      .handle("buyGift", ({ headers, payload }) =>
+        placeOrder("orders.gift", headers["idempotency-key"], payload,
+          Effect.map(GiftCatalog.use((c) => c.find(payload.gift_id)), (gift): OrderRequest => ({
+            kind: "gift",
+            recipient: payload.username,
+            gift: { id: gift.id, stars: gift.stars },
+            comment: payload.comment ?? null,
+            senderAccount: payload.account ?? null,
+            anonymous: payload.anonymous ?? null
+          }))).pipe(services))
+      .handle("gifts", () =>
+        Effect.gen(function*() {
+          const prices = yield* pricing.get
+          const list = yield* gifts.list
+          return {
+            gifts: list.map((g) => ({
+              gift_id: g.id,
+              title: g.title,
+              stars: g.stars,
+              price_uzs: g.stars * prices.starPriceUzs,
+              remaining: g.remaining
+            })),
+            sandbox
+          }
+        }))
+      .handle("getInfo", ({ payload }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          const username = payload.username.trim().replace(/^@/, "")
+          const usage = yield* accounts.takeInfoLookup(userId)
+          const quota = { tier: usage.tier, used: usage.used, limit: usage.limit }
+          const found = yield* marketplace.lookupRecipient("stars", username).pipe(
+            Effect.map(Option.some),
+            Effect.catchIf((e) => e.reason === "RecipientNotFound", () => Effect.succeed(Option.none()))
+          )
+          return Option.match(found, {
+            onNone: () => ({ username, found: false, name: null, photo_url: null, quota, sandbox }),
+            onSome: (r) => ({ username: r.username, found: true, name: r.name, photo_url: r.photo ?? null, quota, sandbox })
+          })
+        }).pipe(mapErrors))
+  }))
+
+/** Operator calls of the programmatic API (`X-Admin-Token`). */
+export const AdminProgrammaticHandlers = HttpApiBuilder.group(Api, "apiAdmin", (handlers) =>
+  Effect.gen(function*() {
+    const topups = yield* TopupService
+    const payments = yield* Payments
+    return handlers
+      .handle("markPaid", ({ headers, params }) =>
+        idempotent(headers["idempotency-key"], "operator:topups.markPaid", params, Dto.Topup,
+          Effect.map(topups.markPaid(params.topup_id as TopupId), topupOut)).pipe(mapErrors))
+      .handle("incomingPayment", ({ headers, payload }) =>
+        idempotent(headers["idempotency-key"], "operator:payments.incoming", payload, Dto.IncomingPaymentResult,
+          Effect.map(payments.incoming({
+            amountUzs: payload.amount_uzs,
+            cardLast4: payload.card_last4 ?? null,
+            externalId: payload.external_id ?? null
+          }), (result) => ({
+            payment_id: result.payment.id,
+            status: result.outcome === "duplicate" ? result.payment.status : result.outcome,
+            topup_id: Option.match(result.topup, { onNone: () => result.payment.topupId, onSome: (t) => t.id }),
+            duplicate: result.outcome === "duplicate"
+          }))).pipe(mapErrors))
+  }))

@@ -1,0 +1,160 @@
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import type { TopupId } from "@resale/core"
+import { Effect, Option, Redacted, Result } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { OpenApi } from "effect/http-api"
+import { createHash } from "node:crypto"
+import { Api } from "../api/Api.ts"
+import { Forbidden, NotFound, Unauthorized } from "../api/Errors.ts"
+import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
+import { safeEqual, verifyTelegramLogin } from "../auth/TelegramLogin.ts"
+import { type CookieToSet, WebSessions } from "../auth/WebSessions.ts"
+import { BotWebhook } from "../bot/BotWebhook.ts"
+import { HttpApiBuilder } from "effect/http-api"
+import { renderApiDocs } from "../pages/ApiDocsPage.ts"
+import { prefersHtml } from "../pages/Html.ts"
+import { adminLoginPage, homePage } from "../pages/Pages.ts"
+import { HttpConfig } from "../server/HttpConfig.ts"
+import { tierTable } from "./Account.ts"
+import { mapErrors } from "./ErrorMapping.ts"
+
+/** A 303 to `location` that sets (or clears) a session cookie. */
+export const redirectWithCookie = (location: string, cookie: CookieToSet, secure: boolean) =>
+  HttpServerResponse.redirect(location, { status: 303 }).pipe(
+    HttpServerResponse.setCookieUnsafe(cookie.name, cookie.value, {
+      httpOnly: true,
+      sameSite: "lax",
+      path: "/",
+      secure,
+      maxAge: `${cookie.maxAgeSeconds} seconds`,
+      ...(cookie.maxAgeSeconds === 0 ? { expires: new Date(0) } : {})
+    })
+  )
+
+/** Telegram ids of sandbox demo users: stable per name, far above real ids' typical range. */
+const sandboxTelegramId = (name: string) =>
+  9_000_000_000 + (createHash("sha256").update(name).digest().readUInt32BE(0) % 900_000_000)
+
+export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* HttpConfig
+    const sessions = yield* WebSessions
+    const accounts = yield* Accounts
+    const topups = yield* TopupService
+    const bot = yield* BotWebhook
+    const sandbox = config.sandbox
+    const openApi = OpenApi.fromApi(Api) as unknown as Record<string, unknown>
+    const signIn = (identity: Parameters<typeof accounts.signIn>[0]) =>
+      Effect.gen(function*() {
+        const user = yield* accounts.signIn(identity)
+        const cookie = yield* sessions.startUser(user.id)
+        return redirectWithCookie("/v2/dashboard", cookie, sessions.secureCookies)
+      })
+
+    return handlers
+      .handle("home", ({ request }) =>
+        Effect.gen(function*() {
+          const signedIn = Option.isSome(yield* sessions.user(request))
+          const data = {
+            service: "resale",
+            version: "0.1.0",
+            sandbox,
+            signed_in: signedIn,
+            bot_username: config.botUsername,
+            sign_in_url: sandbox ? `${config.publicUrl}/v2/auth/sandbox` : null
+          }
+          return prefersHtml(request.headers["accept"]) ? homePage(data) : data
+        }))
+      .handle("telegramCallback", () =>
+        Effect.gen(function*() {
+          const query = yield* HttpServerRequest.ParsedSearchParams
+          const fields: Record<string, string> = {}
+          for (const [key, value] of Object.entries(query)) fields[key] = Array.isArray(value) ? value[value.length - 1]! : value
+          const now = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
+          const verified = verifyTelegramLogin(fields, Redacted.value(config.botToken), now)
+          if (Result.isFailure(verified)) {
+            return yield* new Unauthorized({
+              detail: verified.failure === "Stale" ? "Telegram login data is too old" : "Invalid Telegram login data"
+            })
+          }
+          const data = verified.success
+          return yield* signIn({
+            telegramId: data.telegramId,
+            username: data.username,
+            firstName: data.firstName,
+            photoUrl: data.photoUrl
+          })
+        }))
+      .handle("sandboxSignIn", ({ query }) =>
+        Effect.gen(function*() {
+          if (!sandbox) return yield* new NotFound({ detail: "Not Found" })
+          const name = (query.user ?? "demo").replace(/[^A-Za-z0-9_]/g, "").slice(0, 32) || "demo"
+          return yield* signIn({ telegramId: sandboxTelegramId(name), username: name, firstName: "Sandbox", photoUrl: null })
+        }))
+      .handle("logout", ({ request }) =>
+        Effect.map(sessions.end(request, USER_COOKIE), (cookie) =>
+          redirectWithCookie("/v2/", cookie, sessions.secureCookies)))
+      .handle("apiDocs", ({ request }) =>
+        Effect.gen(function*() {
+          const userId = yield* sessions.user(request)
+          const user = Option.isSome(userId) ? yield* Effect.option(accounts.find(userId.value)) : Option.none()
+          const data = {
+            openapi_url: "/v2/openapi.json",
+            tiers: tierTable,
+            current_tier: Option.match(user, { onNone: () => null, onSome: (u) => u.tier })
+          }
+          if (!prefersHtml(request.headers["accept"])) return data
+          const extra = Option.isSome(user)
+            ? `<form method="post" action="/v2/api-key/rotate"><button>Create a new API key</button></form>`
+            : ""
+          return renderApiDocs(openApi, { sandbox, extra })
+        }))
+      .handle("receipt", ({ params, request }) =>
+        Effect.gen(function*() {
+          const viewer = (yield* sessions.operator(request))
+            ? { kind: "operator" as const }
+            : yield* Effect.map(sessions.user(request), Option.map((userId) => ({ kind: "user" as const, userId })))
+          if (Option.isOption(viewer) && Option.isNone(viewer)) {
+            return yield* new Unauthorized({ detail: "Not authenticated" })
+          }
+          const who = Option.isOption(viewer) ? Option.getOrThrow(viewer) : viewer
+          const file = yield* topups.receipt(who, params.topup_id as TopupId).pipe(mapErrors)
+          return HttpServerResponse.uint8Array(file.bytes, {
+            contentType: file.contentType,
+            headers: { "content-disposition": "inline", "x-content-type-options": "nosniff", "cache-control": "private, no-store" }
+          })
+        }))
+      .handle("botWebhook", ({ headers, params, payload }) =>
+        Effect.gen(function*() {
+          const secret = Redacted.value(config.webhookSecret)
+          if (!safeEqual(params.secret, secret)) return yield* new NotFound({ detail: "Not Found" })
+          if (!safeEqual(headers["x-telegram-bot-api-secret-token"] ?? "", secret)) {
+            return yield* new Forbidden({ detail: "Invalid secret token" })
+          }
+          yield* bot.handle(payload)
+          return { ok: true }
+        }))
+  }))
+
+export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handlers) =>
+  Effect.gen(function*() {
+    const config = yield* HttpConfig
+    const sessions = yield* WebSessions
+    const expected = Redacted.value(config.adminToken)
+    return handlers
+      .handle("loginPage", ({ request }) =>
+        Effect.map(sessions.operator(request), (signedIn) =>
+          prefersHtml(request.headers["accept"])
+            ? adminLoginPage(config.sandbox, signedIn)
+            : { login: "POST /v2/admin/login with form field token", signed_in: signedIn }))
+      .handle("login", ({ payload }) =>
+        Effect.gen(function*() {
+          if (!safeEqual(payload.token ?? "", expected)) return yield* new Unauthorized({ detail: "Invalid admin token" })
+          const cookie = yield* sessions.startOperator
+          return redirectWithCookie("/v2/admin", cookie, sessions.secureCookies)
+        }))
+      .handle("logout", ({ request }) =>
+        Effect.map(sessions.end(request, ADMIN_COOKIE), (cookie) =>
+          redirectWithCookie("/v2/admin/login", cookie, sessions.secureCookies)))
+  }))

@@ -1,0 +1,91 @@
+import { CoreServices } from "@resale/core/CoreServices.ts"
+import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
+import { Context, Effect, Layer } from "effect"
+import { HttpRouter, HttpServerResponse } from "effect/http"
+import { HttpApiBuilder } from "effect/http-api"
+import { SqlClient } from "effect/sql/SqlClient"
+import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
+import { Api, OPENAPI_PATH } from "../api/Api.ts"
+import { AuthMiddlewareLayer } from "../auth/AuthMiddleware.ts"
+import { WebSessions } from "../auth/WebSessions.ts"
+import { BotWebhook } from "../bot/BotWebhook.ts"
+import { TelegramBotApi } from "../bot/TelegramBotApi.ts"
+import { AccountHandlers } from "../handlers/Account.ts"
+import { AdminHandlers } from "../handlers/Admin.ts"
+import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
+import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
+import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.ts"
+import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
+
+/** Every method and path the HttpApi serves, for the 405 answer. */
+export const apiRoutes = (): Array<KnownRoute> =>
+  Object.values(Api.groups).flatMap((group) =>
+    Object.values(group.endpoints).map((endpoint) => ({ method: endpoint.method, path: endpoint.path }))
+  )
+
+const Handlers = Layer.mergeAll(
+  PublicHandlers,
+  AdminLoginHandlers,
+  PricingHandlers,
+  AccountHandlers,
+  AdminHandlers,
+  ProgrammaticHandlers,
+  AdminProgrammaticHandlers
+)
+
+const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
+  Layer.provide(Handlers),
+  Layer.provide([RequestValidatorLayer, AuthMiddlewareLayer])
+)
+
+/** Whether the database answers (`/healthz`). */
+export class DatabasePing extends Context.Service<DatabasePing, { readonly ping: Effect.Effect<boolean> }>()(
+  "http/server/DatabasePing"
+) {
+  static readonly layer = Layer.effect(DatabasePing)(Effect.gen(function*() {
+    const sql = yield* SqlClient
+    return DatabasePing.of({
+      ping: sql`SELECT 1 AS ok`.pipe(Effect.timeout("3 seconds"), Effect.as(true), Effect.catchCause(() => Effect.succeed(false)))
+    })
+  }))
+  static readonly layerAlwaysUp = Layer.succeed(DatabasePing)(DatabasePing.of({ ping: Effect.succeed(true) }))
+}
+
+/** 200 while the database answers, 503 otherwise. */
+const HealthRoute = HttpRouter.add(
+  "GET",
+  "/healthz",
+  Effect.map(DatabasePing.use((db) => db.ping), (up) =>
+    up
+      ? HttpServerResponse.jsonUnsafe({ status: "ok" })
+      : HttpServerResponse.jsonUnsafe({ status: "database unreachable" }, { status: 503 }))
+)
+
+/** The use cases and the http package's own services over the storage ports (`@resale/store`). */
+export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer).pipe(
+  Layer.provide(TelegramBotApi.layer),
+  Layer.provideMerge(CoreServices),
+  Layer.provide(Layer.succeed(TopupSettings)({
+    minUzs: 1_000,
+    maxUzs: 100_000_000,
+    ttlMs: 15 * 60 * 1000,
+    receiptMaxBytes: RECEIPT_MAX_BYTES
+  }))
+)
+
+/**
+ * All routes of the server: the /v2 HttpApi (+ its OpenAPI document), /healthz, any extra routes
+ * (the direct purchase surface) and FastAPI's 404/405 answers for everything else.
+ */
+export const httpApp = <E, R>(
+  extra: { readonly routes: Layer.Layer<never, E, R>; readonly known: ReadonlyArray<KnownRoute> } = {
+    routes: Layer.empty as Layer.Layer<never, E, R>,
+    known: []
+  }
+) =>
+  Layer.mergeAll(
+    ApiRoutes,
+    HealthRoute,
+    extra.routes,
+    fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, ...extra.known])
+  )

@@ -1,0 +1,42 @@
+import { NodeHttpServer } from "@effect/platform-node"
+import { Marketplace } from "@resale/core"
+import { FragmentMarketplace, FragmentSimulator } from "@resale/marketplace"
+import { Context, Effect, Layer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { createServer } from "node:http"
+import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
+import { HttpConfig, type HttpSettings } from "../src/server/HttpConfig.ts"
+import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
+
+/** The running server under test: its base URL on a random loopback port. */
+export class TestServer extends Context.Service<TestServer, { readonly url: string }>()("http/test/TestServer") {}
+
+/** The Fragment simulator on loopback, behind the real Fragment adapter. */
+export const SandboxMarketplace: Layer.Layer<Marketplace> = Layer.unwrap(
+  Effect.map(FragmentSimulator.scoped(), (sim) => FragmentMarketplace.layerWith(sim.fragmentOptions()))
+).pipe(Layer.orDie)
+
+/**
+ * The whole HTTP app served by a real node:http server on 127.0.0.1:0, over the given storage
+ * ports layer (real PostgreSQL through the store, or core's memory fakes).
+ */
+export const makeTestServer = <E, R>(
+  ports: Layer.Layer<R, E>,
+  settings: Partial<HttpSettings> = {},
+  ping: Layer.Layer<DatabasePing, E, R> = DatabasePing.layerAlwaysUp as Layer.Layer<DatabasePing, E, R>
+) => {
+  const app = httpApp().pipe(
+    Layer.provide(HttpServices),
+    Layer.provide([GiftCatalog.layerSandbox, SandboxMarketplace, HttpConfig.layerTest(settings), ping]),
+    Layer.provide(ports)
+  )
+  const served = HttpRouter.serve(app, { disableLogger: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+  return Layer.effect(TestServer)(Effect.gen(function*() {
+    const server = yield* HttpServer.HttpServer
+    const address = server.address
+    if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+    return TestServer.of({ url: `http://127.0.0.1:${address.port}` })
+  })).pipe(Layer.provide(served)) as Layer.Layer<TestServer, unknown>
+}
