@@ -1,6 +1,73 @@
+import type {
+  BotUpdates,
+  IdempotencyKeys,
+  IncomingPayments,
+  InfoLookups,
+  Ledger,
+  Orders,
+  Outbox,
+  Pricing,
+  PushSubscriptions,
+  Receipts,
+  Sessions,
+  Tickets,
+  Topups,
+  Transactor,
+  Users
+} from "@resale/core"
 import { Layer } from "effect"
+import type { SqlClient } from "effect/sql/SqlClient"
+import { PgBotUpdates } from "./PgBotUpdates.ts"
+import { PgIdempotencyKeys } from "./PgIdempotencyKeys.ts"
+import { PgIncomingPayments } from "./PgIncomingPayments.ts"
+import { PgInfoLookups } from "./PgInfoLookups.ts"
+import { PgLedger } from "./PgLedger.ts"
+import { PgOrders } from "./PgOrders.ts"
+import { PgOutbox } from "./PgOutbox.ts"
+import { PgPricing } from "./PgPricing.ts"
+import { PgPushSubscriptions } from "./PgPushSubscriptions.ts"
+import { PgReceipts } from "./PgReceipts.ts"
+import { PgSessions } from "./PgSessions.ts"
+import { PgTickets } from "./PgTickets.ts"
+import { PgTopups } from "./PgTopups.ts"
+import { PgTransactor } from "./PgTransactor.ts"
+import { PgUsers } from "./PgUsers.ts"
 
-/** Every storage port over one `SqlClient`. */
-const layer = Layer.empty
+/** Every storage port the core declares. */
+export type StorePorts =
+  | Transactor
+  | Users
+  | Ledger
+  | Topups
+  | IncomingPayments
+  | Orders
+  | Tickets
+  | Pricing
+  | IdempotencyKeys
+  | Sessions
+  | BotUpdates
+  | PushSubscriptions
+  | Outbox
+  | InfoLookups
+  | Receipts
+
+/** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
+const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
+  PgTransactor.layer,
+  PgUsers.layer,
+  PgLedger.layer,
+  PgTopups.layer,
+  PgIncomingPayments.layer,
+  PgOrders.layer,
+  PgTickets.layer,
+  PgPricing.layer,
+  PgIdempotencyKeys.layer,
+  PgSessions.layer,
+  PgBotUpdates.layer,
+  PgPushSubscriptions.layer,
+  PgOutbox.layer,
+  PgInfoLookups.layer,
+  PgReceipts.layer
+)
 
 export const PgStore = { layer } as const

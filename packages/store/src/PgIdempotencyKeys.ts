@@ -1,0 +1,75 @@
+import { type IdempotencyBegin, IdempotencyKeys } from "@resale/core"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { orDieSql } from "./SqlValues.ts"
+
+/** An in-progress key older than this is a crashed request's: the next request with it takes it over. */
+const ABANDONED_AFTER_MS = 10 * 60 * 1000
+
+interface KeyRow {
+  readonly request_hash: string
+  readonly status: string
+  readonly response: unknown
+  readonly started_at: Date
+  readonly claimed: boolean
+}
+
+/**
+ * `IdempotencyKeys` on `idempotency_keys` (primary key (scope, key)). `begin` is one statement: insert the
+ * claim, or take over an abandoned claim with the same request hash, and report which row won. Concurrent
+ * first requests with one key serialise on the primary key: exactly one of them gets `New`.
+ */
+export const PgIdempotencyKeys = {
+  layer: Layer.effect(
+    IdempotencyKeys,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+
+      const begin = Effect.fn("IdempotencyKeys.begin")(function*(
+        scope: string,
+        key: string,
+        requestHash: string,
+        now: Date
+      ) {
+        const abandonedBefore = new Date(now.getTime() - ABANDONED_AFTER_MS)
+        // RETURNING yields a row for a fresh insert or a takeover, none when someone else holds the key.
+        const [claimed] = yield* sql<KeyRow>`
+          INSERT INTO idempotency_keys (scope, key, request_hash, status, started_at)
+          VALUES (${scope}, ${key}, ${requestHash}, 'in_progress', ${now})
+          ON CONFLICT (scope, key) DO UPDATE SET started_at = EXCLUDED.started_at
+            WHERE idempotency_keys.status = 'in_progress'
+              AND idempotency_keys.request_hash = EXCLUDED.request_hash
+              AND idempotency_keys.started_at <= ${abandonedBefore}
+          RETURNING request_hash, status, response, started_at, true AS claimed`
+        if (claimed !== undefined) return { _tag: "New" } satisfies IdempotencyBegin
+        const [row] = yield* sql<KeyRow>`
+          SELECT request_hash, status, response, started_at, false AS claimed
+          FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`
+        // Abandoned between the two statements: the caller may simply retry.
+        if (row === undefined) return { _tag: "InProgress" } satisfies IdempotencyBegin
+        if (row.request_hash !== requestHash) return { _tag: "Conflict" } satisfies IdempotencyBegin
+        if (row.status === "completed") return { _tag: "Replay", response: row.response } satisfies IdempotencyBegin
+        return { _tag: "InProgress" } satisfies IdempotencyBegin
+      }, orDieSql)
+
+      const complete = Effect.fn("IdempotencyKeys.complete")(function*(
+        scope: string,
+        key: string,
+        response: unknown,
+        now: Date
+      ) {
+        const encoded = JSON.stringify(response === undefined ? null : response)
+        // No row: the claim was abandoned and dropped; a retry then runs as new (its effects are idempotent).
+        yield* sql`
+          UPDATE idempotency_keys SET status = 'completed', response = ${encoded}::jsonb, completed_at = ${now}
+          WHERE scope = ${scope} AND key = ${key}`
+      }, orDieSql)
+
+      const abandon = Effect.fn("IdempotencyKeys.abandon")(function*(scope: string, key: string) {
+        yield* sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND status = 'in_progress'`
+      }, orDieSql)
+
+      return IdempotencyKeys.of({ begin, complete, abandon })
+    })
+  )
+} as const

@@ -1,0 +1,36 @@
+import { InfoLookupQuotaExceeded, InfoLookups, type UserId } from "@resale/core"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { int, orDieSql } from "./SqlValues.ts"
+
+/**
+ * `InfoLookups` on `info_lookups` (one counter per user and UTC day). `take` is one upsert that only
+ * counts while below the limit, so concurrent lookups can never exceed it.
+ */
+export const PgInfoLookups = {
+  layer: Layer.effect(
+    InfoLookups,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+
+      const count = Effect.fn("InfoLookups.count")(function*(userId: UserId, day: string) {
+        const [row] = yield* sql<{ count: number }>`
+          SELECT count FROM info_lookups WHERE user_id = ${userId} AND day = ${day}::date`
+        return row === undefined ? 0 : int(row.count)
+      }, orDieSql)
+
+      const take = Effect.fn("InfoLookups.take")(function*(userId: UserId, day: string, limit: number) {
+        if (limit <= 0) return yield* new InfoLookupQuotaExceeded({ limit, day })
+        const [row] = yield* sql<{ count: number }>`
+          INSERT INTO info_lookups (user_id, day, count) VALUES (${userId}, ${day}::date, 1)
+          ON CONFLICT (user_id, day) DO UPDATE SET count = info_lookups.count + 1
+            WHERE info_lookups.count < ${limit}
+          RETURNING count`
+        if (row === undefined) return yield* new InfoLookupQuotaExceeded({ limit, day })
+        return int(row.count)
+      }, orDieSql)
+
+      return InfoLookups.of({ count, take })
+    })
+  )
+} as const

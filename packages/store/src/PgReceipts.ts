@@ -1,0 +1,32 @@
+import { Receipts } from "@resale/core"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { orDieSql } from "./SqlValues.ts"
+
+/**
+ * `Receipts` as bytea rows in `receipts`: the files travel with the database (backups, several app
+ * instances) and are small (the use case limits their size).
+ */
+export const PgReceipts = {
+  layer: Layer.effect(
+    Receipts,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+
+      const put = Effect.fn("Receipts.put")(function*(key: string, bytes: Uint8Array, contentType: string) {
+        // Keys are never reused; a repeated put of one key (a retried request) keeps the first file.
+        yield* sql`
+          INSERT INTO receipts (key, content_type, size, bytes) VALUES (${key}, ${contentType}, ${bytes.length}, ${bytes})
+          ON CONFLICT (key) DO NOTHING`
+      }, orDieSql)
+
+      const get = Effect.fn("Receipts.get")(function*(key: string) {
+        const [row] = yield* sql<{ bytes: Uint8Array; content_type: string }>`
+          SELECT bytes, content_type FROM receipts WHERE key = ${key}`
+        return row === undefined ? Option.none() : Option.some({ bytes: row.bytes, contentType: row.content_type })
+      }, orDieSql)
+
+      return Receipts.of({ put, get })
+    })
+  )
+} as const

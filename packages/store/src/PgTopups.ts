@@ -1,0 +1,182 @@
+import {
+  type Page,
+  type PaymentId,
+  type ReceiptInfo,
+  type Topup,
+  type TopupConfirmation,
+  type TopupFilter,
+  type TopupId,
+  type TopupMethod,
+  TopupNotFound,
+  TopupPayableExhausted,
+  type TopupPatch,
+  Topups,
+  type TopupStatus,
+  TopupTransitionInvalid,
+  type UserId,
+  type Uzs
+} from "@resale/core"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { date, dateOrNull, id, idOrNull, int, orDieSql, totalOf, uzs, uzsOrNull } from "./SqlValues.ts"
+
+interface TopupRow {
+  readonly id: bigint
+  readonly user_id: bigint
+  readonly method: string
+  readonly requested_uzs: bigint
+  readonly payable_uzs: bigint
+  readonly credited_uzs: bigint | null
+  readonly status: string
+  readonly receipt_key: string | null
+  readonly receipt_content_type: string | null
+  readonly receipt_size: number | null
+  readonly admin_note: string | null
+  readonly payment_id: bigint | null
+  readonly confirmed_by: string | null
+  readonly expires_at: Date | null
+  readonly created_at: Date
+  readonly updated_at: Date
+}
+
+const toTopup = (row: TopupRow): Topup => ({
+  id: id<TopupId>(row.id),
+  userId: id<UserId>(row.user_id),
+  method: row.method as TopupMethod,
+  requestedUzs: uzs(row.requested_uzs),
+  payableUzs: uzs(row.payable_uzs),
+  creditedUzs: uzsOrNull(row.credited_uzs),
+  status: row.status as TopupStatus,
+  receipt: row.receipt_key === null
+    ? null
+    : { key: row.receipt_key, contentType: row.receipt_content_type ?? "", size: int(row.receipt_size ?? 0) },
+  adminNote: row.admin_note,
+  paymentId: idOrNull<PaymentId>(row.payment_id),
+  confirmedBy: row.confirmed_by as TopupConfirmation | null,
+  expiresAt: dateOrNull(row.expires_at),
+  createdAt: date(row.created_at),
+  updatedAt: date(row.updated_at)
+})
+
+/** Offsets 0..999 so'm above the requested amount make a card top-up's payable amount recognisable. */
+const OFFSETS = 1000
+
+// Advisory lock key ("topups" in ASCII) serialising the choice of payable amounts: ranges of different
+// requested amounts overlap (10000+5 = 10005+0), so a lock per requested amount would not be enough.
+const PAYABLE_LOCK = 0x746f70757073
+
+/**
+ * `Topups` on the `topups` table. The payable amount of a card top-up is chosen under a transaction-scoped
+ * advisory lock (smallest offset not held by a pending top-up), and the partial unique index
+ * `topups_pending_payable_key` makes a duplicate impossible even for a writer that skips the lock.
+ */
+export const PgTopups = {
+  layer: Layer.effect(
+    Topups,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+
+      const insertPending = Effect.fn("Topups.insertPending")(function*(input: {
+        readonly userId: UserId
+        readonly requestedUzs: Uzs
+        readonly expiresAt: Date
+        readonly now: Date
+      }) {
+        const { expiresAt, now, requestedUzs, userId } = input
+        const rows = yield* sql.withTransaction(Effect.gen(function*() {
+          yield* sql`SELECT pg_advisory_xact_lock(${PAYABLE_LOCK})`
+          return yield* sql<TopupRow>`
+            INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status, expires_at, created_at, updated_at)
+            SELECT ${userId}, 'card', ${requestedUzs}, ${requestedUzs}::bigint + o, 'pending', ${expiresAt}, ${now}, ${now}
+            FROM generate_series(0, ${OFFSETS - 1}) AS o
+            WHERE NOT EXISTS (
+              SELECT 1 FROM topups t WHERE t.status = 'pending' AND t.payable_uzs = ${requestedUzs}::bigint + o)
+            ORDER BY o LIMIT 1
+            RETURNING *`
+        }))
+        if (rows[0] === undefined) return yield* new TopupPayableExhausted({ requested: requestedUzs })
+        return toTopup(rows[0])
+      }, orDieSql)
+
+      const insertReview = Effect.fn("Topups.insertReview")(function*(input: {
+        readonly userId: UserId
+        readonly requestedUzs: Uzs
+        readonly receipt: ReceiptInfo
+        readonly now: Date
+      }) {
+        const { now, receipt, requestedUzs, userId } = input
+        const [row] = yield* sql<TopupRow>`
+          INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status,
+                              receipt_key, receipt_content_type, receipt_size, created_at, updated_at)
+          VALUES (${userId}, 'receipt', ${requestedUzs}, ${requestedUzs}, 'review',
+                  ${receipt.key}, ${receipt.contentType}, ${receipt.size}, ${now}, ${now})
+          RETURNING *`
+        if (row === undefined) return yield* Effect.die(new Error("top-up insert returned no row"))
+        return toTopup(row)
+      }, orDieSql)
+
+      const find = Effect.fn("Topups.find")(function*(topupId: TopupId) {
+        const [row] = yield* sql<TopupRow>`SELECT * FROM topups WHERE id = ${topupId}`
+        return row === undefined ? Option.none() : Option.some(toTopup(row))
+      }, orDieSql)
+
+      const list = Effect.fn("Topups.list")(function*(filter: TopupFilter) {
+        const where = sql.and([
+          ...(filter.userId === undefined ? [] : [sql`user_id = ${filter.userId}`]),
+          ...(filter.status === undefined ? [] : [sql`status = ANY(${[...filter.status]}::text[])`])
+        ])
+        const rows = yield* sql<TopupRow & { readonly total: bigint }>`
+          SELECT *, count(*) OVER () AS total FROM topups WHERE ${where}
+          ORDER BY id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`
+        const total = rows.length > 0 || filter.offset === 0
+          ? totalOf(rows)
+          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM topups WHERE ${where}`)[0]?.n ?? 0)
+        return { items: rows.map(toTopup), total } satisfies Page<Topup>
+      }, orDieSql)
+
+      const transition = Effect.fn("Topups.transition")(function*(
+        topupId: TopupId,
+        from: ReadonlyArray<TopupStatus>,
+        to: TopupStatus,
+        patch: TopupPatch,
+        now: Date
+      ) {
+        // Absent patch fields keep their value; `adminNote: null` clears the note.
+        const [row] = yield* sql<TopupRow>`
+          UPDATE topups SET
+            status = ${to},
+            credited_uzs = ${patch.creditedUzs === undefined ? sql`credited_uzs` : sql`${patch.creditedUzs}`},
+            admin_note = ${patch.adminNote === undefined ? sql`admin_note` : sql`${patch.adminNote}`},
+            payment_id = ${patch.paymentId === undefined ? sql`payment_id` : sql`${patch.paymentId}`},
+            confirmed_by = ${patch.confirmedBy === undefined ? sql`confirmed_by` : sql`${patch.confirmedBy}`},
+            updated_at = ${now}
+          WHERE id = ${topupId} AND status = ANY(${[...from]}::text[])
+          RETURNING *`
+        if (row !== undefined) return toTopup(row)
+        const [current] = yield* sql<{ status: string }>`SELECT status FROM topups WHERE id = ${topupId}`
+        if (current === undefined) return yield* new TopupNotFound({ topupId })
+        return yield* new TopupTransitionInvalid({ topupId, from: current.status as TopupStatus, to })
+      }, orDieSql)
+
+      const findLivePendingByPayable = Effect.fn("Topups.findLivePendingByPayable")(function*(amount: Uzs, now: Date) {
+        const rows = yield* sql<TopupRow>`
+          SELECT * FROM topups
+          WHERE status = 'pending' AND method = 'card' AND payable_uzs = ${amount} AND expires_at > ${now}
+          ORDER BY id`
+        return rows.map(toTopup)
+      }, orDieSql)
+
+      const expireDue = Effect.fn("Topups.expireDue")(function*(now: Date) {
+        // The conditional UPDATE re-checks the status after waiting for a row lock: a top-up confirmed
+        // meanwhile is skipped, and two concurrent callers never both expire one top-up.
+        const rows = yield* sql<TopupRow>`
+          UPDATE topups SET status = 'expired', updated_at = ${now}
+          WHERE status = 'pending' AND expires_at <= ${now}
+          RETURNING *`
+        return rows.map(toTopup).sort((a, b) => a.id - b.id)
+      }, orDieSql)
+
+      return Topups.of({ insertPending, insertReview, find, list, transition, findLivePendingByPayable, expireDue })
+    })
+  )
+} as const
