@@ -16,6 +16,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
+import { codeHashOf } from "./WalletContracts.ts"
 
 export interface SandboxOptions extends TonBlockchainOptions {
   /** Directory for `ton-sandbox.json`; without it the chain lives in memory only. */
@@ -37,7 +38,8 @@ export const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void
         const contract = await emulator.getContract(address)
         const state = contract.accountState
         const status = state?.type ?? "uninit"
-        const codeHash = state?.type === "active" ? state.state.code?.hash().toString("hex") : undefined
+        const code = state?.type === "active" ? state.state.code : undefined
+        const codeHash = code == null ? undefined : codeHashOf(code)
         const seqno = status === "active"
           ? await emulator.runGetMethod(address, "seqno").then((r) => r.stackReader.readNumber(), () => 0)
           : 0

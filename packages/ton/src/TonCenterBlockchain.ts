@@ -7,9 +7,10 @@
  */
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
 import { Cell, TonClient } from "@ton/ton"
-import { Config, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Config, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
+import { codeHashOf } from "./WalletContracts.ts"
 
 export interface TonCenterOptions extends TonBlockchainOptions {
   /** toncenter v2 JSON-RPC endpoint, e.g. https://toncenter.com/api/v2/jsonRPC */
@@ -18,6 +19,8 @@ export interface TonCenterOptions extends TonBlockchainOptions {
   readonly network: "mainnet" | "testnet"
   /** Per HTTP request. Default 15 seconds. */
   readonly timeout?: Duration.Input
+  /** First wait after an HTTP 429, doubled on each of up to 3 retries. Default 1 second. */
+  readonly rateLimitDelay?: Duration.Input
 }
 
 interface HttpFailure {
@@ -46,31 +49,42 @@ export const toBlockchainError = (call: string, cause: unknown): BlockchainError
   return new BlockchainError({ reason: "NetworkError", message: `toncenter ${call} failed (${detail})` })
 }
 
-const call = <A>(name: string, run: () => Promise<A>) =>
-  Effect.tryPromise({ try: run, catch: (cause) => toBlockchainError(name, cause) })
+const rateLimited = (cause: unknown) => (cause as HttpFailure | undefined)?.response?.status === 429
 
-export const tonCenterClient = (client: TonClient, network: "mainnet" | "testnet"): ChainClient => ({
-  network,
-  networkGlobalId: network === "testnet" ? -3 : -239,
-  account: (address) =>
-    call("getAddressInformation", async () => {
-      const state = await client.getContractState(address)
-      const status = state.state === "uninitialized" ? "uninit" : state.state
-      const code = state.code === null ? undefined : Cell.fromBoc(state.code)[0]
-      const seqno = status === "active"
-        ? await client.runMethodWithError(address, "seqno").then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
-        : 0
-      return { status, balance: state.balance, codeHash: code?.hash().toString("hex"), seqno }
-    }),
-  sendBoc: (boc) => Effect.asVoid(call("sendBoc", () => client.sendFile(boc))),
-  transactions: (address, page) =>
-    call("getTransactions", () =>
-      client.getTransactions(address, {
-        limit: page.limit,
-        archival: true,
-        ...(page.before === undefined ? {} : { lt: page.before.lt.toString(), hash: page.before.hash.toString("base64") })
-      }))
-})
+export const tonCenterClient = (
+  client: TonClient,
+  network: "mainnet" | "testnet",
+  rateLimitDelay: Duration.Input = "1 second"
+): ChainClient => {
+  // 429 is toncenter's per-key rate limit: wait and ask again (a repeated sendBoc is the same BOC).
+  const call = <A>(name: string, run: () => Promise<A>) =>
+    Effect.tryPromise({ try: run, catch: (cause) => cause }).pipe(
+      Effect.retry({ while: rateLimited, times: 3, schedule: Schedule.exponential(rateLimitDelay) }),
+      Effect.mapError((cause) => toBlockchainError(name, cause))
+    )
+  return {
+    network,
+    networkGlobalId: network === "testnet" ? -3 : -239,
+    account: (address) =>
+      call("getAddressInformation", async () => {
+        const state = await client.getContractState(address)
+        const status = state.state === "uninitialized" ? "uninit" : state.state
+        const code = state.code === null ? undefined : Cell.fromBoc(state.code)[0]
+        const seqno = status === "active"
+          ? await client.runMethodWithError(address, "seqno").then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
+          : 0
+        return { status, balance: state.balance, codeHash: code === undefined ? undefined : codeHashOf(code), seqno }
+      }),
+    sendBoc: (boc) => Effect.asVoid(call("sendBoc", () => client.sendFile(boc))),
+    transactions: (address, page) =>
+      call("getTransactions", () =>
+        client.getTransactions(address, {
+          limit: page.limit,
+          archival: true,
+          ...(page.before === undefined ? {} : { lt: page.before.lt.toString(), hash: page.before.hash.toString("base64") })
+        }))
+  }
+}
 
 export const makeTonCenterBlockchain = (options: TonCenterOptions) =>
   makeTonBlockchain(
@@ -80,7 +94,8 @@ export const makeTonCenterBlockchain = (options: TonCenterOptions) =>
         timeout: Duration.toMillis(options.timeout ?? "15 seconds"),
         ...(options.apiKey === undefined ? {} : { apiKey: Redacted.value(options.apiKey) })
       }),
-      options.network
+      options.network,
+      options.rateLimitDelay
     ),
     options
   )

@@ -8,6 +8,7 @@ import {
   type Address,
   beginCell,
   type Cell,
+  CellType,
   external,
   internal,
   SendMode,
@@ -43,6 +44,15 @@ const codeHashes = new Map<WalletVersion, string>(
 
 /** Hex hash of the code an active wallet of this version must run. */
 export const expectedCodeHash = (version: WalletVersion): string => codeHashes.get(version) ?? ""
+
+/**
+ * Hash of the code a contract runs. Wallets may be deployed with a library cell (tag 2 + the code's
+ * hash) to save storage; that runs the same code, so it counts as the referenced hash.
+ */
+export const codeHashOf = (code: Cell): string =>
+  code.type === CellType.Library
+    ? code.beginParse(true).skip(8).loadBuffer(32).toString("hex")
+    : code.hash().toString("hex")
 
 export interface TransferMessage {
   readonly to: Address

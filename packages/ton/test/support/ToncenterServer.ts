@@ -12,7 +12,9 @@ import type { AddressInfo } from "node:net"
 export type SendFault = "lostAfterApply" | "lostBeforeApply"
 
 export interface ToncenterServer {
-  readonly url: string
+  url: string
+  /** The next this many calls answer HTTP 429, as toncenter does over the key's rate. */
+  rateLimitNext: number
   /** Faults applied to the next sendBoc calls, in order. */
   readonly sendFaults: Array<SendFault>
   /** JSON-RPC methods called, and the X-API-Key header of each call. */
@@ -128,13 +130,16 @@ const answer = (res: ServerResponse, status: number, body: unknown) => {
 export const startToncenterServer = (emulator: Emulator) =>
   Effect.acquireRelease(
     Effect.promise(async () => {
-      const sendFaults: Array<SendFault> = []
-      const calls: ToncenterServer["calls"] = []
-      const table = methods(emulator, sendFaults)
+      const server: ToncenterServer = { url: "", rateLimitNext: 0, sendFaults: [], calls: [] }
+      const table = methods(emulator, server.sendFaults)
       const http = createServer(async (req, res) => {
         try {
           const rpc = JSON.parse(await readBody(req)) as { method: string; params: unknown }
-          calls.push({ method: rpc.method, apiKey: req.headers["x-api-key"] as string | undefined })
+          server.calls.push({ method: rpc.method, apiKey: req.headers["x-api-key"] as string | undefined })
+          if (server.rateLimitNext > 0) {
+            server.rateLimitNext--
+            throw new RpcError(429, "Ratelimit exceed")
+          }
           const handler = table[rpc.method]
           if (handler === undefined) throw new RpcError(404, `method ${rpc.method} not found`)
           const result = await handler(rpc.params)
@@ -147,7 +152,7 @@ export const startToncenterServer = (emulator: Emulator) =>
       })
       await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve))
       const { port } = http.address() as AddressInfo
-      const server: ToncenterServer = { url: `http://127.0.0.1:${port}/api/v2/jsonRPC`, sendFaults, calls }
+      server.url = `http://127.0.0.1:${port}/api/v2/jsonRPC`
       return { http, server }
     }),
     ({ http }) =>
