@@ -52,13 +52,18 @@ export class DatabasePing extends Context.Service<DatabasePing, { readonly ping:
 }
 
 /** 200 while the database answers, 503 otherwise. */
-const HealthRoute = HttpRouter.add(
-  "GET",
-  "/healthz",
-  Effect.map(DatabasePing.use((db) => db.ping), (up) =>
-    up
-      ? HttpServerResponse.jsonUnsafe({ status: "ok" })
-      : HttpServerResponse.jsonUnsafe({ status: "database unreachable" }, { status: 503 }))
+const HealthRoute = HttpRouter.use((router) =>
+  Effect.gen(function*() {
+    const db = yield* DatabasePing
+    yield* router.add(
+      "GET",
+      "/healthz",
+      Effect.map(db.ping, (up) =>
+        up
+          ? HttpServerResponse.jsonUnsafe({ status: "ok" })
+          : HttpServerResponse.jsonUnsafe({ status: "database unreachable" }, { status: 503 }))
+    )
+  })
 )
 
 /** The use cases and the http package's own services over the storage ports (`@resale/store`). */
