@@ -10,11 +10,16 @@
  *    previous one is neither confirmed, failed nor expired fails with reason `Busy`.
  * 3. `send` posts exactly that BOC. Re-sending the same BOC is always safe (the seqno stops a second
  *    execution). After `NetworkError`/`Timeout` the message may have landed: the caller must NOT build
- *    a new message; it re-sends the same BOC or calls `confirm`.
+ *    a new message; it re-sends the same BOC or calls `confirm`. `Rejected` with exit code 33/133 on
+ *    a re-send means the seqno is used (maybe by this very message): ask `confirm`, never assume.
  * 4. `confirm` looks the message up by its normalized external hash (TEP-467) and reports:
  *    `Confirmed` (paid: not aborted, no skipped action, out message present), `Failed` (executed or
  *    superseded without paying: safe to build a new message), `Pending` (not seen yet: ask again),
  *    `Expired` (valid_until passed with the seqno unchanged: it can never execute, safe to rebuild).
+ *    `Confirmed` is the sender's side: a bounceable address (EQ.., raw) of an undeployed account
+ *    sends the coins back in a later transaction, as the address asked for.
+ * After a restart the in-process guard is gone: confirm every persisted unfinished transfer of a
+ * wallet before preparing a new one for it.
  * Amounts are integer nanoton; addresses are user-friendly strings as the user gave or the adapter made.
  */
 import { Context, Effect, Redacted, Schema } from "effect"
@@ -40,9 +45,9 @@ export class BlockchainError extends Schema.TaggedError<BlockchainError>()("Bloc
     "Frozen", // the only funded wallet is frozen
     "InsufficientFunds", // balance < amount + fee reserve
     "InvalidAddress", // recipient address does not parse
-    "InvalidAmount", // amount is zero
+    "InvalidAmount", // amount is not positive
     "InvalidPayload", // payload is not a base64 BOC, or both comment and payload were given
-    "Busy", // another transfer of this wallet is still in flight
+    "Busy", // another transfer of this wallet is still in flight (direct surface: PENDING_TRANSACTION)
     "Rejected", // the chain refused the external message (see exitCode)
     "NetworkError", // the node could not be reached or answered garbage; outcome of a send unknown
     "Timeout" // the node did not answer in time; outcome of a send unknown
