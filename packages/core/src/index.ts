@@ -60,6 +60,8 @@ export * from "./CoreServices.ts"
 
 export * from "./ports/Blockchain.ts"
 export * from "./ports/Marketplace.ts"
+export * from "./ports/GiftSender.ts"
+export * from "./ports/Notifier.ts"
 
 // Names that more than one module exports: the money module and the orders module win.
 export { Nanoton } from "./money/Nanoton.ts"
