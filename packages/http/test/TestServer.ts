@@ -1,6 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { Marketplace } from "@resale/core"
-import { FragmentMarketplace, FragmentSimulator } from "@resale/marketplace"
+import { FragmentSandbox } from "@resale/marketplace"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { createServer } from "node:http"
@@ -11,10 +11,6 @@ import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 /** The running server under test: its base URL on a random loopback port. */
 export class TestServer extends Context.Service<TestServer, { readonly url: string }>()("http/test/TestServer") {}
 
-/** The Fragment simulator on loopback, behind the real Fragment adapter. */
-export const SandboxMarketplace: Layer.Layer<Marketplace> = Layer.unwrap(
-  Effect.map(FragmentSimulator.scoped(), (sim) => FragmentMarketplace.layerWith(sim.fragmentOptions()))
-).pipe(Layer.orDie)
 
 /**
  * The whole HTTP app served by a real node:http server on 127.0.0.1:0, over the given storage
@@ -27,10 +23,10 @@ export const makeTestServer = <E, R>(
 ) => {
   const app = httpApp().pipe(
     Layer.provide(HttpServices),
-    Layer.provide([GiftCatalog.layerSandbox, SandboxMarketplace, HttpConfig.layerTest(settings), ping]),
+    Layer.provide([GiftCatalog.layerSandbox, FragmentSandbox.layer(), HttpConfig.layerTest(settings), ping]),
     Layer.provide(ports)
   )
-  const served = HttpRouter.serve(app, { disableLogger: true }).pipe(
+  const served = HttpRouter.serve(app, { disableLogger: process.env["HTTP_TEST_LOG"] === undefined }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
   return Layer.effect(TestServer)(Effect.gen(function*() {
@@ -40,3 +36,7 @@ export const makeTestServer = <E, R>(
     return TestServer.of({ url: `http://127.0.0.1:${address.port}` })
   })).pipe(Layer.provide(served)) as Layer.Layer<TestServer, unknown>
 }
+
+/** The server over the real store on a fresh PostgreSQL database (one per test file). */
+export const pgTestServer = (settings: Partial<HttpSettings> = {}) =>
+  makeTestServer(IsolatedPostgres.layerStore, settings, DatabasePing.layer as never)

@@ -110,7 +110,13 @@ const checkBool = (v: unknown): Check => {
 }
 
 const isFile = (v: unknown): boolean =>
-  typeof v === "object" && v !== null && (v as { _tag?: unknown })._tag === "PersistedFile"
+  Array.isArray(v)
+    ? v.length > 0 && v.every(isFile)
+    : typeof v === "object" && v !== null && (v as { _tag?: unknown })._tag === "PersistedFile"
+
+/** The `input` of an error record as JSON (an uploaded file is reported by its name). */
+const jsonInput = (v: unknown): unknown =>
+  isFile(v) ? (Array.isArray(v) ? v[0] : v).name : v
 
 const checkValue = (kind: FieldKind, v: unknown): Check => {
   switch (kind) {
@@ -174,7 +180,7 @@ export const checkFields = (
     if (raw === null && field.nullable) continue
     const result = checkValue(field.kind, raw)
     if (!result.ok) {
-      errors.push(item([loc, field.name], result.type, result.msg, raw))
+      errors.push(item([loc, field.name], result.type, result.msg, jsonInput(raw)))
       continue
     }
     const value = mode === "text" && typeof result.value !== "object" ? String(result.value) : result.value
