@@ -2,10 +2,12 @@
  * TON adapters of the Blockchain port (`@resale/core/ports/Blockchain.ts`).
  * - `SandboxBlockchain.layer` / `layerWith(options)`: in-process TON VM, faucet, state under DATA_DIR.
  * - `TonCenterBlockchain.layer` / `layerWith(options)`: toncenter v2 through TonClient.
+ * - `serveSandboxToncenter(sandbox)`: the sandbox emulator as a toncenter endpoint for other processes.
  */
 export { type ChainClient, type RawAccount, rejectionText } from "./ChainClient.ts"
 export { deriveKeys, type DerivedKey, phraseWords } from "./Mnemonic.ts"
 export { SandboxBlockchain, type SandboxOptions } from "./SandboxBlockchain.ts"
+export { type Interception, type SandboxChain, type SandboxToncenterOptions, serveSandboxToncenter } from "./SandboxToncenter.ts"
 export { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
 export {
   makeTonCenterBlockchain,

@@ -1,10 +1,12 @@
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { assert, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { ConfigProvider, Effect, Layer, type Scope } from "effect"
 import { mkdtemp, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { SandboxBlockchain } from "../src/SandboxBlockchain.ts"
+import { serveSandboxToncenter } from "../src/SandboxToncenter.ts"
+import { makeTonCenterBlockchain } from "../src/TonCenterBlockchain.ts"
 import { fundedWallet, pay } from "./support/scenarios.ts"
 import { atRealTime, bip39Words12, freshAddress, milliTon, ton } from "./support/wallets.ts"
 
@@ -14,7 +16,7 @@ const tempDir = Effect.acquireRelease(
 )
 
 // One emulator per call, built from (and saving to) the state file in `dir`.
-const run = <A, E>(dir: string, effect: Effect.Effect<A, E, Blockchain | SandboxBlockchain>) =>
+const run = <A, E>(dir: string, effect: Effect.Effect<A, E, Blockchain | SandboxBlockchain | Scope.Scope>) =>
   Effect.scoped(Effect.provide(effect, SandboxBlockchain.layerWith({ dataDir: dir })))
 
 it.effect("the sandbox chain survives a restart: balances, deployed wallets, history, seqno", () =>
@@ -55,4 +57,21 @@ it.effect("SandboxBlockchain.layer keeps its state under DATA_DIR", () =>
       SandboxBlockchain.layer.pipe(Layer.provide(config))
     ))
     assert.deepStrictEqual(yield* Effect.promise(() => readdir(dir)), ["ton-sandbox.json"])
+  }))
+
+it.effect("another process reaches the sandbox through its toncenter endpoint, and its sends are saved", () =>
+  Effect.gen(function*() {
+    yield* atRealTime
+    const dir = yield* tempDir
+    const phrase = yield* bip39Words12
+    const to = freshAddress(false)
+    yield* run(dir, Effect.gen(function*() {
+      yield* fundedWallet(phrase, "v5r1", "bip39", ton(2))
+      const { url } = yield* serveSandboxToncenter(yield* SandboxBlockchain)
+      const remote = makeTonCenterBlockchain({ endpoint: url, network: "mainnet" })
+      yield* pay(yield* remote.resolveWallet(phrase), to, ton(1)).pipe(Effect.provideService(Blockchain, remote))
+    }))
+    yield* run(dir, Effect.gen(function*() {
+      assert.strictEqual(yield* (yield* Blockchain).balance(to), ton(1))
+    }))
   }))

@@ -43,7 +43,7 @@ export const TEST_API_KEY = "loopback-test-key"
 /** The toncenter adapter (real TonClient) against a loopback toncenter over the emulator. */
 export const ToncenterEnv = Layer.effectContext(Effect.gen(function*() {
   const sandbox = yield* SandboxBlockchain
-  const server = yield* startToncenterServer(sandbox.emulator)
+  const server = yield* startToncenterServer(sandbox)
   const port = makeTonCenterBlockchain({ endpoint: server.url, network: "mainnet", apiKey: Redacted.make(TEST_API_KEY), ...testOptions })
   return Context.make(Blockchain, port).pipe(
     Context.add(SandboxBlockchain, sandbox),
