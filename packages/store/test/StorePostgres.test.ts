@@ -1,0 +1,13 @@
+import { describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { IsolatedPostgres } from "../src/testing/IsolatedPostgres.ts"
+import type { StoreTest } from "./contract/support.ts"
+import { ledgerContract, usersContract } from "./contract/usersLedger.ts"
+
+// The store contract on real PostgreSQL: every test gets its own database, copied from the run's template.
+const test: StoreTest = (name, body) => it.effect(name, () => body.pipe(Effect.provide(IsolatedPostgres.layerStore)))
+
+describe("store on PostgreSQL", () => {
+  usersContract(test)
+  ledgerContract(test)
+})
