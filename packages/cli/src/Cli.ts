@@ -1,0 +1,38 @@
+import { Command } from "commander"
+import { registerDb } from "./commands/Db.ts"
+import { registerOrders } from "./commands/Orders.ts"
+import { registerPayments } from "./commands/Payments.ts"
+import { registerPricing } from "./commands/Pricing.ts"
+import { registerTickets } from "./commands/Tickets.ts"
+import { registerTopups } from "./commands/Topups.ts"
+import { registerUsers } from "./commands/Users.ts"
+
+const HELP_FOOTER = `
+Configuration (the same as the server's):
+  DATABASE_URL   PostgreSQL to work on; when unset, the embedded database in DATA_DIR/pg
+  DATA_DIR       data directory of the embedded database and the sandbox (default .data)
+
+Every command accepts --json (machine-readable output on stdout) and --help.
+Exit codes: 0 done, 1 failed (unknown id, invalid transition, refused), 2 usage error.`
+
+/**
+ * The `resale` command tree. Settings given here are inherited by every subcommand created with
+ * `.command()`, so the whole tree reports usage errors the same way (see `main.ts`).
+ */
+export const makeCli = (): Command => {
+  const program = new Command("resale")
+    .description("Operator tool of the resale service: the web panel's operator actions, from a terminal.")
+    .version("0.1.0", "-V, --version")
+    .exitOverride()
+    .showHelpAfterError("(add --help for usage)")
+    .showSuggestionAfterError(true)
+    .addHelpText("after", HELP_FOOTER)
+  registerTopups(program)
+  registerPayments(program)
+  registerOrders(program)
+  registerPricing(program)
+  registerTickets(program)
+  registerUsers(program)
+  registerDb(program)
+  return program
+}

@@ -1,0 +1,35 @@
+import { CoreServices } from "@resale/core/CoreServices.ts"
+import { EmbeddedPostgres } from "@resale/store/EmbeddedPostgres.ts"
+import { PgConnection } from "@resale/store/PgConnection.ts"
+import { PgStore } from "@resale/store/PgStore.ts"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
+
+/** Where the data lives, read exactly as the server reads it: `DATABASE_URL`, else the embedded `DATA_DIR`. */
+export interface StoreSettings {
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  readonly dataDir: string
+}
+
+export const storeSettings: Effect.Effect<StoreSettings, Config.ConfigError> = Effect.gen(function*() {
+  const url = yield* Config.Redacted("DATABASE_URL").pipe(Config.option)
+  const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
+  // An exported but empty DATABASE_URL means "not set", as in most shells' `DATABASE_URL= resale ...`.
+  return { databaseUrl: Option.filter(url, (u) => Redacted.value(u).trim() !== ""), dataDir }
+})
+
+/** A small pool: one operator command at a time. */
+const CLI_POOL = 4
+
+/** The PostgreSQL connection: the server at `DATABASE_URL`, or the embedded PGlite under `DATA_DIR/pg`. */
+export const CliConnection = Layer.unwrap(Effect.map(storeSettings, (settings) =>
+  Option.match(settings.databaseUrl, {
+    onNone: () => EmbeddedPostgres.layer(EmbeddedPostgres.dataDirOf(settings.dataDir)),
+    onSome: (url) => PgConnection.layerFromUrl(url, CLI_POOL)
+  })
+))
+
+/** Every storage port over that connection, with the connection still visible (for `db` commands). */
+export const CliStore = PgStore.layer.pipe(Layer.provideMerge(CliConnection))
+
+/** The core use-case services, exactly as the web panel gets them, over the store. */
+export const CliCore = CoreServices.pipe(Layer.provideMerge(CliStore))

@@ -1,0 +1,92 @@
+import { Cause } from "effect"
+import { formatUzs } from "./Output.ts"
+
+/** How a failed command ends: a stable code for scripts, one sentence for people, and the exit code. */
+export interface Failure {
+  readonly code: string
+  readonly message: string
+  readonly exitCode: 1 | 2
+}
+
+type Tagged = { readonly _tag: string } & Record<string, unknown>
+
+const isTagged = (u: unknown): u is Tagged =>
+  typeof u === "object" && u !== null && typeof (u as { _tag?: unknown })._tag === "string"
+
+const topupVerb: Record<string, string> = {
+  paid: "approved or marked paid",
+  rejected: "rejected",
+  cancelled: "cancelled"
+}
+const orderVerb: Record<string, string> = { queued: "retried", completed: "marked done", failed: "failed" }
+
+/** The operator-facing sentence for each domain error the core services can fail with. */
+const domainMessage = (e: Tagged): string | undefined => {
+  switch (e._tag) {
+    case "TopupNotFound":
+      return `Top-up #${e["topupId"]} does not exist.`
+    case "TopupTransitionInvalid":
+      return `Top-up #${e["topupId"]} is ${e["from"]}; it cannot be ${topupVerb[String(e["to"])] ?? `moved to ${e["to"]}`}.`
+    case "OrderNotFound":
+      return `Order #${e["orderId"]} does not exist.`
+    case "OrderTransitionInvalid":
+      return `Order #${e["orderId"]} is ${e["from"]}; it cannot be ${orderVerb[String(e["to"])] ?? `moved to ${e["to"]}`}.`
+    case "TicketNotFound":
+      return `Ticket #${e["ticketId"]} does not exist.`
+    case "TicketTransitionInvalid":
+      return `Ticket #${e["ticketId"]} is already ${e["from"]}.`
+    case "PaymentNotFound":
+      return `Payment #${e["paymentId"]} does not exist.`
+    case "PaymentAlreadyMatched":
+      return `Payment #${e["paymentId"]} is already ${e["status"]}; it cannot be assigned again.`
+    case "UserNotFound":
+      return e["userId"] === undefined ? "No such user." : `User #${e["userId"]} does not exist.`
+    case "InsufficientBalance":
+      return `User #${e["userId"]} has ${formatUzs(Number(e["balance"]))} UZS; ${formatUzs(Number(e["required"]))} UZS are needed.`
+    case "TicketMessageInvalid":
+    case "PricesInvalid":
+    case "AdjustmentInvalid":
+    case "TopupAmountInvalid":
+    case "CliCommandError":
+      return typeof e["message"] === "string" ? capitalise(e["message"]) : undefined
+    default:
+      return undefined
+  }
+}
+
+const capitalise = (text: string): string => {
+  const s = text.charAt(0).toUpperCase() + text.slice(1)
+  return /[.!?]$/.test(s) ? s : `${s}.`
+}
+
+// Infrastructure failures: say what could not be reached, never echo connection strings.
+const infrastructureMessage = (u: unknown): string => {
+  const text = u instanceof Error ? u.message : isTagged(u) && typeof u["message"] === "string" ? u["message"] : String(u)
+  const detail = text.replace(/postgres(ql)?:\/\/[^\s"']+/gi, "<database url>")
+  if (/relation .* does not exist|effect_sql_migrations/i.test(detail)) {
+    return `The database is not migrated (${detail}); run \`resale db migrate\` first.`
+  }
+  return `Database or service failure: ${detail}`
+}
+
+/** The failure of a command's Effect, from its cause: domain errors by tag, usage errors, defects. */
+export const describeCause = (cause: Cause.Cause<unknown>): Failure => {
+  const error = Cause.findErrorOption(cause)
+  if (error._tag === "Some") return describeError(error.value)
+  if (Cause.hasInterruptsOnly(cause)) return { code: "Interrupted", message: "Interrupted.", exitCode: 1 }
+  const defect = Cause.squash(cause)
+  return { code: "Defect", message: infrastructureMessage(defect), exitCode: 1 }
+}
+
+export const describeError = (error: unknown): Failure => {
+  if (isTagged(error)) {
+    if (error._tag === "CliUsageError") return { code: "Usage", message: String(error["message"]), exitCode: 2 }
+    const message = domainMessage(error)
+    if (message !== undefined) {
+      const code = error._tag === "CliCommandError" ? String(error["reason"]) : error._tag
+      return { code, message, exitCode: 1 }
+    }
+    return { code: error._tag, message: infrastructureMessage(error), exitCode: 1 }
+  }
+  return { code: "Error", message: infrastructureMessage(error), exitCode: 1 }
+}

@@ -1,0 +1,48 @@
+import { Effect, Exit, Layer, Logger, ManagedRuntime, References } from "effect"
+import { describeCause, describeError, type Failure } from "./Failures.ts"
+import { type Output, toJson } from "./Output.ts"
+
+/** Options every leaf command accepts. */
+export interface CommonOptions {
+  readonly json?: boolean
+}
+
+// Logs go to stderr and only from warnings up, so stdout carries nothing but the command's output.
+const Quiet = Layer.mergeAll(
+  Layer.succeed(Logger.LogToStderr)(true),
+  Layer.succeed(References.MinimumLogLevel)("Warn")
+)
+
+/** Prints a failure: the sentence on stderr, and with `--json` also a machine-readable object on stdout. */
+export const reportFailure = (failure: Failure, json: boolean): void => {
+  if (json) process.stdout.write(`${toJson({ ok: false, code: failure.code, message: failure.message })}\n`)
+  process.stderr.write(`error: ${failure.message}\n`)
+  process.exitCode = failure.exitCode
+}
+
+/**
+ * Runs one command's program in a `ManagedRuntime` built from `layer` (the store is opened only
+ * now, never for `--help` or a usage error), prints its output and sets the exit code. The runtime
+ * is disposed afterwards, which closes the pool or stops the embedded database.
+ */
+export const runCommand = async <R, E>(
+  layer: Layer.Layer<R, E>,
+  program: Effect.Effect<Output, unknown, R>,
+  options: CommonOptions
+): Promise<void> => {
+  const json = options.json === true
+  const runtime = ManagedRuntime.make(Layer.provideMerge(layer, Quiet))
+  try {
+    const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(Quiet)))
+    if (Exit.isSuccess(exit)) {
+      process.stdout.write(`${json ? toJson(exit.value.json) : exit.value.text}\n`)
+      process.exitCode = 0
+    } else {
+      reportFailure(describeCause(exit.cause), json)
+    }
+  } catch (error) {
+    reportFailure(describeError(error), json)
+  } finally {
+    await runtime.dispose().catch(() => undefined)
+  }
+}

@@ -1,0 +1,111 @@
+import type { PaymentId, TopupId } from "@resale/core/ids.ts"
+import { type IncomingPayment, PaymentStatus } from "@resale/core/payments/IncomingPayment.ts"
+import { Payments } from "@resale/core/payments/Payments.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import type { Command } from "commander"
+import { Effect } from "effect"
+import { positiveId } from "../Args.ts"
+import { CliCore } from "../CliStore.ts"
+import { confirm } from "../Confirmation.ts"
+import { fields, formatUzs, listing, output } from "../Output.ts"
+import { type CommonOptions, runCommand } from "../Runner.ts"
+import { choiceOption, operator, type PageOptions, pageOf, withJson, withPage, withYes } from "./Common.ts"
+import { topupText } from "./Topups.ts"
+
+const paymentRow = (p: IncomingPayment) => [
+  p.id,
+  formatUzs(p.amountUzs),
+  p.cardLast4,
+  p.externalId,
+  p.status,
+  p.topupId === null ? null : `#${p.topupId}`,
+  p.createdAt
+]
+
+const paymentText = (p: IncomingPayment): string =>
+  fields([
+    ["Payment", `#${p.id}`],
+    ["Amount UZS", formatUzs(p.amountUzs)],
+    ["Card", p.cardLast4 === null ? null : `*${p.cardLast4}`],
+    ["External id", p.externalId],
+    ["Status", p.status],
+    ["Top-up", p.topupId === null ? null : `#${p.topupId}`],
+    ["Received", p.createdAt],
+    ["Updated", p.updatedAt]
+  ])
+
+interface ListOptions extends CommonOptions, PageOptions {
+  readonly unmatched?: boolean
+  readonly status?: PaymentStatus
+}
+
+/** Statuses an operator has to resolve: nothing matched, or more than one top-up did. */
+const UNRESOLVED: ReadonlyArray<PaymentStatus> = ["unmatched", "ambiguous"]
+
+const list = (options: ListOptions) =>
+  Effect.gen(function*() {
+    const status = options.unmatched === true ? UNRESOLVED : options.status === undefined ? undefined : [options.status]
+    const page = yield* (yield* Payments).list({ ...pageOf(options), ...(status === undefined ? {} : { status }) })
+    return output(
+      { items: page.items, total: page.total },
+      listing(["ID", "AMOUNT UZS", "CARD", "EXTERNAL ID", "STATUS", "TOPUP", "RECEIVED"], page.items.map(paymentRow), {
+        total: page.total,
+        offset: options.offset
+      }, options.unmatched === true ? "unresolved payments" : "payments")
+    )
+  })
+
+const show = (id: number) =>
+  Effect.gen(function*() {
+    const payment = yield* (yield* Payments).find(id as PaymentId)
+    return output(payment, paymentText(payment))
+  })
+
+interface AssignOptions extends CommonOptions {
+  readonly yes?: boolean
+}
+
+const assign = (paymentId: number, topupId: number, options: AssignOptions) =>
+  Effect.gen(function*() {
+    const payments = yield* Payments
+    const payment = yield* payments.find(paymentId as PaymentId)
+    const topup = yield* (yield* TopupService).find(operator, topupId as TopupId)
+    const difference = payment.amountUzs === topup.payableUzs
+      ? ""
+      : ` (the top-up's payable amount is ${formatUzs(topup.payableUzs)} UZS; the amount received is what gets credited)`
+    yield* confirm(
+      `Assign payment #${payment.id} of ${formatUzs(payment.amountUzs)} UZS to top-up #${topup.id} (${topup.status}) ` +
+        `and credit ${formatUzs(payment.amountUzs)} UZS to user #${topup.userId}${difference}?`,
+      { yes: options.yes === true, action: `assign payment #${payment.id}` }
+    )
+    const result = yield* payments.assign(payment.id, topup.id)
+    const confirmed = result.topup._tag === "Some" ? result.topup.value : topup
+    return output(
+      { payment: result.payment, topup: confirmed },
+      `Payment #${result.payment.id} is matched to top-up #${confirmed.id}, now ${confirmed.status}.\n\n${topupText(confirmed)}`
+    )
+  })
+
+export const registerPayments = (program: Command): void => {
+  const payments = program.command("payments").description("card payments reported by the bank relay")
+
+  withPage(withJson(
+    payments.command("list")
+      .description("list incoming payments, oldest first")
+      .option("--unmatched", "only payments that wait for an operator (unmatched or ambiguous)")
+      .addOption(choiceOption("--status <status>", "only payments in this status", PaymentStatus.literals).conflicts("unmatched"))
+  )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
+
+  withJson(
+    payments.command("show").description("one payment in full").argument("<id>", "payment id", positiveId("the payment id"))
+  ).action((id: number, options: CommonOptions) => runCommand(CliCore, show(id), options))
+
+  withYes(withJson(
+    payments.command("assign")
+      .description("resolve an unmatched, ambiguous or late payment: confirm this top-up with it and credit the amount received")
+      .argument("<payment_id>", "payment id", positiveId("the payment id"))
+      .argument("<topup_id>", "top-up id (pending, review or expired)", positiveId("the top-up id"))
+  )).action((paymentId: number, topupId: number, options: AssignOptions) =>
+    runCommand(CliCore, assign(paymentId, topupId, options), options)
+  )
+}
