@@ -10,6 +10,7 @@ import { Cell, TonClient } from "@ton/ton"
 import { Config, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
+import { networkGlobalIdOf } from "./PayerAccount.ts"
 import { codeHashOf } from "./WalletContracts.ts"
 
 export interface TonCenterOptions extends TonBlockchainOptions {
@@ -64,7 +65,7 @@ export const tonCenterClient = (
     )
   return {
     network,
-    networkGlobalId: network === "testnet" ? -3 : -239,
+    networkGlobalId: networkGlobalIdOf(network),
     account: (address) =>
       call("getAddressInformation", async () => {
         const state = await client.getContractState(address)

@@ -1,9 +1,12 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Address, beginCell, Cell, comment, external, ExternalAddress, storeMessage } from "@ton/ton"
+import { Nanoton, Wallet } from "@resale/core/ports/Blockchain.ts"
+import { Address, beginCell, Cell, comment, contractAddress, external, ExternalAddress, loadStateInit, storeMessage } from "@ton/ton"
 import { Effect } from "effect"
+import { deriveKeys } from "../src/Mnemonic.ts"
+import { networkGlobalIdOf, payerAccount } from "../src/PayerAccount.ts"
 import { messageBody, normalizedHash, parseRecipient } from "../src/Transfers.ts"
 import { codeHashOf, expectedCodeHash, walletContract } from "../src/WalletContracts.ts"
-import { BIP39_VECTOR_V4R2 } from "./support/wallets.ts"
+import { BIP39_VECTOR, BIP39_VECTOR_V4R2, BIP39_VECTOR_V5R1 } from "./support/wallets.ts"
 
 describe("Transfers", () => {
   it.effect("bounce follows the address the user gave: UQ no, EQ yes, raw yes; flags kept", () =>
@@ -61,4 +64,27 @@ describe("Transfers", () => {
     assert.strictEqual(codeHashOf(v5), expectedCodeHash("v5r1"))
     assert.notStrictEqual(expectedCodeHash("v4r2"), expectedCodeHash("v5r1"))
   })
+})
+
+describe("payerAccount", () => {
+  it.effect("describes the wallet like TON Connect: raw address, public key, StateInit whose hash is the address", () =>
+    Effect.gen(function*() {
+      const [derived] = yield* deriveKeys(BIP39_VECTOR)
+      const wallet = new Wallet({
+        address: BIP39_VECTOR_V5R1,
+        version: "v5r1",
+        kind: "bip39",
+        status: "uninit",
+        balance: Nanoton.make(0n),
+        key: derived!.key
+      })
+      const payer = payerAccount(wallet, networkGlobalIdOf("sandbox"))
+      assert.strictEqual(payer.address, Address.parse(BIP39_VECTOR_V5R1).toRawString())
+      assert.strictEqual(payer.publicKey, "7952e94118f34607c75e23258dd9220d66ccac5a3ee074125c25068e8107bfbf")
+      const init = loadStateInit(Cell.fromBase64(payer.walletStateInit).beginParse())
+      assert.strictEqual(contractAddress(0, init).toRawString(), payer.address)
+      assert.notInclude(JSON.stringify(payer), Buffer.from(derived!.key.secretKey).toString("hex"))
+      const testnet = payerAccount(wallet, networkGlobalIdOf("testnet"))
+      assert.notStrictEqual(testnet.address, payer.address) // V5R1's wallet id carries the network
+    }))
 })
