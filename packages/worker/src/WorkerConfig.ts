@@ -1,0 +1,111 @@
+import { Config, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+
+/**
+ * Settings of the worker, read and validated once at start (see the README for every variable).
+ * Durations accept Effect's duration text ("5 seconds", "2 minutes").
+ */
+export interface WorkerSettings {
+  /** Sandbox: the hot wallet is generated and funded from the sandbox faucet, gifts are simulated. */
+  readonly sandbox: boolean
+  readonly dataDir: string
+  /** The service's hot wallet that pays Fragment for stars and premium (required outside sandbox). */
+  readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
+  /** Orders processed at once by this worker. */
+  readonly concurrency: number
+  /** How long an idle fulfilment loop waits before it looks for due orders again. */
+  readonly pollInterval: Duration.Duration
+  /** A `processing` order whose worker has not signalled for this long is resumed by another worker. */
+  readonly orderLease: Duration.Duration
+  /** After paying, how long to poll the marketplace for delivery before leaving it to reconciliation. */
+  readonly deliveryWait: Duration.Duration
+  /** Delay before an order with an unknown payment outcome is looked at again. */
+  readonly reconcileDelay: Duration.Duration
+  /** Period of the payments job (re-match unmatched payments, expire top-ups). */
+  readonly paymentsInterval: Duration.Duration
+  /** An unmatched payment may match a top-up created up to this long after it arrived. */
+  readonly rematchWindow: Duration.Duration
+  /** Period of the notifications job when the outbox was empty. */
+  readonly notifyInterval: Duration.Duration
+  readonly notifyBatch: number
+  readonly botToken: Option.Option<Redacted.Redacted<string>>
+  readonly telegramApiUrl: string
+  /** Bot chats that receive operator notifications (new receipts, unmatched payments, tickets). */
+  readonly operatorChatIds: ReadonlyArray<number>
+  readonly vapid: Option.Option<{ readonly publicKey: string; readonly privateKey: Redacted.Redacted<string> }>
+  /** VAPID `sub` claim: a mailto: or https: contact of the operator. */
+  readonly vapidSubject: string
+  readonly publicUrl: string
+  /** Names of the gift sender accounts; the first is the default. */
+  readonly giftSenders: ReadonlyArray<string>
+}
+
+const names = (text: string): Array<string> =>
+  text.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
+
+const chatIds = (text: string): Array<number> =>
+  names(text).map(Number).filter((n) => Number.isSafeInteger(n) && n !== 0)
+
+export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>()("worker/WorkerConfig") {
+  /** From the environment. */
+  static readonly layer = Layer.effect(
+    WorkerConfig,
+    Effect.gen(function*() {
+      const hotWalletMnemonic = yield* Config.option(Config.Redacted("HOT_WALLET_MNEMONIC"))
+      const sandboxSetting = yield* Config.option(Config.Boolean("SANDBOX"))
+      const sandbox = Option.getOrElse(sandboxSetting, () => Option.isNone(hotWalletMnemonic))
+      const vapidPublic = yield* Config.option(Config.String("VAPID_PUBLIC_KEY"))
+      const vapidPrivate = yield* Config.option(Config.Redacted("VAPID_PRIVATE_KEY"))
+      const duration = (name: string, fallback: Duration.Input) =>
+        Config.Duration(name).pipe(Config.withDefault(Duration.fromInputUnsafe(fallback)))
+      return WorkerConfig.of({
+        sandbox,
+        dataDir: yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data")),
+        hotWalletMnemonic,
+        concurrency: yield* Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
+        pollInterval: yield* duration("WORKER_POLL_INTERVAL", "1 second"),
+        orderLease: yield* duration("ORDER_LEASE", "60 seconds"),
+        deliveryWait: yield* duration("ORDER_DELIVERY_WAIT", "60 seconds"),
+        reconcileDelay: yield* duration("ORDER_RECONCILE_DELAY", "30 seconds"),
+        paymentsInterval: yield* duration("WORKER_PAYMENTS_INTERVAL", "30 seconds"),
+        rematchWindow: yield* duration("PAYMENT_REMATCH_WINDOW", "15 minutes"),
+        notifyInterval: yield* duration("WORKER_NOTIFY_INTERVAL", "2 seconds"),
+        notifyBatch: yield* Config.Int("WORKER_NOTIFY_BATCH").pipe(Config.withDefault(20)),
+        botToken: yield* Config.option(Config.Redacted("TELEGRAM_BOT_TOKEN")),
+        telegramApiUrl: (yield* Config.String("TELEGRAM_API_URL").pipe(Config.withDefault("https://api.telegram.org")))
+          .replace(/\/+$/, ""),
+        operatorChatIds: chatIds(yield* Config.String("OPERATOR_CHAT_IDS").pipe(Config.withDefault(""))),
+        vapid: Option.isSome(vapidPublic) && Option.isSome(vapidPrivate)
+          ? Option.some({ publicKey: vapidPublic.value, privateKey: vapidPrivate.value })
+          : Option.none(),
+        vapidSubject: yield* Config.String("VAPID_SUBJECT").pipe(Config.withDefault("mailto:operator@localhost")),
+        publicUrl: (yield* Config.String("PUBLIC_URL").pipe(Config.withDefault("http://127.0.0.1:8000"))).replace(/\/+$/, ""),
+        giftSenders: names(yield* Config.String("GIFT_SENDERS").pipe(Config.withDefault("user,girl")))
+      })
+    })
+  )
+
+  /** Fixed, fast settings for tests. */
+  static readonly layerTest = (overrides: Partial<WorkerSettings> = {}) =>
+    Layer.succeed(WorkerConfig)(WorkerConfig.of({
+      sandbox: true,
+      dataDir: ".data/test",
+      hotWalletMnemonic: Option.none(),
+      concurrency: 2,
+      pollInterval: Duration.millis(50),
+      orderLease: Duration.seconds(5),
+      deliveryWait: Duration.seconds(5),
+      reconcileDelay: Duration.millis(200),
+      paymentsInterval: Duration.millis(200),
+      rematchWindow: Duration.minutes(15),
+      notifyInterval: Duration.millis(50),
+      notifyBatch: 20,
+      botToken: Option.none(),
+      telegramApiUrl: "http://127.0.0.1:9",
+      operatorChatIds: [],
+      vapid: Option.none(),
+      vapidSubject: "mailto:operator@localhost",
+      publicUrl: "http://127.0.0.1:8000",
+      giftSenders: ["user", "girl"],
+      ...overrides
+    }))
+}

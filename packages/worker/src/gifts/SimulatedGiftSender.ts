@@ -1,0 +1,136 @@
+import {
+  type GiftRequest,
+  GiftSender,
+  GiftSenderError,
+  type GiftSent,
+  type StarGift
+} from "@resale/core/ports/GiftSender.ts"
+import { Effect, Layer, Option, Semaphore } from "effect"
+import { appendFile, mkdir, readFile } from "node:fs/promises"
+import { dirname } from "node:path"
+
+/** Telegram's standard (unlimited) star gifts: real ids and prices, used as the sandbox catalogue. */
+export const SANDBOX_GIFTS: ReadonlyArray<StarGift> = [
+  { id: "5170145012310081615", title: "Heart", stars: 15 },
+  { id: "5170233102089322756", title: "Teddy bear", stars: 15 },
+  { id: "5170250947678437525", title: "Gift box", stars: 25 },
+  { id: "5168103777563050263", title: "Rose", stars: 25 },
+  { id: "5170144170496491616", title: "Cake", stars: 50 },
+  { id: "5170314324215857265", title: "Bouquet", stars: 50 },
+  { id: "5170564780938756245", title: "Rocket", stars: 50 },
+  { id: "5168043875654172773", title: "Trophy", stars: 100 },
+  { id: "5170690322832818290", title: "Ring", stars: 100 },
+  { id: "5170521118301225164", title: "Diamond", stars: 100 }
+].map((g) => ({ ...g, remaining: null, total: null, soldOut: false }))
+
+export interface SentGiftRecord {
+  readonly account: string
+  readonly recipient: string
+  readonly giftId: string
+  readonly message: string | null
+  readonly anonymous: boolean
+  readonly reference: string
+  readonly sentAt: string
+}
+
+/** Test switches of the simulator. */
+export interface GiftSimulatorControl {
+  readonly unknownRecipients: Set<string>
+  /** Next sends fail with these reasons, in order ("TimeoutAfterSend" = sent, but the answer is lost). */
+  readonly faults: Array<GiftSenderError["reason"] | "TimeoutAfterSend">
+  readonly sent: () => ReadonlyArray<SentGiftRecord>
+}
+
+export interface SimulatedGiftSenderOptions {
+  readonly accounts: ReadonlyArray<string>
+  /** Append-only log of sent gifts (one JSON line each): the simulated Telegram's memory across restarts. */
+  readonly logFile?: string
+}
+
+const fail = (reason: GiftSenderError["reason"], message: string) => new GiftSenderError({ reason, message })
+
+/**
+ * Sandbox mode's GiftSender: Telegram's standard gift catalogue, named accounts from config and a
+ * log of sent gifts (a file under the data directory, so `findSent` still knows after a restart).
+ * Usernames follow Telegram's rules; `control` lets tests refuse recipients or inject faults.
+ */
+export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(function*(options: SimulatedGiftSenderOptions) {
+  const log: Array<SentGiftRecord> = []
+  if (options.logFile !== undefined) {
+    const file = options.logFile
+    const text = yield* Effect.promise(() => readFile(file, "utf8").catch(() => ""))
+    for (const line of text.split("\n")) {
+      if (line.trim() === "") continue
+      try {
+        log.push(JSON.parse(line) as SentGiftRecord)
+      } catch {
+        // a torn last line from a crash mid-append: that gift was never confirmed to anyone
+      }
+    }
+    yield* Effect.promise(() => mkdir(dirname(file), { recursive: true }))
+  }
+  const control: GiftSimulatorControl = { unknownRecipients: new Set(), faults: [], sent: () => [...log] }
+  const lock = yield* Semaphore.make(1)
+  const accounts = options.accounts.length === 0 ? ["user"] : options.accounts
+
+  const accountOf = (request: GiftRequest) =>
+    request.account === null ? Effect.succeed(accounts[0] ?? "user")
+    : accounts.includes(request.account) ? Effect.succeed(request.account)
+    : Effect.fail(fail("UnknownAccount", `no gift sender account named "${request.account}"`))
+
+  const record = (entry: SentGiftRecord) =>
+    Effect.promise(async () => {
+      if (options.logFile !== undefined) await appendFile(options.logFile, `${JSON.stringify(entry)}\n`, { flush: true })
+      log.push(entry)
+    })
+
+  const send = Effect.fn("SimulatedGiftSender.send")(function*(request: GiftRequest) {
+    const account = yield* accountOf(request)
+    const recipient = request.recipient.replace(/^@/, "").toLowerCase()
+    if (!/^[a-z][a-z0-9_]{3,31}$/.test(recipient) || control.unknownRecipients.has(recipient)) {
+      return yield* fail("RecipientNotFound", `no Telegram user @${request.recipient}`)
+    }
+    if (!SANDBOX_GIFTS.some((g) => g.id === request.giftId)) {
+      return yield* fail("GiftUnavailable", `gift ${request.giftId} is not on sale`)
+    }
+    const fault = control.faults.shift()
+    if (fault !== undefined && fault !== "TimeoutAfterSend") return yield* fail(fault, `simulated ${fault}`)
+    const sent = yield* lock.withPermit(Effect.gen(function*() {
+      const entry: SentGiftRecord = {
+        account,
+        recipient,
+        giftId: request.giftId,
+        message: request.message,
+        anonymous: request.anonymous,
+        reference: `sim-gift-${log.length + 1}`,
+        sentAt: new Date(yield* Effect.clockWith((c) => c.currentTimeMillis)).toISOString()
+      }
+      yield* record(entry)
+      return entry
+    }))
+    if (fault === "TimeoutAfterSend") return yield* fail("Timeout", "simulated lost answer after the gift was sent")
+    return { account, reference: sent.reference, sentAt: new Date(sent.sentAt) } satisfies GiftSent
+  })
+
+  const findSent = Effect.fn("SimulatedGiftSender.findSent")(function*(request: GiftRequest, since: Date) {
+    const account = yield* accountOf(request)
+    const recipient = request.recipient.replace(/^@/, "").toLowerCase()
+    const found = log.find((e) =>
+      e.account === account && e.recipient === recipient && e.giftId === request.giftId &&
+      new Date(e.sentAt).getTime() >= since.getTime()
+    )
+    return found === undefined
+      ? Option.none<GiftSent>()
+      : Option.some({ account, reference: found.reference, sentAt: new Date(found.sentAt) })
+  })
+
+  return {
+    control,
+    service: GiftSender.of({ accounts, catalogue: Effect.succeed(SANDBOX_GIFTS), send, findSent })
+  }
+})
+
+export const SimulatedGiftSender = {
+  layer: (options: SimulatedGiftSenderOptions) =>
+    Layer.effect(GiftSender, Effect.map(makeSimulatedGiftSender(options), (sim) => sim.service))
+} as const

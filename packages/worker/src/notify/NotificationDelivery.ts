@@ -1,0 +1,84 @@
+import { Notifications } from "@resale/core/outbox/Notifications.ts"
+import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
+import { Notifier, type NotifierError } from "@resale/core/ports/Notifier.ts"
+import { Users } from "@resale/core/ports/Users.ts"
+import { Context, Effect, Layer, Option } from "effect"
+import { WorkerConfig } from "../WorkerConfig.ts"
+import { renderEvent } from "./Notices.ts"
+
+/** What happened to one event. */
+export type DeliveryOutcome = "delivered" | "retry"
+
+/**
+ * Delivers outbox events: a user's event to each of their push subscriptions and their bot chat,
+ * an operators' event (no user) to the operator chats. An event is delivered when no channel
+ * failed transiently; otherwise it is retried with backoff (so a channel that already took it may
+ * see it again: at least once). A dead subscription (404/410) is removed, a blocked bot chat unlinked.
+ */
+export class NotificationDelivery extends Context.Service<NotificationDelivery, {
+  readonly deliver: (event: OutboxEvent) => Effect.Effect<DeliveryOutcome>
+  /** Claims up to the batch size of due events and delivers them; returns how many it took. */
+  readonly runOnce: Effect.Effect<number>
+}>()("worker/notify/NotificationDelivery") {
+  static readonly layer = Layer.effect(
+    NotificationDelivery,
+    Effect.gen(function*() {
+      const notifications = yield* Notifications
+      const notifier = yield* Notifier
+      const users = yield* Users
+      const settings = yield* WorkerConfig
+
+      // undefined = done (sent, skipped, or given up for good); a string = transient failure.
+      const settle = (sent: Effect.Effect<void, NotifierError>, onGone: Effect.Effect<void>) =>
+        sent.pipe(
+          Effect.as(undefined),
+          Effect.catch((error) => {
+            switch (error.reason) {
+              case "Unavailable":
+                return Effect.succeed(`${error.channel}: ${error.message}`)
+              case "Gone":
+                return Effect.as(onGone, undefined)
+              case "Rejected":
+                return Effect.as(Effect.logWarning(`notification refused by ${error.channel}`, error.message), undefined)
+              case "NotConfigured":
+                return Effect.succeed(undefined)
+            }
+          })
+        )
+
+      const deliver = Effect.fn("NotificationDelivery.deliver")(function*(event: OutboxEvent) {
+        const { notice, text } = renderEvent(event)
+        const sends: Array<Effect.Effect<string | undefined>> = []
+        if (event.userId === null) {
+          for (const chatId of settings.operatorChatIds) sends.push(settle(notifier.botMessage(chatId, text), Effect.void))
+        } else {
+          const userId = event.userId
+          const subscriptions = yield* notifications.pushSubscriptions(userId)
+          for (const subscription of subscriptions) {
+            sends.push(settle(notifier.push(subscription, notice), notifications.dropPushEndpoint(subscription.endpoint)))
+          }
+          const user = yield* users.find(userId)
+          const chatId = Option.isSome(user) ? user.value.botChatId : null
+          if (chatId !== null) {
+            sends.push(settle(notifier.botMessage(chatId, text), users.setBotChat(userId, null).pipe(Effect.ignore)))
+          }
+        }
+        const failures = (yield* Effect.all(sends, { concurrency: 4 })).filter((f) => f !== undefined)
+        if (failures.length === 0) {
+          yield* notifications.delivered(event)
+          return "delivered" as const
+        }
+        yield* notifications.failed(event, failures.join("; "))
+        return "retry" as const
+      })
+
+      const runOnce = Effect.gen(function*() {
+        const events = yield* notifications.claim(settings.notifyBatch)
+        yield* Effect.forEach(events, deliver, { concurrency: 4, discard: true })
+        return events.length
+      }).pipe(Effect.withSpan("NotificationDelivery.runOnce"))
+
+      return NotificationDelivery.of({ deliver, runOnce })
+    })
+  )
+}
