@@ -1,0 +1,76 @@
+/**
+ * The marketplace half of a paid purchase: report the signed message and wait for the marketplace
+ * to deliver. Once the payment is on chain nothing is ever reported as "not paid": a delivery not
+ * confirmed by the deadline leaves the record `unknown` (paid) for reconciliation.
+ */
+import { Clock, Duration, Effect, Result } from "effect"
+import type { PreparedTransfer } from "../ports/Blockchain.ts"
+import type { DirectPurchaseRecord, DirectPurchaseRecords } from "../ports/DirectPurchaseRecords.ts"
+import { isTransient, type Marketplace, type PayerAccount, type PurchaseKind } from "../ports/Marketplace.ts"
+import type { DirectKind } from "./DirectPurchase.ts"
+import { DirectPurchaseError } from "./DirectPurchaseError.ts"
+import type { DirectSettingsShape } from "./DirectSettings.ts"
+
+export interface DeliveryDeps {
+  readonly records: DirectPurchaseRecords["Service"]
+  readonly marketplace: Marketplace["Service"]
+  readonly settings: DirectSettingsShape
+}
+
+export const purchaseKind = (kind: DirectKind): PurchaseKind | undefined =>
+  kind === "stars" ? "stars" : kind === "premium" ? "premium" : kind === "ton_topup" ? "ton" : undefined
+
+const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
+
+export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryDeps) => {
+  /** One look at the marketplace: true when delivered (the record is then `done`). */
+  const checkOnce = Effect.fn("DirectDelivery.checkOnce")(function*(
+    record: DirectPurchaseRecord,
+    extra: { readonly boc?: string; readonly payer?: PayerAccount } = {}
+  ) {
+    const kind = purchaseKind(record.kind)
+    if (kind === undefined || record.marketplaceReqId === null || record.ref === null) return false
+    const state = yield* marketplace.confirm({ kind, reqId: record.marketplaceReqId, ref: record.ref, ...extra })
+    if (state._tag !== "Delivered") return false
+    const at = yield* now
+    yield* records.transition(record.orderId, ["sent", "unknown"], "done", { completedAt: at, errorReason: null, errorMessage: null }, at)
+      .pipe(Effect.orDie)
+    return true
+  })
+
+  /** Waits for delivery of a `sent` (paid) purchase; `unknown` + MarketplaceTimeout when it does not come in time. */
+  const deliver = Effect.fn("DirectDelivery.deliver")(function*(
+    record: DirectPurchaseRecord,
+    prepared: PreparedTransfer,
+    payer: PayerAccount
+  ) {
+    const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.deliveryWithin)
+    let last = "the marketplace has not confirmed delivery"
+    let reported = false
+    while (true) {
+      const seen = yield* Effect.result(checkOnce(record, reported ? {} : { boc: prepared.boc, payer }))
+      reported = true
+      if (Result.isSuccess(seen) && seen.success) return
+      if (Result.isFailure(seen)) {
+        last = `the marketplace answered: ${seen.failure.message}`
+        if (!isTransient(seen.failure)) break
+      }
+      if ((yield* Clock.currentTimeMillis) >= deadline) break
+      yield* Effect.sleep(settings.pollEvery)
+    }
+    const error = new DirectPurchaseError({
+      reason: "MarketplaceTimeout",
+      message: `Paid on chain (tx ${record.txHash ?? "?"}), but ${last}; order ${record.orderId} will be reconciled, repeat the request with the same order_id for its result`,
+      orderId: record.orderId,
+      outcome: "Paid"
+    })
+    yield* records.transition(record.orderId, ["sent"], "unknown", { errorReason: error.reason, errorMessage: error.message }, yield* now)
+      .pipe(Effect.orDie)
+    yield* Effect.logWarning("direct purchase paid, delivery unconfirmed").pipe(
+      Effect.annotateLogs({ orderId: record.orderId, txHash: record.txHash ?? "" })
+    )
+    return yield* error
+  })
+
+  return { deliver, checkOnce }
+}

@@ -1,0 +1,29 @@
+import { Schema } from "effect"
+
+/**
+ * Why a direct purchase did not finish. No HTTP status here: the direct surface maps each reason to
+ * its code in one place. `message` is safe to show and log: it never holds the mnemonic.
+ * `outcome` says whether money may have left: `NotPaid` is certain; `Unknown` stays open until the
+ * order is reconciled on chain; `Paid` means the payment is on chain but delivery is unconfirmed.
+ */
+export class DirectPurchaseError extends Schema.TaggedError<DirectPurchaseError>()("DirectPurchaseError", {
+  reason: Schema.Literals([
+    "InvalidRequest", // a field missing or wrong
+    "AmountBelowMinimum", // stars below 50
+    "AmountAboveMaximum", // stars above 1,000,000
+    "WalletInvalid", // wrong phrase, no funded wallet, frozen, or not the version asked for
+    "InsufficientFunds", // balance below amount + fees
+    "MarketplaceRejected", // the marketplace refused (already subscribed, unknown user, ...)
+    "MarketplaceTimeout", // the marketplace did not answer in time (before or after payment)
+    "TransferFailed", // the chain refused, a network error, or the message never executed
+    "OrderPending", // this order id (or this wallet) has a payment in flight
+    "OrderIdReused" // this order id finished with another request
+  ]),
+  message: Schema.String,
+  orderId: Schema.optionalKey(Schema.String),
+  outcome: Schema.optionalKey(Schema.Literals(["NotPaid", "Unknown", "Paid"]))
+}) {}
+
+export type DirectFailureReason = DirectPurchaseError["reason"]
+
+export const invalidRequest = (message: string) => new DirectPurchaseError({ reason: "InvalidRequest", message })

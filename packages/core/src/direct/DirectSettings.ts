@@ -1,0 +1,28 @@
+import { Context, Duration } from "effect"
+
+/** How long a direct request waits for the chain and the marketplace before it answers "unknown". */
+export interface DirectSettingsShape {
+  /** Waiting for the wallet's transaction after sending. A real message is dead 60 s + margin after signing. */
+  readonly confirmWithin: Duration.Input
+  /** Waiting for the marketplace to report delivery after the payment is on chain. */
+  readonly deliveryWithin: Duration.Input
+  /** Pause between two looks at the chain or the marketplace. */
+  readonly pollEvery: Duration.Input
+  /** An in-flight record untouched this long belongs to a dead process; reconciliation takes it over. */
+  readonly staleAfter: Duration.Input
+  /**
+   * Lower bound of the fees, checked before the marketplace is asked (the Blockchain adapter checks the
+   * exact amount + its own reserve when it signs).
+   */
+  readonly feeReserve: bigint
+}
+
+export const DirectSettings = Context.Reference<DirectSettingsShape>("core/direct/DirectSettings", {
+  defaultValue: () => ({
+    confirmWithin: Duration.seconds(75),
+    deliveryWithin: Duration.seconds(60),
+    pollEvery: Duration.millis(1500),
+    staleAfter: Duration.minutes(10),
+    feeReserve: 10_000_000n
+  })
+})
