@@ -4,6 +4,9 @@ import { EmbeddedPostgres } from "../src/EmbeddedPostgres.ts"
 import { Migrations } from "../src/Migrations.ts"
 import { PgStore } from "../src/PgStore.ts"
 import { reset, type StoreTest } from "./contract/support.ts"
+import { ordersContract, ticketsContract } from "./contract/ordersTickets.ts"
+import { smallPortsContract, transactorContract } from "./contract/smallPorts.ts"
+import { paymentsContract, topupsContract } from "./contract/topupsPayments.ts"
 import { ledgerContract, usersContract } from "./contract/usersLedger.ts"
 
 // The same contract on the embedded PGlite the no-configuration start uses (in memory here): one
@@ -16,4 +19,10 @@ layer(Embedded, { timeout: "60 seconds" })("store on embedded PGlite", (it) => {
   const test: StoreTest = (name, body) => it.effect(name, () => Effect.andThen(reset, body))
   usersContract(test)
   ledgerContract(test)
+  topupsContract(test)
+  paymentsContract(test)
+  ordersContract(test)
+  ticketsContract(test)
+  transactorContract(test)
+  smallPortsContract(test)
 })

@@ -1,0 +1,196 @@
+import type { DirectKind, DirectState } from "@resale/core/direct/DirectPurchase.ts"
+import type { Nanoton } from "@resale/core/money/Nanoton.ts"
+import type { PreparedTransfer, WalletVersion } from "@resale/core/ports/Blockchain.ts"
+import {
+  type ClaimResult,
+  DirectPurchaseRecords,
+  type DirectPurchasePatch,
+  type DirectPurchaseRecord,
+  DirectRecordConflict,
+  DirectWalletBusy,
+  type NewDirectPurchase
+} from "@resale/core/ports/DirectPurchaseRecords.ts"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { isSqlError } from "effect/sql/SqlError"
+import { date, dateOrNull, int, orDieSql } from "./SqlValues.ts"
+
+interface Row {
+  readonly order_id: string
+  readonly kind: string
+  readonly state: string
+  readonly fingerprint: string
+  readonly network: string
+  readonly wallet_address: string
+  readonly wallet_version: string
+  readonly recipient: string
+  readonly amount_nano: bigint | null
+  readonly units: number | null
+  readonly comment: string | null
+  readonly marketplace_req_id: string | null
+  readonly ref: string | null
+  readonly pay_to: string | null
+  readonly pay_amount_nano: bigint | null
+  readonly prepared: (Omit<PreparedTransfer, "amount"> & { readonly amount: string }) | null
+  readonly tx_hash: string | null
+  readonly fee_nano: bigint | null
+  readonly wallet_lock: string | null
+  readonly error_reason: string | null
+  readonly error_message: string | null
+  readonly attempts: number
+  readonly created_at: Date
+  readonly updated_at: Date
+  readonly completed_at: Date | null
+}
+
+const nano = (value: bigint | string | null): Nanoton | null => value === null ? null : BigInt(value) as Nanoton
+
+const toRecord = (row: Row): DirectPurchaseRecord => ({
+  orderId: row.order_id,
+  kind: row.kind as DirectKind,
+  state: row.state as DirectState,
+  fingerprint: row.fingerprint,
+  network: row.network as DirectPurchaseRecord["network"],
+  walletAddress: row.wallet_address,
+  walletVersion: row.wallet_version as WalletVersion,
+  recipient: row.recipient,
+  amount: nano(row.amount_nano),
+  units: row.units === null ? null : int(row.units),
+  comment: row.comment,
+  marketplaceReqId: row.marketplace_req_id,
+  ref: row.ref,
+  payTo: row.pay_to,
+  payAmount: nano(row.pay_amount_nano),
+  prepared: row.prepared === null ? null : { ...row.prepared, amount: BigInt(row.prepared.amount) as Nanoton },
+  txHash: row.tx_hash,
+  fee: nano(row.fee_nano),
+  walletLocked: row.wallet_lock !== null,
+  errorReason: row.error_reason,
+  errorMessage: row.error_message,
+  attempts: int(row.attempts),
+  createdAt: date(row.created_at),
+  updatedAt: date(row.updated_at),
+  completedAt: dateOrNull(row.completed_at)
+})
+
+// jsonb cannot hold a bigint: the amount travels as decimal text.
+const preparedJson = (prepared: PreparedTransfer) => JSON.stringify({ ...prepared, amount: String(prepared.amount) })
+
+const RELEASES: ReadonlyArray<DirectState> = ["done", "failed", "unknown"]
+
+/**
+ * `DirectPurchaseRecords` on `direct_purchases`. Claims are `INSERT … ON CONFLICT DO NOTHING` on the
+ * order id; transitions are conditional UPDATEs; the wallet lock is a partial unique index, so a second
+ * in-flight payment of one wallet is refused by PostgreSQL itself, whichever process asks.
+ */
+export const PgDirectPurchaseRecords = {
+  layer: Layer.effect(
+    DirectPurchaseRecords,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+
+      const find = Effect.fn("DirectPurchaseRecords.find")(function*(orderId: string) {
+        const [row] = yield* sql<Row>`SELECT * FROM direct_purchases WHERE order_id = ${orderId}`
+        return row === undefined ? Option.none() : Option.some(toRecord(row))
+      }, orDieSql)
+
+      const claim = Effect.fn("DirectPurchaseRecords.claim")(function*(record: NewDirectPurchase, now: Date) {
+        const [inserted] = yield* sql<Row>`
+          INSERT INTO direct_purchases (order_id, kind, state, fingerprint, network, wallet_address, wallet_version,
+                                        recipient, amount_nano, units, comment, created_at, updated_at)
+          VALUES (${record.orderId}, ${record.kind}, 'pending', ${record.fingerprint}, ${record.network},
+                  ${record.walletAddress}, ${record.walletVersion}, ${record.recipient}, ${record.amount},
+                  ${record.units}, ${record.comment}, ${now}, ${now})
+          ON CONFLICT (order_id) DO NOTHING
+          RETURNING *`
+        if (inserted !== undefined) return { _tag: "Claimed", record: toRecord(inserted) } satisfies ClaimResult
+        const [existing] = yield* sql<Row>`SELECT * FROM direct_purchases WHERE order_id = ${record.orderId}`
+        if (existing === undefined) return yield* Effect.die(new Error("direct purchase vanished during its claim"))
+        return { _tag: "Existing", record: toRecord(existing) } satisfies ClaimResult
+      }, orDieSql)
+
+      const restart = Effect.fn("DirectPurchaseRecords.restart")(function*(record: NewDirectPurchase, now: Date) {
+        // The failed attempt goes to `history`, so a fee it may have cost stays on record.
+        const [row] = yield* sql<Row>`
+          UPDATE direct_purchases SET
+            history = history || jsonb_build_array(jsonb_build_object(
+              'attempt', attempts, 'wallet_address', wallet_address, 'external_hash', external_hash,
+              'tx_hash', tx_hash, 'fee_nano', fee_nano::text, 'error_reason', error_reason, 'updated_at', updated_at)),
+            state = 'pending', kind = ${record.kind}, fingerprint = ${record.fingerprint}, network = ${record.network},
+            wallet_address = ${record.walletAddress}, wallet_version = ${record.walletVersion},
+            recipient = ${record.recipient}, amount_nano = ${record.amount}, units = ${record.units},
+            comment = ${record.comment}, marketplace_req_id = NULL, ref = NULL, pay_to = NULL,
+            pay_amount_nano = NULL, prepared = NULL, seqno = NULL, external_hash = NULL, valid_until = NULL,
+            tx_hash = NULL, fee_nano = NULL, wallet_lock = NULL, error_reason = NULL, error_message = NULL,
+            attempts = attempts + 1, updated_at = ${now}, completed_at = NULL
+          WHERE order_id = ${record.orderId} AND state = 'failed'
+          RETURNING *`
+        return row === undefined ? Option.none() : Option.some(toRecord(row))
+      }, orDieSql)
+
+      const transition = Effect.fn("DirectPurchaseRecords.transition")(function*(
+        orderId: string,
+        from: ReadonlyArray<DirectState>,
+        to: DirectState,
+        patch: DirectPurchasePatch,
+        now: Date
+      ) {
+        const set: Record<string, unknown> = { state: to, updated_at: now }
+        const put = (column: string, value: unknown) => {
+          if (value !== undefined) set[column] = value
+        }
+        put("marketplace_req_id", patch.marketplaceReqId)
+        put("ref", patch.ref)
+        put("pay_to", patch.payTo)
+        put("pay_amount_nano", patch.payAmount)
+        if (patch.prepared !== undefined) {
+          set["prepared"] = patch.prepared === null ? null : preparedJson(patch.prepared)
+          set["seqno"] = patch.prepared?.seqno ?? null
+          set["external_hash"] = patch.prepared?.externalHash ?? null
+          set["valid_until"] = patch.prepared?.validUntil ?? null
+        }
+        put("tx_hash", patch.txHash)
+        put("fee_nano", patch.fee)
+        put("error_reason", patch.errorReason)
+        put("error_message", patch.errorMessage)
+        put("completed_at", patch.completedAt)
+        const lock = RELEASES.includes(to) || patch.lock === false
+          ? sql`, wallet_lock = NULL`
+          : patch.lock === true
+          ? sql`, wallet_lock = wallet_address`
+          : sql``
+        const updated = yield* sql<Row>`
+          UPDATE direct_purchases SET ${sql.update(set)} ${lock}
+          WHERE order_id = ${orderId} AND state IN ${sql.in(from)}
+          RETURNING *`.pipe(
+          Effect.catchIf(
+            (e) => isSqlError(e) && e.reason._tag === "UniqueViolation",
+            () => Effect.succeed("busy" as const)
+          )
+        )
+        if (updated === "busy") {
+          const current = yield* find(orderId)
+          return yield* new DirectWalletBusy({ walletAddress: Option.match(current, { onNone: () => "", onSome: (r) => r.walletAddress }) })
+        }
+        const [row] = updated
+        if (row !== undefined) return toRecord(row)
+        const current = yield* find(orderId)
+        return yield* new DirectRecordConflict({
+          orderId,
+          ...Option.match(current, { onNone: () => ({}), onSome: (r) => ({ state: r.state }) })
+        })
+      }, orDieSql)
+
+      const listUnresolved = Effect.fn("DirectPurchaseRecords.listUnresolved")(function*(staleBefore: Date, limit: number) {
+        const rows = yield* sql<Row>`
+          SELECT * FROM direct_purchases
+          WHERE state = 'unknown' OR (state IN ('pending', 'sending', 'sent') AND updated_at <= ${staleBefore})
+          ORDER BY updated_at
+          LIMIT ${limit}`
+        return rows.map(toRecord)
+      }, orDieSql)
+
+      return DirectPurchaseRecords.of({ claim, restart, transition, find, listUnresolved })
+    })
+  )
+} as const

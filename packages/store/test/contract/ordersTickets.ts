@@ -1,0 +1,125 @@
+import { assert } from "@effect/vitest"
+import { type NewOrder, type OrderId, Orders, type TicketId, Tickets, type UserId, type Uzs } from "@resale/core"
+import { Effect, Option } from "effect"
+import { at, newUser, type StoreTest, t0 } from "./support.ts"
+
+const stars = (userId: UserId, n = 100): NewOrder => ({
+  userId,
+  recipient: "durov",
+  item: { kind: "stars", stars: n },
+  priceUzs: (n * 230) as Uzs
+})
+
+export const ordersContract = (test: StoreTest) => {
+  test("insert queues an order with its item; find and list (filters, newest first, total)", Effect.gen(function*() {
+    const orders = yield* Orders
+    const user = yield* newUser(1)
+    const other = yield* newUser(2)
+    const a = yield* orders.insert(stars(user.id), t0)
+    const gift: NewOrder = {
+      userId: user.id,
+      recipient: "friend_1",
+      item: { kind: "gift", giftId: "5170145012310081615", giftStars: 15, comment: null, senderAccount: "girl", anonymous: true },
+      priceUzs: 3450 as Uzs
+    }
+    const b = yield* orders.insert(gift, at(1))
+    yield* orders.insert({ ...stars(other.id), item: { kind: "premium", months: 6 } }, at(2))
+    assert.strictEqual(a.status, "queued")
+    assert.strictEqual(a.chargeSeq, 0)
+    assert.strictEqual(a.attempts, 0)
+    assert.isNull(a.nextAttemptAt)
+    assert.deepStrictEqual(Option.getOrThrow(yield* orders.find(b.id)).item, gift.item)
+    assert.isTrue(Option.isNone(yield* orders.find(999 as OrderId)))
+    const own = yield* orders.list({ userId: user.id, offset: 0, limit: 10 })
+    assert.deepStrictEqual(own.items.map((o) => o.id), [b.id, a.id])
+    assert.strictEqual((yield* orders.list({ kind: "premium", offset: 0, limit: 10 })).total, 1)
+    assert.strictEqual((yield* orders.list({ status: ["completed", "failed"], offset: 0, limit: 10 })).total, 0)
+    assert.strictEqual((yield* orders.list({ offset: 5, limit: 10 })).total, 3)
+  }))
+
+  test("transition is conditional and patches only the given fields (null clears)", Effect.gen(function*() {
+    const orders = yield* Orders
+    const user = yield* newUser(3)
+    const order = yield* orders.insert(stars(user.id), t0)
+    const retrying = yield* orders.transition(order.id, ["queued"], "queued", {
+      attempts: 1,
+      lastError: "marketplace timeout",
+      nextAttemptAt: at(30_000),
+      fragmentRef: "Ref#abc"
+    }, at(1))
+    assert.strictEqual(retrying.attempts, 1)
+    assert.deepStrictEqual(retrying.nextAttemptAt, at(30_000))
+    const done = yield* orders.transition(order.id, ["queued", "processing"], "completed", {
+      txId: "tx-hash",
+      completedAt: at(2),
+      lastError: null
+    }, at(2))
+    assert.strictEqual(done.status, "completed")
+    assert.strictEqual(done.txId, "tx-hash")
+    assert.isNull(done.lastError)
+    assert.strictEqual(done.attempts, 1)
+    assert.strictEqual(done.fragmentRef, "Ref#abc")
+    assert.deepStrictEqual(done.completedAt, at(2))
+    const invalid = yield* Effect.flip(orders.transition(order.id, ["failed"], "queued", { chargeSeq: 1 }, at(3)))
+    assert.strictEqual(invalid._tag, "OrderTransitionInvalid")
+    if (invalid._tag === "OrderTransitionInvalid") assert.strictEqual(invalid.from, "completed")
+    assert.strictEqual(Option.getOrThrow(yield* orders.find(order.id)).chargeSeq, 0)
+    const missing = yield* Effect.flip(orders.transition(999 as OrderId, ["queued"], "failed", {}, at(3)))
+    assert.strictEqual(missing._tag, "OrderNotFound")
+  }))
+
+  test("claimNext takes due queued orders oldest first, each once", Effect.gen(function*() {
+    const orders = yield* Orders
+    const user = yield* newUser(4)
+    const first = yield* orders.insert(stars(user.id), t0)
+    const second = yield* orders.insert(stars(user.id), t0)
+    const third = yield* orders.insert(stars(user.id), t0)
+    yield* orders.transition(first.id, ["queued"], "queued", { nextAttemptAt: at(60_000) }, t0)
+    const claimed = Option.getOrThrow(yield* orders.claimNext(at(1)))
+    assert.strictEqual(claimed.id, second.id)
+    assert.strictEqual(claimed.status, "processing")
+    assert.strictEqual(Option.getOrThrow(yield* orders.claimNext(at(1))).id, third.id)
+    assert.isTrue(Option.isNone(yield* orders.claimNext(at(1))))
+    assert.strictEqual(Option.getOrThrow(yield* orders.claimNext(at(60_000))).id, first.id)
+  }))
+}
+
+export const ticketsContract = (test: StoreTest) => {
+  test("create opens a ticket with its first message; addMessage and messagesAfter page by id", Effect.gen(function*() {
+    const tickets = yield* Tickets
+    const user = yield* newUser(5)
+    const { message, ticket } = yield* tickets.create({ userId: user.id, subject: "Where are my stars?", body: "Order 5", now: t0 })
+    assert.strictEqual(ticket.status, "open")
+    assert.strictEqual(ticket.lastAuthor, "user")
+    assert.strictEqual(message.ticketId, ticket.id)
+    assert.strictEqual(message.body, "Order 5")
+    const reply = yield* tickets.addMessage({ ticketId: ticket.id, author: "operator", body: "Sent now", now: at(10) })
+    assert.isTrue(reply.id > message.id)
+    const after = yield* tickets.messagesAfter(ticket.id, message.id)
+    assert.deepStrictEqual(after.map((m) => [m.author, m.body]), [["operator", "Sent now"]])
+    assert.strictEqual((yield* tickets.messagesAfter(ticket.id, 0)).length, 2)
+    assert.strictEqual((yield* tickets.messagesAfter(ticket.id, reply.id)).length, 0)
+    const updated = Option.getOrThrow(yield* tickets.find(ticket.id))
+    assert.strictEqual(updated.lastAuthor, "operator")
+    assert.deepStrictEqual(updated.updatedAt, at(10))
+    assert.strictEqual(updated.status, "open")
+    const missing = yield* Effect.flip(tickets.addMessage({ ticketId: 999 as TicketId, author: "user", body: "x", now: t0 }))
+    assert.strictEqual(missing._tag, "TicketNotFound")
+  }))
+
+  test("setStatus closes and reopens; list filters and orders by last update", Effect.gen(function*() {
+    const tickets = yield* Tickets
+    const ann = yield* newUser(6)
+    const ben = yield* newUser(7)
+    const a = (yield* tickets.create({ userId: ann.id, subject: "a", body: "a", now: t0 })).ticket
+    const b = (yield* tickets.create({ userId: ben.id, subject: "b", body: "b", now: at(1) })).ticket
+    yield* tickets.addMessage({ ticketId: a.id, author: "user", body: "ping", now: at(2) })
+    assert.deepStrictEqual((yield* tickets.list({ offset: 0, limit: 10 })).items.map((t) => t.id), [a.id, b.id])
+    assert.strictEqual((yield* tickets.setStatus(b.id, "closed", at(3))).status, "closed")
+    assert.deepStrictEqual((yield* tickets.list({ status: "open", offset: 0, limit: 10 })).items.map((t) => t.id), [a.id])
+    assert.deepStrictEqual((yield* tickets.list({ userId: ben.id, offset: 0, limit: 10 })).items.map((t) => t.status), ["closed"])
+    assert.strictEqual((yield* tickets.setStatus(b.id, "open", at(4))).status, "open")
+    const missing = yield* Effect.flip(tickets.setStatus(999 as TicketId, "closed", t0))
+    assert.strictEqual(missing._tag, "TicketNotFound")
+  }))
+}

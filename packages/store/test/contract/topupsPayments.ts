@@ -1,0 +1,153 @@
+import { assert } from "@effect/vitest"
+import { IncomingPayments, type PaymentId, type TopupId, Topups, type UserId, type Uzs } from "@resale/core"
+import { Effect, Option } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { at, minutes, newUser, type StoreTest, t0 } from "./support.ts"
+
+const pending = (userId: UserId, requested: number, now = t0) =>
+  Topups.use((topups) =>
+    topups.insertPending({ userId, requestedUzs: requested as Uzs, expiresAt: at(minutes(15) + now.getTime() - t0.getTime()), now })
+  )
+
+export const topupsContract = (test: StoreTest) => {
+  test("insertPending picks the smallest free offset among pending top-ups, across requested amounts", Effect.gen(function*() {
+    const user = yield* newUser(1)
+    const a = yield* pending(user.id, 10_000)
+    const b = yield* pending(user.id, 10_000)
+    const c = yield* pending(user.id, 9_999)
+    assert.deepStrictEqual([a.payableUzs, b.payableUzs, c.payableUzs], [10_000, 10_001, 9_999])
+    // Ranges overlap: 9_999, 10_000 and 10_001 are all held, so the next 9_999 request pays 10_002.
+    const d = yield* pending(user.id, 9_999)
+    assert.strictEqual(d.payableUzs, 10_002)
+    assert.strictEqual(a.status, "pending")
+    assert.strictEqual(a.method, "card")
+    assert.strictEqual(a.requestedUzs, 10_000)
+    assert.deepStrictEqual(a.expiresAt, at(minutes(15)))
+    // A top-up that leaves `pending` frees its payable amount.
+    yield* (yield* Topups).transition(a.id, ["pending"], "cancelled", {}, at(1))
+    assert.strictEqual((yield* pending(user.id, 10_000)).payableUzs, 10_000)
+  }))
+
+  test("insertPending fails TopupPayableExhausted when all 1,000 offsets are pending", Effect.gen(function*() {
+    const sql = yield* SqlClient
+    const user = yield* newUser(2)
+    yield* sql`
+      INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status, expires_at, created_at, updated_at)
+      SELECT ${user.id}, 'card', 50000 + o, 50000 + o, 'pending', ${at(minutes(15))}, ${t0}, ${t0}
+      FROM generate_series(0, 999) AS o`
+    const error = yield* Effect.flip(pending(user.id, 50_000))
+    assert.strictEqual(error._tag, "TopupPayableExhausted")
+    assert.strictEqual((yield* pending(user.id, 49_999)).payableUzs, 49_999)
+  }))
+
+  test("insertReview stores the receipt; find and list (filters, newest first, total)", Effect.gen(function*() {
+    const topups = yield* Topups
+    const ann = yield* newUser(3)
+    const ben = yield* newUser(4)
+    const review = yield* topups.insertReview({
+      userId: ann.id,
+      requestedUzs: 25_000 as Uzs,
+      receipt: { key: "receipts/3/abc", contentType: "image/png", size: 1234 },
+      now: t0
+    })
+    assert.strictEqual(review.status, "review")
+    assert.strictEqual(review.payableUzs, 25_000)
+    assert.isNull(review.expiresAt)
+    assert.deepStrictEqual(review.receipt, { key: "receipts/3/abc", contentType: "image/png", size: 1234 })
+    const card = yield* pending(ann.id, 5_000)
+    yield* pending(ben.id, 7_000)
+    assert.deepStrictEqual(Option.getOrThrow(yield* topups.find(review.id)), review)
+    assert.isTrue(Option.isNone(yield* topups.find(999 as TopupId)))
+    const own = yield* topups.list({ userId: ann.id, offset: 0, limit: 10 })
+    assert.deepStrictEqual(own.items.map((t) => t.id), [card.id, review.id])
+    const reviews = yield* topups.list({ status: ["review"], offset: 0, limit: 10 })
+    assert.strictEqual(reviews.total, 1)
+    assert.strictEqual((yield* topups.list({ offset: 2, limit: 1 })).total, 3)
+  }))
+
+  test("transition is conditional on the current status and applies only the patch's fields", Effect.gen(function*() {
+    const topups = yield* Topups
+    const user = yield* newUser(5)
+    const t = yield* pending(user.id, 3_000)
+    const paid = yield* topups.transition(t.id, ["pending", "review"], "paid", {
+      creditedUzs: 3_000 as Uzs,
+      confirmedBy: "operator",
+      adminNote: "checked"
+    }, at(5))
+    assert.strictEqual(paid.status, "paid")
+    assert.strictEqual(paid.creditedUzs, 3_000)
+    assert.strictEqual(paid.adminNote, "checked")
+    assert.deepStrictEqual(paid.updatedAt, at(5))
+    const again = yield* Effect.flip(topups.transition(t.id, ["pending"], "cancelled", {}, at(6)))
+    assert.strictEqual(again._tag, "TopupTransitionInvalid")
+    if (again._tag === "TopupTransitionInvalid") assert.strictEqual(again.from, "paid")
+    const missing = yield* Effect.flip(topups.transition(999 as TopupId, ["pending"], "cancelled", {}, at(6)))
+    assert.strictEqual(missing._tag, "TopupNotFound")
+    const unchanged = Option.getOrThrow(yield* topups.find(t.id))
+    assert.strictEqual(unchanged.adminNote, "checked")
+    assert.strictEqual(unchanged.confirmedBy, "operator")
+  }))
+
+  test("a paid top-up must say what was credited (the database refuses it otherwise)", Effect.gen(function*() {
+    const topups = yield* Topups
+    const user = yield* newUser(6)
+    const t = yield* pending(user.id, 3_000)
+    const exit = yield* Effect.exit(topups.transition(t.id, ["pending"], "paid", {}, at(1)))
+    assert.strictEqual(exit._tag, "Failure")
+    assert.strictEqual(Option.getOrThrow(yield* topups.find(t.id)).status, "pending")
+  }))
+
+  test("findLivePendingByPayable sees only live card top-ups; expireDue expires each due one once", Effect.gen(function*() {
+    const topups = yield* Topups
+    const user = yield* newUser(7)
+    const early = yield* pending(user.id, 4_000)
+    const late = yield* pending(user.id, 4_000, at(minutes(10)))
+    assert.deepStrictEqual((yield* topups.findLivePendingByPayable(4_000 as Uzs, at(1))).map((t) => t.id), [early.id])
+    assert.deepStrictEqual((yield* topups.findLivePendingByPayable(4_001 as Uzs, at(1))).map((t) => t.id), [late.id])
+    assert.strictEqual((yield* topups.findLivePendingByPayable(4_000 as Uzs, at(minutes(15)))).length, 0)
+    const expired = yield* topups.expireDue(at(minutes(15)))
+    assert.deepStrictEqual(expired.map((t) => [t.id, t.status]), [[early.id, "expired"]])
+    assert.strictEqual((yield* topups.expireDue(at(minutes(15)))).length, 0)
+    assert.strictEqual((yield* topups.expireDue(at(minutes(25)))).length, 1)
+  }))
+}
+
+export const paymentsContract = (test: StoreTest) => {
+  test("record is idempotent by external id; without one every call records", Effect.gen(function*() {
+    const payments = yield* IncomingPayments
+    const first = yield* payments.record({ amountUzs: 10_001 as Uzs, cardLast4: "4242", externalId: "sms-1" }, t0)
+    const again = yield* payments.record({ amountUzs: 99 as Uzs, cardLast4: null, externalId: "sms-1" }, at(1))
+    assert.isTrue(first.created)
+    assert.isFalse(again.created)
+    assert.deepStrictEqual(again.payment, first.payment)
+    assert.strictEqual(first.payment.status, "received")
+    assert.strictEqual(first.payment.cardLast4, "4242")
+    const anonymous1 = yield* payments.record({ amountUzs: 500 as Uzs, cardLast4: null, externalId: null }, t0)
+    const anonymous2 = yield* payments.record({ amountUzs: 500 as Uzs, cardLast4: null, externalId: null }, t0)
+    assert.isTrue(anonymous1.created && anonymous2.created)
+    assert.notStrictEqual(anonymous1.payment.id, anonymous2.payment.id)
+  }))
+
+  test("markMatched once; markUnresolved only while unmatched; list oldest first with filters", Effect.gen(function*() {
+    const payments = yield* IncomingPayments
+    const user = yield* newUser(8)
+    const topup = yield* pending(user.id, 1_000)
+    const { payment } = yield* payments.record({ amountUzs: 1_000 as Uzs, cardLast4: null, externalId: "m-1" }, t0)
+    const { payment: other } = yield* payments.record({ amountUzs: 1_500 as Uzs, cardLast4: null, externalId: "m-2" }, t0)
+    const unresolved = yield* payments.markUnresolved(other.id, "ambiguous", at(1))
+    assert.strictEqual(unresolved.status, "ambiguous")
+    const matched = yield* payments.markMatched(payment.id, topup.id, at(2))
+    assert.strictEqual(matched.status, "matched")
+    assert.strictEqual(matched.topupId, topup.id)
+    const twice = yield* Effect.flip(payments.markMatched(payment.id, topup.id, at(3)))
+    assert.strictEqual(twice._tag, "PaymentAlreadyMatched")
+    const late = yield* Effect.flip(payments.markUnresolved(payment.id, "unmatched", at(3)))
+    assert.strictEqual(late._tag, "PaymentAlreadyMatched")
+    const missing = yield* Effect.flip(payments.markMatched(999 as PaymentId, topup.id, at(3)))
+    assert.strictEqual(missing._tag, "PaymentNotFound")
+    assert.deepStrictEqual((yield* payments.list({ offset: 0, limit: 10 })).items.map((p) => p.id), [payment.id, other.id])
+    const open = yield* payments.list({ status: ["unmatched", "ambiguous"], offset: 0, limit: 10 })
+    assert.deepStrictEqual(open.items.map((p) => p.id), [other.id])
+    assert.strictEqual(Option.getOrThrow(yield* payments.find(other.id)).status, "ambiguous")
+  }))
+}
