@@ -21,17 +21,18 @@ export const reportFailure = (failure: Failure, json: boolean): void => {
 }
 
 /**
- * Runs one command's program in a `ManagedRuntime` built from `layer` (the store is opened only
- * now, never for `--help` or a usage error), prints its output and sets the exit code. The runtime
+ * Runs one command's program in a `ManagedRuntime` built from `layer`, prints its output and sets
+ * the exit code. The layer is loaded only now (the database driver and the embedded PostgreSQL are
+ * heavy imports), so `--help` and usage errors answer fast and never open the store. The runtime
  * is disposed afterwards, which closes the pool or stops the embedded database.
  */
 export const runCommand = async <R, E>(
-  layer: Layer.Layer<R, E>,
+  layer: () => Promise<Layer.Layer<R, E>>,
   program: Effect.Effect<Output, unknown, R>,
   options: CommonOptions
 ): Promise<void> => {
   const json = options.json === true
-  const runtime = ManagedRuntime.make(Layer.provideMerge(layer, Quiet))
+  const runtime = ManagedRuntime.make(Layer.provideMerge(await layer(), Quiet))
   try {
     const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(Quiet)))
     if (Exit.isSuccess(exit)) {
