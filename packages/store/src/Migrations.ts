@@ -5,10 +5,12 @@ import { Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import Foundation from "./migrations/0001_foundation.ts"
+import DirectPurchases from "./migrations/0002_direct_purchases.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrations = PgMigrator.fromRecord({
-  "0001_foundation": Foundation
+  "0001_foundation": Foundation,
+  "0002_direct_purchases": DirectPurchases
 })
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */

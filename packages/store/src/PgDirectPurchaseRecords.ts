@@ -144,7 +144,6 @@ export const PgDirectPurchaseRecords = {
         put("pay_to", patch.payTo)
         put("pay_amount_nano", patch.payAmount)
         if (patch.prepared !== undefined) {
-          set["prepared"] = patch.prepared === null ? null : preparedJson(patch.prepared)
           set["seqno"] = patch.prepared?.seqno ?? null
           set["external_hash"] = patch.prepared?.externalHash ?? null
           set["valid_until"] = patch.prepared?.validUntil ?? null
@@ -159,8 +158,11 @@ export const PgDirectPurchaseRecords = {
           : patch.lock === true
           ? sql`, wallet_lock = wallet_address`
           : sql``
+        const prepared = patch.prepared === undefined
+          ? sql``
+          : sql`, prepared = ${patch.prepared === null ? null : preparedJson(patch.prepared)}::jsonb`
         const updated = yield* sql<Row>`
-          UPDATE direct_purchases SET ${sql.update(set)} ${lock}
+          UPDATE direct_purchases SET ${sql.update(set)} ${prepared} ${lock}
           WHERE order_id = ${orderId} AND state IN ${sql.in(from)}
           RETURNING *`.pipe(
           Effect.catchIf(
