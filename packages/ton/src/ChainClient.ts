@@ -15,6 +15,8 @@ export interface RawAccount {
   readonly codeHash: string | undefined
   /** The wallet's `seqno` get-method when active, else 0. */
   readonly seqno: number
+  /** Chain time (unix seconds) of the state the node answered from: how far it has seen. */
+  readonly syncTime: number
 }
 
 export interface TransactionPage {

@@ -43,7 +43,7 @@ export const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void
         const seqno = status === "active"
           ? await emulator.runGetMethod(address, "seqno").then((r) => r.stackReader.readNumber(), () => 0)
           : 0
-        return { status, balance: contract.balance, codeHash, seqno }
+        return { status, balance: contract.balance, codeHash, seqno, syncTime: emulator.now ?? Math.floor(Date.now() / 1000) }
       },
       catch: () => networkError("The sandbox could not read the account")
     }),

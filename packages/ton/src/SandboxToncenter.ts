@@ -88,7 +88,7 @@ const methods = (sandbox: SandboxChain): Record<string, (params: any) => Promise
           hash: Buffer.from(contract.lastTransactionHash.toString(16).padStart(64, "0"), "hex").toString("base64")
         },
         block_id: blockId,
-        sync_utime: Math.floor(Date.now() / 1000)
+        sync_utime: emulator.now ?? Math.floor(Date.now() / 1000)
       }
     },
     runGetMethod: async ({ address, method }) => {

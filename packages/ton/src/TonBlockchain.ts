@@ -25,7 +25,10 @@ import { expectedCodeHash, signedExternal, WALLET_VERSIONS, walletContract } fro
 export interface TonBlockchainOptions {
   /** Lifetime of a signed message in seconds (valid_until = now + ttl). Default 60. */
   readonly ttlSeconds?: number
-  /** Clock skew and node lag allowed before a message past valid_until counts as dead. Default 30. */
+  /**
+   * A message counts as dead once both our clock and the node's synced chain time are this far past
+   * its valid_until (a shard block of that time must have reached the masterchain). Default 10.
+   */
   readonly expiryMarginSeconds?: number
   /** Kept free for fees: measured worst cases are 3.1M steady and 5.95M with deploy. */
   readonly feeReserve?: { readonly active: bigint; readonly deploy: bigint }
@@ -44,7 +47,7 @@ const parseAddress = (text: string) =>
 
 export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOptions = {}): Blockchain["Service"] => {
   const ttl = options.ttlSeconds ?? 60
-  const margin = options.expiryMarginSeconds ?? 30
+  const margin = options.expiryMarginSeconds ?? 10
   const reserve = options.feeReserve ?? { active: 10_000_000n, deploy: 20_000_000n }
   const maxPages = options.historyPages ?? 50
   const inFlight = makeInFlight()
@@ -116,7 +119,8 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     const paid = verdicts.find((v) => v._tag === "Paid")
     if (paid !== undefined) return paid.status
     const account = yield* client.account(wallet)
-    const dead = (yield* nowSeconds) > prepared.validUntil + margin
+    // Judged by the node's view of chain time too, so a lagging node cannot make a live message look dead.
+    const dead = (yield* nowSeconds) > prepared.validUntil + margin && account.syncTime > prepared.validUntil + margin
     const seqnoUsed = account.seqno > prepared.seqno
     const pending: TransferStatus = { _tag: "Pending" }
     const first = verdicts[0]

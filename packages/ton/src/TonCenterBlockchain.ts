@@ -74,7 +74,8 @@ export const tonCenterClient = (
         const seqno = status === "active"
           ? await client.runMethodWithError(address, "seqno").then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
           : 0
-        return { status, balance: state.balance, codeHash: code === undefined ? undefined : codeHashOf(code), seqno }
+        const codeHash = code === undefined ? undefined : codeHashOf(code)
+        return { status, balance: state.balance, codeHash, seqno, syncTime: state.timestampt }
       }),
     sendBoc: (boc) => Effect.asVoid(call("sendBoc", () => client.sendFile(boc))),
     transactions: (address, page) =>
