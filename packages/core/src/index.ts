@@ -62,7 +62,20 @@ export * from "./ports/Blockchain.ts"
 export * from "./ports/Marketplace.ts"
 export * from "./ports/GiftSender.ts"
 export * from "./ports/Notifier.ts"
+export * from "./ports/DirectPurchaseRecords.ts"
+
+// Direct purchase surface (wallet-paid purchases).
+export * from "./direct/DirectPurchase.ts"
+export * from "./direct/DirectPurchaseError.ts"
+export * from "./direct/DirectPurchases.ts"
+export * from "./direct/DirectRequests.ts"
+export * from "./direct/DirectSettings.ts"
+export * from "./direct/PayerAccounts.ts"
+export * from "./direct/DirectDelivery.ts"
+export * from "./direct/DirectPayment.ts"
+export * from "./direct/DirectReconciler.ts"
 
 // Names that more than one module exports: the money module and the orders module win.
 export { Nanoton } from "./money/Nanoton.ts"
 export { PremiumMonths } from "./orders/Order.ts"
+export { STARS_MAX, STARS_MIN } from "./orders/OrderRules.ts"
