@@ -1,0 +1,109 @@
+import { assert, layer } from "@effect/vitest"
+import { Balances } from "@resale/core/ledger/Balances.ts"
+import { Payments } from "@resale/core/payments/Payments.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { Effect } from "effect"
+import { cardTopup, cli, CliTestLayer, json, receiptTopup, seedUser } from "./support/CliHarness.ts"
+
+const operator = { kind: "operator" as const }
+
+/** A bank payment that matches no pending top-up, so it waits for an operator. */
+const unmatchedPayment = (amountUzs: number, externalId: string) =>
+  Payments.use((p) => p.incoming({ amountUzs, cardLast4: "4242", externalId })).pipe(Effect.orDie)
+
+layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale payments (real process, real PostgreSQL)", (it) => {
+  it.effect("list --unmatched shows only payments waiting for an operator", () =>
+    Effect.gen(function*() {
+      const user = yield* seedUser("ann_payments")
+      const topup = yield* cardTopup(user.id, 10_000)
+      const matched = yield* Payments.use((p) => p.incoming({ amountUzs: topup.payableUzs, externalId: "bank-matched-1" })).pipe(Effect.orDie)
+      assert.strictEqual(matched.outcome, "matched")
+      const stray = yield* unmatchedPayment(123_457, "bank-stray-1")
+      assert.strictEqual(stray.outcome, "unmatched")
+
+      const unresolved = json(yield* cli(["payments", "list", "--unmatched", "--json"]))
+      assert.deepStrictEqual(unresolved.items.map((p: { id: number }) => p.id), [stray.payment.id])
+      assert.strictEqual(unresolved.items[0].status, "unmatched")
+      assert.strictEqual(unresolved.items[0].externalId, "bank-stray-1")
+
+      const all = json(yield* cli(["payments", "list", "--json"]))
+      assert.strictEqual(all.total, 2)
+      const onlyMatched = json(yield* cli(["payments", "list", "--status", "matched", "--json"]))
+      assert.deepStrictEqual(onlyMatched.items.map((p: { topupId: number }) => p.topupId), [topup.id])
+
+      const table = yield* cli(["payments", "list", "--unmatched"])
+      assert.strictEqual(table.code, 0)
+      assert.match(table.stdout, new RegExp(`^\\s*${stray.payment.id}\\s+123 457\\s+4242\\s+bank-stray-1\\s+unmatched`, "m"))
+      assert.include(table.stdout, "1 unresolved payments")
+    }))
+
+  it.effect("assign confirms the top-up with the payment and credits the amount actually received, once", () =>
+    Effect.gen(function*() {
+      const user = yield* seedUser("bob_payments")
+      const topup = yield* cardTopup(user.id, 200_000)
+      // The customer paid a different amount than the payable one: only an operator can tie them.
+      const late = yield* unmatchedPayment(199_000, "bank-late-1")
+
+      const run = yield* cli(["payments", "assign", String(late.payment.id), String(topup.id), "--yes", "--json"])
+      assert.strictEqual(run.code, 0, run.stderr)
+      const body = json(run)
+      assert.strictEqual(body.payment.status, "matched")
+      assert.strictEqual(body.payment.topupId, topup.id)
+      assert.strictEqual(body.topup.status, "paid")
+      assert.strictEqual(body.topup.creditedUzs, 199_000)
+      assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 199_000)
+
+      const again = yield* cli(["payments", "assign", String(late.payment.id), String(topup.id), "--yes"])
+      assert.strictEqual(again.code, 1)
+      assert.include(again.stderr, `Payment #${late.payment.id} is already matched; it cannot be assigned again.`)
+      assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 199_000)
+    }))
+
+  it.effect("assign to a top-up that is already paid fails and leaves the payment unmatched", () =>
+    Effect.gen(function*() {
+      const user = yield* seedUser("cat_payments")
+      const topup = yield* receiptTopup(user.id, 55_000)
+      yield* TopupService.use((s) => s.approve(topup.id)).pipe(Effect.orDie)
+      const stray = yield* unmatchedPayment(55_001, "bank-stray-2")
+
+      const run = yield* cli(["payments", "assign", String(stray.payment.id), String(topup.id), "--yes"])
+      assert.strictEqual(run.code, 1)
+      assert.include(run.stderr, `Top-up #${topup.id} is paid; it cannot be approved or marked paid.`)
+      const payment = yield* Payments.use((p) => p.find(stray.payment.id)).pipe(Effect.orDie)
+      assert.strictEqual(payment.status, "unmatched")
+      assert.strictEqual(payment.topupId, null)
+      assert.strictEqual((yield* TopupService.use((s) => s.find(operator, topup.id))).creditedUzs, 55_000)
+    }))
+
+  it.effect("unknown ids, bad values and a missing confirmation are reported clearly", () =>
+    Effect.gen(function*() {
+      const user = yield* seedUser("dan_payments")
+      const topup = yield* cardTopup(user.id, 20_000)
+      const stray = yield* unmatchedPayment(77_777, "bank-stray-3")
+
+      const noPayment = yield* cli(["payments", "assign", "999999", String(topup.id), "--yes"])
+      assert.strictEqual(noPayment.code, 1)
+      assert.include(noPayment.stderr, "Payment #999999 does not exist.")
+
+      const noTopup = yield* cli(["payments", "assign", String(stray.payment.id), "999999", "--yes", "--json"])
+      assert.strictEqual(noTopup.code, 1)
+      assert.strictEqual(json(noTopup).code, "TopupNotFound")
+
+      const unconfirmed = yield* cli(["payments", "assign", String(stray.payment.id), String(topup.id)])
+      assert.strictEqual(unconfirmed.code, 2)
+      assert.include(unconfirmed.stderr, "pass --yes")
+      assert.strictEqual((yield* Payments.use((p) => p.find(stray.payment.id)).pipe(Effect.orDie)).status, "unmatched")
+
+      const show = json(yield* cli(["payments", "show", String(stray.payment.id), "--json"]))
+      assert.strictEqual(show.amountUzs, 77_777)
+
+      const badStatus = yield* cli(["payments", "list", "--status", "lost"])
+      assert.strictEqual(badStatus.code, 2)
+      const both = yield* cli(["payments", "list", "--unmatched", "--status", "matched"])
+      assert.strictEqual(both.code, 2)
+      assert.include(both.stderr, "cannot be used with option '--unmatched'")
+      const missingArg = yield* cli(["payments", "assign", String(stray.payment.id)])
+      assert.strictEqual(missingArg.code, 2)
+      assert.include(missingArg.stderr, "missing required argument 'topup_id'")
+    }))
+})
