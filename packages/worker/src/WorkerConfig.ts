@@ -18,6 +18,12 @@ export interface WorkerSettings {
   readonly orderLease: Duration.Duration
   /** After paying, how long to poll the marketplace for delivery before leaving it to reconciliation. */
   readonly deliveryWait: Duration.Duration
+  /** After sending a payment, how long to look for it on chain before calling its outcome unknown. */
+  readonly confirmWait: Duration.Duration
+  /** Pause between two looks at the chain or the marketplace while paying. */
+  readonly chainPollEvery: Duration.Duration
+  /** An in-flight payment record untouched this long belongs to a dead process and is reconciled. */
+  readonly paymentStaleAfter: Duration.Duration
   /** Delay before an order with an unknown payment outcome is looked at again. */
   readonly reconcileDelay: Duration.Duration
   /** Period of the payments job (re-match unmatched payments, expire top-ups). */
@@ -65,6 +71,9 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
         pollInterval: yield* duration("WORKER_POLL_INTERVAL", "1 second"),
         orderLease: yield* duration("ORDER_LEASE", "60 seconds"),
         deliveryWait: yield* duration("ORDER_DELIVERY_WAIT", "60 seconds"),
+        confirmWait: yield* duration("PAYMENT_CONFIRM_WAIT", "75 seconds"),
+        chainPollEvery: yield* duration("PAYMENT_POLL_INTERVAL", "1500 millis"),
+        paymentStaleAfter: yield* duration("PAYMENT_STALE_AFTER", "3 minutes"),
         reconcileDelay: yield* duration("ORDER_RECONCILE_DELAY", "30 seconds"),
         paymentsInterval: yield* duration("WORKER_PAYMENTS_INTERVAL", "30 seconds"),
         rematchWindow: yield* duration("PAYMENT_REMATCH_WINDOW", "15 minutes"),
@@ -94,6 +103,9 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
       pollInterval: Duration.millis(50),
       orderLease: Duration.seconds(5),
       deliveryWait: Duration.seconds(5),
+      confirmWait: Duration.seconds(20),
+      chainPollEvery: Duration.millis(50),
+      paymentStaleAfter: Duration.seconds(10),
       reconcileDelay: Duration.millis(200),
       paymentsInterval: Duration.millis(200),
       rematchWindow: Duration.minutes(15),

@@ -1,0 +1,61 @@
+import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { Cause, Duration, Effect, Layer } from "effect"
+import { Fulfilment } from "./fulfilment/Fulfilment.ts"
+import { OrderLease } from "./fulfilment/OrderLease.ts"
+import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
+import { PaymentRematch } from "./payments/PaymentRematch.ts"
+import { WorkerConfig } from "./WorkerConfig.ts"
+
+/**
+ * Runs `step` forever: after a busy round at once, after an idle one (`false`) following `idle`.
+ * A defect is logged and the loop goes on after the idle pause: one bad row never stops a job.
+ */
+const loop = (name: string, step: Effect.Effect<boolean>, idle: Duration.Duration) =>
+  step.pipe(
+    Effect.catchCause((cause) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.as(Effect.logError(`${name} failed`, cause), false)
+    ),
+    Effect.flatMap((busy) => (busy ? Effect.void : Effect.sleep(idle))),
+    Effect.forever,
+    Effect.annotateLogs({ job: name })
+  )
+
+/** Every `interval`, `step` (its result ignored). */
+const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Duration) =>
+  loop(name, Effect.as(step, false), interval)
+
+/**
+ * The worker's jobs, started with the layer and interrupted when its scope closes (SIGTERM through
+ * `NodeRuntime.runMain`): an order in the middle of a payment finishes that payment first (the
+ * payment runs uninterruptibly), then is handed back to the queue.
+ * - fulfilment: `concurrency` loops claiming due orders (FOR UPDATE SKIP LOCKED);
+ * - rescue: orders of dead workers back to the queue, every half lease;
+ * - payments: re-match unmatched card payments, expire top-ups, settle open direct purchases;
+ * - notifications: outbox delivery by web push and bot message.
+ */
+export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
+  const settings = yield* WorkerConfig
+  const fulfilment = yield* Fulfilment
+  const lease = yield* OrderLease
+  const rematch = yield* PaymentRematch
+  const topups = yield* TopupService
+  const direct = yield* DirectPurchases
+  const delivery = yield* NotificationDelivery
+
+  for (let i = 0; i < Math.max(1, settings.concurrency); i++) {
+    yield* Effect.forkScoped(loop("fulfilment", fulfilment.runOnce, settings.pollInterval))
+  }
+  yield* Effect.forkScoped(
+    every("rescue", lease.rescueStale, Duration.millis(Math.max(50, Duration.toMillis(settings.orderLease) / 2)))
+  )
+  yield* Effect.forkScoped(every(
+    "payments",
+    Effect.all([rematch.run, topups.expireDue, direct.reconcileOpen(50)], { discard: true }),
+    settings.paymentsInterval
+  ))
+  yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))
+  yield* Effect.logInfo(`worker started: ${settings.concurrency} fulfilment loop(s)${settings.sandbox ? ", sandbox mode" : ""}`)
+}))

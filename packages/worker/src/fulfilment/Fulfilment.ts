@@ -1,0 +1,86 @@
+import type { Order } from "@resale/core/orders/Order.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { Context, Duration, Effect, Layer, Option } from "effect"
+import { WorkerConfig } from "../WorkerConfig.ts"
+import { GiftFulfilment } from "./GiftFulfilment.ts"
+import { MarketplaceFulfilment } from "./MarketplaceFulfilment.ts"
+import { OrderLease } from "./OrderLease.ts"
+import type { Outcome } from "./Outcome.ts"
+
+/** A busy wallet frees up within seconds: look again soon, with some spread between workers. */
+const busyDelay = (base: Duration.Duration) =>
+  Duration.millis(Math.max(50, Duration.toMillis(base)) * (1 + Math.random()))
+
+/**
+ * Takes due orders one at a time and carries each through one attempt: stars and premium through
+ * the marketplace paid from the hot wallet, gifts through the GiftSender; then applies the outcome
+ * with the order use cases (complete, fail + refund once, defer with backoff) or hands the order
+ * back without counting an attempt (busy, unknown outcome, stop). The order's lease is kept alive
+ * while it runs, so a dead worker's order is resumed by another one.
+ */
+export class Fulfilment extends Context.Service<Fulfilment, {
+  /** Claims and processes the next due order; false when none was due. */
+  readonly runOnce: Effect.Effect<boolean>
+  readonly process: (order: Order) => Effect.Effect<Outcome>
+}>()("worker/fulfilment/Fulfilment") {
+  static readonly layer = Layer.effect(
+    Fulfilment,
+    Effect.gen(function*() {
+      const orderService = yield* OrderService
+      const lease = yield* OrderLease
+      const marketplace = yield* MarketplaceFulfilment
+      const gifts = yield* GiftFulfilment
+      const settings = yield* WorkerConfig
+
+      const apply = (order: Order, outcome: Outcome) => {
+        switch (outcome._tag) {
+          case "Delivered":
+            return orderService.complete(order.id, {
+              txId: outcome.txId,
+              ...(outcome.ref === undefined ? {} : { fragmentRef: outcome.ref })
+            }).pipe(Effect.asVoid)
+          case "NotDelivered":
+            return (outcome.transient ? orderService.defer(order.id, outcome.error) : orderService.fail(order.id, outcome.error))
+              .pipe(Effect.asVoid)
+          case "Busy":
+            return lease.requeue(order.id, busyDelay(settings.pollInterval), null)
+          case "Unknown":
+            return Effect.andThen(
+              outcome.ref === undefined ? Effect.void : lease.setReference(order.id, outcome.ref),
+              lease.requeue(order.id, settings.reconcileDelay, outcome.error)
+            )
+        }
+      }
+
+      const process = Effect.fn("Fulfilment.process")(function*(order: Order) {
+        const outcome = yield* lease.hold(
+          order,
+          order.item.kind === "gift" ? gifts.attempt(order) : marketplace.attempt(order)
+        ).pipe(
+          // A stop in the middle hands the order back; the next worker resumes it (same payment key).
+          Effect.onInterrupt(() => lease.requeue(order.id, Duration.zero, null))
+        )
+        yield* Effect.logInfo(`order ${order.id}: ${outcome._tag}`).pipe(
+          Effect.annotateLogs({ orderId: order.id, kind: order.item.kind, outcome: outcome._tag })
+        )
+        // Another worker may have resumed and finished it meanwhile: its transition won, ours is void.
+        yield* apply(order, outcome).pipe(
+          Effect.catchTags({
+            OrderTransitionInvalid: (e) => Effect.logWarning(`order ${order.id} moved on meanwhile (${e.from})`),
+            OrderNotFound: () => Effect.void
+          })
+        )
+        return outcome
+      })
+
+      const runOnce = Effect.gen(function*() {
+        const claimed = yield* orderService.claimNext
+        if (Option.isNone(claimed)) return false
+        yield* process(claimed.value)
+        return true
+      }).pipe(Effect.withSpan("Fulfilment.runOnce"))
+
+      return Fulfilment.of({ runOnce, process })
+    })
+  )
+}

@@ -1,0 +1,80 @@
+import type { Order } from "@resale/core/orders/Order.ts"
+import { type GiftRequest, GiftSender, isGiftFailureTransient } from "@resale/core/ports/GiftSender.ts"
+import { currentDate } from "@resale/core/Time.ts"
+import { Context, Duration, Effect, Layer, Option } from "effect"
+import { WorkerConfig } from "../WorkerConfig.ts"
+import { OrderLease } from "./OrderLease.ts"
+import { Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
+
+/** The order's reference while a gift send may be under way: `gift@<ISO instant before sending>`. */
+const MARKER = "gift@"
+
+export const giftMarker = (at: Date): string => `${MARKER}${at.toISOString()}`
+
+export const markerTime = (reference: string | null): Date | undefined => {
+  if (reference === null || !reference.startsWith(MARKER)) return undefined
+  const at = new Date(reference.slice(MARKER.length))
+  return Number.isNaN(at.getTime()) ? undefined : at
+}
+
+/** A service answer arrives within this; a send older than it that left no trace never happened. */
+const SETTLE_MS = 60_000
+
+const requestOf = (order: Order): GiftRequest | undefined =>
+  order.item.kind === "gift"
+    ? {
+      account: order.item.senderAccount,
+      recipient: order.recipient,
+      giftId: order.item.giftId,
+      message: order.item.comment,
+      anonymous: order.item.anonymous
+    }
+    : undefined
+
+/**
+ * Gift orders through the GiftSender. Telegram has no idempotency key for gifts, so the order's
+ * reference is set to a marker with the instant BEFORE each send; an order found with a marker
+ * (resumed after a crash, or after a `Timeout`) first asks `findSent` whether that send happened
+ * and only sends again when it surely did not.
+ */
+export class GiftFulfilment extends Context.Service<GiftFulfilment, {
+  readonly attempt: (order: Order) => Effect.Effect<Outcome>
+}>()("worker/fulfilment/GiftFulfilment") {
+  static readonly layer = Layer.effect(
+    GiftFulfilment,
+    Effect.gen(function*() {
+      const gifts = yield* GiftSender
+      const lease = yield* OrderLease
+      const settings = yield* WorkerConfig
+      const settleMs = Math.max(SETTLE_MS, Duration.toMillis(settings.reconcileDelay))
+
+      const delivered = (sent: { readonly account: string; readonly reference: string }) =>
+        Delivered(`gift:${sent.account}:${sent.reference}`)
+
+      const attempt = Effect.fn("GiftFulfilment.attempt")(function*(order: Order) {
+        const request = requestOf(order)
+        if (request === undefined) return NotDelivered(false, `order ${order.id} is not a gift order`)
+        const since = markerTime(order.fragmentRef)
+        if (since !== undefined) {
+          const found = yield* Effect.result(gifts.findSent(request, since))
+          if (found._tag === "Failure") return Unknown(`could not check whether the gift was sent: ${found.failure.message}`)
+          if (Option.isSome(found.success)) return delivered(found.success.value)
+          if ((yield* currentDate).getTime() - since.getTime() < settleMs) {
+            return Unknown("gift send outcome unknown; checking again before sending")
+          }
+        }
+        const startedAt = yield* currentDate
+        yield* lease.setReference(order.id, giftMarker(startedAt))
+        const sent = yield* Effect.result(gifts.send(request))
+        if (sent._tag === "Success") return delivered(sent.success)
+        const error = sent.failure
+        if (error.reason === "Timeout") return Unknown(`gift send outcome unknown: ${error.message}`)
+        // Nothing was sent: the marker goes, so the next attempt does not wait for a lookup.
+        yield* lease.setReference(order.id, null)
+        return NotDelivered(isGiftFailureTransient(error), `gift not sent (${error.reason}): ${error.message}`)
+      })
+
+      return GiftFulfilment.of({ attempt })
+    })
+  )
+}

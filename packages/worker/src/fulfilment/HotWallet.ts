@@ -1,0 +1,81 @@
+/**
+ * The service's hot wallet: the phrase it pays Fragment from. Configured (`HOT_WALLET_MNEMONIC`), or
+ * in sandbox mode a fixed sandbox-only BIP39 phrase derived from a public label (so every restart
+ * and every worker of one sandbox chain pays from the same wallet) that the sandbox faucet tops up.
+ */
+import { SandboxBlockchain } from "@resale/ton"
+import { deriveKeys } from "@resale/ton/Mnemonic.ts"
+import { networkGlobalIdOf } from "@resale/ton/PayerAccount.ts"
+import { walletContract } from "@resale/ton/WalletContracts.ts"
+import { Blockchain, type Nanoton } from "@resale/core/ports/Blockchain.ts"
+import { entropyToMnemonic } from "@scure/bip39"
+import { wordlist } from "@scure/bip39/wordlists/english.js"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { createHash, createHmac } from "node:crypto"
+import { WorkerConfig } from "../WorkerConfig.ts"
+
+const TON = 1_000_000_000n
+/** Sandbox: top the wallet up to this when it falls below the low mark. */
+const SANDBOX_FUNDING = 1_000_000n * TON
+const SANDBOX_LOW = 10_000n * TON
+
+/** The public, sandbox-only phrase: never holds real money (a sandbox chain has none). */
+export const sandboxHotWalletPhrase = (): Redacted.Redacted<string> =>
+  Redacted.make(
+    entropyToMnemonic(createHash("sha256").update("resale sandbox hot wallet").digest().subarray(0, 16), wordlist),
+    { label: "sandbox hot wallet" }
+  )
+
+export class HotWallet extends Context.Service<HotWallet, {
+  readonly phrase: Redacted.Redacted<string>
+  /**
+   * The direct-purchase order id of an order's charge: stable across attempts and restarts, and
+   * unguessable (an HMAC keyed by the phrase), so no direct-surface caller can claim it first.
+   */
+  readonly orderKey: (orderId: number, chargeSeq: number) => string
+  /** Sandbox: makes sure the faucet has funded the wallet; elsewhere nothing. */
+  readonly ensureFunded: Effect.Effect<void>
+}>()("worker/fulfilment/HotWallet") {
+  static readonly layer = Layer.effect(
+    HotWallet,
+    Effect.gen(function*() {
+      const settings = yield* WorkerConfig
+      const chain = yield* Blockchain
+      const sandbox = yield* Effect.serviceOption(SandboxBlockchain)
+      const phrase = Option.isSome(settings.hotWalletMnemonic)
+        ? settings.hotWalletMnemonic.value
+        : settings.sandbox
+        ? sandboxHotWalletPhrase()
+        : yield* Effect.die(new Error("HOT_WALLET_MNEMONIC is required outside sandbox mode"))
+
+      const orderKey = (orderId: number, chargeSeq: number) => {
+        const tag = createHmac("sha256", Redacted.value(phrase)).update(`resale-order|${orderId}|${chargeSeq}`).digest("hex")
+        return `hw-${orderId}-${chargeSeq}-${tag.slice(0, 20)}`
+      }
+
+      // The addresses the faucet funds: the phrase's V5R1 wallet for each key kind it validates as.
+      const addresses = Option.isNone(sandbox) ? [] : yield* deriveKeys(phrase).pipe(
+        Effect.map((keys) =>
+          keys.map((k) =>
+            walletContract("v5r1", k.key.publicKey, networkGlobalIdOf(chain.network)).address.toString({ bounceable: false })
+          )
+        ),
+        Effect.orDie
+      )
+
+      const ensureFunded = Option.match(sandbox, {
+        onNone: () => Effect.void,
+        onSome: (faucet) =>
+          Effect.forEach(addresses.slice(0, 1), (address) =>
+            Effect.gen(function*() {
+              const balance = yield* chain.balance(address)
+              if (balance < SANDBOX_LOW) yield* faucet.fund(address, SANDBOX_FUNDING as Nanoton)
+            }), { discard: true }).pipe(
+              Effect.catch((e) => Effect.logWarning("sandbox hot wallet funding failed", e.message))
+            )
+      })
+
+      return HotWallet.of({ phrase, orderKey, ensureFunded })
+    })
+  )
+}

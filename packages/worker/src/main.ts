@@ -1,0 +1,38 @@
+/**
+ * Composition root of `npm run worker`: only the worker, against the PostgreSQL of DATABASE_URL
+ * (migrated at start). Several may run at once: they coordinate through the database only.
+ * TON through toncenter when TONCENTER_URL is set, Fragment when FRAGMENT_COOKIES is set; otherwise
+ * this process runs its own sandbox chain and Fragment simulator (the server of `npm start` runs
+ * the worker in-process on its own sandbox, which is what sandbox mode is for).
+ */
+import { NodeRuntime } from "@effect/platform-node"
+import { FragmentMarketplace, FragmentSandbox } from "@resale/marketplace"
+import { Migrations } from "@resale/store/Migrations.ts"
+import { PgConnection } from "@resale/store/PgConnection.ts"
+import { PgStore } from "@resale/store/PgStore.ts"
+import { SandboxBlockchain, TonCenterBlockchain } from "@resale/ton"
+import { Config, Effect, Layer, Option } from "effect"
+import { WorkerConfig } from "./WorkerConfig.ts"
+import { makeWorkerLive } from "./WorkerLive.ts"
+
+const program = Effect.gen(function*() {
+  const settings = yield* WorkerConfig
+  yield* Config.Redacted("DATABASE_URL")
+  const toncenter = yield* Config.option(Config.String("TONCENTER_URL"))
+  const fragment = yield* Config.option(Config.Redacted("FRAGMENT_COOKIES"))
+  const chain = Option.isSome(toncenter)
+    ? TonCenterBlockchain.layer
+    : SandboxBlockchain.layerWith({ dataDir: `${settings.dataDir}/worker-sandbox` })
+  const marketplace = Option.isSome(fragment) ? FragmentMarketplace.layer : FragmentSandbox.layer()
+  if (Option.isNone(toncenter) || Option.isNone(fragment)) {
+    yield* Effect.logWarning("TONCENTER_URL or FRAGMENT_COOKIES not set: this worker uses its own sandbox chain / Fragment simulator")
+  }
+  const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerConfig))
+  const worker = makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(
+    Layer.provide(Layer.mergeAll(chain, marketplace)),
+    Layer.provide(storage)
+  )
+  return yield* Layer.launch(worker)
+})
+
+program.pipe(Effect.provide(WorkerConfig.layer), NodeRuntime.runMain)
