@@ -161,10 +161,11 @@ export const PgDirectPurchaseRecords = {
         const prepared = patch.prepared === undefined
           ? sql``
           : sql`, prepared = ${patch.prepared === null ? null : preparedJson(patch.prepared)}::jsonb`
-        const updated = yield* sql<Row>`
+        // In a savepoint: a refused lock must not abort the caller's surrounding transaction.
+        const updated = yield* sql.withTransaction(sql<Row>`
           UPDATE direct_purchases SET ${sql.update(set)} ${prepared} ${lock}
           WHERE order_id = ${orderId} AND state IN ${sql.in(from)}
-          RETURNING *`.pipe(
+          RETURNING *`).pipe(
           Effect.catchIf(
             (e) => isSqlError(e) && e.reason._tag === "UniqueViolation",
             () => Effect.succeed("busy" as const)

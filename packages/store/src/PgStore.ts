@@ -1,5 +1,6 @@
 import type {
   BotUpdates,
+  DirectPurchaseRecords,
   IdempotencyKeys,
   IncomingPayments,
   InfoLookups,
@@ -18,6 +19,7 @@ import type {
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
+import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
 import { PgIdempotencyKeys } from "./PgIdempotencyKeys.ts"
 import { PgIncomingPayments } from "./PgIncomingPayments.ts"
 import { PgInfoLookups } from "./PgInfoLookups.ts"
@@ -50,6 +52,7 @@ export type StorePorts =
   | Outbox
   | InfoLookups
   | Receipts
+  | DirectPurchaseRecords
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -67,7 +70,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgPushSubscriptions.layer,
   PgOutbox.layer,
   PgInfoLookups.layer,
-  PgReceipts.layer
+  PgReceipts.layer,
+  PgDirectPurchaseRecords.layer
 )
 
 export const PgStore = { layer } as const

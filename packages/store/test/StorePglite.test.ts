@@ -5,6 +5,7 @@ import { Migrations } from "../src/Migrations.ts"
 import { PgStore } from "../src/PgStore.ts"
 import { reset, type StoreTest } from "./contract/support.ts"
 import { ordersContract, ticketsContract } from "./contract/ordersTickets.ts"
+import { directPurchasesContract } from "./contract/directPurchases.ts"
 import { smallPortsContract, transactorContract } from "./contract/smallPorts.ts"
 import { paymentsContract, topupsContract } from "./contract/topupsPayments.ts"
 import { ledgerContract, usersContract } from "./contract/usersLedger.ts"
@@ -25,4 +26,5 @@ layer(Embedded, { timeout: "60 seconds" })("store on embedded PGlite", (it) => {
   ticketsContract(test)
   transactorContract(test)
   smallPortsContract(test)
+  directPurchasesContract(test)
 })

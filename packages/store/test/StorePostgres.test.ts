@@ -3,6 +3,7 @@ import { Effect } from "effect"
 import { IsolatedPostgres } from "../src/testing/IsolatedPostgres.ts"
 import type { StoreTest } from "./contract/support.ts"
 import { ordersContract, ticketsContract } from "./contract/ordersTickets.ts"
+import { directPurchasesContract } from "./contract/directPurchases.ts"
 import { smallPortsContract, transactorContract } from "./contract/smallPorts.ts"
 import { paymentsContract, topupsContract } from "./contract/topupsPayments.ts"
 import { ledgerContract, usersContract } from "./contract/usersLedger.ts"
@@ -19,4 +20,5 @@ describe("store on PostgreSQL", () => {
   ticketsContract(test)
   transactorContract(test)
   smallPortsContract(test)
+  directPurchasesContract(test)
 })

@@ -18,7 +18,8 @@ export const reset: Effect.Effect<void, never, SqlClient> = Effect.gen(function*
   const sql = yield* SqlClient
   yield* sql`
     TRUNCATE users, accounts, ledger_entries, topups, incoming_payments, orders, tickets, ticket_messages,
-      prices, idempotency_keys, sessions, bot_updates, push_subscriptions, outbox_events, info_lookups, receipts
+      prices, idempotency_keys, sessions, bot_updates, push_subscriptions, outbox_events, info_lookups, receipts,
+      direct_purchases
     RESTART IDENTITY CASCADE`
 }).pipe(Effect.orDie)
 
