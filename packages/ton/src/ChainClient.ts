@@ -17,6 +17,8 @@ export interface RawAccount {
   readonly seqno: number
   /** Chain time (unix seconds) of the state the node answered from: how far it has seen. */
   readonly syncTime: number
+  /** Logical time of the account's last transaction in that state (0 when none). */
+  readonly lastLt: bigint
 }
 
 export interface TransactionPage {

@@ -43,7 +43,8 @@ export const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void
         const seqno = status === "active"
           ? await emulator.runGetMethod(address, "seqno").then((r) => r.stackReader.readNumber(), () => 0)
           : 0
-        return { status, balance: contract.balance, codeHash, seqno, syncTime: emulator.now ?? Math.floor(Date.now() / 1000) }
+        const syncTime = emulator.now ?? Math.floor(Date.now() / 1000)
+        return { status, balance: contract.balance, codeHash, seqno, syncTime, lastLt: contract.lastTransactionLt }
       },
       catch: () => networkError("The sandbox could not read the account")
     }),

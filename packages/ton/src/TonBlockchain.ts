@@ -98,34 +98,39 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
   const findByHash = Effect.fn("Blockchain.findByHash")(function*(wallet: Address, hash: string, since: number) {
     const found: Array<Transaction> = []
     let before: { lt: bigint; hash: Buffer } | undefined
+    let newest: bigint | undefined
     for (let page = 0; page < maxPages; page++) {
       const txs = yield* client.transactions(wallet, { limit: PAGE, ...(before === undefined ? {} : { before }) })
       for (const tx of txs) {
         if (tx.inMessage != null && normalizedHash(tx.inMessage) === hash) found.push(tx)
       }
+      newest ??= txs[0]?.lt
       const last = txs.at(-1)
-      if (txs.length < PAGE || last === undefined || last.now < since) return { found, complete: true }
+      if (txs.length < PAGE || last === undefined || last.now < since) return { found, complete: true, newest: newest ?? 0n }
       before = { lt: last.lt, hash: last.hash() }
     }
-    return { found, complete: false }
+    return { found, complete: false, newest: newest ?? 0n }
   })
 
   const status = Effect.fn("Blockchain.status")(function*(prepared: PreparedTransfer) {
     const wallet = yield* parseAddress(prepared.wallet)
     const to = yield* parseAddress(prepared.to)
+    // State first, history second: whatever the state already shows must then be in the history.
+    const account = yield* client.account(wallet)
     // Five minutes of slack for clock skew between us and the validators.
-    const { complete, found } = yield* findByHash(wallet, prepared.externalHash, prepared.createdAt - 300)
-    const verdicts = found.map((tx) => verdict(tx, to, prepared.amount))
+    const history = yield* findByHash(wallet, prepared.externalHash, prepared.createdAt - 300)
+    const verdicts = history.found.map((tx) => verdict(tx, to, prepared.amount))
     const paid = verdicts.find((v) => v._tag === "Paid")
     if (paid !== undefined) return paid.status
-    const account = yield* client.account(wallet)
     // Judged by the node's view of chain time too, so a lagging node cannot make a live message look dead.
     const dead = (yield* nowSeconds) > prepared.validUntil + margin && account.syncTime > prepared.validUntil + margin
     const seqnoUsed = account.seqno > prepared.seqno
     const pending: TransferStatus = { _tag: "Pending" }
     const first = verdicts[0]
     if (first !== undefined) return seqnoUsed || dead ? first.status : pending
-    if (seqnoUsed) return dead && complete ? { _tag: "Failed", reason: "Superseded" } satisfies TransferStatus : pending
+    // "Not in the history" only counts if the history we read reaches the state we read (nodes differ).
+    const searched = history.complete && history.newest >= account.lastLt
+    if (seqnoUsed) return dead && searched ? { _tag: "Failed", reason: "Superseded" } satisfies TransferStatus : pending
     return dead ? { _tag: "Expired" } satisfies TransferStatus : pending
   })
 

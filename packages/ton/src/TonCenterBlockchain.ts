@@ -75,7 +75,8 @@ export const tonCenterClient = (
           ? await client.runMethodWithError(address, "seqno").then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
           : 0
         const codeHash = code === undefined ? undefined : codeHashOf(code)
-        return { status, balance: state.balance, codeHash, seqno, syncTime: state.timestampt }
+        const lastLt = BigInt(state.lastTransaction?.lt ?? 0)
+        return { status, balance: state.balance, codeHash, seqno, syncTime: state.timestampt, lastLt }
       }),
     sendBoc: (boc) => Effect.asVoid(call("sendBoc", () => client.sendFile(boc))),
     transactions: (address, page) =>
