@@ -1,0 +1,83 @@
+import { en, type MessageKey, type Messages } from "./en.ts"
+import type { Locale } from "./Locale.ts"
+import { ru } from "./ru.ts"
+import { uz } from "./uz.ts"
+
+export const DICTIONARIES: Record<Locale, Messages> = { uz, ru, en }
+
+/** Plural categories in the order a message lists its `a|b|c` forms. */
+export const PLURAL_ORDER: Record<Locale, ReadonlyArray<Intl.LDMLPluralRule>> = {
+  uz: ["one", "other"],
+  ru: ["one", "few", "many", "other"],
+  en: ["one", "other"]
+}
+
+/**
+ * How a whole number of so'm is written: digits grouped by three with a no-break space (Uzbek
+ * and Russian custom) or a comma (English), then the unit. The client script formats the same way.
+ */
+export const MONEY_FORMAT: Record<Locale, { readonly group: string; readonly unit: string }> = {
+  uz: { group: "\u00a0", unit: "so‘m" },
+  ru: { group: "\u00a0", unit: "сум" },
+  en: { group: ",", unit: "UZS" }
+}
+
+export const groupDigits = (n: number, group: string): string => {
+  const digits = Math.trunc(Math.abs(n)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, group)
+  return n < 0 ? `−${digits}` : digits
+}
+
+export const formatUzs = (amount: number, locale: Locale): string => {
+  const { group, unit } = MONEY_FORMAT[locale]
+  return `${groupDigits(amount, group)}\u00a0${unit}`
+}
+
+/** Uzbekistan keeps UTC+5 all year, so times are shown in Tashkent time without a zone database. */
+const TASHKENT_OFFSET_MS = 5 * 60 * 60 * 1000
+
+/** `2026-11-25 22:17` in Tashkent time, the same for every language. */
+export const formatDateTime = (iso: string | null | undefined): string => {
+  if (!iso) return "—"
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return "—"
+  return new Date(date.getTime() + TASHKENT_OFFSET_MS).toISOString().slice(0, 16).replace("T", " ")
+}
+
+export type Params = Readonly<Record<string, string | number>>
+
+export interface Translator {
+  readonly locale: Locale
+  readonly t: (key: MessageKey, params?: Params) => string
+  readonly uzs: (amount: number) => string
+  readonly number: (n: number) => string
+}
+
+const pluralRules: Partial<Record<Locale, Intl.PluralRules>> = {}
+
+const pick = (locale: Locale, forms: ReadonlyArray<string>, n: number): string => {
+  const rules = (pluralRules[locale] ??= new Intl.PluralRules(locale))
+  const index = PLURAL_ORDER[locale].indexOf(rules.select(n))
+  return forms[index >= 0 && index < forms.length ? index : forms.length - 1] ?? ""
+}
+
+/** Fills `{name}` parameters; `a|b` forms are chosen by the numeric parameter `n`. */
+export const interpolate = (locale: Locale, message: string, params: Params = {}): string => {
+  const n = params["n"]
+  const chosen = message.includes("|") && typeof n === "number" ? pick(locale, message.split("|"), n) : message
+  return chosen.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name]
+    // Counts read better grouped (1 000 stars); ids stay as they are (order #1234).
+    if (typeof value === "number") return name === "n" ? groupDigits(value, MONEY_FORMAT[locale].group) : String(value)
+    return value === undefined ? whole : value
+  })
+}
+
+export const translator = (locale: Locale): Translator => {
+  const messages = DICTIONARIES[locale]
+  return {
+    locale,
+    t: (key, params) => interpolate(locale, messages[key] ?? en[key], params),
+    uzs: (amount) => formatUzs(amount, locale),
+    number: (n) => groupDigits(n, MONEY_FORMAT[locale].group)
+  }
+}

@@ -1,0 +1,36 @@
+import type { Flash } from "../gateway/WebCookies.ts"
+import type { Translator } from "../i18n/Translate.ts"
+
+/** Which menu a page shows: visitors, signed-in shoppers, or operators. */
+export type Area = "public" | "user" | "admin"
+
+/** Everything about the current request that a page needs besides its own data. */
+export interface PageContext {
+  readonly tr: Translator
+  readonly sandbox: boolean
+  /** CSRF token for this browser; every POST form carries it. */
+  readonly csrf: string
+  readonly flash: Flash | undefined
+  /** Path and query of this page, where the language switcher returns. */
+  readonly path: string
+  readonly area: Area
+  /** A shopper's session is present (the menu shows the account links). */
+  readonly signedIn: boolean
+  /** Cache-busting suffix of the static assets. */
+  readonly assetVersion: string
+}
+
+/** The name of a page's menu entry, to mark it current. */
+export type NavKey =
+  | "home"
+  | "dashboard"
+  | "orders"
+  | "gifts"
+  | "support"
+  | "api"
+  | "admin"
+  | "topups"
+  | "payments"
+  | "adminOrders"
+  | "tickets"
+  | "none"

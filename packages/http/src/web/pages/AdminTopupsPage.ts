@@ -1,0 +1,60 @@
+import type * as Dto from "../../api/Dtos.ts"
+import { type Html, html } from "../Html.ts"
+import { formGuards, money, section, statusBadge, table, time } from "../layout/Components.ts"
+import { layout } from "../layout/Layout.ts"
+import type { PageContext } from "../layout/PageContext.ts"
+
+/** A top-up as operators see it: the wire record plus the receipt's content type for the preview. */
+export type AdminTopup = typeof Dto.Topup.Type & { readonly receipt_type: string | null }
+
+export interface AdminTopupsData {
+  readonly queue: ReadonlyArray<AdminTopup>
+  readonly history: ReadonlyArray<AdminTopup>
+}
+
+const receipt = (ctx: PageContext, topup: AdminTopup): Html => {
+  const { t } = ctx.tr
+  if (!topup.has_receipt) return html`<span class="hint">${t("receipt.none")}</span>`
+  const href = `/v2/receipts/${topup.topup_id}`
+  return topup.receipt_type?.startsWith("image/")
+    ? html`<a href="${href}" target="_blank" rel="noopener" class="receipt-link"><img class="receipt" src="${href}" alt="${t("receipt.open")} #${topup.topup_id}" loading="lazy" width="160" height="120"></a>`
+    : html`<a href="${href}" target="_blank" rel="noopener">${t("receipt.open")} (PDF)</a>`
+}
+
+/** Approve and reject share the note field; each button posts to its own route. */
+const decide = (ctx: PageContext, topup: AdminTopup): Html => {
+  const { t } = ctx.tr
+  const base = `/v2/admin/topups/${topup.topup_id}`
+  return html`<form method="post" action="${base}/approve" class="decide">${formGuards(ctx, { idempotent: true })}
+<label for="note-${topup.topup_id}">${t("admin.note")} <span class="hint">(${t("common.optional")})</span></label>
+<input id="note-${topup.topup_id}" name="admin_note" maxlength="500">
+<div class="buttons"><button type="submit" class="btn btn-primary">${t("admin.approve")}</button>
+<button type="submit" class="btn btn-danger" formaction="${base}/reject">${t("admin.reject")}</button></div></form>`
+}
+
+const rows = (ctx: PageContext, topups: ReadonlyArray<AdminTopup>, actions: boolean) =>
+  topups.map((tp) => ({
+    attrs: html` data-topup-row="${tp.topup_id}"`,
+    cells: [
+      `#${tp.topup_id}`,
+      `#${tp.user_id}`,
+      ctx.tr.t(tp.method === "receipt" ? "method.receipt" : "method.card"),
+      html`${money(ctx.tr, tp.payable_uzs)}${tp.amount_uzs !== tp.payable_uzs ? html`<br><span class="hint">${ctx.tr.t("admin.requested")}: ${ctx.tr.uzs(tp.amount_uzs)}</span>` : ""}`,
+      html`${statusBadge(ctx.tr, "topup", tp.status)}${tp.admin_note ? html`<br><span class="hint">${tp.admin_note}</span>` : ""}`,
+      time(tp.created_at),
+      receipt(ctx, tp),
+      ...(actions ? [decide(ctx, tp)] : [])
+    ]
+  }))
+
+export const adminTopupsPage = (ctx: PageContext, data: AdminTopupsData): Html => {
+  const { t } = ctx.tr
+  const headers = ["#", t("common.user"), t("admin.method"), t("admin.payable"), t("common.status"), t("common.date"), t("field.receipt")]
+  return layout(ctx, {
+    title: t("admin.topupsTitle"),
+    active: "topups",
+    body: html`<h1>${t("admin.topupsTitle")}</h1>
+${section("queue", t("admin.queue"), table({ id: "topup-queue", caption: t("admin.queue"), headers: [...headers, t("common.actions")], rows: rows(ctx, data.queue, true), empty: t("admin.nothingToDo") }))}
+${section("history", t("admin.history"), table({ caption: t("admin.history"), headers, rows: rows(ctx, data.history, false), empty: t("common.none") }))}`
+  })
+}

@@ -1,0 +1,83 @@
+import type * as Dto from "../../api/Dtos.ts"
+import { type Html, html } from "../Html.ts"
+import { actionForm, formGuards, section, select, submit } from "../layout/Components.ts"
+import { layout } from "../layout/Layout.ts"
+import type { PageContext } from "../layout/PageContext.ts"
+
+export interface ApiData {
+  readonly docs: typeof Dto.ApiDocs.Type
+  /** The signed-in shopper, if any. */
+  readonly user: typeof Dto.UserOut.Type | null
+  readonly baseUrl: string
+  /** The endpoint list rendered from the OpenAPI document. */
+  readonly reference: Html
+}
+
+const examples = (ctx: PageContext, baseUrl: string): Html => {
+  const { t } = ctx.tr
+  const balance = `curl -s ${baseUrl}/v2/api/balance \\\n  -H "X-API-Key: $API_KEY"`
+  const stars = `curl -s ${baseUrl}/v2/api/stars/buy \\\n  -H "X-API-Key: $API_KEY" \\\n  -H "Idempotency-Key: order-1001" \\\n  -H "Content-Type: application/json" \\\n  -d '{"username": "durov", "amount": 50}'`
+  return section("examples", t("api.examples"), html`<h3>${t("api.exampleBalance")}</h3><pre><code>${balance}</code></pre>
+<h3>${t("api.exampleStars")}</h3><pre><code>${stars}</code></pre>`)
+}
+
+const keyCard = (ctx: PageContext, user: ApiData["user"]): Html => {
+  const { t } = ctx.tr
+  if (user === null) return section("api-key", t("api.keyTitle"), html`<p><a href="/v2/">${t("api.signInFirst")}</a></p>`)
+  return section("api-key", t("api.keyTitle"), html`<p>${user.has_api_key ? t("api.keyHas") : t("api.keyNone")}</p>
+<p class="hint">${t("api.rotateWarn")}</p>
+${actionForm(ctx, "/v2/api-key/rotate", t("api.rotate"))}`)
+}
+
+const tierCard = (ctx: PageContext, data: ApiData): Html => {
+  const { t } = ctx.tr
+  const current = data.docs.current_tier ?? 0
+  const currentTerms = data.docs.tiers.find((tier) => tier.tier === current)
+  const higher = data.docs.tiers.filter((tier) => tier.tier > current)
+  const option = (tier: (typeof data.docs.tiers)[number]) =>
+    t("api.tierOption", {
+      tier: String(tier.tier),
+      limit: ctx.tr.number(tier.daily_limit),
+      price: tier.price_uzs === 0 ? t("api.tierFree") : ctx.tr.uzs(tier.price_uzs)
+    })
+  const form = data.user === null
+    ? html``
+    : higher.length === 0
+    ? html`<p>${t("api.tierTop")}</p>`
+    : html`<form method="post" action="/v2/api-docs/getinfo-upgrade">${formGuards(ctx, { idempotent: true })}
+${select({ name: "tier", label: t("field.tier"), options: higher.map((tier, i) => ({ value: String(tier.tier), label: option(tier), selected: i === 0 })) })}
+${submit(t("api.tierSubmit"))}</form>`
+  return section("tiers", t("api.tierTitle"), html`<p>${t("api.tierLead")}</p>
+${data.user && currentTerms ? html`<p><strong>${t("api.tierCurrent", { tier: String(current), limit: ctx.tr.number(currentTerms.daily_limit) })}</strong></p>` : ""}
+<ul>${data.docs.tiers.map((tier) => html`<li>${option(tier)}</li>`)}</ul>
+${form}`)
+}
+
+export const apiPage = (ctx: PageContext, data: ApiData): Html => {
+  const { t } = ctx.tr
+  return layout(ctx, {
+    title: t("api.title"),
+    active: "api",
+    body: html`<h1>${t("api.title")}</h1>
+<p class="lead">${t("api.lead")}</p>
+${keyCard(ctx, data.user)}
+${examples(ctx, data.baseUrl)}
+${tierCard(ctx, data)}
+${section("reference", t("api.reference"), html`<p><a href="${data.docs.openapi_url}">${t("api.openapi")}</a></p>
+<details class="reference"><summary>${t("api.reference")}</summary>${data.reference}</details>`)}`
+  })
+}
+
+/** The answer to a key rotation: the only time the key is ever shown. */
+export const newApiKeyPage = (ctx: PageContext, key: typeof Dto.ApiKey.Type): Html => {
+  const { t } = ctx.tr
+  return layout(ctx, {
+    title: t("api.newKeyTitle"),
+    active: "api",
+    body: html`<h1>${t("api.newKeyTitle")}</h1>
+<div class="card key-card"><p class="flash flash-error" role="alert">${t("api.newKeyOnce")}</p>
+<p><code class="api-key" id="api-key">${key.api_key}</code></p>
+<p><button type="button" class="btn btn-primary" data-copy="${key.api_key}" aria-describedby="api-key">${t("common.copy")}</button></p></div>
+<p><a href="/v2/api-docs">← ${t("api.title")}</a></p>`
+  })
+}

@@ -1,0 +1,59 @@
+import type * as Dto from "../../api/Dtos.ts"
+import { type Html, html } from "../Html.ts"
+import type { Translator } from "../i18n/Translate.ts"
+import { money, statusBadge, table, time } from "../layout/Components.ts"
+
+type Order = typeof Dto.Order.Type
+type Topup = typeof Dto.Topup.Type
+
+/** Gift titles by id, to name a gift order. */
+export type GiftTitles = Readonly<Record<string, string>>
+
+/** What an order bought, in words: "50 stars", "Premium, 6 months", "Gift Rose". */
+export const orderItem = (tr: Translator, order: Order, gifts: GiftTitles): string => {
+  if (order.kind === "stars") return tr.t("order.stars", { n: order.stars ?? 0 })
+  if (order.kind === "premium") return tr.t("order.premium", { n: order.months ?? 0 })
+  return tr.t("order.gift", { name: gifts[order.gift_id ?? ""] ?? `#${order.gift_id ?? "?"}` })
+}
+
+/** The reason cell: shown for failed orders (the worker's last error), empty otherwise. */
+const reason = (order: Order): Html =>
+  html`<span class="reason" data-order-reason>${order.status === "failed" || order.status === "queued" ? order.error ?? "" : ""}</span>`
+
+/** The shopper's orders; rows carry `data-order-id` so the client script can update their status live. */
+export const ordersTable = (tr: Translator, orders: ReadonlyArray<Order>, gifts: GiftTitles, id = "orders-table"): Html =>
+  table({
+    id,
+    caption: tr.t("orders.title"),
+    headers: [tr.t("orders.order"), tr.t("orders.item"), tr.t("orders.recipient"), tr.t("orders.price"), tr.t("common.status"), tr.t("common.date")],
+    empty: tr.t("orders.empty"),
+    rows: orders.map((o) => ({
+      attrs: html` data-order-id="${o.order_id}"`,
+      cells: [
+        `#${o.order_id}`,
+        orderItem(tr, o, gifts),
+        `@${o.username}`,
+        money(tr, o.price_uzs),
+        html`${statusBadge(tr, "order", o.status)}${reason(o)}`,
+        time(o.created_at)
+      ]
+    }))
+  })
+
+export const topupsTable = (tr: Translator, topups: ReadonlyArray<Topup>): Html =>
+  table({
+    id: "topups-table",
+    caption: tr.t("dash.topups"),
+    headers: ["#", tr.t("admin.method"), tr.t("common.amount"), tr.t("common.status"), tr.t("common.date")],
+    empty: tr.t("common.none"),
+    rows: topups.map((tp) => ({
+      attrs: html` data-topup-row="${tp.topup_id}"`,
+      cells: [
+        `#${tp.topup_id}`,
+        tr.t(tp.method === "receipt" ? "method.receipt" : "method.card"),
+        money(tr, tp.credited_uzs ?? tp.payable_uzs),
+        statusBadge(tr, "topup", tp.status),
+        time(tp.created_at)
+      ]
+    }))
+  })
