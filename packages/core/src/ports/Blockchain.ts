@@ -152,8 +152,8 @@ export const TransferStatus = Schema.Union([
     utime: Schema.Int
   }),
   Schema.TaggedStruct("Failed", {
-    // Aborted/SkippedAction/NoOutMessage: executed, seqno used, nothing paid; Superseded: another
-    // message took this seqno. Either way this message will never pay: a new one may be built.
+    // Aborted/SkippedAction/NoOutMessage: it ran without paying and cannot run again (seqno used or
+    // expired); Superseded: another message took this seqno. Either way it will never pay.
     reason: Schema.Literals(["Aborted", "SkippedAction", "NoOutMessage", "Superseded"]),
     txHash: Schema.optionalKey(Schema.String),
     exitCode: Schema.optionalKey(Schema.Int)
