@@ -3,7 +3,7 @@ import { type PricesInput, PricingService } from "@resale/core/pricing/PricingSe
 import { type Command, Option } from "commander"
 import { Effect } from "effect"
 import { wholeNumber } from "../Args.ts"
-import { CliCommandError } from "../CliErrors.ts"
+import { CliUsageError } from "../CliErrors.ts"
 import { CliCore } from "../Layers.ts"
 import { confirm } from "../Confirmation.ts"
 import { formatUzs, output, table } from "../Output.ts"
@@ -49,10 +49,7 @@ const set = (options: SetOptions) =>
       ...(options.premium12 === undefined ? {} : { premium12MonthUzs: options.premium12 })
     }
     if (Object.keys(given).length === 0) {
-      return yield* new CliCommandError({
-        reason: "Invalid",
-        message: "give at least one of --star, --premium-3, --premium-6, --premium-12"
-      })
+      return yield* new CliUsageError({ message: "give at least one of --star, --premium-3, --premium-6, --premium-12." })
     }
     const current = yield* pricing.get
     const next: PricesInput = { ...current, ...given }
