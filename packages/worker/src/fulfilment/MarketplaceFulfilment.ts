@@ -64,11 +64,14 @@ export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment
         const result = yield* oneAtATime.withPermit(Effect.result(buy(order, orderId)))
         if (result._tag === "Success") return Delivered(result.success.txHash, result.success.ref ?? undefined)
         const outcome = outcomeOfDirectError(result.failure)
-        if (outcome._tag !== "Busy") return outcome
-        // In flight elsewhere, or left open and not yet settled on chain: which one decides the wait.
+        if (outcome._tag !== "Busy" && outcome._tag !== "Unknown") return outcome
+        // The stored record tells an open payment (reconcile later, keep its Ref#) from one in flight elsewhere.
         const record = yield* direct.find(orderId)
-        return Option.isSome(record) && record.value.state === "unknown"
-          ? Unknown(`${record.value.errorReason ?? "Unknown"}: ${record.value.errorMessage ?? "payment outcome open"}`, record.value.ref ?? undefined)
+        if (Option.isNone(record)) return outcome
+        const ref = record.value.ref ?? undefined
+        if (outcome._tag === "Unknown") return Unknown(outcome.error, ref)
+        return record.value.state === "unknown"
+          ? Unknown(`${record.value.errorReason ?? "Unknown"}: ${record.value.errorMessage ?? "payment outcome open"}`, ref)
           : outcome
       })
 
