@@ -1,0 +1,61 @@
+/**
+ * Success bodies of the direct surface, exactly the fields spec §4.4 lists, built from the stored
+ * receipt (so a repeated order id answers the very same body). TON amounts are JSON numbers for
+ * display; `cost` is everything the purchase took from the wallet (marketplace price + network fee).
+ */
+import type { DirectReceipt, WalletInfo } from "@resale/core/direct/DirectPurchase.ts"
+import { formatTon, tonNumber } from "@resale/core/money/Nanoton.ts"
+
+const sandboxNote = (network: DirectReceipt["network"]) => network === "sandbox" ? " (sandbox: no real TON moved)" : ""
+
+export const starsAnswer = (r: DirectReceipt) => ({
+  ok: true,
+  message: `Bought ${r.units} Telegram Stars for @${r.recipient}${sandboxNote(r.network)}`,
+  order_id: r.orderId,
+  username: r.recipient,
+  stars_amount: r.units ?? 0,
+  cost: tonNumber(r.cost)
+})
+
+export const premiumAnswer = (r: DirectReceipt) => ({
+  ok: true,
+  message: `Gifted ${r.units} months of Telegram Premium to @${r.recipient}${sandboxNote(r.network)}`,
+  order_id: r.orderId,
+  username: r.recipient,
+  duration: r.units ?? 0,
+  cost: tonNumber(r.cost)
+})
+
+export const topupAnswer = (r: DirectReceipt) => ({
+  ok: true,
+  message: `Topped up @${r.recipient} with ${formatTon(r.amount ?? r.paid)} TON${sandboxNote(r.network)}`,
+  order_id: r.orderId,
+  username: r.recipient,
+  amount: tonNumber(r.amount ?? r.paid),
+  cost: tonNumber(r.cost)
+})
+
+export const transferAnswer = (r: DirectReceipt) => ({
+  ok: true,
+  message: `Sent ${formatTon(r.paid)} TON to ${r.recipient}${sandboxNote(r.network)}`,
+  tx_hash: r.txHash,
+  fee: tonNumber(r.fee),
+  order_id: r.orderId
+})
+
+export const balanceAnswer = (w: WalletInfo) => ({
+  ok: true,
+  message: `Wallet ${w.version} holds ${formatTon(w.balance)} TON${w.network === "sandbox" ? " (sandbox)" : ""}`,
+  address: w.address,
+  version: w.version,
+  status: w.status,
+  balance: tonNumber(w.balance)
+})
+
+export const statusAnswer = (network: DirectReceipt["network"]) => ({
+  ok: true,
+  status: "ok",
+  message: network === "sandbox" ? "Service is up (sandbox: no real TON moves)" : "Service is up",
+  network,
+  sandbox: network === "sandbox"
+})

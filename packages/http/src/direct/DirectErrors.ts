@@ -1,0 +1,87 @@
+/**
+ * The one place where the direct surface's failures become answers: spec §7's codes and statuses, in
+ * the flat body existing clients read, `{"ok": false, "code": "...", "message": "..."}` (plus the
+ * `order_id` when an order exists, so a caller without one can still ask for its result).
+ */
+import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
+import { HttpServerResponse } from "effect/http"
+
+/** Which endpoint answers: stars and the others name marketplace errors differently. */
+export type DirectEndpoint = "stars" | "premium" | "ton_topup" | "transfer" | "balance" | "status"
+
+export type DirectCode =
+  | "VALIDATION_ERROR"
+  | "INSUFFICIENT_FUNDS"
+  | "WALLET_VM_ERROR"
+  | "MARKETPLACE_API_ERROR"
+  | "MARKETPLACE_ERROR"
+  | "USER_TRANSFER_FAIL"
+  | "MARKETPLACE_TIMEOUT"
+  | "CRITICAL_SERVER_ERROR"
+  | "PENDING_TRANSACTION"
+  | "INVALID_AMOUNT_MIN"
+  | "INVALID_AMOUNT_MAX"
+  | "RATE_LIMITED"
+
+export interface DirectFailure {
+  readonly status: number
+  readonly code: DirectCode
+  readonly message: string
+  readonly orderId?: string
+}
+
+const byReason = (endpoint: DirectEndpoint, error: DirectPurchaseError): readonly [number, DirectCode] => {
+  switch (error.reason) {
+    case "InvalidRequest":
+    case "OrderIdReused":
+      return [400, "VALIDATION_ERROR"]
+    case "AmountBelowMinimum":
+      return [400, "INVALID_AMOUNT_MIN"]
+    case "AmountAboveMaximum":
+      return [400, "INVALID_AMOUNT_MAX"]
+    case "WalletInvalid":
+      return [400, "WALLET_VM_ERROR"]
+    case "InsufficientFunds":
+      return [400, "INSUFFICIENT_FUNDS"]
+    case "MarketplaceRejected":
+      return [400, endpoint === "stars" ? "MARKETPLACE_ERROR" : "MARKETPLACE_API_ERROR"]
+    case "MarketplaceTimeout":
+      return [503, "MARKETPLACE_TIMEOUT"]
+    case "TransferFailed":
+      return [400, "USER_TRANSFER_FAIL"]
+    case "OrderPending":
+      return [409, "PENDING_TRANSACTION"]
+  }
+}
+
+export const failureOf = (endpoint: DirectEndpoint, error: DirectPurchaseError): DirectFailure => {
+  const [status, code] = byReason(endpoint, error)
+  return { status, code, message: error.message, ...(error.orderId === undefined ? {} : { orderId: error.orderId }) }
+}
+
+/** Malformed JSON, unreadable or oversized bodies: the request never reached the use case. */
+export const badRequest = (message: string): DirectFailure => ({ status: 400, code: "VALIDATION_ERROR", message })
+
+export const rateLimited = (perMinute: number, retryAfterSeconds: number): DirectFailure => ({
+  status: 429,
+  code: "RATE_LIMITED",
+  message: `Too many requests from your address: at most ${perMinute} per minute on these endpoints; retry in ${retryAfterSeconds} s`
+})
+
+/** A defect: nothing about it goes to the caller but an id that is also in the log. */
+export const critical = (errorId: string): DirectFailure => ({
+  status: 500,
+  code: "CRITICAL_SERVER_ERROR",
+  message: `Internal error (id ${errorId}); the operators can find it in the log by this id`
+})
+
+export const failureResponse = (failure: DirectFailure, headers: Record<string, string> = {}) =>
+  HttpServerResponse.jsonUnsafe(
+    {
+      ok: false,
+      code: failure.code,
+      message: failure.message,
+      ...(failure.orderId === undefined ? {} : { order_id: failure.orderId })
+    },
+    { status: failure.status, headers }
+  )

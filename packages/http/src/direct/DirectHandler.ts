@@ -1,0 +1,116 @@
+/**
+ * One direct request, start to end: rate limit by client address, read the JSON body (GET or POST),
+ * log it redacted, run the use case, answer. Failures become answers in `DirectErrors`; a defect
+ * becomes CRITICAL_SERVER_ERROR with an id that is also logged (scrubbed). The raw body, and so the
+ * phrase, is never logged, stored, traced or echoed; it is only handed to the request parser.
+ */
+import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
+import { randomToken } from "@resale/core/Secrets.ts"
+import { ByteSize, Clock, Effect, Option, Result } from "effect"
+import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { badRequest, critical, type DirectEndpoint, type DirectFailure, failureOf, failureResponse, rateLimited } from "./DirectErrors.ts"
+import type { DirectHttpSettings } from "./DirectConfig.ts"
+import type { RateLimiter } from "./RateLimiter.ts"
+import { redactedRequest, scrubPhrases } from "./Redaction.ts"
+
+export type Fields = Readonly<Record<string, unknown>>
+
+export interface DirectRoute {
+  readonly path: `/${string}`
+  readonly endpoint: DirectEndpoint
+  /** Whether the request has a body of fields (all but /status). */
+  readonly withBody: boolean
+  readonly limited: boolean
+  readonly run: (fields: Fields) => Effect.Effect<object, DirectPurchaseError>
+}
+
+/** The caller's address: the socket's, or the first X-Forwarded-For hop when a trusted proxy sets it. */
+export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
+  const forwarded = request.headers["x-forwarded-for"]
+  if (trustProxy && typeof forwarded === "string" && forwarded.trim() !== "") return forwarded.split(",")[0]!.trim()
+  return Option.getOrElse(request.remoteAddress, () => "unknown")
+}
+
+// Read without echoing: the parser error of JSON.parse quotes the input, so its message is dropped.
+type Read = { readonly _tag: "Fields"; readonly fields: Fields } | { readonly _tag: "Bad"; readonly failure: DirectFailure }
+
+const bad = (message: string): Read => ({ _tag: "Bad", failure: badRequest(message) })
+
+const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
+  Effect.gen(function*(): Effect.fn.Return<Read> {
+    if (request.url.includes("?") && /[?&]seed=/i.test(request.url)) {
+      return bad("seed must travel in the JSON body, never in the URL")
+    }
+    const length = Number(request.headers["content-length"] ?? "0")
+    if (Number.isFinite(length) && length > maxBytes) return bad(`The body is larger than ${maxBytes} bytes`)
+    const text = yield* request.text.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(maxBytes)),
+      Effect.result
+    )
+    if (Result.isFailure(text)) return bad("The request body could not be read (too large or interrupted)")
+    if (text.success.trim() === "") return { _tag: "Fields", fields: {} }
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text.success)
+    } catch {
+      // JSON.parse's message quotes the body, which may hold the phrase: say only that it is malformed
+      return bad("Malformed JSON: the body must be a JSON object")
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      return bad("The body must be a JSON object")
+    }
+    return { _tag: "Fields", fields: parsed as Fields }
+  })
+
+export const makeDirectHandler = (settings: DirectHttpSettings, limiter: RateLimiter["Service"]) =>
+  (route: DirectRoute) =>
+  (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function*() {
+      const started = yield* Clock.currentTimeMillis
+      const client = clientAddress(request, settings.trustProxy)
+      const answer = (failure: DirectFailure, headers: Record<string, string> = {}) =>
+        Effect.as(
+          Effect.logInfo("direct answer").pipe(Effect.annotateLogs({
+            path: route.path,
+            status: failure.status,
+            code: failure.code,
+            order_id: failure.orderId ?? "",
+            ms: Date.now() - started
+          })),
+          failureResponse(failure, headers)
+        )
+      if (route.limited) {
+        const wait = yield* limiter.take(client)
+        if (wait > 0) return yield* answer(rateLimited(limiter.limit.perMinute, wait), { "retry-after": String(wait) })
+      }
+      const read: Read = route.withBody ? yield* readFields(request, settings.maxBodyBytes) : { _tag: "Fields", fields: {} }
+      if (read._tag === "Bad") return yield* answer(read.failure)
+      const fields = read.fields
+      yield* Effect.logInfo("direct request").pipe(Effect.annotateLogs({
+        path: route.path,
+        method: request.method,
+        client,
+        request: redactedRequest(fields)
+      }))
+      const outcome = yield* Effect.result(route.run(fields))
+      if (Result.isFailure(outcome)) return yield* answer(failureOf(route.endpoint, outcome.failure))
+      const body = outcome.success as Record<string, unknown>
+      yield* Effect.logInfo("direct answer").pipe(Effect.annotateLogs({
+        path: route.path,
+        status: 200,
+        order_id: typeof body["order_id"] === "string" ? body["order_id"] : "",
+        ms: Date.now() - started
+      }))
+      return HttpServerResponse.jsonUnsafe(body)
+    }).pipe(
+      Effect.catchDefect((defect) =>
+        Effect.gen(function*() {
+          const errorId = yield* randomToken(8)
+          const summary = defect instanceof Error ? `${defect.name}: ${defect.message}` : String(defect)
+          yield* Effect.logError("direct request failed with a defect").pipe(
+            Effect.annotateLogs({ path: route.path, error_id: errorId, defect: scrubPhrases(summary).slice(0, 500) })
+          )
+          return failureResponse(critical(errorId))
+        })
+      )
+    )

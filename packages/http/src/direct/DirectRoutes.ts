@@ -1,0 +1,125 @@
+/**
+ * The direct purchase surface: `/coin/buy`, `/coin/transfer`, `/stars/buy`, `/premium/buy` (GET and
+ * POST, JSON body), the aliases `/ton/buy` and `/ton/transfer`, `/balance` (the funded wallet of a
+ * phrase) and `GET /status`, so clients of similar services switch by changing only the base URL.
+ * Handlers parse the fields (core's DirectRequests), call the core's DirectPurchases and render the
+ * answer; nothing else happens here.
+ *
+ * - `DirectRouteHandlers` needs DirectPurchases + DirectHttpConfig (tests compose these themselves).
+ * - `DirectRoutes` is what `main.ts` mounts: it brings the chain and marketplace for the configured
+ *   mode (sandbox: emulator + simulated Fragment delivering on chain; production: toncenter + Fragment),
+ *   the record store on the app's SqlClient and the settings from the environment. It needs HttpConfig
+ *   (for the mode) and the SqlClient that the app's storage layer provides.
+ */
+import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
+import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
+import {
+  parsePremium,
+  parseStars,
+  parseTonTopup,
+  parseTransfer,
+  parseWalletInfo
+} from "@resale/core/direct/DirectRequests.ts"
+import { FragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
+import { PgDirectPurchaseRecords } from "@resale/store/PgDirectPurchaseRecords.ts"
+import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
+import { Effect, Layer } from "effect"
+import { HttpRouter } from "effect/http"
+import { HttpConfig } from "../server/HttpConfig.ts"
+import type { KnownRoute } from "../validation/FastApiFallback.ts"
+import { balanceAnswer, premiumAnswer, starsAnswer, statusAnswer, topupAnswer, transferAnswer } from "./DirectAnswers.ts"
+import { DirectHttpConfig } from "./DirectConfig.ts"
+import { type DirectRoute, type Fields, makeDirectHandler } from "./DirectHandler.ts"
+import { DirectSandbox } from "./DirectSandbox.ts"
+import { RateLimiter } from "./RateLimiter.ts"
+import { TonPayerAccounts } from "./TonPayerAccounts.ts"
+
+/** A parser's result: the typed request, or the field error (the first check of every request). */
+const parsed = <A>(result: A | DirectPurchaseError): Effect.Effect<A, DirectPurchaseError> =>
+  typeof result === "object" && result !== null && "_tag" in result && result._tag === "DirectPurchaseError"
+    ? Effect.fail(result as DirectPurchaseError)
+    : Effect.succeed(result as A)
+
+const routesOf = (service: DirectPurchases["Service"]): ReadonlyArray<DirectRoute> => {
+  const topup: DirectRoute["run"] = (fields: Fields) =>
+    parsed(parseTonTopup(fields)).pipe(Effect.flatMap(service.buyTonTopup), Effect.map(topupAnswer))
+  const transfer: DirectRoute["run"] = (fields: Fields) =>
+    parsed(parseTransfer(fields)).pipe(Effect.flatMap(service.transfer), Effect.map(transferAnswer))
+  return [
+    {
+      path: "/stars/buy",
+      endpoint: "stars",
+      withBody: true,
+      limited: true,
+      run: (fields) => parsed(parseStars(fields)).pipe(Effect.flatMap(service.buyStars), Effect.map(starsAnswer))
+    },
+    {
+      path: "/premium/buy",
+      endpoint: "premium",
+      withBody: true,
+      limited: true,
+      run: (fields) => parsed(parsePremium(fields)).pipe(Effect.flatMap(service.buyPremium), Effect.map(premiumAnswer))
+    },
+    { path: "/coin/buy", endpoint: "ton_topup", withBody: true, limited: true, run: topup },
+    { path: "/ton/buy", endpoint: "ton_topup", withBody: true, limited: true, run: topup },
+    { path: "/coin/transfer", endpoint: "transfer", withBody: true, limited: true, run: transfer },
+    { path: "/ton/transfer", endpoint: "transfer", withBody: true, limited: true, run: transfer },
+    {
+      path: "/balance",
+      endpoint: "balance",
+      withBody: true,
+      limited: true,
+      run: (fields) => parsed(parseWalletInfo(fields)).pipe(Effect.flatMap(service.walletInfo), Effect.map(balanceAnswer))
+    },
+    {
+      path: "/status",
+      endpoint: "status",
+      withBody: false,
+      limited: false,
+      run: () => Effect.succeed(statusAnswer(service.network))
+    }
+  ]
+}
+
+/** Every method and path served here, for the server's 404/405 answers. */
+export const directKnownRoutes: ReadonlyArray<KnownRoute> = [
+  "/stars/buy",
+  "/premium/buy",
+  "/coin/buy",
+  "/ton/buy",
+  "/coin/transfer",
+  "/ton/transfer",
+  "/balance"
+].flatMap((path) => [{ method: "GET", path }, { method: "POST", path }]).concat([{ method: "GET", path: "/status" }])
+
+/** The routes over DirectPurchases and DirectHttpConfig. */
+export const DirectRouteHandlers = HttpRouter.use((router) =>
+  Effect.gen(function*() {
+    const service = yield* DirectPurchases
+    const settings = yield* DirectHttpConfig
+    const limiter = yield* RateLimiter.make(settings.rateLimit)
+    const handler = makeDirectHandler(settings, limiter)
+    for (const route of routesOf(service)) {
+      yield* router.add("GET", route.path, handler(route))
+      if (route.withBody) yield* router.add("POST", route.path, handler(route))
+    }
+  })
+)
+
+/** The use case over its ports: the record store on the SqlClient, payer descriptions on the chain in context. */
+export const DirectServices = DirectPurchases.layer.pipe(
+  Layer.provide([PgDirectPurchaseRecords.layer, TonPayerAccounts.layer])
+)
+
+/** Chain and marketplace for the configured mode (same layer values as other roots use, so they are shared). */
+const chainAndMarketplace = Layer.unwrap(Effect.gen(function*() {
+  const settings = yield* HttpConfig
+  return settings.sandbox ? DirectSandbox.layer : Layer.merge(TonCenterBlockchain.layer, FragmentMarketplace.layer)
+}))
+
+/** Mounted by `main.ts`: everything but HttpRouter, HttpConfig and the app's SqlClient comes with it. */
+export const DirectRoutes = DirectRouteHandlers.pipe(
+  Layer.provide(DirectServices),
+  Layer.provide(chainAndMarketplace),
+  Layer.provide(DirectHttpConfig.layer)
+)

@@ -1,0 +1,164 @@
+/**
+ * The direct surface as a user meets it, on loopback: the real routes and use case served by node:http,
+ * the real TON VM (@ton/sandbox, state persisted to a temporary data dir), the Fragment simulator
+ * speaking Fragment's wire format (delivering only once the payment is on that chain), real PostgreSQL.
+ * Between the port and the emulator sits a switchable network fault (answers lost, node down), and
+ * every log line and span the server produces is captured for the secret scans.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
+import { DirectSettings, type DirectSettingsShape } from "@resale/core/direct/DirectSettings.ts"
+import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
+import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.ts"
+import type { FragmentSimulatorHandle } from "@resale/marketplace/simulator/FragmentSimulator.ts"
+import { IsolatedPostgres } from "@resale/store/testing/index.ts"
+import type { ChainClient } from "@resale/ton/ChainClient.ts"
+import { SandboxBlockchain, sandboxClient } from "@resale/ton/SandboxBlockchain.ts"
+import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
+import type { Blockchain as Emulator } from "@ton/sandbox"
+import { Cause, Context, type Duration, Effect, Exit, Layer, Logger, References, Tracer } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { SqlClient } from "effect/sql/SqlClient"
+import { mkdtemp, rm } from "node:fs/promises"
+import { createServer } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { DirectHttpConfig, type DirectHttpSettings } from "../../../src/direct/DirectConfig.ts"
+import { DirectRouteHandlers, DirectServices } from "../../../src/direct/DirectRoutes.ts"
+import { sandboxMarketplace } from "../../../src/direct/DirectSandbox.ts"
+
+/** Switches between the Blockchain port and the emulator. */
+export interface ChainFaults {
+  /** Per coming sendBoc: the node applies it but the answer is lost, or it is lost before the node. */
+  readonly sends: Array<"lostAfterApply" | "lostBeforeApply">
+  /** While true every call fails as if the node were unreachable. */
+  down: boolean
+}
+
+export interface DirectEnv {
+  readonly url: string
+  readonly emulator: Emulator
+  readonly sandbox: SandboxBlockchain["Service"]
+  readonly fragment: FragmentSimulatorHandle
+  readonly faults: ChainFaults
+  /** Every log line (structured, with annotations and causes) and every span, as text. */
+  readonly logs: Array<string>
+  readonly spans: Array<string>
+  readonly dataDir: string
+  readonly service: DirectPurchases["Service"]
+  readonly sql: SqlClient
+}
+
+export class DirectTestEnv extends Context.Service<DirectTestEnv, DirectEnv>()("http/test/direct/DirectTestEnv") {}
+
+const unreachable = () => new BlockchainError({ reason: "NetworkError", message: "node unreachable (test fault)" })
+
+const faulty = (client: ChainClient, faults: ChainFaults): ChainClient => ({
+  ...client,
+  account: (address) => Effect.suspend(() => faults.down ? Effect.fail(unreachable()) : client.account(address)),
+  transactions: (address, page) => Effect.suspend(() => faults.down ? Effect.fail(unreachable()) : client.transactions(address, page)),
+  sendBoc: (boc) =>
+    Effect.suspend(() => {
+      if (faults.down) return Effect.fail(unreachable())
+      const fault = faults.sends.shift()
+      if (fault === "lostBeforeApply") return Effect.fail(unreachable())
+      if (fault === "lostAfterApply") return Effect.andThen(client.sendBoc(boc), Effect.fail(unreachable()))
+      return client.sendBoc(boc)
+    })
+})
+
+const safeJson = (value: unknown) =>
+  JSON.stringify(value, (_k, v) => typeof v === "bigint" ? v.toString() : v instanceof Map ? Object.fromEntries(v) : v)
+
+const captureLogger = (lines: Array<string>) =>
+  Logger.map(Logger.formatStructured, (entry) => {
+    lines.push(safeJson(entry))
+  })
+
+const captureTracer = (spans: Array<string>) =>
+  Tracer.make({
+    span(options) {
+      const span = new Tracer.NativeSpan(options)
+      const end = span.end.bind(span)
+      span.end = (endTime, exit) => {
+        end(endTime, exit)
+        spans.push(safeJson({
+          name: span.name,
+          attributes: span.attributes,
+          events: span.events,
+          failure: Exit.isFailure(exit) ? Cause.pretty(exit.cause) : null
+        }))
+      }
+      return span
+    }
+  })
+
+export interface DirectTestOptions {
+  readonly settings?: Partial<DirectSettingsShape>
+  readonly http?: Partial<DirectHttpSettings>
+  /** Per HTTP request of the Fragment adapter (default 1 second, so timeouts are quick to provoke). */
+  readonly fragmentTimeout?: Duration.Input
+}
+
+export const testSettings: DirectSettingsShape = {
+  confirmWithin: "3 seconds",
+  deliveryWithin: "2 seconds",
+  pollEvery: "50 millis",
+  staleAfter: "10 minutes",
+  feeReserve: 10_000_000n
+}
+
+export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<DirectTestEnv, unknown> => {
+  const logs: Array<string> = []
+  const spans: Array<string> = []
+  const faults: ChainFaults = { sends: [], down: false }
+  return Layer.unwrap(Effect.gen(function*() {
+    const dataDir = yield* Effect.acquireRelease(
+      Effect.promise(() => mkdtemp(join(tmpdir(), "direct-test-"))),
+      (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+    )
+    // A short message lifetime so "never landed" turns into "expired" within a test.
+    const Chain = Layer.effectContext(Effect.gen(function*() {
+      const sandbox = yield* SandboxBlockchain
+      const port = makeTonBlockchain(faulty(sandboxClient(sandbox.emulator, sandbox.persist), faults), {
+        ttlSeconds: 4,
+        expiryMarginSeconds: 1
+      })
+      return Context.make(Blockchain, port)
+    })).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))
+    const Market = sandboxMarketplace({}, { timeout: options.fragmentTimeout ?? "1 second" })
+    const Ports = Layer.mergeAll(Market, Layer.succeed(DirectSettings, { ...testSettings, ...options.settings })).pipe(
+      Layer.provideMerge(Chain),
+      Layer.provideMerge(IsolatedPostgres.layer)
+    )
+    const Services = DirectServices.pipe(Layer.provideMerge(Ports))
+    const Routes = DirectRouteHandlers.pipe(
+      Layer.provide(DirectHttpConfig.layerTest({ rateLimit: { perMinute: 10_000, burst: 10_000 }, ...options.http }))
+    )
+    const Served = HttpRouter.serve(Routes).pipe(
+      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+    )
+    const Env = Layer.effect(DirectTestEnv, Effect.gen(function*() {
+      const server = yield* HttpServer.HttpServer
+      if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+      const sandbox = yield* SandboxBlockchain
+      return DirectTestEnv.of({
+        url: `http://127.0.0.1:${server.address.port}`,
+        emulator: sandbox.emulator,
+        sandbox,
+        fragment: yield* FragmentSandbox,
+        faults,
+        logs,
+        spans,
+        dataDir,
+        service: yield* DirectPurchases,
+        sql: yield* SqlClient
+      })
+    })).pipe(Layer.provide(Served), Layer.provideMerge(Services))
+    return Env.pipe(
+      Layer.provide(Logger.layer([captureLogger(logs)])),
+      Layer.provide(Layer.succeed(References.MinimumLogLevel, "All")),
+      Layer.provide(Layer.succeed(Tracer.Tracer, captureTracer(spans)))
+    )
+  })) as Layer.Layer<DirectTestEnv, unknown>
+}
