@@ -1,5 +1,5 @@
 import { Transactor } from "@resale/core"
-import { Effect, Layer, Option, Schedule } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"
 
@@ -24,11 +24,8 @@ export const PgTransactor = {
           const once = sql.withTransaction(effect)
           const run = Option.isSome(outer)
             ? once
-            : once.pipe(Effect.retry({
-              while: (e) => isSqlError(e) && isRetryable(e),
-              times: 3,
-              schedule: Schedule.exponential("5 millis")
-            }))
+            // At once, without a delay: the other transaction already went on, and no clock is involved.
+            : once.pipe(Effect.retry({ while: (e) => isSqlError(e) && isRetryable(e), times: 3 }))
           return yield* Effect.catchIf(run, isSqlError, (e) => Effect.die(e)) as Effect.Effect<A, E, R>
         }).pipe(Effect.withSpan("Transactor.withTransaction"))
       return Transactor.of({ withTransaction })
