@@ -3,6 +3,7 @@ import { EmbeddedPostgres } from "@resale/store/EmbeddedPostgres.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { guardEmbedded } from "./EmbeddedGuard.ts"
 
 /** Where the data lives, read exactly as the server reads it: `DATABASE_URL`, else the embedded `DATA_DIR`. */
 export interface StoreSettings {
@@ -20,13 +21,17 @@ export const storeSettings: Effect.Effect<StoreSettings, Config.ConfigError> = E
 /** A small pool: one operator command at a time. */
 const CLI_POOL = 4
 
-/** The PostgreSQL connection: the server at `DATABASE_URL`, or the embedded PGlite under `DATA_DIR/pg`. */
-export const CliConnection = Layer.unwrap(Effect.map(storeSettings, (settings) =>
-  Option.match(settings.databaseUrl, {
-    onNone: () => EmbeddedPostgres.layer(EmbeddedPostgres.dataDirOf(settings.dataDir)),
-    onSome: (url) => PgConnection.layerFromUrl(url, CLI_POOL)
-  })
-))
+/**
+ * The PostgreSQL connection: the server at `DATABASE_URL`, or the embedded PGlite under `DATA_DIR/pg`,
+ * held exclusively for the command (see `EmbeddedGuard.ts`).
+ */
+export const CliConnection = Layer.unwrap(Effect.gen(function*() {
+  const settings = yield* storeSettings
+  if (Option.isSome(settings.databaseUrl)) return PgConnection.layerFromUrl(settings.databaseUrl.value, CLI_POOL)
+  const pgDir = EmbeddedPostgres.dataDirOf(settings.dataDir)
+  yield* guardEmbedded(pgDir)
+  return EmbeddedPostgres.layer(pgDir)
+}))
 
 /** Every storage port over that connection, with the connection still visible (for `db` commands). */
 export const CliStore = PgStore.layer.pipe(Layer.provideMerge(CliConnection))
