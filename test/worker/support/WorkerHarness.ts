@@ -67,11 +67,11 @@ export const fundedUser = (amount: number) =>
 export const balanceAndEntries = (userId: number) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
-    const [row] = yield* sql<{ balance: bigint; total: bigint | null }>`
+    const [row] = yield* sql<{ balance: bigint; total: string | null }>`
       SELECT a.balance_uzs AS balance, (SELECT sum(amount_uzs) FROM ledger_entries e WHERE e.user_id = a.user_id) AS total
       FROM accounts a WHERE a.user_id = ${userId}`
     const ledger = yield* Ledger
-    return { balance: Number(row?.balance ?? -1n), entries: Number(row?.total ?? 0n), port: yield* ledger.balance(userId as never) }
+    return { balance: Number(row?.balance ?? -1n), entries: Number(row?.total ?? 0), port: yield* ledger.balance(userId as never) }
   }).pipe(Effect.orDie)
 
 /** Ledger entries of an order's charges and refunds. */

@@ -1,0 +1,55 @@
+/**
+ * Several independent workers on one database, as separate processes would be: each with its own
+ * connection pool, its own Blockchain adapter instance (own in-process wallet locks) over one TON VM,
+ * its own Fragment adapter on the one simulator, and one simulated Telegram for gifts.
+ */
+import { GiftSender } from "@resale/core/ports/GiftSender.ts"
+import { Blockchain } from "@resale/core/ports/Blockchain.ts"
+import { Marketplace } from "@resale/core/ports/Marketplace.ts"
+import { FragmentSandbox, makeFragmentMarketplace } from "@resale/marketplace"
+import { Migrations } from "@resale/store/Migrations.ts"
+import { PgConnection } from "@resale/store/PgConnection.ts"
+import { PgStore } from "@resale/store/PgStore.ts"
+import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
+import { makeTonBlockchain, SandboxBlockchain } from "@resale/ton"
+import { sandboxClient } from "@resale/ton/SandboxBlockchain.ts"
+import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
+import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
+import { Context, Effect, Layer } from "effect"
+import { SilentNotifier } from "./WorkerHarness.ts"
+
+/** A fresh, migrated database on the test server, dropped with the scope; its URL. */
+export const freshDatabase = Effect.acquireRelease(
+  Effect.gen(function*() {
+    const name = uniqueName("resale_t")
+    yield* createDatabase(name)
+    yield* Migrations.run.pipe(Effect.provide(Layer.fresh(PgConnection.layerFromUrl(databaseUrl(name), 1))))
+    return { name, url: databaseUrl(name) }
+  }),
+  ({ name }) => dropDatabase(name).pipe(Effect.orDie)
+).pipe(Effect.map(({ url }) => url), Effect.orDie)
+
+/** One worker: its own pool, chain adapter and Fragment adapter over the shared world. */
+export const oneWorker = (
+  url: string,
+  world: { readonly sandbox: SandboxBlockchain["Service"]; readonly fragment: FragmentSandbox["Service"]; readonly gifts: GiftSender["Service"] },
+  settings: Partial<WorkerSettings>
+) => {
+  const adapters = Layer.effectContext(Effect.gen(function*() {
+    const chain = makeTonBlockchain(sandboxClient(world.sandbox.emulator, Effect.void), { expiryMarginSeconds: 5 })
+    const market = yield* makeFragmentMarketplace(world.fragment.fragmentOptions({ timeout: "3 seconds" }))
+    return Context.make(Blockchain, chain).pipe(
+      Context.add(Marketplace, market),
+      Context.add(SandboxBlockchain, world.sandbox)
+    )
+  }))
+  const store = PgStore.layer.pipe(Layer.provide(Layer.fresh(PgConnection.layerFromUrl(url, 5))))
+  return WorkerJobsLive.pipe(
+    Layer.provide(Layer.mergeAll(
+      Layer.succeed(GiftSender)(world.gifts),
+      SilentNotifier,
+      WorkerConfig.layerTest(settings)
+    )),
+    Layer.provide(Layer.mergeAll(adapters, store))
+  )
+}
