@@ -29,10 +29,28 @@ import { sandboxMarketplace } from "../../../src/direct/DirectSandbox.ts"
 
 /** Switches between the Blockchain port and the emulator. */
 export interface ChainFaults {
-  /** Per coming sendBoc: the node applies it but the answer is lost, or it is lost before the node. */
-  readonly sends: Array<"lostAfterApply" | "lostBeforeApply">
+  /**
+   * Per coming sendBoc: the node applies it but the answer is lost (and then, with `ThenDown`, the node
+   * becomes unreachable), or it is lost before the node.
+   */
+  readonly sends: Array<"lostAfterApply" | "lostAfterApplyThenDown" | "lostBeforeApply" | "lostBeforeApplyThenDown">
   /** While true every call fails as if the node were unreachable. */
   down: boolean
+  /** While set, every sendBoc waits for it (to hold a payment in flight); `waiting` counts who waits. */
+  gate: Promise<void> | undefined
+  waiting: number
+}
+
+/** Holds every send until the returned `open` is called. */
+export const closeGate = (faults: ChainFaults) => {
+  let open: () => void = () => {}
+  faults.gate = new Promise<void>((resolve) => {
+    open = () => {
+      faults.gate = undefined
+      resolve()
+    }
+  })
+  return open
 }
 
 export interface DirectEnv {
@@ -58,12 +76,24 @@ const faulty = (client: ChainClient, faults: ChainFaults): ChainClient => ({
   account: (address) => Effect.suspend(() => faults.down ? Effect.fail(unreachable()) : client.account(address)),
   transactions: (address, page) => Effect.suspend(() => faults.down ? Effect.fail(unreachable()) : client.transactions(address, page)),
   sendBoc: (boc) =>
-    Effect.suspend(() => {
-      if (faults.down) return Effect.fail(unreachable())
+    Effect.gen(function*() {
+      const gate = faults.gate
+      if (gate !== undefined) {
+        faults.waiting++
+        yield* Effect.promise(() => gate)
+        faults.waiting--
+      }
+      if (faults.down) return yield* unreachable()
       const fault = faults.sends.shift()
-      if (fault === "lostBeforeApply") return Effect.fail(unreachable())
-      if (fault === "lostAfterApply") return Effect.andThen(client.sendBoc(boc), Effect.fail(unreachable()))
-      return client.sendBoc(boc)
+      if (fault === "lostBeforeApply" || fault === "lostBeforeApplyThenDown") {
+        faults.down = fault === "lostBeforeApplyThenDown"
+        return yield* unreachable()
+      }
+      yield* client.sendBoc(boc)
+      if (fault === "lostAfterApply" || fault === "lostAfterApplyThenDown") {
+        faults.down = fault === "lostAfterApplyThenDown"
+        return yield* unreachable()
+      }
     })
 })
 
@@ -111,7 +141,7 @@ export const testSettings: DirectSettingsShape = {
 export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<DirectTestEnv, unknown> => {
   const logs: Array<string> = []
   const spans: Array<string> = []
-  const faults: ChainFaults = { sends: [], down: false }
+  const faults: ChainFaults = { sends: [], down: false, gate: undefined, waiting: 0 }
   return Layer.unwrap(Effect.gen(function*() {
     const dataDir = yield* Effect.acquireRelease(
       Effect.promise(() => mkdtemp(join(tmpdir(), "direct-test-"))),
