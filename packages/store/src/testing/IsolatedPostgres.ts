@@ -1,4 +1,4 @@
-import type { PgClient } from "@effect/sql-pg"
+import type { PgClient, PgMigrator } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
@@ -25,7 +25,7 @@ const templateName = (): string | undefined => {
  * (one database per test file) or once per test with `Effect.provide(IsolatedPostgres.layer)`.
  * Without the global setup it migrates the new database itself (slower, same result).
  */
-const make = (maxConnections: number): Layer.Layer<PgClient.PgClient | SqlClient, unknown> =>
+const make = (maxConnections: number): Layer.Layer<PgClient.PgClient | SqlClient, SqlError | PgMigrator.MigrationError> =>
   Layer.unwrap(
     Effect.gen(function*() {
       const template = templateName()
@@ -40,10 +40,9 @@ const make = (maxConnections: number): Layer.Layer<PgClient.PgClient | SqlClient
   )
 
 /** The connection only (pool of 10). */
-const layer: Layer.Layer<PgClient.PgClient | SqlClient, unknown> = make(10)
+const layer: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | PgMigrator.MigrationError> = make(10)
 
 /** The whole store (`PgStore.layer`) over its own fresh database, with the connection still visible. */
 const layerStore = PgStore.layer.pipe(Layer.provideMerge(layer))
 
 export const IsolatedPostgres = { layer, layerStore, make } as const
-export type { SqlError }
