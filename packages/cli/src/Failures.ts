@@ -59,11 +59,24 @@ const capitalise = (text: string): string => {
   return /[.!?]$/.test(s) ? s : `${s}.`
 }
 
-// Infrastructure failures: say what could not be reached, never echo connection strings.
+// The messages along a cause chain (SqlError -> reason -> driver error), innermost last, each once.
+const messages = (u: unknown): ReadonlyArray<string> => {
+  const seen: Array<string> = []
+  let current: unknown = u
+  for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth++) {
+    const message = typeof current === "object" && typeof (current as { message?: unknown }).message === "string"
+      ? (current as { message: string }).message
+      : typeof current === "string" ? current : undefined
+    if (message !== undefined && message !== "" && !seen.includes(message)) seen.push(message)
+    current = typeof current === "object" ? (current as { cause?: unknown }).cause : undefined
+  }
+  return seen
+}
+
+// Infrastructure failures: say what went wrong, never echo connection strings.
 const infrastructureMessage = (u: unknown): string => {
-  const text = u instanceof Error ? u.message : isTagged(u) && typeof u["message"] === "string" ? u["message"] : String(u)
-  const detail = text.replace(/postgres(ql)?:\/\/[^\s"']+/gi, "<database url>")
-  if (/relation .* does not exist|effect_sql_migrations/i.test(detail)) {
+  const detail = (messages(u).join(": ") || String(u)).replace(/postgres(ql)?:\/\/[^\s"']+/gi, "<database url>")
+  if (/relation "[^"]*" does not exist/i.test(detail)) {
     return `The database is not migrated (${detail}); run \`resale db migrate\` first.`
   }
   return `Database or service failure: ${detail}`
