@@ -72,11 +72,29 @@ export const interpolate = (locale: Locale, message: string, params: Params = {}
   })
 }
 
+/** A parameter `uzs:12500` renders as money, `msg:status.order.failed` as that message. */
+export const MONEY_PARAM = "uzs:"
+export const MESSAGE_PARAM = "msg:"
+
 export const translator = (locale: Locale): Translator => {
   const messages = DICTIONARIES[locale]
+  const resolve = (value: string | number): string | number => {
+    if (typeof value !== "string") return value
+    if (value.startsWith(MONEY_PARAM)) return formatUzs(Number(value.slice(MONEY_PARAM.length)), locale)
+    if (value.startsWith(MESSAGE_PARAM)) {
+      const key = value.slice(MESSAGE_PARAM.length) as MessageKey
+      return messages[key] ?? key
+    }
+    return value
+  }
   return {
     locale,
-    t: (key, params) => interpolate(locale, messages[key] ?? en[key], params),
+    t: (key, params) =>
+      interpolate(
+        locale,
+        messages[key] ?? en[key],
+        params && Object.fromEntries(Object.entries(params).map(([name, value]) => [name, resolve(value)]))
+      ),
     uzs: (amount) => formatUzs(amount, locale),
     number: (n) => groupDigits(n, MONEY_FORMAT[locale].group)
   }

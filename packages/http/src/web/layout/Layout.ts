@@ -8,7 +8,7 @@ import type { NavKey, PageContext } from "./PageContext.ts"
 /** Messages the client script needs for what it writes itself (live statuses, countdowns, push). */
 const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
   "common.copied", "error.network", "error.generic", "topup.credited", "topup.expired", "topup.waiting",
-  "buy.afterBalance", "buy.notEnough", "ticket.you", "ticket.support",
+  "buy.afterBalance", "buy.notEnough", "ticket.you", "ticket.support", "common.user",
   "push.enabled", "push.unsupported", "push.denied", "push.unavailable", "push.failed",
   "status.topup.pending", "status.topup.review", "status.topup.paid", "status.topup.cancelled",
   "status.topup.rejected", "status.topup.expired", "status.order.queued", "status.order.processing",

@@ -1,0 +1,16 @@
+import { Layer } from "effect"
+import type { KnownRoute } from "../validation/FastApiFallback.ts"
+import { WebGateway } from "./gateway/WebGateway.ts"
+import { ASSET_ROUTES, AssetRoutes } from "./routes/AssetRoutes.ts"
+import { OPERATOR_ROUTES, OperatorRoutes } from "./routes/OperatorRoutes.ts"
+import { SHOPPER_ROUTES, ShopperRoutes } from "./routes/ShopperRoutes.ts"
+
+/**
+ * The web UI for shoppers and operators, mounted beside the /v2 routes: the gateway that turns
+ * browser requests into pages (global middleware), the static assets and language switch, and the
+ * few JSON routes the pages need that the contract lacks. API clients see no difference.
+ */
+export const WebUi = Layer.mergeAll(WebGateway, AssetRoutes, ShopperRoutes, OperatorRoutes)
+
+/** Method and path of every route the web UI adds, for the server's 405 answers. */
+export const WEB_ROUTES: ReadonlyArray<KnownRoute> = [...ASSET_ROUTES, ...SHOPPER_ROUTES, ...OPERATOR_ROUTES]

@@ -1,0 +1,49 @@
+import { ByteSize, Effect } from "effect"
+import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
+import { RECEIPT_MAX_BYTES } from "../../api/AccountApi.ts"
+import { CSRF_FIELD } from "./WebCookies.ts"
+
+/**
+ * A form a browser posted: read once here, its CSRF token and idempotency key taken out, and a
+ * fresh request with the same bytes handed to the route (a Node request body can be read only once).
+ */
+export interface BrowserForm {
+  readonly csrf: string | undefined
+  readonly idempotencyKey: string | undefined
+  /** The request to forward: same body, `Accept: application/json`, the idempotency key as a header. */
+  readonly forward: HttpServerRequest.HttpServerRequest
+}
+
+// A receipt plus the other fields; anything larger is refused before it is buffered.
+const MAX_FORM_BYTES = RECEIPT_MAX_BYTES + 256 * 1024
+
+export const isFormPost = (request: HttpServerRequest.HttpServerRequest): boolean => {
+  if (request.method !== "POST") return false
+  const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+  return type === "application/x-www-form-urlencoded" || type === "multipart/form-data"
+}
+
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
+
+export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const bytes = yield* request.arrayBuffer.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(MAX_FORM_BYTES))
+    )
+    const url = new URL(request.url, "http://localhost")
+    const headers = new Headers()
+    for (const [key, value] of Object.entries(request.headers)) {
+      if (key !== "content-length" && key !== "accept" && key !== "idempotency-key") headers.set(key, value)
+    }
+    headers.set("accept", "application/json")
+    const parsed = yield* Effect.promise(() =>
+      new Request(url, { method: "POST", headers, body: bytes }).formData().catch(() => undefined)
+    )
+    const csrf = text(parsed?.get(CSRF_FIELD) ?? null)
+    const idempotencyKey = text(parsed?.get("idempotency_key") ?? null)
+    if (idempotencyKey !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(idempotencyKey)) headers.set("idempotency-key", idempotencyKey)
+    const forward = HttpServerRequest.fromWeb(new Request(url, { method: "POST", headers, body: bytes })).modify({
+      remoteAddress: request.remoteAddress
+    })
+    return { csrf, idempotencyKey, forward } satisfies BrowserForm
+  })

@@ -1,0 +1,155 @@
+import { Effect, type Types } from "effect"
+import type * as Dto from "../../api/Dtos.ts"
+import type { Html } from "../Html.ts"
+import type { PageContext } from "../layout/PageContext.ts"
+import { type AdminOrdersFilter, adminOrdersPage } from "../pages/AdminOrdersPage.ts"
+import { type AdminPayment, adminPaymentsPage } from "../pages/AdminPaymentsPage.ts"
+import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
+import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
+import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
+import { apiPage } from "../pages/ApiPage.ts"
+import { dashboardPage } from "../pages/DashboardPage.ts"
+import { giftsPage } from "../pages/GiftsPage.ts"
+import { homePage } from "../pages/HomePage.ts"
+import type { GiftTitles } from "../pages/OrderViews.ts"
+import { ordersPage } from "../pages/OrdersPage.ts"
+import { ticketPage } from "../pages/TicketPage.ts"
+import { ticketsPage } from "../pages/TicketsPage.ts"
+import { errorLines } from "./ErrorText.ts"
+import type { InnerAnswer } from "./InnerCall.ts"
+import type { Flash, FlashLine } from "./WebCookies.ts"
+
+/**
+ * The HTML pages: each one fetches the JSON its route answers any API client (through the same
+ * router and checks) and draws it. A 401 sends the browser to sign in; other errors are a page
+ * in words.
+ */
+export type PageResult =
+  | { readonly _tag: "Page"; readonly html: Html }
+  | { readonly _tag: "Redirect"; readonly to: string; readonly flash?: Flash }
+  | { readonly _tag: "Failed"; readonly status: number; readonly lines: ReadonlyArray<FlashLine> }
+
+export interface PageEnv {
+  readonly ctx: PageContext
+  readonly match: RegExpExecArray
+  readonly query: URLSearchParams
+  /** GET of one of our routes on behalf of this browser, as JSON. */
+  readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
+  readonly publicUrl: string
+  readonly paymentCard: string | null
+  readonly topupLimits: { readonly min: number; readonly max: number }
+  readonly giftTitles: Effect.Effect<GiftTitles>
+  /** The API reference drawn from the OpenAPI document. */
+  readonly reference: Html
+}
+
+const page = (html: Html): PageResult => ({ _tag: "Page", html })
+
+/** A failed inner answer as the browser should get it. */
+const failure = (ctx: PageContext, answer: InnerAnswer): PageResult => {
+  if (answer.status === 401) {
+    const admin = ctx.area === "admin"
+    return {
+      _tag: "Redirect",
+      to: admin ? "/v2/admin/login" : "/v2/",
+      flash: { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] }
+    }
+  }
+  return { _tag: "Failed", status: answer.status, lines: errorLines(answer.status, answer.text) }
+}
+
+/** Runs `draw` on the JSON answers when they all succeeded, else the first failure. */
+const withJson = <const T extends ReadonlyArray<unknown>>(
+  env: PageEnv,
+  answers: ReadonlyArray<InnerAnswer>,
+  draw: (...json: T) => Html
+): PageResult => {
+  const failed = answers.find((a) => a.status < 200 || a.status >= 300)
+  return failed ? failure(env.ctx, failed) : page(draw(...(answers.map((a) => a.json) as unknown as T)))
+}
+
+const load = <const T extends ReadonlyArray<unknown>>(
+  env: PageEnv,
+  urls: ReadonlyArray<string>,
+  draw: (...json: T) => Html
+) => Effect.map(Effect.forEach(urls, env.get), (answers) => withJson(env, answers, draw))
+
+const paging = (query: URLSearchParams, limitDefault: number) => {
+  const int = (name: string, fallback: number, max: number) => {
+    const raw = query.get(name)
+    return raw !== null && /^\d{1,9}$/.test(raw) ? Math.min(Number(raw), max) : fallback
+  }
+  return { offset: int("offset", 0, 1e9), limit: Math.max(1, int("limit", limitDefault, 100)) }
+}
+
+type Loader = (env: PageEnv) => Effect.Effect<PageResult, Types.unhandled>
+
+export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
+  [/^\/v2\/?$/, (env) =>
+    load(env, ["/v2/", "/v2/api/pricing"], (home: typeof Dto.Home.Type, pricing: typeof Dto.Pricing.Type) =>
+      homePage(env.ctx, { home, pricing, authUrl: `${env.publicUrl}/v2/auth/messenger/callback` }))],
+  [/^\/v2\/dashboard$/, (env) =>
+    Effect.flatMap(env.giftTitles, (gifts) =>
+      load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) =>
+        dashboardPage(env.ctx, { dashboard, card: env.paymentCard, limits: env.topupLimits, gifts })))],
+  [/^\/v2\/orders$/, (env) => {
+    const { offset, limit } = paging(env.query, 20)
+    return Effect.flatMap(env.giftTitles, (gifts) =>
+      load(env, [`/v2/orders/list?offset=${offset}&limit=${limit}`], (list: typeof Dto.OrdersPage.Type) =>
+        ordersPage(env.ctx, { page: list, gifts })))
+  }],
+  [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
+  [/^\/v2\/tickets$/, (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))],
+  [/^\/v2\/tickets\/(\d{1,15})$/, (env) =>
+    load(env, [`/v2/tickets/${env.match[1]}`], (detail: typeof Dto.TicketDetail.Type) =>
+      ticketPage(env.ctx, { detail, viewer: "user" }))],
+  [/^\/v2\/api-docs$/, (env) =>
+    load(env, ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard"] : [])], (docs: typeof Dto.ApiDocs.Type, dashboard?: typeof Dto.Dashboard.Type) =>
+      apiPage(env.ctx, { docs, user: dashboard?.user ?? null, baseUrl: env.publicUrl, reference: env.reference }))],
+  [/^\/v2\/admin\/login$/, (env) =>
+    Effect.map(env.get("/v2/admin/login"), (answer): PageResult =>
+      (answer.json as { signed_in?: boolean } | undefined)?.signed_in === true
+        ? { _tag: "Redirect", to: "/v2/admin" }
+        : page(adminLoginPage(env.ctx)))],
+  [/^\/v2\/admin\/?$/, (env) =>
+    load(env, ["/v2/admin", "/v2/admin/payments"], (home: typeof Dto.AdminHome.Type, payments: { total: number }) =>
+      adminHomePage(env.ctx, { home, unmatchedPayments: payments.total }))],
+  [/^\/v2\/admin\/topups$/, (env) =>
+    load(
+      env,
+      ["/v2/admin/topups/list?status=review,pending&limit=100", "/v2/admin/topups/list?status=paid,cancelled,rejected,expired&limit=50"],
+      (queue: { topups: ReadonlyArray<AdminTopup> }, history: { topups: ReadonlyArray<AdminTopup> }) =>
+        // Receipts waiting for a decision first, then the oldest transfer still pending.
+        adminTopupsPage(env.ctx, {
+          queue: [...queue.topups].sort((a, b) =>
+            Number(b.status === "review") - Number(a.status === "review") || a.created_at.localeCompare(b.created_at)
+          ),
+          history: history.topups
+        })
+    )],
+  [/^\/v2\/admin\/payments$/, (env) =>
+    load(env, ["/v2/admin/payments"], (list: { payments: ReadonlyArray<AdminPayment> }) => adminPaymentsPage(env.ctx, list.payments))],
+  [/^\/v2\/admin\/orders$/, (env) => {
+    const { offset, limit } = paging(env.query, 50)
+    const status = env.query.get("status") || null
+    const kind = env.query.get("kind") || null
+    const filter: AdminOrdersFilter = { status, kind, offset, limit }
+    const params = new URLSearchParams({ offset: String(offset), limit: String(limit), ...(status ? { status } : {}), ...(kind ? { kind } : {}) })
+    return Effect.flatMap(env.giftTitles, (gifts) =>
+      load(env, [`/v2/admin/orders/list?${params}`], (list: { orders: ReadonlyArray<typeof Dto.Order.Type>; total: number }) =>
+        adminOrdersPage(env.ctx, { orders: list.orders, total: list.total, filter, gifts })))
+  }],
+  [/^\/v2\/admin\/tickets$/, (env) =>
+    load(env, ["/v2/admin/tickets"], (list: typeof Dto.Tickets.Type) => adminTicketsPage(env.ctx, list))],
+  [/^\/v2\/admin\/tickets\/(\d{1,15})$/, (env) =>
+    load(env, [`/v2/admin/tickets/${env.match[1]}`], (detail: typeof Dto.TicketDetail.Type) =>
+      ticketPage(env.ctx, { detail, viewer: "operator" }))]
+]
+
+export const findPage = (path: string): readonly [RegExpExecArray, Loader] | undefined => {
+  for (const [pattern, loader] of PAGES) {
+    const match = pattern.exec(path)
+    if (match) return [match, loader]
+  }
+  return undefined
+}

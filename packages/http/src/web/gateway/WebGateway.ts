@@ -1,0 +1,190 @@
+import { Effect, Layer, Option, Redacted } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { OpenApi } from "effect/http-api"
+import { Api } from "../../api/Api.ts"
+import { WebSessions } from "../../auth/WebSessions.ts"
+import { GiftCatalog } from "../../gifts/GiftCatalog.ts"
+import { renderApiSections } from "../../pages/ApiDocsPage.ts"
+import { prefersHtml } from "../../pages/Html.ts"
+import { HttpConfig } from "../../server/HttpConfig.ts"
+import { type Html, toString, unsafeRaw } from "../Html.ts"
+import { LOCALE_COOKIE, negotiateLocale } from "../i18n/Locale.ts"
+import { translator } from "../i18n/Translate.ts"
+import type { PageContext } from "../layout/PageContext.ts"
+import { errorPage } from "../pages/ErrorPage.ts"
+import { newApiKeyPage } from "../pages/ApiPage.ts"
+import { ASSET_VERSION, safeBack } from "../routes/AssetRoutes.ts"
+import { isFormPost, readBrowserForm } from "./BrowserForm.ts"
+import { errorLines } from "./ErrorText.ts"
+import { formBack, formSuccess } from "./FormOutcomes.ts"
+import { getJson, runInner, type RouterEffect } from "./InnerCall.ts"
+import { findPage, type PageResult } from "./PageRoutes.ts"
+import { CSRF_COOKIE, csrfToken, csrfValid, decodeFlash, encodeFlash, type Flash, FLASH_COOKIE, newCsrfSecret } from "./WebCookies.ts"
+
+/**
+ * The browser's way into the server: a global router middleware in front of every /v2 route.
+ * Requests that prefer HTML (page loads and form posts) get pages in the user's language; every
+ * other request (API clients, the pages' own fetches) passes through untouched, so each route still
+ * answers JSON exactly as before. Form posts must carry the CSRF token and are answered with a
+ * redirect and a one-shot message; the route's own checks (session, origin, validation) all run.
+ */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' https://telegram.org",
+  "frame-src https://oauth.telegram.org",
+  "img-src 'self' data: blob: https://t.me https://telegram.org https://*.telegram.org",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'"
+].join("; ")
+
+const THIRTY_DAYS = "2592000 seconds"
+
+const pathOf = (url: string) => url.split("?")[0]!.split("#")[0]!
+
+export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
+  const config = yield* HttpConfig
+  const sessions = yield* WebSessions
+  const catalog = yield* GiftCatalog
+  const topupLimits = { min: 1_000, max: 100_000_000 }
+  const secret = Redacted.value(config.cookieSecret)
+  const secure = config.publicUrl.startsWith("https://")
+  const reference: Html = unsafeRaw(renderApiSections(OpenApi.fromApi(Api) as unknown as Record<string, unknown>))
+  const giftTitles = Effect.map(catalog.list, (gifts) => Object.fromEntries(gifts.map((g) => [g.id, g.title])))
+
+  const cookieOptions = { path: "/", httpOnly: true, sameSite: "lax" as const, secure }
+
+  /** The per-request context of a page, and the cookies the answer must set. */
+  const context = (request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function*() {
+      const existing = request.cookies[CSRF_COOKIE]
+      const csrfCookie = existing && existing.length >= 16 ? existing : newCsrfSecret()
+      const path = pathOf(request.url)
+      const area = path.startsWith("/v2/admin") ? "admin" as const : "user" as const
+      const signedIn = area === "user" && Option.isSome(yield* sessions.user(request))
+      const ctx: PageContext = {
+        tr: translator(negotiateLocale(request.cookies[LOCALE_COOKIE], request.headers["accept-language"])),
+        sandbox: config.sandbox,
+        csrf: csrfToken(secret, csrfCookie),
+        flash: decodeFlash(secret, request.cookies[FLASH_COOKIE]),
+        path: request.url,
+        area: area === "user" && !signedIn ? "public" : area,
+        signedIn,
+        assetVersion: ASSET_VERSION
+      }
+      return { ctx, newCsrf: csrfCookie === existing ? undefined : csrfCookie, hadFlash: request.cookies[FLASH_COOKIE] !== undefined }
+    })
+
+  type Prepared = Effect.Success<ReturnType<typeof context>>
+
+  const finish = (prepared: Prepared, response: HttpServerResponse.HttpServerResponse) => {
+    let out = response
+    if (prepared.newCsrf) out = HttpServerResponse.setCookieUnsafe(out, CSRF_COOKIE, prepared.newCsrf, { ...cookieOptions, maxAge: THIRTY_DAYS })
+    if (prepared.hadFlash) out = HttpServerResponse.expireCookieUnsafe(out, FLASH_COOKIE, { path: "/" })
+    return out
+  }
+
+  const htmlResponse = (prepared: Prepared, body: Html, status = 200) =>
+    finish(prepared, HttpServerResponse.text(toString(body), {
+      status,
+      contentType: "text/html; charset=utf-8",
+      headers: {
+        "content-security-policy": CSP,
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "same-origin",
+        "x-frame-options": "DENY",
+        "cache-control": "private, no-store"
+      }
+    }))
+
+  const redirect = (to: string, flash: Flash | undefined, prepared?: Prepared) => {
+    const response = HttpServerResponse.redirect(to, { status: 303 })
+    const withFlash = flash
+      ? HttpServerResponse.setCookieUnsafe(response, FLASH_COOKIE, encodeFlash(secret, flash), { ...cookieOptions, maxAge: "120 seconds" })
+      : response
+    return prepared ? finish({ ...prepared, hadFlash: false }, withFlash) : withFlash
+  }
+
+  const render = (prepared: Prepared, result: PageResult) =>
+    result._tag === "Page"
+      ? htmlResponse(prepared, result.html)
+      : result._tag === "Redirect"
+      ? redirect(result.to, result.flash, prepared)
+      : htmlResponse(prepared, errorPage(prepared.ctx, result.lines), result.status)
+
+  /** A page load: one of our pages, or the route's own answer with errors turned into words. */
+  const page = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function*() {
+      const prepared = yield* context(request)
+      const path = pathOf(request.url)
+      const found = findPage(path)
+      if (found) {
+        const [match, loader] = found
+        return render(prepared, yield* loader({
+          ctx: prepared.ctx,
+          match,
+          query: new URL(request.url, "http://localhost").searchParams,
+          get: (url) => getJson(router, request, url),
+          publicUrl: config.publicUrl,
+          paymentCard: config.paymentCard,
+          topupLimits,
+          giftTitles,
+          reference
+        }))
+      }
+      const answer = yield* runInner(router, request)
+      const type = answer.response.headers["content-type"] ?? ""
+      if (answer.status >= 400 && type.includes("json")) {
+        return htmlResponse(prepared, errorPage(prepared.ctx, errorLines(answer.status, answer.text)), answer.status)
+      }
+      return answer.response
+    })
+
+  /** A form post: CSRF checked, forwarded as JSON, answered with a redirect (or the one-time key page). */
+  const form = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>
+    Effect.gen(function*() {
+      const prepared = yield* context(request)
+      const path = pathOf(request.url)
+      const referer = request.headers["referer"]
+      const refererPath = referer && referer.startsWith(config.publicUrl) ? referer.slice(config.publicUrl.length) : undefined
+      const sameHostPath = referer ? (() => {
+        try {
+          const url = new URL(referer)
+          return url.host === request.headers["host"] ? url.pathname + url.search + url.hash : refererPath
+        } catch {
+          return refererPath
+        }
+      })() : undefined
+      const back = safeBack(sameHostPath ?? formBack(path))
+      const fail = (lines: Flash["lines"]) => redirect(back === "/v2/" ? formBack(path) : back, { kind: "error", lines }, prepared)
+      const read = yield* Effect.result(readBrowserForm(request))
+      if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
+      const posted = read.success
+      if (!csrfValid(secret, request.cookies[CSRF_COOKIE], posted.csrf)) return fail([{ key: "error.csrf" }])
+      const answer = yield* runInner(router, posted.forward)
+      if (answer.status >= 300 && answer.status < 400) return answer.response
+      if (answer.status === 401) {
+        const admin = path.startsWith("/v2/admin")
+        if (admin && path === "/v2/admin/login") return fail(errorLines(401, answer.text))
+        return redirect(admin ? "/v2/admin/login" : "/v2/", { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] }, prepared)
+      }
+      if (answer.status >= 400) return fail(errorLines(answer.status, answer.text))
+      if (path === "/v2/api-key/rotate") {
+        return htmlResponse(prepared, newApiKeyPage(prepared.ctx, answer.json as { api_key: string; prefix: string }))
+      }
+      const outcome = formSuccess(path, answer.json)
+      return redirect(outcome.next, outcome.flash, prepared)
+    })
+
+  return (router: RouterEffect) =>
+    Effect.gen(function*() {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      if (!request.url.startsWith("/v2") || !prefersHtml(request.headers["accept"])) return yield* router
+      if (request.method === "GET") return yield* page(router, request)
+      if (isFormPost(request)) return yield* form(router, request)
+      return yield* router
+    })
+}), { global: true })

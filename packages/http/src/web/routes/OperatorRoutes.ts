@@ -1,0 +1,141 @@
+import type { OrderKind, OrderStatus, PaymentId, TicketId, TopupId, TopupStatus } from "@resale/core"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { Payments } from "@resale/core/payments/Payments.ts"
+import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { Effect, Layer, Option } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import { WebSessions } from "../../auth/WebSessions.ts"
+import { messageOut, orderOut, ticketOut, topupOut } from "../../handlers/Wire.ts"
+import { HttpConfig } from "../../server/HttpConfig.ts"
+import { detail, errorResponse, formFields, intField, json, queryInt, requireOperator, validationFailed, type ValidationItem } from "./RouteKit.ts"
+
+/**
+ * Operator routes the panel needs beyond the /v2 contract (admin session cookie, JSON answers):
+ *
+ *   GET  /v2/admin/payments                      unmatched and ambiguous bank payments, with candidate top-ups
+ *   POST /v2/admin/payments/:payment_id/assign   form: topup_id; credits that top-up with the payment
+ *   GET  /v2/admin/orders/list                   ?status=&kind=&offset=&limit=
+ *   GET  /v2/admin/topups/list                   ?status=a,b&offset=&limit= (with each receipt's type)
+ *   GET  /v2/admin/tickets/:ticket_id            the conversation
+ */
+export const OPERATOR_ROUTES = [
+  { method: "GET", path: "/v2/admin/payments" },
+  { method: "POST", path: "/v2/admin/payments/:payment_id/assign" },
+  { method: "GET", path: "/v2/admin/orders/list" },
+  { method: "GET", path: "/v2/admin/topups/list" },
+  { method: "GET", path: "/v2/admin/tickets/:ticket_id" }
+] as const
+
+const ORDER_STATUSES: ReadonlyArray<string> = ["queued", "processing", "completed", "failed"]
+const ORDER_KINDS: ReadonlyArray<string> = ["stars", "premium", "gift"]
+const TOPUP_STATUSES: ReadonlyArray<string> = ["pending", "review", "paid", "cancelled", "rejected", "expired"]
+
+const searchOf = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://localhost").searchParams
+
+/** A path id: digits only, else the route does not exist for it. */
+const pathId = (raw: string | undefined): number | undefined =>
+  raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined
+
+export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
+  const router = yield* HttpRouter.HttpRouter
+  const sessions = yield* WebSessions
+  const config = yield* HttpConfig
+  const payments = yield* Payments
+  const topups = yield* TopupService
+  const orders = yield* OrderService
+  const tickets = yield* TicketService
+
+  const operatorOnly = <A extends Effect.Effect<any, any, any>>(body: A) =>
+    Effect.gen(function*() {
+      const who = yield* requireOperator(sessions, config.publicUrl)
+      if ("refused" in who) return who.refused
+      return yield* body
+    })
+
+  const listPayments = Effect.gen(function*() {
+    const page = yield* payments.list({ status: ["unmatched", "ambiguous"], offset: 0, limit: 100 })
+    const open = yield* topups.list({ status: ["pending", "review", "expired"], offset: 0, limit: 100 })
+    return json({
+      total: page.total,
+      payments: page.items.map((p) => ({
+        payment_id: p.id,
+        amount_uzs: p.amountUzs,
+        card_last4: p.cardLast4,
+        external_id: p.externalId,
+        status: p.status,
+        created_at: p.createdAt.toISOString(),
+        // A hint for the operator, never an automatic match: top-ups whose amount equals the payment's.
+        candidates: open.items
+          .filter((t) => t.payableUzs === p.amountUzs || t.requestedUzs === p.amountUzs)
+          .map((t) => ({ topup_id: t.id, user_id: t.userId, status: t.status, payable_uzs: t.payableUzs }))
+      }))
+    })
+  })
+
+  const assign = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const paymentId = pathId((yield* HttpRouter.params)["payment_id"])
+    const errors: Array<ValidationItem> = []
+    const topupId = intField(["body", "topup_id"], (yield* formFields(request))["topup_id"], errors)
+    if (paymentId === undefined) errors.push({ type: "int_parsing", loc: ["path", "payment_id"], msg: "Input should be a valid integer, unable to parse string as an integer", input: null })
+    if (errors.length > 0) return validationFailed(errors)
+    return yield* operatorOnly(
+      payments.assign(paymentId as PaymentId, topupId as TopupId).pipe(
+        Effect.map((result) =>
+          json({
+            payment_id: result.payment.id,
+            status: result.payment.status,
+            topup_id: Option.match(result.topup, { onNone: () => result.payment.topupId, onSome: (t) => t.id }),
+            duplicate: false
+          })
+        ),
+        Effect.catch(errorResponse)
+      )
+    )
+  })
+
+  const listOrders = Effect.gen(function*() {
+    const query = searchOf(yield* HttpServerRequest.HttpServerRequest)
+    const status = query.get("status") ?? ""
+    const kind = query.get("kind") ?? ""
+    const offset = queryInt(query, "offset", 0)
+    const limit = Math.max(1, queryInt(query, "limit", 50, 100))
+    const page = yield* orders.list({
+      offset,
+      limit,
+      ...(ORDER_STATUSES.includes(status) ? { status: [status as OrderStatus] } : {}),
+      ...(ORDER_KINDS.includes(kind) ? { kind: kind as OrderKind } : {})
+    })
+    return json({ orders: page.items.map(orderOut), total: page.total, offset, limit })
+  })
+
+  const listTopups = Effect.gen(function*() {
+    const query = searchOf(yield* HttpServerRequest.HttpServerRequest)
+    const statuses = (query.get("status") ?? "").split(",").filter((s) => TOPUP_STATUSES.includes(s)) as Array<TopupStatus>
+    const offset = queryInt(query, "offset", 0)
+    const limit = Math.max(1, queryInt(query, "limit", 50, 100))
+    const page = yield* topups.list({ offset, limit, ...(statuses.length > 0 ? { status: statuses } : {}) })
+    return json({
+      topups: page.items.map((t) => ({ ...topupOut(t), receipt_type: t.receipt?.contentType ?? null })),
+      total: page.total,
+      offset,
+      limit
+    })
+  })
+
+  const ticket = Effect.gen(function*() {
+    const id = pathId((yield* HttpRouter.params)["ticket_id"])
+    if (id === undefined) return detail(404, "Ticket not found")
+    return yield* tickets.detail({ kind: "operator" }, id as TicketId).pipe(
+      Effect.map((d) => json({ ticket: ticketOut(d.ticket), messages: d.messages.map(messageOut) })),
+      Effect.catch(errorResponse)
+    )
+  })
+
+  yield* router.add("GET", "/v2/admin/payments", operatorOnly(listPayments))
+  yield* router.add("POST", "/v2/admin/payments/:payment_id/assign", assign)
+  yield* router.add("GET", "/v2/admin/orders/list", operatorOnly(listOrders))
+  yield* router.add("GET", "/v2/admin/topups/list", operatorOnly(listTopups))
+  yield* router.add("GET", "/v2/admin/tickets/:ticket_id", operatorOnly(ticket))
+}))

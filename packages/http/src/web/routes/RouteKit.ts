@@ -1,0 +1,103 @@
+import type { UserId } from "@resale/core"
+import { Effect, Option, Redacted } from "effect"
+import { HttpServerRequest, HttpServerResponse } from "effect/http"
+import { isSameOrigin } from "../../auth/OriginCheck.ts"
+import type { WebSessions } from "../../auth/WebSessions.ts"
+import { BadRequest, Conflict, Forbidden, type HandlerError, NotFound, TooManyRequests } from "../../api/Errors.ts"
+import { toHttpError } from "../../handlers/ErrorMapping.ts"
+
+/**
+ * Helpers of the web package's own JSON routes (the few the pages need that the /v2 contract does
+ * not have). They answer like the rest of /v2: `{"detail": "..."}` errors and FastAPI's 422 list.
+ */
+export const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsafe(body, { status })
+
+export const detail = (status: number, text: string) => json({ detail: text }, status)
+
+const statusOf = (error: HandlerError): number =>
+  error instanceof BadRequest ? 400
+  : error instanceof Forbidden ? 403
+  : error instanceof NotFound ? 404
+  : error instanceof Conflict ? 409
+  : error instanceof TooManyRequests ? 429
+  : 503
+
+/** A failed use case as the /v2 handlers would answer it; an error nobody mapped is a defect. */
+export const errorResponse = (error: unknown) => {
+  const mapped = toHttpError(error)
+  if (mapped === undefined) return Effect.die(error)
+  return Effect.succeed(detail(statusOf(mapped), mapped.detail))
+}
+
+export interface ValidationItem {
+  readonly type: string
+  readonly loc: ReadonlyArray<string | number>
+  readonly msg: string
+  readonly input: unknown
+}
+
+export const missing = (loc: ReadonlyArray<string>): ValidationItem => ({ type: "missing", loc, msg: "Field required", input: null })
+
+/** pydantic's lax `int` from text: digits with an optional sign, nothing else. */
+export const intField = (loc: ReadonlyArray<string>, raw: string | undefined, errors: Array<ValidationItem>): number => {
+  if (raw === undefined) {
+    errors.push(missing(loc))
+    return 0
+  }
+  const trimmed = raw.trim()
+  if (!/^[+-]?\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
+    errors.push({ type: "int_parsing", loc, msg: "Input should be a valid integer, unable to parse string as an integer", input: raw })
+    return 0
+  }
+  return Number(trimmed)
+}
+
+export const strField = (loc: ReadonlyArray<string>, raw: string | undefined, errors: Array<ValidationItem>): string => {
+  if (raw === undefined) errors.push(missing(loc))
+  return raw ?? ""
+}
+
+export const validationFailed = (errors: ReadonlyArray<ValidationItem>) => json({ detail: errors }, 422)
+
+/** The urlencoded (or multipart text) fields of a POST body; an unreadable body is an empty form. */
+export const formFields = (request: HttpServerRequest.HttpServerRequest) =>
+  Effect.gen(function*() {
+    const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
+    const fields: Record<string, string> = {}
+    if (type === "application/x-www-form-urlencoded") {
+      const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => [] as ReadonlyArray<readonly [string, string]>)
+      for (const [key, value] of params) fields[key] = typeof value === "string" ? value : Redacted.value(value)
+    }
+    return fields
+  })
+
+/** The signed-in shopper; state changes must come from our own pages (as UserSession checks). */
+export type Guarded<A> = { readonly refused: HttpServerResponse.HttpServerResponse } | { readonly ok: A }
+
+const crossSite = (request: HttpServerRequest.HttpServerRequest, publicUrl: string) =>
+  request.method !== "GET" && request.method !== "HEAD" && !isSameOrigin(request.headers, [publicUrl])
+
+export const requireUser = (sessions: WebSessions["Service"], publicUrl: string) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const userId = yield* sessions.user(request)
+    if (Option.isNone(userId)) return { refused: detail(401, "Not authenticated") } as Guarded<UserId>
+    if (crossSite(request, publicUrl)) return { refused: detail(403, "Cross-site request refused") } as Guarded<UserId>
+    return { ok: userId.value } as Guarded<UserId>
+  })
+
+/** An operator signed in on the web (admin session cookie), with the same cross-site rule. */
+export const requireOperator = (sessions: WebSessions["Service"], publicUrl: string) =>
+  Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    if (!(yield* sessions.operator(request))) return { refused: detail(401, "Not authenticated") } as Guarded<true>
+    if (crossSite(request, publicUrl)) return { refused: detail(403, "Cross-site request refused") } as Guarded<true>
+    return { ok: true } as Guarded<true>
+  })
+
+/** `?name=` as a non-negative integer within bounds, or the default. */
+export const queryInt = (query: URLSearchParams, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
+  const raw = query.get(name)
+  if (raw === null || !/^\d+$/.test(raw)) return fallback
+  return Math.min(max, Number(raw))
+}
