@@ -50,7 +50,7 @@ const program = Effect.gen(function*() {
     Layer.provideMerge(storage),
     Layer.provide(Layer.succeed(HttpConfig)(settings))
   )
-  const server = HttpRouter.serve(app).pipe(
+  const server = HttpRouter.serve(app, { disableLogger: !settings.logRequests }).pipe(
     Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port })),
     Layer.tap(() => banner(settings))
   )

@@ -9,6 +9,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import * as Dto from "../api/Dtos.ts"
 import { prefersHtml } from "../pages/Html.ts"
+import { PricingCache } from "../pricing/PricingCache.ts"
 import { adminHomePage, adminPage } from "../pages/Pages.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
@@ -25,6 +26,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const topups = yield* TopupService
     const orders = yield* OrderService
     const pricing = yield* PricingService
+    const pricingCache = yield* PricingCache
     const tickets = yield* TicketService
     const { sandbox } = yield* HttpConfig
 
@@ -54,7 +56,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           premium3MonthUzs: payload.premium_3_month_uzs,
           premium6MonthUzs: payload.premium_6_month_uzs,
           premium12MonthUzs: payload.premium_12_month_uzs
-        }).pipe(Effect.map((p) => pricingOut(p, sandbox)), mapErrors))
+        }).pipe(Effect.tap(() => pricingCache.invalidate), Effect.map((p) => pricingOut(p, sandbox)), mapErrors))
       .handle("approveTopup", ({ headers, params, payload }) =>
         idempotent(headers["idempotency-key"], "operator:topups.approve", { ...params, ...payload }, Dto.Topup,
           Effect.map(topups.approve(params.topup_id as TopupId, note(payload.admin_note)), topupOut)).pipe(mapErrors))

@@ -12,6 +12,7 @@ import { Api } from "../api/Api.ts"
 import * as Dto from "../api/Dtos.ts"
 import { CurrentUser } from "../api/Middleware.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
+import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
@@ -40,7 +41,7 @@ const placeOrder = (scope: string, key: string | undefined, body: unknown, build
 
 export const PricingHandlers = HttpApiBuilder.group(Api, "pricing", (handlers) =>
   Effect.gen(function*() {
-    const pricing = yield* PricingService
+    const pricing = yield* PricingCache
     const { sandbox } = yield* HttpConfig
     return handlers.handle("pricing", () => Effect.map(pricing.get, (p) => pricingOut(p, sandbox)))
   }))

@@ -14,6 +14,7 @@ import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
+import { PricingCache } from "../pricing/PricingCache.ts"
 import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.ts"
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
 
@@ -67,7 +68,7 @@ const HealthRoute = HttpRouter.use((router) =>
 )
 
 /** The use cases and the http package's own services over the storage ports (`@resale/store`). */
-export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer).pipe(
+export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, PricingCache.layer).pipe(
   Layer.provide(TelegramBotApi.layer),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.succeed(TopupSettings)({
