@@ -29,10 +29,8 @@ const schemaText = (schema: unknown, doc: Json, depth = 0): string => {
   return String(s["type"] ?? (s["const"] !== undefined ? JSON.stringify(s["const"]) : "any"))
 }
 
-export const renderApiDocs = (
-  doc: Json,
-  options: { readonly sandbox: boolean; readonly extra: string }
-): string => {
+/** One section per operation of the OpenAPI document: parameters, request bodies, responses. */
+export const renderApiSections = (doc: Json): string => {
   const paths = (doc["paths"] ?? {}) as Record<string, Record<string, Json>>
   const sections: Array<string> = []
   for (const [path, methods] of Object.entries(paths)) {
@@ -53,13 +51,20 @@ export const renderApiDocs = (
         return `<li><strong>${escapeHtml(status)}</strong> ${escapeHtml(String(r["description"] ?? ""))} <code>${escapeHtml(shape)}</code></li>`
       })
       sections.push(
-        `<section id="${escapeHtml(`${method}-${path}`)}"><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h3>` +
+        `<section class="endpoint" id="${escapeHtml(`${method}-${path}`)}"><h3><code>${method.toUpperCase()} ${escapeHtml(path)}</code></h3>` +
           (params.length ? `<p>Parameters</p><ul>${params.join("")}</ul>` : "") +
           (bodies.length ? `<p>Request body</p><ul>${bodies.join("")}</ul>` : "") +
           `<p>Responses</p><ul>${responses.join("")}</ul></section>`
       )
     }
   }
+  return sections.join("")
+}
+
+export const renderApiDocs = (
+  doc: Json,
+  options: { readonly sandbox: boolean; readonly extra: string }
+): string => {
   const info = (doc["info"] ?? {}) as Json
   return layout(
     { title: `${String(info["title"] ?? "API")} ${String(info["version"] ?? "")}`, sandbox: options.sandbox },
@@ -67,6 +72,6 @@ export const renderApiDocs = (
       `<p>Machine-readable: <a href="/v2/openapi.json">/v2/openapi.json</a> (OpenAPI ${escapeHtml(String(doc["openapi"] ?? ""))}).</p>` +
       `<p>User calls send <code>X-API-Key</code>; operator calls send <code>X-Admin-Token</code>. ` +
       `Money-moving POSTs accept <code>Idempotency-Key</code>.</p>` +
-      sections.join("")
+      renderApiSections(doc)
   )
 }
