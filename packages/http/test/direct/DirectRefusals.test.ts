@@ -49,7 +49,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const inUrl = yield* call(env, "GET", `/balance?seed=${encodeURIComponent(seed)}`)
       assertFailure(inUrl, 400, "VALIDATION_ERROR", seed)
       assert.isEmpty(env.fragment.control.invoices().filter((i) => i.username === "someone"), "the marketplace was never asked")
-    }))
+    }), 30_000)
 
   it.effect("INVALID_AMOUNT_MIN / INVALID_AMOUNT_MAX for stars below 50 and above 1,000,000", () =>
     Effect.gen(function*() {
@@ -58,7 +58,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       assertFailure(yield* post(env, "/stars/buy", { username: "someone", amount: 49, seed }), 400, "INVALID_AMOUNT_MIN", seed)
       assertFailure(yield* post(env, "/stars/buy", { username: "someone", amount: 1_000_001, seed }), 400, "INVALID_AMOUNT_MAX", seed)
       assertFailure(yield* post(env, "/stars/buy", { username: "someone", amount: "10", seed }), 400, "INVALID_AMOUNT_MIN", seed)
-    }))
+    }), 30_000)
 
   it.effect("WALLET_VM_ERROR: a wrong phrase, a phrase with no funded wallet, a funded wallet of the other version", () =>
     Effect.gen(function*() {
@@ -78,7 +78,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       // The version it does have works.
       const ok = yield* post(env, "/coin/transfer", { to: freshAddress(), amount: 1, seed: phrase, wallet_version: "v4r2" })
       assert.strictEqual(ok.status, 200, ok.text)
-    }))
+    }), 30_000)
 
   it.effect("an uninitialised but funded wallet deploys with its first payment; a wallet of the other kind stays untouched", () =>
     Effect.gen(function*() {
@@ -92,7 +92,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const after = yield* post(env, "/balance", { seed: phrase })
       assert.strictEqual(after.body["status"], "active")
       assert.strictEqual(yield* balanceOf(env, v4), 0n)
-    }))
+    }), 30_000)
 
   it.effect("INSUFFICIENT_FUNDS: checked before the marketplace, again at its price, and at signing; nothing is paid", () =>
     Effect.gen(function*() {
@@ -116,7 +116,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       assertFailure(yield* post(env, "/coin/buy", { username: "poorbuyer", amount: 1, seed: some.phrase }), 400, "INSUFFICIENT_FUNDS")
       assertFailure(yield* post(env, "/premium/buy", { username: "poorbuyer", duration: 3, seed: poor.phrase }), 400, "INSUFFICIENT_FUNDS")
       assert.strictEqual(yield* balanceOf(env, some.address), ton(0.2))
-    }))
+    }), 30_000)
 
   it.effect("a failed order id (nothing paid) runs again once the wallet is funded", () =>
     Effect.gen(function*() {
@@ -131,7 +131,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const record = Option.getOrThrow(yield* env.service.find(id))
       assert.deepStrictEqual([record.state, record.attempts], ["done", 2])
       assert.strictEqual((yield* incoming(env, to)).length, 1)
-    }))
+    }), 30_000)
 
   it.effect("MARKETPLACE_API_ERROR (premium already subscribed, coin/buy unknown user) and MARKETPLACE_ERROR (stars)", () =>
     Effect.gen(function*() {
@@ -149,7 +149,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const record = Option.getOrThrow(yield* env.service.find(String(premium.body["order_id"])))
       assert.deepStrictEqual([record.state, record.errorReason], ["failed", "MarketplaceRejected"])
       env.fragment.control.reset()
-    }))
+    }), 30_000)
 
   it.effect("MARKETPLACE_TIMEOUT 503 when Fragment does not answer before payment: nothing paid, the order may run again", () =>
     Effect.gen(function*() {
@@ -164,5 +164,5 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       yield* Effect.sleep("2 seconds") // let the delayed answer drain
       const again = yield* post(env, "/stars/buy", { username: "slowfragment", amount: 60, seed: phrase, order_id: id })
       assert.strictEqual(again.status, 200, again.text)
-    }))
+    }), 30_000)
 })

@@ -43,7 +43,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
         const sent = (yield* Effect.promise(() => env.emulator.getTransactions(Address.parse(address))))
           .find((tx) => tx.hash().toString("hex") === res.body["tx_hash"])
         assert.isDefined(sent)
-      }))
+      }), 30_000)
 
     if (kind === "ton24") {
       it.effect(`/premium/buy from ${version}, 24 words: Fragment is paid the invoice and delivers; cost = balance drop`, () =>
@@ -67,7 +67,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
           const info = payments[0]!.inMessage!.info
           assert(info.type === "internal" && info.value.coins === invoice!.amount)
           assert.strictEqual(cost, invoice!.amount + record.fee!)
-        }))
+        }), 30_000)
     }
 
     it.effect(`/stars/buy from ${version}, ${kind}: paid to Fragment with its payload, delivered`, () =>
@@ -86,7 +86,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
         )
         assert.isDefined(paid, "the payment carries Fragment's payload (comment with Ref#)")
         assert.strictEqual(env.fragment.control.invoiceByRef(record.ref!)?.status, "done")
-      }))
+      }), 30_000)
 
     it.effect(`/coin/buy from ${version}, ${kind}: a Telegram account is topped up with whole TON`, () =>
       Effect.gen(function*() {
@@ -99,7 +99,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
         const cost = nano(res.body["cost"])
         assert.isTrue(cost > ton(2), "the top-up costs the amount plus Fragment's price and the network fee")
         assert.strictEqual(ton(10) - (yield* balanceOf(env, address)), cost)
-      }))
+      }), 30_000)
   }
 
   it.effect("GET with a JSON body works like POST, on the aliases /ton/transfer and /ton/buy too", () =>
@@ -115,7 +115,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const stars = yield* get(env, "/stars/buy", { username: "aliasuser", amount: "50", seed: phrase })
       assert.strictEqual(stars.status, 200, stars.text)
       assert.strictEqual(stars.body["stars_amount"], 50)
-    }))
+    }), 30_000)
 
   it.effect("/balance answers the funded wallet's address, version and balance; /status answers without a body", () =>
     Effect.gen(function*() {
@@ -131,5 +131,5 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       assert.deepStrictEqual([status.status, status.body["ok"], status.body["network"], status.body["sandbox"]], [200, true, "sandbox", true])
       const wrongMethod = yield* call(env, "PUT", "/status")
       assert.notStrictEqual(wrongMethod.status, 200)
-    }))
+    }), 30_000)
 })

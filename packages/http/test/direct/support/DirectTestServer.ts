@@ -64,6 +64,8 @@ export interface DirectEnv {
   readonly spans: Array<string>
   readonly dataDir: string
   readonly service: DirectPurchases["Service"]
+  /** The Blockchain port the service uses (with the faults above). */
+  readonly chain: Blockchain["Service"]
   readonly sql: SqlClient
 }
 
@@ -182,6 +184,7 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
         spans,
         dataDir,
         service: yield* DirectPurchases,
+        chain: yield* Blockchain,
         sql: yield* SqlClient
       })
     })).pipe(Layer.provide(Served), Layer.provideMerge(Services))
