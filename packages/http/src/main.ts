@@ -15,14 +15,27 @@ import type { KnownRoute } from "./validation/FastApiFallback.ts"
  * Composition root of `npm start`: configuration read once, storage (PostgreSQL or embedded),
  * sandbox marketplace unless production settings are given, every route, then the banner.
  */
-const DIRECT_ROUTES = new URL("./direct/DirectRoutes.ts", import.meta.url)
+/** Route modules built beside this one (direct purchase surface, web UI), mounted when present. */
+const OPTIONAL_ROUTES = [
+  { file: "./direct/DirectRoutes.ts", layer: "DirectRoutes", known: "directKnownRoutes" },
+  { file: "./web/WebUi.ts", layer: "WebUi", known: "WEB_ROUTES" }
+] as const
 
-/** The direct purchase surface, mounted when its module is present. */
-const directRoutes = async (): Promise<{ routes: Layer.Layer<never, unknown, unknown>; known: Array<KnownRoute> }> => {
-  if (!existsSync(DIRECT_ROUTES)) return { routes: Layer.empty, known: [] }
-  const module = (await import(DIRECT_ROUTES.href)) as { DirectRoutes: Layer.Layer<never, unknown, unknown> }
-  const paths = ["/coin/buy", "/coin/transfer", "/stars/buy", "/premium/buy"]
-  return { routes: module.DirectRoutes, known: paths.flatMap((path) => [{ method: "GET", path }, { method: "POST", path }]) }
+const optionalRoutes = async (): Promise<{ routes: Layer.Layer<never, unknown, unknown>; known: Array<KnownRoute> }> => {
+  let routes: Layer.Layer<never, unknown, unknown> = Layer.empty
+  const known: Array<KnownRoute> = []
+  for (const entry of OPTIONAL_ROUTES) {
+    const url = new URL(entry.file, import.meta.url)
+    if (!existsSync(url)) continue
+    try {
+      const module = (await import(url.href)) as Record<string, unknown>
+      routes = Layer.merge(routes, module[entry.layer] as Layer.Layer<never, unknown, unknown>)
+      known.push(...((module[entry.known] as ReadonlyArray<KnownRoute> | undefined) ?? []))
+    } catch (error) {
+      console.error(`not mounting ${entry.file}: ${String(error)}`)
+    }
+  }
+  return { routes, known }
 }
 
 const banner = (settings: HttpSettings) =>
@@ -41,10 +54,10 @@ const banner = (settings: HttpSettings) =>
 
 const program = Effect.gen(function*() {
   const settings = yield* HttpConfig
-  const direct = yield* Effect.promise(directRoutes)
+  const extra = yield* Effect.promise(optionalRoutes)
   const marketplace = settings.sandbox ? FragmentSandbox.layer() : FragmentMarketplace.layer
   const storage = storageLayer(settings)
-  const app = httpApp(direct).pipe(
+  const app = httpApp(extra).pipe(
     Layer.provide(HttpServices),
     Layer.provide([GiftCatalog.layerSandbox, marketplace, DatabasePing.layer]),
     Layer.provideMerge(storage),
