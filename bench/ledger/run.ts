@@ -119,7 +119,7 @@ const program = Effect.gen(function*() {
       Layer.provideMerge(Layer.fresh(PgConnection.layerFromUrl(url, concurrency)))
     )
     for (const scenario of ["service", "port"] as const) {
-      const op = scenario === "service" ? serviceDebit(userId) : portDebit(userId)
+      const op: Effect.Effect<unknown, never, Balances | Ledger> = scenario === "service" ? serviceDebit(userId) : portDebit(userId)
       const store = yield* Effect.gen(function*() {
         yield* throughput(op, concurrency, 1) // warm-up: connections, prepared statements, JIT
         return yield* throughput(op, concurrency, seconds)
