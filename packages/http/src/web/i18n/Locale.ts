@@ -14,6 +14,9 @@ export const isLocale = (value: unknown): value is Locale =>
 /** The language's own name, shown in the switcher. */
 export const LOCALE_NAMES: Record<Locale, string> = { uz: "O‘zbekcha", ru: "Русский", en: "English" }
 
+/** Two-letter labels for narrow screens (the full name stays readable to screen readers). */
+export const LOCALE_SHORT: Record<Locale, string> = { uz: "UZ", ru: "RU", en: "EN" }
+
 /** BCP 47 tags for `lang` attributes. */
 export const LOCALE_TAGS: Record<Locale, string> = { uz: "uz-Latn", ru: "ru", en: "en" }
 

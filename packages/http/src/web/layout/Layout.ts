@@ -1,6 +1,6 @@
 import { type Html, html, jsonBlock } from "../Html.ts"
 import type { MessageKey } from "../i18n/en.ts"
-import { LOCALE_NAMES, LOCALE_TAGS, LOCALES } from "../i18n/Locale.ts"
+import { LOCALE_NAMES, LOCALE_SHORT, LOCALE_TAGS, LOCALES } from "../i18n/Locale.ts"
 import { MONEY_FORMAT, PLURAL_ORDER } from "../i18n/Translate.ts"
 import { flashBox } from "./Components.ts"
 import type { NavKey, PageContext } from "./PageContext.ts"
@@ -55,7 +55,9 @@ const languages = (ctx: PageContext): Html =>
     LOCALES.map((locale) =>
       html`<li><a href="/v2/lang?to=${locale}&amp;back=${encodeURIComponent(ctx.path)}" lang="${LOCALE_TAGS[locale]}" hreflang="${
         LOCALE_TAGS[locale]
-      }"${locale === ctx.tr.locale ? html` aria-current="true"` : ""}>${LOCALE_NAMES[locale]}</a></li>`
+      }"${locale === ctx.tr.locale ? html` aria-current="true"` : ""}><span class="lang-long">${LOCALE_NAMES[locale]}</span><span class="lang-short" aria-hidden="true">${
+        LOCALE_SHORT[locale]
+      }</span></a></li>`
     )
   }</ul></nav>`
 
@@ -94,7 +96,7 @@ ${ctx.sandbox ? html`<div class="sandbox" role="note"><strong>Sandbox</strong> $
 <header class="top">
 <a class="brand" href="${home}"><img src="/v2/static/icon.svg?v=${ctx.assetVersion}" alt="" width="28" height="28"><span>${
     t("app.name")
-  }</span></a>
+  }</span>${ctx.area === "admin" ? html`<span class="brand-tag">${t("nav.admin")}</span>` : ""}</a>
 ${languages(ctx)}
 ${menu(ctx, page.active)}
 </header>

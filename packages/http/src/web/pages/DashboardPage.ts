@@ -25,11 +25,11 @@ const pendingPanel = (ctx: PageContext, topup: Topup, card: string | null): Html
 <div class="pay">
 <p class="pay-label">${t("topup.payExactly")}</p>
 <p class="pay-amount"><span id="payable-${topup.topup_id}" class="money big">${payable}</span>
-<button type="button" class="btn btn-small" data-copy="${String(topup.payable_uzs)}" aria-describedby="payable-${topup.topup_id}">${t("common.copy")}</button></p>
+<button type="button" class="btn btn-secondary btn-small" data-copy="${String(topup.payable_uzs)}" aria-describedby="payable-${topup.topup_id}">${t("common.copy")}</button></p>
 <p class="hint">${t("topup.exactHint")}</p>
 ${card ? html`<p class="pay-label">${t("topup.card")}</p>
 <p class="pay-card"><span id="card-${topup.topup_id}" class="card-number">${card}</span>
-<button type="button" class="btn btn-small" data-copy="${card.replace(/\s/g, "")}" aria-describedby="card-${topup.topup_id}">${t("common.copy")}</button></p>` : ""}
+<button type="button" class="btn btn-secondary btn-small" data-copy="${card.replace(/\s/g, "")}" aria-describedby="card-${topup.topup_id}">${t("common.copy")}</button></p>` : ""}
 ${topup.expires_at ? html`<p class="countdown">${t("topup.expiresIn")}: <strong data-expires="${topup.expires_at}">--:--</strong></p>` : ""}
 </div>
 <p class="live-status" role="status" aria-live="polite" data-topup-status>${t("topup.waiting")}</p>
@@ -80,7 +80,7 @@ const buyForms = (ctx: PageContext, data: DashboardData): Html => {
     formGuards(ctx, { idempotent: true })
   }
 ${username("stars-username")}
-${field({ name: "amount", id: "stars-amount", label: t("buy.stars.amount"), type: "number", required: true, min: 50, max: 1_000_000, step: 1, value: 50, inputmode: "numeric", hint: t("buy.stars.amountHint", { price: ctx.tr.uzs(pricing.star_price_uzs) }), extra: html` data-quantity` })}
+${field({ name: "amount", id: "stars-amount", label: t("buy.stars.amount"), type: "number", required: true, min: 50, max: 1_000_000, step: 1, value: 50, inputmode: "numeric", hint: t("buy.stars.amountHint", { min: ctx.tr.number(50), max: ctx.tr.number(1_000_000), price: ctx.tr.uzs(pricing.star_price_uzs) }), extra: html` data-quantity` })}
 <p class="total">${t("buy.total")}: <output data-total for="stars-amount">${ctx.tr.uzs(50 * pricing.star_price_uzs)}</output></p>
 <p class="hint" data-after aria-live="polite"></p>
 ${submit(t("buy.stars.submit"))}</form>`)}

@@ -34,8 +34,11 @@ const signIn = (ctx: PageContext, data: HomeData): Html => {
     : data.home.sandbox
     ? html``
     : html`<p>${t("home.widgetMissing")}</p>`
+  // Sandbox: sign in as any made-up name, so several demo shoppers can be tried side by side.
   const sandbox = data.home.sign_in_url
-    ? html`<p><a class="btn btn-secondary" id="sandbox-sign-in" href="/v2/auth/sandbox?user=demo">${t("home.sandboxSignIn")}</a></p>`
+    ? html`<form method="get" action="/v2/auth/sandbox" class="card narrow sandbox-sign-in">
+<div class="field"><label for="sandbox-user">${t("home.sandboxName")}</label><input id="sandbox-user" name="user" value="demo" maxlength="32" pattern="[A-Za-z0-9_]{1,32}" autocomplete="off"></div>
+<button type="submit" class="btn btn-secondary" id="sandbox-sign-in">${t("home.sandboxSignIn")}</button></form>`
     : html``
   return html`${widget}${sandbox}<p class="hint">${t("home.signInHint")}</p>`
 }

@@ -59,15 +59,18 @@ export const AssetRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
   const config = yield* HttpConfig
   const configured = yield* Effect.orDie(Config.option(Config.String("VAPID_PUBLIC_KEY")))
-  // Sandbox without keys: the pair the worker generates and keeps in the data directory.
-  const publicKey = Option.isSome(configured)
-    ? Option.some(configured.value)
-    : Option.map(
-      yield* resolveVapidKeys({ configured: Option.none(), sandbox: config.sandbox, dataDir: config.dataDir }).pipe(
+  // Sandbox without keys: the pair the worker generates and keeps in the data directory. Looked up
+  // when first asked (not at start, where it would race the worker writing the same file), then kept.
+  let known: Option.Option<string> = configured
+  const publicKey = Effect.suspend(() =>
+    Option.isSome(known)
+      ? Effect.succeed(known)
+      : resolveVapidKeys({ configured: Option.none(), sandbox: config.sandbox, dataDir: config.dataDir }).pipe(
+        Effect.map(Option.map((keys) => keys.publicKey)),
+        Effect.tap((key) => Effect.sync(() => (known = key))),
         Effect.catchCause(() => Effect.succeedNone)
-      ),
-      (keys) => keys.publicKey
-    )
+      )
+  )
 
   yield* router.add("GET", "/v2/static/:file", (request) =>
     Effect.map(HttpRouter.params, (params) => {
@@ -76,7 +79,7 @@ export const AssetRoutes = Layer.effectDiscard(Effect.gen(function*() {
       return asset(name, new URL(request.url, "http://localhost").searchParams.get("v") === ASSET_VERSION)
     }))
   yield* router.add("GET", "/v2/sw.js", asset("sw.js", false))
-  yield* router.add("GET", "/v2/push/key", json({ public_key: Option.getOrNull(publicKey) }))
+  yield* router.add("GET", "/v2/push/key", Effect.map(publicKey, (key) => json({ public_key: Option.getOrNull(key) })))
   yield* router.add("GET", "/v2/lang", (request: HttpServerRequest.HttpServerRequest) => {
     const query = new URL(request.url, "http://localhost").searchParams
     const to = query.get("to")

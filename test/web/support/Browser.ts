@@ -1,0 +1,60 @@
+/**
+ * Headless Chromium (Debian's build) driven by playwright-core: one browser per test file, one
+ * context per person. Requests that leave the machine are refused, so a test never waits on the
+ * network; screenshots land in test-artifacts/web (git-ignored).
+ */
+import { Effect } from "effect"
+import { mkdirSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
+
+export const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/web/", import.meta.url))
+
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run"
+]
+
+/** The browser for the scope of a test file. */
+export const browser = Effect.acquireRelease(
+  Effect.promise(() => chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS })),
+  (b) => Effect.promise(() => b.close())
+)
+
+export interface Person {
+  readonly context: BrowserContext
+  readonly page: Page
+}
+
+export const DESKTOP = { width: 1280, height: 900 } as const
+export const PHONE = { width: 360, height: 740 } as const
+
+/** A fresh browser profile (own cookies) with one tab, in the given language and screen size. */
+export const person = async (
+  b: Browser,
+  base: string,
+  options: { readonly locale?: string; readonly viewport?: { readonly width: number; readonly height: number } } = {}
+): Promise<Person> => {
+  const context = await b.newContext({
+    baseURL: base,
+    locale: options.locale ?? "en-US",
+    viewport: options.viewport ?? DESKTOP,
+    ...(options.viewport?.width === PHONE.width ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {})
+  })
+  await context.route("**/*", (route) =>
+    new URL(route.request().url()).hostname === "127.0.0.1" ? route.continue() : route.abort())
+  context.setDefaultTimeout(15_000)
+  const page = await context.newPage()
+  return { context, page }
+}
+
+/** A full-page PNG in test-artifacts/web/<name>.png. */
+export const screenshot = async (page: Page, name: string): Promise<void> => {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true })
+}

@@ -1,0 +1,58 @@
+/**
+ * The whole product in one process for the browser tests, as `npm start` runs it in sandbox mode:
+ * the HTTP server (every /v2 route and the web UI) on a loopback port, the worker fulfilling orders
+ * and matching payments, the TON VM of @ton/sandbox and the Fragment simulator behind the real
+ * adapter, all over a fresh database on the real PostgreSQL server.
+ */
+import { NodeHttpServer } from "@effect/platform-node"
+import { FragmentSandbox } from "@resale/marketplace"
+import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
+import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
+import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
+import { SandboxBlockchain } from "@resale/ton"
+import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
+import { makeWorkerLive } from "@resale/worker/WorkerLive.ts"
+import { Context, Effect, Layer, Redacted } from "effect"
+import { HttpRouter, HttpServer } from "effect/http"
+import { mkdtempSync } from "node:fs"
+import { createServer } from "node:http"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+export const ADMIN_TOKEN = "web-test-admin-token"
+
+/** The running product: its base URL. */
+export class WebWorld extends Context.Service<WebWorld, { readonly url: string }>()("test/web/WebWorld") {}
+
+export const webWorldLayer = () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
+  const chainAndMarket = Layer.mergeAll(
+    SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
+    FragmentSandbox.layer({}, { timeout: "3 seconds" })
+  )
+  const settings = HttpConfig.layerTest({
+    adminToken: Redacted.make(ADMIN_TOKEN),
+    dataDir,
+    // No Telegram widget in tests: the sandbox sign-in link is the way in, and no request leaves the machine.
+    botUsername: null
+  })
+  const app = httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
+    Layer.provide(HttpServices),
+    Layer.provide([GiftCatalog.layerSandbox, settings, DatabasePing.layer])
+  )
+  const served = HttpRouter.serve(app, { disableLogger: true }).pipe(
+    Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+  )
+  const worker = makeWorkerLive(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1" }))
+  return Layer.effect(WebWorld)(Effect.gen(function*() {
+    const server = yield* HttpServer.HttpServer
+    const address = server.address
+    if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+    return WebWorld.of({ url: `http://127.0.0.1:${address.port}` })
+  })).pipe(
+    Layer.provide(Layer.mergeAll(served, worker)),
+    Layer.provide(Layer.mergeAll(chainAndMarket, IsolatedPostgres.layerStore))
+  ) as Layer.Layer<WebWorld, unknown>
+}
