@@ -44,6 +44,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       assert.isTrue(listed.topups.some((t: { topup_id: number }) => t.topup_id === t1.topup_id))
       const home = (yield* call(url, "/v2/admin", { cookie: op })).json
       assert.isAtLeast(home.pending_topups, 2)
+      assert.deepStrictEqual((yield* call(url, "/v2/admin/", { cookie: op })).json, home)
       const approved = yield* call(url, `/v2/admin/topups/${t1.topup_id}/approve`, { form: { admin_note: "seen on card" }, cookie: op })
       assert.deepStrictEqual([approved.json.status, approved.json.admin_note], ["paid", "seen on card"])
       const twice = yield* call(url, `/v2/admin/topups/${t1.topup_id}/approve`, { form: {}, cookie: op })

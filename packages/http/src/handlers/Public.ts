@@ -1,6 +1,6 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import type { TopupId } from "@resale/core"
+import type { TopupId, Viewer } from "@resale/core"
 import { Effect, Option, Redacted, Result } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
@@ -112,14 +112,15 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
         }))
       .handle("receipt", ({ params, request }) =>
         Effect.gen(function*() {
-          const viewer = (yield* sessions.operator(request))
-            ? { kind: "operator" as const }
-            : yield* Effect.map(sessions.user(request), Option.map((userId) => ({ kind: "user" as const, userId })))
-          if (Option.isOption(viewer) && Option.isNone(viewer)) {
-            return yield* new Unauthorized({ detail: "Not authenticated" })
-          }
-          const who = Option.isOption(viewer) ? Option.getOrThrow(viewer) : viewer
-          const file = yield* topups.receipt(who, params.topup_id as TopupId).pipe(mapErrors)
+          // Owner or operator only: someone else's top-up answers 404 from the core.
+          const viewer: Viewer | undefined = (yield* sessions.operator(request))
+            ? { kind: "operator" }
+            : Option.match(yield* sessions.user(request), {
+              onNone: () => undefined,
+              onSome: (userId) => ({ kind: "user", userId })
+            })
+          if (viewer === undefined) return yield* new Unauthorized({ detail: "Not authenticated" })
+          const file = yield* topups.receipt(viewer, params.topup_id as TopupId).pipe(mapErrors)
           return HttpServerResponse.uint8Array(file.bytes, {
             contentType: file.contentType,
             headers: { "content-disposition": "inline", "x-content-type-options": "nosniff", "cache-control": "private, no-store" }
