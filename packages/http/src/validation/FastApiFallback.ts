@@ -1,6 +1,7 @@
 import { Effect, SchemaIssue } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
+import { randomUUID } from "node:crypto"
 import type { ValidationErrorItem } from "../api/Errors.ts"
 
 /** Method and path pattern (`/v2/tickets/:ticket_id`) of every route the server answers. */
@@ -49,7 +50,7 @@ const issueDetail = (kind: string, issue: SchemaIssue.Issue): Array<ValidationEr
 
 /**
  * Global router middleware giving unknown routes FastAPI's `{"detail":"Not Found"}`, a wrong
- * method 405, and any remaining request-decoding defect or 415 a 422 record.
+ * method 405, any remaining request-decoding defect or 415 a 422 record, and a defect a 500 with an id.
  */
 export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
   const compiled = compile(routes)
@@ -69,7 +70,12 @@ export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
       Effect.catchDefect((defect) =>
         HttpApiError.HttpApiSchemaError.is(defect) && defect.kind !== "Body" && defect.kind !== "ResponseHeaders"
           ? Effect.succeed(json({ detail: issueDetail(defect.kind, defect.cause.issue) }, 422))
-          : Effect.die(defect)
+          : Effect.gen(function*() {
+            // A bug, not a client mistake: the id links the answer to the log line; the body says nothing more.
+            const errorId = randomUUID()
+            yield* Effect.logError("unexpected defect", { errorId, defect })
+            return json({ detail: "Internal Server Error", error_id: errorId }, 500)
+          })
       ),
       Effect.map((response) =>
         response.status === 415
