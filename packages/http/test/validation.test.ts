@@ -169,4 +169,47 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("Fas
       assert.ok(doc.paths["/v2/api/stars/buy"].post.requestBody.content["application/json"])
       assert.ok(doc.paths["/v2/tickets/{ticket_id}/poll"].get)
     }))
+
+  it.effect("every route with input answers 422 for bad input, anonymous, naming each invalid part", () =>
+    Effect.gen(function*() {
+      const { url } = yield* TestServer
+      const cases: Array<[string, string, Record<string, unknown>, Array<Array<string>>]> = [
+        ["POST", "/v2/balance/top-up", { form: {} }, [["body", "amount_uzs"]]],
+        ["POST", "/v2/balance/topup/x/cancel", {}, [["path", "topup_id"]]],
+        ["POST", "/v2/balance/top-up/receipt", { body: new FormData() }, [["body", "amount_uzs"], ["body", "receipt"]]],
+        ["GET", "/v2/receipts/x", {}, [["path", "topup_id"]]],
+        ["GET", "/v2/orders/list?offset=-", {}, [["query", "offset"]]],
+        ["POST", "/v2/gifts/buy", { form: { comment: "c" } }, [["body", "username"], ["body", "gift_id"]]],
+        ["POST", "/v2/api-docs/getinfo-upgrade", { form: { tier: "gold" } }, [["body", "tier"]]],
+        ["GET", "/v2/tickets/x", {}, [["path", "ticket_id"]]],
+        ["GET", "/v2/tickets/x/poll?after=y", {}, [["path", "ticket_id"], ["query", "after"]]],
+        ["POST", "/v2/tickets/x/reply", { form: { body: "b" } }, [["path", "ticket_id"]]],
+        ["POST", "/v2/push/subscribe", { json: [] }, [["body"]]],
+        ["POST", "/v2/bot/webhook/s", { body: "{", headers: { "content-type": "application/json" } }, [["body", "1"]]],
+        ["POST", "/v2/admin/pricing", { form: { star_price_uzs: "1" } }, [
+          ["body", "premium_3_month_uzs"],
+          ["body", "premium_6_month_uzs"],
+          ["body", "premium_12_month_uzs"]
+        ]],
+        ["POST", "/v2/admin/topups/x/approve", {}, [["path", "topup_id"]]],
+        ["POST", "/v2/admin/topups/x/reject", {}, [["path", "topup_id"]]],
+        ["POST", "/v2/admin/orders/x/retry", {}, [["path", "order_id"]]],
+        ["POST", "/v2/admin/orders/x/mark-done", {}, [["path", "order_id"]]],
+        ["GET", "/v2/admin/tickets/x/poll", {}, [["path", "ticket_id"]]],
+        ["POST", "/v2/admin/tickets/x/reply", {}, [["path", "ticket_id"]]],
+        ["POST", "/v2/admin/tickets/x/close", {}, [["path", "ticket_id"]]],
+        ["POST", "/v2/admin/tickets/x/reopen", {}, [["path", "ticket_id"]]],
+        ["POST", "/v2/api/stars/buy", { json: {} }, [["body", "username"], ["body", "amount"]]],
+        ["POST", "/v2/api/premium/buy", { json: { username: "u", duration: "six" } }, [["body", "duration"]]],
+        ["POST", "/v2/api/gift/buy", { json: { username: "u", gift_id: 5, anonymous: "maybe" } }, [["body", "gift_id"], ["body", "anonymous"]]],
+        ["POST", "/v2/api/getInfo", { json: {} }, [["body", "username"]]],
+        ["POST", "/v2/api/admin/topups/x/mark-paid", {}, [["path", "topup_id"]]],
+        ["POST", "/v2/api/admin/payments/incoming", { json: { amount_uzs: "lots" } }, [["body", "amount_uzs"]]]
+      ]
+      for (const [method, path, options, locs] of cases) {
+        const answer = yield* call(url, path, { method, ...options })
+        assert.strictEqual(answer.status, 422, `${method} ${path}: ${answer.text}`)
+        assert.deepStrictEqual(answer.json.detail.map((d: { loc: Array<unknown> }) => d.loc.map(String)), locs, `${method} ${path}`)
+      }
+    }))
 })
