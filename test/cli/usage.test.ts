@@ -6,7 +6,7 @@ import { runResale } from "./support/CliHarness.ts"
 const env = { DATABASE_URL: "postgres://nobody@127.0.0.1:9/none" }
 const resale = (...args: Array<string>) => runResale(args, env)
 
-const GROUPS = ["topups", "payments", "orders", "pricing", "tickets", "users", "db"]
+const GROUPS = ["topups", "payments", "orders", "pricing", "tickets", "users", "payouts", "reconcile", "db", "sandbox"]
 const LEAVES = [
   ["topups", "list"], ["topups", "show"], ["topups", "approve"], ["topups", "reject"], ["topups", "mark-paid"],
   ["payments", "list"], ["payments", "show"], ["payments", "assign"],
@@ -14,7 +14,8 @@ const LEAVES = [
   ["pricing", "show"], ["pricing", "set"],
   ["tickets", "list"], ["tickets", "show"], ["tickets", "reply"], ["tickets", "close"], ["tickets", "reopen"],
   ["users", "list"], ["users", "show"], ["users", "adjust"], ["users", "rotate-key"],
-  ["db", "migrate"], ["db", "status"]
+  ["payouts", "list"], ["payouts", "show"],
+  ["db", "migrate"], ["db", "status"], ["sandbox", "fund"]
 ]
 const DESTRUCTIVE = [
   ["topups", "approve"], ["topups", "reject"], ["topups", "mark-paid"], ["payments", "assign"], ["orders", "retry"],
@@ -34,7 +35,7 @@ describe("resale usage (real process, no database)", () => {
       for (const { path, run } of runs) {
         assert.strictEqual(run.code, 0, `${path.join(" ")} --help: ${run.stderr}`)
         assert.include(run.stdout, `Usage: resale ${path.join(" ")}`)
-        if (path.length === 2) assert.include(run.stdout, "--json", path.join(" "))
+        if (path.length === 2 || path[0] === "reconcile") assert.include(run.stdout, "--json", path.join(" "))
       }
       for (const { path, run } of runs) {
         const destructive = DESTRUCTIVE.some((d) => d.join(" ") === path.join(" "))

@@ -2,7 +2,9 @@ import { Command } from "commander"
 import { registerDb } from "./commands/Db.ts"
 import { registerOrders } from "./commands/Orders.ts"
 import { registerPayments } from "./commands/Payments.ts"
+import { registerPayouts } from "./commands/Payouts.ts"
 import { registerPricing } from "./commands/Pricing.ts"
+import { registerSandbox } from "./commands/Sandbox.ts"
 import { registerTickets } from "./commands/Tickets.ts"
 import { registerTopups } from "./commands/Topups.ts"
 import { registerUsers } from "./commands/Users.ts"
@@ -11,6 +13,9 @@ const HELP_FOOTER = `
 Configuration (the same as the server's):
   DATABASE_URL   PostgreSQL to work on; when unset, the embedded database in DATA_DIR/pg
   DATA_DIR       data directory of the embedded database and the sandbox (default .data)
+  PORT           the server's port: the embedded database and the sandbox chain are refused while it answers
+  SANDBOX        sandbox mode as the server decides it (default: on unless TELEGRAM_BOT_TOKEN and DATABASE_URL are set)
+  TONCENTER_URL, TONCENTER_API_KEY, FRAGMENT_*   chain and marketplace for \`reconcile\` outside sandbox mode
 
 Every command accepts --json (machine-readable output on stdout) and --help.
 Exit codes: 0 done, 1 failed (unknown id, invalid transition, refused), 2 usage error.`
@@ -33,6 +38,8 @@ export const makeCli = (): Command => {
   registerPricing(program)
   registerTickets(program)
   registerUsers(program)
+  registerPayouts(program)
   registerDb(program)
+  registerSandbox(program)
   return program
 }

@@ -39,8 +39,8 @@ const takeLock = (file: string): boolean => {
   return false
 }
 
-/** Whether something answers `GET /healthz` like our server on the configured port. */
-const serverAnswers = (port: number) =>
+/** Whether something answers `GET /healthz` like our server on the port. */
+export const serverAnswers = (port: number) =>
   Effect.promise(async () => {
     try {
       const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(700) })
@@ -51,10 +51,13 @@ const serverAnswers = (port: number) =>
     }
   })
 
+/** The server's port, read as the server reads it. */
+export const serverPort = Config.Port("PORT").pipe(Config.withDefault(8000))
+
 /** Holds the embedded data directory for this command (released when the scope closes). */
 export const guardEmbedded = (pgDir: string) =>
   Effect.gen(function*() {
-    const port = yield* Config.Port("PORT").pipe(Config.withDefault(8000))
+    const port = yield* serverPort
     if (yield* serverAnswers(port)) {
       return yield* new CliCommandError({
         reason: "Unavailable",

@@ -47,6 +47,8 @@ const domainMessage = (e: Tagged): string | undefined => {
     case "PricesInvalid":
     case "AdjustmentInvalid":
     case "TopupAmountInvalid":
+    case "BlockchainError":
+    case "DirectPurchaseError":
     case "CliCommandError":
       return typeof e["message"] === "string" ? capitalise(e["message"]) : undefined
     default:

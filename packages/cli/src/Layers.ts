@@ -4,3 +4,4 @@
  */
 export const CliCore = () => import("./CliStore.ts").then((m) => m.CliCore)
 export const CliConnection = () => import("./CliStore.ts").then((m) => m.CliConnection)
+export const CliDirect = () => import("./CliChain.ts").then((m) => m.CliDirect)

@@ -1,0 +1,177 @@
+import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
+import { formatTon } from "@resale/core/money/Nanoton.ts"
+import { type DirectPurchaseRecord, DirectPurchaseRecords } from "@resale/core/ports/DirectPurchaseRecords.ts"
+import { type Command, Option as Flag } from "commander"
+import { Clock, Duration, Effect, Option } from "effect"
+import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
+import { nonBlank, wholeNumber } from "../Args.ts"
+import { CliCommandError } from "../CliErrors.ts"
+import { CliCore, CliDirect } from "../Layers.ts"
+import { fields, listing, output, table } from "../Output.ts"
+import { type CommonOptions, runCommand } from "../Runner.ts"
+import { withJson } from "./Common.ts"
+
+/**
+ * Payments from customers' own wallets (the direct purchase surface), for operators: what was paid,
+ * the fee, the tx hash, the marketplace `Ref#` and the delivery state; and reconciliation of the
+ * ones whose outcome is open. The records port lists only open payments; any payment is shown by
+ * its order id.
+ */
+
+const ton = (amount: bigint | null): string | null => (amount === null ? null : formatTon(amount))
+const short = (hash: string | null): string | null => (hash === null ? null : hash.length > 16 ? `${hash.slice(0, 16)}…` : hash)
+
+/** What the state means for the customer's money and goods. */
+export const deliveryText = (r: DirectPurchaseRecord): string => {
+  switch (r.state) {
+    case "pending":
+      return "nothing signed yet"
+    case "sending":
+      return "payment signed, being sent"
+    case "sent":
+      return r.kind === "transfer" ? "payment sent" : "paid, awaiting delivery"
+    case "done":
+      return r.kind === "transfer" ? "transferred" : "delivered"
+    case "failed":
+      return "failed, nothing paid"
+    case "unknown":
+      return r.txHash === null ? "outcome unknown: to be checked on chain" : "paid, delivery unconfirmed"
+  }
+}
+
+const HEADERS = ["ORDER ID", "KIND", "STATE", "DELIVERY", "RECIPIENT", "PAID TON", "FEE TON", "TX HASH", "REF#", "UPDATED"]
+const row = (r: DirectPurchaseRecord) => [
+  r.orderId,
+  r.kind,
+  r.state,
+  deliveryText(r),
+  r.recipient.length > 24 ? `${r.recipient.slice(0, 23)}…` : r.recipient,
+  ton(r.payAmount ?? r.amount),
+  ton(r.fee),
+  short(r.txHash),
+  r.ref,
+  r.updatedAt
+]
+
+const recordText = (r: DirectPurchaseRecord): string =>
+  fields([
+    ["Order id", r.orderId],
+    ["Kind", r.kind],
+    ["Network", r.network],
+    ["State", r.state],
+    ["Delivery", deliveryText(r)],
+    ["Wallet", `${r.walletAddress} (${r.walletVersion})`],
+    ["Recipient", r.recipient],
+    ["Units", r.units],
+    ["Amount TON", ton(r.amount)],
+    ["Paid to", r.payTo],
+    ["Paid TON", ton(r.payAmount)],
+    ["Fee TON", ton(r.fee)],
+    ["Tx hash", r.txHash],
+    ["Ref#", r.ref],
+    ["Marketplace req", r.marketplaceReqId],
+    ["Seqno", r.prepared?.seqno ?? null],
+    ["Message hash", r.prepared?.externalHash ?? null],
+    ["Error", r.errorReason === null ? null : `${r.errorReason}: ${r.errorMessage ?? ""}`],
+    ["Attempts", r.attempts],
+    ["Created", r.createdAt],
+    ["Updated", r.updatedAt],
+    ["Completed", r.completedAt]
+  ])
+
+interface ListOptions extends CommonOptions {
+  readonly limit: number
+}
+
+// Every open record, however recently touched: a cut-off in the future includes live ones too.
+const openRecords = (limit: number) =>
+  Effect.gen(function*() {
+    const now = yield* Clock.currentTimeMillis
+    return yield* (yield* DirectPurchaseRecords).listUnresolved(new Date(now + 60_000), limit)
+  })
+
+const list = (options: ListOptions) =>
+  Effect.gen(function*() {
+    const open = yield* openRecords(options.limit)
+    return output(
+      { items: open, total: open.length },
+      `${listing(HEADERS, open.map(row), { total: open.length, offset: 0 }, "open wallet payments")}` +
+        (open.length === 0 ? "" : "\n\nSettle the unknown ones with `resale reconcile`; details with `resale payouts show ORDER_ID`.")
+    )
+  })
+
+const notFound = (orderId: string) => new CliCommandError({ reason: "NotFound", message: `no wallet payment has order id ${orderId}` })
+
+const show = (orderId: string) =>
+  Effect.gen(function*() {
+    const found = yield* (yield* DirectPurchaseRecords).find(orderId)
+    if (Option.isNone(found)) return yield* notFound(orderId)
+    return output(found.value, recordText(found.value))
+  })
+
+interface ReconcileOptions extends CommonOptions {
+  readonly limit: number
+}
+
+/** Settles open payments from what the chain (and the marketplace) say; never signs or sends anything. */
+const reconcile = (orderId: string | undefined, options: ReconcileOptions) =>
+  Effect.gen(function*() {
+    const direct = yield* DirectPurchases
+    const records = yield* DirectPurchaseRecords
+    const settings = yield* DirectSettings
+    let before: ReadonlyArray<DirectPurchaseRecord>
+    let after: ReadonlyArray<DirectPurchaseRecord>
+    if (orderId !== undefined) {
+      const found = yield* records.find(orderId)
+      if (Option.isNone(found)) return yield* notFound(orderId)
+      before = [found.value]
+      after = Option.toArray(yield* direct.reconcile(orderId))
+    } else {
+      // The same cut-off reconcileOpen uses: in-flight payments younger than it belong to a live request.
+      const now = yield* Clock.currentTimeMillis
+      before = yield* records.listUnresolved(new Date(now - Duration.toMillis(settings.staleAfter)), options.limit)
+      after = yield* direct.reconcileOpen(options.limit)
+    }
+    const stateBefore = new Map(before.map((r) => [r.orderId, r.state]))
+    const changes = after.map((r) => ({ orderId: r.orderId, from: stateBefore.get(r.orderId) ?? r.state, to: r.state, record: r }))
+    const settled = changes.filter((c) => c.from !== c.to).length
+    const stillOpen = after.filter((r) => r.state !== "done" && r.state !== "failed").length
+    const summary = after.length === 0
+      ? "Nothing to reconcile: no payment is open or unknown."
+      : `${after.length} checked, ${settled} settled, ${stillOpen} still open.`
+    const text = after.length === 0 ? summary : `${
+      table(
+        ["ORDER ID", "KIND", "BEFORE", "NOW", "DELIVERY", "PAID TON", "FEE TON", "TX HASH", "REF#"],
+        changes.map((c) => [c.orderId, c.record.kind, c.from, c.to, deliveryText(c.record), ton(c.record.payAmount ?? c.record.amount), ton(c.record.fee), short(c.record.txHash), c.record.ref])
+      )
+    }\n\n${summary}`
+    return output({ checked: after.length, settled, stillOpen, changes: changes.map(({ from, record, to }) => ({ from, to, record })) }, text)
+  })
+
+const limitOption = () =>
+  new Flag("--limit <n>", "at most this many payments, 1-500").argParser(wholeNumber("--limit", 1, 500)).default(100)
+
+export const registerPayouts = (program: Command): void => {
+  const payouts = program.command("payouts").description("payments from customers' own wallets (direct purchases)")
+
+  withJson(
+    payouts.command("list")
+      .description("open wallet payments (in flight or unknown) with fee, tx hash, Ref# and delivery state")
+      .addOption(limitOption())
+  ).action((options: ListOptions) => runCommand(CliCore, list(options), options))
+
+  withJson(
+    payouts.command("show")
+      .description("one wallet payment, open or finished, by its order id")
+      .argument("<order_id>", "the order id of the direct purchase", nonBlank("the order id"))
+  ).action((orderId: string, options: CommonOptions) => runCommand(CliCore, show(orderId.trim()), options))
+
+  withJson(
+    program.command("reconcile")
+      .description("check open wallet payments on chain and settle them (done or failed); never pays anything")
+      .argument("[order_id]", "only this payment (default: every unknown or stale one)", nonBlank("the order id"))
+      .addOption(limitOption())
+  ).action((orderId: string | undefined, options: ReconcileOptions) =>
+    runCommand(CliDirect, reconcile(orderId?.trim(), options), options)
+  )
+}
