@@ -7,7 +7,7 @@
 import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import { randomToken } from "@resale/core/Secrets.ts"
 import { ByteSize, Clock, Effect, Option, Result } from "effect"
-import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
 import { badRequest, critical, type DirectEndpoint, type DirectFailure, failureOf, failureResponse, rateLimited } from "./DirectErrors.ts"
 import type { DirectHttpSettings } from "./DirectConfig.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
@@ -31,6 +31,45 @@ export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trus
   return Option.getOrElse(request.remoteAddress, () => "unknown")
 }
 
+/**
+ * The server's request span records the URL with its query when the request ends. These routes take
+ * nothing from the query, so the span is told to redact every query value: a client that puts the
+ * phrase in the URL leaves no trace in the traces (the log line of the response has no query at all).
+ */
+const hideQueryInSpan = (request: HttpServerRequest.HttpServerRequest) => {
+  const at = request.url.indexOf("?")
+  if (at < 0) return Effect.void
+  const names = [...new URLSearchParams(request.url.slice(at + 1)).keys()]
+  const redact = (key: string, value: unknown): unknown =>
+    typeof value !== "string" ? value
+    : key === "url.full" ? UrlParams.redactUrl(value, names)
+    : key === "url.query" ? UrlParams.redactUrl(`?${value}`, names).slice(1)
+    : value
+  return Effect.currentParentSpan.pipe(
+    Effect.tap((span) =>
+      Effect.sync(() => {
+        if (span._tag !== "Span") return
+        const attribute = span.attribute.bind(span)
+        span.attribute = (key, value) => attribute(key, redact(key, value))
+      })
+    ),
+    Effect.ignore
+  )
+}
+
+/** The query string decoded for inspection (undecodable escapes are kept as they are). */
+const queryText = (url: string): string => {
+  const at = url.indexOf("?")
+  if (at < 0) return ""
+  const raw = url.slice(at + 1).replaceAll("+", " ")
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    // a malformed escape: inspect the raw text instead
+    return raw
+  }
+}
+
 // Read without echoing: the parser error of JSON.parse quotes the input, so its message is dropped.
 type Read = { readonly _tag: "Fields"; readonly fields: Fields } | { readonly _tag: "Bad"; readonly failure: DirectFailure }
 
@@ -38,8 +77,9 @@ const bad = (message: string): Read => ({ _tag: "Bad", failure: badRequest(messa
 
 const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
   Effect.gen(function*(): Effect.fn.Return<Read> {
-    if (request.url.includes("?") && /[?&]seed=/i.test(request.url)) {
-      return bad("seed must travel in the JSON body, never in the URL")
+    const query = queryText(request.url)
+    if (/(^|&)seed=/i.test(query) || scrubPhrases(query) !== query) {
+      return bad("The mnemonic phrase must travel in the JSON body, never in the URL")
     }
     const length = Number(request.headers["content-length"] ?? "0")
     if (Number.isFinite(length) && length > maxBytes) return bad(`The body is larger than ${maxBytes} bytes`)
@@ -67,6 +107,7 @@ export const makeDirectHandler = (settings: DirectHttpSettings, limiter: RateLim
   (request: HttpServerRequest.HttpServerRequest) =>
     Effect.gen(function*() {
       const started = yield* Clock.currentTimeMillis
+      yield* hideQueryInSpan(request)
       const client = clientAddress(request, settings.trustProxy)
       const answer = (failure: DirectFailure, headers: Record<string, string> = {}) =>
         Effect.as(
