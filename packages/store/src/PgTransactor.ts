@@ -7,6 +7,9 @@ import { isSqlError, type SqlError } from "effect/sql/SqlError"
 const isRetryable = (error: SqlError): boolean =>
   error.reason._tag === "DeadlockError" || error.reason._tag === "SerializationError"
 
+const dieOnSqlError = <A, E, R>(self: Effect.Effect<A, E | SqlError, R>): Effect.Effect<A, E, R> =>
+  Effect.catchIf(self, isSqlError, (e) => Effect.die(e)) as Effect.Effect<A, E, R>
+
 /**
  * `Transactor` over `sql.withTransaction`: BEGIN/COMMIT on the outermost call, a SAVEPOINT for nested ones
  * (an inner failure the outer effect catches rolls back only the inner part). Every port call made inside
@@ -21,12 +24,13 @@ export const PgTransactor = {
       const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
         Effect.gen(function*() {
           const outer = yield* Effect.serviceOption(sql.transactionService)
-          const once = sql.withTransaction(effect)
-          const run = Option.isSome(outer)
-            ? once
-            // At once, without a delay: the other transaction already went on, and no clock is involved.
-            : once.pipe(Effect.retry({ while: (e) => isSqlError(e) && isRetryable(e), times: 3 }))
-          return yield* Effect.catchIf(run, isSqlError, (e) => Effect.die(e)) as Effect.Effect<A, E, R>
+          if (Option.isSome(outer)) return yield* dieOnSqlError(sql.withTransaction(effect))
+          // The adapters turn a deadlock inside a statement into a defect: bring it back as a failure to retry it.
+          // At once, without a delay: the other transaction already went on, and no clock is involved.
+          const once = sql.withTransaction(effect).pipe(
+            Effect.catchDefect((defect) => isSqlError(defect) && isRetryable(defect) ? Effect.fail(defect) : Effect.die(defect))
+          )
+          return yield* dieOnSqlError(once.pipe(Effect.retry({ while: (e) => isSqlError(e) && isRetryable(e), times: 3 })))
         }).pipe(Effect.withSpan("Transactor.withTransaction"))
       return Transactor.of({ withTransaction })
     })

@@ -12,6 +12,7 @@ import {
   Orders,
   Payments,
   Pricing,
+  type SignedUzs,
   TopupService,
   Transactor,
   type UserId,
@@ -193,5 +194,29 @@ describe("store under concurrency (real PostgreSQL)", () => {
       assert.deepStrictEqual([...all].sort((a, b) => a - b), [...ids].sort((a, b) => a - b))
       assert.isAbove(claims.filter((c) => c.length > 0).length, 1, "the work should have been shared")
       assert.strictEqual((yield* orders.list({ status: ["processing"], offset: 0, limit: 100 })).total, 20)
+    }).pipe(Effect.provide(Live)), 60_000)
+  it.effect("a transaction PostgreSQL picks as deadlock victim is run again, and both transfers happen once", () =>
+    Effect.gen(function*() {
+      const tx = yield* Transactor
+      const ledger = yield* Ledger
+      const sql = yield* SqlClient
+      const ann = yield* newUser(300)
+      const ben = yield* newUser(301)
+      yield* fund(ann.id, 1000, "seed-ann")
+      yield* fund(ben.id, 1000, "seed-ben")
+      let attempts = 0
+      // Each takes its first account's row lock, waits, then wants the other's: a lock cycle.
+      const transfer = (from: UserId, to: UserId, id: string) =>
+        tx.withTransaction(Effect.gen(function*() {
+          attempts++
+          yield* ledger.post({ userId: from, amount: -100 as SignedUzs, cause: "adjust", causeId: `${id}-out` })
+          yield* sql`SELECT pg_sleep(0.3)`.pipe(Effect.orDie)
+          yield* ledger.post({ userId: to, amount: 100 as SignedUzs, cause: "adjust", causeId: `${id}-in` })
+        }))
+      yield* Effect.all([transfer(ann.id, ben.id, "t1"), transfer(ben.id, ann.id, "t2")], { concurrency: 2 })
+      // At least one victim ran again (an immediate retry may lose the race once more).
+      assert.isAtLeast(attempts, 3, "one of the two should have been the deadlock victim and run again")
+      assert.deepStrictEqual(yield* booked(ann.id), { balance: 1000, sum: 1000, entries: 3 })
+      assert.deepStrictEqual(yield* booked(ben.id), { balance: 1000, sum: 1000, entries: 3 })
     }).pipe(Effect.provide(Live)), 60_000)
 })
