@@ -6,6 +6,7 @@
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { FragmentSandbox } from "@resale/marketplace"
+import type { SimulatorControl } from "@resale/marketplace/simulator/SimulatorControl.ts"
 import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
 import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
@@ -14,7 +15,7 @@ import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { makeWorkerLive } from "@resale/worker/WorkerLive.ts"
-import { Context, Effect, Layer, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
@@ -23,8 +24,11 @@ import { join } from "node:path"
 
 export const ADMIN_TOKEN = "web-test-admin-token"
 
-/** The running product: its base URL. */
-export class WebWorld extends Context.Service<WebWorld, { readonly url: string }>()("test/web/WebWorld") {}
+/** The running product: its base URL, and the Fragment simulator's switches (to make an order fail). */
+export class WebWorld extends Context.Service<WebWorld, {
+  readonly url: string
+  readonly market: SimulatorControl
+}>()("test/web/WebWorld") {}
 
 export const webWorldLayer = () => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
@@ -45,14 +49,17 @@ export const webWorldLayer = () => {
   const served = HttpRouter.serve(app, { disableLogger: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
-  const worker = makeWorkerLive(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1" }))
+  // An idle worker looks for orders every 1.5 s: quick, yet a page shows an order queued before it completes.
+  const worker = makeWorkerLive(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500) }))
   return Layer.effect(WebWorld)(Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
     const address = server.address
     if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
-    return WebWorld.of({ url: `http://127.0.0.1:${address.port}` })
+    const market = (yield* FragmentSandbox).control
+    return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market })
   })).pipe(
     Layer.provide(Layer.mergeAll(served, worker)),
-    Layer.provide(Layer.mergeAll(chainAndMarket, IsolatedPostgres.layerStore))
+    Layer.provideMerge(chainAndMarket),
+    Layer.provide(IsolatedPostgres.layerStore)
   ) as Layer.Layer<WebWorld, unknown>
 }
