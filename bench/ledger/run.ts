@@ -11,7 +11,7 @@
 import { NodeRuntime } from "@effect/platform-node"
 import { Balances, Ledger, type SignedUzs, type UserId, Users } from "@resale/core"
 import { Migrations, PgConnection, PgStore } from "@resale/store"
-import { createDatabase, databaseUrl, dropDatabase, serverUrl, uniqueName } from "@resale/store/testing/TestDatabase.ts"
+import { createDatabase, databaseUrl, dropDatabase, dropStale, serverUrl, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { execFile } from "node:child_process"
@@ -87,6 +87,8 @@ const printTable = (figures: ReadonlyArray<Figure>) => {
 }
 
 const program = Effect.gen(function*() {
+  // Databases of runs killed before their cleanup (old enough not to belong to a run in progress).
+  yield* dropStale("resale_bench").pipe(Effect.ignore)
   const name = uniqueName("resale_bench")
   yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
   const url = databaseUrl(name)
