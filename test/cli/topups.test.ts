@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect } from "effect"
-import { cardTopup, cli, CliTestLayer, json, receiptTopup, seedUser } from "./support/CliHarness.ts"
+import { cardTopup, cli, cliOnTerminal, CliTestLayer, json, receiptTopup, SCRIPT_BIN, seedUser } from "./support/CliHarness.ts"
 
 const operator = { kind: "operator" as const }
 
@@ -108,6 +108,22 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resal
       const stored = yield* TopupService.use((s) => s.find(operator, topup.id))
       assert.strictEqual(stored.status, "review")
       assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 0)
+    }))
+
+  it.effect.skipIf(SCRIPT_BIN === undefined)("on a terminal, approve asks first: 'n' changes nothing, 'y' approves", () =>
+    Effect.gen(function*() {
+      const user = yield* seedUser("hal_topups")
+      const topup = yield* receiptTopup(user.id, 80_000)
+      const declined = yield* cliOnTerminal(["topups", "approve", String(topup.id)], "n\n")
+      assert.strictEqual(declined.code, 1, declined.stdout)
+      assert.include(declined.stdout, `Approve top-up #${topup.id} (review) and credit 80 000 UZS to user #${user.id}? [y/N]`)
+      assert.include(declined.stdout, "Not confirmed; nothing was changed.")
+      assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 0)
+
+      const accepted = yield* cliOnTerminal(["topups", "approve", String(topup.id)], "y\n")
+      assert.strictEqual(accepted.code, 0, accepted.stdout)
+      assert.include(accepted.stdout, `Top-up #${topup.id} is now paid.`)
+      assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 80_000)
     }))
 
   it.effect("bad flag values and ids are usage errors (exit 2) that never reach the database", () =>

@@ -11,7 +11,7 @@ import { isolatedPrefix } from "@resale/store/testing/IsolatedPostgres.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Context, Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
-import { mkdtempSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -65,11 +65,14 @@ export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}) =>
   })
 
 export const runResale = (args: ReadonlyArray<string>, env: Record<string, string | undefined>, input?: string) =>
+  runProcess(process.execPath, [RESALE_BIN, ...args], env, input)
+
+const runProcess = (file: string, args: ReadonlyArray<string>, env: Record<string, string | undefined>, input?: string) =>
   Effect.promise(() =>
     new Promise<CliRun>((resolve, reject) => {
       const merged: Record<string, string> = {}
       for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v
-      const child = spawn(process.execPath, [RESALE_BIN, ...args], { env: merged, stdio: ["pipe", "pipe", "pipe"] })
+      const child = spawn(file, args, { env: merged, stdio: ["pipe", "pipe", "pipe"] })
       let stdout = ""
       let stderr = ""
       child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
@@ -79,6 +82,22 @@ export const runResale = (args: ReadonlyArray<string>, env: Record<string, strin
       child.stdin.end(input ?? "")
     })
   )
+
+/** Where util-linux `script` lives, when it does: it gives the CLI a real terminal (a pty) for prompts. */
+export const SCRIPT_BIN = ["/usr/bin/script", "/bin/script"].find((path) => existsSync(path))
+
+/**
+ * Runs `resale <args>` on a pseudo-terminal (through `script`), typing `input`; stdout carries the
+ * terminal's transcript (prompt and output), and the exit code is the CLI's.
+ */
+export const cliOnTerminal = (args: ReadonlyArray<string>, input: string) =>
+  Effect.gen(function*() {
+    const db = yield* CliDatabase
+    if (SCRIPT_BIN === undefined) return yield* Effect.die("util-linux script is not installed")
+    const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
+    const command = [process.execPath, RESALE_BIN, ...args].map(quote).join(" ")
+    return yield* runProcess(SCRIPT_BIN, ["-qec", command, "/dev/null"], { DATABASE_URL: db.url, DATA_DIR: db.dataDir }, input)
+  })
 
 /** The `--json` output of a run, parsed (fails the test with the run's stderr when it is not JSON). */
 export const json = <A = any>(run: CliRun): A => {
