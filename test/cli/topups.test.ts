@@ -2,7 +2,9 @@ import { assert, layer } from "@effect/vitest"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect } from "effect"
-import { cardTopup, cli, cliOnTerminal, CliTestLayer, json, receiptTopup, SCRIPT_BIN, seedUser } from "./support/CliHarness.ts"
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { CliDatabase, PNG, cardTopup, cli, cliOnTerminal, CliTestLayer, json, receiptTopup, SCRIPT_BIN, seedUser } from "./support/CliHarness.ts"
 
 const operator = { kind: "operator" as const }
 
@@ -49,6 +51,28 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resal
       const missingJson = yield* cli(["topups", "show", "999999", "--json"])
       assert.strictEqual(missingJson.code, 1)
       assert.deepStrictEqual(json(missingJson), { ok: false, code: "TopupNotFound", message: "Top-up #999999 does not exist." })
+    }))
+
+  it.effect("receipt saves the uploaded file byte for byte; never overwrites unless --force", () =>
+    Effect.gen(function*() {
+      const { dataDir } = yield* CliDatabase
+      const user = yield* seedUser("ivy_topups")
+      const topup = yield* receiptTopup(user.id, 45_000)
+      const out = join(dataDir, `receipt-${topup.id}.png`)
+      const saved = yield* cli(["topups", "receipt", String(topup.id), "--out", out, "--json"])
+      assert.strictEqual(saved.code, 0, saved.stderr)
+      assert.deepStrictEqual(json(saved), { topupId: topup.id, path: out, contentType: "image/png", bytes: PNG.length })
+      assert.deepStrictEqual(new Uint8Array(readFileSync(out)), PNG)
+
+      const exists = yield* cli(["topups", "receipt", String(topup.id), "--out", out])
+      assert.strictEqual(exists.code, 1)
+      assert.include(exists.stderr, "exists; choose another --out or pass --force")
+      assert.strictEqual((yield* cli(["topups", "receipt", String(topup.id), "--out", out, "--force"])).code, 0)
+
+      const card = yield* cardTopup(user.id, 10_000)
+      const none = yield* cli(["topups", "receipt", String(card.id), "--out", join(dataDir, "none.bin")])
+      assert.strictEqual(none.code, 1)
+      assert.include(none.stderr, `Top-up #${card.id} has no receipt.`)
     }))
 
   it.effect("approve credits the payable amount once; approving again is an invalid transition", () =>

@@ -8,7 +8,7 @@ const resale = (...args: Array<string>) => runResale(args, env)
 
 const GROUPS = ["topups", "payments", "orders", "pricing", "tickets", "users", "payouts", "reconcile", "db", "sandbox"]
 const LEAVES = [
-  ["topups", "list"], ["topups", "show"], ["topups", "approve"], ["topups", "reject"], ["topups", "mark-paid"],
+  ["topups", "list"], ["topups", "show"], ["topups", "receipt"], ["topups", "approve"], ["topups", "reject"], ["topups", "mark-paid"],
   ["payments", "list"], ["payments", "show"], ["payments", "assign"],
   ["orders", "list"], ["orders", "show"], ["orders", "retry"], ["orders", "mark-done"],
   ["pricing", "show"], ["pricing", "set"],

@@ -39,6 +39,8 @@ const domainMessage = (e: Tagged): string | undefined => {
       return `Payment #${e["paymentId"]} does not exist.`
     case "PaymentAlreadyMatched":
       return `Payment #${e["paymentId"]} is already ${e["status"]}; it cannot be assigned again.`
+    case "ReceiptNotFound":
+      return `Top-up #${e["topupId"]} has no receipt.`
     case "UserNotFound":
       return e["userId"] === undefined ? "No such user." : `User #${e["userId"]} does not exist.`
     case "InsufficientBalance":

@@ -3,8 +3,11 @@ import { type Topup, TopupStatus } from "@resale/core/topups/Topup.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import type { Command } from "commander"
 import { Effect } from "effect"
+import { writeFileSync } from "node:fs"
+import { resolve } from "node:path"
 import { positiveId, type UserRef, userRef } from "../Args.ts"
 import { CliCore } from "../Layers.ts"
+import { CliCommandError } from "../CliErrors.ts"
 import { confirm } from "../Confirmation.ts"
 import { fields, formatUzs, listing, output } from "../Output.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
@@ -67,6 +70,41 @@ const show = (id: number) =>
     return output(topup, topupText(topup))
   })
 
+interface ReceiptOptions extends CommonOptions {
+  readonly out?: string
+  readonly force?: boolean
+}
+
+const EXTENSIONS: Record<string, string> = {
+  "image/jpeg": "jpg",
+  "image/png": "png",
+  "image/webp": "webp",
+  "image/gif": "gif",
+  "image/heic": "heic",
+  "application/pdf": "pdf"
+}
+
+/** Saves the uploaded receipt to a file, so an operator on the server can look at it before approving. */
+const receipt = (id: number, options: ReceiptOptions) =>
+  Effect.gen(function*() {
+    const file = yield* (yield* TopupService).receipt(operator, id as TopupId)
+    const path = resolve(options.out ?? `receipt-${id}.${EXTENSIONS[file.contentType] ?? "bin"}`)
+    yield* Effect.try({
+      try: () => writeFileSync(path, file.bytes, { flag: options.force === true ? "w" : "wx" }),
+      catch: (error) =>
+        new CliCommandError({
+          reason: "Invalid",
+          message: (error as NodeJS.ErrnoException).code === "EEXIST"
+            ? `${path} exists; choose another --out or pass --force`
+            : `cannot write ${path}: ${(error as Error).message}`
+        })
+    })
+    return output(
+      { topupId: id, path, contentType: file.contentType, bytes: file.bytes.length },
+      `Receipt of top-up #${id} (${file.contentType}, ${file.bytes.length} bytes) saved to ${path}`
+    )
+  })
+
 interface ActOptions extends CommonOptions {
   readonly yes?: boolean
   readonly note?: string
@@ -102,6 +140,14 @@ export const registerTopups = (program: Command): void => {
   withJson(
     topups.command("show").description("one top-up in full").argument("<id>", "top-up id", positiveId("the top-up id"))
   ).action((id: number, options: CommonOptions) => runCommand(CliCore, show(id), options))
+
+  withJson(
+    topups.command("receipt")
+      .description("save the receipt file of a top-up, to check it before approving")
+      .argument("<id>", "top-up id", positiveId("the top-up id"))
+      .option("--out <path>", "file to write (default receipt-<id>.<type> here)")
+      .option("--force", "overwrite the file if it exists")
+  ).action((id: number, options: ReceiptOptions) => runCommand(CliCore, receipt(id, options), options))
 
   withYes(withJson(
     topups.command("approve")
