@@ -1,1 +1,1 @@
-export {}
+export { makeCli } from "./Cli.ts"
