@@ -9,6 +9,7 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { EmbeddedPostgres } from "../src/EmbeddedPostgres.ts"
 import { migrations } from "../src/Migrations.ts"
 import { StoreLive } from "../src/StoreLive.ts"
 import { identity, t0 } from "./contract/support.ts"
@@ -27,10 +28,15 @@ describe("StoreLive without DATABASE_URL (embedded PGlite)", () => {
         const [{ version }] = (yield* sql<{ version: string }>`SELECT version()`) as [{ version: string }]
         const user = yield* Users.use((u) => u.upsertTelegram(identity(31337, "persistent"), t0))
         yield* Ledger.use((l) => l.post({ userId: user.id, amount: 4200 as SignedUzs, cause: "adjust", causeId: "persist" }))
+        // While it is open, nobody else may open the same directory.
+        const second = yield* Effect.flip(Effect.scoped(Layer.build(Layer.fresh(EmbeddedPostgres.layer(join(dataDir, "pg"))))))
+        assert.strictEqual(second._tag, "EmbeddedPostgresError")
+        assert.include(second.message, "only one process may open it")
         return { version, userId: user.id }
       }).pipe(Effect.provide(embeddedIn(dataDir)))
       assert.include(first.version, "PGlite")
       assert.include(readdirSync(dataDir), "pg")
+      assert.notInclude(readdirSync(dataDir), "pg.lock", "the lock goes with the database")
 
       const second = yield* Effect.gen(function*() {
         const sql = yield* SqlClient
