@@ -1,5 +1,5 @@
 import { assert } from "@effect/vitest"
-import { IncomingPayments, type PaymentId, type TopupId, Topups, type UserId, type Uzs } from "@resale/core"
+import { IncomingPayments, type PaymentId, type TopupId, Topups, Transactor, type UserId, type Uzs } from "@resale/core"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { at, minutes, newUser, type StoreTest, t0 } from "./support.ts"
@@ -149,5 +149,26 @@ export const paymentsContract = (test: StoreTest) => {
     const open = yield* payments.list({ status: ["unmatched", "ambiguous"], offset: 0, limit: 10 })
     assert.deepStrictEqual(open.items.map((p) => p.id), [other.id])
     assert.strictEqual(Option.getOrThrow(yield* payments.find(other.id)).status, "ambiguous")
+  }))
+
+  test("one payment per top-up is checked at commit: a use case that fails later still gets its own error", Effect.gen(function*() {
+    const payments = yield* IncomingPayments
+    const tx = yield* Transactor
+    const user = yield* newUser(9)
+    const topup = yield* pending(user.id, 2_000)
+    const { payment: first } = yield* payments.record({ amountUzs: 2_000 as Uzs, cardLast4: null, externalId: "d-1" }, t0)
+    const { payment: second } = yield* payments.record({ amountUzs: 2_000 as Uzs, cardLast4: null, externalId: "d-2" }, t0)
+    yield* payments.markMatched(first.id, topup.id, at(1))
+    // Claiming the same top-up again inside a transaction that then fails: the typed failure comes out.
+    const failed = yield* Effect.flip(tx.withTransaction(Effect.gen(function*() {
+      yield* payments.markMatched(second.id, topup.id, at(2))
+      return yield* Effect.fail("topup already paid" as const)
+    })))
+    assert.strictEqual(failed, "topup already paid")
+    assert.strictEqual(Option.getOrThrow(yield* payments.find(second.id)).status, "received")
+    // Committing it is refused by the database.
+    const exit = yield* Effect.exit(tx.withTransaction(payments.markMatched(second.id, topup.id, at(3))))
+    assert.strictEqual(exit._tag, "Failure")
+    assert.strictEqual(Option.getOrThrow(yield* payments.find(second.id)).status, "received")
   }))
 }
