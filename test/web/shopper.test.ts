@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * A shopper in headless Chromium against the whole product (server, worker, sandbox chain and
  * Fragment simulator, real PostgreSQL): sign in, top up by card, the bank relay reports the payment

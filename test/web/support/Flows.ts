@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 /**
  * What people do in the browser tests, written once: sign in, read the balance, and the bank relay
  * posting a received card payment (a machine, so plain HTTP with the admin token).

@@ -15,7 +15,7 @@ import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { makeWorkerLive } from "@resale/worker/WorkerLive.ts"
-import { Context, Duration, Effect, Layer, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Redacted, References } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
@@ -60,6 +60,8 @@ export const webWorldLayer = () => {
   })).pipe(
     Layer.provide(Layer.mergeAll(served, worker)),
     Layer.provideMerge(chainAndMarket),
-    Layer.provide(IsolatedPostgres.layerStore)
+    Layer.provide(IsolatedPostgres.layerStore),
+    // The worker's progress lines would drown the test output; warnings and errors still show.
+    Layer.provide(Layer.succeed(References.MinimumLogLevel)("Warn"))
   ) as Layer.Layer<WebWorld, unknown>
 }

@@ -45,6 +45,24 @@ const THIRTY_DAYS = "2592000 seconds"
 
 const pathOf = (url: string) => url.split("?")[0]!.split("#")[0]!
 
+/**
+ * Where a failed form returns: the page it was sent from (a same-host Referer), at the form's own
+ * anchor when that page is the form's usual home; else the form's usual home.
+ */
+const backAfterFailure = (request: HttpServerRequest.HttpServerRequest, path: string): string => {
+  const usual = formBack(path)
+  const referer = request.headers["referer"]
+  if (!referer) return usual
+  try {
+    const from = new URL(referer)
+    if (from.host !== request.headers["host"]) return usual
+    const page = from.pathname + from.search
+    return page === pathOf(usual) ? usual : safeBack(page) === "/v2/" && page !== "/v2/" ? usual : safeBack(page)
+  } catch {
+    return usual
+  }
+}
+
 export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
   const config = yield* HttpConfig
   const sessions = yield* WebSessions
@@ -148,18 +166,8 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
     Effect.gen(function*() {
       const prepared = yield* context(request)
       const path = pathOf(request.url)
-      const referer = request.headers["referer"]
-      const refererPath = referer && referer.startsWith(config.publicUrl) ? referer.slice(config.publicUrl.length) : undefined
-      const sameHostPath = referer ? (() => {
-        try {
-          const url = new URL(referer)
-          return url.host === request.headers["host"] ? url.pathname + url.search + url.hash : refererPath
-        } catch {
-          return refererPath
-        }
-      })() : undefined
-      const back = safeBack(sameHostPath ?? formBack(path))
-      const fail = (lines: Flash["lines"]) => redirect(back === "/v2/" ? formBack(path) : back, { kind: "error", lines }, prepared)
+      const back = backAfterFailure(request, path)
+      const fail = (lines: Flash["lines"]) => redirect(back, { kind: "error", lines }, prepared)
       const read = yield* Effect.result(readBrowserForm(request))
       if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
       const posted = read.success

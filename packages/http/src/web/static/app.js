@@ -199,8 +199,10 @@
     })
   }
   if (page.ordersPoll && document.querySelector("[data-order-id]")) {
+    var quietTicks = 0
     poll(function () {
-      if (!openOrders()) return true
+      // Settled orders are looked at again now and then: an operator may retry or complete one.
+      if (!openOrders() && ++quietTicks % 5 !== 0) return true
       return getJson(page.ordersPoll).then(function (list) {
         ;(list.orders || []).forEach(function (order) {
           var row = document.querySelector('[data-order-id="' + order.order_id + '"]')
