@@ -5,6 +5,8 @@
  */
 import { assert, layer } from "@effect/vitest"
 import { wordlist } from "@scure/bip39/wordlists/english.js"
+import { createShardAccount } from "@ton/sandbox"
+import { Address, beginCell } from "@ton/ton"
 import { Effect, Option } from "effect"
 import { randomInt } from "node:crypto"
 import { assertFailure, call, post } from "./support/client.ts"
@@ -78,6 +80,24 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       // The version it does have works.
       const ok = yield* post(env, "/coin/transfer", { to: freshAddress(), amount: 1, seed: phrase, wallet_version: "v4r2" })
       assert.strictEqual(ok.status, 200, ok.text)
+    }), 30_000)
+
+  it.effect("WALLET_VM_ERROR for a frozen wallet: it cannot pay, whatever its balance", () =>
+    Effect.gen(function*() {
+      const env = yield* DirectTestEnv
+      const { address, phrase } = yield* fundedWallet(env, "ton24", "v4r2", ton(1))
+      const shard = createShardAccount({
+        address: Address.parse(address),
+        code: beginCell().endCell(),
+        data: beginCell().endCell(),
+        balance: ton(2)
+      })
+      const frozen = { ...shard, account: { ...shard.account!, storage: { ...shard.account!.storage, state: { type: "frozen" as const, stateHash: 1n } } } }
+      yield* Effect.promise(() => env.emulator.setShardAccount(Address.parse(address), frozen))
+      const res = yield* post(env, "/coin/transfer", { to: freshAddress(), amount: 1, seed: phrase })
+      assertFailure(res, 400, "WALLET_VM_ERROR", phrase)
+      assert.match(String(res.body["message"]), /frozen/)
+      assert.strictEqual(yield* balanceOf(env, address), ton(2))
     }), 30_000)
 
   it.effect("an uninitialised but funded wallet deploys with its first payment; a wallet of the other kind stays untouched", () =>
