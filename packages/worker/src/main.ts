@@ -6,12 +6,15 @@
  * the worker in-process on its own sandbox, which is what sandbox mode is for).
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { FragmentMarketplace, FragmentSandbox } from "@resale/marketplace"
+import { FragmentMarketplace } from "@resale/marketplace"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
-import { SandboxBlockchain, TonCenterBlockchain } from "@resale/ton"
+import { TonCenterBlockchain } from "@resale/ton"
 import { Config, Effect, Layer, Option } from "effect"
+import type { Blockchain } from "@resale/core/ports/Blockchain.ts"
+import type { Marketplace } from "@resale/core/ports/Marketplace.ts"
+import { SandboxWorld } from "./SandboxWorld.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { makeWorkerLive } from "./WorkerLive.ts"
 
@@ -20,16 +23,18 @@ const program = Effect.gen(function*() {
   yield* Config.Redacted("DATABASE_URL")
   const toncenter = yield* Config.option(Config.String("TONCENTER_URL"))
   const fragment = yield* Config.option(Config.Redacted("FRAGMENT_COOKIES"))
-  const chain = Option.isSome(toncenter)
-    ? TonCenterBlockchain.layer
-    : SandboxBlockchain.layerWith({ dataDir: `${settings.dataDir}/worker-sandbox` })
-  const marketplace = Option.isSome(fragment) ? FragmentMarketplace.layer : FragmentSandbox.layer()
-  if (Option.isNone(toncenter) || Option.isNone(fragment)) {
-    yield* Effect.logWarning("TONCENTER_URL or FRAGMENT_COOKIES not set: this worker uses its own sandbox chain / Fragment simulator")
+  if (Option.isSome(toncenter) !== Option.isSome(fragment)) {
+    return yield* Effect.die(new Error("set both TONCENTER_URL and FRAGMENT_COOKIES, or neither (sandbox)"))
+  }
+  const world: Layer.Layer<Blockchain | Marketplace, unknown> = Option.isSome(toncenter)
+    ? Layer.mergeAll(TonCenterBlockchain.layer, FragmentMarketplace.layer)
+    : SandboxWorld.layer(`${settings.dataDir}/worker-sandbox`)
+  if (Option.isNone(toncenter)) {
+    yield* Effect.logWarning("TONCENTER_URL and FRAGMENT_COOKIES not set: this worker runs its own sandbox chain and Fragment simulator")
   }
   const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerConfig))
   const worker = makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(
-    Layer.provide(Layer.mergeAll(chain, marketplace)),
+    Layer.provide(world),
     Layer.provide(storage)
   )
   return yield* Layer.launch(worker)
