@@ -126,7 +126,11 @@ export const makeDirectHandler = (settings: DirectHttpSettings, limiter: RateLim
       }
       const read: Read = route.withBody ? yield* readFields(request, settings.maxBodyBytes) : { _tag: "Fields", fields: {} }
       if (read._tag === "Bad") return yield* answer(read.failure)
-      const fields = read.fields
+      // The house-wide Idempotency-Key header stands in for a missing order_id (same rules apply).
+      const key = request.headers["idempotency-key"]
+      const fields = read.fields["order_id"] === undefined && typeof key === "string" && key !== ""
+        ? { ...read.fields, order_id: key }
+        : read.fields
       yield* Effect.logInfo("direct request").pipe(Effect.annotateLogs({
         path: route.path,
         method: request.method,

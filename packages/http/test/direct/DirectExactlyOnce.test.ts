@@ -10,7 +10,7 @@ import { DirectPurchaseRecords } from "@resale/core/ports/DirectPurchaseRecords.
 import { PgDirectPurchaseRecords } from "@resale/store/PgDirectPurchaseRecords.ts"
 import { Effect, Fiber, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { assertFailure, post } from "./support/client.ts"
+import { assertFailure, call, post } from "./support/client.ts"
 import { closeGate, DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
 import { balanceOf, freshAddress, fundedWallet, incoming, nano, orderId, ton } from "./support/wallets.ts"
 
@@ -71,6 +71,19 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const reused = yield* post(env, "/stars/buy", { ...body, amount: 200 })
       assertFailure(reused, 400, "VALIDATION_ERROR", phrase)
       assert.strictEqual(yield* balanceOf(env, address), balance)
+    }), 30_000)
+
+  it.effect("without order_id, the Idempotency-Key header is the order id", () =>
+    Effect.gen(function*() {
+      const env = yield* DirectTestEnv
+      const { phrase } = yield* fundedWallet(env, "bip12", "v4r2", ton(5))
+      const to = freshAddress()
+      const key = orderId("idem")
+      const first = yield* call(env, "POST", "/coin/transfer", { to, amount: 1, seed: phrase }, { "idempotency-key": key })
+      assert.deepStrictEqual([first.status, first.body["order_id"]], [200, key])
+      const second = yield* call(env, "POST", "/coin/transfer", { to, amount: 1, seed: phrase }, { "idempotency-key": key })
+      assert.strictEqual(second.text, first.text)
+      assert.strictEqual((yield* incoming(env, to)).length, 1)
     }), 30_000)
 
   it.effect("the node's answer to the send is lost: the message is found on chain, paid once", () =>
