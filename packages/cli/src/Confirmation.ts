@@ -15,13 +15,17 @@ export const confirm = (question: string, options: { readonly yes: boolean; read
       })
     }
     // The question goes to stderr, so stdout stays clean for --json output.
-    const answer = yield* Effect.promise(async () => {
-      const rl = createInterface({ input: process.stdin, output: process.stderr })
-      try {
-        return await rl.question(`${question} [y/N] `)
-      } finally {
-        rl.close()
-      }
+    const answer = yield* Effect.tryPromise({
+      try: async () => {
+        const rl = createInterface({ input: process.stdin, output: process.stderr })
+        try {
+          return await rl.question(`${question} [y/N] `)
+        } finally {
+          rl.close()
+        }
+      },
+      // Ctrl-C or Ctrl-D at the prompt: the answer is no.
+      catch: () => new CliCommandError({ reason: "Declined", message: "Interrupted; nothing was changed." })
     })
     if (!/^y(es)?$/i.test(answer.trim())) {
       return yield* new CliCommandError({ reason: "Declined", message: `Not confirmed; nothing was changed.` })

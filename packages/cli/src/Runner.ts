@@ -33,8 +33,12 @@ export const runCommand = async <R, E>(
 ): Promise<void> => {
   const json = options.json === true
   const runtime = ManagedRuntime.make(Layer.provideMerge(await layer(), Quiet))
+  // Ctrl-C interrupts the program (an open transaction rolls back) and still closes the database cleanly.
+  const interrupt = new AbortController()
+  const onSigint = () => interrupt.abort()
+  process.once("SIGINT", onSigint)
   try {
-    const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(Quiet)))
+    const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(Quiet)), { signal: interrupt.signal })
     if (Exit.isSuccess(exit)) {
       process.stdout.write(`${json ? toJson(exit.value.json) : exit.value.text}\n`)
       process.exitCode = 0
@@ -45,5 +49,7 @@ export const runCommand = async <R, E>(
     reportFailure(describeError(error), json)
   } finally {
     await runtime.dispose().catch(() => undefined)
+    process.removeListener("SIGINT", onSigint)
+    if (interrupt.signal.aborted) process.exitCode = 130
   }
 }
