@@ -22,9 +22,6 @@ export type DirectKind = typeof DirectKind.Type
 export const DirectState = Schema.Literals(["pending", "sending", "sent", "done", "failed", "unknown"])
 export type DirectState = typeof DirectState.Type
 
-export const FINAL_STATES: ReadonlyArray<DirectState> = ["done", "failed"]
-export const IN_FLIGHT_STATES: ReadonlyArray<DirectState> = ["pending", "sending", "sent"]
-
 /** What every direct request carries besides its own fields. */
 export interface DirectCommon {
   readonly seed: Redacted.Redacted<string>

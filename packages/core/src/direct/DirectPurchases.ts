@@ -19,7 +19,6 @@ import {
   type DirectCommon,
   type DirectKind,
   type DirectReceipt,
-  IN_FLIGHT_STATES,
   type PremiumPurchase,
   type StarsPurchase,
   type TonTopupPurchase,
@@ -260,6 +259,3 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
     })
   )
 }
-
-/** Orders whose state says a request is still working on them. */
-export const isInFlight = (record: DirectPurchaseRecord): boolean => IN_FLIGHT_STATES.includes(record.state)
