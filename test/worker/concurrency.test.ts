@@ -15,6 +15,7 @@ import { makeSimulatedGiftSender, SANDBOX_GIFTS } from "@resale/worker/gifts/Sim
 import { Address } from "@ton/core"
 import { Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
 import { freshDatabase, oneWorker } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 
@@ -111,7 +112,10 @@ const run = (workers: number) =>
     assert.deepStrictEqual(sent.toSorted(), giftRecipients.toSorted())
   })
 
-const World = Layer.mergeAll(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }), FragmentSandbox.layerSimulator())
+const World = Layer.unwrap(Effect.gen(function*() {
+  const { emulator } = yield* SandboxBlockchain
+  return FragmentSandbox.layerSimulator({ paymentSeen: paymentSeenOn(emulator) })
+})).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 })))
 
 describe("several workers on one database", () => {
   it.live("two workers over 100 orders: each executed exactly once", () => run(2).pipe(Effect.provide(World)), 180_000)

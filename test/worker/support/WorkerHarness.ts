@@ -15,6 +15,7 @@ import { SandboxBlockchain } from "@resale/ton"
 import { type GiftSimulatorControl, makeSimulatedGiftSender } from "@resale/worker/gifts/SimulatedGiftSender.ts"
 import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { WorkerServices } from "@resale/worker/WorkerLive.ts"
+import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 
@@ -34,10 +35,10 @@ export const SilentNotifier = Layer.succeed(Notifier)(Notifier.of({
 }))
 
 /** Chain and marketplace of sandbox mode: the TON VM and the Fragment simulator with the real adapter. */
-export const SandboxWorld = Layer.mergeAll(
-  SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
-  FragmentSandbox.layer({}, { timeout: "3 seconds" })
-)
+export const SandboxWorld = Layer.unwrap(Effect.gen(function*() {
+  const { emulator } = yield* SandboxBlockchain
+  return FragmentSandbox.layer({ paymentSeen: paymentSeenOn(emulator) }, { timeout: "3 seconds" })
+})).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 })))
 
 /** Worker services over explicit storage, chain and marketplace. */
 export const workerOver = <E, R>(world: Layer.Layer<R, E>, settings: Partial<WorkerSettings> = {}) =>
