@@ -140,7 +140,7 @@ export const pagination = (tr: Translator, base: string, offset: number, limit: 
   const link = (to: number) => `${base}${base.includes("?") ? "&" : "?"}offset=${Math.max(0, to)}&limit=${limit}`
   return html`<nav class="pager" aria-label="${tr.t("common.page", { page: String(page), pages: String(pages) })}">${
     offset > 0 ? html`<a rel="prev" href="${link(offset - limit)}">← ${tr.t("common.newer")}</a>` : html`<span></span>`
-  }<span>${tr.t("common.page", { page: String(page), pages: String(pages) })}</span>${
+  }<span class="pager-label">${tr.t("common.page", { page: String(page), pages: String(pages) })}</span>${
     offset + limit < total ? html`<a rel="next" href="${link(offset + limit)}">${tr.t("common.older")} →</a>` : html`<span></span>`
   }</nav>`
 }
