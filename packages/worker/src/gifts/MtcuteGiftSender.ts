@@ -56,7 +56,7 @@ const toStarGift = (gift: { id: Long; purchaseStars: Long; title: string | null;
   title: gift.title,
   remaining: gift.availability?.remains ?? null,
   total: gift.availability?.total ?? null,
-  soldOut: gift.isSoldOut
+  soldOut: gift.isSoldOut === true
 })
 
 export const makeMtcuteGiftSender = Effect.fn("MtcuteGiftSender.make")(function*(options: MtcuteGiftSenderOptions) {
