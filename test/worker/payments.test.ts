@@ -1,0 +1,76 @@
+/**
+ * The payments job on real PostgreSQL: an unmatched card payment is matched to the one pending
+ * top-up of exactly its amount created after it (within the window), never to one created later than
+ * that; pending top-ups past their expiry are expired once, with their notification.
+ */
+import { assert, layer } from "@effect/vitest"
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { CoreServices } from "@resale/core/CoreServices.ts"
+import { Payments } from "@resale/core/payments/Payments.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
+import { PaymentRematch } from "@resale/worker/payments/PaymentRematch.ts"
+import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
+import { Duration, Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+
+const Stack = PaymentRematch.layer.pipe(
+  Layer.provideMerge(WorkerConfig.layerTest({ rematchWindow: Duration.seconds(2) })),
+  Layer.provideMerge(CoreServices),
+  Layer.provideMerge(IsolatedPostgres.layerStore),
+  Layer.provideMerge(Layer.succeed(TopupSettings)({ minUzs: 1_000, maxUzs: 100_000_000, ttlMs: 400, receiptMaxBytes: 1024 }))
+)
+
+let telegramId = 910_000
+const newUser = Effect.gen(function*() {
+  const id = ++telegramId
+  return yield* (yield* Accounts).signIn({ telegramId: id, username: `payer${id}`, firstName: null, photoUrl: null })
+})
+
+layer(Stack, { timeout: "60 seconds", excludeTestServices: true })("payments job", (it) => {
+  it.effect("an unmatched payment matches the top-up created after it, once; not one created past the window", () =>
+    Effect.gen(function*() {
+      const payments = yield* Payments
+      const topups = yield* TopupService
+      const rematch = yield* PaymentRematch
+      const early = yield* payments.incoming({ amountUzs: 123_456, externalId: "bank-1" })
+      assert.strictEqual(early.outcome, "unmatched")
+      const user = yield* newUser
+      const topup = yield* topups.create(user.id, 123_456)
+      assert.strictEqual(topup.payableUzs, 123_456)
+
+      const matched = yield* rematch.run
+      assert.deepStrictEqual(matched.map((m) => [m.paymentId, m.topup.id, m.topup.status]), [[early.payment.id, topup.id, "paid"]])
+      assert.strictEqual((yield* payments.find(early.payment.id)).status, "matched")
+      const sql = yield* SqlClient
+      const [credit] = yield* sql<{ n: bigint; total: string }>`
+        SELECT count(*) AS n, sum(amount_uzs) AS total FROM ledger_entries WHERE cause = 'topup' AND cause_id = ${String(topup.id)}`
+      assert.deepStrictEqual([Number(credit?.n), Number(credit?.total)], [1, 123_456])
+      assert.deepStrictEqual(yield* rematch.run, [])
+
+      // A top-up created after the window belongs to someone who has not paid: not matched.
+      const stale = yield* payments.incoming({ amountUzs: 222_222, externalId: "bank-2" })
+      yield* Effect.sleep("2500 millis")
+      const late = yield* topups.create((yield* newUser).id, 222_222)
+      assert.strictEqual(late.payableUzs, 222_222)
+      assert.deepStrictEqual(yield* rematch.run, [])
+      assert.strictEqual((yield* payments.find(stale.payment.id)).status, "unmatched")
+      yield* topups.cancel(late.userId, late.id)
+    }))
+
+  it.effect("pending top-ups past their expiry are expired once, with a notification", () =>
+    Effect.gen(function*() {
+      const topups = yield* TopupService
+      const user = yield* newUser
+      const topup = yield* topups.create(user.id, 50_000)
+      assert.deepStrictEqual(yield* topups.expireDue, [])
+      yield* Effect.sleep("500 millis")
+      const expired = yield* topups.expireDue
+      assert.deepStrictEqual(expired.map((t) => [t.id, t.status]), [[topup.id, "expired"]])
+      assert.deepStrictEqual(yield* topups.expireDue, [])
+      const sql = yield* SqlClient
+      const events = yield* sql<{ kind: string }>`SELECT kind FROM outbox_events WHERE user_id = ${user.id}`
+      assert.deepStrictEqual(events.map((e) => e.kind), ["topup.expired"])
+    }))
+})
