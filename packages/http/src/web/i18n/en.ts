@@ -7,7 +7,7 @@ export const en = {
   "app.name": "Resale",
   "app.tagline": "Telegram Stars, Premium and gifts for so‘m",
   "skip": "Skip to content",
-  "sandbox.banner": "Sandbox mode: no real money moves. Payments, Stars and gifts are simulated.",
+  "sandbox.banner": "No real money moves here: payments, Stars and gifts are simulated.",
   "lang.label": "Language",
   "nav.label": "Main menu",
   "nav.home": "Home",
@@ -167,6 +167,7 @@ export const en = {
   "api.tierTop": "You have the highest tier.",
   "api.reference": "Full reference",
   "api.openapi": "OpenAPI document (JSON)",
+  "api.showReference": "Show every endpoint",
   "api.signInFirst": "Sign in to create an API key.",
 
   "admin.loginTitle": "Operator sign-in",

@@ -5,7 +5,7 @@ export const ru: Messages = {
   "app.name": "Resale",
   "app.tagline": "Telegram Stars, Premium и подарки за сумы",
   "skip": "Перейти к содержимому",
-  "sandbox.banner": "Тестовый режим (sandbox): настоящие деньги не двигаются. Платежи, звёзды и подарки имитируются.",
+  "sandbox.banner": "Тестовый режим: настоящие деньги не двигаются, платежи, звёзды и подарки имитируются.",
   "lang.label": "Язык",
   "nav.label": "Главное меню",
   "nav.home": "Главная",
@@ -165,6 +165,7 @@ export const ru: Messages = {
   "api.tierTop": "У вас самый высокий тариф.",
   "api.reference": "Полный справочник",
   "api.openapi": "Документ OpenAPI (JSON)",
+  "api.showReference": "Показать все методы",
   "api.signInFirst": "Войдите, чтобы создать API-ключ.",
 
   "admin.loginTitle": "Вход для оператора",

@@ -5,7 +5,7 @@ export const uz: Messages = {
   "app.name": "Resale",
   "app.tagline": "Telegram Stars, Premium va sovg‘alar so‘mda",
   "skip": "Asosiy qismga o‘tish",
-  "sandbox.banner": "Sinov rejimi (sandbox): haqiqiy pul harakatlanmaydi. To‘lovlar, yulduzlar va sovg‘alar taqlid qilinadi.",
+  "sandbox.banner": "Sinov rejimi: haqiqiy pul harakatlanmaydi, to‘lovlar, yulduzlar va sovg‘alar taqlid qilinadi.",
   "lang.label": "Til",
   "nav.label": "Asosiy menyu",
   "nav.home": "Bosh sahifa",
@@ -165,6 +165,7 @@ export const uz: Messages = {
   "api.tierTop": "Sizda eng yuqori tarif.",
   "api.reference": "To‘liq ma’lumotnoma",
   "api.openapi": "OpenAPI hujjati (JSON)",
+  "api.showReference": "Barcha metodlarni ko‘rsatish",
   "api.signInFirst": "API kaliti yaratish uchun kiring.",
 
   "admin.loginTitle": "Operator sifatida kirish",

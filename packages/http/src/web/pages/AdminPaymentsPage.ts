@@ -50,7 +50,7 @@ ${
           cells: [
             `#${p.payment_id}`,
             money(tr, p.amount_uzs),
-            p.card_last4 ? `•••• ${p.card_last4}` : "—",
+            p.card_last4 ? html`<span class="nowrap">•••• ${p.card_last4}</span>` : "—",
             p.external_id ?? "—",
             statusBadge(tr, "payment", p.status),
             time(p.created_at),

@@ -64,7 +64,7 @@ ${keyCard(ctx, data.user)}
 ${examples(ctx, data.baseUrl)}
 ${tierCard(ctx, data)}
 ${section("reference", t("api.reference"), html`<p><a href="${data.docs.openapi_url}">${t("api.openapi")}</a></p>
-<details class="reference"><summary>${t("api.reference")}</summary>${data.reference}</details>`)}`
+<details class="reference"><summary>${t("api.showReference")}</summary>${data.reference}</details>`)}`
   })
 }
 

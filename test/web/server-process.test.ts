@@ -1,0 +1,52 @@
+/// <reference lib="dom" />
+/**
+ * The web UI as `npm start` serves it (its own process, configuration from the environment, real
+ * PostgreSQL, sandbox mode): pages with the banner, the sandbox sign-in, a top-up, the operator's
+ * sign-in with the admin token, and the static assets from the server itself.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { browser, person } from "./support/Browser.ts"
+import { shopperName, signInShopper } from "./support/Flows.ts"
+import { serverProcess } from "./support/ServerProcess.ts"
+import { ADMIN_TOKEN } from "./support/WebWorld.ts"
+
+describe("web UI of the npm start process", () => {
+  it.live("serves the shopper's and the operator's pages in sandbox mode", () =>
+    Effect.gen(function*() {
+      const base = yield* serverProcess({ SANDBOX: "true", ADMIN_TOKEN, TELEGRAM_API_URL: "http://127.0.0.1:9" })
+      const b = yield* browser
+      yield* Effect.promise(async () => {
+        const visitor = await fetch(`${base}/v2/`, { headers: { accept: "text/html" } })
+        assert.strictEqual(visitor.status, 200)
+        assert.include(visitor.headers.get("content-security-policy") ?? "", "script-src 'self'")
+        const page = await visitor.text()
+        const asset = /\/v2\/static\/app\.js\?v=([0-9a-f]+)/.exec(page)
+        assert.isNotNull(asset)
+        const script = await fetch(`${base}/v2/static/app.js?v=${asset![1]}`)
+        assert.strictEqual(script.headers.get("cache-control"), "public, max-age=31536000, immutable")
+        assert.include(script.headers.get("content-type") ?? "", "text/javascript")
+
+        const { page: shopper } = await person(b, base, { locale: "ru-RU" })
+        await shopper.goto("/v2/")
+        assert.include(await shopper.locator(".sandbox").innerText(), "Тестовый режим")
+        await signInShopper(shopper, shopperName("proc"))
+        await shopper.locator("#topup input[name=amount_uzs]").fill("12000")
+        await shopper.locator("#topup button[type=submit]").click()
+        await shopper.waitForURL(/#topup-\d+$/)
+        assert.match(await shopper.getByRole("status").first().innerText(), /Пополнение №\d+ создано\. Переведите ровно 12\s\d{3}\sсум\./)
+
+        const { page: operator } = await person(b, base)
+        await operator.goto("/v2/admin/login")
+        await operator.getByLabel("Admin token").fill("not-the-token")
+        await operator.locator("main form button[type=submit]").click()
+        await operator.waitForURL(/\/v2\/admin\/login$/)
+        assert.strictEqual(await operator.getByRole("alert").innerText(), "Wrong admin token.")
+        await operator.getByLabel("Admin token").fill(ADMIN_TOKEN)
+        await operator.locator("main form button[type=submit]").click()
+        await operator.waitForURL(/\/v2\/admin$/)
+        assert.strictEqual(await operator.locator("h1").innerText(), "Operator panel")
+        assert.strictEqual(await operator.locator(".counter").filter({ hasText: "waiting for a transfer" }).locator(".count").innerText(), "1")
+      })
+    }), { timeout: 90_000 })
+})
