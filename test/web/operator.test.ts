@@ -51,6 +51,23 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await shopper.page.waitForFunction(() => document.getElementById("balance")?.getAttribute("data-balance") === "40000")
         await panel.getByText("Top-up #" + topupId + " credited: 40,000\u00a0UZS.").waitFor()
         assert.isTrue(await stillSameDocument(shopper.page))
+
+        // A second receipt is rejected with a reason: nothing is credited, the shopper sees the outcome.
+        await shopper.page.goto("/v2/dashboard")
+        await receipt.getByLabel("Amount you paid, so‘m").fill("90000")
+        await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "again.png", mimeType: "image/png", buffer: PNG })
+        await receipt.getByRole("button", { name: "Send the receipt" }).click()
+        await shopper.page.waitForURL(/#topup-\d+$/)
+        const second = /#topup-(\d+)$/.exec(shopper.page.url())![1]!
+        await operator.page.goto("/v2/admin/topups")
+        const pending = operator.page.locator(`#topup-queue [data-topup-row="${second}"]`)
+        await pending.getByLabel(/Note/).fill("amount does not match the receipt")
+        await pending.getByRole("button", { name: "Reject" }).click()
+        await operator.page.waitForURL(/\/v2\/admin\/topups$/)
+        assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Top-up #${second} rejected.`)
+        await shopper.page.locator(`#topup-${second}[data-status="rejected"]`).waitFor({ timeout: 20_000 })
+        assert.strictEqual(await shopper.page.locator(`#topup-${second} [data-topup-status]`).innerText(), "Rejected")
+        assert.strictEqual(await shownBalance(shopper.page), 40_000)
       })
     }))
 

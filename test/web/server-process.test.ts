@@ -6,15 +6,31 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
+import { createHash, createHmac } from "node:crypto"
 import { browser, person } from "./support/Browser.ts"
 import { shopperName, signInShopper } from "./support/Flows.ts"
 import { serverProcess } from "./support/ServerProcess.ts"
 import { ADMIN_TOKEN } from "./support/WebWorld.ts"
 
+const BOT_TOKEN = "777000:WEB-test-bot-token"
+
+/** The query the widget sends: the fields and Telegram's HMAC of them under SHA-256(bot token). */
+const widgetLogin = (fields: Record<string, string>) => {
+  const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join("\n")
+  const secret = createHash("sha256").update(BOT_TOKEN).digest()
+  return new URLSearchParams({ ...fields, hash: createHmac("sha256", secret).update(check).digest("hex") }).toString()
+}
+
 describe("web UI of the npm start process", () => {
   it.live("serves the shopper's and the operator's pages in sandbox mode", () =>
     Effect.gen(function*() {
-      const base = yield* serverProcess({ SANDBOX: "true", ADMIN_TOKEN, TELEGRAM_API_URL: "http://127.0.0.1:9" })
+      const base = yield* serverProcess({
+        SANDBOX: "true",
+        ADMIN_TOKEN,
+        TELEGRAM_API_URL: "http://127.0.0.1:9",
+        TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+        TELEGRAM_BOT_USERNAME: "resale_web_test_bot"
+      })
       const b = yield* browser
       yield* Effect.promise(async () => {
         const visitor = await fetch(`${base}/v2/`, { headers: { accept: "text/html" } })
@@ -26,6 +42,17 @@ describe("web UI of the npm start process", () => {
         const script = await fetch(`${base}/v2/static/app.js?v=${asset![1]}`)
         assert.strictEqual(script.headers.get("cache-control"), "public, max-age=31536000, immutable")
         assert.include(script.headers.get("content-type") ?? "", "text/javascript")
+
+        // The Telegram Login Widget is on the home page, sending its signed data to our callback.
+        assert.include(page, `data-telegram-login="resale_web_test_bot"`)
+        assert.include(page, `data-auth-url="${base}/v2/auth/messenger/callback"`)
+        const { page: telegram } = await person(b, base)
+        await telegram.goto(`/v2/auth/messenger/callback?${widgetLogin({ id: "5550001", first_name: "Dilnoza", username: "dilnoza_t", auth_date: String(Math.floor(Date.now() / 1000)) })}`)
+        await telegram.waitForURL(/\/v2\/dashboard$/)
+        assert.strictEqual(await telegram.locator("main > p").first().innerText(), "Hello, Dilnoza!")
+        const forged = await telegram.goto(`/v2/auth/messenger/callback?id=5550001&auth_date=1&hash=${"0".repeat(64)}`)
+        assert.strictEqual(forged?.status(), 401)
+        assert.strictEqual(await telegram.getByRole("alert").innerText(), "Telegram sign-in failed. Please try again.")
 
         const { page: shopper } = await person(b, base, { locale: "ru-RU" })
         await shopper.goto("/v2/")
