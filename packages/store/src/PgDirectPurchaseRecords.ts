@@ -161,11 +161,14 @@ export const PgDirectPurchaseRecords = {
         const prepared = patch.prepared === undefined
           ? sql``
           : sql`, prepared = ${patch.prepared === null ? null : preparedJson(patch.prepared)}::jsonb`
-        // In a savepoint: a refused lock must not abort the caller's surrounding transaction.
-        const updated = yield* sql.withTransaction(sql<Row>`
+        const statement = sql<Row>`
           UPDATE direct_purchases SET ${sql.update(set)} ${prepared} ${lock}
           WHERE order_id = ${orderId} AND state IN ${sql.in(from)}
-          RETURNING *`).pipe(
+          RETURNING *`
+        // Only taking the lock can be refused; inside a caller's transaction the attempt goes in a savepoint,
+        // so a refusal leaves that transaction usable. Alone, a plain statement is enough (and 3x cheaper).
+        const outer = yield* Effect.serviceOption(sql.transactionService)
+        const updated = yield* (patch.lock === true && Option.isSome(outer) ? sql.withTransaction(statement) : statement).pipe(
           Effect.catchIf(
             (e) => isSqlError(e) && e.reason._tag === "UniqueViolation",
             () => Effect.succeed("busy" as const)
