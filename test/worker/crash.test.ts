@@ -37,17 +37,24 @@ const MAIN = join(ROOT, "packages/worker/src/main.ts")
 const spawnWorker = (env: Record<string, string>, log: number): ChildProcess =>
   spawn(NODE, [MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", log, log] })
 
-const killed = (child: ChildProcess) =>
+/** Sends `signal` and waits for the exit; how long it took and whether the process ended by itself. */
+const stopped = (child: ChildProcess, signal: "SIGKILL" | "SIGTERM") =>
   Effect.promise(() =>
-    new Promise<void>((done) => {
-      if (child.exitCode !== null || child.signalCode !== null) return done()
-      child.once("exit", () => done())
-      child.kill("SIGKILL")
+    new Promise<{ readonly ms: number; readonly byItself: boolean }>((done) => {
+      const at = Date.now()
+      if (child.exitCode !== null || child.signalCode !== null) return done({ ms: 0, byItself: child.signalCode === null })
+      child.once("exit", (_code, by) => done({ ms: Date.now() - at, byItself: by === null }))
+      child.kill(signal)
     })
   )
 
-describe("crash safety", () => {
-  it.live("SIGKILL at random moments during 50 orders, restarted: each order completed or refunded exactly once", () =>
+const killed = (child: ChildProcess) => Effect.asVoid(stopped(child, "SIGKILL"))
+
+/**
+ * 50 orders worked on by a worker process that is stopped with `signal` at random moments while it
+ * works (at most 8 times) and started again, then left to finish; checks every order settled once.
+ */
+const scenario = (signal: "SIGKILL" | "SIGTERM") =>
     Effect.gen(function*() {
       const url = yield* freshDatabase
       const sandbox = yield* SandboxBlockchain
@@ -55,7 +62,7 @@ describe("crash safety", () => {
       const toncenter = yield* startToncenterServer(sandbox.emulator)
       // Like fragment.com, it sees the payment on chain itself, reported or not.
       const fragment = yield* FragmentSimulator.scoped({ paymentSeen: paymentSeenOn(sandbox.emulator) })
-      const dataDir = mkdtempSync(join(tmpdir(), "resale-crash-"))
+      const dataDir = mkdtempSync(join(tmpdir(), `resale-${signal.toLowerCase()}-`))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
 
       // The hot wallet the worker pays from, funded on the chain this process owns.
@@ -120,7 +127,14 @@ describe("crash safety", () => {
         const child = spawnWorker(env, log)
         while (starts() === before && child.exitCode === null && Date.now() - started < 120_000) yield* Effect.sleep("50 millis")
         yield* Effect.sleep(`${200 + Math.floor(Math.random() * 2800)} millis`)
-        yield* killed(child)
+        const stop = yield* stopped(child, signal)
+        // A graceful stop finishes the payment under way, hands its orders back and exits by itself.
+        if (signal === "SIGTERM") {
+          assert.isTrue(stop.byItself, "the worker exited by itself after SIGTERM")
+          assert.isBelow(stop.ms, 30_000)
+          const [busy] = yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM orders WHERE status = 'processing'`.pipe(Effect.orDie)
+          assert.strictEqual(Number(busy?.n), 0, "no order left processing by a stopped worker")
+        }
         kills++
       }
       // The last start runs until everything settled.
@@ -129,17 +143,15 @@ describe("crash safety", () => {
       while ((yield* open) > 0) {
         if (Date.now() - started > 200_000) {
           // Kept for the post-mortem: the data directory goes with the test.
-          copyFileSync(join(dataDir, "worker.log"), join(tmpdir(), "resale-crash-worker.log"))
-          return yield* Effect.die(new Error(`orders did not settle; worker log in ${join(tmpdir(), "resale-crash-worker.log")}`))
+              return yield* Effect.die(new Error(`orders did not settle; worker log in ${join(tmpdir(), `resale-${signal.toLowerCase()}-worker.log`)}`))
         }
         yield* Effect.sleep("250 millis")
       }
       yield* killed(last)
       const text = readFileSync(join(dataDir, "worker.log"), "utf8")
-      copyFileSync(join(dataDir, "worker.log"), join(tmpdir(), "resale-crash-worker.log"))
       const count = (pattern: RegExp) => text.split("\n").filter((line) => pattern.test(line)).length
       console.log(
-        `crash test: ${kills} SIGKILLs, settled after ${Date.now() - started} ms; ` +
+        `${signal}: ${kills} stops, settled after ${Date.now() - started} ms; ` +
           `${count(/resumed \d+ order/)} resumes of orders, ${count(/reconciling direct order/)} payment reconciliations, ` +
           `${count(/Unknown \{/)} unknown outcomes, ${count(/worker started/)} starts, ${count(/order \d+: \w+/)} attempts`
       )
@@ -189,5 +201,17 @@ describe("crash safety", () => {
       for (const row of balances) assert.strictEqual(Number(row.balance), Number(row.total ?? 0))
       const spent = orders.filter((o) => o.status === "completed").reduce((sum, o) => sum + Number(o.price_uzs), 0)
       assert.strictEqual(Number(balances.find((b) => Number(b.user_id) === user.id)?.balance), 100_000_000 - spent)
-    }).pipe(Effect.provide(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }))), 240_000)
+    }).pipe(Effect.provide(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 })))
+
+describe("crash safety", () => {
+  it.live(
+    "SIGKILL at random moments during 50 orders, restarted: each order completed or refunded exactly once",
+    () => scenario("SIGKILL"),
+    240_000
+  )
+  it.live(
+    "SIGTERM during 50 orders: the worker stops gracefully, leaves nothing processing, and the orders finish once",
+    () => scenario("SIGTERM"),
+    240_000
+  )
 })

@@ -52,33 +52,42 @@ export class Fulfilment extends Context.Service<Fulfilment, {
         }
       }
 
+      // `restore` makes the attempt itself interruptible (a stop); the hand-back and the outcome are not.
+      const carry = (order: Order, restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) =>
+        Effect.gen(function*() {
+          const outcome = yield* restore(lease.hold(
+            order,
+            order.item.kind === "gift" ? gifts.attempt(order) : marketplace.attempt(order)
+          )).pipe(
+            // A stop in the middle hands the order back; the next worker resumes it (same payment key).
+            Effect.onInterrupt(() => lease.requeue(order.id, Duration.zero, null))
+          )
+          yield* Effect.logInfo(`order ${order.id}: ${outcome._tag}`).pipe(
+            Effect.annotateLogs({ orderId: order.id, kind: order.item.kind, outcome: outcome._tag })
+          )
+          // Another worker may have resumed and finished it meanwhile: its transition won, ours is void.
+          yield* apply(order, outcome).pipe(
+            Effect.catchTags({
+              OrderTransitionInvalid: (e) => Effect.logWarning(`order ${order.id} moved on meanwhile (${e.from})`),
+              OrderNotFound: () => Effect.void
+            })
+          )
+          return outcome
+        })
+
       const process = Effect.fn("Fulfilment.process")(function*(order: Order) {
-        const outcome = yield* lease.hold(
-          order,
-          order.item.kind === "gift" ? gifts.attempt(order) : marketplace.attempt(order)
-        ).pipe(
-          // A stop in the middle hands the order back; the next worker resumes it (same payment key).
-          Effect.onInterrupt(() => lease.requeue(order.id, Duration.zero, null))
-        )
-        yield* Effect.logInfo(`order ${order.id}: ${outcome._tag}`).pipe(
-          Effect.annotateLogs({ orderId: order.id, kind: order.item.kind, outcome: outcome._tag })
-        )
-        // Another worker may have resumed and finished it meanwhile: its transition won, ours is void.
-        yield* apply(order, outcome).pipe(
-          Effect.catchTags({
-            OrderTransitionInvalid: (e) => Effect.logWarning(`order ${order.id} moved on meanwhile (${e.from})`),
-            OrderNotFound: () => Effect.void
-          })
-        )
-        return outcome
+        return yield* Effect.uninterruptibleMask((restore) => carry(order, restore))
       })
 
-      const runOnce = Effect.gen(function*() {
-        const claimed = yield* orderService.claimNext
-        if (Option.isNone(claimed)) return false
-        yield* process(claimed.value)
-        return true
-      }).pipe(Effect.withSpan("Fulfilment.runOnce"))
+      // The claim and the hand-over to `carry` are one step for a stop: a claimed order is never dropped.
+      const runOnce = Effect.uninterruptibleMask((restore) =>
+        Effect.gen(function*() {
+          const claimed = yield* orderService.claimNext
+          if (Option.isNone(claimed)) return false
+          yield* carry(claimed.value, restore)
+          return true
+        })
+      ).pipe(Effect.withSpan("Fulfilment.runOnce"))
 
       return Fulfilment.of({ runOnce, process })
     })

@@ -65,7 +65,8 @@ export class GiftFulfilment extends Context.Service<GiftFulfilment, {
         }
         const startedAt = yield* currentDate
         yield* lease.setReference(order.id, giftMarker(startedAt))
-        const sent = yield* Effect.result(gifts.send(request))
+        // Not cut short by a stop: a send under way finishes and its answer is kept.
+        const sent = yield* Effect.uninterruptible(Effect.result(gifts.send(request)))
         if (sent._tag === "Success") return delivered(sent.success)
         const error = sent.failure
         if (error.reason === "Timeout") return Unknown(`gift send outcome unknown: ${error.message}`)
