@@ -286,7 +286,7 @@
               return fetch("/v2/push/subscribe", {
                 method: "POST",
                 credentials: "same-origin",
-                headers: { "content-type": "application/json", accept: "application/json", "x-csrf-token": config.csrf },
+                headers: { "content-type": "application/json", accept: "application/json" },
                 body: JSON.stringify(subscription)
               }).then(function (response) {
                 if (!response.ok) throw new Error("HTTP " + response.status)
