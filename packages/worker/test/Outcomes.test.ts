@@ -1,0 +1,66 @@
+import { assert, describe, it } from "@effect/vitest"
+import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
+import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
+import { giftMarker, markerTime } from "../src/fulfilment/GiftFulfilment.ts"
+import { outcomeOfDirectError } from "../src/fulfilment/MarketplaceFulfilment.ts"
+import { renderEvent } from "../src/notify/Notices.ts"
+
+const direct = (reason: DirectPurchaseError["reason"], outcome?: "NotPaid" | "Unknown" | "Paid") =>
+  outcomeOfDirectError(new DirectPurchaseError({ reason, message: "m", ...(outcome === undefined ? {} : { outcome }) }))
+
+describe("what a direct-purchase failure means for an account order", () => {
+  it("money that may have left is never a refund: Unknown, whatever the reason", () => {
+    for (const reason of ["MarketplaceTimeout", "TransferFailed", "MarketplaceRejected"] as const) {
+      assert.strictEqual(direct(reason, "Paid")._tag, "Unknown")
+      assert.strictEqual(direct(reason, "Unknown")._tag, "Unknown")
+    }
+    // A finished record with another request: paid once already, an operator decides.
+    assert.strictEqual(direct("OrderIdReused")._tag, "Unknown")
+  })
+
+  it("nothing paid: refusals fail the order, the hot wallet's and the network's troubles retry", () => {
+    assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid"), { _tag: "NotDelivered", transient: false, error: "MarketplaceRejected: m" })
+    assert.deepStrictEqual(direct("InvalidRequest"), { _tag: "NotDelivered", transient: false, error: "InvalidRequest: m" })
+    for (const reason of ["InsufficientFunds", "WalletInvalid", "MarketplaceTimeout", "TransferFailed"] as const) {
+      const outcome = direct(reason, "NotPaid")
+      assert.isTrue(outcome._tag === "NotDelivered" && outcome.transient, reason)
+    }
+    assert.strictEqual(direct("OrderPending")._tag, "Busy")
+  })
+})
+
+describe("gift send markers", () => {
+  it("round-trip the instant; anything else is no marker", () => {
+    const at = new Date("2026-05-01T10:20:30.456Z")
+    assert.strictEqual(markerTime(giftMarker(at))?.toISOString(), at.toISOString())
+    assert.isUndefined(markerTime(null))
+    assert.isUndefined(markerTime("kpJ55h3BW"))
+    assert.isUndefined(markerTime("gift@not-a-date"))
+  })
+})
+
+describe("notices", () => {
+  const event = (kind: OutboxEvent["kind"], payload: OutboxEvent["payload"]): OutboxEvent => ({
+    id: 9 as OutboxEvent["id"],
+    kind,
+    userId: null,
+    payload,
+    status: "pending",
+    attempts: 0,
+    lastError: null,
+    availableAt: new Date(0),
+    createdAt: new Date(0),
+    deliveredAt: null
+  })
+
+  it("say what happened with amounts grouped in thousands and a link to the page", () => {
+    const failed = renderEvent(event("order.failed", { orderId: 12, kind: "stars", recipient: "bob", refundedUzs: 1_150_000 }))
+    assert.strictEqual(failed.notice.title, "Order #12 failed")
+    assert.include(failed.notice.body, "Telegram Stars for @bob")
+    assert.include(failed.notice.body, "1 150 000 UZS went back to your balance")
+    assert.strictEqual(failed.notice.url, "/v2/orders")
+    assert.strictEqual(failed.text, `${failed.notice.title}\n${failed.notice.body}`)
+    const rejected = renderEvent(event("topup.rejected", { topupId: 3, amountUzs: 50_000, note: "" }))
+    assert.strictEqual(rejected.notice.body, "Top-up #3 of 50 000 UZS was rejected.")
+  })
+})
