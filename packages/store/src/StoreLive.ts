@@ -1,5 +1,5 @@
 import type { PgClient, PgMigrator } from "@effect/sql-pg"
-import { Config, Effect, Layer, Option } from "effect"
+import { Config, Effect, Layer, Option, Redacted } from "effect"
 import type { ConfigError } from "effect/Config"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
@@ -16,8 +16,12 @@ export type StoreError = ConfigError | SqlError | PgMigrator.MigrationError | Em
  */
 const selected: Layer.Layer<PgClient.PgClient | SqlClient, StoreError> = Layer.unwrap(
   Effect.gen(function*() {
-    const url = yield* Config.option(Config.Redacted("DATABASE_URL"))
-    if (Option.isSome(url)) return PgConnection.layerConfig as Layer.Layer<PgClient.PgClient | SqlClient, StoreError>
+    // An exported but empty DATABASE_URL (`DATABASE_URL= npm start`) means "not set", as the CLI reads it.
+    const url = Option.filter(yield* Config.option(Config.Redacted("DATABASE_URL")), (u) => Redacted.value(u).trim() !== "")
+    if (Option.isSome(url)) {
+      const max = yield* Config.Int("PG_POOL_MAX").pipe(Config.withDefault(10))
+      return PgConnection.layerFromUrl(url.value, max)
+    }
     const dataRoot = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
     yield* Effect.logInfo(`DATABASE_URL is not set: embedded PostgreSQL in ${EmbeddedPostgres.dataDirOf(dataRoot)}`)
     return EmbeddedPostgres.layer(EmbeddedPostgres.dataDirOf(dataRoot))
