@@ -76,7 +76,6 @@ export const layout = (ctx: PageContext, page: PageSpec): Html => {
     locale,
     money: MONEY_FORMAT[locale],
     plural: PLURAL_ORDER[locale],
-    csrf: ctx.csrf,
     messages: Object.fromEntries(CLIENT_KEYS.map((key) => [key, ctx.tr.t(key)]))
   }
   const home = ctx.area === "admin" ? "/v2/admin" : ctx.signedIn ? "/v2/dashboard" : "/v2/"
