@@ -72,6 +72,7 @@ export const en = {
   "topup.payExactly": "Transfer exactly",
   "topup.exactHint": "Transfer this exact amount, to the so‘m: that is how we recognise your payment automatically.",
   "topup.card": "Card number",
+  "topup.noCard": "The card number is not set up yet: please ask support before paying.",
   "topup.expiresIn": "Time left",
   "topup.expired": "Time is up: this top-up has expired. If you already paid, upload the receipt below.",
   "topup.waiting": "Waiting for the payment…",

@@ -70,6 +70,7 @@ export const uz: Messages = {
   "topup.payExactly": "Aynan shu summani o‘tkazing",
   "topup.exactHint": "So‘migacha aynan shu summani o‘tkazing: to‘lovingizni shu orqali avtomatik taniymiz.",
   "topup.card": "Karta raqami",
+  "topup.noCard": "Karta raqami hali sozlanmagan: to‘lashdan oldin yordam xizmatiga yozing.",
   "topup.expiresIn": "Qolgan vaqt",
   "topup.expired": "Vaqt tugadi: bu to‘ldirish muddati o‘tdi. Agar to‘lagan bo‘lsangiz, quyida chekni yuklang.",
   "topup.waiting": "To‘lov kutilmoqda…",

@@ -29,7 +29,7 @@ const pendingPanel = (ctx: PageContext, topup: Topup, card: string | null): Html
 <p class="hint">${t("topup.exactHint")}</p>
 ${card ? html`<p class="pay-label">${t("topup.card")}</p>
 <p class="pay-card"><span id="card-${topup.topup_id}" class="card-number">${card}</span>
-<button type="button" class="btn btn-secondary btn-small" data-copy="${card.replace(/\s/g, "")}" aria-describedby="card-${topup.topup_id}">${t("common.copy")}</button></p>` : ""}
+<button type="button" class="btn btn-secondary btn-small" data-copy="${card.replace(/\s/g, "")}" aria-describedby="card-${topup.topup_id}">${t("common.copy")}</button></p>` : html`<p class="reason">${t("topup.noCard")}</p>`}
 ${topup.expires_at ? html`<p class="countdown">${t("topup.expiresIn")}: <strong data-expires="${topup.expires_at}">--:--</strong></p>` : ""}
 </div>
 <p class="live-status" role="status" aria-live="polite" data-topup-status>${t("topup.waiting")}</p>
