@@ -68,7 +68,7 @@ const run = (workers: number) =>
       while (true) {
         const [open] = yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM orders WHERE status IN ('queued', 'processing')`
         if (Number(open?.n ?? 1) === 0) return
-        if (Date.now() - started > 150_000) return yield* Effect.die(new Error("orders did not settle in time"))
+        if (Date.now() - started > 300_000) return yield* Effect.die(new Error("orders did not settle in time"))
         yield* Effect.sleep("200 millis")
       }
     }))
@@ -118,6 +118,6 @@ const World = Layer.unwrap(Effect.gen(function*() {
 })).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 })))
 
 describe("several workers on one database", () => {
-  it.live("two workers over 100 orders: each executed exactly once", () => run(2).pipe(Effect.provide(World)), 180_000)
-  it.live("four workers over 100 orders: each executed exactly once", () => run(4).pipe(Effect.provide(World)), 180_000)
+  it.live("two workers over 100 orders: each executed exactly once", () => run(2).pipe(Effect.provide(World)), 360_000)
+  it.live("four workers over 100 orders: each executed exactly once", () => run(4).pipe(Effect.provide(World)), 360_000)
 })
