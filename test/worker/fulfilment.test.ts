@@ -14,8 +14,11 @@ import { Fulfilment } from "@resale/worker/fulfilment/Fulfilment.ts"
 import { HotWallet, sandboxHotWalletPhrase } from "@resale/worker/fulfilment/HotWallet.ts"
 import { SANDBOX_GIFTS } from "@resale/worker/gifts/SimulatedGiftSender.ts"
 import { Address } from "@ton/core"
-import { Duration, Effect, Option } from "effect"
-import { balanceAndEntries, fundedUser, GiftControl, orderEntries, WorkerTestLayer } from "./support/WorkerHarness.ts"
+import { Duration, Effect, Layer, Option } from "effect"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
+import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
+import { SandboxEnv, SendFaults } from "../../packages/ton/test/support/layers.ts"
+import { balanceAndEntries, fundedUser, GiftControl, orderEntries, WorkerTestLayer, workerOver } from "./support/WorkerHarness.ts"
 
 const gift = SANDBOX_GIFTS[0]!
 
@@ -184,3 +187,37 @@ layer(WorkerTestLayer({ deliveryWait: Duration.seconds(1) }), { timeout: "60 sec
       }))
   }
 )
+
+const LossyChain = Layer.unwrap(Effect.gen(function*() {
+  const { emulator } = yield* SandboxBlockchain
+  return FragmentSandbox.layer({ paymentSeen: paymentSeenOn(emulator) }, { timeout: "3 seconds" })
+})).pipe(Layer.provideMerge(SandboxEnv))
+
+layer(workerOver(Layer.mergeAll(LossyChain, IsolatedPostgres.layerStore), { deliveryWait: Duration.seconds(2) }), {
+  timeout: "60 seconds",
+  excludeTestServices: true
+})("fulfilment when the chain's answer is lost", (it) => {
+  it.effect("the answer to the payment is lost after or before the node took it: paid once, completed, no refund", () =>
+    Effect.gen(function*() {
+      const orders = yield* OrderService
+      const faults = yield* SendFaults
+      const user = yield* fundedUser(1_000_000)
+      const before = (yield* hotWalletPayments).length
+      faults.push("lostAfterApply")
+      const first = yield* orders.create(user.id, { kind: "stars", recipient: "lost_answer", stars: 60 })
+      assert.strictEqual(yield* drain, 1)
+      faults.push("lostBeforeApply")
+      const second = yield* orders.create(user.id, { kind: "premium", recipient: "lost_message", months: 12 })
+      assert.strictEqual(yield* drain, 1)
+      assert.deepStrictEqual(faults, [])
+
+      const payments = txHashes(yield* hotWalletPayments)
+      assert.strictEqual(payments.length - before, 2)
+      for (const placed of [first, second]) {
+        const done = yield* reload(placed.id)
+        assert.strictEqual(done.status, "completed")
+        assert.include(payments, done.txId)
+        assert.deepStrictEqual((yield* orderEntries(placed.id)).map((e) => e.cause), ["order"])
+      }
+    }))
+})
