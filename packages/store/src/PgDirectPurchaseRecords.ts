@@ -1,8 +1,10 @@
 import type { DirectKind, DirectState } from "@resale/core/direct/DirectPurchase.ts"
 import type { Nanoton } from "@resale/core/money/Nanoton.ts"
+import type { Page, PageRequest } from "@resale/core/Page.ts"
 import type { PreparedTransfer, WalletVersion } from "@resale/core/ports/Blockchain.ts"
 import {
   type ClaimResult,
+  type DirectPurchaseFilter,
   DirectPurchaseRecords,
   type DirectPurchasePatch,
   type DirectPurchaseRecord,
@@ -13,7 +15,7 @@ import {
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isSqlError } from "effect/sql/SqlError"
-import { date, dateOrNull, int, orDieSql } from "./SqlValues.ts"
+import { date, dateOrNull, int, orDieSql, totalOf } from "./SqlValues.ts"
 
 interface Row {
   readonly order_id: string
@@ -196,7 +198,23 @@ export const PgDirectPurchaseRecords = {
         return rows.map(toRecord)
       }, orDieSql)
 
-      return DirectPurchaseRecords.of({ claim, restart, transition, find, listUnresolved })
+      const list = Effect.fn("DirectPurchaseRecords.list")(function*(filter: DirectPurchaseFilter, page: PageRequest) {
+        const where = sql.and([
+          ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
+          ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
+        ])
+        const rows = yield* sql<Row & { readonly total: bigint }>`
+          SELECT *, count(*) OVER () AS total FROM direct_purchases WHERE ${where}
+          ORDER BY created_at DESC, order_id DESC
+          LIMIT ${page.limit} OFFSET ${page.offset}`
+        // Past the last row the window count is gone with the rows: count apart.
+        const total = rows.length > 0 || page.offset === 0
+          ? totalOf(rows)
+          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM direct_purchases WHERE ${where}`)[0]?.n ?? 0)
+        return { items: rows.map(toRecord), total } satisfies Page<DirectPurchaseRecord>
+      }, orDieSql)
+
+      return DirectPurchaseRecords.of({ claim, restart, transition, find, listUnresolved, list })
     })
   )
 } as const

@@ -12,11 +12,13 @@
  *   `failed` or `unknown` always releases it.
  * - The signed message (`prepared`: seqno, normalized external hash, valid_until) is written by a
  *   transition that returns before the message is sent.
+ * - `list` pages every record (any state), newest first, optionally of one state and/or one kind.
  * - No field ever holds a mnemonic or a key. Storage failures are defects.
  */
 import { Context, Effect, Option, Schema } from "effect"
 import type { DirectKind, DirectState } from "../direct/DirectPurchase.ts"
 import type { Nanoton } from "../money/Nanoton.ts"
+import type { Page, PageRequest } from "../Page.ts"
 import type { PreparedTransfer, WalletVersion } from "./Blockchain.ts"
 
 export interface DirectPurchaseRecord {
@@ -84,6 +86,12 @@ export interface DirectPurchasePatch {
   readonly lock?: boolean
 }
 
+/** Which records `list` returns; an absent field does not filter. */
+export interface DirectPurchaseFilter {
+  readonly state?: DirectState
+  readonly kind?: DirectKind
+}
+
 export type ClaimResult =
   | { readonly _tag: "Claimed"; readonly record: DirectPurchaseRecord }
   | { readonly _tag: "Existing"; readonly record: DirectPurchaseRecord }
@@ -113,4 +121,6 @@ export class DirectPurchaseRecords extends Context.Service<DirectPurchaseRecords
   readonly find: (orderId: string) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
   /** `unknown` records, and `pending`/`sending`/`sent` ones not touched since `staleBefore`; oldest first. */
   readonly listUnresolved: (staleBefore: Date, limit: number) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
+  /** Every record matching the filter, newest first (ties by order id); `total` counts all matches. */
+  readonly list: (filter: DirectPurchaseFilter, page: PageRequest) => Effect.Effect<Page<DirectPurchaseRecord>>
 }>()("core/ports/DirectPurchaseRecords") {}

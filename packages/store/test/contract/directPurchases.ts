@@ -3,9 +3,9 @@ import { DirectPurchaseRecords, type Nanoton, type NewDirectPurchase, type Prepa
 import { Effect, Option } from "effect"
 import { at, type StoreTest, t0 } from "./support.ts"
 
-const order = (orderId: string, wallet = "UQ-wallet-a"): NewDirectPurchase => ({
+const order = (orderId: string, wallet = "UQ-wallet-a", kind: NewDirectPurchase["kind"] = "stars"): NewDirectPurchase => ({
   orderId,
-  kind: "stars",
+  kind,
   fingerprint: "f".repeat(64),
   network: "sandbox",
   walletAddress: wallet,
@@ -74,5 +74,41 @@ export const directPurchasesContract = (test: StoreTest) => {
     assert.isNull(restarted.errorReason)
     assert.isTrue(Option.isNone(yield* records.restart(order("a"), at(6))))
     assert.deepStrictEqual((yield* records.listUnresolved(at(4), 10)).map((r) => r.orderId).sort(), ["b", "c"])
+  }))
+  test("DirectPurchaseRecords: list pages every record newest first, filtered by state and kind, with the full count", Effect.gen(function*() {
+    const records = yield* DirectPurchaseRecords
+    // Five records a minute apart, one wallet each (no lock contention), in several states and kinds.
+    yield* records.claim(order("p-1", "UQ-w1", "stars"), at(0))
+    yield* records.claim(order("p-2", "UQ-w2", "transfer"), at(60_000))
+    yield* records.claim(order("p-3", "UQ-w3", "stars"), at(120_000))
+    yield* records.claim(order("p-4", "UQ-w4", "premium"), at(180_000))
+    yield* records.claim(order("p-5", "UQ-w5", "stars"), at(240_000))
+    yield* records.transition("p-1", ["pending"], "failed", { errorReason: "Rejected" }, at(300_000))
+    yield* records.transition("p-3", ["pending"], "sending", { lock: true, payTo: "UQ-marketplace", payAmount: 5n as Nanoton }, at(300_000))
+    yield* records.transition("p-3", ["sending"], "done", { txHash: "cd".repeat(32), fee: 7n as Nanoton, ref: "Ref#3", completedAt: at(301_000) }, at(301_000))
+    yield* records.transition("p-2", ["pending"], "unknown", {}, at(300_000))
+
+    const all = yield* records.list({}, { offset: 0, limit: 10 })
+    assert.deepStrictEqual(all.items.map((r) => r.orderId), ["p-5", "p-4", "p-3", "p-2", "p-1"])
+    assert.strictEqual(all.total, 5)
+    // A finished payment comes back with everything an operator reads: fee, tx hash, Ref#.
+    const done = all.items.find((r) => r.orderId === "p-3")!
+    assert.deepStrictEqual([done.state, done.fee, done.txHash, done.ref], ["done", 7n, "cd".repeat(32), "Ref#3"])
+
+    const second = yield* records.list({}, { offset: 2, limit: 2 })
+    assert.deepStrictEqual(second.items.map((r) => r.orderId), ["p-3", "p-2"])
+    assert.strictEqual(second.total, 5)
+    const past = yield* records.list({}, { offset: 9, limit: 2 })
+    assert.deepStrictEqual(past, { items: [], total: 5 })
+
+    const stars = yield* records.list({ kind: "stars" }, { offset: 0, limit: 10 })
+    assert.deepStrictEqual(stars.items.map((r) => r.orderId), ["p-5", "p-3", "p-1"])
+    assert.strictEqual(stars.total, 3)
+    const pending = yield* records.list({ state: "pending" }, { offset: 0, limit: 1 })
+    assert.deepStrictEqual(pending.items.map((r) => r.orderId), ["p-5"])
+    assert.strictEqual(pending.total, 2)
+    const pendingStars = yield* records.list({ state: "pending", kind: "stars" }, { offset: 0, limit: 10 })
+    assert.deepStrictEqual(pendingStars.items.map((r) => r.orderId), ["p-5"])
+    assert.deepStrictEqual(yield* records.list({ state: "done", kind: "transfer" }, { offset: 0, limit: 10 }), { items: [], total: 0 })
   }))
 }
