@@ -6,6 +6,9 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   Balances,
+  BotUpdates,
+  IdempotencyKeys,
+  InfoLookups,
   Ledger,
   OrderService,
   type OrderId,
@@ -218,5 +221,21 @@ describe("store under concurrency (real PostgreSQL)", () => {
       assert.isAtLeast(attempts, 3, "one of the two should have been the deadlock victim and run again")
       assert.deepStrictEqual(yield* booked(ann.id), { balance: 1000, sum: 1000, entries: 3 })
       assert.deepStrictEqual(yield* booked(ben.id), { balance: 1000, sum: 1000, entries: 3 })
+    }).pipe(Effect.provide(Live)), 60_000)
+  it.effect("first-wins keys hold under concurrency: sign-in, bot update, idempotency key, lookup quota", () =>
+    Effect.gen(function*() {
+      const many = <A, E, R>(n: number, f: () => Effect.Effect<A, E, R>) =>
+        Effect.all(Array.from({ length: n }, f), { concurrency: "unbounded" })
+      const users = yield* many(10, () => newUser(400, "same_person"))
+      assert.strictEqual(new Set(users.map((u) => u.id)).size, 1)
+      assert.deepStrictEqual(yield* booked(users[0]!.id), { balance: 0, sum: 0, entries: 0 })
+      const seen = yield* many(10, () => BotUpdates.use((b) => b.markSeen(777, t0)))
+      assert.strictEqual(seen.filter(Boolean).length, 1)
+      const begun = yield* many(10, () => IdempotencyKeys.use((k) => k.begin("user:400:stars", "key-1", "hash", t0)))
+      assert.strictEqual(begun.filter((b) => b._tag === "New").length, 1)
+      assert.strictEqual(begun.filter((b) => b._tag === "InProgress").length, 9)
+      const lookups = yield* many(20, () => Effect.result(InfoLookups.use((l) => l.take(users[0]!.id, "2026-01-01", 5))))
+      assert.strictEqual(lookups.filter(Result.isSuccess).length, 5)
+      assert.strictEqual(yield* InfoLookups.use((l) => l.count(users[0]!.id, "2026-01-01")), 5)
     }).pipe(Effect.provide(Live)), 60_000)
 })
