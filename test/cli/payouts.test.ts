@@ -1,5 +1,5 @@
 import { assert, layer } from "@effect/vitest"
-import type { Nanoton } from "@resale/core/money/Nanoton.ts"
+import { formatTon, type Nanoton } from "@resale/core/money/Nanoton.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { DirectPurchaseRecords } from "@resale/core/ports/DirectPurchaseRecords.ts"
 import { deriveKeys, SandboxBlockchain, walletContract } from "@resale/ton"
@@ -131,8 +131,25 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resa
       const one = json(yield* resale("reconcile", paidOrder, "--json"))
       assert.strictEqual(one.checked, 1)
       assert.strictEqual(one.settled, 0)
-      assert.include((yield* resale("payouts", "list")).stdout, "No open wallet payments.")
-    }))
+      assert.include((yield* resale("payouts", "list", "--state", "unknown")).stdout, "No unknown wallet payments.")
+
+      // Finished payments stay listed with what they cost; filters and paging narrow the list.
+      const every = json(yield* resale("payouts", "list", "--json"))
+      assert.strictEqual(every.total, 2)
+      const listed: any = every.items.find((r: { orderId: string }) => r.orderId === paidOrder)
+      assert.deepStrictEqual([listed.state, listed.txHash, listed.fee, listed.ref], ["done", stored.txHash, String(stored.fee), null])
+      const finished = (yield* resale("payouts", "list")).stdout
+      assert.match(finished, new RegExp(`^${paidOrder}\\s+transfer\\s+done\\s+transferred\\s+\\S+\\s+1\\.5\\s+${formatTon(stored.fee!).replace(".", "\\.")}\\s+${stored.txHash!.slice(0, 16)}…`, "m"))
+      assert.match(finished, new RegExp(`^${abandoned}\\s+transfer\\s+failed\\s+failed, nothing paid`, "m"))
+      assert.include(finished, "2 wallet payments")
+      const secondPage = yield* resale("payouts", "list", "--limit", "1", "--offset", "1", "--json")
+      assert.deepStrictEqual(json(secondPage).items.map((r: { orderId: string }) => r.orderId), [every.items[1].orderId])
+      assert.strictEqual(json(secondPage).total, 2)
+      assert.include((yield* resale("payouts", "list", "--limit", "1", "--offset", "1")).stdout, "wallet payments 2-2 of 2")
+      const failed = json(yield* resale("payouts", "list", "--state", "failed", "--kind", "transfer", "--json"))
+      assert.deepStrictEqual(failed.items.map((r: { orderId: string }) => r.orderId), [abandoned])
+      assert.include((yield* resale("payouts", "list", "--kind", "stars")).stdout, "No stars wallet payments.")
+    }), { timeout: 240_000 })
 
   it.effect("unknown order ids, bad amounts, production mode and a running server are refused clearly", () =>
     Effect.gen(function*() {
@@ -142,6 +159,12 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resa
       const missingReconcile = yield* resale("reconcile", "no-such-order", "--json")
       assert.strictEqual(missingReconcile.code, 1)
       assert.strictEqual(json(missingReconcile).code, "NotFound")
+
+      for (const args of [["--state", "lost"], ["--kind", "gift"], ["--limit", "0"], ["--offset", "-1"]]) {
+        const run = yield* resale("payouts", "list", ...args)
+        assert.strictEqual(run.code, 2, `${args.join(" ")}: ${run.stderr}`)
+        if (args[0] === "--state") assert.include(run.stderr, "Allowed choices are pending, sending, sent, done, failed, unknown")
+      }
 
       const address = freshAddress()
       for (const amount of ["0", "-1", "1.0000000001", "ten"]) {
@@ -170,5 +193,5 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resa
       assert.include(busy.stderr, `answers on port ${port} and owns the sandbox chain`)
       const untouched = yield* onChain(Blockchain.use((chain) => chain.balance(address)))
       assert.strictEqual(untouched, 0n)
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped), { timeout: 240_000 })
 })

@@ -1,3 +1,4 @@
+import { DirectKind, DirectState } from "@resale/core/direct/DirectPurchase.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { formatTon } from "@resale/core/money/Nanoton.ts"
 import { type DirectPurchaseRecord, DirectPurchaseRecords } from "@resale/core/ports/DirectPurchaseRecords.ts"
@@ -9,13 +10,12 @@ import { CliCommandError } from "../CliErrors.ts"
 import { CliCore, CliDirect } from "../Layers.ts"
 import { fields, listing, output, table } from "../Output.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
-import { withJson } from "./Common.ts"
+import { choiceOption, type PageOptions, pageOf, withJson, withPage } from "./Common.ts"
 
 /**
  * Payments from customers' own wallets (the direct purchase surface), for operators: what was paid,
  * the fee, the tx hash, the marketplace `Ref#` and the delivery state; and reconciliation of the
- * ones whose outcome is open. The records port lists only open payments; any payment is shown by
- * its order id.
+ * ones whose outcome is open.
  */
 
 const ton = (amount: bigint | null): string | null => (amount === null ? null : formatTon(amount))
@@ -79,24 +79,28 @@ const recordText = (r: DirectPurchaseRecord): string =>
     ["Completed", r.completedAt]
   ])
 
-interface ListOptions extends CommonOptions {
-  readonly limit: number
+interface ListOptions extends CommonOptions, PageOptions {
+  readonly state?: DirectState
+  readonly kind?: DirectKind
 }
 
-// Every open record, however recently touched: a cut-off in the future includes live ones too.
-const openRecords = (limit: number) =>
-  Effect.gen(function*() {
-    const now = yield* Clock.currentTimeMillis
-    return yield* (yield* DirectPurchaseRecords).listUnresolved(new Date(now + 60_000), limit)
-  })
+const OPEN: ReadonlyArray<DirectState> = ["pending", "sending", "sent", "unknown"]
 
+/** Every wallet payment, newest first, optionally of one state and one kind. */
 const list = (options: ListOptions) =>
   Effect.gen(function*() {
-    const open = yield* openRecords(options.limit)
+    const filter = {
+      ...(options.state === undefined ? {} : { state: options.state }),
+      ...(options.kind === undefined ? {} : { kind: options.kind })
+    }
+    const page = yield* (yield* DirectPurchaseRecords).list(filter, pageOf(options))
+    const noun = [options.state, options.kind, "wallet payments"].filter((w) => w !== undefined).join(" ")
+    const hint = page.items.some((r) => OPEN.includes(r.state))
+      ? "\n\nSettle the unknown ones with `resale reconcile`; details with `resale payouts show ORDER_ID`."
+      : ""
     return output(
-      { items: open, total: open.length },
-      `${listing(HEADERS, open.map(row), { total: open.length, offset: 0 }, "open wallet payments")}` +
-        (open.length === 0 ? "" : "\n\nSettle the unknown ones with `resale reconcile`; details with `resale payouts show ORDER_ID`.")
+      { items: page.items, total: page.total },
+      listing(HEADERS, page.items.map(row), { total: page.total, offset: options.offset }, noun) + hint
     )
   })
 
@@ -154,11 +158,12 @@ const limitOption = () =>
 export const registerPayouts = (program: Command): void => {
   const payouts = program.command("payouts").description("payments from customers' own wallets (direct purchases)")
 
-  withJson(
+  withPage(withJson(
     payouts.command("list")
-      .description("open wallet payments (in flight or unknown) with fee, tx hash, Ref# and delivery state")
-      .addOption(limitOption())
-  ).action((options: ListOptions) => runCommand(CliCore, list(options), options))
+      .description("every wallet payment, newest first, with fee, tx hash, Ref# and delivery state")
+      .addOption(choiceOption("--state <state>", "only payments in this state", DirectState.literals))
+      .addOption(choiceOption("--kind <kind>", "only payments of this kind", DirectKind.literals))
+  )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
     payouts.command("show")
