@@ -194,7 +194,14 @@ export const AdminHome = Schema.Struct({
 export const AdminTopups = Schema.Struct({ topups: Schema.Array(Topup), total: Schema.Int }).annotate({
   identifier: "AdminTopups"
 })
-export const AdminOrders = Schema.Struct({ orders: Schema.Array(Order), total: Schema.Int }).annotate({
+/** An order as operators see it: also how often fulfilment was tried and when it is tried next. */
+export const AdminOrder = Schema.Struct({
+  ...Order.fields,
+  attempts: Schema.Int,
+  next_attempt_at: Schema.NullOr(Timestamp)
+}).annotate({ identifier: "AdminOrder" })
+
+export const AdminOrders = Schema.Struct({ orders: Schema.Array(AdminOrder), total: Schema.Int }).annotate({
   identifier: "AdminOrders"
 })
 export const LoginPage = Schema.Struct({ login: Schema.String, signed_in: Schema.Boolean }).annotate({

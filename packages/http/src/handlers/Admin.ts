@@ -14,7 +14,7 @@ import { adminHomePage, adminPage } from "../pages/Pages.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
-import { messageOut, orderOut, pricingOut, ticketOut, topupOut } from "./Wire.ts"
+import { adminOrderOut, messageOut, orderOut, pricingOut, ticketOut, topupOut } from "./Wire.ts"
 
 const html = (request: HttpServerRequest.HttpServerRequest) => prefersHtml(request.headers["accept"])
 const operator = { kind: "operator" as const }
@@ -65,7 +65,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
       .handle("orders", ({ request }) =>
         Effect.gen(function*() {
           const page = yield* orders.list({ offset: 0, limit: 100 })
-          const data = { orders: page.items.map(orderOut), total: page.total }
+          const data = { orders: page.items.map(adminOrderOut), total: page.total }
           return html(request) ? adminPage("Orders", sandbox, data) : data
         }))
       .handle("retryOrder", ({ headers, params }) =>

@@ -33,6 +33,13 @@ export const orderOut = (o: Order): typeof Dto.Order.Type => ({
   created_at: o.createdAt.toISOString()
 })
 
+/** The admin order list: the order plus its fulfilment attempts and next try (the error is `error`). */
+export const adminOrderOut = (o: Order): typeof Dto.AdminOrder.Type => ({
+  ...orderOut(o),
+  attempts: o.attempts,
+  next_attempt_at: iso(o.nextAttemptAt)
+})
+
 export const pricingOut = (p: Prices, sandbox: boolean): typeof Dto.Pricing.Type => ({
   star_price_uzs: p.starPriceUzs,
   premium_3_month_uzs: p.premium3MonthUzs,
