@@ -7,7 +7,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
-import { bankPayment, digits, markDocument, PNG, shopperName, shownBalance, signInOperator, signInShopper, stillSameDocument } from "./support/Flows.ts"
+import { andWait, bankPayment, digits, markDocument, PNG, shopperName, shownBalance, signInOperator, signInShopper, stillSameDocument } from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("operator in the browser", (it) => {
@@ -21,7 +21,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const receipt = shopper.page.locator("#receipt")
         await receipt.getByLabel("Amount you paid, so‘m").fill("40000")
         await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "receipt.png", mimeType: "image/png", buffer: PNG })
-        await receipt.getByRole("button", { name: "Send the receipt" }).click()
+        await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         const flash = await shopper.page.getByRole("status").first().innerText()
         const topupId = /top-up #(\d+)/.exec(flash)?.[1]
@@ -32,7 +32,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
 
         const operator = await person(b, url)
         await signInOperator(operator.page)
-        await operator.page.getByRole("link", { name: /Receipts to review/ }).click()
+        await andWait(operator.page, () => operator.page.getByRole("link", { name: /Receipts to review/ }).click())
         await operator.page.waitForURL(/\/v2\/admin\/topups$/)
         const row = operator.page.locator(`#topup-queue [data-topup-row="${topupId}"]`)
         // The receipt itself is shown: the image loaded from /v2/receipts/<id> for the operator.
@@ -40,7 +40,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await image.waitFor()
         assert.isTrue(await image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 1))
         await row.getByLabel(/Note/).fill("receipt checked")
-        await row.getByRole("button", { name: "Approve" }).click()
+        await andWait(operator.page, () => row.getByRole("button", { name: "Approve" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/topups$/)
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Top-up #${topupId} approved and credited.`)
         assert.strictEqual(await operator.page.locator(`#topup-queue [data-topup-row="${topupId}"]`).count(), 0)
@@ -56,13 +56,13 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await shopper.page.goto("/v2/dashboard")
         await receipt.getByLabel("Amount you paid, so‘m").fill("90000")
         await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "again.png", mimeType: "image/png", buffer: PNG })
-        await receipt.getByRole("button", { name: "Send the receipt" }).click()
+        await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         const second = /#topup-(\d+)$/.exec(shopper.page.url())![1]!
         await operator.page.goto("/v2/admin/topups")
         const pending = operator.page.locator(`#topup-queue [data-topup-row="${second}"]`)
         await pending.getByLabel(/Note/).fill("amount does not match the receipt")
-        await pending.getByRole("button", { name: "Reject" }).click()
+        await andWait(operator.page, () => pending.getByRole("button", { name: "Reject" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/topups$/)
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Top-up #${second} rejected.`)
         await shopper.page.locator(`#topup-${second}[data-status="rejected"]`).waitFor({ timeout: 20_000 })
@@ -78,10 +78,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
       yield* Effect.promise(async () => {
         const shopper = await person(b, url)
         await signInShopper(shopper.page, shopperName("asker"))
-        await shopper.page.getByRole("link", { name: "Support" }).click()
+        await andWait(shopper.page, () => shopper.page.getByRole("link", { name: "Support" }).click())
         await shopper.page.getByLabel("Subject").fill("Where are my stars?")
         await shopper.page.getByLabel("Message").fill("I paid an hour ago.\nOrder for @durov.")
-        await shopper.page.getByRole("button", { name: "Send the request" }).click()
+        await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Send the request" }).click())
         await shopper.page.waitForURL(/\/v2\/tickets\/\d+$/)
         const ticketId = /\/tickets\/(\d+)$/.exec(shopper.page.url())![1]
         assert.strictEqual(await shopper.page.locator("#conversation .msg").count(), 1)
@@ -90,13 +90,13 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
 
         const operator = await person(b, url)
         await signInOperator(operator.page)
-        await operator.page.getByRole("link", { name: "Tickets", exact: true }).click()
+        await andWait(operator.page, () => operator.page.getByRole("link", { name: "Tickets", exact: true }).click())
         const entry = operator.page.locator("#admin-tickets tr", { hasText: "Where are my stars?" })
         assert.include(await entry.innerText(), "Waiting for an answer")
-        await entry.getByRole("link", { name: "Where are my stars?" }).click()
+        await andWait(operator.page, () => entry.getByRole("link", { name: "Where are my stars?" }).click())
         await operator.page.waitForURL(new RegExp(`/v2/admin/tickets/${ticketId}$`))
         await operator.page.getByLabel("Answer").fill("Delivered just now, please check. <b>Thanks</b>")
-        await operator.page.getByRole("button", { name: "Send answer" }).click()
+        await andWait(operator.page, () => operator.page.getByRole("button", { name: "Send answer" }).click())
         await operator.page.waitForURL(new RegExp(`/v2/admin/tickets/${ticketId}#conversation$`))
         assert.strictEqual(await operator.page.locator("#conversation .msg").count(), 2)
 
@@ -107,11 +107,11 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         assert.strictEqual(await answer.locator(".msg-meta strong").innerText(), "Support")
         assert.isTrue(await stillSameDocument(shopper.page))
 
-        await operator.page.getByRole("button", { name: "Close" }).click()
+        await andWait(operator.page, () => operator.page.getByRole("button", { name: "Close" }).click())
         await operator.page.waitForURL(new RegExp(`/v2/admin/tickets/${ticketId}$`))
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Ticket #${ticketId} closed.`)
         await shopper.page.locator('[data-status-kind="ticket"][data-status="closed"]').waitFor({ timeout: 20_000 })
-        await operator.page.getByRole("button", { name: "Reopen" }).click()
+        await andWait(operator.page, () => operator.page.getByRole("button", { name: "Reopen" }).click())
         await operator.page.waitForURL(new RegExp(`/v2/admin/tickets/${ticketId}$`))
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Ticket #${ticketId} reopened.`)
       })
@@ -126,7 +126,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const name = shopperName("typo")
         await signInShopper(shopper.page, name)
         await shopper.page.locator("#topup").getByLabel("Amount, so‘m").fill("70000")
-        await shopper.page.getByRole("button", { name: "Get payment details" }).click()
+        await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
         await shopper.page.waitForURL(/#topup-(\d+)$/)
         const topupId = /#topup-(\d+)$/.exec(shopper.page.url())![1]!
         // The shopper transferred a different amount: nothing matches it, and nothing is guessed.
@@ -135,11 +135,11 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
 
         const operator = await person(b, url)
         await signInOperator(operator.page)
-        await operator.page.getByRole("link", { name: "Bank payments" }).first().click()
+        await andWait(operator.page, () => operator.page.getByRole("link", { name: "Bank payments" }).first().click())
         const row = operator.page.locator(`[data-payment-id="${payment.payment_id}"]`)
         assert.include(await row.innerText(), "No matching top-up")
         await row.getByLabel("Top-up number").fill(topupId)
-        await row.getByRole("button", { name: "Assign" }).click()
+        await andWait(operator.page, () => row.getByRole("button", { name: "Assign" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/payments$/)
         assert.strictEqual(
           await operator.page.getByRole("status").first().innerText(),
@@ -160,7 +160,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const name = shopperName("gifter")
         await signInShopper(shopper.page, name)
         await shopper.page.locator("#topup").getByLabel("Amount, so‘m").fill("100000")
-        await shopper.page.getByRole("button", { name: "Get payment details" }).click()
+        await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         await bankPayment(url, digits(await shopper.page.locator(".pay-amount .money").textContent()), `bank-${name}`)
         // Fragment does not know this username: the order fails and its price comes back.
@@ -168,7 +168,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await shopper.page.goto("/v2/dashboard")
         const stars = shopper.page.locator("#buy-stars")
         await stars.getByLabel("Telegram username").fill("ghost_user_42")
-        await stars.getByRole("button", { name: "Buy stars" }).click()
+        await andWait(shopper.page, () => stars.getByRole("button", { name: "Buy stars" }).click())
         await shopper.page.waitForURL(/\/v2\/orders$/)
         const orderId = await shopper.page.locator("[data-order-id]").first().getAttribute("data-order-id")
         await shopper.page.locator(`[data-order-id="${orderId}"] [data-status="failed"]`).waitFor({ timeout: 60_000 })
@@ -176,16 +176,16 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
 
         const operator = await person(b, url)
         await signInOperator(operator.page)
-        await operator.page.getByRole("link", { name: "Orders", exact: true }).click()
+        await andWait(operator.page, () => operator.page.getByRole("link", { name: "Orders", exact: true }).click())
         await operator.page.getByLabel("Status").selectOption("failed")
-        await operator.page.getByRole("button", { name: "Show" }).click()
+        await andWait(operator.page, () => operator.page.getByRole("button", { name: "Show" }).click())
         await operator.page.waitForURL(/status=failed/)
         const row = operator.page.locator(`[data-order-id="${orderId}"]`)
         assert.match(await row.locator(".reason").innerText(), /not found|no telegram users/i)
         assert.strictEqual(await operator.page.locator('#admin-orders [data-status]:not([data-status="failed"])').count(), 0)
 
         market.reset()
-        await row.getByRole("button", { name: "Retry" }).click()
+        await andWait(operator.page, () => row.getByRole("button", { name: "Retry" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/orders$/)
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Order #${orderId} queued again.`)
         await shopper.page.reload()
@@ -195,14 +195,14 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         market.unknownUser("ghost_user_43")
         await shopper.page.goto("/v2/dashboard")
         await stars.getByLabel("Telegram username").fill("ghost_user_43")
-        await stars.getByRole("button", { name: "Buy stars" }).click()
+        await andWait(shopper.page, () => stars.getByRole("button", { name: "Buy stars" }).click())
         await shopper.page.waitForURL(/\/v2\/orders$/)
         const second = await shopper.page.locator("[data-order-id]").first().getAttribute("data-order-id")
         await shopper.page.locator(`[data-order-id="${second}"] [data-status="failed"]`).waitFor({ timeout: 60_000 })
         await operator.page.goto("/v2/admin/orders?status=failed")
         const failed = operator.page.locator(`[data-order-id="${second}"]`)
         await failed.getByLabel(/Transaction id/).fill("manual-transfer-77")
-        await failed.getByRole("button", { name: "Mark as delivered" }).click()
+        await andWait(operator.page, () => failed.getByRole("button", { name: "Mark as delivered" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/orders$/)
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Order #${second} marked as delivered.`)
         const done = operator.page.locator(`[data-order-id="${second}"]`)
@@ -220,7 +220,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await signInOperator(operator.page)
         await operator.page.getByLabel("One star, so‘m").fill("250")
         await operator.page.getByLabel("Premium 6 months, so‘m").fill("240000")
-        await operator.page.getByRole("button", { name: "Save prices" }).click()
+        await andWait(operator.page, () => operator.page.getByRole("button", { name: "Save prices" }).click())
         await operator.page.waitForURL(/\/v2\/admin$/)
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), "Prices saved.")
         assert.strictEqual(await operator.page.getByLabel("One star, so‘m").inputValue(), "250")
@@ -228,7 +228,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         // A price that is not a positive whole number is refused in words.
         await operator.page.evaluate(() => document.querySelectorAll("form").forEach((f) => (f.noValidate = true)))
         await operator.page.getByLabel("One star, so‘m").fill("0")
-        await operator.page.getByRole("button", { name: "Save prices" }).click()
+        await andWait(operator.page, () => operator.page.getByRole("button", { name: "Save prices" }).click())
         await operator.page.waitForURL(/\/v2\/admin#pricing$/)
         assert.strictEqual(await operator.page.getByRole("alert").innerText(), "Every price must be a positive whole number of so‘m.")
 

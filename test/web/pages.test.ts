@@ -8,14 +8,14 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
 import { browser, DESKTOP, person, PHONE, screenshot } from "./support/Browser.ts"
-import { bankPayment, digits, PNG, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
+import { andWait, bankPayment, digits, PNG, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 /** Tops the signed-in shopper's balance up through a real card top-up and bank payment. */
 const fund = async (page: Page, base: string, amount: number, tag: string) => {
   await page.goto("/v2/dashboard")
   await page.locator("#topup input[name=amount_uzs]").fill(String(amount))
-  await page.locator("#topup button[type=submit]").click()
+  await andWait(page, () => page.locator("#topup button[type=submit]").click())
   await page.waitForURL(/#topup-\d+$/)
   await bankPayment(base, digits(await page.locator(".pay-amount .money").last().textContent()), `bank-${tag}`)
   await page.goto("/v2/dashboard")
@@ -46,7 +46,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         assert.strictEqual(await page.locator("html").getAttribute("lang"), "en")
         assert.strictEqual(await page.locator("h1").innerText(), "Telegram Stars, Premium and gifts for so‘m")
 
-        await page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: "Русский" }).click()
+        await andWait(page, () => page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: "Русский" }).click())
         await page.waitForURL(/\/v2\/$/)
         assert.strictEqual(await page.locator("html").getAttribute("lang"), "ru")
         assert.strictEqual(await page.locator("h1").innerText(), "Telegram Stars, Premium и подарки за сумы")
@@ -58,7 +58,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
 
         // By keyboard: the Uzbek link focused and activated with Enter.
         await page.getByRole("navigation", { name: "Язык" }).getByRole("link", { name: "O‘zbekcha" }).focus()
-        await page.keyboard.press("Enter")
+        await andWait(page, () => page.keyboard.press("Enter"))
         await page.waitForFunction(() => document.documentElement.lang === "uz-Latn")
         assert.strictEqual(await page.locator("h1").innerText(), "Kabinetingiz")
         assert.strictEqual(new URL(page.url()).pathname, "/v2/dashboard")
@@ -85,21 +85,21 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         await signInShopper(setup.page, name)
         await fund(setup.page, url, 200_000, name)
         await setup.page.locator("#buy-stars input[name=username]").fill("durov")
-        await setup.page.locator("#buy-stars button[type=submit]").click()
+        await andWait(setup.page, () => setup.page.locator("#buy-stars button[type=submit]").click())
         await setup.page.waitForURL(/\/v2\/orders$/)
         await setup.page.locator('[data-status="completed"]').first().waitFor({ timeout: 60_000 })
         await setup.page.goto("/v2/dashboard")
         await setup.page.locator("#topup input[name=amount_uzs]").fill("25000")
-        await setup.page.locator("#topup button[type=submit]").click()
+        await andWait(setup.page, () => setup.page.locator("#topup button[type=submit]").click())
         await setup.page.waitForURL(/#topup-\d+$/)
         await setup.page.locator("#receipt input[name=amount_uzs]").fill("15000")
         await setup.page.locator("#receipt input[type=file]").setInputFiles({ name: "r.png", mimeType: "image/png", buffer: PNG })
-        await setup.page.locator("#receipt button[type=submit]").click()
+        await andWait(setup.page, () => setup.page.locator("#receipt button[type=submit]").click())
         await setup.page.waitForURL(/#topup-\d+$/)
         await setup.page.goto("/v2/tickets")
         await setup.page.locator("input[name=subject]").fill("Receipt sent")
         await setup.page.locator("textarea[name=body]").fill("Please check my receipt.")
-        await setup.page.locator("#new-ticket button[type=submit]").click()
+        await andWait(setup.page, () => setup.page.locator("#new-ticket button[type=submit]").click())
         await setup.page.waitForURL(/\/v2\/tickets\/\d+$/)
         const ticket = new URL(setup.page.url()).pathname
         await bankPayment(url, 12_345, `bank-${name}-stray`)
@@ -181,10 +181,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         await signInShopper(page, name)
         await fund(page, url, 60_000, name)
         const before = await shownBalance(page)
-        await page.getByRole("link", { name: "API", exact: true }).click()
+        await andWait(page, () => page.getByRole("link", { name: "API", exact: true }).click())
         assert.strictEqual(await page.locator("#api-key p").first().innerText(), "You have no API key yet.")
         assert.isAbove(await page.locator("#reference .endpoint").count(), 20)
-        await page.getByRole("button", { name: "Create a new key" }).click()
+        await andWait(page, () => page.getByRole("button", { name: "Create a new key" }).click())
         const key = await page.locator("#api-key").innerText()
         assert.isAbove(key.length, 20)
         assert.strictEqual(await page.getByRole("alert").innerText(), "Copy it now and keep it secret: it is shown only once.")
@@ -196,7 +196,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         assert.notInclude(await page.locator("body").innerText(), key)
         assert.strictEqual(await page.locator("#api-key p").first().innerText(), "You have an API key. For safety it was shown only once, when it was created.")
         await page.locator("#tiers select").selectOption("1")
-        await page.getByRole("button", { name: "Upgrade" }).click()
+        await andWait(page, () => page.getByRole("button", { name: "Upgrade" }).click())
         await page.waitForURL(/\/v2\/api-docs#tiers$/)
         assert.strictEqual(await page.getByRole("status").first().innerText(), "Your lookup tier is now 1.")
         assert.strictEqual(await page.locator("#tiers strong").innerText(), "Your tier: 1, 100 lookups a day.")
@@ -214,12 +214,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         const name = shopperName("giver")
         await signInShopper(page, name)
         await fund(page, url, 100_000, name)
-        await page.getByRole("link", { name: "Gifts" }).click()
+        await andWait(page, () => page.getByRole("link", { name: "Gifts" }).click())
         const rose = page.locator(".gift", { hasText: "Rose" })
         assert.include(await rose.innerText(), "5,750\u00a0UZS")
         await rose.getByLabel("Recipient's username").fill("@pavel_friend")
         await rose.getByLabel(/Message with the gift/).fill("Happy birthday!")
-        await rose.getByRole("button", { name: "Send for 5,750\u00a0UZS" }).click()
+        await andWait(page, () => rose.getByRole("button", { name: "Send for 5,750\u00a0UZS" }).click())
         await page.waitForURL(/\/v2\/orders$/)
         const row = page.locator("[data-order-id]").first()
         assert.strictEqual(await row.locator("td").nth(1).innerText(), "Gift Rose")
@@ -229,13 +229,13 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
           await page.goto("/v2/dashboard")
           await page.locator("#buy-stars input[name=username]").fill("durov")
           await page.locator("#buy-stars input[name=amount]").fill(String(stars))
-          await page.locator("#buy-stars button[type=submit]").click()
+          await andWait(page, () => page.locator("#buy-stars button[type=submit]").click())
           await page.waitForURL(/\/v2\/orders$/)
         }
         await page.goto("/v2/orders?limit=2")
         assert.strictEqual(await page.locator("[data-order-id]").count(), 2)
         assert.strictEqual(await page.locator(".pager-label").innerText(), "Page 1 of 2")
-        await page.getByRole("link", { name: /Older/ }).click()
+        await andWait(page, () => page.getByRole("link", { name: /Older/ }).click())
         await page.waitForURL(/offset=2&limit=2$/)
         assert.strictEqual(await page.locator("[data-order-id]").count(), 1)
         assert.strictEqual(await page.locator("[data-order-id] td").nth(1).innerText(), "Gift Rose")

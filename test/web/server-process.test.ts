@@ -8,7 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { createHash, createHmac } from "node:crypto"
 import { browser, person } from "./support/Browser.ts"
-import { shopperName, signInShopper } from "./support/Flows.ts"
+import { andWait, shopperName, signInShopper } from "./support/Flows.ts"
 import { serverProcess } from "./support/ServerProcess.ts"
 import { ADMIN_TOKEN } from "./support/WebWorld.ts"
 
@@ -59,18 +59,18 @@ describe("web UI of the npm start process", () => {
         assert.include(await shopper.locator(".sandbox").innerText(), "Тестовый режим")
         await signInShopper(shopper, shopperName("proc"))
         await shopper.locator("#topup input[name=amount_uzs]").fill("12000")
-        await shopper.locator("#topup button[type=submit]").click()
+        await andWait(shopper, () => shopper.locator("#topup button[type=submit]").click())
         await shopper.waitForURL(/#topup-\d+$/)
         assert.match(await shopper.getByRole("status").first().innerText(), /Пополнение №\d+ создано\. Переведите ровно 12\s\d{3}\sсум\./)
 
         const { page: operator } = await person(b, base)
         await operator.goto("/v2/admin/login")
         await operator.getByLabel("Admin token").fill("not-the-token")
-        await operator.locator("main form button[type=submit]").click()
+        await andWait(operator, () => operator.locator("main form button[type=submit]").click())
         await operator.waitForURL(/\/v2\/admin\/login$/)
         assert.strictEqual(await operator.getByRole("alert").innerText(), "Wrong admin token.")
         await operator.getByLabel("Admin token").fill(ADMIN_TOKEN)
-        await operator.locator("main form button[type=submit]").click()
+        await andWait(operator, () => operator.locator("main form button[type=submit]").click())
         await operator.waitForURL(/\/v2\/admin$/)
         assert.strictEqual(await operator.locator("h1").innerText(), "Operator panel")
         assert.strictEqual(await operator.locator(".counter").filter({ hasText: "waiting for a transfer" }).locator(".count").innerText(), "1")

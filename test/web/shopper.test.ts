@@ -7,7 +7,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
-import { bankPayment, digits, markDocument, shopperName, shownBalance, signInShopper, stillSameDocument } from "./support/Flows.ts"
+import { andWait, bankPayment, digits, markDocument, shopperName, shownBalance, signInShopper, stillSameDocument } from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("shopper in the browser", (it) => {
@@ -23,7 +23,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("s
 
         // Top-up: the amount asked, then the exact amount to transfer, the card and the time left.
         await page.locator("#topup").getByLabel("Amount, so‘m").fill("30000")
-        await page.getByRole("button", { name: "Get payment details" }).click()
+        await andWait(page, () => page.getByRole("button", { name: "Get payment details" }).click())
         await page.waitForURL(/\/v2\/dashboard#topup-\d+$/)
         const panel = page.locator("[data-topup-id]")
         await panel.waitFor()
@@ -49,7 +49,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("s
         await stars.getByLabel("Number of stars").fill("100")
         assert.strictEqual(await stars.locator("[data-total]").innerText(), "23,000\u00a0UZS")
         assert.strictEqual(await stars.locator("[data-after]").innerText(), `Balance after: ${(payable - 23_000).toLocaleString("en-US")}\u00a0UZS`)
-        await stars.getByRole("button", { name: "Buy stars" }).click()
+        await andWait(page, () => stars.getByRole("button", { name: "Buy stars" }).click())
         await page.waitForURL(/\/v2\/orders$/)
         assert.match(await page.getByRole("status").first().innerText(), /Order #\d+ placed: 23,000\sUZS was taken from your balance\./)
 
@@ -80,39 +80,39 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("s
 
         const stars = page.locator("#buy-stars")
         await stars.getByLabel("Telegram username").fill("durov")
-        await stars.getByRole("button", { name: "Buy stars" }).click()
+        await andWait(page, () => stars.getByRole("button", { name: "Buy stars" }).click())
         await page.waitForURL(/\/v2\/dashboard#buy-stars$/)
         assert.strictEqual(await alert.innerText(), "Not enough balance: 11,500\u00a0UZS needed, you have 0\u00a0UZS.")
 
         // The browser's own checks are switched off to reach the server's.
         await page.evaluate(() => document.querySelectorAll("form").forEach((f) => (f.noValidate = true)))
         await stars.getByLabel("Telegram username").fill("x!")
-        await stars.getByRole("button", { name: "Buy stars" }).click()
+        await andWait(page, () => stars.getByRole("button", { name: "Buy stars" }).click())
         await page.waitForURL(/\/v2\/dashboard#buy-stars$/)
         assert.strictEqual(await alert.innerText(), "A username is 4 to 32 Latin letters, digits or underscores.")
 
         await page.evaluate(() => document.querySelectorAll("form").forEach((f) => (f.noValidate = true)))
         await page.locator("#topup").getByLabel("Amount, so‘m").fill("500")
-        await page.getByRole("button", { name: "Get payment details" }).click()
+        await andWait(page, () => page.getByRole("button", { name: "Get payment details" }).click())
         await page.waitForURL(/\/v2\/dashboard#topup$/)
         assert.strictEqual(await alert.innerText(), "The amount must be between 1,000\u00a0UZS and 100,000,000\u00a0UZS.")
 
         await page.evaluate(() => document.querySelectorAll("form").forEach((f) => (f.noValidate = true)))
         await page.evaluate(() => ((document.querySelector("#f-amount_uzs") as HTMLInputElement).type = "text"))
         await page.locator("#topup").getByLabel("Amount, so‘m").fill("abc")
-        await page.getByRole("button", { name: "Get payment details" }).click()
+        await andWait(page, () => page.getByRole("button", { name: "Get payment details" }).click())
         await page.waitForURL(/\/v2\/dashboard#topup$/)
         assert.strictEqual(await alert.innerText(), "Amount: enter a whole number.")
 
         // A form planted by another page has no valid token: refused, nothing created.
-        await page.evaluate(() => {
+        await andWait(page, () => page.evaluate(() => {
           const form = document.createElement("form")
           form.method = "post"
           form.action = "/v2/balance/top-up"
           form.innerHTML = '<input name="amount_uzs" value="5000"><input name="_csrf" value="forged-token">'
           document.body.appendChild(form)
           form.submit()
-        })
+        }))
         await page.waitForURL(/\/v2\/dashboard/)
         assert.strictEqual(await alert.innerText(), "This form has expired. Please send it again.")
         assert.strictEqual(await page.locator("[data-topup-id]").count(), 0)
@@ -130,7 +130,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("s
         const name = shopperName("twice")
         await signInShopper(page, name)
         await page.locator("#topup").getByLabel("Amount, so‘m").fill("50000")
-        await page.getByRole("button", { name: "Get payment details" }).click()
+        await andWait(page, () => page.getByRole("button", { name: "Get payment details" }).click())
         await page.waitForURL(/#topup-\d+$/)
         const payable = digits(await page.locator(".pay-amount .money").textContent())
         await bankPayment(url, payable, `bank-${name}`)

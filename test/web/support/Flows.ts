@@ -24,7 +24,7 @@ export const signInShopper = async (page: Page, name: string): Promise<void> => 
 export const signInOperator = async (page: Page): Promise<void> => {
   await page.goto("/v2/admin/login")
   await page.getByLabel(/admin token|токен администратора|administrator tokeni/i).fill(ADMIN_TOKEN)
-  await page.locator("main form button[type=submit]").click()
+  await andWait(page, () => page.locator("main form button[type=submit]").click())
   await page.waitForURL("**/v2/admin")
 }
 
@@ -56,3 +56,15 @@ export const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==",
   "base64"
 )
+
+/**
+ * Runs `act` (a click that submits a form or follows a link) and waits until the page it leads to
+ * has loaded, even when that page has the same address as the current one (a form that returns to
+ * its own page): waiting for the URL alone would read the old page.
+ */
+export const andWait = async (page: Page, act: () => Promise<unknown>): Promise<void> => {
+  const navigated = page.waitForEvent("framenavigated", { predicate: (frame) => frame === page.mainFrame() })
+  await act()
+  await navigated
+  await page.waitForLoadState("load")
+}
