@@ -48,7 +48,7 @@ export const en = {
   "home.step3": "Buy Stars, Premium or a gift: it is delivered within minutes.",
   "home.signIn": "Sign in",
   "home.signInHint": "We only get your Telegram name and username; never your phone number or messages.",
-  "home.sandboxSignIn": "Sign in as the sandbox demo user",
+  "home.sandboxSignIn": "Sign in to the sandbox",
   "home.sandboxName": "Sandbox user name",
   "home.openDashboard": "Open your account",
   "home.widgetMissing": "Telegram sign-in is not configured on this server.",

@@ -46,7 +46,7 @@ export const ru: Messages = {
   "home.step3": "Купите звёзды, Premium или подарок: доставка за несколько минут.",
   "home.signIn": "Войти",
   "home.signInHint": "Мы получаем только ваше имя и username в Telegram, но не номер телефона и не сообщения.",
-  "home.sandboxSignIn": "Войти как тестовый пользователь",
+  "home.sandboxSignIn": "Войти в тестовый режим",
   "home.sandboxName": "Имя тестового пользователя",
   "home.openDashboard": "Открыть кабинет",
   "home.widgetMissing": "Вход через Telegram на этом сервере не настроен.",

@@ -46,7 +46,7 @@ export const uz: Messages = {
   "home.step3": "Yulduzlar, Premium yoki sovg‘a xarid qiling: bir necha daqiqada yetkaziladi.",
   "home.signIn": "Kirish",
   "home.signInHint": "Biz faqat Telegramdagi ismingiz va username’ingizni olamiz; telefon raqamingiz va xabarlaringizni emas.",
-  "home.sandboxSignIn": "Sinov foydalanuvchisi sifatida kirish",
+  "home.sandboxSignIn": "Sinov rejimiga kirish",
   "home.sandboxName": "Sinov foydalanuvchisi nomi",
   "home.openDashboard": "Kabinetni ochish",
   "home.widgetMissing": "Bu serverda Telegram orqali kirish sozlanmagan.",
