@@ -31,7 +31,11 @@ export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("htt
     Effect.gen(function*() {
       const port = yield* Config.Port("PORT").pipe(Config.withDefault(8000))
       const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-      const databaseUrl = yield* Config.Redacted("DATABASE_URL").pipe(Config.option)
+      // An exported but empty DATABASE_URL means "not set", as the store and the CLI read it.
+      const databaseUrl = Option.filter(
+        yield* Config.Redacted("DATABASE_URL").pipe(Config.option),
+        (url) => Redacted.value(url).trim() !== ""
+      )
       const adminTokenSet = yield* Config.Redacted("ADMIN_TOKEN").pipe(Config.option)
       const botTokenSet = yield* Config.Redacted("TELEGRAM_BOT_TOKEN").pipe(Config.option)
       const sandboxSetting = yield* Config.Boolean("SANDBOX").pipe(Config.option)
