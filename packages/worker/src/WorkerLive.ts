@@ -14,6 +14,7 @@ import { GiftSenderLive } from "./gifts/GiftSenderLive.ts"
 import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { NotifierLive } from "./notify/NotifierLive.ts"
 import { PaymentRematch } from "./payments/PaymentRematch.ts"
+import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
 
@@ -54,7 +55,7 @@ export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDeliv
 )
 
 /** All jobs over explicit GiftSender, Notifier and settings (tests, or a root that builds its own). */
-export const WorkerJobsLive = WorkerJobs.pipe(Layer.provide(WorkerServices))
+export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob).pipe(Layer.provide(WorkerServices))
 
 /**
  * All jobs with GiftSender and Notifier built from the settings in `config`. Provide the storage
