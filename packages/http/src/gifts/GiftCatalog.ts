@@ -1,4 +1,6 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { GiftSender, type StarGift } from "@resale/core/ports/GiftSender.ts"
+import { SimulatedGiftSender } from "@resale/worker/gifts/SimulatedGiftSender.ts"
+import { Clock, Context, Duration, Effect, Layer, Option, Ref, Schema, Semaphore } from "effect"
 
 /** A star gift that can be sent: its id (a numeric string) and price in stars. */
 export interface CatalogGift {
@@ -10,33 +12,107 @@ export interface CatalogGift {
 
 export class GiftNotFound extends Schema.TaggedError<GiftNotFound>()("GiftNotFound", { giftId: Schema.String }) {}
 
+/** The gift list could not be read from Telegram and none was read before: nothing to check an order against. */
+export class GiftCatalogUnavailable extends Schema.TaggedError<GiftCatalogUnavailable>()("GiftCatalogUnavailable", {
+  message: Schema.String
+}) {}
+
+export interface GiftCatalogOptions {
+  /** How long a list read from the GiftSender is served before it is read again (default 1 minute). */
+  readonly ttl?: Duration.Input
+  /** After a failed read, how long the previous list is served before the next try (default 10 seconds). */
+  readonly retryAfter?: Duration.Input
+  /** A read that takes longer counts as failed (default 10 seconds). */
+  readonly loadTimeout?: Duration.Input
+}
+
+// Telegram's gift ids are 64-bit integers; the spec carries them as numeric strings.
+const NUMERIC_ID = /^\d{1,20}$/
+
+const toCatalogGift = (gift: StarGift): CatalogGift => ({
+  id: gift.id,
+  title: gift.title ?? `Gift ${gift.id}`,
+  stars: gift.stars,
+  remaining: gift.remaining
+})
+
+/** What can be ordered: on sale, with a numeric id and a positive price. */
+const onSale = (gifts: ReadonlyArray<StarGift>): ReadonlyArray<CatalogGift> =>
+  gifts.filter((g) => !g.soldOut && NUMERIC_ID.test(g.id) && g.stars > 0).map(toCatalogGift)
+
+interface CacheState {
+  readonly gifts: ReadonlyArray<CatalogGift> | null
+  readonly loadedAt: number
+  readonly failedAt: number | null
+}
+
 /**
- * The list of available star gifts. No core port covers the catalogue yet, so the http package
- * carries this small one; the sandbox layer serves Telegram's standard gifts.
+ * The star gifts that can be ordered, read from the GiftSender port's `catalogue` (the simulator's
+ * list in sandbox mode, Telegram's through mtcute in production) and kept for a short while. When
+ * Telegram cannot be reached the last list read is served, so a short outage does not empty the shop.
  */
 export class GiftCatalog extends Context.Service<GiftCatalog, {
+  /** Gifts on sale; the last list read while the GiftSender fails; empty if none was ever read. */
   readonly list: Effect.Effect<ReadonlyArray<CatalogGift>>
-  readonly find: (id: string) => Effect.Effect<CatalogGift, GiftNotFound>
+  readonly find: (id: string) => Effect.Effect<CatalogGift, GiftNotFound | GiftCatalogUnavailable>
 }>()("http/gifts/GiftCatalog") {
-  static readonly fromList = (gifts: ReadonlyArray<CatalogGift>) =>
-    Layer.succeed(GiftCatalog)(GiftCatalog.of({
-      list: Effect.succeed(gifts),
-      find: (id) => {
-        const gift = gifts.find((g) => g.id === id.trim())
-        return gift ? Effect.succeed(gift) : Effect.fail(new GiftNotFound({ giftId: id }))
+  static readonly make = Effect.fn("GiftCatalog.make")(function*(options: GiftCatalogOptions = {}) {
+    const sender = yield* GiftSender
+    const ttl = Duration.toMillis(options.ttl ?? "1 minute")
+    const retryAfter = Duration.toMillis(options.retryAfter ?? "10 seconds")
+    const loadTimeout = options.loadTimeout ?? "10 seconds"
+    const state = yield* Ref.make<CacheState>({ gifts: null, loadedAt: 0, failedAt: null })
+    // One read at a time: concurrent callers of an expired list wait for the same read.
+    const lock = yield* Semaphore.make(1)
+
+    const load = Effect.gen(function*() {
+      const read = yield* sender.catalogue.pipe(Effect.timeoutOption(loadTimeout), Effect.result)
+      if (read._tag === "Success" && Option.isSome(read.success)) return Option.some(onSale(read.success.value))
+      const why = read._tag === "Failure" ? read.failure.message : "Telegram did not answer in time"
+      yield* Effect.logWarning(`gift catalogue could not be read: ${why}`)
+      return Option.none<ReadonlyArray<CatalogGift>>()
+    })
+
+    const current = lock.withPermit(Effect.gen(function*() {
+      const now = yield* Clock.currentTimeMillis
+      const cached = yield* Ref.get(state)
+      const fresh = cached.gifts !== null && now - cached.loadedAt < ttl
+      const waiting = cached.failedAt !== null && now - cached.failedAt < retryAfter
+      if (fresh || waiting) return Option.fromNullishOr(cached.gifts)
+      const loaded = yield* load
+      if (Option.isSome(loaded)) {
+        yield* Ref.set(state, { gifts: loaded.value, loadedAt: now, failedAt: null })
+        return loaded
       }
+      yield* Ref.set(state, { ...cached, failedAt: now })
+      return Option.fromNullishOr(cached.gifts)
     }))
 
-  static readonly layerSandbox = GiftCatalog.fromList([
-    { id: "5170145012310081615", title: "Heart", stars: 15, remaining: null },
-    { id: "5170233102089322756", title: "Teddy bear", stars: 15, remaining: null },
-    { id: "5170250947678437525", title: "Gift box", stars: 25, remaining: null },
-    { id: "5168103777563050263", title: "Rose", stars: 25, remaining: null },
-    { id: "5170144170496491616", title: "Cake", stars: 50, remaining: null },
-    { id: "5170314324215857265", title: "Bouquet", stars: 50, remaining: null },
-    { id: "5170564780938756245", title: "Rocket", stars: 50, remaining: null },
-    { id: "5168043875654172773", title: "Trophy", stars: 100, remaining: null },
-    { id: "5170690322832818290", title: "Ring", stars: 100, remaining: null },
-    { id: "5170521118301225164", title: "Diamond", stars: 100, remaining: null }
-  ])
+    const list = Effect.map(current, Option.getOrElse((): ReadonlyArray<CatalogGift> => [])).pipe(
+      Effect.withSpan("GiftCatalog.list")
+    )
+
+    const find = Effect.fn("GiftCatalog.find")(function*(id: string) {
+      const giftId = id.trim()
+      if (!NUMERIC_ID.test(giftId)) return yield* new GiftNotFound({ giftId: id })
+      const gifts = yield* current
+      if (Option.isNone(gifts)) {
+        return yield* new GiftCatalogUnavailable({ message: "The gift list cannot be read right now; try again shortly" })
+      }
+      const gift = gifts.value.find((g) => g.id === giftId)
+      if (gift === undefined) return yield* new GiftNotFound({ giftId: id })
+      return gift
+    })
+
+    return GiftCatalog.of({ list, find })
+  })
+
+  /** Backed by the GiftSender the composition root provides. */
+  static readonly layerWith = (options: GiftCatalogOptions) => Layer.effect(GiftCatalog, GiftCatalog.make(options))
+  static readonly layer: Layer.Layer<GiftCatalog, never, GiftSender> = GiftCatalog.layerWith({})
+
+  /** Over the sandbox's simulated sender (Telegram's standard gifts), for tests and tools without a GiftSender. */
+  static readonly layerSandbox: Layer.Layer<GiftCatalog> = GiftCatalog.layer.pipe(
+    Layer.provide(SimulatedGiftSender.layer({ accounts: ["user"] }))
+  )
 }

@@ -54,6 +54,7 @@ const byTag: Record<string, (e: Tagged) => HandlerError> = {
     new Conflict({ detail: "A request with this Idempotency-Key is still being processed; retry shortly" }),
   IdempotencyKeyInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),
   GiftNotFound: () => new NotFound({ detail: "Gift not found" }),
+  GiftCatalogUnavailable: (e) => new ServiceUnavailable({ detail: str(e["message"]) }),
   MarketplaceError: (e) =>
     e["reason"] === "RecipientNotFound"
       ? new NotFound({ detail: "Username not found" })
