@@ -6,7 +6,7 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
-import { Config, Effect, Layer, Option } from "effect"
+import { Cause, Config, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { HttpConfig } from "./server/HttpConfig.ts"
 import { serverLayer } from "./server/ServerLayer.ts"
 
@@ -21,4 +21,8 @@ const program = Effect.gen(function*() {
   return yield* Layer.launch(serverLayer({ settings, worker: aligned }))
 })
 
-program.pipe(Effect.provide(HttpConfig.layer), NodeRuntime.runMain)
+// A stop asked for by SIGTERM / SIGINT ends the program by interruption: that is a clean exit (0), not 130.
+const teardown: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
+
+program.pipe(Effect.provide(HttpConfig.layer), NodeRuntime.runMain({ teardown }))
