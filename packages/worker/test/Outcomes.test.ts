@@ -1,12 +1,22 @@
 import { assert, describe, it } from "@effect/vitest"
 import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
+import { MarketplaceErrorReason } from "@resale/core/ports/Marketplace.ts"
 import { giftMarker, markerTime } from "../src/fulfilment/GiftFulfilment.ts"
 import { outcomeOfDirectError } from "../src/fulfilment/MarketplaceFulfilment.ts"
 import { renderEvent } from "../src/notify/Notices.ts"
 
-const direct = (reason: DirectPurchaseError["reason"], outcome?: "NotPaid" | "Unknown" | "Paid") =>
-  outcomeOfDirectError(new DirectPurchaseError({ reason, message: "m", ...(outcome === undefined ? {} : { outcome }) }))
+const direct = (
+  reason: DirectPurchaseError["reason"],
+  outcome?: "NotPaid" | "Unknown" | "Paid",
+  marketplaceReason?: MarketplaceErrorReason
+) =>
+  outcomeOfDirectError(new DirectPurchaseError({
+    reason,
+    message: "m",
+    ...(outcome === undefined ? {} : { outcome }),
+    ...(marketplaceReason === undefined ? {} : { marketplaceReason })
+  }))
 
 describe("what a direct-purchase failure means for an account order", () => {
   it("money that may have left is never a refund: Unknown, whatever the reason", () => {
@@ -26,6 +36,32 @@ describe("what a direct-purchase failure means for an account order", () => {
       assert.isTrue(outcome._tag === "NotDelivered" && outcome.transient, reason)
     }
     assert.strictEqual(direct("OrderPending")._tag, "Busy")
+  })
+
+  it("the marketplace's own reason decides: an outage retries, a refusal fails and refunds", () => {
+    // A Fragment 5xx during the quote answers MARKETPLACE_ERROR to a direct caller, but an order waits and retries.
+    assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", "Unavailable"), {
+      _tag: "NotDelivered",
+      transient: true,
+      error: "MarketplaceRejected (Unavailable): m"
+    })
+    assert.deepStrictEqual(direct("MarketplaceTimeout", "NotPaid", "Timeout"), {
+      _tag: "NotDelivered",
+      transient: true,
+      error: "MarketplaceTimeout (Timeout): m"
+    })
+    const permanent = MarketplaceErrorReason.literals.filter((r) => r !== "Unavailable" && r !== "Timeout")
+    assert.sameMembers(permanent, ["Rejected", "AlreadySubscribed", "RecipientNotFound", "NeedVerify", "SessionExpired"])
+    for (const reason of permanent) {
+      assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", reason), {
+        _tag: "NotDelivered",
+        transient: false,
+        error: `MarketplaceRejected (${reason}): m`
+      })
+    }
+    // After payment the reason changes nothing: money may have left, so it is never a refund.
+    assert.strictEqual(direct("MarketplaceTimeout", "Paid", "Unavailable")._tag, "Unknown")
+    assert.strictEqual(direct("MarketplaceRejected", "Paid", "Rejected")._tag, "Unknown")
   })
 })
 

@@ -6,7 +6,13 @@
 import { Clock, Duration, Effect, Result } from "effect"
 import type { PreparedTransfer } from "../ports/Blockchain.ts"
 import type { DirectPurchaseRecord, DirectPurchaseRecords } from "../ports/DirectPurchaseRecords.ts"
-import { isTransient, type Marketplace, type PayerAccount, type PurchaseKind } from "../ports/Marketplace.ts"
+import {
+  isTransient,
+  type Marketplace,
+  type MarketplaceErrorReason,
+  type PayerAccount,
+  type PurchaseKind
+} from "../ports/Marketplace.ts"
 import type { DirectKind } from "./DirectPurchase.ts"
 import { DirectPurchaseError } from "./DirectPurchaseError.ts"
 import type { DirectSettingsShape } from "./DirectSettings.ts"
@@ -46,6 +52,7 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
   ) {
     const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.deliveryWithin)
     let last = "the marketplace has not confirmed delivery"
+    let lastReason: MarketplaceErrorReason | undefined
     let reported = false
     while (true) {
       const seen = yield* Effect.result(checkOnce(record, reported ? {} : { boc: prepared.boc, payer }))
@@ -53,6 +60,7 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
       if (Result.isSuccess(seen) && seen.success) return
       if (Result.isFailure(seen)) {
         last = `the marketplace answered: ${seen.failure.message}`
+        lastReason = seen.failure.reason
         if (!isTransient(seen.failure)) break
       }
       if ((yield* Clock.currentTimeMillis) >= deadline) break
@@ -62,7 +70,8 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
       reason: "MarketplaceTimeout",
       message: `Paid on chain (tx ${record.txHash ?? "?"}), but ${last}; order ${record.orderId} will be reconciled, repeat the request with the same order_id for its result`,
       orderId: record.orderId,
-      outcome: "Paid"
+      outcome: "Paid",
+      ...(lastReason === undefined ? {} : { marketplaceReason: lastReason })
     })
     yield* records.transition(record.orderId, ["sent"], "unknown", { errorReason: error.reason, errorMessage: error.message }, yield* now)
       .pipe(Effect.orDie)

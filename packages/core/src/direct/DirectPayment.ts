@@ -42,7 +42,13 @@ export const failOrder = (
       errorMessage: error.message,
       completedAt: yield* now
     }, yield* now).pipe(Effect.orDie)
-    return yield* new DirectPurchaseError({ reason: error.reason, message: error.message, orderId: record.orderId, outcome: "NotPaid" })
+    return yield* new DirectPurchaseError({
+      reason: error.reason,
+      message: error.message,
+      orderId: record.orderId,
+      outcome: "NotPaid",
+      ...(error.marketplaceReason === undefined ? {} : { marketplaceReason: error.marketplaceReason })
+    })
   })
 
 /** What a BlockchainError from signing means for the caller; nothing was sent. */

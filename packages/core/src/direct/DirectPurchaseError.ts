@@ -1,10 +1,13 @@
 import { Schema } from "effect"
+import { MarketplaceErrorReason } from "../ports/Marketplace.ts"
 
 /**
  * Why a direct purchase did not finish. No HTTP status here: the direct surface maps each reason to
  * its code in one place. `message` is safe to show and log: it never holds the mnemonic.
  * `outcome` says whether money may have left: `NotPaid` is certain; `Unknown` stays open until the
  * order is reconciled on chain; `Paid` means the payment is on chain but delivery is unconfirmed.
+ * `marketplaceReason` keeps the marketplace's own reason behind a `Marketplace*` failure, so callers
+ * that retry (the worker) can tell a passing outage (`Unavailable`, `Timeout`) from a refusal.
  */
 export class DirectPurchaseError extends Schema.TaggedError<DirectPurchaseError>()("DirectPurchaseError", {
   reason: Schema.Literals([
@@ -21,7 +24,8 @@ export class DirectPurchaseError extends Schema.TaggedError<DirectPurchaseError>
   ]),
   message: Schema.String,
   orderId: Schema.optionalKey(Schema.String),
-  outcome: Schema.optionalKey(Schema.Literals(["NotPaid", "Unknown", "Paid"]))
+  outcome: Schema.optionalKey(Schema.Literals(["NotPaid", "Unknown", "Paid"])),
+  marketplaceReason: Schema.optionalKey(MarketplaceErrorReason)
 }) {}
 
 export type DirectFailureReason = DirectPurchaseError["reason"]

@@ -40,10 +40,15 @@ const walletFailure = (error: BlockchainError): DirectPurchaseError =>
     ? new DirectPurchaseError({ reason: "TransferFailed", message: `The blockchain could not be reached: ${error.message}`, outcome: "NotPaid" })
     : new DirectPurchaseError({ reason: "WalletInvalid", message: error.message })
 
+// Every reason but a timeout answers as a marketplace error (spec §7); the marketplace's own reason rides along.
 const marketplaceFailure = (error: MarketplaceError): DirectPurchaseError =>
   error.reason === "Timeout"
-    ? new DirectPurchaseError({ reason: "MarketplaceTimeout", message: `The marketplace did not answer in time; nothing was paid: ${error.message}` })
-    : new DirectPurchaseError({ reason: "MarketplaceRejected", message: error.message })
+    ? new DirectPurchaseError({
+      reason: "MarketplaceTimeout",
+      message: `The marketplace did not answer in time; nothing was paid: ${error.message}`,
+      marketplaceReason: error.reason
+    })
+    : new DirectPurchaseError({ reason: "MarketplaceRejected", message: error.message, marketplaceReason: error.reason })
 
 /** The receipt of a `done` record; any field missing there is a storage bug. */
 export const receiptOf = (record: DirectPurchaseRecord): DirectReceipt => {

@@ -7,7 +7,7 @@ import { Busy, Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.
 
 /** What a direct-purchase failure means for an account order. */
 export const outcomeOfDirectError = (error: DirectPurchaseError): Outcome => {
-  const text = `${error.reason}: ${error.message}`
+  const text = `${error.reason}${error.marketplaceReason === undefined ? "" : ` (${error.marketplaceReason})`}: ${error.message}`
   if (error.outcome === "Paid" || error.outcome === "Unknown") return Unknown(text)
   switch (error.reason) {
     case "OrderPending":
@@ -15,10 +15,12 @@ export const outcomeOfDirectError = (error: DirectPurchaseError): Outcome => {
     case "OrderIdReused":
       // Only a finished (paid) record answers this: never pay again, an operator looks at it.
       return Unknown(text)
+    case "MarketplaceRejected":
+      // A Fragment outage (5xx, rate limit, malformed answer) passes: retry; a refusal does not.
+      return NotDelivered(error.marketplaceReason === "Unavailable" || error.marketplaceReason === "Timeout", text)
     case "InvalidRequest":
     case "AmountBelowMinimum":
     case "AmountAboveMaximum":
-    case "MarketplaceRejected":
       return NotDelivered(false, text)
     case "WalletInvalid":
     case "InsufficientFunds":
