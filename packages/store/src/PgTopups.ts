@@ -67,8 +67,9 @@ const PAYABLE_LOCK = 0x746f70757073
 
 /**
  * `Topups` on the `topups` table. The payable amount of a card top-up is chosen under a transaction-scoped
- * advisory lock (smallest offset not held by a pending top-up), and the partial unique index
- * `topups_pending_payable_key` makes a duplicate impossible even for a writer that skips the lock.
+ * advisory lock (smallest offset not held by an open card top-up: `pending`, or `review` after a receipt),
+ * and the partial unique index `topups_open_payable_key` (migration 0004) makes a duplicate impossible
+ * even for a writer that skips the lock.
  */
 export const PgTopups = {
   layer: Layer.effect(
@@ -90,7 +91,9 @@ export const PgTopups = {
             SELECT ${userId}, 'card', ${requestedUzs}, ${requestedUzs}::bigint + o, 'pending', ${expiresAt}, ${now}, ${now}
             FROM generate_series(0, ${OFFSETS - 1}) AS o
             WHERE NOT EXISTS (
-              SELECT 1 FROM topups t WHERE t.status = 'pending' AND t.payable_uzs = ${requestedUzs}::bigint + o)
+              SELECT 1 FROM topups t
+              WHERE (t.status = 'pending' OR (t.status = 'review' AND t.method = 'card'))
+                AND t.payable_uzs = ${requestedUzs}::bigint + o)
             ORDER BY o LIMIT 1
             RETURNING *`
         }))
@@ -113,6 +116,35 @@ export const PgTopups = {
           RETURNING *`
         if (row === undefined) return yield* Effect.die(new Error("top-up insert returned no row"))
         return toTopup(row)
+      }, orDieSql)
+
+      const attachReceipt = Effect.fn("Topups.attachReceipt")(function*(input: {
+        readonly userId: UserId
+        readonly amountUzs: Uzs
+        readonly receipt: ReceiptInfo
+        readonly now: Date
+      }) {
+        const { amountUzs, now, receipt, userId } = input
+        // FOR UPDATE waits for a concurrent confirmation, cancel or expiry of the chosen row and then
+        // re-checks it; the outer status test keeps the UPDATE conditional all the same.
+        const [row] = yield* sql<TopupRow>`
+          WITH target AS (
+            SELECT id FROM topups
+            WHERE user_id = ${userId} AND status = 'pending' AND method = 'card' AND expires_at > ${now}
+              AND (payable_uzs = ${amountUzs} OR requested_uzs = ${amountUzs})
+            ORDER BY (payable_uzs = ${amountUzs}) DESC, id DESC
+            LIMIT 1
+            FOR UPDATE)
+          UPDATE topups t SET
+            status = 'review',
+            receipt_key = ${receipt.key},
+            receipt_content_type = ${receipt.contentType},
+            receipt_size = ${receipt.size},
+            updated_at = ${now}
+          FROM target
+          WHERE t.id = target.id AND t.status = 'pending'
+          RETURNING t.*`
+        return row === undefined ? Option.none() : Option.some(toTopup(row))
       }, orDieSql)
 
       const find = Effect.fn("Topups.find")(function*(topupId: TopupId) {
@@ -166,6 +198,15 @@ export const PgTopups = {
         return rows.map(toTopup)
       }, orDieSql)
 
+      const findMatchableByPayable = Effect.fn("Topups.findMatchableByPayable")(function*(amount: Uzs, now: Date) {
+        const rows = yield* sql<TopupRow>`
+          SELECT * FROM topups
+          WHERE method = 'card' AND payable_uzs = ${amount}
+            AND ((status = 'pending' AND expires_at > ${now}) OR status = 'review')
+          ORDER BY id`
+        return rows.map(toTopup)
+      }, orDieSql)
+
       const expireDue = Effect.fn("Topups.expireDue")(function*(now: Date) {
         // The conditional UPDATE re-checks the status after waiting for a row lock: a top-up confirmed
         // meanwhile is skipped, and two concurrent callers never both expire one top-up.
@@ -176,7 +217,17 @@ export const PgTopups = {
         return rows.map(toTopup).sort((a, b) => a.id - b.id)
       }, orDieSql)
 
-      return Topups.of({ insertPending, insertReview, find, list, transition, findLivePendingByPayable, expireDue })
+      return Topups.of({
+        insertPending,
+        insertReview,
+        attachReceipt,
+        find,
+        list,
+        transition,
+        findLivePendingByPayable,
+        findMatchableByPayable,
+        expireDue
+      })
     })
   )
 } as const

@@ -22,7 +22,7 @@ export interface IncomingPaymentInput {
 /**
  * What happened to a reported payment:
  * - matched:   it confirmed exactly one top-up (now `paid` and credited)
- * - unmatched: no live pending top-up has this payable amount; stored for an operator
+ * - unmatched: no live pending (or in-review card) top-up has this payable amount; stored for an operator
  * - ambiguous: several have; stored for an operator, never guessed
  * - duplicate: this external id was reported before; the first record is returned, nothing moved
  */
@@ -37,8 +37,10 @@ export interface PaymentResult {
 /** Card payments from the bank-message relay, matched by exact amount to pending top-ups. */
 export class Payments extends Context.Service<Payments, {
   /**
-   * Records a payment and, when exactly one live pending top-up has this payable amount, marks it
-   * paid and credits it, all in one transaction. Idempotent by `externalId`.
+   * Records a payment and, when exactly one card top-up has this payable amount (live `pending`, or
+   * `review` because its owner also sent a receipt), marks it paid and credits it, all in one
+   * transaction. Idempotent by `externalId`. A top-up an operator approved first is `paid` and no
+   * candidate: the payment stays unmatched for an operator, never a second credit.
    */
   readonly incoming: (input: IncomingPaymentInput) => Effect.Effect<PaymentResult, PaymentInvalid>
   /**
@@ -91,7 +93,8 @@ export class Payments extends Context.Service<Payments, {
           if (candidates.length === 1 && only !== undefined) {
             const confirmed = yield* confirmTopup({
               topupId: only.id,
-              from: ["pending"],
+              // review: a card top-up whose owner also sent a receipt, still waiting for an operator
+              from: ["pending", "review"],
               confirmedBy: "payment",
               paymentId: payment.id,
               now
@@ -122,7 +125,7 @@ export class Payments extends Context.Service<Payments, {
             const topup = payment.topupId === null ? Option.none() : yield* topups.find(payment.topupId)
             return { outcome: "duplicate", payment, topup } satisfies PaymentResult
           }
-          const candidates = yield* topups.findLivePendingByPayable(payment.amountUzs, now)
+          const candidates = yield* topups.findMatchableByPayable(payment.amountUzs, now)
           // The payment row was inserted by this very transaction: nobody else can have claimed it.
           return yield* settle(payment, candidates, now).pipe(Effect.orDie)
         }))

@@ -22,9 +22,9 @@ export interface TopupFilter extends PageRequest {
 export class Topups extends Context.Service<Topups, {
   /**
    * Inserts a `pending` card top-up. payable = requested + the smallest offset in 0..999 so'm that
-   * no other top-up in status `pending` has as its payable amount; the adapter guarantees this
-   * uniqueness under concurrency (PG: partial unique index on payable WHERE status = 'pending',
-   * retry on conflict). Fails `TopupPayableExhausted` when all 1,000 offsets are taken.
+   * no open card top-up (`pending`, or `review` after its owner sent a receipt) holds as its payable
+   * amount; the adapter guarantees this uniqueness under concurrency (PG: partial unique index on
+   * payable over those rows). Fails `TopupPayableExhausted` when all 1,000 offsets are taken.
    */
   readonly insertPending: (input: {
     readonly userId: UserId
@@ -39,6 +39,19 @@ export class Topups extends Context.Service<Topups, {
     readonly receipt: ReceiptInfo
     readonly now: Date
   }) => Effect.Effect<Topup>
+  /**
+   * The owner sent a receipt for money they may have paid for a card top-up: moves their live
+   * `pending` card top-up whose payable amount (preferred) or requested amount is `amountUzs` to
+   * `review` with the receipt, keeping its method, payable amount and payable uniqueness. Among
+   * several matching by requested amount, the newest. None when there is none; a top-up confirmed,
+   * cancelled or expired concurrently is never taken (PG: one conditional UPDATE under row locks).
+   */
+  readonly attachReceipt: (input: {
+    readonly userId: UserId
+    readonly amountUzs: Uzs
+    readonly receipt: ReceiptInfo
+    readonly now: Date
+  }) => Effect.Effect<Option.Option<Topup>>
   readonly find: (id: TopupId) => Effect.Effect<Option.Option<Topup>>
   /** Newest first. */
   readonly list: (filter: TopupFilter) => Effect.Effect<Page<Topup>>
@@ -57,6 +70,12 @@ export class Topups extends Context.Service<Topups, {
   ) => Effect.Effect<Topup, TopupNotFound | TopupTransitionInvalid>
   /** Card top-ups in `pending` whose payable is `amount` and whose `expiresAt` is after `now`. */
   readonly findLivePendingByPayable: (amount: Uzs, now: Date) => Effect.Effect<ReadonlyArray<Topup>>
+  /**
+   * Card top-ups a bank payment of `amount` may confirm: the live `pending` ones of
+   * `findLivePendingByPayable`, and `review` ones (a card top-up its owner also sent a receipt for;
+   * it no longer expires). The payable uniqueness makes this at most one.
+   */
+  readonly findMatchableByPayable: (amount: Uzs, now: Date) => Effect.Effect<ReadonlyArray<Topup>>
   /**
    * Moves every `pending` top-up with `expiresAt <= now` to `expired` and returns them (each one
    * exactly once, even with concurrent callers).

@@ -7,8 +7,14 @@ import { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "..
 import { MemoryDb, nextId } from "./MemoryDb.ts"
 import { newestFirst, paginate } from "./paginate.ts"
 
-/** Offsets 0..999 so'm make a card top-up's payable amount unique among pending ones. */
+/** Offsets 0..999 so'm make a card top-up's payable amount unique among open card top-ups. */
 export const PAYABLE_OFFSETS = 1000
+
+/** Holds its payable amount: pending, or a card top-up in review (its owner also sent a receipt). */
+const holdsPayable = (t: Topup): boolean => t.status === "pending" || (t.status === "review" && t.method === "card")
+
+const isLivePending = (t: Topup, now: Date): boolean =>
+  t.status === "pending" && t.method === "card" && t.expiresAt !== null && t.expiresAt.getTime() > now.getTime()
 
 /** `Topups` over the in-memory database. */
 export const MemoryTopups = Layer.effect(
@@ -18,7 +24,7 @@ export const MemoryTopups = Layer.effect(
     return Topups.of({
       insertPending: ({ expiresAt, now, requestedUzs, userId }) =>
         db.run<Topup, TopupPayableExhausted>((s) => {
-          const taken = new Set([...s.topups.values()].filter((t) => t.status === "pending").map((t) => t.payableUzs))
+          const taken = new Set([...s.topups.values()].filter(holdsPayable).map((t) => t.payableUzs))
           let offset = 0
           while (offset < PAYABLE_OFFSETS && taken.has((requestedUzs + offset) as Uzs)) offset++
           if (offset === PAYABLE_OFFSETS) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
@@ -62,6 +68,16 @@ export const MemoryTopups = Layer.effect(
           s.topups.set(topup.id, topup)
           return topup
         }),
+      attachReceipt: ({ amountUzs, now, receipt, userId }) =>
+        db.read((s) => {
+          const live = [...s.topups.values()].filter((t) => t.userId === userId && isLivePending(t, now))
+          const target = live.find((t) => t.payableUzs === amountUzs) ??
+            live.filter((t) => t.requestedUzs === amountUzs).sort((a, b) => b.id - a.id)[0]
+          if (target === undefined) return Option.none()
+          const next: Topup = { ...target, status: "review", receipt, updatedAt: now }
+          s.topups.set(next.id, next)
+          return Option.some(next)
+        }),
       find: (id) => db.read((s) => Option.fromNullishOr(s.topups.get(id))),
       list: (filter: TopupFilter) =>
         db.read((s) =>
@@ -86,10 +102,13 @@ export const MemoryTopups = Layer.effect(
         }),
       findLivePendingByPayable: (amount: Uzs, now: Date) =>
         db.read((s) =>
+          [...s.topups.values()].filter((t) => t.payableUzs === amount && isLivePending(t, now))
+        ),
+      findMatchableByPayable: (amount: Uzs, now: Date) =>
+        db.read((s) =>
           [...s.topups.values()].filter((t) =>
-            t.status === "pending" && t.payableUzs === amount && t.expiresAt !== null &&
-            t.expiresAt.getTime() > now.getTime()
-          )
+            t.payableUzs === amount && (isLivePending(t, now) || (t.status === "review" && t.method === "card"))
+          ).sort((a, b) => a.id - b.id)
         ),
       expireDue: (now: Date) =>
         db.read((s) => {

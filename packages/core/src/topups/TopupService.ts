@@ -37,7 +37,13 @@ export class TopupService extends Context.Service<TopupService, {
     Topup,
     TopupAmountInvalid | TopupPayableExhausted
   >
-  /** A top-up with the payment receipt (image or PDF, checked by content): `review`, for an operator. */
+  /**
+   * The payment receipt (image or PDF, checked by content), for an operator to review. When the
+   * owner has a live pending card top-up whose payable (or requested) amount is `amountUzs`, the
+   * receipt goes to THAT top-up, which moves to `review` keeping its payable amount: one top-up per
+   * payment, so a bank match and an operator's approve cannot both credit it. Otherwise a new
+   * `review` top-up of the stated amount.
+   */
   readonly createWithReceipt: (userId: UserId, amountUzs: number, receipt: Uint8Array) => Effect.Effect<
     Topup,
     TopupAmountInvalid | ReceiptInvalid
@@ -55,7 +61,10 @@ export class TopupService extends Context.Service<TopupService, {
     { readonly bytes: Uint8Array; readonly contentType: string },
     TopupNotFound | ReceiptNotFound
   >
-  /** Operator: `pending` or `review` -> `paid`, credits the payable amount. */
+  /**
+   * Operator: `pending` or `review` -> `paid`, credits the payable amount. A top-up a bank payment
+   * confirmed first fails `TopupTransitionInvalid` (from `paid`): a conflict, never a second credit.
+   */
   readonly approve: (topupId: TopupId, adminNote?: string) => Effect.Effect<Topup, Transition>
   /** Operator: `pending` or `review` -> `rejected`. */
   readonly reject: (topupId: TopupId, adminNote?: string) => Effect.Effect<Topup, Transition>
@@ -108,17 +117,16 @@ export class TopupService extends Context.Service<TopupService, {
         const key = `receipts/${userId}/${yield* randomToken(18)}`
         yield* receipts.put(key, bytes, contentType)
         const now = yield* currentDate
+        const info = { key, contentType, size: bytes.length }
         return yield* tx.withTransaction(Effect.gen(function*() {
-          const topup = yield* topups.insertReview({
-            userId,
-            requestedUzs,
-            receipt: { key, contentType, size: bytes.length },
-            now
-          })
+          const attached = yield* topups.attachReceipt({ userId, amountUzs: requestedUzs, receipt: info, now })
+          const topup = Option.isSome(attached)
+            ? attached.value
+            : yield* topups.insertReview({ userId, requestedUzs, receipt: info, now })
           yield* outbox.add({
             kind: "topup.review",
             userId: null,
-            payload: { topupId: topup.id, userId, amountUzs: requestedUzs }
+            payload: { topupId: topup.id, userId, amountUzs: topup.payableUzs }
           }, now)
           return topup
         }))
