@@ -110,6 +110,49 @@ export const topupsContract = (test: StoreTest) => {
     assert.strictEqual((yield* topups.expireDue(at(minutes(15)))).length, 0)
     assert.strictEqual((yield* topups.expireDue(at(minutes(25)))).length, 1)
   }))
+
+  test("attachReceipt moves the owner's live pending top-up to review (payable first, then requested), keeping its payable", Effect.gen(function*() {
+    const topups = yield* Topups
+    const ann = yield* newUser(9)
+    const ben = yield* newUser(10)
+    const receipt = (n: number) => ({ key: `receipts/9/r${n}`, contentType: "image/png", size: 100 + n })
+    const attach = (userId: UserId, amount: number, now: Date, n: number) =>
+      topups.attachReceipt({ userId, amountUzs: amount as Uzs, receipt: receipt(n), now })
+    const x = yield* pending(ann.id, 10_000)
+    const y = yield* pending(ann.id, 10_000)
+    yield* pending(ben.id, 20_000)
+    const first = Option.getOrThrow(yield* attach(ann.id, 10_000, at(2), 1))
+    assert.deepStrictEqual(
+      [first.id, first.status, first.method, first.requestedUzs, first.payableUzs, first.receipt],
+      [x.id, "review", "card", 10_000, 10_000, receipt(1)]
+    )
+    assert.deepStrictEqual([first.expiresAt, first.updatedAt], [x.expiresAt, at(2)])
+    assert.deepStrictEqual(Option.getOrThrow(yield* topups.find(x.id)), first)
+    const second = Option.getOrThrow(yield* attach(ann.id, 10_000, at(3), 2))
+    assert.deepStrictEqual([second.id, second.payableUzs], [y.id, 10_001])
+    assert.isTrue(Option.isNone(yield* attach(ann.id, 10_000, at(4), 3)))
+    assert.isTrue(Option.isNone(yield* attach(ann.id, 20_000, at(4), 4)), "someone else's top-up")
+    const late = yield* pending(ann.id, 30_000)
+    assert.isTrue(Option.isNone(yield* attach(ann.id, 30_000, at(minutes(15)), 5)), "past its expiry")
+    assert.strictEqual(Option.getOrThrow(yield* topups.find(late.id)).status, "pending")
+    // Card top-ups in review keep their payable amounts to themselves: a new request moves on.
+    assert.strictEqual((yield* pending(ben.id, 10_000)).payableUzs, 10_002)
+    // A bank payment may still confirm them, past the old expiry too; a pending one only while live.
+    const matchable = (amount: number, now: Date) =>
+      Effect.map(topups.findMatchableByPayable(amount as Uzs, now), (ts) => ts.map((t) => t.id))
+    assert.deepStrictEqual(yield* matchable(10_000, at(minutes(60))), [x.id])
+    assert.deepStrictEqual(yield* matchable(10_001, at(minutes(60))), [y.id])
+    assert.deepStrictEqual(yield* matchable(30_000, at(1)), [late.id])
+    assert.deepStrictEqual(yield* matchable(30_000, at(minutes(15))), [])
+    assert.deepStrictEqual((yield* topups.findLivePendingByPayable(10_000 as Uzs, at(1))).map((t) => t.id), [])
+    // A receipt-only top-up shares no key with them and is never matchable by a payment.
+    const stated = yield* topups.insertReview({ userId: ben.id, requestedUzs: 10_000 as Uzs, receipt: receipt(6), now: t0 })
+    assert.deepStrictEqual(yield* matchable(10_000, at(1)), [x.id])
+    assert.strictEqual(stated.payableUzs, 10_000)
+    // Paid, it frees its payable amount.
+    yield* topups.transition(x.id, ["review"], "paid", { creditedUzs: 10_000 as Uzs, confirmedBy: "payment" }, at(5))
+    assert.strictEqual((yield* pending(ben.id, 10_000)).payableUzs, 10_000)
+  }))
 }
 
 export const paymentsContract = (test: StoreTest) => {
