@@ -163,6 +163,10 @@ describe("npm start (one process: server + worker, one sandbox world)", () => {
         ["body.address", "value_error"],
         ["body.amount_ton", "decimal_max_places"]
       ])
+      const empty = yield* postJson(faucet, {})
+      assert.deepStrictEqual(empty.body.detail.map((d: Json) => [d.loc.join("."), d.type]), [["body.address", "missing"], ["body.amount_ton", "missing"]])
+      const negative = yield* postJson(faucet, { address: wallet.address, amount_ton: -1 })
+      assert.deepStrictEqual(negative.body.detail.map((d: Json) => d.type), ["greater_than"])
       assert.strictEqual((yield* postJson(faucet, { address: wallet.address, amount_ton: "1" })).status, 401)
       assert.strictEqual((yield* postJson(faucet, { address: wallet.address, amount_ton: "1" }, { "x-admin-token": `${token}x` })).status, 401)
       const funded = yield* postJson(faucet, { address: wallet.address, amount_ton: "20.5" }, { "x-admin-token": token! })
@@ -172,6 +176,10 @@ describe("npm start (one process: server + worker, one sandbox world)", () => {
         [wallet.address, "20.5", "20.5", "20500000000", true]
       )
 
+      // A JSON number is taken from its decimal text: 0.1 is exactly 100 000 000 nanoton, not a float's neighbour.
+      const tenth = yield* postJson(faucet, { address: wallet.address, amount_ton: 0.1 }, { "x-admin-token": token! })
+      assert.deepStrictEqual([tenth.status, tenth.body.funded_ton], [200, "0.1"])
+
       // The CLI goes through the running server (which owns the chain), not through the state file.
       const cli = yield* cliFund({ ...env, ADMIN_TOKEN: token! }, wallet.address, "1.5")
       assert.strictEqual(cli.code, 0, cli.stderr)
@@ -179,7 +187,7 @@ describe("npm start (one process: server + worker, one sandbox world)", () => {
       assert.deepStrictEqual([viaCli.address, viaCli.funded, viaCli.network], [wallet.address, "1.5", "sandbox"])
       // An uninitialized account pays storage on every message it receives: a few nanoton at most here.
       const funded2 = nano(viaCli.balance)
-      assert.isTrue(funded2 <= nano("22") && funded2 > nano("22") - 1000n, viaCli.balance)
+      assert.isTrue(funded2 <= nano("22.1") && funded2 > nano("22.1") - 1000n, viaCli.balance)
 
       // A direct transfer from that wallet, paid on the emulator the faucet funded.
       const to = new Address(0, randomBytes(32)).toString({ bounceable: false, urlSafe: true })
