@@ -28,18 +28,27 @@ const answersHealth = (base: string) =>
     }
   })
 
-/** The base URL of a resale server that answers: `PUBLIC_URL` when set, then `127.0.0.1:PORT`. */
+/** A resale server that answers: its base URL, and how to name it in messages. */
+export interface RunningServer {
+  readonly base: string
+  readonly where: string
+}
+
+/** The resale server that answers, if any: at `PUBLIC_URL` when set, then on `127.0.0.1:PORT`. */
 export const runningServer = Effect.gen(function*() {
   const publicUrl = yield* Config.option(Config.String("PUBLIC_URL"))
   const port = yield* serverPort
-  const candidates = [
-    ...Option.toArray(Option.map(Option.filter(publicUrl, (u) => u.trim() !== ""), (u) => u.trim().replace(/\/+$/, ""))),
-    `http://127.0.0.1:${port}`
+  const candidates: Array<RunningServer> = [
+    ...Option.toArray(Option.map(Option.filter(publicUrl, (u) => u.trim() !== ""), (u) => {
+      const base = u.trim().replace(/\/+$/, "")
+      return { base, where: `at ${base}` }
+    })),
+    { base: `http://127.0.0.1:${port}`, where: `on port ${port}` }
   ]
-  for (const base of candidates) {
-    if (yield* answersHealth(base)) return Option.some(base)
+  for (const candidate of candidates) {
+    if (yield* answersHealth(candidate.base)) return Option.some(candidate)
   }
-  return Option.none<string>()
+  return Option.none<RunningServer>()
 })
 
 const unavailable = (message: string) => new CliCommandError({ reason: "Unavailable", message })
@@ -70,13 +79,13 @@ const reasons = (body: Record<string, unknown>): string => {
     .join("; ")
 }
 
-/** Funds `address` with `amount` TON (decimal text, sent as text so it stays exact) through the server at `base`. */
-export const fundThroughServer = (base: string, address: string, amount: string) =>
+/** Funds `address` with `amount` TON (decimal text, sent as text so it stays exact) through the running server. */
+export const fundThroughServer = ({ base, where }: RunningServer, address: string, amount: string) =>
   Effect.gen(function*() {
     const token = yield* Config.option(Config.Redacted("ADMIN_TOKEN"))
     if (Option.isNone(token)) {
       return yield* unavailable(
-        `a resale server answers at ${base} and owns the sandbox chain; set ADMIN_TOKEN to the admin token it printed at start, ` +
+        `a resale server answers ${where} and owns the sandbox chain; set ADMIN_TOKEN to the admin token it printed at start, ` +
           "so the funding goes through its faucet"
       )
     }

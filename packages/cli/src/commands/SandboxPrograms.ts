@@ -44,7 +44,7 @@ export const fund = (address: string, amount: string) =>
       ? yield* fundThroughServer(server.value, address, amount)
       : yield* fundOffline(address, amount)
     const where = Option.isSome(server)
-      ? `through the server at ${server.value}; it is usable right away.`
+      ? `through the server at ${server.value.base}; it is usable right away.`
       : "into DATA_DIR's sandbox chain. Start (or restart) the server to use it."
     return output(
       funded,
