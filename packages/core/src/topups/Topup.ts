@@ -4,7 +4,8 @@ import { Uzs } from "../money/Uzs.ts"
 
 /**
  * - pending:   card transfer awaiting the payable amount (expires)
- * - review:    receipt uploaded, awaiting an operator
+ * - review:    receipt uploaded, awaiting an operator (a card top-up keeps its payable amount, and a
+ *              bank payment of that amount may still confirm it; it no longer expires)
  * - paid:      credited (exactly once, ledger cause `topup:<id>`)
  * - cancelled: by the owner; rejected: by an operator; expired: by the worker
  */
@@ -33,7 +34,7 @@ export const Topup = Schema.Struct({
   method: TopupMethod,
   /** What the user asked for (card) or says they paid (receipt). */
   requestedUzs: Uzs,
-  /** The exact amount to transfer: requested + an offset unique among pending top-ups (card); = requested (receipt). */
+  /** The exact amount to transfer: requested + an offset unique among open card top-ups (card); = requested (receipt). */
   payableUzs: Uzs,
   /** What the ledger credited; set exactly when status becomes `paid`. */
   creditedUzs: Schema.NullOr(Uzs),
