@@ -10,7 +10,9 @@ import {
   TopupNotFound,
   TopupPayableExhausted,
   type TopupPatch,
+  payableQuarantineMs,
   Topups,
+  TopupSettings,
   type TopupStatus,
   TopupTransitionInvalid,
   type UserId,
@@ -67,9 +69,11 @@ const PAYABLE_LOCK = 0x746f70757073
 
 /**
  * `Topups` on the `topups` table. The payable amount of a card top-up is chosen under a transaction-scoped
- * advisory lock (smallest offset not held by an open card top-up: `pending`, or `review` after a receipt),
- * and the partial unique index `topups_open_payable_key` (migration 0004) makes a duplicate impossible
- * even for a writer that skips the lock.
+ * advisory lock: the smallest offset not held by an open card top-up (`pending`, or `review` after a
+ * receipt) nor quarantined by a card top-up created or closed within `TopupSettings.payableQuarantineMs`
+ * and not confirmed by a bank payment (a late payment for it must not credit someone else; index
+ * `topups_closed_card_payable_idx`, migration 0005). The partial unique index `topups_open_payable_key`
+ * (migration 0004) makes a duplicate open amount impossible even for a writer that skips the lock.
  */
 export const PgTopups = {
   layer: Layer.effect(
@@ -84,6 +88,7 @@ export const PgTopups = {
         readonly now: Date
       }) {
         const { expiresAt, now, requestedUzs, userId } = input
+        const since = new Date(now.getTime() - payableQuarantineMs(yield* TopupSettings))
         const rows = yield* sql.withTransaction(Effect.gen(function*() {
           yield* sql`SELECT pg_advisory_xact_lock(${PAYABLE_LOCK})`
           return yield* sql<TopupRow>`
@@ -94,6 +99,12 @@ export const PgTopups = {
               SELECT 1 FROM topups t
               WHERE (t.status = 'pending' OR (t.status = 'review' AND t.method = 'card'))
                 AND t.payable_uzs = ${requestedUzs}::bigint + o)
+            AND NOT EXISTS (
+              SELECT 1 FROM topups t
+              WHERE t.method = 'card' AND t.status IN ('paid', 'cancelled', 'rejected', 'expired')
+                AND t.payable_uzs = ${requestedUzs}::bigint + o
+                AND t.confirmed_by IS DISTINCT FROM 'payment'
+                AND (t.updated_at > ${since} OR t.created_at > ${since}))
             ORDER BY o LIMIT 1
             RETURNING *`
         }))

@@ -4,14 +4,23 @@ import type { Uzs } from "../money/Uzs.ts"
 import { type TopupFilter, type TopupPatch, Topups } from "../ports/Topups.ts"
 import type { Topup, TopupStatus } from "../topups/Topup.ts"
 import { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
+import { payableQuarantineMs, TopupSettings } from "../topups/TopupSettings.ts"
 import { MemoryDb, nextId } from "./MemoryDb.ts"
 import { newestFirst, paginate } from "./paginate.ts"
 
-/** Offsets 0..999 so'm make a card top-up's payable amount unique among open card top-ups. */
+/** Offsets 0..999 so'm make a card top-up's payable amount unique among open and quarantined card top-ups. */
 export const PAYABLE_OFFSETS = 1000
 
 /** Holds its payable amount: pending, or a card top-up in review (its owner also sent a receipt). */
 const holdsPayable = (t: Topup): boolean => t.status === "pending" || (t.status === "review" && t.method === "card")
+
+/**
+ * A closed card top-up created or closed after `since` keeps its payable amount out of reach of new
+ * top-ups, so a late bank payment for it cannot credit someone else; one a bank payment confirmed is exempt.
+ */
+const quarantinesPayable = (t: Topup, since: number): boolean =>
+  t.method === "card" && !holdsPayable(t) && t.confirmedBy !== "payment" &&
+  (t.updatedAt.getTime() > since || t.createdAt.getTime() > since)
 
 const isLivePending = (t: Topup, now: Date): boolean =>
   t.status === "pending" && t.method === "card" && t.expiresAt !== null && t.expiresAt.getTime() > now.getTime()
@@ -23,29 +32,36 @@ export const MemoryTopups = Layer.effect(
     const db = yield* MemoryDb
     return Topups.of({
       insertPending: ({ expiresAt, now, requestedUzs, userId }) =>
-        db.run<Topup, TopupPayableExhausted>((s) => {
-          const taken = new Set([...s.topups.values()].filter(holdsPayable).map((t) => t.payableUzs))
-          let offset = 0
-          while (offset < PAYABLE_OFFSETS && taken.has((requestedUzs + offset) as Uzs)) offset++
-          if (offset === PAYABLE_OFFSETS) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
-          const topup: Topup = {
-            id: nextId(s, "topups") as TopupId,
-            userId,
-            method: "card",
-            requestedUzs,
-            payableUzs: (requestedUzs + offset) as Uzs,
-            creditedUzs: null,
-            status: "pending",
-            receipt: null,
-            adminNote: null,
-            paymentId: null,
-            confirmedBy: null,
-            expiresAt,
-            createdAt: now,
-            updatedAt: now
-          }
-          s.topups.set(topup.id, topup)
-          return Result.succeed(topup)
+        Effect.flatMap(TopupSettings, (settings) => {
+          const since = now.getTime() - payableQuarantineMs(settings)
+          return db.run<Topup, TopupPayableExhausted>((s) => {
+            const taken = new Set(
+              [...s.topups.values()]
+                .filter((t) => holdsPayable(t) || quarantinesPayable(t, since))
+                .map((t) => t.payableUzs)
+            )
+            let offset = 0
+            while (offset < PAYABLE_OFFSETS && taken.has((requestedUzs + offset) as Uzs)) offset++
+            if (offset === PAYABLE_OFFSETS) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
+            const topup: Topup = {
+              id: nextId(s, "topups") as TopupId,
+              userId,
+              method: "card",
+              requestedUzs,
+              payableUzs: (requestedUzs + offset) as Uzs,
+              creditedUzs: null,
+              status: "pending",
+              receipt: null,
+              adminNote: null,
+              paymentId: null,
+              confirmedBy: null,
+              expiresAt,
+              createdAt: now,
+              updatedAt: now
+            }
+            s.topups.set(topup.id, topup)
+            return Result.succeed(topup)
+          })
         }),
       insertReview: ({ now, receipt, requestedUzs, userId }) =>
         db.read((s) => {
