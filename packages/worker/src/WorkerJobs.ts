@@ -1,4 +1,3 @@
-import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
@@ -33,7 +32,8 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
  * payment runs uninterruptibly), then is handed back to the queue.
  * - fulfilment: `concurrency` loops claiming due orders (FOR UPDATE SKIP LOCKED);
  * - rescue: orders of dead workers back to the queue, every half lease;
- * - payments: re-match unmatched card payments, expire top-ups, settle open direct purchases;
+ * - payments: re-match unmatched card payments, expire top-ups (open direct purchases are settled by
+ *   the reconcile job);
  * - notifications: outbox delivery by web push and bot message.
  */
 export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
@@ -42,7 +42,6 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   const lease = yield* OrderLease
   const rematch = yield* PaymentRematch
   const topups = yield* TopupService
-  const direct = yield* DirectPurchases
   const delivery = yield* NotificationDelivery
 
   for (let i = 0; i < Math.max(1, settings.concurrency); i++) {
@@ -53,7 +52,7 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   )
   yield* Effect.forkScoped(every(
     "payments",
-    Effect.all([rematch.run, topups.expireDue, direct.reconcileOpen(50)], { discard: true }),
+    Effect.all([rematch.run, topups.expireDue], { discard: true }),
     settings.paymentsInterval
   ))
   yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))

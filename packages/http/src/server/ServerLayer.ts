@@ -32,17 +32,6 @@ export interface ServerOptions {
   readonly worker: Option.Option<WorkerSettings>
 }
 
-type IsAny<T> = 0 extends 1 & T ? true : false
-/** Drops request-level markers typed `any` (they would turn the whole server's requirements into `any`). */
-type WithoutAnyMarkers<R> = R extends HttpRouter.Request<string, infer T> ? IsAny<T> extends true ? never : R : R
-
-/**
- * The web UI as mounted: `web/routes/OperatorRoutes.ts` types its `operatorOnly` helper with `any`,
- * which leaks `Request<"Requires" | "Error", any>` markers; its real needs are the services it yields
- * at build time, kept here. (A narrowing, not an `unknown` cast: remove it once that helper is typed.)
- */
-const WebMounted = WebUi as Layer.Layer<never, Layer.Error<typeof WebUi>, WithoutAnyMarkers<Layer.Services<typeof WebUi>>>
-
 /** The direct purchase surface over the chain and marketplace in context (its settings from the environment). */
 const DirectMounted = DirectRouteHandlers.pipe(Layer.provide(DirectServices), Layer.provide(DirectHttpConfig.layer))
 
@@ -80,7 +69,7 @@ const workerOf = (options: ServerOptions) =>
 /** Sandbox mode: one emulator and one Fragment simulator for the routes, the faucet and the worker. */
 const sandboxServer = (options: ServerOptions) => {
   const { settings } = options
-  const routes = Layer.mergeAll(WebMounted, DirectMounted, SandboxFaucetRoute)
+  const routes = Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute)
   const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes] })
   return Layer.mergeAll(serve(settings, app), workerOf(options)).pipe(
     Layer.provide(SandboxWorld.layer(settings.dataDir)),
@@ -92,7 +81,7 @@ const sandboxServer = (options: ServerOptions) => {
 /** Production: toncenter (`TONCENTER_*`) and Fragment (`FRAGMENT_*`) from the environment. */
 const productionServer = (options: ServerOptions) => {
   const { settings } = options
-  const routes = Layer.mergeAll(WebMounted, DirectMounted)
+  const routes = Layer.mergeAll(WebUi, DirectMounted)
   const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes] })
   return Layer.mergeAll(serve(settings, app), workerOf(options)).pipe(
     Layer.provide(Layer.mergeAll(TonCenterBlockchain.layer, FragmentMarketplace.layer)),

@@ -46,7 +46,7 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const orders = yield* OrderService
   const tickets = yield* TicketService
 
-  const operatorOnly = <A extends Effect.Effect<any, any, any>>(body: A) =>
+  const operatorOnly = <A, E, R>(body: Effect.Effect<A, E, R>) =>
     Effect.gen(function*() {
       const who = yield* requireOperator(sessions, config.publicUrl)
       if ("refused" in who) return who.refused
