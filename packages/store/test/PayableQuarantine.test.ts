@@ -1,0 +1,95 @@
+/**
+ * On real PostgreSQL: the payable amount of a card top-up that was closed without a bank payment stays
+ * out of reach of new top-ups for the quarantine window; a bank-confirmed one is free at once.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { type Topup, type TopupConfirmation, Topups, TopupSettings, type TopupStatus, type UserId, type Uzs } from "@resale/core"
+import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { IsolatedPostgres } from "../src/testing/IsolatedPostgres.ts"
+import { at, minutes, newUser } from "./contract/support.ts"
+
+const HOUR = minutes(60)
+
+const open = (userId: UserId, requested: number, now: Date) =>
+  Topups.use((t) => t.insertPending({ userId, requestedUzs: requested as Uzs, expiresAt: new Date(now.getTime() + minutes(15)), now }))
+
+const close = (topup: Topup, to: TopupStatus, now: Date, confirmedBy?: TopupConfirmation) =>
+  Topups.use((t) =>
+    t.transition(topup.id, ["pending", "review"], to, confirmedBy === undefined ? {} : { confirmedBy, creditedUzs: topup.payableUzs }, now)
+  )
+
+const run = <A, E, R>(body: Effect.Effect<A, E, R>) => body.pipe(Effect.provide(IsolatedPostgres.layerStore))
+
+describe("payable amount quarantine (real PostgreSQL)", () => {
+  it.effect("cancelled, expired, rejected and operator-approved amounts are skipped for 24 h, then reused", () =>
+    run(Effect.gen(function*() {
+      const user = yield* newUser(1)
+      const cancelled = yield* open(user.id, 50_000, at(0))
+      yield* close(cancelled, "cancelled", at(0))
+      const expiring = yield* open(user.id, 50_000, at(0))
+      assert.deepStrictEqual((yield* Topups.use((t) => t.expireDue(at(minutes(15))))).map((t) => t.id), [expiring.id])
+      const rejected = yield* open(user.id, 50_000, at(minutes(16)))
+      yield* close(rejected, "rejected", at(minutes(16)))
+      const approved = yield* open(user.id, 50_000, at(minutes(17)))
+      yield* close(approved, "paid", at(minutes(17)), "operator")
+      const next = yield* open(user.id, 50_000, at(HOUR))
+      assert.deepStrictEqual(
+        [cancelled, expiring, rejected, approved, next].map((t) => t.payableUzs),
+        [50_000, 50_001, 50_002, 50_003, 50_004]
+      )
+      yield* close(next, "cancelled", at(HOUR))
+      // 23 h 59 min after the cancel the first amount is still quarantined
+      assert.strictEqual((yield* open(user.id, 50_000, at(24 * HOUR - minutes(1)))).payableUzs, 50_005)
+      // past 24 h after each one closed, the amounts come back in order, smallest first
+      assert.strictEqual((yield* open(user.id, 50_000, at(24 * HOUR + 1))).payableUzs, 50_000)
+      assert.strictEqual((yield* open(user.id, 50_000, at(24 * HOUR + minutes(15) + 1))).payableUzs, 50_001)
+      assert.strictEqual((yield* open(user.id, 50_000, at(24 * HOUR + minutes(17) + 1))).payableUzs, 50_002)
+    })), 60_000)
+
+  it.effect("a top-up confirmed by a bank payment frees its amount at once", () =>
+    run(Effect.gen(function*() {
+      const alice = yield* newUser(2)
+      const bob = yield* newUser(3)
+      const a = yield* open(alice.id, 40_000, at(0))
+      yield* close(a, "paid", at(1), "payment")
+      const b = yield* open(bob.id, 40_000, at(2))
+      assert.deepStrictEqual([a.payableUzs, b.payableUzs], [40_000, 40_000])
+    })), 60_000)
+
+  it.effect("the window comes from TopupSettings", () =>
+    run(Effect.gen(function*() {
+      const user = yield* newUser(4)
+      const a = yield* open(user.id, 20_000, at(0))
+      yield* close(a, "cancelled", at(0))
+      const b = yield* open(user.id, 20_000, at(minutes(1) - 1))
+      yield* close(b, "cancelled", at(minutes(1) - 1))
+      // a closed exactly one window ago: free again; b (closed 1 ms ago) is still quarantined
+      const c = yield* open(user.id, 20_000, at(minutes(1)))
+      assert.deepStrictEqual([a.payableUzs, b.payableUzs, c.payableUzs], [20_000, 20_001, 20_000])
+    }).pipe(
+      Effect.provideService(TopupSettings, { minUzs: 1_000, maxUzs: 100_000_000, ttlMs: 60_000, receiptMaxBytes: 100, payableQuarantineMs: minutes(1) })
+    )), 60_000)
+
+  it.effect("fails TopupPayableExhausted when every offset is open or quarantined; the lookup uses the new index", () =>
+    run(Effect.gen(function*() {
+      const user = yield* newUser(5)
+      const sql = yield* SqlClient
+      // 500 cancelled and 500 pending card top-ups cover 10000..10999
+      yield* sql`
+        INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status, expires_at, created_at, updated_at)
+        SELECT ${user.id}, 'card', 10000, 10000 + o, CASE WHEN o % 2 = 0 THEN 'cancelled' ELSE 'pending' END,
+               ${at(HOUR)}, ${at(0)}, ${at(0)}
+        FROM generate_series(0, 999) AS o`
+      const error = yield* Effect.flip(open(user.id, 10_000, at(minutes(1))))
+      assert.strictEqual(error._tag, "TopupPayableExhausted")
+      assert.strictEqual((yield* open(user.id, 10_000, at(24 * HOUR + 1))).payableUzs, 10_000)
+      const plan = yield* sql<{ "QUERY PLAN": string }>`
+        EXPLAIN SELECT 1 FROM topups t
+        WHERE t.method = 'card' AND t.status IN ('paid', 'cancelled', 'rejected', 'expired')
+          AND t.payable_uzs = 10002 AND t.confirmed_by IS DISTINCT FROM 'payment'
+          AND (t.updated_at > ${at(0)} OR t.created_at > ${at(0)})`
+      const text = plan.map((r) => r["QUERY PLAN"]).join("\n")
+      assert.include(text, "topups_closed_card_payable_idx")
+    })), 60_000)
+})
