@@ -14,6 +14,7 @@ import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { makeWorkerLive } from "@resale/worker/WorkerLive.ts"
 import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { SandboxWorld } from "@resale/worker/SandboxWorld.ts"
+import { GiftSenderLive } from "@resale/worker/gifts/GiftSenderLive.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
@@ -54,10 +55,14 @@ const banner = (settings: HttpSettings, worker: boolean) =>
   })
 
 /** The HTTP server on `settings.port` for `app`, over the use cases of `HttpServices` (request handlers need them too). */
-const serve = <E, R>(settings: HttpSettings, app: Layer.Layer<never, E, R>) =>
+const serve = <E, R, GE, GR>(
+  settings: HttpSettings,
+  app: Layer.Layer<never, E, R>,
+  gifts: Layer.Layer<GiftCatalog, GE, GR>
+) =>
   HttpRouter.serve(app, { disableLogger: !settings.logRequests }).pipe(
     Layer.provide(HttpServices),
-    Layer.provide([GiftCatalog.layerSandbox, DatabasePing.layer]),
+    Layer.provide([gifts, DatabasePing.layer]),
     Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port }))
   )
 
@@ -71,7 +76,7 @@ const sandboxServer = (options: ServerOptions) => {
   const { settings } = options
   const routes = Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute)
   const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes] })
-  return Layer.mergeAll(serve(settings, app), workerOf(options)).pipe(
+  return Layer.mergeAll(serve(settings, app, GiftCatalog.layerSandbox), workerOf(options)).pipe(
     Layer.provide(SandboxWorld.layer(settings.dataDir)),
     Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings))
@@ -83,7 +88,13 @@ const productionServer = (options: ServerOptions) => {
   const { settings } = options
   const routes = Layer.mergeAll(WebUi, DirectMounted)
   const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes] })
-  return Layer.mergeAll(serve(settings, app), workerOf(options)).pipe(
+  // The catalogue reads the gift sender accounts the worker sends from (mtcute when configured).
+  const workerConfig = Option.match(options.worker, {
+    onNone: () => WorkerConfig.layer,
+    onSome: (worker) => Layer.succeed(WorkerConfig)(worker)
+  })
+  const gifts = GiftCatalog.layer.pipe(Layer.provide(GiftSenderLive), Layer.provide(workerConfig))
+  return Layer.mergeAll(serve(settings, app, gifts), workerOf(options)).pipe(
     Layer.provide(Layer.mergeAll(TonCenterBlockchain.layer, FragmentMarketplace.layer)),
     Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings))

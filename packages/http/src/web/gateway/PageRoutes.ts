@@ -136,7 +136,7 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     const filter: AdminOrdersFilter = { status, kind, offset, limit }
     const params = new URLSearchParams({ offset: String(offset), limit: String(limit), ...(status ? { status } : {}), ...(kind ? { kind } : {}) })
     return Effect.flatMap(env.giftTitles, (gifts) =>
-      load(env, [`/v2/admin/orders/list?${params}`], (list: { orders: ReadonlyArray<typeof Dto.Order.Type>; total: number }) =>
+      load(env, [`/v2/admin/orders/list?${params}`], (list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
         adminOrdersPage(env.ctx, { orders: list.orders, total: list.total, filter, gifts })))
   }],
   [/^\/v2\/admin\/tickets$/, (env) =>

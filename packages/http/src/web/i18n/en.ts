@@ -117,6 +117,7 @@ export const en = {
   "orders.recipient": "Recipient",
   "orders.price": "Price",
   "orders.reason": "Reason",
+  "orders.attempts": "Attempts",
   "order.stars": "{n} star|{n} stars",
   "order.premium": "Premium, {n} months",
   "order.gift": "Gift {name}",

@@ -115,6 +115,7 @@ export const ru: Messages = {
   "orders.recipient": "Получатель",
   "orders.price": "Цена",
   "orders.reason": "Причина",
+  "orders.attempts": "Попытки",
   "order.stars": "{n} звезда|{n} звезды|{n} звёзд",
   "order.premium": "Premium на {n} мес.",
   "order.gift": "Подарок «{name}»",

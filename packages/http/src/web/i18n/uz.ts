@@ -115,6 +115,7 @@ export const uz: Messages = {
   "orders.recipient": "Qabul qiluvchi",
   "orders.price": "Narx",
   "orders.reason": "Sabab",
+  "orders.attempts": "Urinishlar",
   "order.stars": "{n} yulduz",
   "order.premium": "Premium, {n} oy",
   "order.gift": "«{name}» sovg‘asi",

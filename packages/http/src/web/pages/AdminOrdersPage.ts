@@ -5,7 +5,7 @@ import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { type GiftTitles, orderItem } from "./OrderViews.ts"
 
-type Order = typeof Dto.Order.Type
+type Order = typeof Dto.AdminOrder.Type
 
 export interface AdminOrdersFilter {
   readonly status: string | null
@@ -57,7 +57,7 @@ ${
       table({
         id: "admin-orders",
         caption: t("admin.ordersTitle"),
-        headers: ["#", t("common.user"), t("orders.item"), t("orders.recipient"), t("orders.price"), t("common.status"), t("orders.reason"), t("admin.txId"), t("common.date"), t("common.actions")],
+        headers: ["#", t("common.user"), t("orders.item"), t("orders.recipient"), t("orders.price"), t("common.status"), t("orders.reason"), t("orders.attempts"), t("admin.txId"), t("common.date"), t("common.actions")],
         empty: t("orders.empty"),
         rows: data.orders.map((o) => ({
           attrs: html` data-order-id="${o.order_id}"`,
@@ -69,6 +69,7 @@ ${
             money(ctx.tr, o.price_uzs),
             statusBadge(ctx.tr, "order", o.status),
             o.error ? html`<span class="reason">${o.error}</span>` : "—",
+            String(o.attempts),
             o.tx_id ? html`<code class="tx">${o.tx_id}</code>` : "—",
             time(o.created_at),
             actions(ctx, o)

@@ -6,7 +6,7 @@ import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
-import { messageOut, orderOut, ticketOut, topupOut } from "../../handlers/Wire.ts"
+import { adminOrderOut, messageOut, ticketOut, topupOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
 import { detail, errorResponse, formFields, intField, json, queryInt, requireOperator, validationFailed, type ValidationItem } from "./RouteKit.ts"
 
@@ -107,7 +107,7 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
       ...(ORDER_STATUSES.includes(status) ? { status: [status as OrderStatus] } : {}),
       ...(ORDER_KINDS.includes(kind) ? { kind: kind as OrderKind } : {})
     })
-    return json({ orders: page.items.map(orderOut), total: page.total, offset, limit })
+    return json({ orders: page.items.map(adminOrderOut), total: page.total, offset, limit })
   })
 
   const listTopups = Effect.gen(function*() {
