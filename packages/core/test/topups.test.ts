@@ -28,10 +28,10 @@ describe("TopupService.create", () => {
       // a different amount whose payable would collide with b's moves on too
       const d = yield* topups.create(bob.id, 50_001)
       assert.strictEqual(d.payableUzs, 50_003)
-      // cancelling frees the offset for the next one
+      // a cancelled top-up's offset stays quarantined (a late bank payment must not credit someone else)
       yield* topups.cancel(bob.id, b.id)
       const e = yield* topups.create(bob.id, 50_000)
-      assert.strictEqual(e.payableUzs, 50_001)
+      assert.strictEqual(e.payableUzs, 50_004)
       const payables = [a, c, d, e].map((t) => t.payableUzs)
       assert.strictEqual(new Set(payables).size, payables.length)
     }).pipe(Effect.provide(layerMemory)))
@@ -79,7 +79,9 @@ describe("TopupService expiry", () => {
       assert.deepStrictEqual(yield* outboxKinds, ["topup.expired"])
       const late = yield* Effect.flip(topups.approve(t.id))
       assert.deepStrictEqual([late._tag, late._tag === "TopupTransitionInvalid" && late.from], ["TopupTransitionInvalid", "expired"])
-      // its payable amount is free again
+      // its payable amount stays quarantined for a day, then is free again
+      assert.strictEqual((yield* topups.create(alice.id, 30_000)).payableUzs, 30_001)
+      yield* TestClock.adjust("25 hours")
       assert.strictEqual((yield* topups.create(alice.id, 30_000)).payableUzs, 30_000)
     }).pipe(Effect.provide(layerMemory)))
 })

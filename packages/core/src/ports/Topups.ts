@@ -24,7 +24,10 @@ export class Topups extends Context.Service<Topups, {
    * Inserts a `pending` card top-up. payable = requested + the smallest offset in 0..999 so'm that
    * no open card top-up (`pending`, or `review` after its owner sent a receipt) holds as its payable
    * amount; the adapter guarantees this uniqueness under concurrency (PG: partial unique index on
-   * payable over those rows). Fails `TopupPayableExhausted` when all 1,000 offsets are taken.
+   * payable over those rows). Amounts of card top-ups closed (paid by an operator, cancelled, rejected,
+   * expired) within the quarantine window of `TopupSettings` are skipped too, unless a bank payment
+   * confirmed them, so a late payment never matches someone else's top-up. Fails
+   * `TopupPayableExhausted` when all 1,000 offsets are taken.
    */
   readonly insertPending: (input: {
     readonly userId: UserId

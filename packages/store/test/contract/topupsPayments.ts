@@ -23,9 +23,10 @@ export const topupsContract = (test: StoreTest) => {
     assert.strictEqual(a.method, "card")
     assert.strictEqual(a.requestedUzs, 10_000)
     assert.deepStrictEqual(a.expiresAt, at(minutes(15)))
-    // A top-up that leaves `pending` frees its payable amount.
+    // A top-up that leaves `pending` keeps its payable amount quarantined (a late bank payment must
+    // not credit another user's top-up); the next request moves on to a free offset.
     yield* (yield* Topups).transition(a.id, ["pending"], "cancelled", {}, at(1))
-    assert.strictEqual((yield* pending(user.id, 10_000)).payableUzs, 10_000)
+    assert.strictEqual((yield* pending(user.id, 10_000)).payableUzs, 10_003)
   }))
 
   test("insertPending fails TopupPayableExhausted when all 1,000 offsets are pending", Effect.gen(function*() {
