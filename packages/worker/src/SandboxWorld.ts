@@ -4,31 +4,12 @@
  * Fragment simulator, which (like fragment.com) delivers once the payment with the invoice's `Ref#`
  * has really reached its wallet on that chain, whether or not the payer reported it.
  */
-import { FragmentSandbox, type PaymentSeen } from "@resale/marketplace"
+import { FragmentSandbox } from "@resale/marketplace"
 import { SandboxBlockchain } from "@resale/ton"
-import type { Blockchain as Emulator } from "@ton/sandbox"
-import { Address, type Cell } from "@ton/ton"
 import { Effect, Layer } from "effect"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 
-const commentOf = (body: Cell): string | undefined => {
-  try {
-    const slice = body.beginParse()
-    return slice.remainingBits >= 32 && slice.loadUint(32) === 0 ? slice.loadStringTail() : undefined
-  } catch {
-    // not a text comment: not a Fragment payment
-    return undefined
-  }
-}
-
-/** Has a payment of at least the amount, with this `Ref#` in its comment, reached the address? */
-export const paymentSeenOn = (emulator: Emulator): PaymentSeen => async (ref, expected) => {
-  const txs = await emulator.getTransactions(Address.parse(expected.address))
-  return txs.some((tx) => {
-    const info = tx.inMessage?.info
-    if (tx.inMessage == null || info?.type !== "internal" || info.value.coins < expected.amount) return false
-    return commentOf(tx.inMessage.body)?.includes(`Ref#${ref}`) === true
-  })
-}
+export { paymentSeenOn }
 
 /** The simulator (and the real Fragment adapter on it) over the `SandboxBlockchain` in context. */
 export const sandboxMarketplace = Layer.unwrap(Effect.gen(function*() {

@@ -9,31 +9,9 @@ import type { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import type { FragmentOptions } from "@resale/marketplace/FragmentConfig.ts"
 import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.ts"
 import type { FragmentSimulatorOptions } from "@resale/marketplace/simulator/FragmentSimulator.ts"
-import type { PaymentSeen } from "@resale/marketplace/simulator/SimulatorApi.ts"
 import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
-import type { Blockchain as Emulator } from "@ton/sandbox"
-import { Address, type Cell } from "@ton/ton"
 import { Effect, Layer } from "effect"
-
-const commentOf = (body: Cell): string | undefined => {
-  try {
-    const slice = body.beginParse()
-    return slice.remainingBits >= 32 && slice.loadUint(32) === 0 ? slice.loadStringTail() : undefined
-  } catch {
-    // not a text comment: not a Fragment payment
-    return undefined
-  }
-}
-
-/** Has a payment with this Ref# and at least this amount reached `address` on the emulator? */
-export const paymentSeenOn = (emulator: Emulator): PaymentSeen => async (ref, expected) => {
-  const txs = await emulator.getTransactions(Address.parse(expected.address))
-  return txs.some((tx) => {
-    const info = tx.inMessage?.info
-    if (tx.inMessage == null || info?.type !== "internal" || info.value.coins < expected.amount) return false
-    return commentOf(tx.inMessage.body)?.includes(`Ref#${ref}`) === true
-  })
-}
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 
 type AdapterOptions = Partial<Omit<FragmentOptions, "baseUrl" | "cookies">>
 

@@ -1,0 +1,28 @@
+/**
+ * What a sandbox Fragment needs to know from the emulated chain: has the payment for an invoice
+ * (its `Ref#` in the comment, at least its amount) really reached Fragment's wallet? Shaped to fit the
+ * Fragment simulator's `paymentSeen` hook without this package depending on the marketplace.
+ */
+import type { Blockchain as Emulator } from "@ton/sandbox"
+import { Address, type Cell } from "@ton/ton"
+
+const commentOf = (body: Cell): string | undefined => {
+  try {
+    const slice = body.beginParse()
+    return slice.remainingBits >= 32 && slice.loadUint(32) === 0 ? slice.loadStringTail() : undefined
+  } catch {
+    // not a text comment: not a Fragment payment
+    return undefined
+  }
+}
+
+/** Has a payment of at least `expected.amount`, with this `Ref#` in its comment, reached `expected.address`? */
+export const paymentSeenOn = (emulator: Emulator) =>
+async (ref: string, expected: { readonly amount: bigint; readonly address: string }): Promise<boolean> => {
+  const txs = await emulator.getTransactions(Address.parse(expected.address))
+  return txs.some((tx) => {
+    const info = tx.inMessage?.info
+    if (tx.inMessage == null || info?.type !== "internal" || info.value.coins < expected.amount) return false
+    return commentOf(tx.inMessage.body)?.includes(`Ref#${ref}`) === true
+  })
+}
