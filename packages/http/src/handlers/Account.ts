@@ -19,7 +19,7 @@ import { dashboardPage, giftsPage, ticketPage, ticketsPage, userPage } from "../
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
-import { messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "./Wire.ts"
+import { giftsOut, messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "./Wire.ts"
 
 const html = (request: HttpServerRequest.HttpServerRequest) => prefersHtml(request.headers["accept"])
 const me = { kind: "user" as const }
@@ -39,18 +39,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
     const sandbox = config.sandbox
 
     const giftList = Effect.gen(function*() {
-      const prices = yield* pricing.get
-      const list = yield* gifts.list
-      return {
-        gifts: list.map((g) => ({
-          gift_id: g.id,
-          title: g.title,
-          stars: g.stars,
-          price_uzs: g.stars * prices.starPriceUzs,
-          remaining: g.remaining
-        })),
-        sandbox
-      }
+      return giftsOut(yield* gifts.list, yield* pricing.get, sandbox)
     })
 
     return handlers

@@ -16,7 +16,7 @@ import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
-import { pricingOut, topupOut } from "./Wire.ts"
+import { giftsOut, pricingOut, topupOut } from "./Wire.ts"
 import { orderOut } from "./Wire.ts"
 
 /** Creates an order (balance debited, order queued) and answers it with the new balance. */
@@ -80,18 +80,7 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
           }))).pipe(services))
       .handle("gifts", () =>
         Effect.gen(function*() {
-          const prices = yield* pricing.get
-          const list = yield* gifts.list
-          return {
-            gifts: list.map((g) => ({
-              gift_id: g.id,
-              title: g.title,
-              stars: g.stars,
-              price_uzs: g.stars * prices.starPriceUzs,
-              remaining: g.remaining
-            })),
-            sandbox
-          }
+          return giftsOut(yield* gifts.list, yield* pricing.get, sandbox)
         }))
       .handle("getInfo", ({ payload }) =>
         Effect.gen(function*() {

@@ -1,5 +1,6 @@
 import type { Order, Prices, Ticket, TicketMessage, Topup, User } from "@resale/core"
 import type * as Dto from "../api/Dtos.ts"
+import type { CatalogGift } from "../gifts/GiftCatalog.ts"
 
 /** Domain records to the snake_case wire shapes of the /v2 answers. */
 const iso = (date: Date | null): string | null => (date === null ? null : date.toISOString())
@@ -73,4 +74,16 @@ export const messageOut = (m: TicketMessage): typeof Dto.TicketMessage.Type => (
   author: m.author,
   body: m.body,
   created_at: m.createdAt.toISOString()
+})
+
+/** The gift list as clients see it: each gift priced in UZS from its stars at the current star price. */
+export const giftsOut = (gifts: ReadonlyArray<CatalogGift>, prices: Prices, sandbox: boolean): typeof Dto.Gifts.Type => ({
+  gifts: gifts.map((g) => ({
+    gift_id: g.id,
+    title: g.title,
+    stars: g.stars,
+    price_uzs: g.stars * prices.starPriceUzs,
+    remaining: g.remaining
+  })),
+  sandbox
 })
