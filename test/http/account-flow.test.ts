@@ -47,7 +47,8 @@ const startServer = (port: number, url: string) =>
       child.stderr!.on("data", (d) => (output += d))
       for (let i = 0; i < 150 && child.exitCode === null; i++) {
         const up = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)
-        if (up) return { child, output: () => output }
+        // The banner is printed once startup is done, which may be just after /healthz answers.
+        if (up && /listening on /.test(output)) return { child, output: () => output }
         await new Promise((r) => setTimeout(r, 200))
       }
       child.kill("SIGTERM")
