@@ -2,15 +2,15 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { FragmentSandbox } from "@resale/marketplace"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Context, Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
 import { HttpConfig, type HttpSettings } from "../src/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
+import { serveLean } from "../src/server/LeanServe.ts"
 
 /** The running server under test: its base URL on a random loopback port. */
 export class TestServer extends Context.Service<TestServer, { readonly url: string }>()("http/test/TestServer") {}
-
 
 /**
  * The whole HTTP app served by a real node:http server on 127.0.0.1:0, over the given storage
@@ -26,7 +26,8 @@ export const makeTestServer = <E, R>(
     Layer.provide([GiftCatalog.layerSandbox, FragmentSandbox.layer(), HttpConfig.layerTest(settings), ping]),
     Layer.provide(ports)
   )
-  const served = HttpRouter.serve(app, { disableLogger: process.env["HTTP_TEST_LOG"] === undefined }).pipe(
+  // Served as `npm start` serves it: request fibers carry only the platform's services.
+  const served = serveLean(app, { logRequests: process.env["HTTP_TEST_LOG"] !== undefined }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
   return Layer.effect(TestServer)(Effect.gen(function*() {

@@ -2,9 +2,10 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
 import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
+import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { FragmentSandbox } from "@resale/marketplace"
 import { Context, Effect, Layer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
 import { request } from "undici"
 
@@ -22,12 +23,12 @@ export const ResaleServerLayer = Layer.effect(ResaleServer)(Effect.gen(function*
   return ResaleServer.of({ url: `http://127.0.0.1:${address.port}` })
 })).pipe(
   Layer.provide(
-    HttpRouter.serve(
+    serveLean(
       httpApp<never, never>().pipe(
         Layer.provide(HttpServices),
         Layer.provide([GiftCatalog.layerSandbox, FragmentSandbox.layer(), DatabasePing.layerAlwaysUp])
       ),
-      { disableLogger: true }
+      { logRequests: false }
     ).pipe(Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" })))
   ),
   // Request handlers read the settings too, not only the layers that build them.

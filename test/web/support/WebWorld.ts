@@ -10,13 +10,14 @@ import type { SimulatorControl } from "@resale/marketplace/simulator/SimulatorCo
 import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
 import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
+import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { makeWorkerLive } from "@resale/worker/WorkerLive.ts"
 import { Context, Duration, Effect, Layer, Redacted, References } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
@@ -46,7 +47,7 @@ export const webWorldLayer = () => {
     Layer.provide(HttpServices),
     Layer.provide([GiftCatalog.layerSandbox, settings, DatabasePing.layer])
   )
-  const served = HttpRouter.serve(app, { disableLogger: true }).pipe(
+  const served = serveLean(app, { logRequests: false }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
   // An idle worker looks for orders every 1.5 s: quick, yet a page shows an order queued before it completes.

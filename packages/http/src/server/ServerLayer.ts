@@ -16,7 +16,6 @@ import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.t
 import { SandboxWorld } from "@resale/worker/SandboxWorld.ts"
 import { GiftSenderLive } from "@resale/worker/gifts/GiftSenderLive.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
-import { HttpRouter } from "effect/http"
 import { createServer } from "node:http"
 import { DirectRouteHandlers, DirectServices, directKnownRoutes } from "../direct/DirectRoutes.ts"
 import { DirectHttpConfig } from "../direct/DirectConfig.ts"
@@ -25,6 +24,7 @@ import { SandboxFaucetRoute, sandboxKnownRoutes } from "../sandbox/SandboxFaucet
 import { WEB_ROUTES, WebUi } from "../web/WebUi.ts"
 import { HttpConfig, type HttpSettings } from "./HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "./HttpApp.ts"
+import { serveLean } from "./LeanServe.ts"
 import { storageLayer } from "./Storage.ts"
 
 export interface ServerOptions {
@@ -60,7 +60,7 @@ const serve = <E, R, GE, GR>(
   app: Layer.Layer<never, E, R>,
   gifts: Layer.Layer<GiftCatalog, GE, GR>
 ) =>
-  HttpRouter.serve(app, { disableLogger: !settings.logRequests }).pipe(
+  serveLean(app, { logRequests: settings.logRequests }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([gifts, DatabasePing.layer]),
     Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port }))

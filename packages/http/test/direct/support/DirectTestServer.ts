@@ -17,7 +17,7 @@ import { SandboxBlockchain, sandboxClient } from "@resale/ton/SandboxBlockchain.
 import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
 import type { Blockchain as Emulator } from "@ton/sandbox"
 import { Cause, Context, type Duration, Effect, Exit, Layer, Logger, References, Tracer } from "effect"
-import { HttpRouter, HttpServer } from "effect/http"
+import { HttpServer } from "effect/http"
 import { SqlClient } from "effect/sql/SqlClient"
 import { mkdtemp, rm } from "node:fs/promises"
 import { createServer } from "node:http"
@@ -25,6 +25,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { DirectHttpConfig, type DirectHttpSettings } from "../../../src/direct/DirectConfig.ts"
 import { DirectRouteHandlers, DirectServices } from "../../../src/direct/DirectRoutes.ts"
+import { serveLean } from "../../../src/server/LeanServe.ts"
 import { sandboxMarketplace } from "../../../src/direct/DirectSandbox.ts"
 
 /** Switches between the Blockchain port and the emulator. */
@@ -167,7 +168,7 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
     const Routes = DirectRouteHandlers.pipe(
       Layer.provide(DirectHttpConfig.layerTest({ rateLimit: { perMinute: 10_000, burst: 10_000 }, ...options.http }))
     )
-    const Served = HttpRouter.serve(Routes).pipe(
+    const Served = serveLean(Routes, { logRequests: false }).pipe(
       Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
     )
     const Env = Layer.effect(DirectTestEnv, Effect.gen(function*() {

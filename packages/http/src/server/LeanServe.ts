@@ -1,0 +1,74 @@
+import { Context, Effect, Layer, Scope } from "effect"
+import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
+
+/**
+ * The platform's own services (`effect/...`: HTTP platform, file system, path, scope, references),
+ * which a request may need while it is answered; the application's services are left out.
+ */
+export const platformOnly = <R>(context: Context.Context<R>): Context.Context<R> =>
+  Context.makeUnsafe(
+    new Map([...context.mapUnsafe].filter(([key]) => key.startsWith("effect/") || key.startsWith("~effect/")))
+  )
+
+/** Errors or services without the router's request-level markers. */
+type Served<X> = HttpRouter.Request.Without<X>
+
+/**
+ * `HttpRouter.serve` whose request fibers carry only the platform's services.
+ *
+ * Why: effect merges a fiber's context into every HttpApi handler call (one map copy per request),
+ * so with all fifty application services there it costs a third of the server's throughput.
+ * Routes and HttpApi groups take their services when they are built (HttpApi handlers also get the
+ * context their group was built in), so nothing a route needs at request time is lost. A raw route
+ * must take its services when it is added, not while it answers: every test server serves this way.
+ */
+export const serveLean = <A, E, R>(
+  app: Layer.Layer<A, E, R>,
+  options: { readonly logRequests: boolean }
+): Layer.Layer<never, Served<E>, HttpServer.HttpServer | Exclude<Served<R>, HttpRouter.HttpRouter>> =>
+  Effect.contextWith((context: Context.Context<Scope.Scope>) =>
+    Layer.buildWithMemoMap(
+      Layer.provideMerge(app, HttpRouter.layer),
+      Layer.CurrentMemoMap.forkOrCreate(context),
+      Context.get(context, Scope.Scope)
+    )
+  ).pipe(
+    Effect.map((built) => {
+      const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
+      const served = options.logRequests
+        ? HttpServer.serveEffect(handler, HttpMiddleware.logger)
+        : HttpServer.serveEffect(handler)
+      return Layer.effectDiscard(
+        Effect.updateContext(served, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context))
+      )
+    }),
+    Layer.unwrap,
+    HttpServer.withLogAddress
+  ) as unknown as Layer.Layer<never, Served<E>, HttpServer.HttpServer | Exclude<Served<R>, HttpRouter.HttpRouter>>
+
+type KeyId<K> = K extends Context.Key<infer I, infer _S> ? I : never
+
+/** What a layer needs to be built, and what its routes need while they answer requests. */
+type Needed<R> = HttpRouter.Request.Without<R> | HttpRouter.Request.Only<"Requires", R>
+
+/** `Keys`, or a type error naming the services they leave out of `R`. */
+type Covering<R, Keys extends ReadonlyArray<Context.Key<any, any>>> = [Exclude<Needed<R>, KeyId<Keys[number]>>] extends [never]
+  ? Keys
+  : { readonly missing: Exclude<Needed<R>, KeyId<Keys[number]>> }
+
+/**
+ * Builds `layer` in a context holding only the platform's services and `keys` (which must cover
+ * everything the layer needs: the compiler checks it). For HttpApi groups, which keep the context
+ * they were built in and merge it into every request: a small one is a cheap one.
+ */
+export const buildWithOnly = <A, E, R, const Keys extends ReadonlyArray<Context.Key<any, any>>>(
+  layer: Layer.Layer<A, E, R>,
+  keys: Covering<R, Keys>
+): Layer.Layer<A, E, Needed<R>> =>
+  // The request-time needs are now met by the kept context: the type says so.
+  Layer.fromBuild((memoMap, scope) =>
+    Effect.updateContext(
+      Layer.buildWithMemoMap(layer, memoMap, scope),
+      (context: Context.Context<R>) => Context.merge(platformOnly(context), Context.pick(...(keys as Keys))(context))
+    )
+  ) as unknown as Layer.Layer<A, E, Needed<R>>
