@@ -1,11 +1,22 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
+import { Marketplace, PushSubscriptions, Receipts } from "@resale/core"
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
+import { Balances } from "@resale/core/ledger/Balances.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { Payments } from "@resale/core/payments/Payments.ts"
+import { PricingService } from "@resale/core/pricing/PricingService.ts"
+import { SessionService } from "@resale/core/sessions/SessionService.ts"
+import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql/SqlClient"
 import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
 import { Api, OPENAPI_PATH } from "../api/Api.ts"
+import { AdminTokenAuth, ApiKeyAuth, OperatorSession, RequestValidation, UserSession } from "../api/Middleware.ts"
 import { AuthMiddlewareLayer } from "../auth/AuthMiddleware.ts"
 import { WebSessions } from "../auth/WebSessions.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
@@ -14,9 +25,13 @@ import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
+import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
+import { PricingFastPath } from "../pricing/PricingFastPath.ts"
 import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.ts"
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
+import { HttpConfig } from "./HttpConfig.ts"
+import { buildWithOnly } from "./LeanServe.ts"
 
 /** Every method and path the HttpApi serves, for the 405 answer. */
 export const apiRoutes = (): Array<KnownRoute> =>
@@ -24,14 +39,27 @@ export const apiRoutes = (): Array<KnownRoute> =>
     Object.values(group.endpoints).map((endpoint) => ({ method: endpoint.method, path: endpoint.path }))
   )
 
+/**
+ * The HttpApi groups, each built over only the services it uses (the compiler checks the lists):
+ * a group's context is merged into every request it answers, so it is kept small.
+ */
 const Handlers = Layer.mergeAll(
-  PublicHandlers,
-  AdminLoginHandlers,
-  PricingHandlers,
-  AccountHandlers,
-  AdminHandlers,
-  ProgrammaticHandlers,
-  AdminProgrammaticHandlers
+  buildWithOnly(PublicHandlers, [Accounts, BotWebhook, HttpConfig, RequestValidation, TopupService, WebSessions]),
+  buildWithOnly(AdminLoginHandlers, [HttpConfig, RequestValidation, WebSessions]),
+  buildWithOnly(PricingHandlers, [HttpConfig, PricingCache, RequestValidation]),
+  buildWithOnly(AccountHandlers, [
+    Accounts, Balances, FileSystem.FileSystem, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService,
+    PushSubscriptions, Receipts, SessionService, TicketService, TopupService, UserSession, RequestValidation, WebSessions
+  ]),
+  buildWithOnly(AdminHandlers, [
+    HttpConfig, Idempotency, OrderService, PricingCache, PricingService, TicketService, TopupService, OperatorSession,
+    RequestValidation
+  ]),
+  buildWithOnly(ProgrammaticHandlers, [
+    Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, Marketplace, OrderService, PricingService,
+    RequestValidation
+  ]),
+  buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
 )
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
@@ -94,4 +122,7 @@ export const httpApp = <E, R>(
     HealthRoute,
     extra.routes,
     fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, ...extra.known])
+  ).pipe(
+    // Registered first, so it is the outermost global middleware: the other ones never run for it.
+    Layer.provideMerge(PricingFastPath)
   )
