@@ -3,7 +3,12 @@
  * 1. GET /v2/api/pricing req/s against a bare node:http server serving the same JSON (target >= 0.6x);
  * 2. POST /v2/api/stars/buy orders/s at 32 connections against pgbench running the same SQL
  *    transaction (target >= 0.6x);
- * 3. the server's RSS under load.
+ * 3. for reference (no target), GET /v2/api/balance: an API-key route through the whole HttpApi
+ *    pipeline (validation, key lookup, balance read), as most routes are;
+ * 4. the server's RSS under load.
+ * The worker runs in its own process (WORKER=false), as when deployed apart: pgbench runs only the
+ * order transaction, so the in-process worker fulfilling the orders would be work pgbench does not do
+ * (BENCH_WORKER=true keeps it in).
  * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432) and pgbench.
  * Run: node bench/http/run.ts [seconds per phase, default 10]
  */
@@ -79,7 +84,7 @@ const main = async () => {
     const base = `http://127.0.0.1:${port}`
     const server = spawn(NODE, ["packages/http/src/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), DATABASE_URL: dbUrl, ADMIN_TOKEN, TELEGRAM_BOT_TOKEN: BOT_TOKEN, SANDBOX: "true", PUBLIC_URL: base },
+      env: { ...process.env, PORT: String(port), DATABASE_URL: dbUrl, ADMIN_TOKEN, TELEGRAM_BOT_TOKEN: BOT_TOKEN, SANDBOX: "true", PUBLIC_URL: base, WORKER: process.env.BENCH_WORKER ?? "false" },
       stdio: ["ignore", "ignore", "inherit"]
     })
     children.push(server)
@@ -123,6 +128,7 @@ const main = async () => {
     })
     const ordersRss = stopOrderRss()
     const ordersPerSecond = orders["2xx"] / SECONDS
+    const balance = await autocannon({ url: `${base}/v2/api/balance`, headers: { "x-api-key": key }, ...load })
 
     // The same transaction in pgbench: authenticate, read prices, insert the order, debit the ledger, read the balance.
     const userId = execFileSync("psql", [dbUrl, "-tAc", "SELECT id FROM users WHERE username = 'bench'"]).toString().trim()
@@ -147,13 +153,15 @@ SELECT balance_uzs FROM accounts WHERE user_id = :uid;
     const tps = Number(/tps = ([\d.]+)/.exec(pgbench)?.[1] ?? NaN)
 
     const fmt = (n: number) => n.toFixed(0)
-    console.log(`\nHTTP benchmark (${SECONDS}s per phase, 2 cores shared by server, load generator and PostgreSQL)`)
+    console.log(`\nHTTP benchmark (${SECONDS}s per phase, 2 cores shared by server, load generator and PostgreSQL; worker ${process.env.BENCH_WORKER === "true" ? "in" : "out of"} process)`)
     console.log(`GET /v2/api/pricing, 50 connections:`)
     console.log(`  bare node:http      ${fmt(bareResult.requests.average)} req/s`)
     console.log(`  resale server       ${fmt(appResult.requests.average)} req/s  (${(appResult.requests.average / bareResult.requests.average).toFixed(2)}x, target >= 0.6x; non-2xx ${appResult.non2xx})`)
     console.log(`POST /v2/api/stars/buy, 32 connections:`)
     console.log(`  pgbench, same SQL   ${fmt(tps)} tx/s`)
     console.log(`  resale server       ${fmt(ordersPerSecond)} orders/s  (${(ordersPerSecond / tps).toFixed(2)}x, target >= 0.6x; non-2xx ${orders.non2xx}, errors ${orders.errors})`)
+    console.log(`GET /v2/api/balance (API key, whole HttpApi pipeline, two queries), 50 connections:`)
+    console.log(`  resale server       ${fmt(balance.requests.average)} req/s  (for reference; non-2xx ${balance.non2xx})`)
     console.log(`server RSS peak: ${fmt(pricingRss)} MB during pricing load, ${fmt(ordersRss)} MB during order load`)
   } finally {
     for (const child of children) child.kill("SIGTERM")
