@@ -1,10 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
 import { createHash, createHmac } from "node:crypto"
-import { createServer } from "node:net"
-import { fileURLToPath } from "node:url"
+import { entryProcess, freePort } from "../support/ServerEntry.ts"
 
 /**
  * End to end over real HTTP on real PostgreSQL: the server is started as `npm start` starts it
@@ -12,55 +10,20 @@ import { fileURLToPath } from "node:url"
  * creates a top-up, the bank relay posts the payment with the admin token, the balance shows it,
  * the user buys stars with the API key and sees the order in the list.
  */
-const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const BOT_TOKEN = "424242:E2E-test-bot-token"
 const ADMIN_TOKEN = "e2e-admin-token-for-tests"
 
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
-
 const startServer = (port: number, url: string) =>
-  Effect.acquireRelease(
-    Effect.promise(async () => {
-      const child = spawn(`${ROOT}node_modules/.bin/node`, ["packages/http/src/main.ts"], {
-        cwd: ROOT,
-        env: {
-          ...process.env,
-          PORT: String(port),
-          DATABASE_URL: url,
-          ADMIN_TOKEN,
-          TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-          SANDBOX: "true",
-          PUBLIC_URL: `http://127.0.0.1:${port}`,
-          TELEGRAM_API_URL: "http://127.0.0.1:9"
-        },
-        stdio: ["ignore", "pipe", "pipe"]
-      })
-      let output = ""
-      child.stdout!.on("data", (d) => (output += d))
-      child.stderr!.on("data", (d) => (output += d))
-      for (let i = 0; i < 150 && child.exitCode === null; i++) {
-        const up = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)
-        // The banner is printed once startup is done, which may be just after /healthz answers.
-        if (up && /listening on /.test(output)) return { child, output: () => output }
-        await new Promise((r) => setTimeout(r, 200))
-      }
-      child.kill("SIGTERM")
-      throw new Error(`server did not start:\n${output}`)
-    }),
-    ({ child }: { readonly child: ChildProcess; readonly output: () => string }) =>
-      Effect.promise(() => new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) return resolve()
-        child.once("exit", () => resolve())
-        child.kill("SIGTERM")
-      }))
-  )
+  entryProcess({
+    ...process.env,
+    PORT: String(port),
+    DATABASE_URL: url,
+    ADMIN_TOKEN,
+    TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+    SANDBOX: "true",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    TELEGRAM_API_URL: "http://127.0.0.1:9"
+  }, port)
 
 const login = (fields: Record<string, string>) => {
   const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join("\n")

@@ -11,18 +11,13 @@ import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/s
 import { deriveKeys, walletContract } from "@resale/ton"
 import { mnemonicNew } from "@ton/crypto"
 import { Address } from "@ton/ton"
-import { Effect } from "effect"
-import { type ChildProcess, execFile, spawn } from "node:child_process"
+import { Effect, Redacted } from "effect"
+import { execFile } from "node:child_process"
 import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
-import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { Redacted } from "effect"
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url))
-const NODE = `${ROOT}node_modules/.bin/node`
+import { entryProcess as running, freePort, NODE, ROOT, stopEntry as stop } from "../support/ServerEntry.ts"
 
 // Settings a developer's shell may carry that would change what `npm start` does with no configuration.
 const INHERITED = ["DATABASE_URL", "ADMIN_TOKEN", "SANDBOX", "TELEGRAM_BOT_TOKEN", "HOT_WALLET_MNEMONIC", "PUBLIC_URL", "WORKER",
@@ -33,56 +28,6 @@ const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
   for (const name of INHERITED) delete env[name]
   return { ...env, TELEGRAM_API_URL: "http://127.0.0.1:9", ...extra }
 }
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer()
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0))
-    })
-  })
-
-interface Started {
-  readonly child: ChildProcess
-  readonly output: () => string
-}
-
-/** Starts the entry and waits until the banner is printed and `/healthz` answers 200. */
-const start = (env: NodeJS.ProcessEnv, port: number) =>
-  Effect.promise(async (): Promise<Started> => {
-    const child = spawn(NODE, ["packages/http/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
-    let output = ""
-    child.stdout!.on("data", (d) => (output += d))
-    child.stderr!.on("data", (d) => (output += d))
-    const deadline = Date.now() + 120_000
-    while (Date.now() < deadline && child.exitCode === null) {
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => 0)
-      if (health === 200 && output.includes("API reference:")) return { child, output: () => output }
-      await new Promise((r) => setTimeout(r, 250))
-    }
-    child.kill("SIGKILL")
-    throw new Error(`npm start did not come up:\n${output}`)
-  })
-
-/** SIGTERM, then the exit code once the process has stopped by itself. */
-const stop = (started: Started) =>
-  Effect.promise(() =>
-    new Promise<number | string>((resolve) => {
-      const { child } = started
-      if (child.exitCode !== null) return resolve(child.exitCode)
-      const killer = setTimeout(() => child.kill("SIGKILL"), 60_000)
-      child.once("exit", (code, signal) => {
-        clearTimeout(killer)
-        resolve(code ?? String(signal))
-      })
-      child.kill("SIGTERM")
-    })
-  )
-
-/** The process, stopped with the scope if the test ends early. */
-const running = (env: NodeJS.ProcessEnv, port: number) =>
-  Effect.acquireRelease(start(env, port), (s) => Effect.asVoid(stop(s)))
 
 type Json = Record<string, any>
 const call = (url: string, init: RequestInit = {}) =>
