@@ -2,11 +2,13 @@ import type { Prices } from "@resale/core"
 import { Context, Effect, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as Dto from "../api/Dtos.ts"
+import { PricingApi } from "../api/PublicApi.ts"
 import { pricingOut } from "../handlers/Wire.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { PricingCache } from "./PricingCache.ts"
 
-export const PRICING_PATH = "/v2/api/pricing"
+/** The contract's path for the price list. */
+const PRICING_PATH: string = PricingApi.endpoints.pricing.path
 
 /**
  * `GET /v2/api/pricing`, the most polled route (every page and client shows prices), answered in
