@@ -44,6 +44,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("aut
         ["GET", "/v2/admin/tickets"],
         ["POST", "/v2/admin/tickets/1/close"],
         ["GET", "/v2/api/balance"],
+        ["GET", "/v2/api/orders/1"],
         ["POST", "/v2/api/admin/topups/1/mark-paid"]
       ]
       for (const [method, path, form] of routes) {
@@ -82,6 +83,9 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("aut
       const keyB = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie: b })).json.api_key
       const bought = yield* call(url, "/v2/api/stars/buy", { json: { username: "friend", amount: 50 }, headers: { "x-api-key": keyA } })
       assert.strictEqual(bought.status, 200, bought.text)
+      const orderPath = `/v2/api/orders/${bought.json.order.order_id}`
+      assert.strictEqual((yield* call(url, orderPath, { headers: { "x-api-key": keyB } })).status, 404)
+      assert.strictEqual((yield* call(url, orderPath, { headers: { "x-api-key": keyA } })).json.order_id, bought.json.order.order_id)
       const listB = (yield* call(url, "/v2/orders/list", { cookie: b })).json
       assert.strictEqual(listB.total, 0)
       const listA = (yield* call(url, "/v2/orders/list", { cookie: a })).json

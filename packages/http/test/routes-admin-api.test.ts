@@ -86,6 +86,27 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       assert.strictEqual((yield* call(url, "/v2/api/balance", { headers })).json.balance_uzs, left)
     }))
 
+  it.effect("API: an order is followed by its id with the owner's key only", () =>
+    Effect.gen(function*() {
+      const { url } = yield* TestServer
+      const owner = yield* funded(95006, "follow_owner", 100000)
+      const other = yield* funded(95007, "follow_other", 100000)
+      const placed = (yield* call(url, "/v2/api/stars/buy", { json: { username: "friend", amount: 50 }, headers: { "x-api-key": owner.key } })).json.order
+      const path = `/v2/api/orders/${placed.order_id}`
+      const seen = yield* call(url, path, { headers: { "x-api-key": owner.key } })
+      assert.strictEqual(seen.status, 200, seen.text)
+      assert.deepStrictEqual(seen.json, placed)
+      const foreign = yield* call(url, path, { headers: { "x-api-key": other.key } })
+      assert.deepStrictEqual([foreign.status, foreign.json], [404, { detail: "Order not found" }])
+      assert.strictEqual((yield* call(url, "/v2/api/orders/99999999", { headers: { "x-api-key": owner.key } })).status, 404)
+      assert.strictEqual((yield* call(url, path)).status, 401)
+      assert.strictEqual((yield* call(url, path, { headers: { "x-api-key": "rk_wrong" } })).status, 401)
+      const badId = yield* call(url, "/v2/api/orders/abc", { headers: { "x-api-key": owner.key } })
+      assert.deepStrictEqual([badId.status, badId.json.detail[0].loc, badId.json.detail[0].type], [422, ["path", "order_id"], "int_parsing"])
+      // An operator's session is not an API key.
+      assert.strictEqual((yield* call(url, path, { cookie: yield* adminSignIn(url) })).status, 401)
+    }))
+
   it.effect("API: Idempotency-Key on an order charges once; another body under the key is 409", () =>
     Effect.gen(function*() {
       const { url } = yield* TestServer

@@ -48,6 +48,13 @@ export class ProgrammaticApi extends HttpApiGroup.make("api").add(
     success: Dto.OrderCreated,
     error: HandlerErrors
   }),
+  // Not in the original service: an integrator that placed an order follows it here.
+  HttpApiEndpoint.get("order", "/v2/api/orders/:order_id", {
+    params: { order_id: Id },
+    headers: ApiKeyHeader,
+    success: Dto.Order,
+    error: HandlerErrors
+  }),
   HttpApiEndpoint.get("gifts", "/v2/api/gifts", { headers: ApiKeyHeader, success: Dto.Gifts, error: HandlerErrors }),
   HttpApiEndpoint.post("getInfo", "/v2/api/getInfo", {
     headers: ApiKeyHeader,

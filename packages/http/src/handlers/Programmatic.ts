@@ -5,7 +5,7 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import { Marketplace, type TopupId, type UserId } from "@resale/core"
+import { Marketplace, type OrderId, type TopupId, type UserId } from "@resale/core"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
@@ -16,8 +16,7 @@ import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
-import { giftsOut, pricingOut, topupOut } from "./Wire.ts"
-import { orderOut } from "./Wire.ts"
+import { giftsOut, orderOut, pricingOut, topupOut } from "./Wire.ts"
 
 /** Creates an order (balance debited, order queued) and answers it with the new balance. */
 const placeOrder = (scope: string, key: string | undefined, body: unknown, build: Effect.Effect<OrderRequest, unknown, GiftCatalog>) =>
@@ -54,6 +53,7 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
     const marketplace = yield* Marketplace
     const pricing = yield* PricingService
     const gifts = yield* GiftCatalog
+    const orders = yield* OrderService
     const { sandbox } = yield* HttpConfig
     const services = Effect.provideService(GiftCatalog, gifts)
     return handlers
@@ -78,6 +78,13 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
             senderAccount: payload.account ?? null,
             anonymous: payload.anonymous ?? null
           }))).pipe(services))
+      .handle("order", ({ params }) =>
+        Effect.gen(function*() {
+          const { userId } = yield* CurrentUser
+          // Someone else's order answers 404, as a missing one does.
+          const order = yield* orders.find({ kind: "user", userId: userId as UserId }, params.order_id as OrderId)
+          return orderOut(order)
+        }).pipe(mapErrors))
       .handle("gifts", () =>
         Effect.gen(function*() {
           return giftsOut(yield* gifts.list, yield* pricing.get, sandbox)
