@@ -94,6 +94,23 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resal
       assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 90_000)
     }))
 
+  it.effect("approve of a receipt repeating a recent credit needs --confirm-duplicate", () =>
+    Effect.gen(function*() {
+      const user = yield* seedUser("eve_topups")
+      const first = yield* receiptTopup(user.id, 64_000)
+      assert.strictEqual((yield* cli(["topups", "approve", String(first.id), "--yes"])).code, 0)
+      const second = yield* receiptTopup(user.id, 64_000)
+      const held = yield* cli(["topups", "approve", String(second.id), "--yes"])
+      assert.strictEqual(held.code, 1)
+      assert.include(held.stderr, `Top-up #${first.id} of 64 000 UZS was credited to the same user`)
+      assert.include(held.stderr, "--confirm-duplicate")
+      assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 64_000)
+      const confirmed = yield* cli(["topups", "approve", String(second.id), "--confirm-duplicate", "--yes", "--json"])
+      assert.strictEqual(confirmed.code, 0, confirmed.stderr)
+      assert.strictEqual(json(confirmed).status, "paid")
+      assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 128_000)
+    }))
+
   it.effect("reject moves a top-up to rejected with the note; nothing is credited", () =>
     Effect.gen(function*() {
       const user = yield* seedUser("eve_topups")

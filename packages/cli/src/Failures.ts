@@ -27,6 +27,10 @@ const domainMessage = (e: Tagged): string | undefined => {
       return `Top-up #${e["topupId"]} does not exist.`
     case "TopupTransitionInvalid":
       return `Top-up #${e["topupId"]} is ${e["from"]}; it cannot be ${topupVerb[String(e["to"])] ?? `moved to ${e["to"]}`}.`
+    case "TopupPossibleDuplicate":
+      return `Top-up #${e["duplicateOf"]} of ${formatUzs(Number(e["amountUzs"]))} UZS was credited to the same user at ${
+        e["creditedAt"] instanceof Date ? e["creditedAt"].toISOString() : String(e["creditedAt"])
+      }: top-up #${e["topupId"]} looks like the same payment. If it is a second payment, approve again with --confirm-duplicate.`
     case "OrderNotFound":
       return `Order #${e["orderId"]} does not exist.`
     case "OrderTransitionInvalid":

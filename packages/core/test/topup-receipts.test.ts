@@ -155,3 +155,62 @@ describe("bank payment and operator approve of one top-up: one credit, whichever
       assert.strictEqual(yield* creditsOf(alice.id), 1)
     }).pipe(Effect.provide(layerMemory)))
 })
+
+describe("a receipt repeating a recent credit of the same amount", () => {
+  it.effect("waits for the operator to confirm it is a second payment; other amounts, users and old credits do not count", () =>
+    Effect.gen(function*() {
+      const topups = yield* TopupService
+      const payments = yield* Payments
+      const alice = yield* signUp()
+      const bob = yield* signUp()
+      // The card top-up is paid by the bank message, then its receipt comes in as well.
+      const card = yield* topups.create(alice.id, 50_000)
+      yield* payments.incoming({ amountUzs: 50_000, externalId: "sms-dup" })
+      yield* TestClock.adjust("10 minutes")
+      const again = yield* topups.createWithReceipt(alice.id, 50_000, PNG)
+      assert.deepStrictEqual([again.method, again.status], ["receipt", "review"])
+      assert.strictEqual(Option.getOrThrow(yield* topups.possibleDuplicate(again)).id, card.id)
+      const refused = yield* Effect.flip(topups.approve(again.id, "looks fine"))
+      assert.deepStrictEqual(
+        [refused._tag, refused._tag === "TopupPossibleDuplicate" && refused.duplicateOf],
+        ["TopupPossibleDuplicate", card.id]
+      )
+      assert.strictEqual((yield* topups.find({ kind: "operator" }, again.id)).status, "review")
+      assert.strictEqual(yield* balanceOf(alice.id), 50_000)
+      // Rejecting needs no confirmation; approving with it credits once.
+      const confirmed = yield* topups.approve(again.id, "second transfer, checked", { confirmDuplicate: true })
+      assert.deepStrictEqual([confirmed.status, confirmed.confirmedBy], ["paid", "operator"])
+      assert.strictEqual(yield* balanceOf(alice.id), 100_000)
+      // Another amount, another user's credit of the same amount: approved at once.
+      const other = yield* topups.createWithReceipt(alice.id, 51_000, PNG)
+      assert.strictEqual((yield* topups.approve(other.id)).status, "paid")
+      const bobs = yield* topups.createWithReceipt(bob.id, 50_000, PNG)
+      assert.isTrue(Option.isNone(yield* topups.possibleDuplicate(bobs)))
+      assert.strictEqual((yield* topups.approve(bobs.id)).status, "paid")
+      // Credits older than three days no longer count.
+      yield* TestClock.adjust("73 hours")
+      const later = yield* topups.createWithReceipt(alice.id, 51_000, PNG)
+      assert.isTrue(Option.isNone(yield* topups.possibleDuplicate(later)))
+      assert.strictEqual((yield* topups.approve(later.id)).status, "paid")
+      assert.strictEqual(yield* balanceOf(alice.id), 100_000 + 51_000 + 51_000)
+    }).pipe(Effect.provide(layerMemory)))
+
+  it.effect("matches the requested amount of a card top-up too, and a receipt attached to a card top-up is never held", () =>
+    Effect.gen(function*() {
+      const topups = yield* TopupService
+      const payments = yield* Payments
+      const alice = yield* signUp()
+      const bob = yield* signUp()
+      yield* topups.create(bob.id, 70_000) // holds 70 000: alice's payable becomes 70 001
+      const card = yield* topups.create(alice.id, 70_000)
+      assert.strictEqual(card.payableUzs, 70_001)
+      yield* payments.incoming({ amountUzs: 70_001, externalId: "sms-70001" })
+      const receipt = yield* topups.createWithReceipt(alice.id, 70_000, PNG)
+      assert.strictEqual((yield* Effect.flip(topups.approve(receipt.id)))._tag, "TopupPossibleDuplicate")
+      // A new card top-up with its receipt attached: the receipt names that one payment.
+      const next = yield* topups.create(alice.id, 70_001)
+      const attached = yield* topups.createWithReceipt(alice.id, next.payableUzs, PNG)
+      assert.deepStrictEqual([attached.id, attached.method], [next.id, "card"])
+      assert.strictEqual((yield* topups.approve(attached.id)).status, "paid")
+    }).pipe(Effect.provide(layerMemory)))
+})

@@ -1,6 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { adminSignIn, call, signIn, TEST_ADMIN_TOKEN } from "./Client.ts"
+import { adminSignIn, call, PNG, signIn, TEST_ADMIN_TOKEN } from "./Client.ts"
 import { pgTestServer, TestServer } from "./TestServer.ts"
 
 const admin = { "x-admin-token": TEST_ADMIN_TOKEN }
@@ -15,7 +15,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       const paid = yield* call(url, `/v2/api/admin/topups/${topup.topup_id}/mark-paid`, { method: "POST", headers: admin })
       assert.strictEqual(paid.json.status, "paid")
       const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
-      return { cookie, key, balance: topup.payable_uzs as number }
+      return { cookie, key, balance: topup.payable_uzs as number, topupId: topup.topup_id as number }
     })
 
   it.effect("pricing: public read; operator update takes positive integers only", () =>
@@ -53,6 +53,31 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       assert.strictEqual(rejected.json.status, "rejected")
       assert.strictEqual((yield* call(url, "/v2/balance", { cookie })).json.balance_uzs, t1.payable_uzs)
       assert.strictEqual((yield* call(url, "/v2/admin/topups/999999/approve", { form: {}, cookie: op })).status, 404)
+    }))
+
+  it.effect("top-ups: a receipt repeating a recent credit is approved only with confirm_duplicate", () =>
+    Effect.gen(function*() {
+      const { url } = yield* TestServer
+      const op = yield* adminSignIn(url)
+      const { balance, cookie, topupId } = yield* funded(95009, "dup_user", 30000)
+      const form = new FormData()
+      form.set("amount_uzs", String(balance))
+      form.set("receipt", new Blob([PNG], { type: "image/png" }), "receipt.png")
+      const again = (yield* call(url, "/v2/balance/top-up/receipt", { body: form, cookie })).json
+      const list = yield* call(url, "/v2/admin/topups", { cookie: op })
+      assert.strictEqual(list.status, 200, list.text)
+      const queue = list.json.topups
+      const listed = queue.find((t: { topup_id: number }) => t.topup_id === again.topup_id)
+      assert.strictEqual(listed.possible_duplicate_of, topupId)
+      const refused = yield* call(url, `/v2/admin/topups/${again.topup_id}/approve`, { form: {}, cookie: op })
+      assert.strictEqual(refused.status, 409)
+      assert.match(refused.json.detail, new RegExp(`^Possible duplicate: top-up #${topupId} of ${balance} UZS`))
+      assert.strictEqual((yield* call(url, "/v2/balance", { cookie })).json.balance_uzs, balance)
+      const bad = yield* call(url, `/v2/admin/topups/${again.topup_id}/approve`, { form: { confirm_duplicate: "maybe" }, cookie: op })
+      assert.deepStrictEqual([bad.status, bad.json.detail[0].type], [422, "bool_parsing"])
+      const approved = yield* call(url, `/v2/admin/topups/${again.topup_id}/approve`, { form: { confirm_duplicate: "true" }, cookie: op })
+      assert.deepStrictEqual([approved.status, approved.json.status], [200, "paid"])
+      assert.strictEqual((yield* call(url, "/v2/balance", { cookie })).json.balance_uzs, 2 * balance)
     }))
 
   it.effect("API: balance, stars, premium and gift orders debit the balance and queue; 409 when short", () =>

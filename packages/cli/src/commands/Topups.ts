@@ -108,6 +108,7 @@ const receipt = (id: number, options: ReceiptOptions) =>
 interface ActOptions extends CommonOptions {
   readonly yes?: boolean
   readonly note?: string
+  readonly confirmDuplicate?: boolean
 }
 
 /** Reads the top-up first, so the question names the user and the amount that will move. */
@@ -154,10 +155,11 @@ export const registerTopups = (program: Command): void => {
       .description("approve a pending or review top-up and credit its payable amount to the user")
       .argument("<id>", "top-up id", positiveId("the top-up id"))
       .option("--note <text>", "note kept on the top-up (e.g. the receipt check)")
+      .option("--confirm-duplicate", "the receipt repeats a recent credit of the same amount, and you checked it is a second payment")
   )).action((id: number, options: ActOptions) =>
     runCommand(CliCore, act(id, options, "approve", (t) =>
       `Approve top-up #${t.id} (${t.status}) and credit ${formatUzs(t.payableUzs)} UZS to user #${t.userId}?`,
-      (s, topupId, note) => s.approve(topupId, note)), options)
+      (s, topupId, note) => s.approve(topupId, note, { confirmDuplicate: options.confirmDuplicate === true })), options)
   )
 
   withYes(withJson(

@@ -36,3 +36,15 @@ export class ReceiptInvalid extends Schema.TaggedError<ReceiptInvalid>()("Receip
   reason: Schema.Literals(["UnsupportedType", "TooLarge", "Empty"]),
   message: Schema.String
 }) {}
+
+/**
+ * An operator approves a receipt top-up while the same user was credited the same amount shortly
+ * before: most likely one payment reported twice (a bank-matched card top-up, then its receipt).
+ * Approving again with the duplicate confirmed credits it; until then nothing moves.
+ */
+export class TopupPossibleDuplicate extends Schema.TaggedError<TopupPossibleDuplicate>()("TopupPossibleDuplicate", {
+  topupId: TopupId,
+  duplicateOf: TopupId,
+  amountUzs: Schema.Int,
+  creditedAt: Schema.Date
+}) {}

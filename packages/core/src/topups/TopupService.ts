@@ -11,6 +11,7 @@ import { randomToken } from "../Secrets.ts"
 import { canSee, type Viewer } from "../sessions/Session.ts"
 import { addMillis, currentDate } from "../Time.ts"
 import { confirmTopup } from "./confirmTopup.ts"
+import { findPossibleDuplicate } from "./DuplicateReceipt.ts"
 import { sniffReceiptType } from "./ReceiptRules.ts"
 import type { Topup, TopupStatus } from "./Topup.ts"
 import {
@@ -19,6 +20,7 @@ import {
   TopupAmountInvalid,
   TopupNotFound,
   type TopupPayableExhausted,
+  TopupPossibleDuplicate,
   TopupTransitionInvalid
 } from "./TopupErrors.ts"
 import { TopupSettings } from "./TopupSettings.ts"
@@ -64,8 +66,16 @@ export class TopupService extends Context.Service<TopupService, {
   /**
    * Operator: `pending` or `review` -> `paid`, credits the payable amount. A top-up a bank payment
    * confirmed first fails `TopupTransitionInvalid` (from `paid`): a conflict, never a second credit.
+   * A receipt top-up repeating a recent credit of the same amount (`possibleDuplicate`) fails
+   * `TopupPossibleDuplicate` unless `confirmDuplicate` says the operator checked it is a second payment.
    */
-  readonly approve: (topupId: TopupId, adminNote?: string) => Effect.Effect<Topup, Transition>
+  readonly approve: (
+    topupId: TopupId,
+    adminNote?: string,
+    options?: { readonly confirmDuplicate?: boolean }
+  ) => Effect.Effect<Topup, Transition | TopupPossibleDuplicate>
+  /** The credited top-up this one most likely repeats (see `DuplicateReceipt`), for the operator's queue. */
+  readonly possibleDuplicate: (topup: Topup) => Effect.Effect<Option.Option<Topup>>
   /** Operator: `pending` or `review` -> `rejected`. */
   readonly reject: (topupId: TopupId, adminNote?: string) => Effect.Effect<Topup, Transition>
   /** Admin API: `pending` or `review` -> `paid`, credits the payable amount. */
@@ -174,7 +184,25 @@ export class TopupService extends Context.Service<TopupService, {
           }))
         }).pipe(Effect.provideContext(ports))
 
-      const approve = Effect.fn("TopupService.approve")(function*(topupId: TopupId, adminNote?: string) {
+      const possibleDuplicate = (topup: Topup) => findPossibleDuplicate(topup).pipe(Effect.provideService(Topups, topups))
+
+      const approve = Effect.fn("TopupService.approve")(function*(
+        topupId: TopupId,
+        adminNote?: string,
+        options?: { readonly confirmDuplicate?: boolean }
+      ) {
+        const found = yield* topups.find(topupId)
+        if (options?.confirmDuplicate !== true && Option.isSome(found) && found.value.status === "review") {
+          const duplicate = yield* possibleDuplicate(found.value)
+          if (Option.isSome(duplicate)) {
+            return yield* new TopupPossibleDuplicate({
+              topupId,
+              duplicateOf: duplicate.value.id,
+              amountUzs: found.value.payableUzs,
+              creditedAt: duplicate.value.updatedAt
+            })
+          }
+        }
         return yield* confirm(topupId, "operator", adminNote)
       })
 
@@ -221,6 +249,7 @@ export class TopupService extends Context.Service<TopupService, {
         list,
         receipt,
         approve,
+        possibleDuplicate,
         reject,
         markPaid,
         expireDue

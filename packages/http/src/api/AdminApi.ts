@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Dto from "./Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import { Id, IdempotencyHeader, Int, IntDefault, page, StrDefaultEmpty } from "./Fields.ts"
+import { BoolDefaultFalse, Id, IdempotencyHeader, Int, IntDefault, page, StrDefaultEmpty } from "./Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
 
 const form = <F extends Schema.Struct.Fields>(fields: F) => Schema.Struct(fields).pipe(HttpApiSchema.asFormUrlEncoded())
@@ -27,7 +27,8 @@ export class AdminApi extends HttpApiGroup.make("admin").add(
   HttpApiEndpoint.post("approveTopup", "/v2/admin/topups/:topup_id/approve", {
     params: topupId,
     headers: IdempotencyHeader,
-    payload: form({ admin_note: StrDefaultEmpty }),
+    // confirm_duplicate: the operator checked that a receipt repeating a recent credit is a second payment.
+    payload: form({ admin_note: StrDefaultEmpty, confirm_duplicate: BoolDefaultFalse }),
     success: Dto.Topup,
     error: HandlerErrors
   }),

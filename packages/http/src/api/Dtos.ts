@@ -191,7 +191,11 @@ export const AdminHome = Schema.Struct({
   sandbox: Schema.Boolean
 }).annotate({ identifier: "AdminHome" })
 
-export const AdminTopups = Schema.Struct({ topups: Schema.Array(Topup), total: Schema.Int }).annotate({
+/** A top-up in the operator's list: a receipt in review names the credit it may repeat (approve needs confirm_duplicate). */
+export const AdminTopup = Schema.Struct({ ...Topup.fields, possible_duplicate_of: Schema.NullOr(Schema.Int) }).annotate({
+  identifier: "AdminTopup"
+})
+export const AdminTopups = Schema.Struct({ topups: Schema.Array(AdminTopup), total: Schema.Int }).annotate({
   identifier: "AdminTopups"
 })
 /** An order as operators see it: also how often fulfilment was tried and when it is tried next. */

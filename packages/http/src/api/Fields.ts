@@ -31,6 +31,7 @@ export const Id = withKind(Schema.Int, "int")
 
 /** Optional form field that defaults to the empty string, as the spec's forms declare. */
 export const StrDefaultEmpty = Str.pipe(Schema.withDecodingDefaultKey(Effect.succeed("")))
+export const BoolDefaultFalse = Bool.pipe(Schema.withDecodingDefaultKey(Effect.succeed(false)))
 export const IntDefault = (value: number) => Int.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
 
 export const OptionalStr = Schema.optionalKey(Str)

@@ -12,6 +12,7 @@ import { prefersHtml } from "../pages/Html.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
 import { adminHomePage, adminPage } from "../pages/Pages.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
+import { adminTopupsOut } from "./AdminTopupsOut.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
 import { adminOrderOut, messageOut, orderOut, pricingOut, ticketOut, topupOut } from "./Wire.ts"
@@ -47,7 +48,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
       .handle("topups", ({ request }) =>
         Effect.gen(function*() {
           const page = yield* topups.list({ offset: 0, limit: 100 })
-          const data = { topups: page.items.map(topupOut), total: page.total }
+          const data = { topups: yield* adminTopupsOut(topups, page.items), total: page.total }
           return html(request) ? adminPage("Top-ups", sandbox, data) : data
         }))
       .handle("pricing", ({ payload }) =>
@@ -59,7 +60,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
         }).pipe(Effect.tap(() => pricingCache.invalidate), Effect.map((p) => pricingOut(p, sandbox)), mapErrors))
       .handle("approveTopup", ({ headers, params, payload }) =>
         idempotent(headers["idempotency-key"], "operator:topups.approve", { ...params, ...payload }, Dto.Topup,
-          Effect.map(topups.approve(params.topup_id as TopupId, note(payload.admin_note)), topupOut)).pipe(mapErrors))
+          Effect.map(topups.approve(params.topup_id as TopupId, note(payload.admin_note), { confirmDuplicate: payload.confirm_duplicate }), topupOut)).pipe(mapErrors))
       .handle("rejectTopup", ({ params, payload }) =>
         Effect.map(topups.reject(params.topup_id as TopupId, note(payload.admin_note)), topupOut).pipe(mapErrors))
       .handle("orders", ({ request }) =>

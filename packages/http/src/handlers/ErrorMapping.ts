@@ -34,6 +34,12 @@ const byTag: Record<string, (e: Tagged) => HandlerError> = {
   TopupTransitionInvalid: (e) => new Conflict({ detail: `Top-up is ${str(e["from"])}; it cannot become ${str(e["to"])}` }),
   TopupAmountInvalid: (e) =>
     new BadRequest({ detail: `Amount must be between ${str(e["min"])} and ${str(e["max"])} UZS` }),
+  TopupPossibleDuplicate: (e) =>
+    new Conflict({
+      detail: `Possible duplicate: top-up #${str(e["duplicateOf"])} of ${str(e["amountUzs"])} UZS was credited to this user at ${
+        e["creditedAt"] instanceof Date ? e["creditedAt"].toISOString() : str(e["creditedAt"])
+      }; if this receipt is a second payment, approve again with confirm_duplicate=true`
+    }),
   TopupPayableExhausted: () => new Conflict({ detail: "Too many pending top-ups of this amount; try again shortly" }),
   ReceiptNotFound: () => new NotFound({ detail: "Receipt not found" }),
   ReceiptInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),

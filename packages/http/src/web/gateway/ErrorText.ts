@@ -52,6 +52,7 @@ const RULES: ReadonlyArray<Rule> = [
   [/^Idempotency-Key was already used/, () => line("error.idempotency")],
   [/^A request with this Idempotency-Key is still being processed/, () => line("error.inProgress")],
   [/^Payment already matched/, () => line("error.paymentMatched")],
+  [/^Possible duplicate: top-up #(\d+) of (\d+) UZS/, (m) => line("error.possibleDuplicate", { id: m[1] ?? "", amount: moneyParam(m[2]) })],
   [/^(Top-up|Order|Ticket|Receipt|Payment|User) not found/, () => line("error.notFoundThing")],
   [/^Not Found$/, () => line("error.notFound")]
 ]

@@ -5,7 +5,7 @@ import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 
 /** A top-up as operators see it: the wire record plus the receipt's content type for the preview. */
-export type AdminTopup = typeof Dto.Topup.Type & { readonly receipt_type: string | null }
+export type AdminTopup = typeof Dto.AdminTopup.Type & { readonly receipt_type: string | null }
 
 export interface AdminTopupsData {
   readonly queue: ReadonlyArray<AdminTopup>
@@ -25,7 +25,10 @@ const receipt = (ctx: PageContext, topup: AdminTopup): Html => {
 const decide = (ctx: PageContext, topup: AdminTopup): Html => {
   const { t } = ctx.tr
   const base = `/v2/admin/topups/${topup.topup_id}`
-  return html`<form method="post" action="${base}/approve" class="decide">${formGuards(ctx, { idempotent: true })}
+  const duplicateOf = topup.possible_duplicate_of
+  const duplicate = duplicateOf === null ? "" : html`<p class="warn" data-duplicate-of="${duplicateOf}">${t("admin.possibleDuplicate")} #${duplicateOf}</p>
+<label class="check"><input type="checkbox" name="confirm_duplicate" value="true"> ${t("admin.confirmDuplicate")}</label>`
+  return html`<form method="post" action="${base}/approve" class="decide">${formGuards(ctx, { idempotent: true })}${duplicate}
 <label for="note-${topup.topup_id}">${t("admin.note")} <span class="hint">(${t("common.optional")})</span></label>
 <input id="note-${topup.topup_id}" name="admin_note" maxlength="500">
 <div class="buttons"><button type="submit" class="btn btn-primary">${t("admin.approve")}</button>

@@ -6,7 +6,8 @@ import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
-import { adminOrderOut, messageOut, ticketOut, topupOut } from "../../handlers/Wire.ts"
+import { adminTopupsOut } from "../../handlers/AdminTopupsOut.ts"
+import { adminOrderOut, messageOut, ticketOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
 import { detail, errorResponse, formFields, intField, json, queryInt, requireOperator, validationFailed, type ValidationItem } from "./RouteKit.ts"
 
@@ -16,7 +17,8 @@ import { detail, errorResponse, formFields, intField, json, queryInt, requireOpe
  *   GET  /v2/admin/payments                      unmatched and ambiguous bank payments, with candidate top-ups
  *   POST /v2/admin/payments/:payment_id/assign   form: topup_id; credits that top-up with the payment
  *   GET  /v2/admin/orders/list                   ?status=&kind=&offset=&limit=
- *   GET  /v2/admin/topups/list                   ?status=a,b&offset=&limit= (with each receipt's type)
+ *   GET  /v2/admin/topups/list                   ?status=a,b&offset=&limit= (with each receipt's type and,
+ *                                                for a receipt in review, the credit it may repeat)
  *   GET  /v2/admin/tickets/:ticket_id            the conversation
  */
 export const OPERATOR_ROUTES = [
@@ -116,8 +118,9 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
     const offset = queryInt(query, "offset", 0)
     const limit = Math.max(1, queryInt(query, "limit", 50, 100))
     const page = yield* topups.list({ offset, limit, ...(statuses.length > 0 ? { status: statuses } : {}) })
+    const listed = yield* adminTopupsOut(topups, page.items)
     return json({
-      topups: page.items.map((t) => ({ ...topupOut(t), receipt_type: t.receipt?.contentType ?? null })),
+      topups: listed.map((t, i) => ({ ...t, receipt_type: page.items[i]!.receipt?.contentType ?? null })),
       total: page.total,
       offset,
       limit
