@@ -62,6 +62,14 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("aut
       assert.strictEqual((yield* call(url, `/v2/tickets/${ticket.ticket_id}`, { cookie: b })).status, 404)
       assert.strictEqual((yield* call(url, `/v2/tickets/${ticket.ticket_id}/poll`, { cookie: b })).status, 404)
       assert.strictEqual((yield* call(url, `/v2/tickets/${ticket.ticket_id}/reply`, { form: { body: "hi" }, cookie: b })).status, 404)
+      // Nothing of A's shows on B's pages, and B's reply did not land in A's ticket.
+      const bDashboard = (yield* call(url, "/v2/dashboard", { cookie: b })).json
+      assert.deepStrictEqual([bDashboard.topups, bDashboard.orders], [[], []])
+      assert.deepStrictEqual((yield* call(url, "/v2/orders", { cookie: b })).json.orders, [])
+      const aDashboard = (yield* call(url, "/v2/dashboard", { cookie: a })).json
+      assert.includeMembers(aDashboard.topups.map((t: { topup_id: number }) => t.topup_id), [receiptTopup.topup_id, cardTopup.topup_id])
+      const thread = (yield* call(url, `/v2/tickets/${ticket.ticket_id}`, { cookie: a })).json
+      assert.deepStrictEqual(thread.messages.map((m: { body: string }) => m.body), ["where is my order"])
       const bStatus = (yield* call(url, "/v2/balance/topup-status", { cookie: b })).json
       assert.deepStrictEqual(bStatus.topups, [])
       assert.deepStrictEqual((yield* call(url, "/v2/tickets", { cookie: b })).json.tickets, [])
