@@ -168,7 +168,6 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         assert.strictEqual(await stranger.page.getByRole("alert").innerText(), "This page does not exist.")
         const unknown = await fetch(`${url}/v2/no-such-page`)
         assert.deepStrictEqual(await unknown.json(), { detail: "Not Found" })
-
       })
     }))
 
