@@ -86,6 +86,10 @@ describe("account flow end to end", () => {
         [list.orders[0].order_id, list.orders[0].kind, list.orders[0].stars, list.orders[0].username],
         [order.order.order_id, "stars", 100, "friend_of_nodira"]
       )
+      // The integrator follows the order with the same key.
+      const followed = yield* json(yield* http(`${base}/v2/api/orders/${order.order.order_id}`, { headers: { "x-api-key": key } }))
+      assert.deepStrictEqual([followed.order_id, followed.price_uzs], [order.order.order_id, order.order.price_uzs])
+      assert.include(["queued", "processing", "completed"], followed.status)
       const after = yield* json(yield* http(`${base}/v2/api/balance`, { headers: { "x-api-key": key } }))
       assert.strictEqual(after.balance_uzs, order.balance_uzs)
     }).pipe(Effect.scoped), 90_000)
