@@ -106,4 +106,30 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resal
       assert.strictEqual(missingArg.code, 2)
       assert.include(missingArg.stderr, "missing required argument 'topup_id'")
     }))
+
+  it.effect("assign of a payment that a receipt-only credit may already be needs --confirm-duplicate", () =>
+    Effect.gen(function*() {
+      const user = yield* seedUser("dan_payments")
+      const other = yield* seedUser("eve_payments")
+      // The receipt is credited first, on its word alone.
+      const receipt = yield* receiptTopup(user.id, 60_000)
+      yield* TopupService.use((t) => t.approve(receipt.id)).pipe(Effect.orDie)
+      // A card top-up of the same amount (payable 60 001, as 60 000 is held a moment); then the money arrives.
+      const holder = yield* cardTopup(other.id, 60_000)
+      const card = yield* cardTopup(user.id, 60_000)
+      assert.strictEqual(card.payableUzs, 60_001)
+      yield* TopupService.use((t) => t.cancel(other.id, holder.id)).pipe(Effect.orDie)
+      const money = yield* unmatchedPayment(60_000, "bank-receipt-money")
+      assert.strictEqual(money.outcome, "unmatched")
+
+      const held = yield* cli(["payments", "assign", String(money.payment.id), String(card.id), "--yes"])
+      assert.strictEqual(held.code, 1)
+      assert.include(held.stderr, `Top-up #${receipt.id} of the same user was credited 60 000 UZS on a receipt alone`)
+      assert.include(held.stderr, "--confirm-duplicate")
+      assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 60_000)
+      const confirmed = yield* cli(["payments", "assign", String(money.payment.id), String(card.id), "--confirm-duplicate", "--yes", "--json"])
+      assert.strictEqual(confirmed.code, 0, confirmed.stderr)
+      assert.strictEqual(json(confirmed).topup.status, "paid")
+      assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 120_000)
+    }))
 })

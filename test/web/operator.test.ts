@@ -71,41 +71,6 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
       })
     }))
 
-  it.effect("a receipt repeating a credit is flagged in the queue and approved only once the operator ticks the box", () =>
-    Effect.gen(function*() {
-      const { url } = yield* WebWorld
-      const b = yield* browser
-      yield* Effect.promise(async () => {
-        const shopper = await person(b, url)
-        await signInShopper(shopper.page, shopperName("twice"))
-        const send = async (name: string) => {
-          const receipt = shopper.page.locator("#receipt")
-          await shopper.page.goto("/v2/dashboard")
-          await receipt.getByLabel("Amount you paid, so‘m").fill("35000")
-          await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name, mimeType: "image/png", buffer: PNG })
-          await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
-          await shopper.page.waitForURL(/#topup-\d+$/)
-          return /#topup-(\d+)$/.exec(shopper.page.url())![1]!
-        }
-        const operator = await person(b, url)
-        await signInOperator(operator.page)
-        const first = await send("first.png")
-        await operator.page.goto("/v2/admin/topups")
-        await andWait(operator.page, () => operator.page.locator(`[data-topup-row="${first}"]`).getByRole("button", { name: "Approve" }).click())
-        const second = await send("second.png")
-        await operator.page.goto("/v2/admin/topups")
-        const row = operator.page.locator(`#topup-queue [data-topup-row="${second}"]`)
-        assert.strictEqual(await row.locator("[data-duplicate-of]").getAttribute("data-duplicate-of"), first)
-        await andWait(operator.page, () => row.getByRole("button", { name: "Approve" }).click())
-        assert.match(await operator.page.getByRole("alert").first().innerText(), new RegExp(`Top-up #${first} of 35,000`))
-        await row.getByLabel("I checked: this is a second payment").check()
-        await andWait(operator.page, () => row.getByRole("button", { name: "Approve" }).click())
-        assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Top-up #${second} approved and credited.`)
-        await shopper.page.goto("/v2/dashboard")
-        assert.strictEqual(await shownBalance(shopper.page), 70_000)
-      })
-    }))
-
   it.effect("a ticket answered by an operator appears in the shopper's open conversation", () =>
     Effect.gen(function*() {
       const { url } = yield* WebWorld

@@ -31,6 +31,9 @@ const domainMessage = (e: Tagged): string | undefined => {
       return `Top-up #${e["duplicateOf"]} of ${formatUzs(Number(e["amountUzs"]))} UZS was credited to the same user at ${
         e["creditedAt"] instanceof Date ? e["creditedAt"].toISOString() : String(e["creditedAt"])
       }: top-up #${e["topupId"]} looks like the same payment. If it is a second payment, approve again with --confirm-duplicate.`
+    case "PaymentPossibleDuplicate":
+      return `Top-up #${e["creditedTopupId"]} of the same user was credited ${formatUzs(Number(e["amountUzs"]))} UZS on a receipt alone: ` +
+        `payment #${e["paymentId"]} is most likely that money. If it is another payment, assign again with --confirm-duplicate.`
     case "OrderNotFound":
       return `Order #${e["orderId"]} does not exist.`
     case "OrderTransitionInvalid":

@@ -213,4 +213,65 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       assert.deepStrictEqual([attached.id, attached.method], [next.id, "card"])
       assert.strictEqual((yield* topups.approve(attached.id)).status, "paid")
     }).pipe(Effect.provide(layerMemory)))
+
+  it.effect("a bank payment assigned after its receipt was credited waits for the operator too", () =>
+    Effect.gen(function*() {
+      const topups = yield* TopupService
+      const payments = yield* Payments
+      const alice = yield* signUp()
+      // The card top-up expires before the bank message comes; the receipt is approved meanwhile.
+      const card = yield* topups.create(alice.id, 80_000)
+      yield* TestClock.adjust("20 minutes")
+      yield* topups.expireDue
+      const receipt = yield* topups.createWithReceipt(alice.id, 80_000, PNG)
+      yield* topups.approve(receipt.id)
+      const late = yield* payments.incoming({ amountUzs: 80_000, externalId: "sms-late-80" })
+      assert.strictEqual(late.outcome, "unmatched")
+      assert.strictEqual(Option.getOrThrow(yield* payments.creditedOnReceipt(late.payment, card)).id, receipt.id)
+      const refused = yield* Effect.flip(payments.assign(late.payment.id, card.id))
+      assert.deepStrictEqual(
+        [refused._tag, refused._tag === "PaymentPossibleDuplicate" && refused.creditedTopupId],
+        ["PaymentPossibleDuplicate", receipt.id]
+      )
+      assert.strictEqual((yield* payments.find(late.payment.id)).status, "unmatched")
+      assert.strictEqual(yield* balanceOf(alice.id), 80_000)
+      const confirmed = yield* payments.assign(late.payment.id, card.id, { confirmDuplicate: true })
+      assert.strictEqual(Option.getOrThrow(confirmed.topup).status, "paid")
+      assert.strictEqual(yield* balanceOf(alice.id), 160_000)
+      // A credit that came with its own bank payment is no receipt-only credit: no hold.
+      const other = yield* topups.create(alice.id, 90_000)
+      yield* payments.incoming({ amountUzs: other.payableUzs, externalId: "sms-90" })
+      yield* TestClock.adjust("20 minutes")
+      const expired = yield* topups.create(alice.id, 90_000)
+      yield* TestClock.adjust("20 minutes")
+      yield* topups.expireDue
+      const stray = yield* payments.incoming({ amountUzs: expired.payableUzs, externalId: "sms-90-b" })
+      assert.strictEqual(stray.outcome, "unmatched")
+      assert.strictEqual(Option.getOrThrow((yield* payments.assign(stray.payment.id, expired.id)).topup).status, "paid")
+    }).pipe(Effect.provide(layerMemory)))
+
+  it.effect("a bank payment of a receipt-only credit's amount is not matched to the owner's new card top-up by itself", () =>
+    Effect.gen(function*() {
+      const topups = yield* TopupService
+      const payments = yield* Payments
+      const alice = yield* signUp()
+      const receipt = yield* topups.createWithReceipt(alice.id, 45_000, PNG)
+      yield* topups.approve(receipt.id)
+      // A new card top-up of the same amount gets the same payable: the bank message cannot tell them apart.
+      const card = yield* topups.create(alice.id, 45_000)
+      assert.strictEqual(card.payableUzs, 45_000)
+      const money = yield* payments.incoming({ amountUzs: 45_000, externalId: "sms-45-again" })
+      assert.deepStrictEqual([money.outcome, Option.isNone(money.topup)], ["ambiguous", true])
+      assert.strictEqual((yield* topups.find({ kind: "operator" }, card.id)).status, "pending")
+      assert.strictEqual(yield* balanceOf(alice.id), 45_000)
+      // A payable with an offset names its top-up: matched at once.
+      const other = yield* topups.createWithReceipt(alice.id, 46_000, PNG)
+      yield* topups.approve(other.id)
+      const bob = yield* signUp()
+      yield* topups.create(bob.id, 46_000)
+      const offset = yield* topups.create(alice.id, 46_000)
+      assert.strictEqual(offset.payableUzs, 46_001)
+      const named = yield* payments.incoming({ amountUzs: 46_001, externalId: "sms-46001" })
+      assert.strictEqual(named.outcome, "matched")
+    }).pipe(Effect.provide(layerMemory)))
 })

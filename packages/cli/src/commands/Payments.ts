@@ -63,6 +63,7 @@ const show = (id: number) =>
 
 interface AssignOptions extends CommonOptions {
   readonly yes?: boolean
+  readonly confirmDuplicate?: boolean
 }
 
 const assign = (paymentId: number, topupId: number, options: AssignOptions) =>
@@ -78,7 +79,7 @@ const assign = (paymentId: number, topupId: number, options: AssignOptions) =>
         `and credit ${formatUzs(payment.amountUzs)} UZS to user #${topup.userId}${difference}?`,
       { yes: options.yes === true, action: `assign payment #${payment.id}` }
     )
-    const result = yield* payments.assign(payment.id, topup.id)
+    const result = yield* payments.assign(payment.id, topup.id, { confirmDuplicate: options.confirmDuplicate === true })
     const confirmed = result.topup._tag === "Some" ? result.topup.value : topup
     return output(
       { payment: result.payment, topup: confirmed },
@@ -105,6 +106,7 @@ export const registerPayments = (program: Command): void => {
       .description("resolve an unmatched, ambiguous or late payment: confirm this top-up with it and credit the amount received")
       .argument("<payment_id>", "payment id", positiveId("the payment id"))
       .argument("<topup_id>", "top-up id (pending, review or expired)", positiveId("the top-up id"))
+      .option("--confirm-duplicate", "the user was credited this amount on a receipt alone, and you checked this payment is other money")
   )).action((paymentId: number, topupId: number, options: AssignOptions) =>
     runCommand(CliCore, assign(paymentId, topupId, options), options)
   )

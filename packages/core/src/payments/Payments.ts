@@ -8,10 +8,11 @@ import { Transactor } from "../ports/Transactor.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import { currentDate } from "../Time.ts"
 import { confirmTopup } from "../topups/confirmTopup.ts"
+import { findCreditedOnReceipt } from "../topups/DuplicateReceipt.ts"
 import type { Topup } from "../topups/Topup.ts"
 import type { TopupNotFound, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
 import type { IncomingPayment, PaymentStatus } from "./IncomingPayment.ts"
-import { PaymentInvalid, type PaymentAlreadyMatched, PaymentNotFound } from "./PaymentErrors.ts"
+import { type PaymentAlreadyMatched, PaymentInvalid, PaymentNotFound, PaymentPossibleDuplicate } from "./PaymentErrors.ts"
 
 export interface IncomingPaymentInput {
   readonly amountUzs: number
@@ -39,7 +40,8 @@ export class Payments extends Context.Service<Payments, {
   /**
    * Records a payment and, when exactly one card top-up has this payable amount (live `pending`, or
    * `review` because its owner also sent a receipt), marks it paid and credits it, all in one
-   * transaction. Idempotent by `externalId`. A top-up an operator approved first is `paid` and no
+   * transaction. When that top-up's owner was credited this amount on a receipt alone shortly before,
+   * the payment may be that money: it is stored `ambiguous` for an operator instead. Idempotent by `externalId`. A top-up an operator approved first is `paid` and no
    * candidate: the payment stays unmatched for an operator, never a second credit.
    */
   readonly incoming: (input: IncomingPaymentInput) => Effect.Effect<PaymentResult, PaymentInvalid>
@@ -50,12 +52,20 @@ export class Payments extends Context.Service<Payments, {
   readonly rematchUnmatched: Effect.Effect<ReadonlyArray<PaymentResult>>
   /**
    * Operator: confirms a top-up (`pending`, `review` or `expired`) with a stored unmatched or
-   * ambiguous payment, crediting the amount actually received.
+   * ambiguous payment, crediting the amount actually received. When the owner was credited this
+   * amount on a receipt alone shortly before (see `DuplicateReceipt`), fails
+   * `PaymentPossibleDuplicate` unless `confirmDuplicate` says the operator checked it is other money.
    */
-  readonly assign: (paymentId: PaymentId, topupId: TopupId) => Effect.Effect<
+  readonly assign: (
+    paymentId: PaymentId,
+    topupId: TopupId,
+    options?: { readonly confirmDuplicate?: boolean }
+  ) => Effect.Effect<
     PaymentResult,
-    PaymentNotFound | PaymentAlreadyMatched | TopupNotFound | TopupTransitionInvalid
+    PaymentNotFound | PaymentAlreadyMatched | PaymentPossibleDuplicate | TopupNotFound | TopupTransitionInvalid
   >
+  /** The receipt-only credit a payment assigned to `topup` would most likely repeat, for the operator's hints. */
+  readonly creditedOnReceipt: (payment: IncomingPayment, topup: Topup) => Effect.Effect<Option.Option<Topup>>
   readonly find: (paymentId: PaymentId) => Effect.Effect<IncomingPayment, PaymentNotFound>
   /** Operators: oldest first. */
   readonly list: (filter: { readonly status?: ReadonlyArray<PaymentStatus> } & PageRequest) => Effect.Effect<Page<IncomingPayment>>
@@ -85,12 +95,20 @@ export class Payments extends Context.Service<Payments, {
         return { amountUzs: amountUzs as IncomingPayment["amountUzs"], cardLast4, externalId }
       })
 
+      const creditedOnReceipt = (payment: IncomingPayment, topup: Topup) =>
+        findCreditedOnReceipt(topup, payment).pipe(Effect.provideService(Topups, topups))
+
       // Inside a transaction. A top-up lost to a concurrent confirmation leaves the payment unmatched;
       // a payment claimed concurrently (operator assign) fails the whole transaction.
       const settle = (payment: IncomingPayment, candidates: ReadonlyArray<Topup>, now: Date) =>
         Effect.gen(function*() {
           const [only] = candidates
-          if (candidates.length === 1 && only !== undefined) {
+          // The one candidate's owner was credited this very amount on a receipt alone: the payment
+          // may be that money or this top-up's, so it waits for an operator (ambiguous), never guessed.
+          const receiptCredit = only === undefined || candidates.length !== 1
+            ? Option.none<Topup>()
+            : yield* creditedOnReceipt(payment, only)
+          if (candidates.length === 1 && only !== undefined && Option.isNone(receiptCredit)) {
             const confirmed = yield* confirmTopup({
               topupId: only.id,
               // review: a card top-up whose owner also sent a receipt, still waiting for an operator
@@ -104,7 +122,7 @@ export class Payments extends Context.Service<Payments, {
               return { outcome: "matched", payment: matched, topup: confirmed } satisfies PaymentResult
             }
           }
-          const status = candidates.length > 1 ? "ambiguous" : "unmatched"
+          const status = candidates.length > 1 || Option.isSome(receiptCredit) ? "ambiguous" : "unmatched"
           const stored = yield* payments.markUnresolved(payment.id, status, now)
           if (payment.status === "received") {
             yield* outbox.add({
@@ -157,8 +175,27 @@ export class Payments extends Context.Service<Payments, {
         return found.value
       })
 
-      const assign = Effect.fn("Payments.assign")(function*(paymentId: PaymentId, topupId: TopupId) {
+      const assign = Effect.fn("Payments.assign")(function*(
+        paymentId: PaymentId,
+        topupId: TopupId,
+        options?: { readonly confirmDuplicate?: boolean }
+      ) {
         const now = yield* currentDate
+        if (options?.confirmDuplicate !== true) {
+          const payment = yield* find(paymentId)
+          const target = yield* topups.find(topupId)
+          if (Option.isSome(target)) {
+            const credited = yield* creditedOnReceipt(payment, target.value)
+            if (Option.isSome(credited)) {
+              return yield* new PaymentPossibleDuplicate({
+                paymentId,
+                topupId,
+                creditedTopupId: credited.value.id,
+                amountUzs: payment.amountUzs
+              })
+            }
+          }
+        }
         return yield* tx.withTransaction(Effect.gen(function*() {
           const payment = yield* find(paymentId)
           // Claim the payment first: a payment that already confirmed something stops here.
@@ -181,7 +218,7 @@ export class Payments extends Context.Service<Payments, {
         return yield* payments.list(filter)
       })
 
-      return Payments.of({ incoming, rematchUnmatched, assign, find, list })
+      return Payments.of({ incoming, rematchUnmatched, assign, creditedOnReceipt, find, list })
     })
   )
 }

@@ -31,3 +31,31 @@ export const findPossibleDuplicate = (topup: Topup) =>
     const paid = yield* topups.list({ userId: topup.userId, status: ["paid"], offset: 0, limit: 100 })
     return duplicateAmong(topup, paid.items)
   })
+
+/**
+ * For a bank payment about to be assigned to `target`: a top-up of the same owner credited on a
+ * receipt's word alone (an operator's approve, no payment attached) for the payment's amount, within
+ * three days of the payment. That credit most likely was this money already.
+ */
+export const creditedOnReceiptFor = (
+  target: Topup,
+  payment: { readonly amountUzs: number; readonly createdAt: Date },
+  credited: ReadonlyArray<Topup>
+): Option.Option<Topup> =>
+  Option.fromNullishOr(credited.find((other) =>
+    other.id !== target.id &&
+    other.userId === target.userId &&
+    other.status === "paid" &&
+    other.confirmedBy === "operator" &&
+    other.paymentId === null &&
+    (other.payableUzs === payment.amountUzs || other.requestedUzs === payment.amountUzs) &&
+    Math.abs(other.updatedAt.getTime() - payment.createdAt.getTime()) <= DUPLICATE_WINDOW_MS
+  ))
+
+/** Reads the owner's latest credited top-ups and applies `creditedOnReceiptFor`. */
+export const findCreditedOnReceipt = (target: Topup, payment: { readonly amountUzs: number; readonly createdAt: Date }) =>
+  Effect.gen(function*() {
+    const topups = yield* Topups
+    const paid = yield* topups.list({ userId: target.userId, status: ["paid"], offset: 0, limit: 100 })
+    return creditedOnReceiptFor(target, payment, paid.items)
+  })

@@ -52,6 +52,10 @@ const byTag: Record<string, (e: Tagged) => HandlerError> = {
     new Conflict({ detail: `Ticket is ${str(e["from"])}; it cannot become ${str(e["to"])}` }),
   PricesInvalid: (e) => new BadRequest({ detail: `${str(e["field"])}: ${str(e["message"])}` }),
   PaymentNotFound: () => new NotFound({ detail: "Payment not found" }),
+  PaymentPossibleDuplicate: (e) =>
+    new Conflict({
+      detail: `Possible duplicate: receipt top-up #${str(e["creditedTopupId"])} of ${str(e["amountUzs"])} UZS was credited to the same user without a bank payment, so payment #${str(e["paymentId"])} is most likely that money; if it is other money, assign again with confirm_duplicate=true`
+    }),
   PaymentAlreadyMatched: () => new Conflict({ detail: "Payment already matched a top-up" }),
   PaymentInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),
   IdempotencyKeyConflict: () =>

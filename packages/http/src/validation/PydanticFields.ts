@@ -64,6 +64,12 @@ const FLOAT_TEXT = /^\s*[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s
 const TRUE = new Set(["1", "on", "t", "true", "y", "yes"])
 const FALSE = new Set(["0", "off", "f", "false", "n", "no"])
 
+/** pydantic's lax boolean reading of text; undefined when the text is neither. */
+export const laxBool = (text: string): boolean | undefined => {
+  const t = text.trim().toLowerCase()
+  return TRUE.has(t) ? true : FALSE.has(t) ? false : undefined
+}
+
 type Check = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly type: string; readonly msg: string }
 const ok = (value: unknown): Check => ({ ok: true, value })
 const bad = (type: string, msg: string): Check => ({ ok: false, type, msg })

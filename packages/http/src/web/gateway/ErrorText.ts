@@ -52,6 +52,8 @@ const RULES: ReadonlyArray<Rule> = [
   [/^Idempotency-Key was already used/, () => line("error.idempotency")],
   [/^A request with this Idempotency-Key is still being processed/, () => line("error.inProgress")],
   [/^Payment already matched/, () => line("error.paymentMatched")],
+  [/^Possible duplicate: receipt top-up #(\d+) of (\d+) UZS.*payment #(\d+)/, (m) =>
+    line("error.paymentPossibleDuplicate", { id: m[1] ?? "", amount: moneyParam(m[2]), payment: m[3] ?? "" })],
   [/^Possible duplicate: top-up #(\d+) of (\d+) UZS/, (m) => line("error.possibleDuplicate", { id: m[1] ?? "", amount: moneyParam(m[2]) })],
   [/^(Top-up|Order|Ticket|Receipt|Payment|User) not found/, () => line("error.notFoundThing")],
   [/^Not Found$/, () => line("error.notFound")]

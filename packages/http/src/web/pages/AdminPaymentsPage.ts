@@ -12,11 +12,25 @@ export interface AdminPayment {
   readonly external_id: string | null
   readonly status: string
   readonly created_at: string
-  readonly candidates: ReadonlyArray<{ readonly topup_id: number; readonly user_id: number; readonly status: string; readonly payable_uzs: number }>
+  readonly candidates: ReadonlyArray<{
+    readonly topup_id: number
+    readonly user_id: number
+    readonly status: string
+    readonly payable_uzs: number
+    /** The owner's receipt-only credit of this amount that this payment most likely already is. */
+    readonly credited_on_receipt: number | null
+  }>
+}
+
+/** The payment the last assign was held for (a possible duplicate): its form offers the confirmation. */
+const heldPayment = (ctx: PageContext): string | undefined => {
+  const line = ctx.flash?.lines.find((l) => "key" in l && l.key === "error.paymentPossibleDuplicate")
+  return line !== undefined && "key" in line ? String(line.params?.["payment"] ?? "") : undefined
 }
 
 const assignForm = (ctx: PageContext, payment: AdminPayment): Html => {
   const { t } = ctx.tr
+  const offerConfirm = heldPayment(ctx) === String(payment.payment_id) || payment.candidates.some((c) => c.credited_on_receipt !== null)
   const id = `assign-${payment.payment_id}`
   return html`<form method="post" action="/v2/admin/payments/${payment.payment_id}/assign" class="assign">${formGuards(ctx, { idempotent: true })}
 <label for="${id}">${t("admin.assignTo")}</label>
@@ -24,13 +38,25 @@ const assignForm = (ctx: PageContext, payment: AdminPayment): Html => {
     payment.candidates.length > 0 ? html` list="${id}-list" value="${payment.candidates.length === 1 ? String(payment.candidates[0]!.topup_id) : ""}"` : ""
   }>
 ${payment.candidates.length > 0 ? html`<datalist id="${id}-list">${payment.candidates.map((c) => html`<option value="${c.topup_id}">#${c.topup_id} · ${t("admin.userNo", { id: String(c.user_id) })} · ${t(`status.topup.${c.status}` as MessageKey)}</option>`)}</datalist>` : ""}
-${submit(t("admin.assign"))}</form>`
+${
+    offerConfirm
+      ? html`<label class="check"><input type="checkbox" name="confirm_duplicate" value="true"> ${t("admin.confirmOtherMoney")}</label>`
+      : ""
+  }${submit(t("admin.assign"))}</form>`
 }
 
 const candidates = (ctx: PageContext, payment: AdminPayment): Html =>
   payment.candidates.length === 0
     ? html`<span class="hint">—</span>`
-    : html`<ul class="plain">${payment.candidates.map((c) => html`<li>#${c.topup_id} · ${ctx.tr.t("admin.userNo", { id: String(c.user_id) })} · ${statusBadge(ctx.tr, "topup", c.status)}</li>`)}</ul>`
+    : html`<ul class="plain">${
+      payment.candidates.map((c) =>
+        html`<li>#${c.topup_id} · ${ctx.tr.t("admin.userNo", { id: String(c.user_id) })} · ${statusBadge(ctx.tr, "topup", c.status)}${
+          c.credited_on_receipt === null
+            ? ""
+            : html`<p class="warn" data-credited-on-receipt="${c.credited_on_receipt}">${ctx.tr.t("admin.creditedOnReceipt")} #${c.credited_on_receipt}</p>`
+        }</li>`
+      )
+    }</ul>`
 
 export const adminPaymentsPage = (ctx: PageContext, payments: ReadonlyArray<AdminPayment>): Html => {
   const tr = ctx.tr

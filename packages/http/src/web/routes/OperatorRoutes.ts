@@ -9,13 +9,13 @@ import { WebSessions } from "../../auth/WebSessions.ts"
 import { adminTopupsOut } from "../../handlers/AdminTopupsOut.ts"
 import { adminOrderOut, messageOut, ticketOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { detail, errorResponse, formFields, intField, json, queryInt, requireOperator, validationFailed, type ValidationItem } from "./RouteKit.ts"
+import { boolField, detail, errorResponse, formFields, intField, json, queryInt, requireOperator, validationFailed, type ValidationItem } from "./RouteKit.ts"
 
 /**
  * Operator routes the panel needs beyond the /v2 contract (admin session cookie, JSON answers):
  *
  *   GET  /v2/admin/payments                      unmatched and ambiguous bank payments, with candidate top-ups
- *   POST /v2/admin/payments/:payment_id/assign   form: topup_id; credits that top-up with the payment
+ *   POST /v2/admin/payments/:payment_id/assign   form: topup_id, confirm_duplicate?; credits that top-up with the payment
  *   GET  /v2/admin/orders/list                   ?status=&kind=&offset=&limit=
  *   GET  /v2/admin/topups/list                   ?status=a,b&offset=&limit= (with each receipt's type and,
  *                                                for a receipt in review, the credit it may repeat)
@@ -58,9 +58,23 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const listPayments = Effect.gen(function*() {
     const page = yield* payments.list({ status: ["unmatched", "ambiguous"], offset: 0, limit: 100 })
     const open = yield* topups.list({ status: ["pending", "review", "expired"], offset: 0, limit: 100 })
+    // A hint for the operator, never an automatic match: top-ups whose amount equals the payment's,
+    // each with the receipt-only credit of its owner this payment may already be (assign then needs confirm_duplicate).
+    const candidates = yield* Effect.forEach(page.items, (p) =>
+      Effect.forEach(
+        open.items.filter((t) => t.payableUzs === p.amountUzs || t.requestedUzs === p.amountUzs),
+        (t) =>
+          Effect.map(payments.creditedOnReceipt(p, t), (credited) => ({
+            topup_id: t.id,
+            user_id: t.userId,
+            status: t.status,
+            payable_uzs: t.payableUzs,
+            credited_on_receipt: Option.match(credited, { onNone: () => null, onSome: (c) => c.id })
+          }))
+      ))
     return json({
       total: page.total,
-      payments: page.items.map((p) => ({
+      payments: page.items.map((p, i) => ({
         payment_id: p.id,
         amount_uzs: p.amountUzs,
         card_last4: p.cardLast4,
@@ -68,9 +82,7 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
         status: p.status,
         created_at: p.createdAt.toISOString(),
         // A hint for the operator, never an automatic match: top-ups whose amount equals the payment's.
-        candidates: open.items
-          .filter((t) => t.payableUzs === p.amountUzs || t.requestedUzs === p.amountUzs)
-          .map((t) => ({ topup_id: t.id, user_id: t.userId, status: t.status, payable_uzs: t.payableUzs }))
+        candidates: candidates[i]!
       }))
     })
   })
@@ -79,11 +91,13 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const paymentId = pathId((yield* HttpRouter.params)["payment_id"])
     const errors: Array<ValidationItem> = []
-    const topupId = intField(["body", "topup_id"], (yield* formFields(request))["topup_id"], errors)
+    const fields = yield* formFields(request)
+    const topupId = intField(["body", "topup_id"], fields["topup_id"], errors)
+    const confirmDuplicate = boolField(["body", "confirm_duplicate"], fields["confirm_duplicate"], errors)
     if (paymentId === undefined) errors.push({ type: "int_parsing", loc: ["path", "payment_id"], msg: "Input should be a valid integer, unable to parse string as an integer", input: null })
     if (errors.length > 0) return validationFailed(errors)
     return yield* operatorOnly(
-      payments.assign(paymentId as PaymentId, topupId as TopupId).pipe(
+      payments.assign(paymentId as PaymentId, topupId as TopupId, { confirmDuplicate }).pipe(
         Effect.map((result) =>
           json({
             payment_id: result.payment.id,

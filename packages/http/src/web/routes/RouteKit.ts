@@ -5,6 +5,7 @@ import { isSameOrigin } from "../../auth/OriginCheck.ts"
 import type { WebSessions } from "../../auth/WebSessions.ts"
 import { BadRequest, Conflict, Forbidden, type HandlerError, NotFound, TooManyRequests } from "../../api/Errors.ts"
 import { toHttpError } from "../../handlers/ErrorMapping.ts"
+import { laxBool } from "../../validation/PydanticFields.ts"
 
 /**
  * Helpers of the web package's own JSON routes (the few the pages need that the /v2 contract does
@@ -50,6 +51,15 @@ export const intField = (loc: ReadonlyArray<string>, raw: string | undefined, er
     return 0
   }
   return Number(trimmed)
+}
+
+/** pydantic's lax optional `bool` from text (absent = false). */
+export const boolField = (loc: ReadonlyArray<string>, raw: string | undefined, errors: Array<ValidationItem>): boolean => {
+  if (raw === undefined) return false
+  const value = laxBool(raw)
+  if (value !== undefined) return value
+  errors.push({ type: "bool_parsing", loc, msg: "Input should be a valid boolean, unable to interpret input", input: raw })
+  return false
 }
 
 export const strField = (loc: ReadonlyArray<string>, raw: string | undefined, errors: Array<ValidationItem>): string => {
