@@ -195,7 +195,7 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       assert.strictEqual(yield* balanceOf(alice.id), 100_000 + 51_000 + 51_000)
     }).pipe(Effect.provide(layerMemory)))
 
-  it.effect("matches the requested amount of a card top-up too, and a receipt attached to a card top-up is never held", () =>
+  it.effect("matches the requested amount of a card top-up too, and holds a receipt attached to a new card top-up of that amount", () =>
     Effect.gen(function*() {
       const topups = yield* TopupService
       const payments = yield* Payments
@@ -207,11 +207,18 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       yield* payments.incoming({ amountUzs: 70_001, externalId: "sms-70001" })
       const receipt = yield* topups.createWithReceipt(alice.id, 70_000, PNG)
       assert.strictEqual((yield* Effect.flip(topups.approve(receipt.id)))._tag, "TopupPossibleDuplicate")
-      // A new card top-up with its receipt attached: the receipt names that one payment.
+      // A new card top-up of the credited amount, with "its" receipt: maybe the first transfer's receipt.
       const next = yield* topups.create(alice.id, 70_001)
       const attached = yield* topups.createWithReceipt(alice.id, next.payableUzs, PNG)
       assert.deepStrictEqual([attached.id, attached.method], [next.id, "card"])
-      assert.strictEqual((yield* topups.approve(attached.id)).status, "paid")
+      assert.strictEqual((yield* Effect.flip(topups.approve(attached.id)))._tag, "TopupPossibleDuplicate")
+      // Its own bank payment still confirms it: that is the money, no operator needed.
+      const paid = yield* payments.incoming({ amountUzs: next.payableUzs, externalId: "sms-70001-b" })
+      assert.deepStrictEqual([paid.outcome, Option.getOrThrow(paid.topup).id], ["matched", next.id])
+      // A receipt attached to a card top-up of an amount not credited lately is approved at once.
+      const fresh = yield* topups.create(alice.id, 72_000)
+      const freshReceipt = yield* topups.createWithReceipt(alice.id, fresh.payableUzs, PNG)
+      assert.strictEqual((yield* topups.approve(freshReceipt.id)).status, "paid")
     }).pipe(Effect.provide(layerMemory)))
 
   it.effect("a bank payment assigned after its receipt was credited waits for the operator too", () =>

@@ -6,13 +6,13 @@ import type { Topup } from "./Topup.ts"
 export const DUPLICATE_WINDOW_MS = 72 * 60 * 60 * 1000
 
 /**
- * The credited top-up a receipt top-up most likely repeats: same user, paid, the same amount (its
- * payable or requested amount), credited at most three days before the receipt came or after it.
- * Only top-ups created with a receipt alone are checked: a receipt attached to a pending card
- * top-up names that one payment already.
+ * The credited top-up a top-up with a receipt most likely repeats: same user, paid, the same amount
+ * (its payable or requested amount), credited at most three days before the top-up was created or
+ * after it. A receipt attached to a new card top-up counts too: it may show the money an earlier
+ * top-up of that amount was already credited with.
  */
 export const duplicateAmong = (topup: Topup, credited: ReadonlyArray<Topup>): Option.Option<Topup> =>
-  topup.method !== "receipt"
+  topup.receipt === null
     ? Option.none()
     : Option.fromNullishOr(credited.find((other) =>
       other.id !== topup.id &&
@@ -25,7 +25,7 @@ export const duplicateAmong = (topup: Topup, credited: ReadonlyArray<Topup>): Op
 /** Reads the owner's latest credited top-ups and applies `duplicateAmong`. */
 export const findPossibleDuplicate = (topup: Topup) =>
   Effect.gen(function*() {
-    if (topup.method !== "receipt") return Option.none<Topup>()
+    if (topup.receipt === null) return Option.none<Topup>()
     const topups = yield* Topups
     // Newest first; a hundred credits within three days would be a case for an operator anyway.
     const paid = yield* topups.list({ userId: topup.userId, status: ["paid"], offset: 0, limit: 100 })
