@@ -236,4 +236,30 @@ describe("npm start (one process: server + worker, one sandbox world)", () => {
       assert.deepStrictEqual([status.body.network, status.body.sandbox], ["mainnet", false])
       assert.strictEqual(yield* stop(server), 0, server.output())
     }).pipe(Effect.scoped), 180_000)
+
+  it.live("production mode with the worker in process: one gift sender serves the catalogue and the worker", () =>
+    Effect.gen(function*() {
+      const name = uniqueName("resale_start")
+      yield* Effect.acquireRelease(createDatabase(name), () => dropDatabase(name).pipe(Effect.orDie)).pipe(Effect.orDie)
+      const dataDir = mkdtempSync(join(tmpdir(), "resale-start-prod-worker-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+      const port = yield* Effect.promise(freePort)
+      const server = yield* running(baseEnv({
+        PORT: String(port),
+        DATA_DIR: dataDir,
+        DATABASE_URL: databaseUrl(name),
+        SANDBOX: "false",
+        ADMIN_TOKEN: "start-test-admin-token",
+        TELEGRAM_BOT_TOKEN: "123:start-test-bot-token",
+        HOT_WALLET_MNEMONIC: (yield* Effect.promise(() => mnemonicNew(24))).join(" "),
+        TONCENTER_URL: "http://127.0.0.1:9/api/v2/jsonRPC",
+        FRAGMENT_URL: "http://127.0.0.1:9",
+        FRAGMENT_COOKIES: "stel_ssid=t; stel_dt=-1; stel_token=t; stel_ton_token=t"
+      }), port)
+      const output = server.output()
+      assert.include(output, "worker: running in this process")
+      // Built once per process: with Telegram accounts configured this is one MTProto client per account.
+      assert.strictEqual(output.split("TELEGRAM_API_ID is not set").length - 1, 1, output)
+      assert.strictEqual(yield* stop(server), 0, server.output())
+    }).pipe(Effect.scoped), 180_000)
 })

@@ -67,5 +67,12 @@ export const makeWorkerLive = <E, R>(config: Layer.Layer<WorkerConfig, E, R>) =>
     Layer.provide(config)
   )
 
+/**
+ * All jobs with the Notifier built from `config`, and the GiftSender left to the caller: a root that
+ * runs the gift catalogue too gives both the same one (one Telegram client per sender account).
+ */
+export const makeWorkerLiveOverGiftSender = <E, R>(config: Layer.Layer<WorkerConfig, E, R>) =>
+  WorkerJobsLive.pipe(Layer.provide(NotifierLive), Layer.provide(config))
+
 /** `makeWorkerLive` with the settings read from the environment (`WorkerConfig.layer`). */
 export const WorkerLive = makeWorkerLive(WorkerConfig.layer)

@@ -6,12 +6,13 @@
  * - the routes: /v2 (HttpApi + pages), the web UI, the direct purchase surface, `/healthz` and, in
  *   sandbox mode, the faucet; FastAPI's 404/405 for everything else;
  * - the worker (`WorkerLive` jobs) unless turned off, on the same storage, chain and marketplace.
- * Each of storage and world is provided once at the top, so every consumer shares the same instance.
+ * Each of storage, world and (in production) the gift sender is provided once at the top, so every
+ * consumer shares the same instance.
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { FragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
-import { makeWorkerLive } from "@resale/worker/WorkerLive.ts"
+import { makeWorkerLive, makeWorkerLiveOverGiftSender } from "@resale/worker/WorkerLive.ts"
 import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { SandboxWorld } from "@resale/worker/SandboxWorld.ts"
 import { GiftSenderLive } from "@resale/worker/gifts/GiftSenderLive.ts"
@@ -88,13 +89,18 @@ const productionServer = (options: ServerOptions) => {
   const { settings } = options
   const routes = Layer.mergeAll(WebUi, DirectMounted)
   const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes] })
-  // The catalogue reads the gift sender accounts the worker sends from (mtcute when configured).
+  // ONE gift sender (mtcute when configured) for the catalogue and the worker: the catalogue reads the
+  // accounts the worker sends from, over the same Telegram clients.
   const workerConfig = Option.match(options.worker, {
     onNone: () => WorkerConfig.layer,
     onSome: (worker) => Layer.succeed(WorkerConfig)(worker)
   })
-  const gifts = GiftCatalog.layer.pipe(Layer.provide(GiftSenderLive), Layer.provide(workerConfig))
-  return Layer.mergeAll(serve(settings, app, gifts), workerOf(options)).pipe(
+  const worker = Option.match(options.worker, {
+    onNone: (): ReturnType<typeof makeWorkerLiveOverGiftSender<never, never>> => Layer.empty,
+    onSome: (worker) => makeWorkerLiveOverGiftSender(Layer.succeed(WorkerConfig)(worker))
+  })
+  return Layer.mergeAll(serve(settings, app, GiftCatalog.layer), worker).pipe(
+    Layer.provide(GiftSenderLive.pipe(Layer.provide(workerConfig))),
     Layer.provide(Layer.mergeAll(TonCenterBlockchain.layer, FragmentMarketplace.layer)),
     Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings))
