@@ -8,7 +8,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import { currentDate } from "../Time.ts"
 import { confirmTopup } from "../topups/confirmTopup.ts"
-import { findCreditedOnReceipt } from "../topups/DuplicateReceipt.ts"
+import { creditedOnReceiptFor, recentCredits } from "../topups/DuplicateReceipt.ts"
 import type { Topup } from "../topups/Topup.ts"
 import type { TopupNotFound, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
 import type { IncomingPayment, PaymentStatus } from "./IncomingPayment.ts"
@@ -40,9 +40,10 @@ export class Payments extends Context.Service<Payments, {
   /**
    * Records a payment and, when exactly one card top-up has this payable amount (live `pending`, or
    * `review` because its owner also sent a receipt), marks it paid and credits it, all in one
-   * transaction. When that top-up's owner was credited this amount on a receipt alone shortly before,
-   * the payment may be that money: it is stored `ambiguous` for an operator instead. Idempotent by `externalId`. A top-up an operator approved first is `paid` and no
-   * candidate: the payment stays unmatched for an operator, never a second credit.
+   * transaction. When that top-up's owner was credited this amount on a receipt alone shortly
+   * before, the payment may be that money: it is stored `ambiguous` for an operator instead.
+   * Idempotent by `externalId`. A top-up an operator approved first is `paid` and no candidate: the
+   * payment stays unmatched for an operator, never a second credit.
    */
   readonly incoming: (input: IncomingPaymentInput) => Effect.Effect<PaymentResult, PaymentInvalid>
   /**
@@ -64,7 +65,11 @@ export class Payments extends Context.Service<Payments, {
     PaymentResult,
     PaymentNotFound | PaymentAlreadyMatched | PaymentPossibleDuplicate | TopupNotFound | TopupTransitionInvalid
   >
-  /** The receipt-only credit a payment assigned to `topup` would most likely repeat, for the operator's hints. */
+  /** For each payment and top-up, the receipt-only credit assigning one to the other would most likely repeat (operator's hints). */
+  readonly creditsOnReceipt: (
+    pairs: ReadonlyArray<{ readonly payment: IncomingPayment; readonly topup: Topup }>
+  ) => Effect.Effect<ReadonlyArray<Option.Option<Topup>>>
+  /** `creditsOnReceipt` of one pair. */
   readonly creditedOnReceipt: (payment: IncomingPayment, topup: Topup) => Effect.Effect<Option.Option<Topup>>
   readonly find: (paymentId: PaymentId) => Effect.Effect<IncomingPayment, PaymentNotFound>
   /** Operators: oldest first. */
@@ -95,8 +100,14 @@ export class Payments extends Context.Service<Payments, {
         return { amountUzs: amountUzs as IncomingPayment["amountUzs"], cardLast4, externalId }
       })
 
+      const creditsOnReceipt = (pairs: ReadonlyArray<{ readonly payment: IncomingPayment; readonly topup: Topup }>) =>
+        Effect.map(
+          recentCredits(pairs.map((p) => p.topup.userId)),
+          (credits) => pairs.map((p) => creditedOnReceiptFor(p.topup, p.payment, credits.get(p.topup.userId) ?? []))
+        ).pipe(Effect.provideService(Topups, topups))
+
       const creditedOnReceipt = (payment: IncomingPayment, topup: Topup) =>
-        findCreditedOnReceipt(topup, payment).pipe(Effect.provideService(Topups, topups))
+        Effect.map(creditsOnReceipt([{ payment, topup }]), ([found]) => found!)
 
       // Inside a transaction. A top-up lost to a concurrent confirmation leaves the payment unmatched;
       // a payment claimed concurrently (operator assign) fails the whole transaction.
@@ -218,7 +229,7 @@ export class Payments extends Context.Service<Payments, {
         return yield* payments.list(filter)
       })
 
-      return Payments.of({ incoming, rematchUnmatched, assign, creditedOnReceipt, find, list })
+      return Payments.of({ incoming, rematchUnmatched, assign, creditsOnReceipt, creditedOnReceipt, find, list })
     })
   )
 }

@@ -11,7 +11,7 @@ import { randomToken } from "../Secrets.ts"
 import { canSee, type Viewer } from "../sessions/Session.ts"
 import { addMillis, currentDate } from "../Time.ts"
 import { confirmTopup } from "./confirmTopup.ts"
-import { findPossibleDuplicate } from "./DuplicateReceipt.ts"
+import { duplicateAmong, recentCredits } from "./DuplicateReceipt.ts"
 import { sniffReceiptType } from "./ReceiptRules.ts"
 import type { Topup, TopupStatus } from "./Topup.ts"
 import {
@@ -74,7 +74,9 @@ export class TopupService extends Context.Service<TopupService, {
     adminNote?: string,
     options?: { readonly confirmDuplicate?: boolean }
   ) => Effect.Effect<Topup, Transition | TopupPossibleDuplicate>
-  /** The credited top-up this one most likely repeats (see `DuplicateReceipt`), for the operator's queue. */
+  /** For each top-up, the credited one it most likely repeats (see `DuplicateReceipt`), for the operator's queue. */
+  readonly possibleDuplicates: (items: ReadonlyArray<Topup>) => Effect.Effect<ReadonlyArray<Option.Option<Topup>>>
+  /** `possibleDuplicates` of one top-up. */
   readonly possibleDuplicate: (topup: Topup) => Effect.Effect<Option.Option<Topup>>
   /** Operator: `pending` or `review` -> `rejected`. */
   readonly reject: (topupId: TopupId, adminNote?: string) => Effect.Effect<Topup, Transition>
@@ -184,24 +186,28 @@ export class TopupService extends Context.Service<TopupService, {
           }))
         }).pipe(Effect.provideContext(ports))
 
-      const possibleDuplicate = (topup: Topup) => findPossibleDuplicate(topup).pipe(Effect.provideService(Topups, topups))
+      const possibleDuplicates = (items: ReadonlyArray<Topup>) =>
+        Effect.map(
+          recentCredits(items.filter((t) => t.status === "review").map((t) => t.userId)),
+          (credits) => items.map((t) => duplicateAmong(t, credits.get(t.userId) ?? []))
+        ).pipe(Effect.provideService(Topups, topups))
+
+      const possibleDuplicate = (topup: Topup) => Effect.map(possibleDuplicates([topup]), ([found]) => found!)
 
       const approve = Effect.fn("TopupService.approve")(function*(
         topupId: TopupId,
         adminNote?: string,
         options?: { readonly confirmDuplicate?: boolean }
       ) {
-        const found = yield* topups.find(topupId)
-        if (options?.confirmDuplicate !== true && Option.isSome(found) && found.value.status === "review") {
-          const duplicate = yield* possibleDuplicate(found.value)
-          if (Option.isSome(duplicate)) {
-            return yield* new TopupPossibleDuplicate({
-              topupId,
-              duplicateOf: duplicate.value.id,
-              amountUzs: found.value.payableUzs,
-              creditedAt: duplicate.value.updatedAt
-            })
-          }
+        const found = options?.confirmDuplicate === true ? Option.none() : yield* topups.find(topupId)
+        const duplicate = Option.isSome(found) ? yield* possibleDuplicate(found.value) : Option.none()
+        if (Option.isSome(found) && Option.isSome(duplicate)) {
+          return yield* new TopupPossibleDuplicate({
+            topupId,
+            duplicateOf: duplicate.value.id,
+            amountUzs: found.value.payableUzs,
+            creditedAt: duplicate.value.updatedAt
+          })
         }
         return yield* confirm(topupId, "operator", adminNote)
       })
@@ -249,6 +255,7 @@ export class TopupService extends Context.Service<TopupService, {
         list,
         receipt,
         approve,
+        possibleDuplicates,
         possibleDuplicate,
         reject,
         markPaid,

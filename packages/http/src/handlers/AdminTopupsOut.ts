@@ -10,7 +10,7 @@ import { topupOut } from "./Wire.ts"
  */
 export const adminTopupsOut = (service: TopupService["Service"], items: ReadonlyArray<Topup>) =>
   Effect.map(
-    Effect.forEach(items, (t) => t.status === "review" ? service.possibleDuplicate(t) : Effect.succeed(Option.none<Topup>())),
+    service.possibleDuplicates(items),
     (duplicates): Array<typeof Dto.AdminTopup.Type> =>
       items.map((t, i) => ({
         ...topupOut(t),

@@ -60,21 +60,25 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
     const open = yield* topups.list({ status: ["pending", "review", "expired"], offset: 0, limit: 100 })
     // A hint for the operator, never an automatic match: top-ups whose amount equals the payment's,
     // each with the receipt-only credit of its owner this payment may already be (assign then needs confirm_duplicate).
-    const candidates = yield* Effect.forEach(page.items, (p) =>
-      Effect.forEach(
-        open.items.filter((t) => t.payableUzs === p.amountUzs || t.requestedUzs === p.amountUzs),
-        (t) =>
-          Effect.map(payments.creditedOnReceipt(p, t), (credited) => ({
-            topup_id: t.id,
-            user_id: t.userId,
-            status: t.status,
-            payable_uzs: t.payableUzs,
-            credited_on_receipt: Option.match(credited, { onNone: () => null, onSome: (c) => c.id })
-          }))
-      ))
+    const pairs = page.items.flatMap((payment) =>
+      open.items
+        .filter((t) => t.payableUzs === payment.amountUzs || t.requestedUzs === payment.amountUzs)
+        .map((topup) => ({ payment, topup }))
+    )
+    const credited = yield* payments.creditsOnReceipt(pairs)
+    const hints = pairs.map(({ payment, topup }, i) => ({
+      paymentId: payment.id,
+      candidate: {
+        topup_id: topup.id,
+        user_id: topup.userId,
+        status: topup.status,
+        payable_uzs: topup.payableUzs,
+        credited_on_receipt: Option.match(credited[i]!, { onNone: () => null, onSome: (c) => c.id })
+      }
+    }))
     return json({
       total: page.total,
-      payments: page.items.map((p, i) => ({
+      payments: page.items.map((p) => ({
         payment_id: p.id,
         amount_uzs: p.amountUzs,
         card_last4: p.cardLast4,
@@ -82,7 +86,7 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
         status: p.status,
         created_at: p.createdAt.toISOString(),
         // A hint for the operator, never an automatic match: top-ups whose amount equals the payment's.
-        candidates: candidates[i]!
+        candidates: hints.filter((h) => h.paymentId === p.id).map((h) => h.candidate)
       }))
     })
   })
