@@ -151,8 +151,8 @@ const checkBody = Effect.fnUntraced(function*(
     const persisted = yield* read.pipe(
       Effect.catchTag("MultipartError", (error) =>
         error.reason._tag === "FileTooLarge" || error.reason._tag === "BodyTooLarge"
-          ? Effect.fail(new BadRequest({ detail: "File too large" }))
-          : Effect.fail(new BadRequest({ detail: "There was an error parsing the body" })))
+          ? Effect.fail(new BadRequest({ detail: "File too large", code: "payload_too_large" }))
+          : Effect.fail(new BadRequest({ detail: "There was an error parsing the body", code: "body_unreadable" })))
     )
     input = { ...persisted }
   }
