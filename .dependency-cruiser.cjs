@@ -1,5 +1,5 @@
 // The hexagon, checked mechanically: core is pure, adapters stay apart.
-const adapters = ["store", "ton", "marketplace"]
+const adapters = ["store", "ton", "marketplace", "telegram", "push"]
 module.exports = {
   forbidden: [
     {
@@ -14,7 +14,7 @@ module.exports = {
       comment: "an adapter depends on core only, never on another adapter or a composition root",
       severity: "error",
       from: { path: `^packages/${name}/src/` },
-      to: { path: "^packages/(store|ton|marketplace|http|worker|cli)/", pathNot: `^packages/${name}/` }
+      to: { path: "^packages/(store|ton|marketplace|telegram|push|http|worker|cli)/", pathNot: `^packages/${name}/` }
     })),
     {
       name: "no-imports-from-tests",
