@@ -1,21 +1,44 @@
 /**
  * Settings of the Fragment adapter, read once at start:
- * FRAGMENT_URL (default https://fragment.com), FRAGMENT_COOKIES (a Cookie header holding
- * stel_ssid, stel_dt, stel_token and stel_ton_token; secret), FRAGMENT_TIMEOUT (per HTTP request).
+ * - FRAGMENT_URL (default https://fragment.com);
+ * - FRAGMENT_COOKIES: the main session's Cookie header (stel_ssid, stel_dt, stel_token and
+ *   stel_ton_token; secret); FRAGMENT_COOKIES_<NAME>: more sessions, bought through side by side;
+ * - FRAGMENT_PROXY: an http(s):// proxy every call to Fragment goes through (secret: may hold a password);
+ * - FRAGMENT_TIMEOUT (per HTTP request), FRAGMENT_SESSION_HOLD (how long one purchase may keep its
+ *   session to itself), FRAGMENT_SESSION_WAIT (how long a quote waits for a free session).
  */
-import { Config, ConfigProvider, Duration, Effect, Redacted } from "effect"
+import { Config, ConfigProvider, Duration, Effect, Option, Redacted, Schema } from "effect"
+
+export interface FragmentSession {
+  /** "main" for FRAGMENT_COOKIES, the suffix for FRAGMENT_COOKIES_<NAME>; logged, never secret */
+  readonly label: string
+  /** Cookie header value: "stel_ssid=...; stel_dt=...; stel_token=...; stel_ton_token=..." */
+  readonly cookies: Redacted.Redacted<string>
+}
 
 export interface FragmentOptions {
   readonly baseUrl: string
-  /** Cookie header value: "stel_ssid=...; stel_dt=...; stel_token=...; stel_ton_token=..." */
+  /** the main session's Cookie header (label "main") */
   readonly cookies: Redacted.Redacted<string>
+  /** further sessions; purchases of different sessions run side by side */
+  readonly moreSessions?: ReadonlyArray<FragmentSession>
   /** bound on each single HTTP request */
   readonly timeout: Duration.Input
   /** HTTP 429 is retried this many times (default 3) */
   readonly rateLimitRetries?: number
   /** first wait after a 429; doubles and is jittered (default 1 second) */
   readonly rateLimitDelay?: Duration.Input
+  /** proxy URL (http:// or https://) for every outbound call */
+  readonly proxy?: Redacted.Redacted<string>
+  /** longest time one purchase keeps its session (default 3 minutes); a dead process frees it then */
+  readonly sessionHold?: Duration.Input
+  /** longest time a quote waits for a session to be free (default 30 seconds) */
+  readonly sessionWait?: Duration.Input
+  /** "Price was changed" answers to an init that are re-synced and retried (default 3) */
+  readonly priceRetries?: number
 }
+
+export const MAIN_SESSION = "main"
 
 export const REQUIRED_COOKIES = ["stel_ssid", "stel_dt", "stel_token", "stel_ton_token"] as const
 
@@ -27,16 +50,47 @@ export const missingCookies = (header: string): ReadonlyArray<string> => {
   return REQUIRED_COOKIES.filter((name) => !names.has(name))
 }
 
-const Cookies = Config.Redacted("FRAGMENT_COOKIES").pipe(
-  Config.mapEffect((cookies) => {
-    const missing = missingCookies(Redacted.value(cookies))
-    return missing.length === 0
-      ? Effect.succeed(cookies)
-      : Effect.fail(
-        new Config.ConfigError(
-          new ConfigProvider.SourceError({ message: `FRAGMENT_COOKIES lacks the cookie(s) ${missing.join(", ")}` })
-        )
-      )
+const configError = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
+
+const checkedCookies = (name: string) =>
+  Config.Redacted(name).pipe(
+    Config.mapEffect((cookies) => {
+      const missing = missingCookies(Redacted.value(cookies))
+      return missing.length === 0
+        ? Effect.succeed(cookies)
+        : Effect.fail(configError(`${name} lacks the cookie(s) ${missing.join(", ")}`))
+    })
+  )
+
+/**
+ * Every FRAGMENT_COOKIES_<NAME> set in the environment (the env provider nests on "_"), checked like
+ * the main one. The separators are a character no env value holds, so FRAGMENT_COOKIES's own value
+ * is never read as a "key=value" list.
+ */
+const NO_SEPARATOR = "\u0001"
+const MoreSessions = Config.Record(Schema.String, Schema.String, ["FRAGMENT", "COOKIES"], {
+  separator: NO_SEPARATOR,
+  keyValueSeparator: NO_SEPARATOR
+}).pipe(
+  Config.withDefault({}),
+  Config.mapEffect((found) => {
+    const sessions: Array<FragmentSession> = []
+    for (const [label, header] of Object.entries(found).sort(([a], [b]) => a.localeCompare(b))) {
+      const name = `FRAGMENT_COOKIES_${label}`
+      if (!/^[A-Za-z0-9]{1,32}$/.test(label)) return Effect.fail(configError(`${name}: the name must be letters and digits`))
+      const missing = missingCookies(header)
+      if (missing.length > 0) return Effect.fail(configError(`${name} lacks the cookie(s) ${missing.join(", ")}`))
+      sessions.push({ label, cookies: Redacted.make(header) })
+    }
+    return Effect.succeed(sessions)
+  })
+)
+
+const Proxy = Config.option(Config.Redacted("FRAGMENT_PROXY")).pipe(
+  Config.mapEffect((proxy) => {
+    if (Option.isNone(proxy)) return Effect.succeed(undefined)
+    const ok = URL.canParse(Redacted.value(proxy.value)) && /^https?:$/.test(new URL(Redacted.value(proxy.value)).protocol)
+    return ok ? Effect.succeed(proxy.value) : Effect.fail(configError("FRAGMENT_PROXY must be an http:// or https:// URL"))
   })
 )
 
@@ -45,6 +99,16 @@ export const FragmentConfig: Config.Config<FragmentOptions> = Config.all({
     Config.map((url) => url.origin),
     Config.withDefault("https://fragment.com")
   ),
-  cookies: Cookies,
-  timeout: Config.Duration("FRAGMENT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20)))
-})
+  cookies: checkedCookies("FRAGMENT_COOKIES"),
+  moreSessions: MoreSessions,
+  timeout: Config.Duration("FRAGMENT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20))),
+  proxy: Proxy,
+  sessionHold: Config.Duration("FRAGMENT_SESSION_HOLD").pipe(Config.withDefault(Duration.minutes(3))),
+  sessionWait: Config.Duration("FRAGMENT_SESSION_WAIT").pipe(Config.withDefault(Duration.seconds(30)))
+}).pipe(Config.map(({ proxy, ...rest }) => proxy === undefined ? rest : { ...rest, proxy }))
+
+/** Every session of the options, the main one first. */
+export const sessionsOf = (options: FragmentOptions): ReadonlyArray<FragmentSession> => [
+  { label: MAIN_SESSION, cookies: options.cookies },
+  ...(options.moreSessions ?? [])
+]
