@@ -1,4 +1,4 @@
-import { resolveVapidKeys } from "@resale/worker/notify/VapidKeys.ts"
+import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
 import { Config, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
