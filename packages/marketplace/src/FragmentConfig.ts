@@ -2,12 +2,13 @@
  * Settings of the Fragment adapter, read once at start:
  * - FRAGMENT_URL (default https://fragment.com);
  * - FRAGMENT_COOKIES: the main session's Cookie header (stel_ssid, stel_dt, stel_token and
- *   stel_ton_token; secret); FRAGMENT_COOKIES_<NAME>: more sessions, bought through side by side;
+ *   stel_ton_token; secret); FRAGMENT_SESSIONS (names) with FRAGMENT_COOKIES_<NAME> each: more
+ *   sessions, bought through side by side;
  * - FRAGMENT_PROXY: an http(s):// proxy every call to Fragment goes through (secret: may hold a password);
  * - FRAGMENT_TIMEOUT (per HTTP request), FRAGMENT_SESSION_HOLD (how long one purchase may keep its
  *   session to itself), FRAGMENT_SESSION_WAIT (how long a quote waits for a free session).
  */
-import { Config, ConfigProvider, Duration, Effect, Option, Redacted, Schema } from "effect"
+import { Config, ConfigProvider, Duration, Effect, Option, Redacted } from "effect"
 
 export interface FragmentSession {
   /** "main" for FRAGMENT_COOKIES, the suffix for FRAGMENT_COOKIES_<NAME>; logged, never secret */
@@ -62,28 +63,21 @@ const checkedCookies = (name: string) =>
     })
   )
 
-/**
- * Every FRAGMENT_COOKIES_<NAME> set in the environment (the env provider nests on "_"), checked like
- * the main one. The separators are a character no env value holds, so FRAGMENT_COOKIES's own value
- * is never read as a "key=value" list.
- */
-const NO_SEPARATOR = "\u0001"
-const MoreSessions = Config.Record(Schema.String, Schema.String, ["FRAGMENT", "COOKIES"], {
-  separator: NO_SEPARATOR,
-  keyValueSeparator: NO_SEPARATOR
-}).pipe(
-  Config.withDefault({}),
-  Config.mapEffect((found) => {
-    const sessions: Array<FragmentSession> = []
-    for (const [label, header] of Object.entries(found).sort(([a], [b]) => a.localeCompare(b))) {
-      const name = `FRAGMENT_COOKIES_${label}`
-      if (!/^[A-Za-z0-9]{1,32}$/.test(label)) return Effect.fail(configError(`${name}: the name must be letters and digits`))
-      const missing = missingCookies(header)
-      if (missing.length > 0) return Effect.fail(configError(`${name} lacks the cookie(s) ${missing.join(", ")}`))
-      sessions.push({ label, cookies: Redacted.make(header) })
-    }
-    return Effect.succeed(sessions)
-  })
+/** FRAGMENT_SESSIONS="a,b": more sessions, each with its Cookie header in FRAGMENT_COOKIES_<NAME>. */
+const MoreSessions: Config.Config<ReadonlyArray<FragmentSession>> = Config.String("FRAGMENT_SESSIONS").pipe(
+  Config.withDefault(""),
+  Config.mapEffect((text) => {
+    const names = text.split(",").map((n) => n.trim()).filter((n) => n.length > 0)
+    const bad = names.find((n) => !/^[A-Za-z0-9_]{1,32}$/.test(n) || n.toLowerCase() === MAIN_SESSION)
+    return bad === undefined
+      ? Effect.succeed(names)
+      : Effect.fail(configError(`FRAGMENT_SESSIONS: "${bad}" is not a session name (letters, digits, _; not "${MAIN_SESSION}")`))
+  }),
+  Config.flatMap((names) =>
+    Config.all(names.map((name) =>
+      checkedCookies(`FRAGMENT_COOKIES_${name.toUpperCase()}`).pipe(Config.map((cookies): FragmentSession => ({ label: name, cookies })))
+    ))
+  )
 )
 
 const Proxy = Config.option(Config.Redacted("FRAGMENT_PROXY")).pipe(

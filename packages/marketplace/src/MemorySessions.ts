@@ -74,7 +74,8 @@ export const makeMemorySessions = (): MarketplaceSessions["Service"] => {
     confirmed: (reqId, outcome: ConfirmOutcome, note) =>
       Effect.sync(() => {
         const known = purchases.get(reqId)
-        if (known !== undefined) purchases.set(reqId, { ...known, confirm: outcome, confirmNote: note })
+        // an accepted message stays accepted: a later failed re-report does not undo the proof
+        if (known !== undefined && known.confirm !== "accepted") purchases.set(reqId, { ...known, confirm: outcome, confirmNote: note })
       })
   })
 }
