@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Scope } from "effect"
 import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
+import { withRequestId } from "./RequestId.ts"
 
 /**
  * The platform's own services (`effect/...`: HTTP platform, file system, path, scope, references),
@@ -35,9 +36,10 @@ export const serveLean = <A, E, R>(
   ).pipe(
     Effect.map((built) => {
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
+      // The request id wraps the request logger, so its line carries the `request_id` annotation too.
       const served = options.logRequests
-        ? HttpServer.serveEffect(handler, HttpMiddleware.logger)
-        : HttpServer.serveEffect(handler)
+        ? HttpServer.serveEffect(handler, (app) => withRequestId(HttpMiddleware.logger(app)))
+        : HttpServer.serveEffect(handler, withRequestId)
       return Layer.effectDiscard(
         Effect.updateContext(served, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context))
       )
