@@ -5,6 +5,7 @@
  * it gracefully: no new request or order is taken, running payments finish, the database closes.
  */
 import { NodeRuntime } from "@effect/platform-node"
+import { logStarted, runObserved } from "@resale/observability/Lifecycle.ts"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { Cause, Config, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { HttpConfig } from "./server/HttpConfig.ts"
@@ -18,6 +19,7 @@ const program = Effect.gen(function*() {
     : Option.none()
   // The worker follows the server's mode and data directory, so both use one sandbox world.
   const aligned = Option.map(worker, (w) => ({ ...w, sandbox: settings.sandbox, dataDir: settings.dataDir, publicUrl: settings.publicUrl }))
+  yield* logStarted("server", { ...settings, worker: Option.getOrNull(aligned) })
   return yield* Layer.launch(serverLayer({ settings, worker: aligned }))
 })
 
@@ -25,4 +27,7 @@ const program = Effect.gen(function*() {
 const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
-program.pipe(Effect.provide(HttpConfig.layer), NodeRuntime.runMain({ teardown }))
+// Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
+runObserved("server", program.pipe(Effect.provide(HttpConfig.layer))).pipe(
+  NodeRuntime.runMain({ teardown, disableErrorReporting: true })
+)

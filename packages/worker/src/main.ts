@@ -9,6 +9,8 @@ import { NodeRuntime } from "@effect/platform-node"
 import { FragmentMarketplace } from "@resale/marketplace"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
+import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
+import { logStarted, runObserved, shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { TonCenterBlockchain } from "@resale/ton"
 import { Config, Effect, Layer, Option } from "effect"
@@ -32,12 +34,15 @@ const program = Effect.gen(function*() {
   if (Option.isNone(toncenter)) {
     yield* Effect.logWarning("TONCENTER_URL and FRAGMENT_COOKIES not set: this worker runs its own sandbox chain and Fragment simulator")
   }
+  yield* logStarted("worker", { ...settings, toncenterUrl: toncenter })
   const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerConfig))
-  const worker = makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(
-    Layer.provide(world),
+  const worker = Layer.mergeAll(makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(Layer.provide(world)), databaseWatch()).pipe(
     Layer.provide(storage)
   )
-  return yield* Layer.launch(worker)
+  return yield* Layer.launch(shutdownBegun("worker").pipe(Layer.provide(worker)))
 })
 
-program.pipe(Effect.provide(WorkerConfig.layer), NodeRuntime.runMain)
+// Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
+runObserved("worker", program.pipe(Effect.provide(WorkerConfig.layer))).pipe(
+  NodeRuntime.runMain({ disableErrorReporting: true })
+)

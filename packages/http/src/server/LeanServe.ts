@@ -1,5 +1,6 @@
 import { Context, Effect, Layer, Scope } from "effect"
-import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
+import { requestLog } from "@resale/observability/RequestLog.ts"
+import { HttpRouter, HttpServer } from "effect/http"
 
 /**
  * The platform's own services (`effect/...`: HTTP platform, file system, path, scope, references),
@@ -35,9 +36,8 @@ export const serveLean = <A, E, R>(
   ).pipe(
     Effect.map((built) => {
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
-      const served = options.logRequests
-        ? HttpServer.serveEffect(handler, HttpMiddleware.logger)
-        : HttpServer.serveEffect(handler)
+      // One log line per request (unless turned off) and the request metrics.
+      const served = HttpServer.serveEffect(handler, requestLog({ log: options.logRequests }))
       return Layer.effectDiscard(
         Effect.updateContext(served, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context))
       )
