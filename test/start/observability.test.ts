@@ -110,5 +110,5 @@ describe("logs, metrics and probes of the running server", () => {
       assert.isTrue(lines.some((line) => line["message"] === "server: shutdown begun"))
       assert.strictEqual(lines.at(-1)!["message"], "server: shutdown done")
       for (const secret of [ADMIN_TOKEN, API_KEY, "abandon ability", "abandon%20ability"]) assert.notInclude(server.output(), secret)
-    }))
+    }), 180_000)
 })
