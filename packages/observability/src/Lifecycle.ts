@@ -3,7 +3,7 @@
  * `<redacted>`), shutdown begun (the first finalizer to run once SIGTERM arrives) and shutdown done,
  * or the error it stopped on. `runObserved` also installs the logger of `Logging.ts`.
  */
-import { Cause, Effect, Layer, Option, Redacted } from "effect"
+import { Cause, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { Logging } from "./Logging.ts"
 
 const snakeCase = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
@@ -12,6 +12,8 @@ const settingValue = (value: unknown): unknown => {
   if (Redacted.isRedacted(value)) return "<redacted>"
   if (Option.isOption(value)) return Option.isSome(value) ? settingValue(value.value) : null
   if (typeof value === "bigint") return value.toString()
+  if (Duration.isDuration(value)) return Duration.format(value)
+  if (Array.isArray(value)) return value.map(settingValue)
   if (typeof value === "object" && value !== null && !Array.isArray(value)) return settingsForLog(value)
   return value
 }
@@ -36,6 +38,11 @@ export const logStarted = (process: string, settings: object) =>
 export const shutdownBegun = (process: string): Layer.Layer<never> =>
   Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInfo(`${process}: shutdown begun`).pipe(Effect.annotateLogs({ process }))))
 
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
+    ? error.message
+    : String(error)
+
 /**
  * `program` under the configured logger, ending with `shutdown done` (stopped by a signal) or the
  * error it stopped on. Run it with `NodeRuntime.runMain({ disableErrorReporting: true })`: the error
@@ -43,11 +50,14 @@ export const shutdownBegun = (process: string): Layer.Layer<never> =>
  */
 export const runObserved = <A, E, R>(process: string, program: Effect.Effect<A, E, R>) =>
   program.pipe(
-    Effect.onExit((exit) =>
-      exit._tag === "Success" || Cause.hasInterruptsOnly(exit.cause)
-        ? Effect.logInfo(`${process}: shutdown done`)
+    Effect.onExit((exit) => {
+      if (exit._tag === "Success" || Cause.hasInterruptsOnly(exit.cause)) return Effect.logInfo(`${process}: shutdown done`)
+      // An expected failure (a configuration problem, a database that refused) is its message; a defect keeps its trace.
+      const failure = Cause.findErrorOption(exit.cause)
+      return Option.isSome(failure) && Cause.hasFails(exit.cause) && !Cause.hasDies(exit.cause)
+        ? Effect.logError(`${process} stopped: ${messageOf(failure.value)}`)
         : Effect.logError(`${process} stopped on an error`, exit.cause)
-    ),
+    }),
     Effect.annotateLogs({ process }),
     Effect.provide(Logging)
   )

@@ -15,12 +15,23 @@ export interface LogSettings {
   readonly level: LogLevel.LogLevel
 }
 
-/** `LOG_FORMAT` (json | pretty; pretty only on a terminal by default) and `LOG_LEVEL` (default Info). */
+const levelOf = (text: string): LogLevel.LogLevel | undefined =>
+  LogLevel.values.find((level) => level.toLowerCase() === text.trim().toLowerCase())
+
+/**
+ * `LOG_FORMAT` (json | pretty; pretty only on a terminal by default) and `LOG_LEVEL` (any case, default
+ * info). Read here rather than from `@resale/config`, because the logger must exist before the
+ * configuration is read; the catalogue lists and checks them too, so a bad value is reported with the rest.
+ */
 export const logSettings: Config.Config<LogSettings> = Config.all({
-  format: Config.Literals(["json", "pretty"], "LOG_FORMAT").pipe(
+  format: Config.String("LOG_FORMAT").pipe(
+    Config.map((text): LogFormat => (text.trim().toLowerCase() === "pretty" ? "pretty" : "json")),
     Config.withDefault<LogFormat>(process.stdout.isTTY === true ? "pretty" : "json")
   ),
-  level: Config.LogLevel("LOG_LEVEL").pipe(Config.withDefault<LogLevel.LogLevel>("Info"))
+  level: Config.String("LOG_LEVEL").pipe(
+    Config.map((text) => levelOf(text) ?? "Info"),
+    Config.withDefault<LogLevel.LogLevel>("Info")
+  )
 })
 
 const snakeCase = (key: string): string =>

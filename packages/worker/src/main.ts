@@ -1,11 +1,12 @@
 /**
  * Composition root of `npm run worker`: only the worker, against the PostgreSQL of DATABASE_URL
  * (migrated at start). Several may run at once: they coordinate through the database only.
- * TON through toncenter when TONCENTER_URL is set, Fragment when FRAGMENT_COOKIES is set; otherwise
- * this process runs its own sandbox chain and Fragment simulator (the server of `npm start` runs
- * the worker in-process on its own sandbox, which is what sandbox mode is for).
+ * The configuration is read and checked once (`@resale/config`): TON through toncenter and Fragment
+ * when configured (always outside sandbox), otherwise this process runs its own sandbox chain and
+ * Fragment simulator.
  */
 import { NodeRuntime } from "@effect/platform-node"
+import { AppConfig, reportConfigProblems } from "@resale/config"
 import { FragmentMarketplace } from "@resale/marketplace"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
@@ -13,7 +14,7 @@ import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
 import { logStarted, runObserved, shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { TonCenterBlockchain } from "@resale/ton"
-import { Config, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import type { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import { SandboxWorld } from "./SandboxWorld.ts"
@@ -21,28 +22,37 @@ import { WorkerConfig } from "./WorkerConfig.ts"
 import { makeWorkerLive } from "./WorkerLive.ts"
 
 const program = Effect.gen(function*() {
+  const app = yield* AppConfig
   const settings = yield* WorkerConfig
-  yield* Config.Redacted("DATABASE_URL")
-  const toncenter = yield* Config.option(Config.String("TONCENTER_URL"))
-  const fragment = yield* Config.option(Config.Redacted("FRAGMENT_COOKIES"))
-  if (Option.isSome(toncenter) !== Option.isSome(fragment)) {
-    return yield* Effect.die(new Error("set both TONCENTER_URL and FRAGMENT_COOKIES, or neither (sandbox)"))
-  }
-  const world: Layer.Layer<Blockchain | Marketplace, unknown> = Option.isSome(toncenter)
-    ? Layer.mergeAll(TonCenterBlockchain.layer, FragmentMarketplace.layer)
-    : SandboxWorld.layer(`${settings.dataDir}/worker-sandbox`)
-  if (Option.isNone(toncenter)) {
+  const external = Option.all({ toncenter: app.toncenter, fragment: app.fragment })
+  const world: Layer.Layer<Blockchain | Marketplace, unknown> = Option.match(external, {
+    onSome: ({ fragment, toncenter }) =>
+      Layer.mergeAll(
+        TonCenterBlockchain.layerWith({
+          endpoint: toncenter.endpoint,
+          network: toncenter.network,
+          timeout: toncenter.timeout,
+          ...(Option.isSome(toncenter.apiKey) ? { apiKey: toncenter.apiKey.value } : {})
+        }),
+        FragmentMarketplace.layerWith({ baseUrl: fragment.baseUrl, cookies: fragment.cookies, timeout: fragment.timeout })
+      ),
+    onNone: () => SandboxWorld.layer(`${settings.dataDir}/worker-sandbox`)
+  })
+  if (Option.isNone(external)) {
     yield* Effect.logWarning("TONCENTER_URL and FRAGMENT_COOKIES not set: this worker runs its own sandbox chain and Fragment simulator")
   }
-  yield* logStarted("worker", { ...settings, toncenterUrl: toncenter })
-  const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerConfig))
+  yield* logStarted("worker", app)
+  const url = Option.getOrThrow(app.databaseUrl)
+  const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax)))
   const worker = Layer.mergeAll(makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(Layer.provide(world)), databaseWatch()).pipe(
     Layer.provide(storage)
   )
+  // `shutdown begun` is the first line once a stop is asked for (its layer is built last).
   return yield* Layer.launch(shutdownBegun("worker").pipe(Layer.provide(worker)))
 })
 
 // Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
-runObserved("worker", program.pipe(Effect.provide(WorkerConfig.layer))).pipe(
-  NodeRuntime.runMain({ disableErrorReporting: true })
-)
+runObserved(
+  "worker",
+  program.pipe(Effect.provide(WorkerConfig.layer), Effect.provide(AppConfig.layer("worker")), reportConfigProblems)
+).pipe(NodeRuntime.runMain({ disableErrorReporting: true }))
