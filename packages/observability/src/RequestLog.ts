@@ -6,7 +6,7 @@
 import { Context, Effect, Exit, LogLevel, Option } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { recordRequest } from "./HttpMetrics.ts"
-import { requestUser } from "./RequestFacts.ts"
+import { requestRoute, requestUser } from "./RequestFacts.ts"
 
 const PROBES = new Set(["/livez", "/readyz", "/healthz", "/metrics"])
 
@@ -37,8 +37,8 @@ export interface RequestLogOptions {
 }
 
 /**
- * Wraps the whole HTTP app. The route pattern is read from the router's `RouteContext`, which the
- * router leaves on the fiber once it has matched (so it is there when the app's effect has finished).
+ * Wraps the whole HTTP app. The route pattern is the one `RouteNoting` noted (provide it where the
+ * routes are added), else the router's `RouteContext` if it is still on the fiber.
  */
 export const requestLog = (options: RequestLogOptions) =>
 <E, R>(
@@ -50,10 +50,10 @@ export const requestLog = (options: RequestLogOptions) =>
     return Effect.onExit(app, (exit) =>
       Effect.withFiber((after) => {
         const durationMs = Math.round((performance.now() - started) * 10) / 10
-        const matched = Context.getOrUndefined(after.context, HttpRouter.RouteContext)
+        const matched = requestRoute(request) ?? Context.getOrUndefined(after.context, HttpRouter.RouteContext)?.route.path
         const path = pathOf(request.url)
         const status = statusOf(exit)
-        const route = matched?.route.path ?? routeOfUnmatched(path, status)
+        const route = matched ?? routeOfUnmatched(path, status)
         const metrics = recordRequest(request.method, route, status, durationMs)
         if (!options.log) return metrics
         const level: LogLevel.LogLevel = PROBES.has(path) ? "Debug" : status >= 500 ? "Error" : "Info"

@@ -1,4 +1,5 @@
 import { Context, Effect, Layer, Scope } from "effect"
+import { RouteNoting } from "@resale/observability/RequestFacts.ts"
 import { requestLog } from "@resale/observability/RequestLog.ts"
 import { HttpRouter, HttpServer } from "effect/http"
 
@@ -29,7 +30,8 @@ export const serveLean = <A, E, R>(
 ): Layer.Layer<never, Served<E>, HttpServer.HttpServer | Exclude<Served<R>, HttpRouter.HttpRouter>> =>
   Effect.contextWith((context: Context.Context<Scope.Scope>) =>
     Layer.buildWithMemoMap(
-      Layer.provideMerge(app, HttpRouter.layer),
+      // `RouteNoting` is in the context every route is added in, so each route notes its pattern for the request log.
+      Layer.provideMerge(app, Layer.merge(HttpRouter.layer, RouteNoting)),
       Layer.CurrentMemoMap.forkOrCreate(context),
       Context.get(context, Scope.Scope)
     )
