@@ -10,6 +10,7 @@ import DeferredPaymentTopup from "./migrations/0003_deferred_payment_topup.ts"
 import OpenPayableKey from "./migrations/0004_open_payable_key.ts"
 import ClosedPayableQuarantine from "./migrations/0005_closed_payable_quarantine.ts"
 import OrderAttention from "./migrations/0006_order_attention.ts"
+import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
 import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
@@ -20,7 +21,8 @@ export const migrations = PgMigrator.fromRecord({
   "0004_open_payable_key": OpenPayableKey,
   "0005_closed_payable_quarantine": ClosedPayableQuarantine,
   "0006_order_attention": OrderAttention,
-  "0011_marketplace_sessions": MarketplaceSessions
+  "0011_marketplace_sessions": MarketplaceSessions,
+  "0015_idempotency_endpoint": IdempotencyEndpoint
 })
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */
