@@ -1,5 +1,7 @@
 import { Context, Effect, Layer, Scope } from "effect"
-import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
+import { RouteNoting } from "@resale/observability/RequestFacts.ts"
+import { requestLog } from "@resale/observability/RequestLog.ts"
+import { HttpRouter, HttpServer } from "effect/http"
 import { withRequestId } from "./RequestId.ts"
 
 /**
@@ -29,17 +31,17 @@ export const serveLean = <A, E, R>(
 ): Layer.Layer<never, Served<E>, HttpServer.HttpServer | Exclude<Served<R>, HttpRouter.HttpRouter>> =>
   Effect.contextWith((context: Context.Context<Scope.Scope>) =>
     Layer.buildWithMemoMap(
-      Layer.provideMerge(app, HttpRouter.layer),
+      // `RouteNoting` is in the context every route is added in, so each route notes its pattern for the request log.
+      Layer.provideMerge(app, Layer.merge(HttpRouter.layer, RouteNoting)),
       Layer.CurrentMemoMap.forkOrCreate(context),
       Context.get(context, Scope.Scope)
     )
   ).pipe(
     Effect.map((built) => {
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
-      // The request id wraps the request logger, so its line carries the `request_id` annotation too.
-      const served = options.logRequests
-        ? HttpServer.serveEffect(handler, (app) => withRequestId(HttpMiddleware.logger(app)))
-        : HttpServer.serveEffect(handler, withRequestId)
+      // One log line per request (unless turned off) and the request metrics.
+      // The request id wraps the request log, so its line and every line of the request carry `request_id`.
+      const served = HttpServer.serveEffect(handler, (app) => withRequestId(requestLog({ log: options.logRequests })(app)))
       return Layer.effectDiscard(
         Effect.updateContext(served, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context))
       )

@@ -1,5 +1,5 @@
 import { Context, Effect } from "effect"
-import { HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { Headers, HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomUUID } from "node:crypto"
 
 /**
@@ -27,5 +27,11 @@ export const withRequestId = <E, R>(
     const id = requestIdFor(request.headers["x-request-id"])
     yield* HttpEffect.appendPreResponseHandler((_request, response) =>
       Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id)))
-    return yield* app.pipe(Effect.provideService(RequestId, id), Effect.annotateLogs("request_id", id))
+    // Inner middleware (the request log) reads the safe id from the request, never the raw header.
+    const withId = request.modify({ headers: Headers.set(request.headers, "x-request-id", id) })
+    return yield* app.pipe(
+      Effect.provideService(HttpServerRequest.HttpServerRequest, withId),
+      Effect.provideService(RequestId, id),
+      Effect.annotateLogs("request_id", id)
+    )
   })
