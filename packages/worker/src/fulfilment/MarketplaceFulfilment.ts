@@ -1,7 +1,7 @@
 import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import type { Order } from "@resale/core/orders/Order.ts"
-import { Context, Effect, Layer, Option, Semaphore } from "effect"
+import { Array, Context, Effect, Layer, Option, Semaphore } from "effect"
 import { HotWallet } from "./HotWallet.ts"
 import { Busy, Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
 
@@ -68,7 +68,8 @@ export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment
         const outcome = outcomeOfDirectError(result.failure)
         if (outcome._tag !== "Busy" && outcome._tag !== "Unknown") return outcome
         // The stored record tells an open payment (reconcile later, keep its Ref#) from one in flight elsewhere.
-        const record = yield* direct.find(orderId)
+        // The hot wallet's ids are keyed by its phrase (HotWallet.orderKey): the newest record is its own.
+        const record = Array.head(yield* direct.findByOrderId(orderId))
         if (Option.isNone(record)) return outcome
         const ref = record.value.ref ?? undefined
         if (outcome._tag === "Unknown") return Unknown(outcome.error, ref)
