@@ -10,6 +10,7 @@ import DeferredPaymentTopup from "./migrations/0003_deferred_payment_topup.ts"
 import OpenPayableKey from "./migrations/0004_open_payable_key.ts"
 import ClosedPayableQuarantine from "./migrations/0005_closed_payable_quarantine.ts"
 import WalletOrderIds from "./migrations/0009_wallet_order_ids.ts"
+import DirectRateWindows from "./migrations/0010_direct_rate_windows.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrations = PgMigrator.fromRecord({
@@ -18,7 +19,8 @@ export const migrations = PgMigrator.fromRecord({
   "0003_deferred_payment_topup": DeferredPaymentTopup,
   "0004_open_payable_key": OpenPayableKey,
   "0005_closed_payable_quarantine": ClosedPayableQuarantine,
-  "0009_wallet_order_ids": WalletOrderIds
+  "0009_wallet_order_ids": WalletOrderIds,
+  "0010_direct_rate_windows": DirectRateWindows
 })
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */

@@ -63,6 +63,8 @@ const prepareFailure = (error: BlockchainError): DirectPurchaseError => {
       return new DirectPurchaseError({ reason: "MarketplaceRejected", message: "The marketplace sent a payment message that cannot be signed" })
     case "Busy":
       return new DirectPurchaseError({ reason: "OrderPending", message: "Another payment from this wallet is still in flight; retry when it has finished" })
+    case "Overloaded":
+      return new DirectPurchaseError({ reason: "ServiceBusy", message: error.message })
     case "Frozen":
     case "InvalidMnemonic":
     case "WalletNotFound":

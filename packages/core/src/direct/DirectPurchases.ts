@@ -8,7 +8,7 @@
  * `answerWithin`; a payment still running then finishes in the background.
  */
 import { Clock, Context, Duration, Effect, Fiber, Layer, Option } from "effect"
-import { formatTon, type Nanoton } from "../money/Nanoton.ts"
+import { formatTon, Nanoton } from "../money/Nanoton.ts"
 import { Blockchain, type BlockchainError, type Wallet, type WalletVersion } from "../ports/Blockchain.ts"
 import { DirectPurchaseRecords, type DirectPurchaseRecord, type NewDirectPurchase } from "../ports/DirectPurchaseRecords.ts"
 import { Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
@@ -39,7 +39,12 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const walletFailure = (error: BlockchainError): DirectPurchaseError =>
   error.reason === "NetworkError" || error.reason === "Timeout"
     ? new DirectPurchaseError({ reason: "TransferFailed", message: `The blockchain could not be reached: ${error.message}`, outcome: "NotPaid" })
+    : error.reason === "Overloaded"
+    ? new DirectPurchaseError({ reason: "ServiceBusy", message: error.message, outcome: "NotPaid" })
     : new DirectPurchaseError({ reason: "WalletInvalid", message: error.message })
+
+/** The default wallet a new user is shown: the current standard (W5), unless one was asked for. */
+const NEW_WALLET_VERSION: WalletVersion = "v5r1"
 
 // Every reason but a timeout answers as a marketplace error (spec §7); the marketplace's own reason rides along.
 const marketplaceFailure = (error: MarketplaceError): DirectPurchaseError =>
@@ -229,8 +234,28 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
       })
 
       const walletInfo = Effect.fn("DirectPurchases.walletInfo")(function*(request: WalletInfoRequest) {
-        const wallet = yield* resolve(request.seed, request.walletVersion)
-        return { address: wallet.address, version: wallet.version, status: wallet.status, balance: wallet.balance, network: chain.network } satisfies WalletInfo
+        const found = yield* chain.resolveWallet(request.seed, request.walletVersion === undefined ? {} : { version: request.walletVersion }).pipe(
+          Effect.map((wallet) => ({ _tag: "Found", wallet }) as const),
+          Effect.catchIf(
+            (e) => e.reason === "WalletNotFound" && e.addresses !== undefined && e.addresses.length > 0,
+            (e) => Effect.succeed({ _tag: "Fresh", addresses: e.addresses ?? [] } as const)
+          ),
+          Effect.mapError(walletFailure)
+        )
+        if (found._tag === "Found") {
+          const w = found.wallet
+          return { address: w.address, version: w.version, status: w.status, balance: w.balance, network: chain.network } satisfies WalletInfo
+        }
+        // A phrase never funded: where to send the first TON (either version works; wallets show W5 today).
+        const shown = found.addresses.find((a) => a.version === (request.walletVersion ?? NEW_WALLET_VERSION)) ?? found.addresses[0]!
+        return {
+          address: shown.address,
+          version: shown.version,
+          status: "uninit",
+          balance: Nanoton.make(0n),
+          network: chain.network,
+          addresses: found.addresses
+        } satisfies WalletInfo
       })
 
       return DirectPurchases.of({

@@ -26,7 +26,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
         ["/stars/buy", `{"username":"someone","amount":50,"seed":"${seed}"`], // malformed JSON
         ["/stars/buy", "[1,2,3]"],
         ["/stars/buy", { amount: 50, seed }], // username missing
-        ["/stars/buy", { username: "@someone", amount: 50, seed }], // leading @
+        ["/stars/buy", { username: "@@someone", amount: 50, seed }], // only one leading @ is taken off
         ["/stars/buy", { username: "someone", amount: 50.5, seed }],
         ["/stars/buy", { username: "someone", amount: 50, seed: seed.split(" ").slice(0, 13).join(" ") }],
         ["/stars/buy", { username: "someone", amount: 50 }], // seed missing
@@ -50,6 +50,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       assertFailure(yield* post(env, "/stars/buy", { username: "@x", amount: 50, seed: wrongPhrase }), 400, "VALIDATION_ERROR")
       const inUrl = yield* call(env, "GET", `/balance?seed=${encodeURIComponent(seed)}`)
       assertFailure(inUrl, 400, "VALIDATION_ERROR", seed)
+      assert.match(String(inUrl.body["message"]), /send seed in the JSON body/)
       assert.isEmpty(env.fragment.control.invoices().filter((i) => i.username === "someone"), "the marketplace was never asked")
     }), 30_000)
 

@@ -11,6 +11,7 @@ export const outcomeOfDirectError = (error: DirectPurchaseError): Outcome => {
   if (error.outcome === "Paid" || error.outcome === "Unknown") return Unknown(text)
   switch (error.reason) {
     case "OrderPending":
+    case "ServiceBusy":
       return Busy(text)
     case "OrderIdReused":
       // Only a finished (paid) record answers this: never pay again, an operator looks at it.
