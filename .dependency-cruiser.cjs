@@ -1,5 +1,5 @@
 // The hexagon, checked mechanically: core is pure, adapters stay apart.
-const adapters = ["store", "ton", "marketplace"]
+const adapters = ["store", "ton", "marketplace", "telegram", "push"]
 module.exports = {
   forbidden: [
     {
@@ -9,12 +9,19 @@ module.exports = {
       from: { path: "^packages/core/src/", pathNot: "\\.test\\.ts$" },
       to: { pathNot: ["^packages/core/src/", "^node_modules/effect/"] }
     },
+    {
+      name: "config-only-effect",
+      comment: "packages/config reads and checks settings: it imports only itself, effect and node builtins",
+      severity: "error",
+      from: { path: "^packages/config/src/" },
+      to: { pathNot: ["^packages/config/src/", "^node_modules/effect/"], dependencyTypesNot: ["core"] }
+    },
     ...adapters.map((name) => ({
       name: `${name}-imports-no-other-adapter`,
       comment: "an adapter depends on core only, never on another adapter or a composition root",
       severity: "error",
       from: { path: `^packages/${name}/src/` },
-      to: { path: "^packages/(store|ton|marketplace|http|worker|cli)/", pathNot: `^packages/${name}/` }
+      to: { path: "^packages/(store|ton|marketplace|telegram|push|http|worker|cli)/", pathNot: `^packages/${name}/` }
     })),
     {
       name: "no-imports-from-tests",

@@ -11,6 +11,7 @@ import OpenPayableKey from "./migrations/0004_open_payable_key.ts"
 import ClosedPayableQuarantine from "./migrations/0005_closed_payable_quarantine.ts"
 import WalletOrderIds from "./migrations/0009_wallet_order_ids.ts"
 import DirectRateWindows from "./migrations/0010_direct_rate_windows.ts"
+import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrations = PgMigrator.fromRecord({
@@ -20,7 +21,8 @@ export const migrations = PgMigrator.fromRecord({
   "0004_open_payable_key": OpenPayableKey,
   "0005_closed_payable_quarantine": ClosedPayableQuarantine,
   "0009_wallet_order_ids": WalletOrderIds,
-  "0010_direct_rate_windows": DirectRateWindows
+  "0010_direct_rate_windows": DirectRateWindows,
+  "0011_marketplace_sessions": MarketplaceSessions
 })
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */

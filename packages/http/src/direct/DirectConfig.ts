@@ -16,7 +16,8 @@
  *   marketplace before its outcome is left open ("unknown") for reconciliation.
  */
 import { DirectSettings, type DirectSettingsShape } from "@resale/core/direct/DirectSettings.ts"
-import { Config, Context, Duration, Effect, Layer } from "effect"
+import { AppConfig } from "@resale/config"
+import { Context, Effect, Layer } from "effect"
 import { DerivationGateSettings } from "./DerivationGate.ts"
 import type { RateLimit } from "./RateLimiter.ts"
 
@@ -36,35 +37,28 @@ export class DirectHttpConfig extends Context.Service<DirectHttpConfig, DirectHt
     maxBodyBytes: 16_384
   }
 
-  /** From the environment, together with the core's DirectSettings and the derivation gate's settings. */
-  static readonly layer = Layer.effectContext(Effect.gen(function*() {
-    const d = DirectHttpConfig.defaults
-    const perMinute = yield* Config.Int("DIRECT_RATE_LIMIT").pipe(Config.withDefault(d.rateLimit.perMinute))
-    const burst = yield* Config.Int("DIRECT_RATE_BURST").pipe(Config.withDefault(d.rateLimit.burst))
-    const sharedRateLimit = yield* Config.Boolean("DIRECT_RATE_SHARED").pipe(Config.withDefault(d.sharedRateLimit))
-    const trustProxy = yield* Config.Boolean("DIRECT_TRUST_PROXY").pipe(Config.withDefault(d.trustProxy))
-    const maxBodyBytes = yield* Config.Int("DIRECT_MAX_BODY").pipe(Config.withDefault(d.maxBodyBytes))
-    const gate = DerivationGateSettings.defaultValue()
-    const permits = yield* Config.Int("DIRECT_DERIVATIONS").pipe(Config.withDefault(gate.permits))
-    const queue = yield* Config.Int("DIRECT_DERIVATION_QUEUE").pipe(Config.withDefault(gate.queue))
-    const maxWait = yield* Config.Duration("DIRECT_DERIVATION_WAIT").pipe(Config.withDefault(Duration.fromInputUnsafe(gate.maxWait)))
-    const base = DirectSettings.defaultValue()
+  /** From the one configuration (`@resale/config`), with the core's DirectSettings and the derivation gate's. */
+  static readonly layer = Layer.effectContext(Effect.map(AppConfig, ({ direct }) => {
     const core: DirectSettingsShape = {
-      ...base,
-      confirmWithin: yield* Config.Duration("DIRECT_CONFIRM_TIMEOUT").pipe(Config.withDefault(Duration.seconds(75))),
-      deliveryWithin: yield* Config.Duration("DIRECT_DELIVERY_TIMEOUT").pipe(Config.withDefault(Duration.seconds(60))),
-      pollEvery: yield* Config.Duration("DIRECT_POLL_INTERVAL").pipe(Config.withDefault(Duration.millis(1500))),
-      answerWithin: yield* Config.Duration("DIRECT_ANSWER_TIMEOUT").pipe(Config.withDefault(Duration.seconds(25))),
-      replayWithin: yield* Config.Duration("DIRECT_REPLAY_WINDOW").pipe(Config.withDefault(Duration.minutes(15)))
+      ...DirectSettings.defaultValue(),
+      confirmWithin: direct.confirmWithin,
+      deliveryWithin: direct.deliveryWithin,
+      pollEvery: direct.pollEvery,
+      answerWithin: direct.answerWithin,
+      replayWithin: direct.replayWithin
     }
     return Context.make(DirectHttpConfig, {
-      rateLimit: { perMinute: Math.max(1, perMinute), burst: Math.max(1, burst) },
-      sharedRateLimit,
-      trustProxy,
-      maxBodyBytes: Math.max(1024, maxBodyBytes)
+      rateLimit: { perMinute: Math.max(1, direct.ratePerMinute), burst: Math.max(1, direct.rateBurst) },
+      sharedRateLimit: direct.rateShared,
+      trustProxy: direct.trustProxy,
+      maxBodyBytes: Math.max(1024, direct.maxBodyBytes)
     }).pipe(
       Context.add(DirectSettings, core),
-      Context.add(DerivationGateSettings, { permits: Math.max(1, permits), queue: Math.max(0, queue), maxWait })
+      Context.add(DerivationGateSettings, {
+        permits: Math.max(1, direct.derivations),
+        queue: Math.max(0, direct.derivationQueue),
+        maxWait: direct.derivationWait
+      })
     )
   }))
 

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { GiftSender, GiftSenderError, type StarGift } from "@resale/core/ports/GiftSender.ts"
-import { SANDBOX_GIFTS } from "@resale/worker/gifts/SimulatedGiftSender.ts"
+import { SANDBOX_GIFTS } from "@resale/telegram/SimulatedGiftSender.ts"
 import { Deferred, Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { ServiceUnavailable } from "../api/Errors.ts"

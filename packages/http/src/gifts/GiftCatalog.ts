@@ -1,5 +1,5 @@
 import { GiftSender, type StarGift } from "@resale/core/ports/GiftSender.ts"
-import { SimulatedGiftSender } from "@resale/worker/gifts/SimulatedGiftSender.ts"
+import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { Clock, Context, Duration, Effect, Layer, Option, Ref, Schema, Semaphore } from "effect"
 
 /** A star gift that can be sent: its id (a numeric string) and price in stars. */

@@ -2,8 +2,8 @@ import { GiftSender, GiftSenderError } from "@resale/core/ports/GiftSender.ts"
 import { Config, Effect, Layer, Option } from "effect"
 import { join } from "node:path"
 import { WorkerConfig } from "../WorkerConfig.ts"
-import { MtcuteGiftSender } from "./MtcuteGiftSender.ts"
-import { SimulatedGiftSender } from "./SimulatedGiftSender.ts"
+import { MtcuteGiftSender } from "@resale/telegram/MtcuteGiftSender.ts"
+import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 
 const unconfigured = (accounts: ReadonlyArray<string>) => {
   const error = new GiftSenderError({ reason: "Unavailable", message: "no gift sender account is configured (TELEGRAM_API_ID)" })

@@ -1,9 +1,9 @@
 import { Notifier, NotifierError } from "@resale/core/ports/Notifier.ts"
 import { Effect, Layer, Option } from "effect"
 import { WorkerConfig } from "../WorkerConfig.ts"
-import { makeTelegramBotSender } from "./TelegramBotSender.ts"
-import { resolveVapidKeys } from "./VapidKeys.ts"
-import { makeWebPushSender } from "./WebPushSender.ts"
+import { makeTelegramBotSender } from "@resale/telegram/TelegramBotSender.ts"
+import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
+import { makeWebPushSender } from "@resale/push/WebPushSender.ts"
 
 const notConfigured = (channel: "push" | "bot", what: string) =>
   Effect.fail(new NotifierError({ channel, reason: "NotConfigured", message: `${what} not configured` }))

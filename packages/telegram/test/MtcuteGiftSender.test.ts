@@ -2,7 +2,7 @@ import { assert, describe, it } from "@effect/vitest"
 import type { GiftRequest } from "@resale/core/ports/GiftSender.ts"
 import { Effect, Option } from "effect"
 import { createRequire } from "node:module"
-import { makeMtcuteGiftSender } from "../src/gifts/MtcuteGiftSender.ts"
+import { makeMtcuteGiftSender } from "../src/MtcuteGiftSender.ts"
 import { FakeTelegram } from "./support/FakeTelegram.ts"
 
 const HEART = { id: "5170145012310081615", stars: 15, title: "Heart" }

@@ -3,7 +3,7 @@ import { Effect, Option, Redacted } from "effect"
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { resolveVapidKeys } from "./VapidKeys.ts"
+import { resolveVapidKeys } from "../src/VapidKeys.ts"
 
 /** A fresh, empty data directory, removed when the test ends. */
 const dataDir = Effect.acquireRelease(
