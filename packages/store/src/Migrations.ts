@@ -9,6 +9,7 @@ import DirectPurchases from "./migrations/0002_direct_purchases.ts"
 import DeferredPaymentTopup from "./migrations/0003_deferred_payment_topup.ts"
 import OpenPayableKey from "./migrations/0004_open_payable_key.ts"
 import ClosedPayableQuarantine from "./migrations/0005_closed_payable_quarantine.ts"
+import OrderAttention from "./migrations/0006_order_attention.ts"
 import WalletOrderIds from "./migrations/0009_wallet_order_ids.ts"
 import DirectRateWindows from "./migrations/0010_direct_rate_windows.ts"
 import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
@@ -20,6 +21,7 @@ export const migrations = PgMigrator.fromRecord({
   "0003_deferred_payment_topup": DeferredPaymentTopup,
   "0004_open_payable_key": OpenPayableKey,
   "0005_closed_payable_quarantine": ClosedPayableQuarantine,
+  "0006_order_attention": OrderAttention,
   "0009_wallet_order_ids": WalletOrderIds,
   "0010_direct_rate_windows": DirectRateWindows,
   "0011_marketplace_sessions": MarketplaceSessions
