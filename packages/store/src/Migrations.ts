@@ -13,6 +13,7 @@ import OrderAttention from "./migrations/0006_order_attention.ts"
 import WalletOrderIds from "./migrations/0009_wallet_order_ids.ts"
 import DirectRateWindows from "./migrations/0010_direct_rate_windows.ts"
 import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
+import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrations = PgMigrator.fromRecord({
@@ -24,7 +25,8 @@ export const migrations = PgMigrator.fromRecord({
   "0006_order_attention": OrderAttention,
   "0009_wallet_order_ids": WalletOrderIds,
   "0010_direct_rate_windows": DirectRateWindows,
-  "0011_marketplace_sessions": MarketplaceSessions
+  "0011_marketplace_sessions": MarketplaceSessions,
+  "0015_idempotency_endpoint": IdempotencyEndpoint
 })
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */
