@@ -19,7 +19,10 @@ export const Mode = {
   PUBLIC_URL: S.optionalUrl("PUBLIC_URL", "the address customers use (links, bot messages, cookies' Secure flag when https)", "http://127.0.0.1:$PORT"),
   DATA_DIR: S.text("DATA_DIR", ".data", "local state: embedded PostgreSQL, sandbox chain and world, VAPID keys, gift log"),
   WORKER: S.flag("WORKER", true, "npm start also runs the worker in its process; false when `npm run worker` runs apart"),
-  LOG_REQUESTS: S.flag("LOG_REQUESTS", false, "one log line per request")
+  LOG_REQUESTS: S.flag("LOG_REQUESTS", true, "one log line per request (method, route, status, duration_ms, client, user)"),
+  LOG_FORMAT: S.oneOf("LOG_FORMAT", ["json", "pretty"], "json: one JSON object per line; pretty: readable lines; default pretty on a terminal, json otherwise"),
+  LOG_LEVEL: S.oneOf("LOG_LEVEL", ["trace", "debug", "info", "warn", "error", "fatal", "none"], "lowest level logged; default info"),
+  METRICS_TOKEN: S.secret("METRICS_TOKEN", "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN")
 } as const
 
 export const Storage = {
