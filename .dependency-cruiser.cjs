@@ -9,7 +9,8 @@ const wiring = [
   "(^|/)main\\.ts$",
   "Live\\.ts$",
   "^packages/http/src/server/HttpApp\\.ts$",
-  "^packages/http/src/direct/TonPayerAccounts\\.ts$",
+  // layers over the Blockchain port: TON Connect account of a wallet, a gate on key derivation
+  "^packages/http/src/direct/(TonPayerAccounts|DerivationGate)\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
 ]
 // Named, temporary: code another change is reworking right now (the hot-wallet purchase use case and
@@ -49,6 +50,13 @@ module.exports = {
       severity: "error",
       from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring, ...inRework] },
       to: { path: "^packages/core/src/ports/", dependencyTypesNot: ["type-only"] }
+    },
+    {
+      name: "observability-only-effect",
+      comment: "packages/observability is shared by every root: it may import only itself, effect and the word list",
+      severity: "error",
+      from: { path: "^packages/observability/src/" },
+      to: { pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"] }
     },
     {
       name: "no-imports-from-tests",
