@@ -13,7 +13,12 @@ export interface ToncenterSettings {
 export interface FragmentSettings {
   readonly baseUrl: string
   readonly cookies: Redacted.Redacted<string>
+  /** FRAGMENT_SESSIONS with their FRAGMENT_COOKIES_<NAME> */
+  readonly moreSessions: ReadonlyArray<{ readonly label: string; readonly cookies: Redacted.Redacted<string> }>
+  readonly proxy: Option.Option<Redacted.Redacted<string>>
   readonly timeout: Duration.Duration
+  readonly sessionHold: Duration.Duration
+  readonly sessionWait: Duration.Duration
 }
 
 export interface TelegramAccounts {

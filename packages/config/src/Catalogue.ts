@@ -60,7 +60,11 @@ export const World = {
     ["stel_ssid", "stel_dt", "stel_token", "stel_ton_token"],
     "Cookie header of a signed-in Fragment session (secret); required outside sandbox"
   ),
-  FRAGMENT_TIMEOUT: S.duration("FRAGMENT_TIMEOUT", "20 seconds", "per Fragment request")
+  FRAGMENT_TIMEOUT: S.duration("FRAGMENT_TIMEOUT", "20 seconds", "per Fragment request"),
+  FRAGMENT_SESSIONS: S.names("FRAGMENT_SESSIONS", [], "more Fragment sessions, bought through side by side; each needs FRAGMENT_COOKIES_<NAME>"),
+  FRAGMENT_PROXY: S.secret("FRAGMENT_PROXY", "http:// or https:// proxy every Fragment call goes through (secret: may hold a password)"),
+  FRAGMENT_SESSION_HOLD: S.duration("FRAGMENT_SESSION_HOLD", "3 minutes", "longest time one purchase keeps its Fragment session to itself"),
+  FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session")
 } as const
 
 export const Direct = {

@@ -37,7 +37,7 @@ const searchOf = (request: HttpServerRequest.HttpServerRequest) => new URL(reque
 
 /** A path id: digits only, else the route does not exist for it. */
 const pathId = (raw: string | undefined): number | undefined =>
-  raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined
+  raw !== undefined && /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined
 
 export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
@@ -147,7 +147,7 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
 
   const ticket = Effect.gen(function*() {
     const id = pathId((yield* HttpRouter.params)["ticket_id"])
-    if (id === undefined) return detail(404, "Ticket not found")
+    if (id === undefined) return detail(404, "Ticket not found", "ticket_not_found")
     return yield* tickets.detail({ kind: "operator" }, id as TicketId).pipe(
       Effect.map((d) => json({ ticket: ticketOut(d.ticket), messages: d.messages.map(messageOut) })),
       Effect.catch(errorResponse)
