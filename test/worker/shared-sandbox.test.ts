@@ -70,7 +70,8 @@ describe("one sandbox world for the server and a separate worker", () => {
       const dataDir = mkdtempSync(join(tmpdir(), "resale-shared-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
       const port = yield* Effect.promise(freePort)
-      const shared = { SANDBOX: "true", DATABASE_URL: url, DATA_DIR: dataDir, PG_POOL_MAX: "4" }
+      // A killed worker's Fragment session is free again after FRAGMENT_SESSION_HOLD (3 minutes by default).
+      const shared = { SANDBOX: "true", DATABASE_URL: url, DATA_DIR: dataDir, PG_POOL_MAX: "4", FRAGMENT_SESSION_HOLD: "5 seconds" }
       const server = yield* entryProcess(environment({ ...shared, PORT: String(port), WORKER: "false" }), port)
       assert.include(server.output(), "worker: not in this process")
       const world = yield* worldOf(dataDir)
@@ -100,7 +101,8 @@ describe("one sandbox world for the server and a separate worker", () => {
         PAYMENT_CONFIRM_WAIT: "20 seconds",
         PAYMENT_STALE_AFTER: "3 seconds",
         WORKER_PAYMENTS_INTERVAL: "500 millis",
-        WORKER_NOTIFY_INTERVAL: "200 millis"
+        WORKER_NOTIFY_INTERVAL: "200 millis",
+        FRAGMENT_SESSION_WAIT: "10 seconds"
       })
       const logFile = join(dataDir, "worker.log")
       const log = openSync(logFile, "a")

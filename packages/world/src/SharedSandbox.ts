@@ -20,7 +20,7 @@ import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
 import { tonCenterClient } from "@resale/ton/TonCenterBlockchain.ts"
 import { NodeHttpClient } from "@effect/platform-node"
 import { TonClient } from "@ton/ton"
-import { Context, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Context, type Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import { chmod, unlink } from "node:fs/promises"
@@ -80,12 +80,18 @@ const claim = (socket: string, descriptor: Descriptor) =>
   })
 
 /** The world as its owner: the emulator, its toncenter endpoint and the Fragment simulator in this process. */
-const host = (dataDir: string) =>
+/** Adapter timings of the sandbox world's Fragment (the session rules are Fragment's, sandbox or not). */
+export interface SandboxMarketTiming {
+  readonly sessionHold: Duration.Duration
+  readonly sessionWait: Duration.Duration
+}
+
+const host = (dataDir: string, timing: SandboxMarketTiming) =>
   Effect.gen(function*() {
     const chain = yield* Layer.build(SandboxBlockchain.layerWith({ dataDir }))
     const sandbox = Context.get(chain, SandboxBlockchain)
     const toncenter = yield* serveSandboxToncenter(sandbox)
-    const fragment = yield* Layer.build(FragmentSandbox.layer({ paymentSeen: paymentSeenOn(sandbox.emulator) }))
+    const fragment = yield* Layer.build(FragmentSandbox.layer({ paymentSeen: paymentSeenOn(sandbox.emulator) }, timing))
     const simulator = Context.get(fragment, FragmentSandbox)
     const context = Context.merge(chain, fragment).pipe(Context.add(SandboxFaucet, SandboxFaucet.of({ fund: sandbox.fund })))
     const descriptor: Descriptor = { toncenter: toncenter.url, fragment: simulator.url, cookies: simulator.cookies, pid: process.pid }
@@ -93,7 +99,7 @@ const host = (dataDir: string) =>
   })
 
 /** The world as a guest: the production adapters on the owner's loopback addresses. */
-const join_ = (descriptor: Descriptor) =>
+const join_ = (descriptor: Descriptor, timing: SandboxMarketTiming) =>
   Effect.gen(function*() {
     const client = tonCenterClient(new TonClient({ endpoint: descriptor.toncenter, timeout: 15_000 }), "mainnet", "100 millis")
     const chain = makeTonBlockchain({ ...client, network: "sandbox" })
@@ -101,7 +107,8 @@ const join_ = (descriptor: Descriptor) =>
       baseUrl: descriptor.fragment,
       cookies: Redacted.make(descriptor.cookies),
       timeout: "5 seconds",
-      rateLimitDelay: "10 millis"
+      rateLimitDelay: "10 millis",
+      ...timing
     })
     const faucet = yield* Layer.build(SandboxFaucet.layerRemote(descriptor.toncenter).pipe(Layer.provide(NodeHttpClient.layerUndici)))
     yield* Effect.logInfo(`sandbox world of process ${descriptor.pid} joined (chain ${descriptor.toncenter}, Fragment ${descriptor.fragment})`)
@@ -109,19 +116,19 @@ const join_ = (descriptor: Descriptor) =>
   })
 
 /** The sandbox world of `dataDir`: owned by this process if nobody owns it yet, else joined. */
-export const sharedSandboxWorld = (dataDir: string): Layer.Layer<Blockchain | Marketplace | SandboxFaucet, unknown> =>
+export const sharedSandboxWorld = (dataDir: string, timing: SandboxMarketTiming): Layer.Layer<Blockchain | Marketplace | SandboxFaucet, unknown> =>
   Layer.effectContext(Effect.gen(function*() {
     yield* Effect.sync(() => mkdirSync(dataDir, { recursive: true }))
     const socket = worldSocketOf(dataDir)
     const existing = yield* discover(socket)
-    if (Option.isSome(existing)) return yield* join_(existing.value)
-    const owned = yield* host(dataDir)
+    if (Option.isSome(existing)) return yield* join_(existing.value, timing)
+    const owned = yield* host(dataDir, timing)
     if (yield* claim(socket, owned.descriptor)) {
       yield* Effect.logInfo(`sandbox world owned by this process (chain ${owned.descriptor.toncenter}, Fragment ${owned.descriptor.fragment})`)
       return owned.context as Context.Context<Blockchain | Marketplace | SandboxFaucet>
     }
     // Another process claimed it while this one was starting its own: use theirs.
     const other = yield* discover(socket)
-    if (Option.isSome(other)) return yield* join_(other.value)
+    if (Option.isSome(other)) return yield* join_(other.value, timing)
     return yield* Effect.die(new Error(`the sandbox world socket ${socket} can be neither claimed nor joined`))
   }))

@@ -44,7 +44,9 @@ const chain = Layer.unwrap(Effect.gen(function*() {
       noFaucet
     )
   }
-  if (app.sandbox) return sharedSandboxWorld(app.dataDir)
+  if (app.sandbox) {
+    return sharedSandboxWorld(app.dataDir, { sessionHold: app.fragmentSessions.hold, sessionWait: app.fragmentSessions.wait })
+  }
   // Only the CLI may get here (the server and the worker are refused at start without it).
   return yield* new ConfigProblems({
     mode: `production mode: ${app.modeReason}`,
