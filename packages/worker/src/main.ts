@@ -9,6 +9,8 @@ import { NodeRuntime } from "@effect/platform-node"
 import { AppConfig, reportConfigProblems } from "@resale/config"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
+import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
+import { logStarted, runObserved, shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { World } from "@resale/world"
 import { Effect, Layer, Option } from "effect"
@@ -16,14 +18,17 @@ import { WorkerLive } from "./WorkerLive.ts"
 
 const program = Effect.gen(function*() {
   const app = yield* AppConfig
+  yield* logStarted("worker", app)
   // Checked by the configuration for the worker's role.
   const url = Option.getOrThrow(app.databaseUrl)
   const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax)))
-  return yield* Layer.launch(WorkerLive.pipe(Layer.provide(World.layer), Layer.provide(storage)))
+  const worker = Layer.mergeAll(WorkerLive.pipe(Layer.provide(World.layer)), databaseWatch()).pipe(Layer.provide(storage))
+  // `shutdown begun` is the first line once a stop is asked for (its layer is built last).
+  return yield* Layer.launch(shutdownBegun("worker").pipe(Layer.provide(worker)))
 })
 
-program.pipe(
-  Effect.provide(AppConfig.layer("worker")),
-  reportConfigProblems,
-  NodeRuntime.runMain
-)
+// Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
+runObserved(
+  "worker",
+  program.pipe(Effect.provide(AppConfig.layer("worker")), reportConfigProblems)
+).pipe(NodeRuntime.runMain({ disableErrorReporting: true }))

@@ -177,8 +177,13 @@ const MAPPING: Mapping = {
     }),
   PaymentAlreadyMatched: () => new Conflict({ detail: "Payment already matched a top-up", code: "payment_already_matched" }),
   PaymentInvalid: (e) => new BadRequest({ detail: e.message, code: "payment_invalid", params: { field: e.reason } }),
-  IdempotencyKeyConflict: () =>
-    new Conflict({ detail: "Idempotency-Key was already used with a different request", code: "idempotency_key_reused" }),
+  IdempotencyKeyConflict: (e) =>
+    e.reason === "OtherEndpoint"
+      ? new Conflict({
+        detail: "Idempotency-Key was already used for another endpoint; use a new key for each request",
+        code: "idempotency_key_endpoint_mismatch"
+      })
+      : new Conflict({ detail: "Idempotency-Key was already used with a different request", code: "idempotency_key_reused" }),
   IdempotencyKeyInProgress: () =>
     new Conflict({
       detail: "A request with this Idempotency-Key is still being processed; retry shortly",

@@ -10,6 +10,8 @@
  * Storage and world are provided once at the top, so every consumer shares the same instance.
  */
 import { NodeHttpServer } from "@effect/platform-node"
+import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
+import { shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { World } from "@resale/world"
 import { Effect, Layer, Redacted } from "effect"
 import { createServer } from "node:http"
@@ -21,6 +23,7 @@ import { WEB_ROUTES, WebUi } from "../web/WebUi.ts"
 import { HttpConfig, type HttpSettings } from "./HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "./HttpApp.ts"
 import { serveLean } from "./LeanServe.ts"
+import { OPS_PATHS, OpsRoutes } from "./OpsRoutes.ts"
 import { storageLayer } from "./Storage.ts"
 
 export interface ServerOptions<WE, WR> {
@@ -34,7 +37,7 @@ export interface ServerOptions<WE, WR> {
 const DirectMounted = DirectRouteHandlers.pipe(Layer.provide(DirectServices), Layer.provide(DirectHttpConfig.layer))
 
 const banner = (settings: HttpSettings, worker: boolean) =>
-  Effect.sync(() => {
+  Effect.suspend(() => {
     const lines = [
       `resale listening on ${settings.publicUrl} (port ${settings.port})${settings.sandbox ? " - SANDBOX MODE, no real money moves" : ""}`,
       settings.adminTokenGenerated
@@ -48,7 +51,8 @@ const banner = (settings: HttpSettings, worker: boolean) =>
       lines.push(`sandbox sign-in: ${settings.publicUrl}/v2/auth/sandbox?user=demo`)
       lines.push(`sandbox faucet: POST ${settings.publicUrl}/v2/api/admin/sandbox/fund (or: resale sandbox fund ADDRESS TON)`)
     }
-    console.log(lines.join("\n"))
+    // One log line each: plain lines on a terminal, JSON objects in production.
+    return Effect.forEach(lines, (line) => Effect.logInfo(line), { discard: true })
   })
 
 /** The HTTP server on `settings.port` for `app`, over the use cases of `HttpServices` (request handlers need them too). */
@@ -63,19 +67,27 @@ const serve = <E, R, GE, GR>(
     Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
   )
 
+/** `/livez`, `/readyz`, `/metrics`; the worker's loops count for readiness when it runs here. */
+const opsKnownRoutes = OPS_PATHS.map((path) => ({ method: "GET", path }))
+
 /**
  * The whole process for `options`: the routes of the mode (the faucet in sandbox mode), the worker,
- * over one storage and one outside world (`World.layer`); the banner is printed once the server listens.
+ * over one storage and one outside world (`World.layer`); the banner is logged once the server listens.
+ * The database is watched (lost / back lines) and `shutdown begun` is the first line once a stop is asked for.
  */
 export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
   const { settings } = options
-  const routes = settings.sandbox ? Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute) : Layer.mergeAll(WebUi, DirectMounted)
-  const known = settings.sandbox ? [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes] : [...WEB_ROUTES, ...directKnownRoutes]
+  const ops = OpsRoutes({ workerInProcess: options.inProcessWorker })
+  const routes = settings.sandbox ? Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute, ops) : Layer.mergeAll(WebUi, DirectMounted, ops)
+  const known = settings.sandbox
+    ? [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes, ...opsKnownRoutes]
+    : [...WEB_ROUTES, ...directKnownRoutes, ...opsKnownRoutes]
   // ONE gift sender (mtcute when configured) for the catalogue and the worker: one Telegram client per account.
-  return Layer.mergeAll(serve(settings, httpApp({ routes, known }), GiftCatalog.layer), options.worker).pipe(
+  const server = Layer.mergeAll(serve(settings, httpApp({ routes, known }), GiftCatalog.layer), options.worker, databaseWatch()).pipe(
     Layer.provide(World.layer),
     Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings)),
     Layer.tap(() => banner(settings, options.inProcessWorker))
   )
+  return shutdownBegun("server").pipe(Layer.provide(server))
 }
