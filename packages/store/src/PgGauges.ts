@@ -41,6 +41,12 @@ const QUERIES: ReadonlyArray<Query> = [
     sql: "SELECT coalesce(sum(greatest(attempts - 1, 0)), 0)::float8 AS value FROM orders"
   },
   {
+    name: "resale_orders_unknown_outcome",
+    help: "Balance orders whose last fulfilment attempt had no clear answer (being rechecked, not yet settled)",
+    labels: [],
+    sql: "SELECT count(*)::float8 AS value FROM orders WHERE unknown_since IS NOT NULL AND status NOT IN ('completed', 'failed')"
+  },
+  {
     name: "resale_refunds",
     help: "Refunds credited back to balances (all time)",
     labels: [],
