@@ -42,7 +42,7 @@ module.exports = {
       comment: "an adapter depends on core only, never on another adapter or a composition root",
       severity: "error",
       from: { path: `^packages/${name}/src/` },
-      to: { path: "^packages/(store|ton|marketplace|telegram|push|http|worker|cli)/", pathNot: `^packages/${name}/` }
+      to: { path: "^packages/(store|ton|marketplace|telegram|push|world|http|worker|cli)/", pathNot: `^packages/${name}/` }
     })),
     {
       name: "roots-call-use-cases-only",
@@ -50,6 +50,20 @@ module.exports = {
       severity: "error",
       from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring, ...inRework] },
       to: { path: "^packages/core/src/ports/", dependencyTypesNot: ["type-only"] }
+    },
+    {
+      name: "world-imports-no-root",
+      comment: "packages/world wires the adapters for every root; it never imports a root",
+      severity: "error",
+      from: { path: "^packages/world/src/" },
+      to: { path: "^packages/(http|worker|cli)/" }
+    },
+    {
+      name: "http-imports-no-worker",
+      comment: "the server shares adapters with the worker, not its code: only the entry of `npm start` starts the worker in process",
+      severity: "error",
+      from: { path: "^packages/http/", pathNot: "^packages/http/src/main\\.ts$" },
+      to: { path: "^packages/worker/" }
     },
     {
       name: "observability-only-effect",
