@@ -11,9 +11,10 @@ import { Notifications } from "@resale/core/outbox/Notifications.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
-import { NotificationDelivery } from "@resale/worker/notify/NotificationDelivery.ts"
+import { NotificationDelivery } from "@resale/core/outbox/NotificationDelivery.ts"
 import { notifierLayer, RETRIES } from "@resale/world"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
+import { NotificationSettingsLive } from "@resale/worker/WorkerLive.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import webpush from "web-push"
@@ -56,6 +57,7 @@ describe("notifications", () => {
       }
       const settings = WorkerConfig.layerTest({ ...outside, operatorChatIds: [OPERATOR_CHAT] })
       const stack = NotificationDelivery.layer.pipe(
+        Layer.provide(NotificationSettingsLive),
         Layer.provideMerge(notifierLayer(outside)),
         Layer.provideMerge(settings),
         Layer.provideMerge(CoreServices),
