@@ -30,7 +30,8 @@ const RULES: ReadonlyArray<Rule> = [
   [/^Not authenticated/, () => line("error.signIn")],
   [/^Cross-site request refused/, () => line("error.crossSite")],
   [/^Invalid admin token/, () => line("error.adminToken")],
-  [/^(Invalid Telegram login data|Telegram login data is too old)/, () => line("error.telegramLogin")],
+  [/^(Invalid Telegram login data|Telegram login data is too old|This Telegram sign-in was already used|Sign-in must start from this site)/, () =>
+    line("error.telegramLogin")],
   [/^Gift not found/, () => line("error.giftNotFound")],
   [/^Username not found/, () => line("error.usernameNotFound")],
   [/^Marketplace is unavailable/, () => line("error.marketplace")],
