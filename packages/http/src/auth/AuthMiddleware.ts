@@ -1,7 +1,7 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { Forbidden, Unauthorized } from "../api/Errors.ts"
+import { Forbidden, TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import {
   AdminTokenAuth,
   ApiKeyAuth,
@@ -11,7 +11,9 @@ import {
   UserSession
 } from "../api/Middleware.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
+import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
 import { isSameOrigin } from "./OriginCheck.ts"
+import { OperatorTokenGuard, retryAfterHeader, tooManyFailures } from "./OperatorTokenGuard.ts"
 import { safeEqual } from "./TelegramLogin.ts"
 import { WebSessions } from "./WebSessions.ts"
 
@@ -65,13 +67,26 @@ export const ApiKeyAuthLayer = Layer.effect(ApiKeyAuth)(Effect.gen(function*() {
 
 export const AdminTokenAuthLayer = Layer.effect(AdminTokenAuth)(Effect.gen(function*() {
   const config = yield* HttpConfig
+  const guard = yield* OperatorTokenGuard
+  const trusted = trustedProxies(config.trustedProxies)
   const expected = Redacted.value(config.adminToken)
   return (httpEffect) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = request.headers["x-admin-token"]
       if (token === undefined) return yield* new Unauthorized({ detail: "Missing X-Admin-Token header" })
-      if (!safeEqual(token, expected)) return yield* new Unauthorized({ detail: "Invalid admin token" })
+      // A blocked address's token is not even compared (guessing must not go on while blocked).
+      const client = limitKey(clientAddress(request, trusted))
+      const wait = yield* guard.waitFor(client)
+      if (wait > 0) {
+        yield* retryAfterHeader(wait)
+        return yield* new TooManyRequests({ detail: tooManyFailures(wait) })
+      }
+      if (!safeEqual(token, expected)) {
+        yield* guard.failed(client, "x-admin-token")
+        return yield* new Unauthorized({ detail: "Invalid admin token" })
+      }
+      yield* guard.succeeded(client)
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "token" })
     })
 }))
