@@ -13,7 +13,12 @@ export interface ToncenterSettings {
 export interface FragmentSettings {
   readonly baseUrl: string
   readonly cookies: Redacted.Redacted<string>
+  /** FRAGMENT_SESSIONS with their FRAGMENT_COOKIES_<NAME> */
+  readonly moreSessions: ReadonlyArray<{ readonly label: string; readonly cookies: Redacted.Redacted<string> }>
+  readonly proxy: Option.Option<Redacted.Redacted<string>>
   readonly timeout: Duration.Duration
+  readonly sessionHold: Duration.Duration
+  readonly sessionWait: Duration.Duration
 }
 
 export interface TelegramAccounts {
@@ -31,6 +36,9 @@ export interface WorkerTimings {
   readonly chainPollEvery: Duration.Duration
   readonly paymentStaleAfter: Duration.Duration
   readonly reconcileDelay: Duration.Duration
+  readonly unknownRetryMax: Duration.Duration
+  readonly attentionAfter: Duration.Duration
+  readonly attentionAttempts: number
   readonly paymentsInterval: Duration.Duration
   readonly rematchWindow: Duration.Duration
   readonly notifyInterval: Duration.Duration

@@ -60,7 +60,11 @@ export const World = {
     ["stel_ssid", "stel_dt", "stel_token", "stel_ton_token"],
     "Cookie header of a signed-in Fragment session (secret); required outside sandbox"
   ),
-  FRAGMENT_TIMEOUT: S.duration("FRAGMENT_TIMEOUT", "20 seconds", "per Fragment request")
+  FRAGMENT_TIMEOUT: S.duration("FRAGMENT_TIMEOUT", "20 seconds", "per Fragment request"),
+  FRAGMENT_SESSIONS: S.names("FRAGMENT_SESSIONS", [], "more Fragment sessions, bought through side by side; each needs FRAGMENT_COOKIES_<NAME>"),
+  FRAGMENT_PROXY: S.secret("FRAGMENT_PROXY", "http:// or https:// proxy every Fragment call goes through (secret: may hold a password)"),
+  FRAGMENT_SESSION_HOLD: S.duration("FRAGMENT_SESSION_HOLD", "3 minutes", "longest time one purchase keeps its Fragment session to itself"),
+  FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session")
 } as const
 
 export const Edges = {
@@ -90,7 +94,10 @@ export const Worker = {
   PAYMENT_CONFIRM_WAIT: S.duration("PAYMENT_CONFIRM_WAIT", "75 seconds", "wait for a sent payment on chain before its outcome is unknown"),
   PAYMENT_POLL_INTERVAL: S.duration("PAYMENT_POLL_INTERVAL", "1500 millis", "pause between two looks at the chain or Fragment"),
   PAYMENT_STALE_AFTER: S.duration("PAYMENT_STALE_AFTER", "3 minutes", "an in-flight payment untouched this long belongs to a dead process"),
-  ORDER_RECONCILE_DELAY: S.duration("ORDER_RECONCILE_DELAY", "30 seconds", "before an unknown outcome is looked at again"),
+  ORDER_RECONCILE_DELAY: S.duration("ORDER_RECONCILE_DELAY", "30 seconds", "first wait before an unknown outcome is looked at again (doubles, jittered)"),
+  ORDER_UNKNOWN_RETRY_MAX: S.duration("ORDER_UNKNOWN_RETRY_MAX", "10 minutes", "longest wait between two looks at an unknown outcome"),
+  ORDER_ATTENTION_AFTER: S.duration("ORDER_ATTENTION_AFTER", "30 minutes", "an outcome unknown this long (and checked ORDER_ATTENTION_ATTEMPTS times) goes to the operators"),
+  ORDER_ATTENTION_ATTEMPTS: S.integer("ORDER_ATTENTION_ATTEMPTS", 8, "checks of an unknown outcome before it goes to the operators (with ORDER_ATTENTION_AFTER)", 1),
   WORKER_PAYMENTS_INTERVAL: S.duration("WORKER_PAYMENTS_INTERVAL", "30 seconds", "period of the payments job (re-match, expiry)"),
   PAYMENT_REMATCH_WINDOW: S.duration("PAYMENT_REMATCH_WINDOW", "15 minutes", "how much later than a payment its top-up may have been created"),
   WORKER_NOTIFY_INTERVAL: S.duration("WORKER_NOTIFY_INTERVAL", "2 seconds", "period of the notifications job when the outbox was empty"),

@@ -5,10 +5,13 @@
 import { Config, Effect, Option, Redacted, Result } from "effect"
 import { createHmac, randomBytes } from "node:crypto"
 import { isIP } from "node:net"
-import type { AppSettings, Role } from "./AppSettings.ts"
+import type { AppSettings, FragmentSettings, Role } from "./AppSettings.ts"
 import { Direct, Edges, Mode, Push, Secrets, Storage, Telegram, World, Worker } from "./Catalogue.ts"
 import { ConfigProblems } from "./ConfigProblems.ts"
 import type { Setting } from "./Setting.ts"
+import * as S from "./Setting.ts"
+
+const FRAGMENT_COOKIE_NAMES = ["stel_ssid", "stel_dt", "stel_token", "stel_ton_token"]
 
 /** Outside sandbox, the operator token and the session key must be at least this long. */
 export const MIN_ADMIN_TOKEN = 24
@@ -111,10 +114,24 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
         Option.getOrElse(world.TONCENTER_URL, () => "").includes("testnet") ? "testnet" as const : "mainnet" as const),
       timeout: world.TONCENTER_TIMEOUT
     })
+    const moreSessions: Array<FragmentSettings["moreSessions"][number]> = []
+    for (const name of Option.isSome(world.FRAGMENT_COOKIES) ? world.FRAGMENT_SESSIONS : []) {
+      const variable = `FRAGMENT_COOKIES_${name.toUpperCase()}`
+      const cookies = yield* reader.read(S.cookieHeader(variable, FRAGMENT_COOKIE_NAMES, "a Fragment session"))
+      if (Option.isSome(cookies)) moreSessions.push({ label: name, cookies: cookies.value })
+      else if (!problems.some((p) => p.startsWith(`${variable}:`))) problems.push(`${variable}: required by FRAGMENT_SESSIONS (session "${name}")`)
+    }
+    if (Option.isSome(world.FRAGMENT_PROXY) && !/^https?:\/\/[^\s]+$/.test(Redacted.value(world.FRAGMENT_PROXY.value))) {
+      problems.push("FRAGMENT_PROXY: expected an http:// or https:// URL")
+    }
     const fragment = Option.map(world.FRAGMENT_COOKIES, (cookies) => ({
       baseUrl: Option.getOrElse(world.FRAGMENT_URL, () => "https://fragment.com"),
       cookies,
-      timeout: world.FRAGMENT_TIMEOUT
+      moreSessions,
+      proxy: world.FRAGMENT_PROXY,
+      timeout: world.FRAGMENT_TIMEOUT,
+      sessionHold: world.FRAGMENT_SESSION_HOLD,
+      sessionWait: world.FRAGMENT_SESSION_WAIT
     }))
 
     // Gift sender accounts over MTProto: every named account needs its session.
@@ -194,6 +211,9 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
         chainPollEvery: worker.PAYMENT_POLL_INTERVAL,
         paymentStaleAfter: worker.PAYMENT_STALE_AFTER,
         reconcileDelay: worker.ORDER_RECONCILE_DELAY,
+        unknownRetryMax: worker.ORDER_UNKNOWN_RETRY_MAX,
+        attentionAfter: worker.ORDER_ATTENTION_AFTER,
+        attentionAttempts: worker.ORDER_ATTENTION_ATTEMPTS,
         paymentsInterval: worker.WORKER_PAYMENTS_INTERVAL,
         rematchWindow: worker.PAYMENT_REMATCH_WINDOW,
         notifyInterval: worker.WORKER_NOTIFY_INTERVAL,

@@ -122,6 +122,29 @@ describe("sign-in window and trusted proxies", () => {
     }))
 })
 
+describe("Fragment sessions and proxy", () => {
+  it.effect("FRAGMENT_SESSIONS names more sessions, each with its own checked cookies; the proxy must be a URL", () =>
+    Effect.gen(function*() {
+      const error = yield* problemsOf({
+        ...PRODUCTION,
+        FRAGMENT_SESSIONS: "second,third",
+        FRAGMENT_COOKIES_SECOND: "stel_ssid=s3cr3t",
+        FRAGMENT_PROXY: "socks5://proxy:1080"
+      })
+      assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]).sort(), ["FRAGMENT_COOKIES_SECOND", "FRAGMENT_COOKIES_THIRD", "FRAGMENT_PROXY"])
+      assert.notInclude(error.report, "s3cr3t")
+      const ok = yield* read({
+        ...PRODUCTION,
+        FRAGMENT_SESSIONS: "second",
+        FRAGMENT_COOKIES_SECOND: "stel_ssid=4; stel_dt=-1; stel_token=5; stel_ton_token=6",
+        FRAGMENT_PROXY: "http://user:pw@proxy.example:3128"
+      })
+      const fragment = Option.getOrThrow(ok.fragment)
+      assert.deepStrictEqual(fragment.moreSessions.map((s) => s.label), ["second"])
+      assert.strictEqual(Redacted.value(Option.getOrThrow(fragment.proxy)), "http://user:pw@proxy.example:3128")
+    }))
+})
+
 describe(".env.example", () => {
   it("lists every setting the code reads, with its default and meaning", () => {
     const file = readFileSync(fileURLToPath(new URL("../../../.env.example", import.meta.url)), "utf8")

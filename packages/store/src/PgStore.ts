@@ -5,6 +5,7 @@ import type {
   IncomingPayments,
   InfoLookups,
   Ledger,
+  MarketplaceSessions,
   Orders,
   Outbox,
   Pricing,
@@ -24,6 +25,7 @@ import { PgIdempotencyKeys } from "./PgIdempotencyKeys.ts"
 import { PgIncomingPayments } from "./PgIncomingPayments.ts"
 import { PgInfoLookups } from "./PgInfoLookups.ts"
 import { PgLedger } from "./PgLedger.ts"
+import { PgMarketplaceSessions } from "./PgMarketplaceSessions.ts"
 import { PgOrders } from "./PgOrders.ts"
 import { PgOutbox } from "./PgOutbox.ts"
 import { PgPricing } from "./PgPricing.ts"
@@ -53,6 +55,7 @@ export type StorePorts =
   | InfoLookups
   | Receipts
   | DirectPurchaseRecords
+  | MarketplaceSessions
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -71,7 +74,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgOutbox.layer,
   PgInfoLookups.layer,
   PgReceipts.layer,
-  PgDirectPurchaseRecords.layer
+  PgDirectPurchaseRecords.layer,
+  PgMarketplaceSessions.layer
 )
 
 export const PgStore = { layer } as const

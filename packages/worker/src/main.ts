@@ -32,7 +32,15 @@ const program = Effect.gen(function*() {
           timeout: toncenter.timeout,
           ...(Option.isSome(toncenter.apiKey) ? { apiKey: toncenter.apiKey.value } : {})
         }),
-        FragmentMarketplace.layerWith({ baseUrl: fragment.baseUrl, cookies: fragment.cookies, timeout: fragment.timeout })
+        FragmentMarketplace.layerWith({
+          baseUrl: fragment.baseUrl,
+          cookies: fragment.cookies,
+          moreSessions: fragment.moreSessions,
+          timeout: fragment.timeout,
+          sessionHold: fragment.sessionHold,
+          sessionWait: fragment.sessionWait,
+          ...(Option.isSome(fragment.proxy) ? { proxy: fragment.proxy.value } : {})
+        })
       ),
     onNone: () => SandboxWorld.layer(`${settings.dataDir}/worker-sandbox`)
   })

@@ -12,12 +12,13 @@ import {
 } from "../api/Middleware.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
+import { retryAfter } from "../server/ResponseHeaders.ts"
 import { isSameOrigin } from "./OriginCheck.ts"
-import { OperatorTokenGuard, retryAfterHeader, tooManyFailures } from "./OperatorTokenGuard.ts"
+import { OperatorTokenGuard, tooManyFailures } from "./OperatorTokenGuard.ts"
 import { safeEqual } from "./TelegramLogin.ts"
 import { WebSessions } from "./WebSessions.ts"
 
-const crossSite = new Forbidden({ detail: "Cross-site request refused" })
+const crossSite = new Forbidden({ detail: "Cross-site request refused", code: "cross_site_refused" })
 
 /** Refuses a cookie-authenticated state change sent from another site. */
 const checkOrigin = (request: HttpServerRequest.HttpServerRequest, publicUrl: string) =>
@@ -32,7 +33,7 @@ export const UserSessionLayer = Layer.effect(UserSession)(Effect.gen(function*()
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const userId = yield* sessions.user(request)
-      if (Option.isNone(userId)) return yield* new Unauthorized({ detail: "Not authenticated" })
+      if (Option.isNone(userId)) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
       yield* checkOrigin(request, config.publicUrl)
       return yield* Effect.provideService(httpEffect, CurrentUser, { userId: userId.value })
     })
@@ -44,7 +45,7 @@ export const OperatorSessionLayer = Layer.effect(OperatorSession)(Effect.gen(fun
   return (httpEffect) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (!(yield* sessions.operator(request))) return yield* new Unauthorized({ detail: "Not authenticated" })
+      if (!(yield* sessions.operator(request))) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
       yield* checkOrigin(request, config.publicUrl)
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "session" })
     })
@@ -58,7 +59,9 @@ export const ApiKeyAuthLayer = Layer.effect(ApiKeyAuth)(Effect.gen(function*() {
       const key = request.headers["x-api-key"]
       const user = yield* accounts.authenticate(key === undefined ? undefined : Redacted.make(key)).pipe(
         Effect.mapError(() =>
-          new Unauthorized({ detail: key === undefined ? "Missing X-API-Key header" : "Invalid API key" })
+          key === undefined
+            ? new Unauthorized({ detail: "Missing X-API-Key header", code: "api_key_missing" })
+            : new Unauthorized({ detail: "Invalid API key", code: "api_key_invalid" })
         )
       )
       return yield* Effect.provideService(httpEffect, CurrentUser, { userId: user.id })
@@ -74,17 +77,17 @@ export const AdminTokenAuthLayer = Layer.effect(AdminTokenAuth)(Effect.gen(funct
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = request.headers["x-admin-token"]
-      if (token === undefined) return yield* new Unauthorized({ detail: "Missing X-Admin-Token header" })
+      if (token === undefined) return yield* new Unauthorized({ detail: "Missing X-Admin-Token header", code: "admin_token_missing" })
       // A blocked address's token is not even compared (guessing must not go on while blocked).
       const client = limitKey(clientAddress(request, trusted))
       const wait = yield* guard.waitFor(client)
       if (wait > 0) {
-        yield* retryAfterHeader(wait)
-        return yield* new TooManyRequests({ detail: tooManyFailures(wait) })
+        yield* retryAfter(wait)
+        return yield* new TooManyRequests({ detail: tooManyFailures(wait), code: "rate_limited" })
       }
       if (!safeEqual(token, expected)) {
         yield* guard.failed(client, "x-admin-token")
-        return yield* new Unauthorized({ detail: "Invalid admin token" })
+        return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
       }
       yield* guard.succeeded(client)
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "token" })

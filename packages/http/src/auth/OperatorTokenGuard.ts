@@ -1,5 +1,4 @@
 import { Clock, Context, Effect, Layer } from "effect"
-import { HttpEffect, HttpServerResponse } from "effect/http"
 
 /**
  * Wrong operator tokens (the admin sign-in form and `X-Admin-Token`) per client address: a few are
@@ -64,15 +63,6 @@ export class OperatorTokenGuard extends Context.Service<OperatorTokenGuard, {
 
   static readonly layer = Layer.effect(OperatorTokenGuard, OperatorTokenGuard.make)
 }
-
-/** `Retry-After` on whatever answer the current request ends with (the 429 of a blocked address). */
-export const retryAfterHeader = (seconds: number): Effect.Effect<void> =>
-  Effect.contextWith((context) =>
-    Effect.sync(() =>
-      HttpEffect.appendPreResponseHandlerUnsafe(context, (_request, response) =>
-        Effect.succeed(HttpServerResponse.setHeader(response, "retry-after", String(seconds))))
-    )
-  )
 
 export const tooManyFailures = (seconds: number) =>
   `Too many wrong operator tokens from your address; try again in ${seconds} s`

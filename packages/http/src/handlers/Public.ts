@@ -19,9 +19,10 @@ import {
   withLoginStateCookie
 } from "../auth/LoginState.ts"
 import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "../auth/TelegramLogin.ts"
-import { OperatorTokenGuard, retryAfterHeader, tooManyFailures } from "../auth/OperatorTokenGuard.ts"
+import { OperatorTokenGuard, tooManyFailures } from "../auth/OperatorTokenGuard.ts"
 import { type CookieToSet, WebSessions } from "../auth/WebSessions.ts"
 import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
+import { retryAfter } from "../server/ResponseHeaders.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { renderApiDocs } from "../pages/ApiDocsPage.ts"
@@ -92,26 +93,26 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
           // Our own parameter, not Telegram's: it is not part of the signed data.
           const state = fields[LOGIN_STATE_PARAM]
           delete fields[LOGIN_STATE_PARAM]
-          const refuse = (detail: string, why: string) =>
+          const refuse = (detail: string, code: "telegram_login_invalid" | "telegram_login_stale", why: string) =>
             Effect.andThen(
               Effect.logWarning("telegram sign-in refused").pipe(Effect.annotateLogs({ why, telegram_id: fields["id"] ?? "" })),
-              Effect.fail(new Unauthorized({ detail }))
+              Effect.fail(new Unauthorized({ detail, code }))
             )
           if (!loginStateValid(cookieSecret, request.cookies[LOGIN_STATE_COOKIE], state)) {
-            return yield* refuse("Sign-in must start from this site's sign-in page, in the same browser", "state")
+            return yield* refuse("Sign-in must start from this site's sign-in page, in the same browser", "telegram_login_invalid", "state")
           }
           const now = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
           const verified = verifyTelegramLogin(fields, Redacted.value(config.botToken), now, config.loginMaxAgeSeconds)
           if (Result.isFailure(verified)) {
             return verified.failure === "Stale"
-              ? yield* refuse("Telegram login data is too old", "stale")
-              : yield* refuse("Invalid Telegram login data", verified.failure)
+              ? yield* refuse("Telegram login data is too old", "telegram_login_stale", "stale")
+              : yield* refuse("Invalid Telegram login data", "telegram_login_invalid", verified.failure)
           }
           const data = verified.success
           // Once only: the payload is remembered for as long as it would be accepted.
           const keepUntil = new Date((data.authDate + config.loginMaxAgeSeconds + FUTURE_SKEW_SECONDS) * 1000)
           if (!(yield* sessionService.claimLogin(fields["hash"]!.toLowerCase(), keepUntil))) {
-            return yield* refuse("This Telegram sign-in was already used; sign in again", "replay")
+            return yield* refuse("This Telegram sign-in was already used; sign in again", "telegram_login_invalid", "replay")
           }
           const answer = yield* signIn({
             telegramId: data.telegramId,
@@ -123,7 +124,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
         }))
       .handle("sandboxSignIn", ({ query }) =>
         Effect.gen(function*() {
-          if (!sandbox) return yield* new NotFound({ detail: "Not Found" })
+          if (!sandbox) return yield* new NotFound({ detail: "Not Found", code: "not_found" })
           const name = (query.user ?? "demo").replace(/[^A-Za-z0-9_]/g, "").slice(0, 32) || "demo"
           return yield* signIn({ telegramId: sandboxTelegramId(name), username: name, firstName: "Sandbox", photoUrl: null })
         }))
@@ -154,7 +155,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
               onNone: () => undefined,
               onSome: (userId) => ({ kind: "user", userId })
             })
-          if (viewer === undefined) return yield* new Unauthorized({ detail: "Not authenticated" })
+          if (viewer === undefined) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
           const file = yield* topups.receipt(viewer, params.topup_id as TopupId).pipe(mapErrors)
           // Uploaded by a user, so never active content of this site: a sandboxed document with no
           // scripts, and a PDF (which the browser would render as a document) downloaded, not shown.
@@ -172,9 +173,9 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
       .handle("botWebhook", ({ headers, params, payload }) =>
         Effect.gen(function*() {
           const secret = Redacted.value(config.webhookSecret)
-          if (!safeEqual(params.secret, secret)) return yield* new NotFound({ detail: "Not Found" })
+          if (!safeEqual(params.secret, secret)) return yield* new NotFound({ detail: "Not Found", code: "not_found" })
           if (!safeEqual(headers["x-telegram-bot-api-secret-token"] ?? "", secret)) {
-            return yield* new Forbidden({ detail: "Invalid secret token" })
+            return yield* new Forbidden({ detail: "Invalid secret token", code: "secret_token_invalid" })
           }
           yield* bot.handle(payload)
           return { ok: true }
@@ -200,12 +201,12 @@ export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handl
           const client = limitKey(clientAddress(request, trusted))
           const wait = yield* guard.waitFor(client)
           if (wait > 0) {
-            yield* retryAfterHeader(wait)
-            return yield* new TooManyRequests({ detail: tooManyFailures(wait) })
+            yield* retryAfter(wait)
+            return yield* new TooManyRequests({ detail: tooManyFailures(wait), code: "rate_limited" })
           }
           if (!safeEqual(payload.token ?? "", expected)) {
             yield* guard.failed(client, "sign-in form")
-            return yield* new Unauthorized({ detail: "Invalid admin token" })
+            return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
           }
           yield* guard.succeeded(client)
           const cookie = yield* sessions.startOperator

@@ -1,6 +1,7 @@
 import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import type { Order } from "@resale/core/orders/Order.ts"
+import { isTransientReason } from "@resale/core/ports/Marketplace.ts"
 import { Context, Effect, Layer, Option, Semaphore } from "effect"
 import { HotWallet } from "./HotWallet.ts"
 import { Busy, Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
@@ -16,8 +17,8 @@ export const outcomeOfDirectError = (error: DirectPurchaseError): Outcome => {
       // Only a finished (paid) record answers this: never pay again, an operator looks at it.
       return Unknown(text)
     case "MarketplaceRejected":
-      // A Fragment outage (5xx, rate limit, malformed answer) passes: retry; a refusal does not.
-      return NotDelivered(error.marketplaceReason === "Unavailable" || error.marketplaceReason === "Timeout", text)
+      // A Fragment outage (5xx, rate limit, malformed answer, anti-bot block) passes: retry; a refusal does not.
+      return NotDelivered(error.marketplaceReason !== undefined && isTransientReason(error.marketplaceReason), text)
     case "InvalidRequest":
     case "AmountBelowMinimum":
     case "AmountAboveMaximum":
@@ -71,9 +72,10 @@ export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment
         const record = yield* direct.find(orderId)
         if (Option.isNone(record)) return outcome
         const ref = record.value.ref ?? undefined
-        if (outcome._tag === "Unknown") return Unknown(outcome.error, ref)
+        const found = { txHash: record.value.txHash, chainState: record.value.state }
+        if (outcome._tag === "Unknown") return Unknown(outcome.error, ref, found)
         return record.value.state === "unknown"
-          ? Unknown(`${record.value.errorReason ?? "Unknown"}: ${record.value.errorMessage ?? "payment outcome open"}`, ref)
+          ? Unknown(`${record.value.errorReason ?? "Unknown"}: ${record.value.errorMessage ?? "payment outcome open"}`, ref, found)
           : outcome
       })
 
