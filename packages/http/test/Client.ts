@@ -79,9 +79,17 @@ export const loginPage = (base: string) =>
 export const callbackPath = (callback: string, fields: Record<string, string>) =>
   `${callback}${callback.includes("?") ? "&" : "?"}${new URLSearchParams(fields)}`
 
-// Each sign-in gets its own payload (a payload signs in once): the same user twice in one second
-// differs by its auth_date, a few seconds back, as a second widget login would.
-let signIns = 0
+// Each sign-in gets its own payload (a payload signs in once): a user signing in again gets an
+// auth_date not used for them before (a few seconds back if need be), as a second widget login would.
+const usedAuthDates = new Map<number, Set<number>>()
+const freshAuthDate = (telegramId: number): string => {
+  const used = usedAuthDates.get(telegramId) ?? new Set<number>()
+  usedAuthDates.set(telegramId, used)
+  let date = Math.floor(Date.now() / 1000)
+  while (used.has(date)) date--
+  used.add(date)
+  return String(date)
+}
 
 /** Signs in through the Telegram callback; returns the session cookie (`name=value`). */
 export const signIn = (base: string, telegramId: number, username: string) =>
@@ -90,7 +98,7 @@ export const signIn = (base: string, telegramId: number, username: string) =>
       id: String(telegramId),
       first_name: username,
       username,
-      auth_date: String(Math.floor(Date.now() / 1000) - (signIns++ % 300))
+      auth_date: freshAuthDate(telegramId)
     })
     const { callback, cookie } = yield* loginPage(base)
     const answer = yield* call(base, callbackPath(callback, fields), { cookie })
