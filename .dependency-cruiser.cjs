@@ -24,6 +24,13 @@ module.exports = {
       to: { path: "^packages/(store|ton|marketplace|telegram|push|http|worker|cli)/", pathNot: `^packages/${name}/` }
     })),
     {
+      name: "observability-only-effect",
+      comment: "packages/observability is shared by every root: it may import only itself, effect and the word list",
+      severity: "error",
+      from: { path: "^packages/observability/src/" },
+      to: { pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"] }
+    },
+    {
       name: "no-imports-from-tests",
       severity: "error",
       from: { path: "^packages/[^/]+/src/", pathNot: "\\.test\\.ts$" },

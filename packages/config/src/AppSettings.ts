@@ -48,6 +48,12 @@ export interface WorkerTimings {
 export interface DirectLimits {
   readonly ratePerMinute: number
   readonly rateBurst: number
+  readonly rateShared: boolean
+  readonly derivations: number
+  readonly derivationQueue: number
+  readonly derivationWait: Duration.Duration
+  readonly answerWithin: Duration.Duration
+  readonly replayWithin: Duration.Duration
   readonly trustProxy: boolean
   readonly maxBodyBytes: number
   readonly confirmWithin: Duration.Duration

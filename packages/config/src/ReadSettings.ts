@@ -194,6 +194,12 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       direct: {
         ratePerMinute: direct.DIRECT_RATE_LIMIT,
         rateBurst: direct.DIRECT_RATE_BURST,
+        rateShared: direct.DIRECT_RATE_SHARED,
+        derivations: direct.DIRECT_DERIVATIONS,
+        derivationQueue: direct.DIRECT_DERIVATION_QUEUE,
+        derivationWait: direct.DIRECT_DERIVATION_WAIT,
+        answerWithin: direct.DIRECT_ANSWER_TIMEOUT,
+        replayWithin: direct.DIRECT_REPLAY_WINDOW,
         trustProxy: direct.DIRECT_TRUST_PROXY,
         maxBodyBytes: direct.DIRECT_MAX_BODY,
         confirmWithin: direct.DIRECT_CONFIRM_TIMEOUT,

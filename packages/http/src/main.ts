@@ -7,6 +7,7 @@
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { AppConfig, reportConfigProblems } from "@resale/config"
+import { logStarted, runObserved } from "@resale/observability/Lifecycle.ts"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { Cause, Effect, Exit, Layer, Option, Runtime } from "effect"
 import { HttpConfig } from "./server/HttpConfig.ts"
@@ -16,6 +17,7 @@ const program = Effect.gen(function*() {
   const app = yield* AppConfig
   const settings = yield* HttpConfig
   const worker = app.inProcessWorker ? Option.some(yield* WorkerConfig) : Option.none()
+  yield* logStarted("server", app)
   return yield* Layer.launch(serverLayer({ settings, worker }))
 })
 
@@ -23,9 +25,12 @@ const program = Effect.gen(function*() {
 const teardown: Runtime.Teardown = (exit, onExit) =>
   Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)
 
-program.pipe(
-  Effect.provide(Layer.mergeAll(HttpConfig.layer, WorkerConfig.layer)),
-  Effect.provide(AppConfig.layer("server")),
-  reportConfigProblems,
-  NodeRuntime.runMain({ teardown })
-)
+// Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
+runObserved(
+  "server",
+  program.pipe(
+    Effect.provide(Layer.mergeAll(HttpConfig.layer, WorkerConfig.layer)),
+    Effect.provide(AppConfig.layer("server")),
+    reportConfigProblems
+  )
+).pipe(NodeRuntime.runMain({ teardown, disableErrorReporting: true }))

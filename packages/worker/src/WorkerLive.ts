@@ -5,7 +5,7 @@ import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
 import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { GiftFulfilment } from "./fulfilment/GiftFulfilment.ts"
 import { HotWallet } from "./fulfilment/HotWallet.ts"
@@ -36,7 +36,11 @@ export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
       deliveryWithin: settings.deliveryWait,
       pollEvery: settings.chainPollEvery,
       staleAfter: settings.paymentStaleAfter,
-      feeReserve: 10_000_000n
+      feeReserve: 10_000_000n,
+      // One charge of an account order pays once, ever: its id always replays, never runs anew.
+      answerWithin: Duration.sum(Duration.sum(settings.confirmWait, settings.deliveryWait), Duration.minutes(1)),
+      replayWithin: Duration.infinity,
+      reuseFinishedIds: false
     }))
   )
 }))

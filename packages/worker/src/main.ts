@@ -10,6 +10,8 @@ import { AppConfig, reportConfigProblems } from "@resale/config"
 import { FragmentMarketplace } from "@resale/marketplace"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
+import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
+import { logStarted, runObserved, shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { TonCenterBlockchain } from "@resale/ton"
 import { Effect, Layer, Option } from "effect"
@@ -47,18 +49,18 @@ const program = Effect.gen(function*() {
   if (Option.isNone(external)) {
     yield* Effect.logWarning("TONCENTER_URL and FRAGMENT_COOKIES not set: this worker runs its own sandbox chain and Fragment simulator")
   }
+  yield* logStarted("worker", app)
   const url = Option.getOrThrow(app.databaseUrl)
   const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax)))
-  const worker = makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(
-    Layer.provide(world),
+  const worker = Layer.mergeAll(makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(Layer.provide(world)), databaseWatch()).pipe(
     Layer.provide(storage)
   )
-  return yield* Layer.launch(worker)
+  // `shutdown begun` is the first line once a stop is asked for (its layer is built last).
+  return yield* Layer.launch(shutdownBegun("worker").pipe(Layer.provide(worker)))
 })
 
-program.pipe(
-  Effect.provide(WorkerConfig.layer),
-  Effect.provide(AppConfig.layer("worker")),
-  reportConfigProblems,
-  NodeRuntime.runMain
-)
+// Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
+runObserved(
+  "worker",
+  program.pipe(Effect.provide(WorkerConfig.layer), Effect.provide(AppConfig.layer("worker")), reportConfigProblems)
+).pipe(NodeRuntime.runMain({ disableErrorReporting: true }))

@@ -39,7 +39,7 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
     const state = yield* marketplace.confirm({ kind, reqId: record.marketplaceReqId, ref: record.ref, ...extra })
     if (state._tag !== "Delivered") return false
     const at = yield* now
-    yield* records.transition(record.orderId, ["sent", "unknown"], "done", { completedAt: at, errorReason: null, errorMessage: null }, at)
+    yield* records.transition(record.id, ["sent", "unknown"], "done", { completedAt: at, errorReason: null, errorMessage: null }, at)
       .pipe(Effect.orDie)
     return true
   })
@@ -73,7 +73,7 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
       outcome: "Paid",
       ...(lastReason === undefined ? {} : { marketplaceReason: lastReason })
     })
-    yield* records.transition(record.orderId, ["sent"], "unknown", { errorReason: error.reason, errorMessage: error.message }, yield* now)
+    yield* records.transition(record.id, ["sent"], "unknown", { errorReason: error.reason, errorMessage: error.message }, yield* now)
       .pipe(Effect.orDie)
     yield* Effect.logWarning("direct purchase paid, delivery unconfirmed").pipe(
       Effect.annotateLogs({ orderId: record.orderId, txHash: record.txHash ?? "" })

@@ -1,4 +1,6 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import type { UserId } from "@resale/core/ids.ts"
+import { noteRequestUser } from "@resale/observability/RequestFacts.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
 import { Forbidden, TooManyRequests, Unauthorized } from "../api/Errors.ts"
@@ -26,6 +28,12 @@ const checkOrigin = (request: HttpServerRequest.HttpServerRequest, publicUrl: st
     ? Effect.fail(crossSite)
     : Effect.void
 
+/** Runs the handler as `userId`: the request log names the user, and every line logged under it carries `user_id`. */
+const asUser = <A, E, R>(request: HttpServerRequest.HttpServerRequest, userId: UserId, handler: Effect.Effect<A, E, R>) => {
+  noteRequestUser(request, userId)
+  return Effect.provideService(handler, CurrentUser, { userId }).pipe(Effect.annotateLogs("user_id", userId))
+}
+
 export const UserSessionLayer = Layer.effect(UserSession)(Effect.gen(function*() {
   const sessions = yield* WebSessions
   const config = yield* HttpConfig
@@ -35,7 +43,7 @@ export const UserSessionLayer = Layer.effect(UserSession)(Effect.gen(function*()
       const userId = yield* sessions.user(request)
       if (Option.isNone(userId)) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
       yield* checkOrigin(request, config.publicUrl)
-      return yield* Effect.provideService(httpEffect, CurrentUser, { userId: userId.value })
+      return yield* asUser(request, userId.value, httpEffect)
     })
 }))
 
@@ -47,6 +55,7 @@ export const OperatorSessionLayer = Layer.effect(OperatorSession)(Effect.gen(fun
       const request = yield* HttpServerRequest.HttpServerRequest
       if (!(yield* sessions.operator(request))) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
       yield* checkOrigin(request, config.publicUrl)
+      noteRequestUser(request, "operator")
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "session" })
     })
 }))
@@ -64,7 +73,7 @@ export const ApiKeyAuthLayer = Layer.effect(ApiKeyAuth)(Effect.gen(function*() {
             : new Unauthorized({ detail: "Invalid API key", code: "api_key_invalid" })
         )
       )
-      return yield* Effect.provideService(httpEffect, CurrentUser, { userId: user.id })
+      return yield* asUser(request, user.id, httpEffect)
     })
 }))
 
@@ -90,6 +99,7 @@ export const AdminTokenAuthLayer = Layer.effect(AdminTokenAuth)(Effect.gen(funct
         return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
       }
       yield* guard.succeeded(client)
+      noteRequestUser(request, "operator")
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "token" })
     })
 }))

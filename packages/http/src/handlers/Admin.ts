@@ -75,6 +75,12 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
       .handle("markOrderDone", ({ headers, params, payload }) =>
         idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/mark-done", { ...params, ...payload }, Dto.Order,
           Effect.map(orders.markDone(params.order_id as OrderId, note(payload.tx_id)), orderOut)).pipe(mapErrors))
+      .handle("recheckOrder", ({ headers, params }) =>
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/recheck", params, Dto.Order,
+          Effect.map(orders.recheck(params.order_id as OrderId), orderOut)).pipe(mapErrors))
+      .handle("refundOrder", ({ headers, params, payload }) =>
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/refund", { ...params, ...payload }, Dto.Order,
+          Effect.map(orders.refund(params.order_id as OrderId, payload.note), orderOut)).pipe(mapErrors))
       .handle("tickets", ({ request }) =>
         Effect.gen(function*() {
           const page = yield* tickets.list({ offset: 0, limit: 100 })

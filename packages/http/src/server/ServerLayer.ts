@@ -16,6 +16,8 @@ import { makeWorkerLive, makeWorkerLiveOverGiftSender } from "@resale/worker/Wor
 import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { SandboxWorld } from "@resale/worker/SandboxWorld.ts"
 import { GiftSenderLive } from "@resale/worker/gifts/GiftSenderLive.ts"
+import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
+import { shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import { DirectRouteHandlers, DirectServices, directKnownRoutes } from "../direct/DirectRoutes.ts"
@@ -26,6 +28,7 @@ import { WEB_ROUTES, WebUi } from "../web/WebUi.ts"
 import { HttpConfig, type HttpSettings } from "./HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "./HttpApp.ts"
 import { serveLean } from "./LeanServe.ts"
+import { OPS_PATHS, OpsRoutes } from "./OpsRoutes.ts"
 import { storageLayer } from "./Storage.ts"
 
 export interface ServerOptions {
@@ -38,7 +41,7 @@ export interface ServerOptions {
 const DirectMounted = DirectRouteHandlers.pipe(Layer.provide(DirectServices), Layer.provide(DirectHttpConfig.layer))
 
 const banner = (settings: HttpSettings, worker: boolean) =>
-  Effect.sync(() => {
+  Effect.suspend(() => {
     const lines = [
       `resale listening on ${settings.publicUrl} (port ${settings.port})${settings.sandbox ? " - SANDBOX MODE, no real money moves" : ""}`,
       settings.adminTokenGenerated
@@ -52,7 +55,8 @@ const banner = (settings: HttpSettings, worker: boolean) =>
       lines.push(`sandbox sign-in: ${settings.publicUrl}/v2/auth/sandbox?user=demo`)
       lines.push(`sandbox faucet: POST ${settings.publicUrl}/v2/api/admin/sandbox/fund (or: resale sandbox fund ADDRESS TON)`)
     }
-    console.log(lines.join("\n"))
+    // One log line each: plain lines on a terminal, JSON objects in production.
+    return Effect.forEach(lines, (line) => Effect.logInfo(line), { discard: true })
   })
 
 /** The HTTP server on `settings.port` for `app`, over the use cases of `HttpServices` (request handlers need them too). */
@@ -72,12 +76,16 @@ const workerLive = (settings: WorkerSettings) => makeWorkerLive(Layer.succeed(Wo
 const workerOf = (options: ServerOptions) =>
   Option.match(options.worker, { onNone: (): ReturnType<typeof workerLive> => Layer.empty, onSome: workerLive })
 
+/** `/livez`, `/readyz`, `/metrics`; the worker's loops count for readiness when it runs here. */
+const opsRoutesOf = (options: ServerOptions) => OpsRoutes({ workerInProcess: Option.isSome(options.worker) })
+const opsKnownRoutes = OPS_PATHS.map((path) => ({ method: "GET", path }))
+
 /** Sandbox mode: one emulator and one Fragment simulator for the routes, the faucet and the worker. */
 const sandboxServer = (options: ServerOptions) => {
   const { settings } = options
-  const routes = Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute)
-  const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes] })
-  return Layer.mergeAll(serve(settings, app, GiftCatalog.layerSandbox), workerOf(options)).pipe(
+  const routes = Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute, opsRoutesOf(options))
+  const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes, ...opsKnownRoutes] })
+  return Layer.mergeAll(serve(settings, app, GiftCatalog.layerSandbox), workerOf(options), databaseWatch()).pipe(
     Layer.provide(SandboxWorld.layer(settings.dataDir)),
     Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings))
@@ -87,8 +95,8 @@ const sandboxServer = (options: ServerOptions) => {
 /** Production: toncenter (`TONCENTER_*`) and Fragment (`FRAGMENT_*`) from the environment. */
 const productionServer = (options: ServerOptions) => {
   const { settings } = options
-  const routes = Layer.mergeAll(WebUi, DirectMounted)
-  const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes] })
+  const routes = Layer.mergeAll(WebUi, DirectMounted, opsRoutesOf(options))
+  const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes, ...opsKnownRoutes] })
   // ONE gift sender (mtcute when configured) for the catalogue and the worker: the catalogue reads the
   // accounts the worker sends from, over the same Telegram clients.
   const workerConfig = Option.match(options.worker, {
@@ -99,7 +107,7 @@ const productionServer = (options: ServerOptions) => {
     onNone: (): ReturnType<typeof makeWorkerLiveOverGiftSender<never, never>> => Layer.empty,
     onSome: (worker) => makeWorkerLiveOverGiftSender(Layer.succeed(WorkerConfig)(worker))
   })
-  return Layer.mergeAll(serve(settings, app, GiftCatalog.layer), worker).pipe(
+  return Layer.mergeAll(serve(settings, app, GiftCatalog.layer), worker, databaseWatch()).pipe(
     Layer.provide(GiftSenderLive.pipe(Layer.provide(workerConfig))),
     Layer.provide(Layer.mergeAll(TonCenterBlockchain.layer, FragmentMarketplace.layer)),
     Layer.provide(storageLayer(settings)),
@@ -107,10 +115,15 @@ const productionServer = (options: ServerOptions) => {
   )
 }
 
-/** The whole process for `options`; the banner is printed once the server listens. */
+/**
+ * The whole process for `options`; the banner is logged once the server listens. The database is
+ * watched (lost / back lines) and `shutdown begun` is the first line once a stop is asked for.
+ */
 export const serverLayer = (options: ServerOptions) => {
   const server = options.settings.sandbox ? sandboxServer(options) : productionServer(options)
-  return server.pipe(Layer.tap(() => banner(options.settings, Option.isSome(options.worker))))
+  return shutdownBegun("server").pipe(
+    Layer.provide(server.pipe(Layer.tap(() => banner(options.settings, Option.isSome(options.worker)))))
+  )
 }
 
 
