@@ -21,8 +21,22 @@ module.exports = {
       comment: "an adapter depends on core only, never on another adapter or a composition root",
       severity: "error",
       from: { path: `^packages/${name}/src/` },
-      to: { path: "^packages/(store|ton|marketplace|telegram|push|http|worker|cli)/", pathNot: `^packages/${name}/` }
+      to: { path: "^packages/(store|ton|marketplace|telegram|push|world|http|worker|cli)/", pathNot: `^packages/${name}/` }
     })),
+    {
+      name: "world-imports-no-root",
+      comment: "packages/world wires the adapters for every root; it never imports a root",
+      severity: "error",
+      from: { path: "^packages/world/src/" },
+      to: { path: "^packages/(http|worker|cli)/" }
+    },
+    {
+      name: "http-imports-no-worker",
+      comment: "the server shares adapters with the worker, not its code: only the entry of `npm start` starts the worker in process",
+      severity: "error",
+      from: { path: "^packages/http/", pathNot: "^packages/http/src/main\\.ts$" },
+      to: { path: "^packages/worker/" }
+    },
     {
       name: "observability-only-effect",
       comment: "packages/observability is shared by every root: it may import only itself, effect and the word list",

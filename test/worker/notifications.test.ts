@@ -12,7 +12,7 @@ import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { NotificationDelivery } from "@resale/worker/notify/NotificationDelivery.ts"
-import { NotifierLive } from "@resale/worker/notify/NotifierLive.ts"
+import { notifierLayer } from "@resale/world"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -46,16 +46,17 @@ describe("notifications", () => {
       const push = yield* startLocalPushService
       const bot = yield* startLocalBotApi
       const vapid = webpush.generateVAPIDKeys()
-      const settings = WorkerConfig.layerTest({
+      const outside = {
         sandbox: false,
+        dataDir: ".data/test",
         vapid: Option.some({ publicKey: vapid.publicKey, privateKey: Redacted.make(vapid.privateKey) }),
         vapidSubject: "mailto:operator@example.invalid",
         botToken: Option.some(Redacted.make(BOT_TOKEN)),
-        telegramApiUrl: bot.url,
-        operatorChatIds: [OPERATOR_CHAT]
-      })
+        telegramApiUrl: bot.url
+      }
+      const settings = WorkerConfig.layerTest({ ...outside, operatorChatIds: [OPERATOR_CHAT] })
       const stack = NotificationDelivery.layer.pipe(
-        Layer.provideMerge(NotifierLive),
+        Layer.provideMerge(notifierLayer(outside)),
         Layer.provideMerge(settings),
         Layer.provideMerge(CoreServices),
         Layer.provideMerge(IsolatedPostgres.layerStore)

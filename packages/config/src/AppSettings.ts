@@ -95,6 +95,8 @@ export interface AppSettings {
   readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
   /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */
   readonly toncenter: Option.Option<ToncenterSettings>
+  /** How long a purchase may keep a Fragment session, and wait for one (also the sandbox world's). */
+  readonly fragmentSessions: { readonly hold: Duration.Duration; readonly wait: Duration.Duration }
   /** None: the shared sandbox Fragment simulator (sandbox mode without FRAGMENT_COOKIES). */
   readonly fragment: Option.Option<FragmentSettings>
   readonly direct: DirectLimits

@@ -22,7 +22,12 @@ export const Mode = {
   LOG_REQUESTS: S.flag("LOG_REQUESTS", true, "one log line per request (method, route, status, duration_ms, client, user)"),
   LOG_FORMAT: S.oneOf("LOG_FORMAT", ["json", "pretty"], "json: one JSON object per line; pretty: readable lines; default pretty on a terminal, json otherwise"),
   LOG_LEVEL: S.oneOf("LOG_LEVEL", ["trace", "debug", "info", "warn", "error", "fatal", "none"], "lowest level logged; default info"),
-  METRICS_TOKEN: S.secret("METRICS_TOKEN", "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN")
+  METRICS_TOKEN: S.secret("METRICS_TOKEN", "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: S.optionalUrl(
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTLP/HTTP collector for traces (JSON to <url>/v1/traces); unset: no trace export; the other standard OTEL_* settings apply"
+  ),
+  OTEL_SERVICE_NAME: S.optionalText("OTEL_SERVICE_NAME", "service name on exported traces; default resale-server / resale-worker")
 } as const
 
 export const Storage = {

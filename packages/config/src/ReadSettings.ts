@@ -190,6 +190,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       paymentCard: Option.getOrElse(telegram.PAYMENT_CARD, () => (sandbox ? "8600 0000 0000 0000" : null)),
       hotWalletMnemonic: secrets.HOT_WALLET_MNEMONIC,
       toncenter,
+      fragmentSessions: { hold: world.FRAGMENT_SESSION_HOLD, wait: world.FRAGMENT_SESSION_WAIT },
       fragment,
       direct: {
         ratePerMinute: direct.DIRECT_RATE_LIMIT,

@@ -1,10 +1,12 @@
 /**
  * Lifecycle lines every process writes: started (with its effective settings, secrets shown as
  * `<redacted>`), shutdown begun (the first finalizer to run once SIGTERM arrives) and shutdown done,
- * or the error it stopped on. `runObserved` also installs the logger of `Logging.ts`.
+ * or the error it stopped on. `runObserved` also installs the logger of `Logging.ts` and, when an
+ * OTLP endpoint is configured, the trace exporter of `Tracing.ts`.
  */
 import { Cause, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { Logging } from "./Logging.ts"
+import { tracingLayer } from "./Tracing.ts"
 
 const snakeCase = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
 
@@ -59,5 +61,5 @@ export const runObserved = <A, E, R>(process: string, program: Effect.Effect<A, 
         : Effect.logError(`${process} stopped on an error`, exit.cause)
     }),
     Effect.annotateLogs({ process }),
-    Effect.provide(Logging)
+    Effect.provide(Layer.mergeAll(Logging, tracingLayer(process)))
   )

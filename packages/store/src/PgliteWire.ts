@@ -69,6 +69,11 @@ export class PgliteWire {
     })
   }
 
+  /** Batches waiting for their turn (for tests and diagnostics). */
+  get waiting(): number {
+    return this.queue.length
+  }
+
   /** Stops listening and drops every client. */
   async close(): Promise<void> {
     for (const client of this.clients) client.socket.destroy()

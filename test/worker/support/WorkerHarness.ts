@@ -15,7 +15,7 @@ import { SandboxBlockchain } from "@resale/ton"
 import { type GiftSimulatorControl, makeSimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { WorkerServices } from "@resale/worker/WorkerLive.ts"
-import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 
