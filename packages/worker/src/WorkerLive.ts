@@ -3,15 +3,15 @@ import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
 import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
 import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
+import { NotificationDelivery, NotificationSettings } from "@resale/core/outbox/NotificationDelivery.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
 import { Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
-import { GiftFulfilment } from "./fulfilment/GiftFulfilment.ts"
+import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
 import { HotWallet } from "./fulfilment/HotWallet.ts"
 import { HotWalletGauge } from "./fulfilment/HotWalletGauge.ts"
 import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
-import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
@@ -56,6 +56,12 @@ export const OrderWorkSettingsLive = Layer.effect(
   }))
 )
 
+/** Whom the core's notification delivery tells about operators' events, from the worker's settings. */
+export const NotificationSettingsLive = Layer.effect(
+  NotificationSettings,
+  Effect.map(Effect.service(WorkerConfig), (settings) => ({ operatorChatIds: settings.operatorChatIds, batch: settings.notifyBatch }))
+)
+
 /**
  * Every worker service over the core use cases. Needs the storage ports (`@resale/store`, with
  * DirectPurchaseRecords), `Blockchain`, `Marketplace`, `GiftSender`, `Notifier`, `WorkerConfig`
@@ -66,7 +72,7 @@ export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDeliv
   Layer.provideMerge(HotWallet.layer),
   Layer.provideMerge(WorkerDirectPurchases),
   Layer.provideMerge(CoreServices),
-  Layer.provide(OrderWorkSettingsLive)
+  Layer.provide(Layer.mergeAll(OrderWorkSettingsLive, NotificationSettingsLive))
 )
 
 /** All jobs over the GiftSender, Notifier, chain and marketplace in context, and `WorkerConfig`. */

@@ -9,5 +9,5 @@ export { PayerAccountsLive, WorkerDirectPurchases, WorkerJobsLive, WorkerLive, W
 export { WorkerJobs } from "./WorkerJobs.ts"
 export { Fulfilment } from "./fulfilment/Fulfilment.ts"
 export { HotWallet, sandboxHotWalletPhrase } from "./fulfilment/HotWallet.ts"
-export { NotificationDelivery } from "./notify/NotificationDelivery.ts"
+export { NotificationDelivery } from "@resale/core/outbox/NotificationDelivery.ts"
 export { paymentsRound, rematchRound } from "./payments/PaymentsJob.ts"

@@ -14,6 +14,7 @@ import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { makeTelegramBotSender } from "@resale/telegram/TelegramBotSender.ts"
 import { Effect, Layer, Option, type Redacted } from "effect"
 import { join } from "node:path"
+import { OutboundHttp } from "./OutboundHttp.ts"
 
 export interface GiftSenderOptions {
   readonly sandbox: boolean
@@ -56,14 +57,12 @@ export const notifierLayer = (options: NotifierOptions) =>
     Notifier,
     Effect.gen(function*() {
       const keys = yield* resolveVapidKeys({ configured: options.vapid, sandbox: options.sandbox, dataDir: options.dataDir })
-      const push = Option.match(keys, {
-        onNone: () => () => notConfigured("push", "VAPID keys"),
-        onSome: (keys) => makeWebPushSender({ keys, subject: options.vapidSubject })
-      })
-      const botMessage = Option.match(options.botToken, {
-        onNone: () => () => notConfigured("bot", "TELEGRAM_BOT_TOKEN"),
-        onSome: (token) => makeTelegramBotSender({ apiUrl: options.telegramApiUrl, token })
-      })
+      const push = Option.isSome(keys)
+        ? yield* makeWebPushSender({ keys: keys.value, subject: options.vapidSubject })
+        : () => notConfigured("push", "VAPID keys")
+      const botMessage = Option.isSome(options.botToken)
+        ? yield* makeTelegramBotSender({ apiUrl: options.telegramApiUrl, token: options.botToken.value })
+        : () => notConfigured("bot", "TELEGRAM_BOT_TOKEN")
       return Notifier.of({ push, botMessage })
     })
-  )
+  ).pipe(Layer.provide(OutboundHttp))

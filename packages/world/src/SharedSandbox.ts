@@ -18,7 +18,6 @@ import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { serveSandboxToncenter } from "@resale/ton/SandboxToncenter.ts"
 import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
 import { tonCenterClient } from "@resale/ton/TonCenterBlockchain.ts"
-import { NodeHttpClient } from "@effect/platform-node"
 import { TonClient } from "@ton/ton"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
 import { createHash } from "node:crypto"
@@ -27,6 +26,7 @@ import { chmod, unlink } from "node:fs/promises"
 import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
+import { OutboundHttp } from "./OutboundHttp.ts"
 
 /** What the owner tells the other processes. The cookies are the simulator's sandbox session. */
 const Descriptor = Schema.Struct({ toncenter: Schema.String, fragment: Schema.String, cookies: Schema.String, pid: Schema.Number })
@@ -110,7 +110,7 @@ const join_ = (descriptor: Descriptor, timing: SandboxMarketTiming) =>
       rateLimitDelay: "10 millis",
       ...timing
     })
-    const faucet = yield* Layer.build(SandboxFaucet.layerRemote(descriptor.toncenter).pipe(Layer.provide(NodeHttpClient.layerUndici)))
+    const faucet = yield* Layer.build(SandboxFaucet.layerRemote(descriptor.toncenter).pipe(Layer.provide(OutboundHttp)))
     yield* Effect.logInfo(`sandbox world of process ${descriptor.pid} joined (chain ${descriptor.toncenter}, Fragment ${descriptor.fragment})`)
     return Context.make(Blockchain, chain).pipe(Context.add(Marketplace, marketplace), Context.merge(faucet))
   })

@@ -2,3 +2,4 @@
 export { giftSenderLayer, type GiftSenderOptions, notifierLayer, type NotifierOptions } from "./Messaging.ts"
 export { sharedSandboxWorld, worldSocketOf } from "./SharedSandbox.ts"
 export { World } from "./World.ts"
+export { ATTEMPT_TIMEOUT, OutboundHttp, RETRIES } from "./OutboundHttp.ts"
