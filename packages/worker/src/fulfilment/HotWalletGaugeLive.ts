@@ -14,7 +14,7 @@ export const hotWalletBalance = Metric.gauge("resale_hot_wallet_balance_ton", {
   description: "Balance of the hot wallet that pays Fragment for balance orders, in TON (read every minute)"
 })
 
-export const HotWalletGauge = Layer.effectDiscard(Effect.gen(function*() {
+export const HotWalletGaugeLive = Layer.effectDiscard(Effect.gen(function*() {
   const chain = yield* Blockchain
   const hot = yield* HotWallet
   const read = chain.resolveWallet(hot.phrase).pipe(
