@@ -100,6 +100,10 @@ export interface AppSettings {
   /** None: the shared sandbox Fragment simulator (sandbox mode without FRAGMENT_COOKIES). */
   readonly fragment: Option.Option<FragmentSettings>
   readonly direct: DirectLimits
+  /** How long a Telegram sign-in payload is accepted (`LOGIN_MAX_AGE`). */
+  readonly loginMaxAge: Duration.Duration
+  /** Reverse proxies whose X-Forwarded-For hops are skipped (`TRUSTED_PROXIES`: addresses or CIDR ranges). */
+  readonly trustedProxies: ReadonlyArray<string>
   readonly worker: WorkerTimings
   readonly vapid: Option.Option<{ readonly publicKey: string; readonly privateKey: Redacted.Redacted<string> }>
   readonly vapidSubject: string

@@ -75,6 +75,15 @@ export const World = {
   FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session")
 } as const
 
+export const Edges = {
+  LOGIN_MAX_AGE: S.duration("LOGIN_MAX_AGE", "10 minutes", "how long a Telegram sign-in payload is accepted after Telegram issued it (each is used once)"),
+  TRUSTED_PROXIES: S.text(
+    "TRUSTED_PROXIES",
+    "",
+    "comma-separated addresses or CIDR ranges of the reverse proxies in front of the server; the client address is the rightmost X-Forwarded-For hop that is not one of them"
+  )
+} as const
+
 export const Direct = {
   DIRECT_RATE_LIMIT: S.integer("DIRECT_RATE_LIMIT", 600, "direct surface: requests per minute per client address", 1),
   DIRECT_RATE_BURST: S.integer("DIRECT_RATE_BURST", 100, "direct surface: burst above the rate", 1),
@@ -122,6 +131,7 @@ export const CATALOGUE: ReadonlyArray<{ readonly title: string; readonly setting
   { title: "Secrets (production refuses to start without them)", settings: Object.values(Secrets) },
   { title: "Telegram", settings: Object.values(Telegram) },
   { title: "TON chain and Fragment", settings: Object.values(World) },
+  { title: "Sign-in and client addresses", settings: Object.values(Edges) },
   { title: "Direct purchase surface", settings: Object.values(Direct) },
   { title: "Worker", settings: Object.values(Worker) },
   { title: "Web push", settings: Object.values(Push) }
