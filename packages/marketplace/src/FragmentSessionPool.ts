@@ -42,7 +42,7 @@ export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher
   let nextStart = 0
   const holdUntil = (now: number) => new Date(now + holdMillis)
   // a state read for an older invoice holds the session no longer than two requests could take
-  const readMillis = Math.max(10_000, 2 * Duration.toMillis(Duration.fromInputUnsafe(options.timeout)))
+  const readMillis = Math.max(1_000, 2 * Duration.toMillis(Duration.fromInputUnsafe(options.timeout)))
 
   /** A free session, held for `holder`; waits up to `sessionWait` while every session is busy. */
   const take = Effect.fn("FragmentSessions.take")(function*(holder: string) {
@@ -122,7 +122,7 @@ export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher
     const mode = yield* engine.delivery.readState(request).pipe(
       Effect.ensuring(mine === "taken" ? store.release(engine.label, request.reqId) : Effect.void)
     )
-    if (mode !== "done") return Pending(request.reqId, request.ref, mode)
+    if (mode !== "done") return Pending(request.reqId, request.ref, mode, confirmed)
     yield* store.release(engine.label, request.reqId)
     return Delivered(request.reqId, request.ref)
   })
