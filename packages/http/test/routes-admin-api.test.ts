@@ -122,7 +122,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       assert.strictEqual(seen.status, 200, seen.text)
       assert.deepStrictEqual(seen.json, placed)
       const foreign = yield* call(url, path, { headers: { "x-api-key": other.key } })
-      assert.deepStrictEqual([foreign.status, foreign.json], [404, { detail: "Order not found" }])
+      assert.deepStrictEqual([foreign.status, foreign.json], [404, { detail: "Order not found", code: "order_not_found" }])
       assert.strictEqual((yield* call(url, "/v2/api/orders/99999999", { headers: { "x-api-key": owner.key } })).status, 404)
       assert.strictEqual((yield* call(url, path)).status, 401)
       assert.strictEqual((yield* call(url, path, { headers: { "x-api-key": "rk_wrong" } })).status, 401)

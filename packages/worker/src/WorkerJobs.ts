@@ -1,8 +1,8 @@
+import { OrderWork } from "@resale/core/orders/OrderWork.ts"
 import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
-import { OrderLease } from "./fulfilment/OrderLease.ts"
 import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { paymentsRound } from "./payments/PaymentsJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
@@ -40,7 +40,7 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
 export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   const settings = yield* WorkerConfig
   const fulfilment = yield* Fulfilment
-  const lease = yield* OrderLease
+  const work = yield* OrderWork
   const payments = yield* Effect.context<Payments | TopupService | WorkerConfig>()
   const delivery = yield* NotificationDelivery
 
@@ -48,7 +48,7 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
     yield* Effect.forkScoped(loop("fulfilment", fulfilment.runOnce, settings.pollInterval))
   }
   yield* Effect.forkScoped(
-    every("rescue", lease.rescueStale, Duration.millis(Math.max(50, Duration.toMillis(settings.orderLease) / 2)))
+    every("rescue", work.rescueStale, Duration.millis(Math.max(50, Duration.toMillis(settings.orderLease) / 2)))
   )
   yield* Effect.forkScoped(every(
     "payments",

@@ -96,7 +96,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const { userId } = yield* CurrentUser
           const fs = yield* FileSystem.FileSystem
           const bytes = yield* fs.readFile(payload.receipt.path).pipe(Effect.orDie)
-          if (bytes.length > 5 * 1024 * 1024) return yield* new BadRequest({ detail: "Receipt is larger than 5 MB" })
+          if (bytes.length > 5 * 1024 * 1024) return yield* new BadRequest({ detail: "Receipt is larger than 5 MB", code: "receipt_too_large" })
           return yield* idempotent(
             headers["idempotency-key"],
             `user:${userId}:topups.receipt`,
@@ -121,8 +121,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("ordersList", ({ query }) =>
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
-          if (query.offset < 0) return yield* new BadRequest({ detail: "offset must be 0 or more" })
-          if (query.limit < 1) return yield* new BadRequest({ detail: "limit must be 1 or more" })
+          if (query.offset < 0) return yield* new BadRequest({ detail: "offset must be 0 or more", code: "page_invalid", params: { field: "offset" } })
+          if (query.limit < 1) return yield* new BadRequest({ detail: "limit must be 1 or more", code: "page_invalid", params: { field: "limit" } })
           const limit = Math.min(query.limit, 100)
           const page = yield* orders.listOwn(userId, { offset: query.offset, limit })
           return { orders: page.items.map(orderOut), total: page.total, offset: query.offset, limit }
@@ -213,10 +213,10 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const endpoint = payload["endpoint"]
           const keys = payload["keys"] as { p256dh?: unknown; auth?: unknown } | undefined
           if (typeof endpoint !== "string" || !/^https?:\/\//.test(endpoint)) {
-            return yield* new BadRequest({ detail: "Push subscription endpoint is missing" })
+            return yield* new BadRequest({ detail: "Push subscription endpoint is missing", code: "push_subscription_invalid" })
           }
           if (typeof keys?.p256dh !== "string" || typeof keys?.auth !== "string" || !keys.p256dh || !keys.auth) {
-            return yield* new BadRequest({ detail: "Push subscription keys (p256dh, auth) are missing" })
+            return yield* new BadRequest({ detail: "Push subscription keys (p256dh, auth) are missing", code: "push_subscription_invalid" })
           }
           yield* push.upsert({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: new Date() })
           return { ok: true }

@@ -11,7 +11,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import * as Dto from "../api/Dtos.ts"
 import { CurrentUser } from "../api/Middleware.ts"
-import { GiftCatalog } from "../gifts/GiftCatalog.ts"
+import { GiftCatalog, type GiftCatalogUnavailable, type GiftNotFound } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
@@ -19,7 +19,7 @@ import { idempotent } from "./Idempotent.ts"
 import { giftsOut, orderOut, pricingOut, topupOut } from "./Wire.ts"
 
 /** Creates an order (balance debited, order queued) and answers it with the new balance. */
-const placeOrder = (scope: string, key: string | undefined, body: unknown, build: Effect.Effect<OrderRequest, unknown, GiftCatalog>) =>
+const placeOrder = (scope: string, key: string | undefined, body: unknown, build: Effect.Effect<OrderRequest, GiftNotFound | GiftCatalogUnavailable, GiftCatalog>) =>
   Effect.gen(function*() {
     const { userId } = yield* CurrentUser
     const orders = yield* OrderService

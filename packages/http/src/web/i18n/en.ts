@@ -309,6 +309,9 @@ export const en = {
   "error.tooMany": "Too many requests. Please wait a moment.",
   "error.network": "No connection to the server. Retrying…",
   "error.generic": "The request failed.",
+  "error.apiKey": "The API key is missing or wrong. Create a new one on the API page.",
+  "error.senderAccount": "There is no such sender account.",
+  "error.webhookUrl": "The webhook address must be an https address of a public host.",
 
   "field.amount_uzs": "Amount",
   "field.receipt": "Receipt",

@@ -147,7 +147,7 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
 
   const ticket = Effect.gen(function*() {
     const id = pathId((yield* HttpRouter.params)["ticket_id"])
-    if (id === undefined) return detail(404, "Ticket not found")
+    if (id === undefined) return detail(404, "Ticket not found", "ticket_not_found")
     return yield* tickets.detail({ kind: "operator" }, id as TicketId).pipe(
       Effect.map((d) => json({ ticket: ticketOut(d.ticket), messages: d.messages.map(messageOut) })),
       Effect.catch(errorResponse)
