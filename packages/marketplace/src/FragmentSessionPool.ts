@@ -136,13 +136,14 @@ export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher
     engine.delivery.forget(reqId)
   })
 
-  /** A recipient lookup; the top-up page opens its state first, so that one holds a session briefly. */
+  /**
+   * A recipient lookup opens no invoice, so it holds no session and never waits for one (the top-up
+   * page's `mode=new` state call before its search is assumed not to disturb a purchase in progress;
+   * if it did, that purchase would still settle on its own evidence).
+   */
   const lookup = Effect.fn("FragmentSessions.lookup")(function*(kind: PurchaseKind, username: string) {
-    const flow = flowOf(kind)
-    if (!flow.stateFirst) return yield* engines[0]!.purchase.lookup(flow, username)
-    const holder = `lookup:${randomUUID()}`
-    const engine = yield* take(holder)
-    return yield* engine.purchase.lookup(flow, username).pipe(Effect.ensuring(store.release(engine.label, holder)))
+    const engine = engines[nextStart % engines.length]!
+    return yield* engine.purchase.lookup(flowOf(kind), username)
   })
 
   return { quote, confirm, cancel, lookup }
