@@ -16,7 +16,7 @@ const buy = (seed: string, id: string, username: string, quantity = 50) =>
     return yield* env.service.buyStars({ seed: Redacted.make(seed), orderId: id, walletVersion: undefined, username, quantity })
   })
 
-layer(makeDirectTestEnv({ fragmentSessions: { hold: "1500 millis", wait: "60 seconds" } }), {
+layer(makeDirectTestEnv({ fragmentSessions: { hold: "6 seconds", wait: "60 seconds" } }), {
   timeout: "180 seconds",
   excludeTestServices: true
 })("direct: one Fragment session", (it) => {
@@ -52,8 +52,8 @@ layer(makeDirectTestEnv({ fragmentSessions: { hold: "1500 millis", wait: "60 sec
       assert.deepStrictEqual([timedOut.reason, timedOut.outcome], ["MarketplaceTimeout", "Paid"])
       const open = Option.getOrThrow(yield* env.service.find(paidId))
       assert.strictEqual(open.state, "unknown")
-      // its hold ran out; another caller opens an invoice in the same session and cannot pay it
-      yield* Effect.sleep("1600 millis")
+      // another caller waits until the paid order's hold runs out, opens an invoice in the same session
+      // and cannot pay it
       const cancelled = yield* Effect.flip(buy(poor.phrase, orderId("poor"), "someone_else", 100))
       assert.deepStrictEqual([cancelled.reason, cancelled.outcome], ["InsufficientFunds", "NotPaid"])
       const other = env.fragment.control.invoices().at(-1)!
