@@ -25,7 +25,7 @@ import { copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { startToncenterServer } from "../../packages/ton/test/support/ToncenterServer.ts"
-import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { freshDatabase } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 

@@ -10,7 +10,11 @@ import DeferredPaymentTopup from "./migrations/0003_deferred_payment_topup.ts"
 import OpenPayableKey from "./migrations/0004_open_payable_key.ts"
 import ClosedPayableQuarantine from "./migrations/0005_closed_payable_quarantine.ts"
 import OrderAttention from "./migrations/0006_order_attention.ts"
+import WalletOrderIds from "./migrations/0009_wallet_order_ids.ts"
+import DirectRateWindows from "./migrations/0010_direct_rate_windows.ts"
 import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
+import UsedLogins from "./migrations/0012_used_logins.ts"
+import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrations = PgMigrator.fromRecord({
@@ -20,7 +24,11 @@ export const migrations = PgMigrator.fromRecord({
   "0004_open_payable_key": OpenPayableKey,
   "0005_closed_payable_quarantine": ClosedPayableQuarantine,
   "0006_order_attention": OrderAttention,
-  "0011_marketplace_sessions": MarketplaceSessions
+  "0009_wallet_order_ids": WalletOrderIds,
+  "0010_direct_rate_windows": DirectRateWindows,
+  "0011_marketplace_sessions": MarketplaceSessions,
+  "0012_used_logins": UsedLogins,
+  "0015_idempotency_endpoint": IdempotencyEndpoint
 })
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */

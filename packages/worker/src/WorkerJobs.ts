@@ -1,9 +1,11 @@
+import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { OrderWork } from "@resale/core/orders/OrderWork.ts"
+import { NotificationDelivery } from "@resale/core/outbox/NotificationDelivery.ts"
 import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
+import { beat } from "@resale/observability/WorkerHeartbeat.ts"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
-import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { paymentsRound } from "./payments/PaymentsJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 
@@ -12,7 +14,8 @@ import { WorkerConfig } from "./WorkerConfig.ts"
  * A defect is logged and the loop goes on after the idle pause: one bad row never stops a job.
  */
 const loop = (name: string, step: Effect.Effect<boolean>, idle: Duration.Duration) =>
-  step.pipe(
+  Effect.sync(beat).pipe(
+    Effect.andThen(step),
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)
         ? Effect.failCause(cause)
@@ -35,7 +38,8 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
  * - rescue: orders of dead workers back to the queue, every half lease;
  * - payments: re-match unmatched card payments, expire top-ups (open direct purchases are settled by
  *   the reconcile job);
- * - notifications: outbox delivery by web push and bot message.
+ * - notifications: outbox delivery by web push and bot message;
+ * - idempotency-prune: hourly, forgets Idempotency-Keys older than 24 hours.
  */
 export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   const settings = yield* WorkerConfig
@@ -43,6 +47,7 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   const work = yield* OrderWork
   const payments = yield* Effect.context<Payments | TopupService | WorkerConfig>()
   const delivery = yield* NotificationDelivery
+  const idempotency = yield* Idempotency
 
   for (let i = 0; i < Math.max(1, settings.concurrency); i++) {
     yield* Effect.forkScoped(loop("fulfilment", fulfilment.runOnce, settings.pollInterval))
@@ -55,6 +60,9 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
     Effect.provideContext(paymentsRound, payments),
     settings.paymentsInterval
   ))
+  yield* Effect.forkScoped(every("idempotency-prune", idempotency.pruneExpired, Duration.hours(1)))
   yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))
   yield* Effect.logInfo(`worker started: ${settings.concurrency} fulfilment loop(s)${settings.sandbox ? ", sandbox mode" : ""}`)
+  // Runs before the loops are interrupted (finalizers run in reverse order).
+  yield* Effect.addFinalizer(() => Effect.logInfo("worker stopping: jobs interrupted, a payment in progress finishes first"))
 }))

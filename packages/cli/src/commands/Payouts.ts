@@ -108,9 +108,10 @@ const notFound = (orderId: string) => new CliCommandError({ reason: "NotFound", 
 
 const show = (orderId: string) =>
   Effect.gen(function*() {
-    const found = yield* (yield* DirectPurchaseRecords).find(orderId)
-    if (Option.isNone(found)) return yield* notFound(orderId)
-    return output(found.value, recordText(found.value))
+    // An order id belongs to its wallet, so several wallets (or one, over time) may have used it: newest first.
+    const found = yield* (yield* DirectPurchaseRecords).findByOrderId(orderId)
+    if (found.length === 0) return yield* notFound(orderId)
+    return output(found.length === 1 ? found[0] : { items: found }, found.map(recordText).join("\n\n"))
   })
 
 interface ReconcileOptions extends CommonOptions {
@@ -126,18 +127,17 @@ const reconcile = (orderId: string | undefined, options: ReconcileOptions) =>
     let before: ReadonlyArray<DirectPurchaseRecord>
     let after: ReadonlyArray<DirectPurchaseRecord>
     if (orderId !== undefined) {
-      const found = yield* records.find(orderId)
-      if (Option.isNone(found)) return yield* notFound(orderId)
-      before = [found.value]
-      after = Option.toArray(yield* direct.reconcile(orderId))
+      before = yield* records.findByOrderId(orderId)
+      if (before.length === 0) return yield* notFound(orderId)
+      after = yield* direct.reconcile(orderId)
     } else {
       // The same cut-off reconcileOpen uses: in-flight payments younger than it belong to a live request.
       const now = yield* Clock.currentTimeMillis
       before = yield* records.listUnresolved(new Date(now - Duration.toMillis(settings.staleAfter)), options.limit)
       after = yield* direct.reconcileOpen(options.limit)
     }
-    const stateBefore = new Map(before.map((r) => [r.orderId, r.state]))
-    const changes = after.map((r) => ({ orderId: r.orderId, from: stateBefore.get(r.orderId) ?? r.state, to: r.state, record: r }))
+    const stateBefore = new Map(before.map((r) => [r.id, r.state]))
+    const changes = after.map((r) => ({ orderId: r.orderId, from: stateBefore.get(r.id) ?? r.state, to: r.state, record: r }))
     const settled = changes.filter((c) => c.from !== c.to).length
     const stillOpen = after.filter((r) => r.state !== "done" && r.state !== "failed").length
     const summary = after.length === 0

@@ -93,6 +93,8 @@ export interface WalletInfo {
   readonly status: "active" | "uninit" | "frozen"
   readonly balance: Nanoton
   readonly network: "mainnet" | "testnet" | "sandbox"
+  /** Only for a phrase none of whose wallets was ever funded: every version's address, any may be funded. */
+  readonly addresses?: ReadonlyArray<{ readonly version: WalletVersion; readonly address: string }>
 }
 
 /** Telegram usernames as the marketplace accepts them: a letter, then letters, digits, underscores; 4..32. */

@@ -11,6 +11,7 @@ import type { Ticket, TicketMessage } from "../tickets/Ticket.ts"
 import type { Topup } from "../topups/Topup.ts"
 
 export interface MemoryIdempotencyRecord {
+  readonly endpoint: string
   readonly requestHash: string
   readonly state: "in_progress" | "completed"
   readonly response: unknown
@@ -32,6 +33,7 @@ export interface MemoryState {
   readonly idempotency: Map<string, MemoryIdempotencyRecord>
   readonly sessions: Map<string, Session>
   readonly botUpdates: Set<number>
+  readonly usedLogins: Map<string, Date>
   readonly push: Map<string, PushSubscription>
   readonly outbox: Map<number, OutboxEvent>
   readonly infoLookups: Map<string, number>
@@ -52,6 +54,7 @@ export const emptyMemoryState = (): MemoryState => ({
   idempotency: new Map(),
   sessions: new Map(),
   botUpdates: new Set(),
+  usedLogins: new Map(),
   push: new Map(),
   outbox: new Map(),
   infoLookups: new Map(),

@@ -49,13 +49,23 @@ export const transferAnswer = (r: DirectReceipt) => ({
   order_id: r.orderId
 })
 
+/**
+ * `state` repeats `status` under the name clients of the hosted service read. A phrase never funded
+ * answers `uninit`, balance 0 and, in `addresses`, where each version's wallet is (send TON to either).
+ */
 export const balanceAnswer = (w: WalletInfo) => ({
   ok: true,
-  message: `Wallet ${w.version} holds ${formatTon(w.balance)} TON${w.network === "sandbox" ? " (sandbox)" : ""}`,
+  message: w.addresses === undefined
+    ? `Wallet ${w.version} holds ${formatTon(w.balance)} TON${w.network === "sandbox" ? " (sandbox)" : ""}`
+    : `No TON has reached this phrase's wallets yet: send TON to ${w.address} (or to its ${
+      w.addresses.filter((a) => a.version !== w.version).map((a) => a.version).join(", ")
+    } address) to start${w.network === "sandbox" ? " (sandbox)" : ""}`,
   address: w.address,
   version: w.version,
   status: w.status,
-  balance: tonNumber(w.balance)
+  state: w.status,
+  balance: tonNumber(w.balance),
+  ...(w.addresses === undefined ? {} : { addresses: Object.fromEntries(w.addresses.map((a) => [a.version, a.address])) })
 })
 
 export const statusAnswer = (network: DirectReceipt["network"]) => ({

@@ -74,7 +74,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const { userId } = yield* CurrentUser
           return yield* idempotent(
             headers["idempotency-key"],
-            `user:${userId}:topups.create`,
+            { user: userId },
+            "POST /v2/balance/top-up",
             payload,
             Dto.TopupCreated,
             Effect.map(topups.create(userId, payload.amount_uzs), (t) => ({
@@ -99,7 +100,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           if (bytes.length > 5 * 1024 * 1024) return yield* new BadRequest({ detail: "Receipt is larger than 5 MB", code: "receipt_too_large" })
           return yield* idempotent(
             headers["idempotency-key"],
-            `user:${userId}:topups.receipt`,
+            { user: userId },
+            "POST /v2/balance/top-up/receipt",
             { amount_uzs: payload.amount_uzs, size: bytes.length },
             Dto.Topup,
             Effect.map(topups.createWithReceipt(userId, payload.amount_uzs, bytes), topupOut)
@@ -135,7 +137,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const gift = yield* gifts.find(payload.gift_id)
           return yield* idempotent(
             headers["idempotency-key"],
-            `user:${userId}:orders.gift`,
+            { user: userId },
+            "POST /v2/gifts/buy",
             payload,
             Dto.OrderCreated,
             Effect.gen(function*() {
@@ -154,7 +157,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const { userId } = yield* CurrentUser
           return yield* idempotent(
             headers["idempotency-key"],
-            `user:${userId}:tier.upgrade`,
+            { user: userId },
+            "POST /v2/api-docs/getinfo-upgrade",
             payload,
             Dto.TierUpgrade,
             Effect.gen(function*() {

@@ -39,6 +39,7 @@ import {
   TooManyRequests
 } from "../api/Errors.ts"
 import { GiftCatalogUnavailable, GiftNotFound } from "../gifts/GiftCatalog.ts"
+import { RequestId } from "../server/RequestId.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 
 /**
@@ -177,8 +178,13 @@ const MAPPING: Mapping = {
     }),
   PaymentAlreadyMatched: () => new Conflict({ detail: "Payment already matched a top-up", code: "payment_already_matched" }),
   PaymentInvalid: (e) => new BadRequest({ detail: e.message, code: "payment_invalid", params: { field: e.reason } }),
-  IdempotencyKeyConflict: () =>
-    new Conflict({ detail: "Idempotency-Key was already used with a different request", code: "idempotency_key_reused" }),
+  IdempotencyKeyConflict: (e) =>
+    e.reason === "OtherEndpoint"
+      ? new Conflict({
+        detail: "Idempotency-Key was already used for another endpoint; use a new key for each request",
+        code: "idempotency_key_endpoint_mismatch"
+      })
+      : new Conflict({ detail: "Idempotency-Key was already used with a different request", code: "idempotency_key_reused" }),
   IdempotencyKeyInProgress: () =>
     new Conflict({
       detail: "A request with this Idempotency-Key is still being processed; retry shortly",
@@ -214,6 +220,16 @@ export const toHttpError = (error: unknown): HandlerError | undefined => {
   return (MAPPING[error._tag] as (e: DomainError) => HandlerError)(error)
 }
 
+const withRequestId = (error: ServiceUnavailable, requestId: string): ServiceUnavailable =>
+  requestId === ""
+    ? error
+    : new ServiceUnavailable({
+      detail: error.detail,
+      code: error.code,
+      ...(error.params === undefined ? {} : { params: error.params }),
+      request_id: requestId
+    })
+
 /** Seconds a client should wait before retrying this answer, if it is a retry-later one. */
 export const retryAfterSeconds = (error: HandlerError, now: number): number | undefined =>
   error.code === "idempotency_key_in_progress"
@@ -237,5 +253,7 @@ export const mapErrors = <A, E extends DomainError | HandlerError, R>(
       if (mapped === undefined) return yield* Effect.die(error)
       const after = retryAfterSeconds(mapped, yield* Clock.currentTimeMillis)
       if (after !== undefined) yield* retryAfter(after)
+      // A server-side failure names the request, so a report can be matched to the logs.
+      if (mapped instanceof ServiceUnavailable) return yield* Effect.fail(withRequestId(mapped, yield* RequestId))
       return yield* Effect.fail(mapped)
     }))

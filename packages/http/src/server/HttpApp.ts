@@ -18,12 +18,14 @@ import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
 import { Api, OPENAPI_PATH } from "../api/Api.ts"
 import { AdminTokenAuth, ApiKeyAuth, OperatorSession, RequestValidation, UserSession } from "../api/Middleware.ts"
 import { AuthMiddlewareLayer } from "../auth/AuthMiddleware.ts"
+import { OperatorTokenGuard } from "../auth/OperatorTokenGuard.ts"
 import { WebSessions } from "../auth/WebSessions.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { TelegramBotApi } from "../bot/TelegramBotApi.ts"
 import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
+import { ListsHandlers } from "../handlers/Lists.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
@@ -32,6 +34,7 @@ import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { HttpConfig } from "./HttpConfig.ts"
+import { SecurityHeaders } from "./SecurityHeaders.ts"
 import { buildWithOnly } from "./LeanServe.ts"
 
 /** Every method and path the HttpApi serves, for the 405 answer. */
@@ -45,8 +48,10 @@ export const apiRoutes = (): Array<KnownRoute> =>
  * a group's context is merged into every request it answers, so it is kept small.
  */
 const Handlers = Layer.mergeAll(
-  buildWithOnly(PublicHandlers, [Accounts, BotWebhook, HttpConfig, RequestValidation, TopupService, WebSessions]),
-  buildWithOnly(AdminLoginHandlers, [HttpConfig, RequestValidation, WebSessions]),
+  buildWithOnly(PublicHandlers, [
+    Accounts, BotWebhook, HttpConfig, RequestValidation, SessionService, TopupService, WebSessions
+  ]),
+  buildWithOnly(AdminLoginHandlers, [HttpConfig, OperatorTokenGuard, RequestValidation, WebSessions]),
   buildWithOnly(PricingHandlers, [HttpConfig, PricingCache, RequestValidation]),
   buildWithOnly(AccountHandlers, [
     Accounts, Balances, FileSystem.FileSystem, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService,
@@ -60,6 +65,7 @@ const Handlers = Layer.mergeAll(
     Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, Marketplace, OrderService, PricingService,
     RequestValidation
   ]),
+  buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
 )
 
@@ -97,7 +103,7 @@ const HealthRoute = HttpRouter.use((router) =>
 )
 
 /** The use cases and the http package's own services over the storage ports (`@resale/store`). */
-export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, PricingCache.layer).pipe(
+export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, PricingCache.layer, OperatorTokenGuard.layer).pipe(
   Layer.provide(TelegramBotApi.layer),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.succeed(TopupSettings)({
@@ -126,6 +132,8 @@ export const httpApp = <E, R>(
   ).pipe(
     // Registered first, so it is the outermost global middleware: the other ones never run for it.
     Layer.provideMerge(PricingFastPath),
-    // Outermost of all: an oversized body is refused before anything else looks at the request.
-    Layer.provideMerge(BodyLimit)
+    // An oversized body is refused before anything else looks at the request.
+    Layer.provideMerge(BodyLimit),
+    // Outermost of all, so every answer (a 413 included) gets no-store and HSTS.
+    Layer.provideMerge(SecurityHeaders)
   )

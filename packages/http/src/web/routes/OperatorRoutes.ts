@@ -29,7 +29,7 @@ export const OPERATOR_ROUTES = [
   { method: "GET", path: "/v2/admin/tickets/:ticket_id" }
 ] as const
 
-const ORDER_STATUSES: ReadonlyArray<string> = ["queued", "processing", "completed", "failed"]
+const ORDER_STATUSES: ReadonlyArray<string> = ["queued", "processing", "completed", "failed", "needs_attention"]
 const ORDER_KINDS: ReadonlyArray<string> = ["stars", "premium", "gift"]
 const TOPUP_STATUSES: ReadonlyArray<string> = ["pending", "review", "paid", "cancelled", "rejected", "expired"]
 

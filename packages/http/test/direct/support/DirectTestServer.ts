@@ -140,7 +140,10 @@ export const testSettings: DirectSettingsShape = {
   deliveryWithin: "2 seconds",
   pollEvery: "50 millis",
   staleAfter: "10 minutes",
-  feeReserve: 10_000_000n
+  feeReserve: 10_000_000n,
+  answerWithin: "20 seconds",
+  replayWithin: "15 minutes",
+  reuseFinishedIds: true
 }
 
 export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<DirectTestEnv, unknown> => {
