@@ -25,6 +25,7 @@ import { TelegramBotApi } from "../bot/TelegramBotApi.ts"
 import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
+import { ListsHandlers } from "../handlers/Lists.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
@@ -64,6 +65,7 @@ const Handlers = Layer.mergeAll(
     Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, Marketplace, OrderService, PricingService,
     RequestValidation
   ]),
+  buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
 )
 
