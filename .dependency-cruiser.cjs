@@ -13,8 +13,9 @@ const wiring = [
   "^packages/http/src/direct/(TonPayerAccounts|DerivationGate)\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
 ]
-// Named, temporary: code another change is reworking right now (the hot-wallet purchase use case and
-// the record renames of issue 11 item 2; the sandbox faucet tools of the one-world change).
+// Named apart: code another change is reworking right now (the hot-wallet purchase use case and the
+// record renames of issue 11 item 2), and the sandbox faucet tools, which fund wallets on the emulated
+// chain itself (no money of the service moves).
 const inRework = [
   "^packages/worker/src/fulfilment/(HotWallet|MarketplaceFulfilment)\\.ts$",
   "^packages/cli/src/commands/Payouts\\.ts$",
@@ -64,6 +65,13 @@ module.exports = {
       severity: "error",
       from: { path: "^packages/http/", pathNot: "^packages/http/src/main\\.ts$" },
       to: { path: "^packages/worker/" }
+    },
+    {
+      name: "roots-take-no-port-from-the-core-barrel",
+      comment: "@resale/core's index re-exports the ports too: outside wiring, roots import it for types only (services come from their own files)",
+      severity: "error",
+      from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring] },
+      to: { path: "^packages/core/src/index\\.ts$", dependencyTypesNot: ["type-only"] }
     },
     {
       name: "observability-only-effect",
