@@ -13,8 +13,9 @@ const wiring = [
   "^packages/http/src/direct/(TonPayerAccounts|DerivationGate)\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
 ]
-// Named, temporary: code another change is reworking right now (the hot-wallet purchase use case and
-// the record renames of issue 11 item 2; the sandbox faucet tools of the one-world change).
+// Named apart: code another change is reworking right now (the hot-wallet purchase use case and the
+// record renames of issue 11 item 2), and the sandbox faucet tools, which fund wallets on the emulated
+// chain itself (no money of the service moves).
 const inRework = [
   "^packages/worker/src/fulfilment/(HotWallet|MarketplaceFulfilment)\\.ts$",
   "^packages/cli/src/commands/Payouts\\.ts$",
@@ -66,11 +67,18 @@ module.exports = {
       to: { path: "^packages/worker/" }
     },
     {
+      name: "roots-take-no-port-from-the-core-barrel",
+      comment: "@resale/core's index re-exports the ports too: outside wiring, roots import it for types only (services come from their own files)",
+      severity: "error",
+      from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring] },
+      to: { path: "^packages/core/src/index\\.ts$", dependencyTypesNot: ["type-only"] }
+    },
+    {
       name: "observability-only-effect",
-      comment: "packages/observability is shared by every root: it may import only itself, effect and the word list",
+      comment: "packages/observability is shared by every root: it may import only itself, effect, Node and the word list",
       severity: "error",
       from: { path: "^packages/observability/src/" },
-      to: { pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"] }
+      to: { dependencyTypesNot: ["core"], pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"] }
     },
     {
       name: "no-imports-from-tests",

@@ -10,6 +10,7 @@ import { Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
 import { HotWallet } from "./fulfilment/HotWallet.ts"
+import { HotWalletGaugeLive } from "./fulfilment/HotWalletGaugeLive.ts"
 import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
@@ -75,7 +76,7 @@ export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDeliv
 )
 
 /** All jobs over the GiftSender, Notifier, chain and marketplace in context, and `WorkerConfig`. */
-export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob).pipe(Layer.provide(WorkerServices))
+export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob, HotWalletGaugeLive).pipe(Layer.provide(WorkerServices))
 
 /**
  * Every job, its settings from the one configuration (`AppConfig`). Provide the storage ports and the

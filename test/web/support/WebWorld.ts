@@ -17,6 +17,7 @@ import { SandboxBlockchain } from "@resale/ton"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { giftSenderLayer, notifierLayer } from "@resale/world"
+import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { Context, Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
@@ -57,8 +58,9 @@ export const webWorldLayer = () => {
     giftSenderLayer(outside),
     notifierLayer({ ...outside, vapid: Option.none(), vapidSubject: "mailto:operator@localhost", botToken: Option.none(), telegramApiUrl: "http://127.0.0.1:9" })
   )
+  // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
   const worker = WorkerJobsLive.pipe(
-    Layer.provide(messaging),
+    Layer.provide(Layer.mergeAll(messaging, SandboxFaucet.layerLocal)),
     Layer.provide(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500) }))
   )
   return Layer.effect(WebWorld)(Effect.gen(function*() {

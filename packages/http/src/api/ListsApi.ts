@@ -1,4 +1,5 @@
-import { OrderKind, OrderStatus, TopupMethod, TopupStatus } from "@resale/core"
+import { OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
+import { TopupMethod, TopupStatus } from "@resale/core/topups/Topup.ts"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Dto from "./Dtos.ts"

@@ -1,5 +1,7 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
-import { Marketplace, PushSubscriptions, Receipts } from "@resale/core"
+import { Receipts } from "@resale/core"
+import { Notifications } from "@resale/core/outbox/Notifications.ts"
+import { RecipientInfo } from "@resale/core/accounts/RecipientInfo.ts"
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
@@ -55,14 +57,14 @@ const Handlers = Layer.mergeAll(
   buildWithOnly(PricingHandlers, [HttpConfig, PricingCache, RequestValidation]),
   buildWithOnly(AccountHandlers, [
     Accounts, Balances, FileSystem.FileSystem, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService,
-    PushSubscriptions, Receipts, SessionService, TicketService, TopupService, UserSession, RequestValidation, WebSessions
+    Notifications, Receipts, SessionService, TicketService, TopupService, UserSession, RequestValidation, WebSessions
   ]),
   buildWithOnly(AdminHandlers, [
     HttpConfig, Idempotency, OrderService, PricingCache, PricingService, TicketService, TopupService, OperatorSession,
     RequestValidation
   ]),
   buildWithOnly(ProgrammaticHandlers, [
-    Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, Marketplace, OrderService, PricingService,
+    Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService, RecipientInfo,
     RequestValidation
   ]),
   buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
@@ -103,7 +105,13 @@ const HealthRoute = HttpRouter.use((router) =>
 )
 
 /** The use cases and the http package's own services over the storage ports (`@resale/store`). */
-export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, PricingCache.layer, OperatorTokenGuard.layer).pipe(
+export const HttpServices = Layer.mergeAll(
+  WebSessions.layer,
+  BotWebhook.layer,
+  PricingCache.layer,
+  OperatorTokenGuard.layer,
+  RecipientInfo.layer
+).pipe(
   Layer.provide(TelegramBotApi.layer),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.succeed(TopupSettings)({
