@@ -19,12 +19,9 @@ export const deliveryOf = (record: Pick<DirectPurchaseRecord, "errorReason">): D
   record.errorReason === DELIVERY_UNCONFIRMED ? "paid" : "delivered"
 
 /** The evidence text, or undefined when this order's own evidence does not prove the payment. */
-export const paidEvidence = (
-  record: DirectPurchaseRecord,
-  state: Extract<DeliveryState, { readonly _tag: "Pending" | "Unattributable" }>
-): string | undefined => {
+export const paidEvidence = (record: DirectPurchaseRecord, state: DeliveryState): string | undefined => {
   const { payAmount, payTo, prepared, ref, txHash } = record
-  if (state.confirm !== "accepted" || txHash === null || payTo === null || payAmount === null || ref === null || prepared === null) {
+  if (state._tag === "Delivered" || state.confirm !== "accepted" || txHash === null || payTo === null || payAmount === null || ref === null || prepared === null) {
     return undefined
   }
   const why = state._tag === "Unattributable" ? state.why : `the marketplace still says "${state.mode}"`
