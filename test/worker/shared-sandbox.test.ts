@@ -22,7 +22,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
 import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { entryProcess, freePort, NODE, ROOT } from "../support/ServerEntry.ts"
+import { entryProcess, freePort, NODE, ROOT, startEntry } from "../support/ServerEntry.ts"
 import { freshDatabase } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 
@@ -63,6 +63,29 @@ const worldOf = (dataDir: string) =>
     })
   )
 
+const WORKER_TIMINGS = {
+  WORKER_CONCURRENCY: "2",
+  WORKER_POLL_INTERVAL: "50 millis",
+  ORDER_LEASE: "2 seconds",
+  ORDER_DELIVERY_WAIT: "3 seconds",
+  ORDER_RECONCILE_DELAY: "300 millis",
+  PAYMENT_POLL_INTERVAL: "100 millis",
+  PAYMENT_CONFIRM_WAIT: "20 seconds",
+  PAYMENT_STALE_AFTER: "3 seconds",
+  WORKER_PAYMENTS_INTERVAL: "500 millis",
+  WORKER_NOTIFY_INTERVAL: "200 millis",
+  FRAGMENT_SESSION_WAIT: "10 seconds"
+}
+
+const waitFor = (what: string, check: () => boolean, seconds = 60) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + seconds * 1000
+    while (!check()) {
+      if (Date.now() > deadline) return assert.fail(`timed out waiting for ${what}`)
+      yield* Effect.sleep("100 millis")
+    }
+  })
+
 describe("one sandbox world for the server and a separate worker", () => {
   it.live("SIGKILL of the worker mid-order, restarted: each order completed or refunded exactly once", () =>
     Effect.gen(function*() {
@@ -90,20 +113,7 @@ describe("one sandbox world for the server and a separate worker", () => {
         return user
       }).pipe(Effect.provide(shop))
 
-      const env = environment({
-        ...shared,
-        WORKER_CONCURRENCY: "2",
-        WORKER_POLL_INTERVAL: "50 millis",
-        ORDER_LEASE: "2 seconds",
-        ORDER_DELIVERY_WAIT: "3 seconds",
-        ORDER_RECONCILE_DELAY: "300 millis",
-        PAYMENT_POLL_INTERVAL: "100 millis",
-        PAYMENT_CONFIRM_WAIT: "20 seconds",
-        PAYMENT_STALE_AFTER: "3 seconds",
-        WORKER_PAYMENTS_INTERVAL: "500 millis",
-        WORKER_NOTIFY_INTERVAL: "200 millis",
-        FRAGMENT_SESSION_WAIT: "10 seconds"
-      })
+      const env = environment({ ...shared, ...WORKER_TIMINGS })
       const logFile = join(dataDir, "worker.log")
       const log = openSync(logFile, "a")
       const count = (query: string) => Effect.map(sql.unsafe<{ n: bigint }>(query), ([row]) => Number(row?.n ?? 0)).pipe(Effect.orDie)
@@ -162,4 +172,52 @@ describe("one sandbox world for the server and a separate worker", () => {
         FROM accounts a WHERE a.user_id = ${buyer.id}`.pipe(Effect.orDie)
       assert.strictEqual(Number(balance?.balance), Number(balance?.total ?? 0))
     }).pipe(Effect.scoped), 480_000)
+
+  it.live("the owner is killed: the worker takes the world over, an order completes, the restarted server joins it", () =>
+    Effect.gen(function*() {
+      const url = yield* freshDatabase
+      const dataDir = mkdtempSync(join(tmpdir(), "resale-takeover-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+      const port = yield* Effect.promise(freePort)
+      const shared = { SANDBOX: "true", DATABASE_URL: url, DATA_DIR: dataDir, PG_POOL_MAX: "4", FRAGMENT_SESSION_HOLD: "5 seconds" }
+      const serverEnv = environment({ ...shared, PORT: String(port), WORKER: "false", ADMIN_TOKEN: "takeover-admin-token-of-24+" })
+      const first = yield* startEntry(serverEnv, port)
+      const logFile = join(dataDir, "worker.log")
+      const worker = spawnWorker(environment({ ...shared, ...WORKER_TIMINGS }), openSync(logFile, "a"))
+      yield* Effect.addFinalizer(() => killed(worker))
+      const log = () => readFileSync(logFile, "utf8")
+      yield* waitFor("the worker to join", () => log().includes(`sandbox world of process ${first.child.pid} joined`))
+
+      // The owner dies: the worker owns the world now (the chain from DATA_DIR, so the funded hot wallet too).
+      yield* killed(first.child)
+      yield* waitFor("the worker to take the world over", () => log().includes("this process owns the world now"))
+      assert.strictEqual((yield* worldOf(dataDir)).pid, worker.pid)
+
+      const sql = Context.get(yield* Layer.build(Layer.fresh(PgConnection.layerFromUrl(url, 2))), SqlClient)
+      const shop = CoreServices.pipe(Layer.provideMerge(PgStore.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, 2)))
+      const order = yield* Effect.gen(function*() {
+        const user = yield* fundedUser(5_000_000)
+        return yield* (yield* OrderService).create(user.id, { kind: "stars", recipient: "takeover_r1", stars: 100 })
+      }).pipe(Effect.provide(shop))
+      const status = () => Effect.map(sql<{ status: string }>`SELECT status FROM orders WHERE id = ${order.id}`, ([row]) => row?.status).pipe(Effect.orDie)
+      const deadline = Date.now() + 120_000
+      while ((yield* status()) !== "completed") {
+        if (Date.now() > deadline) assert.fail(`order not completed (${yield* status()}):\n${log().slice(-3000)}`)
+        yield* Effect.sleep("200 millis")
+      }
+
+      // The server started again joins the worker's world; its faucet works through it.
+      const second = yield* entryProcess(serverEnv, port)
+      assert.strictEqual((yield* worldOf(dataDir)).pid, worker.pid)
+      const [key] = yield* deriveKeys(sandboxHotWalletPhrase())
+      const address = walletContract("v5r1", key!.key.publicKey, -239).address.toString({ bounceable: false })
+      const fund = yield* Effect.promise(() =>
+        fetch(`http://127.0.0.1:${port}/v2/api/admin/sandbox/fund`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-admin-token": "takeover-admin-token-of-24+" },
+          body: JSON.stringify({ address, amount_ton: "1" })
+        }))
+      assert.strictEqual(fund.status, 200, yield* Effect.promise(() => fund.text()))
+      assert.include(second.output(), `sandbox world of process ${worker.pid} joined`)
+    }).pipe(Effect.scoped), 300_000)
 })

@@ -19,7 +19,7 @@ import { serveSandboxToncenter } from "@resale/ton/SandboxToncenter.ts"
 import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
 import { tonCenterClient } from "@resale/ton/TonCenterBlockchain.ts"
 import { TonClient } from "@ton/ton"
-import { Context, type Duration, Effect, Layer, Option, Redacted, Schema } from "effect"
+import { Context, type Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { mkdirSync } from "node:fs"
 import { chmod, unlink } from "node:fs/promises"
@@ -115,20 +115,66 @@ const join_ = (descriptor: Descriptor, timing: SandboxMarketTiming) =>
     return Context.make(Blockchain, chain).pipe(Context.add(Marketplace, marketplace), Context.merge(faucet))
   })
 
-/** The sandbox world of `dataDir`: owned by this process if nobody owns it yet, else joined. */
+type WorldContext = Context.Context<Blockchain | Marketplace | SandboxFaucet>
+
+interface Reached {
+  readonly context: WorldContext
+  /** Who owns the world now, and where its chain is (a new owner has a new address). */
+  readonly owner: number
+  readonly toncenter: string
+}
+
+/** Owns the world if nobody does, else joins it. */
+const ownOrJoin = (dataDir: string, socket: string, timing: SandboxMarketTiming) =>
+  Effect.gen(function*() {
+    const existing = yield* discover(socket)
+    if (Option.isSome(existing)) return { context: yield* join_(existing.value, timing), owner: existing.value.pid, toncenter: existing.value.toncenter }
+    const owned = yield* host(dataDir, timing)
+    if (yield* claim(socket, owned.descriptor)) {
+      yield* Effect.logInfo(`sandbox world owned by this process (chain ${owned.descriptor.toncenter}, Fragment ${owned.descriptor.fragment})`)
+      return { context: owned.context as WorldContext, owner: process.pid, toncenter: owned.descriptor.toncenter }
+    }
+    // Another process claimed it while this one was starting its own: use theirs.
+    const other = yield* discover(socket)
+    if (Option.isSome(other)) return { context: yield* join_(other.value, timing), owner: other.value.pid, toncenter: other.value.toncenter }
+    return yield* Effect.die(new Error(`the sandbox world socket ${socket} can be neither claimed nor joined`))
+  })
+
+/** Services that always call the world's current implementation (it changes when a gone owner is replaced). */
+const delegating = (current: { reached: Reached }): WorldContext => {
+  const forward = <I extends Blockchain | Marketplace | SandboxFaucet, S extends object>(tag: Context.Key<I, S>): S =>
+    new Proxy({} as S, { get: (_target, key) => Reflect.get(Context.get(current.reached.context, tag), key) })
+  return Context.make(Blockchain, forward(Blockchain)).pipe(
+    Context.add(Marketplace, forward(Marketplace)),
+    Context.add(SandboxFaucet, forward(SandboxFaucet))
+  )
+}
+
+/**
+ * The sandbox world of `dataDir`: owned by this process if nobody owns it yet, else joined. A process
+ * that joined watches the owner: once it is gone (twice unanswered), the process takes the world over
+ * (the chain from `DATA_DIR/ton-sandbox.json`; the gone owner's open Fragment invoices are lost) or
+ * joins whoever did, so the processes of a data directory keep sharing one world.
+ */
 export const sharedSandboxWorld = (dataDir: string, timing: SandboxMarketTiming): Layer.Layer<Blockchain | Marketplace | SandboxFaucet, unknown> =>
   Layer.effectContext(Effect.gen(function*() {
     yield* Effect.sync(() => mkdirSync(dataDir, { recursive: true }))
     const socket = worldSocketOf(dataDir)
-    const existing = yield* discover(socket)
-    if (Option.isSome(existing)) return yield* join_(existing.value, timing)
-    const owned = yield* host(dataDir, timing)
-    if (yield* claim(socket, owned.descriptor)) {
-      yield* Effect.logInfo(`sandbox world owned by this process (chain ${owned.descriptor.toncenter}, Fragment ${owned.descriptor.fragment})`)
-      return owned.context as Context.Context<Blockchain | Marketplace | SandboxFaucet>
-    }
-    // Another process claimed it while this one was starting its own: use theirs.
-    const other = yield* discover(socket)
-    if (Option.isSome(other)) return yield* join_(other.value, timing)
-    return yield* Effect.die(new Error(`the sandbox world socket ${socket} can be neither claimed nor joined`))
+    const first = yield* ownOrJoin(dataDir, socket, timing)
+    if (first.owner === process.pid) return first.context
+    const current = { reached: first, misses: 0 }
+    const watch = Effect.gen(function*() {
+      const now = yield* discover(socket)
+      const same = Option.isSome(now) && now.value.pid === current.reached.owner && now.value.toncenter === current.reached.toncenter
+      current.misses = same ? 0 : current.misses + 1
+      if (current.misses < 2) return
+      const gone = current.reached.owner
+      current.reached = yield* ownOrJoin(dataDir, socket, timing)
+      current.misses = 0
+      yield* Effect.logWarning(
+        `sandbox world owner ${gone} is gone: ${current.reached.owner === process.pid ? "this process owns the world now" : `joined process ${current.reached.owner}`}`
+      )
+    }).pipe(Effect.catchCause((cause) => Effect.logWarning("sandbox world watch failed", cause)))
+    yield* Effect.forkScoped(Effect.repeat(watch, Schedule.spaced("1 second")))
+    return delegating(current)
   }))

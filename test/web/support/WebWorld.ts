@@ -14,10 +14,10 @@ import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
-import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { giftSenderLayer, notifierLayer } from "@resale/world"
+import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { Context, Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
@@ -37,8 +37,7 @@ export class WebWorld extends Context.Service<WebWorld, {
 export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
   const chainAndMarket = Layer.mergeAll(
-    // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
-    SandboxFaucet.layerLocal.pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }))),
+    SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
     FragmentSandbox.layer({}, { timeout: "3 seconds" })
   )
   const settings = HttpConfig.layerTest({
@@ -60,8 +59,9 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
     giftSenderLayer(outside),
     notifierLayer({ ...outside, vapid: Option.none(), vapidSubject: "mailto:operator@localhost", botToken: Option.none(), telegramApiUrl: "http://127.0.0.1:9" })
   )
+  // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
   const jobs = WorkerJobsLive.pipe(
-    Layer.provide(messaging),
+    Layer.provide(Layer.mergeAll(messaging, SandboxFaucet.layerLocal)),
     Layer.provide(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500), ...worker }))
   )
   return Layer.effect(WebWorld)(Effect.gen(function*() {

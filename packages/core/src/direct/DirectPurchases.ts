@@ -11,6 +11,7 @@ import { Clock, Context, Duration, Effect, Fiber, Layer, Option } from "effect"
 import { formatTon, Nanoton } from "../money/Nanoton.ts"
 import { Blockchain, type BlockchainError, type Wallet, type WalletVersion } from "../ports/Blockchain.ts"
 import { DirectPurchaseRecords, type DirectPurchaseRecord, type NewDirectPurchase } from "../ports/DirectPurchaseRecords.ts"
+import { deliveryOf } from "./DeliveryEvidence.ts"
 import { Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
 import { randomToken, sha256Hex } from "../Secrets.ts"
 import { makeDirectDelivery } from "./DirectDelivery.ts"
@@ -73,7 +74,9 @@ export const receiptOf = (record: DirectPurchaseRecord): DirectReceipt => {
     txHash: record.txHash,
     ref: record.ref,
     walletAddress: record.walletAddress,
-    network: record.network
+    network: record.network,
+    delivery: deliveryOf(record),
+    deliveryNote: deliveryOf(record) === "paid" ? record.errorMessage : null
   }
 }
 
