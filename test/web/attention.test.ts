@@ -1,6 +1,6 @@
 /// <reference lib="dom" />
 /**
- * An order whose delivery Fragment never confirms reaches the operators' queue in the browser: the
+ * An order paid on chain whose delivery Fragment cannot tell (blocked after the payment) reaches the operators' queue in the browser: the
  * panel lists it under "Needs attention" with its evidence; the operator refunds it once (the shopper
  * sees the money back) and the refund form is gone.
  */
@@ -30,7 +30,7 @@ layer(webWorldLayer(attentionSoon), { timeout: "180 seconds", excludeTestService
         await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         await bankPayment(url, digits(await shopper.page.locator(".pay-amount .money").textContent()), `bank-unknown-${Date.now()}`)
-        // Paid on chain, but Fragment never says it delivered.
+        // Fragment keeps the paid invoice "processing"...
         market.set({ neverFinish: true })
         await shopper.page.goto("/v2/dashboard")
         const stars = shopper.page.locator("#buy-stars")
@@ -38,6 +38,9 @@ layer(webWorldLayer(attentionSoon), { timeout: "180 seconds", excludeTestService
         await andWait(shopper.page, () => stars.getByRole("button", { name: "Buy stars" }).click())
         await shopper.page.waitForURL(/\/v2\/orders$/)
         const orderId = await shopper.page.locator("[data-order-id]").first().getAttribute("data-order-id")
+        // ...and once it was paid on chain, answers only 403 (blocked): delivery cannot be told any more.
+        while (!market.invoices().some((i) => i.status === "processing")) await new Promise((r) => setTimeout(r, 50))
+        market.set({ blocked: true })
         await shopper.page.locator(`[data-order-id="${orderId}"] [data-status="needs_attention"]`).waitFor({ timeout: 90_000 })
 
         const operator = await person(b, url)
@@ -60,7 +63,7 @@ layer(webWorldLayer(attentionSoon), { timeout: "180 seconds", excludeTestService
 
         await shopper.page.reload()
         assert.strictEqual(await shopper.page.locator(`[data-order-id="${orderId}"] [data-status]`).innerText(), "Failed, refunded")
-        market.set({ neverFinish: false })
+        market.reset()
       })
     }), { timeout: 170_000 })
 })
