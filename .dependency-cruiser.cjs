@@ -75,10 +75,10 @@ module.exports = {
     },
     {
       name: "observability-only-effect",
-      comment: "packages/observability is shared by every root: it may import only itself, effect and the word list",
+      comment: "packages/observability is shared by every root: it may import only itself, effect, Node and the word list",
       severity: "error",
       from: { path: "^packages/observability/src/" },
-      to: { pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"] }
+      to: { dependencyTypesNot: ["core"], pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"] }
     },
     {
       name: "no-imports-from-tests",

@@ -4,7 +4,7 @@
  * or the error it stopped on. `runObserved` also installs the logger of `Logging.ts` and, when an
  * OTLP endpoint is configured, the trace exporter of `Tracing.ts`.
  */
-import { Cause, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Cause, Duration, Effect, Exit, Layer, Option, Redacted, Runtime } from "effect"
 import { Logging } from "./Logging.ts"
 import { tracingLayer } from "./Tracing.ts"
 
@@ -63,3 +63,7 @@ export const runObserved = <A, E, R>(process: string, program: Effect.Effect<A, 
     Effect.annotateLogs({ process }),
     Effect.provide(Layer.mergeAll(Logging, tracingLayer(process)))
   )
+
+/** For `NodeRuntime.runMain`: a stop asked for by SIGTERM / SIGINT is a clean exit (0), not 130. */
+export const stopCleanly: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)

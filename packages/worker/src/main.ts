@@ -10,11 +10,12 @@ import { AppConfig, reportConfigProblems } from "@resale/config"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
-import { logStarted, runObserved, shutdownBegun } from "@resale/observability/Lifecycle.ts"
+import { logStarted, runObserved, shutdownBegun, stopCleanly } from "@resale/observability/Lifecycle.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { World } from "@resale/world"
 import { Effect, Layer, Option } from "effect"
 import { WorkerLive } from "./WorkerLive.ts"
+import { WorkerProbesLive } from "./WorkerProbesLive.ts"
 
 const program = Effect.gen(function*() {
   const app = yield* AppConfig
@@ -22,7 +23,8 @@ const program = Effect.gen(function*() {
   // Checked by the configuration for the worker's role.
   const url = Option.getOrThrow(app.databaseUrl)
   const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax)))
-  const worker = Layer.mergeAll(WorkerLive.pipe(Layer.provide(World.layer)), databaseWatch()).pipe(Layer.provide(storage))
+  const probes = WorkerProbesLive({ host: app.host, adminToken: app.adminToken })
+  const worker = Layer.mergeAll(WorkerLive.pipe(Layer.provide(World.layer)), databaseWatch(), probes).pipe(Layer.provide(storage))
   // `shutdown begun` is the first line once a stop is asked for (its layer is built last).
   return yield* Layer.launch(shutdownBegun("worker").pipe(Layer.provide(worker)))
 })
@@ -31,4 +33,4 @@ const program = Effect.gen(function*() {
 runObserved(
   "worker",
   program.pipe(Effect.provide(AppConfig.layer("worker")), reportConfigProblems)
-).pipe(NodeRuntime.runMain({ disableErrorReporting: true }))
+).pipe(NodeRuntime.runMain({ disableErrorReporting: true, teardown: stopCleanly }))
