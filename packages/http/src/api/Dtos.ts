@@ -1,4 +1,6 @@
-import { OrderKind, OrderStatus, TicketStatus, TopupMethod, TopupStatus as TopupState } from "@resale/core"
+import { OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
+import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
+import { TopupMethod, TopupStatus as TopupState } from "@resale/core/topups/Topup.ts"
 import { Schema } from "effect"
 
 /** Wire shapes of the /v2 answers (snake_case, like the original service). */
