@@ -1,4 +1,5 @@
 import type {
+  AccountActivity,
   BotUpdates,
   DirectPurchaseRecords,
   IdempotencyKeys,
@@ -18,6 +19,7 @@ import type {
 } from "@resale/core"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import { PgAccountActivity } from "./PgAccountActivity.ts"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
 import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
 import { PgIdempotencyKeys } from "./PgIdempotencyKeys.ts"
@@ -53,6 +55,7 @@ export type StorePorts =
   | InfoLookups
   | Receipts
   | DirectPurchaseRecords
+  | AccountActivity
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -71,7 +74,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgOutbox.layer,
   PgInfoLookups.layer,
   PgReceipts.layer,
-  PgDirectPurchaseRecords.layer
+  PgDirectPurchaseRecords.layer,
+  PgAccountActivity.layer
 )
 
 export const PgStore = { layer } as const

@@ -17,6 +17,28 @@ type Tagged = { readonly _tag: string; readonly [k: string]: unknown }
 
 const str = (v: unknown) => (typeof v === "string" ? v : String(v))
 
+const CAP_WORDS: Record<string, string> = {
+  TopupsPerDay: "top-ups",
+  CancelsPerDay: "cancelled top-ups",
+  UploadsPerDay: "receipt uploads",
+  TicketsPerDay: "support requests"
+}
+
+/** Caps on what an account holds at once answer 409; daily caps 429, saying when the oldest counted action leaves the window. */
+const accountCapError = (e: Tagged): HandlerError => {
+  const limit = str(e["limit"])
+  if (e["reason"] === "OpenCardTopups") {
+    return new Conflict({ detail: `Too many open top-ups: at most ${limit} card top-ups may wait for payment at once; pay or cancel one first` })
+  }
+  if (e["reason"] === "OpenReviews") {
+    return new Conflict({ detail: `Too many receipts under review: at most ${limit} at once; wait for the operator's decision` })
+  }
+  const hours = Math.max(1, Math.ceil(Number(e["retryAfterSeconds"] ?? 86_400) / 3600))
+  return new TooManyRequests({
+    detail: `Daily limit reached: at most ${limit} ${CAP_WORDS[str(e["reason"])] ?? "actions"} per 24 hours; try again in ${hours} h`
+  })
+}
+
 const byTag: Record<string, (e: Tagged) => HandlerError> = {
   UserNotFound: () => new NotFound({ detail: "User not found" }),
   ApiKeyInvalid: () => new Forbidden({ detail: "Invalid API key" }),
@@ -34,12 +56,18 @@ const byTag: Record<string, (e: Tagged) => HandlerError> = {
   TopupTransitionInvalid: (e) => new Conflict({ detail: `Top-up is ${str(e["from"])}; it cannot become ${str(e["to"])}` }),
   TopupAmountInvalid: (e) =>
     new BadRequest({ detail: `Amount must be between ${str(e["min"])} and ${str(e["max"])} UZS` }),
-  TopupPossibleDuplicate: (e) =>
-    new Conflict({
-      detail: `Possible duplicate: top-up #${str(e["duplicateOf"])} of ${str(e["amountUzs"])} UZS was credited to this user at ${
-        e["creditedAt"] instanceof Date ? e["creditedAt"].toISOString() : str(e["creditedAt"])
-      }; if this receipt is a second payment, approve again with confirm_duplicate=true`
-    }),
+  TopupPossibleDuplicate: (e) => {
+    const at = e["creditedAt"] instanceof Date ? e["creditedAt"].toISOString() : str(e["creditedAt"])
+    const then = "if this receipt is a second payment, approve again with confirm_duplicate=true"
+    return new Conflict({
+      detail: e["reason"] === "SameFile"
+        ? `Possible duplicate: the same receipt file was sent for top-up #${str(e["duplicateOf"])}; ${then}`
+        : e["reason"] === "NearAmount"
+        ? `Possible duplicate: top-up #${str(e["duplicateOf"])}, credited to this user at ${at}, is within 1 % or 1,000 UZS of this receipt's ${str(e["amountUzs"])} UZS; ${then}`
+        : `Possible duplicate: top-up #${str(e["duplicateOf"])} of ${str(e["amountUzs"])} UZS was credited to this user at ${at}; ${then}`
+    })
+  },
+  AccountCapReached: accountCapError,
   TopupPayableExhausted: () => new Conflict({ detail: "Too many pending top-ups of this amount; try again shortly" }),
   ReceiptNotFound: () => new NotFound({ detail: "Receipt not found" }),
   ReceiptInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),

@@ -9,6 +9,7 @@ import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
 import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -104,7 +105,9 @@ export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, 
     maxUzs: 100_000_000,
     ttlMs: 15 * 60 * 1000,
     receiptMaxBytes: RECEIPT_MAX_BYTES
-  }))
+  })),
+  // Per-account caps (CAP_* settings, core README); defaults when unset.
+  Layer.provide(accountCapsLayerConfig)
 )
 
 /**

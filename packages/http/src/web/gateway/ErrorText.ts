@@ -18,6 +18,13 @@ const status = (kind: "topup" | "order" | "ticket", value: string | undefined): 
 const moneyParam = (amount: string | undefined): string => `${MONEY_PARAM}${amount ?? "0"}`
 const STATUS_PREFIX = MESSAGE_PARAM
 
+const CAP_KEYS: Record<string, MessageKey> = {
+  "top-ups": "error.capTopupsPerDay",
+  "cancelled top-ups": "error.capCancelsPerDay",
+  "receipt uploads": "error.capUploadsPerDay",
+  "support requests": "error.capTicketsPerDay"
+}
+
 const RULES: ReadonlyArray<Rule> = [
   [/^Insufficient balance: (\d+) UZS required, (\d+) UZS available/, (m) =>
     line("error.insufficient", { required: moneyParam(m[1]), balance: moneyParam(m[2]) })],
@@ -54,6 +61,13 @@ const RULES: ReadonlyArray<Rule> = [
   [/^Payment already matched/, () => line("error.paymentMatched")],
   [/^Possible duplicate: receipt top-up #(\d+) of (\d+) UZS.*payment #(\d+)/, (m) =>
     line("error.paymentPossibleDuplicate", { id: m[1] ?? "", amount: moneyParam(m[2]), payment: m[3] ?? "" })],
+  [/^Possible duplicate: the same receipt file was sent for top-up #(\d+)/, (m) => line("error.possibleDuplicateFile", { id: m[1] ?? "" })],
+  [/^Possible duplicate: top-up #(\d+), credited to this user at .*? is within .*? of this receipt's (\d+) UZS/, (m) =>
+    line("error.possibleDuplicateNear", { id: m[1] ?? "", amount: moneyParam(m[2]) })],
+  [/^Too many open top-ups: at most (\d+)/, (m) => line("error.capOpenTopups", { limit: m[1] ?? "" })],
+  [/^Too many receipts under review: at most (\d+)/, (m) => line("error.capOpenReviews", { limit: m[1] ?? "" })],
+  [/^Daily limit reached: at most (\d+) (top-ups|cancelled top-ups|receipt uploads|support requests) per 24 hours; try again in (\d+) h/, (m) =>
+    line(CAP_KEYS[m[2] ?? ""] ?? "error.tooMany", { limit: m[1] ?? "", n: Number(m[3] ?? 1) })],
   [/^Possible duplicate: top-up #(\d+) of (\d+) UZS/, (m) => line("error.possibleDuplicate", { id: m[1] ?? "", amount: moneyParam(m[2]) })],
   [/^(Top-up|Order|Ticket|Receipt|Payment|User) not found/, () => line("error.notFoundThing")],
   [/^Not Found$/, () => line("error.notFound")]
