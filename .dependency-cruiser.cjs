@@ -9,6 +9,13 @@ module.exports = {
       from: { path: "^packages/core/src/", pathNot: "\\.test\\.ts$" },
       to: { pathNot: ["^packages/core/src/", "^node_modules/effect/"] }
     },
+    {
+      name: "config-only-effect",
+      comment: "packages/config reads and checks settings: it imports only itself, effect and node builtins",
+      severity: "error",
+      from: { path: "^packages/config/src/" },
+      to: { pathNot: ["^packages/config/src/", "^node_modules/effect/"], dependencyTypesNot: ["core"] }
+    },
     ...adapters.map((name) => ({
       name: `${name}-imports-no-other-adapter`,
       comment: "an adapter depends on core only, never on another adapter or a composition root",

@@ -20,7 +20,7 @@ import { join } from "node:path"
 import { entryProcess as running, freePort, NODE, ROOT, stopEntry as stop } from "../support/ServerEntry.ts"
 
 // Settings a developer's shell may carry that would change what `npm start` does with no configuration.
-const INHERITED = ["DATABASE_URL", "ADMIN_TOKEN", "SANDBOX", "TELEGRAM_BOT_TOKEN", "HOT_WALLET_MNEMONIC", "PUBLIC_URL", "WORKER",
+const INHERITED = ["DATABASE_URL", "ADMIN_TOKEN", "SESSION_SECRET", "HOST", "SANDBOX", "TELEGRAM_BOT_TOKEN", "HOT_WALLET_MNEMONIC", "PUBLIC_URL", "WORKER",
   "TONCENTER_URL", "FRAGMENT_COOKIES", "FRAGMENT_URL", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"]
 
 const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
@@ -219,7 +219,8 @@ describe("npm start (one process: server + worker, one sandbox world)", () => {
         DATABASE_URL: databaseUrl(name),
         SANDBOX: "false",
         WORKER: "false",
-        ADMIN_TOKEN: "start-test-admin-token",
+        ADMIN_TOKEN: "start-test-admin-token-of-24+",
+        SESSION_SECRET: "start-test-session-secret-of-32-chars+",
         TELEGRAM_BOT_TOKEN: "123:start-test-bot-token",
         TONCENTER_URL: "http://127.0.0.1:9/api/v2/jsonRPC",
         FRAGMENT_URL: "http://127.0.0.1:9",
@@ -230,7 +231,7 @@ describe("npm start (one process: server + worker, one sandbox world)", () => {
       assert.notInclude(banner, "sandbox sign-in")
       assert.include(banner, "worker: not in this process")
       const fund = yield* postJson(`${base}/v2/api/admin/sandbox/fund`, { address: "0:" + "0".repeat(64), amount_ton: "1" },
-        { "x-admin-token": "start-test-admin-token" })
+        { "x-admin-token": "start-test-admin-token-of-24+" })
       assert.deepStrictEqual([fund.status, fund.body], [404, { detail: "Not Found" }])
       const status = yield* call(`${base}/status`)
       assert.deepStrictEqual([status.body.network, status.body.sandbox], ["mainnet", false])
@@ -249,7 +250,8 @@ describe("npm start (one process: server + worker, one sandbox world)", () => {
         DATA_DIR: dataDir,
         DATABASE_URL: databaseUrl(name),
         SANDBOX: "false",
-        ADMIN_TOKEN: "start-test-admin-token",
+        ADMIN_TOKEN: "start-test-admin-token-of-24+",
+        SESSION_SECRET: "start-test-session-secret-of-32-chars+",
         TELEGRAM_BOT_TOKEN: "123:start-test-bot-token",
         HOT_WALLET_MNEMONIC: (yield* Effect.promise(() => mnemonicNew(24))).join(" "),
         TONCENTER_URL: "http://127.0.0.1:9/api/v2/jsonRPC",

@@ -4,20 +4,12 @@ import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.t
 import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
 import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
-import { Config, Effect, Layer, Option } from "effect"
-import { CliStore, storeSettings } from "./CliStore.ts"
+import { type ConfigProblems, readSettings } from "@resale/config"
+import { Effect, Layer } from "effect"
+import { CliStore } from "./CliStore.ts"
 
-/**
- * Sandbox mode, decided as the server decides it: `SANDBOX` when set, otherwise sandbox unless
- * both production settings (`TELEGRAM_BOT_TOKEN` and `DATABASE_URL`) are given.
- */
-export const sandboxMode: Effect.Effect<boolean, Config.ConfigError> = Effect.gen(function*() {
-  const explicit = yield* Config.Boolean("SANDBOX").pipe(Config.option)
-  if (Option.isSome(explicit)) return explicit.value
-  const botToken = yield* Config.Redacted("TELEGRAM_BOT_TOKEN").pipe(Config.option)
-  const { databaseUrl } = yield* storeSettings
-  return Option.isNone(botToken) || Option.isNone(databaseUrl)
-})
+/** Sandbox mode, decided by the one configuration (`@resale/config`), exactly as the server decides it. */
+export const sandboxMode: Effect.Effect<boolean, ConfigProblems> = Effect.map(readSettings("cli"), (app) => app.sandbox)
 
 /**
  * The chain and the marketplace of the configured mode. Sandbox: the emulator loaded from

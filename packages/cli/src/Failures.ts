@@ -1,3 +1,4 @@
+import { ConfigProblems } from "@resale/config"
 import { Cause } from "effect"
 import { formatUzs } from "./Output.ts"
 
@@ -113,6 +114,8 @@ export const describeCause = (cause: Cause.Cause<unknown>): Failure => {
 export const describeError = (error: unknown): Failure => {
   if (isTagged(error)) {
     if (error._tag === "CliUsageError") return { code: "Usage", message: String(error["message"]), exitCode: 2 }
+    // Every bad setting at once, one line each (the same report the server and the worker print).
+    if (error instanceof ConfigProblems) return { code: "Config", message: error.report, exitCode: 2 }
     const message = domainMessage(error)
     if (message !== undefined) {
       const code = error._tag === "CliCommandError" ? String(error["reason"]) : error._tag

@@ -66,6 +66,7 @@ export * from "./ports/Marketplace.ts"
 export * from "./ports/GiftSender.ts"
 export * from "./ports/Notifier.ts"
 export * from "./ports/DirectPurchaseRecords.ts"
+export * from "./ports/MarketplaceSessions.ts"
 
 // Direct purchase surface (wallet-paid purchases).
 export * from "./direct/DirectPurchase.ts"

@@ -65,7 +65,7 @@ describe("Payments.incoming", () => {
       assert.strictEqual((yield* topups.find({ kind: "operator" }, b.id)).status, "pending")
       assert.strictEqual((yield* balanceOf(alice.id)) + (yield* balanceOf(bob.id)), 0)
       // the rematch job leaves ambiguous payments to operators
-      assert.strictEqual((yield* payments.rematchUnmatched).length, 0)
+      assert.strictEqual((yield* payments.rematchUnmatched()).length, 0)
       // the operator decides
       const assigned = yield* payments.assign(result.payment.id, b.id)
       assert.strictEqual(assigned.payment.status, "matched")
@@ -167,14 +167,14 @@ describe("Payments.assign and rematch", () => {
       const early = yield* payments.incoming({ amountUzs: 12_000, externalId: "early" })
       yield* TestClock.adjust("1 minute")
       yield* topups.create(bob.id, 12_000)
-      assert.strictEqual((yield* payments.rematchUnmatched).length, 0)
+      assert.strictEqual((yield* payments.rematchUnmatched()).length, 0)
       assert.strictEqual((yield* payments.find(early.payment.id)).status, "unmatched")
       // A payment stored unmatched while alice's top-up already existed (e.g. a lost race): rematched.
       const t = yield* topups.create(alice.id, 15_000)
       const db = yield* MemoryDb
       const later = yield* payments.incoming({ amountUzs: 99_999, externalId: "raced" })
       db.state().payments.set(later.payment.id, { ...db.state().payments.get(later.payment.id)!, amountUzs: 15_000 as Uzs })
-      const matched = yield* payments.rematchUnmatched
+      const matched = yield* payments.rematchUnmatched()
       assert.deepStrictEqual(matched.map((r) => [r.payment.id, Option.getOrThrow(r.topup).id]), [[later.payment.id, t.id]])
       assert.strictEqual(yield* balanceOf(alice.id), 15_000)
       assert.strictEqual(yield* balanceOf(bob.id), 0)

@@ -154,7 +154,7 @@ describe("bank payment and operator approve of one top-up: one credit, whichever
       assert.deepStrictEqual([bank.outcome, bank.payment.status, Option.isNone(bank.topup)], ["unmatched", "unmatched", true])
       const again = yield* payments.incoming({ amountUzs: 80_000, externalId: "sms-80" })
       assert.strictEqual(again.outcome, "duplicate")
-      assert.strictEqual((yield* payments.rematchUnmatched).length, 0)
+      assert.strictEqual((yield* payments.rematchUnmatched()).length, 0)
       // Assigning it by hand to the paid top-up is refused as well.
       assert.strictEqual((yield* Effect.flip(payments.assign(bank.payment.id, t.id)))._tag, "TopupTransitionInvalid")
       assert.strictEqual((yield* payments.find(bank.payment.id)).status, "unmatched")

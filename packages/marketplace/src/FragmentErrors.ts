@@ -45,6 +45,10 @@ export const fromFragmentError = (method: string, text: string): MarketplaceErro
     message: `Fragment ${method}: ${cleanFragmentText(text) || "error"}`
   })
 
+/** Fragment's "Price was changed" (any punctuation after it): the caller re-syncs and retries. */
+export const isPriceChanged = (error: MarketplaceError): boolean =>
+  error.reason === "Rejected" && /price (was|has been|has) changed/i.test(error.message)
+
 export const unavailable = (message: string): MarketplaceError =>
   new MarketplaceError({ reason: "Unavailable", message })
 

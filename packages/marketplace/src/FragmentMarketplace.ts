@@ -1,9 +1,11 @@
 /**
- * The Marketplace port on fragment.com's web API (see FragmentTransport for the wire).
- * `layer` reads FRAGMENT_URL / FRAGMENT_COOKIES / FRAGMENT_TIMEOUT; `layerWith` takes options
- * directly (tests, and sandbox mode pointing it at the FragmentSimulator).
+ * The Marketplace port on fragment.com's web API (see FragmentTransport for the wire and
+ * FragmentSessionPool for the one-purchase-per-session rule). `layer` reads FRAGMENT_* settings;
+ * `layerWith` takes options directly (tests, and sandbox mode pointing it at the FragmentSimulator).
+ * Both use the `MarketplaceSessions` in context (PostgreSQL: shared by every process) or, without
+ * one, an in-memory one that only serializes this process's purchases.
  */
-import { Effect, Layer, Semaphore } from "effect"
+import { Effect, Layer, Option } from "effect"
 import {
   Marketplace,
   MarketplaceError,
@@ -12,32 +14,23 @@ import {
   type StarsQuoteRequest,
   type TonTopupQuoteRequest
 } from "@resale/core/ports/Marketplace.ts"
+import { MarketplaceSessions } from "@resale/core/ports/MarketplaceSessions.ts"
 import { NANOTON_PER_TON } from "@resale/core/money/Nanoton.ts"
 import { FragmentConfig, type FragmentOptions } from "./FragmentConfig.ts"
-import { makeFragmentDelivery } from "./FragmentDelivery.ts"
-import {
-  flowOf,
-  PremiumFlow,
-  STARS_MAX,
-  STARS_MIN,
-  StarsFlow,
-  TonTopupFlow
-} from "./FragmentFlows.ts"
-import { makeFragmentPurchase } from "./FragmentPurchase.ts"
-import { makeFragmentTransport } from "./FragmentTransport.ts"
+import { makeFragmentDispatcher } from "./FragmentDispatcher.ts"
+import { PremiumFlow, STARS_MAX, STARS_MIN, StarsFlow, TonTopupFlow } from "./FragmentFlows.ts"
+import { makeSessionPool } from "./FragmentSessionPool.ts"
+import { makeMemorySessions } from "./MemorySessions.ts"
 
 const rejected = (message: string) => new MarketplaceError({ reason: "Rejected", message })
 
 export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(function*(options: FragmentOptions) {
-  const transport = yield* makeFragmentTransport(options)
-  const purchase = makeFragmentPurchase(transport)
-  const delivery = makeFragmentDelivery(transport)
-  // Fragment keeps one page state per cookie session: run one flow step-sequence at a time
-  const session = yield* Semaphore.make(1)
-  const serial = Semaphore.withPermit(session)
+  const dispatcher = yield* makeFragmentDispatcher(options)
+  const shared = yield* Effect.serviceOption(MarketplaceSessions)
+  const pool = makeSessionPool(options, dispatcher, Option.getOrElse(shared, makeMemorySessions))
 
   const lookupRecipient = Effect.fn("Marketplace.lookupRecipient")(function*(kind: PurchaseKind, username: string) {
-    return yield* serial(purchase.lookup(flowOf(kind), username))
+    return yield* pool.lookup(kind, username)
   })
 
   const quoteStars = Effect.fn("Marketplace.quoteStars")(function*(request: StarsQuoteRequest) {
@@ -45,21 +38,13 @@ export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(fun
     if (!Number.isSafeInteger(quantity) || quantity < STARS_MIN || quantity > STARS_MAX) {
       return yield* rejected(`Stars quantity must be a whole number from ${STARS_MIN} to ${STARS_MAX}`)
     }
-    const quote = yield* serial(
-      purchase.quote(StarsFlow, request.username, { quantity: "" }, { quantity, payment_method: "ton" }, request.payer)
-    )
-    delivery.remember(quote.payment.reqId, quote.memo)
-    return quote.payment
+    return yield* pool.quote(StarsFlow, request.username, { quantity: "" }, { quantity, payment_method: "ton" }, request.payer)
   })
 
   const quotePremium = Effect.fn("Marketplace.quotePremium")(function*(request: PremiumQuoteRequest) {
     const { months } = request
     if (months !== 3 && months !== 6 && months !== 12) return yield* rejected("Premium lasts 3, 6 or 12 months")
-    const quote = yield* serial(
-      purchase.quote(PremiumFlow, request.username, { months }, { months, payment_method: "ton" }, request.payer)
-    )
-    delivery.remember(quote.payment.reqId, quote.memo)
-    return quote.payment
+    return yield* pool.quote(PremiumFlow, request.username, { months }, { months, payment_method: "ton" }, request.payer)
   })
 
   const quoteTonTopup = Effect.fn("Marketplace.quoteTonTopup")(function*(request: TonTopupQuoteRequest) {
@@ -67,27 +52,14 @@ export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(fun
     if (amount < NANOTON_PER_TON || amount % NANOTON_PER_TON !== 0n) {
       return yield* rejected("Fragment tops up whole TON only, at least 1 TON")
     }
-    const quote = yield* serial(
-      purchase.quote(TonTopupFlow, request.username, {}, { amount: String(amount / NANOTON_PER_TON) }, request.payer)
-    )
-    delivery.remember(quote.payment.reqId, quote.memo)
-    return quote.payment
+    return yield* pool.quote(TonTopupFlow, request.username, {}, { amount: String(amount / NANOTON_PER_TON) }, request.payer)
   })
 
-  const confirm = Effect.fn("Marketplace.confirm")(function*(request: Parameters<typeof delivery.confirm>[0]) {
-    return yield* serial(delivery.confirm(request))
-  })
-
-  const cancel = Effect.fn("Marketplace.cancel")(function*(kind: PurchaseKind, reqId: string) {
-    yield* serial(purchase.cancel(flowOf(kind), reqId))
-    delivery.forget(reqId)
-  })
-
-  return Marketplace.of({ lookupRecipient, quoteStars, quotePremium, quoteTonTopup, confirm, cancel })
+  return Marketplace.of({ lookupRecipient, quoteStars, quotePremium, quoteTonTopup, confirm: pool.confirm, cancel: pool.cancel })
 })
 
 export class FragmentMarketplace {
-  /** From configuration: FRAGMENT_URL, FRAGMENT_COOKIES (required), FRAGMENT_TIMEOUT. */
+  /** From configuration: FRAGMENT_URL, FRAGMENT_COOKIES (required), FRAGMENT_COOKIES_*, FRAGMENT_PROXY, ... */
   static readonly layer = Layer.effect(
     Marketplace,
     Effect.gen(function*() {

@@ -2,8 +2,10 @@
  * One Fragment purchase, step by step on a page's api: recipient search, page state, invoice
  * (init), TON Connect link -> the PaymentRequest. An invoice opened but not turned into a usable
  * payment is cancelled right away, since no money has left at that point.
+ * "Price was changed" (at init, or a link amount above the init's) re-syncs the page (state and
+ * search again) and retries the init, up to `priceRetries` times: no order fails that a retry serves.
  */
-import { Effect } from "effect"
+import { Data, Effect } from "effect"
 import {
   MarketplaceError,
   type PayerAccount,
@@ -11,7 +13,7 @@ import {
   type Recipient
 } from "@resale/core/ports/Marketplace.ts"
 import { decodeAnswer, InitAnswer, LinkAnswer, parseDecimalTon, parseNanoton, SearchAnswer } from "./FragmentAnswers.ts"
-import { unavailable } from "./FragmentErrors.ts"
+import { isPriceChanged, unavailable } from "./FragmentErrors.ts"
 import type { FragmentFlow } from "./FragmentFlows.ts"
 import { normalizeUsername } from "./FragmentFlows.ts"
 import { readCommentPayload } from "./FragmentPayload.ts"
@@ -35,7 +37,15 @@ export const stateNonce = (): string => String(100_000_000 + Math.floor(Math.ran
 
 const rejected = (message: string) => new MarketplaceError({ reason: "Rejected", message })
 
-export const makeFragmentPurchase = (transport: FragmentTransport) => {
+/** Fragment's price moved between our view of the page and the invoice: re-sync and init again. */
+class PriceChanged extends Data.TaggedError("PriceChanged")<{ readonly message: string }> {}
+
+/** Hooks the session pool gives a quote: the invoice is the session's latest from `opened` on. */
+export interface QuoteHooks {
+  readonly opened: (reqId: string) => Effect.Effect<void, MarketplaceError>
+}
+
+export const makeFragmentPurchase = (transport: FragmentTransport, priceRetries = 3) => {
   const openState = (flow: FragmentFlow, dh: string) =>
     transport.call(flow.page, flow.stateMethod, flow.kind === "ton" ? { mode: "new" } : { mode: "new", lv: "false", dh })
 
@@ -98,7 +108,7 @@ export const makeFragmentPurchase = (transport: FragmentTransport) => {
       const amount = parseNanoton(message.amount)
       if (amount === undefined || amount <= 0n) return yield* unavailable("Fragment returned an unreadable amount")
       if (quoted !== undefined && amount > quoted) {
-        return yield* rejected("Fragment's payment amount exceeds the quoted price (price changed)")
+        return yield* new PriceChanged({ message: "Fragment's payment amount exceeds the invoice's price (price changed)" })
       }
       const { comment, ref } = yield* readCommentPayload(message.payload)
       const payment: PaymentRequest = {
@@ -119,16 +129,15 @@ export const makeFragmentPurchase = (transport: FragmentTransport) => {
     }
   )
 
-  /** Search, state, init, link; `initFields` carries quantity / months / amount. */
-  const quote = Effect.fn("FragmentPurchase.quote")(
-    function*(flow: FragmentFlow, username: string, searchFields: FormFields, initFields: FormFields, payer: PayerAccount) {
-      const problem = payerProblem(payer)
-      if (problem !== undefined) return yield* rejected(problem)
+  /** One pass: (state,) search, state, init, link; `initFields` carries quantity / months / amount. */
+  const attempt = Effect.fn("FragmentPurchase.attempt")(
+    function*(flow: FragmentFlow, username: string, searchFields: FormFields, initFields: FormFields, payer: PayerAccount, hooks: QuoteHooks) {
       const dh = stateNonce()
       if (flow.stateFirst) yield* openState(flow, dh)
       const recipient = yield* search(flow, username, searchFields)
       if (!flow.stateFirst) yield* openState(flow, dh)
       const init = yield* transport.call(flow.page, flow.initMethod, { recipient: recipient.token, ...initFields }).pipe(
+        Effect.catchIf(isPriceChanged, (e) => Effect.fail(new PriceChanged({ message: e.message }))),
         Effect.flatMap(decodeAnswer(InitAnswer, flow.initMethod))
       )
       if (init.need_ton === true) {
@@ -139,7 +148,8 @@ export const makeFragmentPurchase = (transport: FragmentTransport) => {
       }
       const reqId = String(init.req_id)
       const quoted = init.amount === undefined ? undefined : parseDecimalTon(init.amount)
-      const linked = yield* link(flow, reqId, quoted, payer).pipe(
+      const linked = yield* hooks.opened(reqId).pipe(
+        Effect.andThen(link(flow, reqId, quoted, payer)),
         Effect.tapError(() => cancel(flow, reqId).pipe(Effect.ignore))
       )
       const quote: Quote = {
@@ -147,6 +157,26 @@ export const makeFragmentPurchase = (transport: FragmentTransport) => {
         memo: { dh, confirmMethod: linked.confirmMethod, confirmParams: linked.confirmParams }
       }
       return quote
+    }
+  )
+
+  /** `attempt`, again after each "Price was changed" (bounded); then the last one fails as Rejected. */
+  const quote = Effect.fn("FragmentPurchase.quote")(
+    function*(flow: FragmentFlow, username: string, searchFields: FormFields, initFields: FormFields, payer: PayerAccount, hooks: QuoteHooks) {
+      const problem = payerProblem(payer)
+      if (problem !== undefined) return yield* rejected(problem)
+      let tries = 0
+      while (true) {
+        const result = yield* Effect.result(attempt(flow, username, searchFields, initFields, payer, hooks))
+        if (result._tag === "Success") return result.success
+        const error = result.failure
+        if (error._tag === "MarketplaceError") return yield* error
+        tries += 1
+        yield* Effect.logInfo("Fragment price changed; re-syncing the page and opening the invoice again").pipe(
+          Effect.annotateLogs({ session: transport.session, kind: flow.kind, attempt: tries })
+        )
+        if (tries > priceRetries) return yield* rejected(`${error.message}; still changing after ${priceRetries} retries`)
+      }
     }
   )
 

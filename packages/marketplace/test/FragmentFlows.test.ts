@@ -132,22 +132,31 @@ describe("Fragment purchase flows", () => {
       const payment = yield* market.quoteStars({ username: "changed_mind", quantity: 75, payer })
       yield* market.cancel("stars", payment.reqId)
       assert.strictEqual(sim.control.invoice(payment.reqId)?.status, "cancelled")
-      const again = yield* Effect.flip(market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref }))
-      assert.strictEqual(again.reason, "Rejected")
+      // the session's page is back at a fresh form: nothing was delivered
+      const again = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref })
+      assert.deepStrictEqual(again, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "new" })
+      // and the session is free for the next purchase at once
+      const next = yield* market.quoteStars({ username: "next_buyer", quantity: 50, payer })
+      assert.notStrictEqual(next.reqId, payment.reqId)
     }))
 
-  it.live("concurrent quotes on one session each get their own invoice", () =>
+  it.live("concurrent quotes on one session each get their own invoice, one after another", () =>
     Effect.gen(function*() {
-      const { sim, market } = yield* simulated()
-      const payments = yield* Effect.all(
-        [50, 60, 70, 80].map((quantity) => market.quoteStars({ username: `buyer_${quantity}`, quantity, payer })),
-        { concurrency: "unbounded" }
-      )
+      const { sim, market } = yield* simulated({}, { sessionWait: "20 seconds" })
+      // each quote holds the session until its purchase is cancelled (here) or delivered
+      const quoteAndRelease = (quantity: number) =>
+        market.quoteStars({ username: `buyer_${quantity}`, quantity, payer }).pipe(
+          Effect.tap((p) => market.cancel("stars", p.reqId))
+        )
+      const payments = yield* Effect.all([50, 60, 70, 80].map(quoteAndRelease), { concurrency: "unbounded" })
       assert.strictEqual(new Set(payments.map((p) => p.ref)).size, 4)
       for (const p of payments) {
         const invoice = sim.control.invoice(p.reqId)
         assertMatchesInvoice(p, invoice)
         assert.strictEqual(invoice?.username, `buyer_${invoice?.units}`)
       }
+      // never two invoices open at once in the session: each init follows the previous cancel
+      const order = sim.control.calls().filter((c) => c.method === "initBuyStarsRequest" || c.method === "cancelInvoice")
+      assert.deepStrictEqual(order.map((c) => c.method), Array.from({ length: 4 }, () => ["initBuyStarsRequest", "cancelInvoice"]).flat())
     }))
 })

@@ -9,6 +9,7 @@ import DirectPurchases from "./migrations/0002_direct_purchases.ts"
 import DeferredPaymentTopup from "./migrations/0003_deferred_payment_topup.ts"
 import OpenPayableKey from "./migrations/0004_open_payable_key.ts"
 import ClosedPayableQuarantine from "./migrations/0005_closed_payable_quarantine.ts"
+import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
 import AccountCapsReceiptHashes from "./migrations/0013_account_caps_receipt_hashes.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
@@ -18,6 +19,7 @@ export const migrations = PgMigrator.fromRecord({
   "0003_deferred_payment_topup": DeferredPaymentTopup,
   "0004_open_payable_key": OpenPayableKey,
   "0005_closed_payable_quarantine": ClosedPayableQuarantine,
+  "0011_marketplace_sessions": MarketplaceSessions,
   "0013_account_caps_receipt_hashes": AccountCapsReceiptHashes
 })
 

@@ -6,6 +6,7 @@ import type {
   IncomingPayments,
   InfoLookups,
   Ledger,
+  MarketplaceSessions,
   Orders,
   Outbox,
   Pricing,
@@ -26,6 +27,7 @@ import { PgIdempotencyKeys } from "./PgIdempotencyKeys.ts"
 import { PgIncomingPayments } from "./PgIncomingPayments.ts"
 import { PgInfoLookups } from "./PgInfoLookups.ts"
 import { PgLedger } from "./PgLedger.ts"
+import { PgMarketplaceSessions } from "./PgMarketplaceSessions.ts"
 import { PgOrders } from "./PgOrders.ts"
 import { PgOutbox } from "./PgOutbox.ts"
 import { PgPricing } from "./PgPricing.ts"
@@ -56,6 +58,7 @@ export type StorePorts =
   | Receipts
   | DirectPurchaseRecords
   | AccountActivity
+  | MarketplaceSessions
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -75,7 +78,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgInfoLookups.layer,
   PgReceipts.layer,
   PgDirectPurchaseRecords.layer,
-  PgAccountActivity.layer
+  PgAccountActivity.layer,
+  PgMarketplaceSessions.layer
 )
 
 export const PgStore = { layer } as const

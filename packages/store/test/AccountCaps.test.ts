@@ -21,7 +21,7 @@ const png = () => new Uint8Array([...PNG, ++photos & 0xff, photos >> 8])
 
 const create = (userId: UserId, amount: number) => TopupService.use((t) => t.create(userId, amount))
 const cancel = (userId: UserId, id: Parameters<TopupService["Service"]["cancel"]>[1]) => TopupService.use((t) => t.cancel(userId, id))
-const capOf = <A, E extends { readonly _tag: string }>(effect: Effect.Effect<A, E>) =>
+const capOf = <A, E extends { readonly _tag: string }, R>(effect: Effect.Effect<A, E, R>) =>
   Effect.map(Effect.flip(effect), (e) => (e._tag === "AccountCapReached" ? (e as unknown as { reason: string }).reason : e._tag))
 
 describe("the payable amount squat (real PostgreSQL)", () => {

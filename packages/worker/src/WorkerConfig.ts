@@ -1,4 +1,5 @@
-import { Config, Context, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { AppConfig, type AppSettings } from "@resale/config"
+import { Context, Duration, Effect, Layer, Option, type Redacted } from "effect"
 
 /**
  * Settings of the worker, read and validated once at start (see the README for every variable).
@@ -45,53 +46,24 @@ export interface WorkerSettings {
   readonly giftSenders: ReadonlyArray<string>
 }
 
-const names = (text: string): Array<string> =>
-  text.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
-
-const chatIds = (text: string): Array<number> =>
-  names(text).map(Number).filter((n) => Number.isSafeInteger(n) && n !== 0)
+/** The worker's view of the one configuration (`@resale/config`). */
+export const workerSettings = (app: AppSettings): WorkerSettings => ({
+  sandbox: app.sandbox,
+  dataDir: app.dataDir,
+  hotWalletMnemonic: app.hotWalletMnemonic,
+  ...app.worker,
+  botToken: app.botToken,
+  telegramApiUrl: app.telegramApiUrl,
+  operatorChatIds: app.operatorChatIds,
+  vapid: app.vapid,
+  vapidSubject: app.vapidSubject,
+  publicUrl: app.publicUrl,
+  giftSenders: app.giftSenders
+})
 
 export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>()("worker/WorkerConfig") {
-  /** From the environment. */
-  static readonly layer = Layer.effect(
-    WorkerConfig,
-    Effect.gen(function*() {
-      const hotWalletMnemonic = yield* Config.option(Config.Redacted("HOT_WALLET_MNEMONIC"))
-      const sandboxSetting = yield* Config.option(Config.Boolean("SANDBOX"))
-      const sandbox = Option.getOrElse(sandboxSetting, () => Option.isNone(hotWalletMnemonic))
-      const vapidPublic = yield* Config.option(Config.String("VAPID_PUBLIC_KEY"))
-      const vapidPrivate = yield* Config.option(Config.Redacted("VAPID_PRIVATE_KEY"))
-      const duration = (name: string, fallback: Duration.Input) =>
-        Config.Duration(name).pipe(Config.withDefault(Duration.fromInputUnsafe(fallback)))
-      return WorkerConfig.of({
-        sandbox,
-        dataDir: yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data")),
-        hotWalletMnemonic,
-        concurrency: yield* Config.Int("WORKER_CONCURRENCY").pipe(Config.withDefault(4)),
-        pollInterval: yield* duration("WORKER_POLL_INTERVAL", "1 second"),
-        orderLease: yield* duration("ORDER_LEASE", "60 seconds"),
-        deliveryWait: yield* duration("ORDER_DELIVERY_WAIT", "60 seconds"),
-        confirmWait: yield* duration("PAYMENT_CONFIRM_WAIT", "75 seconds"),
-        chainPollEvery: yield* duration("PAYMENT_POLL_INTERVAL", "1500 millis"),
-        paymentStaleAfter: yield* duration("PAYMENT_STALE_AFTER", "3 minutes"),
-        reconcileDelay: yield* duration("ORDER_RECONCILE_DELAY", "30 seconds"),
-        paymentsInterval: yield* duration("WORKER_PAYMENTS_INTERVAL", "30 seconds"),
-        rematchWindow: yield* duration("PAYMENT_REMATCH_WINDOW", "15 minutes"),
-        notifyInterval: yield* duration("WORKER_NOTIFY_INTERVAL", "2 seconds"),
-        notifyBatch: yield* Config.Int("WORKER_NOTIFY_BATCH").pipe(Config.withDefault(20)),
-        botToken: yield* Config.option(Config.Redacted("TELEGRAM_BOT_TOKEN")),
-        telegramApiUrl: (yield* Config.String("TELEGRAM_API_URL").pipe(Config.withDefault("https://api.telegram.org")))
-          .replace(/\/+$/, ""),
-        operatorChatIds: chatIds(yield* Config.String("OPERATOR_CHAT_IDS").pipe(Config.withDefault(""))),
-        vapid: Option.isSome(vapidPublic) && Option.isSome(vapidPrivate)
-          ? Option.some({ publicKey: vapidPublic.value, privateKey: vapidPrivate.value })
-          : Option.none(),
-        vapidSubject: yield* Config.String("VAPID_SUBJECT").pipe(Config.withDefault("mailto:operator@localhost")),
-        publicUrl: (yield* Config.String("PUBLIC_URL").pipe(Config.withDefault("http://127.0.0.1:8000"))).replace(/\/+$/, ""),
-        giftSenders: names(yield* Config.String("GIFT_SENDERS").pipe(Config.withDefault("user,girl")))
-      })
-    })
-  )
+  /** From the one configuration (every variable, the mode and production checks live in `@resale/config`). */
+  static readonly layer = Layer.effect(WorkerConfig, Effect.map(AppConfig, (app) => WorkerConfig.of(workerSettings(app))))
 
   /** Fixed, fast settings for tests. */
   static readonly layerTest = (overrides: Partial<WorkerSettings> = {}) =>

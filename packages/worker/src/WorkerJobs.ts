@@ -1,9 +1,10 @@
-import { TopupService } from "@resale/core/topups/TopupService.ts"
+import type { Payments } from "@resale/core/payments/Payments.ts"
+import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { OrderLease } from "./fulfilment/OrderLease.ts"
 import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
-import { PaymentRematch } from "./payments/PaymentRematch.ts"
+import { paymentsRound } from "./payments/PaymentsJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 
 /**
@@ -40,8 +41,7 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   const settings = yield* WorkerConfig
   const fulfilment = yield* Fulfilment
   const lease = yield* OrderLease
-  const rematch = yield* PaymentRematch
-  const topups = yield* TopupService
+  const payments = yield* Effect.context<Payments | TopupService | WorkerConfig>()
   const delivery = yield* NotificationDelivery
 
   for (let i = 0; i < Math.max(1, settings.concurrency); i++) {
@@ -52,7 +52,7 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   )
   yield* Effect.forkScoped(every(
     "payments",
-    Effect.all([rematch.run, topups.expireDue], { discard: true }),
+    Effect.provideContext(paymentsRound, payments),
     settings.paymentsInterval
   ))
   yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))

@@ -13,7 +13,6 @@ import { OrderLease } from "./fulfilment/OrderLease.ts"
 import { GiftSenderLive } from "./gifts/GiftSenderLive.ts"
 import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { NotifierLive } from "./notify/NotifierLive.ts"
-import { PaymentRematch } from "./payments/PaymentRematch.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
@@ -47,7 +46,7 @@ export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
  * DirectPurchaseRecords), `Blockchain`, `Marketplace`, `GiftSender`, `Notifier`, `WorkerConfig`
  * and, in sandbox mode, optionally `SandboxBlockchain` (the hot wallet's faucet).
  */
-export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer, PaymentRematch.layer).pipe(
+export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
   Layer.provideMerge(Layer.mergeAll(HotWallet.layer, OrderLease.layer)),
   Layer.provideMerge(WorkerDirectPurchases),

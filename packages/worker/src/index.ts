@@ -17,5 +17,5 @@ export { makeSimulatedGiftSender, SANDBOX_GIFTS, SimulatedGiftSender } from "@re
 export { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 export { NotifierLive } from "./notify/NotifierLive.ts"
 export { resolveVapidKeys, type VapidKeys } from "@resale/push/VapidKeys.ts"
-export { PaymentRematch } from "./payments/PaymentRematch.ts"
+export { paymentsRound, rematchRound } from "./payments/PaymentsJob.ts"
 export { paymentSeenOn, SandboxWorld, sandboxMarketplace } from "./SandboxWorld.ts"

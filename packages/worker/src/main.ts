@@ -1,17 +1,18 @@
 /**
  * Composition root of `npm run worker`: only the worker, against the PostgreSQL of DATABASE_URL
  * (migrated at start). Several may run at once: they coordinate through the database only.
- * TON through toncenter when TONCENTER_URL is set, Fragment when FRAGMENT_COOKIES is set; otherwise
- * this process runs its own sandbox chain and Fragment simulator (the server of `npm start` runs
- * the worker in-process on its own sandbox, which is what sandbox mode is for).
+ * The configuration is read and checked once (`@resale/config`): TON through toncenter and Fragment
+ * when configured (always outside sandbox), otherwise this process runs its own sandbox chain and
+ * Fragment simulator.
  */
 import { NodeRuntime } from "@effect/platform-node"
+import { AppConfig, reportConfigProblems } from "@resale/config"
 import { FragmentMarketplace } from "@resale/marketplace"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { TonCenterBlockchain } from "@resale/ton"
-import { Config, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import type { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import type { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import { SandboxWorld } from "./SandboxWorld.ts"
@@ -19,20 +20,35 @@ import { WorkerConfig } from "./WorkerConfig.ts"
 import { makeWorkerLive } from "./WorkerLive.ts"
 
 const program = Effect.gen(function*() {
+  const app = yield* AppConfig
   const settings = yield* WorkerConfig
-  yield* Config.Redacted("DATABASE_URL")
-  const toncenter = yield* Config.option(Config.String("TONCENTER_URL"))
-  const fragment = yield* Config.option(Config.Redacted("FRAGMENT_COOKIES"))
-  if (Option.isSome(toncenter) !== Option.isSome(fragment)) {
-    return yield* Effect.die(new Error("set both TONCENTER_URL and FRAGMENT_COOKIES, or neither (sandbox)"))
-  }
-  const world: Layer.Layer<Blockchain | Marketplace, unknown> = Option.isSome(toncenter)
-    ? Layer.mergeAll(TonCenterBlockchain.layer, FragmentMarketplace.layer)
-    : SandboxWorld.layer(`${settings.dataDir}/worker-sandbox`)
-  if (Option.isNone(toncenter)) {
+  const external = Option.all({ toncenter: app.toncenter, fragment: app.fragment })
+  const world: Layer.Layer<Blockchain | Marketplace, unknown> = Option.match(external, {
+    onSome: ({ fragment, toncenter }) =>
+      Layer.mergeAll(
+        TonCenterBlockchain.layerWith({
+          endpoint: toncenter.endpoint,
+          network: toncenter.network,
+          timeout: toncenter.timeout,
+          ...(Option.isSome(toncenter.apiKey) ? { apiKey: toncenter.apiKey.value } : {})
+        }),
+        FragmentMarketplace.layerWith({
+          baseUrl: fragment.baseUrl,
+          cookies: fragment.cookies,
+          moreSessions: fragment.moreSessions,
+          timeout: fragment.timeout,
+          sessionHold: fragment.sessionHold,
+          sessionWait: fragment.sessionWait,
+          ...(Option.isSome(fragment.proxy) ? { proxy: fragment.proxy.value } : {})
+        })
+      ),
+    onNone: () => SandboxWorld.layer(`${settings.dataDir}/worker-sandbox`)
+  })
+  if (Option.isNone(external)) {
     yield* Effect.logWarning("TONCENTER_URL and FRAGMENT_COOKIES not set: this worker runs its own sandbox chain and Fragment simulator")
   }
-  const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerConfig))
+  const url = Option.getOrThrow(app.databaseUrl)
+  const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax)))
   const worker = makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(
     Layer.provide(world),
     Layer.provide(storage)
@@ -40,4 +56,9 @@ const program = Effect.gen(function*() {
   return yield* Layer.launch(worker)
 })
 
-program.pipe(Effect.provide(WorkerConfig.layer), NodeRuntime.runMain)
+program.pipe(
+  Effect.provide(WorkerConfig.layer),
+  Effect.provide(AppConfig.layer("worker")),
+  reportConfigProblems,
+  NodeRuntime.runMain
+)

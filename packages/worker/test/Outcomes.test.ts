@@ -50,7 +50,12 @@ describe("what a direct-purchase failure means for an account order", () => {
       transient: true,
       error: "MarketplaceTimeout (Timeout): m"
     })
-    const permanent = MarketplaceErrorReason.literals.filter((r) => r !== "Unavailable" && r !== "Timeout")
+    assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", "Blocked"), {
+      _tag: "NotDelivered",
+      transient: true,
+      error: "MarketplaceRejected (Blocked): m"
+    })
+    const permanent = MarketplaceErrorReason.literals.filter((r) => r !== "Unavailable" && r !== "Timeout" && r !== "Blocked")
     assert.sameMembers(permanent, ["Rejected", "AlreadySubscribed", "RecipientNotFound", "NeedVerify", "SessionExpired"])
     for (const reason of permanent) {
       assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", reason), {

@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import type { PaymentId, TopupId } from "../ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { IncomingPayments } from "../ports/IncomingPayments.ts"
@@ -27,6 +27,14 @@ export interface IncomingPaymentInput {
  * - ambiguous: several have; stored for an operator, never guessed
  * - duplicate: this external id was reported before; the first record is returned, nothing moved
  */
+export interface RematchOptions {
+  /** How long after a payment a top-up may have been opened and still receive it; default zero. */
+  readonly window?: Duration.Input
+}
+
+/** Unmatched payments read per page by the re-match. */
+const REMATCH_PAGE = 200
+
 export type PaymentOutcome = "matched" | "unmatched" | "ambiguous" | "duplicate"
 
 export interface PaymentResult {
@@ -47,10 +55,14 @@ export class Payments extends Context.Service<Payments, {
    */
   readonly incoming: (input: IncomingPaymentInput) => Effect.Effect<PaymentResult, PaymentInvalid>
   /**
-   * Worker: retries `unmatched` payments against pending top-ups that existed when the payment
-   * arrived (a top-up created later belongs to someone who has not paid yet). Returns the matches.
+   * Worker: tries every `unmatched` payment again against the top-ups `incoming` would take that were
+   * created no later than `window` after the payment arrived (the bank message may come before its
+   * owner opened the top-up; a top-up opened later belongs to someone who has not paid). Exactly the
+   * rules of `incoming`: one candidate or nothing, and a payment that a receipt-only credit of the
+   * candidate's owner may already be becomes `ambiguous` for an operator, never a second credit.
+   * Returns what changed (matched, or held as ambiguous).
    */
-  readonly rematchUnmatched: Effect.Effect<ReadonlyArray<PaymentResult>>
+  readonly rematchUnmatched: (options?: RematchOptions) => Effect.Effect<ReadonlyArray<PaymentResult>>
   /**
    * Operator: confirms a top-up (`pending`, `review` or `expired`) with a stored unmatched or
    * ambiguous payment, crediting the amount actually received. When the owner was credited this
@@ -160,25 +172,36 @@ export class Payments extends Context.Service<Payments, {
         }))
       })
 
-      const rematchUnmatched = Effect.gen(function*() {
+      // One payment, in its own transaction: the same candidates as `incoming` (created no later than
+      // `windowMs` after the payment) and the same `settle`, so the same rules hold for every path.
+      const rematchOne = (payment: IncomingPayment, windowMs: number, now: Date) =>
+        tx.withTransaction(Effect.gen(function*() {
+          const matchable = yield* topups.findMatchableByPayable(payment.amountUzs, now)
+          const candidates = matchable.filter((t) => t.createdAt.getTime() <= payment.createdAt.getTime() + windowMs)
+          // Nothing to do: leave the payment as it is rather than rewriting its status.
+          if (candidates.length !== 1) return undefined
+          return yield* settle(payment, candidates, now)
+        })).pipe(
+          // Assigned by an operator meanwhile: theirs wins, this attempt rolled back.
+          Effect.catchTags({ PaymentAlreadyMatched: () => Effect.void, PaymentNotFound: () => Effect.void })
+        )
+
+      const rematchUnmatched = Effect.fn("Payments.rematchUnmatched")(function*(options?: RematchOptions) {
         const now = yield* currentDate
-        const { items } = yield* payments.list({ status: ["unmatched"], offset: 0, limit: 100 })
-        const matched: Array<PaymentResult> = []
-        for (const payment of items) {
-          const result = yield* tx.withTransaction(Effect.gen(function*() {
-            const live = yield* topups.findLivePendingByPayable(payment.amountUzs, now)
-            const candidates = live.filter((t) => t.createdAt.getTime() <= payment.createdAt.getTime())
-            // Nothing to do: leave the payment as it is rather than rewriting its status.
-            if (candidates.length !== 1) return undefined
-            return yield* settle(payment, candidates, now)
-          })).pipe(
-            // Assigned by an operator meanwhile: theirs wins, this attempt rolled back.
-            Effect.catchTags({ PaymentAlreadyMatched: () => Effect.void, PaymentNotFound: () => Effect.void })
-          )
-          if (result?.outcome === "matched") matched.push(result)
+        const windowMs = Math.max(0, Duration.toMillis(Duration.fromInputUnsafe(options?.window ?? Duration.zero)))
+        const results: Array<PaymentResult> = []
+        // Oldest first; a page shrinks as payments leave `unmatched`, so walk by offset over what stays.
+        let offset = 0
+        while (true) {
+          const { items } = yield* payments.list({ status: ["unmatched"], offset, limit: REMATCH_PAGE })
+          for (const payment of items) {
+            const result = yield* rematchOne(payment, windowMs, now)
+            if (result === undefined || result.outcome === "unmatched") offset++
+            if (result?.outcome === "matched" || result?.outcome === "ambiguous") results.push(result)
+          }
+          if (items.length < REMATCH_PAGE) return results
         }
-        return matched
-      }).pipe(Effect.withSpan("Payments.rematchUnmatched"))
+      })
 
       const find = Effect.fn("Payments.find")(function*(paymentId: PaymentId) {
         const found = yield* payments.find(paymentId)

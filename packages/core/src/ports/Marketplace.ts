@@ -9,8 +9,12 @@
  *    UNCHANGED, before `validUntil`. The `ref` (the `Ref#` in the payload's comment) identifies the
  *    payment on chain; store it with the order before sending.
  * 3. `confirm` hands the signed external message (`boc`, optional) to the marketplace and reads the
- *    delivery state once: `Delivered` or `Pending`. Callers repeat it on a schedule; a `Pending`
- *    after money left is never a reason to refund (reconcile on chain by `ref`).
+ *    delivery state once: `Delivered` or `Pending` when the marketplace's answer can only be about
+ *    this invoice, `Unattributable` when it cannot (Fragment keeps one purchase state per cookie
+ *    session, so once another purchase was opened in that session its state says nothing about this
+ *    one). Callers repeat it on a schedule; a `Pending` after money left is never a reason to refund.
+ *    An `Unattributable` invoice is settled on its own evidence: its payment on chain (to `address`,
+ *    exactly `amount`, with its `Ref#`) plus `confirm: "accepted"` means paid to the marketplace.
  * 4. `cancel` closes an invoice when something failed BEFORE the money left.
  *
  * Errors: one `MarketplaceError` with a `reason`; `message` is safe to show and log (it never holds
@@ -94,10 +98,25 @@ export interface ConfirmRequest {
   readonly payer?: PayerAccount
 }
 
-/** Delivery state: `Pending.mode` is Fragment's page state ("new" or "processing"). */
+/** What the marketplace said to the signed message reported for an invoice (`confirmReq`). */
+export const ConfirmOutcome = Schema.Literals(["accepted", "refused", "unsent"])
+export type ConfirmOutcome = typeof ConfirmOutcome.Type
+
+/**
+ * Delivery state. `Delivered` / `Pending` (`mode`: Fragment's page state, "new" or "processing") only
+ * when the answer can only be about this invoice. `Unattributable`: the session's state may be about
+ * another purchase; `confirm` is this invoice's own `confirmReq` result, `why` says what happened.
+ */
 export type DeliveryState =
   | { readonly _tag: "Delivered"; readonly reqId: string; readonly ref: string }
   | { readonly _tag: "Pending"; readonly reqId: string; readonly ref: string; readonly mode: string }
+  | {
+    readonly _tag: "Unattributable"
+    readonly reqId: string
+    readonly ref: string
+    readonly confirm: ConfirmOutcome
+    readonly why: string
+  }
 
 export const Delivered = (reqId: string, ref: string): DeliveryState => ({ _tag: "Delivered", reqId, ref })
 export const Pending = (reqId: string, ref: string, mode: string): DeliveryState => ({
@@ -105,6 +124,13 @@ export const Pending = (reqId: string, ref: string, mode: string): DeliveryState
   reqId,
   ref,
   mode
+})
+export const Unattributable = (reqId: string, ref: string, confirm: ConfirmOutcome, why: string): DeliveryState => ({
+  _tag: "Unattributable",
+  reqId,
+  ref,
+  confirm,
+  why
 })
 
 /**
@@ -115,6 +141,8 @@ export const Pending = (reqId: string, ref: string, mode: string): DeliveryState
  * - RecipientNotFound: no Telegram user with that username (or it is a bot/channel).
  * - NeedVerify: the Fragment account needs KYC / wallet verification (operator action).
  * - SessionExpired: cookies no longer valid or no wallet linked (operator refreshes the session).
+ * - Blocked: refused before reaching the session (HTTP 403 from an anti-bot edge, not a session
+ *   problem): the operator routes around it (FRAGMENT_PROXY); retried later like an outage.
  * - Unavailable: 5xx, rate limit after retries, malformed answers (transient).
  */
 export const MarketplaceErrorReason = Schema.Literals([
@@ -124,6 +152,7 @@ export const MarketplaceErrorReason = Schema.Literals([
   "RecipientNotFound",
   "NeedVerify",
   "SessionExpired",
+  "Blocked",
   "Unavailable"
 ])
 export type MarketplaceErrorReason = typeof MarketplaceErrorReason.Type
@@ -135,7 +164,10 @@ export class MarketplaceError extends Schema.TaggedError<MarketplaceError>()("Ma
 
 /** Reasons worth retrying later without operator action. */
 export const isTransient = (error: MarketplaceError): boolean =>
-  error.reason === "Timeout" || error.reason === "Unavailable"
+  isTransientReason(error.reason)
+
+export const isTransientReason = (reason: MarketplaceErrorReason): boolean =>
+  reason === "Timeout" || reason === "Unavailable" || reason === "Blocked"
 
 export class Marketplace extends Context.Service<Marketplace, {
   readonly lookupRecipient: (

@@ -26,8 +26,8 @@ export const File = withKind(Multipart.SingleFileSchema, "file")
 export const AnyObject = withKind(Schema.Record(Schema.String, Schema.Unknown), "object")
 export const AnyJson = withKind(Schema.Unknown, "any")
 
-/** A path id such as `topup_id`: a positive integer. */
-export const Id = withKind(Schema.Int, "int")
+/** A path id such as `topup_id`: a positive integer (0 or below is a 422, never a lookup). */
+export const Id = withKind(Schema.Int.check(Schema.isGreaterThan(0)), "int")
 
 /** Optional form field that defaults to the empty string, as the spec's forms declare. */
 export const StrDefaultEmpty = Str.pipe(Schema.withDecodingDefaultKey(Effect.succeed("")))

@@ -1,7 +1,7 @@
 import type { UserId } from "@resale/core"
 import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
-import { BadRequest, Forbidden, HTTPValidationError, Unauthorized } from "./Errors.ts"
+import { BadRequest, Forbidden, HTTPValidationError, PayloadTooLarge, Unauthorized } from "./Errors.ts"
 
 /** The signed-in web user (session cookie) or API-key owner. */
 export interface Principal {
@@ -20,7 +20,7 @@ export class CurrentOperator extends Context.Service<CurrentOperator, { readonly
  * answering FastAPI's 422 with all invalid parts together. Outermost middleware of the API.
  */
 export class RequestValidation extends HttpApiMiddleware.Service<RequestValidation>()("http/api/RequestValidation", {
-  error: [HTTPValidationError, BadRequest]
+  error: [HTTPValidationError, BadRequest, PayloadTooLarge]
 }) {}
 
 /** Web pages and form posts of a signed-in user (session cookie; cross-site POSTs refused). */

@@ -8,7 +8,8 @@
  *   marketplace before it answers with an open ("unknown") outcome.
  */
 import { DirectSettings, type DirectSettingsShape } from "@resale/core/direct/DirectSettings.ts"
-import { Config, Context, Duration, Effect, Layer } from "effect"
+import { AppConfig } from "@resale/config"
+import { Context, Effect, Layer } from "effect"
 import type { RateLimit } from "./RateLimiter.ts"
 
 export interface DirectHttpSettings {
@@ -20,21 +21,18 @@ export interface DirectHttpSettings {
 export class DirectHttpConfig extends Context.Service<DirectHttpConfig, DirectHttpSettings>()("http/direct/DirectHttpConfig") {
   static readonly defaults: DirectHttpSettings = { rateLimit: { perMinute: 30, burst: 10 }, trustProxy: false, maxBodyBytes: 16_384 }
 
-  /** From the environment, together with the core's DirectSettings. */
-  static readonly layer = Layer.effectContext(Effect.gen(function*() {
-    const d = DirectHttpConfig.defaults
-    const perMinute = yield* Config.Int("DIRECT_RATE_LIMIT").pipe(Config.withDefault(d.rateLimit.perMinute))
-    const burst = yield* Config.Int("DIRECT_RATE_BURST").pipe(Config.withDefault(d.rateLimit.burst))
-    const trustProxy = yield* Config.Boolean("DIRECT_TRUST_PROXY").pipe(Config.withDefault(d.trustProxy))
-    const maxBodyBytes = yield* Config.Int("DIRECT_MAX_BODY").pipe(Config.withDefault(d.maxBodyBytes))
-    const confirmWithin = yield* Config.Duration("DIRECT_CONFIRM_TIMEOUT").pipe(Config.withDefault(Duration.seconds(75)))
-    const deliveryWithin = yield* Config.Duration("DIRECT_DELIVERY_TIMEOUT").pipe(Config.withDefault(Duration.seconds(60)))
-    const pollEvery = yield* Config.Duration("DIRECT_POLL_INTERVAL").pipe(Config.withDefault(Duration.millis(1500)))
-    const core: DirectSettingsShape = { ...DirectSettings.defaultValue(), confirmWithin, deliveryWithin, pollEvery }
+  /** From the one configuration (`@resale/config`), together with the core's DirectSettings. */
+  static readonly layer = Layer.effectContext(Effect.map(AppConfig, ({ direct }) => {
+    const core: DirectSettingsShape = {
+      ...DirectSettings.defaultValue(),
+      confirmWithin: direct.confirmWithin,
+      deliveryWithin: direct.deliveryWithin,
+      pollEvery: direct.pollEvery
+    }
     return Context.make(DirectHttpConfig, {
-      rateLimit: { perMinute: Math.max(1, perMinute), burst: Math.max(1, burst) },
-      trustProxy,
-      maxBodyBytes: Math.max(1024, maxBodyBytes)
+      rateLimit: { perMinute: Math.max(1, direct.ratePerMinute), burst: Math.max(1, direct.rateBurst) },
+      trustProxy: direct.trustProxy,
+      maxBodyBytes: Math.max(1024, direct.maxBodyBytes)
     }).pipe(Context.add(DirectSettings, core))
   }))
 

@@ -31,6 +31,7 @@ import { PricingCache } from "../pricing/PricingCache.ts"
 import { PricingFastPath } from "../pricing/PricingFastPath.ts"
 import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.ts"
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
+import { BodyLimit } from "./BodyLimit.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { buildWithOnly } from "./LeanServe.ts"
 
@@ -127,5 +128,7 @@ export const httpApp = <E, R>(
     fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, ...extra.known])
   ).pipe(
     // Registered first, so it is the outermost global middleware: the other ones never run for it.
-    Layer.provideMerge(PricingFastPath)
+    Layer.provideMerge(PricingFastPath),
+    // Outermost of all: an oversized body is refused before anything else looks at the request.
+    Layer.provideMerge(BodyLimit)
   )

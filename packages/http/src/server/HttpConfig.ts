@@ -1,8 +1,37 @@
-import { Config, Context, Effect, Layer, Option, Redacted } from "effect"
-import { createHash, randomBytes } from "node:crypto"
+import { AppConfig, type AppSettings } from "@resale/config"
+import { Context, Effect, Layer, Option, Redacted } from "effect"
+
+/**
+ * Outside sandbox every secret comes from the environment (the start is refused otherwise); in
+ * sandbox mode the login widget verifies against a fixed sandbox token, as no real bot exists.
+ */
+const SANDBOX_BOT_TOKEN = "sandbox:bot-token"
+
+export const serverSettings = (app: AppSettings): HttpSettings => ({
+  host: app.host,
+  port: app.port,
+  dataDir: app.dataDir,
+  databaseUrl: app.databaseUrl,
+  adminToken: app.adminToken,
+  adminTokenGenerated: app.adminTokenGenerated,
+  botToken: Option.getOrElse(app.botToken, () => {
+    if (!app.sandbox) throw new Error("TELEGRAM_BOT_TOKEN is checked at start outside sandbox mode")
+    return Redacted.make(SANDBOX_BOT_TOKEN)
+  }),
+  botUsername: Option.getOrNull(app.botUsername),
+  webhookSecret: app.webhookSecret,
+  telegramApiUrl: app.telegramApiUrl,
+  publicUrl: app.publicUrl,
+  sandbox: app.sandbox,
+  cookieSecret: app.sessionSecret,
+  paymentCard: app.paymentCard,
+  logRequests: app.logRequests
+})
 
 /** Settings of the HTTP server, read and validated once at start. */
 export interface HttpSettings {
+  /** Address the server listens on (`HOST`, default 127.0.0.1). */
+  readonly host: string
   readonly port: number
   readonly dataDir: string
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
@@ -25,57 +54,13 @@ export interface HttpSettings {
 }
 
 export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("http/server/HttpConfig") {
-  /** From the environment; see the README for every variable. */
-  static readonly layer = Layer.effect(
-    HttpConfig,
-    Effect.gen(function*() {
-      const port = yield* Config.Port("PORT").pipe(Config.withDefault(8000))
-      const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-      // An exported but empty DATABASE_URL means "not set", as the store and the CLI read it.
-      const databaseUrl = Option.filter(
-        yield* Config.Redacted("DATABASE_URL").pipe(Config.option),
-        (url) => Redacted.value(url).trim() !== ""
-      )
-      const adminTokenSet = yield* Config.Redacted("ADMIN_TOKEN").pipe(Config.option)
-      const botTokenSet = yield* Config.Redacted("TELEGRAM_BOT_TOKEN").pipe(Config.option)
-      const sandboxSetting = yield* Config.Boolean("SANDBOX").pipe(Config.option)
-      const publicUrl = yield* Config.String("PUBLIC_URL").pipe(Config.withDefault(`http://127.0.0.1:${port}`))
-      const botUsername = yield* Config.String("TELEGRAM_BOT_USERNAME").pipe(Config.option)
-      const webhookSecret = yield* Config.Redacted("TELEGRAM_WEBHOOK_SECRET").pipe(Config.option)
-      const telegramApiUrl = yield* Config.String("TELEGRAM_API_URL").pipe(Config.withDefault("https://api.telegram.org"))
-      const cookieSecret = yield* Config.Redacted("SESSION_SECRET").pipe(Config.option)
-      const paymentCard = yield* Config.String("PAYMENT_CARD").pipe(Config.option)
-      const logRequests = yield* Config.Boolean("LOG_REQUESTS").pipe(Config.withDefault(false))
-      // Sandbox unless production settings are given.
-      const sandbox = Option.getOrElse(sandboxSetting, () => Option.isNone(botTokenSet) || Option.isNone(databaseUrl))
-      const adminToken = Option.getOrElse(adminTokenSet, () => Redacted.make(randomBytes(24).toString("base64url")))
-      const botToken = Option.getOrElse(botTokenSet, () => Redacted.make("sandbox:bot-token"))
-      const derive = (label: string) =>
-        Redacted.make(
-          createHash("sha256").update(`${label}\n${Redacted.value(botToken)}\n${Redacted.value(adminToken)}`).digest("hex")
-        )
-      return HttpConfig.of({
-        port,
-        dataDir,
-        databaseUrl,
-        adminToken,
-        adminTokenGenerated: Option.isNone(adminTokenSet),
-        botToken,
-        botUsername: Option.getOrNull(botUsername),
-        webhookSecret: Option.getOrElse(webhookSecret, () => Redacted.make(Redacted.value(derive("webhook")).slice(0, 32))),
-        telegramApiUrl,
-        publicUrl: publicUrl.replace(/\/+$/, ""),
-        sandbox,
-        cookieSecret: Option.getOrElse(cookieSecret, () => derive("cookie")),
-        paymentCard: Option.getOrElse(Option.map(paymentCard, (c) => c as string | null), () => sandbox ? "8600 0000 0000 0000" : null),
-        logRequests
-      })
-    })
-  )
+  /** The server's view of the one configuration (`@resale/config`: every variable, the mode, production checks). */
+  static readonly layer = Layer.effect(HttpConfig, Effect.map(AppConfig, (app) => HttpConfig.of(serverSettings(app))))
 
   /** Fixed settings for tests. */
   static readonly layerTest = (overrides: Partial<HttpSettings> = {}) =>
     Layer.succeed(HttpConfig)(HttpConfig.of({
+      host: "127.0.0.1",
       port: 0,
       dataDir: ".data/test",
       databaseUrl: Option.none(),

@@ -64,7 +64,7 @@ const serve = <E, R, GE, GR>(
   serveLean(app, { logRequests: settings.logRequests }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([gifts, DatabasePing.layer]),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port }))
+    Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
   )
 
 const workerLive = (settings: WorkerSettings) => makeWorkerLive(Layer.succeed(WorkerConfig)(settings))

@@ -12,7 +12,14 @@ export interface FieldSpec {
   readonly kind: FieldKind
   readonly required: boolean
   readonly nullable: boolean
+  /** Exclusive lower bound of a number (`Schema.isGreaterThan`), as pydantic's `gt`. */
+  readonly gt?: number
+  /** Longest text accepted (`Schema.isMaxLength`, else `MAX_TEXT_LENGTH`), as pydantic's `max_length`. */
+  readonly maxLength?: number
 }
+
+/** No text field of a request is longer than this, whatever its schema says (bounded input). */
+export const MAX_TEXT_LENGTH = 4096
 
 export type Loc = "path" | "query" | "header" | "body"
 /** "text" for form, multipart, query, path and header values; "json" for JSON bodies. */
@@ -24,6 +31,16 @@ const unwrapNullable = (ast: SchemaAST.AST): { ast: SchemaAST.AST; nullable: boo
     if (rest.length === 1 && rest.length < ast.types.length) return { ast: rest[0]!, nullable: true }
   }
   return { ast, nullable: false }
+}
+
+/** The exclusive minimum a number schema declares with `Schema.isGreaterThan`, if any. */
+const checkPayload = (ast: SchemaAST.AST, id: string, key: string): number | undefined => {
+  for (const check of ast.checks ?? []) {
+    const representation = check.annotations?.["representation"] as { id?: string; payload?: Record<string, unknown> } | undefined
+    const value = representation?.id === id ? representation.payload?.[key] : undefined
+    if (typeof value === "number") return value
+  }
+  return undefined
 }
 
 // Annotations of a schema with checks live on its last check.
@@ -47,11 +64,15 @@ export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpe
   return ast.propertySignatures.map((ps) => {
     const { ast: inner, nullable } = unwrapNullable(ps.type)
     const encoded = SchemaAST.toEncoded(ps.type)
+    const gt = checkPayload(inner, "effect/schema/isGreaterThan", "exclusiveMinimum")
+    const maxLength = checkPayload(inner, "effect/schema/isMaxLength", "maxLength")
     return {
       name: String(ps.name),
       kind: kindFromAst(inner),
       required: !SchemaAST.isOptional(ps.type) && !SchemaAST.isOptional(encoded),
-      nullable
+      nullable,
+      ...(gt === undefined ? {} : { gt }),
+      ...(maxLength === undefined ? {} : { maxLength })
     }
   })
 }
@@ -187,6 +208,19 @@ export const checkFields = (
     const result = checkValue(field.kind, raw)
     if (!result.ok) {
       errors.push(item([loc, field.name], result.type, result.msg, jsonInput(raw)))
+      continue
+    }
+    if (field.gt !== undefined && typeof result.value === "number" && !(result.value > field.gt)) {
+      errors.push({ ...item([loc, field.name], "greater_than", `Input should be greater than ${field.gt}`, jsonInput(raw)), ctx: { gt: field.gt } })
+      continue
+    }
+    const maxLength = Math.min(field.maxLength ?? MAX_TEXT_LENGTH, MAX_TEXT_LENGTH)
+    if (field.kind === "str" && typeof result.value === "string" && result.value.length > maxLength) {
+      // The input is not echoed: it is what made the request too big.
+      errors.push({
+        ...item([loc, field.name], "string_too_long", `String should have at most ${maxLength} characters`, null),
+        ctx: { max_length: maxLength }
+      })
       continue
     }
     const value = mode === "text" && typeof result.value !== "object" ? String(result.value) : result.value

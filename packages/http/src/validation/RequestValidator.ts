@@ -2,9 +2,10 @@ import { Effect, FileSystem, Layer, Path } from "effect"
 import type { Schema } from "effect"
 import { HttpRouter, HttpServerRequest, Multipart } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { BadRequest, HTTPValidationError, type ValidationErrorItem } from "../api/Errors.ts"
+import { BadRequest, HTTPValidationError, PayloadTooLarge, type ValidationErrorItem } from "../api/Errors.ts"
 import { RequestValidation } from "../api/Middleware.ts"
 import type { FieldKind } from "../api/Fields.ts"
+import { jsonTooDeep, MAX_JSON_DEPTH } from "./JsonDepth.ts"
 import { checkFields, type FieldSpec, fieldsOf, kindFromAst } from "./PydanticFields.ts"
 
 type BodyKind = "json" | "form" | "multipart"
@@ -84,13 +85,24 @@ const formBody = (values: Record<string, unknown>) => {
   return params.toString()
 }
 
+const tooLarge = new PayloadTooLarge({ detail: "The request body is larger than this route accepts" })
+
+const isBodyTooLarge = (error: { readonly reason: { readonly _tag: string; readonly reason?: string } }) =>
+  error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
+
+/** The body as text; past the server's body limit a 413, any other read failure an empty body. */
+const bodyText = (request: HttpServerRequest.HttpServerRequest) =>
+  request.text.pipe(
+    Effect.catch((error) => isBodyTooLarge(error) ? Effect.fail(tooLarge) : Effect.succeed(""))
+  )
+
 const checkBody = Effect.fnUntraced(function*(
   plan: NonNullable<Plan["body"]>,
   request: HttpServerRequest.HttpServerRequest
 ) {
   const type = mediaType(request.headers["content-type"])
   if (plan.kind === "json") {
-    const text = yield* Effect.orElseSucceed(request.text, () => "")
+    const text = yield* bodyText(request)
     if (text === "") {
       return { errors: [{ type: "missing", loc: ["body"], msg: "Field required", input: null }] } as BodyResult
     }
@@ -105,6 +117,11 @@ const checkBody = Effect.fnUntraced(function*(
             : "Input should be a valid dictionary",
           input: text
         }]
+      } as BodyResult
+    }
+    if (jsonTooDeep(text)) {
+      return {
+        errors: [{ type: "json_too_deep", loc: ["body"], msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, input: null }]
       } as BodyResult
     }
     let parsed: unknown
@@ -143,14 +160,20 @@ const checkBody = Effect.fnUntraced(function*(
   // Form and multipart bodies: Starlette parses either encoding and gives an empty form otherwise.
   let input: Record<string, unknown> = {}
   if (type === "application/x-www-form-urlencoded") {
-    const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => [] as ReadonlyArray<readonly [string, string]>)
+    const params = yield* request.urlParamsBody.pipe(
+      Effect.catch((error) =>
+        isBodyTooLarge(error) ? Effect.fail(tooLarge) : Effect.succeed([] as ReadonlyArray<readonly [string, string]>)
+      )
+    )
     for (const [key, value] of params) input[key] = value
   } else if (type === "multipart/form-data") {
     let read = request.multipart
     if (plan.limits) read = Effect.provideContext(read, Multipart.limitsServices(plan.limits))
     const persisted = yield* read.pipe(
       Effect.catchTag("MultipartError", (error) =>
-        error.reason._tag === "FileTooLarge" || error.reason._tag === "BodyTooLarge"
+        error.reason._tag === "BodyTooLarge"
+          ? Effect.fail(tooLarge)
+          : error.reason._tag === "FileTooLarge"
           ? Effect.fail(new BadRequest({ detail: "File too large" }))
           : Effect.fail(new BadRequest({ detail: "There was an error parsing the body" })))
     )

@@ -46,6 +46,10 @@ export const SANDBOX_FRAGMENT_WALLET = new Address(0, Buffer.alloc(32, 0x5a)).to
 
 const MAX_BODY = 256 * 1024
 
+/** What an anti-bot edge answers instead of the site: a challenge page, HTTP 403. */
+const ANTI_BOT_PAGE = `<!DOCTYPE html><html><head><title>Just a moment...</title></head>
+<body><div id="cf-chl-widget">Checking if the site connection is secure</div></body></html>`
+
 const readBody = (req: IncomingMessage): Promise<string> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
@@ -91,6 +95,10 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     const method = url.pathname === "/api" ? fields["method"] ?? "" : url.pathname
     const fault = state.takeInjection(method)
     if (fault?.delayMs !== undefined) await sleep(fault.delayMs)
+    if (fault?.antiBot === true || state.switches.blocked) {
+      state.calls.push({ method, fields, status: 403 })
+      return send(res, 403, "text/html; charset=UTF-8", ANTI_BOT_PAGE, { server: "cloudflare", "cf-ray": "8f0sandbox-AMS" })
+    }
     if (fault?.status !== undefined) {
       state.calls.push({ method, fields, status: fault.status })
       return send(res, fault.status, "text/html", `<html><body>HTTP ${fault.status}</body></html>`)

@@ -2,15 +2,13 @@
  * The simulated `/api?hash=` methods, answering in Fragment's wire format (HTTP 200, JSON,
  * errors as `{"error": "<text>"}` with Fragment's own texts where they are known).
  */
-import { Cell } from "@ton/core"
 import { encodeCommentPayload } from "../FragmentPayload.ts"
+import { confirmReq, pageState } from "./SimulatorDelivery.ts"
 import { commentOf, formatTon, priceOf, type SimulatorPrices } from "./SimulatorPricing.ts"
 import {
   randomHex,
-  randomRef,
   type SimInvoice,
   type SimKind,
-  type SimPage,
   type SimSession,
   type SimulatorState
 } from "./SimulatorState.ts"
@@ -35,7 +33,6 @@ export interface ApiContext {
   readonly baseUrl: string
 }
 
-const PAGE_OF: Record<SimKind, SimPage> = { stars: "/stars/buy", premium: "/premium/gift", ton: "/ads/topup" }
 const KIND_OF_METHOD: Record<string, readonly [SimKind, "state" | "search" | "init" | "link"]> = {
   updateStarsBuyState: ["stars", "state"],
   searchStarsRecipient: ["stars", "search"],
@@ -52,6 +49,7 @@ const KIND_OF_METHOD: Record<string, readonly [SimKind, "state" | "search" | "in
 }
 
 const ACCESS_DENIED = { error: "Access denied" }
+const PRICE_CHANGED = "Price was changed. Please try again."
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/
 const isInt = (text: string | undefined): boolean => text !== undefined && /^\d{1,12}$/.test(text)
 
@@ -87,24 +85,32 @@ const init = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
   if (kind === "premium" && ctx.state.subscribed.has(username)) {
     return { error: "This account is already subscribed to Telegram Premium." }
   }
-  if (ctx.state.switches.priceChanged) return { error: "Price was changed. Please try again." }
-  const ref = randomRef()
+  if (ctx.state.switches.priceChanged) return { error: PRICE_CHANGED }
+  if (ctx.state.switches.priceChanges > 0) {
+    // the price moved since the page state was read: refused until the client reads it again
+    ctx.state.switches.priceChanges -= 1
+    ctx.state.starPriceBump += 40_000n
+    ctx.session.needsResync = true
+  }
+  if (ctx.session.needsResync) return { error: PRICE_CHANGED }
+  const ref = ctx.state.newRef()
   const invoice: SimInvoice = {
     reqId: ctx.state.newReqId(),
     kind,
     ssid: ctx.session.ssid,
     username,
     units,
-    amount: priceOf(ctx.prices, kind, units),
+    amount: priceOf(ctx.prices, kind, units) + (kind === "stars" ? ctx.state.starPriceBump * BigInt(units) : 0n),
     ref,
     comment: commentOf(kind, units, ref),
     evm,
-    dh: ctx.session.dh.get(PAGE_OF[kind]),
     status: "created",
     boc: undefined,
     processingPolls: 0
   }
   ctx.state.invoices.set(invoice.reqId, invoice)
+  // the session's purchase state is now this invoice's
+  ctx.session.latest = invoice.reqId
   const amount = formatTon(invoice.amount)
   switch (kind) {
     case "stars":
@@ -191,50 +197,6 @@ const link = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
   }
 }
 
-const isPaid = async (ctx: ApiContext, invoice: SimInvoice): Promise<boolean> => {
-  if (ctx.state.paidRefs.has(invoice.ref)) return true
-  if (ctx.paymentSeen !== undefined) {
-    // sandbox: only money that reached the wallet counts, a reported boc does not
-    return ctx.paymentSeen(invoice.ref, { amount: invoice.amount, address: ctx.walletAddress, comment: invoice.comment })
-  }
-  return invoice.boc !== undefined
-}
-
-const poll = async (ctx: ApiContext, invoice: SimInvoice): Promise<Answer> => {
-  if (invoice.status === "cancelled") return { error: "Request not found." }
-  if ((invoice.status === "created" || invoice.status === "linked") && await isPaid(ctx, invoice)) {
-    invoice.status = "processing"
-    return { ok: true, need_update: true, mode: "processing" }
-  }
-  if (invoice.status === "processing" && !ctx.state.switches.neverFinish) invoice.status = "done"
-  if (invoice.status === "done") return { ok: true, need_update: false, mode: "done" }
-  return { ok: true, need_update: true, mode: invoice.status === "processing" ? "processing" : "new" }
-}
-
-const state = async (ctx: ApiContext, kind: SimKind, fields: Fields): Promise<Answer> => {
-  const byId = invoiceOf(ctx, kind, fields["id"])
-  const dh = fields["dh"]
-  const byDh = byId ??
-    [...ctx.state.invoices.values()].find((i) => i.ssid === ctx.session.ssid && i.kind === kind && dh !== undefined && i.dh === dh)
-  if (byDh !== undefined) return poll(ctx, byDh)
-  if (dh !== undefined) ctx.session.dh.set(PAGE_OF[kind], dh)
-  return { ok: true }
-}
-
-const confirmReq = (ctx: ApiContext, fields: Fields): Answer => {
-  const invoice = ctx.state.invoices.get(fields["id"] ?? "")
-  if (invoice === undefined || invoice.ssid !== ctx.session.ssid) return { error: "Request not found." }
-  if (ctx.state.switches.confirmError) return { error: "Transaction not found." }
-  try {
-    Cell.fromBoc(Buffer.from(fields["boc"] ?? "", "base64"))
-  } catch {
-    // a boc that is not a BOC is refused like Fragment refuses garbage
-    return { error: "Invalid transaction." }
-  }
-  invoice.boc = fields["boc"]
-  return { ok: true }
-}
-
 const cancelInvoice = (ctx: ApiContext, fields: Fields): Answer => {
   const invoice = ctx.state.invoices.get(fields["req_id"] ?? "")
   if (invoice === undefined || invoice.ssid !== ctx.session.ssid) return { error: "Request not found." }
@@ -250,7 +212,7 @@ export const handleApi = async (ctx: ApiContext, method: string, fields: Fields)
     const [kind, step] = known
     switch (step) {
       case "state":
-        return state(ctx, kind, fields)
+        return pageState(ctx)
       case "search":
         return search(ctx, kind, fields)
       case "init":

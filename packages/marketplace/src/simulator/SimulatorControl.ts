@@ -27,6 +27,8 @@ export interface SimulatorControl {
   readonly set: (switches: Partial<Switches>) => void
   /** queue a fault (HTTP status, malformed JSON, delay) for the next matching request(s) */
   readonly inject: (fault: Injection) => void
+  /** the next invoices get these Ref# ids (to reproduce captured payloads byte for byte) */
+  readonly nextRefs: (refs: ReadonlyArray<string>) => void
   /** treat the payment with this Ref# as received (tests without a chain) */
   readonly markPaid: (ref: string) => void
   readonly invoice: (reqId: string) => Readonly<SimInvoice> | undefined
@@ -48,6 +50,7 @@ export const makeControl = (state: SimulatorState): SimulatorControl => ({
   subscribed: (username) => void state.subscribed.add(username.replace(/^@/, "").toLowerCase()),
   set: (switches) => void Object.assign(state.switches, switches),
   inject: (fault) => void state.injections.push({ ...fault, remaining: fault.times ?? 1 }),
+  nextRefs: (refs) => void state.nextRefs.push(...refs),
   markPaid: (ref) => void state.paidRefs.add(ref),
   invoice: (reqId) => state.invoices.get(reqId),
   invoiceByRef: (ref) => state.invoiceByRef(ref),
@@ -57,6 +60,9 @@ export const makeControl = (state: SimulatorState): SimulatorControl => ({
   reset: () => {
     Object.assign(state.switches, {
       needVerify: false,
+      priceChanges: 0,
+      blocked: false,
+      requireConfirm: false,
       neverFinish: false,
       confirmError: false,
       priceChanged: false,
@@ -64,6 +70,7 @@ export const makeControl = (state: SimulatorState): SimulatorControl => ({
       urlSafePayloads: false
     })
     state.injections.length = 0
+    state.nextRefs.length = 0
     state.calls.length = 0
     state.pageLoads.length = 0
     for (const set of [state.unknownUsers, state.nonUsers, state.cannotGift, state.subscribed]) set.clear()

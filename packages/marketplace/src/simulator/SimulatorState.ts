@@ -1,6 +1,7 @@
 /**
- * Everything the Fragment simulator remembers: cookie sessions with their api hashes, invoices
- * and their delivery state, the switches tests flip, the fault injections queued, and a call log.
+ * Everything the Fragment simulator remembers: cookie sessions with their api hashes and their one
+ * purchase state (the session's latest invoice), invoices and their delivery state, the switches
+ * tests flip, the fault injections queued, and a call log.
  */
 import { randomBytes } from "node:crypto"
 
@@ -13,8 +14,10 @@ export interface SimSession {
   readonly token: string
   readonly tonToken: string
   hash: string
-  /** latest `dh` nonce opened by update*State, per page */
-  readonly dh: Map<SimPage, string>
+  /** the session's latest invoice: what update*State answers about, whatever id or dh it is sent */
+  latest: string | undefined
+  /** "Price was changed" was answered: every init fails so until the page state is read again */
+  needsResync: boolean
 }
 
 export type InvoiceStatus = "created" | "linked" | "processing" | "done" | "cancelled"
@@ -31,7 +34,6 @@ export interface SimInvoice {
   readonly comment: string
   /** paid on an EVM chain: the link answers `{"ok":true,"evm":true}` instead of a TON message */
   readonly evm: boolean
-  dh: string | undefined
   status: InvoiceStatus
   /** signed message reported through confirmReq */
   boc: string | undefined
@@ -48,6 +50,8 @@ export interface Injection {
   readonly malformed?: boolean
   /** wait before answering (then answer normally unless another fault is set) */
   readonly delayMs?: number
+  /** answer HTTP 403 with an anti-bot challenge page (as a CDN edge does), instead of Fragment */
+  readonly antiBot?: boolean
   /** how many requests it applies to (default 1) */
   readonly times?: number
 }
@@ -60,6 +64,12 @@ export interface LoggedCall {
 
 export interface Switches {
   needVerify: boolean
+  /** the next N inits answer "Price was changed" (each raises the price a little) */
+  priceChanges: number
+  /** every request answers an anti-bot HTTP 403 (until switched off) */
+  blocked: boolean
+  /** only invoices whose signed message came through confirmReq are delivered (one client says so) */
+  requireConfirm: boolean
   /** state stays "processing" forever once paid */
   neverFinish: boolean
   confirmError: boolean
@@ -80,7 +90,8 @@ export const makeSession = (): SimSession => ({
   token: randomHex(20),
   tonToken: randomHex(20),
   hash: randomHex(9),
-  dh: new Map()
+  latest: undefined,
+  needsResync: false
 })
 
 export const cookieHeader = (session: SimSession): string =>
@@ -105,11 +116,18 @@ export class SimulatorState {
   readonly cannotGift = new Set<string>()
   readonly subscribed = new Set<string>()
   readonly paidRefs = new Set<string>()
+  /** Ref# ids to hand out next (tests reproducing captured payloads), then random ones */
+  readonly nextRefs: Array<string> = []
+  /** added to every star price by price changes so far */
+  starPriceBump = 0n
   readonly injections: Array<Injection & { remaining: number }> = []
   readonly calls: Array<LoggedCall> = []
   readonly pageLoads: Array<{ readonly page: string; readonly hash: string | undefined }> = []
   readonly switches: Switches = {
     needVerify: false,
+    priceChanges: 0,
+    blocked: false,
+    requireConfirm: false,
     neverFinish: false,
     confirmError: false,
     priceChanged: false,
@@ -138,6 +156,10 @@ export class SimulatorState {
 
   rotateHashes(): void {
     for (const session of this.sessions.values()) session.hash = randomHex(9)
+  }
+
+  newRef(): string {
+    return this.nextRefs.shift() ?? randomRef()
   }
 
   newReqId(): string {

@@ -19,7 +19,7 @@ export const reset: Effect.Effect<void, never, SqlClient> = Effect.gen(function*
   yield* sql`
     TRUNCATE users, accounts, ledger_entries, topups, incoming_payments, orders, tickets, ticket_messages,
       prices, idempotency_keys, sessions, bot_updates, push_subscriptions, outbox_events, info_lookups, receipts,
-      direct_purchases
+      direct_purchases, marketplace_sessions, marketplace_purchases
     RESTART IDENTITY CASCADE`
 }).pipe(Effect.orDie)
 

@@ -1,6 +1,7 @@
 import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import type { Order } from "@resale/core/orders/Order.ts"
+import { isTransientReason } from "@resale/core/ports/Marketplace.ts"
 import { Context, Effect, Layer, Option, Semaphore } from "effect"
 import { HotWallet } from "./HotWallet.ts"
 import { Busy, Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
@@ -16,8 +17,8 @@ export const outcomeOfDirectError = (error: DirectPurchaseError): Outcome => {
       // Only a finished (paid) record answers this: never pay again, an operator looks at it.
       return Unknown(text)
     case "MarketplaceRejected":
-      // A Fragment outage (5xx, rate limit, malformed answer) passes: retry; a refusal does not.
-      return NotDelivered(error.marketplaceReason === "Unavailable" || error.marketplaceReason === "Timeout", text)
+      // A Fragment outage (5xx, rate limit, malformed answer, anti-bot block) passes: retry; a refusal does not.
+      return NotDelivered(error.marketplaceReason !== undefined && isTransientReason(error.marketplaceReason), text)
     case "InvalidRequest":
     case "AmountBelowMinimum":
     case "AmountAboveMaximum":

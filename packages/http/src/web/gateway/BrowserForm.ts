@@ -27,9 +27,10 @@ const text = (value: unknown): string | undefined => (typeof value === "string" 
 
 export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest) =>
   Effect.gen(function*() {
-    const bytes = yield* request.arrayBuffer.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(MAX_FORM_BYTES))
-    )
+    // The server's own limit for the route (server/BodyLimit.ts) stays in force when it is smaller.
+    const outer = yield* HttpIncomingMessage.MaxBodySize
+    const limit = outer === undefined ? ByteSize.bytes(MAX_FORM_BYTES) : ByteSize.min(outer, ByteSize.bytes(MAX_FORM_BYTES))
+    const bytes = yield* request.arrayBuffer.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, limit))
     const url = new URL(request.url, "http://localhost")
     const headers = new Headers()
     for (const [key, value] of Object.entries(request.headers)) {

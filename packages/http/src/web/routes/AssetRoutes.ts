@@ -75,7 +75,8 @@ export const AssetRoutes = Layer.effectDiscard(Effect.gen(function*() {
   yield* router.add("GET", "/v2/static/:file", (request) =>
     Effect.map(HttpRouter.params, (params) => {
       const name = params["file"] ?? ""
-      if (name === "sw.js" || FILES[name] === undefined) return json({ detail: "Not Found" }, 404)
+      // Own properties only: `constructor` or `toString` are not files.
+      if (name === "sw.js" || !Object.hasOwn(FILES, name)) return json({ detail: "Not Found" }, 404)
       return asset(name, new URL(request.url, "http://localhost").searchParams.get("v") === ASSET_VERSION)
     }))
   yield* router.add("GET", "/v2/sw.js", asset("sw.js", false))

@@ -37,7 +37,7 @@ const searchOf = (request: HttpServerRequest.HttpServerRequest) => new URL(reque
 
 /** A path id: digits only, else the route does not exist for it. */
 const pathId = (raw: string | undefined): number | undefined =>
-  raw !== undefined && /^\d{1,15}$/.test(raw) ? Number(raw) : undefined
+  raw !== undefined && /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined
 
 export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter

@@ -1,0 +1,95 @@
+import type { Duration, Option, Redacted } from "effect"
+
+/** Which entry reads the settings: each needs its own production secrets. */
+export type Role = "server" | "worker" | "cli"
+
+export interface ToncenterSettings {
+  readonly endpoint: string
+  readonly apiKey: Option.Option<Redacted.Redacted<string>>
+  readonly network: "mainnet" | "testnet"
+  readonly timeout: Duration.Duration
+}
+
+export interface FragmentSettings {
+  readonly baseUrl: string
+  readonly cookies: Redacted.Redacted<string>
+  /** FRAGMENT_SESSIONS with their FRAGMENT_COOKIES_<NAME> */
+  readonly moreSessions: ReadonlyArray<{ readonly label: string; readonly cookies: Redacted.Redacted<string> }>
+  readonly proxy: Option.Option<Redacted.Redacted<string>>
+  readonly timeout: Duration.Duration
+  readonly sessionHold: Duration.Duration
+  readonly sessionWait: Duration.Duration
+}
+
+export interface TelegramAccounts {
+  readonly apiId: number
+  readonly apiHash: Redacted.Redacted<string>
+  readonly sessions: ReadonlyArray<{ readonly name: string; readonly session: Redacted.Redacted<string> }>
+}
+
+export interface WorkerTimings {
+  readonly concurrency: number
+  readonly pollInterval: Duration.Duration
+  readonly orderLease: Duration.Duration
+  readonly deliveryWait: Duration.Duration
+  readonly confirmWait: Duration.Duration
+  readonly chainPollEvery: Duration.Duration
+  readonly paymentStaleAfter: Duration.Duration
+  readonly reconcileDelay: Duration.Duration
+  readonly paymentsInterval: Duration.Duration
+  readonly rematchWindow: Duration.Duration
+  readonly notifyInterval: Duration.Duration
+  readonly notifyBatch: number
+}
+
+export interface DirectLimits {
+  readonly ratePerMinute: number
+  readonly rateBurst: number
+  readonly trustProxy: boolean
+  readonly maxBodyBytes: number
+  readonly confirmWithin: Duration.Duration
+  readonly deliveryWithin: Duration.Duration
+  readonly pollEvery: Duration.Duration
+}
+
+/**
+ * The whole configuration of one process, read and checked once at start (see `Catalogue.ts` for
+ * every variable). `sandbox` is THE mode: nothing else decides it.
+ */
+export interface AppSettings {
+  readonly role: Role
+  readonly sandbox: boolean
+  /** Why this mode, e.g. "SANDBOX=true" or "no production setting given". */
+  readonly modeReason: string
+  readonly host: string
+  readonly port: number
+  readonly publicUrl: string
+  readonly dataDir: string
+  readonly inProcessWorker: boolean
+  readonly logRequests: boolean
+  readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
+  readonly pgPoolMax: number
+  readonly adminToken: Redacted.Redacted<string>
+  /** True when ADMIN_TOKEN was unset in sandbox mode and a fresh one was generated (it is then printed). */
+  readonly adminTokenGenerated: boolean
+  readonly sessionSecret: Redacted.Redacted<string>
+  readonly webhookSecret: Redacted.Redacted<string>
+  /** None in sandbox mode without a token: no Bot API call is made. */
+  readonly botToken: Option.Option<Redacted.Redacted<string>>
+  readonly botUsername: Option.Option<string>
+  readonly telegramApiUrl: string
+  readonly operatorChatIds: ReadonlyArray<number>
+  readonly giftSenders: ReadonlyArray<string>
+  /** MTProto accounts of the gift senders (production with TELEGRAM_API_ID). */
+  readonly telegramAccounts: Option.Option<TelegramAccounts>
+  readonly paymentCard: string | null
+  readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
+  /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */
+  readonly toncenter: Option.Option<ToncenterSettings>
+  /** None: the shared sandbox Fragment simulator (sandbox mode without FRAGMENT_COOKIES). */
+  readonly fragment: Option.Option<FragmentSettings>
+  readonly direct: DirectLimits
+  readonly worker: WorkerTimings
+  readonly vapid: Option.Option<{ readonly publicKey: string; readonly privateKey: Redacted.Redacted<string> }>
+  readonly vapidSubject: string
+}

@@ -1,0 +1,111 @@
+/**
+ * Every environment variable the product reads, in one place: name, default and meaning. The start
+ * reads and checks all of them at once (`ReadSettings.ts`); `.env.example` lists exactly these.
+ */
+import * as S from "./Setting.ts"
+
+export const Mode = {
+  SANDBOX: S.optionalFlag(
+    "SANDBOX",
+    "true: sandbox (emulated TON chain, simulated Fragment and gifts, faucet, fake money); false: production. " +
+      "Unset: sandbox unless a production setting (TELEGRAM_BOT_TOKEN, HOT_WALLET_MNEMONIC, FRAGMENT_COOKIES) is given"
+  ),
+  HOST: S.text(
+    "HOST",
+    "127.0.0.1",
+    "address the server listens on; keep 127.0.0.1 behind a reverse proxy on the same machine, 0.0.0.0 or :: to accept other hosts"
+  ),
+  PORT: S.port("PORT", 8000, "HTTP port of the server"),
+  PUBLIC_URL: S.optionalUrl("PUBLIC_URL", "the address customers use (links, bot messages, cookies' Secure flag when https)", "http://127.0.0.1:$PORT"),
+  DATA_DIR: S.text("DATA_DIR", ".data", "local state: embedded PostgreSQL, sandbox chain and world, VAPID keys, gift log"),
+  WORKER: S.flag("WORKER", true, "npm start also runs the worker in its process; false when `npm run worker` runs apart"),
+  LOG_REQUESTS: S.flag("LOG_REQUESTS", false, "one log line per request")
+} as const
+
+export const Storage = {
+  DATABASE_URL: S.postgresUrl("DATABASE_URL", "PostgreSQL 15+ (secret); unset: the embedded PostgreSQL under DATA_DIR/pg"),
+  PG_POOL_MAX: S.integer("PG_POOL_MAX", 10, "connections per process to DATABASE_URL", 1)
+} as const
+
+export const Secrets = {
+  ADMIN_TOKEN: S.secret("ADMIN_TOKEN", "operator token (panel sign-in, x-admin-token); at least 24 characters; sandbox: generated and printed when unset"),
+  SESSION_SECRET: S.secret("SESSION_SECRET", "key of the session cookie signatures; at least 32 random characters; required outside sandbox"),
+  TELEGRAM_BOT_TOKEN: S.secret("TELEGRAM_BOT_TOKEN", "the bot's token from @BotFather (login widget, bot messages); required outside sandbox"),
+  TELEGRAM_WEBHOOK_SECRET: S.secret("TELEGRAM_WEBHOOK_SECRET", "path secret of the bot webhook; default derived from SESSION_SECRET"),
+  HOT_WALLET_MNEMONIC: S.secret("HOT_WALLET_MNEMONIC", "24 words of the hot wallet that pays Fragment for account orders; required for the worker outside sandbox")
+} as const
+
+export const Telegram = {
+  TELEGRAM_BOT_USERNAME: S.optionalText("TELEGRAM_BOT_USERNAME", "the bot's username, for the login widget"),
+  TELEGRAM_API_URL: S.httpUrl("TELEGRAM_API_URL", "https://api.telegram.org", "Bot API base URL"),
+  OPERATOR_CHAT_IDS: S.chatIds("OPERATOR_CHAT_IDS", "comma-separated bot chats that receive operator notifications"),
+  GIFT_SENDERS: S.names("GIFT_SENDERS", ["user", "girl"], "gift sender account names; the first is the default"),
+  TELEGRAM_API_ID: S.optionalInteger("TELEGRAM_API_ID", "MTProto app id of the gift sender accounts (with TELEGRAM_API_HASH and GIFT_SENDER_<NAME>_SESSION per account)"),
+  TELEGRAM_API_HASH: S.secret("TELEGRAM_API_HASH", "MTProto app hash (secret)"),
+  PAYMENT_CARD: S.optionalText("PAYMENT_CARD", "card number shown to users paying a card top-up (sandbox: 8600 0000 0000 0000)")
+} as const
+
+export const World = {
+  TONCENTER_URL: S.optionalUrl(
+    "TONCENTER_URL",
+    "toncenter v2 JSON-RPC endpoint; sandbox: unset uses the shared sandbox chain of DATA_DIR",
+    "https://toncenter.com/api/v2/jsonRPC"
+  ),
+  TONCENTER_API_KEY: S.secret("TONCENTER_API_KEY", "toncenter API key (secret)"),
+  TON_NETWORK: S.oneOf("TON_NETWORK", ["mainnet", "testnet"], "network of TONCENTER_URL; default testnet when the URL names it, else mainnet"),
+  TONCENTER_TIMEOUT: S.duration("TONCENTER_TIMEOUT", "15 seconds", "per toncenter request"),
+  FRAGMENT_URL: S.optionalUrl("FRAGMENT_URL", "Fragment's address; sandbox: unset uses the shared Fragment simulator", "https://fragment.com"),
+  FRAGMENT_COOKIES: S.cookieHeader(
+    "FRAGMENT_COOKIES",
+    ["stel_ssid", "stel_dt", "stel_token", "stel_ton_token"],
+    "Cookie header of a signed-in Fragment session (secret); required outside sandbox"
+  ),
+  FRAGMENT_TIMEOUT: S.duration("FRAGMENT_TIMEOUT", "20 seconds", "per Fragment request"),
+  FRAGMENT_SESSIONS: S.names("FRAGMENT_SESSIONS", [], "more Fragment sessions, bought through side by side; each needs FRAGMENT_COOKIES_<NAME>"),
+  FRAGMENT_PROXY: S.secret("FRAGMENT_PROXY", "http:// or https:// proxy every Fragment call goes through (secret: may hold a password)"),
+  FRAGMENT_SESSION_HOLD: S.duration("FRAGMENT_SESSION_HOLD", "3 minutes", "longest time one purchase keeps its Fragment session to itself"),
+  FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session")
+} as const
+
+export const Direct = {
+  DIRECT_RATE_LIMIT: S.integer("DIRECT_RATE_LIMIT", 30, "direct surface: requests per minute per client address", 1),
+  DIRECT_RATE_BURST: S.integer("DIRECT_RATE_BURST", 10, "direct surface: burst above the rate", 1),
+  DIRECT_TRUST_PROXY: S.flag("DIRECT_TRUST_PROXY", false, "direct surface: client address from X-Forwarded-For (behind a proxy only)"),
+  DIRECT_MAX_BODY: S.integer("DIRECT_MAX_BODY", 16384, "direct surface: largest request body in bytes", 1024),
+  DIRECT_CONFIRM_TIMEOUT: S.duration("DIRECT_CONFIRM_TIMEOUT", "75 seconds", "direct surface: wait for the chain before answering an open outcome"),
+  DIRECT_DELIVERY_TIMEOUT: S.duration("DIRECT_DELIVERY_TIMEOUT", "60 seconds", "direct surface: wait for Fragment's delivery"),
+  DIRECT_POLL_INTERVAL: S.duration("DIRECT_POLL_INTERVAL", "1500 millis", "direct surface: pause between two looks")
+} as const
+
+export const Worker = {
+  WORKER_CONCURRENCY: S.integer("WORKER_CONCURRENCY", 4, "orders processed at once by one worker", 1),
+  WORKER_POLL_INTERVAL: S.duration("WORKER_POLL_INTERVAL", "1 second", "idle wait of a fulfilment loop"),
+  ORDER_LEASE: S.duration("ORDER_LEASE", "60 seconds", "silence after which a processing order is resumed by another worker"),
+  ORDER_DELIVERY_WAIT: S.duration("ORDER_DELIVERY_WAIT", "60 seconds", "wait for Fragment's delivery after paying"),
+  PAYMENT_CONFIRM_WAIT: S.duration("PAYMENT_CONFIRM_WAIT", "75 seconds", "wait for a sent payment on chain before its outcome is unknown"),
+  PAYMENT_POLL_INTERVAL: S.duration("PAYMENT_POLL_INTERVAL", "1500 millis", "pause between two looks at the chain or Fragment"),
+  PAYMENT_STALE_AFTER: S.duration("PAYMENT_STALE_AFTER", "3 minutes", "an in-flight payment untouched this long belongs to a dead process"),
+  ORDER_RECONCILE_DELAY: S.duration("ORDER_RECONCILE_DELAY", "30 seconds", "before an unknown outcome is looked at again"),
+  WORKER_PAYMENTS_INTERVAL: S.duration("WORKER_PAYMENTS_INTERVAL", "30 seconds", "period of the payments job (re-match, expiry)"),
+  PAYMENT_REMATCH_WINDOW: S.duration("PAYMENT_REMATCH_WINDOW", "15 minutes", "how much later than a payment its top-up may have been created"),
+  WORKER_NOTIFY_INTERVAL: S.duration("WORKER_NOTIFY_INTERVAL", "2 seconds", "period of the notifications job when the outbox was empty"),
+  WORKER_NOTIFY_BATCH: S.integer("WORKER_NOTIFY_BATCH", 20, "notifications taken at once", 1)
+} as const
+
+export const Push = {
+  VAPID_PUBLIC_KEY: S.optionalText("VAPID_PUBLIC_KEY", "web push VAPID public key (base64url); sandbox: generated into DATA_DIR/vapid-keys.json"),
+  VAPID_PRIVATE_KEY: S.secret("VAPID_PRIVATE_KEY", "web push VAPID private key (secret)"),
+  VAPID_SUBJECT: S.text("VAPID_SUBJECT", "mailto:operator@localhost", "VAPID contact of the operator (mailto: or https:)")
+} as const
+
+/** The groups as `.env.example` shows them. */
+export const CATALOGUE: ReadonlyArray<{ readonly title: string; readonly settings: ReadonlyArray<S.Setting<unknown>> }> = [
+  { title: "Mode and server", settings: Object.values(Mode) },
+  { title: "Storage", settings: Object.values(Storage) },
+  { title: "Secrets (production refuses to start without them)", settings: Object.values(Secrets) },
+  { title: "Telegram", settings: Object.values(Telegram) },
+  { title: "TON chain and Fragment", settings: Object.values(World) },
+  { title: "Direct purchase surface", settings: Object.values(Direct) },
+  { title: "Worker", settings: Object.values(Worker) },
+  { title: "Web push", settings: Object.values(Push) }
+]

@@ -1,0 +1,10 @@
+/**
+ * The configuration of every entry (server, worker, CLI): one catalogue of settings, the mode
+ * decided once, production's required secrets checked, every problem reported at once.
+ */
+export { AppConfig, reportConfigProblems } from "./AppConfig.ts"
+export type { AppSettings, DirectLimits, FragmentSettings, Role, TelegramAccounts, ToncenterSettings, WorkerTimings } from "./AppSettings.ts"
+export { CATALOGUE } from "./Catalogue.ts"
+export { ConfigProblems } from "./ConfigProblems.ts"
+export { renderEnvExample } from "./EnvExample.ts"
+export { MIN_ADMIN_TOKEN, MIN_SESSION_SECRET, readSettings } from "./ReadSettings.ts"

@@ -1,0 +1,144 @@
+import { assert, describe, it } from "@effect/vitest"
+import { ConfigProvider, Effect, Exit, Option, Redacted } from "effect"
+import { readFileSync } from "node:fs"
+import { fileURLToPath } from "node:url"
+import type { Role } from "../src/AppSettings.ts"
+import { ConfigProblems } from "../src/ConfigProblems.ts"
+import { renderEnvExample } from "../src/EnvExample.ts"
+import { readSettings } from "../src/ReadSettings.ts"
+
+const read = (env: Record<string, string>, role: Role = "server") =>
+  readSettings(role).pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))
+
+const problemsOf = (env: Record<string, string>, role: Role = "server") =>
+  Effect.gen(function*() {
+    const exit = yield* Effect.exit(read(env, role))
+    if (Exit.isSuccess(exit)) return assert.fail("the settings were accepted")
+    const error = yield* Effect.flip(read(env, role))
+    assert.instanceOf(error, ConfigProblems)
+    return error
+  })
+
+const PRODUCTION = {
+  SANDBOX: "false",
+  TELEGRAM_BOT_TOKEN: "123:production-bot-token",
+  SESSION_SECRET: "s".repeat(40),
+  ADMIN_TOKEN: "a".repeat(24),
+  FRAGMENT_COOKIES: "stel_ssid=1; stel_dt=-1; stel_token=2; stel_ton_token=3",
+  HOT_WALLET_MNEMONIC: "word ".repeat(24).trim()
+}
+
+describe("readSettings", () => {
+  it.effect("every bad setting is reported at once, one line naming the variable and what is expected", () =>
+    Effect.gen(function*() {
+      const error = yield* problemsOf({
+        PORT: "eighty",
+        WORKER_CONCURRENCY: "0",
+        ORDER_LEASE: "soon",
+        DATABASE_URL: "mysql://db/resale",
+        TELEGRAM_API_URL: "api.telegram.org",
+        SANDBOX: "maybe",
+        FRAGMENT_COOKIES: "stel_ssid=secret-value"
+      })
+      // SANDBOX unreadable and a Fragment cookie given: production, so its missing secrets are listed too.
+      assert.deepStrictEqual(error.problems.map((line) => line.split(":")[0]), [
+        "SANDBOX",
+        "PORT",
+        "DATABASE_URL",
+        "TELEGRAM_API_URL",
+        "FRAGMENT_COOKIES",
+        "WORKER_CONCURRENCY",
+        "ORDER_LEASE",
+        "TELEGRAM_BOT_TOKEN",
+        "SESSION_SECRET",
+        "ADMIN_TOKEN",
+        "HOT_WALLET_MNEMONIC"
+      ])
+      assert.include(error.report, `PORT: expected a port number from 0 to 65535, got "eighty"`)
+      assert.include(error.report, `ORDER_LEASE: expected a duration such as "5 seconds" or "1500 millis", got "soon"`)
+      assert.include(error.report, "FRAGMENT_COOKIES: expected a Cookie header with stel_ssid, stel_dt, stel_token, stel_ton_token (missing: stel_dt, stel_token, stel_ton_token)")
+      // Secrets are named, never echoed.
+      assert.notInclude(error.report, "secret-value")
+      assert.notInclude(error.report, "mysql://db")
+      assert.notInclude(error.report, "    at ")
+    }))
+
+  it.effect("production refuses to start without its secrets, naming each one", () =>
+    Effect.gen(function*() {
+      const error = yield* problemsOf({ SANDBOX: "false", ADMIN_TOKEN: "short-operator-token" })
+      assert.strictEqual(error.mode, "production mode: SANDBOX=false")
+      assert.deepStrictEqual(error.problems, [
+        "TELEGRAM_BOT_TOKEN: required outside sandbox mode (the bot's token from @BotFather)",
+        "SESSION_SECRET: required outside sandbox mode (at least 32 random characters)",
+        "ADMIN_TOKEN: too weak: at least 24 characters are required outside sandbox mode",
+        "HOT_WALLET_MNEMONIC: required outside sandbox mode (the 24 words of the wallet that pays Fragment)",
+        "FRAGMENT_COOKIES: required outside sandbox mode (a signed-in Fragment session)"
+      ])
+      // Without the worker in process the hot wallet is not the server's business; a missing token is.
+      const apart = yield* problemsOf({ ...PRODUCTION, WORKER: "false", HOT_WALLET_MNEMONIC: "", ADMIN_TOKEN: "" })
+      assert.deepStrictEqual(apart.problems, ["ADMIN_TOKEN: required outside sandbox mode (at least 24 random characters)"])
+    }))
+
+  it.effect("a production setting without SANDBOX means production, never a silent sandbox", () =>
+    Effect.gen(function*() {
+      const error = yield* problemsOf({ TELEGRAM_BOT_TOKEN: "123:token" })
+      assert.strictEqual(error.mode, "production mode: SANDBOX unset and TELEGRAM_BOT_TOKEN given")
+      const sandbox = yield* read({ DATABASE_URL: "postgres://u@127.0.0.1/db" })
+      assert.isTrue(sandbox.sandbox)
+      assert.strictEqual(sandbox.host, "127.0.0.1")
+    }))
+
+  it.effect("production secrets come from the environment only: none derives from a constant", () =>
+    Effect.gen(function*() {
+      const one = yield* read(PRODUCTION)
+      const two = yield* read({ ...PRODUCTION, SESSION_SECRET: "t".repeat(40) })
+      assert.isFalse(one.sandbox)
+      assert.strictEqual(Redacted.value(one.sessionSecret), "s".repeat(40))
+      assert.strictEqual(Redacted.value(one.adminToken), "a".repeat(24))
+      assert.isFalse(one.adminTokenGenerated)
+      // The webhook secret follows the session secret (a secret), not the bot token or a constant.
+      assert.notStrictEqual(Redacted.value(one.webhookSecret), Redacted.value(two.webhookSecret))
+      assert.isTrue(Option.isSome(one.fragment) && Option.isSome(one.toncenter))
+      assert.isNull(one.paymentCard)
+    }))
+
+  it.effect("the worker outside sandbox needs its database and hot wallet; the CLI needs neither", () =>
+    Effect.gen(function*() {
+      const error = yield* problemsOf({ SANDBOX: "false" }, "worker")
+      assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]), ["HOT_WALLET_MNEMONIC", "DATABASE_URL", "FRAGMENT_COOKIES"])
+      const cli = yield* read({ SANDBOX: "false" }, "cli")
+      assert.isFalse(cli.sandbox)
+    }))
+})
+
+describe("Fragment sessions and proxy", () => {
+  it.effect("FRAGMENT_SESSIONS names more sessions, each with its own checked cookies; the proxy must be a URL", () =>
+    Effect.gen(function*() {
+      const error = yield* problemsOf({
+        ...PRODUCTION,
+        FRAGMENT_SESSIONS: "second,third",
+        FRAGMENT_COOKIES_SECOND: "stel_ssid=s3cr3t",
+        FRAGMENT_PROXY: "socks5://proxy:1080"
+      })
+      assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]).sort(), ["FRAGMENT_COOKIES_SECOND", "FRAGMENT_COOKIES_THIRD", "FRAGMENT_PROXY"])
+      assert.notInclude(error.report, "s3cr3t")
+      const ok = yield* read({
+        ...PRODUCTION,
+        FRAGMENT_SESSIONS: "second",
+        FRAGMENT_COOKIES_SECOND: "stel_ssid=4; stel_dt=-1; stel_token=5; stel_ton_token=6",
+        FRAGMENT_PROXY: "http://user:pw@proxy.example:3128"
+      })
+      const fragment = Option.getOrThrow(ok.fragment)
+      assert.deepStrictEqual(fragment.moreSessions.map((s) => s.label), ["second"])
+      assert.strictEqual(Redacted.value(Option.getOrThrow(fragment.proxy)), "http://user:pw@proxy.example:3128")
+    }))
+})
+
+describe(".env.example", () => {
+  it("lists every setting the code reads, with its default and meaning", () => {
+    const file = readFileSync(fileURLToPath(new URL("../../../.env.example", import.meta.url)), "utf8")
+    assert.strictEqual(file, renderEnvExample(), "regenerate .env.example from packages/config (see its README)")
+    assert.include(file, "#HOST=127.0.0.1")
+    assert.include(file, "#SESSION_SECRET=")
+  })
+})

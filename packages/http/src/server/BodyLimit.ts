@@ -1,0 +1,56 @@
+import { ByteSize, Context, Effect } from "effect"
+import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
+
+/**
+ * One server-wide bound on request bodies, decided before any route, validation or authentication
+ * runs: a declared `Content-Length` above the route's limit is answered 413 at once, without reading
+ * a byte (the platform then closes the connection instead of draining it); a body without one
+ * (chunked) is cut when it passes the limit wherever it is read (`MaxBodySize`), also a 413.
+ */
+
+/** JSON and form routes: far above any real request, far below anything that costs memory. */
+export const JSON_BODY_LIMIT = 64 * 1024
+/** A form field's share of a multipart upload besides the file (amount, CSRF token, boundaries). */
+export const FORM_OVERHEAD = 256 * 1024
+/** The receipt upload: the file's own limit plus the form around it. */
+export const UPLOAD_BODY_LIMIT = RECEIPT_MAX_BYTES + FORM_OVERHEAD
+
+/** Routes taking a file (POST only); every other request gets `JSON_BODY_LIMIT`. */
+export const UPLOAD_PATHS: ReadonlyArray<string> = ["/v2/balance/top-up/receipt"]
+
+const pathOf = (url: string) => url.split("?")[0]!
+
+export const bodyLimitFor = (method: string, url: string): number =>
+  method === "POST" && UPLOAD_PATHS.includes(pathOf(url)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT
+
+/** The 413 in the caller's dialect: `/v2` errors or the direct surface's flat `{ok: false, ...}`. */
+export const payloadTooLarge = (url: string, limit: number): HttpServerResponse.HttpServerResponse => {
+  const message = `The request body is larger than ${limit} bytes, the most this route accepts`
+  return HttpServerResponse.jsonUnsafe(
+    url.startsWith("/v2")
+      ? { detail: message, code: "payload_too_large" }
+      : { ok: false, code: "PAYLOAD_TOO_LARGE", message },
+    { status: 413, headers: { connection: "close" } }
+  )
+}
+
+const isBodyTooLarge = (error: unknown): boolean =>
+  HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
+  error.reason.reason === "BodyTooLarge"
+
+/**
+ * Declared lengths are checked here; undeclared ones are bounded by `MaxBodySize` for every reader
+ * below (text, JSON, forms, multipart). Registered before every other global middleware.
+ */
+export const BodyLimit = HttpRouter.middleware((httpEffect) =>
+  Effect.withFiber((fiber) => {
+    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+    const limit = bodyLimitFor(request.method, request.url)
+    const declared = request.headers["content-length"]
+    if (declared !== undefined && Number(declared) > limit) return Effect.succeed(payloadTooLarge(request.url, limit))
+    return httpEffect.pipe(
+      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
+      Effect.catchIf(isBodyTooLarge, () => Effect.succeed(payloadTooLarge(request.url, limit)))
+    )
+  }), { global: true })

@@ -1,0 +1,149 @@
+/**
+ * The Fragment cookie sessions and their one-purchase-at-a-time rule (see MarketplaceSessions):
+ * a quote holds a free session from before its init until its delivery is read as done, it is
+ * cancelled, or the hold runs out; sessions of FRAGMENT_COOKIES_* serve purchases side by side.
+ * Delivery is read from the session's state only while this invoice is the session's latest one;
+ * otherwise the invoice is `Unattributable` and carries only its own evidence (confirmReq's answer).
+ */
+import { randomUUID } from "node:crypto"
+import { Clock, Duration, Effect, Option } from "effect"
+import {
+  type ConfirmRequest,
+  Delivered,
+  MarketplaceError,
+  type PayerAccount,
+  Pending,
+  type PurchaseKind,
+  Unattributable
+} from "@resale/core/ports/Marketplace.ts"
+import type { MarketplaceSessions } from "@resale/core/ports/MarketplaceSessions.ts"
+import type { Dispatcher } from "undici"
+import { type FragmentOptions, sessionsOf } from "./FragmentConfig.ts"
+import { makeFragmentDelivery } from "./FragmentDelivery.ts"
+import { type FragmentFlow, flowOf } from "./FragmentFlows.ts"
+import { makeFragmentPurchase } from "./FragmentPurchase.ts"
+import { type FormFields, makeFragmentTransport } from "./FragmentTransport.ts"
+
+/** Pause between two looks for a free session. */
+const TAKE_EVERY = Duration.millis(100)
+
+export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher, store: MarketplaceSessions["Service"]) => {
+  const holdMillis = Duration.toMillis(Duration.fromInputUnsafe(options.sessionHold ?? Duration.minutes(3)))
+  const waitMillis = Duration.toMillis(Duration.fromInputUnsafe(options.sessionWait ?? Duration.seconds(30)))
+  const engines = sessionsOf(options).map((session) => {
+    const transport = makeFragmentTransport(options, session, dispatcher)
+    return {
+      label: session.label,
+      purchase: makeFragmentPurchase(transport, options.priceRetries ?? 3),
+      delivery: makeFragmentDelivery(transport)
+    }
+  })
+  type Engine = (typeof engines)[number]
+  let nextStart = 0
+  const holdUntil = (now: number) => new Date(now + holdMillis)
+  // a state read for an older invoice holds the session no longer than two requests could take
+  const readMillis = Math.max(10_000, 2 * Duration.toMillis(Duration.fromInputUnsafe(options.timeout)))
+
+  /** A free session, held for `holder`; waits up to `sessionWait` while every session is busy. */
+  const take = Effect.fn("FragmentSessions.take")(function*(holder: string) {
+    const deadline = (yield* Clock.currentTimeMillis) + waitMillis
+    while (true) {
+      const now = yield* Clock.currentTimeMillis
+      for (let i = 0; i < engines.length; i++) {
+        const index = (nextStart + i) % engines.length
+        const engine = engines[index]!
+        if (yield* store.take(engine.label, holder, new Date(now), holdUntil(now))) {
+          nextStart = index + 1
+          return engine
+        }
+      }
+      if (now >= deadline) {
+        return yield* new MarketplaceError({
+          reason: "Unavailable",
+          message: "Every Fragment session is busy with another purchase; nothing was bought, retry shortly"
+        })
+      }
+      yield* Effect.sleep(TAKE_EVERY)
+    }
+  })
+
+  const quote = Effect.fn("FragmentSessions.quote")(function*(
+    flow: FragmentFlow,
+    username: string,
+    searchFields: FormFields,
+    initFields: FormFields,
+    payer: PayerAccount
+  ) {
+    let holder = `quote:${randomUUID()}`
+    const engine = yield* take(holder)
+    const opened = (reqId: string) =>
+      Effect.gen(function*() {
+        const now = yield* Clock.currentTimeMillis
+        const still = yield* store.opened(engine.label, holder, reqId, holdUntil(now))
+        if (!still) return yield* new MarketplaceError({ reason: "Unavailable", message: "The Fragment session's hold ran out during the quote" })
+        holder = reqId
+      })
+    const quoted = yield* engine.purchase.quote(flow, username, searchFields, initFields, payer, { opened }).pipe(
+      Effect.tapError(() => Effect.suspend(() => store.release(engine.label, holder)))
+    )
+    const payment = quoted.payment
+    yield* store.record({ reqId: payment.reqId, session: engine.label, ref: payment.ref, payTo: payment.address, amount: payment.amount })
+    engine.delivery.remember(payment.reqId, quoted.memo)
+    return payment
+  })
+
+  /** The engine of the session that opened `reqId` (the only one when a single session is configured). */
+  const engineOf = (session: string | undefined): Engine | undefined =>
+    session === undefined ? (engines.length === 1 ? engines[0] : undefined) : engines.find((e) => e.label === session)
+
+  const confirm = Effect.fn("FragmentSessions.confirm")(function*(request: ConfirmRequest) {
+    const known = Option.getOrUndefined(yield* store.purchase(request.reqId))
+    const engine = engineOf(known?.session)
+    if (engine === undefined) {
+      return Unattributable(request.reqId, request.ref, known?.confirm ?? "unsent", "the Fragment session of this invoice is not known here")
+    }
+    let confirmed = known?.confirm ?? "unsent"
+    if (request.boc !== undefined && confirmed !== "accepted") {
+      const reported = yield* engine.delivery.report({ ...request, boc: request.boc })
+      confirmed = reported.outcome
+      yield* store.confirmed(request.reqId, reported.outcome, reported.note)
+    }
+    const now = yield* Clock.currentTimeMillis
+    const mine = yield* store.resume(engine.label, request.reqId, new Date(now), new Date(now + readMillis))
+    if (mine === "refused") {
+      return Unattributable(
+        request.reqId,
+        request.ref,
+        confirmed,
+        `Fragment session "${engine.label}" has opened another purchase since; its state says nothing about this invoice`
+      )
+    }
+    // a hold taken just for this read ends with it; a live purchase keeps its hold until done
+    const mode = yield* engine.delivery.readState(request).pipe(
+      Effect.ensuring(mine === "taken" ? store.release(engine.label, request.reqId) : Effect.void)
+    )
+    if (mode !== "done") return Pending(request.reqId, request.ref, mode)
+    yield* store.release(engine.label, request.reqId)
+    return Delivered(request.reqId, request.ref)
+  })
+
+  const cancel = Effect.fn("FragmentSessions.cancel")(function*(kind: PurchaseKind, reqId: string) {
+    const known = Option.getOrUndefined(yield* store.purchase(reqId))
+    const engine = engineOf(known?.session) ?? engines[0]!
+    yield* engine.purchase.cancel(flowOf(kind), reqId).pipe(
+      Effect.ensuring(store.release(engine.label, reqId))
+    )
+    engine.delivery.forget(reqId)
+  })
+
+  /** A recipient lookup; the top-up page opens its state first, so that one holds a session briefly. */
+  const lookup = Effect.fn("FragmentSessions.lookup")(function*(kind: PurchaseKind, username: string) {
+    const flow = flowOf(kind)
+    if (!flow.stateFirst) return yield* engines[0]!.purchase.lookup(flow, username)
+    const holder = `lookup:${randomUUID()}`
+    const engine = yield* take(holder)
+    return yield* engine.purchase.lookup(flow, username).pipe(Effect.ensuring(store.release(engine.label, holder)))
+  })
+
+  return { quote, confirm, cancel, lookup }
+}

@@ -1,0 +1,106 @@
+import type { ConfirmOutcome } from "@resale/core/ports/Marketplace.ts"
+import {
+  type MarketplacePurchase,
+  MarketplaceSessions,
+  type OpenedPurchase,
+  type Resumed
+} from "@resale/core/ports/MarketplaceSessions.ts"
+import type { Nanoton } from "@resale/core/money/Nanoton.ts"
+import { Effect, Layer, Option } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { orDieSql } from "./SqlValues.ts"
+
+interface PurchaseRow {
+  readonly req_id: string
+  readonly session: string
+  readonly ref: string
+  readonly pay_to: string
+  readonly amount_nano: string
+  readonly confirm: string
+  readonly confirm_note: string | null
+}
+
+const toPurchase = (row: PurchaseRow): MarketplacePurchase => ({
+  reqId: row.req_id,
+  session: row.session,
+  ref: row.ref,
+  payTo: row.pay_to,
+  amount: BigInt(row.amount_nano) as Nanoton,
+  confirm: row.confirm as ConfirmOutcome,
+  confirmNote: row.confirm_note
+})
+
+/**
+ * `MarketplaceSessions` on `marketplace_sessions` / `marketplace_purchases`: every hold change is one
+ * conditional statement on the session's row, so of two processes taking one session exactly one wins.
+ */
+export const PgMarketplaceSessions = {
+  layer: Layer.effect(
+    MarketplaceSessions,
+    Effect.gen(function*() {
+      const sql = yield* SqlClient
+
+      const take = Effect.fn("MarketplaceSessions.take")(function*(session: string, holder: string, now: Date, until: Date) {
+        const rows = yield* sql`
+          INSERT INTO marketplace_sessions AS s (session, latest_req_id, holder, held_until)
+          VALUES (${session}, NULL, ${holder}, ${until})
+          ON CONFLICT (session) DO UPDATE SET latest_req_id = NULL, holder = EXCLUDED.holder, held_until = EXCLUDED.held_until
+          WHERE s.holder IS NULL OR s.held_until <= ${now}
+          RETURNING session`
+        return rows.length === 1
+      }, orDieSql)
+
+      const opened = Effect.fn("MarketplaceSessions.opened")(function*(session: string, holder: string, reqId: string, until: Date) {
+        const rows = yield* sql`
+          UPDATE marketplace_sessions SET latest_req_id = ${reqId}, holder = ${reqId}, held_until = ${until}
+          WHERE session = ${session} AND holder = ${holder}
+          RETURNING session`
+        return rows.length === 1
+      }, orDieSql)
+
+      const record = Effect.fn("MarketplaceSessions.record")(function*(purchase: OpenedPurchase) {
+        yield* sql`
+          INSERT INTO marketplace_purchases (req_id, session, ref, pay_to, amount_nano)
+          VALUES (${purchase.reqId}, ${purchase.session}, ${purchase.ref}, ${purchase.payTo}, ${purchase.amount.toString()})
+          ON CONFLICT (req_id) DO NOTHING`
+      }, orDieSql)
+
+      const resume = Effect.fn("MarketplaceSessions.resume")(function*(session: string, reqId: string, now: Date, until: Date) {
+        const rows = yield* sql<{ readonly was_held: boolean }>`
+          UPDATE marketplace_sessions AS s
+          SET holder = ${reqId}, held_until = GREATEST(CASE WHEN s.holder = ${reqId} THEN s.held_until END, ${until}::timestamptz)
+          FROM (SELECT session, holder = ${reqId} AND held_until > ${now} AS was_held
+                FROM marketplace_sessions WHERE session = ${session} FOR UPDATE) AS before
+          WHERE s.session = before.session AND s.latest_req_id = ${reqId}
+            AND (s.holder IS NULL OR s.held_until <= ${now} OR s.holder = ${reqId})
+          RETURNING before.was_held`
+        const row = rows[0]
+        const resumed: Resumed = row === undefined ? "refused" : row.was_held ? "held" : "taken"
+        return resumed
+      }, orDieSql)
+
+      const release = Effect.fn("MarketplaceSessions.release")(function*(session: string, holder: string) {
+        yield* sql`UPDATE marketplace_sessions SET holder = NULL, held_until = NULL WHERE session = ${session} AND holder = ${holder}`
+      }, orDieSql)
+
+      const purchase = Effect.fn("MarketplaceSessions.purchase")(function*(reqId: string) {
+        const [row] = yield* sql<PurchaseRow>`
+          SELECT req_id, session, ref, pay_to, amount_nano::text AS amount_nano, confirm, confirm_note
+          FROM marketplace_purchases WHERE req_id = ${reqId}`
+        return row === undefined ? Option.none() : Option.some(toPurchase(row))
+      }, orDieSql)
+
+      const confirmed = Effect.fn("MarketplaceSessions.confirmed")(
+        function*(reqId: string, outcome: ConfirmOutcome, note: string | null) {
+          // an accepted message stays accepted: a later failed re-report does not undo the proof
+          yield* sql`
+            UPDATE marketplace_purchases SET confirm = ${outcome}, confirm_note = ${note}, updated_at = now()
+            WHERE req_id = ${reqId} AND confirm <> 'accepted'`
+        },
+        orDieSql
+      )
+
+      return MarketplaceSessions.of({ take, opened, record, resume, release, purchase, confirmed })
+    })
+  )
+}
