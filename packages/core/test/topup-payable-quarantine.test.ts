@@ -65,8 +65,8 @@ describe("payable amount quarantine (memory)", () => {
       assert.deepStrictEqual([...payables], [20_000])
       assert.strictEqual((yield* topups.create(alice.id, 20_000)).payableUzs, 20_001)
     }).pipe(
-      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, topupsPerDay: 1000, cancelsPerDay: 1000 }),
-      Effect.provide(layerMemory)
+      Effect.provide(layerMemory),
+      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, topupsPerDay: 1000, cancelsPerDay: 1000 })
     ))
 
   it.effect("a top-up confirmed by a bank payment frees its payable amount at once", () =>

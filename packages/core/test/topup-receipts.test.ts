@@ -80,8 +80,8 @@ describe("a receipt for money sent to a pending card top-up", () => {
         ["pending", "cancelled", "pending", "pending", "pending"]
       )
     }).pipe(
-      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 10, openReviews: 10 }),
-      Effect.provide(layerMemory)
+      Effect.provide(layerMemory),
+      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 10, openReviews: 10 })
     ))
 
   it.effect("a card top-up in review keeps its payable amount to itself and no longer expires", () =>

@@ -50,8 +50,8 @@ describe("TopupService.create", () => {
       assert.strictEqual((yield* topups.create(alice.id, 20_000)).payableUzs, 20_000)
     }).pipe(
       // Far beyond what one account may hold: the store's own limit is under test here.
-      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 2000, topupsPerDay: 2000 }),
-      Effect.provide(layerMemory)
+      Effect.provide(layerMemory),
+      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 2000, topupsPerDay: 2000 })
     ), 60_000)
 
   it.effect("enforces min 1,000 and max 100,000,000 whole so'm (configurable)", () =>

@@ -63,8 +63,8 @@ describe("the payable amount squat (real PostgreSQL)", () => {
       }
       assert.strictEqual((yield* create(alice.id, 20_000)).payableUzs, 20_001)
     }).pipe(
-      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, topupsPerDay: 100_000, cancelsPerDay: 100_000 }),
-      Effect.provide(Live)
+      Effect.provide(Live),
+      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, topupsPerDay: 100_000, cancelsPerDay: 100_000 })
     ), 120_000)
 
   it.effect("creating 20,000 .. 20,999 to fill every offset stops at the account caps; other accounts stay free", () =>
@@ -106,7 +106,6 @@ describe("caps per account (real PostgreSQL)", () => {
 
   it.effect("cancels per day, open reviews, uploads per day and tickets per day are capped; other accounts are not", () =>
     Effect.gen(function*() {
-      const caps = { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 5, cancelsPerDay: 2, openReviews: 2, uploadsPerDay: 3, ticketsPerDay: 2 }
       yield* Effect.gen(function*() {
         const [user, other] = yield* Effect.all([newUser(41), newUser(42)])
         const topups = yield* TopupService
@@ -139,6 +138,17 @@ describe("caps per account (real PostgreSQL)", () => {
         assert.strictEqual(refusal._tag === "AccountCapReached" && refusal.retryAfterSeconds, 24 * 3600)
         yield* TestClock.adjust("24 hours")
         yield* tickets.create(user.id, { subject: "next day", body: "e" })
-      }).pipe(Effect.provideService(AccountCaps, caps))
-    }).pipe(Effect.provide(Live)), 60_000)
+      })
+    }).pipe(
+      Effect.provide(Live),
+      // Caps are read when the services are built, as the composition roots do from config.
+      Effect.provideService(AccountCaps, {
+        ...DEFAULT_ACCOUNT_CAPS,
+        openCardTopups: 5,
+        cancelsPerDay: 2,
+        openReviews: 2,
+        uploadsPerDay: 3,
+        ticketsPerDay: 2
+      })
+    ), 60_000)
 })

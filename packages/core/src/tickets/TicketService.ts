@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { AccountCapReached } from "../caps/AccountCapReached.ts"
 import { takeDaily } from "../caps/CapRules.ts"
+import { AccountCaps } from "../caps/CapSettings.ts"
 import { AccountActivity } from "../ports/AccountActivity.ts"
 import type { TicketId, UserId } from "../ids.ts"
 import type { Page, PageRequest } from "../Page.ts"
@@ -54,6 +55,10 @@ export class TicketService extends Context.Service<TicketService, {
       const outbox = yield* Outbox
       const tx = yield* Transactor
       const activity = yield* AccountActivity
+      // Read once when the service is built (from config at the composition root), like its ports.
+      const caps = yield* AccountCaps
+      const capped = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(Effect.provideService(AccountActivity, activity), Effect.provideService(AccountCaps, caps))
 
       const checkBody = Effect.fn("TicketService.checkBody")(function*(raw: string | undefined) {
         const body = (raw ?? "").trim()
@@ -80,7 +85,7 @@ export class TicketService extends Context.Service<TicketService, {
           yield* outbox.add({ kind: "ticket.created", userId: null, payload: { ticketId: ticket.id, userId } }, now)
           return { ticket, messages: [message] }
         }))
-      }, Effect.provideService(AccountActivity, activity))
+      }, capped)
 
       const findVisible = Effect.fn("TicketService.findVisible")(function*(viewer: Viewer, ticketId: TicketId) {
         const found = yield* tickets.find(ticketId)

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { AccountCapReached } from "../caps/AccountCapReached.ts"
 import { checkDaily, checkOpen, takeDaily } from "../caps/CapRules.ts"
+import { AccountCaps } from "../caps/CapSettings.ts"
 import { AccountActivity } from "../ports/AccountActivity.ts"
 import type { TopupId, UserId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
@@ -101,6 +102,10 @@ export class TopupService extends Context.Service<TopupService, {
       const outbox = yield* Outbox
       const tx = yield* Transactor
       const activity = yield* AccountActivity
+      // Read once when the service is built (from config at the composition root), like its ports.
+      const caps = yield* AccountCaps
+      const capped = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(Effect.provideService(AccountActivity, activity), Effect.provideService(AccountCaps, caps))
       // confirmTopup is shared with Payments and reads its ports from the context.
       const ports = yield* Effect.context<Topups | Outbox | Ledger>()
 
@@ -122,7 +127,7 @@ export class TopupService extends Context.Service<TopupService, {
           yield* takeDaily(userId, "topup.create", now)
           return yield* topups.insertPending({ userId, requestedUzs, expiresAt: addMillis(now, ttlMs), now })
         }))
-      }, Effect.provideService(AccountActivity, activity))
+      }, capped)
 
       const createWithReceipt = Effect.fn("TopupService.createWithReceipt")(function*(
         userId: UserId,
@@ -166,7 +171,7 @@ export class TopupService extends Context.Service<TopupService, {
           }, now)
           return topup
         }))
-      }, Effect.provideService(AccountActivity, activity))
+      }, capped)
 
       const find = Effect.fn("TopupService.find")(function*(viewer: Viewer, topupId: TopupId) {
         const found = yield* topups.find(topupId)
@@ -181,7 +186,7 @@ export class TopupService extends Context.Service<TopupService, {
           yield* takeDaily(userId, "topup.cancel", now)
           return yield* topups.transition(topupId, ["pending", "review"], "cancelled", {}, now)
         }))
-      }, Effect.provideService(AccountActivity, activity))
+      }, capped)
 
       const listOwn = Effect.fn("TopupService.listOwn")(function*(
         userId: UserId,
