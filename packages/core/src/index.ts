@@ -21,6 +21,7 @@ export * from "./idempotency/IdempotencyRecord.ts"
 export * from "./sessions/Session.ts"
 export * from "./outbox/OutboxEvent.ts"
 export * from "./push/PushSubscription.ts"
+export * from "./push/PushEndpointRules.ts"
 
 export * from "./ports/Transactor.ts"
 export * from "./ports/Users.ts"

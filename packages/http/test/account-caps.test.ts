@@ -7,11 +7,11 @@ import { Effect } from "effect"
 import { afterAll } from "vitest"
 import { detailLine } from "../src/web/gateway/ErrorText.ts"
 import { translator } from "../src/web/i18n/Translate.ts"
-import { call, PNG, signIn, TEST_BOT_TOKEN } from "./Client.ts"
+import { call, PNG, signIn } from "./Client.ts"
 import { startFakeTelegram } from "./FakeTelegram.ts"
 import { pgTestServer, TestServer } from "./TestServer.ts"
 
-const telegram = await startFakeTelegram(TEST_BOT_TOKEN)
+const telegram = await startFakeTelegram()
 afterAll(() => telegram.close())
 
 /** The sentence a browser would be shown for this answer, in each language. */

@@ -64,7 +64,16 @@ export const MemoryPushSubscriptions = Layer.effect(
   PushSubscriptions,
   Effect.map(MemoryDb, (db) =>
     PushSubscriptions.of({
-      upsert: (subscription) => db.read((s) => void s.push.set(subscription.endpoint, subscription)),
+      upsert: (subscription, keep) =>
+        db.read((s) => {
+          const current = s.push.get(subscription.endpoint)
+          if (current !== undefined && current.userId !== subscription.userId) return "taken" as const
+          s.push.set(subscription.endpoint, subscription)
+          const own = [...s.push.values()].filter((p) => p.userId === subscription.userId)
+            .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+          for (const old of own.slice(keep)) s.push.delete(old.endpoint)
+          return "stored" as const
+        }),
       listByUser: (userId) => db.read((s) => [...s.push.values()].filter((p) => p.userId === userId)),
       remove: (endpoint) => db.read((s) => void s.push.delete(endpoint))
     }))

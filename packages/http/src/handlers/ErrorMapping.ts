@@ -68,6 +68,10 @@ const byTag: Record<string, (e: Tagged) => HandlerError> = {
     })
   },
   AccountCapReached: accountCapError,
+  PushSubscriptionInvalid: (e) =>
+    e["reason"] === "OwnedByAnother"
+      ? new Conflict({ detail: `Push subscription refused: ${str(e["message"])}` })
+      : new BadRequest({ detail: `Push subscription refused: ${str(e["message"])}` }),
   TopupPayableExhausted: () => new Conflict({ detail: "Too many pending top-ups of this amount; try again shortly" }),
   ReceiptNotFound: () => new NotFound({ detail: "Receipt not found" }),
   ReceiptInvalid: (e) => new BadRequest({ detail: str(e["message"]) }),

@@ -1,5 +1,5 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
-import { Marketplace, PushSubscriptions, Receipts } from "@resale/core"
+import { Marketplace, Notifications, Receipts } from "@resale/core"
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
@@ -10,6 +10,7 @@ import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
+import { pushPolicyLayerConfig } from "@resale/core/push/PushEndpointRules.ts"
 import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -51,7 +52,7 @@ const Handlers = Layer.mergeAll(
   buildWithOnly(PricingHandlers, [HttpConfig, PricingCache, RequestValidation]),
   buildWithOnly(AccountHandlers, [
     Accounts, Balances, FileSystem.FileSystem, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService,
-    PushSubscriptions, Receipts, SessionService, TicketService, TopupService, UserSession, RequestValidation, WebSessions
+    Notifications, Receipts, SessionService, TicketService, TopupService, UserSession, RequestValidation, WebSessions
   ]),
   buildWithOnly(AdminHandlers, [
     HttpConfig, Idempotency, OrderService, PricingCache, PricingService, TicketService, TopupService, OperatorSession,
@@ -107,8 +108,9 @@ export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, 
     ttlMs: 15 * 60 * 1000,
     receiptMaxBytes: RECEIPT_MAX_BYTES
   })),
-  // Per-account caps (CAP_* settings, core README); defaults when unset.
-  Layer.provide(accountCapsLayerConfig)
+  // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
+  Layer.provide(accountCapsLayerConfig),
+  Layer.provide(pushPolicyLayerConfig)
 )
 
 /**
