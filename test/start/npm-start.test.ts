@@ -232,7 +232,7 @@ describe("npm start (one process: server + worker, one sandbox world)", () => {
       assert.include(banner, "worker: not in this process")
       const fund = yield* postJson(`${base}/v2/api/admin/sandbox/fund`, { address: "0:" + "0".repeat(64), amount_ton: "1" },
         { "x-admin-token": "start-test-admin-token-of-24+" })
-      assert.deepStrictEqual([fund.status, fund.body], [404, { detail: "Not Found" }])
+      assert.deepStrictEqual([fund.status, fund.body], [404, { detail: "Not Found", code: "not_found" }])
       const status = yield* call(`${base}/status`)
       assert.deepStrictEqual([status.body.network, status.body.sandbox], ["mainnet", false])
       assert.strictEqual(yield* stop(server), 0, server.output())

@@ -32,7 +32,7 @@ layer(webWorldLayer(), { timeout: "120 seconds", excludeTestServices: true })("w
           const path = concrete(route.path)
           const post = route.method === "POST"
           const anonymous = await fetch(`${url}${path}`, post ? { method: "POST", headers: form, body: formOf(path) } : { headers: json })
-          assert.deepStrictEqual([anonymous.status, await anonymous.json()], [401, { detail: "Not authenticated" }], `anonymous ${path}`)
+          assert.deepStrictEqual([anonymous.status, await anonymous.json()], [401, { detail: "Not authenticated", code: "not_authenticated" }], `anonymous ${path}`)
           const asShopper = post
             ? await shopper.page.request.post(path, { headers: form, data: formOf(path) })
             : await shopper.page.request.get(path, { headers: json })
@@ -51,7 +51,7 @@ layer(webWorldLayer(), { timeout: "120 seconds", excludeTestServices: true })("w
       yield* Effect.promise(async () => {
         for (const route of SHOPPER_ROUTES) {
           const answer = await fetch(`${url}${route.path}`, { method: "POST", headers: form, body: formOf(route.path) })
-          assert.deepStrictEqual([answer.status, await answer.json()], [401, { detail: "Not authenticated" }], route.path)
+          assert.deepStrictEqual([answer.status, await answer.json()], [401, { detail: "Not authenticated", code: "not_authenticated" }], route.path)
         }
       })
     }))

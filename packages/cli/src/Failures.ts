@@ -19,7 +19,7 @@ const topupVerb: Record<string, string> = {
   rejected: "rejected",
   cancelled: "cancelled"
 }
-const orderVerb: Record<string, string> = { queued: "retried", completed: "marked done", failed: "failed" }
+const orderVerb: Record<string, string> = { queued: "retried", completed: "marked done", failed: "failed or refunded" }
 
 /** The operator-facing sentence for each domain error the core services can fail with. */
 const domainMessage = (e: Tagged): string | undefined => {

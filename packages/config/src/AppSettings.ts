@@ -36,6 +36,9 @@ export interface WorkerTimings {
   readonly chainPollEvery: Duration.Duration
   readonly paymentStaleAfter: Duration.Duration
   readonly reconcileDelay: Duration.Duration
+  readonly unknownRetryMax: Duration.Duration
+  readonly attentionAfter: Duration.Duration
+  readonly attentionAttempts: number
   readonly paymentsInterval: Duration.Duration
   readonly rematchWindow: Duration.Duration
   readonly notifyInterval: Duration.Duration

@@ -3,6 +3,7 @@ import { Accounts } from "./accounts/Accounts.ts"
 import { Idempotency } from "./idempotency/Idempotency.ts"
 import { Balances } from "./ledger/Balances.ts"
 import { OrderService } from "./orders/OrderService.ts"
+import { OrderWork } from "./orders/OrderWork.ts"
 import { Notifications } from "./outbox/Notifications.ts"
 import { Payments } from "./payments/Payments.ts"
 import { PricingService } from "./pricing/PricingService.ts"
@@ -20,6 +21,7 @@ export const CoreServices = Layer.mergeAll(
   TopupService.layer,
   Payments.layer,
   OrderService.layer,
+  OrderWork.layer,
   TicketService.layer,
   PricingService.layer,
   Idempotency.layer,

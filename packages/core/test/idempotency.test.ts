@@ -22,7 +22,7 @@ describe("Idempotency.run", () => {
       const body = { username: "durov", amount: 100 }
       const requestHash = yield* hashRequest(body)
       const buy = idem.run(
-        { scope: `user:${alice.id}:stars`, key: "k-1", requestHash },
+        { scope: `user:${alice.id}`, endpoint: "orders.stars", key: "k-1", requestHash },
         Answer,
         Effect.map(orders.create(alice.id, { kind: "stars", recipient: "durov", stars: 100 }), (o) => ({
           orderId: o.id,
@@ -38,7 +38,7 @@ describe("Idempotency.run", () => {
       assert.strictEqual((yield* orders.listOwn(alice.id, { offset: 0, limit: 10 })).total, 1)
       assert.strictEqual(yield* (yield* Balances).balance(alice.id), 77_000)
       // the same key in another scope is another request
-      const otherScope = yield* idem.run({ scope: "user:other:stars", key: "k-1", requestHash }, Schema.Number, Effect.succeed(5))
+      const otherScope = yield* idem.run({ scope: "user:other", endpoint: "orders.stars", key: "k-1", requestHash }, Schema.Number, Effect.succeed(5))
       assert.strictEqual(otherScope, 5)
     }).pipe(Effect.provide(layerMemory)))
 
@@ -51,17 +51,17 @@ describe("Idempotency.run", () => {
       const h2 = yield* hashRequest({ amount: 101, username: "a" })
       assert.strictEqual(h1, h1Reordered)
       assert.notStrictEqual(h1, h2)
-      yield* idem.run({ scope: "s", key: "k", requestHash: h1 }, Schema.Number, Effect.succeed(1))
-      const conflict = yield* Effect.flip(idem.run({ scope: "s", key: "k", requestHash: h2 }, Schema.Number, Effect.succeed(2)))
+      yield* idem.run({ scope: "s", endpoint: "e", key: "k", requestHash: h1 }, Schema.Number, Effect.succeed(1))
+      const conflict = yield* Effect.flip(idem.run({ scope: "s", endpoint: "e", key: "k", requestHash: h2 }, Schema.Number, Effect.succeed(2)))
       assert.strictEqual(conflict._tag, "IdempotencyKeyConflict")
       const now = new Date(0)
-      assert.strictEqual((yield* keys.begin("s", "busy", h1, now))._tag, "New")
-      const busy = yield* Effect.flip(idem.run({ scope: "s", key: "busy", requestHash: h1 }, Schema.Number, Effect.succeed(3)))
+      assert.strictEqual((yield* keys.begin("s", "busy", "e", h1, now))._tag, "New")
+      const busy = yield* Effect.flip(idem.run({ scope: "s", endpoint: "e", key: "busy", requestHash: h1 }, Schema.Number, Effect.succeed(3)))
       assert.strictEqual(busy._tag, "IdempotencyKeyInProgress")
       // a crashed request's key is taken over after 10 minutes
       yield* TestClock.adjust("11 minutes")
-      assert.strictEqual(yield* idem.run({ scope: "s", key: "busy", requestHash: h1 }, Schema.Number, Effect.succeed(3)), 3)
-      const invalid = yield* Effect.flip(idem.run({ scope: "s", key: "x".repeat(256), requestHash: h1 }, Schema.Number, Effect.succeed(4)))
+      assert.strictEqual(yield* idem.run({ scope: "s", endpoint: "e", key: "busy", requestHash: h1 }, Schema.Number, Effect.succeed(3)), 3)
+      const invalid = yield* Effect.flip(idem.run({ scope: "s", endpoint: "e", key: "x".repeat(256), requestHash: h1 }, Schema.Number, Effect.succeed(4)))
       assert.strictEqual(invalid._tag, "IdempotencyKeyInvalid")
     }).pipe(Effect.provide(layerMemory)))
 
@@ -72,7 +72,7 @@ describe("Idempotency.run", () => {
       const alice = yield* signUp()
       const requestHash = yield* hashRequest({ amount: 100 })
       const buy = idem.run(
-        { scope: "s", key: "k", requestHash },
+        { scope: "s", endpoint: "e", key: "k", requestHash },
         Schema.Number,
         Effect.map(orders.create(alice.id, { kind: "stars", recipient: "durov", stars: 100 }), (o) => o.id as number)
       )
@@ -88,8 +88,8 @@ describe("Idempotency.run", () => {
       const idem = yield* Idempotency
       let runs = 0
       const counted = Effect.sync(() => ++runs)
-      yield* idem.run({ scope: "s", key: undefined, requestHash: "h" }, Schema.Number, counted)
-      yield* idem.run({ scope: "s", key: undefined, requestHash: "h" }, Schema.Number, counted)
+      yield* idem.run({ scope: "s", endpoint: "e", key: undefined, requestHash: "h" }, Schema.Number, counted)
+      yield* idem.run({ scope: "s", endpoint: "e", key: undefined, requestHash: "h" }, Schema.Number, counted)
       assert.strictEqual(runs, 2)
     }).pipe(Effect.provide(layerMemory)))
 })

@@ -5,7 +5,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { afterAll } from "vitest"
-import { detailLine } from "../src/web/gateway/ErrorText.ts"
+import { errorLines } from "../src/web/gateway/ErrorText.ts"
 import { translator } from "../src/web/i18n/Translate.ts"
 import { call, PNG, signIn } from "./Client.ts"
 import { startFakeTelegram } from "./FakeTelegram.ts"
@@ -15,10 +15,10 @@ const telegram = await startFakeTelegram()
 afterAll(() => telegram.close())
 
 /** The sentence a browser would be shown for this answer, in each language. */
-const words = (detail: string) => {
-  const line = detailLine(detail)
-  assert.isTrue("key" in line, `no translation for: ${detail}`)
-  if (!("key" in line)) return []
+const words = (answer: { readonly status: number; readonly text: string }) => {
+  const [line] = errorLines(answer.status, answer.text)
+  assert.isTrue(line !== undefined && "key" in line, `no translation for: ${answer.text}`)
+  if (line === undefined || !("key" in line)) return []
   return (["uz", "ru", "en"] as const).map((locale) => translator(locale).t(line.key, line.params))
 }
 
@@ -32,8 +32,8 @@ layer(pgTestServer({ telegramApiUrl: telegram.url }), { timeout: "60 seconds", e
       }
       const fourth = yield* call(url, "/v2/balance/top-up", { form: { amount_uzs: "13000" }, cookie })
       assert.strictEqual(fourth.status, 409, fourth.text)
-      assert.match(fourth.json.detail, /^Too many open top-ups: at most 3 card top-ups/)
-      const [uz, ru, en] = words(fourth.json.detail)
+      assert.deepStrictEqual([fourth.json.code, fourth.json.params], ["account_cap_open_topups", { limit: 3 }])
+      const [uz, ru, en] = words(fourth)
       assert.include(uz, "3 ta")
       assert.include(ru, "уже 3")
       assert.include(en, "already have 3 top-ups waiting")
@@ -52,7 +52,9 @@ layer(pgTestServer({ telegramApiUrl: telegram.url }), { timeout: "60 seconds", e
       const refused = yield* call(url, "/v2/tickets/new", { form: { subject: "one more", body: "hello" }, cookie })
       assert.strictEqual(refused.status, 429, refused.text)
       assert.strictEqual(refused.json.detail, "Daily limit reached: at most 10 support requests per 24 hours; try again in 24 h")
-      const [uz, ru, en] = words(refused.json.detail)
+      assert.deepStrictEqual([refused.json.code, refused.json.params.limit], ["account_cap_tickets_per_day", 10])
+      assert.strictEqual(refused.headers["retry-after"], String(refused.json.params.retry_after_seconds))
+      const [uz, ru, en] = words(refused)
       assert.include(uz, "24 soatdan keyin")
       assert.include(ru, "через 24 ч")
       assert.include(en, "Try again in 24 h")
@@ -74,8 +76,8 @@ layer(pgTestServer({ telegramApiUrl: telegram.url }), { timeout: "60 seconds", e
       for (let n = 0; n < 3; n++) ids.push((yield* upload(n)).json.topup_id)
       const fourth = yield* upload(3)
       assert.strictEqual(fourth.status, 409, fourth.text)
-      assert.match(fourth.json.detail, /^Too many receipts under review: at most 3/)
-      assert.strictEqual(words(fourth.json.detail).length, 3)
+      assert.strictEqual(fourth.json.code, "account_cap_open_reviews")
+      assert.strictEqual(words(fourth).length, 3)
       // Withdrawing frees a place under review, but the uploads of the day still count.
       for (let n = 3; n < 10; n++) {
         yield* call(url, `/v2/balance/topup/${ids.shift()}/cancel`, { method: "POST", cookie })
@@ -87,6 +89,7 @@ layer(pgTestServer({ telegramApiUrl: telegram.url }), { timeout: "60 seconds", e
       const eleventh = yield* upload(10)
       assert.strictEqual(eleventh.status, 429, eleventh.text)
       assert.match(eleventh.json.detail, /^Daily limit reached: at most 10 receipt uploads per 24 hours/)
-      assert.strictEqual(words(eleventh.json.detail).length, 3)
+      assert.strictEqual(eleventh.json.code, "account_cap_uploads_per_day")
+      assert.strictEqual(words(eleventh).length, 3)
     }))
 })

@@ -52,6 +52,7 @@ const VALID: Record<string, Call> = {
   "admin.approveTopup": { form: {} },
   "admin.rejectTopup": { form: {} },
   "admin.markOrderDone": { form: {} },
+  "admin.refundOrder": { form: {} },
   "admin.replyTicket": { form: { body: "b" } },
   "api.buyStars": { json: { username: "friend", amount: 50 } },
   "api.buyPremium": { json: { username: "friend", duration: 3 } },
@@ -74,7 +75,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("aut
       const endpoints = protectedEndpoints()
       assert.deepStrictEqual([...new Set(endpoints.map((e) => e.audience))].sort(), ["adminToken", "apiKey", "operator", "user"])
       assert.isAtLeast(endpoints.length, 40)
-      const bodyless = new Set(["account.rotateApiKey", "account.cancelTopup", "admin.retryOrder", "admin.closeTicket", "admin.reopenTicket", "apiAdmin.markPaid"])
+      const bodyless = new Set(["account.rotateApiKey", "account.cancelTopup", "admin.retryOrder", "admin.recheckOrder", "admin.closeTicket", "admin.reopenTicket", "apiAdmin.markPaid"])
       for (const e of endpoints.filter((e) => e.method === "POST")) {
         assert.isTrue(e.name in VALID || bodyless.has(e.name), `${e.name} needs a valid sample in VALID`)
       }

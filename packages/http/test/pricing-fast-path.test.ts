@@ -31,10 +31,10 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("pri
       const { url } = yield* TestServer
       const post = yield* call(url, "/v2/api/pricing", { method: "POST" })
       assert.strictEqual(post.status, 405)
-      assert.deepStrictEqual(post.json, { detail: "Method Not Allowed" })
+      assert.deepStrictEqual(post.json, { detail: "Method Not Allowed", code: "method_not_allowed" })
       const near = yield* call(url, "/v2/api/pricingx")
       assert.strictEqual(near.status, 404)
-      assert.deepStrictEqual(near.json, { detail: "Not Found" })
+      assert.deepStrictEqual(near.json, { detail: "Not Found", code: "not_found" })
     }))
 
   it.effect("an operator's price change is in the very next answer, encoded once per price list", () =>

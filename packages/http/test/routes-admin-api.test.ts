@@ -122,7 +122,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       assert.strictEqual(seen.status, 200, seen.text)
       assert.deepStrictEqual(seen.json, placed)
       const foreign = yield* call(url, path, { headers: { "x-api-key": other.key } })
-      assert.deepStrictEqual([foreign.status, foreign.json], [404, { detail: "Order not found" }])
+      assert.deepStrictEqual([foreign.status, foreign.json], [404, { detail: "Order not found", code: "order_not_found" }])
       assert.strictEqual((yield* call(url, "/v2/api/orders/99999999", { headers: { "x-api-key": owner.key } })).status, 404)
       assert.strictEqual((yield* call(url, path)).status, 401)
       assert.strictEqual((yield* call(url, path, { headers: { "x-api-key": "rk_wrong" } })).status, 401)
@@ -132,17 +132,24 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       assert.strictEqual((yield* call(url, path, { cookie: yield* adminSignIn(url) })).status, 401)
     }))
 
-  it.effect("API: Idempotency-Key on an order charges once; another body under the key is 409", () =>
+  it.effect("API: Idempotency-Key on an order charges once; another body or another endpoint under the key is 409", () =>
     Effect.gen(function*() {
       const { url } = yield* TestServer
       const { balance, key } = yield* funded(95003, "idem_user", 100000)
       const headers = { "x-api-key": key, "idempotency-key": "order-abc" }
       const first = yield* call(url, "/v2/api/stars/buy", { json: { username: "friend", amount: 50 }, headers })
+      assert.isUndefined(first.headers["idempotent-replayed"])
       const second = yield* call(url, "/v2/api/stars/buy", { json: { username: "friend", amount: 50 }, headers })
       assert.strictEqual(second.status, 200)
+      assert.strictEqual(second.headers["idempotent-replayed"], "true")
       assert.deepStrictEqual(second.json.order, first.json.order)
       const other = yield* call(url, "/v2/api/stars/buy", { json: { username: "friend", amount: 60 }, headers })
-      assert.strictEqual(other.status, 409)
+      assert.deepStrictEqual([other.status, other.json.code], [409, "idempotency_key_reused"])
+      // The key belongs to the user across every money-moving endpoint: premium and the web form refuse it.
+      const premium = yield* call(url, "/v2/api/premium/buy", { json: { username: "friend", duration: 3 }, headers })
+      assert.deepStrictEqual([premium.status, premium.json.code], [409, "idempotency_key_endpoint_mismatch"])
+      const topup = yield* call(url, "/v2/balance/top-up", { form: { amount_uzs: "5000" }, cookie: (yield* signIn(url, 95003, "idem_user")), headers: { "idempotency-key": "order-abc" } })
+      assert.deepStrictEqual([topup.status, topup.json.code], [409, "idempotency_key_endpoint_mismatch"])
       const after = (yield* call(url, "/v2/api/balance", { headers: { "x-api-key": key } })).json.balance_uzs
       assert.strictEqual(after, balance - first.json.order.price_uzs)
     }))
@@ -158,7 +165,10 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       assert.deepStrictEqual([first.json.quota.used, first.json.quota.limit], [1, 10])
       for (let i = 2; i <= 10; i++) yield* call(url, "/v2/api/getInfo", { json: { username: "durov" }, headers })
       const over = yield* call(url, "/v2/api/getInfo", { json: { username: "durov" }, headers })
-      assert.strictEqual(over.status, 429)
+      assert.deepStrictEqual([over.status, over.json.code], [429, "info_quota_exceeded"])
+      // Until the next UTC midnight, in whole seconds.
+      const after = Number(over.headers["retry-after"])
+      assert.isTrue(Number.isInteger(after) && after >= 1 && after <= 86_400, String(over.headers["retry-after"]))
     }))
 
   it.effect("orders: operator list, retry only from failed (409), mark-done with a tx id", () =>

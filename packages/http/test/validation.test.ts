@@ -138,10 +138,10 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("Fas
       const { url } = yield* TestServer
       const missing = yield* call(url, "/v2/no-such-page")
       assert.strictEqual(missing.status, 404)
-      assert.deepStrictEqual(missing.json, { detail: "Not Found" })
+      assert.deepStrictEqual(missing.json, { detail: "Not Found", code: "not_found" })
       const method = yield* call(url, "/v2/api/pricing", { method: "DELETE" })
       assert.strictEqual(method.status, 405)
-      assert.deepStrictEqual(method.json, { detail: "Method Not Allowed" })
+      assert.deepStrictEqual(method.json, { detail: "Method Not Allowed", code: "method_not_allowed" })
       const get = yield* call(url, "/v2/balance/top-up")
       assert.strictEqual(get.status, 405)
     }))

@@ -9,6 +9,8 @@ import DirectPurchases from "./migrations/0002_direct_purchases.ts"
 import DeferredPaymentTopup from "./migrations/0003_deferred_payment_topup.ts"
 import OpenPayableKey from "./migrations/0004_open_payable_key.ts"
 import ClosedPayableQuarantine from "./migrations/0005_closed_payable_quarantine.ts"
+import OrderAttention from "./migrations/0006_order_attention.ts"
+import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
 import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
 import AccountCapsReceiptHashes from "./migrations/0013_account_caps_receipt_hashes.ts"
 
@@ -19,7 +21,9 @@ export const migrations = PgMigrator.fromRecord({
   "0003_deferred_payment_topup": DeferredPaymentTopup,
   "0004_open_payable_key": OpenPayableKey,
   "0005_closed_payable_quarantine": ClosedPayableQuarantine,
+  "0006_order_attention": OrderAttention,
   "0011_marketplace_sessions": MarketplaceSessions,
+  "0015_idempotency_endpoint": IdempotencyEndpoint,
   "0013_account_caps_receipt_hashes": AccountCapsReceiptHashes
 })
 

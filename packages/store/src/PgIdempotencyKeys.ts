@@ -1,4 +1,4 @@
-import { type IdempotencyBegin, IdempotencyKeys } from "@resale/core"
+import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyBegin, IdempotencyKeys } from "@resale/core"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { orDieSql } from "./SqlValues.ts"
@@ -7,6 +7,7 @@ import { orDieSql } from "./SqlValues.ts"
 const ABANDONED_AFTER_MS = 10 * 60 * 1000
 
 interface KeyRow {
+  readonly endpoint: string
   readonly request_hash: string
   readonly status: string
   readonly response: unknown
@@ -16,7 +17,8 @@ interface KeyRow {
 
 /**
  * `IdempotencyKeys` on `idempotency_keys` (primary key (scope, key)). `begin` is one statement: insert the
- * claim, or take over an abandoned claim with the same request hash, and report which row won. Concurrent
+ * claim, or take over an abandoned claim with the same request, or an expired record (older than 24 h)
+ * whatever it held, and report which row won. Concurrent
  * first requests with one key serialise on the primary key: exactly one of them gets `New`.
  */
 export const PgIdempotencyKeys = {
@@ -28,26 +30,33 @@ export const PgIdempotencyKeys = {
       const begin = Effect.fn("IdempotencyKeys.begin")(function*(
         scope: string,
         key: string,
+        endpoint: string,
         requestHash: string,
         now: Date
       ) {
         const abandonedBefore = new Date(now.getTime() - ABANDONED_AFTER_MS)
+        const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)
         // RETURNING yields a row for a fresh insert or a takeover, none when someone else holds the key.
         const [claimed] = yield* sql<KeyRow>`
-          INSERT INTO idempotency_keys (scope, key, request_hash, status, started_at)
-          VALUES (${scope}, ${key}, ${requestHash}, 'in_progress', ${now})
-          ON CONFLICT (scope, key) DO UPDATE SET started_at = EXCLUDED.started_at
-            WHERE idempotency_keys.status = 'in_progress'
-              AND idempotency_keys.request_hash = EXCLUDED.request_hash
-              AND idempotency_keys.started_at <= ${abandonedBefore}
-          RETURNING request_hash, status, response, started_at, true AS claimed`
+          INSERT INTO idempotency_keys (scope, key, endpoint, request_hash, status, started_at)
+          VALUES (${scope}, ${key}, ${endpoint}, ${requestHash}, 'in_progress', ${now})
+          ON CONFLICT (scope, key) DO UPDATE SET
+            started_at = EXCLUDED.started_at, endpoint = EXCLUDED.endpoint, request_hash = EXCLUDED.request_hash,
+            status = 'in_progress', response = NULL, completed_at = NULL
+            WHERE idempotency_keys.started_at <= ${expiredBefore}
+              OR (idempotency_keys.status = 'in_progress'
+                AND idempotency_keys.endpoint = EXCLUDED.endpoint
+                AND idempotency_keys.request_hash = EXCLUDED.request_hash
+                AND idempotency_keys.started_at <= ${abandonedBefore})
+          RETURNING endpoint, request_hash, status, response, started_at, true AS claimed`
         if (claimed !== undefined) return { _tag: "New" } satisfies IdempotencyBegin
         const [row] = yield* sql<KeyRow>`
-          SELECT request_hash, status, response, started_at, false AS claimed
+          SELECT endpoint, request_hash, status, response, started_at, false AS claimed
           FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`
         // Abandoned between the two statements: the caller may simply retry.
         if (row === undefined) return { _tag: "InProgress" } satisfies IdempotencyBegin
-        if (row.request_hash !== requestHash) return { _tag: "Conflict" } satisfies IdempotencyBegin
+        if (row.endpoint !== endpoint) return { _tag: "Conflict", reason: "OtherEndpoint" } satisfies IdempotencyBegin
+        if (row.request_hash !== requestHash) return { _tag: "Conflict", reason: "OtherRequest" } satisfies IdempotencyBegin
         if (row.status === "completed") return { _tag: "Replay", response: row.response } satisfies IdempotencyBegin
         return { _tag: "InProgress" } satisfies IdempotencyBegin
       }, orDieSql)
@@ -69,7 +78,13 @@ export const PgIdempotencyKeys = {
         yield* sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND status = 'in_progress'`
       }, orDieSql)
 
-      return IdempotencyKeys.of({ begin, complete, abandon })
+      const prune = Effect.fn("IdempotencyKeys.prune")(function*(before: Date) {
+        const rows = yield* sql<{ readonly key: string }>`
+          DELETE FROM idempotency_keys WHERE started_at < ${before} RETURNING key`
+        return rows.length
+      }, orDieSql)
+
+      return IdempotencyKeys.of({ begin, complete, abandon, prune })
     })
   )
 } as const

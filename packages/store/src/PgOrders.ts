@@ -1,6 +1,7 @@
 import {
   type NewOrder,
   type Order,
+  type OrderEvidence,
   type OrderFilter,
   type OrderId,
   type OrderItem,
@@ -30,6 +31,9 @@ interface OrderRow {
   readonly next_attempt_at: Date | null
   readonly tx_id: string | null
   readonly fragment_ref: string | null
+  readonly unknown_since: Date | null
+  readonly unknown_attempts: number
+  readonly evidence: OrderEvidence | null
   readonly created_at: Date
   readonly updated_at: Date
   readonly completed_at: Date | null
@@ -48,6 +52,9 @@ const toOrder = (row: OrderRow): Order => ({
   nextAttemptAt: dateOrNull(row.next_attempt_at),
   txId: row.tx_id,
   fragmentRef: row.fragment_ref,
+  unknownSince: dateOrNull(row.unknown_since),
+  unknownAttempts: int(row.unknown_attempts),
+  evidence: row.evidence,
   createdAt: date(row.created_at),
   updatedAt: date(row.updated_at),
   completedAt: dateOrNull(row.completed_at)
@@ -115,6 +122,9 @@ export const PgOrders = {
             ${set(patch, "txId", "tx_id")},
             ${set(patch, "fragmentRef", "fragment_ref")},
             ${set(patch, "completedAt", "completed_at")},
+            ${set(patch, "unknownSince", "unknown_since")},
+            ${set(patch, "unknownAttempts", "unknown_attempts")},
+            ${patch.evidence === undefined ? sql`evidence = evidence` : sql`evidence = ${patch.evidence === null ? null : JSON.stringify(patch.evidence)}::jsonb`},
             updated_at = ${now}
           WHERE id = ${orderId} AND status = ANY(${[...from]}::text[])
           RETURNING *`

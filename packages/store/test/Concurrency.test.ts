@@ -231,7 +231,7 @@ describe("store under concurrency (real PostgreSQL)", () => {
       assert.deepStrictEqual(yield* booked(users[0]!.id), { balance: 0, sum: 0, entries: 0 })
       const seen = yield* many(10, () => BotUpdates.use((b) => b.markSeen(777, t0)))
       assert.strictEqual(seen.filter(Boolean).length, 1)
-      const begun = yield* many(10, () => IdempotencyKeys.use((k) => k.begin("user:400:stars", "key-1", "hash", t0)))
+      const begun = yield* many(10, () => IdempotencyKeys.use((k) => k.begin("user:400", "key-1", "orders.stars", "hash", t0)))
       assert.strictEqual(begun.filter((b) => b._tag === "New").length, 1)
       assert.strictEqual(begun.filter((b) => b._tag === "InProgress").length, 9)
       const lookups = yield* many(20, () => Effect.result(InfoLookups.use((l) => l.take(users[0]!.id, "2026-01-01", 5))))

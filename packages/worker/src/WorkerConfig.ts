@@ -25,8 +25,18 @@ export interface WorkerSettings {
   readonly chainPollEvery: Duration.Duration
   /** An in-flight payment record untouched this long belongs to a dead process and is reconciled. */
   readonly paymentStaleAfter: Duration.Duration
-  /** Delay before an order with an unknown payment outcome is looked at again. */
+  /**
+   * First delay before an order with an unknown outcome is looked at again; it doubles with every
+   * further unknown check (jittered), up to `unknownRetryMax`.
+   */
   readonly reconcileDelay: Duration.Duration
+  readonly unknownRetryMax: Duration.Duration
+  /**
+   * An order whose delivery stays unknown for at least `attentionAfter` AND `attentionAttempts`
+   * checks stops retrying and waits for an operator (`needs_attention`, bot message to the operators).
+   */
+  readonly attentionAfter: Duration.Duration
+  readonly attentionAttempts: number
   /** Period of the payments job (re-match unmatched payments, expire top-ups). */
   readonly paymentsInterval: Duration.Duration
   /** An unmatched payment may match a top-up created up to this long after it arrived. */
@@ -79,6 +89,9 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
       chainPollEvery: Duration.millis(50),
       paymentStaleAfter: Duration.seconds(10),
       reconcileDelay: Duration.millis(200),
+      unknownRetryMax: Duration.seconds(2),
+      attentionAfter: Duration.minutes(30),
+      attentionAttempts: 8,
       paymentsInterval: Duration.millis(200),
       rematchWindow: Duration.minutes(15),
       notifyInterval: Duration.millis(50),

@@ -1,8 +1,9 @@
+import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
+import { OrderWork } from "@resale/core/orders/OrderWork.ts"
 import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
-import { OrderLease } from "./fulfilment/OrderLease.ts"
 import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { paymentsRound } from "./payments/PaymentsJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
@@ -35,26 +36,29 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
  * - rescue: orders of dead workers back to the queue, every half lease;
  * - payments: re-match unmatched card payments, expire top-ups (open direct purchases are settled by
  *   the reconcile job);
- * - notifications: outbox delivery by web push and bot message.
+ * - notifications: outbox delivery by web push and bot message;
+ * - idempotency-prune: hourly, forgets Idempotency-Keys older than 24 hours.
  */
 export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   const settings = yield* WorkerConfig
   const fulfilment = yield* Fulfilment
-  const lease = yield* OrderLease
+  const work = yield* OrderWork
   const payments = yield* Effect.context<Payments | TopupService | WorkerConfig>()
   const delivery = yield* NotificationDelivery
+  const idempotency = yield* Idempotency
 
   for (let i = 0; i < Math.max(1, settings.concurrency); i++) {
     yield* Effect.forkScoped(loop("fulfilment", fulfilment.runOnce, settings.pollInterval))
   }
   yield* Effect.forkScoped(
-    every("rescue", lease.rescueStale, Duration.millis(Math.max(50, Duration.toMillis(settings.orderLease) / 2)))
+    every("rescue", work.rescueStale, Duration.millis(Math.max(50, Duration.toMillis(settings.orderLease) / 2)))
   )
   yield* Effect.forkScoped(every(
     "payments",
     Effect.provideContext(paymentsRound, payments),
     settings.paymentsInterval
   ))
+  yield* Effect.forkScoped(every("idempotency-prune", idempotency.pruneExpired, Duration.hours(1)))
   yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))
   yield* Effect.logInfo(`worker started: ${settings.concurrency} fulfilment loop(s)${settings.sandbox ? ", sandbox mode" : ""}`)
 }))

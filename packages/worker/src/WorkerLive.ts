@@ -2,6 +2,7 @@ import { CoreServices } from "@resale/core/CoreServices.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
 import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
+import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
 import { Effect, Layer } from "effect"
@@ -9,7 +10,6 @@ import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { GiftFulfilment } from "./fulfilment/GiftFulfilment.ts"
 import { HotWallet } from "./fulfilment/HotWallet.ts"
 import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
-import { OrderLease } from "./fulfilment/OrderLease.ts"
 import { GiftSenderLive } from "./gifts/GiftSenderLive.ts"
 import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { NotifierLive } from "./notify/NotifierLive.ts"
@@ -41,6 +41,18 @@ export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
   )
 }))
 
+/** The core order lifecycle timed by the worker's settings. */
+export const OrderWorkSettingsLive = Layer.effect(
+  OrderWorkSettings,
+  Effect.map(Effect.service(WorkerConfig), (settings) => ({
+    lease: settings.orderLease,
+    unknownRetryBase: settings.reconcileDelay,
+    unknownRetryMax: settings.unknownRetryMax,
+    attentionAfter: settings.attentionAfter,
+    attentionAttempts: settings.attentionAttempts
+  }))
+)
+
 /**
  * Every worker service over the core use cases. Needs the storage ports (`@resale/store`, with
  * DirectPurchaseRecords), `Blockchain`, `Marketplace`, `GiftSender`, `Notifier`, `WorkerConfig`
@@ -48,9 +60,10 @@ export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
  */
 export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
-  Layer.provideMerge(Layer.mergeAll(HotWallet.layer, OrderLease.layer)),
+  Layer.provideMerge(HotWallet.layer),
   Layer.provideMerge(WorkerDirectPurchases),
-  Layer.provideMerge(CoreServices)
+  Layer.provideMerge(CoreServices),
+  Layer.provide(OrderWorkSettingsLive)
 )
 
 /** All jobs over explicit GiftSender, Notifier and settings (tests, or a root that builds its own). */

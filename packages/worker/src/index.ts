@@ -10,7 +10,6 @@ export { makeWorkerLive, PayerAccountsLive, WorkerDirectPurchases, WorkerJobsLiv
 export { WorkerJobs } from "./WorkerJobs.ts"
 export { Fulfilment } from "./fulfilment/Fulfilment.ts"
 export { HotWallet, sandboxHotWalletPhrase } from "./fulfilment/HotWallet.ts"
-export { OrderLease } from "./fulfilment/OrderLease.ts"
 export { GiftSenderLive } from "./gifts/GiftSenderLive.ts"
 export { makeMtcuteGiftSender, MtcuteGiftSender } from "@resale/telegram/MtcuteGiftSender.ts"
 export { makeSimulatedGiftSender, SANDBOX_GIFTS, SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"

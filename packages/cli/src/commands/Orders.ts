@@ -54,6 +54,14 @@ export const orderText = (o: Order): string =>
     ["Last error", o.lastError],
     ["Tx id", o.txId],
     ["Fragment Ref#", o.fragmentRef],
+    ...(o.evidence === null ? [] : [
+      ["Unknown since", o.unknownSince],
+      ["Unknown checks", o.unknownAttempts],
+      ["Evidence tx", o.evidence.txHash],
+      ["Evidence Ref#", o.evidence.ref],
+      ["Chain state", o.evidence.chainState],
+      ["Answers", o.evidence.answers.join(" | ")]
+    ] as const),
     ["Created", o.createdAt],
     ["Updated", o.updatedAt],
     ["Completed", o.completedAt]
@@ -125,6 +133,36 @@ const markDone = (id: number, options: MarkDoneOptions) =>
     return output(order, `Order #${order.id} is ${order.status}.\n\n${orderText(order)}`)
   })
 
+const recheck = (id: number, options: RetryOptions) =>
+  Effect.gen(function*() {
+    const orders = yield* OrderService
+    const current = yield* orders.find(operator, id as OrderId)
+    yield* confirm(
+      `Check order #${current.id} (${current.status}, ${itemText(current.item)} for @${current.recipient}) again? ` +
+        `The worker looks at the same payment again; nothing is paid twice.`,
+      { yes: options.yes === true, action: `check order #${current.id} again` }
+    )
+    const order = yield* orders.recheck(current.id)
+    return output(order, `Order #${order.id} is ${order.status}: the worker checks it again.\n\n${orderText(order)}`)
+  })
+
+interface RefundOptions extends RetryOptions {
+  readonly note?: string
+}
+
+const refund = (id: number, options: RefundOptions) =>
+  Effect.gen(function*() {
+    const orders = yield* OrderService
+    const current = yield* orders.find(operator, id as OrderId)
+    yield* confirm(
+      `Refund order #${current.id} (${current.status}, ${itemText(current.item)} for @${current.recipient}): ` +
+        `give user #${current.userId} ${formatUzs(current.priceUzs)} UZS back? Only when the goods were surely not delivered.`,
+      { yes: options.yes === true, action: `refund order #${current.id}` }
+    )
+    const order = yield* orders.refund(current.id, options.note ?? "")
+    return output(order, `Order #${order.id} is ${order.status}; ${formatUzs(order.priceUzs)} UZS refunded.\n\n${orderText(order)}`)
+  })
+
 export const registerOrders = (program: Command): void => {
   const orders = program.command("orders").description("stars, premium and gift orders paid from balances")
 
@@ -147,8 +185,21 @@ export const registerOrders = (program: Command): void => {
   )).action((id: number, options: RetryOptions) => runCommand(CliCore, retry(id, options), options))
 
   withYes(withJson(
+    orders.command("recheck")
+      .description("an order that needs attention (delivery unknown past the limit): let the worker check it again")
+      .argument("<id>", "order id", positiveId("the order id"))
+  )).action((id: number, options: RetryOptions) => runCommand(CliCore, recheck(id, options), options))
+
+  withYes(withJson(
+    orders.command("refund")
+      .description("an order that needs attention: fail it and refund its price, exactly once")
+      .argument("<id>", "order id", positiveId("the order id"))
+      .option("--note <text>", "why (kept as the order's error)", nonBlank("--note"))
+  )).action((id: number, options: RefundOptions) => runCommand(CliCore, refund(id, options), options))
+
+  withYes(withJson(
     orders.command("mark-done")
-      .description("record an order as delivered by hand (a failed one is charged again)")
+      .description("record an order as delivered by hand, e.g. one that needs attention (a failed one is charged again)")
       .argument("<id>", "order id", positiveId("the order id"))
       .option("--tx-id <id>", "transaction hash or reference of the manual delivery", nonBlank("--tx-id"))
   )).action((id: number, options: MarkDoneOptions) => runCommand(CliCore, markDone(id, options), options))

@@ -5,18 +5,23 @@ import { sha256Hex } from "../Secrets.ts"
 import { currentDate } from "../Time.ts"
 import {
   IDEMPOTENCY_KEY_MAX,
+  IDEMPOTENCY_KEY_TTL_MS,
   IdempotencyKeyConflict,
   IdempotencyKeyInProgress,
   IdempotencyKeyInvalid
 } from "./IdempotencyRecord.ts"
 
 export interface IdempotentRequest {
-  /** Who and what, e.g. `user:42:orders.create`: keys of different scopes never meet. */
+  /** Whose key, e.g. `user:42` or `operator`: keys of different scopes never meet. */
   readonly scope: string
+  /** Which money-moving endpoint, e.g. `orders.stars`: one key serves one endpoint of its scope. */
+  readonly endpoint: string
   /** The client's `Idempotency-Key` header; without one the effect simply runs. */
   readonly key: string | undefined
   /** `hashRequest(body)`: the same key with another body is a conflict. */
   readonly requestHash: string
+  /** Runs when the answer is replayed from the stored one (the HTTP edge says so in a header). */
+  readonly onReplay?: Effect.Effect<void>
 }
 
 export type IdempotencyError = IdempotencyKeyConflict | IdempotencyKeyInProgress | IdempotencyKeyInvalid
@@ -28,13 +33,15 @@ export class Idempotency extends Context.Service<Idempotency, {
    * same transaction as the effect's writes, so a request that committed always replays and one
    * that failed can be sent again (failures are not stored). A repeat with the same body gets
    * the stored answer; with another body `IdempotencyKeyConflict`; while the first still runs
-   * `IdempotencyKeyInProgress`.
+   * `IdempotencyKeyInProgress`. Keys expire after 24 hours.
    */
   readonly run: <A, I, E, R>(
     request: IdempotentRequest,
     schema: Schema.Codec<A, I>,
     effect: Effect.Effect<A, E, R>
   ) => Effect.Effect<A, E | IdempotencyError, R>
+  /** Forgets the keys older than 24 hours; returns how many. */
+  readonly pruneExpired: Effect.Effect<number>
 }>()("core/idempotency/Idempotency") {
   static readonly layer = Layer.effect(
     Idempotency,
@@ -48,17 +55,20 @@ export class Idempotency extends Context.Service<Idempotency, {
         effect: Effect.Effect<A, E, R>
       ): Effect.Effect<A, E | IdempotencyError, R> =>
         Effect.gen(function*() {
-          const { key, requestHash, scope } = request
+          const { endpoint, key, requestHash, scope } = request
           if (key === undefined) return yield* effect
           if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
             return yield* new IdempotencyKeyInvalid({ message: `Idempotency-Key must be 1-${IDEMPOTENCY_KEY_MAX} characters` })
           }
-          const begun = yield* keys.begin(scope, key, requestHash, yield* currentDate)
+          const begun = yield* keys.begin(scope, key, endpoint, requestHash, yield* currentDate)
           switch (begun._tag) {
-            case "Replay":
-              return yield* Schema.decodeUnknownEffect(schema)(begun.response).pipe(Effect.orDie)
+            case "Replay": {
+              const answer = yield* Schema.decodeUnknownEffect(schema)(begun.response).pipe(Effect.orDie)
+              if (request.onReplay !== undefined) yield* request.onReplay
+              return answer
+            }
             case "Conflict":
-              return yield* new IdempotencyKeyConflict({ scope })
+              return yield* new IdempotencyKeyConflict({ scope, reason: begun.reason })
             case "InProgress":
               return yield* new IdempotencyKeyInProgress({ scope })
             case "New":
@@ -71,7 +81,12 @@ export class Idempotency extends Context.Service<Idempotency, {
           }
         }).pipe(Effect.withSpan("Idempotency.run"))
 
-      return Idempotency.of({ run })
+      const pruneExpired = Effect.gen(function*() {
+        const now = yield* currentDate
+        return yield* keys.prune(new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS))
+      }).pipe(Effect.withSpan("Idempotency.pruneExpired"))
+
+      return Idempotency.of({ run, pruneExpired })
     })
   )
 }

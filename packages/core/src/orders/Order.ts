@@ -10,8 +10,10 @@ export type OrderKind = typeof OrderKind.Type
  * - processing: claimed by a worker
  * - completed:  delivered; keeps its charge
  * - failed:     permanently failed; its current charge was refunded exactly once
+ * - needs_attention: its delivery stayed unknown past the limit (time and checks): no more retries,
+ *   it keeps its charge until an operator checks again, completes it with a reference, or refunds it
  */
-export const OrderStatus = Schema.Literals(["queued", "processing", "completed", "failed"])
+export const OrderStatus = Schema.Literals(["queued", "processing", "completed", "failed", "needs_attention"])
 export type OrderStatus = typeof OrderStatus.Type
 
 export const PremiumMonths = Schema.Literals([3, 6, 12])
@@ -33,6 +35,19 @@ export const OrderItem = Schema.Union([
   })
 ])
 export type OrderItem = typeof OrderItem.Type
+
+/** What is known of an order whose delivery is unknown, for the operator who settles it. */
+export const OrderEvidence = Schema.Struct({
+  /** The payment's transaction hash, when it was seen on chain. */
+  txHash: Schema.NullOr(Schema.String),
+  /** The marketplace's reference of the purchase (Fragment `Ref#`) or the gift send marker. */
+  ref: Schema.NullOr(Schema.String),
+  /** The payment record's state at the last check (e.g. `unknown`, `sent`). */
+  chainState: Schema.NullOr(Schema.String),
+  /** The last answers of the marketplace / chain / gift service (newest last, a few). */
+  answers: Schema.Array(Schema.String)
+})
+export type OrderEvidence = typeof OrderEvidence.Type
 
 export const Order = Schema.Struct({
   id: OrderId,
@@ -57,6 +72,12 @@ export const Order = Schema.Struct({
   txId: Schema.NullOr(Schema.String),
   /** The marketplace's reference of the purchase (Fragment `Ref#`), for reconciliation. */
   fragmentRef: Schema.NullOr(Schema.String),
+  /** First unknown outcome of the current run of checks; null once known (or an operator rechecks). */
+  unknownSince: Schema.NullOr(Schema.Date),
+  /** Checks with an unknown outcome since `unknownSince`. */
+  unknownAttempts: Schema.Int,
+  /** What the checks found out; kept for operators. */
+  evidence: Schema.NullOr(OrderEvidence),
   createdAt: Schema.Date,
   updatedAt: Schema.Date,
   completedAt: Schema.NullOr(Schema.Date)

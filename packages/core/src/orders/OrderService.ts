@@ -10,7 +10,7 @@ import { Pricing } from "../ports/Pricing.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { canSee, type Viewer } from "../sessions/Session.ts"
 import { addMillis, currentDate } from "../Time.ts"
-import { chargeCauseId, type Order, type OrderItem, refundCauseId } from "./Order.ts"
+import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCauseId } from "./Order.ts"
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
 import { backoffMs, MAX_ATTEMPTS, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
 
@@ -44,10 +44,20 @@ export class OrderService extends Context.Service<OrderService, {
   /** Operator: `failed` -> `queued`, charging again (cause `order:<id>:retry:<n>`). */
   readonly retry: (orderId: OrderId) => Effect.Effect<Order, Transition | InsufficientBalance>
   /**
-   * Operator: `queued` | `processing` | `failed` -> `completed` with the given tx id. From `failed`
-   * the refunded charge is taken again (the goods were delivered after all).
+   * Operator: `queued` | `processing` | `failed` | `needs_attention` -> `completed` with the given tx
+   * id or reference. From `failed` the refunded charge is taken again (the goods were delivered after all).
    */
   readonly markDone: (orderId: OrderId, txId?: string) => Effect.Effect<Order, Transition | InsufficientBalance>
+  /**
+   * Operator: `needs_attention` -> `queued`, due now, with a fresh run of unknown checks (its evidence
+   * is kept): the worker looks at the same payment again, never pays a second time.
+   */
+  readonly recheck: (orderId: OrderId) => Effect.Effect<Order, Transition>
+  /**
+   * Operator: `needs_attention` -> `failed`, refunding the charge it holds (one ledger entry, cause
+   * `refund:<id>[:n]`); a second refund fails `OrderTransitionInvalid` (from `failed`).
+   */
+  readonly refund: (orderId: OrderId, note: string) => Effect.Effect<Order, Transition>
   /** Worker: takes the next due `queued` order, now `processing`. */
   readonly claimNext: Effect.Effect<Option.Option<Order>>
   /** Worker: remembers the marketplace reference (`Ref#`) before paying, for reconciliation. */
@@ -114,7 +124,9 @@ export class OrderService extends Context.Service<OrderService, {
             chargeSeq: seq,
             attempts: 0,
             nextAttemptAt: null,
-            lastError: null
+            lastError: null,
+            unknownSince: null,
+            unknownAttempts: 0
           }, now)
           yield* charge(order, seq)
           return order
@@ -139,7 +151,7 @@ export class OrderService extends Context.Service<OrderService, {
             order = yield* orders.transition(orderId, ["failed"], "completed", { ...patch, chargeSeq: seq }, now)
             yield* charge(order, seq)
           } else {
-            order = yield* orders.transition(orderId, ["queued", "processing"], "completed", patch, now)
+            order = yield* orders.transition(orderId, ["queued", "processing", "needs_attention"], "completed", patch, now)
           }
           yield* announceCompleted(order, now)
           return order
@@ -172,9 +184,15 @@ export class OrderService extends Context.Service<OrderService, {
       })
 
       // Inside a transaction: -> failed and refund the charge the order holds.
-      const failAndRefund = (orderId: OrderId, error: string, patch: { readonly attempts?: number }, now: Date) =>
+      const failAndRefund = (
+        orderId: OrderId,
+        error: string,
+        patch: { readonly attempts?: number },
+        now: Date,
+        from: ReadonlyArray<OrderStatus> = ["queued", "processing"]
+      ) =>
         Effect.gen(function*() {
-          const order = yield* orders.transition(orderId, ["queued", "processing"], "failed", {
+          const order = yield* orders.transition(orderId, from, "failed", {
             ...patch,
             lastError: error,
             nextAttemptAt: null
@@ -197,6 +215,21 @@ export class OrderService extends Context.Service<OrderService, {
       const fail = Effect.fn("OrderService.fail")(function*(orderId: OrderId, error: string) {
         const now = yield* currentDate
         return yield* tx.withTransaction(failAndRefund(orderId, error, {}, now))
+      })
+
+      const recheck = Effect.fn("OrderService.recheck")(function*(orderId: OrderId) {
+        const now = yield* currentDate
+        return yield* orders.transition(orderId, ["needs_attention"], "queued", {
+          nextAttemptAt: null,
+          unknownSince: null,
+          unknownAttempts: 0
+        }, now)
+      })
+
+      const refund = Effect.fn("OrderService.refund")(function*(orderId: OrderId, note: string) {
+        const now = yield* currentDate
+        const reason = note.trim() === "" ? "refunded by an operator" : `refunded by an operator: ${note.trim()}`
+        return yield* tx.withTransaction(failAndRefund(orderId, reason.slice(0, 1000), {}, now, ["needs_attention"]))
       })
 
       const defer = Effect.fn("OrderService.defer")(function*(orderId: OrderId, error: string) {
@@ -223,6 +256,8 @@ export class OrderService extends Context.Service<OrderService, {
         list,
         retry,
         markDone,
+        recheck,
+        refund,
         claimNext,
         setReference,
         complete,

@@ -10,6 +10,7 @@ export const OutboxKind = Schema.Literals([
   "payment.unmatched",
   "order.completed",
   "order.failed",
+  "order.attention",
   "ticket.answered",
   "ticket.created",
   "balance.adjusted"

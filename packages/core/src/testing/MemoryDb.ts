@@ -12,6 +12,7 @@ import type { Ticket, TicketMessage } from "../tickets/Ticket.ts"
 import type { Topup } from "../topups/Topup.ts"
 
 export interface MemoryIdempotencyRecord {
+  readonly endpoint: string
   readonly requestHash: string
   readonly state: "in_progress" | "completed"
   readonly response: unknown

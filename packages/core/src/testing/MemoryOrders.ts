@@ -24,6 +24,9 @@ export const MemoryOrders = Layer.effect(
             nextAttemptAt: null,
             txId: null,
             fragmentRef: null,
+            unknownSince: null,
+            unknownAttempts: 0,
+            evidence: null,
             createdAt: now,
             updatedAt: now,
             completedAt: null

@@ -52,6 +52,20 @@ export class AdminApi extends HttpApiGroup.make("admin").add(
     success: Dto.Order,
     error: HandlerErrors
   }),
+  // An order whose delivery stayed unknown past the limit (`needs_attention`): look again, or refund it once.
+  HttpApiEndpoint.post("recheckOrder", "/v2/admin/orders/:order_id/recheck", {
+    params: orderId,
+    headers: IdempotencyHeader,
+    success: Dto.Order,
+    error: HandlerErrors
+  }),
+  HttpApiEndpoint.post("refundOrder", "/v2/admin/orders/:order_id/refund", {
+    params: orderId,
+    headers: IdempotencyHeader,
+    payload: form({ note: StrDefaultEmpty }),
+    success: Dto.Order,
+    error: HandlerErrors
+  }),
   HttpApiEndpoint.get("tickets", "/v2/admin/tickets", { success: page(Dto.Tickets) }),
   HttpApiEndpoint.get("pollTicket", "/v2/admin/tickets/:ticket_id/poll", {
     params: ticketId,

@@ -204,10 +204,22 @@ export const AdminTopups = Schema.Struct({ topups: Schema.Array(AdminTopup), tot
   identifier: "AdminTopups"
 })
 /** An order as operators see it: also how often fulfilment was tried and when it is tried next. */
+/** What the worker's checks found out about an order whose delivery is unknown. */
+export const OrderEvidence = Schema.Struct({
+  tx_hash: Schema.NullOr(Schema.String),
+  ref: Schema.NullOr(Schema.String),
+  chain_state: Schema.NullOr(Schema.String),
+  answers: Schema.Array(Schema.String)
+}).annotate({ identifier: "OrderEvidence" })
+
 export const AdminOrder = Schema.Struct({
   ...Order.fields,
   attempts: Schema.Int,
-  next_attempt_at: Schema.NullOr(Timestamp)
+  next_attempt_at: Schema.NullOr(Timestamp),
+  /** Checks with an unknown outcome in the current run, and since when (null: none). */
+  unknown_checks: Schema.Int,
+  unknown_since: Schema.NullOr(Timestamp),
+  evidence: Schema.NullOr(OrderEvidence)
 }).annotate({ identifier: "AdminOrder" })
 
 export const AdminOrders = Schema.Struct({ orders: Schema.Array(AdminOrder), total: Schema.Int }).annotate({

@@ -1,17 +1,49 @@
 import { Schema } from "effect"
+import { ErrorCode, ErrorParams } from "./ErrorCodes.ts"
 
-// Every non-validation failure answers `{"detail": "..."}` like the original FastAPI service.
-const detail = { detail: Schema.String }
+/**
+ * Every non-validation failure answers `{"detail": "...", "code": "..."}`: `detail` as the original
+ * FastAPI service words it, `code` for machines (stable), `params` with the values behind the text,
+ * and `request_id` on server-side failures (5xx) so a report can be matched to the logs.
+ */
+const fields = {
+  detail: Schema.String,
+  code: ErrorCode,
+  params: Schema.optionalKey(ErrorParams),
+  request_id: Schema.optionalKey(Schema.String)
+}
 
-export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(detail, { httpApiStatus: 400 }) {}
-export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(detail, { httpApiStatus: 401 }) {}
-export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(detail, { httpApiStatus: 403 }) {}
-export class NotFound extends Schema.Error<NotFound>("NotFound")(detail, { httpApiStatus: 404 }) {}
-export class Conflict extends Schema.Error<Conflict>("Conflict")(detail, { httpApiStatus: 409 }) {}
-export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(detail, { httpApiStatus: 429 }) {}
-export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(detail, { httpApiStatus: 413 }) {}
-export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("ServiceUnavailable")(detail, {
-  httpApiStatus: 503
+export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(fields, {
+  httpApiStatus: 400,
+  description: "The request breaks a business rule; `code` says which."
+}) {}
+export class Unauthorized extends Schema.Error<Unauthorized>("Unauthorized")(fields, {
+  httpApiStatus: 401,
+  description: "Missing or invalid credentials."
+}) {}
+export class Forbidden extends Schema.Error<Forbidden>("Forbidden")(fields, {
+  httpApiStatus: 403,
+  description: "The credentials are valid but the request is refused."
+}) {}
+export class NotFound extends Schema.Error<NotFound>("NotFound")(fields, {
+  httpApiStatus: 404,
+  description: "No such record, or one the caller may not see."
+}) {}
+export class Conflict extends Schema.Error<Conflict>("Conflict")(fields, {
+  httpApiStatus: 409,
+  description: "A state conflict: balance too low, invalid transition, Idempotency-Key reused (another body or another endpoint) or in progress."
+}) {}
+export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(fields, {
+  httpApiStatus: 429,
+  description: "A quota or rate limit is used up; `Retry-After` says when to try again."
+}) {}
+export class PayloadTooLarge extends Schema.Error<PayloadTooLarge>("PayloadTooLarge")(fields, {
+  httpApiStatus: 413,
+  description: "The request body is too large."
+}) {}
+export class ServiceUnavailable extends Schema.Error<ServiceUnavailable>("ServiceUnavailable")(fields, {
+  httpApiStatus: 503,
+  description: "A dependency (the marketplace, the gift catalogue) is unavailable; retry later."
 }) {}
 
 /** One entry of FastAPI's validation error list (pydantic 2 error record). */
@@ -29,7 +61,29 @@ export class HTTPValidationError extends Schema.Error<HTTPValidationError>("HTTP
 }, { httpApiStatus: 422, title: "HTTPValidationError" }) {}
 
 /** The errors a handler may answer besides validation and authentication. */
-export const HandlerErrors = [BadRequest, Forbidden, NotFound, Conflict, TooManyRequests, ServiceUnavailable] as const
-export type HandlerError = BadRequest | Forbidden | NotFound | Conflict | TooManyRequests | ServiceUnavailable
+export const HandlerErrors = [
+  BadRequest,
+  Forbidden,
+  NotFound,
+  Conflict,
+  TooManyRequests,
+  ServiceUnavailable
+] as const
+export type HandlerError =
+  | BadRequest
+  | Forbidden
+  | NotFound
+  | Conflict
+  | TooManyRequests
+  | ServiceUnavailable
 
-export const notFound = (what: string) => new NotFound({ detail: `${what} not found` })
+/** The HTTP status of each error class (the schema's `httpApiStatus`), for routes that answer by hand. */
+export const statusOf = (error: HandlerError | Unauthorized | PayloadTooLarge): number =>
+  error instanceof BadRequest ? 400
+  : error instanceof Unauthorized ? 401
+  : error instanceof Forbidden ? 403
+  : error instanceof NotFound ? 404
+  : error instanceof Conflict ? 409
+  : error instanceof PayloadTooLarge ? 413
+  : error instanceof TooManyRequests ? 429
+  : 503

@@ -15,7 +15,7 @@ import { isSameOrigin } from "./OriginCheck.ts"
 import { safeEqual } from "./TelegramLogin.ts"
 import { WebSessions } from "./WebSessions.ts"
 
-const crossSite = new Forbidden({ detail: "Cross-site request refused" })
+const crossSite = new Forbidden({ detail: "Cross-site request refused", code: "cross_site_refused" })
 
 /** Refuses a cookie-authenticated state change sent from another site. */
 const checkOrigin = (request: HttpServerRequest.HttpServerRequest, publicUrl: string) =>
@@ -30,7 +30,7 @@ export const UserSessionLayer = Layer.effect(UserSession)(Effect.gen(function*()
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const userId = yield* sessions.user(request)
-      if (Option.isNone(userId)) return yield* new Unauthorized({ detail: "Not authenticated" })
+      if (Option.isNone(userId)) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
       yield* checkOrigin(request, config.publicUrl)
       return yield* Effect.provideService(httpEffect, CurrentUser, { userId: userId.value })
     })
@@ -42,7 +42,7 @@ export const OperatorSessionLayer = Layer.effect(OperatorSession)(Effect.gen(fun
   return (httpEffect) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
-      if (!(yield* sessions.operator(request))) return yield* new Unauthorized({ detail: "Not authenticated" })
+      if (!(yield* sessions.operator(request))) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
       yield* checkOrigin(request, config.publicUrl)
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "session" })
     })
@@ -56,7 +56,9 @@ export const ApiKeyAuthLayer = Layer.effect(ApiKeyAuth)(Effect.gen(function*() {
       const key = request.headers["x-api-key"]
       const user = yield* accounts.authenticate(key === undefined ? undefined : Redacted.make(key)).pipe(
         Effect.mapError(() =>
-          new Unauthorized({ detail: key === undefined ? "Missing X-API-Key header" : "Invalid API key" })
+          key === undefined
+            ? new Unauthorized({ detail: "Missing X-API-Key header", code: "api_key_missing" })
+            : new Unauthorized({ detail: "Invalid API key", code: "api_key_invalid" })
         )
       )
       return yield* Effect.provideService(httpEffect, CurrentUser, { userId: user.id })
@@ -70,8 +72,8 @@ export const AdminTokenAuthLayer = Layer.effect(AdminTokenAuth)(Effect.gen(funct
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = request.headers["x-admin-token"]
-      if (token === undefined) return yield* new Unauthorized({ detail: "Missing X-Admin-Token header" })
-      if (!safeEqual(token, expected)) return yield* new Unauthorized({ detail: "Invalid admin token" })
+      if (token === undefined) return yield* new Unauthorized({ detail: "Missing X-Admin-Token header", code: "admin_token_missing" })
+      if (!safeEqual(token, expected)) return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "token" })
     })
 }))

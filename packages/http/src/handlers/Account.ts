@@ -75,7 +75,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const { userId } = yield* CurrentUser
           return yield* idempotent(
             headers["idempotency-key"],
-            `user:${userId}:topups.create`,
+            { user: userId },
+            "POST /v2/balance/top-up",
             payload,
             Dto.TopupCreated,
             Effect.map(topups.create(userId, payload.amount_uzs), (t) => ({
@@ -97,10 +98,11 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const { userId } = yield* CurrentUser
           const fs = yield* FileSystem.FileSystem
           const bytes = yield* fs.readFile(payload.receipt.path).pipe(Effect.orDie)
-          if (bytes.length > 5 * 1024 * 1024) return yield* new BadRequest({ detail: "Receipt is larger than 5 MB" })
+          if (bytes.length > 5 * 1024 * 1024) return yield* new BadRequest({ detail: "Receipt is larger than 5 MB", code: "receipt_too_large" })
           return yield* idempotent(
             headers["idempotency-key"],
-            `user:${userId}:topups.receipt`,
+            { user: userId },
+            "POST /v2/balance/top-up/receipt",
             { amount_uzs: payload.amount_uzs, size: bytes.length },
             Dto.Topup,
             Effect.map(topups.createWithReceipt(userId, payload.amount_uzs, bytes), topupOut)
@@ -122,8 +124,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("ordersList", ({ query }) =>
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
-          if (query.offset < 0) return yield* new BadRequest({ detail: "offset must be 0 or more" })
-          if (query.limit < 1) return yield* new BadRequest({ detail: "limit must be 1 or more" })
+          if (query.offset < 0) return yield* new BadRequest({ detail: "offset must be 0 or more", code: "page_invalid", params: { field: "offset" } })
+          if (query.limit < 1) return yield* new BadRequest({ detail: "limit must be 1 or more", code: "page_invalid", params: { field: "limit" } })
           const limit = Math.min(query.limit, 100)
           const page = yield* orders.listOwn(userId, { offset: query.offset, limit })
           return { orders: page.items.map(orderOut), total: page.total, offset: query.offset, limit }
@@ -136,7 +138,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const gift = yield* gifts.find(payload.gift_id)
           return yield* idempotent(
             headers["idempotency-key"],
-            `user:${userId}:orders.gift`,
+            { user: userId },
+            "POST /v2/gifts/buy",
             payload,
             Dto.OrderCreated,
             Effect.gen(function*() {
@@ -155,7 +158,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const { userId } = yield* CurrentUser
           return yield* idempotent(
             headers["idempotency-key"],
-            `user:${userId}:tier.upgrade`,
+            { user: userId },
+            "POST /v2/api-docs/getinfo-upgrade",
             payload,
             Dto.TierUpgrade,
             Effect.gen(function*() {

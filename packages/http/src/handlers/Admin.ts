@@ -59,7 +59,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           premium12MonthUzs: payload.premium_12_month_uzs
         }).pipe(Effect.tap(() => pricingCache.invalidate), Effect.map((p) => pricingOut(p, sandbox)), mapErrors))
       .handle("approveTopup", ({ headers, params, payload }) =>
-        idempotent(headers["idempotency-key"], "operator:topups.approve", { ...params, ...payload }, Dto.Topup,
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/topups/:topup_id/approve", { ...params, ...payload }, Dto.Topup,
           Effect.map(topups.approve(params.topup_id as TopupId, note(payload.admin_note), { confirmDuplicate: payload.confirm_duplicate }), topupOut)).pipe(mapErrors))
       .handle("rejectTopup", ({ params, payload }) =>
         Effect.map(topups.reject(params.topup_id as TopupId, note(payload.admin_note)), topupOut).pipe(mapErrors))
@@ -70,11 +70,17 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           return html(request) ? adminPage("Orders", sandbox, data) : data
         }))
       .handle("retryOrder", ({ headers, params }) =>
-        idempotent(headers["idempotency-key"], "operator:orders.retry", params, Dto.Order,
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/retry", params, Dto.Order,
           Effect.map(orders.retry(params.order_id as OrderId), orderOut)).pipe(mapErrors))
       .handle("markOrderDone", ({ headers, params, payload }) =>
-        idempotent(headers["idempotency-key"], "operator:orders.markDone", { ...params, ...payload }, Dto.Order,
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/mark-done", { ...params, ...payload }, Dto.Order,
           Effect.map(orders.markDone(params.order_id as OrderId, note(payload.tx_id)), orderOut)).pipe(mapErrors))
+      .handle("recheckOrder", ({ headers, params }) =>
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/recheck", params, Dto.Order,
+          Effect.map(orders.recheck(params.order_id as OrderId), orderOut)).pipe(mapErrors))
+      .handle("refundOrder", ({ headers, params, payload }) =>
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/refund", { ...params, ...payload }, Dto.Order,
+          Effect.map(orders.refund(params.order_id as OrderId, payload.note), orderOut)).pipe(mapErrors))
       .handle("tickets", ({ request }) =>
         Effect.gen(function*() {
           const page = yield* tickets.list({ offset: 0, limit: 100 })

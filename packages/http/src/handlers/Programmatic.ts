@@ -11,7 +11,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import * as Dto from "../api/Dtos.ts"
 import { CurrentUser } from "../api/Middleware.ts"
-import { GiftCatalog } from "../gifts/GiftCatalog.ts"
+import { GiftCatalog, type GiftCatalogUnavailable, type GiftNotFound } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
@@ -19,7 +19,7 @@ import { idempotent } from "./Idempotent.ts"
 import { giftsOut, orderOut, pricingOut, topupOut } from "./Wire.ts"
 
 /** Creates an order (balance debited, order queued) and answers it with the new balance. */
-const placeOrder = (scope: string, key: string | undefined, body: unknown, build: Effect.Effect<OrderRequest, unknown, GiftCatalog>) =>
+const placeOrder = (endpoint: string, key: string | undefined, body: unknown, build: Effect.Effect<OrderRequest, GiftNotFound | GiftCatalogUnavailable, GiftCatalog>) =>
   Effect.gen(function*() {
     const { userId } = yield* CurrentUser
     const orders = yield* OrderService
@@ -28,7 +28,8 @@ const placeOrder = (scope: string, key: string | undefined, body: unknown, build
     const request = yield* build
     return yield* idempotent(
       key,
-      `user:${userId}:${scope}`,
+      { user: userId },
+      endpoint,
       body,
       Dto.OrderCreated,
       Effect.gen(function*() {
@@ -63,13 +64,13 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
           return { balance_uzs: yield* balances.balance(userId), sandbox }
         }))
       .handle("buyStars", ({ headers, payload }) =>
-        placeOrder("orders.stars", headers["idempotency-key"], payload,
+        placeOrder("POST /v2/api/stars/buy", headers["idempotency-key"], payload,
           Effect.succeed({ kind: "stars", recipient: payload.username, stars: payload.amount })).pipe(services))
       .handle("buyPremium", ({ headers, payload }) =>
-        placeOrder("orders.premium", headers["idempotency-key"], payload,
+        placeOrder("POST /v2/api/premium/buy", headers["idempotency-key"], payload,
           Effect.succeed({ kind: "premium", recipient: payload.username, months: payload.duration })).pipe(services))
       .handle("buyGift", ({ headers, payload }) =>
-        placeOrder("orders.gift", headers["idempotency-key"], payload,
+        placeOrder("POST /v2/api/gift/buy", headers["idempotency-key"], payload,
           Effect.map(GiftCatalog.use((c) => c.find(payload.gift_id)), (gift): OrderRequest => ({
             kind: "gift",
             recipient: payload.username,
@@ -113,10 +114,10 @@ export const AdminProgrammaticHandlers = HttpApiBuilder.group(Api, "apiAdmin", (
     const payments = yield* Payments
     return handlers
       .handle("markPaid", ({ headers, params }) =>
-        idempotent(headers["idempotency-key"], "operator:topups.markPaid", params, Dto.Topup,
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/api/admin/topups/:topup_id/mark-paid", params, Dto.Topup,
           Effect.map(topups.markPaid(params.topup_id as TopupId), topupOut)).pipe(mapErrors))
       .handle("incomingPayment", ({ headers, payload }) =>
-        idempotent(headers["idempotency-key"], "operator:payments.incoming", payload, Dto.IncomingPaymentResult,
+        idempotent(headers["idempotency-key"], "operator", "POST /v2/api/admin/payments/incoming", payload, Dto.IncomingPaymentResult,
           Effect.map(payments.incoming({
             amountUzs: payload.amount_uzs,
             cardLast4: payload.card_last4 ?? null,

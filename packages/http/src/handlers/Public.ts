@@ -74,9 +74,9 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
           const now = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
           const verified = verifyTelegramLogin(fields, Redacted.value(config.botToken), now)
           if (Result.isFailure(verified)) {
-            return yield* new Unauthorized({
-              detail: verified.failure === "Stale" ? "Telegram login data is too old" : "Invalid Telegram login data"
-            })
+            return yield* verified.failure === "Stale"
+              ? new Unauthorized({ detail: "Telegram login data is too old", code: "telegram_login_stale" })
+              : new Unauthorized({ detail: "Invalid Telegram login data", code: "telegram_login_invalid" })
           }
           const data = verified.success
           return yield* signIn({
@@ -88,7 +88,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
         }))
       .handle("sandboxSignIn", ({ query }) =>
         Effect.gen(function*() {
-          if (!sandbox) return yield* new NotFound({ detail: "Not Found" })
+          if (!sandbox) return yield* new NotFound({ detail: "Not Found", code: "not_found" })
           const name = (query.user ?? "demo").replace(/[^A-Za-z0-9_]/g, "").slice(0, 32) || "demo"
           return yield* signIn({ telegramId: sandboxTelegramId(name), username: name, firstName: "Sandbox", photoUrl: null })
         }))
@@ -119,7 +119,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
               onNone: () => undefined,
               onSome: (userId) => ({ kind: "user", userId })
             })
-          if (viewer === undefined) return yield* new Unauthorized({ detail: "Not authenticated" })
+          if (viewer === undefined) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
           const file = yield* topups.receipt(viewer, params.topup_id as TopupId).pipe(mapErrors)
           return HttpServerResponse.uint8Array(file.bytes, {
             contentType: file.contentType,
@@ -129,9 +129,9 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
       .handle("botWebhook", ({ headers, params, payload }) =>
         Effect.gen(function*() {
           const secret = Redacted.value(config.webhookSecret)
-          if (!safeEqual(params.secret, secret)) return yield* new NotFound({ detail: "Not Found" })
+          if (!safeEqual(params.secret, secret)) return yield* new NotFound({ detail: "Not Found", code: "not_found" })
           if (!safeEqual(headers["x-telegram-bot-api-secret-token"] ?? "", secret)) {
-            return yield* new Forbidden({ detail: "Invalid secret token" })
+            return yield* new Forbidden({ detail: "Invalid secret token", code: "secret_token_invalid" })
           }
           yield* bot.handle(payload)
           return { ok: true }
@@ -151,7 +151,7 @@ export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handl
             : { login: "POST /v2/admin/login with form field token", signed_in: signedIn }))
       .handle("login", ({ payload }) =>
         Effect.gen(function*() {
-          if (!safeEqual(payload.token ?? "", expected)) return yield* new Unauthorized({ detail: "Invalid admin token" })
+          if (!safeEqual(payload.token ?? "", expected)) return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
           const cookie = yield* sessions.startOperator
           return redirectWithCookie("/v2/admin", cookie, sessions.secureCookies)
         }))

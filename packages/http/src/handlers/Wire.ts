@@ -38,7 +38,15 @@ export const orderOut = (o: Order): typeof Dto.Order.Type => ({
 export const adminOrderOut = (o: Order): typeof Dto.AdminOrder.Type => ({
   ...orderOut(o),
   attempts: o.attempts,
-  next_attempt_at: iso(o.nextAttemptAt)
+  next_attempt_at: iso(o.nextAttemptAt),
+  unknown_checks: o.unknownAttempts,
+  unknown_since: iso(o.unknownSince),
+  evidence: o.evidence === null ? null : {
+    tx_hash: o.evidence.txHash,
+    ref: o.evidence.ref,
+    chain_state: o.evidence.chainState,
+    answers: o.evidence.answers
+  }
 })
 
 export const pricingOut = (p: Prices, sandbox: boolean): typeof Dto.Pricing.Type => ({

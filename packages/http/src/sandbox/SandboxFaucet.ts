@@ -40,19 +40,19 @@ export const SandboxFaucetRoute = HttpRouter.use((router) =>
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
         const length = Number(request.headers["content-length"] ?? "0")
-        if (Number.isFinite(length) && length > MAX_BODY_BYTES) return json({ detail: "Request body too large" }, 413)
+        if (Number.isFinite(length) && length > MAX_BODY_BYTES) return json({ detail: "Request body too large", code: "payload_too_large" }, 413)
         const text = yield* request.text.pipe(
           Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(MAX_BODY_BYTES)),
           Effect.result
         )
-        if (Result.isFailure(text)) return json({ detail: "Request body too large" }, 413)
+        if (Result.isFailure(text)) return json({ detail: "Request body too large", code: "payload_too_large" }, 413)
 
         const parsed = yield* parseFaucetRequest(text.success, chain.parseAddress)
         if (parsed._tag === "Invalid") return json({ detail: parsed.detail }, 422)
 
         const token = request.headers["x-admin-token"]
-        if (token === undefined) return json({ detail: "Missing X-Admin-Token header" }, 401)
-        if (!safeEqual(token, expected)) return json({ detail: "Invalid admin token" }, 401)
+        if (token === undefined) return json({ detail: "Missing X-Admin-Token header", code: "admin_token_missing" }, 401)
+        if (!safeEqual(token, expected)) return json({ detail: "Invalid admin token", code: "admin_token_invalid" }, 401)
 
         const { address: to, amount } = parsed.request
         const funded = yield* Effect.result(funding.withPermits(1)(
@@ -60,7 +60,7 @@ export const SandboxFaucetRoute = HttpRouter.use((router) =>
         ))
         if (Result.isFailure(funded)) {
           yield* Effect.logWarning("sandbox faucet failed", funded.failure.message)
-          return json({ detail: `The sandbox faucet failed: ${funded.failure.message}` }, 503)
+          return json({ detail: `The sandbox faucet failed: ${funded.failure.message}`, code: "internal_error" }, 503)
         }
         yield* Effect.logInfo(`sandbox faucet: ${formatTon(amount)} TON to ${to}`)
         return json({

@@ -63,8 +63,8 @@ export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
             const path = request.url.split("?")[0]!
             const allowed = compiled.filter((r) => r.regex.test(path)).map((r) => r.method)
             return allowed.length > 0
-              ? json({ detail: "Method Not Allowed" }, 405, { allow: [...new Set(allowed)].join(", ") })
-              : json({ detail: "Not Found" }, 404)
+              ? json({ detail: "Method Not Allowed", code: "method_not_allowed" }, 405, { allow: [...new Set(allowed)].join(", ") })
+              : json({ detail: "Not Found", code: "not_found" }, 404)
           })
       ),
       Effect.catchDefect((defect) =>
@@ -74,7 +74,7 @@ export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
             // A bug, not a client mistake: the id links the answer to the log line; the body says nothing more.
             const errorId = randomUUID()
             yield* Effect.logError("unexpected defect", { errorId, defect })
-            return json({ detail: "Internal Server Error", error_id: errorId }, 500)
+            return json({ detail: "Internal Server Error", code: "internal_error", error_id: errorId }, 500)
           })
       ),
       Effect.map((response) =>

@@ -85,7 +85,7 @@ const formBody = (values: Record<string, unknown>) => {
   return params.toString()
 }
 
-const tooLarge = new PayloadTooLarge({ detail: "The request body is larger than this route accepts" })
+const tooLarge = new PayloadTooLarge({ detail: "The request body is larger than this route accepts", code: "payload_too_large" })
 
 const isBodyTooLarge = (error: { readonly reason: { readonly _tag: string; readonly reason?: string } }) =>
   error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
@@ -174,8 +174,8 @@ const checkBody = Effect.fnUntraced(function*(
         error.reason._tag === "BodyTooLarge"
           ? Effect.fail(tooLarge)
           : error.reason._tag === "FileTooLarge"
-          ? Effect.fail(new BadRequest({ detail: "File too large" }))
-          : Effect.fail(new BadRequest({ detail: "There was an error parsing the body" })))
+          ? Effect.fail(new BadRequest({ detail: "File too large", code: "payload_too_large" }))
+          : Effect.fail(new BadRequest({ detail: "There was an error parsing the body", code: "body_unreadable" })))
     )
     input = { ...persisted }
   }

@@ -54,20 +54,36 @@ export const smallPortsContract = (test: StoreTest) => {
 
   test("IdempotencyKeys: new, in progress, replay, conflict, abandon, takeover after 10 minutes", Effect.gen(function*() {
     const keys = yield* IdempotencyKeys
-    assert.deepStrictEqual(yield* keys.begin("user:1:stars", "k1", "h1", t0), { _tag: "New" })
-    assert.deepStrictEqual(yield* keys.begin("user:1:stars", "k1", "h1", at(1)), { _tag: "InProgress" })
-    assert.deepStrictEqual(yield* keys.begin("user:1:stars", "k1", "h2", at(1)), { _tag: "Conflict" })
-    assert.deepStrictEqual(yield* keys.begin("user:2:stars", "k1", "h2", at(1)), { _tag: "New" })
-    yield* keys.complete("user:1:stars", "k1", { order_id: 7, ok: true }, at(2))
-    assert.deepStrictEqual(yield* keys.begin("user:1:stars", "k1", "h1", at(3)), { _tag: "Replay", response: { order_id: 7, ok: true } })
-    assert.deepStrictEqual(yield* keys.begin("user:1:stars", "k1", "h2", at(3)), { _tag: "Conflict" })
-    yield* keys.abandon("user:2:stars", "k1")
-    assert.deepStrictEqual(yield* keys.begin("user:2:stars", "k1", "h3", at(4)), { _tag: "New" })
-    assert.deepStrictEqual(yield* keys.begin("user:2:stars", "k1", "h3", at(minutes(10) + 3)), { _tag: "InProgress" })
-    assert.deepStrictEqual(yield* keys.begin("user:2:stars", "k1", "h3", at(minutes(10) + 4)), { _tag: "New" })
+    assert.deepStrictEqual(yield* keys.begin("user:1", "k1", "orders.stars", "h1", t0), { _tag: "New" })
+    assert.deepStrictEqual(yield* keys.begin("user:1", "k1", "orders.stars", "h1", at(1)), { _tag: "InProgress" })
+    assert.deepStrictEqual(yield* keys.begin("user:1", "k1", "orders.stars", "h2", at(1)), { _tag: "Conflict", reason: "OtherRequest" })
+    assert.deepStrictEqual(yield* keys.begin("user:2", "k1", "orders.stars", "h2", at(1)), { _tag: "New" })
+    yield* keys.complete("user:1", "k1", { order_id: 7, ok: true }, at(2))
+    assert.deepStrictEqual(yield* keys.begin("user:1", "k1", "orders.stars", "h1", at(3)), { _tag: "Replay", response: { order_id: 7, ok: true } })
+    assert.deepStrictEqual(yield* keys.begin("user:1", "k1", "orders.stars", "h2", at(3)), { _tag: "Conflict", reason: "OtherRequest" })
+    yield* keys.abandon("user:2", "k1")
+    assert.deepStrictEqual(yield* keys.begin("user:2", "k1", "orders.stars", "h3", at(4)), { _tag: "New" })
+    assert.deepStrictEqual(yield* keys.begin("user:2", "k1", "orders.stars", "h3", at(minutes(10) + 3)), { _tag: "InProgress" })
+    assert.deepStrictEqual(yield* keys.begin("user:2", "k1", "orders.stars", "h3", at(minutes(10) + 4)), { _tag: "New" })
     // Abandon leaves completed keys alone.
-    yield* keys.abandon("user:1:stars", "k1")
-    assert.strictEqual((yield* keys.begin("user:1:stars", "k1", "h1", at(5)))._tag, "Replay")
+    yield* keys.abandon("user:1", "k1")
+    assert.strictEqual((yield* keys.begin("user:1", "k1", "orders.stars", "h1", at(5)))._tag, "Replay")
+  }))
+
+  test("IdempotencyKeys: one key per owner across endpoints; expired after 24 hours and pruned", Effect.gen(function*() {
+    const keys = yield* IdempotencyKeys
+    assert.deepStrictEqual(yield* keys.begin("user:5", "k", "orders.stars", "h", t0), { _tag: "New" })
+    yield* keys.complete("user:5", "k", { ok: true }, at(1))
+    // The same key and even the same body on another endpoint: a conflict, never a second request.
+    assert.deepStrictEqual(yield* keys.begin("user:5", "k", "orders.premium", "h", at(2)), { _tag: "Conflict", reason: "OtherEndpoint" })
+    assert.deepStrictEqual(yield* keys.begin("user:5", "k", "orders.premium", "h2", at(2)), { _tag: "Conflict", reason: "OtherEndpoint" })
+    assert.strictEqual((yield* keys.begin("user:5", "k", "orders.stars", "h", at(minutes(24 * 60) - 1)))._tag, "Replay")
+    // After 24 hours the key is free again, for any request.
+    assert.deepStrictEqual(yield* keys.begin("user:5", "k", "orders.premium", "h2", at(minutes(24 * 60) + 1)), { _tag: "New" })
+    assert.deepStrictEqual(yield* keys.begin("user:6", "old", "orders.stars", "h", t0), { _tag: "New" })
+    assert.strictEqual(yield* keys.prune(at(minutes(60))), 1)
+    assert.deepStrictEqual(yield* keys.begin("user:6", "old", "orders.gift", "x", at(minutes(61))), { _tag: "New" })
+    assert.deepStrictEqual(yield* keys.begin("user:5", "k", "orders.premium", "h2", at(minutes(24 * 60) + 2)), { _tag: "InProgress" })
   }))
 
   test("Sessions: create, find while unexpired, remove, removeExpired", Effect.gen(function*() {

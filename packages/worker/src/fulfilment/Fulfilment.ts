@@ -1,10 +1,10 @@
 import type { Order } from "@resale/core/orders/Order.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { OrderWork } from "@resale/core/orders/OrderWork.ts"
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import { WorkerConfig } from "../WorkerConfig.ts"
 import { GiftFulfilment } from "./GiftFulfilment.ts"
 import { MarketplaceFulfilment } from "./MarketplaceFulfilment.ts"
-import { OrderLease } from "./OrderLease.ts"
 import type { Outcome } from "./Outcome.ts"
 
 /** A busy wallet frees up within seconds: look again soon, with some spread between workers. */
@@ -14,8 +14,9 @@ const busyDelay = (base: Duration.Duration) =>
 /**
  * Takes due orders one at a time and carries each through one attempt: stars and premium through
  * the marketplace paid from the hot wallet, gifts through the GiftSender; then applies the outcome
- * with the order use cases (complete, fail + refund once, defer with backoff) or hands the order
- * back without counting an attempt (busy, unknown outcome, stop). The order's lease is kept alive
+ * with the core order use cases (complete, fail + refund once, defer with backoff; an unknown outcome
+ * checked again later or handed to the operators past the limit) or hands the order back without
+ * counting an attempt (busy, stop). Holds no order rule of its own. The order's lease is kept alive
  * while it runs, so a dead worker's order is resumed by another one.
  */
 export class Fulfilment extends Context.Service<Fulfilment, {
@@ -27,7 +28,7 @@ export class Fulfilment extends Context.Service<Fulfilment, {
     Fulfilment,
     Effect.gen(function*() {
       const orderService = yield* OrderService
-      const lease = yield* OrderLease
+      const work = yield* OrderWork
       const marketplace = yield* MarketplaceFulfilment
       const gifts = yield* GiftFulfilment
       const settings = yield* WorkerConfig
@@ -43,24 +44,26 @@ export class Fulfilment extends Context.Service<Fulfilment, {
             return (outcome.transient ? orderService.defer(order.id, outcome.error) : orderService.fail(order.id, outcome.error))
               .pipe(Effect.asVoid)
           case "Busy":
-            return lease.requeue(order.id, busyDelay(settings.pollInterval), null)
+            return work.requeue(order.id, busyDelay(settings.pollInterval), null)
           case "Unknown":
-            return Effect.andThen(
-              outcome.ref === undefined ? Effect.void : lease.setReference(order.id, outcome.ref),
-              lease.requeue(order.id, settings.reconcileDelay, outcome.error)
-            )
+            return work.unknown(order.id, {
+              error: outcome.error,
+              ref: outcome.ref,
+              txHash: outcome.txHash,
+              chainState: outcome.chainState
+            }).pipe(Effect.asVoid)
         }
       }
 
       // `restore` makes the attempt itself interruptible (a stop); the hand-back and the outcome are not.
       const carry = (order: Order, restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) =>
         Effect.gen(function*() {
-          const outcome = yield* restore(lease.hold(
-            order,
+          const outcome = yield* restore(work.hold(
+            order.id,
             order.item.kind === "gift" ? gifts.attempt(order) : marketplace.attempt(order)
           )).pipe(
             // A stop in the middle hands the order back; the next worker resumes it (same payment key).
-            Effect.onInterrupt(() => lease.requeue(order.id, Duration.zero, null))
+            Effect.onInterrupt(() => work.requeue(order.id, Duration.zero, null))
           )
           yield* Effect.logInfo(`order ${order.id}: ${outcome._tag}`).pipe(
             Effect.annotateLogs({ orderId: order.id, kind: order.item.kind, outcome: outcome._tag })

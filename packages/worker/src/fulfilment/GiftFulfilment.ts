@@ -1,9 +1,9 @@
 import type { Order } from "@resale/core/orders/Order.ts"
+import { OrderWork } from "@resale/core/orders/OrderWork.ts"
 import { type GiftRequest, GiftSender, isGiftFailureTransient } from "@resale/core/ports/GiftSender.ts"
 import { currentDate } from "@resale/core/Time.ts"
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import { WorkerConfig } from "../WorkerConfig.ts"
-import { OrderLease } from "./OrderLease.ts"
 import { Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
 
 /** The order's reference while a gift send may be under way: `gift@<ISO instant before sending>`. */
@@ -44,7 +44,7 @@ export class GiftFulfilment extends Context.Service<GiftFulfilment, {
     GiftFulfilment,
     Effect.gen(function*() {
       const gifts = yield* GiftSender
-      const lease = yield* OrderLease
+      const work = yield* OrderWork
       const settings = yield* WorkerConfig
       const settleMs = Math.max(SETTLE_MS, Duration.toMillis(settings.reconcileDelay))
 
@@ -64,14 +64,14 @@ export class GiftFulfilment extends Context.Service<GiftFulfilment, {
           }
         }
         const startedAt = yield* currentDate
-        yield* lease.setReference(order.id, giftMarker(startedAt))
+        yield* work.setReference(order.id, giftMarker(startedAt))
         // Not cut short by a stop: a send under way finishes and its answer is kept.
         const sent = yield* Effect.uninterruptible(Effect.result(gifts.send(request)))
         if (sent._tag === "Success") return delivered(sent.success)
         const error = sent.failure
         if (error.reason === "Timeout") return Unknown(`gift send outcome unknown: ${error.message}`)
         // Nothing was sent: the marker goes, so the next attempt does not wait for a lookup.
-        yield* lease.setReference(order.id, null)
+        yield* work.setReference(order.id, null)
         return NotDelivered(isGiftFailureTransient(error), `gift not sent (${error.reason}): ${error.message}`)
       })
 

@@ -72,9 +72,10 @@ export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment
         const record = yield* direct.find(orderId)
         if (Option.isNone(record)) return outcome
         const ref = record.value.ref ?? undefined
-        if (outcome._tag === "Unknown") return Unknown(outcome.error, ref)
+        const found = { txHash: record.value.txHash, chainState: record.value.state }
+        if (outcome._tag === "Unknown") return Unknown(outcome.error, ref, found)
         return record.value.state === "unknown"
-          ? Unknown(`${record.value.errorReason ?? "Unknown"}: ${record.value.errorMessage ?? "payment outcome open"}`, ref)
+          ? Unknown(`${record.value.errorReason ?? "Unknown"}: ${record.value.errorMessage ?? "payment outcome open"}`, ref, found)
           : outcome
       })
 

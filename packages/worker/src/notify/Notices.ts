@@ -40,6 +40,15 @@ export const renderEvent = (event: OutboxEvent): Rendered => {
         "/v2/orders",
         `order-${str(p["orderId"])}`
       )
+    case "order.attention":
+      return make(
+        `Order #${str(p["orderId"])} needs attention`,
+        `Delivery of ${GOODS[str(p["kind"])] ?? "an order"} for @${str(p["recipient"])} is still unknown after ` +
+          `${str(p["checks"])} checks${str(p["ref"]) === "" ? "" : ` (Ref# ${str(p["ref"])})`}` +
+          `${str(p["txHash"]) === "" ? "" : `, tx ${str(p["txHash"])}`}. Check again, complete or refund it.`,
+        "/v2/admin/orders?status=needs_attention",
+        `order-${str(p["orderId"])}`
+      )
     case "topup.paid":
       return make(
         "Top-up credited",

@@ -1,77 +1,106 @@
+import type { ErrorCode } from "../../api/ErrorCodes.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import { MESSAGE_PARAM, MONEY_PARAM, type Params } from "../i18n/Translate.ts"
 import type { FlashLine } from "./WebCookies.ts"
 
 /**
- * The API's error answers (`{"detail": "..."}` or FastAPI's 422 list) turned into sentences in the
- * user's language. The server's English detail is matched against the wordings of
- * handlers/ErrorMapping.ts; a detail nobody foresaw is still shown, as the words it is.
+ * The API's error answers turned into sentences in the user's language, by their machine `code`
+ * (`{"detail", "code", "params"}`) or FastAPI's 422 list. `LINES` has an entry for every code: a
+ * code added to the API without words here fails the type check. A body without a code (a proxy's
+ * page, a detail nobody foresaw) is shown by its status, or as the words it is.
  */
-type Rule = readonly [RegExp, (m: RegExpExecArray) => FlashLine]
+type ErrorParams = Readonly<Record<string, string | number>>
 
 const line = (key: MessageKey, params?: Params): FlashLine => (params ? { key, params } : { key })
-const status = (kind: "topup" | "order" | "ticket", value: string | undefined): { readonly key: string } => ({
-  key: `status.${kind}.${value ?? ""}`
-})
 
-/** Money and words inside a detail stay references until the page renders them in the reader's language. */
-const moneyParam = (amount: string | undefined): string => `${MONEY_PARAM}${amount ?? "0"}`
-const STATUS_PREFIX = MESSAGE_PARAM
+/** Money and states inside a message stay references until the page renders them in the reader's language. */
+const money = (value: string | number | undefined): string => `${MONEY_PARAM}${value ?? 0}`
+const state = (kind: "topup" | "order" | "ticket", value: string | number | undefined): string =>
+  `${MESSAGE_PARAM}status.${kind}.${value ?? ""}`
+const text = (value: string | number | undefined): string => String(value ?? "")
+/** Whole hours (rounded up) until a daily cap frees up. */
+const hours = (p: ErrorParams): number => Math.max(1, Math.ceil(Number(p["retry_after_seconds"] ?? 86_400) / 3600))
 
-const CAP_KEYS: Record<string, MessageKey> = {
-  "top-ups": "error.capTopupsPerDay",
-  "cancelled top-ups": "error.capCancelsPerDay",
-  "receipt uploads": "error.capUploadsPerDay",
-  "support requests": "error.capTicketsPerDay"
+const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
+  not_authenticated: () => line("error.signIn"),
+  api_key_missing: () => line("error.apiKey"),
+  api_key_invalid: () => line("error.apiKey"),
+  admin_token_missing: () => line("error.adminToken"),
+  admin_token_invalid: () => line("error.adminToken"),
+  cross_site_refused: () => line("error.crossSite"),
+  telegram_login_invalid: () => line("error.telegramLogin"),
+  telegram_login_stale: () => line("error.telegramLogin"),
+  secret_token_invalid: () => line("error.generic"),
+  not_found: () => line("error.notFound"),
+  method_not_allowed: () => line("error.generic"),
+  body_unreadable: () => line("error.generic"),
+  payload_too_large: () => line("error.receiptLarge"),
+  rate_limited: () => line("error.tooMany"),
+  internal_error: () => line("error.server"),
+  user_not_found: () => line("error.notFoundThing"),
+  tier_unknown: () => line("error.tierUnknown"),
+  tier_not_upgrade: () => line("error.tierNotUpgrade"),
+  info_quota_exceeded: () => line("error.quota"),
+  balance_insufficient: (p) => line("error.insufficient", { required: money(p["required_uzs"]), balance: money(p["balance_uzs"]) }),
+  topup_not_found: () => line("error.notFoundThing"),
+  topup_transition_invalid: (p) => line("error.topupState", { from: state("topup", p["from"]), to: state("topup", p["to"]) }),
+  topup_amount_invalid: (p) => line("error.amountRange", { min: money(p["min_uzs"]), max: money(p["max_uzs"]) }),
+  topup_possible_duplicate: (p) =>
+    p["reason"] === "same_file"
+      ? line("error.possibleDuplicateFile", { id: text(p["duplicate_of"]) })
+      : line(p["reason"] === "near_amount" ? "error.possibleDuplicateNear" : "error.possibleDuplicate", {
+        id: text(p["duplicate_of"]),
+        amount: money(p["amount_uzs"])
+      }),
+  topup_payable_exhausted: () => line("error.payableExhausted"),
+  receipt_not_found: () => line("error.notFoundThing"),
+  receipt_type_unsupported: () => line("error.receiptType"),
+  receipt_too_large: () => line("error.receiptLarge"),
+  receipt_empty: () => line("error.receiptEmpty"),
+  account_cap_open_topups: (p) => line("error.capOpenTopups", { limit: text(p["limit"]) }),
+  account_cap_open_reviews: (p) => line("error.capOpenReviews", { limit: text(p["limit"]) }),
+  account_cap_topups_per_day: (p) => line("error.capTopupsPerDay", { limit: text(p["limit"]), n: hours(p) }),
+  account_cap_cancels_per_day: (p) => line("error.capCancelsPerDay", { limit: text(p["limit"]), n: hours(p) }),
+  account_cap_uploads_per_day: (p) => line("error.capUploadsPerDay", { limit: text(p["limit"]), n: hours(p) }),
+  account_cap_tickets_per_day: (p) => line("error.capTicketsPerDay", { limit: text(p["limit"]), n: hours(p) }),
+  order_not_found: () => line("error.notFoundThing"),
+  order_transition_invalid: (p) => line("error.orderState", { from: state("order", p["from"]), to: state("order", p["to"]) }),
+  stars_amount_too_small: () => line("error.starsMin"),
+  stars_amount_too_large: () => line("error.starsMax"),
+  premium_duration_invalid: () => line("error.duration"),
+  username_invalid: () => line("error.username"),
+  gift_invalid: () => line("error.giftNotFound"),
+  comment_invalid: () => line("error.comment"),
+  sender_account_invalid: () => line("error.senderAccount"),
+  gift_not_found: () => line("error.giftNotFound"),
+  gift_catalog_unavailable: () => line("error.marketplace"),
+  username_not_found: () => line("error.usernameNotFound"),
+  marketplace_rejected: (p) => line("error.rejected", { reason: text(p["reason"]) }),
+  marketplace_unavailable: () => line("error.marketplace"),
+  ticket_not_found: () => line("error.notFoundThing"),
+  ticket_message_empty: () => line("error.messageEmpty"),
+  ticket_message_too_long: () => line("error.messageLong"),
+  ticket_transition_invalid: (p) => line("error.ticketState", { from: state("ticket", p["from"]) }),
+  prices_invalid: () => line("error.prices"),
+  payment_not_found: () => line("error.notFoundThing"),
+  payment_possible_duplicate: (p) =>
+    line("error.paymentPossibleDuplicate", {
+      id: text(p["credited_topup_id"]),
+      amount: money(p["amount_uzs"]),
+      payment: text(p["payment_id"])
+    }),
+  payment_already_matched: () => line("error.paymentMatched"),
+  payment_invalid: () => line("error.generic"),
+  page_invalid: () => line("error.generic"),
+  push_subscription_invalid: () => line("error.pushInvalid"),
+  push_subscription_taken: () => line("error.pushInvalid"),
+  idempotency_key_invalid: () => line("error.idempotency"),
+  idempotency_key_reused: () => line("error.idempotency"),
+  idempotency_key_endpoint_mismatch: () => line("error.idempotency"),
+  idempotency_key_in_progress: () => line("error.inProgress"),
+  webhook_not_found: () => line("error.notFoundThing"),
+  webhook_url_invalid: () => line("error.webhookUrl")
 }
-
-const RULES: ReadonlyArray<Rule> = [
-  [/^Insufficient balance: (\d+) UZS required, (\d+) UZS available/, (m) =>
-    line("error.insufficient", { required: moneyParam(m[1]), balance: moneyParam(m[2]) })],
-  [/^Amount must be between (\d+) and (\d+) UZS/, (m) => line("error.amountRange", { min: moneyParam(m[1]), max: moneyParam(m[2]) })],
-  [/^Top-up is (\w+); it cannot become (\w+)/, (m) =>
-    line("error.topupState", { from: STATUS_PREFIX + status("topup", m[1]).key, to: STATUS_PREFIX + status("topup", m[2]).key })],
-  [/^Order is (\w+); it cannot become (\w+)/, (m) =>
-    line("error.orderState", { from: STATUS_PREFIX + status("order", m[1]).key, to: STATUS_PREFIX + status("order", m[2]).key })],
-  [/^Ticket is (\w+); it cannot become/, (m) => line("error.ticketState", { from: STATUS_PREFIX + status("ticket", m[1]).key })],
-  [/^Not authenticated/, () => line("error.signIn")],
-  [/^Cross-site request refused/, () => line("error.crossSite")],
-  [/^Invalid admin token/, () => line("error.adminToken")],
-  [/^(Invalid Telegram login data|Telegram login data is too old)/, () => line("error.telegramLogin")],
-  [/^Gift not found/, () => line("error.giftNotFound")],
-  [/^Username not found/, () => line("error.usernameNotFound")],
-  [/^Marketplace is unavailable/, () => line("error.marketplace")],
-  [/^(Receipt is larger than|File too large|the receipt is larger than)/, () => line("error.receiptLarge")],
-  [/^the receipt must be an image or a PDF/, () => line("error.receiptType")],
-  [/^the receipt file is empty/, () => line("error.receiptEmpty")],
-  [/^username must be/, () => line("error.username")],
-  [/^amount must be a whole number of at least/, () => line("error.starsMin")],
-  [/^amount must be at most/, () => line("error.starsMax")],
-  [/^duration must be 3, 6 or 12/, () => line("error.duration")],
-  [/^comment must be at most/, () => line("error.comment")],
-  [/^the message is empty/, () => line("error.messageEmpty")],
-  [/^the (message|subject) is longer than/, () => line("error.messageLong")],
-  [/^Unknown tier/, () => line("error.tierUnknown")],
-  [/^Tier \d+ is not an upgrade/, () => line("error.tierNotUpgrade")],
-  [/^Daily info lookup quota/, () => line("error.quota")],
-  [/^(star_price_uzs|premium_\d+_month_uzs|starPriceUzs|premium\d+MonthUzs)\b/, () => line("error.prices")],
-  [/^Too many pending top-ups of this amount/, () => line("error.payableExhausted")],
-  [/^Idempotency-Key was already used/, () => line("error.idempotency")],
-  [/^A request with this Idempotency-Key is still being processed/, () => line("error.inProgress")],
-  [/^Payment already matched/, () => line("error.paymentMatched")],
-  [/^Possible duplicate: receipt top-up #(\d+) of (\d+) UZS.*payment #(\d+)/, (m) =>
-    line("error.paymentPossibleDuplicate", { id: m[1] ?? "", amount: moneyParam(m[2]), payment: m[3] ?? "" })],
-  [/^Possible duplicate: the same receipt file was sent for top-up #(\d+)/, (m) => line("error.possibleDuplicateFile", { id: m[1] ?? "" })],
-  [/^Possible duplicate: top-up #(\d+), credited to this user at .*? is within .*? of this receipt's (\d+) UZS/, (m) =>
-    line("error.possibleDuplicateNear", { id: m[1] ?? "", amount: moneyParam(m[2]) })],
-  [/^Too many open top-ups: at most (\d+)/, (m) => line("error.capOpenTopups", { limit: m[1] ?? "" })],
-  [/^Too many receipts under review: at most (\d+)/, (m) => line("error.capOpenReviews", { limit: m[1] ?? "" })],
-  [/^Daily limit reached: at most (\d+) (top-ups|cancelled top-ups|receipt uploads|support requests) per 24 hours; try again in (\d+) h/, (m) =>
-    line(CAP_KEYS[m[2] ?? ""] ?? "error.tooMany", { limit: m[1] ?? "", n: Number(m[3] ?? 1) })],
-  [/^Possible duplicate: top-up #(\d+) of (\d+) UZS/, (m) => line("error.possibleDuplicate", { id: m[1] ?? "", amount: moneyParam(m[2]) })],
-  [/^(Top-up|Order|Ticket|Receipt|Payment|User) not found/, () => line("error.notFoundThing")],
-  [/^Not Found$/, () => line("error.notFound")]
-]
 
 const FIELD_KEYS = new Set([
   "amount_uzs", "receipt", "username", "amount", "duration", "gift_id", "comment", "subject", "body", "tier", "token",
@@ -81,7 +110,7 @@ const FIELD_KEYS = new Set([
 
 const fieldParam = (loc: ReadonlyArray<unknown>): string => {
   const name = String(loc[loc.length - 1] ?? "")
-  return FIELD_KEYS.has(name) ? `${STATUS_PREFIX}field.${name}` : name
+  return FIELD_KEYS.has(name) ? `${MESSAGE_PARAM}field.${name}` : name
 }
 
 /** One entry of a 422 list: "Amount: enter a whole number." */
@@ -92,25 +121,23 @@ const validationLine = (item: { readonly loc?: ReadonlyArray<unknown>; readonly 
   return line("error.fieldInvalid", { field })
 }
 
-export const detailLine = (detail: string): FlashLine => {
-  for (const [pattern, make] of RULES) {
-    const match = pattern.exec(detail)
-    if (match) return make(match)
-  }
-  return { text: detail }
-}
+const isCode = (value: unknown): value is ErrorCode => typeof value === "string" && Object.hasOwn(LINES, value)
+
+const paramsOf = (value: unknown): ErrorParams =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as ErrorParams) : {}
 
 /** The lines to show for a failed API answer. */
 export const errorLines = (statusCode: number, body: string): ReadonlyArray<FlashLine> => {
-  let parsed: unknown
+  let parsed: { readonly detail?: unknown; readonly code?: unknown; readonly params?: unknown } | undefined
   try {
-    parsed = JSON.parse(body)
+    const value: unknown = JSON.parse(body)
+    parsed = typeof value === "object" && value !== null ? value : undefined
   } catch {
     parsed = undefined
   }
-  const detail = (parsed as { detail?: unknown } | undefined)?.detail
-  if (Array.isArray(detail)) return detail.map((item) => validationLine(item as never))
-  if (typeof detail === "string" && detail !== "") return [detailLine(detail)]
+  if (Array.isArray(parsed?.detail)) return parsed.detail.map((item) => validationLine(item as never))
+  if (isCode(parsed?.code)) return [LINES[parsed.code](paramsOf(parsed.params))]
+  if (typeof parsed?.detail === "string" && parsed.detail !== "") return [{ text: parsed.detail }]
   if (statusCode === 401) return [line("error.signIn")]
   if (statusCode === 404) return [line("error.notFound")]
   if (statusCode === 429) return [line("error.tooMany")]

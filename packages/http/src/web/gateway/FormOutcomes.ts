@@ -108,6 +108,16 @@ const RULES: ReadonlyArray<FormRule> = [
     success: (m) => ({ next: "/v2/admin/orders", flash: ok("flash.orderDone", { id: m[1]! }) })
   },
   {
+    pattern: /^\/v2\/admin\/orders\/(\d+)\/recheck$/,
+    back: () => "/v2/admin/orders",
+    success: (m) => ({ next: "/v2/admin/orders", flash: ok("flash.orderRechecked", { id: m[1]! }) })
+  },
+  {
+    pattern: /^\/v2\/admin\/orders\/(\d+)\/refund$/,
+    back: () => "/v2/admin/orders",
+    success: (m) => ({ next: "/v2/admin/orders", flash: ok("flash.orderRefunded", { id: m[1]! }) })
+  },
+  {
     pattern: /^\/v2\/admin\/tickets\/(\d+)\/reply$/,
     back: (m) => `/v2/admin/tickets/${m[1]}`,
     success: (m) => ({ next: `/v2/admin/tickets/${m[1]}#conversation`, flash: ok("flash.replySent") })

@@ -8,11 +8,20 @@ const words = (locale: "en" | "ru" | "uz", lines: ReadonlyArray<FlashLine>) =>
   lines.map((line) => ("key" in line ? translator(locale).t(line.key, line.params) : line.text))
 
 describe("API errors in words", () => {
-  it("the server's details become sentences in the reader's language", () => {
-    const insufficient = errorLines(409, JSON.stringify({ detail: "Insufficient balance: 23000 UZS required, 1500 UZS available" }))
+  it("the server's codes become sentences in the reader's language, with the values of their params", () => {
+    const insufficient = errorLines(409, JSON.stringify({
+      detail: "Insufficient balance: 23000 UZS required, 1500 UZS available",
+      code: "balance_insufficient",
+      params: { required_uzs: 23000, balance_uzs: 1500 }
+    }))
     assert.deepStrictEqual(words("en", insufficient), ["Not enough balance: 23,000\u00a0UZS needed, you have 1,500\u00a0UZS."])
     assert.deepStrictEqual(words("uz", insufficient), ["Mablag‘ yetarli emas: 23\u00a0000\u00a0so‘m kerak, balansda 1\u00a0500\u00a0so‘m."])
-    const state = errorLines(409, JSON.stringify({ detail: "Top-up is paid; it cannot become cancelled" }))
+    // The words come from the code, not from the English detail (which may be reworded).
+    const state = errorLines(409, JSON.stringify({
+      detail: "reworded",
+      code: "topup_transition_invalid",
+      params: { from: "paid", to: "cancelled" }
+    }))
     assert.deepStrictEqual(words("ru", state), ["Это пополнение уже в статусе «Зачислено», поэтому оно не может стать «Отменено»."])
   })
 
@@ -31,7 +40,8 @@ describe("API errors in words", () => {
     ])
   })
 
-  it("an unforeseen detail is shown as the words it is; a body without one by its status; never JSON", () => {
+  it("an unknown code or a detail without a code is shown as the words it is; a body without one by its status; never JSON", () => {
+    assert.deepStrictEqual(words("en", errorLines(400, JSON.stringify({ detail: "New rule", code: "brand_new_code" }))), ["New rule"])
     assert.deepStrictEqual(words("en", errorLines(400, JSON.stringify({ detail: "Something new happened" }))), ["Something new happened"])
     assert.deepStrictEqual(words("en", errorLines(500, "")), ["Something went wrong on our side. Please try again in a minute."])
     assert.deepStrictEqual(words("en", errorLines(401, "<html>")), ["Please sign in first."])

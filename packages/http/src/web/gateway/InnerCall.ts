@@ -39,8 +39,8 @@ const answer = (response: HttpServerResponse.HttpServerResponse): InnerAnswer =>
   return { status: response.status, text, json: parse(text), response }
 }
 
-const notFound = HttpServerResponse.jsonUnsafe({ detail: "Not Found" }, { status: 404 })
-const defect = HttpServerResponse.jsonUnsafe({ detail: "Internal Server Error" }, { status: 500 })
+const notFound = HttpServerResponse.jsonUnsafe({ detail: "Not Found", code: "not_found" }, { status: 404 })
+const defect = HttpServerResponse.jsonUnsafe({ detail: "Internal Server Error", code: "internal_error" }, { status: 500 })
 
 /** Runs the router for `request`; a missing route is a 404 and a defect a 500, as the server would answer. */
 export const runInner = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>

@@ -21,7 +21,7 @@ export interface AdminOrdersData {
   readonly gifts: GiftTitles
 }
 
-const STATUSES = ["queued", "processing", "completed", "failed"] as const
+const STATUSES = ["needs_attention", "queued", "processing", "completed", "failed"] as const
 const KINDS = ["stars", "premium", "gift"] as const
 
 const filters = (ctx: PageContext, filter: AdminOrdersFilter): Html => {
@@ -32,17 +32,35 @@ ${select({ name: "kind", label: t("admin.kind"), options: [{ value: "", label: t
 ${submit(t("common.filter"), { kind: "secondary" })}</form>`
 }
 
+/** What the checks of an order needing attention found: tx hash, Ref#, payment record state. */
+const evidence = (order: Order): Html =>
+  order.evidence === null
+    ? html``
+    : html`<dl class="evidence">${order.evidence.tx_hash ? html`<dt>tx</dt><dd><code>${order.evidence.tx_hash}</code></dd>` : ""}${
+      order.evidence.ref ? html`<dt>Ref#</dt><dd><code>${order.evidence.ref}</code></dd>` : ""
+    }${order.evidence.chain_state ? html`<dt>chain</dt><dd>${order.evidence.chain_state}</dd>` : ""}<dt>checks</dt><dd>${
+      String(order.unknown_checks)
+    }</dd></dl>`
+
 const actions = (ctx: PageContext, order: Order): Html => {
   const { t } = ctx.tr
   const base = `/v2/admin/orders/${order.order_id}`
   const retry = order.status === "failed" ? actionForm(ctx, `${base}/retry`, t("admin.retry"), { idempotent: true }) : html``
+  // Delivery unknown past the limit: look again (same payment, never a second one) or refund once.
+  const attention = order.status === "needs_attention"
+    ? html`${actionForm(ctx, `${base}/recheck`, t("admin.recheck"), { idempotent: true })}
+<form method="post" action="${base}/refund" class="refund">${formGuards(ctx, { idempotent: true })}
+<label for="note-${order.order_id}">${t("admin.refundNote")} <span class="hint">(${t("common.optional")})</span></label>
+<input id="note-${order.order_id}" name="note" maxlength="500">
+${submit(t("admin.refund"), { kind: "secondary" })}</form>`
+    : html``
   const done = order.status === "completed"
     ? html``
     : html`<form method="post" action="${base}/mark-done" class="mark-done">${formGuards(ctx, { idempotent: true })}
 <label for="tx-${order.order_id}">${t("admin.txId")} <span class="hint">(${t("common.optional")})</span></label>
 <input id="tx-${order.order_id}" name="tx_id" maxlength="200">
 ${submit(t("admin.markDone"), { kind: "secondary" })}</form>`
-  return html`${retry}${done}`
+  return html`${retry}${attention}${done}`
 }
 
 export const adminOrdersPage = (ctx: PageContext, data: AdminOrdersData): Html => {
@@ -68,7 +86,7 @@ ${
             `@${o.username}`,
             money(ctx.tr, o.price_uzs),
             statusBadge(ctx.tr, "order", o.status),
-            o.error ? html`<span class="reason">${o.error}</span>` : "—",
+            o.error ? html`<span class="reason">${o.error}</span>${evidence(o)}` : "—",
             String(o.attempts),
             o.tx_id ? html`<code class="tx">${o.tx_id}</code>` : "—",
             time(o.created_at),

@@ -76,7 +76,7 @@ export const AssetRoutes = Layer.effectDiscard(Effect.gen(function*() {
     Effect.map(HttpRouter.params, (params) => {
       const name = params["file"] ?? ""
       // Own properties only: `constructor` or `toString` are not files.
-      if (name === "sw.js" || !Object.hasOwn(FILES, name)) return json({ detail: "Not Found" }, 404)
+      if (name === "sw.js" || !Object.hasOwn(FILES, name)) return json({ detail: "Not Found", code: "not_found" }, 404)
       return asset(name, new URL(request.url, "http://localhost").searchParams.get("v") === ASSET_VERSION)
     }))
   yield* router.add("GET", "/v2/sw.js", asset("sw.js", false))

@@ -29,7 +29,7 @@ export const OPERATOR_ROUTES = [
   { method: "GET", path: "/v2/admin/tickets/:ticket_id" }
 ] as const
 
-const ORDER_STATUSES: ReadonlyArray<string> = ["queued", "processing", "completed", "failed"]
+const ORDER_STATUSES: ReadonlyArray<string> = ["queued", "processing", "completed", "failed", "needs_attention"]
 const ORDER_KINDS: ReadonlyArray<string> = ["stars", "premium", "gift"]
 const TOPUP_STATUSES: ReadonlyArray<string> = ["pending", "review", "paid", "cancelled", "rejected", "expired"]
 
@@ -147,7 +147,7 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
 
   const ticket = Effect.gen(function*() {
     const id = pathId((yield* HttpRouter.params)["ticket_id"])
-    if (id === undefined) return detail(404, "Ticket not found")
+    if (id === undefined) return detail(404, "Ticket not found", "ticket_not_found")
     return yield* tickets.detail({ kind: "operator" }, id as TicketId).pipe(
       Effect.map((d) => json({ ticket: ticketOut(d.ticket), messages: d.messages.map(messageOut) })),
       Effect.catch(errorResponse)

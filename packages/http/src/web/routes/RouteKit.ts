@@ -1,10 +1,11 @@
 import type { UserId } from "@resale/core"
-import { Effect, Option, Redacted } from "effect"
+import { Clock, Effect, Option, Redacted } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { isSameOrigin } from "../../auth/OriginCheck.ts"
 import type { WebSessions } from "../../auth/WebSessions.ts"
-import { BadRequest, Conflict, Forbidden, type HandlerError, NotFound, TooManyRequests } from "../../api/Errors.ts"
-import { toHttpError } from "../../handlers/ErrorMapping.ts"
+import type { ErrorCode, ErrorParams } from "../../api/ErrorCodes.ts"
+import { statusOf } from "../../api/Errors.ts"
+import { retryAfterSeconds, toHttpError } from "../../handlers/ErrorMapping.ts"
 import { laxBool } from "../../validation/PydanticFields.ts"
 
 /**
@@ -13,21 +14,19 @@ import { laxBool } from "../../validation/PydanticFields.ts"
  */
 export const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsafe(body, { status })
 
-export const detail = (status: number, text: string) => json({ detail: text }, status)
-
-const statusOf = (error: HandlerError): number =>
-  error instanceof BadRequest ? 400
-  : error instanceof Forbidden ? 403
-  : error instanceof NotFound ? 404
-  : error instanceof Conflict ? 409
-  : error instanceof TooManyRequests ? 429
-  : 503
+/** An error answer as the /v2 handlers give it: English `detail`, machine `code`, optional `params`. */
+export const detail = (status: number, text: string, code: ErrorCode, params?: ErrorParams) =>
+  json(params === undefined ? { detail: text, code } : { detail: text, code, params }, status)
 
 /** A failed use case as the /v2 handlers would answer it; an error nobody mapped is a defect. */
 export const errorResponse = (error: unknown) => {
   const mapped = toHttpError(error)
   if (mapped === undefined) return Effect.die(error)
-  return Effect.succeed(detail(statusOf(mapped), mapped.detail))
+  return Effect.map(Clock.currentTimeMillis, (now) => {
+    const response = detail(statusOf(mapped), mapped.detail, mapped.code, mapped.params)
+    const after = retryAfterSeconds(mapped, now)
+    return after === undefined ? response : HttpServerResponse.setHeader(response, "retry-after", String(after))
+  })
 }
 
 export interface ValidationItem {
@@ -91,8 +90,8 @@ export const requireUser = (sessions: WebSessions["Service"], publicUrl: string)
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const userId = yield* sessions.user(request)
-    if (Option.isNone(userId)) return { refused: detail(401, "Not authenticated") } as Guarded<UserId>
-    if (crossSite(request, publicUrl)) return { refused: detail(403, "Cross-site request refused") } as Guarded<UserId>
+    if (Option.isNone(userId)) return { refused: detail(401, "Not authenticated", "not_authenticated") } as Guarded<UserId>
+    if (crossSite(request, publicUrl)) return { refused: detail(403, "Cross-site request refused", "cross_site_refused") } as Guarded<UserId>
     return { ok: userId.value } as Guarded<UserId>
   })
 
@@ -100,8 +99,8 @@ export const requireUser = (sessions: WebSessions["Service"], publicUrl: string)
 export const requireOperator = (sessions: WebSessions["Service"], publicUrl: string) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    if (!(yield* sessions.operator(request))) return { refused: detail(401, "Not authenticated") } as Guarded<true>
-    if (crossSite(request, publicUrl)) return { refused: detail(403, "Cross-site request refused") } as Guarded<true>
+    if (!(yield* sessions.operator(request))) return { refused: detail(401, "Not authenticated", "not_authenticated") } as Guarded<true>
+    if (crossSite(request, publicUrl)) return { refused: detail(403, "Cross-site request refused", "cross_site_refused") } as Guarded<true>
     return { ok: true } as Guarded<true>
   })
 

@@ -46,7 +46,7 @@ export const ShopperRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const balances = yield* Balances
   const idempotency = yield* Idempotency
 
-  const place = (scope: string, parse: Parse) =>
+  const place = (endpoint: string, parse: Parse) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const fields = yield* formFields(request)
@@ -57,7 +57,7 @@ export const ShopperRoutes = Layer.effectDiscard(Effect.gen(function*() {
       if ("refused" in who) return who.refused
       const userId = who.ok
       const key = request.headers["idempotency-key"]
-      return yield* idempotent(key, `user:${userId}:${scope}`, body, Dto.OrderCreated, Effect.gen(function*() {
+      return yield* idempotent(key, { user: userId }, endpoint, body, Dto.OrderCreated, Effect.gen(function*() {
         const created = yield* orders.create(userId, order)
         return { ok: true, order: orderOut(created), balance_uzs: yield* balances.balance(userId), sandbox: config.sandbox }
       })).pipe(
@@ -68,6 +68,6 @@ export const ShopperRoutes = Layer.effectDiscard(Effect.gen(function*() {
     })
 
   // Validation comes before authentication, as on every /v2 route.
-  yield* router.add("POST", "/v2/orders/stars", place("orders.stars", stars))
-  yield* router.add("POST", "/v2/orders/premium", place("orders.premium", premium))
+  yield* router.add("POST", "/v2/orders/stars", place("POST /v2/orders/stars", stars))
+  yield* router.add("POST", "/v2/orders/premium", place("POST /v2/orders/premium", premium))
 }))
