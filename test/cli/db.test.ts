@@ -2,9 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { isolatedPrefix } from "@resale/store/testing/IsolatedPostgres.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Effect } from "effect"
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from "node:fs"
-import { createServer } from "node:http"
-import type { AddressInfo } from "node:net"
+import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { cli, CliTestLayer, json, runResale } from "./support/CliHarness.ts"
@@ -24,21 +22,7 @@ const tempDir = Effect.acquireRelease(
   (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
 )
 
-/** A loopback server that answers `/healthz` as the resale server does; its port. */
-const fakeServer = Effect.acquireRelease(
-  Effect.promise(() =>
-    new Promise<ReturnType<typeof createServer>>((resolve) => {
-      const server = createServer((req, res) => {
-        res.writeHead(req.url === "/healthz" ? 200 : 404, { "content-type": "application/json" })
-        res.end(JSON.stringify({ status: "ok" }))
-      })
-      server.listen(0, "127.0.0.1", () => resolve(server))
-    })
-  ),
-  (server) => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
-).pipe(Effect.map((server) => (server.address() as AddressInfo).port))
-
-// A port nothing listens on, so the embedded guard finds no server.
+// A port nothing listens on: no server (and no faucet) is found.
 const QUIET_PORT = "9"
 
 layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })("resale db (real process, real PostgreSQL)", (it) => {
@@ -97,21 +81,5 @@ layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })("resa
       const shown = json(yield* runResale(["pricing", "show", "--json"], env))
       assert.strictEqual(shown.starPriceUzs, 321)
       assert.isFalse(existsSync(join(dataDir, "resale-cli.lock")))
-    }))
-
-  it.effect("the embedded database is refused while a server answers on PORT or another command holds it", () =>
-    Effect.gen(function*() {
-      const dataDir = yield* tempDir
-      const port = yield* fakeServer
-      const served = yield* runResale(["pricing", "show"], { DATABASE_URL: undefined, DATA_DIR: dataDir, PORT: String(port) })
-      assert.strictEqual(served.code, 1)
-      assert.include(served.stderr, `A resale server answers on port ${port}`)
-      assert.isFalse(existsSync(join(dataDir, "pg", "PG_VERSION")))
-
-      mkdirSync(join(dataDir, "pg"), { recursive: true })
-      writeFileSync(join(dataDir, "resale-cli.lock"), String(process.pid))
-      const held = yield* runResale(["pricing", "show"], { DATABASE_URL: undefined, DATA_DIR: dataDir, PORT: QUIET_PORT })
-      assert.strictEqual(held.code, 1)
-      assert.include(held.stderr, "Another resale command is using the embedded database")
     }))
 })

@@ -5,7 +5,7 @@ import { DirectPurchaseRecords } from "@resale/core/ports/DirectPurchaseRecords.
 import { deriveKeys, SandboxBlockchain, walletContract } from "@resale/ton"
 import { mnemonicNew } from "@ton/crypto"
 import { Address } from "@ton/ton"
-import { Effect, Option, Redacted } from "effect"
+import { Array, Effect, Option, Redacted } from "effect"
 import { createServer } from "node:http"
 import type { AddressInfo } from "node:net"
 import { randomBytes } from "node:crypto"
@@ -63,15 +63,16 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resa
           comment: null
         }, new Date())
         assert.strictEqual(claim._tag, "Claimed")
+        const paidId = claim.record.id
         const signed = yield* chain.prepareTransfer(resolved, { to, amount: (3n * TON / 2n) as Nanoton })
-        yield* records.transition(paidOrder, ["pending"], "sending", {
+        yield* records.transition(paidId, ["pending"], "sending", {
           prepared: signed,
           payTo: to,
           payAmount: signed.amount,
           lock: true
         }, new Date())
         yield* chain.send(signed)
-        yield* records.transition(paidOrder, ["sending"], "unknown", {
+        yield* records.transition(paidId, ["sending"], "unknown", {
           errorReason: "TransferFailed",
           errorMessage: "the node stopped answering after the message was sent"
         }, new Date())
@@ -80,7 +81,7 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resa
 
       // Another one whose process died before anything was signed.
       const abandoned = `cli-abandoned-${fingerprint().slice(0, 8)}`
-      yield* records.claim({
+      const abandonedClaim = yield* records.claim({
         orderId: abandoned,
         kind: "transfer",
         fingerprint: fingerprint(),
@@ -92,7 +93,7 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resa
         units: null,
         comment: null
       }, new Date())
-      yield* records.transition(abandoned, ["pending"], "unknown", {}, new Date()).pipe(Effect.orDie)
+      yield* records.transition(abandonedClaim.record.id, ["pending"], "unknown", {}, new Date()).pipe(Effect.orDie)
 
       const open = json(yield* resale("payouts", "list", "--json"))
       assert.sameMembers(open.items.map((r: { orderId: string }) => r.orderId), [paidOrder, abandoned])
@@ -120,7 +121,7 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resa
       assert.strictEqual(dead.record.errorReason, "Abandoned")
 
       // The store agrees, and the chain moved exactly once: amount + the fee reported.
-      const stored = Option.getOrThrow(yield* records.find(paidOrder))
+      const stored = Option.getOrThrow(Array.head(yield* records.findByOrderId(paidOrder)))
       assert.strictEqual(stored.state, "done")
       const balanceAfter = yield* onChain(Blockchain.use((chain) => chain.balance(wallet.address)))
       assert.strictEqual(balanceAfter, 50n * TON - 3n * TON / 2n - stored.fee!)

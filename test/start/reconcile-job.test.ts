@@ -13,12 +13,12 @@ import { Notifier, NotifierError } from "@resale/core/ports/Notifier.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { deriveKeys, SandboxBlockchain, walletContract } from "@resale/ton"
 import { makeSimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
-import { sandboxMarketplace } from "@resale/worker/SandboxWorld.ts"
+import { sandboxMarketplace } from "@resale/http/direct/DirectSandbox.ts"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { mnemonicNew } from "@ton/crypto"
 import { Address } from "@ton/ton"
-import { Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Array, Duration, Effect, Layer, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 
 const TON = 1_000_000_000n
@@ -31,7 +31,7 @@ const Gifts = Layer.effect(GiftSender)(Effect.map(makeSimulatedGiftSender({ acco
 
 /** One emulator, the Fragment simulator on it, a fresh database: the world the jobs run in. */
 const World = Layer.mergeAll(
-  sandboxMarketplace.pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }))),
+  sandboxMarketplace().pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }))),
   IsolatedPostgres.layerStore
 )
 
@@ -77,7 +77,7 @@ const settled = (orderId: string) =>
   Effect.gen(function*() {
     const records = yield* DirectPurchaseRecords
     for (let i = 0; i < 120; i++) {
-      const found = Option.getOrThrow(yield* records.find(orderId))
+      const found = Option.getOrThrow(Array.head(yield* records.findByOrderId(orderId)))
       if (found.state === "done" || found.state === "failed") return found
       yield* Effect.sleep("250 millis")
     }
@@ -97,27 +97,27 @@ layer(World, { timeout: "180 seconds", excludeTestServices: true })("worker reco
       const payer = yield* fundedWallet(40n)
       const paid = `rj-paid-${fingerprint().slice(0, 8)}`
       const to = freshAddress()
-      yield* records.claim(transferClaim(paid, payer.address, to, 2n * TON), new Date())
+      const paidId = (yield* records.claim(transferClaim(paid, payer.address, to, 2n * TON), new Date())).record.id
       const signed = yield* chain.prepareTransfer(payer, { to, amount: (2n * TON) as Nanoton })
-      yield* records.transition(paid, ["pending"], "sending", { prepared: signed, payTo: to, payAmount: signed.amount, lock: true }, new Date())
+      yield* records.transition(paidId, ["pending"], "sending", { prepared: signed, payTo: to, payAmount: signed.amount, lock: true }, new Date())
       yield* chain.send(signed)
-      yield* records.transition(paid, ["sending"], "unknown", {
+      yield* records.transition(paidId, ["sending"], "unknown", {
         errorReason: "TransferFailed",
         errorMessage: "the node stopped answering after the message was sent"
       }, new Date())
 
       // One whose process died before anything was signed.
       const abandoned = `rj-abandoned-${fingerprint().slice(0, 8)}`
-      yield* records.claim(transferClaim(abandoned, payer.address, freshAddress(), TON), new Date())
-      yield* records.transition(abandoned, ["pending"], "unknown", {}, new Date())
+      const abandonedId = (yield* records.claim(transferClaim(abandoned, payer.address, freshAddress(), TON), new Date())).record.id
+      yield* records.transition(abandonedId, ["pending"], "unknown", {}, new Date())
 
       // A process that died right after sending: left `sending`, untouched past PAYMENT_STALE_AFTER.
       const other = yield* fundedWallet(10n)
       const dead = `rj-dead-${fingerprint().slice(0, 8)}`
       const to2 = freshAddress()
-      yield* records.claim(transferClaim(dead, other.address, to2, TON), new Date())
+      const deadId = (yield* records.claim(transferClaim(dead, other.address, to2, TON), new Date())).record.id
       const signed2 = yield* chain.prepareTransfer(other, { to: to2, amount: TON as Nanoton })
-      yield* records.transition(dead, ["pending"], "sending", { prepared: signed2, payTo: to2, payAmount: signed2.amount, lock: true }, new Date())
+      yield* records.transition(deadId, ["pending"], "sending", { prepared: signed2, payTo: to2, payAmount: signed2.amount, lock: true }, new Date())
       yield* chain.send(signed2)
 
       const paidAfter = yield* settled(paid)

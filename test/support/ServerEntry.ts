@@ -24,6 +24,8 @@ export interface StartedEntry {
   readonly child: ChildProcess
   /** Everything the process has printed so far (stdout and stderr). */
   readonly output: () => string
+  /** What it has printed on stdout alone (its log lines). */
+  readonly stdout: () => string
 }
 
 /**
@@ -34,13 +36,17 @@ export const startEntry = (env: NodeJS.ProcessEnv, port: number, timeoutMs = 120
   Effect.promise(async (): Promise<StartedEntry> => {
     const child = spawn(NODE, ["packages/http/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
-    child.stdout!.on("data", (d) => (output += d))
+    let stdout = ""
+    child.stdout!.on("data", (d) => {
+      output += d
+      stdout += d
+    })
     child.stderr!.on("data", (d) => (output += d))
     const deadline = Date.now() + timeoutMs
     while (Date.now() < deadline && child.exitCode === null) {
       const health = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) })
         .then((r) => r.status, () => 0)
-      if (health === 200 && output.includes("API reference:")) return { child, output: () => output }
+      if (health === 200 && output.includes("API reference:")) return { child, output: () => output, stdout: () => stdout }
       await new Promise((r) => setTimeout(r, 200))
     }
     child.kill("SIGKILL")

@@ -12,7 +12,8 @@ import { Orders } from "@resale/core/ports/Orders.ts"
 import { FragmentSandbox } from "@resale/marketplace"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Fulfilment } from "@resale/worker/fulfilment/Fulfilment.ts"
-import { NotificationDelivery } from "@resale/worker/notify/NotificationDelivery.ts"
+import { NotificationSettingsLive } from "@resale/worker/WorkerLive.ts"
+import { NotificationDelivery } from "@resale/core/outbox/NotificationDelivery.ts"
 import { Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { balanceAndEntries, fundedUser, orderEntries, SandboxWorld, workerOver } from "./support/WorkerHarness.ts"
@@ -73,7 +74,7 @@ layer(Stack, { timeout: "90 seconds", excludeTestServices: true })("orders whose
       }))
       // `fresh`: not the worker's own (memoized) delivery over the silent notifier.
       yield* NotificationDelivery.use((d) => d.runOnce).pipe(
-        Effect.provide(Layer.fresh(NotificationDelivery.layer).pipe(Layer.provide(Recording)))
+        Effect.provide(Layer.fresh(NotificationDelivery.layer).pipe(Layer.provide([Recording, NotificationSettingsLive])))
       )
       const toOperators = sent.filter((m) => m.chatId === 4242)
       assert.strictEqual(toOperators.length, 1)

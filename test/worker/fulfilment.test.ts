@@ -14,9 +14,9 @@ import { Fulfilment } from "@resale/worker/fulfilment/Fulfilment.ts"
 import { HotWallet, sandboxHotWalletPhrase } from "@resale/worker/fulfilment/HotWallet.ts"
 import { SANDBOX_GIFTS } from "@resale/telegram/SimulatedGiftSender.ts"
 import { Address } from "@ton/core"
-import { Duration, Effect, Layer, Option } from "effect"
+import { Array, Duration, Effect, Layer, Option } from "effect"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
-import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { SandboxEnv, SendFaults } from "../../packages/ton/test/support/layers.ts"
 import { balanceAndEntries, fundedUser, GiftControl, orderEntries, WorkerTestLayer, workerOver } from "./support/WorkerHarness.ts"
 
@@ -78,7 +78,7 @@ layer(WorkerTestLayer({ deliveryWait: Duration.seconds(1) }), { timeout: "60 sec
           assert.strictEqual(done.status, "completed")
           assert.match(done.txId ?? "", /^[0-9a-f]{64}$/)
           assert.include(onChain, done.txId)
-          const record = Option.getOrThrow(yield* direct.find(hot.orderKey(done.id, 0)))
+          const record = Option.getOrThrow(Array.head(yield* direct.findByOrderId(hot.orderKey(done.id, 0))))
           assert.strictEqual(record.state, "done")
           assert.strictEqual(record.txHash, done.txId)
           assert.strictEqual(done.fragmentRef, record.ref)

@@ -12,13 +12,13 @@ const pinned = join(root, "node_modules", ".bin", process.platform === "win32" ?
 
 const supportsTypeStripping = () => {
   const [major, minor] = process.versions.node.split(".").map(Number)
-  return major > 22 || (major === 22 && minor >= 12)
+  return major > 22 || (major === 22 && minor >= 19)
 }
 
 const node = existsSync(pinned) ? pinned : supportsTypeStripping() ? process.execPath : undefined
 if (node === undefined) {
   process.stderr.write(
-    `resale: Node >= 22.12 is required (found ${process.versions.node}) and ${pinned} is missing; run npm install\n`
+    `resale: Node >= 22.19 is required (found ${process.versions.node}) and ${pinned} is missing; run npm install\n`
   )
   process.exit(1)
 }

@@ -3,7 +3,6 @@ import { EmbeddedPostgres } from "@resale/store/EmbeddedPostgres.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { Config, Effect, Layer, Option, Redacted } from "effect"
-import { guardEmbedded } from "./EmbeddedGuard.ts"
 
 /** Where the data lives, read exactly as the server reads it: `DATABASE_URL`, else the embedded `DATA_DIR`. */
 export interface StoreSettings {
@@ -22,15 +21,14 @@ export const storeSettings: Effect.Effect<StoreSettings, Config.ConfigError> = E
 const CLI_POOL = 4
 
 /**
- * The PostgreSQL connection: the server at `DATABASE_URL`, or the embedded PGlite under `DATA_DIR/pg`,
- * held exclusively for the command (see `EmbeddedGuard.ts`).
+ * The PostgreSQL connection: the server at `DATABASE_URL`, or the embedded PGlite under `DATA_DIR/pg`:
+ * through the Unix socket of the running `npm start` (or another command) that has it open, or opened
+ * by this command when no process has (then other commands reach it through this one's socket).
  */
 export const CliConnection = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* storeSettings
   if (Option.isSome(settings.databaseUrl)) return PgConnection.layerFromUrl(settings.databaseUrl.value, CLI_POOL)
-  const pgDir = EmbeddedPostgres.dataDirOf(settings.dataDir)
-  yield* guardEmbedded(pgDir)
-  return EmbeddedPostgres.layer(pgDir)
+  return EmbeddedPostgres.layerShared(EmbeddedPostgres.dataDirOf(settings.dataDir))
 }))
 
 /** Every storage port over that connection, with the connection still visible (for `db` commands). */

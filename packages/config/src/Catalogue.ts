@@ -19,7 +19,16 @@ export const Mode = {
   PUBLIC_URL: S.optionalUrl("PUBLIC_URL", "the address customers use (links, bot messages, cookies' Secure flag when https)", "http://127.0.0.1:$PORT"),
   DATA_DIR: S.text("DATA_DIR", ".data", "local state: embedded PostgreSQL, sandbox chain and world, VAPID keys, gift log"),
   WORKER: S.flag("WORKER", true, "npm start also runs the worker in its process; false when `npm run worker` runs apart"),
-  LOG_REQUESTS: S.flag("LOG_REQUESTS", false, "one log line per request")
+  LOG_REQUESTS: S.flag("LOG_REQUESTS", true, "one log line per request (method, route, status, duration_ms, client, user)"),
+  LOG_FORMAT: S.oneOf("LOG_FORMAT", ["json", "pretty"], "json: one JSON object per line; pretty: readable lines; default pretty on a terminal, json otherwise"),
+  LOG_LEVEL: S.oneOf("LOG_LEVEL", ["trace", "debug", "info", "warn", "error", "fatal", "none"], "lowest level logged; default info"),
+  METRICS_TOKEN: S.secret("METRICS_TOKEN", "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN"),
+  WORKER_PROBE_PORT: S.optionalInteger("WORKER_PROBE_PORT", "npm run worker: serve /livez, /readyz and /metrics on HOST:this port; unset: none"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: S.optionalUrl(
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTLP/HTTP collector for traces (JSON to <url>/v1/traces); unset: no trace export; the other standard OTEL_* settings apply"
+  ),
+  OTEL_SERVICE_NAME: S.optionalText("OTEL_SERVICE_NAME", "service name on exported traces; default resale-server / resale-worker")
 } as const
 
 export const Storage = {
@@ -67,12 +76,27 @@ export const World = {
   FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session")
 } as const
 
+export const Edges = {
+  LOGIN_MAX_AGE: S.duration("LOGIN_MAX_AGE", "10 minutes", "how long a Telegram sign-in payload is accepted after Telegram issued it (each is used once)"),
+  TRUSTED_PROXIES: S.text(
+    "TRUSTED_PROXIES",
+    "",
+    "comma-separated addresses or CIDR ranges of the reverse proxies in front of the server; the client address is the rightmost X-Forwarded-For hop that is not one of them"
+  )
+} as const
+
 export const Direct = {
-  DIRECT_RATE_LIMIT: S.integer("DIRECT_RATE_LIMIT", 30, "direct surface: requests per minute per client address", 1),
-  DIRECT_RATE_BURST: S.integer("DIRECT_RATE_BURST", 10, "direct surface: burst above the rate", 1),
+  DIRECT_RATE_LIMIT: S.integer("DIRECT_RATE_LIMIT", 600, "direct surface: requests per minute per client address", 1),
+  DIRECT_RATE_BURST: S.integer("DIRECT_RATE_BURST", 100, "direct surface: burst above the rate", 1),
+  DIRECT_RATE_SHARED: S.flag("DIRECT_RATE_SHARED", false, "direct surface: count the rate in PostgreSQL (several instances)"),
+  DIRECT_DERIVATIONS: S.integer("DIRECT_DERIVATIONS", 4, "direct surface: wallets resolved (keys derived) at once", 1),
+  DIRECT_DERIVATION_QUEUE: S.integer("DIRECT_DERIVATION_QUEUE", 100, "direct surface: requests waiting for a derivation; more answer 503", 0),
+  DIRECT_DERIVATION_WAIT: S.duration("DIRECT_DERIVATION_WAIT", "5 seconds", "direct surface: longest wait for a derivation before 503"),
+  DIRECT_ANSWER_TIMEOUT: S.duration("DIRECT_ANSWER_TIMEOUT", "25 seconds", "direct surface: longest wait before answering (a payment still running answers 409)"),
+  DIRECT_REPLAY_WINDOW: S.duration("DIRECT_REPLAY_WINDOW", "15 minutes", "direct surface: an identical request this soon after its order finished gets the stored result"),
   DIRECT_TRUST_PROXY: S.flag("DIRECT_TRUST_PROXY", false, "direct surface: client address from X-Forwarded-For (behind a proxy only)"),
   DIRECT_MAX_BODY: S.integer("DIRECT_MAX_BODY", 16384, "direct surface: largest request body in bytes", 1024),
-  DIRECT_CONFIRM_TIMEOUT: S.duration("DIRECT_CONFIRM_TIMEOUT", "75 seconds", "direct surface: wait for the chain before answering an open outcome"),
+  DIRECT_CONFIRM_TIMEOUT: S.duration("DIRECT_CONFIRM_TIMEOUT", "75 seconds", "direct surface: wait for the chain before leaving an outcome open"),
   DIRECT_DELIVERY_TIMEOUT: S.duration("DIRECT_DELIVERY_TIMEOUT", "60 seconds", "direct surface: wait for Fragment's delivery"),
   DIRECT_POLL_INTERVAL: S.duration("DIRECT_POLL_INTERVAL", "1500 millis", "direct surface: pause between two looks")
 } as const
@@ -108,6 +132,7 @@ export const CATALOGUE: ReadonlyArray<{ readonly title: string; readonly setting
   { title: "Secrets (production refuses to start without them)", settings: Object.values(Secrets) },
   { title: "Telegram", settings: Object.values(Telegram) },
   { title: "TON chain and Fragment", settings: Object.values(World) },
+  { title: "Sign-in and client addresses", settings: Object.values(Edges) },
   { title: "Direct purchase surface", settings: Object.values(Direct) },
   { title: "Worker", settings: Object.values(Worker) },
   { title: "Web push", settings: Object.values(Push) }

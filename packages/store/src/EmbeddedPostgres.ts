@@ -1,12 +1,12 @@
 import { PGlite } from "@electric-sql/pglite"
-import { PGLiteSocketServer } from "@electric-sql/pglite-socket"
 import type { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
-import { dirname, join } from "node:path"
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
+import { dirname, join, resolve } from "node:path"
 import { PgConnection } from "./PgConnection.ts"
+import { PgliteWire } from "./PgliteWire.ts"
 
 /** Starting or stopping the embedded database failed (disk, WASM start, socket). */
 export class EmbeddedPostgresError extends Schema.TaggedError<EmbeddedPostgresError>()("EmbeddedPostgresError", {
@@ -58,26 +58,45 @@ const lockDataDir = (dataDir: string) =>
     (file) => Effect.sync(() => rmSync(file, { force: true }))
   )
 
+/** The Unix socket local tools reach a running process's embedded database on (owner-only permissions). */
+const socketPathOf = (dataDir: string): string => resolve(`${dataDir}.sock`)
+
+interface Running {
+  readonly db: PGlite
+  readonly wire: PgliteWire
+  readonly address: string
+  readonly socket: string | undefined
+}
+
 const start = (dataDir: string | undefined) =>
   Effect.tryPromise({
-    try: async () => {
+    try: async (): Promise<Running> => {
       if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
       const db = await PGlite.create(dataDir === undefined ? {} : { dataDir })
-      // One socket connection: the socket server serialises per message, so a pool > 1 corrupts extended-protocol streams.
-      const server = new PGLiteSocketServer({ db, host: "127.0.0.1", port: 0, maxConnections: 1 })
-      await server.start().catch(async (error: unknown) => {
+      const wire = new PgliteWire(db)
+      try {
+        const address = await wire.listen({ host: "127.0.0.1", port: 0 })
+        if (dataDir === undefined) return { db, wire, address, socket: undefined }
+        // A socket left by a process that died is ours to replace: we hold the directory's lock.
+        const socket = socketPathOf(dataDir)
+        rmSync(socket, { force: true })
+        await wire.listen({ path: socket })
+        chmodSync(socket, 0o600)
+        return { db, wire, address, socket }
+      } catch (error) {
+        await wire.close()
         await db.close()
         throw error
-      })
-      return { db, server }
+      }
     },
     catch: (cause) => new EmbeddedPostgresError({ message: `embedded PostgreSQL did not start: ${String(cause)}`, cause })
   })
 
-const stop = ({ db, server }: { readonly db: PGlite; readonly server: PGLiteSocketServer }) =>
+const stop = ({ db, socket, wire }: Running) =>
   Effect.promise(async () => {
-    await server.stop().catch(() => undefined)
+    await wire.close().catch(() => undefined)
     await db.close().catch(() => undefined)
+    if (socket !== undefined) rmSync(socket, { force: true })
   })
 
 /**
@@ -93,11 +112,29 @@ const layer = (
     Effect.gen(function*() {
       if (dataDir !== undefined) yield* lockDataDir(dataDir)
       const running = yield* Effect.acquireRelease(start(dataDir), stop)
-      return PgConnection.layerFromUrl(`postgres://postgres@${running.server.getServerConn()}/postgres`, 1)
+      return PgConnection.layerFromUrl(`postgres://postgres@${running.address}/postgres`, 1)
     })
   )
+
+/** The pid of the live process holding `dataDir`, if one does. */
+const ownerOf = (dataDir: string): number | undefined => {
+  const text = existsSync(`${dataDir}.lock`) ? readFileSync(`${dataDir}.lock`, "utf8").trim() : ""
+  const pid = Number(text)
+  return text !== "" && Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid) ? pid : undefined
+}
+
+/**
+ * The embedded database in `dataDir` for a local tool (the CLI, a backup): through the Unix socket of
+ * the process that has it open (`npm start`, or another command), or opened here when none has.
+ * One connection either way: the session is shared, and one operator command needs no more.
+ */
+const layerShared = (dataDir: string): Layer.Layer<PgClient.PgClient | SqlClient, SqlError | EmbeddedPostgresError> =>
+  Layer.unwrap(Effect.sync(() => {
+    const socket = socketPathOf(dataDir)
+    return ownerOf(dataDir) !== undefined && existsSync(socket) ? PgConnection.layerFromSocket(socket) : layer(dataDir)
+  }))
 
 /** `${DATA_DIR}/pg`, the directory `npm start` keeps its embedded database in. */
 const dataDirOf = (dataRoot: string): string => join(dataRoot, "pg")
 
-export const EmbeddedPostgres = { layer, dataDirOf } as const
+export const EmbeddedPostgres = { layer, layerShared, dataDirOf, socketPathOf, ownerOf } as const

@@ -10,9 +10,12 @@ import DeferredPaymentTopup from "./migrations/0003_deferred_payment_topup.ts"
 import OpenPayableKey from "./migrations/0004_open_payable_key.ts"
 import ClosedPayableQuarantine from "./migrations/0005_closed_payable_quarantine.ts"
 import OrderAttention from "./migrations/0006_order_attention.ts"
-import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
+import WalletOrderIds from "./migrations/0009_wallet_order_ids.ts"
+import DirectRateWindows from "./migrations/0010_direct_rate_windows.ts"
 import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
+import UsedLogins from "./migrations/0012_used_logins.ts"
 import AccountCapsReceiptHashes from "./migrations/0013_account_caps_receipt_hashes.ts"
+import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrations = PgMigrator.fromRecord({
@@ -22,9 +25,12 @@ export const migrations = PgMigrator.fromRecord({
   "0004_open_payable_key": OpenPayableKey,
   "0005_closed_payable_quarantine": ClosedPayableQuarantine,
   "0006_order_attention": OrderAttention,
+  "0009_wallet_order_ids": WalletOrderIds,
+  "0010_direct_rate_windows": DirectRateWindows,
   "0011_marketplace_sessions": MarketplaceSessions,
-  "0015_idempotency_endpoint": IdempotencyEndpoint,
-  "0013_account_caps_receipt_hashes": AccountCapsReceiptHashes
+  "0012_used_logins": UsedLogins,
+  "0013_account_caps_receipt_hashes": AccountCapsReceiptHashes,
+  "0015_idempotency_endpoint": IdempotencyEndpoint
 })
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */

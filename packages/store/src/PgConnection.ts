@@ -23,6 +23,18 @@ const layerFromUrl = (
     startupParameters
   })
 
+/** One connection to the embedded database of another process, over its Unix socket (see `EmbeddedPostgres`). */
+const layerFromSocket = (path: string): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
+  PgClient.layer({
+    path,
+    username: "postgres",
+    database: "postgres",
+    maxConnections: 1,
+    minConnections: 1,
+    idleTimeout: "30 seconds",
+    startupParameters
+  })
+
 /** `DATABASE_URL` (required) and `PG_POOL_MAX` (default 10) from the environment. */
 const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigError> = PgClient.layerConfig({
   url: Config.Redacted("DATABASE_URL"),
@@ -32,4 +44,4 @@ const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigE
   startupParameters: Config.succeed(startupParameters)
 })
 
-export const PgConnection = { layerFromUrl, layerConfig } as const
+export const PgConnection = { layerFromUrl, layerFromSocket, layerConfig } as const

@@ -18,6 +18,7 @@ import { isSqlError } from "effect/sql/SqlError"
 import { date, dateOrNull, int, orDieSql, totalOf } from "./SqlValues.ts"
 
 interface Row {
+  readonly id: bigint | string | number
   readonly order_id: string
   readonly kind: string
   readonly state: string
@@ -48,6 +49,7 @@ interface Row {
 const nano = (value: bigint | string | null): Nanoton | null => value === null ? null : BigInt(value) as Nanoton
 
 const toRecord = (row: Row): DirectPurchaseRecord => ({
+  id: Number(row.id),
   orderId: row.order_id,
   kind: row.kind as DirectKind,
   state: row.state as DirectState,
@@ -82,8 +84,10 @@ const RELEASES: ReadonlyArray<DirectState> = ["done", "failed", "unknown"]
 
 /**
  * `DirectPurchaseRecords` on `direct_purchases`. Claims are `INSERT … ON CONFLICT DO NOTHING` on the
- * order id; transitions are conditional UPDATEs; the wallet lock is a partial unique index, so a second
- * in-flight payment of one wallet is refused by PostgreSQL itself, whichever process asks.
+ * partial unique index of latest records per (network, wallet, order id); superseding retires the
+ * previous record and inserts the new one in one transaction; transitions are conditional UPDATEs by
+ * record id; the wallet lock is a partial unique index, so a second in-flight payment of one wallet is
+ * refused by PostgreSQL itself, whichever process asks.
  */
 export const PgDirectPurchaseRecords = {
   layer: Layer.effect(
@@ -91,47 +95,65 @@ export const PgDirectPurchaseRecords = {
     Effect.gen(function*() {
       const sql = yield* SqlClient
 
-      const find = Effect.fn("DirectPurchaseRecords.find")(function*(orderId: string) {
-        const [row] = yield* sql<Row>`SELECT * FROM direct_purchases WHERE order_id = ${orderId}`
+      const find = Effect.fn("DirectPurchaseRecords.find")(function*(id: number) {
+        const [row] = yield* sql<Row>`SELECT * FROM direct_purchases WHERE id = ${id}`
         return row === undefined ? Option.none() : Option.some(toRecord(row))
       }, orDieSql)
 
-      const claim = Effect.fn("DirectPurchaseRecords.claim")(function*(record: NewDirectPurchase, now: Date) {
-        const [inserted] = yield* sql<Row>`
+      const findLatest = Effect.fn("DirectPurchaseRecords.findLatest")(function*(
+        key: { readonly network: string; readonly walletAddress: string; readonly orderId: string }
+      ) {
+        const [row] = yield* sql<Row>`
+          SELECT * FROM direct_purchases
+          WHERE network = ${key.network} AND wallet_address = ${key.walletAddress} AND order_id = ${key.orderId} AND latest`
+        return row === undefined ? Option.none() : Option.some(toRecord(row))
+      }, orDieSql)
+
+      const findByOrderId = Effect.fn("DirectPurchaseRecords.findByOrderId")(function*(orderId: string) {
+        const rows = yield* sql<Row>`SELECT * FROM direct_purchases WHERE order_id = ${orderId} ORDER BY created_at DESC, id DESC`
+        return rows.map(toRecord)
+      }, orDieSql)
+
+      // `attempts` counts the orders a wallet ran under one id.
+      const insert = (record: NewDirectPurchase, now: Date, attempts = 1) =>
+        sql<Row>`
           INSERT INTO direct_purchases (order_id, kind, state, fingerprint, network, wallet_address, wallet_version,
-                                        recipient, amount_nano, units, comment, created_at, updated_at)
+                                        recipient, amount_nano, units, comment, attempts, created_at, updated_at)
           VALUES (${record.orderId}, ${record.kind}, 'pending', ${record.fingerprint}, ${record.network},
                   ${record.walletAddress}, ${record.walletVersion}, ${record.recipient}, ${record.amount},
-                  ${record.units}, ${record.comment}, ${now}, ${now})
-          ON CONFLICT (order_id) DO NOTHING
+                  ${record.units}, ${record.comment}, ${attempts}, ${now}, ${now})
+          ON CONFLICT (network, wallet_address, order_id) WHERE latest DO NOTHING
           RETURNING *`
-        if (inserted !== undefined) return { _tag: "Claimed", record: toRecord(inserted) } satisfies ClaimResult
-        const [existing] = yield* sql<Row>`SELECT * FROM direct_purchases WHERE order_id = ${record.orderId}`
-        if (existing === undefined) return yield* Effect.die(new Error("direct purchase vanished during its claim"))
-        return { _tag: "Existing", record: toRecord(existing) } satisfies ClaimResult
+
+      const claim = Effect.fn("DirectPurchaseRecords.claim")(function*(record: NewDirectPurchase, now: Date) {
+        for (let round = 0; round < 3; round++) {
+          const [inserted] = yield* insert(record, now)
+          if (inserted !== undefined) return { _tag: "Claimed", record: toRecord(inserted) } satisfies ClaimResult
+          const existing = yield* findLatest(record)
+          if (Option.isSome(existing)) return { _tag: "Existing", record: existing.value } satisfies ClaimResult
+          // Superseded between the two statements: try again.
+        }
+        return yield* Effect.die(new Error("direct purchase claim kept racing a supersede"))
       }, orDieSql)
 
-      const restart = Effect.fn("DirectPurchaseRecords.restart")(function*(record: NewDirectPurchase, now: Date) {
-        // The failed attempt goes to `history`, so a fee it may have cost stays on record.
-        const [row] = yield* sql<Row>`
-          UPDATE direct_purchases SET
-            history = history || jsonb_build_array(jsonb_build_object(
-              'attempt', attempts, 'wallet_address', wallet_address, 'external_hash', external_hash,
-              'tx_hash', tx_hash, 'fee_nano', fee_nano::text, 'error_reason', error_reason, 'updated_at', updated_at)),
-            state = 'pending', kind = ${record.kind}, fingerprint = ${record.fingerprint}, network = ${record.network},
-            wallet_address = ${record.walletAddress}, wallet_version = ${record.walletVersion},
-            recipient = ${record.recipient}, amount_nano = ${record.amount}, units = ${record.units},
-            comment = ${record.comment}, marketplace_req_id = NULL, ref = NULL, pay_to = NULL,
-            pay_amount_nano = NULL, prepared = NULL, seqno = NULL, external_hash = NULL, valid_until = NULL,
-            tx_hash = NULL, fee_nano = NULL, wallet_lock = NULL, error_reason = NULL, error_message = NULL,
-            attempts = attempts + 1, updated_at = ${now}, completed_at = NULL
-          WHERE order_id = ${record.orderId} AND state = 'failed'
-          RETURNING *`
-        return row === undefined ? Option.none() : Option.some(toRecord(row))
+      const supersede = Effect.fn("DirectPurchaseRecords.supersede")(function*(
+        previous: DirectPurchaseRecord,
+        record: NewDirectPurchase,
+        now: Date
+      ) {
+        return yield* sql.withTransaction(Effect.gen(function*() {
+          const retired = yield* sql`
+            UPDATE direct_purchases SET latest = false
+            WHERE id = ${previous.id} AND latest AND state IN ('done', 'failed')
+            RETURNING id`
+          if (retired.length === 0) return Option.none<DirectPurchaseRecord>()
+          const [inserted] = yield* insert(record, now, previous.attempts + 1)
+          return inserted === undefined ? Option.none<DirectPurchaseRecord>() : Option.some(toRecord(inserted))
+        }))
       }, orDieSql)
 
       const transition = Effect.fn("DirectPurchaseRecords.transition")(function*(
-        orderId: string,
+        id: number,
         from: ReadonlyArray<DirectState>,
         to: DirectState,
         patch: DirectPurchasePatch,
@@ -165,7 +187,7 @@ export const PgDirectPurchaseRecords = {
           : sql`, prepared = ${patch.prepared === null ? null : preparedJson(patch.prepared)}::jsonb`
         const statement = sql<Row>`
           UPDATE direct_purchases SET ${sql.update(set)} ${prepared} ${lock}
-          WHERE order_id = ${orderId} AND state IN ${sql.in(from)}
+          WHERE id = ${id} AND state IN ${sql.in(from)}
           RETURNING *`
         // Only taking the lock can be refused; inside a caller's transaction the attempt goes in a savepoint,
         // so a refusal leaves that transaction usable. Alone, a plain statement is enough (and 3x cheaper).
@@ -177,14 +199,14 @@ export const PgDirectPurchaseRecords = {
           )
         )
         if (updated === "busy") {
-          const current = yield* find(orderId)
+          const current = yield* find(id)
           return yield* new DirectWalletBusy({ walletAddress: Option.match(current, { onNone: () => "", onSome: (r) => r.walletAddress }) })
         }
         const [row] = updated
         if (row !== undefined) return toRecord(row)
-        const current = yield* find(orderId)
+        const current = yield* find(id)
         return yield* new DirectRecordConflict({
-          orderId,
+          id,
           ...Option.match(current, { onNone: () => ({}), onSome: (r) => ({ state: r.state }) })
         })
       }, orDieSql)
@@ -205,7 +227,7 @@ export const PgDirectPurchaseRecords = {
         ])
         const rows = yield* sql<Row & { readonly total: bigint }>`
           SELECT *, count(*) OVER () AS total FROM direct_purchases WHERE ${where}
-          ORDER BY created_at DESC, order_id DESC
+          ORDER BY created_at DESC, id DESC
           LIMIT ${page.limit} OFFSET ${page.offset}`
         // Past the last row the window count is gone with the rows: count apart.
         const total = rows.length > 0 || page.offset === 0
@@ -214,7 +236,7 @@ export const PgDirectPurchaseRecords = {
         return { items: rows.map(toRecord), total } satisfies Page<DirectPurchaseRecord>
       }, orDieSql)
 
-      return DirectPurchaseRecords.of({ claim, restart, transition, find, listUnresolved, list })
+      return DirectPurchaseRecords.of({ claim, supersede, transition, find, findLatest, findByOrderId, listUnresolved, list })
     })
   )
 } as const

@@ -199,7 +199,10 @@ export const PgTopups = {
       const list = Effect.fn("Topups.list")(function*(filter: TopupFilter) {
         const where = sql.and([
           ...(filter.userId === undefined ? [] : [sql`user_id = ${filter.userId}`]),
-          ...(filter.status === undefined ? [] : [sql`status = ANY(${[...filter.status]}::text[])`])
+          ...(filter.status === undefined ? [] : [sql`status = ANY(${[...filter.status]}::text[])`]),
+          ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`]),
+          ...(filter.beforeId === undefined ? [] : [sql`id < ${filter.beforeId}`]),
+          ...(filter.createdAfter === undefined ? [] : [sql`created_at > ${filter.createdAfter}`])
         ])
         const rows = yield* sql<TopupRow & { readonly total: bigint }>`
           SELECT *, count(*) OVER () AS total FROM topups WHERE ${where}

@@ -68,7 +68,13 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     )
     const used = looked.filter((c) => c.account.status === "active" || c.account.balance > 0n)
     if (used.length === 0) {
-      return yield* fail("WalletNotFound", "No funded wallet (v4r2 or v5r1) belongs to this phrase: wrong phrase, or the wallet is empty")
+      // The first kind of key the phrase validates as is the one wallets show for it.
+      const first = candidates.filter((c) => c.kind === candidates[0]?.kind)
+      return yield* new BlockchainError({
+        reason: "WalletNotFound",
+        message: "No funded wallet (v4r2 or v5r1) belongs to this phrase: wrong phrase, or the wallet is empty",
+        addresses: first.map((c) => ({ version: c.version, address: friendly(c.contract.address) }))
+      })
     }
     const live = used.filter((c) => c.account.status !== "frozen")
     if (live.length === 0) return yield* fail("Frozen", "The wallet of this phrase is frozen")

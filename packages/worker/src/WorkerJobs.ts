@@ -1,10 +1,11 @@
 import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { OrderWork } from "@resale/core/orders/OrderWork.ts"
+import { NotificationDelivery } from "@resale/core/outbox/NotificationDelivery.ts"
 import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
+import { beat } from "@resale/observability/WorkerHeartbeat.ts"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
-import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { paymentsRound } from "./payments/PaymentsJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 
@@ -13,7 +14,8 @@ import { WorkerConfig } from "./WorkerConfig.ts"
  * A defect is logged and the loop goes on after the idle pause: one bad row never stops a job.
  */
 const loop = (name: string, step: Effect.Effect<boolean>, idle: Duration.Duration) =>
-  step.pipe(
+  Effect.sync(beat).pipe(
+    Effect.andThen(step),
     Effect.catchCause((cause) =>
       Cause.hasInterruptsOnly(cause)
         ? Effect.failCause(cause)
@@ -61,4 +63,6 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   yield* Effect.forkScoped(every("idempotency-prune", idempotency.pruneExpired, Duration.hours(1)))
   yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))
   yield* Effect.logInfo(`worker started: ${settings.concurrency} fulfilment loop(s)${settings.sandbox ? ", sandbox mode" : ""}`)
+  // Runs before the loops are interrupted (finalizers run in reverse order).
+  yield* Effect.addFinalizer(() => Effect.logInfo("worker stopping: jobs interrupted, a payment in progress finishes first"))
 }))

@@ -2,9 +2,9 @@ import { assert, describe, it } from "@effect/vitest"
 import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
 import { MarketplaceErrorReason } from "@resale/core/ports/Marketplace.ts"
-import { giftMarker, markerTime } from "../src/fulfilment/GiftFulfilment.ts"
+import { giftMarker, markerTime } from "@resale/core/orders/GiftFulfilment.ts"
 import { outcomeOfDirectError } from "../src/fulfilment/MarketplaceFulfilment.ts"
-import { renderEvent } from "../src/notify/Notices.ts"
+import { renderEvent } from "@resale/core/outbox/Notices.ts"
 
 const direct = (
   reason: DirectPurchaseError["reason"],

@@ -15,8 +15,10 @@ import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
-import { makeWorkerLive } from "@resale/worker/WorkerLive.ts"
-import { Context, Duration, Effect, Layer, Redacted, References } from "effect"
+import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
+import { giftSenderLayer, notifierLayer } from "@resale/world"
+import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
+import { Context, Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
@@ -51,7 +53,16 @@ export const webWorldLayer = () => {
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
   // An idle worker looks for orders every 1.5 s: quick, yet a page shows an order queued before it completes.
-  const worker = makeWorkerLive(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500) }))
+  const outside = { sandbox: true, dataDir, giftSenders: ["user", "girl"], telegramAccounts: Option.none() }
+  const messaging = Layer.mergeAll(
+    giftSenderLayer(outside),
+    notifierLayer({ ...outside, vapid: Option.none(), vapidSubject: "mailto:operator@localhost", botToken: Option.none(), telegramApiUrl: "http://127.0.0.1:9" })
+  )
+  // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
+  const worker = WorkerJobsLive.pipe(
+    Layer.provide(Layer.mergeAll(messaging, SandboxFaucet.layerLocal)),
+    Layer.provide(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500) }))
+  )
   return Layer.effect(WebWorld)(Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
     const address = server.address

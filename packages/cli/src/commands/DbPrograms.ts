@@ -7,7 +7,7 @@ import { storeSettings } from "../CliStore.ts"
 import { output, table } from "../Output.ts"
 
 /** Where the commands point, for people: host, port and database name, never credentials. */
-const target = Effect.map(storeSettings, (settings) =>
+export const target = Effect.map(storeSettings, (settings) =>
   Option.match(settings.databaseUrl, {
     onNone: () => `embedded PostgreSQL in ${EmbeddedPostgres.dataDirOf(settings.dataDir)}`,
     onSome: (url) => {

@@ -1,3 +1,4 @@
+import { deliveryOf } from "@resale/core/direct/DeliveryEvidence.ts"
 import { DirectKind, DirectState } from "@resale/core/direct/DirectPurchase.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { formatTon } from "@resale/core/money/Nanoton.ts"
@@ -31,7 +32,7 @@ export const deliveryText = (r: DirectPurchaseRecord): string => {
     case "sent":
       return r.kind === "transfer" ? "payment sent" : "paid, awaiting delivery"
     case "done":
-      return r.kind === "transfer" ? "transferred" : "delivered"
+      return r.kind === "transfer" ? "transferred" : deliveryOf(r) === "paid" ? "paid, delivery not confirmed (own evidence)" : "delivered"
     case "failed":
       return "failed, nothing paid"
     case "unknown":
@@ -72,7 +73,7 @@ const recordText = (r: DirectPurchaseRecord): string =>
     ["Marketplace req", r.marketplaceReqId],
     ["Seqno", r.prepared?.seqno ?? null],
     ["Message hash", r.prepared?.externalHash ?? null],
-    ["Error", r.errorReason === null ? null : `${r.errorReason}: ${r.errorMessage ?? ""}`],
+    [r.state === "done" ? "Evidence" : "Error", r.errorReason === null ? null : `${r.errorReason}: ${r.errorMessage ?? ""}`],
     ["Attempts", r.attempts],
     ["Created", r.createdAt],
     ["Updated", r.updatedAt],
@@ -108,9 +109,10 @@ const notFound = (orderId: string) => new CliCommandError({ reason: "NotFound", 
 
 const show = (orderId: string) =>
   Effect.gen(function*() {
-    const found = yield* (yield* DirectPurchaseRecords).find(orderId)
-    if (Option.isNone(found)) return yield* notFound(orderId)
-    return output(found.value, recordText(found.value))
+    // An order id belongs to its wallet, so several wallets (or one, over time) may have used it: newest first.
+    const found = yield* (yield* DirectPurchaseRecords).findByOrderId(orderId)
+    if (found.length === 0) return yield* notFound(orderId)
+    return output(found.length === 1 ? found[0] : { items: found }, found.map(recordText).join("\n\n"))
   })
 
 interface ReconcileOptions extends CommonOptions {
@@ -126,18 +128,17 @@ const reconcile = (orderId: string | undefined, options: ReconcileOptions) =>
     let before: ReadonlyArray<DirectPurchaseRecord>
     let after: ReadonlyArray<DirectPurchaseRecord>
     if (orderId !== undefined) {
-      const found = yield* records.find(orderId)
-      if (Option.isNone(found)) return yield* notFound(orderId)
-      before = [found.value]
-      after = Option.toArray(yield* direct.reconcile(orderId))
+      before = yield* records.findByOrderId(orderId)
+      if (before.length === 0) return yield* notFound(orderId)
+      after = yield* direct.reconcile(orderId)
     } else {
       // The same cut-off reconcileOpen uses: in-flight payments younger than it belong to a live request.
       const now = yield* Clock.currentTimeMillis
       before = yield* records.listUnresolved(new Date(now - Duration.toMillis(settings.staleAfter)), options.limit)
       after = yield* direct.reconcileOpen(options.limit)
     }
-    const stateBefore = new Map(before.map((r) => [r.orderId, r.state]))
-    const changes = after.map((r) => ({ orderId: r.orderId, from: stateBefore.get(r.orderId) ?? r.state, to: r.state, record: r }))
+    const stateBefore = new Map(before.map((r) => [r.id, r.state]))
+    const changes = after.map((r) => ({ orderId: r.orderId, from: stateBefore.get(r.id) ?? r.state, to: r.state, record: r }))
     const settled = changes.filter((c) => c.from !== c.to).length
     const stillOpen = after.filter((r) => r.state !== "done" && r.state !== "failed").length
     const summary = after.length === 0

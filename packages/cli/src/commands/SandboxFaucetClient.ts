@@ -5,7 +5,6 @@
  */
 import { Config, Effect, Option, Redacted } from "effect"
 import { CliCommandError } from "../CliErrors.ts"
-import { serverPort } from "../EmbeddedGuard.ts"
 
 /** What the faucet answered: the normalized address, the amount sent and the new balance, as TON text. */
 export interface Funded {
@@ -27,6 +26,9 @@ const answersHealth = (base: string) =>
       return false
     }
   })
+
+/** The server's port, read as the server reads it. */
+const serverPort = Config.Port("PORT").pipe(Config.withDefault(8000))
 
 /** A resale server that answers: its base URL, and how to name it in messages. */
 export interface RunningServer {

@@ -36,7 +36,7 @@ export const failOrder = (
   patch: DirectPurchasePatch = {}
 ) =>
   Effect.gen(function*() {
-    yield* records.transition(record.orderId, from, "failed", {
+    yield* records.transition(record.id, from, "failed", {
       ...patch,
       errorReason: error.reason,
       errorMessage: error.message,
@@ -63,6 +63,8 @@ const prepareFailure = (error: BlockchainError): DirectPurchaseError => {
       return new DirectPurchaseError({ reason: "MarketplaceRejected", message: "The marketplace sent a payment message that cannot be signed" })
     case "Busy":
       return new DirectPurchaseError({ reason: "OrderPending", message: "Another payment from this wallet is still in flight; retry when it has finished" })
+    case "Overloaded":
+      return new DirectPurchaseError({ reason: "ServiceBusy", message: error.message })
     case "Frozen":
     case "InvalidMnemonic":
     case "WalletNotFound":
@@ -131,7 +133,7 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
     finalState: "done" | "sent"
   ) {
     const orderId = record.orderId
-    const locked = yield* records.transition(orderId, ["pending"], "sending", {
+    const locked = yield* records.transition(record.id, ["pending"], "sending", {
       lock: true,
       payTo: request.to,
       payAmount: request.amount
@@ -148,12 +150,12 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
     }
     const message = prepared.success
     // Stored before it can go out: from here on only this message may ever pay for this order.
-    yield* records.transition(orderId, ["sending"], "sending", { prepared: message }, yield* now).pipe(Effect.orDie)
+    yield* records.transition(record.id, ["sending"], "sending", { prepared: message }, yield* now).pipe(Effect.orDie)
     yield* Effect.logInfo("direct payment signed").pipe(
       Effect.annotateLogs({ orderId, wallet: message.wallet, seqno: message.seqno, externalHash: message.externalHash })
     )
     const sent = yield* Effect.result(chain.send(message))
-    if (Result.isSuccess(sent)) yield* records.transition(orderId, ["sending"], "sent", {}, yield* now).pipe(Effect.orDie)
+    if (Result.isSuccess(sent)) yield* records.transition(record.id, ["sending"], "sent", {}, yield* now).pipe(Effect.orDie)
     else {
       yield* Effect.logWarning("direct payment send had no clean answer; looking for it on chain").pipe(
         Effect.annotateLogs({ orderId, reason: sent.failure.reason })
@@ -168,7 +170,7 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
         orderId,
         outcome: "Unknown"
       })
-      yield* records.transition(orderId, ["sending", "sent"], "unknown", {
+      yield* records.transition(record.id, ["sending", "sent"], "unknown", {
         errorReason: error.reason,
         errorMessage: error.message
       }, yield* now).pipe(Effect.orDie)
@@ -180,7 +182,7 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
       })
     }
     const at = yield* now
-    const paid = yield* records.transition(orderId, ["sending", "sent"], finalState, {
+    const paid = yield* records.transition(record.id, ["sending", "sent"], finalState, {
       txHash: verdict.txHash,
       fee: verdict.fee,
       lock: false,

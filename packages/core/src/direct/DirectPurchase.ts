@@ -79,6 +79,12 @@ export interface DirectReceipt {
   readonly ref: string | null
   readonly walletAddress: string
   readonly network: "mainnet" | "testnet" | "sandbox"
+  /**
+   * Purchases: "delivered" when the marketplace said so about this order; "paid" when its own
+   * evidence (payment on chain + accepted signed message) settled it, `deliveryNote` says what.
+   */
+  readonly delivery: "delivered" | "paid"
+  readonly deliveryNote: string | null
 }
 
 export interface WalletInfo {
@@ -87,6 +93,8 @@ export interface WalletInfo {
   readonly status: "active" | "uninit" | "frozen"
   readonly balance: Nanoton
   readonly network: "mainnet" | "testnet" | "sandbox"
+  /** Only for a phrase none of whose wallets was ever funded: every version's address, any may be funded. */
+  readonly addresses?: ReadonlyArray<{ readonly version: WalletVersion; readonly address: string }>
 }
 
 /** Telegram usernames as the marketplace accepts them: a letter, then letters, digits, underscores; 4..32. */

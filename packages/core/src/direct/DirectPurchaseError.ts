@@ -19,8 +19,9 @@ export class DirectPurchaseError extends Schema.TaggedError<DirectPurchaseError>
     "MarketplaceRejected", // the marketplace refused (already subscribed, unknown user, ...)
     "MarketplaceTimeout", // the marketplace did not answer in time (before or after payment)
     "TransferFailed", // the chain refused, a network error, or the message never executed
-    "OrderPending", // this order id (or this wallet) has a payment in flight
-    "OrderIdReused" // this order id finished with another request
+    "ServiceBusy", // too many requests derive keys at once: nothing was done, retry shortly
+    "OrderPending", // this order id (or this wallet) has a payment in flight, or is still confirming
+    "OrderIdReused" // this order id finished with another request, where ids are never reused (the worker)
   ]),
   message: Schema.String,
   orderId: Schema.optionalKey(Schema.String),

@@ -3,14 +3,15 @@
  * transfers, paid from the caller's own wallet. Checks run in DESIGN §8's order: fields (parsed by
  * `DirectRequests`, and the address here), the phrase and wallet, funds, then marketplace and chain.
  *
- * Exactly once per order id: the record is claimed first (unique order id); a duplicate while it runs
- * answers `OrderPending`; a finished one answers its stored receipt and pays nothing; a failed one
- * (nothing paid) may run again; an `unknown` one is reconciled on chain before anything else.
+ * Exactly once per order id of a wallet: the record is claimed first (`DirectOrderIds` has the reuse
+ * rule); an open one is reconciled on chain before anything else. A request answers within
+ * `answerWithin`; a payment still running then finishes in the background.
  */
-import { Clock, Context, Effect, Layer, Option } from "effect"
-import { formatTon, type Nanoton } from "../money/Nanoton.ts"
+import { Clock, Context, Duration, Effect, Fiber, Layer, Option } from "effect"
+import { formatTon, Nanoton } from "../money/Nanoton.ts"
 import { Blockchain, type BlockchainError, type Wallet, type WalletVersion } from "../ports/Blockchain.ts"
 import { DirectPurchaseRecords, type DirectPurchaseRecord, type NewDirectPurchase } from "../ports/DirectPurchaseRecords.ts"
+import { deliveryOf } from "./DeliveryEvidence.ts"
 import { Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
 import { randomToken, sha256Hex } from "../Secrets.ts"
 import { makeDirectDelivery } from "./DirectDelivery.ts"
@@ -27,6 +28,7 @@ import {
   type WalletInfoRequest
 } from "./DirectPurchase.ts"
 import { DirectPurchaseError } from "./DirectPurchaseError.ts"
+import { makeOrderIds, orderPending } from "./DirectOrderIds.ts"
 import { makeDirectReconciler } from "./DirectReconciler.ts"
 import { DirectSettings } from "./DirectSettings.ts"
 import { PayerAccounts } from "./PayerAccounts.ts"
@@ -38,7 +40,12 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 const walletFailure = (error: BlockchainError): DirectPurchaseError =>
   error.reason === "NetworkError" || error.reason === "Timeout"
     ? new DirectPurchaseError({ reason: "TransferFailed", message: `The blockchain could not be reached: ${error.message}`, outcome: "NotPaid" })
+    : error.reason === "Overloaded"
+    ? new DirectPurchaseError({ reason: "ServiceBusy", message: error.message, outcome: "NotPaid" })
     : new DirectPurchaseError({ reason: "WalletInvalid", message: error.message })
+
+/** The default wallet a new user is shown: the current standard (W5), unless one was asked for. */
+const NEW_WALLET_VERSION: WalletVersion = "v5r1"
 
 // Every reason but a timeout answers as a marketplace error (spec §7); the marketplace's own reason rides along.
 const marketplaceFailure = (error: MarketplaceError): DirectPurchaseError =>
@@ -67,7 +74,9 @@ export const receiptOf = (record: DirectPurchaseRecord): DirectReceipt => {
     txHash: record.txHash,
     ref: record.ref,
     walletAddress: record.walletAddress,
-    network: record.network
+    network: record.network,
+    delivery: deliveryOf(record),
+    deliveryNote: deliveryOf(record) === "paid" ? record.errorMessage : null
   }
 }
 
@@ -81,11 +90,14 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
   readonly transfer: (request: TonTransfer) => Order
   /** /balance: the funded wallet of a phrase. */
   readonly walletInfo: (request: WalletInfoRequest) => Effect.Effect<WalletInfo, DirectPurchaseError>
-  /** Settles an open order on chain (and with the marketplace); None for an unknown order id. */
-  readonly reconcile: (orderId: string) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+  /** Settles the open orders under an order id (of any wallet: for operators); the records afterwards. */
+  readonly reconcile: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
   /** Settles up to `limit` open orders (`unknown`, or in flight and stale): for the worker and the CLI. */
   readonly reconcileOpen: (limit: number) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
-  readonly find: (orderId: string) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+  /** The latest order of a wallet under an order id. */
+  readonly find: (walletAddress: string, orderId: string) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+  /** Every record under an order id, of any wallet, newest first: for operators. */
+  readonly findByOrderId: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
 }>()("core/direct/DirectPurchases") {
   /** Needs Blockchain, Marketplace, DirectPurchaseRecords and PayerAccounts; DirectSettings has defaults. */
   static readonly layer = Layer.effect(
@@ -99,48 +111,20 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
       const payment = makeDirectPayment({ chain, records, settings })
       const delivery = makeDirectDelivery({ marketplace, records, settings })
       const reconciler = makeDirectReconciler({ chain, marketplace, records, settings })
+      const orderIds = makeOrderIds({ records, settings, reconcile: reconciler.reconcileRecord })
+      // Payments outlive the request that started them; closing the service waits for them.
+      const background = yield* Effect.scope
 
       const resolve = (seed: DirectCommon["seed"], version: WalletVersion | undefined) =>
         chain.resolveWallet(seed, version === undefined ? {} : { version }).pipe(Effect.mapError(walletFailure))
 
       const newOrderId = Effect.map(randomToken(9), (token) => `d${Date.now().toString(36)}${token}`)
 
-      /** Claims the order id: Run with a pending record, or Done with the stored receipt. */
-      const begin = Effect.fn("DirectPurchases.begin")(function*(fresh: NewDirectPurchase) {
-        for (let round = 0; round < 3; round++) {
-          const claimed = yield* records.claim(fresh, yield* now)
-          if (claimed._tag === "Claimed") return { _tag: "Run", record: claimed.record } as const
-          const existing = yield* reconciler.reconcileRecord(claimed.record)
-          const pending = () =>
-            new DirectPurchaseError({
-              reason: "OrderPending",
-              message: `Order ${fresh.orderId} is being executed; repeat the request later for its result`,
-              orderId: fresh.orderId
-            })
-          switch (existing.state) {
-            case "done":
-              if (existing.fingerprint !== fresh.fingerprint) {
-                return yield* new DirectPurchaseError({
-                  reason: "OrderIdReused",
-                  message: `order_id ${fresh.orderId} was already used for a different request`,
-                  orderId: fresh.orderId
-                })
-              }
-              return { _tag: "Done", receipt: receiptOf(existing) } as const
-            case "failed": {
-              // Nothing was paid for it, so the order id may run again (once: restart is conditional).
-              const restarted = yield* records.restart(fresh, yield* now)
-              if (Option.isSome(restarted)) return { _tag: "Run", record: restarted.value } as const
-              continue
-            }
-            default:
-              return yield* pending()
-          }
-        }
-        return yield* new DirectPurchaseError({ reason: "OrderPending", message: `Order ${fresh.orderId} is being executed`, orderId: fresh.orderId })
-      })
-
-      /** Wallet, claim, then `run` uninterruptibly: a dropped connection never leaves a payment half done. */
+      /**
+       * Wallet, claim, then `run` uninterruptibly in the service's scope: a dropped connection never
+       * leaves a payment half done, and a payment still running at `answerWithin` goes on in the
+       * background while the caller gets `OrderPending` (asking again gives the final result).
+       */
       const execute = (
         kind: DirectKind,
         common: DirectCommon,
@@ -148,6 +132,7 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
         run: (record: DirectPurchaseRecord, wallet: Wallet) => Effect.Effect<DirectPurchaseRecord, DirectPurchaseError>
       ): Order =>
         Effect.gen(function*() {
+          const started = yield* Clock.currentTimeMillis
           const wallet = yield* resolve(common.seed, common.walletVersion)
           const orderId = common.orderId ?? (yield* newOrderId)
           const fingerprint = yield* sha256Hex(JSON.stringify([
@@ -158,7 +143,7 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
             fields.units,
             fields.comment
           ]))
-          const started = yield* begin({
+          const begun = yield* orderIds.begin({
             orderId,
             kind,
             fingerprint,
@@ -167,15 +152,21 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
             walletVersion: wallet.version,
             ...fields
           })
-          if (started._tag === "Done") {
+          if (begun._tag === "Done") {
             yield* Effect.logInfo("direct order repeated: stored result, nothing paid").pipe(Effect.annotateLogs({ orderId }))
-            return started.receipt
+            return receiptOf(begun.record)
           }
           yield* Effect.logInfo("direct order started").pipe(
             Effect.annotateLogs({ orderId, kind, wallet: wallet.address, version: wallet.version })
           )
-          const done = yield* Effect.uninterruptible(run(started.record, wallet))
-          return receiptOf(done)
+          const running = yield* Effect.forkIn(Effect.uninterruptible(run(begun.record, wallet)), background)
+          const left = Math.max(0, started + Duration.toMillis(settings.answerWithin) - (yield* Clock.currentTimeMillis))
+          const done = yield* Fiber.join(running).pipe(Effect.timeoutOption(left))
+          if (Option.isNone(done)) {
+            yield* Effect.logInfo("direct order still running at the answer deadline").pipe(Effect.annotateLogs({ orderId }))
+            return yield* orderPending(orderId)
+          }
+          return receiptOf(done.value)
         })
 
       const fundsFor = (record: DirectPurchaseRecord, wallet: Wallet, amount: bigint): Effect.Effect<void, DirectPurchaseError> =>
@@ -200,7 +191,7 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
           const quoted = yield* Effect.result(quote(payer))
           if (quoted._tag === "Failure") return yield* failOrder(records, record, ["pending"], marketplaceFailure(quoted.failure))
           const invoice = quoted.success
-          const withInvoice = yield* records.transition(record.orderId, ["pending"], "pending", {
+          const withInvoice = yield* records.transition(record.id, ["pending"], "pending", {
             marketplaceReqId: invoice.reqId,
             ref: invoice.ref
           }, yield* now).pipe(Effect.orDie)
@@ -214,7 +205,7 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
             validUntil: invoice.validUntil
           }, "sent").pipe(Effect.tapError((e) => e.outcome === "NotPaid" ? cancel : Effect.void))
           yield* delivery.deliver(paid.record, paid.prepared, payer)
-          return yield* records.find(record.orderId).pipe(Effect.map(Option.getOrThrow))
+          return yield* records.find(record.id).pipe(Effect.map(Option.getOrThrow))
         })
 
       const buyStars = Effect.fn("DirectPurchases.buyStars")(function*(request: StarsPurchase) {
@@ -246,8 +237,28 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
       })
 
       const walletInfo = Effect.fn("DirectPurchases.walletInfo")(function*(request: WalletInfoRequest) {
-        const wallet = yield* resolve(request.seed, request.walletVersion)
-        return { address: wallet.address, version: wallet.version, status: wallet.status, balance: wallet.balance, network: chain.network } satisfies WalletInfo
+        const found = yield* chain.resolveWallet(request.seed, request.walletVersion === undefined ? {} : { version: request.walletVersion }).pipe(
+          Effect.map((wallet) => ({ _tag: "Found", wallet }) as const),
+          Effect.catchIf(
+            (e) => e.reason === "WalletNotFound" && e.addresses !== undefined && e.addresses.length > 0,
+            (e) => Effect.succeed({ _tag: "Fresh", addresses: e.addresses ?? [] } as const)
+          ),
+          Effect.mapError(walletFailure)
+        )
+        if (found._tag === "Found") {
+          const w = found.wallet
+          return { address: w.address, version: w.version, status: w.status, balance: w.balance, network: chain.network } satisfies WalletInfo
+        }
+        // A phrase never funded: where to send the first TON (either version works; wallets show W5 today).
+        const shown = found.addresses.find((a) => a.version === (request.walletVersion ?? NEW_WALLET_VERSION)) ?? found.addresses[0]!
+        return {
+          address: shown.address,
+          version: shown.version,
+          status: "uninit",
+          balance: Nanoton.make(0n),
+          network: chain.network,
+          addresses: found.addresses
+        } satisfies WalletInfo
       })
 
       return DirectPurchases.of({
@@ -259,7 +270,8 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
         walletInfo,
         reconcile: reconciler.reconcile,
         reconcileOpen: reconciler.reconcileOpen,
-        find: records.find
+        find: (walletAddress, orderId) => records.findLatest({ network: chain.network, walletAddress, orderId }),
+        findByOrderId: records.findByOrderId
       })
     })
   )

@@ -29,9 +29,9 @@ export const makeDirectReconciler = (deps: ReconcilerDeps) => {
   const move = (record: DirectPurchaseRecord, to: DirectState, patch: DirectPurchasePatch) =>
     Effect.gen(function*() {
       const at = yield* now
-      const moved = yield* Effect.result(records.transition(record.orderId, [record.state], to, patch, at))
+      const moved = yield* Effect.result(records.transition(record.id, [record.state], to, patch, at))
       if (Result.isSuccess(moved)) return moved.success
-      return Option.getOrElse(yield* records.find(record.orderId), () => record)
+      return Option.getOrElse(yield* records.find(record.id), () => record)
     })
 
   const cancelInvoice = (record: DirectPurchaseRecord) => {
@@ -94,9 +94,13 @@ export const makeDirectReconciler = (deps: ReconcilerDeps) => {
       }
     }
 
-    const delivered = yield* Effect.result(delivery.checkOnce(current))
+    // Past its live wait: its own evidence settles it (the signed message is reported again if needed).
+    const delivered = yield* Effect.result(delivery.checkOnce(current, {
+      settleOnEvidence: true,
+      ...(current.prepared === null ? {} : { boc: current.prepared.boc })
+    }))
     if (Result.isSuccess(delivered) && delivered.success) {
-      return Option.getOrElse(yield* records.find(current.orderId), () => current)
+      return Option.getOrElse(yield* records.find(current.id), () => current)
     }
     return current.state === "unknown" ? current : yield* move(current, "unknown", {
       errorReason: "MarketplaceTimeout",
@@ -104,11 +108,9 @@ export const makeDirectReconciler = (deps: ReconcilerDeps) => {
     })
   })
 
-  /** Reconciles one order by id; None when there is no such order. */
+  /** Reconciles every record under an order id (of any wallet: operators name orders by id); newest first. */
   const reconcile = Effect.fn("DirectReconciler.reconcile")(function*(orderId: string) {
-    const found = yield* records.find(orderId)
-    if (Option.isNone(found)) return Option.none<DirectPurchaseRecord>()
-    return Option.some(yield* reconcileRecord(found.value))
+    return yield* Effect.forEach(yield* records.findByOrderId(orderId), reconcileRecord)
   })
 
   /** Every open order due for a look (worker / CLI), oldest first. */

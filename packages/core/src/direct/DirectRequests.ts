@@ -91,8 +91,8 @@ const usernameOf = (fields: Fields): Parsed<string> => {
   const raw = fields["username"]
   if (absent(raw) || raw === "") return invalidRequest("username is required")
   if (typeof raw !== "string") return invalidRequest("username must be a string")
-  const name = raw.trim()
-  if (name.startsWith("@")) return invalidRequest("username must be given without a leading @")
+  // Bots send it as typed, with or without the @.
+  const name = raw.trim().replace(/^@/, "")
   if (!USERNAME.test(name)) {
     return invalidRequest("username must be a Telegram username: 4 to 32 letters, digits or _, starting with a letter")
   }
@@ -106,11 +106,24 @@ const wholeNumber = (raw: unknown): number | undefined => {
   return undefined
 }
 
-/** TON as a JSON number (read through its shortest decimal text) or a decimal string; exact, never via float math. */
+/**
+ * A JSON number of TON: its shortest decimal text when that has at most 9 decimals (exact), else the
+ * float rounded to the nanoton (a client's 0.1 + 0.2 = 0.30000000000000004 is 0.3 TON).
+ */
+const tonNumber = (n: number): NanotonParseError | Nanoton => {
+  const exact = parseNanotonNumber(n)
+  if (!(exact instanceof NanotonParseError) || exact.reason !== "TooManyDecimals") return exact
+  return parseNanoton(n.toFixed(9))
+}
+
+/**
+ * TON as a JSON number (see `tonNumber`) or a decimal string, read exactly from its text: a string
+ * with more than 9 decimals is refused (it names an amount that cannot be paid).
+ */
 const tonOf = (raw: unknown, field: string): Parsed<Nanoton> => {
   if (absent(raw) || raw === "") return invalidRequest(`${field} is required`)
   const parsed = typeof raw === "number"
-    ? parseNanotonNumber(raw)
+    ? tonNumber(raw)
     : typeof raw === "string"
     ? parseNanoton(raw)
     : new NanotonParseError({ reason: "Malformed", message: "" })

@@ -15,6 +15,18 @@ export interface DirectSettingsShape {
    * exact amount + its own reserve when it signs).
    */
   readonly feeReserve: bigint
+  /**
+   * The longest a request waits before it answers. A payment still running then goes on in the
+   * background and the caller gets `OrderPending` with the order id: clients give up at about 30 s.
+   */
+  readonly answerWithin: Duration.Input
+  /** An identical request under the id of an order finished this recently gets that order's result. */
+  readonly replayWithin: Duration.Input
+  /**
+   * Whether another request may run under the id of a `done` order (the direct surface: bots reuse
+   * ids). false: it is refused with `OrderIdReused` (the worker: one charge, one payment, ever).
+   */
+  readonly reuseFinishedIds: boolean
 }
 
 export const DirectSettings = Context.Reference<DirectSettingsShape>("core/direct/DirectSettings", {
@@ -23,6 +35,9 @@ export const DirectSettings = Context.Reference<DirectSettingsShape>("core/direc
     deliveryWithin: Duration.seconds(60),
     pollEvery: Duration.millis(1500),
     staleAfter: Duration.minutes(10),
-    feeReserve: 10_000_000n
+    feeReserve: 10_000_000n,
+    answerWithin: Duration.seconds(25),
+    replayWithin: Duration.minutes(15),
+    reuseFinishedIds: true
   })
 })

@@ -50,10 +50,13 @@ export class BlockchainError extends Schema.TaggedError<BlockchainError>()("Bloc
     "Busy", // another transfer of this wallet is still in flight (direct surface: PENDING_TRANSACTION)
     "Rejected", // the chain refused the external message (see exitCode)
     "NetworkError", // the node could not be reached or answered garbage; outcome of a send unknown
-    "Timeout" // the node did not answer in time; outcome of a send unknown
+    "Timeout", // the node did not answer in time; outcome of a send unknown
+    "Overloaded" // too many phrases are being derived at once: nothing was looked at, retry shortly
   ]),
   message: Schema.String,
-  exitCode: Schema.optionalKey(Schema.Int)
+  exitCode: Schema.optionalKey(Schema.Int),
+  /** WalletNotFound: where the phrase's wallets would be, one per version, so a new user can fund one. */
+  addresses: Schema.optionalKey(Schema.Array(Schema.Struct({ version: WalletVersion, address: Schema.String })))
 }) {}
 
 /** Chain state of an address. A never-used address is `uninit` with balance 0. */

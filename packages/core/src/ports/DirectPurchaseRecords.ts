@@ -1,11 +1,14 @@
 /**
- * Storage of direct purchases: one record per order id, so each order id pays at most once.
+ * Storage of direct purchases. An order id belongs to its wallet: at most one *latest* record per
+ * (network, wallet address, order id), so each order id of a wallet pays at most once at a time, and
+ * no wallet can see or block another's ids. Older records of an id stay, marked as not latest.
  *
  * Contract:
- * - `claim` inserts a `pending` record unless the order id exists (then it returns the existing one):
- *   of two concurrent claims of one order id exactly one gets `Claimed` (PG: primary key).
- * - `restart` turns a `failed` record (nothing was paid) back into `pending` with the new request,
- *   attempts + 1; of two concurrent restarts exactly one succeeds.
+ * - `claim` inserts a `pending` latest record unless the wallet's order id has one (then it returns
+ *   that one): of two concurrent claims exactly one gets `Claimed` (PG: partial unique index).
+ * - `supersede` retires a finished (`done` / `failed`) latest record and inserts the new request as the
+ *   latest under the same id; of two concurrent supersedes of one record exactly one succeeds.
+ * - Records are addressed by their own `id` afterwards.
  * - `transition` is a conditional state change: only from one of `from`, else `DirectRecordConflict`.
  *   `lock: true` also takes the wallet lock (one record per wallet address may hold it; another
  *   holder -> `DirectWalletBusy`, nothing written); `lock: false` releases it. Moving to `done`,
@@ -22,6 +25,8 @@ import type { Page, PageRequest } from "../Page.ts"
 import type { PreparedTransfer, WalletVersion } from "./Blockchain.ts"
 
 export interface DirectPurchaseRecord {
+  /** The record's own key (an order id may name several records over time, of several wallets). */
+  readonly id: number
   readonly orderId: string
   readonly kind: DirectKind
   readonly state: DirectState
@@ -98,7 +103,7 @@ export type ClaimResult =
 
 /** The record is not in one of the states the transition starts from (or does not exist: state absent). */
 export class DirectRecordConflict extends Schema.TaggedError<DirectRecordConflict>()("DirectRecordConflict", {
-  orderId: Schema.String,
+  id: Schema.Number,
   state: Schema.optionalKey(Schema.String)
 }) {}
 
@@ -109,16 +114,26 @@ export class DirectWalletBusy extends Schema.TaggedError<DirectWalletBusy>()("Di
 
 export class DirectPurchaseRecords extends Context.Service<DirectPurchaseRecords, {
   readonly claim: (record: NewDirectPurchase, now: Date) => Effect.Effect<ClaimResult>
-  /** `failed` -> `pending` with the new request; None when the record is not `failed` (any more). */
-  readonly restart: (record: NewDirectPurchase, now: Date) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+  /** Retires `previous` (still latest, `done` or `failed`) for `record`; None when someone else moved first. */
+  readonly supersede: (
+    previous: DirectPurchaseRecord,
+    record: NewDirectPurchase,
+    now: Date
+  ) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
   readonly transition: (
-    orderId: string,
+    id: number,
     from: ReadonlyArray<DirectState>,
     to: DirectState,
     patch: DirectPurchasePatch,
     now: Date
   ) => Effect.Effect<DirectPurchaseRecord, DirectRecordConflict | DirectWalletBusy>
-  readonly find: (orderId: string) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+  readonly find: (id: number) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+  /** The latest record of a wallet's order id. */
+  readonly findLatest: (
+    key: { readonly network: string; readonly walletAddress: string; readonly orderId: string }
+  ) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+  /** Every record under an order id, of any wallet, newest first: for operators. */
+  readonly findByOrderId: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
   /** `unknown` records, and `pending`/`sending`/`sent` ones not touched since `staleBefore`; oldest first. */
   readonly listUnresolved: (staleBefore: Date, limit: number) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
   /** Every record matching the filter, newest first (ties by order id); `total` counts all matches. */

@@ -2,7 +2,7 @@ import { Context, Effect, Option } from "effect"
 import type { PaymentId, TopupId, UserId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
-import type { ReceiptInfo, Topup, TopupConfirmation, TopupStatus } from "../topups/Topup.ts"
+import type { ReceiptInfo, Topup, TopupConfirmation, TopupMethod, TopupStatus } from "../topups/Topup.ts"
 import type { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
 
 /** Fields a transition may set; absent fields keep their value. */
@@ -16,6 +16,11 @@ export interface TopupPatch {
 export interface TopupFilter extends PageRequest {
   readonly userId?: UserId
   readonly status?: ReadonlyArray<TopupStatus>
+  readonly method?: TopupMethod
+  /** Cursor: only top-ups older than this id (the last one of the previous page). */
+  readonly beforeId?: number
+  /** Only top-ups created strictly after this instant. */
+  readonly createdAfter?: Date
 }
 
 /** Storage of top-ups. All methods are safe under concurrent callers (several app instances). */

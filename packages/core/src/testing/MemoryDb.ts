@@ -34,6 +34,7 @@ export interface MemoryState {
   readonly idempotency: Map<string, MemoryIdempotencyRecord>
   readonly sessions: Map<string, Session>
   readonly botUpdates: Set<number>
+  readonly usedLogins: Map<string, Date>
   readonly push: Map<string, PushSubscription>
   readonly outbox: Map<number, OutboxEvent>
   readonly infoLookups: Map<string, number>
@@ -55,6 +56,7 @@ export const emptyMemoryState = (): MemoryState => ({
   idempotency: new Map(),
   sessions: new Map(),
   botUpdates: new Set(),
+  usedLogins: new Map(),
   push: new Map(),
   outbox: new Map(),
   infoLookups: new Map(),

@@ -38,8 +38,15 @@ export const MemorySessions = Layer.effect(
       find: (id, now) =>
         db.read((s) => Option.filter(Option.fromNullishOr(s.sessions.get(id)), (x) => x.expiresAt.getTime() > now.getTime())),
       remove: (id) => db.read((s) => void s.sessions.delete(id)),
+      claimLogin: (hash, keepUntil) =>
+        db.read((s) => {
+          if (s.usedLogins.has(hash)) return false
+          s.usedLogins.set(hash, keepUntil)
+          return true
+        }),
       removeExpired: (now) =>
         db.read((s) => {
+          for (const [hash, until] of s.usedLogins) if (until.getTime() <= now.getTime()) s.usedLogins.delete(hash)
           const expired = [...s.sessions.values()].filter((x) => x.expiresAt.getTime() <= now.getTime())
           for (const x of expired) s.sessions.delete(x.id)
           return expired.length

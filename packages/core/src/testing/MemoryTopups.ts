@@ -119,6 +119,9 @@ export const MemoryTopups = Layer.effect(
             [...s.topups.values()]
               .filter((t) => filter.userId === undefined || t.userId === filter.userId)
               .filter((t) => filter.status === undefined || filter.status.includes(t.status))
+              .filter((t) => filter.method === undefined || t.method === filter.method)
+              .filter((t) => filter.beforeId === undefined || t.id < filter.beforeId)
+              .filter((t) => filter.createdAfter === undefined || t.createdAt > filter.createdAfter)
               .sort(newestFirst),
             filter
           )

@@ -64,7 +64,7 @@ export class TopupService extends Context.Service<TopupService, {
   /** The owner's (or an operator's) view of one top-up; someone else's is `TopupNotFound`. */
   readonly find: (viewer: Viewer, topupId: TopupId) => Effect.Effect<Topup, TopupNotFound>
   /** The owner's top-ups, newest first (the status poll reads the `pending` / `review` ones). */
-  readonly listOwn: (userId: UserId, filter: { readonly status?: ReadonlyArray<TopupStatus> } & PageRequest) => Effect.Effect<Page<Topup>>
+  readonly listOwn: (userId: UserId, filter: Omit<TopupFilter, "userId">) => Effect.Effect<Page<Topup>>
   /** Operators: all top-ups, filtered. */
   readonly list: (filter: TopupFilter) => Effect.Effect<Page<Topup>>
   /** The receipt file, for its owner or an operator. */
@@ -190,7 +190,7 @@ export class TopupService extends Context.Service<TopupService, {
 
       const listOwn = Effect.fn("TopupService.listOwn")(function*(
         userId: UserId,
-        filter: { readonly status?: ReadonlyArray<TopupStatus> } & PageRequest
+        filter: Omit<TopupFilter, "userId">
       ) {
         return yield* topups.list({ ...filter, userId })
       })

@@ -2,6 +2,7 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi } from "./AccountApi.ts"
 import { AdminApi } from "./AdminApi.ts"
 import { RequestValidation } from "./Middleware.ts"
+import { ListsApi } from "./ListsApi.ts"
 import { AdminProgrammaticApi, ProgrammaticApi } from "./ProgrammaticApi.ts"
 import { AdminLoginApi, PricingApi, PublicApi } from "./PublicApi.ts"
 
@@ -16,6 +17,7 @@ export class Api extends HttpApi.make("resale")
   .add(AccountApi)
   .add(AdminApi)
   .add(ProgrammaticApi)
+  .add(ListsApi)
   .add(AdminProgrammaticApi)
   .middleware(RequestValidation)
   .annotateMerge(OpenApi.annotations({

@@ -1,7 +1,9 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import type { UserId } from "@resale/core/ids.ts"
+import { noteRequestUser } from "@resale/observability/RequestFacts.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { Forbidden, Unauthorized } from "../api/Errors.ts"
+import { Forbidden, TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import {
   AdminTokenAuth,
   ApiKeyAuth,
@@ -11,7 +13,10 @@ import {
   UserSession
 } from "../api/Middleware.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
+import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
+import { retryAfter } from "../server/ResponseHeaders.ts"
 import { isSameOrigin } from "./OriginCheck.ts"
+import { OperatorTokenGuard, tooManyFailures } from "./OperatorTokenGuard.ts"
 import { safeEqual } from "./TelegramLogin.ts"
 import { WebSessions } from "./WebSessions.ts"
 
@@ -23,6 +28,12 @@ const checkOrigin = (request: HttpServerRequest.HttpServerRequest, publicUrl: st
     ? Effect.fail(crossSite)
     : Effect.void
 
+/** Runs the handler as `userId`: the request log names the user, and every line logged under it carries `user_id`. */
+const asUser = <A, E, R>(request: HttpServerRequest.HttpServerRequest, userId: UserId, handler: Effect.Effect<A, E, R>) => {
+  noteRequestUser(request, userId)
+  return Effect.provideService(handler, CurrentUser, { userId }).pipe(Effect.annotateLogs("user_id", userId))
+}
+
 export const UserSessionLayer = Layer.effect(UserSession)(Effect.gen(function*() {
   const sessions = yield* WebSessions
   const config = yield* HttpConfig
@@ -32,7 +43,7 @@ export const UserSessionLayer = Layer.effect(UserSession)(Effect.gen(function*()
       const userId = yield* sessions.user(request)
       if (Option.isNone(userId)) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
       yield* checkOrigin(request, config.publicUrl)
-      return yield* Effect.provideService(httpEffect, CurrentUser, { userId: userId.value })
+      return yield* asUser(request, userId.value, httpEffect)
     })
 }))
 
@@ -44,6 +55,7 @@ export const OperatorSessionLayer = Layer.effect(OperatorSession)(Effect.gen(fun
       const request = yield* HttpServerRequest.HttpServerRequest
       if (!(yield* sessions.operator(request))) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
       yield* checkOrigin(request, config.publicUrl)
+      noteRequestUser(request, "operator")
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "session" })
     })
 }))
@@ -61,19 +73,33 @@ export const ApiKeyAuthLayer = Layer.effect(ApiKeyAuth)(Effect.gen(function*() {
             : new Unauthorized({ detail: "Invalid API key", code: "api_key_invalid" })
         )
       )
-      return yield* Effect.provideService(httpEffect, CurrentUser, { userId: user.id })
+      return yield* asUser(request, user.id, httpEffect)
     })
 }))
 
 export const AdminTokenAuthLayer = Layer.effect(AdminTokenAuth)(Effect.gen(function*() {
   const config = yield* HttpConfig
+  const guard = yield* OperatorTokenGuard
+  const trusted = trustedProxies(config.trustedProxies)
   const expected = Redacted.value(config.adminToken)
   return (httpEffect) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = request.headers["x-admin-token"]
       if (token === undefined) return yield* new Unauthorized({ detail: "Missing X-Admin-Token header", code: "admin_token_missing" })
-      if (!safeEqual(token, expected)) return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
+      // A blocked address's token is not even compared (guessing must not go on while blocked).
+      const client = limitKey(clientAddress(request, trusted))
+      const wait = yield* guard.waitFor(client)
+      if (wait > 0) {
+        yield* retryAfter(wait)
+        return yield* new TooManyRequests({ detail: tooManyFailures(wait), code: "rate_limited" })
+      }
+      if (!safeEqual(token, expected)) {
+        yield* guard.failed(client, "x-admin-token")
+        return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
+      }
+      yield* guard.succeeded(client)
+      noteRequestUser(request, "operator")
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "token" })
     })
 }))

@@ -8,9 +8,15 @@ import { formatTon, tonNumber } from "@resale/core/money/Nanoton.ts"
 
 const sandboxNote = (network: DirectReceipt["network"]) => network === "sandbox" ? " (sandbox: no real TON moved)" : ""
 
+/** A purchase settled on its own evidence says so: paid to Fragment, its delivery not confirmed by Fragment. */
+const bought = (r: DirectReceipt, done: string, what: string) =>
+  r.delivery === "paid"
+    ? `Paid Fragment for ${what} (Ref#${r.ref ?? "?"}); Fragment has not confirmed the delivery${sandboxNote(r.network)}`
+    : `${done}${sandboxNote(r.network)}`
+
 export const starsAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: `Bought ${r.units} Telegram Stars for @${r.recipient}${sandboxNote(r.network)}`,
+  message: bought(r, `Bought ${r.units} Telegram Stars for @${r.recipient}`, `${r.units} Telegram Stars for @${r.recipient}`),
   order_id: r.orderId,
   username: r.recipient,
   stars_amount: r.units ?? 0,
@@ -19,7 +25,7 @@ export const starsAnswer = (r: DirectReceipt) => ({
 
 export const premiumAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: `Gifted ${r.units} months of Telegram Premium to @${r.recipient}${sandboxNote(r.network)}`,
+  message: bought(r, `Gifted ${r.units} months of Telegram Premium to @${r.recipient}`, `${r.units} months of Telegram Premium for @${r.recipient}`),
   order_id: r.orderId,
   username: r.recipient,
   duration: r.units ?? 0,
@@ -28,7 +34,7 @@ export const premiumAnswer = (r: DirectReceipt) => ({
 
 export const topupAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: `Topped up @${r.recipient} with ${formatTon(r.amount ?? r.paid)} TON${sandboxNote(r.network)}`,
+  message: bought(r, `Topped up @${r.recipient} with ${formatTon(r.amount ?? r.paid)} TON`, `a ${formatTon(r.amount ?? r.paid)} TON top-up of @${r.recipient}`),
   order_id: r.orderId,
   username: r.recipient,
   amount: tonNumber(r.amount ?? r.paid),
@@ -43,13 +49,23 @@ export const transferAnswer = (r: DirectReceipt) => ({
   order_id: r.orderId
 })
 
+/**
+ * `state` repeats `status` under the name clients of the hosted service read. A phrase never funded
+ * answers `uninit`, balance 0 and, in `addresses`, where each version's wallet is (send TON to either).
+ */
 export const balanceAnswer = (w: WalletInfo) => ({
   ok: true,
-  message: `Wallet ${w.version} holds ${formatTon(w.balance)} TON${w.network === "sandbox" ? " (sandbox)" : ""}`,
+  message: w.addresses === undefined
+    ? `Wallet ${w.version} holds ${formatTon(w.balance)} TON${w.network === "sandbox" ? " (sandbox)" : ""}`
+    : `No TON has reached this phrase's wallets yet: send TON to ${w.address} (or to its ${
+      w.addresses.filter((a) => a.version !== w.version).map((a) => a.version).join(", ")
+    } address) to start${w.network === "sandbox" ? " (sandbox)" : ""}`,
   address: w.address,
   version: w.version,
   status: w.status,
-  balance: tonNumber(w.balance)
+  state: w.status,
+  balance: tonNumber(w.balance),
+  ...(w.addresses === undefined ? {} : { addresses: Object.fromEntries(w.addresses.map((a) => [a.version, a.address])) })
 })
 
 export const statusAnswer = (network: DirectReceipt["network"]) => ({

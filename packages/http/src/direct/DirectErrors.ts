@@ -22,6 +22,9 @@ export type DirectCode =
   | "INVALID_AMOUNT_MIN"
   | "INVALID_AMOUNT_MAX"
   | "RATE_LIMITED"
+  | "SERVICE_BUSY"
+  | "NOT_FOUND"
+  | "METHOD_NOT_ALLOWED"
 
 export interface DirectFailure {
   readonly status: number
@@ -51,6 +54,8 @@ const byReason = (endpoint: DirectEndpoint, error: DirectPurchaseError): readonl
       return [400, "USER_TRANSFER_FAIL"]
     case "OrderPending":
       return [409, "PENDING_TRANSACTION"]
+    case "ServiceBusy":
+      return [503, "SERVICE_BUSY"]
   }
 }
 
@@ -66,6 +71,18 @@ export const rateLimited = (perMinute: number, retryAfterSeconds: number): Direc
   status: 429,
   code: "RATE_LIMITED",
   message: `Too many requests from your address: at most ${perMinute} per minute on these endpoints; retry in ${retryAfterSeconds} s`
+})
+
+/** A path under the direct surface's prefixes that does not exist, or a method a direct path does not take. */
+export const notFound: DirectFailure = {
+  status: 404,
+  code: "NOT_FOUND",
+  message: "No such endpoint: the direct surface has /stars/buy, /premium/buy, /coin/buy, /coin/transfer, /ton/buy, /ton/transfer, /balance and /status"
+}
+export const methodNotAllowed = (method: string, path: string): DirectFailure => ({
+  status: 405,
+  code: "METHOD_NOT_ALLOWED",
+  message: `${path} answers GET and POST, not ${method}`
 })
 
 /** A defect: nothing about it goes to the caller but an id that is also in the log. */

@@ -12,6 +12,7 @@ import { badRequest, critical, type DirectEndpoint, type DirectFailure, failureO
 import type { DirectHttpSettings } from "./DirectConfig.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
 import { redactedRequest, scrubPhrases } from "./Redaction.ts"
+import { clientAddress as forwardedClient, limitKey, noTrustedProxies, plainAddress } from "../server/ClientAddress.ts"
 
 export type Fields = Readonly<Record<string, unknown>>
 
@@ -24,16 +25,19 @@ export interface DirectRoute {
   readonly run: (fields: Fields) => Effect.Effect<object, DirectPurchaseError>
 }
 
-/** The caller's address: the socket's, or the first X-Forwarded-For hop when a trusted proxy sets it. */
+/**
+ * The caller, as limits count it: the socket's address, or with DIRECT_TRUST_PROXY the hop the proxy
+ * in front appended (the rightmost X-Forwarded-For hop; the ones left of it the client wrote itself).
+ * IPv6 callers count by their /64 (server/ClientAddress.ts).
+ */
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
-  const forwarded = request.headers["x-forwarded-for"]
-  if (trustProxy && typeof forwarded === "string" && forwarded.trim() !== "") return forwarded.split(",")[0]!.trim()
-  return Option.getOrElse(request.remoteAddress, () => "unknown")
+  const peer = plainAddress(Option.getOrElse(request.remoteAddress, () => "unknown"))
+  return limitKey(forwardedClient(request, trustProxy ? { has: (address) => address === peer } : noTrustedProxies))
 }
 
 /**
- * The server's request span records the URL with its query when the request ends. These routes take
- * nothing from the query, so the span is told to redact every query value: a client that puts the
+ * The server's request span records the URL with its query when the request ends. The query is only
+ * a second way to send plain fields, so the span is told to redact every query value: a client that puts the
  * phrase in the URL leaves no trace in the traces (the log line of the response has no query at all).
  */
 const hideQueryInSpan = (request: HttpServerRequest.HttpServerRequest) => {
@@ -70,6 +74,18 @@ const queryText = (url: string): string => {
   }
 }
 
+/**
+ * Fields from the query string (`GET /stars/buy?username=durov&amount=50`), first value of each name;
+ * the JSON body's fields win over them. A phrase never gets here: `readFields` refuses it in the URL.
+ */
+const queryFields = (url: string): Fields => {
+  const at = url.indexOf("?")
+  if (at < 0) return {}
+  const fields: Record<string, unknown> = {}
+  for (const [name, value] of new URLSearchParams(url.slice(at + 1))) if (!(name in fields)) fields[name] = value
+  return fields
+}
+
 // Read without echoing: the parser error of JSON.parse quotes the input, so its message is dropped.
 type Read = { readonly _tag: "Fields"; readonly fields: Fields } | { readonly _tag: "Bad"; readonly failure: DirectFailure }
 
@@ -79,8 +95,9 @@ const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: numb
   Effect.gen(function*(): Effect.fn.Return<Read> {
     const query = queryText(request.url)
     if (/(^|&)seed=/i.test(query) || scrubPhrases(query) !== query) {
-      return bad("The mnemonic phrase must travel in the JSON body, never in the URL")
+      return bad("The mnemonic phrase must not be sent in the URL (it would be logged by every proxy): send seed in the JSON body")
     }
+    const fromQuery = queryFields(request.url)
     const length = Number(request.headers["content-length"] ?? "0")
     if (Number.isFinite(length) && length > maxBytes) return bad(`The body is larger than ${maxBytes} bytes`)
     const text = yield* request.text.pipe(
@@ -88,7 +105,7 @@ const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: numb
       Effect.result
     )
     if (Result.isFailure(text)) return bad("The request body could not be read (too large or interrupted)")
-    if (text.success.trim() === "") return { _tag: "Fields", fields: {} }
+    if (text.success.trim() === "") return { _tag: "Fields", fields: fromQuery }
     let parsed: unknown
     try {
       parsed = JSON.parse(text.success)
@@ -99,7 +116,7 @@ const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: numb
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       return bad("The body must be a JSON object")
     }
-    return { _tag: "Fields", fields: parsed as Fields }
+    return { _tag: "Fields", fields: { ...fromQuery, ...(parsed as Fields) } }
   })
 
 export const makeDirectHandler = (settings: DirectHttpSettings, limiter: RateLimiter["Service"]) =>

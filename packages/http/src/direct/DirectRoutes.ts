@@ -29,6 +29,8 @@ import { HttpConfig } from "../server/HttpConfig.ts"
 import type { KnownRoute } from "../validation/FastApiFallback.ts"
 import { balanceAnswer, premiumAnswer, starsAnswer, statusAnswer, topupAnswer, transferAnswer } from "./DirectAnswers.ts"
 import { DirectHttpConfig } from "./DirectConfig.ts"
+import { GatedBlockchain } from "./DerivationGate.ts"
+import { failureResponse, methodNotAllowed, notFound } from "./DirectErrors.ts"
 import { type DirectRoute, type Fields, makeDirectHandler } from "./DirectHandler.ts"
 import { DirectSandbox } from "./DirectSandbox.ts"
 import { RateLimiter } from "./RateLimiter.ts"
@@ -81,34 +83,44 @@ const routesOf = (service: DirectPurchases["Service"]): ReadonlyArray<DirectRout
   ]
 }
 
+const DIRECT_PATHS = ["/stars/buy", "/premium/buy", "/coin/buy", "/ton/buy", "/coin/transfer", "/ton/transfer", "/balance", "/status"] as const
+/** Unknown paths under these answer the direct surface's own 404 (clients parse `{ok, code, message}`). */
+const DIRECT_PREFIXES = ["/stars", "/premium", "/coin", "/ton"] as const
+const OTHER_METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS"] as const
+
 /** Every method and path served here, for the server's 404/405 answers. */
-export const directKnownRoutes: ReadonlyArray<KnownRoute> = [
-  "/stars/buy",
-  "/premium/buy",
-  "/coin/buy",
-  "/ton/buy",
-  "/coin/transfer",
-  "/ton/transfer",
-  "/balance"
-].flatMap((path) => [{ method: "GET", path }, { method: "POST", path }]).concat([{ method: "GET", path: "/status" }])
+export const directKnownRoutes: ReadonlyArray<KnownRoute> = DIRECT_PATHS.flatMap((path) => [{ method: "GET", path }, { method: "POST", path }])
 
 /** The routes over DirectPurchases and DirectHttpConfig. */
 export const DirectRouteHandlers = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const service = yield* DirectPurchases
     const settings = yield* DirectHttpConfig
-    const limiter = yield* RateLimiter.make(settings.rateLimit)
+    const limiter = yield* (settings.sharedRateLimit ? RateLimiter.shared(settings.rateLimit) : RateLimiter.make(settings.rateLimit))
     const handler = makeDirectHandler(settings, limiter)
     for (const route of routesOf(service)) {
+      // /status too: bots call it with POST {}.
       yield* router.add("GET", route.path, handler(route))
-      if (route.withBody) yield* router.add("POST", route.path, handler(route))
+      yield* router.add("POST", route.path, handler(route))
+      for (const method of OTHER_METHODS) {
+        yield* router.add(method, route.path, failureResponse(methodNotAllowed(method, route.path), { allow: "GET, POST" }))
+      }
+    }
+    for (const prefix of DIRECT_PREFIXES) {
+      for (const method of ["GET", "POST", ...OTHER_METHODS] as const) {
+        yield* router.add(method, `${prefix}/*`, failureResponse(notFound))
+      }
     }
   })
 )
 
-/** The use case over its ports: the record store on the SqlClient, payer descriptions on the chain in context. */
+/**
+ * The use case over its ports: the record store on the SqlClient, payer descriptions on the chain in
+ * context, and that chain with key derivations bounded (`DerivationGate`).
+ */
 export const DirectServices = DirectPurchases.layer.pipe(
-  Layer.provide([PgDirectPurchaseRecords.layer, TonPayerAccounts.layer])
+  Layer.provide([PgDirectPurchaseRecords.layer, TonPayerAccounts.layer]),
+  Layer.provide(GatedBlockchain)
 )
 
 /** Chain and marketplace for the configured mode (same layer values as other roots use, so they are shared). */

@@ -1,9 +1,12 @@
 /**
- * Per-client-address token buckets for the direct surface: `perMinute` requests a minute on average,
- * `burst` at once. Each key derivation costs ~0.1 s of CPU, so the limit protects the service as
- * much as it slows down guessing. In memory, per process: a limit, not a money rule.
+ * Per-client-address limits of the direct surface. They are high by default (600 a minute): bots
+ * call from one server address for all their customers, and the CPU is protected by the derivation
+ * gate (`DerivationGate`), not by refusing callers. Two kinds:
+ * - `make`: token buckets in memory (`perMinute` on average, `burst` at once), for one instance;
+ * - `shared`: one count per address and minute in PostgreSQL, for several instances behind one name.
  */
-import { Clock, Context, Effect, Layer } from "effect"
+import { PgDirectRateWindows } from "@resale/store/PgDirectRateWindows.ts"
+import { Clock, Context, Effect } from "effect"
 
 export interface RateLimit {
   readonly perMinute: number
@@ -16,6 +19,7 @@ interface Bucket {
 }
 
 const MAX_KEYS = 50_000
+const MINUTE = 60_000
 
 export class RateLimiter extends Context.Service<RateLimiter, {
   readonly limit: RateLimit
@@ -25,7 +29,7 @@ export class RateLimiter extends Context.Service<RateLimiter, {
   static readonly make = (limit: RateLimit) =>
     Effect.sync(() => {
       const buckets = new Map<string, Bucket>()
-      const perMs = limit.perMinute / 60_000
+      const perMs = limit.perMinute / MINUTE
       const take = (key: string) =>
         Effect.map(Clock.currentTimeMillis, (now) => {
           const bucket = buckets.get(key) ?? { tokens: limit.burst, at: now }
@@ -44,5 +48,22 @@ export class RateLimiter extends Context.Service<RateLimiter, {
       return RateLimiter.of({ limit, take })
     })
 
-  static readonly layer = (limit: RateLimit) => Layer.effect(RateLimiter, RateLimiter.make(limit))
+  /** `perMinute` per address and calendar minute, counted in PostgreSQL by every instance. */
+  static readonly shared = (limit: RateLimit) =>
+    Effect.gen(function*() {
+      const windows = yield* PgDirectRateWindows.make
+      let prunedAt = 0
+      const take = (key: string) =>
+        Effect.gen(function*() {
+          const now = yield* Clock.currentTimeMillis
+          const start = now - (now % MINUTE)
+          if (start > prunedAt) {
+            prunedAt = start
+            yield* windows.prune(new Date(start - 5 * MINUTE))
+          }
+          const hits = yield* windows.hit(key, new Date(start))
+          return hits <= limit.perMinute ? 0 : Math.max(1, Math.ceil((start + MINUTE - now) / 1000))
+        })
+      return RateLimiter.of({ limit, take })
+    })
 }

@@ -1,4 +1,4 @@
-import {
+import type {
   AccountCapReached,
   ApiKeyInvalid,
   IdempotencyKeyConflict,
@@ -41,6 +41,7 @@ import {
   TooManyRequests
 } from "../api/Errors.ts"
 import { GiftCatalogUnavailable, GiftNotFound } from "../gifts/GiftCatalog.ts"
+import { RequestId } from "../server/RequestId.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 
 /**
@@ -263,6 +264,16 @@ export const toHttpError = (error: unknown): HandlerError | undefined => {
   return (MAPPING[error._tag] as (e: DomainError) => HandlerError)(error)
 }
 
+const withRequestId = (error: ServiceUnavailable, requestId: string): ServiceUnavailable =>
+  requestId === ""
+    ? error
+    : new ServiceUnavailable({
+      detail: error.detail,
+      code: error.code,
+      ...(error.params === undefined ? {} : { params: error.params }),
+      request_id: requestId
+    })
+
 /** Seconds a client should wait before retrying this answer, if it is a retry-later one. */
 export const retryAfterSeconds = (error: HandlerError, now: number): number | undefined =>
   error.code === "idempotency_key_in_progress"
@@ -288,5 +299,7 @@ export const mapErrors = <A, E extends DomainError | HandlerError, R>(
       if (mapped === undefined) return yield* Effect.die(error)
       const after = retryAfterSeconds(mapped, yield* Clock.currentTimeMillis)
       if (after !== undefined) yield* retryAfter(after)
+      // A server-side failure names the request, so a report can be matched to the logs.
+      if (mapped instanceof ServiceUnavailable) return yield* Effect.fail(withRequestId(mapped, yield* RequestId))
       return yield* Effect.fail(mapped)
     }))

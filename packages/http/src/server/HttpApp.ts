@@ -1,5 +1,7 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
-import { Marketplace, Notifications, Receipts } from "@resale/core"
+import { Receipts } from "@resale/core"
+import { Notifications } from "@resale/core/outbox/Notifications.ts"
+import { RecipientInfo } from "@resale/core/accounts/RecipientInfo.ts"
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
@@ -20,12 +22,14 @@ import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
 import { Api, OPENAPI_PATH } from "../api/Api.ts"
 import { AdminTokenAuth, ApiKeyAuth, OperatorSession, RequestValidation, UserSession } from "../api/Middleware.ts"
 import { AuthMiddlewareLayer } from "../auth/AuthMiddleware.ts"
+import { OperatorTokenGuard } from "../auth/OperatorTokenGuard.ts"
 import { WebSessions } from "../auth/WebSessions.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { TelegramBotApi } from "../bot/TelegramBotApi.ts"
 import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
+import { ListsHandlers } from "../handlers/Lists.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
@@ -34,6 +38,7 @@ import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { HttpConfig } from "./HttpConfig.ts"
+import { SecurityHeaders } from "./SecurityHeaders.ts"
 import { buildWithOnly } from "./LeanServe.ts"
 
 /** Every method and path the HttpApi serves, for the 405 answer. */
@@ -47,8 +52,10 @@ export const apiRoutes = (): Array<KnownRoute> =>
  * a group's context is merged into every request it answers, so it is kept small.
  */
 const Handlers = Layer.mergeAll(
-  buildWithOnly(PublicHandlers, [Accounts, BotWebhook, HttpConfig, RequestValidation, TopupService, WebSessions]),
-  buildWithOnly(AdminLoginHandlers, [HttpConfig, RequestValidation, WebSessions]),
+  buildWithOnly(PublicHandlers, [
+    Accounts, BotWebhook, HttpConfig, RequestValidation, SessionService, TopupService, WebSessions
+  ]),
+  buildWithOnly(AdminLoginHandlers, [HttpConfig, OperatorTokenGuard, RequestValidation, WebSessions]),
   buildWithOnly(PricingHandlers, [HttpConfig, PricingCache, RequestValidation]),
   buildWithOnly(AccountHandlers, [
     Accounts, Balances, FileSystem.FileSystem, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService,
@@ -59,9 +66,10 @@ const Handlers = Layer.mergeAll(
     RequestValidation
   ]),
   buildWithOnly(ProgrammaticHandlers, [
-    Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, Marketplace, OrderService, PricingService,
+    Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService, RecipientInfo,
     RequestValidation
   ]),
+  buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
 )
 
@@ -99,7 +107,13 @@ const HealthRoute = HttpRouter.use((router) =>
 )
 
 /** The use cases and the http package's own services over the storage ports (`@resale/store`). */
-export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, PricingCache.layer).pipe(
+export const HttpServices = Layer.mergeAll(
+  WebSessions.layer,
+  BotWebhook.layer,
+  PricingCache.layer,
+  OperatorTokenGuard.layer,
+  RecipientInfo.layer
+).pipe(
   Layer.provide(TelegramBotApi.layer),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.succeed(TopupSettings)({
@@ -131,6 +145,8 @@ export const httpApp = <E, R>(
   ).pipe(
     // Registered first, so it is the outermost global middleware: the other ones never run for it.
     Layer.provideMerge(PricingFastPath),
-    // Outermost of all: an oversized body is refused before anything else looks at the request.
-    Layer.provideMerge(BodyLimit)
+    // An oversized body is refused before anything else looks at the request.
+    Layer.provideMerge(BodyLimit),
+    // Outermost of all, so every answer (a 413 included) gets no-store and HSTS.
+    Layer.provideMerge(SecurityHeaders)
   )

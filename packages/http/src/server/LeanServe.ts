@@ -1,5 +1,8 @@
 import { Context, Effect, Layer, Scope } from "effect"
-import { HttpMiddleware, HttpRouter, HttpServer } from "effect/http"
+import { RouteNoting } from "@resale/observability/RequestFacts.ts"
+import { requestLog } from "@resale/observability/RequestLog.ts"
+import { HttpRouter, HttpServer } from "effect/http"
+import { withRequestId } from "./RequestId.ts"
 
 /**
  * The platform's own services (`effect/...`: HTTP platform, file system, path, scope, references),
@@ -28,16 +31,17 @@ export const serveLean = <A, E, R>(
 ): Layer.Layer<never, Served<E>, HttpServer.HttpServer | Exclude<Served<R>, HttpRouter.HttpRouter>> =>
   Effect.contextWith((context: Context.Context<Scope.Scope>) =>
     Layer.buildWithMemoMap(
-      Layer.provideMerge(app, HttpRouter.layer),
+      // `RouteNoting` is in the context every route is added in, so each route notes its pattern for the request log.
+      Layer.provideMerge(app, Layer.merge(HttpRouter.layer, RouteNoting)),
       Layer.CurrentMemoMap.forkOrCreate(context),
       Context.get(context, Scope.Scope)
     )
   ).pipe(
     Effect.map((built) => {
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
-      const served = options.logRequests
-        ? HttpServer.serveEffect(handler, HttpMiddleware.logger)
-        : HttpServer.serveEffect(handler)
+      // One log line per request (unless turned off) and the request metrics.
+      // The request id wraps the request log, so its line and every line of the request carry `request_id`.
+      const served = HttpServer.serveEffect(handler, (app) => withRequestId(requestLog({ log: options.logRequests })(app)))
       return Layer.effectDiscard(
         Effect.updateContext(served, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context))
       )

@@ -12,7 +12,7 @@ import { Effect, Fiber, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { assertFailure, call, post } from "./support/client.ts"
 import { closeGate, DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
-import { balanceOf, freshAddress, fundedWallet, incoming, nano, orderId, ton } from "./support/wallets.ts"
+import { balanceOf, freshAddress, fundedWallet, incoming, nano, orderId, ton , latestRecord } from "./support/wallets.ts"
 
 const waitUntil = (check: () => boolean, what: string): Effect.Effect<void> =>
   Effect.gen(function*() {
@@ -53,7 +53,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       assert.strictEqual((yield* incoming(env, to)).length, 1)
     }), 30_000)
 
-  it.effect("the same order id after success: the stored result again, byte for byte, and nothing paid", () =>
+  it.effect("the same order id after success: the stored result again, byte for byte, nothing paid; another request under it is a new order", () =>
     Effect.gen(function*() {
       const env = yield* DirectTestEnv
       const { address, phrase } = yield* fundedWallet(env, "bip12", "v5r1", ton(20))
@@ -65,12 +65,15 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const second = yield* post(env, "/stars/buy", body)
       assert.deepStrictEqual([second.status, second.text], [200, first.text])
       assert.strictEqual(yield* balanceOf(env, address), balance)
-      const record = Option.getOrThrow(yield* env.service.find(id))
+      const record = Option.getOrThrow(yield* latestRecord(env, id))
       assert.strictEqual((yield* fragmentPayments(env, record.ref!)).length, 1)
-      // The same order id for another request is refused, not answered with the first result.
-      const reused = yield* post(env, "/stars/buy", { ...body, amount: 200 })
-      assertFailure(reused, 400, "VALIDATION_ERROR", phrase)
-      assert.strictEqual(yield* balanceOf(env, address), balance)
+      // The same order id for another request (the first one finished) is a new order: it pays, and the id names it.
+      const next = yield* post(env, "/stars/buy", { ...body, amount: 200 })
+      assert.strictEqual(next.status, 200, next.text)
+      assert.deepStrictEqual([next.body["order_id"], next.body["stars_amount"]], [id, 200])
+      assert.isTrue((yield* balanceOf(env, address)) < balance)
+      const latest = Option.getOrThrow(yield* latestRecord(env, id))
+      assert.deepStrictEqual([latest.units, latest.attempts], [200, 2])
     }), 30_000)
 
   it.effect("without order_id, the Idempotency-Key header is the order id", () =>
@@ -109,13 +112,13 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       env.faults.down = false
       assertFailure(res, 400, "USER_TRANSFER_FAIL", phrase)
       assert.strictEqual(res.body["order_id"], id)
-      const open = Option.getOrThrow(yield* env.service.find(id))
+      const open = Option.getOrThrow(yield* latestRecord(env, id))
       assert.deepStrictEqual([open.state, open.walletLocked, open.prepared !== null], ["unknown", false, true])
       assert.strictEqual((yield* incoming(env, to)).length, 1, "the money did leave: it must never be reported as not paid")
       // The same order id again: reconciled on chain first, then the stored result; no second message.
       const again = yield* post(env, "/coin/transfer", { to, amount: 1, seed: phrase, order_id: id })
       assert.strictEqual(again.status, 200, again.text)
-      assert.strictEqual(Option.getOrThrow(yield* env.service.find(id)).state, "done")
+      assert.strictEqual(Option.getOrThrow(yield* latestRecord(env, id)).state, "done")
       assert.strictEqual((yield* incoming(env, to)).length, 1)
     }), 30_000)
 
@@ -129,7 +132,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const res = yield* post(env, "/coin/transfer", { to, amount: 1, seed: phrase, order_id: id })
       env.faults.down = false
       assertFailure(res, 400, "USER_TRANSFER_FAIL", phrase)
-      const lost = Option.getOrThrow(yield* env.service.find(id)).prepared!
+      const lost = Option.getOrThrow(yield* latestRecord(env, id)).prepared!
       // Before valid_until the old message could still execute: the order stays open.
       const early = yield* post(env, "/coin/transfer", { to, amount: 1, seed: phrase, order_id: id })
       assertFailure(early, 409, "PENDING_TRANSACTION", phrase)
@@ -137,7 +140,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       yield* Effect.sleep(`${(lost.validUntil + 2) * 1000 - Date.now()} millis`)
       const late = yield* post(env, "/coin/transfer", { to, amount: 1, seed: phrase, order_id: id })
       assert.strictEqual(late.status, 200, late.text)
-      const record = Option.getOrThrow(yield* env.service.find(id))
+      const record = Option.getOrThrow(yield* latestRecord(env, id))
       assert.deepStrictEqual([record.attempts, record.prepared!.seqno], [2, lost.seqno])
       assert.notStrictEqual(record.prepared!.externalHash, lost.externalHash)
       assert.strictEqual((yield* incoming(env, to)).length, 1)
@@ -153,14 +156,15 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       env.fragment.control.set({ neverFinish: false })
       assertFailure(res, 503, "MARKETPLACE_TIMEOUT", phrase)
       assert.match(String(res.body["message"]), /Paid on chain/)
-      const open = Option.getOrThrow(yield* env.service.find(id))
+      const open = Option.getOrThrow(yield* latestRecord(env, id))
       assert.strictEqual(open.state, "unknown")
       assert.isNotNull(open.txHash)
       const paid = ton(20) - (yield* balanceOf(env, address))
       assert.strictEqual(paid, open.payAmount! + open.fee!)
       // The worker's (or CLI's) reconcile settles it with the marketplace.
-      const settled = Option.getOrThrow(yield* env.service.reconcile(id))
-      assert.strictEqual(settled.state, "done")
+      const [settled] = yield* env.service.reconcile(id)
+      assert.isDefined(settled)
+      assert.strictEqual(settled!.state, "done")
       const again = yield* post(env, "/premium/buy", { username: "latedelivery", duration: 3, seed: phrase, order_id: id })
       assert.strictEqual(again.status, 200, again.text)
       assert.strictEqual(nano(again.body["cost"]), paid)
@@ -180,7 +184,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       }).pipe(Effect.provide(PgDirectPurchaseRecords.layer), Effect.provideService(SqlClient, env.sql))
       const wallet = yield* env.chain.resolveWallet(Redacted.make(phrase))
       const now = new Date()
-      yield* records.claim({
+      const claimed = yield* records.claim({
         orderId: id,
         kind: "transfer",
         fingerprint: yield* sha256Hex(JSON.stringify(["transfer", wallet.address, to, String(ton(1)), null, null])),
@@ -192,11 +196,11 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
         units: null,
         comment: null
       }, now)
-      yield* records.transition(id, ["pending"], "sending", { lock: true, payTo: to, payAmount: ton(1) }, now)
+      yield* records.transition(claimed.record.id, ["pending"], "sending", { lock: true, payTo: to, payAmount: ton(1) }, now)
       const prepared = yield* env.chain.prepareTransfer(wallet, { to, amount: ton(1) })
-      yield* records.transition(id, ["sending"], "sending", { prepared }, now)
+      yield* records.transition(claimed.record.id, ["sending"], "sending", { prepared }, now)
       yield* env.chain.send(prepared)
-      yield* env.sql`UPDATE direct_purchases SET updated_at = now() - interval '1 hour' WHERE order_id = ${id}`
+      yield* env.sql`UPDATE direct_purchases SET updated_at = now() - interval '1 hour' WHERE id = ${claimed.record.id}`
 
       const blocked = yield* post(env, "/coin/transfer", { to: freshAddress(), amount: 1, seed: phrase })
       assertFailure(blocked, 409, "PENDING_TRANSACTION", phrase)

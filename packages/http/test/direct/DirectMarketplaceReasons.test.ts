@@ -7,7 +7,7 @@ import { assert, layer } from "@effect/vitest"
 import { Effect, Option, Redacted } from "effect"
 import { assertFailure, post } from "./support/client.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
-import { balanceOf, fundedWallet, orderId, ton } from "./support/wallets.ts"
+import { balanceOf, fundedWallet, orderId, ton , latestRecord } from "./support/wallets.ts"
 
 layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true })("direct: marketplace reasons", (it) => {
   it.effect("Fragment 5xx during the quote: MARKETPLACE_ERROR (stars) / MARKETPLACE_API_ERROR (premium, coin/buy), nothing paid", () =>
@@ -25,7 +25,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
         const res = yield* post(env, path, { ...body, seed: phrase, order_id: id })
         assertFailure(res, 400, code, phrase)
         assert.match(String(res.body["message"]), /HTTP 502/, path)
-        const record = Option.getOrThrow(yield* env.service.find(id))
+        const record = Option.getOrThrow(yield* latestRecord(env, id))
         assert.deepStrictEqual([record.state, record.errorReason], ["failed", "MarketplaceRejected"], path)
       }
       assert.strictEqual(yield* balanceOf(env, address), ton(20), "nothing was paid")

@@ -1,16 +1,19 @@
 /**
- * The direct endpoints are rate-limited per client address: 429 with a clear message and Retry-After,
- * buckets refill with time, a forged X-Forwarded-For buys nothing unless a trusted proxy is configured.
+ * Limits of the direct surface: per-address token buckets (429 with Retry-After, refilled with time,
+ * a forged X-Forwarded-For buys nothing), the same limit counted in PostgreSQL across instances, and
+ * the derivation gate that bounds key derivations (a queue, 503 SERVICE_BUSY only when it is full).
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Effect } from "effect"
+import { IsolatedPostgres } from "@resale/store/testing/index.ts"
+import { Deferred, Effect, Fiber, Metric } from "effect"
 import { TestClock } from "effect/testing"
+import { derivationQueue, makeGate } from "../../src/direct/DerivationGate.ts"
 import { RateLimiter } from "../../src/direct/RateLimiter.ts"
 import { assertFailure, call, get, post } from "./support/client.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
 import { newPhrase } from "./support/wallets.ts"
 
-describe("RateLimiter", () => {
+describe("RateLimiter and the derivation gate", () => {
   it.effect("a burst, then one token per 60/perMinute seconds, per key", () =>
     Effect.gen(function*() {
       const limiter = yield* RateLimiter.make({ perMinute: 6, burst: 3 })
@@ -23,6 +26,50 @@ describe("RateLimiter", () => {
       assert.strictEqual(yield* limiter.take("10.0.0.1"), 0)
       assert.strictEqual(yield* limiter.take("10.0.0.1"), 10)
     }))
+
+  it.effect("the gate runs `permits` at once, queues the next ones, refuses only a full queue or a long wait", () =>
+    Effect.gen(function*() {
+      const gate = yield* makeGate({ permits: 1, queue: 1, maxWait: "2 seconds" })
+      const hold = yield* Deferred.make<void>()
+      const first = yield* Effect.forkChild(gate.run(Deferred.await(hold)))
+      yield* Effect.yieldNow
+      const second = yield* Effect.forkChild(gate.run(Effect.succeed("second ran")))
+      yield* Effect.yieldNow
+      assert.strictEqual(gate.waiting(), 1)
+      assert.strictEqual((yield* Metric.value(derivationQueue)).value, 1, "the queue shows in /metrics")
+      const third = yield* Effect.flip(gate.run(Effect.succeed("never")))
+      assert.strictEqual(third.reason, "Overloaded")
+      yield* Deferred.succeed(hold, undefined)
+      yield* Fiber.join(first)
+      assert.strictEqual(yield* Fiber.join(second), "second ran")
+      // A turn that does not come within maxWait is refused too.
+      const blocker = yield* Deferred.make<void>()
+      const busy = yield* Effect.forkChild(gate.run(Deferred.await(blocker)))
+      yield* Effect.yieldNow
+      const waiter = yield* Effect.forkChild(Effect.flip(gate.run(Effect.succeed("late"))))
+      yield* Effect.yieldNow
+      yield* TestClock.adjust("2 seconds")
+      assert.strictEqual((yield* Fiber.join(waiter)).reason, "Overloaded")
+      yield* Deferred.succeed(blocker, undefined)
+      yield* Fiber.join(busy)
+      assert.strictEqual(gate.waiting(), 0)
+    }))
+})
+
+layer(IsolatedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true })("shared rate limit", (it) => {
+  it.effect("two instances count in one PostgreSQL window: the limit holds for the pair, per address", () =>
+    Effect.gen(function*() {
+      const a = yield* RateLimiter.shared({ perMinute: 5, burst: 5 })
+      const b = yield* RateLimiter.shared({ perMinute: 5, burst: 5 })
+      const waits = yield* Effect.forEach([a, b, a, b, a], (limiter) => limiter.take("198.51.100.7"))
+      assert.deepStrictEqual(waits, [0, 0, 0, 0, 0])
+      const sixth = yield* b.take("198.51.100.7")
+      assert.isTrue(sixth >= 1 && sixth <= 60, `retry after ${sixth}`)
+      assert.strictEqual(yield* a.take("198.51.100.8"), 0, "another address has its own count")
+      // The next minute is a new window.
+      yield* TestClock.adjust("1 minute")
+      assert.strictEqual(yield* b.take("198.51.100.7"), 0)
+    }).pipe(Effect.provide(TestClock.layer())))
 })
 
 layer(makeDirectTestEnv({ http: { rateLimit: { perMinute: 6, burst: 3 } } }), { timeout: "60 seconds", excludeTestServices: true })(
@@ -31,8 +78,9 @@ layer(makeDirectTestEnv({ http: { rateLimit: { perMinute: 6, burst: 3 } } }), { 
     it.effect("the fourth quick request from one address answers 429 RATE_LIMITED with Retry-After; /status stays open", () =>
       Effect.gen(function*() {
         const env = yield* DirectTestEnv
-        const seed = yield* newPhrase("ton24") // valid but never funded: each request is a cheap WALLET_VM_ERROR
-        for (let i = 0; i < 3; i++) assertFailure(yield* post(env, "/balance", { seed }), 400, "WALLET_VM_ERROR", seed)
+        const seed = yield* newPhrase("ton24")
+        // Cheap requests (a field missing): the limit counts requests, whatever they ask.
+        for (let i = 0; i < 3; i++) assertFailure(yield* post(env, "/stars/buy", { amount: 50, seed }), 400, "VALIDATION_ERROR", seed)
         const limited = yield* post(env, "/stars/buy", { username: "someone", amount: 50, seed })
         assertFailure(limited, 429, "RATE_LIMITED", seed)
         assert.match(String(limited.body["message"]), /at most 6 per minute/)

@@ -11,7 +11,7 @@ import { Effect, Option } from "effect"
 import { randomInt } from "node:crypto"
 import { assertFailure, call, post } from "./support/client.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
-import { addressOf, balanceOf, freshAddress, fundedWallet, incoming, newPhrase, orderId, ton } from "./support/wallets.ts"
+import { addressOf, balanceOf, freshAddress, fundedWallet, incoming, newPhrase, orderId, ton , latestRecord } from "./support/wallets.ts"
 
 /** 24 list words that are neither a TON nor a BIP39 phrase (checksums fail). */
 const wrongPhrase = Array.from({ length: 24 }, () => wordlist[randomInt(wordlist.length)]).join(" ")
@@ -26,7 +26,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
         ["/stars/buy", `{"username":"someone","amount":50,"seed":"${seed}"`], // malformed JSON
         ["/stars/buy", "[1,2,3]"],
         ["/stars/buy", { amount: 50, seed }], // username missing
-        ["/stars/buy", { username: "@someone", amount: 50, seed }], // leading @
+        ["/stars/buy", { username: "@@someone", amount: 50, seed }], // only one leading @ is taken off
         ["/stars/buy", { username: "someone", amount: 50.5, seed }],
         ["/stars/buy", { username: "someone", amount: 50, seed: seed.split(" ").slice(0, 13).join(" ") }],
         ["/stars/buy", { username: "someone", amount: 50 }], // seed missing
@@ -50,6 +50,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       assertFailure(yield* post(env, "/stars/buy", { username: "@x", amount: 50, seed: wrongPhrase }), 400, "VALIDATION_ERROR")
       const inUrl = yield* call(env, "GET", `/balance?seed=${encodeURIComponent(seed)}`)
       assertFailure(inUrl, 400, "VALIDATION_ERROR", seed)
+      assert.match(String(inUrl.body["message"]), /send seed in the JSON body/)
       assert.isEmpty(env.fragment.control.invoices().filter((i) => i.username === "someone"), "the marketplace was never asked")
     }), 30_000)
 
@@ -126,7 +127,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const some = yield* fundedWallet(env, "bip12", "v5r1", ton(0.2))
       const res = yield* post(env, "/stars/buy", { username: "poorbuyer", amount: 50, seed: some.phrase })
       assertFailure(res, 400, "INSUFFICIENT_FUNDS", some.phrase)
-      const record = Option.getOrThrow(yield* env.service.find(String(res.body["order_id"])))
+      const record = Option.getOrThrow(yield* latestRecord(env, String(res.body["order_id"])))
       assert.deepStrictEqual([record.state, record.txHash], ["failed", null])
       assert.strictEqual(env.fragment.control.invoice(record.marketplaceReqId!)?.status, "cancelled")
       assert.strictEqual(yield* balanceOf(env, some.address), ton(0.2))
@@ -148,7 +149,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       yield* env.sandbox.fund(address, ton(2))
       const res = yield* post(env, "/coin/transfer", { to, amount: 1, seed: phrase, order_id: id })
       assert.strictEqual(res.status, 200, res.text)
-      const record = Option.getOrThrow(yield* env.service.find(id))
+      const record = Option.getOrThrow(yield* latestRecord(env, id))
       assert.deepStrictEqual([record.state, record.attempts], ["done", 2])
       assert.strictEqual((yield* incoming(env, to)).length, 1)
     }), 30_000)
@@ -166,7 +167,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       env.fragment.control.cannotGift("nostarshere")
       assertFailure(yield* post(env, "/stars/buy", { username: "nostarshere", amount: 50, seed: phrase }), 400, "MARKETPLACE_ERROR")
       assert.strictEqual(yield* balanceOf(env, address), ton(20), "nothing was paid")
-      const record = Option.getOrThrow(yield* env.service.find(String(premium.body["order_id"])))
+      const record = Option.getOrThrow(yield* latestRecord(env, String(premium.body["order_id"])))
       assert.deepStrictEqual([record.state, record.errorReason], ["failed", "MarketplaceRejected"])
       env.fragment.control.reset()
     }), 30_000)
@@ -180,7 +181,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       const res = yield* post(env, "/stars/buy", { username: "slowfragment", amount: 60, seed: phrase, order_id: id })
       assertFailure(res, 503, "MARKETPLACE_TIMEOUT", phrase)
       assert.strictEqual(yield* balanceOf(env, address), ton(5))
-      assert.strictEqual(Option.getOrThrow(yield* env.service.find(id)).state, "failed")
+      assert.strictEqual(Option.getOrThrow(yield* latestRecord(env, id)).state, "failed")
       yield* Effect.sleep("2 seconds") // let the delayed answer drain
       const again = yield* post(env, "/stars/buy", { username: "slowfragment", amount: 60, seed: phrase, order_id: id })
       assert.strictEqual(again.status, 200, again.text)

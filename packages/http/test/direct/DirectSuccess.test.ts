@@ -9,7 +9,7 @@ import { Address } from "@ton/ton"
 import { Effect, Option } from "effect"
 import { call, get, post } from "./support/client.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
-import { balanceOf, freshAddress, fundedWallet, incoming, nano, orderId, type PhraseKind, ton } from "./support/wallets.ts"
+import { balanceOf, freshAddress, fundedWallet, incoming, nano, orderId, type PhraseKind, ton , latestRecord } from "./support/wallets.ts"
 
 const wallets: ReadonlyArray<readonly [PhraseKind, WalletVersion]> = [
   ["ton24", "v4r2"],
@@ -56,7 +56,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
           assert.deepStrictEqual([res.body["username"], res.body["duration"]], [`prem${version}user`, 6])
           const cost = nano(res.body["cost"])
           assert.strictEqual(ton(50) - (yield* balanceOf(env, address)), cost)
-          const record = Option.getOrThrow(yield* env.service.find(String(res.body["order_id"])))
+          const record = Option.getOrThrow(yield* latestRecord(env, String(res.body["order_id"])))
           const invoice = env.fragment.control.invoiceByRef(record.ref!)
           assert.strictEqual(invoice?.status, "done")
           // Fragment's wallet received exactly the invoice, once, with the payment's Ref#
@@ -79,7 +79,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
         assert.deepStrictEqual(Object.keys(res.body).toSorted(), ["cost", "message", "ok", "order_id", "stars_amount", "username"])
         assert.deepStrictEqual([res.body["stars_amount"], res.body["username"]], [75, "starbuyer"])
         assert.strictEqual(ton(20) - (yield* balanceOf(env, address)), nano(res.body["cost"]))
-        const record = Option.getOrThrow(yield* env.service.find(String(res.body["order_id"])))
+        const record = Option.getOrThrow(yield* latestRecord(env, String(res.body["order_id"])))
         assert.deepStrictEqual([record.state, record.kind, record.units, record.walletVersion], ["done", "stars", 75, version])
         const paid = (yield* incoming(env, env.fragment.walletAddress)).find((tx) =>
           tx.inMessage!.body.beginParse().skip(32).loadStringTail().includes(`Ref#${record.ref}`)

@@ -100,6 +100,17 @@ export const smallPortsContract = (test: StoreTest) => {
     assert.isTrue(Option.isNone(yield* sessions.find("s-user", at(1))))
   }))
 
+  test("Sessions: a sign-in payload is claimed once; the claim is swept when it expires", Effect.gen(function*() {
+    const sessions = yield* Sessions
+    assert.isTrue(yield* sessions.claimLogin("payload-a", at(minutes(10))))
+    assert.isFalse(yield* sessions.claimLogin("payload-a", at(minutes(10))))
+    assert.isTrue(yield* sessions.claimLogin("payload-b", at(minutes(10))))
+    yield* sessions.removeExpired(at(minutes(9)))
+    assert.isFalse(yield* sessions.claimLogin("payload-a", at(minutes(20))))
+    yield* sessions.removeExpired(at(minutes(10)))
+    assert.isTrue(yield* sessions.claimLogin("payload-b", at(minutes(30))))
+  }))
+
   test("BotUpdates: true the first time only", Effect.gen(function*() {
     const updates = yield* BotUpdates
     assert.isTrue(yield* updates.markSeen(1001, t0))

@@ -2,7 +2,7 @@ import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import type { Order } from "@resale/core/orders/Order.ts"
 import { isTransientReason } from "@resale/core/ports/Marketplace.ts"
-import { Context, Effect, Layer, Option, Semaphore } from "effect"
+import { Array, Context, Effect, Layer, Option, Semaphore } from "effect"
 import { HotWallet } from "./HotWallet.ts"
 import { Busy, Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
 
@@ -12,6 +12,7 @@ export const outcomeOfDirectError = (error: DirectPurchaseError): Outcome => {
   if (error.outcome === "Paid" || error.outcome === "Unknown") return Unknown(text)
   switch (error.reason) {
     case "OrderPending":
+    case "ServiceBusy":
       return Busy(text)
     case "OrderIdReused":
       // Only a finished (paid) record answers this: never pay again, an operator looks at it.
@@ -69,7 +70,8 @@ export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment
         const outcome = outcomeOfDirectError(result.failure)
         if (outcome._tag !== "Busy" && outcome._tag !== "Unknown") return outcome
         // The stored record tells an open payment (reconcile later, keep its Ref#) from one in flight elsewhere.
-        const record = yield* direct.find(orderId)
+        // The hot wallet's ids are keyed by its phrase (HotWallet.orderKey): the newest record is its own.
+        const record = Array.head(yield* direct.findByOrderId(orderId))
         if (Option.isNone(record)) return outcome
         const ref = record.value.ref ?? undefined
         const found = { txHash: record.value.txHash, chainState: record.value.state }

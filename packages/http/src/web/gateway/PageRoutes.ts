@@ -36,6 +36,8 @@ export interface PageEnv {
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
   readonly publicUrl: string
+  /** The sign-in widget's callback URL, bound to this browser. */
+  readonly authUrl: string
   readonly paymentCard: string | null
   readonly topupLimits: { readonly min: number; readonly max: number }
   readonly giftTitles: Effect.Effect<GiftTitles>
@@ -87,7 +89,7 @@ type Loader = (env: PageEnv) => Effect.Effect<PageResult, Types.unhandled>
 export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [/^\/v2\/?$/, (env) =>
     load(env, ["/v2/", "/v2/api/pricing"], (home: typeof Dto.Home.Type, pricing: typeof Dto.Pricing.Type) =>
-      homePage(env.ctx, { home, pricing, authUrl: `${env.publicUrl}/v2/auth/messenger/callback` }))],
+      homePage(env.ctx, { home, pricing, authUrl: env.authUrl }))],
   [/^\/v2\/dashboard$/, (env) =>
     Effect.flatMap(env.giftTitles, (gifts) =>
       load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) =>

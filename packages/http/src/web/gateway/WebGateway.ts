@@ -2,6 +2,7 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
+import { callbackUrl, LOGIN_STATE_COOKIE, loginStateCookie, withLoginStateCookie } from "../../auth/LoginState.ts"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { GiftCatalog } from "../../gifts/GiftCatalog.ts"
 import { renderApiSections } from "../../pages/ApiDocsPage.ts"
@@ -93,7 +94,17 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
         signedIn,
         assetVersion: ASSET_VERSION
       }
-      return { ctx, newCsrf: csrfCookie === existing ? undefined : csrfCookie, hadFlash: request.cookies[FLASH_COOKIE] !== undefined }
+      // The home page shows the sign-in widget: its callback is bound to this browser (auth/LoginState.ts).
+      const login = area === "user" && !signedIn && /^\/v2\/?$/.test(path)
+        ? loginStateCookie(request.cookies[LOGIN_STATE_COOKIE])
+        : undefined
+      return {
+        ctx,
+        newCsrf: csrfCookie === existing ? undefined : csrfCookie,
+        hadFlash: request.cookies[FLASH_COOKIE] !== undefined,
+        authUrl: login ? callbackUrl(config.publicUrl, secret, login.value) : undefined,
+        newLoginState: login?.isNew ? login.value : undefined
+      }
     })
 
   type Prepared = Effect.Success<ReturnType<typeof context>>
@@ -102,6 +113,7 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
     let out = response
     if (prepared.newCsrf) out = HttpServerResponse.setCookieUnsafe(out, CSRF_COOKIE, prepared.newCsrf, { ...cookieOptions, maxAge: THIRTY_DAYS })
     if (prepared.hadFlash) out = HttpServerResponse.expireCookieUnsafe(out, FLASH_COOKIE, { path: "/" })
+    if (prepared.newLoginState) out = withLoginStateCookie(out, prepared.newLoginState, secure)
     return out
   }
 
@@ -147,6 +159,7 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
           query: new URL(request.url, "http://localhost").searchParams,
           get: (url) => getJson(router, request, url),
           publicUrl: config.publicUrl,
+          authUrl: prepared.authUrl ?? `${config.publicUrl}/v2/auth/messenger/callback`,
           paymentCard: config.paymentCard,
           topupLimits,
           giftTitles,

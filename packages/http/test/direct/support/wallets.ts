@@ -10,7 +10,7 @@ import { generateMnemonic } from "@scure/bip39"
 import { wordlist } from "@scure/bip39/wordlists/english.js"
 import { mnemonicNew, mnemonicValidate } from "@ton/crypto"
 import { Address, type Transaction } from "@ton/ton"
-import { Effect, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { randomBytes } from "node:crypto"
 import type { DirectEnv } from "./DirectTestServer.ts"
 
@@ -74,3 +74,7 @@ export const freshAddress = (bounceable = false) =>
 
 /** A unique order id per test. */
 export const orderId = (label: string) => `${label}-${randomBytes(5).toString("hex")}`
+
+/** The newest record under an order id (test ids are unique per run, so it is the test's own). */
+export const latestRecord = (env: DirectEnv, id: string) =>
+  Effect.map(env.service.findByOrderId(id), (records) => Option.fromNullishOr(records[0]))

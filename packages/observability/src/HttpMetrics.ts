@@ -1,0 +1,25 @@
+/**
+ * Request metrics, by route pattern (never the raw path: ids would explode the series) and status:
+ * `http_requests_total` and the latency histogram `http_request_duration_seconds`.
+ */
+import { Effect, Metric } from "effect"
+
+const requests = Metric.counter("http_requests_total", {
+  description: "HTTP requests answered, by method, route and status",
+  incremental: true
+})
+
+// Seconds: from a fast cached answer to a slow marketplace call.
+const duration = Metric.histogram("http_request_duration_seconds", {
+  description: "Time to answer an HTTP request, by method, route and status",
+  boundaries: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+})
+
+/** Counts one answered request and its duration. */
+export const recordRequest = (method: string, route: string, status: number, durationMs: number) => {
+  const attributes = { method, route, status: String(status) }
+  return Effect.andThen(
+    Metric.update(Metric.withAttributes(requests, attributes), 1),
+    Metric.update(Metric.withAttributes(duration, attributes), durationMs / 1000)
+  )
+}

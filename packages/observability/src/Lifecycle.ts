@@ -1,0 +1,69 @@
+/**
+ * Lifecycle lines every process writes: started (with its effective settings, secrets shown as
+ * `<redacted>`), shutdown begun (the first finalizer to run once SIGTERM arrives) and shutdown done,
+ * or the error it stopped on. `runObserved` also installs the logger of `Logging.ts` and, when an
+ * OTLP endpoint is configured, the trace exporter of `Tracing.ts`.
+ */
+import { Cause, Duration, Effect, Exit, Layer, Option, Redacted, Runtime } from "effect"
+import { Logging } from "./Logging.ts"
+import { tracingLayer } from "./Tracing.ts"
+
+const snakeCase = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
+
+const settingValue = (value: unknown): unknown => {
+  if (Redacted.isRedacted(value)) return "<redacted>"
+  if (Option.isOption(value)) return Option.isSome(value) ? settingValue(value.value) : null
+  if (typeof value === "bigint") return value.toString()
+  if (Duration.isDuration(value)) return Duration.format(value)
+  if (Array.isArray(value)) return value.map(settingValue)
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return settingsForLog(value)
+  return value
+}
+
+/** Settings as a log may show them: snake_case keys, secrets as `<redacted>`, options as value or null. */
+export const settingsForLog = (settings: object): Record<string, unknown> => {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(settings)) {
+    if (typeof value !== "function") out[snakeCase(key)] = settingValue(value)
+  }
+  return out
+}
+
+/** `<process> started` with its effective settings under `config`. */
+export const logStarted = (process: string, settings: object) =>
+  Effect.logInfo(`${process} started`).pipe(Effect.annotateLogs({ process, config: settingsForLog(settings) }))
+
+/**
+ * A layer with nothing in it but a finalizer logging `shutdown begun`: provide the whole process
+ * under it (`Layer.provide(app)`), so it is built last and its finalizer runs first.
+ */
+export const shutdownBegun = (process: string): Layer.Layer<never> =>
+  Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInfo(`${process}: shutdown begun`).pipe(Effect.annotateLogs({ process }))))
+
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
+    ? error.message
+    : String(error)
+
+/**
+ * `program` under the configured logger, ending with `shutdown done` (stopped by a signal) or the
+ * error it stopped on. Run it with `NodeRuntime.runMain({ disableErrorReporting: true })`: the error
+ * is logged here, through the configured logger, rather than by effect's default one.
+ */
+export const runObserved = <A, E, R>(process: string, program: Effect.Effect<A, E, R>) =>
+  program.pipe(
+    Effect.onExit((exit) => {
+      if (exit._tag === "Success" || Cause.hasInterruptsOnly(exit.cause)) return Effect.logInfo(`${process}: shutdown done`)
+      // An expected failure (a configuration problem, a database that refused) is its message; a defect keeps its trace.
+      const failure = Cause.findErrorOption(exit.cause)
+      return Option.isSome(failure) && Cause.hasFails(exit.cause) && !Cause.hasDies(exit.cause)
+        ? Effect.logError(`${process} stopped: ${messageOf(failure.value)}`)
+        : Effect.logError(`${process} stopped on an error`, exit.cause)
+    }),
+    Effect.annotateLogs({ process }),
+    Effect.provide(Layer.mergeAll(Logging, tracingLayer(process)))
+  )
+
+/** For `NodeRuntime.runMain`: a stop asked for by SIGTERM / SIGINT is a clean exit (0), not 130. */
+export const stopCleanly: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)

@@ -1,0 +1,72 @@
+/**
+ * The last line of defence between a secret and a log file: every log line is passed through `scrub`
+ * before it is written. Secrets travel as `Redacted` and are never logged on purpose; this catches
+ * the accidents (a token inside an error message, a phrase pasted into a username field).
+ */
+import { wordlist } from "@scure/bip39/wordlists/english.js"
+
+export const REDACTED = "<redacted>"
+export const PHRASE_PLACEHOLDER = "<MNEMONIC_PHRASE>"
+
+const WORDS = new Set(wordlist)
+// Six word-list words in a row occur in phrases, not in ids, usernames or addresses.
+const PHRASE_RUN = 6
+// `rk_` + base64url of 32 bytes: the shape of the API keys the product issues.
+const API_KEY = /rk_[A-Za-z0-9_-]{40,}/g
+// Settings whose values are secrets, by name.
+const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|MNEMONIC|COOKIE|API_KEY|API_HASH|PRIVATE|SEED)/i
+const MIN_SECRET_LENGTH = 6
+
+const known = new Set<string>()
+
+/** Adds a secret the process made itself (a generated admin token) to the values scrubbed from logs. */
+export const registerSecret = (value: string): void => {
+  if (value.length >= MIN_SECRET_LENGTH) known.add(value)
+}
+
+/** Registers the secret values of an environment: variables named like secrets, and a database URL's password. */
+export const registerEnvironmentSecrets = (env: Readonly<Record<string, string | undefined>>): void => {
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value === "") continue
+    if (SECRET_NAME.test(name)) registerSecret(value)
+    if (name.endsWith("DATABASE_URL")) {
+      const password = passwordOf(value)
+      if (password !== undefined) registerSecret(password)
+    }
+  }
+}
+
+const passwordOf = (url: string): string | undefined => {
+  const parsed = URL.canParse(url) ? new URL(url) : undefined
+  return parsed !== undefined && parsed.password !== "" ? decodeURIComponent(parsed.password) : undefined
+}
+
+const scrubPhrases = (text: string): string => {
+  const runs: Array<readonly [number, number]> = []
+  let first = -1
+  let last = -1
+  let count = 0
+  const close = () => {
+    if (count >= PHRASE_RUN) runs.push([first, last])
+    count = 0
+  }
+  for (const match of text.matchAll(/[A-Za-z]+/g)) {
+    if (WORDS.has(match[0].toLowerCase())) {
+      if (count === 0) first = match.index
+      last = match.index + match[0].length
+      count++
+    } else close()
+  }
+  close()
+  let out = text
+  for (const [from, to] of runs.toReversed()) out = `${out.slice(0, from)}${PHRASE_PLACEHOLDER}${out.slice(to)}`
+  return out
+}
+
+/** `text` without known secrets, API keys or anything shaped like a mnemonic phrase. */
+export const scrub = (text: string): string => {
+  let out = text
+  for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
+  out = out.replace(API_KEY, REDACTED)
+  return scrubPhrases(out)
+}

@@ -1,0 +1,80 @@
+import { assert, describe, it } from "@effect/vitest"
+import { Effect, Layer, Logger, Redacted, References } from "effect"
+import { makeJsonLogger, makePrettyLogger } from "../src/Logging.ts"
+import { registerEnvironmentSecrets } from "../src/LogRedaction.ts"
+
+const ADMIN_TOKEN = "adm-7f3c9a1e5b2d4c6a8e0f"
+const API_KEY = `rk_${"Qw3rTy7uIoP1aSdFgHjKl0zXcVbNm9_-2345678901"}`
+const MNEMONIC = "abandon ability able about above absent absorb abstract absurd abuse access accident"
+
+/** The lines `effect` writes through a JSON logger at `level`, parsed. */
+const jsonLines = <A, E>(effect: Effect.Effect<A, E>, level: "Info" | "Debug" = "Info") => {
+  const lines: Array<string> = []
+  return effect.pipe(
+    Effect.provide(Layer.mergeAll(
+      Logger.layer([makeJsonLogger((line) => lines.push(line))]),
+      Layer.succeed(References.MinimumLogLevel, level)
+    )),
+    Effect.as(lines)
+  )
+}
+
+describe("JSON logs", () => {
+  it.effect("one object per line with time (ISO, zone), level, message and annotations as snake_case fields", () =>
+    Effect.gen(function*() {
+      const lines = yield* jsonLines(
+        Effect.logInfo("order paid").pipe(Effect.annotateLogs({ orderId: 42, userId: 7, request_id: "req-1" }))
+      )
+      assert.strictEqual(lines.length, 1)
+      const line = JSON.parse(lines[0]!) as Record<string, unknown>
+      assert.match(String(line["time"]), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+      assert.strictEqual(line["level"], "info")
+      assert.strictEqual(line["message"], "order paid")
+      assert.strictEqual(line["order_id"], 42)
+      assert.strictEqual(line["user_id"], 7)
+      assert.strictEqual(line["request_id"], "req-1")
+    }))
+
+  it.effect("an error's cause is one field of the same line", () =>
+    Effect.gen(function*() {
+      const lines = yield* jsonLines(Effect.logError("payment failed", new Error("timeout")))
+      assert.strictEqual(lines.length, 1)
+      const line = JSON.parse(lines[0]!) as Record<string, unknown>
+      assert.strictEqual(line["level"], "error")
+      assert.include(String(line["message"]), "payment failed")
+    }))
+
+  it.effect("the minimum level filters lower lines", () =>
+    Effect.gen(function*() {
+      const lines = yield* jsonLines(Effect.all([Effect.logDebug("noise"), Effect.logWarning("kept")]))
+      assert.deepStrictEqual(lines.map((l) => (JSON.parse(l) as { message: string }).message), ["kept"])
+    }))
+
+  it.effect("secrets never reach a line: admin token, API key, mnemonic, Redacted values", () =>
+    Effect.gen(function*() {
+      registerEnvironmentSecrets({ ADMIN_TOKEN, DATABASE_URL: "postgres://app:pg-pass-9876@db/resale" })
+      const lines = yield* jsonLines(Effect.all([
+        Effect.logWarning(`login refused for ${ADMIN_TOKEN}`),
+        Effect.logInfo("key made").pipe(Effect.annotateLogs({ key: API_KEY, token: Redacted.make("raw-secret-value") })),
+        Effect.logInfo("direct order").pipe(Effect.annotateLogs({ username: MNEMONIC })),
+        Effect.logError("connect failed: password pg-pass-9876 rejected")
+      ]))
+      const text = lines.join("\n")
+      for (const secret of [ADMIN_TOKEN, API_KEY, "raw-secret-value", "pg-pass-9876", "abandon ability able"]) {
+        assert.notInclude(text, secret)
+      }
+      for (const line of lines) JSON.parse(line)
+      assert.include(text, "<MNEMONIC_PHRASE>")
+    }))
+
+  it.effect("pretty lines are single lines with key=value fields", () =>
+    Effect.gen(function*() {
+      const lines: Array<string> = []
+      yield* Effect.logInfo("started").pipe(
+        Effect.annotateLogs({ orderId: 5, note: "two words" }),
+        Effect.provide(Logger.layer([makePrettyLogger((line) => lines.push(line))]))
+      )
+      assert.strictEqual(lines.length, 1)
+      assert.match(lines[0]!, /^\S+Z INFO +started order_id=5 note="two words"$/)
+    }))
+})
