@@ -326,7 +326,6 @@ export const ru: Messages = {
   "error.generic": "Запрос не выполнен.",
   "error.apiKey": "Ключ API не указан или неверен. Создайте новый на странице API.",
   "error.senderAccount": "Такого аккаунта отправителя нет.",
-  "error.webhookUrl": "Адрес вебхука должен быть адресом https публичного хоста.",
 
   "field.amount_uzs": "Сумма",
   "field.receipt": "Чек",
