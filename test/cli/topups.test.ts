@@ -57,7 +57,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resal
     Effect.gen(function*() {
       const { dataDir } = yield* CliDatabase
       const user = yield* seedUser("ivy_topups")
-      const topup = yield* receiptTopup(user.id, 45_000)
+      const topup = yield* receiptTopup(user.id, 45_000, PNG)
       const out = join(dataDir, `receipt-${topup.id}.png`)
       const saved = yield* cli(["topups", "receipt", String(topup.id), "--out", out, "--json"])
       assert.strictEqual(saved.code, 0, saved.stderr)

@@ -64,4 +64,18 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
       assert.include(page, "href=\"#tag-lists\"")
       assert.include(page, "List orders")
     }))
+
+  it.effect("the direct surface has its own document with its coded errors", () =>
+    Effect.gen(function*() {
+      const { url } = yield* TestServer
+      const doc = (yield* call(url, "/direct/openapi.json")).json as Json
+      assert.hasAllKeys(doc["paths"], ["/stars/buy", "/premium/buy", "/coin/buy", "/coin/transfer", "/balance", "/status"])
+      assert.includeMembers(doc["components"]["schemas"]["Failure"]["properties"]["code"]["enum"], [
+        "VALIDATION_ERROR", "INSUFFICIENT_FUNDS", "WALLET_VM_ERROR", "PENDING_TRANSACTION", "RATE_LIMITED", "SERVICE_BUSY"
+      ])
+      assert.deepInclude(doc["paths"]["/stars/buy"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["amount"], {
+        minimum: 50,
+        maximum: 1_000_000
+      })
+    }))
 })

@@ -123,9 +123,16 @@ export const fund = (userId: UserId, amount: number) =>
 /** The first bytes of a PNG: what the receipt check recognises as an image. */
 export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82])
 
-/** A receipt top-up awaiting review, as the upload endpoint creates one. */
-export const receiptTopup = (userId: UserId, amount: number) =>
-  TopupService.use((topups) => topups.createWithReceipt(userId, amount, PNG)).pipe(Effect.orDie)
+let photos = 0
+
+/**
+ * A receipt top-up awaiting review, as the upload endpoint creates one; each with a file of its own
+ * unless `bytes` is given (the same file twice is held as a possible duplicate).
+ */
+export const receiptTopup = (userId: UserId, amount: number, bytes?: Uint8Array) =>
+  TopupService.use((topups) =>
+    topups.createWithReceipt(userId, amount, bytes ?? new Uint8Array([...PNG, ++photos & 0xff, photos >> 8]))
+  ).pipe(Effect.orDie)
 
 /** A card top-up waiting for its payment. */
 export const cardTopup = (userId: UserId, amount: number) =>

@@ -13,7 +13,8 @@ const API_DESCRIPTION = [
   "Authentication: integrators send `X-API-Key`; operators' machines `X-Admin-Token`; web pages use the session cookies.",
   "Errors: `{\"detail\", \"code\", \"params\"}`; `code` is stable (see the ErrorCode schema), invalid input is FastAPI's 422 list.",
   "Money-moving calls take an `Idempotency-Key` (24 hours, one per request of its owner; replays say `Idempotent-Replayed: true`).",
-  "Every answer carries `X-Request-Id` (send your own to correlate)."
+  "Every answer carries `X-Request-Id` (send your own to correlate).",
+  "The direct purchase surface (pay from your own TON wallet) has its own document: /direct/openapi.json."
 ].join("\n")
 
 /**

@@ -11,6 +11,8 @@ import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
+import { pushPolicyLayerConfig } from "@resale/core/push/PushEndpointRules.ts"
 import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -29,6 +31,7 @@ import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
+import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
 import { PricingFastPath } from "../pricing/PricingFastPath.ts"
@@ -89,7 +92,7 @@ export class DatabasePing extends Context.Service<DatabasePing, { readonly ping:
   static readonly layerAlwaysUp = Layer.succeed(DatabasePing)(DatabasePing.of({ ping: Effect.succeed(true) }))
 }
 
-/** 200 while the database answers, 503 otherwise. */
+/** 200 while the database answers, 503 otherwise; and the direct surface's OpenAPI document. */
 const HealthRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const db = yield* DatabasePing
@@ -101,6 +104,7 @@ const HealthRoute = HttpRouter.use((router) =>
           ? HttpServerResponse.jsonUnsafe({ status: "ok" })
           : HttpServerResponse.jsonUnsafe({ status: "database unreachable" }, { status: 503 }))
     )
+    yield* router.add("GET", DIRECT_OPENAPI_PATH, Effect.succeed(HttpServerResponse.jsonUnsafe(directOpenApi)))
   })
 )
 
@@ -119,7 +123,10 @@ export const HttpServices = Layer.mergeAll(
     maxUzs: 100_000_000,
     ttlMs: 15 * 60 * 1000,
     receiptMaxBytes: RECEIPT_MAX_BYTES
-  }))
+  })),
+  // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
+  Layer.provide(accountCapsLayerConfig),
+  Layer.provide(pushPolicyLayerConfig)
 )
 
 /**
@@ -136,7 +143,7 @@ export const httpApp = <E, R>(
     ApiRoutes,
     HealthRoute,
     extra.routes,
-    fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, ...extra.known])
+    fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, { method: "GET", path: DIRECT_OPENAPI_PATH }, ...extra.known])
   ).pipe(
     // Registered first, so it is the outermost global middleware: the other ones never run for it.
     Layer.provideMerge(PricingFastPath),
