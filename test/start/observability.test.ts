@@ -118,6 +118,7 @@ describe("logs, metrics and probes of the running server", () => {
       assert.deepInclude(admin, { method: "POST", status: markPaid.status, user: "operator", path: "/v2/api/admin/topups/999999/mark-paid" })
       assert.isNumber(admin["duration_ms"])
       assert.isString(admin["client"])
+      assert.match(String(admin["request_id"]), /\S/, "the request id is on the request's line")
       assert.isTrue(lines.some((line) => line["message"] === "server: shutdown begun"))
       assert.strictEqual(lines.at(-1)!["message"], "server: shutdown done")
       for (const secret of [ADMIN_TOKEN, API_KEY, "abandon ability", "abandon%20ability"]) assert.notInclude(server.output(), secret)

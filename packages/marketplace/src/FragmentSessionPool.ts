@@ -59,7 +59,7 @@ export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher
       }
       if (now >= deadline) {
         return yield* new MarketplaceError({
-          reason: "Unavailable",
+          reason: "SessionBusy",
           message: "Every Fragment session is busy with another purchase; nothing was bought, retry shortly"
         })
       }

@@ -23,12 +23,12 @@ describe("Fragment sessions", () => {
       assert.strictEqual(sim.control.invoice(next.reqId)?.username, "second_buyer")
     }))
 
-  it.live("every session busy: the quote gives up as Unavailable after FRAGMENT_SESSION_WAIT, nothing opened", () =>
+  it.live("every session busy: the quote gives up as SessionBusy after FRAGMENT_SESSION_WAIT, nothing opened", () =>
     Effect.gen(function*() {
       const { sim, market } = yield* simulated({}, { sessionWait: "300 millis" })
       yield* market.quoteStars({ username: "holder", quantity: 50, payer })
       const busy = yield* Effect.flip(market.quoteStars({ username: "waiter", quantity: 50, payer }))
-      assert.strictEqual(busy.reason, "Unavailable")
+      assert.strictEqual(busy.reason, "SessionBusy")
       assert.match(busy.message, /busy with another purchase; nothing was bought/)
       assert.strictEqual(sim.control.invoices().length, 1)
     }))

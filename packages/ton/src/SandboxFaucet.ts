@@ -6,7 +6,7 @@
 import { BlockchainError, type Nanoton } from "@resale/core/ports/Blockchain.ts"
 import { Context, Effect, Layer, Schema } from "effect"
 import { HttpClient, HttpClientRequest, HttpClientResponse } from "effect/http"
-import { SandboxBlockchain } from "./SandboxBlockchain.ts"
+import type { SandboxBlockchain } from "./SandboxBlockchain.ts"
 
 const RpcAnswer = Schema.Struct({ ok: Schema.Boolean, error: Schema.optional(Schema.String) })
 
@@ -14,7 +14,9 @@ export class SandboxFaucet extends Context.Service<SandboxFaucet, {
   readonly fund: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
 }>()("ton/SandboxFaucet") {
   /** Over the emulator this process owns. */
-  static readonly layerLocal = Layer.effect(SandboxFaucet, Effect.gen(function*() {
+  static readonly layerLocal: Layer.Layer<SandboxFaucet, never, SandboxBlockchain> = Layer.effect(SandboxFaucet, Effect.gen(function*() {
+    // Imported when built (sandbox mode only), so the faucet's tag never loads the emulator in production.
+    const { SandboxBlockchain } = yield* Effect.promise(() => import("./SandboxBlockchain.ts"))
     const chain = yield* SandboxBlockchain
     return SandboxFaucet.of({ fund: chain.fund })
   }))

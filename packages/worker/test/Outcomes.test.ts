@@ -55,7 +55,9 @@ describe("what a direct-purchase failure means for an account order", () => {
       transient: true,
       error: "MarketplaceRejected (Blocked): m"
     })
-    const permanent = MarketplaceErrorReason.literals.filter((r) => r !== "Unavailable" && r !== "Timeout" && r !== "Blocked")
+    // every Fragment session busy buying for other orders: back soon, no attempt counted
+    assert.strictEqual(direct("ServiceBusy", "NotPaid", "SessionBusy")._tag, "Busy")
+    const permanent = MarketplaceErrorReason.literals.filter((r) => r !== "Unavailable" && r !== "Timeout" && r !== "Blocked" && r !== "SessionBusy")
     assert.sameMembers(permanent, ["Rejected", "AlreadySubscribed", "RecipientNotFound", "NeedVerify", "SessionExpired"])
     for (const reason of permanent) {
       assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", reason), {

@@ -12,7 +12,6 @@ import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Effect, Layer, Option } from "effect"
 import { giftSenderLayer, notifierLayer } from "./Messaging.ts"
-import { sharedSandboxWorld } from "./SharedSandbox.ts"
 
 /** An outside chain has no faucet: asking it fails with a clear message. */
 const noFaucet = Layer.succeed(SandboxFaucet)(SandboxFaucet.of({
@@ -45,6 +44,8 @@ const chain = Layer.unwrap(Effect.gen(function*() {
     )
   }
   if (app.sandbox) {
+    // Imported here, not at the top: production never loads the emulator and the simulators.
+    const { sharedSandboxWorld } = yield* Effect.promise(() => import("./SharedSandbox.ts"))
     return sharedSandboxWorld(app.dataDir, { sessionHold: app.fragmentSessions.hold, sessionWait: app.fragmentSessions.wait })
   }
   // Only the CLI may get here (the server and the worker are refused at start without it).

@@ -14,7 +14,7 @@ import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
-import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
+import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { giftSenderLayer, notifierLayer } from "@resale/world"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
@@ -33,7 +33,8 @@ export class WebWorld extends Context.Service<WebWorld, {
   readonly market: SimulatorControl
 }>()("test/web/WebWorld") {}
 
-export const webWorldLayer = () => {
+/** `worker`: settings of the in-process worker over the test defaults (e.g. a short attention limit). */
+export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
   const chainAndMarket = Layer.mergeAll(
     SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
@@ -59,9 +60,9 @@ export const webWorldLayer = () => {
     notifierLayer({ ...outside, vapid: Option.none(), vapidSubject: "mailto:operator@localhost", botToken: Option.none(), telegramApiUrl: "http://127.0.0.1:9" })
   )
   // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
-  const worker = WorkerJobsLive.pipe(
+  const jobs = WorkerJobsLive.pipe(
     Layer.provide(Layer.mergeAll(messaging, SandboxFaucet.layerLocal)),
-    Layer.provide(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500) }))
+    Layer.provide(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500), ...worker }))
   )
   return Layer.effect(WebWorld)(Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
@@ -70,7 +71,7 @@ export const webWorldLayer = () => {
     const market = (yield* FragmentSandbox).control
     return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market })
   })).pipe(
-    Layer.provide(Layer.mergeAll(served, worker)),
+    Layer.provide(Layer.mergeAll(served, jobs)),
     Layer.provideMerge(chainAndMarket),
     Layer.provide(IsolatedPostgres.layerStore),
     // The worker's progress lines would drown the test output; warnings and errors still show.

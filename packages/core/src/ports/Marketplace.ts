@@ -150,6 +150,8 @@ export const Unattributable = (reqId: string, ref: string, confirm: ConfirmOutco
  * - SessionExpired: cookies no longer valid or no wallet linked (operator refreshes the session).
  * - Blocked: refused before reaching the session (HTTP 403 from an anti-bot edge, not a session
  *   problem): the operator routes around it (FRAGMENT_PROXY); retried later like an outage.
+ * - SessionBusy: every marketplace session is busy with another purchase (one at a time per
+ *   session); nothing was opened: retry shortly.
  * - Unavailable: 5xx, rate limit after retries, malformed answers (transient).
  */
 export const MarketplaceErrorReason = Schema.Literals([
@@ -160,6 +162,7 @@ export const MarketplaceErrorReason = Schema.Literals([
   "NeedVerify",
   "SessionExpired",
   "Blocked",
+  "SessionBusy",
   "Unavailable"
 ])
 export type MarketplaceErrorReason = typeof MarketplaceErrorReason.Type
@@ -174,7 +177,7 @@ export const isTransient = (error: MarketplaceError): boolean =>
   isTransientReason(error.reason)
 
 export const isTransientReason = (reason: MarketplaceErrorReason): boolean =>
-  reason === "Timeout" || reason === "Unavailable" || reason === "Blocked"
+  reason === "Timeout" || reason === "Unavailable" || reason === "Blocked" || reason === "SessionBusy"
 
 export class Marketplace extends Context.Service<Marketplace, {
   readonly lookupRecipient: (

@@ -71,10 +71,7 @@ export const ERROR_CODES = [
   "idempotency_key_invalid",
   "idempotency_key_reused",
   "idempotency_key_endpoint_mismatch",
-  "idempotency_key_in_progress",
-  // webhooks
-  "webhook_not_found",
-  "webhook_url_invalid"
+  "idempotency_key_in_progress"
 ] as const
 
 export const ErrorCode = Schema.Literals(ERROR_CODES).annotate({

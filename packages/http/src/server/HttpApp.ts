@@ -29,6 +29,7 @@ import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
+import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
 import { PricingFastPath } from "../pricing/PricingFastPath.ts"
@@ -89,7 +90,7 @@ export class DatabasePing extends Context.Service<DatabasePing, { readonly ping:
   static readonly layerAlwaysUp = Layer.succeed(DatabasePing)(DatabasePing.of({ ping: Effect.succeed(true) }))
 }
 
-/** 200 while the database answers, 503 otherwise. */
+/** 200 while the database answers, 503 otherwise; and the direct surface's OpenAPI document. */
 const HealthRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const db = yield* DatabasePing
@@ -101,6 +102,7 @@ const HealthRoute = HttpRouter.use((router) =>
           ? HttpServerResponse.jsonUnsafe({ status: "ok" })
           : HttpServerResponse.jsonUnsafe({ status: "database unreachable" }, { status: 503 }))
     )
+    yield* router.add("GET", DIRECT_OPENAPI_PATH, Effect.succeed(HttpServerResponse.jsonUnsafe(directOpenApi)))
   })
 )
 
@@ -136,7 +138,7 @@ export const httpApp = <E, R>(
     ApiRoutes,
     HealthRoute,
     extra.routes,
-    fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, ...extra.known])
+    fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, { method: "GET", path: DIRECT_OPENAPI_PATH }, ...extra.known])
   ).pipe(
     // Registered first, so it is the outermost global middleware: the other ones never run for it.
     Layer.provideMerge(PricingFastPath),

@@ -87,9 +87,7 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   idempotency_key_invalid: () => line("error.idempotency"),
   idempotency_key_reused: () => line("error.idempotency"),
   idempotency_key_endpoint_mismatch: () => line("error.idempotency"),
-  idempotency_key_in_progress: () => line("error.inProgress"),
-  webhook_not_found: () => line("error.notFoundThing"),
-  webhook_url_invalid: () => line("error.webhookUrl")
+  idempotency_key_in_progress: () => line("error.inProgress")
 }
 
 const FIELD_KEYS = new Set([

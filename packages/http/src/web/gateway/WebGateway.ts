@@ -5,7 +5,7 @@ import { Api } from "../../api/Api.ts"
 import { callbackUrl, LOGIN_STATE_COOKIE, loginStateCookie, withLoginStateCookie } from "../../auth/LoginState.ts"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { GiftCatalog } from "../../gifts/GiftCatalog.ts"
-import { renderApiSections } from "../../pages/ApiDocsPage.ts"
+import { renderApiSections, renderAuthSection } from "../../pages/ApiDocsPage.ts"
 import { prefersHtml } from "../../pages/Html.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
 import { type Html, toString, unsafeRaw } from "../Html.ts"
@@ -73,7 +73,8 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
   const topupLimits = { min: 1_000, max: 100_000_000 }
   const secret = Redacted.value(config.cookieSecret)
   const secure = config.publicUrl.startsWith("https://")
-  const reference: Html = unsafeRaw(renderApiSections(OpenApi.fromApi(Api) as unknown as Record<string, unknown>))
+  const document = OpenApi.fromApi(Api) as unknown as Record<string, unknown>
+  const reference: Html = unsafeRaw(renderAuthSection(document) + renderApiSections(document))
   const giftTitles = Effect.map(catalog.list, (gifts) => Object.fromEntries(gifts.map((g) => [g.id, g.title])))
 
   const cookieOptions = { path: "/", httpOnly: true, sameSite: "lax" as const, secure }

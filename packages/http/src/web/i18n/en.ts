@@ -325,7 +325,6 @@ export const en = {
   "error.generic": "The request failed.",
   "error.apiKey": "The API key is missing or wrong. Create a new one on the API page.",
   "error.senderAccount": "There is no such sender account.",
-  "error.webhookUrl": "The webhook address must be an https address of a public host.",
 
   "field.amount_uzs": "Amount",
   "field.receipt": "Receipt",

@@ -323,7 +323,6 @@ export const ru: Messages = {
   "error.generic": "Запрос не выполнен.",
   "error.apiKey": "API-ключ не указан или неверен. Создайте новый на странице API.",
   "error.senderAccount": "Такого аккаунта отправителя нет.",
-  "error.webhookUrl": "Адрес вебхука должен начинаться с https:// и вести на публичный хост.",
 
   "field.amount_uzs": "Сумма",
   "field.receipt": "Чек",

@@ -323,7 +323,6 @@ export const uz: Messages = {
   "error.generic": "So‘rov bajarilmadi.",
   "error.apiKey": "API kaliti ko‘rsatilmagan yoki noto‘g‘ri. API sahifasida yangisini yarating.",
   "error.senderAccount": "Bunday jo‘natuvchi akkaunt yo‘q.",
-  "error.webhookUrl": "Vebxuk manzili ommaviy hostning https manzili bo‘lishi kerak.",
 
   "field.amount_uzs": "Summa",
   "field.receipt": "Chek",
