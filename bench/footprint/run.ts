@@ -1,8 +1,8 @@
 /**
  * Footprint benchmark (prints figures; never pass/fail):
  * 1. `npm ci --omit=dev` of this lockfile into an empty directory: time, size, native builds;
- * 2. start to first answer (`GET /v2/api/pricing`): on external PostgreSQL, on a fresh embedded data
- *    directory, and on that embedded directory again (a restart);
+ * 2. start to first answer (`GET /v2/api/pricing`): on external PostgreSQL in sandbox and in production
+ *    mode, on a fresh embedded data directory, and on that embedded directory again (a restart);
  * 3. RSS of the server at idle (10 s after the first answer) and its peak under load (autocannon on
  *    `/v2/api/pricing`, 50 connections).
  * Targets (issue "light install"): npm ci < 60 s; first answer < 3 s external, < 5 s existing embedded;
@@ -101,6 +101,18 @@ const stop = (child: ChildProcess) =>
     child.kill("SIGTERM")
   })
 
+/** Production settings with unreachable outside endpoints (the worker runs apart, as deployed). */
+const PRODUCTION = {
+  SANDBOX: "false",
+  WORKER: "false",
+  ADMIN_TOKEN: "bench-footprint-admin-token-0001",
+  SESSION_SECRET: "bench-footprint-session-secret-of-32-chars",
+  TELEGRAM_BOT_TOKEN: "123:bench-footprint-bot-token",
+  TONCENTER_URL: "http://127.0.0.1:9/api/v2/jsonRPC",
+  FRAGMENT_URL: "http://127.0.0.1:9",
+  FRAGMENT_COOKIES: "stel_ssid=b; stel_dt=-1; stel_token=b; stel_ton_token=b"
+}
+
 /** First answer, idle RSS and (optionally) peak RSS under load of one start. */
 const measure = async (label: string, env: Record<string, string>, load: boolean) => {
   const port = await freePort()
@@ -117,7 +129,7 @@ const measure = async (label: string, env: Record<string, string>, load: boolean
   }
   await stop(server.child)
   console.log(
-    `${label.padEnd(34)} first answer ${(server.firstAnswerMs / 1000).toFixed(2)} s   idle RSS ${(idle / MB).toFixed(0)} MB` +
+    `${label.padEnd(36)} first answer ${(server.firstAnswerMs / 1000).toFixed(2)} s   idle RSS ${(idle / MB).toFixed(0)} MB` +
       (load ? `   under load ${(peak / MB).toFixed(0)} MB (${rps.toFixed(0)} req/s)` : "")
   )
 }
@@ -132,9 +144,12 @@ const main = Effect.gen(function*() {
   }
   const name = uniqueName("bench_footprint")
   yield* createDatabase(name)
-  yield* Effect.promise(() =>
-    measure("external PostgreSQL", { DATABASE_URL: databaseUrl(name), ADMIN_TOKEN: "bench-footprint-admin-token-0001" }, true)
-  ).pipe(Effect.ensuring(Effect.orDie(dropDatabase(name))))
+  yield* Effect.promise(async () => {
+    const url = databaseUrl(name)
+    await measure("external PostgreSQL, sandbox", { DATABASE_URL: url, ADMIN_TOKEN: "bench-footprint-admin-token-0001" }, true)
+    // Production mode (no emulator, no simulator); the outside endpoints are never called by these requests.
+    await measure("external PostgreSQL, production", { DATABASE_URL: url, ...PRODUCTION }, true)
+  }).pipe(Effect.ensuring(Effect.orDie(dropDatabase(name))))
   const dataDir = mkdtempSync(join(tmpdir(), "resale-footprint-data-"))
   yield* Effect.promise(async () => {
     await measure("embedded, fresh data directory", { DATA_DIR: dataDir }, false)
