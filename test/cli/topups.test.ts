@@ -8,7 +8,7 @@ import { CliDatabase, PNG, cardTopup, cli, cliOnTerminal, CliTestLayer, json, re
 
 const operator = { kind: "operator" as const }
 
-layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale topups (real process, real PostgreSQL)", (it) => {
+layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale topups (in process, real PostgreSQL)", (it) => {
   it.effect("list filters by status and user, as a table and as JSON", () =>
     Effect.gen(function*() {
       const ann = yield* seedUser("ann_topups")

@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { type CliRun, runInProcess } from "./InProcessCli.ts"
 
 /** The launcher under test, exactly what `npx resale` starts. */
 export const RESALE_BIN = fileURLToPath(new URL("../../../packages/cli/bin/resale.js", import.meta.url))
@@ -44,11 +45,7 @@ export const CliTestLayer = Layer.unwrap(Effect.gen(function*() {
   )
 })).pipe(Layer.orDie)
 
-export interface CliRun {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
+export type { CliRun }
 
 export interface CliOptions {
   /** Extra environment (e.g. to unset DATABASE_URL); DATABASE_URL and DATA_DIR point at this file's database. */
@@ -57,8 +54,19 @@ export interface CliOptions {
   readonly input?: string
 }
 
-/** Runs `resale <args>` as a child process with the test file's database; resolves when it exits. */
+/**
+ * Runs `resale <args>` in this process (see `InProcessCli.ts`) with the test file's database.
+ * stdin is never a terminal, as for a child with a pipe, so `input` is never read: a confirmation
+ * without `--yes` is refused. `cliProcess` starts the real launcher instead.
+ */
 export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}) =>
+  Effect.gen(function*() {
+    const db = yield* CliDatabase
+    return yield* Effect.promise(() => runInProcess(args, { DATABASE_URL: db.url, DATA_DIR: db.dataDir, ...options.env }))
+  })
+
+/** Runs `resale <args>` as a child process (the launcher) with the test file's database; resolves when it exits. */
+export const cliProcess = (args: ReadonlyArray<string>, options: CliOptions = {}) =>
   Effect.gen(function*() {
     const db = yield* CliDatabase
     return yield* runResale(args, { DATABASE_URL: db.url, DATA_DIR: db.dataDir, ...options.env }, options.input)

@@ -7,7 +7,7 @@ import { type AdminPayment, adminPaymentsPage } from "../pages/AdminPaymentsPage
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
-import { apiPage } from "../pages/ApiPage.ts"
+import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { homePage } from "../pages/HomePage.ts"
@@ -108,6 +108,8 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [/^\/v2\/api-docs$/, (env) =>
     load(env, ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard"] : [])], (docs: typeof Dto.ApiDocs.Type, dashboard?: typeof Dto.Dashboard.Type) =>
       apiPage(env.ctx, { docs, user: dashboard?.user ?? null, baseUrl: env.publicUrl, reference: env.reference }))],
+  [/^\/v2\/api-key\/confirm$/, (env) =>
+    load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) => confirmRotatePage(env.ctx, dashboard.user))],
   [/^\/v2\/admin\/login$/, (env) =>
     Effect.map(env.get("/v2/admin/login"), (answer): PageResult =>
       (answer.json as { signed_in?: boolean } | undefined)?.signed_in === true
