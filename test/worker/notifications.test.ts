@@ -8,6 +8,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { CoreServices } from "@resale/core/CoreServices.ts"
 import { Notifications } from "@resale/core/outbox/Notifications.ts"
+import { PushPolicy } from "@resale/core/push/PushEndpointRules.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
@@ -61,7 +62,9 @@ describe("notifications", () => {
         Layer.provideMerge(notifierLayer(outside)),
         Layer.provideMerge(settings),
         Layer.provideMerge(CoreServices),
-        Layer.provideMerge(IsolatedPostgres.layerStore)
+        Layer.provideMerge(IsolatedPostgres.layerStore),
+        // The local push service speaks plain http on loopback: allowed for this test only.
+        Layer.provideMerge(Layer.succeed(PushPolicy)({ allowedHosts: ["127.0.0.1"], unsafeLocalDelivery: true }))
       )
 
       yield* Effect.gen(function*() {

@@ -195,7 +195,12 @@ export const AdminHome = Schema.Struct({
 }).annotate({ identifier: "AdminHome" })
 
 /** A top-up in the operator's list: a receipt in review names the credit it may repeat (approve needs confirm_duplicate). */
-export const AdminTopup = Schema.Struct({ ...Topup.fields, possible_duplicate_of: Schema.NullOr(Schema.Int) }).annotate({
+export const AdminTopup = Schema.Struct({
+  ...Topup.fields,
+  possible_duplicate_of: Schema.NullOr(Schema.Int),
+  /** Why: the same receipt file, the same amount, or an amount within 1 % / 1,000 so'm of a recent credit. */
+  possible_duplicate_reason: Schema.NullOr(Schema.Literals(["same_file", "same_amount", "near_amount"]))
+}).annotate({
   identifier: "AdminTopup"
 })
 export const AdminTopups = Schema.Struct({ topups: Schema.Array(AdminTopup), total: Schema.Int }).annotate({

@@ -215,20 +215,9 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("pushSubscribe", ({ payload }) =>
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
-          const endpoint = payload["endpoint"]
-          const keys = payload["keys"] as { p256dh?: unknown; auth?: unknown } | undefined
-          if (typeof endpoint !== "string" || !/^https?:\/\//.test(endpoint)) {
-            return yield* new BadRequest({ detail: "Push subscription endpoint is missing", code: "push_subscription_invalid" })
-          }
-          if (typeof keys?.p256dh !== "string" || typeof keys?.auth !== "string" || !keys.p256dh || !keys.auth) {
-            return yield* new BadRequest({ detail: "Push subscription keys (p256dh, auth) are missing", code: "push_subscription_invalid" })
-          }
-          yield* notifications.subscribePush(userId, { endpoint, keys: { p256dh: keys.p256dh, auth: keys.auth } }).pipe(
-            Effect.catchTag("PushSubscriptionInvalid", (e) =>
-              Effect.fail(new BadRequest({ detail: `Push subscription: ${e.message}`, code: "push_subscription_invalid" })))
-          )
+          yield* notifications.subscribePush(userId, payload)
           return { ok: true }
-        }))
+        }).pipe(mapErrors))
   }))
 
 export const tierTable = Object.values(TIERS).map((t) => ({ tier: t.tier, daily_limit: t.dailyLookups, price_uzs: t.priceUzs }))

@@ -11,6 +11,8 @@ import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
+import { pushPolicyLayerConfig } from "@resale/core/push/PushEndpointRules.ts"
 import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -121,7 +123,10 @@ export const HttpServices = Layer.mergeAll(
     maxUzs: 100_000_000,
     ttlMs: 15 * 60 * 1000,
     receiptMaxBytes: RECEIPT_MAX_BYTES
-  }))
+  })),
+  // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
+  Layer.provide(accountCapsLayerConfig),
+  Layer.provide(pushPolicyLayerConfig)
 )
 
 /**
