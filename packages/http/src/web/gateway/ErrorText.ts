@@ -43,7 +43,11 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   info_quota_exceeded: () => line("error.quota"),
   balance_insufficient: (p) => line("error.insufficient", { required: money(p["required_uzs"]), balance: money(p["balance_uzs"]) }),
   topup_not_found: () => line("error.notFoundThing"),
-  topup_transition_invalid: (p) => line("error.topupState", { from: state("topup", p["from"]), to: state("topup", p["to"]) }),
+  // The same state twice (a second click, two operators at once) is no conflict to explain: say it is done.
+  topup_transition_invalid: (p) =>
+    p["from"] === p["to"]
+      ? line("error.topupAlready", { state: state("topup", p["from"]) })
+      : line("error.topupState", { from: state("topup", p["from"]), to: state("topup", p["to"]) }),
   topup_amount_invalid: (p) => line("error.amountRange", { min: money(p["min_uzs"]), max: money(p["max_uzs"]) }),
   topup_possible_duplicate: (p) =>
     p["reason"] === "same_file"

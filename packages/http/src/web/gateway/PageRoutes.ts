@@ -7,10 +7,12 @@ import { type AdminPayment, adminPaymentsPage } from "../pages/AdminPaymentsPage
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
-import { apiPage } from "../pages/ApiPage.ts"
+import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
+import { historyPage } from "../pages/HistoryPage.ts"
 import { homePage } from "../pages/HomePage.ts"
+import type { HistoryPage } from "../routes/HistoryRoutes.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
@@ -100,6 +102,10 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
       load(env, [`/v2/orders/list?offset=${offset}&limit=${limit}`], (list: typeof Dto.OrdersPage.Type) =>
         ordersPage(env.ctx, { page: list, gifts })))
   }],
+  [/^\/v2\/history$/, (env) => {
+    const { offset, limit } = paging(env.query, 20)
+    return load(env, [`/v2/balance/history?offset=${offset}&limit=${limit}`], (history: HistoryPage) => historyPage(env.ctx, history))
+  }],
   [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
   [/^\/v2\/tickets$/, (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))],
   [/^\/v2\/tickets\/(\d{1,15})$/, (env) =>
@@ -108,6 +114,8 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [/^\/v2\/api-docs$/, (env) =>
     load(env, ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard"] : [])], (docs: typeof Dto.ApiDocs.Type, dashboard?: typeof Dto.Dashboard.Type) =>
       apiPage(env.ctx, { docs, user: dashboard?.user ?? null, baseUrl: env.publicUrl, reference: env.reference }))],
+  [/^\/v2\/api-key\/confirm$/, (env) =>
+    load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) => confirmRotatePage(env.ctx, dashboard.user))],
   [/^\/v2\/admin\/login$/, (env) =>
     Effect.map(env.get("/v2/admin/login"), (answer): PageResult =>
       (answer.json as { signed_in?: boolean } | undefined)?.signed_in === true

@@ -20,6 +20,8 @@ import { errorLines } from "./ErrorText.ts"
 import { formBack, formSuccess } from "./FormOutcomes.ts"
 import { getJson, runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
+import { keptValues } from "../layout/FormRecall.ts"
+import { CONFIRM_PATH, NEW_KEY_COOKIE, NEW_KEY_PATH, openKey, sealKey } from "./NewKeyOnce.ts"
 import { CSRF_COOKIE, csrfToken, csrfValid, decodeFlash, encodeFlash, type Flash, FLASH_COOKIE, newCsrfSecret } from "./WebCookies.ts"
 
 /**
@@ -151,6 +153,11 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
     Effect.gen(function*() {
       const prepared = yield* context(request)
       const path = pathOf(request.url)
+      if (path === NEW_KEY_PATH) {
+        const key = openKey(secret, request.cookies[NEW_KEY_COOKIE])
+        const response = htmlResponse(prepared, newApiKeyPage(prepared.ctx, key ?? null))
+        return key === undefined ? response : HttpServerResponse.expireCookieUnsafe(response, NEW_KEY_COOKIE, { path: NEW_KEY_PATH })
+      }
       const found = findPage(path)
       if (found) {
         const [match, loader] = found
@@ -181,11 +188,17 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
       const prepared = yield* context(request)
       const path = pathOf(request.url)
       const back = backAfterFailure(request, path)
-      const fail = (lines: Flash["lines"]) => redirect(back, { kind: "error", lines }, prepared)
+      const anchor = /#([a-z0-9-]{1,40})$/.exec(back)?.[1]
+      let kept: Record<string, string> | undefined
+      const fail = (lines: Flash["lines"]) =>
+        redirect(back, { kind: "error", lines, ...(anchor ? { form: anchor } : {}), ...(kept ? { values: kept } : {}) }, prepared)
       const read = yield* Effect.result(readBrowserForm(request))
       if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
       const posted = read.success
+      kept = keptValues(posted.fields)
       if (!csrfValid(secret, request.cookies[CSRF_COOKIE], posted.csrf)) return fail([{ key: "error.csrf" }])
+      // Replacing the key stops the old one at once: the browser must have passed the confirmation page.
+      if (path === "/v2/api-key/rotate" && posted.fields["confirm"] !== "yes") return redirect(CONFIRM_PATH, undefined, prepared)
       const answer = yield* runInner(router, posted.forward)
       if (answer.status >= 300 && answer.status < 400) return answer.response
       if (answer.status === 401) {
@@ -195,7 +208,12 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
       }
       if (answer.status >= 400) return fail(errorLines(answer.status, answer.text))
       if (path === "/v2/api-key/rotate") {
-        return htmlResponse(prepared, newApiKeyPage(prepared.ctx, answer.json as { api_key: string; prefix: string }))
+        const sealed = sealKey(secret, (answer.json as { api_key: string }).api_key)
+        return HttpServerResponse.setCookieUnsafe(redirect(NEW_KEY_PATH, undefined, prepared), NEW_KEY_COOKIE, sealed, {
+          ...cookieOptions,
+          path: NEW_KEY_PATH,
+          maxAge: "300 seconds"
+        })
       }
       const outcome = formSuccess(path, answer.json)
       return redirect(outcome.next, outcome.flash, prepared)

@@ -1,13 +1,14 @@
-import { type Html, html, jsonBlock } from "../Html.ts"
+import { type Html, html, jsonBlock, toString, unsafeRaw } from "../Html.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import { LOCALE_NAMES, LOCALE_SHORT, LOCALE_TAGS, LOCALES } from "../i18n/Locale.ts"
 import { MONEY_FORMAT, PLURAL_ORDER } from "../i18n/Translate.ts"
 import { flashBox } from "./Components.ts"
+import { placeInSection, refillSection } from "./FormRecall.ts"
 import type { NavKey, PageContext } from "./PageContext.ts"
 
 /** Messages the client script needs for what it writes itself (live statuses, countdowns, push). */
 const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
-  "common.copied", "error.network", "error.generic", "topup.credited", "topup.expired", "topup.waiting",
+  "common.copied", "error.network", "error.generic", "topup.credited", "topup.settledTitle", "topup.rejectedBecause", "topup.expired", "topup.waiting",
   "buy.afterBalance", "buy.notEnough", "ticket.you", "ticket.support", "common.user",
   "push.enabled", "push.unsupported", "push.denied", "push.unavailable", "push.failed",
   "status.topup.pending", "status.topup.review", "status.topup.paid", "status.topup.cancelled",
@@ -18,6 +19,7 @@ const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
 const USER_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
   ["dashboard", "/v2/dashboard", "nav.dashboard"],
   ["orders", "/v2/orders", "nav.orders"],
+  ["history", "/v2/history", "nav.history"],
   ["gifts", "/v2/gifts", "nav.gifts"],
   ["support", "/v2/tickets", "nav.support"],
   ["api", "/v2/api-docs", "nav.api"]
@@ -69,6 +71,20 @@ export interface PageSpec {
   readonly data?: unknown
 }
 
+/**
+ * The flash and the content: a form's failure sits in that form's section with what was typed put
+ * back (layout/FormRecall.ts); any other message stays at the top of the page.
+ */
+const flashAndBody = (ctx: PageContext, body: Html): Html => {
+  const box = flashBox(ctx)
+  const form = ctx.flash?.form
+  if (form === undefined) return html`${box}${body}`
+  const values = ctx.flash?.values
+  const filled = values ? refillSection(toString(body), form, values) : toString(body)
+  const placed = placeInSection(filled, form, toString(box))
+  return placed === undefined ? html`${box}${unsafeRaw(filled)}` : unsafeRaw(placed)
+}
+
 /** The frame of every page: banner, header, menu, language switcher, flash, content, script. */
 export const layout = (ctx: PageContext, page: PageSpec): Html => {
   const { t, locale } = ctx.tr
@@ -100,8 +116,7 @@ ${languages(ctx)}
 ${menu(ctx, page.active)}
 </header>
 <main id="main" tabindex="-1">
-${flashBox(ctx)}
-${page.body}
+${flashAndBody(ctx, page.body)}
 </main>
 <footer class="foot"><p>${t("app.tagline")}</p></footer>
 ${jsonBlock("client-config", client)}

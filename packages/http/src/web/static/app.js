@@ -12,6 +12,14 @@
   var page = readJson("page-data") || {}
   var POLL_MS = 3000
 
+  // A failed form's message sits beside that form (FormRecall.ts): focus it so it is on screen and read out.
+  // Once the page has loaded, as the browser's own scroll to the #anchor would take the focus back.
+  var failure = document.querySelector(".flash[role=alert][tabindex]")
+  if (failure) {
+    failure.focus()
+    window.addEventListener("load", function () { setTimeout(function () { failure.focus() }, 0) })
+  }
+
   // Same grouping as the server (Translate.ts): digits by three, then the unit.
   var formatUzs = function (n) {
     var digits = String(Math.trunc(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, config.money.group)
@@ -168,13 +176,18 @@
         var panel = document.getElementById("topup-" + id)
         if (!found || !panel) return
         panel.setAttribute("data-status", found.status)
+        // Settled: the card says so in full; the transfer details and buttons go (nothing left to pay).
+        var heading = panel.querySelector("h2")
+        if (heading) heading.textContent = t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })
         var line = panel.querySelector("[data-topup-status]")
         if (line) {
           line.textContent = found.status === "paid"
             ? t("topup.credited", { id: id, amount: formatUzs(found.credited_uzs || found.payable_uzs) })
+            : found.status === "rejected" && found.admin_note
+            ? t("topup.rejectedBecause", { reason: found.admin_note })
             : t("status.topup." + found.status)
         }
-        Array.prototype.forEach.call(panel.querySelectorAll("form, .countdown"), function (node) { node.remove() })
+        Array.prototype.forEach.call(panel.querySelectorAll("form, .countdown, .pay"), function (node) { node.remove() })
         var row = document.querySelector('[data-topup-row="' + id + '"] [data-status]')
         setBadge(row, "topup", found.status)
       })
