@@ -10,7 +10,7 @@ import type { Blockchain, Wallet } from "../ports/Blockchain.ts"
 import type { DirectPurchaseRecord, DirectPurchaseRecords } from "../ports/DirectPurchaseRecords.ts"
 import type { Marketplace, MarketplaceError, PayerAccount, PaymentRequest } from "../ports/Marketplace.ts"
 import { makeDirectDelivery } from "./DirectDelivery.ts"
-import { failOrder, makeDirectPayment } from "./DirectPayment.ts"
+import { failOrder, makeDirectPayment, takenOver } from "./DirectPayment.ts"
 import { DirectPurchaseError } from "./DirectPurchaseError.ts"
 import type { DirectSettingsShape } from "./DirectSettings.ts"
 import type { PayerAccounts } from "./PayerAccounts.ts"
@@ -61,11 +61,14 @@ export const makeMarketplacePurchase = ({ chain, marketplace, payers, records, s
       const quoted = yield* Effect.result(quote(payer))
       if (quoted._tag === "Failure") return yield* failOrder(records, record, ["pending"], marketplaceFailure(quoted.failure))
       const invoice = quoted.success
+      const cancel = marketplace.cancel(invoice.kind, invoice.reqId).pipe(Effect.ignore)
       const withInvoice = yield* records.transition(record.id, ["pending"], "pending", {
         marketplaceReqId: invoice.reqId,
         ref: invoice.ref
-      }, yield* now).pipe(Effect.orDie)
-      const cancel = marketplace.cancel(invoice.kind, invoice.reqId).pipe(Effect.ignore)
+      }, yield* now).pipe(Effect.catchTags({
+        DirectRecordConflict: () => Effect.andThen(cancel, takenOver(record)),
+        DirectWalletBusy: (e) => Effect.die(e) // no lock is taken here
+      }))
       yield* fundsFor(withInvoice, wallet, invoice.amount).pipe(Effect.tapError(() => cancel))
       const paid = yield* payment.pay(withInvoice, wallet, {
         to: invoice.address,
