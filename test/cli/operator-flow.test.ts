@@ -1,9 +1,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect, Layer } from "effect"
-import { cli, CliTestLayer, json, PNG } from "./support/CliHarness.ts"
+import { cliProcess as cli, CliTestLayer, json, PNG } from "./support/CliHarness.ts"
 import { cookiesOf, http, ResaleServerLayer } from "./support/HttpServer.ts"
 
-// The web server and the CLI child processes share this file's PostgreSQL database.
+// The web server and the CLI child processes (the real launcher, end to end) share this file's PostgreSQL database.
 const Flow = ResaleServerLayer.pipe(Layer.provideMerge(CliTestLayer))
 
 layer(Flow, { timeout: "120 seconds", excludeTestServices: true })("operator flow: web receipt -> CLI approve -> HTTP balance", (it) => {

@@ -19,7 +19,7 @@ const failedOrder = (userId: UserId, recipient: string) =>
     return yield* OrderService.use((o) => o.fail(order.id, "marketplace refused")).pipe(Effect.orDie)
   })
 
-layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale orders (real process, real PostgreSQL)", (it) => {
+layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale orders (in process, real PostgreSQL)", (it) => {
   it.effect("list filters by status, kind and user; show prints one order", () =>
     Effect.gen(function*() {
       const ann = yield* seedUser("ann_orders")

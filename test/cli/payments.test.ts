@@ -11,7 +11,7 @@ const operator = { kind: "operator" as const }
 const unmatchedPayment = (amountUzs: number, externalId: string) =>
   Payments.use((p) => p.incoming({ amountUzs, cardLast4: "4242", externalId })).pipe(Effect.orDie)
 
-layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale payments (real process, real PostgreSQL)", (it) => {
+layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale payments (in process, real PostgreSQL)", (it) => {
   it.effect("list --unmatched shows only payments waiting for an operator", () =>
     Effect.gen(function*() {
       const user = yield* seedUser("ann_payments")

@@ -34,7 +34,7 @@ const onChain = <A, E>(f: Effect.Effect<A, E, Blockchain | SandboxBlockchain>) =
     return yield* f.pipe(Effect.provide(SandboxBlockchain.layerWith({ dataDir })))
   }).pipe(Effect.scoped, Effect.orDie)
 
-layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resale payouts, reconcile, sandbox fund (real process, sandbox chain)", (it) => {
+layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })("resale payouts, reconcile, sandbox fund (in process, sandbox chain)", (it) => {
   it.effect("sandbox fund, then an unknown payment is settled on chain by reconcile; one never signed fails", () =>
     Effect.gen(function*() {
       const wallet = yield* newWallet

@@ -6,7 +6,7 @@ import { cli, CliTestLayer, json } from "./support/CliHarness.ts"
 
 const current = PricingService.use((p) => p.get)
 
-layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale pricing (real process, real PostgreSQL)", (it) => {
+layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale pricing (in process, real PostgreSQL)", (it) => {
   it.effect("show prints the current prices as a table and as JSON", () =>
     Effect.gen(function*() {
       const run = yield* cli(["pricing", "show"])

@@ -9,7 +9,7 @@ const operator = { kind: "operator" as const }
 const openTicket = (userId: UserId, subject: string, body: string) =>
   TicketService.use((t) => t.create(userId, { subject, body })).pipe(Effect.orDie, Effect.map((d) => d.ticket))
 
-layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale tickets (real process, real PostgreSQL)", (it) => {
+layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale tickets (in process, real PostgreSQL)", (it) => {
   it.effect("list and show; reply adds an operator message the user can read", () =>
     Effect.gen(function*() {
       const ann = yield* seedUser("ann_tickets")

@@ -8,7 +8,7 @@ import { CliDatabase, PNG, cardTopup, cli, cliOnTerminal, CliTestLayer, json, re
 
 const operator = { kind: "operator" as const }
 
-layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale topups (real process, real PostgreSQL)", (it) => {
+layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale topups (in process, real PostgreSQL)", (it) => {
   it.effect("list filters by status and user, as a table and as JSON", () =>
     Effect.gen(function*() {
       const ann = yield* seedUser("ann_topups")
@@ -57,7 +57,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resal
     Effect.gen(function*() {
       const { dataDir } = yield* CliDatabase
       const user = yield* seedUser("ivy_topups")
-      const topup = yield* receiptTopup(user.id, 45_000)
+      const topup = yield* receiptTopup(user.id, 45_000, PNG)
       const out = join(dataDir, `receipt-${topup.id}.png`)
       const saved = yield* cli(["topups", "receipt", String(topup.id), "--out", out, "--json"])
       assert.strictEqual(saved.code, 0, saved.stderr)

@@ -1,10 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { runResale } from "./support/CliHarness.ts"
+import { runInProcess } from "./support/InProcessCli.ts"
 
 // Nothing here may reach a database: a URL that cannot connect makes any attempt fail loudly.
 const env = { DATABASE_URL: "postgres://nobody@127.0.0.1:9/none" }
+/** The launcher as a real process: `npx resale` exactly (a Node start-up each, so only a handful). */
 const resale = (...args: Array<string>) => runResale(args, env)
+/** The same program entry in this process: for sweeps over every command. */
+const inProcess = (...args: Array<string>) => Effect.promise(() => runInProcess(args, env))
 
 const GROUPS = ["topups", "payments", "orders", "pricing", "tickets", "users", "payouts", "reconcile", "db", "sandbox"]
 const LEAVES = [
@@ -22,7 +26,7 @@ const DESTRUCTIVE = [
   ["orders", "mark-done"], ["pricing", "set"], ["users", "adjust"], ["users", "rotate-key"]
 ]
 
-describe("resale usage (real process, no database)", () => {
+describe("resale usage (the launcher as a real process, sweeps in process; no database)", () => {
   it.effect("--help answers on every level with exit 0, and every leaf documents --json", () =>
     Effect.gen(function*() {
       const root = yield* resale("--help")
@@ -31,7 +35,7 @@ describe("resale usage (real process, no database)", () => {
       assert.include(root.stdout, "Exit codes: 0 done, 1 failed")
 
       const runs = yield* Effect.forEach([...GROUPS.map((g) => [g]), ...LEAVES], (path) =>
-        Effect.map(resale(...path, "--help"), (run) => ({ path, run })), { concurrency: 6 })
+        Effect.map(inProcess(...path, "--help"), (run) => ({ path, run })))
       for (const { path, run } of runs) {
         assert.strictEqual(run.code, 0, `${path.join(" ")} --help: ${run.stderr}`)
         assert.include(run.stdout, `Usage: resale ${path.join(" ")}`)
@@ -54,11 +58,11 @@ describe("resale usage (real process, no database)", () => {
       assert.include(unknownCommand.stderr, "unknown command 'topup'")
       assert.include(unknownCommand.stderr, "Did you mean topups?")
 
-      const unknownOption = yield* resale("orders", "list", "--colour")
+      const unknownOption = yield* inProcess("orders", "list", "--colour")
       assert.strictEqual(unknownOption.code, 2)
       assert.include(unknownOption.stderr, "unknown option '--colour'")
 
-      const groupOnly = yield* resale("tickets")
+      const groupOnly = yield* inProcess("tickets")
       assert.strictEqual(groupOnly.code, 2)
       assert.include(groupOnly.stderr, "Usage: resale tickets")
 
@@ -66,10 +70,10 @@ describe("resale usage (real process, no database)", () => {
       assert.strictEqual(missingId.code, 2)
       assert.include(missingId.stderr, "missing required argument 'id'")
 
-      const negativeId = yield* resale("tickets", "close", "-3")
+      const negativeId = yield* inProcess("tickets", "close", "-3")
       assert.strictEqual(negativeId.code, 2)
 
-      const extra = yield* resale("pricing", "show", "now")
+      const extra = yield* inProcess("pricing", "show", "now")
       assert.strictEqual(extra.code, 2)
       assert.include(extra.stderr, "too many arguments")
     }), 120_000)

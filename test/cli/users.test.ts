@@ -4,7 +4,7 @@ import { Balances } from "@resale/core/ledger/Balances.ts"
 import { Effect } from "effect"
 import { cli, CliTestLayer, fund, json, seedUser } from "./support/CliHarness.ts"
 
-layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale users (real process, real PostgreSQL)", (it) => {
+layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resale users (in process, real PostgreSQL)", (it) => {
   it.effect("list searches users and shows balances; show finds a user by id or @username", () =>
     Effect.gen(function*() {
       const ann = yield* seedUser("Ann_Users")

@@ -20,6 +20,7 @@ const startServer = (port: number, url: string) =>
     DATABASE_URL: url,
     ADMIN_TOKEN,
     TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+    TELEGRAM_BOT_USERNAME: "resale_e2e_bot",
     SANDBOX: "true",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     TELEGRAM_API_URL: "http://127.0.0.1:9"
@@ -44,14 +45,18 @@ describe("account flow end to end", () => {
       const base = `http://127.0.0.1:${port}`
       assert.match(server.output(), new RegExp(`listening on http://127.0.0.1:${port}`))
 
-      const callback = yield* http(`${base}/v2/auth/messenger/callback?${login({
+      // The sign-in page binds the widget's callback to this browser (state cookie + state in the URL).
+      const home = yield* http(`${base}/v2/`, { headers: { accept: "text/html" } })
+      const state = home.headers.getSetCookie().find((c) => c.startsWith("resale_login_state="))!.split(";")[0]!
+      const authUrl = /data-auth-url="([^"]+)"/.exec(yield* Effect.promise(() => home.text()))![1]!.replaceAll("&amp;", "&")
+      const callback = yield* http(`${authUrl}&${login({
         id: "777000111",
         first_name: "Nodira",
         username: "nodira_e2e",
         auth_date: String(Math.floor(Date.now() / 1000))
-      })}`)
+      })}`, { headers: { cookie: state } })
       assert.strictEqual(callback.status, 303)
-      const cookie = callback.headers.get("set-cookie")!.split(";")[0]!
+      const cookie = callback.headers.getSetCookie().find((c) => c.startsWith("resale_session="))!.split(";")[0]!
 
       const topup = yield* json(yield* http(`${base}/v2/balance/top-up`, {
         method: "POST",

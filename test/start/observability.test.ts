@@ -86,6 +86,17 @@ describe("logs, metrics and probes of the running server", () => {
       for (const gauge of ["resale_outbox_backlog", "resale_refunds", "resale_order_fulfilment_attempts"]) {
         assert.isTrue(samples.some((s) => s.name === gauge), `${gauge} in /metrics`)
       }
+      // The hot wallet's balance is read from the chain by the worker, once it has started.
+      const chainSamples = yield* Effect.gen(function*() {
+        for (let attempt = 0; attempt < 120; attempt++) {
+          const found = parsePrometheus((yield* fetchText(`${base}/metrics`)).text)
+          if (found.some((s) => s.name === "resale_hot_wallet_balance_ton")) return found
+          yield* Effect.sleep("500 millis")
+        }
+        return yield* Effect.die(new Error("resale_hot_wallet_balance_ton never appeared in /metrics"))
+      })
+      assert.isAtLeast(chainSamples.find((s) => s.name === "resale_hot_wallet_balance_ton")!.value, 0)
+      assert.strictEqual(chainSamples.find((s) => s.name === "resale_key_derivations_in_progress")?.value, 0)
       // Through a proxy (X-Forwarded-For) only with the token.
       assert.strictEqual((yield* fetchText(`${base}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9" } })).status, 401)
       const withToken = yield* fetchText(`${base}/metrics`, {
@@ -107,6 +118,7 @@ describe("logs, metrics and probes of the running server", () => {
       assert.deepInclude(admin, { method: "POST", status: markPaid.status, user: "operator", path: "/v2/api/admin/topups/999999/mark-paid" })
       assert.isNumber(admin["duration_ms"])
       assert.isString(admin["client"])
+      assert.match(String(admin["request_id"]), /\S/, "the request id is on the request's line")
       assert.isTrue(lines.some((line) => line["message"] === "server: shutdown begun"))
       assert.strictEqual(lines.at(-1)!["message"], "server: shutdown done")
       for (const secret of [ADMIN_TOKEN, API_KEY, "abandon ability", "abandon%20ability"]) assert.notInclude(server.output(), secret)

@@ -13,7 +13,7 @@ import { Notifier, NotifierError } from "@resale/core/ports/Notifier.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { deriveKeys, SandboxBlockchain, walletContract } from "@resale/ton"
 import { makeSimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
-import { sandboxMarketplace } from "@resale/worker/SandboxWorld.ts"
+import { sandboxMarketplace } from "@resale/http/direct/DirectSandbox.ts"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { mnemonicNew } from "@ton/crypto"
@@ -31,7 +31,7 @@ const Gifts = Layer.effect(GiftSender)(Effect.map(makeSimulatedGiftSender({ acco
 
 /** One emulator, the Fragment simulator on it, a fresh database: the world the jobs run in. */
 const World = Layer.mergeAll(
-  sandboxMarketplace.pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }))),
+  sandboxMarketplace().pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }))),
   IsolatedPostgres.layerStore
 )
 

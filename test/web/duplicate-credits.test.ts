@@ -21,7 +21,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("d
         const send = async (name: string) => {
           const receipt = shopper.page.locator("#receipt")
           await shopper.page.goto("/v2/dashboard")
-          await receipt.getByLabel("Amount you paid, so‘m").fill("35000")
+          await receipt.getByLabel("Amount you paid, UZS").fill("35000")
           await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name, mimeType: "image/png", buffer: PNG })
           await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
           await shopper.page.waitForURL(/#topup-\d+$/)
@@ -58,7 +58,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("d
         await signInOperator(operator.page)
         // The receipt is credited on its word alone.
         const receipt = shopper.page.locator("#receipt")
-        await receipt.getByLabel("Amount you paid, so‘m").fill("45000")
+        await receipt.getByLabel("Amount you paid, UZS").fill("45000")
         await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "r.png", mimeType: "image/png", buffer: PNG })
         await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
@@ -67,7 +67,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("d
         await andWait(operator.page, () => operator.page.locator(`[data-topup-row="${receiptId}"]`).getByRole("button", { name: "Approve" }).click())
         // A card top-up of the same amount, then a bank message of that amount: which money is it?
         await shopper.page.goto("/v2/dashboard")
-        await shopper.page.locator("#topup").getByLabel("Amount, so‘m").fill("45000")
+        await shopper.page.locator("#topup").getByLabel("Amount, UZS").fill("45000")
         await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
         await shopper.page.waitForURL(/#topup-(\d+)$/)
         const cardId = /#topup-(\d+)$/.exec(shopper.page.url())![1]!

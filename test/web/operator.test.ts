@@ -19,7 +19,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const shopper = await person(b, url)
         await signInShopper(shopper.page, shopperName("receipt"))
         const receipt = shopper.page.locator("#receipt")
-        await receipt.getByLabel("Amount you paid, so‘m").fill("40000")
+        await receipt.getByLabel("Amount you paid, UZS").fill("40000")
         await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "receipt.png", mimeType: "image/png", buffer: PNG })
         await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
@@ -54,7 +54,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
 
         // A second receipt is rejected with a reason: nothing is credited, the shopper sees the outcome.
         await shopper.page.goto("/v2/dashboard")
-        await receipt.getByLabel("Amount you paid, so‘m").fill("90000")
+        await receipt.getByLabel("Amount you paid, UZS").fill("90000")
         await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "again.png", mimeType: "image/png", buffer: PNG })
         await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
@@ -125,7 +125,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const shopper = await person(b, url)
         const name = shopperName("typo")
         await signInShopper(shopper.page, name)
-        await shopper.page.locator("#topup").getByLabel("Amount, so‘m").fill("70000")
+        await shopper.page.locator("#topup").getByLabel("Amount, UZS").fill("70000")
         await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
         await shopper.page.waitForURL(/#topup-(\d+)$/)
         const topupId = /#topup-(\d+)$/.exec(shopper.page.url())![1]!
@@ -159,7 +159,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const shopper = await person(b, url)
         const name = shopperName("gifter")
         await signInShopper(shopper.page, name)
-        await shopper.page.locator("#topup").getByLabel("Amount, so‘m").fill("100000")
+        await shopper.page.locator("#topup").getByLabel("Amount, UZS").fill("100000")
         await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         await bankPayment(url, digits(await shopper.page.locator(".pay-amount .money").textContent()), `bank-${name}`)
@@ -218,19 +218,19 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
       yield* Effect.promise(async () => {
         const operator = await person(b, url)
         await signInOperator(operator.page)
-        await operator.page.getByLabel("One star, so‘m").fill("250")
-        await operator.page.getByLabel("Premium 6 months, so‘m").fill("240000")
+        await operator.page.getByLabel("One star, UZS").fill("250")
+        await operator.page.getByLabel("Premium 6 months, UZS").fill("240000")
         await andWait(operator.page, () => operator.page.getByRole("button", { name: "Save prices" }).click())
         await operator.page.waitForURL(/\/v2\/admin$/)
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), "Prices saved.")
-        assert.strictEqual(await operator.page.getByLabel("One star, so‘m").inputValue(), "250")
+        assert.strictEqual(await operator.page.getByLabel("One star, UZS").inputValue(), "250")
 
         // A price that is not a positive whole number is refused in words.
         await operator.page.evaluate(() => document.querySelectorAll("form").forEach((f) => (f.noValidate = true)))
-        await operator.page.getByLabel("One star, so‘m").fill("0")
+        await operator.page.getByLabel("One star, UZS").fill("0")
         await andWait(operator.page, () => operator.page.getByRole("button", { name: "Save prices" }).click())
         await operator.page.waitForURL(/\/v2\/admin#pricing$/)
-        assert.strictEqual(await operator.page.getByRole("alert").innerText(), "Every price must be a positive whole number of so‘m.")
+        assert.strictEqual(await operator.page.getByRole("alert").innerText(), "Every price must be a positive whole number of UZS.")
 
         const visitor = await person(b, url)
         await visitor.page.goto("/v2/")

@@ -44,12 +44,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         const { page } = await person(b, url, { locale: "en-US" })
         await page.goto("/v2/")
         assert.strictEqual(await page.locator("html").getAttribute("lang"), "en")
-        assert.strictEqual(await page.locator("h1").innerText(), "Telegram Stars, Premium and gifts for so‘m")
+        assert.strictEqual(await page.locator("h1").innerText(), "Telegram Stars, Premium and gifts, paid in UZS")
 
         await andWait(page, () => page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: "Русский" }).click())
         await page.waitForURL(/\/v2\/$/)
         assert.strictEqual(await page.locator("html").getAttribute("lang"), "ru")
-        assert.strictEqual(await page.locator("h1").innerText(), "Telegram Stars, Premium и подарки за сумы")
+        assert.strictEqual(await page.locator("h1").innerText(), "Telegram Stars, Premium и подарки с оплатой в сумах")
         assert.include(await page.locator("#prices").innerText(), "11\u00a0500\u00a0сум")
 
         await signInShopper(page, shopperName("polyglot"))
@@ -65,7 +65,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         await page.goto("/v2/orders")
         assert.strictEqual(await page.locator("h1").innerText(), "Buyurtmalar")
 
-        for (const [locale, heading] of [["ru-RU", "Telegram Stars, Premium и подарки за сумы"], ["uz-UZ", "Telegram Stars, Premium va sovg‘alar so‘mda"], ["de-DE", "Telegram Stars, Premium va sovg‘alar so‘mda"], ["en-GB", "Telegram Stars, Premium and gifts for so‘m"]] as const) {
+        for (const [locale, heading] of [["ru-RU", "Telegram Stars, Premium и подарки с оплатой в сумах"], ["uz-UZ", "Telegram Stars, Premium va sovg‘alar so‘mda"], ["de-DE", "Telegram Stars, Premium va sovg‘alar so‘mda"], ["en-GB", "Telegram Stars, Premium and gifts, paid in UZS"]] as const) {
           const visitor = await person(b, url, { locale })
           await visitor.page.goto("/v2/")
           assert.strictEqual(await visitor.page.locator("h1").innerText(), heading, locale)
@@ -184,7 +184,9 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         await andWait(page, () => page.getByRole("link", { name: "API", exact: true }).click())
         assert.strictEqual(await page.locator("#api-key p").first().innerText(), "You have no API key yet.")
         assert.isAbove(await page.locator("#reference .endpoint").count(), 20)
-        await andWait(page, () => page.getByRole("button", { name: "Create a new key" }).click())
+        await andWait(page, () => page.getByRole("link", { name: "Create a key" }).click())
+        await andWait(page, () => page.getByRole("button", { name: "Create a key" }).click())
+        await page.waitForURL(/\/v2\/api-key\/new$/)
         const key = await page.locator("#api-key").innerText()
         assert.isAbove(key.length, 20)
         assert.strictEqual(await page.getByRole("alert").innerText(), "Copy it now and keep it secret: it is shown only once.")
@@ -285,7 +287,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
           const response = await fetch("/v2/push/subscribe", {
             method: "POST",
             headers: { "content-type": "application/json", accept: "application/json" },
-            body: JSON.stringify({ endpoint: "https://push.example.invalid/send/abc", keys: { p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM", auth: "tBHItJI5svbpez7KI4CCXg" } })
+            body: JSON.stringify({ endpoint: "https://fcm.googleapis.com/fcm/send/abc", keys: { p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM", auth: "tBHItJI5svbpez7KI4CCXg" } })
           })
           return { status: response.status, body: await response.json() }
         })

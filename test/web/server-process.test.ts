@@ -45,9 +45,12 @@ describe("web UI of the npm start process", () => {
 
         // The Telegram Login Widget is on the home page, sending its signed data to our callback.
         assert.include(page, `data-telegram-login="resale_web_test_bot"`)
-        assert.include(page, `data-auth-url="${base}/v2/auth/messenger/callback"`)
+        // Bound to the browser that opened the page: a state cookie and the state in the callback URL.
+        assert.match(page, new RegExp(`data-auth-url="${base}/v2/auth/messenger/callback\\?state=[A-Za-z0-9_-]{43}"`))
         const { page: telegram } = await person(b, base)
-        await telegram.goto(`/v2/auth/messenger/callback?${widgetLogin({ id: "5550001", first_name: "Dilnoza", username: "dilnoza_t", auth_date: String(Math.floor(Date.now() / 1000)) })}`)
+        await telegram.goto("/v2/")
+        const authUrl = await telegram.locator("script[data-auth-url]").getAttribute("data-auth-url")
+        await telegram.goto(`${authUrl}&${widgetLogin({ id: "5550001", first_name: "Dilnoza", username: "dilnoza_t", auth_date: String(Math.floor(Date.now() / 1000)) })}`)
         await telegram.waitForURL(/\/v2\/dashboard$/)
         assert.strictEqual(await telegram.locator("main > p").first().innerText(), "Hello, Dilnoza!")
         const forged = await telegram.goto(`/v2/auth/messenger/callback?id=5550001&auth_date=1&hash=${"0".repeat(64)}`)

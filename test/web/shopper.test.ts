@@ -22,7 +22,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("s
         assert.strictEqual(await shownBalance(page), 0)
 
         // Top-up: the amount asked, then the exact amount to transfer, the card and the time left.
-        await page.locator("#topup").getByLabel("Amount, so‘m").fill("30000")
+        await page.locator("#topup").getByLabel("Amount, UZS").fill("30000")
         await andWait(page, () => page.getByRole("button", { name: "Get payment details" }).click())
         await page.waitForURL(/\/v2\/dashboard#topup-\d+$/)
         const panel = page.locator("[data-topup-id]")
@@ -94,14 +94,14 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("s
         assert.strictEqual(await alert.innerText(), "A username is 4 to 32 Latin letters, digits or underscores.")
 
         await page.evaluate(() => document.querySelectorAll("form").forEach((f) => (f.noValidate = true)))
-        await page.locator("#topup").getByLabel("Amount, so‘m").fill("500")
+        await page.locator("#topup").getByLabel("Amount, UZS").fill("500")
         await andWait(page, () => page.getByRole("button", { name: "Get payment details" }).click())
         await page.waitForURL(/\/v2\/dashboard#topup$/)
         assert.strictEqual(await alert.innerText(), "The amount must be between 1,000\u00a0UZS and 100,000,000\u00a0UZS.")
 
         await page.evaluate(() => document.querySelectorAll("form").forEach((f) => (f.noValidate = true)))
         await page.evaluate(() => ((document.querySelector("#f-amount_uzs") as HTMLInputElement).type = "text"))
-        await page.locator("#topup").getByLabel("Amount, so‘m").fill("abc")
+        await page.locator("#topup").getByLabel("Amount, UZS").fill("abc")
         await andWait(page, () => page.getByRole("button", { name: "Get payment details" }).click())
         await page.waitForURL(/\/v2\/dashboard#topup$/)
         assert.strictEqual(await alert.innerText(), "Amount: enter a whole number.")
@@ -131,7 +131,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("s
         const { page } = await person(b, url)
         const name = shopperName("twice")
         await signInShopper(page, name)
-        await page.locator("#topup").getByLabel("Amount, so‘m").fill("50000")
+        await page.locator("#topup").getByLabel("Amount, UZS").fill("50000")
         await andWait(page, () => page.getByRole("button", { name: "Get payment details" }).click())
         await page.waitForURL(/#topup-\d+$/)
         const payable = digits(await page.locator(".pay-amount .money").textContent())

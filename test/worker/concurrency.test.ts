@@ -15,7 +15,7 @@ import { makeSimulatedGiftSender, SANDBOX_GIFTS } from "@resale/telegram/Simulat
 import { Address } from "@ton/core"
 import { Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { freshDatabase, oneWorker } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 

@@ -25,7 +25,7 @@ import { copyFileSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { startToncenterServer } from "../../packages/ton/test/support/ToncenterServer.ts"
-import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { freshDatabase } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 
@@ -100,6 +100,8 @@ const scenario = (signal: "SIGKILL" | "SIGTERM") =>
         FRAGMENT_URL: fragment.url,
         FRAGMENT_COOKIES: fragment.cookies,
         FRAGMENT_TIMEOUT: "3 seconds",
+        // a killed worker's purchase keeps the Fragment session until its hold runs out (timings scaled down)
+        FRAGMENT_SESSION_HOLD: "10 seconds",
         HOT_WALLET_MNEMONIC: Redacted.value(phrase),
         WORKER_CONCURRENCY: "3",
         WORKER_POLL_INTERVAL: "50 millis",

@@ -16,7 +16,7 @@ import { SANDBOX_GIFTS } from "@resale/telegram/SimulatedGiftSender.ts"
 import { Address } from "@ton/core"
 import { Array, Duration, Effect, Layer, Option } from "effect"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
-import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { SandboxEnv, SendFaults } from "../../packages/ton/test/support/layers.ts"
 import { balanceAndEntries, fundedUser, GiftControl, orderEntries, WorkerTestLayer, workerOver } from "./support/WorkerHarness.ts"
 

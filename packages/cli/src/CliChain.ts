@@ -1,10 +1,7 @@
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
-import { FragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
-import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.ts"
 import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
-import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
-import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
-import { type ConfigProblems, readSettings } from "@resale/config"
+import { AppConfig, type ConfigProblems, readSettings } from "@resale/config"
+import { World } from "@resale/world"
 import { Effect, Layer } from "effect"
 import { CliStore } from "./CliStore.ts"
 
@@ -12,16 +9,11 @@ import { CliStore } from "./CliStore.ts"
 export const sandboxMode: Effect.Effect<boolean, ConfigProblems> = Effect.map(readSettings("cli"), (app) => app.sandbox)
 
 /**
- * The chain and the marketplace of the configured mode. Sandbox: the emulator loaded from
- * `DATA_DIR/ton-sandbox.json` (read-only here: reconciling never sends) and a simulated Fragment,
- * which knows none of the server's invoices, so sandbox delivery checks stay open. Production:
- * toncenter (`TONCENTER_URL`, `TONCENTER_API_KEY`) and Fragment (`FRAGMENT_*`), as the server.
+ * The chain and the marketplace of the configured mode, as every root gets them (`@resale/world`):
+ * in sandbox mode the sandbox world of DATA_DIR (joined when the server runs, so its invoices are
+ * known; owned for the command otherwise), in production toncenter and Fragment.
  */
-export const CliChain = Layer.unwrap(Effect.map(sandboxMode, (sandbox) =>
-  sandbox
-    ? Layer.merge(SandboxBlockchain.layer, FragmentSandbox.layer())
-    : Layer.merge(TonCenterBlockchain.layer, FragmentMarketplace.layer)
-))
+export const CliChain = World.chain.pipe(Layer.provide(AppConfig.layer("cli")))
 
 /** The direct purchase use case, as the server builds it, over the store and the chain of the mode. */
 export const CliDirect = DirectPurchases.layer.pipe(

@@ -29,6 +29,14 @@ const domainMessage = (e: Tagged): string | undefined => {
     case "TopupTransitionInvalid":
       return `Top-up #${e["topupId"]} is ${e["from"]}; it cannot be ${topupVerb[String(e["to"])] ?? `moved to ${e["to"]}`}.`
     case "TopupPossibleDuplicate":
+      if (e["reason"] === "SameFile") {
+        return `The same receipt file was sent for top-up #${e["duplicateOf"]}: top-up #${e["topupId"]} looks like the same payment. ` +
+          `If it is a second payment, approve again with --confirm-duplicate.`
+      }
+      if (e["reason"] === "NearAmount") {
+        return `Top-up #${e["duplicateOf"]}, credited to the same user shortly before, is within 1 % or 1,000 UZS of top-up #${e["topupId"]}'s ` +
+          `${formatUzs(Number(e["amountUzs"]))} UZS: it looks like the same payment. If it is a second payment, approve again with --confirm-duplicate.`
+      }
       return `Top-up #${e["duplicateOf"]} of ${formatUzs(Number(e["amountUzs"]))} UZS was credited to the same user at ${
         e["creditedAt"] instanceof Date ? e["creditedAt"].toISOString() : String(e["creditedAt"])
       }: top-up #${e["topupId"]} looks like the same payment. If it is a second payment, approve again with --confirm-duplicate.`

@@ -1,4 +1,4 @@
-import { Effect, Exit, Layer, Logger, ManagedRuntime, References } from "effect"
+import { ConfigProvider, Effect, Exit, Layer, Logger, ManagedRuntime, References } from "effect"
 import { describeCause, describeError, type Failure } from "./Failures.ts"
 import { type Output, toJson } from "./Output.ts"
 
@@ -32,13 +32,16 @@ export const runCommand = async <R, E>(
   options: CommonOptions
 ): Promise<void> => {
   const json = options.json === true
-  const runtime = ManagedRuntime.make(Layer.provideMerge(await layer(), Quiet))
+  // The environment as it is now: effect's default provider copies it once per process, and a
+  // process may run many commands (the tests run them in process).
+  const settings = Layer.merge(Quiet, ConfigProvider.layer(ConfigProvider.fromEnv()))
+  const runtime = ManagedRuntime.make(Layer.provideMerge(await layer(), settings))
   // Ctrl-C interrupts the program (an open transaction rolls back) and still closes the database cleanly.
   const interrupt = new AbortController()
   const onSigint = () => interrupt.abort()
   process.once("SIGINT", onSigint)
   try {
-    const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(Quiet)), { signal: interrupt.signal })
+    const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(settings)), { signal: interrupt.signal })
     if (Exit.isSuccess(exit)) {
       process.stdout.write(`${json ? toJson(exit.value.json) : exit.value.text}\n`)
       process.exitCode = 0

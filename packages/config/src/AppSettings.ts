@@ -95,9 +95,15 @@ export interface AppSettings {
   readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
   /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */
   readonly toncenter: Option.Option<ToncenterSettings>
+  /** How long a purchase may keep a Fragment session, and wait for one (also the sandbox world's). */
+  readonly fragmentSessions: { readonly hold: Duration.Duration; readonly wait: Duration.Duration }
   /** None: the shared sandbox Fragment simulator (sandbox mode without FRAGMENT_COOKIES). */
   readonly fragment: Option.Option<FragmentSettings>
   readonly direct: DirectLimits
+  /** How long a Telegram sign-in payload is accepted (`LOGIN_MAX_AGE`). */
+  readonly loginMaxAge: Duration.Duration
+  /** Reverse proxies whose X-Forwarded-For hops are skipped (`TRUSTED_PROXIES`: addresses or CIDR ranges). */
+  readonly trustedProxies: ReadonlyArray<string>
   readonly worker: WorkerTimings
   readonly vapid: Option.Option<{ readonly publicKey: string; readonly privateKey: Redacted.Redacted<string> }>
   readonly vapidSubject: string

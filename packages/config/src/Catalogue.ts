@@ -22,7 +22,13 @@ export const Mode = {
   LOG_REQUESTS: S.flag("LOG_REQUESTS", true, "one log line per request (method, route, status, duration_ms, client, user)"),
   LOG_FORMAT: S.oneOf("LOG_FORMAT", ["json", "pretty"], "json: one JSON object per line; pretty: readable lines; default pretty on a terminal, json otherwise"),
   LOG_LEVEL: S.oneOf("LOG_LEVEL", ["trace", "debug", "info", "warn", "error", "fatal", "none"], "lowest level logged; default info"),
-  METRICS_TOKEN: S.secret("METRICS_TOKEN", "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN")
+  METRICS_TOKEN: S.secret("METRICS_TOKEN", "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN"),
+  WORKER_PROBE_PORT: S.optionalInteger("WORKER_PROBE_PORT", "npm run worker: serve /livez, /readyz and /metrics on HOST:this port; unset: none"),
+  OTEL_EXPORTER_OTLP_ENDPOINT: S.optionalUrl(
+    "OTEL_EXPORTER_OTLP_ENDPOINT",
+    "OTLP/HTTP collector for traces (JSON to <url>/v1/traces); unset: no trace export; the other standard OTEL_* settings apply"
+  ),
+  OTEL_SERVICE_NAME: S.optionalText("OTEL_SERVICE_NAME", "service name on exported traces; default resale-server / resale-worker")
 } as const
 
 export const Storage = {
@@ -68,6 +74,15 @@ export const World = {
   FRAGMENT_PROXY: S.secret("FRAGMENT_PROXY", "http:// or https:// proxy every Fragment call goes through (secret: may hold a password)"),
   FRAGMENT_SESSION_HOLD: S.duration("FRAGMENT_SESSION_HOLD", "3 minutes", "longest time one purchase keeps its Fragment session to itself"),
   FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session")
+} as const
+
+export const Edges = {
+  LOGIN_MAX_AGE: S.duration("LOGIN_MAX_AGE", "10 minutes", "how long a Telegram sign-in payload is accepted after Telegram issued it (each is used once)"),
+  TRUSTED_PROXIES: S.text(
+    "TRUSTED_PROXIES",
+    "",
+    "comma-separated addresses or CIDR ranges of the reverse proxies in front of the server; the client address is the rightmost X-Forwarded-For hop that is not one of them"
+  )
 } as const
 
 export const Direct = {
@@ -117,6 +132,7 @@ export const CATALOGUE: ReadonlyArray<{ readonly title: string; readonly setting
   { title: "Secrets (production refuses to start without them)", settings: Object.values(Secrets) },
   { title: "Telegram", settings: Object.values(Telegram) },
   { title: "TON chain and Fragment", settings: Object.values(World) },
+  { title: "Sign-in and client addresses", settings: Object.values(Edges) },
   { title: "Direct purchase surface", settings: Object.values(Direct) },
   { title: "Worker", settings: Object.values(Worker) },
   { title: "Web push", settings: Object.values(Push) }

@@ -4,8 +4,9 @@
  */
 import { Config, Effect, Option, Redacted, Result } from "effect"
 import { createHmac, randomBytes } from "node:crypto"
+import { isIP } from "node:net"
 import type { AppSettings, FragmentSettings, Role } from "./AppSettings.ts"
-import { Direct, Mode, Push, Secrets, Storage, Telegram, World, Worker } from "./Catalogue.ts"
+import { Direct, Edges, Mode, Push, Secrets, Storage, Telegram, World, Worker } from "./Catalogue.ts"
 import { ConfigProblems } from "./ConfigProblems.ts"
 import type { Setting } from "./Setting.ts"
 import * as S from "./Setting.ts"
@@ -62,6 +63,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     const telegram = yield* reader.group(Telegram)
     const world = yield* reader.group(World)
     const direct = yield* reader.group(Direct)
+    const edges = yield* reader.group(Edges)
     const worker = yield* reader.group(Worker)
     const push = yield* reader.group(Push)
 
@@ -151,6 +153,13 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     if (Option.isSome(push.VAPID_PUBLIC_KEY) !== Option.isSome(push.VAPID_PRIVATE_KEY)) {
       problems.push("VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither")
     }
+    const trustedProxies = edges.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter((s) => s !== "")
+    for (const entry of trustedProxies) {
+      const [address = "", bits] = entry.split("/")
+      if (isIP(address) === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) {
+        problems.push(`TRUSTED_PROXIES: expected comma-separated addresses or CIDR ranges, got "${shown(entry)}"`)
+      }
+    }
     if (problems.length > 0) return yield* new ConfigProblems({ mode: modeText, problems })
 
     // Sandbox only: a generated operator token and keys derived from it (a restart signs everybody out).
@@ -181,6 +190,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       paymentCard: Option.getOrElse(telegram.PAYMENT_CARD, () => (sandbox ? "8600 0000 0000 0000" : null)),
       hotWalletMnemonic: secrets.HOT_WALLET_MNEMONIC,
       toncenter,
+      fragmentSessions: { hold: world.FRAGMENT_SESSION_HOLD, wait: world.FRAGMENT_SESSION_WAIT },
       fragment,
       direct: {
         ratePerMinute: direct.DIRECT_RATE_LIMIT,
@@ -197,6 +207,8 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
         deliveryWithin: direct.DIRECT_DELIVERY_TIMEOUT,
         pollEvery: direct.DIRECT_POLL_INTERVAL
       },
+      loginMaxAge: edges.LOGIN_MAX_AGE,
+      trustedProxies,
       worker: {
         concurrency: worker.WORKER_CONCURRENCY,
         pollInterval: worker.WORKER_POLL_INTERVAL,

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Exit, Option, Redacted } from "effect"
+import { ConfigProvider, Duration, Effect, Exit, Option, Redacted } from "effect"
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Role } from "../src/AppSettings.ts"
@@ -108,6 +108,17 @@ describe("readSettings", () => {
       assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]), ["HOT_WALLET_MNEMONIC", "DATABASE_URL", "FRAGMENT_COOKIES"])
       const cli = yield* read({ SANDBOX: "false" }, "cli")
       assert.isFalse(cli.sandbox)
+    }))
+})
+
+describe("sign-in window and trusted proxies", () => {
+  it.effect("LOGIN_MAX_AGE defaults to 10 minutes; TRUSTED_PROXIES takes addresses and CIDR ranges only", () =>
+    Effect.gen(function*() {
+      const settings = yield* read({ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8 ,fd00::/8" }, "server")
+      assert.strictEqual(Duration.toMinutes(settings.loginMaxAge), 10)
+      assert.deepStrictEqual(settings.trustedProxies, ["127.0.0.1", "10.0.0.0/8", "fd00::/8"])
+      const error = yield* problemsOf({ TRUSTED_PROXIES: "127.0.0.1,proxy.local", LOGIN_MAX_AGE: "soon" }, "server")
+      assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]), ["LOGIN_MAX_AGE", "TRUSTED_PROXIES"])
     }))
 })
 

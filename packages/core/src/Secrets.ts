@@ -15,3 +15,9 @@ export const sha256Hex = (text: string): Effect.Effect<string> =>
   Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))).pipe(
     Effect.map((digest) => Hex.encode(new Uint8Array(digest)))
   )
+
+/** SHA-256 of bytes, lower-case hex (receipt files are recognised by it). */
+export const sha256HexOfBytes = (bytes: Uint8Array): Effect.Effect<string> =>
+  Effect.promise(() => globalThis.crypto.subtle.digest("SHA-256", new Uint8Array(bytes))).pipe(
+    Effect.map((digest) => Hex.encode(new Uint8Array(digest)))
+  )

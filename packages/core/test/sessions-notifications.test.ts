@@ -8,6 +8,11 @@ import { signUp } from "../src/testing/fixtures.ts"
 import { MemoryDb } from "../src/testing/MemoryDb.ts"
 import { layerMemory } from "../src/testing/MemoryPorts.ts"
 
+// A real browser key (the web-push documentation's) and two 16-byte auth secrets.
+const P256 = "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM"
+const AUTH = "tBHItJI5svbpez7KI4CCXg"
+const AUTH2 = "AAECAwQFBgcICQoLDA0ODw"
+
 describe("SessionService", () => {
   it.effect("stores only a hash of the token; sessions expire and close", () =>
     Effect.gen(function*() {
@@ -68,11 +73,12 @@ describe("Notifications", () => {
       yield* TestClock.adjust("2 minutes")
       assert.strictEqual((yield* notifications.claim(10)).length, 0)
 
-      const sub = { endpoint: "https://push.example/abc", keys: { p256dh: "BPk", auth: "xyz" }, expirationTime: null }
-      yield* notifications.subscribePush(alice.id, sub)
-      yield* notifications.subscribePush(alice.id, { ...sub, keys: { p256dh: "BPk2", auth: "xyz2" } })
+      const sub = { endpoint: "https://fcm.googleapis.com/fcm/send/abc", keys: { p256dh: P256, auth: "xyz" }, expirationTime: null }
+      assert.strictEqual((yield* Effect.flip(notifications.subscribePush(alice.id, sub))).reason, "KeysInvalid")
+      yield* notifications.subscribePush(alice.id, { ...sub, keys: { p256dh: P256, auth: AUTH } })
+      yield* notifications.subscribePush(alice.id, { ...sub, keys: { p256dh: P256, auth: AUTH2 } })
       const subs = yield* notifications.pushSubscriptions(alice.id)
-      assert.deepStrictEqual(subs.map((s) => [s.endpoint, s.p256dh]), [["https://push.example/abc", "BPk2"]])
+      assert.deepStrictEqual(subs.map((s) => [s.endpoint, s.auth]), [["https://fcm.googleapis.com/fcm/send/abc", AUTH2]])
       assert.strictEqual((yield* Effect.flip(notifications.subscribePush(alice.id, { endpoint: "x" })))._tag, "PushSubscriptionInvalid")
       assert.strictEqual(
         (yield* Effect.flip(notifications.subscribePush(alice.id, { ...sub, endpoint: "javascript:alert(1)" })))._tag,

@@ -8,8 +8,12 @@ import { signUp } from "../src/testing/fixtures.ts"
 import { MemoryDb } from "../src/testing/MemoryDb.ts"
 import { layerMemory } from "../src/testing/MemoryPorts.ts"
 import { TopupService } from "../src/topups/TopupService.ts"
+import { AccountCaps, DEFAULT_ACCOUNT_CAPS } from "../src/caps/CapSettings.ts"
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13])
+// Every upload below is another photo: the same file twice is a duplicate of its own (receipt-hashes.test.ts).
+let photos = 0
+const png = () => new Uint8Array([...PNG, ++photos & 0xff, photos >> 8])
 
 const balanceOf = (userId: UserId) => Effect.flatMap(Balances, (b) => b.balance(userId))
 const creditsOf = (userId: UserId) =>
@@ -35,11 +39,11 @@ describe("a receipt for money sent to a pending card top-up", () => {
       assert.deepStrictEqual(first.expiresAt, x.expiresAt)
       assert.strictEqual(first.updatedAt.getTime() - x.createdAt.getTime(), 2 * 60_000)
       // x is in review now; the same amount matches y by its requested amount.
-      const second = yield* topups.createWithReceipt(alice.id, 30_000, PNG)
+      const second = yield* topups.createWithReceipt(alice.id, 30_000, png())
       assert.deepStrictEqual([second.id, second.status, second.payableUzs], [y.id, "review", 30_001])
       assert.strictEqual(yield* topupCount, 2)
       // Nothing pending is left: a third receipt is a top-up of its own, at the stated amount.
-      const third = yield* topups.createWithReceipt(alice.id, 30_000, PNG)
+      const third = yield* topups.createWithReceipt(alice.id, 30_000, png())
       assert.deepStrictEqual([third.method, third.status, third.payableUzs, third.expiresAt], ["receipt", "review", 30_000, null])
       assert.strictEqual(yield* topupCount, 3)
       const own = yield* topups.receipt({ kind: "user", userId: alice.id }, x.id)
@@ -64,10 +68,10 @@ describe("a receipt for money sent to a pending card top-up", () => {
       yield* TestClock.adjust("15 minutes") // `late` and `other` are past their expiry, not yet expired by the worker
       const fresh = yield* topups.create(alice.id, 44_000)
       const receipts = [
-        yield* topups.createWithReceipt(alice.id, 40_000, PNG),
-        yield* topups.createWithReceipt(alice.id, 41_000, PNG),
-        yield* topups.createWithReceipt(alice.id, 42_000, PNG),
-        yield* topups.createWithReceipt(alice.id, 44_500, PNG)
+        yield* topups.createWithReceipt(alice.id, 40_000, png()),
+        yield* topups.createWithReceipt(alice.id, 41_000, png()),
+        yield* topups.createWithReceipt(alice.id, 42_000, png()),
+        yield* topups.createWithReceipt(alice.id, 44_500, png())
       ]
       assert.deepStrictEqual(receipts.map((t) => t.method), ["receipt", "receipt", "receipt", "receipt"])
       const seen = (id: typeof bobs.id) => Effect.map(topups.find({ kind: "operator" }, id), (t) => t.status)
@@ -75,7 +79,10 @@ describe("a receipt for money sent to a pending card top-up", () => {
         [yield* seen(bobs.id), yield* seen(cancelled.id), yield* seen(late.id), yield* seen(other.id), yield* seen(fresh.id)],
         ["pending", "cancelled", "pending", "pending", "pending"]
       )
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(
+      Effect.provide(layerMemory),
+      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 10, openReviews: 10 })
+    ))
 
   it.effect("a card top-up in review keeps its payable amount to itself and no longer expires", () =>
     Effect.gen(function*() {
@@ -84,7 +91,7 @@ describe("a receipt for money sent to a pending card top-up", () => {
       const alice = yield* signUp()
       const bob = yield* signUp()
       const t = yield* topups.create(alice.id, 60_000)
-      yield* topups.createWithReceipt(alice.id, 60_000, PNG)
+      yield* topups.createWithReceipt(alice.id, 60_000, png())
       // bob asks for the same amount: 60 000 is still alice's to be paid with.
       assert.strictEqual((yield* topups.create(bob.id, 60_000)).payableUzs, 60_001)
       yield* TestClock.adjust("1 hour")
@@ -101,7 +108,7 @@ describe("a receipt for money sent to a pending card top-up", () => {
       const topups = yield* TopupService
       const payments = yield* Payments
       const alice = yield* signUp()
-      const t = yield* topups.createWithReceipt(alice.id, 45_000, PNG)
+      const t = yield* topups.createWithReceipt(alice.id, 45_000, png())
       const result = yield* payments.incoming({ amountUzs: 45_000, externalId: "sms-45" })
       assert.strictEqual(result.outcome, "unmatched")
       assert.strictEqual((yield* topups.find({ kind: "operator" }, t.id)).status, "review")
@@ -116,7 +123,7 @@ describe("bank payment and operator approve of one top-up: one credit, whichever
       const payments = yield* Payments
       const alice = yield* signUp()
       const t = yield* topups.create(alice.id, 100_000)
-      const review = yield* topups.createWithReceipt(alice.id, 100_000, PNG)
+      const review = yield* topups.createWithReceipt(alice.id, 100_000, png())
       assert.deepStrictEqual([review.id, review.status], [t.id, "review"])
       const bank = yield* payments.incoming({ amountUzs: 100_000, cardLast4: "4242", externalId: "sms-100" })
       assert.strictEqual(bank.outcome, "matched")
@@ -140,7 +147,7 @@ describe("bank payment and operator approve of one top-up: one credit, whichever
       const alice = yield* signUp()
       const t = yield* topups.create(alice.id, 80_000)
       yield* topups.create(alice.id, 80_000) // a second one, 80 001: the receipt is not for it
-      yield* topups.createWithReceipt(alice.id, 80_000, PNG)
+      yield* topups.createWithReceipt(alice.id, 80_000, png())
       const approved = yield* topups.approve(t.id, "receipt matches the statement")
       assert.deepStrictEqual([approved.status, approved.creditedUzs, approved.confirmedBy], ["paid", 80_000, "operator"])
       const bank = yield* payments.incoming({ amountUzs: 80_000, externalId: "sms-80" })
@@ -167,9 +174,9 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       const card = yield* topups.create(alice.id, 50_000)
       yield* payments.incoming({ amountUzs: 50_000, externalId: "sms-dup" })
       yield* TestClock.adjust("10 minutes")
-      const again = yield* topups.createWithReceipt(alice.id, 50_000, PNG)
+      const again = yield* topups.createWithReceipt(alice.id, 50_000, png())
       assert.deepStrictEqual([again.method, again.status], ["receipt", "review"])
-      assert.strictEqual(Option.getOrThrow(yield* topups.possibleDuplicate(again)).id, card.id)
+      assert.strictEqual(Option.getOrThrow(yield* topups.possibleDuplicate(again)).of.id, card.id)
       const refused = yield* Effect.flip(topups.approve(again.id, "looks fine"))
       assert.deepStrictEqual(
         [refused._tag, refused._tag === "TopupPossibleDuplicate" && refused.duplicateOf],
@@ -182,17 +189,17 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       assert.deepStrictEqual([confirmed.status, confirmed.confirmedBy], ["paid", "operator"])
       assert.strictEqual(yield* balanceOf(alice.id), 100_000)
       // Another amount, another user's credit of the same amount: approved at once.
-      const other = yield* topups.createWithReceipt(alice.id, 51_000, PNG)
+      const other = yield* topups.createWithReceipt(alice.id, 53_000, png())
       assert.strictEqual((yield* topups.approve(other.id)).status, "paid")
-      const bobs = yield* topups.createWithReceipt(bob.id, 50_000, PNG)
+      const bobs = yield* topups.createWithReceipt(bob.id, 50_000, png())
       assert.isTrue(Option.isNone(yield* topups.possibleDuplicate(bobs)))
       assert.strictEqual((yield* topups.approve(bobs.id)).status, "paid")
       // Credits older than three days no longer count.
       yield* TestClock.adjust("73 hours")
-      const later = yield* topups.createWithReceipt(alice.id, 51_000, PNG)
+      const later = yield* topups.createWithReceipt(alice.id, 53_000, png())
       assert.isTrue(Option.isNone(yield* topups.possibleDuplicate(later)))
       assert.strictEqual((yield* topups.approve(later.id)).status, "paid")
-      assert.strictEqual(yield* balanceOf(alice.id), 100_000 + 51_000 + 51_000)
+      assert.strictEqual(yield* balanceOf(alice.id), 100_000 + 53_000 + 53_000)
     }).pipe(Effect.provide(layerMemory)))
 
   it.effect("matches the requested amount of a card top-up too, and holds a receipt attached to a new card top-up of that amount", () =>
@@ -205,11 +212,11 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       const card = yield* topups.create(alice.id, 70_000)
       assert.strictEqual(card.payableUzs, 70_001)
       yield* payments.incoming({ amountUzs: 70_001, externalId: "sms-70001" })
-      const receipt = yield* topups.createWithReceipt(alice.id, 70_000, PNG)
+      const receipt = yield* topups.createWithReceipt(alice.id, 70_000, png())
       assert.strictEqual((yield* Effect.flip(topups.approve(receipt.id)))._tag, "TopupPossibleDuplicate")
       // A new card top-up of the credited amount, with "its" receipt: maybe the first transfer's receipt.
       const next = yield* topups.create(alice.id, 70_001)
-      const attached = yield* topups.createWithReceipt(alice.id, next.payableUzs, PNG)
+      const attached = yield* topups.createWithReceipt(alice.id, next.payableUzs, png())
       assert.deepStrictEqual([attached.id, attached.method], [next.id, "card"])
       assert.strictEqual((yield* Effect.flip(topups.approve(attached.id)))._tag, "TopupPossibleDuplicate")
       // Its own bank payment still confirms it: that is the money, no operator needed.
@@ -217,7 +224,7 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       assert.deepStrictEqual([paid.outcome, Option.getOrThrow(paid.topup).id], ["matched", next.id])
       // A receipt attached to a card top-up of an amount not credited lately is approved at once.
       const fresh = yield* topups.create(alice.id, 72_000)
-      const freshReceipt = yield* topups.createWithReceipt(alice.id, fresh.payableUzs, PNG)
+      const freshReceipt = yield* topups.createWithReceipt(alice.id, fresh.payableUzs, png())
       assert.strictEqual((yield* topups.approve(freshReceipt.id)).status, "paid")
     }).pipe(Effect.provide(layerMemory)))
 
@@ -230,7 +237,7 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       const card = yield* topups.create(alice.id, 80_000)
       yield* TestClock.adjust("20 minutes")
       yield* topups.expireDue
-      const receipt = yield* topups.createWithReceipt(alice.id, 80_000, PNG)
+      const receipt = yield* topups.createWithReceipt(alice.id, 80_000, png())
       yield* topups.approve(receipt.id)
       const late = yield* payments.incoming({ amountUzs: 80_000, externalId: "sms-late-80" })
       assert.strictEqual(late.outcome, "unmatched")
@@ -262,7 +269,7 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       const topups = yield* TopupService
       const payments = yield* Payments
       const alice = yield* signUp()
-      const receipt = yield* topups.createWithReceipt(alice.id, 45_000, PNG)
+      const receipt = yield* topups.createWithReceipt(alice.id, 45_000, png())
       yield* topups.approve(receipt.id)
       // A new card top-up of the same amount gets the same payable: the bank message cannot tell them apart.
       const card = yield* topups.create(alice.id, 45_000)
@@ -272,13 +279,13 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       assert.strictEqual((yield* topups.find({ kind: "operator" }, card.id)).status, "pending")
       assert.strictEqual(yield* balanceOf(alice.id), 45_000)
       // A payable with an offset names its top-up: matched at once.
-      const other = yield* topups.createWithReceipt(alice.id, 46_000, PNG)
+      const other = yield* topups.createWithReceipt(alice.id, 48_000, png())
       yield* topups.approve(other.id)
       const bob = yield* signUp()
-      yield* topups.create(bob.id, 46_000)
-      const offset = yield* topups.create(alice.id, 46_000)
-      assert.strictEqual(offset.payableUzs, 46_001)
-      const named = yield* payments.incoming({ amountUzs: 46_001, externalId: "sms-46001" })
+      yield* topups.create(bob.id, 48_000)
+      const offset = yield* topups.create(alice.id, 48_000)
+      assert.strictEqual(offset.payableUzs, 48_001)
+      const named = yield* payments.incoming({ amountUzs: 48_001, externalId: "sms-48001" })
       assert.strictEqual(named.outcome, "matched")
     }).pipe(Effect.provide(layerMemory)))
 })

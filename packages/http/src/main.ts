@@ -2,23 +2,23 @@
  * Composition root of `npm start`: the one configuration read and checked once (every problem listed,
  * production refused without its secrets), then the server, the direct purchase surface and (unless
  * `WORKER=false`) the worker in one process, over one storage and one outside world (see
- * `server/ServerLayer.ts`). SIGTERM / SIGINT stop it gracefully: no new request or order is taken,
- * running payments finish, the database closes.
+ * `server/ServerLayer.ts`). The only file of `http` that imports the worker. SIGTERM / SIGINT stop it
+ * gracefully: no new request or order is taken, running payments finish, the database closes.
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { AppConfig, reportConfigProblems } from "@resale/config"
 import { logStarted, runObserved } from "@resale/observability/Lifecycle.ts"
-import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
-import { Cause, Effect, Exit, Layer, Option, Runtime } from "effect"
+import { WorkerLive } from "@resale/worker/WorkerLive.ts"
+import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpConfig } from "./server/HttpConfig.ts"
 import { serverLayer } from "./server/ServerLayer.ts"
 
 const program = Effect.gen(function*() {
   const app = yield* AppConfig
   const settings = yield* HttpConfig
-  const worker = app.inProcessWorker ? Option.some(yield* WorkerConfig) : Option.none()
+  const worker = app.inProcessWorker ? WorkerLive : Layer.empty
   yield* logStarted("server", app)
-  return yield* Layer.launch(serverLayer({ settings, worker }))
+  return yield* Layer.launch(serverLayer({ settings, worker, inProcessWorker: app.inProcessWorker }))
 })
 
 // A stop asked for by SIGTERM / SIGINT ends the program by interruption: that is a clean exit (0), not 130.
@@ -29,8 +29,7 @@ const teardown: Runtime.Teardown = (exit, onExit) =>
 runObserved(
   "server",
   program.pipe(
-    Effect.provide(Layer.mergeAll(HttpConfig.layer, WorkerConfig.layer)),
-    Effect.provide(AppConfig.layer("server")),
+    Effect.provide(HttpConfig.layer.pipe(Layer.provideMerge(AppConfig.layer("server")))),
     reportConfigProblems
   )
 ).pipe(NodeRuntime.runMain({ teardown, disableErrorReporting: true }))

@@ -62,6 +62,35 @@ export const signedLogin = (botToken: string, fields: Record<string, string>): R
 export const TEST_BOT_TOKEN = "123456:TEST-bot-token"
 export const TEST_ADMIN_TOKEN = "test-admin-token"
 
+/**
+ * What a browser gets from the sign-in page: its login-state cookie (`name=value`) and the widget's
+ * callback path (with the `state` bound to that cookie), to which Telegram appends the signed fields.
+ */
+export const loginPage = (base: string) =>
+  Effect.gen(function*() {
+    const page = yield* call(base, "/v2/", { headers: { accept: "text/html" } })
+    const authUrl = /data-auth-url="([^"]+)"/.exec(page.text)?.[1]?.replaceAll("&amp;", "&")
+    if (authUrl === undefined) return yield* Effect.die(`no sign-in widget on the home page: ${page.text.slice(0, 200)}`)
+    const url = new URL(authUrl)
+    return { cookie: cookieNamed(page, "resale_login_state"), callback: `${url.pathname}${url.search}` }
+  })
+
+/** The callback as Telegram calls it: the signed fields appended to the widget's URL. */
+export const callbackPath = (callback: string, fields: Record<string, string>) =>
+  `${callback}${callback.includes("?") ? "&" : "?"}${new URLSearchParams(fields)}`
+
+// Each sign-in gets its own payload (a payload signs in once): a user signing in again gets an
+// auth_date not used for them before (a few seconds back if need be), as a second widget login would.
+const usedAuthDates = new Map<number, Set<number>>()
+const freshAuthDate = (telegramId: number): string => {
+  const used = usedAuthDates.get(telegramId) ?? new Set<number>()
+  usedAuthDates.set(telegramId, used)
+  let date = Math.floor(Date.now() / 1000)
+  while (used.has(date)) date--
+  used.add(date)
+  return String(date)
+}
+
 /** Signs in through the Telegram callback; returns the session cookie (`name=value`). */
 export const signIn = (base: string, telegramId: number, username: string) =>
   Effect.gen(function*() {
@@ -69,17 +98,26 @@ export const signIn = (base: string, telegramId: number, username: string) =>
       id: String(telegramId),
       first_name: username,
       username,
-      auth_date: String(Math.floor(Date.now() / 1000))
+      auth_date: freshAuthDate(telegramId)
     })
-    const answer = yield* call(base, `/v2/auth/messenger/callback?${new URLSearchParams(fields)}`)
+    const { callback, cookie } = yield* loginPage(base)
+    const answer = yield* call(base, callbackPath(callback, fields), { cookie })
     if (answer.status !== 303) return yield* Effect.die(`sign-in failed: ${answer.status} ${answer.text}`)
-    return cookieOf(answer)
+    return cookieNamed(answer, "resale_session")
   })
 
-export const cookieOf = (answer: Answer): string => {
+const setCookies = (answer: Answer): Array<string> => {
   const raw = answer.headers["set-cookie"]
-  const first = Array.isArray(raw) ? raw[0]! : raw!
-  return first.split(";")[0]!
+  return raw === undefined ? [] : Array.isArray(raw) ? raw : [raw]
+}
+
+export const cookieOf = (answer: Answer): string => setCookies(answer)[0]!.split(";")[0]!
+
+/** The `name=value` of the cookie `name` that `answer` sets. */
+export const cookieNamed = (answer: Answer, name: string): string => {
+  const found = setCookies(answer).find((c) => c.startsWith(`${name}=`))
+  if (found === undefined) throw new Error(`no ${name} cookie in ${JSON.stringify(answer.headers["set-cookie"])}`)
+  return found.split(";")[0]!
 }
 
 /** Operator session through POST /v2/admin/login. */

@@ -84,6 +84,8 @@ layer(pgTestServer({ telegramApiUrl: telegram.url }), { timeout: "60 seconds", e
         assert.strictEqual(answer.json.status, "review")
         const file = yield* call(url, `/v2/receipts/${answer.json.topup_id}`, { cookie })
         assert.strictEqual(file.headers["content-type"], type)
+        // Withdrawn again: an account has at most three receipts under review at once.
+        yield* call(url, `/v2/balance/topup/${answer.json.topup_id}/cancel`, { method: "POST", cookie })
       }
       const text = yield* upload(new Uint8Array(Buffer.from("just text")), "fake.png", "image/png")
       assert.strictEqual(text.status, 400)
@@ -155,19 +157,34 @@ layer(pgTestServer({ telegramApiUrl: telegram.url }), { timeout: "60 seconds", e
       assert.strictEqual((yield* call(url, "/v2/tickets/999999", { cookie })).status, 404)
     }))
 
-  it.effect("push subscribe stores endpoint and keys; 400 when they are missing", () =>
+  it.effect("push subscribe: a push service's endpoint and valid keys are stored; anything else 400, another account's endpoint 409", () =>
     Effect.gen(function*() {
       const { url } = yield* TestServer
       const cookie = yield* signIn(url, 90007, "push_user")
-      const ok = yield* call(url, "/v2/push/subscribe", {
-        json: { endpoint: "https://push.example/ep/1", keys: { p256dh: "BPub", auth: "sec" }, expirationTime: null },
-        cookie
-      })
+      const keys = { p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM", auth: "tBHItJI5svbpez7KI4CCXg" }
+      const endpoint = "https://fcm.googleapis.com/fcm/send/ep-1"
+      const ok = yield* call(url, "/v2/push/subscribe", { json: { endpoint, keys, expirationTime: null }, cookie })
       assert.deepStrictEqual([ok.status, ok.json], [200, { ok: true }])
-      const noKeys = yield* call(url, "/v2/push/subscribe", { json: { endpoint: "https://push.example/ep/2" }, cookie })
+      const noKeys = yield* call(url, "/v2/push/subscribe", { json: { endpoint: "https://fcm.googleapis.com/fcm/send/ep-2" }, cookie })
       assert.strictEqual(noKeys.status, 400)
-      const noEndpoint = yield* call(url, "/v2/push/subscribe", { json: { keys: { p256dh: "a", auth: "b" } }, cookie })
+      const noEndpoint = yield* call(url, "/v2/push/subscribe", { json: { keys }, cookie })
       assert.strictEqual(noEndpoint.status, 400)
+      // The review's attack: the worker would POST to any URL. Loopback, metadata, private hosts, plain http: refused.
+      for (const target of ["http://127.0.0.1:8000/v2/admin", "https://169.254.169.254/latest/meta-data/", "https://10.0.0.5/x",
+        "http://fcm.googleapis.com/fcm/send/x", "https://evil.example/fcm.googleapis.com"]) {
+        const answer = yield* call(url, "/v2/push/subscribe", { json: { endpoint: target, keys }, cookie })
+        assert.deepStrictEqual([answer.status, answer.json.detail], [400, "Push subscription refused: " +
+          (target.startsWith("http:") ? "endpoint must be an https URL" : "endpoint is not a known push service")], target)
+      }
+      // Oversized keys (the body limit stops 20 MB ones earlier), a point off the curve, a short auth secret: 400.
+      for (const bad of [{ ...keys, auth: "x".repeat(10_000) }, { ...keys, p256dh: keys.p256dh.slice(0, -2) + "AA" }, { ...keys, auth: "c2VjcmV0" }]) {
+        const answer = yield* call(url, "/v2/push/subscribe", { json: { endpoint, keys: bad }, cookie })
+        assert.strictEqual(answer.status, 400, answer.text)
+      }
+      // The same endpoint from another account is refused and stays with its owner.
+      const mallory = yield* signIn(url, 90008, "push_thief")
+      const stolen = yield* call(url, "/v2/push/subscribe", { json: { endpoint, keys }, cookie: mallory })
+      assert.deepStrictEqual([stolen.status, stolen.json.detail], [409, "Push subscription refused: this push subscription is registered to another account"])
     }))
 
   it.effect("bot webhook: secret path and header (constant-time), each update once, /start links and answers the balance", () =>

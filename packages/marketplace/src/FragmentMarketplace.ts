@@ -27,6 +27,9 @@ const rejected = (message: string) => new MarketplaceError({ reason: "Rejected",
 export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(function*(options: FragmentOptions) {
   const dispatcher = yield* makeFragmentDispatcher(options)
   const shared = yield* Effect.serviceOption(MarketplaceSessions)
+  if (Option.isNone(shared)) {
+    yield* Effect.logWarning("Fragment purchases are serialized per session in this process only (no shared MarketplaceSessions)")
+  }
   const pool = makeSessionPool(options, dispatcher, Option.getOrElse(shared, makeMemorySessions))
 
   const lookupRecipient = Effect.fn("Marketplace.lookupRecipient")(function*(kind: PurchaseKind, username: string) {

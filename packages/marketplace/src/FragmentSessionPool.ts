@@ -42,7 +42,7 @@ export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher
   let nextStart = 0
   const holdUntil = (now: number) => new Date(now + holdMillis)
   // a state read for an older invoice holds the session no longer than two requests could take
-  const readMillis = Math.max(10_000, 2 * Duration.toMillis(Duration.fromInputUnsafe(options.timeout)))
+  const readMillis = Math.max(1_000, 2 * Duration.toMillis(Duration.fromInputUnsafe(options.timeout)))
 
   /** A free session, held for `holder`; waits up to `sessionWait` while every session is busy. */
   const take = Effect.fn("FragmentSessions.take")(function*(holder: string) {
@@ -59,7 +59,7 @@ export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher
       }
       if (now >= deadline) {
         return yield* new MarketplaceError({
-          reason: "Unavailable",
+          reason: "SessionBusy",
           message: "Every Fragment session is busy with another purchase; nothing was bought, retry shortly"
         })
       }
@@ -122,7 +122,7 @@ export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher
     const mode = yield* engine.delivery.readState(request).pipe(
       Effect.ensuring(mine === "taken" ? store.release(engine.label, request.reqId) : Effect.void)
     )
-    if (mode !== "done") return Pending(request.reqId, request.ref, mode)
+    if (mode !== "done") return Pending(request.reqId, request.ref, mode, confirmed)
     yield* store.release(engine.label, request.reqId)
     return Delivered(request.reqId, request.ref)
   })
@@ -136,13 +136,14 @@ export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher
     engine.delivery.forget(reqId)
   })
 
-  /** A recipient lookup; the top-up page opens its state first, so that one holds a session briefly. */
+  /**
+   * A recipient lookup opens no invoice, so it holds no session and never waits for one (the top-up
+   * page's `mode=new` state call before its search is assumed not to disturb a purchase in progress;
+   * if it did, that purchase would still settle on its own evidence).
+   */
   const lookup = Effect.fn("FragmentSessions.lookup")(function*(kind: PurchaseKind, username: string) {
-    const flow = flowOf(kind)
-    if (!flow.stateFirst) return yield* engines[0]!.purchase.lookup(flow, username)
-    const holder = `lookup:${randomUUID()}`
-    const engine = yield* take(holder)
-    return yield* engine.purchase.lookup(flow, username).pipe(Effect.ensuring(store.release(engine.label, holder)))
+    const engine = engines[nextStart % engines.length]!
+    return yield* engine.purchase.lookup(flowOf(kind), username)
   })
 
   return { quote, confirm, cancel, lookup }

@@ -124,7 +124,8 @@ describe("Fragment failures through the adapter", () => {
       const payment = yield* market.quoteStars({ username: "confirm_fails", quantity: 50, payer })
       sim.control.set({ confirmError: true })
       const first = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref, boc: signedBoc })
-      assert.deepStrictEqual(first, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "new" })
+      // Fragment's refusal is recorded as this invoice's evidence
+      assert.deepStrictEqual(first, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "new", confirm: "refused" })
       sim.control.markPaid(payment.ref)
       const second = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref, boc: signedBoc })
       const third = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref })

@@ -45,7 +45,7 @@ describe("Fragment purchase flows", () => {
       assert.strictEqual(JSON.parse(link["account"]!).chain, "-239")
 
       const first = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref, boc: signedBoc, payer })
-      assert.deepStrictEqual(first, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "processing" })
+      assert.deepStrictEqual(first, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "processing", confirm: "accepted" })
       assert.strictEqual(sim.control.invoice(payment.reqId)?.boc, signedBoc)
       const second = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref, boc: signedBoc })
       assert.deepStrictEqual(second, { _tag: "Delivered", reqId: payment.reqId, ref: payment.ref })
@@ -61,7 +61,7 @@ describe("Fragment purchase flows", () => {
       const { market } = yield* simulated()
       const payment = yield* market.quoteStars({ username: "waiting_user", quantity: 50, payer })
       const state = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref })
-      assert.deepStrictEqual(state, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "new" })
+      assert.deepStrictEqual(state, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "new", confirm: "unsent" })
     }))
 
   for (const [months, words] of [[3, "3 months"], [6, "6 months"], [12, "1 year"]] as const) {
@@ -134,7 +134,7 @@ describe("Fragment purchase flows", () => {
       assert.strictEqual(sim.control.invoice(payment.reqId)?.status, "cancelled")
       // the session's page is back at a fresh form: nothing was delivered
       const again = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref })
-      assert.deepStrictEqual(again, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "new" })
+      assert.deepStrictEqual(again, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "new", confirm: "unsent" })
       // and the session is free for the next purchase at once
       const next = yield* market.quoteStars({ username: "next_buyer", quantity: 50, payer })
       assert.notStrictEqual(next.reqId, payment.reqId)

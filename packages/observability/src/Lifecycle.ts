@@ -1,10 +1,12 @@
 /**
  * Lifecycle lines every process writes: started (with its effective settings, secrets shown as
  * `<redacted>`), shutdown begun (the first finalizer to run once SIGTERM arrives) and shutdown done,
- * or the error it stopped on. `runObserved` also installs the logger of `Logging.ts`.
+ * or the error it stopped on. `runObserved` also installs the logger of `Logging.ts` and, when an
+ * OTLP endpoint is configured, the trace exporter of `Tracing.ts`.
  */
-import { Cause, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Cause, Duration, Effect, Exit, Layer, Option, Redacted, Runtime } from "effect"
 import { Logging } from "./Logging.ts"
+import { tracingLayer } from "./Tracing.ts"
 
 const snakeCase = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
 
@@ -59,5 +61,9 @@ export const runObserved = <A, E, R>(process: string, program: Effect.Effect<A, 
         : Effect.logError(`${process} stopped on an error`, exit.cause)
     }),
     Effect.annotateLogs({ process }),
-    Effect.provide(Logging)
+    Effect.provide(Layer.mergeAll(Logging, tracingLayer(process)))
   )
+
+/** For `NodeRuntime.runMain`: a stop asked for by SIGTERM / SIGINT is a clean exit (0), not 130. */
+export const stopCleanly: Runtime.Teardown = (exit, onExit) =>
+  Exit.isFailure(exit) && Cause.hasInterruptsOnly(exit.cause) ? onExit(0) : Runtime.defaultTeardown(exit, onExit)

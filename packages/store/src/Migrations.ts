@@ -13,6 +13,8 @@ import OrderAttention from "./migrations/0006_order_attention.ts"
 import WalletOrderIds from "./migrations/0009_wallet_order_ids.ts"
 import DirectRateWindows from "./migrations/0010_direct_rate_windows.ts"
 import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
+import UsedLogins from "./migrations/0012_used_logins.ts"
+import AccountCapsReceiptHashes from "./migrations/0013_account_caps_receipt_hashes.ts"
 import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
@@ -26,6 +28,8 @@ export const migrations = PgMigrator.fromRecord({
   "0009_wallet_order_ids": WalletOrderIds,
   "0010_direct_rate_windows": DirectRateWindows,
   "0011_marketplace_sessions": MarketplaceSessions,
+  "0012_used_logins": UsedLogins,
+  "0013_account_caps_receipt_hashes": AccountCapsReceiptHashes,
   "0015_idempotency_endpoint": IdempotencyEndpoint
 })
 

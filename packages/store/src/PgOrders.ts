@@ -90,7 +90,9 @@ export const PgOrders = {
         const where = sql.and([
           ...(filter.userId === undefined ? [] : [sql`user_id = ${filter.userId}`]),
           ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`]),
-          ...(filter.status === undefined ? [] : [sql`status = ANY(${[...filter.status]}::text[])`])
+          ...(filter.status === undefined ? [] : [sql`status = ANY(${[...filter.status]}::text[])`]),
+          ...(filter.beforeId === undefined ? [] : [sql`id < ${filter.beforeId}`]),
+          ...(filter.createdAfter === undefined ? [] : [sql`created_at > ${filter.createdAfter}`])
         ])
         const rows = yield* sql<OrderRow & { readonly total: bigint }>`
           SELECT *, count(*) OVER () AS total FROM orders WHERE ${where}

@@ -43,13 +43,21 @@ export const PgSessions = {
         yield* sql`DELETE FROM sessions WHERE id = ${sessionId}`
       }, orDieSql)
 
+      const claimLogin = Effect.fn("Sessions.claimLogin")(function*(payloadHash: string, keepUntil: Date) {
+        const rows = yield* sql`
+          INSERT INTO used_logins (payload_hash, keep_until) VALUES (${payloadHash}, ${keepUntil})
+          ON CONFLICT (payload_hash) DO NOTHING RETURNING 1`
+        return rows.length === 1
+      }, orDieSql)
+
       const removeExpired = Effect.fn("Sessions.removeExpired")(function*(now: Date) {
+        yield* sql`DELETE FROM used_logins WHERE keep_until <= ${now}`
         const [row] = yield* sql<{ n: bigint }>`
           WITH gone AS (DELETE FROM sessions WHERE expires_at <= ${now} RETURNING 1) SELECT count(*) AS n FROM gone`
         return int(row?.n ?? 0n)
       }, orDieSql)
 
-      return Sessions.of({ create, find, remove, removeExpired })
+      return Sessions.of({ create, find, remove, claimLogin, removeExpired })
     })
   )
 } as const

@@ -1,4 +1,5 @@
 import type {
+  AccountActivity,
   BotUpdates,
   DirectPurchaseRecords,
   IdempotencyKeys,
@@ -19,6 +20,7 @@ import type {
 } from "@resale/core"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import { PgAccountActivity } from "./PgAccountActivity.ts"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
 import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
 import { PgIdempotencyKeys } from "./PgIdempotencyKeys.ts"
@@ -55,6 +57,7 @@ export type StorePorts =
   | InfoLookups
   | Receipts
   | DirectPurchaseRecords
+  | AccountActivity
   | MarketplaceSessions
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
@@ -75,6 +78,7 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgInfoLookups.layer,
   PgReceipts.layer,
   PgDirectPurchaseRecords.layer,
+  PgAccountActivity.layer,
   PgMarketplaceSessions.layer
 )
 

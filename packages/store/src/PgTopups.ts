@@ -33,6 +33,7 @@ interface TopupRow {
   readonly receipt_key: string | null
   readonly receipt_content_type: string | null
   readonly receipt_size: number | null
+  readonly receipt_sha256: string | null
   readonly admin_note: string | null
   readonly payment_id: bigint | null
   readonly confirmed_by: string | null
@@ -51,7 +52,12 @@ const toTopup = (row: TopupRow): Topup => ({
   status: row.status as TopupStatus,
   receipt: row.receipt_key === null
     ? null
-    : { key: row.receipt_key, contentType: row.receipt_content_type ?? "", size: int(row.receipt_size ?? 0) },
+    : {
+      key: row.receipt_key,
+      contentType: row.receipt_content_type ?? "",
+      size: int(row.receipt_size ?? 0),
+      sha256: row.receipt_sha256
+    },
   adminNote: row.admin_note,
   paymentId: idOrNull<PaymentId>(row.payment_id),
   confirmedBy: row.confirmed_by as TopupConfirmation | null,
@@ -72,7 +78,10 @@ const PAYABLE_LOCK = 0x746f70757073
  * advisory lock: the smallest offset not held by an open card top-up (`pending`, or `review` after a
  * receipt) nor quarantined by a card top-up created or closed within `TopupSettings.payableQuarantineMs`
  * and not confirmed by a bank payment (a late payment for it must not credit someone else; index
- * `topups_closed_card_payable_idx`, migration 0005). The partial unique index `topups_open_payable_key`
+ * `topups_closed_card_payable_idx`, migration 0005). A quarantined amount blocks other accounts only:
+ * its owner's own cancelled, rejected or expired amounts are taken first (a late payment then credits
+ * the same account), so one account's churn of creates and cancels holds no more amounts than it has
+ * top-ups open at once (with the daily caps of `core/caps`, far below the 1,000 offsets). The partial unique index `topups_open_payable_key`
  * (migration 0004) makes a duplicate open amount impossible even for a writer that skips the lock.
  */
 export const PgTopups = {
@@ -104,8 +113,15 @@ export const PgTopups = {
               WHERE t.method = 'card' AND t.status IN ('paid', 'cancelled', 'rejected', 'expired')
                 AND t.payable_uzs = ${requestedUzs}::bigint + o
                 AND t.confirmed_by IS DISTINCT FROM 'payment'
-                AND (t.updated_at > ${since} OR t.created_at > ${since}))
-            ORDER BY o LIMIT 1
+                AND (t.updated_at > ${since} OR t.created_at > ${since})
+                AND NOT (t.user_id = ${userId} AND t.status <> 'paid'))
+            ORDER BY EXISTS (
+              SELECT 1 FROM topups t
+              WHERE t.method = 'card' AND t.status IN ('cancelled', 'rejected', 'expired')
+                AND t.payable_uzs = ${requestedUzs}::bigint + o
+                AND t.user_id = ${userId}
+                AND (t.updated_at > ${since} OR t.created_at > ${since})) DESC, o
+            LIMIT 1
             RETURNING *`
         }))
         if (rows[0] === undefined) return yield* new TopupPayableExhausted({ requested: requestedUzs })
@@ -121,9 +137,9 @@ export const PgTopups = {
         const { now, receipt, requestedUzs, userId } = input
         const [row] = yield* sql<TopupRow>`
           INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status,
-                              receipt_key, receipt_content_type, receipt_size, created_at, updated_at)
+                              receipt_key, receipt_content_type, receipt_size, receipt_sha256, created_at, updated_at)
           VALUES (${userId}, 'receipt', ${requestedUzs}, ${requestedUzs}, 'review',
-                  ${receipt.key}, ${receipt.contentType}, ${receipt.size}, ${now}, ${now})
+                  ${receipt.key}, ${receipt.contentType}, ${receipt.size}, ${receipt.sha256}, ${now}, ${now})
           RETURNING *`
         if (row === undefined) return yield* Effect.die(new Error("top-up insert returned no row"))
         return toTopup(row)
@@ -151,6 +167,7 @@ export const PgTopups = {
             receipt_key = ${receipt.key},
             receipt_content_type = ${receipt.contentType},
             receipt_size = ${receipt.size},
+            receipt_sha256 = ${receipt.sha256},
             updated_at = ${now}
           FROM target
           WHERE t.id = target.id AND t.status = 'pending'
@@ -163,10 +180,29 @@ export const PgTopups = {
         return row === undefined ? Option.none() : Option.some(toTopup(row))
       }, orDieSql)
 
+      const countOpen = Effect.fn("Topups.countOpen")(function*(userId: UserId, now: Date) {
+        const [row] = yield* sql<{ card_pending: bigint; reviews: bigint }>`
+          SELECT count(*) FILTER (WHERE status = 'pending' AND method = 'card' AND expires_at > ${now}) AS card_pending,
+                 count(*) FILTER (WHERE status = 'review') AS reviews
+          FROM topups WHERE user_id = ${userId} AND status IN ('pending', 'review')`
+        return { cardPending: int(row?.card_pending ?? 0n), reviews: int(row?.reviews ?? 0n) }
+      }, orDieSql)
+
+      const listByReceiptSha256 = Effect.fn("Topups.listByReceiptSha256")(function*(sha256s: ReadonlyArray<string>) {
+        if (sha256s.length === 0) return []
+        const rows = yield* sql<TopupRow>`
+          SELECT * FROM topups WHERE receipt_sha256 = ANY(${[...sha256s]}::text[])
+          ORDER BY id DESC LIMIT 100`
+        return rows.map(toTopup)
+      }, orDieSql)
+
       const list = Effect.fn("Topups.list")(function*(filter: TopupFilter) {
         const where = sql.and([
           ...(filter.userId === undefined ? [] : [sql`user_id = ${filter.userId}`]),
-          ...(filter.status === undefined ? [] : [sql`status = ANY(${[...filter.status]}::text[])`])
+          ...(filter.status === undefined ? [] : [sql`status = ANY(${[...filter.status]}::text[])`]),
+          ...(filter.method === undefined ? [] : [sql`method = ${filter.method}`]),
+          ...(filter.beforeId === undefined ? [] : [sql`id < ${filter.beforeId}`]),
+          ...(filter.createdAfter === undefined ? [] : [sql`created_at > ${filter.createdAfter}`])
         ])
         const rows = yield* sql<TopupRow & { readonly total: bigint }>`
           SELECT *, count(*) OVER () AS total FROM topups WHERE ${where}
@@ -233,6 +269,8 @@ export const PgTopups = {
         insertReview,
         attachReceipt,
         find,
+        countOpen,
+        listByReceiptSha256,
         list,
         transition,
         findLivePendingByPayable,

@@ -6,7 +6,7 @@
  *   another client's, so an extended-protocol cycle cannot be split by another client's Parse/Bind;
  * - while a client's transaction is open, only that client runs; the others wait until it ends;
  * - a client that disconnects inside a transaction has it rolled back.
- * (`@electric-sql/pglite-socket` queues single messages, which splits cycles between clients.)
+ * (`@electric-sql/pglite-socket`, no longer a dependency, queues single messages, which splits cycles between clients.)
  */
 import type { PGlite } from "@electric-sql/pglite"
 import { createServer, type Server, type Socket } from "node:net"
@@ -67,6 +67,11 @@ export class PgliteWire {
         resolve(typeof address === "string" ? address : `${address?.address}:${address?.port}`)
       })
     })
+  }
+
+  /** Batches waiting for their turn (for tests and diagnostics). */
+  get waiting(): number {
+    return this.queue.length
   }
 
   /** Stops listening and drops every client. */

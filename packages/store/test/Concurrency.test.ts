@@ -110,9 +110,9 @@ describe("store under concurrency (real PostgreSQL)", () => {
 
   it.effect("20 concurrent top-ups of the same amount get 20 distinct payable amounts", () =>
     Effect.gen(function*() {
-      const users = yield* Effect.forEach([10, 11, 12, 13], (n) => newUser(n))
+      const users = yield* Effect.forEach([10, 11, 12, 13, 14, 15, 16, 17, 18, 19], (n) => newUser(n))
       const topups = yield* Effect.all(
-        Array.from({ length: 20 }, (_, n) => TopupService.use((t) => t.create(users[n % 4]!.id, 100_000))),
+        Array.from({ length: 20 }, (_, n) => TopupService.use((t) => t.create(users[n % 10]!.id, 100_000))),
         { concurrency: "unbounded" }
       )
       const payables = topups.map((t) => t.payableUzs).sort((a, b) => a - b)

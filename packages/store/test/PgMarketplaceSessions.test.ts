@@ -24,7 +24,7 @@ describe("marketplace sessions (real PostgreSQL)", () => {
       // a hold that ran out is free again (a dead process never blocks the session for good)
       assert.isFalse(yield* store.take("main", "late", at(59), at(120)))
       assert.isTrue(yield* store.take("main", "late", at(60), at(120)))
-    })))
+    })), 30_000)
 
   it.effect("the invoice opened last is the session's; an older one is refused, the hold passes on", () =>
     run(Effect.gen(function*() {
@@ -48,7 +48,7 @@ describe("marketplace sessions (real PostgreSQL)", () => {
       assert.strictEqual(yield* store.resume("main", "reqB", at(65), at(75)), "taken")
       assert.isFalse(yield* store.take("main", "quote:c", at(66), at(126)))
       assert.isTrue(yield* store.take("main", "quote:c", at(75), at(135)))
-    })))
+    })), 30_000)
 
   it.effect("each invoice's evidence: recorded once, an accepted confirmReq is never downgraded", () =>
     run(Effect.gen(function*() {
@@ -62,5 +62,5 @@ describe("marketplace sessions (real PostgreSQL)", () => {
       const after = Option.getOrThrow(yield* store.purchase("reqE"))
       assert.deepStrictEqual([after.confirm, after.confirmNote], ["accepted", "confirmReq answered ok"])
       assert.isTrue(Option.isNone(yield* store.purchase("unknown")))
-    })))
+    })), 30_000)
 })

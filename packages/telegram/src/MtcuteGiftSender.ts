@@ -114,36 +114,40 @@ export const makeMtcuteGiftSender = Effect.fn("MtcuteGiftSender.make")(function*
   return GiftSender.of({ accounts: names, catalogue, send, findSent })
 })
 
+export interface MtcuteAccountsOptions {
+  readonly apiId: number
+  readonly apiHash: Redacted.Redacted<string>
+  /** One mtcute session string per sender account, in GIFT_SENDERS order. */
+  readonly sessions: ReadonlyArray<{ readonly name: string; readonly session: Redacted.Redacted<string> }>
+}
+
+const layerWith = (options: MtcuteAccountsOptions) =>
+  Layer.effect(
+    GiftSender,
+    Effect.gen(function*() {
+      const accounts: Array<MtcuteAccount> = []
+      for (const { name, session } of options.sessions) {
+        const client = yield* Effect.acquireRelease(
+          Effect.sync(() =>
+            new TelegramClient({ apiId: options.apiId, apiHash: Redacted.value(options.apiHash), storage: new MemoryStorage(), disableUpdates: true })
+          ),
+          (client) => Effect.promise(() => client.destroy())
+        )
+        yield* Effect.tryPromise({
+          try: () => client.importSession(Redacted.value(session)),
+          catch: () =>
+            new Config.ConfigError(
+              new ConfigProvider.SourceError({ message: `GIFT_SENDER_${name.toUpperCase()}_SESSION is not an mtcute session string` })
+            )
+        })
+        accounts.push({ name, client })
+      }
+      return yield* makeMtcuteGiftSender({ accounts })
+    })
+  )
+
 /**
- * From configuration: TELEGRAM_API_ID, TELEGRAM_API_HASH and one GIFT_SENDER_<NAME>_SESSION per
- * name of GIFT_SENDERS. Clients are destroyed with the layer.
+ * Clients are destroyed with the layer. `layerWith`: explicit accounts (the configuration reads
+ * TELEGRAM_API_ID, TELEGRAM_API_HASH and one GIFT_SENDER_<NAME>_SESSION per name of GIFT_SENDERS).
  */
-export const MtcuteGiftSender = {
-  layerFromConfig: (names: ReadonlyArray<string>) =>
-    Layer.effect(
-      GiftSender,
-      Effect.gen(function*() {
-        const apiId = yield* Config.Int("TELEGRAM_API_ID")
-        const apiHash = yield* Config.Redacted("TELEGRAM_API_HASH")
-        const accounts: Array<MtcuteAccount> = []
-        for (const name of names) {
-          const session = yield* Config.Redacted(`GIFT_SENDER_${name.toUpperCase()}_SESSION`)
-          const client = yield* Effect.acquireRelease(
-            Effect.sync(() =>
-              new TelegramClient({ apiId, apiHash: Redacted.value(apiHash), storage: new MemoryStorage(), disableUpdates: true })
-            ),
-            (client) => Effect.promise(() => client.destroy())
-          )
-          yield* Effect.tryPromise({
-            try: () => client.importSession(Redacted.value(session)),
-            catch: () =>
-              new Config.ConfigError(
-                new ConfigProvider.SourceError({ message: `GIFT_SENDER_${name.toUpperCase()}_SESSION is not an mtcute session string` })
-              )
-          })
-          accounts.push({ name, client })
-        }
-        return yield* makeMtcuteGiftSender({ accounts })
-      })
-    )
-} as const
+export const MtcuteGiftSender = { layerWith } as const

@@ -11,7 +11,7 @@ import { deriveEd25519Path, keyPairFromSeed, mnemonicToPrivateKey, mnemonicValid
 import { BlockchainError, type MnemonicKind, type WalletKey } from "@resale/core/ports/Blockchain.ts"
 import { validateMnemonic } from "@scure/bip39"
 import { wordlist } from "@scure/bip39/wordlists/english.js"
-import { Effect, Redacted } from "effect"
+import { Effect, Metric, Redacted } from "effect"
 
 export interface DerivedKey {
   readonly kind: MnemonicKind
@@ -44,6 +44,10 @@ const bip39Key = (words: ReadonlyArray<string>) =>
     return { kind: "bip39", key: { publicKey: kp.publicKey, secretKey: kp.secretKey } }
   })
 
+const derivationsInProgress = Metric.gauge("resale_key_derivations_in_progress", {
+  description: "Mnemonic key derivations running now (each ~0.1 s of CPU; a queue shows here first)"
+})
+
 /**
  * Every key the phrase can stand for: TON-native first, then BIP39. Fails `InvalidMnemonic` when the
  * word count is not 12 or 24, a word is not in the list, or no checksum matches.
@@ -65,4 +69,6 @@ export const deriveKeys = Effect.fn("Mnemonic.deriveKeys")(function*(phrase: Red
     return yield* invalid("The mnemonic phrase is not a valid TON or BIP39 phrase (checksum mismatch)")
   }
   return keys
-})
+}, (derive) =>
+  // Each derivation costs ~0.1 s of CPU: how many run at once shows in /metrics.
+  Effect.acquireUseRelease(Metric.modify(derivationsInProgress, 1), () => derive, () => Metric.modify(derivationsInProgress, -1)))

@@ -4,7 +4,7 @@
  * Lets other processes (worker, CLI) in sandbox mode use `TonCenterBlockchain` against the one
  * process that owns the emulator, and lets tests run the real TonClient code end to end.
  */
-import type { BlockchainError } from "@resale/core/ports/Blockchain.ts"
+import type { BlockchainError, Nanoton } from "@resale/core/ports/Blockchain.ts"
 import { type Blockchain as Emulator, EmulationError } from "@ton/sandbox"
 import { Address, beginCell, Cell, type Message, storeMessage, type Transaction, type TupleItem } from "@ton/ton"
 import { Effect } from "effect"
@@ -15,6 +15,8 @@ import type { AddressInfo } from "node:net"
 export interface SandboxChain {
   readonly emulator: Emulator
   readonly persist: Effect.Effect<void, BlockchainError>
+  /** The faucet, served as the sandbox-only `sandboxFund` method (for `SandboxFaucet.remote`). */
+  readonly fund?: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
 }
 
 /** Fault drills: answer 429, or drop the connection before or after running the call. */
@@ -110,6 +112,13 @@ const methods = (sandbox: SandboxChain): Record<string, (params: any) => Promise
         )
       }
       await Effect.runPromise(Effect.ignore(sandbox.persist))
+      return { "@type": "ok" }
+    },
+    // Not toncenter's: the faucet of a sandbox world, for the other processes of its data directory.
+    sandboxFund: async ({ address, amount }) => {
+      if (sandbox.fund === undefined) throw new RpcError(404, "method sandboxFund not found")
+      const funded = await Effect.runPromise(Effect.result(sandbox.fund(String(address), BigInt(amount) as Nanoton)))
+      if (funded._tag === "Failure") throw new RpcError(400, funded.failure.message)
       return { "@type": "ok" }
     },
     getTransactions: async ({ address, hash, limit, lt }) => {

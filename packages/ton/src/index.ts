@@ -8,6 +8,7 @@ export { type ChainClient, type RawAccount, rejectionText } from "./ChainClient.
 export { deriveKeys, type DerivedKey, phraseWords } from "./Mnemonic.ts"
 export { networkGlobalIdOf, payerAccount, TonPayerAccounts } from "./PayerAccount.ts"
 export { SandboxBlockchain, type SandboxOptions } from "./SandboxBlockchain.ts"
+export { SandboxFaucet } from "./SandboxFaucet.ts"
 export { paymentSeenOn } from "./SandboxPayments.ts"
 export { type Interception, type SandboxChain, type SandboxToncenterOptions, serveSandboxToncenter } from "./SandboxToncenter.ts"
 export { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"

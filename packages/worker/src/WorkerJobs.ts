@@ -1,11 +1,11 @@
 import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { OrderWork } from "@resale/core/orders/OrderWork.ts"
+import { NotificationDelivery } from "@resale/core/outbox/NotificationDelivery.ts"
 import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { beat } from "@resale/observability/WorkerHeartbeat.ts"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
-import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
 import { paymentsRound } from "./payments/PaymentsJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 

@@ -4,16 +4,15 @@ import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
 import { WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
 import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
 import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
+import { NotificationDelivery, NotificationSettings } from "@resale/core/outbox/NotificationDelivery.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
 import { Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
-import { GiftFulfilment } from "./fulfilment/GiftFulfilment.ts"
+import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
 import { HotWallet } from "./fulfilment/HotWallet.ts"
+import { HotWalletGaugeLive } from "./fulfilment/HotWalletGaugeLive.ts"
 import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
-import { GiftSenderLive } from "./gifts/GiftSenderLive.ts"
-import { NotificationDelivery } from "./notify/NotificationDelivery.ts"
-import { NotifierLive } from "./notify/NotifierLive.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
@@ -58,38 +57,31 @@ export const OrderWorkSettingsLive = Layer.effect(
   }))
 )
 
+/** Whom the core's notification delivery tells about operators' events, from the worker's settings. */
+export const NotificationSettingsLive = Layer.effect(
+  NotificationSettings,
+  Effect.map(Effect.service(WorkerConfig), (settings) => ({ operatorChatIds: settings.operatorChatIds, batch: settings.notifyBatch }))
+)
+
 /**
  * Every worker service over the core use cases. Needs the storage ports (`@resale/store`, with
  * DirectPurchaseRecords), `Blockchain`, `Marketplace`, `GiftSender`, `Notifier`, `WorkerConfig`
- * and, in sandbox mode, optionally `SandboxBlockchain` (the hot wallet's faucet).
+ * and, in sandbox mode, optionally `SandboxFaucet` (the hot wallet's funding).
  */
 export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
   Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
   Layer.provideMerge(HotWallet.layer),
   Layer.provideMerge(WorkerDirectPurchases),
   Layer.provideMerge(CoreServices),
-  Layer.provide(OrderWorkSettingsLive)
+  Layer.provide(Layer.mergeAll(OrderWorkSettingsLive, NotificationSettingsLive))
 )
 
-/** All jobs over explicit GiftSender, Notifier and settings (tests, or a root that builds its own). */
-export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob).pipe(Layer.provide(WorkerServices))
+/** All jobs over the GiftSender, Notifier, chain and marketplace in context, and `WorkerConfig`. */
+export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob, HotWalletGaugeLive).pipe(Layer.provide(WorkerServices))
 
 /**
- * All jobs with GiftSender and Notifier built from the settings in `config`. Provide the storage
- * ports, `Blockchain`, `Marketplace` (and `SandboxBlockchain` in sandbox mode).
+ * Every job, its settings from the one configuration (`AppConfig`). Provide the storage ports and the
+ * outside world (`World.layer` of `@resale/world`: Blockchain, Marketplace, SandboxFaucet, GiftSender,
+ * Notifier), the same layer values the other roots of the process use.
  */
-export const makeWorkerLive = <E, R>(config: Layer.Layer<WorkerConfig, E, R>) =>
-  WorkerJobsLive.pipe(
-    Layer.provide(Layer.mergeAll(GiftSenderLive, NotifierLive)),
-    Layer.provide(config)
-  )
-
-/**
- * All jobs with the Notifier built from `config`, and the GiftSender left to the caller: a root that
- * runs the gift catalogue too gives both the same one (one Telegram client per sender account).
- */
-export const makeWorkerLiveOverGiftSender = <E, R>(config: Layer.Layer<WorkerConfig, E, R>) =>
-  WorkerJobsLive.pipe(Layer.provide(NotifierLive), Layer.provide(config))
-
-/** `makeWorkerLive` with the settings read from the environment (`WorkerConfig.layer`). */
-export const WorkerLive = makeWorkerLive(WorkerConfig.layer)
+export const WorkerLive = WorkerJobsLive.pipe(Layer.provide(WorkerConfig.layer))

@@ -1,60 +1,30 @@
 /**
  * Composition root of `npm run worker`: only the worker, against the PostgreSQL of DATABASE_URL
  * (migrated at start). Several may run at once: they coordinate through the database only.
- * The configuration is read and checked once (`@resale/config`): TON through toncenter and Fragment
- * when configured (always outside sandbox), otherwise this process runs its own sandbox chain and
- * Fragment simulator.
+ * The configuration is read and checked once (`@resale/config`); the outside world is the one every
+ * root uses (`@resale/world`): in sandbox mode the sandbox world of DATA_DIR, shared with the server
+ * (a worker restarted mid-order finds the same chain and the same Fragment invoices).
  */
 import { NodeRuntime } from "@effect/platform-node"
 import { AppConfig, reportConfigProblems } from "@resale/config"
-import { FragmentMarketplace } from "@resale/marketplace"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
-import { logStarted, runObserved, shutdownBegun } from "@resale/observability/Lifecycle.ts"
+import { logStarted, runObserved, shutdownBegun, stopCleanly } from "@resale/observability/Lifecycle.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
-import { TonCenterBlockchain } from "@resale/ton"
+import { World } from "@resale/world"
 import { Effect, Layer, Option } from "effect"
-import type { Blockchain } from "@resale/core/ports/Blockchain.ts"
-import type { Marketplace } from "@resale/core/ports/Marketplace.ts"
-import { SandboxWorld } from "./SandboxWorld.ts"
-import { WorkerConfig } from "./WorkerConfig.ts"
-import { makeWorkerLive } from "./WorkerLive.ts"
+import { WorkerLive } from "./WorkerLive.ts"
+import { WorkerProbesLive } from "./WorkerProbesLive.ts"
 
 const program = Effect.gen(function*() {
   const app = yield* AppConfig
-  const settings = yield* WorkerConfig
-  const external = Option.all({ toncenter: app.toncenter, fragment: app.fragment })
-  const world: Layer.Layer<Blockchain | Marketplace, unknown> = Option.match(external, {
-    onSome: ({ fragment, toncenter }) =>
-      Layer.mergeAll(
-        TonCenterBlockchain.layerWith({
-          endpoint: toncenter.endpoint,
-          network: toncenter.network,
-          timeout: toncenter.timeout,
-          ...(Option.isSome(toncenter.apiKey) ? { apiKey: toncenter.apiKey.value } : {})
-        }),
-        FragmentMarketplace.layerWith({
-          baseUrl: fragment.baseUrl,
-          cookies: fragment.cookies,
-          moreSessions: fragment.moreSessions,
-          timeout: fragment.timeout,
-          sessionHold: fragment.sessionHold,
-          sessionWait: fragment.sessionWait,
-          ...(Option.isSome(fragment.proxy) ? { proxy: fragment.proxy.value } : {})
-        })
-      ),
-    onNone: () => SandboxWorld.layer(`${settings.dataDir}/worker-sandbox`)
-  })
-  if (Option.isNone(external)) {
-    yield* Effect.logWarning("TONCENTER_URL and FRAGMENT_COOKIES not set: this worker runs its own sandbox chain and Fragment simulator")
-  }
   yield* logStarted("worker", app)
+  // Checked by the configuration for the worker's role.
   const url = Option.getOrThrow(app.databaseUrl)
   const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax)))
-  const worker = Layer.mergeAll(makeWorkerLive(Layer.succeed(WorkerConfig)(settings)).pipe(Layer.provide(world)), databaseWatch()).pipe(
-    Layer.provide(storage)
-  )
+  const probes = WorkerProbesLive({ host: app.host, adminToken: app.adminToken })
+  const worker = Layer.mergeAll(WorkerLive.pipe(Layer.provide(World.layer)), databaseWatch(), probes).pipe(Layer.provide(storage))
   // `shutdown begun` is the first line once a stop is asked for (its layer is built last).
   return yield* Layer.launch(shutdownBegun("worker").pipe(Layer.provide(worker)))
 })
@@ -62,5 +32,5 @@ const program = Effect.gen(function*() {
 // Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
 runObserved(
   "worker",
-  program.pipe(Effect.provide(WorkerConfig.layer), Effect.provide(AppConfig.layer("worker")), reportConfigProblems)
-).pipe(NodeRuntime.runMain({ disableErrorReporting: true }))
+  program.pipe(Effect.provide(AppConfig.layer("worker")), reportConfigProblems)
+).pipe(NodeRuntime.runMain({ disableErrorReporting: true, teardown: stopCleanly }))

@@ -2,11 +2,11 @@ import { assert, describe, it } from "@effect/vitest"
 import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
 import { MarketplaceErrorReason } from "@resale/core/ports/Marketplace.ts"
-import { giftMarker, markerTime } from "../src/fulfilment/GiftFulfilment.ts"
+import { giftMarker, markerTime } from "@resale/core/orders/GiftFulfilment.ts"
 import { outcomeOf } from "@resale/core/direct/WalletPurchases.ts"
 import { Option } from "effect"
 import { outcomeOfPurchase } from "../src/fulfilment/MarketplaceFulfilment.ts"
-import { renderEvent } from "../src/notify/Notices.ts"
+import { renderEvent } from "@resale/core/outbox/Notices.ts"
 
 const direct = (
   reason: DirectPurchaseError["reason"],
@@ -60,7 +60,9 @@ describe("what a hot-wallet purchase failure means for an account order (core ou
       transient: true,
       error: "MarketplaceRejected (Blocked): m"
     })
-    const permanent = MarketplaceErrorReason.literals.filter((r) => r !== "Unavailable" && r !== "Timeout" && r !== "Blocked")
+    // every Fragment session busy buying for other orders: back soon, no attempt counted
+    assert.strictEqual(direct("ServiceBusy", "NotPaid", "SessionBusy")._tag, "Busy")
+    const permanent = MarketplaceErrorReason.literals.filter((r) => r !== "Unavailable" && r !== "Timeout" && r !== "Blocked" && r !== "SessionBusy")
     assert.sameMembers(permanent, ["Rejected", "AlreadySubscribed", "RecipientNotFound", "NeedVerify", "SessionExpired"])
     for (const reason of permanent) {
       assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", reason), {

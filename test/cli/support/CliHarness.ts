@@ -15,6 +15,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { type CliRun, runInProcess } from "./InProcessCli.ts"
 
 /** The launcher under test, exactly what `npx resale` starts. */
 export const RESALE_BIN = fileURLToPath(new URL("../../../packages/cli/bin/resale.js", import.meta.url))
@@ -44,11 +45,7 @@ export const CliTestLayer = Layer.unwrap(Effect.gen(function*() {
   )
 })).pipe(Layer.orDie)
 
-export interface CliRun {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
+export type { CliRun }
 
 export interface CliOptions {
   /** Extra environment (e.g. to unset DATABASE_URL); DATABASE_URL and DATA_DIR point at this file's database. */
@@ -57,8 +54,19 @@ export interface CliOptions {
   readonly input?: string
 }
 
-/** Runs `resale <args>` as a child process with the test file's database; resolves when it exits. */
+/**
+ * Runs `resale <args>` in this process (see `InProcessCli.ts`) with the test file's database.
+ * stdin is never a terminal, as for a child with a pipe, so `input` is never read: a confirmation
+ * without `--yes` is refused. `cliProcess` starts the real launcher instead.
+ */
 export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}) =>
+  Effect.gen(function*() {
+    const db = yield* CliDatabase
+    return yield* Effect.promise(() => runInProcess(args, { DATABASE_URL: db.url, DATA_DIR: db.dataDir, ...options.env }))
+  })
+
+/** Runs `resale <args>` as a child process (the launcher) with the test file's database; resolves when it exits. */
+export const cliProcess = (args: ReadonlyArray<string>, options: CliOptions = {}) =>
   Effect.gen(function*() {
     const db = yield* CliDatabase
     return yield* runResale(args, { DATABASE_URL: db.url, DATA_DIR: db.dataDir, ...options.env }, options.input)
@@ -123,9 +131,16 @@ export const fund = (userId: UserId, amount: number) =>
 /** The first bytes of a PNG: what the receipt check recognises as an image. */
 export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82])
 
-/** A receipt top-up awaiting review, as the upload endpoint creates one. */
-export const receiptTopup = (userId: UserId, amount: number) =>
-  TopupService.use((topups) => topups.createWithReceipt(userId, amount, PNG)).pipe(Effect.orDie)
+let photos = 0
+
+/**
+ * A receipt top-up awaiting review, as the upload endpoint creates one; each with a file of its own
+ * unless `bytes` is given (the same file twice is held as a possible duplicate).
+ */
+export const receiptTopup = (userId: UserId, amount: number, bytes?: Uint8Array) =>
+  TopupService.use((topups) =>
+    topups.createWithReceipt(userId, amount, bytes ?? new Uint8Array([...PNG, ++photos & 0xff, photos >> 8]))
+  ).pipe(Effect.orDie)
 
 /** A card top-up waiting for its payment. */
 export const cardTopup = (userId: UserId, amount: number) =>

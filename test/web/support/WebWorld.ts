@@ -14,9 +14,11 @@ import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
-import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
-import { makeWorkerLive } from "@resale/worker/WorkerLive.ts"
-import { Context, Duration, Effect, Layer, Redacted, References } from "effect"
+import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
+import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
+import { giftSenderLayer, notifierLayer } from "@resale/world"
+import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
+import { Context, Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
@@ -31,7 +33,8 @@ export class WebWorld extends Context.Service<WebWorld, {
   readonly market: SimulatorControl
 }>()("test/web/WebWorld") {}
 
-export const webWorldLayer = () => {
+/** `worker`: settings of the in-process worker over the test defaults (e.g. a short attention limit). */
+export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
   const chainAndMarket = Layer.mergeAll(
     SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
@@ -51,7 +54,16 @@ export const webWorldLayer = () => {
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
   // An idle worker looks for orders every 1.5 s: quick, yet a page shows an order queued before it completes.
-  const worker = makeWorkerLive(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500) }))
+  const outside = { sandbox: true, dataDir, giftSenders: ["user", "girl"], telegramAccounts: Option.none() }
+  const messaging = Layer.mergeAll(
+    giftSenderLayer(outside),
+    notifierLayer({ ...outside, vapid: Option.none(), vapidSubject: "mailto:operator@localhost", botToken: Option.none(), telegramApiUrl: "http://127.0.0.1:9" })
+  )
+  // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
+  const jobs = WorkerJobsLive.pipe(
+    Layer.provide(Layer.mergeAll(messaging, SandboxFaucet.layerLocal)),
+    Layer.provide(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500), ...worker }))
+  )
   return Layer.effect(WebWorld)(Effect.gen(function*() {
     const server = yield* HttpServer.HttpServer
     const address = server.address
@@ -59,7 +71,7 @@ export const webWorldLayer = () => {
     const market = (yield* FragmentSandbox).control
     return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market })
   })).pipe(
-    Layer.provide(Layer.mergeAll(served, worker)),
+    Layer.provide(Layer.mergeAll(served, jobs)),
     Layer.provideMerge(chainAndMarket),
     Layer.provide(IsolatedPostgres.layerStore),
     // The worker's progress lines would drown the test output; warnings and errors still show.

@@ -50,6 +50,7 @@ export const oneWorker = (
       SilentNotifier,
       WorkerConfig.layerTest(settings)
     )),
-    Layer.provide(Layer.mergeAll(adapters, store))
+    // the Fragment adapter serializes purchases per session through the shared database, like separate processes
+    Layer.provide(adapters.pipe(Layer.provideMerge(store)))
   )
 }

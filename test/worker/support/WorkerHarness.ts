@@ -12,10 +12,11 @@ import { Notifier, NotifierError } from "@resale/core/ports/Notifier.ts"
 import { FragmentSandbox } from "@resale/marketplace"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
+import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { type GiftSimulatorControl, makeSimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { WorkerServices } from "@resale/worker/WorkerLive.ts"
-import { paymentSeenOn } from "@resale/worker/SandboxWorld.ts"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 
@@ -44,6 +45,8 @@ export const SandboxWorld = Layer.unwrap(Effect.gen(function*() {
 export const workerOver = <E, R>(world: Layer.Layer<R, E>, settings: Partial<WorkerSettings> = {}) =>
   WorkerServices.pipe(
     Layer.provideMerge(Layer.mergeAll(GiftSimulatorLayer(), SilentNotifier, WorkerConfig.layerTest(settings))),
+    // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
+    Layer.provideMerge(SandboxFaucet.layerLocal),
     Layer.provideMerge(world)
   )
 

@@ -1,3 +1,4 @@
+import { deliveryOf } from "@resale/core/direct/DeliveryEvidence.ts"
 import { DirectKind, DirectState } from "@resale/core/direct/DirectPurchase.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { formatTon } from "@resale/core/money/Nanoton.ts"
@@ -31,7 +32,7 @@ export const deliveryText = (r: DirectPurchaseRecord): string => {
     case "sent":
       return r.kind === "transfer" ? "payment sent" : "paid, awaiting delivery"
     case "done":
-      return r.kind === "transfer" ? "transferred" : "delivered"
+      return r.kind === "transfer" ? "transferred" : deliveryOf(r) === "paid" ? "paid, delivery not confirmed (own evidence)" : "delivered"
     case "failed":
       return "failed, nothing paid"
     case "unknown":
@@ -72,7 +73,7 @@ const recordText = (r: DirectPurchaseRecord): string =>
     ["Marketplace req", r.marketplaceReqId],
     ["Seqno", r.prepared?.seqno ?? null],
     ["Message hash", r.prepared?.externalHash ?? null],
-    ["Error", r.errorReason === null ? null : `${r.errorReason}: ${r.errorMessage ?? ""}`],
+    [r.state === "done" ? "Evidence" : "Error", r.errorReason === null ? null : `${r.errorReason}: ${r.errorMessage ?? ""}`],
     ["Attempts", r.attempts],
     ["Created", r.createdAt],
     ["Updated", r.updatedAt],

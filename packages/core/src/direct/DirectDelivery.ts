@@ -2,6 +2,9 @@
  * The marketplace half of a paid purchase: report the signed message and wait for the marketplace
  * to deliver. Once the payment is on chain nothing is ever reported as "not paid": a delivery not
  * confirmed by the deadline leaves the record `unknown` (paid) for reconciliation.
+ * Delivery is stated truthfully: `done` as delivered only when the marketplace's answer can only be
+ * about this order; `done` as paid (see DeliveryEvidence) when its own evidence proves the payment
+ * but the marketplace's state cannot be attributed to it (or, once reconciling, never said done).
  */
 import { Clock, Duration, Effect, Result } from "effect"
 import type { PreparedTransfer } from "../ports/Blockchain.ts"
@@ -13,6 +16,7 @@ import {
   type PayerAccount,
   type PurchaseKind
 } from "../ports/Marketplace.ts"
+import { DELIVERY_UNCONFIRMED, paidEvidence } from "./DeliveryEvidence.ts"
 import type { DirectKind } from "./DirectPurchase.ts"
 import { DirectPurchaseError } from "./DirectPurchaseError.ts"
 import type { DirectSettingsShape } from "./DirectSettings.ts"
@@ -32,15 +36,29 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
   /** One look at the marketplace: true when delivered (the record is then `done`). */
   const checkOnce = Effect.fn("DirectDelivery.checkOnce")(function*(
     record: DirectPurchaseRecord,
-    extra: { readonly boc?: string; readonly payer?: PayerAccount } = {}
+    extra: { readonly boc?: string; readonly payer?: PayerAccount; readonly settleOnEvidence?: boolean } = {}
   ) {
     const kind = purchaseKind(record.kind)
     if (kind === undefined || record.marketplaceReqId === null || record.ref === null) return false
     const state = yield* marketplace.confirm({ kind, reqId: record.marketplaceReqId, ref: record.ref, ...extra })
-    if (state._tag !== "Delivered") return false
     const at = yield* now
-    yield* records.transition(record.id, ["sent", "unknown"], "done", { completedAt: at, errorReason: null, errorMessage: null }, at)
-      .pipe(Effect.orDie)
+    if (state._tag === "Delivered") {
+      yield* records.transition(record.id, ["sent", "unknown"], "done", { completedAt: at, errorReason: null, errorMessage: null }, at)
+        .pipe(Effect.orDie)
+      return true
+    }
+    // Unattributable: the state will never be this order's again. Pending: only once reconciling.
+    if (state._tag === "Pending" && !extra.settleOnEvidence) return false
+    const evidence = paidEvidence(record, state)
+    if (evidence === undefined) return false
+    yield* records.transition(record.id, ["sent", "unknown"], "done", {
+      completedAt: at,
+      errorReason: DELIVERY_UNCONFIRMED,
+      errorMessage: evidence
+    }, at).pipe(Effect.orDie)
+    yield* Effect.logWarning("direct purchase settled as paid on its own evidence; the marketplace did not confirm its delivery").pipe(
+      Effect.annotateLogs({ orderId: record.id, txHash: record.txHash ?? "", ref: record.ref })
+    )
     return true
   })
 

@@ -79,6 +79,12 @@ export interface DirectReceipt {
   readonly ref: string | null
   readonly walletAddress: string
   readonly network: "mainnet" | "testnet" | "sandbox"
+  /**
+   * Purchases: "delivered" when the marketplace said so about this order; "paid" when its own
+   * evidence (payment on chain + accepted signed message) settled it, `deliveryNote` says what.
+   */
+  readonly delivery: "delivered" | "paid"
+  readonly deliveryNote: string | null
 }
 
 export interface WalletInfo {

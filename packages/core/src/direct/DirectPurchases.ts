@@ -12,6 +12,7 @@ import { Nanoton } from "../money/Nanoton.ts"
 import { Blockchain, type BlockchainError, type Wallet, type WalletVersion } from "../ports/Blockchain.ts"
 import { DirectPurchaseRecords, type DirectPurchaseRecord } from "../ports/DirectPurchaseRecords.ts"
 import { Marketplace } from "../ports/Marketplace.ts"
+import { deliveryOf } from "./DeliveryEvidence.ts"
 import { randomToken, sha256Hex } from "../Secrets.ts"
 import { sumNanoton } from "./DirectPayment.ts"
 import {
@@ -63,7 +64,9 @@ export const receiptOf = (record: DirectPurchaseRecord): DirectReceipt => {
     txHash: record.txHash,
     ref: record.ref,
     walletAddress: record.walletAddress,
-    network: record.network
+    network: record.network,
+    delivery: deliveryOf(record),
+    deliveryNote: deliveryOf(record) === "paid" ? record.errorMessage : null
   }
 }
 

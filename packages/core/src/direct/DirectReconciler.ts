@@ -94,7 +94,11 @@ export const makeDirectReconciler = (deps: ReconcilerDeps) => {
       }
     }
 
-    const delivered = yield* Effect.result(delivery.checkOnce(current))
+    // Past its live wait: its own evidence settles it (the signed message is reported again if needed).
+    const delivered = yield* Effect.result(delivery.checkOnce(current, {
+      settleOnEvidence: true,
+      ...(current.prepared === null ? {} : { boc: current.prepared.boc })
+    }))
     if (Result.isSuccess(delivered) && delivered.success) {
       return Option.getOrElse(yield* records.find(current.id), () => current)
     }

@@ -33,6 +33,9 @@ export const marketplaceFailure = (error: MarketplaceError): DirectPurchaseError
       message: `The marketplace did not answer in time; nothing was paid: ${error.message}`,
       marketplaceReason: error.reason
     })
+    : error.reason === "SessionBusy"
+    // the marketplace's sessions are all buying for others: like a busy service, retry shortly
+    ? new DirectPurchaseError({ reason: "ServiceBusy", message: error.message, outcome: "NotPaid", marketplaceReason: error.reason })
     : new DirectPurchaseError({ reason: "MarketplaceRejected", message: error.message, marketplaceReason: error.reason })
 
 export const makeMarketplacePurchase = ({ chain, marketplace, payers, records, settings }: PurchaseDeps) => {

@@ -37,8 +37,8 @@ export class OrderService extends Context.Service<OrderService, {
     OrderRequestInvalid | InsufficientBalance
   >
   readonly find: (viewer: Viewer, orderId: OrderId) => Effect.Effect<Order, OrderNotFound>
-  /** The owner's orders, newest first, with the total. */
-  readonly listOwn: (userId: UserId, page: PageRequest) => Effect.Effect<Page<Order>>
+  /** The owner's orders, newest first, with the total (optionally filtered, after a cursor). */
+  readonly listOwn: (userId: UserId, filter: Omit<OrderFilter, "userId">) => Effect.Effect<Page<Order>>
   /** Operators: all orders, filtered. */
   readonly list: (filter: OrderFilter) => Effect.Effect<Page<Order>>
   /** Operator: `failed` -> `queued`, charging again (cause `order:<id>:retry:<n>`). */
@@ -107,8 +107,8 @@ export class OrderService extends Context.Service<OrderService, {
         return found.value
       })
 
-      const listOwn = Effect.fn("OrderService.listOwn")(function*(userId: UserId, page: PageRequest) {
-        return yield* orders.list({ ...page, userId })
+      const listOwn = Effect.fn("OrderService.listOwn")(function*(userId: UserId, filter: Omit<OrderFilter, "userId">) {
+        return yield* orders.list({ ...filter, userId })
       })
 
       const list = Effect.fn("OrderService.list")(function*(filter: OrderFilter) {

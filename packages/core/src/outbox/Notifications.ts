@@ -1,8 +1,10 @@
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Layer, Result, Schema } from "effect"
+import { AccountCaps } from "../caps/CapSettings.ts"
 import type { UserId } from "../ids.ts"
 import { BotUpdates } from "../ports/BotUpdates.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { PushSubscriptions } from "../ports/PushSubscriptions.ts"
+import { checkEndpoint, checkKeys, PushPolicy } from "../push/PushEndpointRules.ts"
 import { type PushSubscription, PushSubscriptionInvalid } from "../push/PushSubscription.ts"
 import { addMillis, currentDate } from "../Time.ts"
 import type { OutboxEvent } from "./OutboxEvent.ts"
@@ -19,7 +21,12 @@ const BrowserSubscription = Schema.Struct({
 
 /** Push subscriptions, delivery bookkeeping of the outbox, and bot update de-duplication. */
 export class Notifications extends Context.Service<Notifications, {
-  /** Registers a browser's `PushSubscription.toJSON()` (extra properties are ignored). */
+  /**
+   * Registers a browser's `PushSubscription.toJSON()` (extra properties are ignored): the endpoint
+   * must be https on a known push service (`PushPolicy`), the keys a P-256 point and a 16-byte
+   * secret; an endpoint never moves to another account; the owner keeps its newest
+   * `AccountCaps.pushSubscriptions` browsers.
+   */
   readonly subscribePush: (userId: UserId, json: unknown) => Effect.Effect<PushSubscription, PushSubscriptionInvalid>
   readonly pushSubscriptions: (userId: UserId) => Effect.Effect<ReadonlyArray<PushSubscription>>
   /** Drops an endpoint the push service no longer knows (404 / 410). */
@@ -38,22 +45,31 @@ export class Notifications extends Context.Service<Notifications, {
       const push = yield* PushSubscriptions
       const outbox = yield* Outbox
       const botUpdates = yield* BotUpdates
+      // Read when the service is built, from config at the composition root.
+      const policy = yield* PushPolicy
+      const caps = yield* AccountCaps
 
       const subscribePush = Effect.fn("Notifications.subscribePush")(function*(userId: UserId, json: unknown) {
         const parsed = yield* Schema.decodeUnknownEffect(BrowserSubscription)(json).pipe(
-          Effect.mapError(() => new PushSubscriptionInvalid({ message: "expected {endpoint, keys: {p256dh, auth}}" }))
+          Effect.mapError(() => new PushSubscriptionInvalid({ reason: "Malformed", message: "expected {endpoint, keys: {p256dh, auth}}" }))
         )
-        if (!/^https?:\/\/[^\s]+$/.test(parsed.endpoint) || parsed.endpoint.length > 2000) {
-          return yield* new PushSubscriptionInvalid({ message: "endpoint must be an http(s) URL" })
-        }
+        const endpoint = checkEndpoint(parsed.endpoint, policy)
+        if (Result.isFailure(endpoint)) return yield* new PushSubscriptionInvalid({ reason: "EndpointRefused", message: endpoint.failure })
+        const keys = checkKeys(parsed.keys.p256dh, parsed.keys.auth)
+        if (Result.isFailure(keys)) return yield* new PushSubscriptionInvalid({ reason: "KeysInvalid", message: keys.failure })
         const subscription: PushSubscription = {
           userId,
-          endpoint: parsed.endpoint,
+          endpoint: endpoint.success.href,
           p256dh: parsed.keys.p256dh,
           auth: parsed.keys.auth,
           createdAt: yield* currentDate
         }
-        yield* push.upsert(subscription)
+        if ((yield* push.upsert(subscription, caps.pushSubscriptions)) === "taken") {
+          return yield* new PushSubscriptionInvalid({
+            reason: "OwnedByAnother",
+            message: "this push subscription is registered to another account"
+          })
+        }
         return subscription
       })
 

@@ -105,11 +105,17 @@ export type ConfirmOutcome = typeof ConfirmOutcome.Type
 /**
  * Delivery state. `Delivered` / `Pending` (`mode`: Fragment's page state, "new" or "processing") only
  * when the answer can only be about this invoice. `Unattributable`: the session's state may be about
- * another purchase; `confirm` is this invoice's own `confirmReq` result, `why` says what happened.
+ * another purchase, `why` says what happened. `confirm`: this invoice's own `confirmReq` result.
  */
 export type DeliveryState =
   | { readonly _tag: "Delivered"; readonly reqId: string; readonly ref: string }
-  | { readonly _tag: "Pending"; readonly reqId: string; readonly ref: string; readonly mode: string }
+  | {
+    readonly _tag: "Pending"
+    readonly reqId: string
+    readonly ref: string
+    readonly mode: string
+    readonly confirm: ConfirmOutcome
+  }
   | {
     readonly _tag: "Unattributable"
     readonly reqId: string
@@ -119,11 +125,12 @@ export type DeliveryState =
   }
 
 export const Delivered = (reqId: string, ref: string): DeliveryState => ({ _tag: "Delivered", reqId, ref })
-export const Pending = (reqId: string, ref: string, mode: string): DeliveryState => ({
+export const Pending = (reqId: string, ref: string, mode: string, confirm: ConfirmOutcome): DeliveryState => ({
   _tag: "Pending",
   reqId,
   ref,
-  mode
+  mode,
+  confirm
 })
 export const Unattributable = (reqId: string, ref: string, confirm: ConfirmOutcome, why: string): DeliveryState => ({
   _tag: "Unattributable",
@@ -143,6 +150,8 @@ export const Unattributable = (reqId: string, ref: string, confirm: ConfirmOutco
  * - SessionExpired: cookies no longer valid or no wallet linked (operator refreshes the session).
  * - Blocked: refused before reaching the session (HTTP 403 from an anti-bot edge, not a session
  *   problem): the operator routes around it (FRAGMENT_PROXY); retried later like an outage.
+ * - SessionBusy: every marketplace session is busy with another purchase (one at a time per
+ *   session); nothing was opened: retry shortly.
  * - Unavailable: 5xx, rate limit after retries, malformed answers (transient).
  */
 export const MarketplaceErrorReason = Schema.Literals([
@@ -153,6 +162,7 @@ export const MarketplaceErrorReason = Schema.Literals([
   "NeedVerify",
   "SessionExpired",
   "Blocked",
+  "SessionBusy",
   "Unavailable"
 ])
 export type MarketplaceErrorReason = typeof MarketplaceErrorReason.Type
@@ -167,7 +177,7 @@ export const isTransient = (error: MarketplaceError): boolean =>
   isTransientReason(error.reason)
 
 export const isTransientReason = (reason: MarketplaceErrorReason): boolean =>
-  reason === "Timeout" || reason === "Unavailable" || reason === "Blocked"
+  reason === "Timeout" || reason === "Unavailable" || reason === "Blocked" || reason === "SessionBusy"
 
 export class Marketplace extends Context.Service<Marketplace, {
   readonly lookupRecipient: (

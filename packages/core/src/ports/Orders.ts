@@ -30,6 +30,10 @@ export interface OrderFilter extends PageRequest {
   readonly status?: ReadonlyArray<OrderStatus>
   readonly kind?: OrderKind
   readonly userId?: UserId
+  /** Cursor: only orders older than this id (the last one of the previous page). */
+  readonly beforeId?: number
+  /** Only orders created strictly after this instant. */
+  readonly createdAfter?: Date
 }
 
 /**

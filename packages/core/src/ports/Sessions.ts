@@ -9,6 +9,11 @@ export class Sessions extends Context.Service<Sessions, {
   readonly find: (id: string, now: Date) => Effect.Effect<Option.Option<Session>>
   /** Idempotent. */
   readonly remove: (id: string) => Effect.Effect<void>
-  /** Deletes sessions expired at `now`; returns how many. */
+  /**
+   * Records a sign-in payload (by its hash) as used until `keepUntil`: true the first time, false for
+   * a replay. Kept as long as the payload itself would be accepted, then swept with the sessions.
+   */
+  readonly claimLogin: (payloadHash: string, keepUntil: Date) => Effect.Effect<boolean>
+  /** Deletes sessions (and used sign-in payloads) expired at `now`; returns how many sessions. */
   readonly removeExpired: (now: Date) => Effect.Effect<number>
 }>()("core/ports/Sessions") {}

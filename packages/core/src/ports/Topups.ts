@@ -2,7 +2,7 @@ import { Context, Effect, Option } from "effect"
 import type { PaymentId, TopupId, UserId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
-import type { ReceiptInfo, Topup, TopupConfirmation, TopupStatus } from "../topups/Topup.ts"
+import type { ReceiptInfo, Topup, TopupConfirmation, TopupMethod, TopupStatus } from "../topups/Topup.ts"
 import type { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
 
 /** Fields a transition may set; absent fields keep their value. */
@@ -16,6 +16,11 @@ export interface TopupPatch {
 export interface TopupFilter extends PageRequest {
   readonly userId?: UserId
   readonly status?: ReadonlyArray<TopupStatus>
+  readonly method?: TopupMethod
+  /** Cursor: only top-ups older than this id (the last one of the previous page). */
+  readonly beforeId?: number
+  /** Only top-ups created strictly after this instant. */
+  readonly createdAfter?: Date
 }
 
 /** Storage of top-ups. All methods are safe under concurrent callers (several app instances). */
@@ -26,8 +31,11 @@ export class Topups extends Context.Service<Topups, {
    * amount; the adapter guarantees this uniqueness under concurrency (PG: partial unique index on
    * payable over those rows). Amounts of card top-ups closed (paid by an operator, cancelled, rejected,
    * expired) within the quarantine window of `TopupSettings` are skipped too, unless a bank payment
-   * confirmed them, so a late payment never matches someone else's top-up. Fails
-   * `TopupPayableExhausted` when all 1,000 offsets are taken.
+   * confirmed them, so a late payment never matches someone else's top-up. A quarantined amount stays
+   * reserved for its own owner only: the owner's cancelled, rejected or expired amounts are free for
+   * that owner and preferred (a late payment for one credits the same account), so creating and
+   * cancelling again and again holds no new amounts. Fails `TopupPayableExhausted` when all 1,000
+   * offsets are taken.
    */
   readonly insertPending: (input: {
     readonly userId: UserId
@@ -56,6 +64,13 @@ export class Topups extends Context.Service<Topups, {
     readonly now: Date
   }) => Effect.Effect<Option.Option<Topup>>
   readonly find: (id: TopupId) => Effect.Effect<Option.Option<Topup>>
+  /**
+   * What one account holds open, for its caps: live card top-ups waiting for their transfer
+   * (`pending`, not past `expiresAt`), and top-ups waiting for an operator (`review`, any method).
+   */
+  readonly countOpen: (userId: UserId, now: Date) => Effect.Effect<{ readonly cardPending: number; readonly reviews: number }>
+  /** Top-ups, of any user and status, whose receipt file has one of these SHA-256s; newest first, at most 100. */
+  readonly listByReceiptSha256: (sha256s: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<Topup>>
   /** Newest first. */
   readonly list: (filter: TopupFilter) => Effect.Effect<Page<Topup>>
   /**

@@ -21,6 +21,11 @@ export class SessionService extends Context.Service<SessionService, {
   readonly resolve: (token: Redacted.Redacted<string> | string) => Effect.Effect<Option.Option<Session>>
   /** Sign-out; idempotent. */
   readonly close: (token: Redacted.Redacted<string> | string) => Effect.Effect<void>
+  /**
+   * A sign-in payload's signature, used once only: true the first time, false for a replay. Only
+   * its hash is kept, until `keepUntil` (when the payload would be refused as too old anyway).
+   */
+  readonly claimLogin: (signature: string, keepUntil: Date) => Effect.Effect<boolean>
   /** Worker: deletes expired sessions. */
   readonly sweep: Effect.Effect<number>
 }>()("core/sessions/SessionService") {
@@ -48,11 +53,15 @@ export class SessionService extends Context.Service<SessionService, {
         yield* sessions.remove(yield* idOf(token))
       })
 
+      const claimLogin = Effect.fn("SessionService.claimLogin")(function*(signature: string, keepUntil: Date) {
+        return yield* sessions.claimLogin(yield* sha256Hex(signature), keepUntil)
+      })
+
       const sweep = Effect.gen(function*() {
         return yield* sessions.removeExpired(yield* currentDate)
       }).pipe(Effect.withSpan("SessionService.sweep"))
 
-      return SessionService.of({ open, resolve, close, sweep })
+      return SessionService.of({ open, resolve, close, claimLogin, sweep })
     })
   )
 }

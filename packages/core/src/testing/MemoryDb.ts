@@ -5,6 +5,7 @@ import type { LedgerEntry } from "../ledger/LedgerEntry.ts"
 import type { Order } from "../orders/Order.ts"
 import type { OutboxEvent } from "../outbox/OutboxEvent.ts"
 import { DEFAULT_PRICES, type Prices } from "../pricing/Prices.ts"
+import type { CappedAction } from "../ports/AccountActivity.ts"
 import type { PushSubscription } from "../push/PushSubscription.ts"
 import type { Session } from "../sessions/Session.ts"
 import type { Ticket, TicketMessage } from "../tickets/Ticket.ts"
@@ -33,10 +34,12 @@ export interface MemoryState {
   readonly idempotency: Map<string, MemoryIdempotencyRecord>
   readonly sessions: Map<string, Session>
   readonly botUpdates: Set<number>
+  readonly usedLogins: Map<string, Date>
   readonly push: Map<string, PushSubscription>
   readonly outbox: Map<number, OutboxEvent>
   readonly infoLookups: Map<string, number>
   readonly receipts: Map<string, { readonly bytes: Uint8Array; readonly contentType: string }>
+  readonly activity: Array<{ readonly userId: number; readonly action: CappedAction; readonly at: Date }>
 }
 
 export const emptyMemoryState = (): MemoryState => ({
@@ -53,10 +56,12 @@ export const emptyMemoryState = (): MemoryState => ({
   idempotency: new Map(),
   sessions: new Map(),
   botUpdates: new Set(),
+  usedLogins: new Map(),
   push: new Map(),
   outbox: new Map(),
   infoLookups: new Map(),
-  receipts: new Map()
+  receipts: new Map(),
+  activity: []
 })
 
 /** Next value of a named id sequence (like a PG sequence, it is not rolled back). */

@@ -1,5 +1,6 @@
 import { Effect, Layer, Option, Result } from "effect"
 import { InfoLookupQuotaExceeded } from "../accounts/AccountErrors.ts"
+import { AccountActivity } from "../ports/AccountActivity.ts"
 import { BotUpdates } from "../ports/BotUpdates.ts"
 import { InfoLookups } from "../ports/InfoLookups.ts"
 import { Pricing } from "../ports/Pricing.ts"
@@ -37,8 +38,15 @@ export const MemorySessions = Layer.effect(
       find: (id, now) =>
         db.read((s) => Option.filter(Option.fromNullishOr(s.sessions.get(id)), (x) => x.expiresAt.getTime() > now.getTime())),
       remove: (id) => db.read((s) => void s.sessions.delete(id)),
+      claimLogin: (hash, keepUntil) =>
+        db.read((s) => {
+          if (s.usedLogins.has(hash)) return false
+          s.usedLogins.set(hash, keepUntil)
+          return true
+        }),
       removeExpired: (now) =>
         db.read((s) => {
+          for (const [hash, until] of s.usedLogins) if (until.getTime() <= now.getTime()) s.usedLogins.delete(hash)
           const expired = [...s.sessions.values()].filter((x) => x.expiresAt.getTime() <= now.getTime())
           for (const x of expired) s.sessions.delete(x.id)
           return expired.length
@@ -63,7 +71,16 @@ export const MemoryPushSubscriptions = Layer.effect(
   PushSubscriptions,
   Effect.map(MemoryDb, (db) =>
     PushSubscriptions.of({
-      upsert: (subscription) => db.read((s) => void s.push.set(subscription.endpoint, subscription)),
+      upsert: (subscription, keep) =>
+        db.read((s) => {
+          const current = s.push.get(subscription.endpoint)
+          if (current !== undefined && current.userId !== subscription.userId) return "taken" as const
+          s.push.set(subscription.endpoint, subscription)
+          const own = [...s.push.values()].filter((p) => p.userId === subscription.userId)
+            .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
+          for (const old of own.slice(keep)) s.push.delete(old.endpoint)
+          return "stored" as const
+        }),
       listByUser: (userId) => db.read((s) => [...s.push.values()].filter((p) => p.userId === userId)),
       remove: (endpoint) => db.read((s) => void s.push.delete(endpoint))
     }))
@@ -90,5 +107,22 @@ export const MemoryReceipts = Layer.effect(
     Receipts.of({
       put: (key, bytes, contentType) => db.read((s) => void s.receipts.set(key, { bytes: bytes.slice(), contentType })),
       get: (key) => db.read((s) => Option.fromNullishOr(s.receipts.get(key)))
+    }))
+)
+
+// One global lock already serialises the memory store, so `lock` has nothing to do.
+export const MemoryAccountActivity = Layer.effect(
+  AccountActivity,
+  Effect.map(MemoryDb, (db) =>
+    AccountActivity.of({
+      lock: () => Effect.void,
+      countSince: (userId, action, since) =>
+        db.read((s) => {
+          const times = s.activity
+            .filter((a) => a.userId === userId && a.action === action && a.at.getTime() > since.getTime())
+            .map((a) => a.at.getTime())
+          return { count: times.length, oldest: times.length === 0 ? null : new Date(Math.min(...times)) }
+        }),
+      record: (userId, action, at) => db.read((s) => void s.activity.push({ userId, action, at }))
     }))
 )

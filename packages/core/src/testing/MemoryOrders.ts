@@ -42,6 +42,8 @@ export const MemoryOrders = Layer.effect(
               .filter((o) => filter.userId === undefined || o.userId === filter.userId)
               .filter((o) => filter.kind === undefined || o.item.kind === filter.kind)
               .filter((o) => filter.status === undefined || filter.status.includes(o.status))
+              .filter((o) => filter.beforeId === undefined || o.id < filter.beforeId)
+              .filter((o) => filter.createdAfter === undefined || o.createdAt > filter.createdAfter)
               .sort(newestFirst),
             filter
           )

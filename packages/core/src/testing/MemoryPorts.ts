@@ -4,6 +4,7 @@ import { MemoryDb } from "./MemoryDb.ts"
 import { MemoryIdempotencyKeys } from "./MemoryIdempotencyKeys.ts"
 import { MemoryIncomingPayments } from "./MemoryIncomingPayments.ts"
 import {
+  MemoryAccountActivity,
   MemoryBotUpdates,
   MemoryInfoLookups,
   MemoryPricing,
@@ -35,7 +36,8 @@ export const MemoryPortsNoDb = Layer.mergeAll(
   MemoryPushSubscriptions,
   MemoryOutbox,
   MemoryInfoLookups,
-  MemoryReceipts
+  MemoryReceipts,
+  MemoryAccountActivity
 )
 
 /** Every storage port in memory, plus the `MemoryDb` itself so tests can look at the state. */

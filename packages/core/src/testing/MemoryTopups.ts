@@ -35,14 +35,17 @@ export const MemoryTopups = Layer.effect(
         Effect.flatMap(TopupSettings, (settings) => {
           const since = now.getTime() - payableQuarantineMs(settings)
           return db.run<Topup, TopupPayableExhausted>((s) => {
+            const all = [...s.topups.values()]
+            // The owner's own quarantined amount (not one an operator credited) is free for them, and preferred.
+            const ownReusable = (t: Topup) => t.userId === userId && t.status !== "paid"
             const taken = new Set(
-              [...s.topups.values()]
-                .filter((t) => holdsPayable(t) || quarantinesPayable(t, since))
-                .map((t) => t.payableUzs)
+              all.filter((t) => holdsPayable(t) || (quarantinesPayable(t, since) && !ownReusable(t))).map((t) => t.payableUzs)
             )
-            let offset = 0
-            while (offset < PAYABLE_OFFSETS && taken.has((requestedUzs + offset) as Uzs)) offset++
-            if (offset === PAYABLE_OFFSETS) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
+            const own = new Set(all.filter((t) => quarantinesPayable(t, since) && ownReusable(t)).map((t) => t.payableUzs))
+            const free = Array.from({ length: PAYABLE_OFFSETS }, (_, o) => o)
+              .filter((o) => !taken.has((requestedUzs + o) as Uzs))
+            const offset = free.find((o) => own.has((requestedUzs + o) as Uzs)) ?? free[0]
+            if (offset === undefined) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
             const topup: Topup = {
               id: nextId(s, "topups") as TopupId,
               userId,
@@ -95,12 +98,30 @@ export const MemoryTopups = Layer.effect(
           return Option.some(next)
         }),
       find: (id) => db.read((s) => Option.fromNullishOr(s.topups.get(id))),
+      countOpen: (userId, now) =>
+        db.read((s) => {
+          const own = [...s.topups.values()].filter((t) => t.userId === userId)
+          return {
+            cardPending: own.filter((t) => isLivePending(t, now)).length,
+            reviews: own.filter((t) => t.status === "review").length
+          }
+        }),
+      listByReceiptSha256: (sha256s) =>
+        db.read((s) =>
+          [...s.topups.values()]
+            .filter((t) => t.receipt?.sha256 != null && sha256s.includes(t.receipt.sha256))
+            .sort(newestFirst)
+            .slice(0, 100)
+        ),
       list: (filter: TopupFilter) =>
         db.read((s) =>
           paginate(
             [...s.topups.values()]
               .filter((t) => filter.userId === undefined || t.userId === filter.userId)
               .filter((t) => filter.status === undefined || filter.status.includes(t.status))
+              .filter((t) => filter.method === undefined || t.method === filter.method)
+              .filter((t) => filter.beforeId === undefined || t.id < filter.beforeId)
+              .filter((t) => filter.createdAfter === undefined || t.createdAt > filter.createdAfter)
               .sort(newestFirst),
             filter
           )

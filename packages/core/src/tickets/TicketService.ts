@@ -1,4 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
+import type { AccountCapReached } from "../caps/AccountCapReached.ts"
+import { takeDaily } from "../caps/CapRules.ts"
+import { AccountCaps } from "../caps/CapSettings.ts"
+import { AccountActivity } from "../ports/AccountActivity.ts"
 import type { TicketId, UserId } from "../ids.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import { Outbox } from "../ports/Outbox.ts"
@@ -16,10 +20,13 @@ export interface TicketDetail {
 
 /** Support tickets. Messages are read by polling with the last seen message id as cursor. */
 export class TicketService extends Context.Service<TicketService, {
-  /** Opens a ticket; an empty subject becomes a default one, an empty body takes the subject. */
+  /**
+   * Opens a ticket; an empty subject becomes a default one, an empty body takes the subject.
+   * Capped per account per 24 h (`AccountCaps.ticketsPerDay`): each ticket is an operator's queue item.
+   */
   readonly create: (userId: UserId, input: { readonly subject?: string; readonly body?: string }) => Effect.Effect<
     TicketDetail,
-    TicketMessageInvalid
+    TicketMessageInvalid | AccountCapReached
   >
   readonly listOwn: (userId: UserId, filter: { readonly status?: TicketStatus } & PageRequest) => Effect.Effect<Page<Ticket>>
   /** Operators: most recently updated first. */
@@ -47,6 +54,11 @@ export class TicketService extends Context.Service<TicketService, {
       const tickets = yield* Tickets
       const outbox = yield* Outbox
       const tx = yield* Transactor
+      const activity = yield* AccountActivity
+      // Read once when the service is built (from config at the composition root), like its ports.
+      const caps = yield* AccountCaps
+      const capped = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(Effect.provideService(AccountActivity, activity), Effect.provideService(AccountCaps, caps))
 
       const checkBody = Effect.fn("TicketService.checkBody")(function*(raw: string | undefined) {
         const body = (raw ?? "").trim()
@@ -68,11 +80,12 @@ export class TicketService extends Context.Service<TicketService, {
         const body = yield* checkBody((input.body ?? "").trim() === "" ? subjectText : input.body)
         const now = yield* currentDate
         return yield* tx.withTransaction(Effect.gen(function*() {
+          yield* takeDaily(userId, "ticket.create", now)
           const { message, ticket } = yield* tickets.create({ userId, subject: subjectText || DEFAULT_SUBJECT, body, now })
           yield* outbox.add({ kind: "ticket.created", userId: null, payload: { ticketId: ticket.id, userId } }, now)
           return { ticket, messages: [message] }
         }))
-      })
+      }, capped)
 
       const findVisible = Effect.fn("TicketService.findVisible")(function*(viewer: Viewer, ticketId: TicketId) {
         const found = yield* tickets.find(ticketId)

@@ -19,18 +19,57 @@ const sameOwnerCredit = (other: Topup, topup: Topup, amount: number) =>
   (other.payableUzs === amount || other.requestedUzs === amount)
 
 /**
- * The credited top-up a top-up in review (it has a receipt) most likely repeats: same user, paid,
- * the same amount (payable or requested), credited at most three days before the top-up was created
- * or after it. A receipt attached to a new card top-up counts too: it may show the money an earlier
- * top-up of that amount was already credited with.
+ * Why a receipt in review may repeat another top-up:
+ * - SameFile: another top-up (any user, any amount, any time) carries the very same file (SHA-256);
+ * - SameAmount: the same owner was credited the same amount (payable or requested) within three days;
+ * - NearAmount: the same owner was credited within three days an amount within the tolerance of it
+ *   (`DUPLICATE_TOLERANCE_*`), e.g. 30,001 after 30,000.
  */
-export const duplicateAmong = (topup: Topup, credited: ReadonlyArray<Topup>): Option.Option<Topup> =>
-  topup.status !== "review" || topup.receipt === null
-    ? Option.none()
-    : Option.fromNullishOr(credited.find((other) =>
-      sameOwnerCredit(other, topup, topup.payableUzs) &&
-      other.updatedAt.getTime() >= topup.createdAt.getTime() - DUPLICATE_WINDOW_MS
-    ))
+export type DuplicateReason = "SameFile" | "SameAmount" | "NearAmount"
+
+export interface PossibleDuplicate {
+  /** The top-up this one most likely repeats. */
+  readonly of: Topup
+  readonly reason: DuplicateReason
+}
+
+/** Amounts this close to a recent credit are held too: 1 % of the larger one, and at least 1,000 so'm. */
+export const DUPLICATE_TOLERANCE_RATIO = 0.01
+export const DUPLICATE_TOLERANCE_MIN_UZS = 1_000
+
+/** True when `a` and `b` are within the duplicate tolerance of each other. */
+export const nearAmounts = (a: number, b: number): boolean =>
+  Math.abs(a - b) <= Math.max(DUPLICATE_TOLERANCE_MIN_UZS, Math.ceil(Math.max(a, b) * DUPLICATE_TOLERANCE_RATIO))
+
+const recentFor = (topup: Topup) => (other: Topup) =>
+  other.updatedAt.getTime() >= topup.createdAt.getTime() - DUPLICATE_WINDOW_MS
+
+/**
+ * What a top-up in review (it has a receipt) most likely repeats, first match wins: another top-up
+ * with the same receipt file (`sameFile`: top-ups sharing a file hash with it, any user and status;
+ * a paid one is preferred), a credit of the same owner and amount, then one of a nearby amount. A
+ * receipt attached to a new card top-up counts too: it may show the money an earlier top-up of that
+ * amount was already credited with.
+ */
+export const duplicateAmong = (
+  topup: Topup,
+  credited: ReadonlyArray<Topup>,
+  sameFile: ReadonlyArray<Topup> = []
+): Option.Option<PossibleDuplicate> => {
+  if (topup.status !== "review" || topup.receipt === null) return Option.none()
+  const hash = topup.receipt.sha256
+  const twins = hash === null ? [] : sameFile.filter((o) => o.id !== topup.id && o.receipt?.sha256 === hash)
+  const twin = twins.find((o) => o.status === "paid") ?? twins[0]
+  if (twin !== undefined) return Option.some({ of: twin, reason: "SameFile" })
+  const recent = credited.filter(recentFor(topup))
+  const same = recent.find((other) => sameOwnerCredit(other, topup, topup.payableUzs))
+  if (same !== undefined) return Option.some({ of: same, reason: "SameAmount" })
+  const near = recent.find((other) =>
+    other.id !== topup.id && other.userId === topup.userId && other.status === "paid" &&
+    (nearAmounts(other.payableUzs, topup.payableUzs) || nearAmounts(other.requestedUzs, topup.payableUzs))
+  )
+  return near === undefined ? Option.none() : Option.some({ of: near, reason: "NearAmount" })
+}
 
 /**
  * For a bank payment about to confirm `target`: a top-up of the same owner credited on a receipt's
@@ -55,4 +94,12 @@ export const recentCredits = (userIds: ReadonlyArray<UserId>) =>
     const owners = [...new Set(userIds)]
     const pages = yield* Effect.forEach(owners, (userId) => topups.list({ userId, status: ["paid"], offset: 0, limit: 100 }))
     return new Map(owners.map((userId, i) => [userId, pages[i]!.items] as const))
+  })
+
+/** The top-ups sharing a receipt file with any of `items` (one query for a whole list). */
+export const receiptTwins = (items: ReadonlyArray<Topup>) =>
+  Effect.gen(function*() {
+    const topups = yield* Topups
+    const hashes = [...new Set(items.flatMap((t) => (t.receipt?.sha256 == null ? [] : [t.receipt.sha256])))]
+    return yield* topups.listByReceiptSha256(hashes)
   })

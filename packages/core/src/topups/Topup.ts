@@ -20,7 +20,9 @@ export type TopupMethod = typeof TopupMethod.Type
 export const ReceiptInfo = Schema.Struct({
   key: Schema.String,
   contentType: Schema.String,
-  size: Schema.Int
+  size: Schema.Int,
+  /** SHA-256 of the file, lower-case hex: the same file again is a possible duplicate. Null for files stored before it was kept. */
+  sha256: Schema.NullOr(Schema.String)
 })
 export type ReceiptInfo = typeof ReceiptInfo.Type
 

@@ -38,13 +38,16 @@ export class ReceiptInvalid extends Schema.TaggedError<ReceiptInvalid>()("Receip
 }) {}
 
 /**
- * An operator approves a receipt top-up while the same user was credited the same amount shortly
- * before: most likely one payment reported twice (a bank-matched card top-up, then its receipt).
+ * An operator approves a receipt top-up while the same user was credited the same or a nearby amount
+ * shortly before, or the same receipt file was seen on another top-up: most likely one payment
+ * reported twice (a bank-matched card top-up, then its receipt; one file sent for two top-ups).
  * Approving again with the duplicate confirmed credits it; until then nothing moves.
  */
 export class TopupPossibleDuplicate extends Schema.TaggedError<TopupPossibleDuplicate>()("TopupPossibleDuplicate", {
   topupId: TopupId,
   duplicateOf: TopupId,
+  /** See `DuplicateReason`: the same file, the same amount, or an amount within the tolerance. */
+  reason: Schema.Literals(["SameFile", "SameAmount", "NearAmount"]),
   amountUzs: Schema.Int,
   creditedAt: Schema.Date
 }) {}

@@ -1,4 +1,8 @@
 import { Context, Effect, Layer, Option } from "effect"
+import type { AccountCapReached } from "../caps/AccountCapReached.ts"
+import { checkDaily, checkOpen, takeDaily } from "../caps/CapRules.ts"
+import { AccountCaps } from "../caps/CapSettings.ts"
+import { AccountActivity } from "../ports/AccountActivity.ts"
 import type { TopupId, UserId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
@@ -7,11 +11,11 @@ import { Outbox } from "../ports/Outbox.ts"
 import { Receipts } from "../ports/Receipts.ts"
 import { type TopupFilter, Topups } from "../ports/Topups.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { randomToken } from "../Secrets.ts"
+import { randomToken, sha256HexOfBytes } from "../Secrets.ts"
 import { canSee, type Viewer } from "../sessions/Session.ts"
 import { addMillis, currentDate } from "../Time.ts"
 import { confirmTopup } from "./confirmTopup.ts"
-import { duplicateAmong, recentCredits } from "./DuplicateReceipt.ts"
+import { duplicateAmong, type PossibleDuplicate, receiptTwins, recentCredits } from "./DuplicateReceipt.ts"
 import { sniffReceiptType } from "./ReceiptRules.ts"
 import type { Topup, TopupStatus } from "./Topup.ts"
 import {
@@ -34,28 +38,33 @@ type Transition = TopupNotFound | TopupTransitionInvalid
  * amount of a receipt top-up.
  */
 export class TopupService extends Context.Service<TopupService, {
-  /** A card top-up: `pending`, with a unique payable amount and an expiry. */
+  /**
+   * A card top-up: `pending`, with a unique payable amount and an expiry. Capped per account
+   * (`AccountCaps`): card top-ups open at once, and created per 24 h.
+   */
   readonly create: (userId: UserId, amountUzs: number) => Effect.Effect<
     Topup,
-    TopupAmountInvalid | TopupPayableExhausted
+    TopupAmountInvalid | TopupPayableExhausted | AccountCapReached
   >
   /**
    * The payment receipt (image or PDF, checked by content), for an operator to review. When the
    * owner has a live pending card top-up whose payable (or requested) amount is `amountUzs`, the
    * receipt goes to THAT top-up, which moves to `review` keeping its payable amount: one top-up per
    * payment, so a bank match and an operator's approve cannot both credit it. Otherwise a new
-   * `review` top-up of the stated amount.
+   * `review` top-up of the stated amount. The file's SHA-256 is kept (the same file again is a
+   * possible duplicate). Capped per account: top-ups in review at once, and uploads per 24 h,
+   * checked before the file is stored.
    */
   readonly createWithReceipt: (userId: UserId, amountUzs: number, receipt: Uint8Array) => Effect.Effect<
     Topup,
-    TopupAmountInvalid | ReceiptInvalid
+    TopupAmountInvalid | ReceiptInvalid | AccountCapReached
   >
-  /** The owner cancels a `pending` or `review` top-up. */
-  readonly cancel: (userId: UserId, topupId: TopupId) => Effect.Effect<Topup, Transition>
+  /** The owner cancels a `pending` or `review` top-up; capped per 24 h per account. */
+  readonly cancel: (userId: UserId, topupId: TopupId) => Effect.Effect<Topup, Transition | AccountCapReached>
   /** The owner's (or an operator's) view of one top-up; someone else's is `TopupNotFound`. */
   readonly find: (viewer: Viewer, topupId: TopupId) => Effect.Effect<Topup, TopupNotFound>
   /** The owner's top-ups, newest first (the status poll reads the `pending` / `review` ones). */
-  readonly listOwn: (userId: UserId, filter: { readonly status?: ReadonlyArray<TopupStatus> } & PageRequest) => Effect.Effect<Page<Topup>>
+  readonly listOwn: (userId: UserId, filter: Omit<TopupFilter, "userId">) => Effect.Effect<Page<Topup>>
   /** Operators: all top-ups, filtered. */
   readonly list: (filter: TopupFilter) => Effect.Effect<Page<Topup>>
   /** The receipt file, for its owner or an operator. */
@@ -74,10 +83,10 @@ export class TopupService extends Context.Service<TopupService, {
     adminNote?: string,
     options?: { readonly confirmDuplicate?: boolean }
   ) => Effect.Effect<Topup, Transition | TopupPossibleDuplicate>
-  /** For each top-up, the credited one it most likely repeats (see `DuplicateReceipt`), for the operator's queue. */
-  readonly possibleDuplicates: (items: ReadonlyArray<Topup>) => Effect.Effect<ReadonlyArray<Option.Option<Topup>>>
+  /** For each top-up, the one it most likely repeats and why (see `DuplicateReceipt`), for the operator's queue. */
+  readonly possibleDuplicates: (items: ReadonlyArray<Topup>) => Effect.Effect<ReadonlyArray<Option.Option<PossibleDuplicate>>>
   /** `possibleDuplicates` of one top-up. */
-  readonly possibleDuplicate: (topup: Topup) => Effect.Effect<Option.Option<Topup>>
+  readonly possibleDuplicate: (topup: Topup) => Effect.Effect<Option.Option<PossibleDuplicate>>
   /** Operator: `pending` or `review` -> `rejected`. */
   readonly reject: (topupId: TopupId, adminNote?: string) => Effect.Effect<Topup, Transition>
   /** Admin API: `pending` or `review` -> `paid`, credits the payable amount. */
@@ -92,6 +101,11 @@ export class TopupService extends Context.Service<TopupService, {
       const receipts = yield* Receipts
       const outbox = yield* Outbox
       const tx = yield* Transactor
+      const activity = yield* AccountActivity
+      // Read once when the service is built (from config at the composition root), like its ports.
+      const caps = yield* AccountCaps
+      const capped = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
+        effect.pipe(Effect.provideService(AccountActivity, activity), Effect.provideService(AccountCaps, caps))
       // confirmTopup is shared with Payments and reads its ports from the context.
       const ports = yield* Effect.context<Topups | Outbox | Ledger>()
 
@@ -107,8 +121,13 @@ export class TopupService extends Context.Service<TopupService, {
         const requestedUzs = yield* checkAmount(amountUzs)
         const { ttlMs } = yield* TopupSettings
         const now = yield* currentDate
-        return yield* topups.insertPending({ userId, requestedUzs, expiresAt: addMillis(now, ttlMs), now })
-      })
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          yield* activity.lock(userId)
+          yield* checkOpen("OpenCardTopups", (yield* topups.countOpen(userId, now)).cardPending)
+          yield* takeDaily(userId, "topup.create", now)
+          return yield* topups.insertPending({ userId, requestedUzs, expiresAt: addMillis(now, ttlMs), now })
+        }))
+      }, capped)
 
       const createWithReceipt = Effect.fn("TopupService.createWithReceipt")(function*(
         userId: UserId,
@@ -125,12 +144,22 @@ export class TopupService extends Context.Service<TopupService, {
         if (contentType === undefined) {
           return yield* new ReceiptInvalid({ reason: "UnsupportedType", message: "the receipt must be an image or a PDF" })
         }
+        // Refused before the file is stored, so a capped account cannot fill the receipt store either;
+        // checked again under the account's lock when the row is written.
+        const now = yield* currentDate
+        const withinCaps = Effect.gen(function*() {
+          yield* checkOpen("OpenReviews", (yield* topups.countOpen(userId, now)).reviews)
+          yield* checkDaily(userId, "receipt.upload", now)
+        })
+        yield* withinCaps
         // Stored before the row: a crash in between leaves an unreferenced file, never a row without its file.
         const key = `receipts/${userId}/${yield* randomToken(18)}`
         yield* receipts.put(key, bytes, contentType)
-        const now = yield* currentDate
-        const info = { key, contentType, size: bytes.length }
+        const info = { key, contentType, size: bytes.length, sha256: yield* sha256HexOfBytes(bytes) }
         return yield* tx.withTransaction(Effect.gen(function*() {
+          yield* activity.lock(userId)
+          yield* withinCaps
+          yield* activity.record(userId, "receipt.upload", now)
           const attached = yield* topups.attachReceipt({ userId, amountUzs: requestedUzs, receipt: info, now })
           const topup = Option.isSome(attached)
             ? attached.value
@@ -142,7 +171,7 @@ export class TopupService extends Context.Service<TopupService, {
           }, now)
           return topup
         }))
-      })
+      }, capped)
 
       const find = Effect.fn("TopupService.find")(function*(viewer: Viewer, topupId: TopupId) {
         const found = yield* topups.find(topupId)
@@ -152,12 +181,16 @@ export class TopupService extends Context.Service<TopupService, {
 
       const cancel = Effect.fn("TopupService.cancel")(function*(userId: UserId, topupId: TopupId) {
         yield* find({ kind: "user", userId }, topupId)
-        return yield* topups.transition(topupId, ["pending", "review"], "cancelled", {}, yield* currentDate)
-      })
+        const now = yield* currentDate
+        return yield* tx.withTransaction(Effect.gen(function*() {
+          yield* takeDaily(userId, "topup.cancel", now)
+          return yield* topups.transition(topupId, ["pending", "review"], "cancelled", {}, now)
+        }))
+      }, capped)
 
       const listOwn = Effect.fn("TopupService.listOwn")(function*(
         userId: UserId,
-        filter: { readonly status?: ReadonlyArray<TopupStatus> } & PageRequest
+        filter: Omit<TopupFilter, "userId">
       ) {
         return yield* topups.list({ ...filter, userId })
       })
@@ -187,10 +220,12 @@ export class TopupService extends Context.Service<TopupService, {
         }).pipe(Effect.provideContext(ports))
 
       const possibleDuplicates = (items: ReadonlyArray<Topup>) =>
-        Effect.map(
-          recentCredits(items.filter((t) => t.status === "review").map((t) => t.userId)),
-          (credits) => items.map((t) => duplicateAmong(t, credits.get(t.userId) ?? []))
-        ).pipe(Effect.provideService(Topups, topups))
+        Effect.gen(function*() {
+          const inReview = items.filter((t) => t.status === "review")
+          const credits = yield* recentCredits(inReview.map((t) => t.userId))
+          const twins = yield* receiptTwins(inReview)
+          return items.map((t) => duplicateAmong(t, credits.get(t.userId) ?? [], twins))
+        }).pipe(Effect.provideService(Topups, topups))
 
       const possibleDuplicate = (topup: Topup) => Effect.map(possibleDuplicates([topup]), ([found]) => found!)
 
@@ -204,9 +239,10 @@ export class TopupService extends Context.Service<TopupService, {
         if (Option.isSome(found) && Option.isSome(duplicate)) {
           return yield* new TopupPossibleDuplicate({
             topupId,
-            duplicateOf: duplicate.value.id,
+            duplicateOf: duplicate.value.of.id,
+            reason: duplicate.value.reason,
             amountUzs: found.value.payableUzs,
-            creditedAt: duplicate.value.updatedAt
+            creditedAt: duplicate.value.of.updatedAt
           })
         }
         return yield* confirm(topupId, "operator", adminNote)

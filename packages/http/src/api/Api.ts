@@ -2,8 +2,20 @@ import { HttpApi, OpenApi } from "effect/http-api"
 import { AccountApi } from "./AccountApi.ts"
 import { AdminApi } from "./AdminApi.ts"
 import { RequestValidation } from "./Middleware.ts"
+import { ListsApi } from "./ListsApi.ts"
+import { contractTransform } from "./OpenApiContract.ts"
 import { AdminProgrammaticApi, ProgrammaticApi } from "./ProgrammaticApi.ts"
 import { AdminLoginApi, PricingApi, PublicApi } from "./PublicApi.ts"
+
+const API_DESCRIPTION = [
+  "Account surface, operator pages and the API-key API under /v2.",
+  "",
+  "Authentication: integrators send `X-API-Key`; operators' machines `X-Admin-Token`; web pages use the session cookies.",
+  "Errors: `{\"detail\", \"code\", \"params\"}`; `code` is stable (see the ErrorCode schema), invalid input is FastAPI's 422 list.",
+  "Money-moving calls take an `Idempotency-Key` (24 hours, one per request of its owner; replays say `Idempotent-Replayed: true`).",
+  "Every answer carries `X-Request-Id` (send your own to correlate).",
+  "The direct purchase surface (pay from your own TON wallet) has its own document: /direct/openapi.json."
+].join("\n")
 
 /**
  * The whole /v2 surface. RequestValidation is added last so it wraps every other middleware:
@@ -16,12 +28,14 @@ export class Api extends HttpApi.make("resale")
   .add(AccountApi)
   .add(AdminApi)
   .add(ProgrammaticApi)
+  .add(ListsApi)
   .add(AdminProgrammaticApi)
   .middleware(RequestValidation)
   .annotateMerge(OpenApi.annotations({
     title: "Resale account service",
     version: "0.1.0",
-    description: "Account surface, operator pages and the API-key API under /v2."
+    description: API_DESCRIPTION,
+    transform: contractTransform
   }))
 {}
 

@@ -1,3 +1,6 @@
+import { OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
+import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
+import { TopupMethod, TopupStatus as TopupState } from "@resale/core/topups/Topup.ts"
 import { Schema } from "effect"
 
 /** Wire shapes of the /v2 answers (snake_case, like the original service). */
@@ -29,8 +32,8 @@ export const Balance = Schema.Struct({
 export const Topup = Schema.Struct({
   topup_id: Schema.Int,
   user_id: Schema.Int,
-  method: Schema.String,
-  status: Schema.String,
+  method: TopupMethod,
+  status: TopupState,
   amount_uzs: Schema.Int,
   payable_uzs: Schema.Int,
   credited_uzs: Schema.NullOr(Schema.Int),
@@ -58,13 +61,13 @@ export const TopupStatus = Schema.Struct({
 export const Order = Schema.Struct({
   order_id: Schema.Int,
   user_id: Schema.Int,
-  kind: Schema.String,
+  kind: OrderKind,
   username: Schema.String,
   stars: Schema.NullOr(Schema.Int),
   months: Schema.NullOr(Schema.Int),
   gift_id: Schema.NullOr(Schema.String),
   price_uzs: Schema.Int,
-  status: Schema.String,
+  status: OrderStatus,
   tx_id: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String),
   created_at: Timestamp
@@ -107,7 +110,7 @@ export const Ticket = Schema.Struct({
   ticket_id: Schema.Int,
   user_id: Schema.Int,
   subject: Schema.String,
-  status: Schema.String,
+  status: TicketStatus,
   last_author: Schema.String,
   created_at: Timestamp,
   updated_at: Timestamp
@@ -121,7 +124,7 @@ export const Tickets = Schema.Struct({ tickets: Schema.Array(Ticket), total: Sch
 })
 export const TicketPoll = Schema.Struct({
   ticket_id: Schema.Int,
-  status: Schema.String,
+  status: TicketStatus,
   messages: Schema.Array(TicketMessage),
   /** Pass as `after` on the next poll. */
   cursor: Schema.Int
@@ -192,7 +195,12 @@ export const AdminHome = Schema.Struct({
 }).annotate({ identifier: "AdminHome" })
 
 /** A top-up in the operator's list: a receipt in review names the credit it may repeat (approve needs confirm_duplicate). */
-export const AdminTopup = Schema.Struct({ ...Topup.fields, possible_duplicate_of: Schema.NullOr(Schema.Int) }).annotate({
+export const AdminTopup = Schema.Struct({
+  ...Topup.fields,
+  possible_duplicate_of: Schema.NullOr(Schema.Int),
+  /** Why: the same receipt file, the same amount, or an amount within 1 % / 1,000 so'm of a recent credit. */
+  possible_duplicate_reason: Schema.NullOr(Schema.Literals(["same_file", "same_amount", "near_amount"]))
+}).annotate({
   identifier: "AdminTopup"
 })
 export const AdminTopups = Schema.Struct({ topups: Schema.Array(AdminTopup), total: Schema.Int }).annotate({

@@ -38,6 +38,13 @@ export const ERROR_CODES = [
   "receipt_type_unsupported",
   "receipt_too_large",
   "receipt_empty",
+  // caps per account (409: too many open at once; 429: too many in 24 hours)
+  "account_cap_open_topups",
+  "account_cap_open_reviews",
+  "account_cap_topups_per_day",
+  "account_cap_cancels_per_day",
+  "account_cap_uploads_per_day",
+  "account_cap_tickets_per_day",
   // orders
   "order_not_found",
   "order_transition_invalid",
@@ -67,14 +74,12 @@ export const ERROR_CODES = [
   // paging and push
   "page_invalid",
   "push_subscription_invalid",
+  "push_subscription_taken",
   // idempotency
   "idempotency_key_invalid",
   "idempotency_key_reused",
   "idempotency_key_endpoint_mismatch",
-  "idempotency_key_in_progress",
-  // webhooks
-  "webhook_not_found",
-  "webhook_url_invalid"
+  "idempotency_key_in_progress"
 ] as const
 
 export const ErrorCode = Schema.Literals(ERROR_CODES).annotate({

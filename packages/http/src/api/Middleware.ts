@@ -1,7 +1,7 @@
 import type { UserId } from "@resale/core"
 import { Context } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
-import { BadRequest, Forbidden, HTTPValidationError, PayloadTooLarge, Unauthorized } from "./Errors.ts"
+import { BadRequest, Forbidden, HTTPValidationError, PayloadTooLarge, TooManyRequests, Unauthorized } from "./Errors.ts"
 
 /** The signed-in web user (session cookie) or API-key owner. */
 export interface Principal {
@@ -41,8 +41,8 @@ export class OperatorSession extends HttpApiMiddleware.Service<OperatorSession, 
   { error: [Unauthorized, Forbidden] }
 ) {}
 
-/** Operator programmatic calls: `X-Admin-Token`, compared in constant time. */
+/** Operator programmatic calls: `X-Admin-Token`, compared in constant time; wrong ones throttled per address. */
 export class AdminTokenAuth extends HttpApiMiddleware.Service<AdminTokenAuth, { provides: CurrentOperator }>()(
   "http/api/AdminTokenAuth",
-  { error: Unauthorized }
+  { error: [Unauthorized, TooManyRequests] }
 ) {}

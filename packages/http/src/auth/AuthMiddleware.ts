@@ -3,7 +3,7 @@ import type { UserId } from "@resale/core/ids.ts"
 import { noteRequestUser } from "@resale/observability/RequestFacts.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { Forbidden, Unauthorized } from "../api/Errors.ts"
+import { Forbidden, TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import {
   AdminTokenAuth,
   ApiKeyAuth,
@@ -13,7 +13,10 @@ import {
   UserSession
 } from "../api/Middleware.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
+import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
+import { retryAfter } from "../server/ResponseHeaders.ts"
 import { isSameOrigin } from "./OriginCheck.ts"
+import { OperatorTokenGuard, tooManyFailures } from "./OperatorTokenGuard.ts"
 import { safeEqual } from "./TelegramLogin.ts"
 import { WebSessions } from "./WebSessions.ts"
 
@@ -76,13 +79,26 @@ export const ApiKeyAuthLayer = Layer.effect(ApiKeyAuth)(Effect.gen(function*() {
 
 export const AdminTokenAuthLayer = Layer.effect(AdminTokenAuth)(Effect.gen(function*() {
   const config = yield* HttpConfig
+  const guard = yield* OperatorTokenGuard
+  const trusted = trustedProxies(config.trustedProxies)
   const expected = Redacted.value(config.adminToken)
   return (httpEffect) =>
     Effect.gen(function*() {
       const request = yield* HttpServerRequest.HttpServerRequest
       const token = request.headers["x-admin-token"]
       if (token === undefined) return yield* new Unauthorized({ detail: "Missing X-Admin-Token header", code: "admin_token_missing" })
-      if (!safeEqual(token, expected)) return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
+      // A blocked address's token is not even compared (guessing must not go on while blocked).
+      const client = limitKey(clientAddress(request, trusted))
+      const wait = yield* guard.waitFor(client)
+      if (wait > 0) {
+        yield* retryAfter(wait)
+        return yield* new TooManyRequests({ detail: tooManyFailures(wait), code: "rate_limited" })
+      }
+      if (!safeEqual(token, expected)) {
+        yield* guard.failed(client, "x-admin-token")
+        return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
+      }
+      yield* guard.succeeded(client)
       noteRequestUser(request, "operator")
       return yield* Effect.provideService(httpEffect, CurrentOperator, { via: "token" })
     })

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
 import { createHash, createHmac } from "node:crypto"
-import { dataCheckString, loginHash, MAX_AUTH_AGE_SECONDS, verifyTelegramLogin } from "./TelegramLogin.ts"
+import { dataCheckString, DEFAULT_LOGIN_MAX_AGE_SECONDS, loginHash, verifyTelegramLogin } from "./TelegramLogin.ts"
 
 // Vectors computed independently here from the documented algorithm (not with the module under test).
 const BOT_TOKEN = "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
@@ -54,11 +54,15 @@ describe("Telegram Login Widget check", () => {
     assert.deepStrictEqual(verifyTelegramLogin(signed, "999:other-token", now), Result.fail("BadHash"))
   })
 
-  it("refuses a stale auth_date (older than 24 h) even with a valid hash", () => {
-    const stale = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) - MAX_AUTH_AGE_SECONDS - 1) })
+  it("refuses a stale auth_date (older than 10 minutes by default) even with a valid hash", () => {
+    const stale = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) - DEFAULT_LOGIN_MAX_AGE_SECONDS - 1) })
     assert.deepStrictEqual(verifyTelegramLogin(stale, BOT_TOKEN, now), Result.fail("Stale"))
-    const edge = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) - MAX_AUTH_AGE_SECONDS) })
+    const edge = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) - DEFAULT_LOGIN_MAX_AGE_SECONDS) })
     assert.isTrue(Result.isSuccess(verifyTelegramLogin(edge, BOT_TOKEN, now)))
+    // A longer window when configured so.
+    const hourOld = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) - 3600) })
+    assert.deepStrictEqual(verifyTelegramLogin(hourOld, BOT_TOKEN, now), Result.fail("Stale"))
+    assert.isTrue(Result.isSuccess(verifyTelegramLogin(hourOld, BOT_TOKEN, now, 7200)))
     const future = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) + 3600) })
     assert.deepStrictEqual(verifyTelegramLogin(future, BOT_TOKEN, now), Result.fail("Stale"))
   })

@@ -6,9 +6,10 @@ import { createHash, createHmac, timingSafeEqual } from "node:crypto"
  * data-check-string = every received field but `hash`, sorted, as `key=value` lines;
  * secret = SHA-256(bot token); expected hash = hex(HMAC-SHA-256(secret, data-check-string)).
  */
-export const MAX_AUTH_AGE_SECONDS = 24 * 60 * 60
+/** How long a signed payload is accepted after Telegram issued it (`LOGIN_MAX_AGE`); it is used once anyway. */
+export const DEFAULT_LOGIN_MAX_AGE_SECONDS = 10 * 60
 /** Clock skew tolerated for an `auth_date` slightly in the future. */
-const FUTURE_SKEW_SECONDS = 300
+export const FUTURE_SKEW_SECONDS = 300
 
 export interface TelegramLoginData {
   readonly telegramId: number
@@ -47,7 +48,8 @@ export const safeEqual = (a: string, b: string): boolean => {
 export const verifyTelegramLogin = (
   fields: Readonly<Record<string, string>>,
   botToken: string,
-  now: Date
+  now: Date,
+  maxAgeSeconds: number = DEFAULT_LOGIN_MAX_AGE_SECONDS
 ): Result.Result<TelegramLoginData, TelegramLoginFailure> => {
   const hash = fields["hash"]
   if (!hash) return Result.fail("MissingHash")
@@ -55,7 +57,7 @@ export const verifyTelegramLogin = (
   if (!safeEqual(loginHash(fields, botToken), hash.toLowerCase())) return Result.fail("BadHash")
   const authDate = Number(fields["auth_date"])
   const nowSeconds = Math.floor(now.getTime() / 1000)
-  if (!Number.isInteger(authDate) || nowSeconds - authDate > MAX_AUTH_AGE_SECONDS || authDate - nowSeconds > FUTURE_SKEW_SECONDS) {
+  if (!Number.isInteger(authDate) || nowSeconds - authDate > maxAgeSeconds || authDate - nowSeconds > FUTURE_SKEW_SECONDS) {
     return Result.fail("Stale")
   }
   const telegramId = Number(fields["id"])

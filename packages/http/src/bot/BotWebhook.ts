@@ -1,6 +1,6 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
-import { BotUpdates } from "@resale/core"
+import { Notifications } from "@resale/core/outbox/Notifications.ts"
 import { Context, Effect, Layer } from "effect"
 import { TelegramBotApi } from "./TelegramBotApi.ts"
 
@@ -26,7 +26,7 @@ const formatUzs = (n: number) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, "
 /**
  * Bot updates: each `update_id` is handled once (Telegram re-delivers until it gets a 200);
  * `/start` creates or refreshes the sender's account, links the chat for notifications and
- * answers with the balance. The update ledger is the BotUpdates port (no core use case covers it).
+ * answers with the balance. Seen updates are recorded by `Notifications.firstSeenBotUpdate`.
  */
 export class BotWebhook extends Context.Service<BotWebhook, {
   readonly handle: (update: unknown) => Effect.Effect<WebhookOutcome>
@@ -34,7 +34,7 @@ export class BotWebhook extends Context.Service<BotWebhook, {
   static readonly layer = Layer.effect(
     BotWebhook,
     Effect.gen(function*() {
-      const updates = yield* BotUpdates
+      const notifications = yield* Notifications
       const accounts = yield* Accounts
       const balances = yield* Balances
       const bot = yield* TelegramBotApi
@@ -42,8 +42,7 @@ export class BotWebhook extends Context.Service<BotWebhook, {
       const handle = Effect.fn("BotWebhook.handle")(function*(raw: unknown) {
         const update = (raw ?? {}) as TelegramUpdate
         if (typeof update.update_id !== "number" || !Number.isSafeInteger(update.update_id)) return "ignored" as const
-        const now = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
-        if (!(yield* updates.markSeen(update.update_id, now))) return "duplicate" as const
+        if (!(yield* notifications.firstSeenBotUpdate(update.update_id))) return "duplicate" as const
         const message = update.message
         const from = message?.from
         const chatId = message?.chat?.id

@@ -1,5 +1,6 @@
-import { Context, Effect, Layer, Redacted, Schema } from "effect"
-import { request } from "undici"
+import { makeBotApi } from "@resale/telegram/BotApi.ts"
+import { OutboundHttp } from "@resale/world/OutboundHttp.ts"
+import { Context, Effect, Layer, Schema } from "effect"
 import { HttpConfig } from "../server/HttpConfig.ts"
 
 export class TelegramBotApiError extends Schema.TaggedError<TelegramBotApiError>()("TelegramBotApiError", {
@@ -7,7 +8,10 @@ export class TelegramBotApiError extends Schema.TaggedError<TelegramBotApiError>
   message: Schema.String
 }) {}
 
-/** The few Telegram Bot API calls the server makes (base URL `TELEGRAM_API_URL`, so tests can receive them). */
+/**
+ * The few Telegram Bot API calls the server makes (base URL `TELEGRAM_API_URL`, so tests can receive
+ * them), through `@resale/telegram`'s client on the product's one outbound HTTP policy.
+ */
 export class TelegramBotApi extends Context.Service<TelegramBotApi, {
   readonly sendMessage: (chatId: number, text: string) => Effect.Effect<void, TelegramBotApiError>
 }>()("http/bot/TelegramBotApi") {
@@ -15,31 +19,19 @@ export class TelegramBotApi extends Context.Service<TelegramBotApi, {
     TelegramBotApi,
     Effect.gen(function*() {
       const config = yield* HttpConfig
+      const bot = yield* makeBotApi({ apiUrl: config.telegramApiUrl, token: config.botToken })
+      // The token is part of the URL: messages carry the status and Telegram's description only.
       const call = (method: string, body: unknown) =>
-        Effect.tryPromise({
-          try: async (signal) => {
-            const url = `${config.telegramApiUrl}/bot${Redacted.value(config.botToken)}/${method}`
-            const response = await request(url, {
-              method: "POST",
-              headers: { "content-type": "application/json" },
-              body: JSON.stringify(body),
-              signal,
-              headersTimeout: 10_000,
-              bodyTimeout: 10_000
-            })
-            const text = await response.body.text()
-            if (response.statusCode >= 300) throw new Error(`status ${response.statusCode}: ${text.slice(0, 200)}`)
-          },
-          // The token is part of the URL: never put the raw error (which may echo it) in the message.
-          catch: (error) =>
-            new TelegramBotApiError({
-              method,
-              message: String((error as Error)?.message ?? "request failed").replaceAll(Redacted.value(config.botToken), "<token>")
-            })
-        })
+        bot.call(method, body).pipe(
+          Effect.mapError(() => new TelegramBotApiError({ method, message: "Bot API did not answer" })),
+          Effect.flatMap(({ answer, status }) =>
+            status < 300 && answer.ok !== false
+              ? Effect.void
+              : Effect.fail(new TelegramBotApiError({ method, message: `status ${status}: ${(answer.description ?? "").slice(0, 200)}` })))
+        )
       return TelegramBotApi.of({
         sendMessage: (chatId, text) => call("sendMessage", { chat_id: chatId, text })
       })
     })
-  )
+  ).pipe(Layer.provide(OutboundHttp))
 }

@@ -6,7 +6,7 @@
  * slowed down under load, never refused for their request rate alone.
  */
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
-import { Context, Duration, Effect, Layer, Option, Semaphore } from "effect"
+import { Context, Duration, Effect, Layer, Metric, Option, Semaphore } from "effect"
 
 export interface DerivationGateSettings {
   readonly permits: number
@@ -16,6 +16,11 @@ export interface DerivationGateSettings {
 
 export const DerivationGateSettings = Context.Reference<DerivationGateSettings>("http/direct/DerivationGateSettings", {
   defaultValue: () => ({ permits: 4, queue: 100, maxWait: Duration.seconds(5) })
+})
+
+/** The key derivation queue in /metrics: requests waiting for a turn right now. */
+export const derivationQueue = Metric.gauge("resale_key_derivation_queue", {
+  description: "Direct-surface requests waiting for a key derivation turn (refused as SERVICE_BUSY past the queue limit)"
 })
 
 const overloaded = () =>
@@ -31,8 +36,9 @@ export const makeGate = (settings: DerivationGateSettings) =>
         Effect.gen(function*() {
           if (waiting >= settings.queue) return yield* overloaded()
           waiting++
+          yield* Metric.update(derivationQueue, waiting)
           const turn = yield* restore(semaphore.take(1).pipe(Effect.timeoutOption(settings.maxWait))).pipe(
-            Effect.ensuring(Effect.sync(() => waiting--))
+            Effect.ensuring(Effect.suspend(() => Metric.update(derivationQueue, --waiting)))
           )
           if (Option.isNone(turn)) return yield* overloaded()
           return yield* restore(effect).pipe(Effect.ensuring(semaphore.release(1)))

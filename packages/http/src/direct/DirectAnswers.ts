@@ -8,9 +8,15 @@ import { formatTon, tonNumber } from "@resale/core/money/Nanoton.ts"
 
 const sandboxNote = (network: DirectReceipt["network"]) => network === "sandbox" ? " (sandbox: no real TON moved)" : ""
 
+/** A purchase settled on its own evidence says so: paid to Fragment, its delivery not confirmed by Fragment. */
+const bought = (r: DirectReceipt, done: string, what: string) =>
+  r.delivery === "paid"
+    ? `Paid Fragment for ${what} (Ref#${r.ref ?? "?"}); Fragment has not confirmed the delivery${sandboxNote(r.network)}`
+    : `${done}${sandboxNote(r.network)}`
+
 export const starsAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: `Bought ${r.units} Telegram Stars for @${r.recipient}${sandboxNote(r.network)}`,
+  message: bought(r, `Bought ${r.units} Telegram Stars for @${r.recipient}`, `${r.units} Telegram Stars for @${r.recipient}`),
   order_id: r.orderId,
   username: r.recipient,
   stars_amount: r.units ?? 0,
@@ -19,7 +25,7 @@ export const starsAnswer = (r: DirectReceipt) => ({
 
 export const premiumAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: `Gifted ${r.units} months of Telegram Premium to @${r.recipient}${sandboxNote(r.network)}`,
+  message: bought(r, `Gifted ${r.units} months of Telegram Premium to @${r.recipient}`, `${r.units} months of Telegram Premium for @${r.recipient}`),
   order_id: r.orderId,
   username: r.recipient,
   duration: r.units ?? 0,
@@ -28,7 +34,7 @@ export const premiumAnswer = (r: DirectReceipt) => ({
 
 export const topupAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: `Topped up @${r.recipient} with ${formatTon(r.amount ?? r.paid)} TON${sandboxNote(r.network)}`,
+  message: bought(r, `Topped up @${r.recipient} with ${formatTon(r.amount ?? r.paid)} TON`, `a ${formatTon(r.amount ?? r.paid)} TON top-up of @${r.recipient}`),
   order_id: r.orderId,
   username: r.recipient,
   amount: tonNumber(r.amount ?? r.paid),

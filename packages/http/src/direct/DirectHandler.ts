@@ -12,6 +12,7 @@ import { badRequest, critical, type DirectEndpoint, type DirectFailure, failureO
 import type { DirectHttpSettings } from "./DirectConfig.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
 import { redactedRequest, scrubPhrases } from "./Redaction.ts"
+import { clientAddress as forwardedClient, limitKey, noTrustedProxies, plainAddress } from "../server/ClientAddress.ts"
 
 export type Fields = Readonly<Record<string, unknown>>
 
@@ -24,11 +25,14 @@ export interface DirectRoute {
   readonly run: (fields: Fields) => Effect.Effect<object, DirectPurchaseError>
 }
 
-/** The caller's address: the socket's, or the first X-Forwarded-For hop when a trusted proxy sets it. */
+/**
+ * The caller, as limits count it: the socket's address, or with DIRECT_TRUST_PROXY the hop the proxy
+ * in front appended (the rightmost X-Forwarded-For hop; the ones left of it the client wrote itself).
+ * IPv6 callers count by their /64 (server/ClientAddress.ts).
+ */
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
-  const forwarded = request.headers["x-forwarded-for"]
-  if (trustProxy && typeof forwarded === "string" && forwarded.trim() !== "") return forwarded.split(",")[0]!.trim()
-  return Option.getOrElse(request.remoteAddress, () => "unknown")
+  const peer = plainAddress(Option.getOrElse(request.remoteAddress, () => "unknown"))
+  return limitKey(forwardedClient(request, trustProxy ? { has: (address) => address === peer } : noTrustedProxies))
 }
 
 /**

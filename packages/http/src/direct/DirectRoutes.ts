@@ -32,7 +32,6 @@ import { DirectHttpConfig } from "./DirectConfig.ts"
 import { GatedBlockchain } from "./DerivationGate.ts"
 import { failureResponse, methodNotAllowed, notFound } from "./DirectErrors.ts"
 import { type DirectRoute, type Fields, makeDirectHandler } from "./DirectHandler.ts"
-import { DirectSandbox } from "./DirectSandbox.ts"
 import { RateLimiter } from "./RateLimiter.ts"
 import { TonPayerAccounts } from "./TonPayerAccounts.ts"
 
@@ -126,7 +125,9 @@ export const DirectServices = DirectPurchases.layer.pipe(
 /** Chain and marketplace for the configured mode (same layer values as other roots use, so they are shared). */
 const chainAndMarketplace = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* HttpConfig
-  return settings.sandbox ? DirectSandbox.layer : Layer.merge(TonCenterBlockchain.layer, FragmentMarketplace.layer)
+  if (!settings.sandbox) return Layer.merge(TonCenterBlockchain.layer, FragmentMarketplace.layer)
+  // Imported only in sandbox mode: production never loads the emulator and the simulator.
+  return (yield* Effect.promise(() => import("./DirectSandbox.ts"))).DirectSandbox.layer
 }))
 
 /** Mounted by `main.ts`: everything but HttpRouter, HttpConfig and the app's SqlClient comes with it. */

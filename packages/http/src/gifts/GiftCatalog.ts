@@ -1,4 +1,5 @@
-import { GiftSender, type StarGift } from "@resale/core/ports/GiftSender.ts"
+import { Gifts } from "@resale/core/gifts/Gifts.ts"
+import type { GiftSender, StarGift } from "@resale/core/ports/GiftSender.ts"
 import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { Clock, Context, Duration, Effect, Layer, Option, Ref, Schema, Semaphore } from "effect"
 
@@ -57,7 +58,7 @@ export class GiftCatalog extends Context.Service<GiftCatalog, {
   readonly find: (id: string) => Effect.Effect<CatalogGift, GiftNotFound | GiftCatalogUnavailable>
 }>()("http/gifts/GiftCatalog") {
   static readonly make = Effect.fn("GiftCatalog.make")(function*(options: GiftCatalogOptions = {}) {
-    const sender = yield* GiftSender
+    const sender = yield* Gifts
     const ttl = Duration.toMillis(options.ttl ?? "1 minute")
     const retryAfter = Duration.toMillis(options.retryAfter ?? "10 seconds")
     const loadTimeout = options.loadTimeout ?? "10 seconds"
@@ -108,7 +109,8 @@ export class GiftCatalog extends Context.Service<GiftCatalog, {
   })
 
   /** Backed by the GiftSender the composition root provides. */
-  static readonly layerWith = (options: GiftCatalogOptions) => Layer.effect(GiftCatalog, GiftCatalog.make(options))
+  static readonly layerWith = (options: GiftCatalogOptions): Layer.Layer<GiftCatalog, never, GiftSender> =>
+    Layer.effect(GiftCatalog, GiftCatalog.make(options)).pipe(Layer.provide(Gifts.layer))
   static readonly layer: Layer.Layer<GiftCatalog, never, GiftSender> = GiftCatalog.layerWith({})
 
   /** Over the sandbox's simulated sender (Telegram's standard gifts), for tests and tools without a GiftSender. */

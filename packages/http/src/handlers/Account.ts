@@ -5,7 +5,8 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import { PushSubscriptions, type TicketId, type TopupId } from "@resale/core"
+import type { TicketId, TopupId } from "@resale/core"
+import { Notifications } from "@resale/core/outbox/Notifications.ts"
 import { Effect, FileSystem, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -33,7 +34,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
     const orders = yield* OrderService
     const pricing = yield* PricingService
     const tickets = yield* TicketService
-    const push = yield* PushSubscriptions
+    const notifications = yield* Notifications
     const gifts = yield* GiftCatalog
     const config = yield* HttpConfig
     const sandbox = config.sandbox
@@ -214,17 +215,9 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("pushSubscribe", ({ payload }) =>
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
-          const endpoint = payload["endpoint"]
-          const keys = payload["keys"] as { p256dh?: unknown; auth?: unknown } | undefined
-          if (typeof endpoint !== "string" || !/^https?:\/\//.test(endpoint)) {
-            return yield* new BadRequest({ detail: "Push subscription endpoint is missing", code: "push_subscription_invalid" })
-          }
-          if (typeof keys?.p256dh !== "string" || typeof keys?.auth !== "string" || !keys.p256dh || !keys.auth) {
-            return yield* new BadRequest({ detail: "Push subscription keys (p256dh, auth) are missing", code: "push_subscription_invalid" })
-          }
-          yield* push.upsert({ userId, endpoint, p256dh: keys.p256dh, auth: keys.auth, createdAt: new Date() })
+          yield* notifications.subscribePush(userId, payload)
           return { ok: true }
-        }))
+        }).pipe(mapErrors))
   }))
 
 export const tierTable = Object.values(TIERS).map((t) => ({ tier: t.tier, daily_limit: t.dailyLookups, price_uzs: t.priceUzs }))

@@ -1,12 +1,19 @@
 import type { Topup } from "@resale/core"
+import type { DuplicateReason } from "@resale/core/topups/DuplicateReceipt.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect, Option } from "effect"
 import type * as Dto from "../api/Dtos.ts"
 import { topupOut } from "./Wire.ts"
 
+const REASONS: Record<DuplicateReason, "same_file" | "same_amount" | "near_amount"> = {
+  SameFile: "same_file",
+  SameAmount: "same_amount",
+  NearAmount: "near_amount"
+}
+
 /**
  * Top-ups as operators list them: each receipt awaiting review names the credited top-up of the
- * same user and amount it most likely repeats, so the operator sees it before approving.
+ * same file, or of the same user and (nearly) the same amount, it most likely repeats, so the operator sees it before approving.
  */
 export const adminTopupsOut = (service: TopupService["Service"], items: ReadonlyArray<Topup>) =>
   Effect.map(
@@ -14,6 +21,7 @@ export const adminTopupsOut = (service: TopupService["Service"], items: Readonly
     (duplicates): Array<typeof Dto.AdminTopup.Type> =>
       items.map((t, i) => ({
         ...topupOut(t),
-        possible_duplicate_of: Option.match(duplicates[i]!, { onNone: () => null, onSome: (d) => d.id })
+        possible_duplicate_of: Option.match(duplicates[i]!, { onNone: () => null, onSome: (d) => d.of.id }),
+        possible_duplicate_reason: Option.match(duplicates[i]!, { onNone: () => null, onSome: (d) => REASONS[d.reason] })
       }))
   )

@@ -1,4 +1,5 @@
-import {
+import type {
+  AccountCapReached,
   ApiKeyInvalid,
   IdempotencyKeyConflict,
   IdempotencyKeyInProgress,
@@ -15,6 +16,7 @@ import {
   PaymentPossibleDuplicate,
   PricesInvalid,
   ReceiptInvalid,
+  PushSubscriptionInvalid,
   ReceiptNotFound,
   TicketMessageInvalid,
   TicketNotFound,
@@ -39,6 +41,7 @@ import {
   TooManyRequests
 } from "../api/Errors.ts"
 import { GiftCatalogUnavailable, GiftNotFound } from "../gifts/GiftCatalog.ts"
+import { RequestId } from "../server/RequestId.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 
 /**
@@ -77,6 +80,8 @@ export type DomainError =
   | GiftNotFound
   | GiftCatalogUnavailable
   | MarketplaceError
+  | AccountCapReached
+  | PushSubscriptionInvalid
 
 type Mapping = { readonly [E in DomainError as E["_tag"]]: (error: E) => HandlerError }
 
@@ -102,6 +107,30 @@ const secondsToMidnightUtc = (now: number): number => {
   next.setUTCHours(24, 0, 0, 0)
   return Math.max(1, Math.ceil((next.getTime() - now) / 1000))
 }
+
+const CAP_ANSWERS: Record<AccountCapReached["reason"], { readonly code: ErrorCode; readonly what: string }> = {
+  OpenCardTopups: { code: "account_cap_open_topups", what: "card top-ups waiting for payment at once" },
+  OpenReviews: { code: "account_cap_open_reviews", what: "receipts under review at once" },
+  TopupsPerDay: { code: "account_cap_topups_per_day", what: "top-ups per 24 hours" },
+  CancelsPerDay: { code: "account_cap_cancels_per_day", what: "cancelled top-ups per 24 hours" },
+  UploadsPerDay: { code: "account_cap_uploads_per_day", what: "receipt uploads per 24 hours" },
+  TicketsPerDay: { code: "account_cap_tickets_per_day", what: "support requests per 24 hours" }
+}
+
+/** What an account holds at once answers 409; what it does per 24 hours 429, with when the oldest action leaves the window. */
+const accountCapAnswer = (e: AccountCapReached): HandlerError => {
+  const { code, what } = CAP_ANSWERS[e.reason]
+  if (e.retryAfterSeconds === null) {
+    return new Conflict({ detail: `Too many open: at most ${e.limit} ${what}; finish or cancel one first`, code, params: { limit: e.limit } })
+  }
+  return new TooManyRequests({
+    detail: `Daily limit reached: at most ${e.limit} ${what}; try again in ${Math.ceil(e.retryAfterSeconds / 3600)} h`,
+    code,
+    params: { limit: e.limit, retry_after_seconds: e.retryAfterSeconds }
+  })
+}
+
+const DUPLICATE_REASONS = { SameFile: "same_file", SameAmount: "same_amount", NearAmount: "near_amount" } as const
 
 const MAPPING: Mapping = {
   UserNotFound: () => new NotFound({ detail: "User not found", code: "user_not_found" }),
@@ -141,9 +170,20 @@ const MAPPING: Mapping = {
     }),
   TopupPossibleDuplicate: (e) =>
     new Conflict({
-      detail: `Possible duplicate: top-up #${e.duplicateOf} of ${e.amountUzs} UZS was credited to this user at ${e.creditedAt.toISOString()}; if this receipt is a second payment, approve again with confirm_duplicate=true`,
+      detail: `Possible duplicate: ${
+        e.reason === "SameFile"
+          ? `the same receipt file was sent for top-up #${e.duplicateOf}`
+          : e.reason === "NearAmount"
+          ? `top-up #${e.duplicateOf}, credited to this user at ${e.creditedAt.toISOString()}, is within 1 % or 1,000 UZS of this receipt's ${e.amountUzs} UZS`
+          : `top-up #${e.duplicateOf} of ${e.amountUzs} UZS was credited to this user at ${e.creditedAt.toISOString()}`
+      }; if this receipt is a second payment, approve again with confirm_duplicate=true`,
       code: "topup_possible_duplicate",
-      params: { duplicate_of: e.duplicateOf, amount_uzs: e.amountUzs, credited_at: e.creditedAt.toISOString() }
+      params: {
+        duplicate_of: e.duplicateOf,
+        reason: DUPLICATE_REASONS[e.reason],
+        amount_uzs: e.amountUzs,
+        credited_at: e.creditedAt.toISOString()
+      }
     }),
   TopupPayableExhausted: () =>
     new Conflict({ detail: "Too many pending top-ups of this amount; try again shortly", code: "topup_payable_exhausted" }),
@@ -198,7 +238,12 @@ const MAPPING: Mapping = {
       ? new NotFound({ detail: "Username not found", code: "username_not_found" })
       : e.reason === "Rejected" || e.reason === "AlreadySubscribed"
       ? new BadRequest({ detail: e.message, code: "marketplace_rejected", params: { reason: e.reason } })
-      : new ServiceUnavailable({ detail: "Marketplace is unavailable; try again later", code: "marketplace_unavailable" })
+      : new ServiceUnavailable({ detail: "Marketplace is unavailable; try again later", code: "marketplace_unavailable" }),
+  AccountCapReached: accountCapAnswer,
+  PushSubscriptionInvalid: (e) =>
+    e.reason === "OwnedByAnother"
+      ? new Conflict({ detail: `Push subscription refused: ${e.message}`, code: "push_subscription_taken" })
+      : new BadRequest({ detail: `Push subscription refused: ${e.message}`, code: "push_subscription_invalid" })
 }
 
 /** How long a client should wait before repeating a request whose key is still being processed. */
@@ -219,12 +264,24 @@ export const toHttpError = (error: unknown): HandlerError | undefined => {
   return (MAPPING[error._tag] as (e: DomainError) => HandlerError)(error)
 }
 
+const withRequestId = (error: ServiceUnavailable, requestId: string): ServiceUnavailable =>
+  requestId === ""
+    ? error
+    : new ServiceUnavailable({
+      detail: error.detail,
+      code: error.code,
+      ...(error.params === undefined ? {} : { params: error.params }),
+      request_id: requestId
+    })
+
 /** Seconds a client should wait before retrying this answer, if it is a retry-later one. */
 export const retryAfterSeconds = (error: HandlerError, now: number): number | undefined =>
   error.code === "idempotency_key_in_progress"
     ? IN_PROGRESS_RETRY_SECONDS
     : error.code === "info_quota_exceeded"
     ? secondsToMidnightUtc(now)
+    : error instanceof TooManyRequests && typeof error.params?.["retry_after_seconds"] === "number"
+    ? error.params["retry_after_seconds"]
     : error instanceof TooManyRequests
     ? 1
     : undefined
@@ -242,5 +299,7 @@ export const mapErrors = <A, E extends DomainError | HandlerError, R>(
       if (mapped === undefined) return yield* Effect.die(error)
       const after = retryAfterSeconds(mapped, yield* Clock.currentTimeMillis)
       if (after !== undefined) yield* retryAfter(after)
+      // A server-side failure names the request, so a report can be matched to the logs.
+      if (mapped instanceof ServiceUnavailable) return yield* Effect.fail(withRequestId(mapped, yield* RequestId))
       return yield* Effect.fail(mapped)
     }))

@@ -5,7 +5,8 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import { Marketplace, type OrderId, type TopupId, type UserId } from "@resale/core"
+import type { OrderId, TopupId, UserId } from "@resale/core"
+import { RecipientInfo } from "@resale/core/accounts/RecipientInfo.ts"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
@@ -51,7 +52,7 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
   Effect.gen(function*() {
     const balances = yield* Balances
     const accounts = yield* Accounts
-    const marketplace = yield* Marketplace
+    const recipients = yield* RecipientInfo
     const pricing = yield* PricingService
     const gifts = yield* GiftCatalog
     const orders = yield* OrderService
@@ -94,13 +95,9 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
           const username = payload.username.trim().replace(/^@/, "")
-          const usage = yield* accounts.takeInfoLookup(userId)
+          const { recipient, usage } = yield* recipients.lookup(userId, username)
           const quota = { tier: usage.tier, used: usage.used, limit: usage.limit }
-          const found = yield* marketplace.lookupRecipient("stars", username).pipe(
-            Effect.map(Option.some),
-            Effect.catchIf((e) => e.reason === "RecipientNotFound", () => Effect.succeed(Option.none()))
-          )
-          return Option.match(found, {
+          return Option.match(recipient, {
             onNone: () => ({ username, found: false, name: null, photo_url: null, quota, sandbox }),
             onSome: (r) => ({ username: r.username, found: true, name: r.name, photo_url: r.photo ?? null, quota, sandbox })
           })

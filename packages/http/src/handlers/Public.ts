@@ -1,4 +1,5 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import type { TopupId, Viewer } from "@resale/core"
 import { Effect, Option, Redacted, Result } from "effect"
@@ -6,10 +7,22 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { createHash } from "node:crypto"
 import { Api } from "../api/Api.ts"
-import { Forbidden, NotFound, Unauthorized } from "../api/Errors.ts"
+import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../api/Errors.ts"
 import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
-import { safeEqual, verifyTelegramLogin } from "../auth/TelegramLogin.ts"
+import {
+  callbackUrl,
+  clearLoginStateCookie,
+  LOGIN_STATE_COOKIE,
+  LOGIN_STATE_PARAM,
+  loginStateCookie,
+  loginStateValid,
+  withLoginStateCookie
+} from "../auth/LoginState.ts"
+import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "../auth/TelegramLogin.ts"
+import { OperatorTokenGuard, tooManyFailures } from "../auth/OperatorTokenGuard.ts"
 import { type CookieToSet, WebSessions } from "../auth/WebSessions.ts"
+import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
+import { retryAfter } from "../server/ResponseHeaders.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { renderApiDocs } from "../pages/ApiDocsPage.ts"
@@ -43,7 +56,9 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
     const accounts = yield* Accounts
     const topups = yield* TopupService
     const bot = yield* BotWebhook
+    const sessionService = yield* SessionService
     const sandbox = config.sandbox
+    const cookieSecret = Redacted.value(config.cookieSecret)
     const openApi = OpenApi.fromApi(Api) as unknown as Record<string, unknown>
     const signIn = (identity: Parameters<typeof accounts.signIn>[0]) =>
       Effect.gen(function*() {
@@ -64,27 +79,48 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
             bot_username: config.botUsername,
             sign_in_url: sandbox ? `${config.publicUrl}/v2/auth/sandbox` : null
           }
-          return prefersHtml(request.headers["accept"]) ? homePage(data) : data
+          if (!prefersHtml(request.headers["accept"])) return data
+          // The sign-in widget's callback is bound to this browser (auth/LoginState.ts).
+          const state = loginStateCookie(request.cookies[LOGIN_STATE_COOKIE])
+          const page = HttpServerResponse.html(homePage({ ...data, auth_url: callbackUrl(config.publicUrl, cookieSecret, state.value) }))
+          return state.isNew ? withLoginStateCookie(page, state.value, sessions.secureCookies) : page
         }))
-      .handle("telegramCallback", () =>
+      .handle("telegramCallback", ({ request }) =>
         Effect.gen(function*() {
           const query = yield* HttpServerRequest.ParsedSearchParams
           const fields: Record<string, string> = {}
           for (const [key, value] of Object.entries(query)) fields[key] = Array.isArray(value) ? value[value.length - 1]! : value
+          // Our own parameter, not Telegram's: it is not part of the signed data.
+          const state = fields[LOGIN_STATE_PARAM]
+          delete fields[LOGIN_STATE_PARAM]
+          const refuse = (detail: string, code: "telegram_login_invalid" | "telegram_login_stale", why: string) =>
+            Effect.andThen(
+              Effect.logWarning("telegram sign-in refused").pipe(Effect.annotateLogs({ why, telegram_id: fields["id"] ?? "" })),
+              Effect.fail(new Unauthorized({ detail, code }))
+            )
+          if (!loginStateValid(cookieSecret, request.cookies[LOGIN_STATE_COOKIE], state)) {
+            return yield* refuse("Sign-in must start from this site's sign-in page, in the same browser", "telegram_login_invalid", "state")
+          }
           const now = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
-          const verified = verifyTelegramLogin(fields, Redacted.value(config.botToken), now)
+          const verified = verifyTelegramLogin(fields, Redacted.value(config.botToken), now, config.loginMaxAgeSeconds)
           if (Result.isFailure(verified)) {
-            return yield* verified.failure === "Stale"
-              ? new Unauthorized({ detail: "Telegram login data is too old", code: "telegram_login_stale" })
-              : new Unauthorized({ detail: "Invalid Telegram login data", code: "telegram_login_invalid" })
+            return verified.failure === "Stale"
+              ? yield* refuse("Telegram login data is too old", "telegram_login_stale", "stale")
+              : yield* refuse("Invalid Telegram login data", "telegram_login_invalid", verified.failure)
           }
           const data = verified.success
-          return yield* signIn({
+          // Once only: the payload is remembered for as long as it would be accepted.
+          const keepUntil = new Date((data.authDate + config.loginMaxAgeSeconds + FUTURE_SKEW_SECONDS) * 1000)
+          if (!(yield* sessionService.claimLogin(fields["hash"]!.toLowerCase(), keepUntil))) {
+            return yield* refuse("This Telegram sign-in was already used; sign in again", "telegram_login_invalid", "replay")
+          }
+          const answer = yield* signIn({
             telegramId: data.telegramId,
             username: data.username,
             firstName: data.firstName,
             photoUrl: data.photoUrl
           })
+          return clearLoginStateCookie(answer, sessions.secureCookies)
         }))
       .handle("sandboxSignIn", ({ query }) =>
         Effect.gen(function*() {
@@ -121,9 +157,17 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
             })
           if (viewer === undefined) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
           const file = yield* topups.receipt(viewer, params.topup_id as TopupId).pipe(mapErrors)
+          // Uploaded by a user, so never active content of this site: a sandboxed document with no
+          // scripts, and a PDF (which the browser would render as a document) downloaded, not shown.
+          const image = file.contentType.startsWith("image/")
           return HttpServerResponse.uint8Array(file.bytes, {
             contentType: file.contentType,
-            headers: { "content-disposition": "inline", "x-content-type-options": "nosniff", "cache-control": "private, no-store" }
+            headers: {
+              "content-disposition": image ? "inline" : `attachment; filename="receipt-${params.topup_id}.pdf"`,
+              "content-security-policy": "sandbox; default-src 'none'; img-src 'self'",
+              "x-content-type-options": "nosniff",
+              "cache-control": "private, no-store"
+            }
           })
         }))
       .handle("botWebhook", ({ headers, params, payload }) =>
@@ -142,6 +186,8 @@ export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handl
   Effect.gen(function*() {
     const config = yield* HttpConfig
     const sessions = yield* WebSessions
+    const guard = yield* OperatorTokenGuard
+    const trusted = trustedProxies(config.trustedProxies)
     const expected = Redacted.value(config.adminToken)
     return handlers
       .handle("loginPage", ({ request }) =>
@@ -149,9 +195,20 @@ export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handl
           prefersHtml(request.headers["accept"])
             ? adminLoginPage(config.sandbox, signedIn)
             : { login: "POST /v2/admin/login with form field token", signed_in: signedIn }))
-      .handle("login", ({ payload }) =>
+      .handle("login", ({ payload, request }) =>
         Effect.gen(function*() {
-          if (!safeEqual(payload.token ?? "", expected)) return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
+          // Throttled per address like X-Admin-Token: a blocked address's token is not compared.
+          const client = limitKey(clientAddress(request, trusted))
+          const wait = yield* guard.waitFor(client)
+          if (wait > 0) {
+            yield* retryAfter(wait)
+            return yield* new TooManyRequests({ detail: tooManyFailures(wait), code: "rate_limited" })
+          }
+          if (!safeEqual(payload.token ?? "", expected)) {
+            yield* guard.failed(client, "sign-in form")
+            return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
+          }
+          yield* guard.succeeded(client)
           const cookie = yield* sessions.startOperator
           return redirectWithCookie("/v2/admin", cookie, sessions.secureCookies)
         }))

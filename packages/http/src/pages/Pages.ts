@@ -22,13 +22,15 @@ export const homePage = (data: {
   readonly signed_in: boolean
   readonly sign_in_url: string | null
   readonly bot_username: string | null
+  /** The widget's callback URL, bound to this browser (auth/LoginState.ts). */
+  readonly auth_url: string
 }) =>
   layout(
     { title: "Stars, Premium and gifts for UZS", sandbox: data.sandbox, nav: data.signed_in ? userNav : [] },
     data.signed_in
       ? `<p><a href="/v2/dashboard">Open your dashboard</a></p>`
       : (data.bot_username
-        ? `<script async src="https://telegram.org/js/telegram-widget.js?22" data-telegram-login="${escapeHtml(data.bot_username)}" data-size="large" data-auth-url="/v2/auth/messenger/callback"></script>`
+        ? `<script async src="https://telegram.org/js/telegram-widget.js?22" data-telegram-login="${escapeHtml(data.bot_username)}" data-size="large" data-auth-url="${escapeHtml(data.auth_url)}"></script>`
         : "") +
         (data.sign_in_url ? `<p><a href="${escapeHtml(data.sign_in_url)}">Sign in as the sandbox demo user</a></p>` : "")
   )

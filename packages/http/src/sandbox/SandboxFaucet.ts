@@ -10,7 +10,7 @@
  */
 import { formatTon } from "@resale/core/money/Nanoton.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
-import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
+import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { ByteSize, Effect, Redacted, Result, Semaphore } from "effect"
 import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { safeEqual } from "../auth/TelegramLogin.ts"
@@ -31,7 +31,7 @@ const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsafe(body
 export const SandboxFaucetRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const config = yield* HttpConfig
-    const faucet = yield* SandboxBlockchain
+    const faucet = yield* SandboxFaucet
     const chain = yield* Blockchain
     const expected = Redacted.value(config.adminToken)
     // One funding at a time, so the balance answered is the one this call produced.

@@ -1,6 +1,7 @@
 import { ByteSize, Context, Effect } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
+import { Api } from "../api/Api.ts"
 
 /**
  * One server-wide bound on request bodies, decided before any route, validation or authentication
@@ -16,13 +17,21 @@ export const FORM_OVERHEAD = 256 * 1024
 /** The receipt upload: the file's own limit plus the form around it. */
 export const UPLOAD_BODY_LIMIT = RECEIPT_MAX_BYTES + FORM_OVERHEAD
 
-/** Routes taking a file (POST only); every other request gets `JSON_BODY_LIMIT`. */
-export const UPLOAD_PATHS: ReadonlyArray<string> = ["/v2/balance/top-up/receipt"]
+/** Routes taking a file: the contract's multipart endpoints (the receipt upload); every other request gets `JSON_BODY_LIMIT`. */
+export const UPLOAD_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string }> = Object.values(Api.groups)
+  .flatMap((group) => Object.values(group.endpoints))
+  .filter((endpoint) => [...endpoint.payload.values()].some((entry) => entry.encoding._tag === "Multipart"))
+  .map((endpoint) => ({ method: endpoint.method, path: endpoint.path }))
 
-const pathOf = (url: string) => url.split("?")[0]!
+const uploads = UPLOAD_ROUTES.map((route) => ({
+  method: route.method,
+  pattern: new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}$`)
+}))
 
-export const bodyLimitFor = (method: string, url: string): number =>
-  method === "POST" && UPLOAD_PATHS.includes(pathOf(url)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT
+export const bodyLimitFor = (method: string, url: string): number => {
+  const path = url.split("?")[0]!
+  return uploads.some((u) => u.method === method && u.pattern.test(path)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT
+}
 
 /** The 413 in the caller's dialect: `/v2` errors or the direct surface's flat `{ok: false, ...}`. */
 export const payloadTooLarge = (url: string, limit: number): HttpServerResponse.HttpServerResponse => {

@@ -1,5 +1,7 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
-import { Marketplace, PushSubscriptions, Receipts } from "@resale/core"
+import { Receipts } from "@resale/core"
+import { Notifications } from "@resale/core/outbox/Notifications.ts"
+import { RecipientInfo } from "@resale/core/accounts/RecipientInfo.ts"
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
@@ -9,6 +11,8 @@ import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
+import { pushPolicyLayerConfig } from "@resale/core/push/PushEndpointRules.ts"
 import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -18,13 +22,16 @@ import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
 import { Api, OPENAPI_PATH } from "../api/Api.ts"
 import { AdminTokenAuth, ApiKeyAuth, OperatorSession, RequestValidation, UserSession } from "../api/Middleware.ts"
 import { AuthMiddlewareLayer } from "../auth/AuthMiddleware.ts"
+import { OperatorTokenGuard } from "../auth/OperatorTokenGuard.ts"
 import { WebSessions } from "../auth/WebSessions.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { TelegramBotApi } from "../bot/TelegramBotApi.ts"
 import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
+import { ListsHandlers } from "../handlers/Lists.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
+import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
 import { PricingFastPath } from "../pricing/PricingFastPath.ts"
@@ -32,6 +39,7 @@ import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { HttpConfig } from "./HttpConfig.ts"
+import { SecurityHeaders } from "./SecurityHeaders.ts"
 import { buildWithOnly } from "./LeanServe.ts"
 
 /** Every method and path the HttpApi serves, for the 405 answer. */
@@ -45,21 +53,24 @@ export const apiRoutes = (): Array<KnownRoute> =>
  * a group's context is merged into every request it answers, so it is kept small.
  */
 const Handlers = Layer.mergeAll(
-  buildWithOnly(PublicHandlers, [Accounts, BotWebhook, HttpConfig, RequestValidation, TopupService, WebSessions]),
-  buildWithOnly(AdminLoginHandlers, [HttpConfig, RequestValidation, WebSessions]),
+  buildWithOnly(PublicHandlers, [
+    Accounts, BotWebhook, HttpConfig, RequestValidation, SessionService, TopupService, WebSessions
+  ]),
+  buildWithOnly(AdminLoginHandlers, [HttpConfig, OperatorTokenGuard, RequestValidation, WebSessions]),
   buildWithOnly(PricingHandlers, [HttpConfig, PricingCache, RequestValidation]),
   buildWithOnly(AccountHandlers, [
     Accounts, Balances, FileSystem.FileSystem, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService,
-    PushSubscriptions, Receipts, SessionService, TicketService, TopupService, UserSession, RequestValidation, WebSessions
+    Notifications, Receipts, SessionService, TicketService, TopupService, UserSession, RequestValidation, WebSessions
   ]),
   buildWithOnly(AdminHandlers, [
     HttpConfig, Idempotency, OrderService, PricingCache, PricingService, TicketService, TopupService, OperatorSession,
     RequestValidation
   ]),
   buildWithOnly(ProgrammaticHandlers, [
-    Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, Marketplace, OrderService, PricingService,
+    Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService, RecipientInfo,
     RequestValidation
   ]),
+  buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
 )
 
@@ -81,7 +92,7 @@ export class DatabasePing extends Context.Service<DatabasePing, { readonly ping:
   static readonly layerAlwaysUp = Layer.succeed(DatabasePing)(DatabasePing.of({ ping: Effect.succeed(true) }))
 }
 
-/** 200 while the database answers, 503 otherwise. */
+/** 200 while the database answers, 503 otherwise; and the direct surface's OpenAPI document. */
 const HealthRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const db = yield* DatabasePing
@@ -93,11 +104,18 @@ const HealthRoute = HttpRouter.use((router) =>
           ? HttpServerResponse.jsonUnsafe({ status: "ok" })
           : HttpServerResponse.jsonUnsafe({ status: "database unreachable" }, { status: 503 }))
     )
+    yield* router.add("GET", DIRECT_OPENAPI_PATH, Effect.succeed(HttpServerResponse.jsonUnsafe(directOpenApi)))
   })
 )
 
 /** The use cases and the http package's own services over the storage ports (`@resale/store`). */
-export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, PricingCache.layer).pipe(
+export const HttpServices = Layer.mergeAll(
+  WebSessions.layer,
+  BotWebhook.layer,
+  PricingCache.layer,
+  OperatorTokenGuard.layer,
+  RecipientInfo.layer
+).pipe(
   Layer.provide(TelegramBotApi.layer),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.succeed(TopupSettings)({
@@ -105,7 +123,10 @@ export const HttpServices = Layer.mergeAll(WebSessions.layer, BotWebhook.layer, 
     maxUzs: 100_000_000,
     ttlMs: 15 * 60 * 1000,
     receiptMaxBytes: RECEIPT_MAX_BYTES
-  }))
+  })),
+  // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
+  Layer.provide(accountCapsLayerConfig),
+  Layer.provide(pushPolicyLayerConfig)
 )
 
 /**
@@ -122,10 +143,12 @@ export const httpApp = <E, R>(
     ApiRoutes,
     HealthRoute,
     extra.routes,
-    fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, ...extra.known])
+    fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, { method: "GET", path: DIRECT_OPENAPI_PATH }, ...extra.known])
   ).pipe(
     // Registered first, so it is the outermost global middleware: the other ones never run for it.
     Layer.provideMerge(PricingFastPath),
-    // Outermost of all: an oversized body is refused before anything else looks at the request.
-    Layer.provideMerge(BodyLimit)
+    // An oversized body is refused before anything else looks at the request.
+    Layer.provideMerge(BodyLimit),
+    // Outermost of all, so every answer (a 413 included) gets no-store and HSTS.
+    Layer.provideMerge(SecurityHeaders)
   )

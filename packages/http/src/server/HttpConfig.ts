@@ -1,5 +1,5 @@
 import { AppConfig, type AppSettings } from "@resale/config"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 
 /**
  * Outside sandbox every secret comes from the environment (the start is refused otherwise); in
@@ -25,7 +25,9 @@ export const serverSettings = (app: AppSettings): HttpSettings => ({
   sandbox: app.sandbox,
   cookieSecret: app.sessionSecret,
   paymentCard: app.paymentCard,
-  logRequests: app.logRequests
+  logRequests: app.logRequests,
+  loginMaxAgeSeconds: Math.max(1, Math.floor(Duration.toSeconds(app.loginMaxAge))),
+  trustedProxies: app.trustedProxies
 })
 
 /** Settings of the HTTP server, read and validated once at start. */
@@ -51,6 +53,10 @@ export interface HttpSettings {
   readonly paymentCard: string | null
   /** One log line per request (off by default: it costs a third of the throughput). */
   readonly logRequests: boolean
+  /** How long a Telegram sign-in payload is accepted after it was issued (`LOGIN_MAX_AGE`). */
+  readonly loginMaxAgeSeconds: number
+  /** Reverse proxies in front of the server (`TRUSTED_PROXIES`), for the client address (server/ClientAddress.ts). */
+  readonly trustedProxies: ReadonlyArray<string>
 }
 
 export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("http/server/HttpConfig") {
@@ -75,6 +81,8 @@ export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("htt
       cookieSecret: Redacted.make("test-cookie-secret"),
       paymentCard: "8600 0000 0000 0000",
       logRequests: false,
+      loginMaxAgeSeconds: 600,
+      trustedProxies: [],
       ...overrides
     }))
 }

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Scope } from "effect"
 import { RouteNoting } from "@resale/observability/RequestFacts.ts"
 import { requestLog } from "@resale/observability/RequestLog.ts"
 import { HttpRouter, HttpServer } from "effect/http"
+import { withRequestId } from "./RequestId.ts"
 
 /**
  * The platform's own services (`effect/...`: HTTP platform, file system, path, scope, references),
@@ -39,7 +40,8 @@ export const serveLean = <A, E, R>(
     Effect.map((built) => {
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
       // One log line per request (unless turned off) and the request metrics.
-      const served = HttpServer.serveEffect(handler, requestLog({ log: options.logRequests }))
+      // The request id wraps the request log, so its line and every line of the request carry `request_id`.
+      const served = HttpServer.serveEffect(handler, (app) => withRequestId(requestLog({ log: options.logRequests })(app)))
       return Layer.effectDiscard(
         Effect.updateContext(served, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context))
       )

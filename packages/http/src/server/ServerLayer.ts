@@ -1,24 +1,19 @@
 /**
  * Everything `npm start` runs in one process, composed statically for the configured mode:
  * - storage: `DATABASE_URL` or the embedded PostgreSQL under `DATA_DIR` (migrated at start);
- * - the world: in sandbox mode ONE TON emulator (state in `DATA_DIR/ton-sandbox.json`) and ONE Fragment
- *   simulator that delivers once the payment is on that emulator; in production toncenter and Fragment;
+ * - the world (`@resale/world`): in sandbox mode the sandbox world of DATA_DIR (one TON emulator and one
+ *   Fragment simulator, shared with `npm run worker` and the CLI); in production toncenter and Fragment;
  * - the routes: /v2 (HttpApi + pages), the web UI, the direct purchase surface, `/healthz` and, in
  *   sandbox mode, the faucet; FastAPI's 404/405 for everything else;
- * - the worker (`WorkerLive` jobs) unless turned off, on the same storage, chain and marketplace.
- * Each of storage, world and (in production) the gift sender is provided once at the top, so every
- * consumer shares the same instance.
+ * - the worker's jobs (given by `main.ts`, the only file of this package that knows the worker) unless
+ *   turned off, on the same storage and world.
+ * Storage and world are provided once at the top, so every consumer shares the same instance.
  */
 import { NodeHttpServer } from "@effect/platform-node"
-import { FragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
-import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
-import { makeWorkerLive, makeWorkerLiveOverGiftSender } from "@resale/worker/WorkerLive.ts"
-import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
-import { SandboxWorld } from "@resale/worker/SandboxWorld.ts"
-import { GiftSenderLive } from "@resale/worker/gifts/GiftSenderLive.ts"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
 import { shutdownBegun } from "@resale/observability/Lifecycle.ts"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { World } from "@resale/world"
+import { Effect, Layer, Redacted } from "effect"
 import { createServer } from "node:http"
 import { DirectRouteHandlers, DirectServices, directKnownRoutes } from "../direct/DirectRoutes.ts"
 import { DirectHttpConfig } from "../direct/DirectConfig.ts"
@@ -31,10 +26,11 @@ import { serveLean } from "./LeanServe.ts"
 import { OPS_PATHS, OpsRoutes } from "./OpsRoutes.ts"
 import { storageLayer } from "./Storage.ts"
 
-export interface ServerOptions {
+export interface ServerOptions<WE, WR> {
   readonly settings: HttpSettings
-  /** The in-process worker's settings; None when `WORKER=false` (the worker runs as its own process). */
-  readonly worker: Option.Option<WorkerSettings>
+  /** The in-process worker's jobs (built by `main.ts`); `Layer.empty` when `WORKER=false`. */
+  readonly worker: Layer.Layer<never, WE, WR>
+  readonly inProcessWorker: boolean
 }
 
 /** The direct purchase surface over the chain and marketplace in context (its settings from the environment). */
@@ -71,62 +67,27 @@ const serve = <E, R, GE, GR>(
     Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
   )
 
-const workerLive = (settings: WorkerSettings) => makeWorkerLive(Layer.succeed(WorkerConfig)(settings))
-
-const workerOf = (options: ServerOptions) =>
-  Option.match(options.worker, { onNone: (): ReturnType<typeof workerLive> => Layer.empty, onSome: workerLive })
-
 /** `/livez`, `/readyz`, `/metrics`; the worker's loops count for readiness when it runs here. */
-const opsRoutesOf = (options: ServerOptions) => OpsRoutes({ workerInProcess: Option.isSome(options.worker) })
 const opsKnownRoutes = OPS_PATHS.map((path) => ({ method: "GET", path }))
 
-/** Sandbox mode: one emulator and one Fragment simulator for the routes, the faucet and the worker. */
-const sandboxServer = (options: ServerOptions) => {
-  const { settings } = options
-  const routes = Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute, opsRoutesOf(options))
-  const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes, ...opsKnownRoutes] })
-  return Layer.mergeAll(serve(settings, app, GiftCatalog.layerSandbox), workerOf(options), databaseWatch()).pipe(
-    Layer.provide(SandboxWorld.layer(settings.dataDir)),
-    Layer.provide(storageLayer(settings)),
-    Layer.provide(Layer.succeed(HttpConfig)(settings))
-  )
-}
-
-/** Production: toncenter (`TONCENTER_*`) and Fragment (`FRAGMENT_*`) from the environment. */
-const productionServer = (options: ServerOptions) => {
-  const { settings } = options
-  const routes = Layer.mergeAll(WebUi, DirectMounted, opsRoutesOf(options))
-  const app = httpApp({ routes, known: [...WEB_ROUTES, ...directKnownRoutes, ...opsKnownRoutes] })
-  // ONE gift sender (mtcute when configured) for the catalogue and the worker: the catalogue reads the
-  // accounts the worker sends from, over the same Telegram clients.
-  const workerConfig = Option.match(options.worker, {
-    onNone: () => WorkerConfig.layer,
-    onSome: (worker) => Layer.succeed(WorkerConfig)(worker)
-  })
-  const worker = Option.match(options.worker, {
-    onNone: (): ReturnType<typeof makeWorkerLiveOverGiftSender<never, never>> => Layer.empty,
-    onSome: (worker) => makeWorkerLiveOverGiftSender(Layer.succeed(WorkerConfig)(worker))
-  })
-  return Layer.mergeAll(serve(settings, app, GiftCatalog.layer), worker, databaseWatch()).pipe(
-    Layer.provide(GiftSenderLive.pipe(Layer.provide(workerConfig))),
-    Layer.provide(Layer.mergeAll(TonCenterBlockchain.layer, FragmentMarketplace.layer)),
-    Layer.provide(storageLayer(settings)),
-    Layer.provide(Layer.succeed(HttpConfig)(settings))
-  )
-}
-
 /**
- * The whole process for `options`; the banner is logged once the server listens. The database is
- * watched (lost / back lines) and `shutdown begun` is the first line once a stop is asked for.
+ * The whole process for `options`: the routes of the mode (the faucet in sandbox mode), the worker,
+ * over one storage and one outside world (`World.layer`); the banner is logged once the server listens.
+ * The database is watched (lost / back lines) and `shutdown begun` is the first line once a stop is asked for.
  */
-export const serverLayer = (options: ServerOptions) => {
-  const server = options.settings.sandbox ? sandboxServer(options) : productionServer(options)
-  return shutdownBegun("server").pipe(
-    Layer.provide(server.pipe(Layer.tap(() => banner(options.settings, Option.isSome(options.worker)))))
+export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
+  const { settings } = options
+  const ops = OpsRoutes({ workerInProcess: options.inProcessWorker })
+  const routes = settings.sandbox ? Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute, ops) : Layer.mergeAll(WebUi, DirectMounted, ops)
+  const known = settings.sandbox
+    ? [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes, ...opsKnownRoutes]
+    : [...WEB_ROUTES, ...directKnownRoutes, ...opsKnownRoutes]
+  // ONE gift sender (mtcute when configured) for the catalogue and the worker: one Telegram client per account.
+  const server = Layer.mergeAll(serve(settings, httpApp({ routes, known }), GiftCatalog.layer), options.worker, databaseWatch()).pipe(
+    Layer.provide(World.layer),
+    Layer.provide(storageLayer(settings)),
+    Layer.provide(Layer.succeed(HttpConfig)(settings)),
+    Layer.tap(() => banner(settings, options.inProcessWorker))
   )
+  return shutdownBegun("server").pipe(Layer.provide(server))
 }
-
-
-
-
-

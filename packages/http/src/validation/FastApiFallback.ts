@@ -3,6 +3,7 @@ import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } fr
 import { HttpApiError } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import type { ValidationErrorItem } from "../api/Errors.ts"
+import { RequestId } from "../server/RequestId.ts"
 
 /** Method and path pattern (`/v2/tickets/:ticket_id`) of every route the server answers. */
 export interface KnownRoute {
@@ -71,10 +72,11 @@ export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
         HttpApiError.HttpApiSchemaError.is(defect) && defect.kind !== "Body" && defect.kind !== "ResponseHeaders"
           ? Effect.succeed(json({ detail: issueDetail(defect.kind, defect.cause.issue) }, 422))
           : Effect.gen(function*() {
-            // A bug, not a client mistake: the id links the answer to the log line; the body says nothing more.
+            // A bug, not a client mistake: the ids link the answer to the log line; the body says nothing more.
             const errorId = randomUUID()
+            const requestId = yield* RequestId
             yield* Effect.logError("unexpected defect", { errorId, defect })
-            return json({ detail: "Internal Server Error", code: "internal_error", error_id: errorId }, 500)
+            return json({ detail: "Internal Server Error", code: "internal_error", error_id: errorId, request_id: requestId }, 500)
           })
       ),
       Effect.map((response) =>

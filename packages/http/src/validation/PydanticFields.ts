@@ -16,6 +16,8 @@ export interface FieldSpec {
   readonly gt?: number
   /** Longest text accepted (`Schema.isMaxLength`, else `MAX_TEXT_LENGTH`), as pydantic's `max_length`. */
   readonly maxLength?: number
+  /** The closed set of a text field (`Schema.Literals`), as a pydantic `Enum`/`Literal`. */
+  readonly literals?: ReadonlyArray<string>
 }
 
 /** No text field of a request is longer than this, whatever its schema says (bounded input). */
@@ -56,6 +58,13 @@ export const kindFromAst = (ast: SchemaAST.AST): FieldKind => {
   return "any"
 }
 
+/** The values of a string literal or a union of string literals, else undefined. */
+const stringLiterals = (ast: SchemaAST.AST): ReadonlyArray<string> | undefined => {
+  const members = SchemaAST.isUnion(ast) ? ast.types : [ast]
+  const values = members.map((m) => (SchemaAST.isLiteral(m) && typeof m.literal === "string" ? m.literal : undefined))
+  return values.every((v): v is string => v !== undefined) && values.length > 0 ? values : undefined
+}
+
 /** Field specs of a struct schema, in declaration order (FastAPI reports in that order). */
 export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpec> => {
   if (schema === undefined) return []
@@ -66,9 +75,11 @@ export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpe
     const encoded = SchemaAST.toEncoded(ps.type)
     const gt = checkPayload(inner, "effect/schema/isGreaterThan", "exclusiveMinimum")
     const maxLength = checkPayload(inner, "effect/schema/isMaxLength", "maxLength")
+    const literals = stringLiterals(inner)
     return {
       name: String(ps.name),
-      kind: kindFromAst(inner),
+      kind: literals === undefined ? kindFromAst(inner) : "str",
+      ...(literals === undefined ? {} : { literals }),
       required: !SchemaAST.isOptional(ps.type) && !SchemaAST.isOptional(encoded),
       nullable,
       ...(gt === undefined ? {} : { gt }),
@@ -221,6 +232,12 @@ export const checkFields = (
         ...item([loc, field.name], "string_too_long", `String should have at most ${maxLength} characters`, null),
         ctx: { max_length: maxLength }
       })
+      continue
+    }
+    if (field.literals !== undefined && !field.literals.includes(String(result.value))) {
+      const expected = field.literals.map((l) => `'${l}'`)
+      const words = expected.length > 1 ? `${expected.slice(0, -1).join(", ")} or ${expected.at(-1)}` : expected.join("")
+      errors.push({ ...item([loc, field.name], "enum", `Input should be ${words}`, jsonInput(raw)), ctx: { expected: words } })
       continue
     }
     const value = mode === "text" && typeof result.value !== "object" ? String(result.value) : result.value

@@ -187,6 +187,13 @@ const checkBody = Effect.fnUntraced(function*(
     : { errors: result.errors }
 })
 
+/**
+ * The echoed `input` as plain JSON: a JSON number too large for a double (`1e400`) parses as
+ * Infinity, which no JSON answer can carry; it is echoed as null (JSON.stringify's own rule).
+ */
+const jsonSafeInput = (error: ValidationErrorItem): ValidationErrorItem =>
+  error.input === undefined ? error : { ...error, input: JSON.parse(JSON.stringify(error.input) ?? "null") }
+
 const rebuildRequest = (request: HttpServerRequest.HttpServerRequest, contentType: string, body: string) => {
   const headers = new Headers()
   for (const [key, value] of Object.entries(request.headers)) {
@@ -220,7 +227,7 @@ export const RequestValidatorLayer = Layer.effect(RequestValidation)(Effect.gen(
       )
       : { errors: [] } as BodyResult
     const errors = [...params.errors, ...search.errors, ...headers.errors, ...body.errors]
-    if (errors.length > 0) return yield* new HTTPValidationError({ detail: errors })
+    if (errors.length > 0) return yield* new HTTPValidationError({ detail: errors.map(jsonSafeInput) })
     let effect = httpEffect
     if (params.changed) {
       effect = Effect.provideService(effect, HttpRouter.RouteContext, { ...route, params: params.values as Record<string, string> })

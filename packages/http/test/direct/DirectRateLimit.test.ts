@@ -5,9 +5,9 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { IsolatedPostgres } from "@resale/store/testing/index.ts"
-import { Deferred, Effect, Fiber } from "effect"
+import { Deferred, Effect, Fiber, Metric } from "effect"
 import { TestClock } from "effect/testing"
-import { makeGate } from "../../src/direct/DerivationGate.ts"
+import { derivationQueue, makeGate } from "../../src/direct/DerivationGate.ts"
 import { RateLimiter } from "../../src/direct/RateLimiter.ts"
 import { assertFailure, call, get, post } from "./support/client.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
@@ -36,6 +36,7 @@ describe("RateLimiter and the derivation gate", () => {
       const second = yield* Effect.forkChild(gate.run(Effect.succeed("second ran")))
       yield* Effect.yieldNow
       assert.strictEqual(gate.waiting(), 1)
+      assert.strictEqual((yield* Metric.value(derivationQueue)).value, 1, "the queue shows in /metrics")
       const third = yield* Effect.flip(gate.run(Effect.succeed("never")))
       assert.strictEqual(third.reason, "Overloaded")
       yield* Deferred.succeed(hold, undefined)

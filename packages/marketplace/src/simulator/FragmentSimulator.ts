@@ -101,7 +101,8 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     }
     if (fault?.status !== undefined) {
       state.calls.push({ method, fields, status: fault.status })
-      return send(res, fault.status, "text/html", `<html><body>HTTP ${fault.status}</body></html>`)
+      const body = fault.body ?? `<html><body>HTTP ${fault.status}</body></html>`
+      return send(res, fault.status, body.startsWith("{") ? "application/json" : "text/html", body)
     }
     if (fault?.malformed === true) {
       state.calls.push({ method, fields, status: 200 })

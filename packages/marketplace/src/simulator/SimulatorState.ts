@@ -46,6 +46,8 @@ export interface Injection {
   readonly method?: string
   /** answer with this HTTP status and a short body */
   readonly status?: number
+  /** the body to answer with `status` (JSON when it starts with "{"; default a short HTML page) */
+  readonly body?: string
   /** answer HTTP 200 with a body that is not JSON */
   readonly malformed?: boolean
   /** wait before answering (then answer normally unless another fault is set) */

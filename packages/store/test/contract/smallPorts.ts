@@ -100,6 +100,17 @@ export const smallPortsContract = (test: StoreTest) => {
     assert.isTrue(Option.isNone(yield* sessions.find("s-user", at(1))))
   }))
 
+  test("Sessions: a sign-in payload is claimed once; the claim is swept when it expires", Effect.gen(function*() {
+    const sessions = yield* Sessions
+    assert.isTrue(yield* sessions.claimLogin("payload-a", at(minutes(10))))
+    assert.isFalse(yield* sessions.claimLogin("payload-a", at(minutes(10))))
+    assert.isTrue(yield* sessions.claimLogin("payload-b", at(minutes(10))))
+    yield* sessions.removeExpired(at(minutes(9)))
+    assert.isFalse(yield* sessions.claimLogin("payload-a", at(minutes(20))))
+    yield* sessions.removeExpired(at(minutes(10)))
+    assert.isTrue(yield* sessions.claimLogin("payload-b", at(minutes(30))))
+  }))
+
   test("BotUpdates: true the first time only", Effect.gen(function*() {
     const updates = yield* BotUpdates
     assert.isTrue(yield* updates.markSeen(1001, t0))
@@ -107,18 +118,24 @@ export const smallPortsContract = (test: StoreTest) => {
     assert.isTrue(yield* updates.markSeen(1002, at(1)))
   }))
 
-  test("PushSubscriptions: upsert replaces keys and owner of an endpoint; remove is idempotent", Effect.gen(function*() {
+  test("PushSubscriptions: an endpoint keeps its owner (keys replaced for it only), the newest `keep` stay; remove is idempotent", Effect.gen(function*() {
     const push = yield* PushSubscriptions
     const ann = yield* newUser(3)
     const ben = yield* newUser(4)
     const endpoint = "https://push.example.test/ep/1"
-    yield* push.upsert({ userId: ann.id, endpoint, p256dh: "key-1", auth: "auth-1", createdAt: t0 })
-    yield* push.upsert({ userId: ben.id, endpoint, p256dh: "key-2", auth: "auth-2", createdAt: at(1) })
-    assert.strictEqual((yield* push.listByUser(ann.id)).length, 0)
-    assert.deepStrictEqual((yield* push.listByUser(ben.id)).map((s) => s.p256dh), ["key-2"])
-    yield* push.remove(endpoint)
-    yield* push.remove(endpoint)
+    assert.strictEqual(yield* push.upsert({ userId: ann.id, endpoint, p256dh: "key-1", auth: "auth-1", createdAt: t0 }, 3), "stored")
+    assert.strictEqual(yield* push.upsert({ userId: ben.id, endpoint, p256dh: "key-2", auth: "auth-2", createdAt: at(1) }, 3), "taken")
     assert.strictEqual((yield* push.listByUser(ben.id)).length, 0)
+    assert.deepStrictEqual((yield* push.listByUser(ann.id)).map((s) => s.p256dh), ["key-1"])
+    assert.strictEqual(yield* push.upsert({ userId: ann.id, endpoint, p256dh: "key-3", auth: "auth-3", createdAt: at(2) }, 3), "stored")
+    assert.deepStrictEqual((yield* push.listByUser(ann.id)).map((s) => s.p256dh), ["key-3"])
+    for (let n = 2; n <= 5; n++) {
+      yield* push.upsert({ userId: ann.id, endpoint: `${endpoint}${n}`, p256dh: `k${n}`, auth: "a", createdAt: at(10 + n) }, 3)
+    }
+    assert.deepStrictEqual((yield* push.listByUser(ann.id)).map((s) => s.p256dh), ["k3", "k4", "k5"])
+    yield* push.remove(`${endpoint}5`)
+    yield* push.remove(`${endpoint}5`)
+    assert.strictEqual((yield* push.listByUser(ann.id)).length, 2)
   }))
 
   test("Outbox: add, claim with a lease, deliver, retry later or fail for good", Effect.gen(function*() {

@@ -24,9 +24,12 @@ export const topupsContract = (test: StoreTest) => {
     assert.strictEqual(a.requestedUzs, 10_000)
     assert.deepStrictEqual(a.expiresAt, at(minutes(15)))
     // A top-up that leaves `pending` keeps its payable amount quarantined (a late bank payment must
-    // not credit another user's top-up); the next request moves on to a free offset.
+    // not credit another user's top-up): another user's request moves on to a free offset, while
+    // its owner gets it back (a late payment for it credits the same account).
     yield* (yield* Topups).transition(a.id, ["pending"], "cancelled", {}, at(1))
-    assert.strictEqual((yield* pending(user.id, 10_000)).payableUzs, 10_003)
+    const other = yield* newUser(11)
+    assert.strictEqual((yield* pending(other.id, 10_000)).payableUzs, 10_003)
+    assert.strictEqual((yield* pending(user.id, 10_000)).payableUzs, 10_000)
   }))
 
   test("insertPending fails TopupPayableExhausted when all 1,000 offsets are pending", Effect.gen(function*() {
@@ -48,13 +51,13 @@ export const topupsContract = (test: StoreTest) => {
     const review = yield* topups.insertReview({
       userId: ann.id,
       requestedUzs: 25_000 as Uzs,
-      receipt: { key: "receipts/3/abc", contentType: "image/png", size: 1234 },
+      receipt: { key: "receipts/3/abc", contentType: "image/png", size: 1234, sha256: "ab".repeat(32) },
       now: t0
     })
     assert.strictEqual(review.status, "review")
     assert.strictEqual(review.payableUzs, 25_000)
     assert.isNull(review.expiresAt)
-    assert.deepStrictEqual(review.receipt, { key: "receipts/3/abc", contentType: "image/png", size: 1234 })
+    assert.deepStrictEqual(review.receipt, { key: "receipts/3/abc", contentType: "image/png", size: 1234, sha256: "ab".repeat(32) })
     const card = yield* pending(ann.id, 5_000)
     yield* pending(ben.id, 7_000)
     assert.deepStrictEqual(Option.getOrThrow(yield* topups.find(review.id)), review)
@@ -116,7 +119,7 @@ export const topupsContract = (test: StoreTest) => {
     const topups = yield* Topups
     const ann = yield* newUser(9)
     const ben = yield* newUser(10)
-    const receipt = (n: number) => ({ key: `receipts/9/r${n}`, contentType: "image/png", size: 100 + n })
+    const receipt = (n: number) => ({ key: `receipts/9/r${n}`, contentType: "image/png", size: 100 + n, sha256: null })
     const attach = (userId: UserId, amount: number, now: Date, n: number) =>
       topups.attachReceipt({ userId, amountUzs: amount as Uzs, receipt: receipt(n), now })
     const x = yield* pending(ann.id, 10_000)

@@ -3,7 +3,7 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { OrderWork } from "@resale/core/orders/OrderWork.ts"
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import { WorkerConfig } from "../WorkerConfig.ts"
-import { GiftFulfilment } from "./GiftFulfilment.ts"
+import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
 import { MarketplaceFulfilment } from "./MarketplaceFulfilment.ts"
 import type { Outcome } from "./Outcome.ts"
 

@@ -3,7 +3,7 @@
  * in sandbox mode a fixed sandbox-only BIP39 phrase derived from a public label (so every restart
  * and every worker of one sandbox chain pays from the same wallet) that the sandbox faucet tops up.
  */
-import { SandboxBlockchain } from "@resale/ton"
+import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { deriveKeys } from "@resale/ton/Mnemonic.ts"
 import { networkGlobalIdOf } from "@resale/ton/PayerAccount.ts"
 import { walletContract } from "@resale/ton/WalletContracts.ts"
@@ -46,7 +46,8 @@ export class HotWallet extends Context.Service<HotWallet, {
     Effect.gen(function*() {
       const settings = yield* WorkerConfig
       const chain = yield* Blockchain
-      const sandbox = yield* Effect.serviceOption(SandboxBlockchain)
+      // Funded from the sandbox faucet in sandbox mode only (an outside chain's faucet stub just fails).
+      const sandbox = settings.sandbox ? yield* Effect.serviceOption(SandboxFaucet) : Option.none()
       const phrase = Option.isSome(settings.hotWalletMnemonic)
         ? settings.hotWalletMnemonic.value
         : settings.sandbox

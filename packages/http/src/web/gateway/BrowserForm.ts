@@ -10,6 +10,8 @@ import { CSRF_FIELD } from "./WebCookies.ts"
 export interface BrowserForm {
   readonly csrf: string | undefined
   readonly idempotencyKey: string | undefined
+  /** The text fields as posted (files left out), to put back into the form when it fails. */
+  readonly fields: Readonly<Record<string, string>>
   /** The request to forward: same body, `Accept: application/json`, the idempotency key as a header. */
   readonly forward: HttpServerRequest.HttpServerRequest
 }
@@ -46,5 +48,9 @@ export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest) =>
     const forward = HttpServerRequest.fromWeb(new Request(url, { method: "POST", headers, body: bytes })).modify({
       remoteAddress: request.remoteAddress
     })
-    return { csrf, idempotencyKey, forward } satisfies BrowserForm
+    const fields: Record<string, string> = {}
+    parsed?.forEach((value, name) => {
+      if (typeof value === "string" && !(name in fields)) fields[name] = value
+    })
+    return { csrf, idempotencyKey, fields, forward } satisfies BrowserForm
   })

@@ -18,6 +18,8 @@ const money = (value: string | number | undefined): string => `${MONEY_PARAM}${v
 const state = (kind: "topup" | "order" | "ticket", value: string | number | undefined): string =>
   `${MESSAGE_PARAM}status.${kind}.${value ?? ""}`
 const text = (value: string | number | undefined): string => String(value ?? "")
+/** Whole hours (rounded up) until a daily cap frees up. */
+const hours = (p: ErrorParams): number => Math.max(1, Math.ceil(Number(p["retry_after_seconds"] ?? 86_400) / 3600))
 
 const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   not_authenticated: () => line("error.signIn"),
@@ -41,15 +43,30 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   info_quota_exceeded: () => line("error.quota"),
   balance_insufficient: (p) => line("error.insufficient", { required: money(p["required_uzs"]), balance: money(p["balance_uzs"]) }),
   topup_not_found: () => line("error.notFoundThing"),
-  topup_transition_invalid: (p) => line("error.topupState", { from: state("topup", p["from"]), to: state("topup", p["to"]) }),
+  // The same state twice (a second click, two operators at once) is no conflict to explain: say it is done.
+  topup_transition_invalid: (p) =>
+    p["from"] === p["to"]
+      ? line("error.topupAlready", { state: state("topup", p["from"]) })
+      : line("error.topupState", { from: state("topup", p["from"]), to: state("topup", p["to"]) }),
   topup_amount_invalid: (p) => line("error.amountRange", { min: money(p["min_uzs"]), max: money(p["max_uzs"]) }),
   topup_possible_duplicate: (p) =>
-    line("error.possibleDuplicate", { id: text(p["duplicate_of"]), amount: money(p["amount_uzs"]) }),
+    p["reason"] === "same_file"
+      ? line("error.possibleDuplicateFile", { id: text(p["duplicate_of"]) })
+      : line(p["reason"] === "near_amount" ? "error.possibleDuplicateNear" : "error.possibleDuplicate", {
+        id: text(p["duplicate_of"]),
+        amount: money(p["amount_uzs"])
+      }),
   topup_payable_exhausted: () => line("error.payableExhausted"),
   receipt_not_found: () => line("error.notFoundThing"),
   receipt_type_unsupported: () => line("error.receiptType"),
   receipt_too_large: () => line("error.receiptLarge"),
   receipt_empty: () => line("error.receiptEmpty"),
+  account_cap_open_topups: (p) => line("error.capOpenTopups", { limit: text(p["limit"]) }),
+  account_cap_open_reviews: (p) => line("error.capOpenReviews", { limit: text(p["limit"]) }),
+  account_cap_topups_per_day: (p) => line("error.capTopupsPerDay", { limit: text(p["limit"]), n: hours(p) }),
+  account_cap_cancels_per_day: (p) => line("error.capCancelsPerDay", { limit: text(p["limit"]), n: hours(p) }),
+  account_cap_uploads_per_day: (p) => line("error.capUploadsPerDay", { limit: text(p["limit"]), n: hours(p) }),
+  account_cap_tickets_per_day: (p) => line("error.capTicketsPerDay", { limit: text(p["limit"]), n: hours(p) }),
   order_not_found: () => line("error.notFoundThing"),
   order_transition_invalid: (p) => line("error.orderState", { from: state("order", p["from"]), to: state("order", p["to"]) }),
   stars_amount_too_small: () => line("error.starsMin"),
@@ -79,13 +96,12 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   payment_already_matched: () => line("error.paymentMatched"),
   payment_invalid: () => line("error.generic"),
   page_invalid: () => line("error.generic"),
-  push_subscription_invalid: () => line("error.generic"),
+  push_subscription_invalid: () => line("error.pushInvalid"),
+  push_subscription_taken: () => line("error.pushInvalid"),
   idempotency_key_invalid: () => line("error.idempotency"),
   idempotency_key_reused: () => line("error.idempotency"),
   idempotency_key_endpoint_mismatch: () => line("error.idempotency"),
-  idempotency_key_in_progress: () => line("error.inProgress"),
-  webhook_not_found: () => line("error.notFoundThing"),
-  webhook_url_invalid: () => line("error.webhookUrl")
+  idempotency_key_in_progress: () => line("error.inProgress")
 }
 
 const FIELD_KEYS = new Set([

@@ -22,7 +22,7 @@ describe("API errors in words", () => {
       code: "topup_transition_invalid",
       params: { from: "paid", to: "cancelled" }
     }))
-    assert.deepStrictEqual(words("ru", state), ["Это пополнение уже в статусе «Зачислено», поэтому оно не может стать «Отменено»."])
+    assert.deepStrictEqual(words("ru", state), ["Пополнение уже в статусе «Зачислено», перевести его в «Отменено» нельзя."])
   })
 
   it("FastAPI's 422 list names each field", () => {

@@ -7,7 +7,7 @@ import { type AdminPayment, adminPaymentsPage } from "../pages/AdminPaymentsPage
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
-import { apiPage } from "../pages/ApiPage.ts"
+import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { homePage } from "../pages/HomePage.ts"
@@ -36,6 +36,8 @@ export interface PageEnv {
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
   readonly publicUrl: string
+  /** The sign-in widget's callback URL, bound to this browser. */
+  readonly authUrl: string
   readonly paymentCard: string | null
   readonly topupLimits: { readonly min: number; readonly max: number }
   readonly giftTitles: Effect.Effect<GiftTitles>
@@ -87,7 +89,7 @@ type Loader = (env: PageEnv) => Effect.Effect<PageResult, Types.unhandled>
 export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [/^\/v2\/?$/, (env) =>
     load(env, ["/v2/", "/v2/api/pricing"], (home: typeof Dto.Home.Type, pricing: typeof Dto.Pricing.Type) =>
-      homePage(env.ctx, { home, pricing, authUrl: `${env.publicUrl}/v2/auth/messenger/callback` }))],
+      homePage(env.ctx, { home, pricing, authUrl: env.authUrl }))],
   [/^\/v2\/dashboard$/, (env) =>
     Effect.flatMap(env.giftTitles, (gifts) =>
       load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) =>
@@ -106,6 +108,8 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [/^\/v2\/api-docs$/, (env) =>
     load(env, ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard"] : [])], (docs: typeof Dto.ApiDocs.Type, dashboard?: typeof Dto.Dashboard.Type) =>
       apiPage(env.ctx, { docs, user: dashboard?.user ?? null, baseUrl: env.publicUrl, reference: env.reference }))],
+  [/^\/v2\/api-key\/confirm$/, (env) =>
+    load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) => confirmRotatePage(env.ctx, dashboard.user))],
   [/^\/v2\/admin\/login$/, (env) =>
     Effect.map(env.get("/v2/admin/login"), (answer): PageResult =>
       (answer.json as { signed_in?: boolean } | undefined)?.signed_in === true

@@ -31,6 +31,10 @@ export type FlashLine =
 export interface Flash {
   readonly kind: "ok" | "error"
   readonly lines: ReadonlyArray<FlashLine>
+  /** The id of the page section holding the form that failed: the message is shown there. */
+  readonly form?: string
+  /** What the shopper typed into that form, put back so nothing has to be typed again. */
+  readonly values?: Readonly<Record<string, string>>
 }
 
 // Cookies hold about 4 KB; a flash longer than this is cut to its first lines.
@@ -40,6 +44,11 @@ const MAX_FLASH = 2500
 export const encodeFlash = (secret: string, flash: Flash): string => {
   let lines = flash.lines
   let body = Buffer.from(JSON.stringify({ ...flash, lines })).toString("base64url")
+  // Typed values are a courtesy: the first thing dropped when the cookie would be too big.
+  if (body.length > MAX_FLASH && flash.values !== undefined) {
+    flash = { kind: flash.kind, lines, ...(flash.form === undefined ? {} : { form: flash.form }) }
+    body = Buffer.from(JSON.stringify(flash)).toString("base64url")
+  }
   while (body.length > MAX_FLASH && lines.length > 1) {
     lines = lines.slice(0, -1)
     body = Buffer.from(JSON.stringify({ ...flash, lines })).toString("base64url")
@@ -55,7 +64,13 @@ export const decodeFlash = (secret: string, value: string | undefined): Flash | 
   if (!safeEqual(mac(secret, "flash", body), value.slice(dot + 1))) return undefined
   try {
     const parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8")) as Flash
-    return parsed.kind === "ok" || parsed.kind === "error" ? { kind: parsed.kind, lines: parsed.lines ?? [] } : undefined
+    if (parsed.kind !== "ok" && parsed.kind !== "error") return undefined
+    return {
+      kind: parsed.kind,
+      lines: parsed.lines ?? [],
+      ...(typeof parsed.form === "string" && /^[a-z0-9-]{1,40}$/.test(parsed.form) ? { form: parsed.form } : {}),
+      ...(typeof parsed.values === "object" && parsed.values !== null ? { values: parsed.values } : {})
+    }
   } catch {
     return undefined
   }

@@ -2,9 +2,10 @@ import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
 import { Api } from "../../api/Api.ts"
+import { callbackUrl, LOGIN_STATE_COOKIE, loginStateCookie, withLoginStateCookie } from "../../auth/LoginState.ts"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { GiftCatalog } from "../../gifts/GiftCatalog.ts"
-import { renderApiSections } from "../../pages/ApiDocsPage.ts"
+import { renderApiSections, renderAuthSection } from "../../pages/ApiDocsPage.ts"
 import { prefersHtml } from "../../pages/Html.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
 import { type Html, toString, unsafeRaw } from "../Html.ts"
@@ -19,6 +20,8 @@ import { errorLines } from "./ErrorText.ts"
 import { formBack, formSuccess } from "./FormOutcomes.ts"
 import { getJson, runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
+import { keptValues } from "../layout/FormRecall.ts"
+import { CONFIRM_PATH, NEW_KEY_COOKIE, NEW_KEY_PATH, openKey, sealKey } from "./NewKeyOnce.ts"
 import { CSRF_COOKIE, csrfToken, csrfValid, decodeFlash, encodeFlash, type Flash, FLASH_COOKIE, newCsrfSecret } from "./WebCookies.ts"
 
 /**
@@ -70,7 +73,8 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
   const topupLimits = { min: 1_000, max: 100_000_000 }
   const secret = Redacted.value(config.cookieSecret)
   const secure = config.publicUrl.startsWith("https://")
-  const reference: Html = unsafeRaw(renderApiSections(OpenApi.fromApi(Api) as unknown as Record<string, unknown>))
+  const document = OpenApi.fromApi(Api) as unknown as Record<string, unknown>
+  const reference: Html = unsafeRaw(renderAuthSection(document) + renderApiSections(document))
   const giftTitles = Effect.map(catalog.list, (gifts) => Object.fromEntries(gifts.map((g) => [g.id, g.title])))
 
   const cookieOptions = { path: "/", httpOnly: true, sameSite: "lax" as const, secure }
@@ -93,7 +97,17 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
         signedIn,
         assetVersion: ASSET_VERSION
       }
-      return { ctx, newCsrf: csrfCookie === existing ? undefined : csrfCookie, hadFlash: request.cookies[FLASH_COOKIE] !== undefined }
+      // The home page shows the sign-in widget: its callback is bound to this browser (auth/LoginState.ts).
+      const login = area === "user" && !signedIn && /^\/v2\/?$/.test(path)
+        ? loginStateCookie(request.cookies[LOGIN_STATE_COOKIE])
+        : undefined
+      return {
+        ctx,
+        newCsrf: csrfCookie === existing ? undefined : csrfCookie,
+        hadFlash: request.cookies[FLASH_COOKIE] !== undefined,
+        authUrl: login ? callbackUrl(config.publicUrl, secret, login.value) : undefined,
+        newLoginState: login?.isNew ? login.value : undefined
+      }
     })
 
   type Prepared = Effect.Success<ReturnType<typeof context>>
@@ -102,6 +116,7 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
     let out = response
     if (prepared.newCsrf) out = HttpServerResponse.setCookieUnsafe(out, CSRF_COOKIE, prepared.newCsrf, { ...cookieOptions, maxAge: THIRTY_DAYS })
     if (prepared.hadFlash) out = HttpServerResponse.expireCookieUnsafe(out, FLASH_COOKIE, { path: "/" })
+    if (prepared.newLoginState) out = withLoginStateCookie(out, prepared.newLoginState, secure)
     return out
   }
 
@@ -138,6 +153,11 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
     Effect.gen(function*() {
       const prepared = yield* context(request)
       const path = pathOf(request.url)
+      if (path === NEW_KEY_PATH) {
+        const key = openKey(secret, request.cookies[NEW_KEY_COOKIE])
+        const response = htmlResponse(prepared, newApiKeyPage(prepared.ctx, key ?? null))
+        return key === undefined ? response : HttpServerResponse.expireCookieUnsafe(response, NEW_KEY_COOKIE, { path: NEW_KEY_PATH })
+      }
       const found = findPage(path)
       if (found) {
         const [match, loader] = found
@@ -147,6 +167,7 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
           query: new URL(request.url, "http://localhost").searchParams,
           get: (url) => getJson(router, request, url),
           publicUrl: config.publicUrl,
+          authUrl: prepared.authUrl ?? `${config.publicUrl}/v2/auth/messenger/callback`,
           paymentCard: config.paymentCard,
           topupLimits,
           giftTitles,
@@ -167,11 +188,17 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
       const prepared = yield* context(request)
       const path = pathOf(request.url)
       const back = backAfterFailure(request, path)
-      const fail = (lines: Flash["lines"]) => redirect(back, { kind: "error", lines }, prepared)
+      const anchor = /#([a-z0-9-]{1,40})$/.exec(back)?.[1]
+      let kept: Record<string, string> | undefined
+      const fail = (lines: Flash["lines"]) =>
+        redirect(back, { kind: "error", lines, ...(anchor ? { form: anchor } : {}), ...(kept ? { values: kept } : {}) }, prepared)
       const read = yield* Effect.result(readBrowserForm(request))
       if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
       const posted = read.success
+      kept = keptValues(posted.fields)
       if (!csrfValid(secret, request.cookies[CSRF_COOKIE], posted.csrf)) return fail([{ key: "error.csrf" }])
+      // Replacing the key stops the old one at once: the browser must have passed the confirmation page.
+      if (path === "/v2/api-key/rotate" && posted.fields["confirm"] !== "yes") return redirect(CONFIRM_PATH, undefined, prepared)
       const answer = yield* runInner(router, posted.forward)
       if (answer.status >= 300 && answer.status < 400) return answer.response
       if (answer.status === 401) {
@@ -181,7 +208,12 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
       }
       if (answer.status >= 400) return fail(errorLines(answer.status, answer.text))
       if (path === "/v2/api-key/rotate") {
-        return htmlResponse(prepared, newApiKeyPage(prepared.ctx, answer.json as { api_key: string; prefix: string }))
+        const sealed = sealKey(secret, (answer.json as { api_key: string }).api_key)
+        return HttpServerResponse.setCookieUnsafe(redirect(NEW_KEY_PATH, undefined, prepared), NEW_KEY_COOKIE, sealed, {
+          ...cookieOptions,
+          path: NEW_KEY_PATH,
+          maxAge: "300 seconds"
+        })
       }
       const outcome = formSuccess(path, answer.json)
       return redirect(outcome.next, outcome.flash, prepared)

@@ -14,7 +14,8 @@ export const flashBox = (ctx: PageContext): Html => {
   if (!flash || flash.lines.length === 0) return html``
   const role = flash.kind === "error" ? "alert" : "status"
   const lines = flash.lines.map((line) => lineText(ctx.tr, line))
-  return html`<div class="flash flash-${flash.kind}" role="${role}" id="flash">${
+  // tabindex lets the script move focus to a failure, so the reader hears it and the screen shows it.
+  return html`<div class="flash flash-${flash.kind}" role="${role}" id="flash" tabindex="-1">${
     lines.length === 1 ? html`<p>${lines[0]}</p>` : html`<ul>${lines.map((l) => html`<li>${l}</li>`)}</ul>`
   }</div>`
 }

@@ -1,8 +1,9 @@
-import { type Html, html, jsonBlock } from "../Html.ts"
+import { type Html, html, jsonBlock, toString, unsafeRaw } from "../Html.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import { LOCALE_NAMES, LOCALE_SHORT, LOCALE_TAGS, LOCALES } from "../i18n/Locale.ts"
 import { MONEY_FORMAT, PLURAL_ORDER } from "../i18n/Translate.ts"
 import { flashBox } from "./Components.ts"
+import { placeInSection, refillSection } from "./FormRecall.ts"
 import type { NavKey, PageContext } from "./PageContext.ts"
 
 /** Messages the client script needs for what it writes itself (live statuses, countdowns, push). */
@@ -69,6 +70,20 @@ export interface PageSpec {
   readonly data?: unknown
 }
 
+/**
+ * The flash and the content: a form's failure sits in that form's section with what was typed put
+ * back (layout/FormRecall.ts); any other message stays at the top of the page.
+ */
+const flashAndBody = (ctx: PageContext, body: Html): Html => {
+  const box = flashBox(ctx)
+  const form = ctx.flash?.form
+  if (form === undefined) return html`${box}${body}`
+  const values = ctx.flash?.values
+  const filled = values ? refillSection(toString(body), form, values) : toString(body)
+  const placed = placeInSection(filled, form, toString(box))
+  return placed === undefined ? html`${box}${unsafeRaw(filled)}` : unsafeRaw(placed)
+}
+
 /** The frame of every page: banner, header, menu, language switcher, flash, content, script. */
 export const layout = (ctx: PageContext, page: PageSpec): Html => {
   const { t, locale } = ctx.tr
@@ -100,8 +115,7 @@ ${languages(ctx)}
 ${menu(ctx, page.active)}
 </header>
 <main id="main" tabindex="-1">
-${flashBox(ctx)}
-${page.body}
+${flashAndBody(ctx, page.body)}
 </main>
 <footer class="foot"><p>${t("app.tagline")}</p></footer>
 ${jsonBlock("client-config", client)}

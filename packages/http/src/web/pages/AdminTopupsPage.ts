@@ -26,7 +26,12 @@ const decide = (ctx: PageContext, topup: AdminTopup): Html => {
   const { t } = ctx.tr
   const base = `/v2/admin/topups/${topup.topup_id}`
   const duplicateOf = topup.possible_duplicate_of
-  const duplicate = duplicateOf === null ? "" : html`<p class="warn" data-duplicate-of="${duplicateOf}">${t("admin.possibleDuplicate")} #${duplicateOf}</p>
+  const why = topup.possible_duplicate_reason === "same_file"
+    ? t("admin.possibleDuplicateFile")
+    : topup.possible_duplicate_reason === "near_amount"
+    ? t("admin.possibleDuplicateNear")
+    : t("admin.possibleDuplicate")
+  const duplicate = duplicateOf === null ? "" : html`<p class="warn" data-duplicate-of="${duplicateOf}">${why} #${duplicateOf}</p>
 <label class="check"><input type="checkbox" name="confirm_duplicate" value="true"> ${t("admin.confirmDuplicate")}</label>`
   return html`<form method="post" action="${base}/approve" class="decide">${formGuards(ctx, { idempotent: true })}${duplicate}
 <label for="note-${topup.topup_id}">${t("admin.note")} <span class="hint">(${t("common.optional")})</span></label>

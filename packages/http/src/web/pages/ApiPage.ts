@@ -26,7 +26,7 @@ const keyCard = (ctx: PageContext, user: ApiData["user"]): Html => {
   if (user === null) return section("api-key", t("api.keyTitle"), html`<p><a href="/v2/">${t("api.signInFirst")}</a></p>`)
   return section("api-key", t("api.keyTitle"), html`<p>${user.has_api_key ? t("api.keyHas") : t("api.keyNone")}</p>
 <p class="hint">${t("api.rotateWarn")}</p>
-${actionForm(ctx, "/v2/api-key/rotate", t("api.rotate"))}`)
+<p><a class="btn btn-primary" href="/v2/api-key/confirm">${user.has_api_key ? t("api.rotate") : t("api.create")}</a></p>`)
 }
 
 const tierCard = (ctx: PageContext, data: ApiData): Html => {
@@ -68,16 +68,36 @@ ${section("reference", t("api.reference"), html`<p><a href="${data.docs.openapi_
   })
 }
 
-/** The answer to a key rotation: the only time the key is ever shown. */
-export const newApiKeyPage = (ctx: PageContext, key: typeof Dto.ApiKey.Type): Html => {
+/** The step before a new key: what happens to the old one, and the one button that does it. */
+export const confirmRotatePage = (ctx: PageContext, user: typeof Dto.UserOut.Type): Html => {
   const { t } = ctx.tr
+  return layout(ctx, {
+    title: t("api.confirmTitle"),
+    active: "api",
+    body: html`<h1>${t("api.confirmTitle")}</h1>
+${section("confirm-rotate", t("api.keyTitle"), html`<p>${user.has_api_key ? t("api.confirmReplace") : t("api.confirmCreate")}</p>
+${actionForm(ctx, "/v2/api-key/rotate", user.has_api_key ? t("api.confirmYes") : t("api.create"), {
+      kind: user.has_api_key ? "danger" : "primary",
+      fields: html`<input type="hidden" name="confirm" value="yes">`
+    })}
+<p><a href="/v2/api-docs#api-key">${t("api.confirmNo")}</a></p>`)}`
+  })
+}
+
+/** The page after a key rotation: the only time the key is ever shown; reloading it shows no key. */
+export const newApiKeyPage = (ctx: PageContext, apiKey: string | null): Html => {
+  const { t } = ctx.tr
+  const body = apiKey === null
+    ? html`<div class="card key-card"><p>${t("api.keyShownAlready")}</p>
+<p><a class="btn btn-secondary" href="/v2/api-key/confirm">${t("api.rotate")}</a></p></div>`
+    : html`<div class="card key-card"><p class="flash flash-error" role="alert">${t("api.newKeyOnce")}</p>
+<p><code class="api-key" id="api-key">${apiKey}</code></p>
+<p><button type="button" class="btn btn-primary" data-copy="${apiKey}" aria-describedby="api-key">${t("common.copy")}</button></p></div>`
   return layout(ctx, {
     title: t("api.newKeyTitle"),
     active: "api",
     body: html`<h1>${t("api.newKeyTitle")}</h1>
-<div class="card key-card"><p class="flash flash-error" role="alert">${t("api.newKeyOnce")}</p>
-<p><code class="api-key" id="api-key">${key.api_key}</code></p>
-<p><button type="button" class="btn btn-primary" data-copy="${key.api_key}" aria-describedby="api-key">${t("common.copy")}</button></p></div>
+${body}
 <p><a href="/v2/api-docs">← ${t("api.title")}</a></p>`
   })
 }

@@ -12,6 +12,14 @@
   var page = readJson("page-data") || {}
   var POLL_MS = 3000
 
+  // A failed form's message sits beside that form (FormRecall.ts): focus it so it is on screen and read out.
+  // Once the page has loaded, as the browser's own scroll to the #anchor would take the focus back.
+  var failure = document.querySelector(".flash[role=alert][tabindex]")
+  if (failure) {
+    failure.focus()
+    window.addEventListener("load", function () { setTimeout(function () { failure.focus() }, 0) })
+  }
+
   // Same grouping as the server (Translate.ts): digits by three, then the unit.
   var formatUzs = function (n) {
     var digits = String(Math.trunc(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, config.money.group)

@@ -131,6 +131,8 @@ export interface DirectTestOptions {
   readonly http?: Partial<DirectHttpSettings>
   /** Per HTTP request of the Fragment adapter (default 1 second, so timeouts are quick to provoke). */
   readonly fragmentTimeout?: Duration.Input
+  /** How long one purchase may hold the Fragment session, and how long a quote waits for it. */
+  readonly fragmentSessions?: { readonly hold?: Duration.Input; readonly wait?: Duration.Input }
 }
 
 export const testSettings: DirectSettingsShape = {
@@ -162,7 +164,11 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
       })
       return Context.make(Blockchain, port)
     })).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))
-    const Market = sandboxMarketplace({}, { timeout: options.fragmentTimeout ?? "1 second" })
+    const Market = sandboxMarketplace({}, {
+      timeout: options.fragmentTimeout ?? "1 second",
+      ...(options.fragmentSessions?.hold === undefined ? {} : { sessionHold: options.fragmentSessions.hold }),
+      ...(options.fragmentSessions?.wait === undefined ? {} : { sessionWait: options.fragmentSessions.wait })
+    })
     const Ports = Layer.mergeAll(Market, Layer.succeed(DirectSettings, { ...testSettings, ...options.settings })).pipe(
       Layer.provideMerge(Chain),
       Layer.provideMerge(IsolatedPostgres.layer)

@@ -1,5 +1,5 @@
-import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
-import type { Notice } from "@resale/core/ports/Notifier.ts"
+import type { Notice } from "../ports/Notifier.ts"
+import type { OutboxEvent } from "./OutboxEvent.ts"
 
 /** What one outbox event says: the push notice and the bot text (title and body on two lines). */
 export interface Rendered {

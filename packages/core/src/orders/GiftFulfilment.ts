@@ -1,10 +1,10 @@
-import type { Order } from "@resale/core/orders/Order.ts"
-import { OrderWork } from "@resale/core/orders/OrderWork.ts"
-import { type GiftRequest, GiftSender, isGiftFailureTransient } from "@resale/core/ports/GiftSender.ts"
-import { currentDate } from "@resale/core/Time.ts"
 import { Context, Duration, Effect, Layer, Option } from "effect"
-import { WorkerConfig } from "../WorkerConfig.ts"
-import { Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
+import { type GiftRequest, GiftSender, isGiftFailureTransient } from "../ports/GiftSender.ts"
+import { currentDate } from "../Time.ts"
+import { Delivered, NotDelivered, type Outcome, Unknown } from "./FulfilmentOutcome.ts"
+import type { Order } from "./Order.ts"
+import { OrderWork } from "./OrderWork.ts"
+import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
 /** The order's reference while a gift send may be under way: `gift@<ISO instant before sending>`. */
 const MARKER = "gift@"
@@ -39,14 +39,14 @@ const requestOf = (order: Order): GiftRequest | undefined =>
  */
 export class GiftFulfilment extends Context.Service<GiftFulfilment, {
   readonly attempt: (order: Order) => Effect.Effect<Outcome>
-}>()("worker/fulfilment/GiftFulfilment") {
+}>()("core/orders/GiftFulfilment") {
   static readonly layer = Layer.effect(
     GiftFulfilment,
     Effect.gen(function*() {
       const gifts = yield* GiftSender
       const work = yield* OrderWork
-      const settings = yield* WorkerConfig
-      const settleMs = Math.max(SETTLE_MS, Duration.toMillis(settings.reconcileDelay))
+      const settings = yield* OrderWorkSettings
+      const settleMs = Math.max(SETTLE_MS, Duration.toMillis(settings.unknownRetryBase))
 
       const delivered = (sent: { readonly account: string; readonly reference: string }) =>
         Delivered(`gift:${sent.account}:${sent.reference}`)

@@ -1,10 +1,20 @@
-import { Notifications } from "@resale/core/outbox/Notifications.ts"
-import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
-import { Notifier, type NotifierError } from "@resale/core/ports/Notifier.ts"
-import { Users } from "@resale/core/ports/Users.ts"
 import { Context, Effect, Layer, Option } from "effect"
-import { WorkerConfig } from "../WorkerConfig.ts"
+import { Notifier, type NotifierError } from "../ports/Notifier.ts"
+import { Users } from "../ports/Users.ts"
 import { renderEvent } from "./Notices.ts"
+import { Notifications } from "./Notifications.ts"
+import type { OutboxEvent } from "./OutboxEvent.ts"
+
+/** Who hears operators' events and how many events one round takes (the worker fills these from its config). */
+export interface NotificationSettingsShape {
+  /** Bot chats of the operators (`OPERATOR_CHAT_IDS`). */
+  readonly operatorChatIds: ReadonlyArray<number>
+  readonly batch: number
+}
+
+export const NotificationSettings = Context.Reference<NotificationSettingsShape>("core/outbox/NotificationSettings", {
+  defaultValue: () => ({ operatorChatIds: [], batch: 20 })
+})
 
 /** What happened to one event. */
 export type DeliveryOutcome = "delivered" | "retry"
@@ -19,14 +29,14 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
   readonly deliver: (event: OutboxEvent) => Effect.Effect<DeliveryOutcome>
   /** Claims up to the batch size of due events and delivers them; returns how many it took. */
   readonly runOnce: Effect.Effect<number>
-}>()("worker/notify/NotificationDelivery") {
+}>()("core/outbox/NotificationDelivery") {
   static readonly layer = Layer.effect(
     NotificationDelivery,
     Effect.gen(function*() {
       const notifications = yield* Notifications
       const notifier = yield* Notifier
       const users = yield* Users
-      const settings = yield* WorkerConfig
+      const settings = yield* NotificationSettings
 
       // undefined = done (sent, skipped, or given up for good); a string = transient failure.
       const settle = (sent: Effect.Effect<void, NotifierError>, onGone: Effect.Effect<void>) =>
@@ -73,7 +83,7 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
       })
 
       const runOnce = Effect.gen(function*() {
-        const events = yield* notifications.claim(settings.notifyBatch)
+        const events = yield* notifications.claim(settings.batch)
         yield* Effect.forEach(events, deliver, { concurrency: 4, discard: true })
         return events.length
       }).pipe(Effect.withSpan("NotificationDelivery.runOnce"))

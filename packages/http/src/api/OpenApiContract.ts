@@ -1,0 +1,147 @@
+import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
+import { OPERATIONS, TAGS } from "./OperationDocs.ts"
+
+/**
+ * What the generated OpenAPI document does not say by itself, added in one pass over it: the
+ * security schemes and each operation's requirement (the auth middlewares are not security
+ * middlewares, so effect lists none), summaries and tags, integer ids, business limits, examples,
+ * the 303s' headers, /healthz, and response schemas open to new fields.
+ */
+type Json = Record<string, any>
+
+const SECURITY_SCHEMES = {
+  apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "The user's API key (Dashboard -> API key)." },
+  adminToken: { type: "apiKey", in: "header", name: "X-Admin-Token", description: "The operator's admin token." },
+  userSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: USER_COOKIE,
+    description: "The shopper's session, set by the Telegram sign-in (web pages and forms)."
+  },
+  operatorSession: {
+    type: "apiKey",
+    in: "cookie",
+    name: ADMIN_COOKIE,
+    description: "The operator's session, set by POST /v2/admin/login."
+  }
+}
+
+const SECURITY_BY_TAG: Record<string, ReadonlyArray<Record<string, Array<string>>>> = {
+  api: [{ apiKey: [] }],
+  lists: [{ apiKey: [] }],
+  apiAdmin: [{ adminToken: [] }],
+  account: [{ userSession: [] }],
+  admin: [{ operatorSession: [] }]
+}
+
+/** Headers that are security schemes now, not parameters. */
+const CREDENTIAL_HEADERS = new Set(["x-api-key", "x-admin-token"])
+const NUMERIC_TEXT = "^[+-]?(?:\\d+(?:\\.\\d+)?|\\.\\d+)(?:[Ee][+-]?\\d+)?$"
+
+/** Business limits and closed sets the server enforces with a coded 400 (not in the schema decoders). */
+const LIMITS: Record<string, Record<string, Json>> = {
+  StarsOrderRequest: { amount: { minimum: 50, maximum: 1_000_000 }, username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } },
+  PremiumOrderRequest: { duration: { enum: [3, 6, 12] }, username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } },
+  GiftOrderRequest: { username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } }
+}
+
+const EXAMPLES: Record<string, Json> = {
+  StarsOrderRequest: { username: "durov", amount: 100 },
+  PremiumOrderRequest: { username: "durov", duration: 3 },
+  GiftOrderRequest: { username: "durov", gift_id: "5170145012310081615", comment: "Happy birthday", anonymous: false },
+  NameRequest: { username: "durov" },
+  IncomingPaymentRequest: { amount_uzs: 50003, card_last4: "1234", external_id: "bank-msg-8812" },
+  Order: {
+    order_id: 42, user_id: 7, kind: "stars", username: "durov", stars: 100, months: null, gift_id: null,
+    price_uzs: 23000, status: "completed", tx_id: "a1b2c3", error: null, created_at: "2026-01-31T12:00:00.000Z"
+  },
+  Balance: { balance_uzs: 150000, sandbox: false },
+  ConflictEncoded: {
+    detail: "Insufficient balance: 23000 UZS required, 1500 UZS available",
+    code: "balance_insufficient",
+    params: { required_uzs: 23000, balance_uzs: 1500 }
+  }
+}
+
+const REDIRECT_HEADERS = {
+  Location: { description: "Where the browser goes next.", schema: { type: "string" } },
+  "Set-Cookie": { description: "The session cookie set or cleared (HttpOnly, SameSite=Lax).", schema: { type: "string" } }
+}
+
+const HEALTHZ = {
+  get: {
+    tags: ["health"],
+    operationId: "health.healthz",
+    summary: "Health",
+    description: "200 while the database answers, 503 otherwise. No authentication.",
+    security: [],
+    responses: {
+      "200": {
+        description: "Up",
+        content: { "application/json": { schema: { type: "object", properties: { status: { type: "string", enum: ["ok"] } } } } }
+      },
+      "503": {
+        description: "The database does not answer",
+        content: {
+          "application/json": { schema: { type: "object", properties: { status: { type: "string", enum: ["database unreachable"] } } } }
+        }
+      }
+    }
+  }
+}
+
+/** Removes `additionalProperties: false` and the safe-integer bounds effect writes on every integer. */
+const relax = (node: unknown): void => {
+  if (Array.isArray(node)) return node.forEach(relax)
+  if (node === null || typeof node !== "object") return
+  const o = node as Json
+  if (o["additionalProperties"] === false) delete o["additionalProperties"]
+  if (o["type"] === "integer" && o["minimum"] === -9007199254740991) delete o["minimum"]
+  if (o["type"] === "integer" && o["maximum"] === 9007199254740991) delete o["maximum"]
+  Object.values(o).forEach(relax)
+}
+
+/** Integer ids are at least 1, wherever they appear in a schema's properties. */
+const positiveIds = (schema: Json): void => {
+  for (const [name, property] of Object.entries<Json>(schema["properties"] ?? {})) {
+    if (!name.endsWith("_id")) continue
+    if (property["type"] === "integer") property["minimum"] = 1
+    for (const member of property["anyOf"] ?? []) if (member["type"] === "integer") member["minimum"] = 1
+  }
+}
+
+const fixParameter = (parameter: Json): Json => {
+  if (parameter["schema"]?.["pattern"] === NUMERIC_TEXT) {
+    parameter["schema"] = { type: "integer", ...(parameter["name"].endsWith("_id") || parameter["name"] === "cursor" ? { minimum: 1 } : {}) }
+  }
+  return parameter
+}
+
+export const contractTransform = (spec: Json): Json => {
+  relax(spec)
+  spec["servers"] = [{ url: "/", description: "This server" }]
+  spec["info"] = { ...spec["info"], license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } }
+  spec["components"] = { ...spec["components"], securitySchemes: SECURITY_SCHEMES }
+  const schemas: Json = spec["components"]["schemas"] ?? {}
+  for (const schema of Object.values<Json>(schemas)) positiveIds(schema)
+  for (const [name, limits] of Object.entries(LIMITS)) {
+    for (const [field, extra] of Object.entries(limits)) Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, extra)
+  }
+  for (const [name, example] of Object.entries(EXAMPLES)) if (schemas[name]) schemas[name]["examples"] = [example]
+  for (const operations of Object.values<Json>(spec["paths"])) {
+    for (const operation of Object.values<Json>(operations)) {
+      const tag: string = operation["tags"]?.[0] ?? ""
+      const docs = OPERATIONS[operation["operationId"]]
+      if (docs) Object.assign(operation, docs)
+      operation["security"] = SECURITY_BY_TAG[tag] ?? []
+      operation["parameters"] = (operation["parameters"] ?? [])
+        .filter((p: Json) => !(p["in"] === "header" && CREDENTIAL_HEADERS.has(p["name"])))
+        .map(fixParameter)
+      const redirect = operation["responses"]?.["303"]
+      if (redirect) Object.assign(redirect, { description: "Redirect (See Other)", headers: REDIRECT_HEADERS })
+    }
+  }
+  spec["paths"]["/healthz"] = HEALTHZ
+  spec["tags"] = Object.entries(TAGS).map(([name, description]) => ({ name, description }))
+  return spec
+}

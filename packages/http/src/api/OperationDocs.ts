@@ -1,0 +1,108 @@
+/**
+ * Summary and description of every /v2 operation, by operationId (`group.endpoint`), and of every
+ * tag. A test checks that each served operation has an entry, and the linter that none lacks one.
+ */
+export interface OperationDoc {
+  readonly summary: string
+  readonly description?: string
+}
+
+export const TAGS: Record<string, string> = {
+  api: "The API-key API for integrators: balance, purchases, one order, gifts, recipient lookup (`X-API-Key`).",
+  lists: "The integrator's orders and top-ups, newest first, by cursor (`X-API-Key`).",
+  apiAdmin: "Operator calls for machines: mark a top-up paid, report a bank payment (`X-Admin-Token`).",
+  pricing: "Public price list.",
+  public: "Home, Telegram sign-in, API docs, receipts and the bot webhook.",
+  adminLogin: "Operator sign-in with the admin token (sets the operator session cookie).",
+  account: "The signed-in shopper's pages and forms (session cookie; JSON by default, HTML for browsers).",
+  admin: "The operator panel (operator session cookie).",
+  health: "Liveness of the server and its database."
+}
+
+export const OPERATIONS: Record<string, OperationDoc> = {
+  "public.home": { summary: "Home", description: "Service name, version, mode and the sign-in links." },
+  "public.telegramCallback": {
+    summary: "Telegram sign-in callback",
+    description: "Checks the Telegram Login Widget's signed fields (query) and sets the session cookie (303 to the dashboard)."
+  },
+  "public.sandboxSignIn": { summary: "Sandbox sign-in", description: "Sandbox mode only: signs in a demo user (303)." },
+  "public.logout": { summary: "Sign out", description: "Ends the session and clears its cookie (303)." },
+  "public.apiDocs": { summary: "API documentation", description: "This contract as a page, with the info-lookup tiers." },
+  "public.receipt": { summary: "Receipt file", description: "A top-up's receipt, for its owner or an operator." },
+  "public.botWebhook": { summary: "Telegram bot webhook", description: "Updates from Telegram, with the secret path and header." },
+  "adminLogin.loginPage": { summary: "Operator sign-in page" },
+  "adminLogin.login": { summary: "Operator sign-in", description: "Form field `token`; sets the operator cookie (303)." },
+  "adminLogin.logout": { summary: "Operator sign-out", description: "Clears the operator cookie (303)." },
+  "pricing.pricing": { summary: "Price list", description: "The current prices in UZS." },
+  "account.dashboard": { summary: "Dashboard", description: "The user, balance, open top-ups and recent orders." },
+  "account.rotateApiKey": {
+    summary: "Create a new API key",
+    description: "Replaces the user's API key; the new key is shown once."
+  },
+  "account.balance": { summary: "Balance", description: "The user's balance in UZS." },
+  "account.createTopup": {
+    summary: "Create a card top-up",
+    description: "Form field `amount_uzs`. Answers the exact amount to transfer (`payable_uzs`) and its expiry."
+  },
+  "account.cancelTopup": { summary: "Cancel a top-up", description: "While it is pending or in review." },
+  "account.uploadReceipt": {
+    summary: "Top up with a receipt",
+    description: "Multipart: `receipt` (image or PDF, at most 5 MB) and `amount_uzs`; an operator reviews it."
+  },
+  "account.topupStatus": { summary: "Open top-ups", description: "Balance and the open top-ups, for polling." },
+  "account.ordersPage": { summary: "Orders page" },
+  "account.ordersList": { summary: "Orders (offset pages)", description: "The user's orders with `offset` and `limit`." },
+  "account.giftsPage": { summary: "Gift catalogue" },
+  "account.buyGift": { summary: "Buy a gift (form)", description: "Debits the balance and queues the order." },
+  "account.upgradeInfoTier": { summary: "Upgrade the info-lookup tier", description: "Debits the tier's price." },
+  "account.tickets": { summary: "Support tickets" },
+  "account.createTicket": { summary: "Open a support ticket" },
+  "account.ticket": { summary: "One ticket with its messages" },
+  "account.pollTicket": { summary: "New messages of a ticket", description: "Messages after the `after` cursor." },
+  "account.replyTicket": { summary: "Reply to a ticket" },
+  "account.pushSubscribe": { summary: "Subscribe to web push", description: "A browser PushSubscription object." },
+  "admin.root": { summary: "Operator home", description: "Counts of what waits for an operator." },
+  "admin.topups": { summary: "Top-ups to review" },
+  "admin.pricing": { summary: "Set the prices" },
+  "admin.approveTopup": { summary: "Approve a top-up", description: "Credits the balance once." },
+  "admin.rejectTopup": { summary: "Reject a top-up" },
+  "admin.orders": { summary: "Orders (operator)" },
+  "admin.retryOrder": { summary: "Retry a failed order", description: "Charges again and queues it." },
+  "admin.markOrderDone": { summary: "Mark an order done", description: "With the delivery's transaction id." },
+  "admin.recheckOrder": { summary: "Recheck an order on chain" },
+  "admin.refundOrder": { summary: "Refund an order" },
+  "admin.tickets": { summary: "Tickets (operator)" },
+  "admin.pollTicket": { summary: "New messages of a ticket (operator)" },
+  "admin.replyTicket": { summary: "Reply to a ticket (operator)" },
+  "admin.closeTicket": { summary: "Close a ticket" },
+  "admin.reopenTicket": { summary: "Reopen a ticket" },
+  "api.balance": { summary: "Balance", description: "The key owner's balance in UZS." },
+  "api.buyStars": {
+    summary: "Buy Telegram Stars",
+    description: "Debits the balance and queues the order (50 to 1,000,000 stars). Send an `Idempotency-Key`."
+  },
+  "api.buyPremium": {
+    summary: "Buy Telegram Premium",
+    description: "A gift of 3, 6 or 12 months; debits the balance and queues the order. Send an `Idempotency-Key`."
+  },
+  "api.buyGift": {
+    summary: "Buy a star gift",
+    description: "A gift from the catalogue, optionally with a comment; debits the balance. Send an `Idempotency-Key`."
+  },
+  "api.order": { summary: "One order", description: "The key owner's order by id (others answer 404)." },
+  "api.gifts": { summary: "Gift catalogue", description: "Gifts with their prices in UZS." },
+  "api.getInfo": { summary: "Look up a recipient", description: "Counts against the daily quota of the key's tier." },
+  "lists.listOrders": {
+    summary: "List orders",
+    description: "Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `kind`, `created_after`."
+  },
+  "lists.listTopups": {
+    summary: "List top-ups",
+    description: "Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `method`, `created_after`."
+  },
+  "apiAdmin.markPaid": { summary: "Mark a top-up paid", description: "Credits the balance once." },
+  "apiAdmin.incomingPayment": {
+    summary: "Report a bank payment",
+    description: "From the bank relay; matched to a pending top-up by its exact payable amount, once per `external_id`."
+  }
+}

@@ -1,0 +1,135 @@
+import type { DirectCode } from "./DirectErrors.ts"
+
+/**
+ * The direct purchase surface's own OpenAPI document (`/direct/openapi.json`): its paths are not
+ * part of the /v2 HttpApi (they answer GET and POST with the fields in a JSON body or the query,
+ * in the flat `{ok, code, message}` dialect existing bots read). `CODES` has a row for every code
+ * `DirectErrors.ts` can answer: a new code without a row fails the type check.
+ */
+type Json = Record<string, unknown>
+
+export const DIRECT_OPENAPI_PATH = "/direct/openapi.json"
+
+const CODES: { readonly [C in DirectCode]: { readonly status: number; readonly description: string } } = {
+  VALIDATION_ERROR: { status: 400, description: "Malformed JSON or a missing / invalid field." },
+  INVALID_AMOUNT_MIN: { status: 400, description: "The amount is below the minimum." },
+  INVALID_AMOUNT_MAX: { status: 400, description: "The amount is above the maximum." },
+  WALLET_VM_ERROR: { status: 400, description: "The phrase opens no usable wallet (wrong phrase, frozen, other version)." },
+  INSUFFICIENT_FUNDS: { status: 400, description: "The wallet cannot pay the price and the network fee." },
+  MARKETPLACE_ERROR: { status: 400, description: "/stars/buy: the marketplace refused the purchase." },
+  MARKETPLACE_API_ERROR: { status: 400, description: "The marketplace refused the purchase (unknown user, already subscribed)." },
+  USER_TRANSFER_FAIL: { status: 400, description: "The transfer did not go through; check the order again later." },
+  PENDING_TRANSACTION: { status: 409, description: "This order id is being paid; ask again for the result." },
+  NOT_FOUND: { status: 404, description: "No such direct endpoint." },
+  METHOD_NOT_ALLOWED: { status: 405, description: "Direct endpoints answer GET and POST only." },
+  RATE_LIMITED: { status: 429, description: "Too many requests from this address; see Retry-After." },
+  CRITICAL_SERVER_ERROR: { status: 500, description: "A bug; the message carries an id that is in the log." },
+  MARKETPLACE_TIMEOUT: { status: 503, description: "The marketplace did not answer in time; nothing was lost." },
+  SERVICE_BUSY: { status: 503, description: "Too many wallets being opened; retry shortly (nothing was done)." }
+}
+
+const str = (description: string, extra: Json = {}): Json => ({ type: "string", description, ...extra })
+const num = (description: string, extra: Json = {}): Json => ({ type: "number", description, ...extra })
+
+const SEED = str("The wallet's 12 or 24-word mnemonic. Only in the body: never in the URL; never stored or logged.")
+const ORDER_ID = str("Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result.", {
+  pattern: "^[A-Za-z0-9_.:-]{1,128}$"
+})
+const WALLET_VERSION = str("Which wallet of the phrase pays.", { enum: ["v4r2", "v5r1"] })
+const USERNAME = str("Telegram username, with or without @.", { pattern: "^@?[A-Za-z0-9_]{4,32}$" })
+
+const Failure = {
+  type: "object",
+  required: ["ok", "code", "message"],
+  properties: {
+    ok: { type: "boolean", enum: [false] },
+    code: { type: "string", enum: Object.keys(CODES) },
+    message: { type: "string" },
+    order_id: { type: "string" }
+  },
+  examples: [{ ok: false, code: "INSUFFICIENT_FUNDS", message: "The wallet holds 0.1 TON; 2.35 TON are needed" }]
+}
+
+const errorResponses = (statuses: ReadonlyArray<number>): Json =>
+  Object.fromEntries(statuses.map((status) => [String(status), {
+    description: Object.entries(CODES).filter(([, c]) => c.status === status).map(([code, c]) => `${code}: ${c.description}`).join(" "),
+    content: { "application/json": { schema: { $ref: "#/components/schemas/Failure" } } }
+  }]))
+
+const operation = (summary: string, description: string, request: Json, success: Json, example: Json): Json => {
+  const body = { type: "object", required: Object.entries(request).filter(([, v]) => (v as Json)["x-required"]).map(([k]) => k), properties: Object.fromEntries(Object.entries(request).map(([k, v]) => [k, { ...(v as Json), "x-required": undefined }])) }
+  return {
+    summary,
+    description: `${description} Fields may also come in the query string (the body's win), except \`seed\`.`,
+    requestBody: { required: false, content: { "application/json": { schema: JSON.parse(JSON.stringify(body)) } } },
+    responses: {
+      "200": { description: "Done", content: { "application/json": { schema: { type: "object", properties: success, examples: [example] } } } },
+      ...errorResponses([400, 404, 405, 409, 413, 429, 500, 503])
+    }
+  }
+}
+
+const required = (schema: Json): Json => ({ ...schema, "x-required": true })
+const OK = { ok: { type: "boolean" }, message: { type: "string" } }
+
+const purchase = (fields: Json, success: Json, summary: string, description: string, example: Json) => {
+  const op = operation(summary, description, fields, { ...OK, order_id: { type: "string" }, ...success }, example)
+  return { get: { ...op, operationId: `${summary}.get`, requestBody: undefined }, post: { ...op, operationId: `${summary}.post` } }
+}
+
+const paths: Json = {
+  "/stars/buy": purchase(
+    { username: required(USERNAME), amount: required({ type: "integer", minimum: 50, maximum: 1_000_000 }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
+    { username: { type: "string" }, stars_amount: { type: "integer" }, cost: num("TON taken from the wallet (price + fee).") },
+    "buyStars", "Buy Telegram Stars for a username, paid from the caller's wallet.",
+    { ok: true, message: "Stars sent", order_id: "ORD1", username: "durov", stars_amount: 100, cost: 0.42 }
+  ),
+  "/premium/buy": purchase(
+    { username: required(USERNAME), duration: required({ type: "integer", enum: [3, 6, 12] }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
+    { username: { type: "string" }, duration: { type: "integer" }, cost: num("TON taken from the wallet (price + fee).") },
+    "buyPremium", "Gift Telegram Premium (3, 6 or 12 months), paid from the caller's wallet.",
+    { ok: true, message: "Premium sent", order_id: "ORD2", username: "durov", duration: 3, cost: 4.1 }
+  ),
+  "/coin/buy": purchase(
+    { username: required(USERNAME), amount: required({ type: "integer", minimum: 1, maximum: 1_000_000 }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
+    { username: { type: "string" }, amount: { type: "number" }, cost: num("TON taken from the wallet (price + fee).") },
+    "buyTon", "Top up a username's Telegram TON balance (alias: /ton/buy).",
+    { ok: true, message: "TON sent", order_id: "ORD3", username: "durov", amount: 5, cost: 5.01 }
+  ),
+  "/coin/transfer": purchase(
+    { to: required(str("Destination TON address.")), amount: required(num("TON, up to 9 decimals.", { exclusiveMinimum: 0 })), seed: required(SEED), comment: str("Public on chain."), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
+    { tx_hash: { type: "string" }, fee: num("Network fee on top of amount.") },
+    "transfer", "Send TON from the caller's wallet (alias: /ton/transfer).",
+    { ok: true, message: "Sent", order_id: "ORD4", tx_hash: "ab12", fee: 0.004 }
+  ),
+  "/balance": purchase(
+    { seed: required(SEED), wallet_version: WALLET_VERSION },
+    { address: { type: "string" }, version: { type: "string" }, status: { type: "string" }, state: { type: "string" }, balance: { type: "number" } },
+    "balance", "The wallet of a phrase: address, state and balance.",
+    { ok: true, message: "ok", address: "UQ...", version: "v5r1", status: "active", state: "active", balance: 1.5 }
+  ),
+  "/status": purchase(
+    {},
+    { status: { type: "string" }, network: { type: "string" }, sandbox: { type: "boolean" } },
+    "status", "Whether the service is up and which network it pays on.",
+    { ok: true, status: "ok", message: "ok", network: "mainnet", sandbox: false }
+  )
+}
+
+export const directOpenApi: Json = {
+  openapi: "3.1.0",
+  info: {
+    title: "Resale direct purchase surface",
+    version: "0.1.0",
+    description: "Purchases paid from the caller's own TON wallet, exactly once per wallet and `order_id`. " +
+      "Errors are flat: `{\"ok\": false, \"code\", \"message\"}` (codes in the Failure schema). Every answer carries `X-Request-Id`.",
+    license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" }
+  },
+  servers: [{ url: "/", description: "This server" }],
+  security: [],
+  tags: [{ name: "direct", description: "Pay from your own wallet." }],
+  paths: Object.fromEntries(Object.entries(paths).map(([path, ops]) => [path, Object.fromEntries(
+    Object.entries(ops as Record<string, Json>).map(([method, op]) => [method, { ...JSON.parse(JSON.stringify(op)), tags: ["direct"] }])
+  )])),
+  components: { schemas: { Failure } }
+}

@@ -1,0 +1,81 @@
+import { assert, layer } from "@effect/vitest"
+import { Effect } from "effect"
+import { OPERATIONS } from "../src/api/OperationDocs.ts"
+import { call } from "./Client.ts"
+import { pgTestServer, TestServer } from "./TestServer.ts"
+
+type Json = Record<string, any>
+
+/** The served /v2/openapi.json says what a generated client needs (the linter runs in `npm test`). */
+layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the OpenAPI contract", (it) => {
+  const served = Effect.gen(function*() {
+    const { url } = yield* TestServer
+    return (yield* call(url, "/v2/openapi.json")).json as Json
+  })
+  const operations = (doc: Json) =>
+    Object.entries<Json>(doc["paths"]).flatMap(([path, ops]) =>
+      Object.entries<Json>(ops).map(([method, op]) => ({ path, method, op })))
+
+  it.effect("security schemes, and each operation's requirement instead of optional credential headers", () =>
+    Effect.gen(function*() {
+      const doc = yield* served
+      assert.deepStrictEqual(Object.keys(doc["components"]["securitySchemes"]).sort(), ["adminToken", "apiKey", "operatorSession", "userSession"])
+      const security = (path: string, method: string) => doc["paths"][path][method]["security"]
+      assert.deepStrictEqual(security("/v2/api/stars/buy", "post"), [{ apiKey: [] }])
+      assert.deepStrictEqual(security("/v2/api/orders", "get"), [{ apiKey: [] }])
+      assert.deepStrictEqual(security("/v2/api/admin/payments/incoming", "post"), [{ adminToken: [] }])
+      assert.deepStrictEqual(security("/v2/balance/top-up", "post"), [{ userSession: [] }])
+      assert.deepStrictEqual(security("/v2/api/pricing", "get"), [])
+      for (const { op, path } of operations(doc)) {
+        for (const parameter of op["parameters"] ?? []) {
+          assert.notInclude(["x-api-key", "x-admin-token"], parameter["name"], path)
+        }
+      }
+    }))
+
+  it.effect("every operation has a summary; ids are integers of at least 1; limits and closed sets are stated", () =>
+    Effect.gen(function*() {
+      const doc = yield* served
+      for (const { method, op, path } of operations(doc)) {
+        assert.isString(op["summary"], `${method} ${path}`)
+        if (op["operationId"] !== "health.healthz") assert.isDefined(OPERATIONS[op["operationId"]], op["operationId"])
+      }
+      const orderId = doc["paths"]["/v2/api/orders/{order_id}"]["get"]["parameters"].find((p: Json) => p["name"] === "order_id")
+      assert.deepStrictEqual(orderId["schema"], { type: "integer", minimum: 1 })
+      const schemas = doc["components"]["schemas"]
+      assert.deepInclude(schemas["StarsOrderRequest"]["properties"]["amount"], { type: "integer", minimum: 50, maximum: 1_000_000 })
+      assert.deepStrictEqual(schemas["PremiumOrderRequest"]["properties"]["duration"]["enum"], [3, 6, 12])
+      assert.deepStrictEqual(schemas["Order"]["properties"]["order_id"], { type: "integer", minimum: 1 })
+      assert.includeMembers(schemas["Order"]["properties"]["status"]["enum"], ["queued", "completed", "failed"])
+      assert.includeMembers(schemas["ErrorCode"]["enum"], ["balance_insufficient", "idempotency_key_reused"])
+      assert.isArray(schemas["StarsOrderRequest"]["examples"])
+      // Responses are open to new fields.
+      assert.notInclude(JSON.stringify(doc), "\"additionalProperties\":false")
+    }))
+
+  it.effect("the 303s name Location and Set-Cookie; /healthz is documented; the docs page has tags and an auth section", () =>
+    Effect.gen(function*() {
+      const doc = yield* served
+      assert.hasAllKeys(doc["paths"]["/v2/admin/login"]["post"]["responses"]["303"]["headers"], ["Location", "Set-Cookie"])
+      assert.deepStrictEqual(Object.keys(doc["paths"]["/healthz"]["get"]["responses"]), ["200", "503"])
+      const { url } = yield* TestServer
+      const page = (yield* call(url, "/v2/api-docs", { headers: { accept: "text/html" } })).text
+      assert.include(page, "id=\"authentication\"")
+      assert.include(page, "href=\"#tag-lists\"")
+      assert.include(page, "List orders")
+    }))
+
+  it.effect("the direct surface has its own document with its coded errors", () =>
+    Effect.gen(function*() {
+      const { url } = yield* TestServer
+      const doc = (yield* call(url, "/direct/openapi.json")).json as Json
+      assert.hasAllKeys(doc["paths"], ["/stars/buy", "/premium/buy", "/coin/buy", "/coin/transfer", "/balance", "/status"])
+      assert.includeMembers(doc["components"]["schemas"]["Failure"]["properties"]["code"]["enum"], [
+        "VALIDATION_ERROR", "INSUFFICIENT_FUNDS", "WALLET_VM_ERROR", "PENDING_TRANSACTION", "RATE_LIMITED", "SERVICE_BUSY"
+      ])
+      assert.deepInclude(doc["paths"]["/stars/buy"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["amount"], {
+        minimum: 50,
+        maximum: 1_000_000
+      })
+    }))
+})

@@ -1,0 +1,50 @@
+/**
+ * The Telegram Bot API over effect's `HttpClient` (the caller provides the client and with it the
+ * product's one retry policy): `POST {apiUrl}/bot{token}/{method}` with a JSON body, the answer
+ * decoded with a schema. The token is part of the URL, so no failure carries the URL or a raw error.
+ */
+import { Effect, Redacted, Schema } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+
+export interface BotApiOptions {
+  /** e.g. https://api.telegram.org (TELEGRAM_API_URL) */
+  readonly apiUrl: string
+  readonly token: Redacted.Redacted<string>
+}
+
+/** What the Bot API says besides the status; a proxy's HTML error page decodes as nothing. */
+const BotAnswer = Schema.Struct({
+  ok: Schema.optional(Schema.Boolean),
+  description: Schema.optional(Schema.String)
+})
+export type BotAnswer = typeof BotAnswer.Type
+
+export interface BotReply {
+  readonly status: number
+  readonly answer: BotAnswer
+}
+
+/** No answer at all (after the retries): the request may or may not have reached Telegram. */
+export class BotApiUnreachable extends Schema.TaggedError<BotApiUnreachable>()("BotApiUnreachable", {
+  method: Schema.String
+}) {}
+
+const decodeAnswer = Schema.decodeUnknownEffect(BotAnswer)
+
+export const makeBotApi = (options: BotApiOptions) =>
+  Effect.gen(function*() {
+    const client = yield* HttpClient.HttpClient
+    const base = options.apiUrl.replace(/\/+$/, "")
+    const call = Effect.fn("BotApi.call")(function*(method: string, body: unknown) {
+      const request = HttpClientRequest.post(`${base}/bot${Redacted.value(options.token)}/${method}`).pipe(
+        HttpClientRequest.bodyJsonUnsafe(body)
+      )
+      const response = yield* client.execute(request).pipe(Effect.mapError(() => new BotApiUnreachable({ method })))
+      const answer = yield* response.json.pipe(
+        Effect.flatMap(decodeAnswer),
+        Effect.orElseSucceed((): BotAnswer => ({}))
+      )
+      return { status: response.status, answer } satisfies BotReply
+    })
+    return { call }
+  })

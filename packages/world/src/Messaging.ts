@@ -1,0 +1,68 @@
+/**
+ * The Telegram and push side of the outside world, from settings: the GiftSender (simulated in
+ * sandbox mode, mtcute accounts when configured, else one that answers Unavailable) and the Notifier
+ * (web push with the VAPID pair, Bot API messages with the bot token; a channel without credentials
+ * answers NotConfigured, which the notifications job skips).
+ */
+import type { TelegramAccounts } from "@resale/config"
+import { GiftSender, GiftSenderError } from "@resale/core/ports/GiftSender.ts"
+import { Notifier, NotifierError } from "@resale/core/ports/Notifier.ts"
+import { makeWebPushSender } from "@resale/push/WebPushSender.ts"
+import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
+import { MtcuteGiftSender } from "@resale/telegram/MtcuteGiftSender.ts"
+import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
+import { makeTelegramBotSender } from "@resale/telegram/TelegramBotSender.ts"
+import { Effect, Layer, Option, type Redacted } from "effect"
+import { join } from "node:path"
+import { OutboundHttp } from "./OutboundHttp.ts"
+
+export interface GiftSenderOptions {
+  readonly sandbox: boolean
+  readonly dataDir: string
+  readonly giftSenders: ReadonlyArray<string>
+  readonly telegramAccounts: Option.Option<TelegramAccounts>
+}
+
+const unconfigured = (accounts: ReadonlyArray<string>) => {
+  const error = new GiftSenderError({ reason: "Unavailable", message: "no gift sender account is configured (TELEGRAM_API_ID)" })
+  return GiftSender.of({ accounts, catalogue: Effect.fail(error), send: () => Effect.fail(error), findSent: () => Effect.fail(error) })
+}
+
+/** Gift orders without a sender wait with backoff and are refunded after the attempt limit. */
+export const giftSenderLayer = (options: GiftSenderOptions) => {
+  if (options.sandbox) {
+    return SimulatedGiftSender.layer({ accounts: options.giftSenders, logFile: join(options.dataDir, "sandbox-gifts.jsonl") })
+  }
+  return Option.match(options.telegramAccounts, {
+    onSome: (accounts) => MtcuteGiftSender.layerWith(accounts),
+    onNone: () =>
+      Layer.effect(GiftSender, Effect.as(Effect.logWarning("TELEGRAM_API_ID is not set: gift orders cannot be sent"), unconfigured(options.giftSenders)))
+  })
+}
+
+export interface NotifierOptions {
+  readonly sandbox: boolean
+  readonly dataDir: string
+  readonly vapid: Option.Option<{ readonly publicKey: string; readonly privateKey: Redacted.Redacted<string> }>
+  readonly vapidSubject: string
+  readonly botToken: Option.Option<Redacted.Redacted<string>>
+  readonly telegramApiUrl: string
+}
+
+const notConfigured = (channel: "push" | "bot", what: string) =>
+  Effect.fail(new NotifierError({ channel, reason: "NotConfigured", message: `${what} not configured` }))
+
+export const notifierLayer = (options: NotifierOptions) =>
+  Layer.effect(
+    Notifier,
+    Effect.gen(function*() {
+      const keys = yield* resolveVapidKeys({ configured: options.vapid, sandbox: options.sandbox, dataDir: options.dataDir })
+      const push = Option.isSome(keys)
+        ? yield* makeWebPushSender({ keys: keys.value, subject: options.vapidSubject })
+        : () => notConfigured("push", "VAPID keys")
+      const botMessage = Option.isSome(options.botToken)
+        ? yield* makeTelegramBotSender({ apiUrl: options.telegramApiUrl, token: options.botToken.value })
+        : () => notConfigured("bot", "TELEGRAM_BOT_TOKEN")
+      return Notifier.of({ push, botMessage })
+    })
+  ).pipe(Layer.provide(OutboundHttp))
