@@ -10,7 +10,9 @@ import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
+import { historyPage } from "../pages/HistoryPage.ts"
 import { homePage } from "../pages/HomePage.ts"
+import type { HistoryPage } from "../routes/HistoryRoutes.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
@@ -99,6 +101,10 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     return Effect.flatMap(env.giftTitles, (gifts) =>
       load(env, [`/v2/orders/list?offset=${offset}&limit=${limit}`], (list: typeof Dto.OrdersPage.Type) =>
         ordersPage(env.ctx, { page: list, gifts })))
+  }],
+  [/^\/v2\/history$/, (env) => {
+    const { offset, limit } = paging(env.query, 20)
+    return load(env, [`/v2/balance/history?offset=${offset}&limit=${limit}`], (history: HistoryPage) => historyPage(env.ctx, history))
   }],
   [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
   [/^\/v2\/tickets$/, (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))],

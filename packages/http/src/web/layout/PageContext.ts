@@ -25,6 +25,7 @@ export type NavKey =
   | "home"
   | "dashboard"
   | "orders"
+  | "history"
   | "gifts"
   | "support"
   | "api"
