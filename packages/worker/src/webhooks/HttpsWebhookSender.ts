@@ -1,5 +1,6 @@
 import { WebhookSendError, WebhookSender } from "@resale/core/webhooks/WebhookSender.ts"
-import { isLoopbackAddress, isPublicAddress, WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
+import { isLoopbackAddress, WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
+import { isPublicAddress } from "@resale/push/AddressGuard.ts"
 import { Effect, Layer } from "effect"
 import { createHmac } from "node:crypto"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
@@ -20,8 +21,8 @@ export const signWebhook = (secret: string, id: string, timestamp: number, body:
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | ReadonlyArray<LookupAddress>, family?: number) => void
 
 /**
- * Resolves the host and refuses it unless every address is public (or loopback when the sandbox
- * allows it): the check happens as the socket connects, so a name that re-resolves to a private
+ * Resolves the host and refuses it unless every address is public (web push's address rules, or
+ * loopback when the sandbox allows it): the check happens as the socket connects, so a name that re-resolves to a private
  * address after registration is still refused.
  */
 const guardedLookup = (allowLoopback: boolean) =>
