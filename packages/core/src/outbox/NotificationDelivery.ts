@@ -45,7 +45,12 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
           Effect.catch((error) => {
             switch (error.reason) {
               case "Unavailable":
-                return Effect.succeed(`${error.channel}: ${error.message}`)
+                // A push service still failing after the client's capped retries gives up THIS
+                // subscription for this event: retrying the event would send it again to every
+                // other subscription and chat that already took it. Bot messages retry the event.
+                return error.channel === "push"
+                  ? Effect.as(Effect.logWarning("web push given up for one subscription", error.message), undefined)
+                  : Effect.succeed(`${error.channel}: ${error.message}`)
               case "Gone":
                 return Effect.as(onGone, undefined)
               case "Rejected":
