@@ -125,6 +125,14 @@ export const Push = {
   VAPID_SUBJECT: S.text("VAPID_SUBJECT", "mailto:operator@localhost", "VAPID contact of the operator (mailto: or https:)")
 } as const
 
+export const Webhooks = {
+  WEBHOOKS_ALLOW_LOOPBACK: S.flag(
+    "WEBHOOKS_ALLOW_LOOPBACK",
+    false,
+    "sandbox only: integrators' webhooks may also target http(s)://127.0.0.1 / localhost (local testing); production refuses it"
+  )
+} as const
+
 /** The groups as `.env.example` shows them. */
 export const CATALOGUE: ReadonlyArray<{ readonly title: string; readonly settings: ReadonlyArray<S.Setting<unknown>> }> = [
   { title: "Mode and server", settings: Object.values(Mode) },
@@ -135,5 +143,6 @@ export const CATALOGUE: ReadonlyArray<{ readonly title: string; readonly setting
   { title: "Sign-in and client addresses", settings: Object.values(Edges) },
   { title: "Direct purchase surface", settings: Object.values(Direct) },
   { title: "Worker", settings: Object.values(Worker) },
-  { title: "Web push", settings: Object.values(Push) }
+  { title: "Web push", settings: Object.values(Push) },
+  { title: "Integrators' webhooks", settings: Object.values(Webhooks) }
 ]

@@ -23,6 +23,7 @@ export const en = {
   "nav.payments": "Bank payments",
   "nav.adminOrders": "Orders",
   "nav.tickets": "Tickets",
+  "nav.people": "People",
   "unit.uzs": "UZS",
   "common.none": "—",
   "common.status": "Status",
@@ -246,6 +247,22 @@ export const en = {
   "admin.closeTicket": "Close",
   "admin.reopenTicket": "Reopen",
   "admin.userNo": "User #{id}",
+  "people.title": "People",
+  "people.search": "Find a person",
+  "people.searchLabel": "@username, name or user number",
+  "people.searchHint": "For example @durov or 42",
+  "people.find": "Find",
+  "people.none": "Nobody found.",
+  "people.keyYes": "has a key",
+  "people.keyNo": "no key",
+  "people.userTitle": "User #{id}",
+  "people.adjust": "Correct the balance",
+  "people.adjustOpen": "Correct the balance…",
+  "people.adjustAmount": "Amount, UZS (minus to take away)",
+  "people.adjustAmountHint": "For example 50000 or -20000",
+  "people.adjustReason": "Reason (the user sees it)",
+  "people.adjustWarn": "The correction is a new ledger entry: it cannot be undone, only corrected again. The user is notified.",
+  "people.adjustSubmit": "Correct the balance",
 
   "method.card": "Card transfer",
   "method.receipt": "Receipt",
@@ -288,6 +305,7 @@ export const en = {
   "flash.ticketReopened": "Ticket #{id} reopened.",
   "flash.paymentAssigned": "Payment #{id} assigned to top-up #{topup}.",
   "flash.done": "Done.",
+  "flash.balanceAdjusted": "Balance corrected by {amount}; it is now {balance}.",
 
   "error.title": "Something went wrong",
   "error.back": "Go back",
@@ -370,7 +388,8 @@ export const en = {
   "field.tx_id": "Transaction id",
   "field.topup_id": "Top-up number",
   "field.offset": "Page",
-  "field.limit": "Page size"
+  "field.limit": "Page size",
+  "field.reason": "Reason"
 } as const
 
 export type MessageKey = keyof typeof en

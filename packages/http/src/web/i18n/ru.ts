@@ -21,6 +21,7 @@ export const ru: Messages = {
   "nav.payments": "Банковские платежи",
   "nav.adminOrders": "Заказы",
   "nav.tickets": "Обращения",
+  "nav.people": "Люди",
   "unit.uzs": "сум",
   "common.none": "—",
   "common.status": "Статус",
@@ -244,6 +245,22 @@ export const ru: Messages = {
   "admin.closeTicket": "Закрыть",
   "admin.reopenTicket": "Открыть снова",
   "admin.userNo": "Пользователь №{id}",
+  "people.title": "Люди",
+  "people.search": "Найти пользователя",
+  "people.searchLabel": "@username, имя или номер пользователя",
+  "people.searchHint": "Например @durov или 42",
+  "people.find": "Найти",
+  "people.none": "Никого не найдено.",
+  "people.keyYes": "ключ есть",
+  "people.keyNo": "ключа нет",
+  "people.userTitle": "Пользователь №{id}",
+  "people.adjust": "Исправить баланс",
+  "people.adjustOpen": "Исправить баланс…",
+  "people.adjustAmount": "Сумма, сум (с минусом — списать)",
+  "people.adjustAmountHint": "Например 50000 или -20000",
+  "people.adjustReason": "Причина (её увидит пользователь)",
+  "people.adjustWarn": "Исправление — новая запись в журнале: её нельзя отменить, только исправить снова. Пользователь получит уведомление.",
+  "people.adjustSubmit": "Исправить баланс",
 
   "method.card": "Перевод на карту",
   "method.receipt": "Чек",
@@ -286,6 +303,7 @@ export const ru: Messages = {
   "flash.ticketReopened": "Обращение №{id} снова открыто.",
   "flash.paymentAssigned": "Платёж №{id} привязан к пополнению №{topup}.",
   "flash.done": "Готово.",
+  "flash.balanceAdjusted": "Баланс исправлен на {amount}; теперь {balance}.",
 
   "error.title": "Что-то пошло не так",
   "error.back": "Назад",
@@ -368,5 +386,6 @@ export const ru: Messages = {
   "field.tx_id": "ID транзакции",
   "field.topup_id": "Номер пополнения",
   "field.offset": "Страница",
-  "field.limit": "Размер страницы"
+  "field.limit": "Размер страницы",
+  "field.reason": "Причина"
 }

@@ -21,6 +21,7 @@ export const uz: Messages = {
   "nav.payments": "Bank to‘lovlari",
   "nav.adminOrders": "Buyurtmalar",
   "nav.tickets": "Murojaatlar",
+  "nav.people": "Foydalanuvchilar",
   "unit.uzs": "so‘m",
   "common.none": "—",
   "common.status": "Holat",
@@ -244,6 +245,22 @@ export const uz: Messages = {
   "admin.closeTicket": "Yopish",
   "admin.reopenTicket": "Qayta ochish",
   "admin.userNo": "Foydalanuvchi №{id}",
+  "people.title": "Foydalanuvchilar",
+  "people.search": "Foydalanuvchini topish",
+  "people.searchLabel": "@username, ism yoki foydalanuvchi raqami",
+  "people.searchHint": "Masalan @durov yoki 42",
+  "people.find": "Topish",
+  "people.none": "Hech kim topilmadi.",
+  "people.keyYes": "kalit bor",
+  "people.keyNo": "kalit yo‘q",
+  "people.userTitle": "Foydalanuvchi №{id}",
+  "people.adjust": "Balansni tuzatish",
+  "people.adjustOpen": "Balansni tuzatish…",
+  "people.adjustAmount": "Summa, so‘m (minus bilan — yechish)",
+  "people.adjustAmountHint": "Masalan 50000 yoki -20000",
+  "people.adjustReason": "Sabab (foydalanuvchi ko‘radi)",
+  "people.adjustWarn": "Tuzatish jurnalga yangi yozuv bo‘lib tushadi: uni bekor qilib bo‘lmaydi, faqat yana tuzatish mumkin. Foydalanuvchiga xabar yuboriladi.",
+  "people.adjustSubmit": "Balansni tuzatish",
 
   "method.card": "Kartaga o‘tkazma",
   "method.receipt": "Chek",
@@ -286,6 +303,7 @@ export const uz: Messages = {
   "flash.ticketReopened": "Murojaat №{id} qayta ochildi.",
   "flash.paymentAssigned": "№{id} to‘lov №{topup} to‘ldirishga biriktirildi.",
   "flash.done": "Bajarildi.",
+  "flash.balanceAdjusted": "Balans {amount}ga tuzatildi; endi {balance}.",
 
   "error.title": "Nimadir noto‘g‘ri ketdi",
   "error.back": "Orqaga",
@@ -368,5 +386,6 @@ export const uz: Messages = {
   "field.tx_id": "Tranzaksiya ID",
   "field.topup_id": "To‘ldirish raqami",
   "field.offset": "Sahifa",
-  "field.limit": "Sahifa hajmi"
+  "field.limit": "Sahifa hajmi",
+  "field.reason": "Sabab"
 }

@@ -30,7 +30,8 @@ const ADMIN_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
   ["topups", "/v2/admin/topups", "nav.topups"],
   ["payments", "/v2/admin/payments", "nav.payments"],
   ["adminOrders", "/v2/admin/orders", "nav.adminOrders"],
-  ["tickets", "/v2/admin/tickets", "nav.tickets"]
+  ["tickets", "/v2/admin/tickets", "nav.tickets"],
+  ["people", "/v2/admin/users", "nav.people"]
 ]
 
 const menu = (ctx: PageContext, active: NavKey): Html => {
