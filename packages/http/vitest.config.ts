@@ -2,6 +2,9 @@ import { defineProject } from "vitest/config"
 
 export default defineProject({
   test: {
+    // One worker process runs the files one after another without reloading modules per file
+    // (see the README's Tests section): each file still builds its own layers and databases.
+    isolate: false,
     name: "http",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // One migrated template database per run; each test file copies it (store's IsolatedPostgres).

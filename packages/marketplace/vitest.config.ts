@@ -1,5 +1,11 @@
 import { defineProject } from "vitest/config"
 
 export default defineProject({
-  test: { name: "marketplace", include: ["src/**/*.test.ts", "test/**/*.test.ts"] }
+  test: {
+    name: "marketplace",
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    // One worker process runs the files one after another without reloading modules per file
+    // (see the README's Tests section): each file still builds its own layers and databases.
+    isolate: false
+  }
 })

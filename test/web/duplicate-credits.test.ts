@@ -7,7 +7,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
-import { andWait, bankPayment, PNG, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
+import { andWait, anotherPng, bankPayment, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("duplicate credits in the browser", (it) => {
@@ -22,7 +22,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("d
           const receipt = shopper.page.locator("#receipt")
           await shopper.page.goto("/v2/dashboard")
           await receipt.getByLabel("Amount you paid, UZS").fill("35000")
-          await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name, mimeType: "image/png", buffer: PNG })
+          await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name, mimeType: "image/png", buffer: anotherPng() })
           await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
           await shopper.page.waitForURL(/#topup-\d+$/)
           return /#topup-(\d+)$/.exec(shopper.page.url())![1]!
@@ -59,7 +59,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("d
         // The receipt is credited on its word alone.
         const receipt = shopper.page.locator("#receipt")
         await receipt.getByLabel("Amount you paid, UZS").fill("45000")
-        await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "r.png", mimeType: "image/png", buffer: PNG })
+        await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "r.png", mimeType: "image/png", buffer: anotherPng() })
         await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         const receiptId = /#topup-(\d+)$/.exec(shopper.page.url())![1]!

@@ -66,7 +66,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await operator.page.waitForURL(/\/v2\/admin\/topups$/)
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Top-up #${second} rejected.`)
         await shopper.page.locator(`#topup-${second}[data-status="rejected"]`).waitFor({ timeout: 20_000 })
-        assert.strictEqual(await shopper.page.locator(`#topup-${second} [data-topup-status]`).innerText(), "Rejected")
+        assert.strictEqual(await shopper.page.locator(`#topup-${second} [data-topup-status]`).innerText(), "Rejected: amount does not match the receipt")
         assert.strictEqual(await shownBalance(shopper.page), 40_000)
       })
     }))

@@ -1,7 +1,9 @@
 import { type Notice, NotifierError, type PushTarget } from "@resale/core/ports/Notifier.ts"
-import { Effect, Redacted } from "effect"
+import { checkEndpoint, type PushPolicyShape } from "@resale/core/push/PushEndpointRules.ts"
+import { Effect, Redacted, Result } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import webpush from "web-push"
+import { REFUSED_CODE } from "./AddressGuard.ts"
 import type { VapidKeys } from "./VapidKeys.ts"
 
 export interface WebPushOptions {
@@ -10,6 +12,8 @@ export interface WebPushOptions {
   readonly subject: string
   /** seconds the push service keeps an undelivered message */
   readonly ttlSeconds?: number
+  /** Where endpoints may point (checked again here: a stored subscription may predate the rules). */
+  readonly policy?: PushPolicyShape
 }
 
 const failure = (reason: NotifierError["reason"], message: string) =>
@@ -25,6 +29,20 @@ const originOf = (endpoint: string): string => {
   }
 }
 
+/** True when the connection was refused by `publicOnlyLookup` (somewhere down the error's causes). */
+const refusedAddress = (error: unknown): boolean => {
+  const seen = new Set<unknown>()
+  const visit = (e: unknown, depth: number): boolean => {
+    if (e === null || typeof e !== "object" || depth > 8 || seen.has(e)) return false
+    seen.add(e)
+    const { cause, code, errors, reason } = e as { cause?: unknown; code?: unknown; errors?: unknown; reason?: unknown }
+    if (code === REFUSED_CODE || String((e as { message?: unknown }).message ?? "").includes(REFUSED_CODE)) return true
+    return visit(cause, depth + 1) || visit(reason, depth + 1) ||
+      (Array.isArray(errors) && errors.some((x) => visit(x, depth + 1)))
+  }
+  return visit(error, 0)
+}
+
 /**
  * One web push: web-push builds the RFC 8291 (aes128gcm) encrypted body and the RFC 8292 VAPID
  * `Authorization` header; effect's `HttpClient` in context posts it (web-push's own sender speaks
@@ -34,6 +52,10 @@ const originOf = (endpoint: string): string => {
 export const makeWebPushSender = (options: WebPushOptions) =>
   Effect.map(Effect.service(HttpClient.HttpClient), (client) =>
     Effect.fn("WebPush.send")(function*(target: PushTarget, notice: Notice) {
+      // An endpoint that is not https on a push service is never requested: the subscription is dropped.
+      if (options.policy !== undefined && Result.isFailure(checkEndpoint(target.endpoint, options.policy))) {
+        return yield* failure("Gone", `push subscription refused: not a known push service`)
+      }
       const details = yield* Effect.try({
         try: () =>
           webpush.generateRequestDetails(
@@ -62,7 +84,11 @@ export const makeWebPushSender = (options: WebPushOptions) =>
         // The push service's answer body says nothing we use; reading it frees the connection.
         Effect.tap((response) => Effect.ignore(response.text)),
         Effect.map((response) => response.status),
-        Effect.mapError(() => failure("Unavailable", `push service ${originOf(target.endpoint)} did not answer`))
+        Effect.mapError((error) =>
+          refusedAddress(error)
+            ? failure("Gone", `push service ${originOf(target.endpoint)} resolves to a non-public address`)
+            : failure("Unavailable", `push service ${originOf(target.endpoint)} did not answer`)
+        )
       )
       if (status >= 200 && status < 300) return
       const where = `push service ${originOf(target.endpoint)} answered ${status}`

@@ -6,15 +6,17 @@
  */
 import type { TelegramAccounts } from "@resale/config"
 import { GiftSender, GiftSenderError } from "@resale/core/ports/GiftSender.ts"
-import { Notifier, NotifierError } from "@resale/core/ports/Notifier.ts"
+import { type Notice, Notifier, NotifierError, type PushTarget } from "@resale/core/ports/Notifier.ts"
+import { PushPolicy } from "@resale/core/push/PushEndpointRules.ts"
+import { publicOnlyLookup } from "@resale/push/AddressGuard.ts"
 import { makeWebPushSender } from "@resale/push/WebPushSender.ts"
 import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
 import { MtcuteGiftSender } from "@resale/telegram/MtcuteGiftSender.ts"
 import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { makeTelegramBotSender } from "@resale/telegram/TelegramBotSender.ts"
-import { Effect, Layer, Option, type Redacted } from "effect"
+import { Effect, Layer, Option, type Redacted, Scope } from "effect"
 import { join } from "node:path"
-import { OutboundHttp } from "./OutboundHttp.ts"
+import { OutboundHttp, outboundHttp } from "./OutboundHttp.ts"
 
 export interface GiftSenderOptions {
   readonly sandbox: boolean
@@ -57,8 +59,19 @@ export const notifierLayer = (options: NotifierOptions) =>
     Notifier,
     Effect.gen(function*() {
       const keys = yield* resolveVapidKeys({ configured: options.vapid, sandbox: options.sandbox, dataDir: options.dataDir })
+      // Its own client: every connection's addresses are checked (public only) unless a test allows local delivery.
+      const policy = yield* PushPolicy
+      const pushHttp = policy.unsafeLocalDelivery === true ? OutboundHttp : outboundHttp({ lookup: publicOnlyLookup })
+      // Built in the notifier's own scope (the agent lives as long as the notifier) and given to each
+      // send: the client takes its undici dispatcher from the context it runs in.
+      // With a memo map of its own: the undici client layer is shared by default, and a shared one would
+      // come with whichever dispatcher was built first (the unguarded one of the other clients).
+      const pushClient = yield* Layer.buildWithMemoMap(pushHttp, Layer.makeMemoMapUnsafe(), yield* Scope.Scope)
       const push = Option.isSome(keys)
-        ? yield* makeWebPushSender({ keys: keys.value, subject: options.vapidSubject })
+        ? yield* Effect.map(
+          makeWebPushSender({ keys: keys.value, subject: options.vapidSubject, policy }).pipe(Effect.provide(pushClient)),
+          (send) => (target: PushTarget, notice: Notice) => send(target, notice).pipe(Effect.provide(pushClient))
+        )
         : () => notConfigured("push", "VAPID keys")
       const botMessage = Option.isSome(options.botToken)
         ? yield* makeTelegramBotSender({ apiUrl: options.telegramApiUrl, token: options.botToken.value })

@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { Notifier, type NotifierError } from "../ports/Notifier.ts"
 import { Users } from "../ports/Users.ts"
+import { WebhookFanOut } from "../webhooks/WebhookFanOut.ts"
 import { renderEvent } from "./Notices.ts"
 import { Notifications } from "./Notifications.ts"
 import type { OutboxEvent } from "./OutboxEvent.ts"
@@ -37,6 +38,7 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
       const notifier = yield* Notifier
       const users = yield* Users
       const settings = yield* NotificationSettings
+      const fanOut = yield* WebhookFanOut
 
       // undefined = done (sent, skipped, or given up for good); a string = transient failure.
       const settle = (sent: Effect.Effect<void, NotifierError>, onGone: Effect.Effect<void>) =>
@@ -45,7 +47,12 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
           Effect.catch((error) => {
             switch (error.reason) {
               case "Unavailable":
-                return Effect.succeed(`${error.channel}: ${error.message}`)
+                // A push service still failing after the client's capped retries gives up THIS
+                // subscription for this event: retrying the event would send it again to every
+                // other subscription and chat that already took it. Bot messages retry the event.
+                return error.channel === "push"
+                  ? Effect.as(Effect.logWarning("web push given up for one subscription", error.message), undefined)
+                  : Effect.succeed(`${error.channel}: ${error.message}`)
               case "Gone":
                 return Effect.as(onGone, undefined)
               case "Rejected":
@@ -57,6 +64,8 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
         )
 
       const deliver = Effect.fn("NotificationDelivery.deliver")(function*(event: OutboxEvent) {
+        // Integrators' webhooks first: queued once per endpoint, however often this event is retried.
+        yield* fanOut(event)
         const { notice, text } = renderEvent(event)
         const sends: Array<Effect.Effect<string | undefined>> = []
         if (event.userId === null) {

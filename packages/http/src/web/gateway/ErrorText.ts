@@ -107,7 +107,7 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
 const FIELD_KEYS = new Set([
   "amount_uzs", "receipt", "username", "amount", "duration", "gift_id", "comment", "subject", "body", "tier", "token",
   "star_price_uzs", "premium_3_month_uzs", "premium_6_month_uzs", "premium_12_month_uzs", "admin_note", "tx_id", "topup_id",
-  "offset", "limit"
+  "offset", "limit", "reason"
 ])
 
 const fieldParam = (loc: ReadonlyArray<unknown>): string => {

@@ -98,6 +98,14 @@ const RULES: ReadonlyArray<FormRule> = [
     })
   },
   {
+    pattern: /^\/v2\/admin\/users\/(\d+)\/adjust$/,
+    back: (m) => `/v2/admin/users/${m[1]}#adjust`,
+    success: (m, json) => ({
+      next: `/v2/admin/users/${m[1]}#user-history`,
+      flash: ok("flash.balanceAdjusted", { amount: money(at(json, "amount_uzs")), balance: money(at(json, "balance_uzs")) })
+    })
+  },
+  {
     pattern: /^\/v2\/admin\/orders\/(\d+)\/retry$/,
     back: () => "/v2/admin/orders",
     success: (m) => ({ next: "/v2/admin/orders", flash: ok("flash.orderRetried", { id: m[1]! }) })

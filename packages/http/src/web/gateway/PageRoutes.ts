@@ -10,7 +10,10 @@ import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
+import { historyPage } from "../pages/HistoryPage.ts"
+import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
+import type { HistoryPage } from "../routes/HistoryRoutes.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
@@ -100,6 +103,10 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
       load(env, [`/v2/orders/list?offset=${offset}&limit=${limit}`], (list: typeof Dto.OrdersPage.Type) =>
         ordersPage(env.ctx, { page: list, gifts })))
   }],
+  [/^\/v2\/history$/, (env) => {
+    const { offset, limit } = paging(env.query, 20)
+    return load(env, [`/v2/balance/history?offset=${offset}&limit=${limit}`], (history: HistoryPage) => historyPage(env.ctx, history))
+  }],
   [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
   [/^\/v2\/tickets$/, (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))],
   [/^\/v2\/tickets\/(\d{1,15})$/, (env) =>
@@ -143,6 +150,14 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
       load(env, [`/v2/admin/orders/list?${params}`], (list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
         adminOrdersPage(env.ctx, { orders: list.orders, total: list.total, filter, gifts })))
   }],
+  [/^\/v2\/admin\/users$/, (env) => {
+    const { offset, limit } = paging(env.query, 50)
+    const search = (env.query.get("search") ?? "").slice(0, 64)
+    const params = new URLSearchParams({ search, offset: String(offset), limit: String(limit) })
+    return load(env, [`/v2/admin/users/list?${params}`], (list: AdminUsersList) => adminUsersPage(env.ctx, list, search))
+  }],
+  [/^\/v2\/admin\/users\/(\d{1,15})$/, (env) =>
+    load(env, [`/v2/admin/users/${env.match[1]}`], (detail: AdminUserDetail) => adminUserPage(env.ctx, detail))],
   [/^\/v2\/admin\/tickets$/, (env) =>
     load(env, ["/v2/admin/tickets"], (list: typeof Dto.Tickets.Type) => adminTicketsPage(env.ctx, list))],
   [/^\/v2\/admin\/tickets\/(\d{1,15})$/, (env) =>

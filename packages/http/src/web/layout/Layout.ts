@@ -8,7 +8,7 @@ import type { NavKey, PageContext } from "./PageContext.ts"
 
 /** Messages the client script needs for what it writes itself (live statuses, countdowns, push). */
 const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
-  "common.copied", "error.network", "error.generic", "topup.credited", "topup.expired", "topup.waiting",
+  "common.copied", "error.network", "error.generic", "topup.credited", "topup.settledTitle", "topup.rejectedBecause", "topup.expired", "topup.waiting",
   "buy.afterBalance", "buy.notEnough", "ticket.you", "ticket.support", "common.user",
   "push.enabled", "push.unsupported", "push.denied", "push.unavailable", "push.failed",
   "status.topup.pending", "status.topup.review", "status.topup.paid", "status.topup.cancelled",
@@ -19,6 +19,7 @@ const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
 const USER_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
   ["dashboard", "/v2/dashboard", "nav.dashboard"],
   ["orders", "/v2/orders", "nav.orders"],
+  ["history", "/v2/history", "nav.history"],
   ["gifts", "/v2/gifts", "nav.gifts"],
   ["support", "/v2/tickets", "nav.support"],
   ["api", "/v2/api-docs", "nav.api"]
@@ -29,7 +30,8 @@ const ADMIN_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
   ["topups", "/v2/admin/topups", "nav.topups"],
   ["payments", "/v2/admin/payments", "nav.payments"],
   ["adminOrders", "/v2/admin/orders", "nav.adminOrders"],
-  ["tickets", "/v2/admin/tickets", "nav.tickets"]
+  ["tickets", "/v2/admin/tickets", "nav.tickets"],
+  ["people", "/v2/admin/users", "nav.people"]
 ]
 
 const menu = (ctx: PageContext, active: NavKey): Html => {

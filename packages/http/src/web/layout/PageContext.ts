@@ -25,6 +25,7 @@ export type NavKey =
   | "home"
   | "dashboard"
   | "orders"
+  | "history"
   | "gifts"
   | "support"
   | "api"
@@ -33,4 +34,5 @@ export type NavKey =
   | "payments"
   | "adminOrders"
   | "tickets"
+  | "people"
   | "none"

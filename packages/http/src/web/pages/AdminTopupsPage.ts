@@ -2,6 +2,7 @@ import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { formGuards, money, section, statusBadge, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
+import { userLink } from "./AdminUsersPage.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 
 /** A top-up as operators see it: the wire record plus the receipt's content type for the preview. */
@@ -45,7 +46,7 @@ const rows = (ctx: PageContext, topups: ReadonlyArray<AdminTopup>, actions: bool
     attrs: html` data-topup-row="${tp.topup_id}"`,
     cells: [
       `#${tp.topup_id}`,
-      `#${tp.user_id}`,
+      userLink(tp.user_id),
       ctx.tr.t(tp.method === "receipt" ? "method.receipt" : "method.card"),
       html`${money(ctx.tr, tp.payable_uzs)}${tp.amount_uzs !== tp.payable_uzs ? html`<br><span class="hint">${ctx.tr.t("admin.requested")}: ${ctx.tr.uzs(tp.amount_uzs)}</span>` : ""}`,
       html`${statusBadge(ctx.tr, "topup", tp.status)}${tp.admin_note ? html`<br><span class="hint">${tp.admin_note}</span>` : ""}`,

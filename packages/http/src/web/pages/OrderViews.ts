@@ -52,7 +52,10 @@ export const topupsTable = (tr: Translator, topups: ReadonlyArray<Topup>): Html 
         `#${tp.topup_id}`,
         tr.t(tp.method === "receipt" ? "method.receipt" : "method.card"),
         money(tr, tp.credited_uzs ?? tp.payable_uzs),
-        statusBadge(tr, "topup", tp.status),
+        // A refusal carries the operator's reason: the shopper sees why.
+        html`${statusBadge(tr, "topup", tp.status)}${
+          tp.status === "rejected" && tp.admin_note ? html`<p class="reason">${tr.t("history.reason", { reason: tp.admin_note })}</p>` : ""
+        }`,
         time(tp.created_at)
       ]
     }))

@@ -176,13 +176,18 @@
         var panel = document.getElementById("topup-" + id)
         if (!found || !panel) return
         panel.setAttribute("data-status", found.status)
+        // Settled: the card says so in full; the transfer details and buttons go (nothing left to pay).
+        var heading = panel.querySelector("h2")
+        if (heading) heading.textContent = t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })
         var line = panel.querySelector("[data-topup-status]")
         if (line) {
           line.textContent = found.status === "paid"
             ? t("topup.credited", { id: id, amount: formatUzs(found.credited_uzs || found.payable_uzs) })
+            : found.status === "rejected" && found.admin_note
+            ? t("topup.rejectedBecause", { reason: found.admin_note })
             : t("status.topup." + found.status)
         }
-        Array.prototype.forEach.call(panel.querySelectorAll("form, .countdown"), function (node) { node.remove() })
+        Array.prototype.forEach.call(panel.querySelectorAll("form, .countdown, .pay"), function (node) { node.remove() })
         var row = document.querySelector('[data-topup-row="' + id + '"] [data-status]')
         setBadge(row, "topup", found.status)
       })
