@@ -15,6 +15,11 @@ import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
+import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
+import { WebhookFanOutLive } from "@resale/core/webhooks/WebhookFanOut.ts"
+import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
+import { HttpsWebhookSender } from "./webhooks/HttpsWebhookSender.ts"
 
 /** Fragment's link call wants the paying wallet as TON Connect describes it. */
 export const PayerAccountsLive = Layer.effect(
@@ -62,12 +67,26 @@ export const NotificationSettingsLive = Layer.effect(
   Effect.map(Effect.service(WorkerConfig), (settings) => ({ operatorChatIds: settings.operatorChatIds, batch: settings.notifyBatch }))
 )
 
+/** Where webhooks may go, from the worker's settings (loopback in sandbox only). */
+export const WebhookPolicyLive = Layer.effect(
+  WebhookPolicy,
+  Effect.map(Effect.service(WorkerConfig), (settings) => ({ allowLoopback: settings.sandbox && settings.webhooksAllowLoopback }))
+)
+
+/** Integrators' webhooks: the fan-out notification delivery calls, and the signed sends. */
+export const WorkerWebhooks = Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.layer).pipe(
+  Layer.provideMerge(Webhooks.layer),
+  Layer.provide(HttpsWebhookSender),
+  Layer.provide(WebhookPolicyLive)
+)
+
 /**
  * Every worker service over the core use cases. Needs the storage ports (`@resale/store`, with
  * DirectPurchaseRecords), `Blockchain`, `Marketplace`, `GiftSender`, `Notifier`, `WorkerConfig`
  * and, in sandbox mode, optionally `SandboxFaucet` (the hot wallet's funding).
  */
 export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
+  Layer.provideMerge(WorkerWebhooks),
   Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
   Layer.provideMerge(HotWallet.layer),
   Layer.provideMerge(WorkerDirectPurchases),
