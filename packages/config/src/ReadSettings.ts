@@ -6,7 +6,7 @@ import { Config, Effect, Option, Redacted, Result } from "effect"
 import { createHmac, randomBytes } from "node:crypto"
 import { isIP } from "node:net"
 import type { AppSettings, FragmentSettings, Role } from "./AppSettings.ts"
-import { Direct, Edges, Mode, Push, Secrets, Storage, Telegram, Webhooks, World, Worker } from "./Catalogue.ts"
+import { Direct, Edges, Limits, Mode, Push, Secrets, Storage, Telegram, Webhooks, World, Worker } from "./Catalogue.ts"
 import { ConfigProblems } from "./ConfigProblems.ts"
 import type { Setting } from "./Setting.ts"
 import * as S from "./Setting.ts"
@@ -67,6 +67,11 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     const worker = yield* reader.group(Worker)
     const push = yield* reader.group(Push)
     const webhooks = yield* reader.group(Webhooks)
+    // Checked with the others at start; the core reads them itself (AccountCaps, PushPolicy).
+    const limits = yield* reader.group(Limits)
+    for (const [name, value] of Object.entries(limits)) {
+      if (typeof value === "number" && value > 1000) problems.push(`${name}: expected a whole number from 1 to 1000, got ${value}`)
+    }
 
     // THE mode decision.
     const hints = []
