@@ -12,8 +12,10 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Notifier } from "@resale/core/ports/Notifier.ts"
 import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
-import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
-import { WorkerWebhooks } from "@resale/worker/WorkerLive.ts"
+import { WebhookFanOutLive } from "@resale/core/webhooks/WebhookFanOut.ts"
+import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
+import { HttpsWebhookSender } from "@resale/push/HttpsWebhookSender.ts"
 import { Effect, Layer, Option } from "effect"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as http from "node:http"
@@ -56,13 +58,16 @@ const verify = (secret: string, r: Received): boolean => {
   })
 }
 
-// One database for the server and the worker-side calls of this file.
+// One database for the server and the worker-side calls of this file (wired as the worker wires them).
 const Store = IsolatedPostgres.layerStore
 const WorkerSide = NotificationDelivery.layer.pipe(
-  Layer.provideMerge(WorkerWebhooks),
+  Layer.provideMerge(Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.layer).pipe(
+    Layer.provideMerge(Webhooks.layer),
+    Layer.provide(HttpsWebhookSender)
+  )),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.succeed(Notifier)({ push: () => Effect.void, botMessage: () => Effect.void })),
-  Layer.provide(WorkerConfig.layerTest({ webhooksAllowLoopback: true })),
+  Layer.provide(Layer.succeed(WebhookPolicy)({ allowLoopback: true })),
   Layer.provideMerge(Store)
 )
 const World = Layer.mergeAll(makeTestServer(Store, { sandbox: true, webhooksAllowLoopback: true }, DatabasePing.layer as never), WorkerSide)

@@ -19,7 +19,7 @@ import { TestClock } from "effect/testing"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { HttpsWebhookSender } from "../src/webhooks/HttpsWebhookSender.ts"
+import { HttpsWebhookSender } from "@resale/push/HttpsWebhookSender.ts"
 import { WorkerConfig } from "../src/WorkerConfig.ts"
 import { WorkerWebhooks } from "../src/WorkerLive.ts"
 
