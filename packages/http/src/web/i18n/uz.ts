@@ -5,7 +5,7 @@ export const uz: Messages = {
   "app.name": "Resale",
   "app.tagline": "Telegram Stars, Premium va sovg‘alar so‘mda",
   "skip": "Asosiy qismga o‘tish",
-  "sandbox.banner": "Sinov rejimi: haqiqiy pul harakatlanmaydi, to‘lovlar, yulduzlar va sovg‘alar taqlid qilinadi.",
+  "sandbox.banner": "Sinov rejimi: haqiqiy pul ishlatilmaydi — to‘lovlar, yulduzlar va sovg‘alar faqat taqlid qilinadi.",
   "lang.label": "Til",
   "nav.label": "Asosiy menyu",
   "nav.home": "Bosh sahifa",
