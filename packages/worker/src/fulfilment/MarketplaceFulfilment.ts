@@ -4,7 +4,7 @@ import type { Order } from "@resale/core/orders/Order.ts"
 import { isTransientReason } from "@resale/core/ports/Marketplace.ts"
 import { Array, Context, Effect, Layer, Option, Semaphore } from "effect"
 import { HotWallet } from "./HotWallet.ts"
-import { Busy, Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
+import { Busy, deliveredByReceipt, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
 
 /** What a direct-purchase failure means for an account order. */
 export const outcomeOfDirectError = (error: DirectPurchaseError): Outcome => {
@@ -66,7 +66,7 @@ export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment
         const orderId = hotWallet.orderKey(order.id, order.chargeSeq)
         yield* hotWallet.ensureFunded
         const result = yield* oneAtATime.withPermit(Effect.result(buy(order, orderId)))
-        if (result._tag === "Success") return Delivered(result.success.txHash, result.success.ref ?? undefined)
+        if (result._tag === "Success") return deliveredByReceipt(result.success)
         const outcome = outcomeOfDirectError(result.failure)
         if (outcome._tag !== "Busy" && outcome._tag !== "Unknown") return outcome
         // The stored record tells an open payment (reconcile later, keep its Ref#) from one in flight elsewhere.
