@@ -42,7 +42,7 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   tier_not_upgrade: () => line("error.tierNotUpgrade"),
   info_quota_exceeded: () => line("error.quota"),
   balance_insufficient: (p) => line("error.insufficient", { required: money(p["required_uzs"]), balance: money(p["balance_uzs"]) }),
-  topup_not_found: () => line("error.notFoundThing"),
+  topup_not_found: () => line("error.topupNotFound"),
   // The same state twice (a second click, two operators at once) is no conflict to explain: say it is done.
   topup_transition_invalid: (p) =>
     p["from"] === p["to"]

@@ -1,9 +1,11 @@
 import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
+import type { MessageKey } from "../i18n/en.ts"
 import { field, formGuards, money, pagination, section, statusBadge, submit, table, textarea, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import type { HistoryEntry } from "../routes/HistoryRoutes.ts"
+import { causeText } from "./HistoryPage.ts"
 
 type UserOut = typeof Dto.UserOut.Type
 
@@ -86,7 +88,7 @@ ${section("user-history", t("history.title"), table({
       empty: t("history.empty"),
       rows: data.history.map((e) => ({
         attrs: html` data-cause="${e.cause}"`,
-        cells: [time(e.created_at), html`${e.cause} ${e.cause_id}${e.note ? html`<p class="reason">${e.note}</p>` : ""}`, signed(e.amount_uzs), ctx.tr.uzs(e.balance_after_uzs)]
+        cells: [time(e.created_at), html`${causeText(ctx.tr, e)}${e.note ? html`<p class="hint">${e.note}</p>` : ""}`, signed(e.amount_uzs), ctx.tr.uzs(e.balance_after_uzs)]
       }))
     }))}
 ${section("user-topups", t("admin.topupsTitle"), table({
@@ -102,7 +104,7 @@ ${section("user-orders", t("admin.ordersTitle"), table({
       headers: ["#", t("admin.kind"), t("orders.recipient"), t("orders.price"), t("common.status"), t("common.date")],
       empty: t("orders.empty"),
       rows: data.orders.map((o) => ({
-        cells: [`#${o.order_id}`, o.kind, `@${o.username}`, money(ctx.tr, o.price_uzs), statusBadge(ctx.tr, "order", o.status), time(o.created_at)]
+        cells: [`#${o.order_id}`, t(`kind.${o.kind}` as MessageKey), `@${o.username}`, money(ctx.tr, o.price_uzs), statusBadge(ctx.tr, "order", o.status), time(o.created_at)]
       }))
     }))}
 ${section("user-tickets", t("admin.ticketsTitle"), table({
