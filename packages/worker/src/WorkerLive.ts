@@ -20,7 +20,7 @@ import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
 import { WebhookFanOutLive } from "@resale/core/webhooks/WebhookFanOut.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
-import { HttpsWebhookSender } from "./webhooks/HttpsWebhookSender.ts"
+import { HttpsWebhookSender } from "@resale/push/HttpsWebhookSender.ts"
 
 /** Fragment's link call wants the paying wallet as TON Connect describes it. */
 export const PayerAccountsLive = Layer.effect(

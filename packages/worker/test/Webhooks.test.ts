@@ -19,7 +19,7 @@ import { TestClock } from "effect/testing"
 import { createHmac, timingSafeEqual } from "node:crypto"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { HttpsWebhookSender } from "../src/webhooks/HttpsWebhookSender.ts"
+import { HttpsWebhookSender } from "@resale/push/HttpsWebhookSender.ts"
 import { WorkerConfig } from "../src/WorkerConfig.ts"
 import { WorkerWebhooks } from "../src/WorkerLive.ts"
 
@@ -141,6 +141,27 @@ describe("webhooks (worker, real PostgreSQL, loopback receiver)", () => {
       const after = yield* Webhooks.use((w) => w.deliveries(user.id, endpoint.id))
       assert.deepStrictEqual(after.map((d) => d.status), ["delivered", "delivered"])
       assert.deepStrictEqual(after.map((d) => d.attempts).sort(), [1, 2])
+    }).pipe(Effect.scoped, Effect.provide(worker(true))), 60_000)
+
+  it.effect("a receiver that keeps failing is retried for a day, then the delivery is marked failed", () =>
+    Effect.gen(function*() {
+      const hook = yield* receiver(Array.from({ length: 50 }, () => 503))
+      const user = yield* newUser
+      const endpoint = yield* Webhooks.use((w) => w.register(user.id, { url: hook.url, events: ["topup.credited"] }))
+      yield* (yield* Outbox).add({ kind: "topup.paid", userId: user.id, payload: { topupId: 1, amountUzs: 5000, balanceUzs: 5000 } }, new Date(0))
+      yield* (yield* NotificationDelivery).runOnce
+      const dispatch = yield* WebhookDispatch
+      for (let hour = 0; hour < 30; hour++) {
+        yield* dispatch.runOnce(10)
+        yield* TestClock.adjust(Duration.hours(1))
+      }
+      const [log] = yield* Webhooks.use((w) => w.deliveries(user.id, endpoint.id))
+      assert.deepInclude(log, { status: "failed", lastStatusCode: 503, nextAttemptAt: null, deliveredAt: null })
+      assert.strictEqual(hook.received.length, log!.attempts)
+      assert.isAtLeast(log!.attempts, 8)
+      assert.isAtMost(log!.attempts, 30)
+      // every attempt carried the same event id
+      assert.strictEqual(new Set(hook.received.map((r) => r.headers["webhook-id"])).size, 1)
     }).pipe(Effect.scoped, Effect.provide(worker(true))), 60_000)
 
   it.effect("private, loopback, metadata and plain-http targets are refused at registration outside the sandbox setting", () =>

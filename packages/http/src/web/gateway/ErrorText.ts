@@ -98,6 +98,11 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   page_invalid: () => line("error.generic"),
   push_subscription_invalid: () => line("error.pushInvalid"),
   push_subscription_taken: () => line("error.pushInvalid"),
+  // API-key only: no page shows them
+  webhook_url_refused: () => line("error.generic"),
+  webhook_events_invalid: () => line("error.generic"),
+  webhook_endpoints_limit: () => line("error.generic"),
+  webhook_not_found: () => line("error.notFoundThing"),
   idempotency_key_invalid: () => line("error.idempotency"),
   idempotency_key_reused: () => line("error.idempotency"),
   idempotency_key_endpoint_mismatch: () => line("error.idempotency"),

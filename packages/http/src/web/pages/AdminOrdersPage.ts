@@ -4,7 +4,7 @@ import { actionForm, formGuards, money, pagination, select, statusBadge, submit,
 import { layout } from "../layout/Layout.ts"
 import { userLink } from "./AdminUsersPage.ts"
 import type { PageContext } from "../layout/PageContext.ts"
-import { type GiftTitles, orderItem } from "./OrderViews.ts"
+import { type GiftTitles, orderItem, shownStatus } from "./OrderViews.ts"
 
 type Order = typeof Dto.AdminOrder.Type
 
@@ -89,8 +89,8 @@ ${
             orderItem(ctx.tr, o, data.gifts),
             `@${o.username}`,
             money(ctx.tr, o.price_uzs),
-            statusBadge(ctx.tr, "order", o.status),
-            o.error ? html`<span class="reason">${o.error}</span>${evidence(o)}` : "—",
+            statusBadge(ctx.tr, "order", shownStatus(o)),
+            o.error ? html`<span class="reason">${o.error}</span>${evidence(o)}` : o.delivery === "paid_unconfirmed" ? evidence(o) : "—",
             String(o.attempts),
             o.tx_id ? html`<code class="tx">${o.tx_id}</code>` : "—",
             time(o.created_at),

@@ -1,6 +1,6 @@
 import { WebhookSendError, WebhookSender } from "@resale/core/webhooks/WebhookSender.ts"
 import { isLoopbackAddress, WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
-import { isPublicAddress } from "@resale/push/AddressGuard.ts"
+import { isPublicAddress } from "./AddressGuard.ts"
 import { Effect, Layer } from "effect"
 import { createHmac } from "node:crypto"
 import { lookup as dnsLookup, type LookupAddress } from "node:dns"
