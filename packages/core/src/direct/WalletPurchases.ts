@@ -9,6 +9,7 @@
  * runs again, an open one is looked up on chain and with the marketplace before anything else. A
  * different request under a finished key is refused. The outcome is typed: what the order should do.
  */
+import { type Delivery, deliveryOf } from "./DeliveryEvidence.ts"
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import { Blockchain, type Wallet } from "../ports/Blockchain.ts"
 import { DirectPurchaseRecords, type DirectPurchaseRecord } from "../ports/DirectPurchaseRecords.ts"
@@ -33,8 +34,17 @@ export type WalletPurchase = {
 
 /** What the purchase ended in, and so what the order does next. */
 export type PurchaseOutcome =
-  /** Paid once and delivered: the transaction and the marketplace's `Ref#`. */
-  | { readonly _tag: "Delivered"; readonly txHash: string; readonly ref: string | null }
+  /**
+   * Paid once and settled: the transaction and the marketplace's `Ref#`. `delivery` "paid": settled on
+   * the order's own payment evidence (`deliveryNote`), the marketplace never confirmed its delivery.
+   */
+  | {
+    readonly _tag: "Delivered"
+    readonly txHash: string
+    readonly ref: string | null
+    readonly delivery: Delivery
+    readonly deliveryNote: string | null
+  }
   /** Nothing left the wallet. `retryable`: the network, the marketplace's outage or the wallet's funds may change. */
   | { readonly _tag: "NotPaid"; readonly retryable: boolean; readonly reason: string; readonly message: string }
   /** This key (or the wallet) has a payment in flight elsewhere: look again soon, nothing decided. */
@@ -133,7 +143,14 @@ export class WalletPurchases extends Context.Service<WalletPurchases, {
         const result = yield* Effect.result(attempt(wallet, request))
         if (result._tag === "Success") {
           const done = result.success
-          return { _tag: "Delivered", txHash: done.txHash ?? "", ref: done.ref } satisfies PurchaseOutcome
+          const delivery = deliveryOf(done)
+          return {
+            _tag: "Delivered",
+            txHash: done.txHash ?? "",
+            ref: done.ref,
+            delivery,
+            deliveryNote: delivery === "paid" ? done.errorMessage : null
+          } satisfies PurchaseOutcome
         }
         const record = yield* records.findLatest({ network: chain.network, walletAddress: wallet.address, orderId: request.key })
         return outcomeOf(result.failure, record)

@@ -2,13 +2,13 @@ import type { Order } from "@resale/core/orders/Order.ts"
 import { type PurchaseOutcome, WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
 import { Context, Effect, Layer, Semaphore } from "effect"
 import { HotWallet } from "./HotWallet.ts"
-import { Busy, Delivered, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
+import { Busy, deliveredByReceipt, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
 
 /** What a hot-wallet purchase's outcome means for an account order. */
 export const outcomeOfPurchase = (purchase: PurchaseOutcome): Outcome => {
   switch (purchase._tag) {
     case "Delivered":
-      return Delivered(purchase.txHash, purchase.ref ?? undefined)
+      return deliveredByReceipt(purchase)
     case "NotPaid":
       return NotDelivered(purchase.retryable, purchase.message)
     case "InFlight":

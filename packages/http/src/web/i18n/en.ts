@@ -281,6 +281,7 @@ export const en = {
   "status.order.processing": "In progress",
   "status.order.completed": "Delivered",
   "status.order.failed": "Failed, refunded",
+  "status.order.paid_unconfirmed": "Paid, delivery not confirmed by Fragment",
   "status.order.needs_attention": "Needs attention",
   "status.ticket.open": "Open",
   "status.ticket.closed": "Closed",

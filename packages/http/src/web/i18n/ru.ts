@@ -279,6 +279,7 @@ export const ru: Messages = {
   "status.order.processing": "Выполняется",
   "status.order.completed": "Доставлен",
   "status.order.failed": "Не выполнен, деньги возвращены",
+  "status.order.paid_unconfirmed": "Оплачен, доставка не подтверждена Fragment",
   "status.order.needs_attention": "Требует внимания",
   "status.ticket.open": "Открыто",
   "status.ticket.closed": "Закрыто",

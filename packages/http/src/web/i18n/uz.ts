@@ -279,6 +279,7 @@ export const uz: Messages = {
   "status.order.processing": "Bajarilmoqda",
   "status.order.completed": "Yetkazildi",
   "status.order.failed": "Bajarilmadi, pul qaytarildi",
+  "status.order.paid_unconfirmed": "To'langan, yetkazish Fragment tomonidan tasdiqlanmagan",
   "status.order.needs_attention": "E’tibor talab qiladi",
   "status.ticket.open": "Ochiq",
   "status.ticket.closed": "Yopilgan",
