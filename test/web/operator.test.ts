@@ -206,6 +206,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await shopper.page.locator(`[data-order-id="${second}"] [data-status="failed"]`).waitFor({ timeout: 60_000 })
         await operator.page.goto("/v2/admin/orders?status=failed")
         const failed = operator.page.locator(`[data-order-id="${second}"]`)
+        await failed.locator("details:has(form.mark-done) > summary").click()
         await failed.getByLabel(/Transaction id/).fill("manual-transfer-77")
         await andWait(operator.page, () => failed.getByRole("button", { name: "Mark as delivered" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/orders$/)

@@ -47,20 +47,23 @@ const actions = (ctx: PageContext, order: Order): Html => {
   const { t } = ctx.tr
   const base = `/v2/admin/orders/${order.order_id}`
   const retry = order.status === "failed" ? actionForm(ctx, `${base}/retry`, t("admin.retry"), { idempotent: true }) : html``
+  // Refund and mark-done move money or close an order for good: each is a second click after opening it (no script needed).
   // Delivery unknown past the limit: look again (same payment, never a second one) or refund once.
   const attention = order.status === "needs_attention"
     ? html`${actionForm(ctx, `${base}/recheck`, t("admin.recheck"), { idempotent: true })}
+<details class="confirm"><summary class="btn btn-secondary">${t("admin.refund")}…</summary>
 <form method="post" action="${base}/refund" class="refund">${formGuards(ctx, { idempotent: true })}
 <label for="note-${order.order_id}">${t("admin.refundNote")} <span class="hint">(${t("common.optional")})</span></label>
 <input id="note-${order.order_id}" name="note" maxlength="500">
-${submit(t("admin.refund"), { kind: "secondary" })}</form>`
+${submit(t("admin.refund"), { kind: "danger" })}</form></details>`
     : html``
   const done = order.status === "completed"
     ? html``
-    : html`<form method="post" action="${base}/mark-done" class="mark-done">${formGuards(ctx, { idempotent: true })}
+    : html`<details class="confirm"><summary class="btn btn-secondary">${t("admin.markDone")}…</summary>
+<form method="post" action="${base}/mark-done" class="mark-done">${formGuards(ctx, { idempotent: true })}
 <label for="tx-${order.order_id}">${t("admin.txId")} <span class="hint">(${t("common.optional")})</span></label>
 <input id="tx-${order.order_id}" name="tx_id" maxlength="200">
-${submit(t("admin.markDone"), { kind: "secondary" })}</form>`
+${submit(t("admin.markDone"), { kind: "secondary" })}</form></details>`
   return html`${retry}${attention}${done}`
 }
 
