@@ -40,7 +40,7 @@ const guardedLookup = (allowLoopback: boolean) =>
   })
 }
 
-/** `WebhookSender` over node's http(s): signs, posts with a timeout, answers the status code (the body is drained unread). */
+/** `WebhookSender` over node's http(s): signs, posts with a timeout, answers the status code (the body is not read; no redirects are followed). */
 export const HttpsWebhookSender = Layer.effect(
   WebhookSender,
   Effect.gen(function*() {
@@ -72,8 +72,10 @@ export const HttpsWebhookSender = Layer.effect(
             "webhook-signature": signWebhook(target.secret, message.id, message.timestamp, message.body)
           }
         }, (response) => {
-          response.resume()
+          // Only the status matters: the body is never read, and the connection is closed at once
+          // (a receiver streaming an endless body cannot hold the worker).
           resume(Effect.succeed(response.statusCode ?? 0))
+          response.destroy()
         })
         request.on("timeout", () => request.destroy(new Error(`no answer within ${SEND_TIMEOUT_MS} ms`)))
         request.on("error", (error: NodeJS.ErrnoException) =>
