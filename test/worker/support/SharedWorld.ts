@@ -34,8 +34,8 @@ export const freshDatabase = Effect.acquireRelease(
 
 /**
  * `count` Fragment cookie sessions the simulator issued besides its main one, as production runs
- * several FRAGMENT_COOKIES_<NAME> side by side: one purchase at a time per session, so as many
- * sessions as purchases in flight keep the workers from queueing behind one session.
+ * several FRAGMENT_COOKIES_<NAME> side by side (one purchase at a time per session, any number of
+ * sessions in parallel). Every worker must get the same list: the holds are shared by session name.
  */
 export const fragmentSessions = (fragment: FragmentSandbox["Service"], count: number): NonNullable<FragmentOptions["moreSessions"]> =>
   Array.from({ length: count }, (_, i) => ({ label: `extra${i + 1}`, cookies: Redacted.make(fragment.control.newSession()) }))
