@@ -4,6 +4,9 @@ import { completionOf, deliveredByReceipt } from "../src/orders/FulfilmentOutcom
 import { OrderService } from "../src/orders/OrderService.ts"
 import { fund, signUp } from "../src/testing/fixtures.ts"
 import { layerMemory } from "../src/testing/MemoryPorts.ts"
+import { MemoryDb } from "../src/testing/MemoryDb.ts"
+import { renderEvent } from "../src/outbox/Notices.ts"
+import { webhookEventsOf } from "../src/webhooks/WebhookEvents.ts"
 
 const receipt = { txHash: "a1b2", ref: "kpJ55h3BW" }
 const note = "Paid to the marketplace: tx a1b2 ... delivery not confirmed (the session moved on)"
@@ -37,6 +40,11 @@ describe("order delivery mark", () => {
         "kpJ55h3BW"
       ])
       assert.deepStrictEqual(settled.evidence, { txHash: "a1b2", ref: "kpJ55h3BW", chainState: "done", answers: [note] })
+      // The shopper's notice and the integrator's webhook say paid, not delivered.
+      const event = [...(yield* MemoryDb).state().outbox.values()].find((e) => e.kind === "order.completed")!
+      assert.include(renderEvent(event).text, "Fragment has not confirmed the delivery")
+      assert.notInclude(renderEvent(event).text, "was delivered")
+      assert.strictEqual(webhookEventsOf(event)[0]?.data["delivery"], "paid_unconfirmed")
       yield* orders.claimNext
       const delivered = yield* orders.complete(second.id, { txId: "c3d4" })
       assert.deepStrictEqual([delivered.delivery, delivered.evidence], ["confirmed", null])

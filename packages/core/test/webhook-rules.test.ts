@@ -55,7 +55,7 @@ describe("webhook targets", () => {
 describe("webhook events from the outbox", () => {
   it("order and top-up events map to snake_case webhook events with stable ids; others to none", () => {
     assert.deepStrictEqual(webhookEventsOf(event("order.completed", { orderId: 5, kind: "stars", recipient: "durov", txId: "t" })), [
-      { id: "evt_11", type: "order.completed", data: { order_id: 5, kind: "stars", recipient: "durov", tx_id: "t" } }
+      { id: "evt_11", type: "order.completed", data: { order_id: 5, kind: "stars", recipient: "durov", tx_id: "t", delivery: null } }
     ])
     assert.deepStrictEqual(webhookEventsOf(event("order.failed", { orderId: 5, kind: "premium", recipient: "x", refundedUzs: 900 })).map((e) => [e.id, e.type]), [
       ["evt_11", "order.failed"],

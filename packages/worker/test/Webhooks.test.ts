@@ -105,7 +105,7 @@ describe("webhooks (worker, real PostgreSQL, loopback receiver)", () => {
       assert.deepStrictEqual(JSON.parse(request.body), {
         type: "order.completed",
         timestamp: new Date(0).toISOString(),
-        data: { order_id: 7, kind: "stars", recipient: "durov", tx_id: "abc" }
+        data: { order_id: 7, kind: "stars", recipient: "durov", tx_id: "abc", delivery: null }
       })
       const [logged] = yield* Webhooks.use((w) => w.deliveries(user.id, endpoint.id))
       assert.deepInclude(logged, { status: "delivered", attempts: 1, lastStatusCode: 200, eventType: "order.completed" })

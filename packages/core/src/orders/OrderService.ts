@@ -141,7 +141,7 @@ export class OrderService extends Context.Service<OrderService, {
         outbox.add({
           kind: "order.completed",
           userId: order.userId,
-          payload: { orderId: order.id, kind: order.item.kind, recipient: order.recipient, txId: order.txId }
+          payload: { orderId: order.id, kind: order.item.kind, recipient: order.recipient, txId: order.txId, delivery: order.delivery }
         }, now)
 
       const markDone = Effect.fn("OrderService.markDone")(function*(orderId: OrderId, txId?: string) {

@@ -21,7 +21,7 @@ export const webhookEventsOf = (event: OutboxEvent): ReadonlyArray<WebhookEvent>
   const id = `evt_${event.id}`
   switch (event.kind) {
     case "order.completed":
-      return [{ id, type: "order.completed", data: { ...order(p), tx_id: p["txId"] ?? null } }]
+      return [{ id, type: "order.completed", data: { ...order(p), tx_id: p["txId"] ?? null, delivery: p["delivery"] ?? null } }]
     case "order.failed": {
       const refunded = typeof p["refundedUzs"] === "number" ? p["refundedUzs"] : 0
       const failed: WebhookEvent = { id, type: "order.failed", data: { ...order(p), refunded_uzs: refunded } }
