@@ -16,7 +16,7 @@ import { Address } from "@ton/core"
 import { Context, Duration, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
-import { freshDatabase, oneWorker } from "./support/SharedWorld.ts"
+import { freshDatabase, fragmentSessions, oneWorker } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 
 const ORDERS = 100
@@ -60,7 +60,8 @@ const run = (workers: number) =>
 
     // The workers, each its own stack, running until every order has settled.
     const sql = Context.get(yield* Layer.build(Layer.fresh(PgConnection.layerFromUrl(url, 2))), SqlClient)
-    const world = { sandbox, fragment, gifts: gifts.service }
+    // one Fragment session per worker: each worker pays one purchase at a time, and a purchase holds its session until delivered
+    const world = { sandbox, fragment, fragmentSessions: fragmentSessions(fragment, workers - 1), gifts: gifts.service }
     const settings = { concurrency: 2, pollInterval: Duration.millis(30), orderLease: Duration.seconds(20) }
     const started = Date.now()
     yield* Effect.scoped(Effect.gen(function*() {
