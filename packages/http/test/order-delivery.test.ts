@@ -8,6 +8,7 @@ import { adminSignIn, call, signIn, TEST_ADMIN_TOKEN } from "./Client.ts"
 import { makeTestServer, TestServer } from "./TestServer.ts"
 import { translator } from "../src/web/i18n/Translate.ts"
 import { ordersTable } from "../src/web/pages/OrderViews.ts"
+import { adminOrdersPage } from "../src/web/pages/AdminOrdersPage.ts"
 
 // One database for the server and for this file's worker-side calls (the same layer, built once).
 const Store = IsolatedPostgres.layerStore
@@ -63,5 +64,11 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })("an order's d
       assert.include(row(rows("en"), confirmed), "Delivered")
       assert.include(row(rows("ru"), unconfirmed), "доставка не подтверждена")
       assert.include(row(rows("uz"), unconfirmed), "tasdiqlanmagan")
+      // The operator's orders page: the same words and the evidence (Ref#) beside it.
+      const ctx = { tr: translator("en"), sandbox: true, csrf: "t", flash: undefined, path: "/v2/admin/orders", area: "admin", signedIn: false, assetVersion: "1" } as const
+      const operatorPage = adminOrdersPage(ctx, { orders: admin, total: admin.length, gifts: {}, filter: { status: null, kind: null, offset: 0, limit: 50 } }).value
+      assert.include(row(operatorPage, unconfirmed), "Paid, delivery not confirmed by Fragment")
+      assert.include(row(operatorPage, unconfirmed), "kpJ55h3BW")
+      assert.include(row(operatorPage, confirmed), "Delivered")
     }))
 })

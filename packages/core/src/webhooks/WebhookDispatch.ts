@@ -9,8 +9,10 @@ export const RETRY_WINDOW_MS = 24 * 3_600_000
 /** First retry delay; it doubles per attempt up to `MAX_DELAY_MS`. */
 export const BASE_DELAY_MS = 30_000
 export const MAX_DELAY_MS = 4 * 3_600_000
-/** How long a claimed delivery stays invisible to other workers (longer than one send). */
-export const DELIVERY_LEASE_MS = 60_000
+/** How long a claimed delivery stays invisible to other workers (longer than its batch's sends). */
+export const DELIVERY_LEASE_MS = 120_000
+/** Longest one send may take, whatever the sender does. */
+export const SEND_BOUND_MS = 15_000
 
 /**
  * The delay after the `attempts`-th failed attempt: exponential, capped, with "equal jitter"
@@ -37,7 +39,12 @@ export class WebhookDispatch extends Context.Service<WebhookDispatch, {
         const answer = yield* sender.send(
           { url: endpoint.url, secret: endpoint.secret },
           { id: delivery.eventId, timestamp: Math.floor(now.getTime() / 1000), body: delivery.body }
-        ).pipe(Effect.map((code) => ({ code, error: null })), Effect.catch((e) => Effect.succeed({ code: null, error: e.message })))
+        ).pipe(
+          // The sender has its own timeout; this bound keeps a stuck send inside the claim's lease.
+          Effect.timeout(SEND_BOUND_MS),
+          Effect.map((code) => ({ code, error: null })),
+          Effect.catch((e) => Effect.succeed({ code: null, error: e._tag === "WebhookSendError" ? e.message : "no answer in time" }))
+        )
         const after = yield* currentDate
         if (answer.code !== null && answer.code >= 200 && answer.code < 300) {
           return yield* store.recordAttempt(delivery.id, { status: "delivered", statusCode: answer.code, error: null, nextAttemptAt: null }, after)
