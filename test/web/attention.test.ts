@@ -26,7 +26,7 @@ layer(webWorldLayer(attentionSoon), { timeout: "180 seconds", excludeTestService
       yield* Effect.promise(async () => {
         const shopper = await person(b, url)
         await signInShopper(shopper.page, shopperName("unknown"))
-        await shopper.page.locator("#topup").getByLabel("Amount, so‘m").fill("100000")
+        await shopper.page.locator("#topup").getByLabel("Amount, UZS").fill("100000")
         await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         await bankPayment(url, digits(await shopper.page.locator(".pay-amount .money").textContent()), `bank-unknown-${Date.now()}`)
@@ -53,6 +53,7 @@ layer(webWorldLayer(attentionSoon), { timeout: "180 seconds", excludeTestService
         assert.strictEqual(await row.locator("[data-status]").innerText(), "Needs attention")
         assert.include(await row.locator("dl.evidence").innerText(), "Ref#")
 
+        await row.locator("details:has(form.refund) > summary").click()
         await row.getByLabel(/Refund note/).fill("Fragment support: not delivered")
         await andWait(operator.page, () => row.getByRole("button", { name: "Refund" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/orders$/)

@@ -91,6 +91,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("b
         await signInOperator(operator.page)
         await operator.page.goto("/v2/admin/topups")
         const row = operator.page.locator(`#topup-queue [data-topup-row="${id}"]`)
+        await row.locator("summary").click()
         await row.getByLabel(/Note/).fill("the receipt is for another card")
         await andWait(operator.page, () => row.getByRole("button", { name: "Reject" }).click())
 

@@ -7,7 +7,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
-import { andWait, bankPayment, PNG, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
+import { andWait, anotherPng, bankPayment, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("duplicate credits in the browser", (it) => {
@@ -22,7 +22,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("d
           const receipt = shopper.page.locator("#receipt")
           await shopper.page.goto("/v2/dashboard")
           await receipt.getByLabel("Amount you paid, UZS").fill("35000")
-          await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name, mimeType: "image/png", buffer: PNG })
+          await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name, mimeType: "image/png", buffer: anotherPng() })
           await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
           await shopper.page.waitForURL(/#topup-\d+$/)
           return /#topup-(\d+)$/.exec(shopper.page.url())![1]!
@@ -31,13 +31,16 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("d
         await signInOperator(operator.page)
         const first = await send("first.png")
         await operator.page.goto("/v2/admin/topups")
+        await operator.page.locator(`[data-topup-row="${first}"] summary`).click()
         await andWait(operator.page, () => operator.page.locator(`[data-topup-row="${first}"]`).getByRole("button", { name: "Approve" }).click())
         const second = await send("second.png")
         await operator.page.goto("/v2/admin/topups")
         const row = operator.page.locator(`#topup-queue [data-topup-row="${second}"]`)
         assert.strictEqual(await row.locator("[data-duplicate-of]").getAttribute("data-duplicate-of"), first)
+        await row.locator("summary").click()
         await andWait(operator.page, () => row.getByRole("button", { name: "Approve" }).click())
         assert.match(await operator.page.getByRole("alert").first().innerText(), new RegExp(`Top-up #${first} of 35,000`))
+        await row.locator("summary").click()
         await row.getByLabel("I checked: this is a second payment").check()
         await andWait(operator.page, () => row.getByRole("button", { name: "Approve" }).click())
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Top-up #${second} approved and credited.`)
@@ -59,11 +62,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("d
         // The receipt is credited on its word alone.
         const receipt = shopper.page.locator("#receipt")
         await receipt.getByLabel("Amount you paid, UZS").fill("45000")
-        await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "r.png", mimeType: "image/png", buffer: PNG })
+        await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "r.png", mimeType: "image/png", buffer: anotherPng() })
         await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         const receiptId = /#topup-(\d+)$/.exec(shopper.page.url())![1]!
         await operator.page.goto("/v2/admin/topups")
+        await operator.page.locator(`[data-topup-row="${receiptId}"] summary`).click()
         await andWait(operator.page, () => operator.page.locator(`[data-topup-row="${receiptId}"]`).getByRole("button", { name: "Approve" }).click())
         // A card top-up of the same amount, then a bank message of that amount: which money is it?
         await shopper.page.goto("/v2/dashboard")

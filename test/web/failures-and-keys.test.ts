@@ -86,6 +86,37 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("f
       })
     }))
 
+  it.effect("a gift card and a ticket reply answer their failures in place too, with what was typed kept", () =>
+    Effect.gen(function*() {
+      const { url } = yield* WebWorld
+      const b = yield* browser
+      yield* Effect.promise(async () => {
+        const { page } = await person(b, url, { viewport: PHONE, locale: "ru-RU" })
+        await signInShopper(page, shopperName("gifter"))
+        await page.goto("/v2/gifts")
+        const rose = page.locator(".gift", { hasText: "Rose" })
+        await rose.locator("input[name=username]").fill("durov")
+        await rose.locator("textarea, input[name=comment]").first().fill("С днём рождения!")
+        await andWait(page, () => rose.locator("button[type=submit]").click())
+        assert.match(page.url(), /\/v2\/gifts#gift-[a-z0-9-]+$/)
+        assert.match(await rose.getByRole("alert").innerText(), /^Недостаточно средств/)
+        assert.strictEqual(await rose.locator("input[name=username]").inputValue(), "durov")
+        assert.strictEqual(await page.getByRole("alert").count(), 1)
+        await screenshot(page, "failure-gift-ru-360")
+
+        await page.goto("/v2/tickets")
+        await page.locator("#new-ticket input[name=subject]").fill("Вопрос")
+        await page.locator("#new-ticket textarea[name=body]").fill("Где мои звёзды?")
+        await andWait(page, () => page.locator("#new-ticket button[type=submit]").click())
+        await page.waitForURL(/\/v2\/tickets\/\d+/)
+        await page.evaluate(() => document.querySelectorAll("form").forEach((f) => (f.noValidate = true)))
+        await page.locator("#reply textarea[name=body]").fill("   ")
+        await andWait(page, () => page.locator("#reply button[type=submit]").click())
+        assert.match(page.url(), /#reply$/)
+        assert.strictEqual(await page.locator("#reply").getByRole("alert").innerText(), "Напишите сообщение.")
+      })
+    }))
+
   it.effect("replacing the API key asks first, shows the new key once, and a reload replaces nothing", () =>
     Effect.gen(function*() {
       const { url } = yield* WebWorld

@@ -39,6 +39,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const image = row.locator("img.receipt")
         await image.waitFor()
         assert.isTrue(await image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 1))
+        // Deciding is two steps: the first click opens the decision and says what each button does.
+        assert.isFalse(await row.getByRole("button", { name: "Approve" }).isVisible())
+        await row.locator("summary").click()
+        assert.include(await row.locator(".decide-step .hint").first().innerText(), "Approve credits 40,000\u00a0UZS")
         await row.getByLabel(/Note/).fill("receipt checked")
         await andWait(operator.page, () => row.getByRole("button", { name: "Approve" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/topups$/)
@@ -61,6 +65,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const second = /#topup-(\d+)$/.exec(shopper.page.url())![1]!
         await operator.page.goto("/v2/admin/topups")
         const pending = operator.page.locator(`#topup-queue [data-topup-row="${second}"]`)
+        await pending.locator("summary").click()
         await pending.getByLabel(/Note/).fill("amount does not match the receipt")
         await andWait(operator.page, () => pending.getByRole("button", { name: "Reject" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/topups$/)
@@ -201,6 +206,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await shopper.page.locator(`[data-order-id="${second}"] [data-status="failed"]`).waitFor({ timeout: 60_000 })
         await operator.page.goto("/v2/admin/orders?status=failed")
         const failed = operator.page.locator(`[data-order-id="${second}"]`)
+        await failed.locator("details:has(form.mark-done) > summary").click()
         await failed.getByLabel(/Transaction id/).fill("manual-transfer-77")
         await andWait(operator.page, () => failed.getByRole("button", { name: "Mark as delivered" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/orders$/)

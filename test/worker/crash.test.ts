@@ -146,6 +146,7 @@ const scenario = (signal: "SIGKILL" | "SIGTERM") =>
       while ((yield* open) > 0) {
         if (Date.now() - started > 400_000) {
           // Kept for the post-mortem: the data directory goes with the test.
+          copyFileSync(join(dataDir, "worker.log"), join(tmpdir(), `resale-${signal.toLowerCase()}-worker.log`))
               return yield* Effect.die(new Error(`orders did not settle; worker log in ${join(tmpdir(), `resale-${signal.toLowerCase()}-worker.log`)}`))
         }
         yield* Effect.sleep("250 millis")

@@ -70,6 +70,8 @@ layer(WorkerTestLayer({ deliveryWait: Duration.seconds(1) }), { timeout: "60 sec
 
         const direct = yield* DirectPurchases
         const hot = yield* HotWallet
+        // The hot wallet is resolved once (its keys derived once) and reused for every purchase.
+        assert.strictEqual(yield* hot.wallet.pipe(Effect.orDie), yield* hot.wallet.pipe(Effect.orDie))
         const { control } = yield* FragmentSandbox
         const onChain = txHashes(yield* hotWalletPayments)
         assert.strictEqual(onChain.length - before, 2)
@@ -79,6 +81,7 @@ layer(WorkerTestLayer({ deliveryWait: Duration.seconds(1) }), { timeout: "60 sec
           assert.match(done.txId ?? "", /^[0-9a-f]{64}$/)
           assert.include(onChain, done.txId)
           const record = Option.getOrThrow(Array.head(yield* direct.findByOrderId(hot.orderKey(done.id, 0))))
+          assert.strictEqual(record.walletAddress, (yield* hot.wallet.pipe(Effect.orDie)).address)
           assert.strictEqual(record.state, "done")
           assert.strictEqual(record.txHash, done.txId)
           assert.strictEqual(done.fragmentRef, record.ref)

@@ -107,4 +107,6 @@ export interface AppSettings {
   readonly worker: WorkerTimings
   readonly vapid: Option.Option<{ readonly publicKey: string; readonly privateKey: Redacted.Redacted<string> }>
   readonly vapidSubject: string
+  /** Sandbox only (`WEBHOOKS_ALLOW_LOOPBACK`): webhooks may target loopback addresses over http. */
+  readonly webhooksAllowLoopback: boolean
 }

@@ -125,6 +125,30 @@ export const Push = {
   VAPID_SUBJECT: S.text("VAPID_SUBJECT", "mailto:operator@localhost", "VAPID contact of the operator (mailto: or https:)")
 } as const
 
+/** Caps per account and where web push may go (read by the core: `AccountCaps`, `PushPolicy`; checked here at start). */
+export const Limits = {
+  CAP_OPEN_TOPUPS: S.integer("CAP_OPEN_TOPUPS", 3, "card top-ups one account may have waiting for payment at once (more: 409)", 1),
+  CAP_OPEN_REVIEWS: S.integer("CAP_OPEN_REVIEWS", 3, "receipts one account may have waiting for an operator at once (more: 409)", 1),
+  CAP_TOPUPS_PER_DAY: S.integer("CAP_TOPUPS_PER_DAY", 20, "card top-ups one account may create per 24 hours (more: 429)", 1),
+  CAP_CANCELS_PER_DAY: S.integer("CAP_CANCELS_PER_DAY", 10, "top-ups one account may cancel per 24 hours (more: 429)", 1),
+  CAP_UPLOADS_PER_DAY: S.integer("CAP_UPLOADS_PER_DAY", 10, "receipt files one account may upload per 24 hours (more: 429)", 1),
+  CAP_TICKETS_PER_DAY: S.integer("CAP_TICKETS_PER_DAY", 10, "support tickets one account may open per 24 hours (more: 429)", 1),
+  CAP_PUSH_SUBSCRIPTIONS: S.integer("CAP_PUSH_SUBSCRIPTIONS", 10, "browsers one account keeps subscribed to web push (a new one replaces the oldest)", 1),
+  PUSH_ALLOWED_HOSTS: S.text(
+    "PUSH_ALLOWED_HOSTS",
+    "fcm.googleapis.com,updates.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com",
+    "comma-separated hosts (*. = any subdomain) a web push subscription may point to, over https"
+  )
+} as const
+
+export const Webhooks = {
+  WEBHOOKS_ALLOW_LOOPBACK: S.flag(
+    "WEBHOOKS_ALLOW_LOOPBACK",
+    false,
+    "sandbox only: integrators' webhooks may also target http(s)://127.0.0.1 / localhost (local testing); production refuses it"
+  )
+} as const
+
 /** The groups as `.env.example` shows them. */
 export const CATALOGUE: ReadonlyArray<{ readonly title: string; readonly settings: ReadonlyArray<S.Setting<unknown>> }> = [
   { title: "Mode and server", settings: Object.values(Mode) },
@@ -135,5 +159,7 @@ export const CATALOGUE: ReadonlyArray<{ readonly title: string; readonly setting
   { title: "Sign-in and client addresses", settings: Object.values(Edges) },
   { title: "Direct purchase surface", settings: Object.values(Direct) },
   { title: "Worker", settings: Object.values(Worker) },
-  { title: "Web push", settings: Object.values(Push) }
+  { title: "Web push", settings: Object.values(Push) },
+  { title: "Integrators' webhooks", settings: Object.values(Webhooks) },
+  { title: "Caps per account and push hosts (the core README explains each)", settings: Object.values(Limits) }
 ]

@@ -6,7 +6,7 @@ import { Config, Effect, Option, Redacted, Result } from "effect"
 import { createHmac, randomBytes } from "node:crypto"
 import { isIP } from "node:net"
 import type { AppSettings, FragmentSettings, Role } from "./AppSettings.ts"
-import { Direct, Edges, Mode, Push, Secrets, Storage, Telegram, World, Worker } from "./Catalogue.ts"
+import { Direct, Edges, Limits, Mode, Push, Secrets, Storage, Telegram, Webhooks, World, Worker } from "./Catalogue.ts"
 import { ConfigProblems } from "./ConfigProblems.ts"
 import type { Setting } from "./Setting.ts"
 import * as S from "./Setting.ts"
@@ -66,6 +66,12 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     const edges = yield* reader.group(Edges)
     const worker = yield* reader.group(Worker)
     const push = yield* reader.group(Push)
+    const webhooks = yield* reader.group(Webhooks)
+    // Checked with the others at start; the core reads them itself (AccountCaps, PushPolicy).
+    const limits = yield* reader.group(Limits)
+    for (const [name, value] of Object.entries(limits)) {
+      if (typeof value === "number" && value > 1000) problems.push(`${name}: expected a whole number from 1 to 1000, got ${value}`)
+    }
 
     // THE mode decision.
     const hints = []
@@ -93,6 +99,9 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       else if (Redacted.value(secrets.ADMIN_TOKEN.value).length < MIN_ADMIN_TOKEN) {
         problems.push(`ADMIN_TOKEN: too weak: at least ${MIN_ADMIN_TOKEN} characters are required outside sandbox mode`)
       }
+    }
+    if (!sandbox && webhooks.WEBHOOKS_ALLOW_LOOPBACK) {
+      problems.push("WEBHOOKS_ALLOW_LOOPBACK: sandbox only (it lets webhooks target this machine)")
     }
     if (!sandbox && runsWorker && Option.isNone(secrets.HOT_WALLET_MNEMONIC)) {
       required("HOT_WALLET_MNEMONIC", "the 24 words of the wallet that pays Fragment")
@@ -229,6 +238,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       vapid: Option.isSome(push.VAPID_PUBLIC_KEY) && Option.isSome(push.VAPID_PRIVATE_KEY)
         ? Option.some({ publicKey: push.VAPID_PUBLIC_KEY.value, privateKey: push.VAPID_PRIVATE_KEY.value })
         : Option.none(),
-      vapidSubject: push.VAPID_SUBJECT
+      vapidSubject: push.VAPID_SUBJECT,
+      webhooksAllowLoopback: webhooks.WEBHOOKS_ALLOW_LOOPBACK
     } satisfies AppSettings
   })

@@ -111,6 +111,16 @@ describe("readSettings", () => {
     }))
 })
 
+describe("integrators' webhooks", () => {
+  it.effect("WEBHOOKS_ALLOW_LOOPBACK is off by default, allowed in sandbox, refused in production", () =>
+    Effect.gen(function*() {
+      assert.isFalse((yield* read({})).webhooksAllowLoopback)
+      assert.isTrue((yield* read({ WEBHOOKS_ALLOW_LOOPBACK: "true" })).webhooksAllowLoopback)
+      const error = yield* problemsOf({ ...PRODUCTION, WEBHOOKS_ALLOW_LOOPBACK: "true" })
+      assert.deepStrictEqual(error.problems, ["WEBHOOKS_ALLOW_LOOPBACK: sandbox only (it lets webhooks target this machine)"])
+    }))
+})
+
 describe("sign-in window and trusted proxies", () => {
   it.effect("LOGIN_MAX_AGE defaults to 10 minutes; TRUSTED_PROXIES takes addresses and CIDR ranges only", () =>
     Effect.gen(function*() {

@@ -16,6 +16,8 @@ import MarketplaceSessions from "./migrations/0011_marketplace_sessions.ts"
 import UsedLogins from "./migrations/0012_used_logins.ts"
 import AccountCapsReceiptHashes from "./migrations/0013_account_caps_receipt_hashes.ts"
 import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
+import Webhooks from "./migrations/0016_webhooks.ts"
+import OrderDelivery from "./migrations/0020_order_delivery.ts"
 
 /** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrations = PgMigrator.fromRecord({
@@ -30,7 +32,9 @@ export const migrations = PgMigrator.fromRecord({
   "0011_marketplace_sessions": MarketplaceSessions,
   "0012_used_logins": UsedLogins,
   "0013_account_caps_receipt_hashes": AccountCapsReceiptHashes,
-  "0015_idempotency_endpoint": IdempotencyEndpoint
+  "0015_idempotency_endpoint": IdempotencyEndpoint,
+  "0016_webhooks": Webhooks,
+  "0020_order_delivery": OrderDelivery
 })
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */

@@ -1,6 +1,7 @@
 import {
   type NewOrder,
   type Order,
+  type OrderDelivery,
   type OrderEvidence,
   type OrderFilter,
   type OrderId,
@@ -37,6 +38,7 @@ interface OrderRow {
   readonly created_at: Date
   readonly updated_at: Date
   readonly completed_at: Date | null
+  readonly delivery: string | null
 }
 
 const toOrder = (row: OrderRow): Order => ({
@@ -57,7 +59,8 @@ const toOrder = (row: OrderRow): Order => ({
   evidence: row.evidence,
   createdAt: date(row.created_at),
   updatedAt: date(row.updated_at),
-  completedAt: dateOrNull(row.completed_at)
+  completedAt: dateOrNull(row.completed_at),
+  delivery: row.delivery as OrderDelivery | null
 })
 
 /**
@@ -126,6 +129,7 @@ export const PgOrders = {
             ${set(patch, "completedAt", "completed_at")},
             ${set(patch, "unknownSince", "unknown_since")},
             ${set(patch, "unknownAttempts", "unknown_attempts")},
+            ${set(patch, "delivery", "delivery")},
             ${patch.evidence === undefined ? sql`evidence = evidence` : sql`evidence = ${patch.evidence === null ? null : JSON.stringify(patch.evidence)}::jsonb`},
             updated_at = ${now}
           WHERE id = ${orderId} AND status = ANY(${[...from]}::text[])

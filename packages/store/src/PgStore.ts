@@ -20,6 +20,7 @@ import type {
 } from "@resale/core"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
+import type { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"
 import { PgAccountActivity } from "./PgAccountActivity.ts"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
 import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
@@ -38,6 +39,7 @@ import { PgTickets } from "./PgTickets.ts"
 import { PgTopups } from "./PgTopups.ts"
 import { PgTransactor } from "./PgTransactor.ts"
 import { PgUsers } from "./PgUsers.ts"
+import { PgWebhookEndpoints } from "./PgWebhookEndpoints.ts"
 
 /** Every storage port the core declares. */
 export type StorePorts =
@@ -59,6 +61,7 @@ export type StorePorts =
   | DirectPurchaseRecords
   | AccountActivity
   | MarketplaceSessions
+  | WebhookEndpoints
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -79,7 +82,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgReceipts.layer,
   PgDirectPurchaseRecords.layer,
   PgAccountActivity.layer,
-  PgMarketplaceSessions.layer
+  PgMarketplaceSessions.layer,
+  PgWebhookEndpoints.layer
 )
 
 export const PgStore = { layer } as const

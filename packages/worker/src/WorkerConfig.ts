@@ -54,6 +54,8 @@ export interface WorkerSettings {
   readonly publicUrl: string
   /** Names of the gift sender accounts; the first is the default. */
   readonly giftSenders: ReadonlyArray<string>
+  /** Sandbox only: integrators' webhooks may go to loopback addresses over http (local testing). */
+  readonly webhooksAllowLoopback: boolean
 }
 
 /** The worker's view of the one configuration (`@resale/config`). */
@@ -68,7 +70,8 @@ export const workerSettings = (app: AppSettings): WorkerSettings => ({
   vapid: app.vapid,
   vapidSubject: app.vapidSubject,
   publicUrl: app.publicUrl,
-  giftSenders: app.giftSenders
+  giftSenders: app.giftSenders,
+  webhooksAllowLoopback: app.webhooksAllowLoopback
 })
 
 export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>()("worker/WorkerConfig") {
@@ -103,6 +106,7 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
       vapidSubject: "mailto:operator@localhost",
       publicUrl: "http://127.0.0.1:8000",
       giftSenders: ["user", "girl"],
+      webhooksAllowLoopback: false,
       ...overrides
     }))
 }

@@ -3,6 +3,7 @@ import { OrderWork } from "@resale/core/orders/OrderWork.ts"
 import { NotificationDelivery } from "@resale/core/outbox/NotificationDelivery.ts"
 import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
+import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
 import { beat } from "@resale/observability/WorkerHeartbeat.ts"
 import { Cause, Duration, Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
@@ -38,7 +39,8 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
  * - rescue: orders of dead workers back to the queue, every half lease;
  * - payments: re-match unmatched card payments, expire top-ups (open direct purchases are settled by
  *   the reconcile job);
- * - notifications: outbox delivery by web push and bot message;
+ * - notifications: outbox delivery by web push and bot message (and the fan-out to webhook endpoints);
+ * - webhooks: signed POSTs of due webhook deliveries, retried with backoff for a day;
  * - idempotency-prune: hourly, forgets Idempotency-Keys older than 24 hours.
  */
 export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
@@ -48,6 +50,7 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   const payments = yield* Effect.context<Payments | TopupService | WorkerConfig>()
   const delivery = yield* NotificationDelivery
   const idempotency = yield* Idempotency
+  const webhooks = yield* WebhookDispatch
 
   for (let i = 0; i < Math.max(1, settings.concurrency); i++) {
     yield* Effect.forkScoped(loop("fulfilment", fulfilment.runOnce, settings.pollInterval))
@@ -62,6 +65,7 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   ))
   yield* Effect.forkScoped(every("idempotency-prune", idempotency.pruneExpired, Duration.hours(1)))
   yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))
+  yield* Effect.forkScoped(loop("webhooks", Effect.map(webhooks.runOnce(settings.notifyBatch), (n) => n > 0), settings.notifyInterval))
   yield* Effect.logInfo(`worker started: ${settings.concurrency} fulfilment loop(s)${settings.sandbox ? ", sandbox mode" : ""}`)
   // Runs before the loops are interrupted (finalizers run in reverse order).
   yield* Effect.addFinalizer(() => Effect.logInfo("worker stopping: jobs interrupted, a payment in progress finishes first"))

@@ -1,12 +1,13 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
+import { WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
 import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
 import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
 import { NotificationDelivery, NotificationSettings } from "@resale/core/outbox/NotificationDelivery.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
-import { Duration, Effect, Layer } from "effect"
+import { Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
 import { HotWallet } from "./fulfilment/HotWallet.ts"
@@ -15,6 +16,11 @@ import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
+import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
+import { WebhookFanOutLive } from "@resale/core/webhooks/WebhookFanOut.ts"
+import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
+import { HttpsWebhookSender } from "@resale/push/HttpsWebhookSender.ts"
 
 /** Fragment's link call wants the paying wallet as TON Connect describes it. */
 export const PayerAccountsLive = Layer.effect(
@@ -25,21 +31,21 @@ export const PayerAccountsLive = Layer.effect(
   })
 )
 
-/** The worker's own `DirectPurchases`, timed by its settings (the records are shared through the database). */
+/**
+ * The worker's wallet-payment use cases, timed by its settings (the records are shared through the
+ * database): `WalletPurchases` pays account orders from the hot wallet; `DirectPurchases` is here to
+ * reconcile open payments of both kinds.
+ */
 export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* WorkerConfig
-  return DirectPurchases.layer.pipe(
+  return Layer.mergeAll(DirectPurchases.layer, WalletPurchases.layer).pipe(
     Layer.provide(PayerAccountsLive),
     Layer.provide(Layer.succeed(DirectSettings)({
+      ...DirectSettings.defaultValue(),
       confirmWithin: settings.confirmWait,
       deliveryWithin: settings.deliveryWait,
       pollEvery: settings.chainPollEvery,
-      staleAfter: settings.paymentStaleAfter,
-      feeReserve: 10_000_000n,
-      // One charge of an account order pays once, ever: its id always replays, never runs anew.
-      answerWithin: Duration.sum(Duration.sum(settings.confirmWait, settings.deliveryWait), Duration.minutes(1)),
-      replayWithin: Duration.infinity,
-      reuseFinishedIds: false
+      staleAfter: settings.paymentStaleAfter
     }))
   )
 }))
@@ -62,12 +68,26 @@ export const NotificationSettingsLive = Layer.effect(
   Effect.map(Effect.service(WorkerConfig), (settings) => ({ operatorChatIds: settings.operatorChatIds, batch: settings.notifyBatch }))
 )
 
+/** Where webhooks may go, from the worker's settings (loopback in sandbox only). */
+export const WebhookPolicyLive = Layer.effect(
+  WebhookPolicy,
+  Effect.map(Effect.service(WorkerConfig), (settings) => ({ allowLoopback: settings.sandbox && settings.webhooksAllowLoopback }))
+)
+
+/** Integrators' webhooks: the fan-out notification delivery calls, and the signed sends. */
+export const WorkerWebhooks = Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.layer).pipe(
+  Layer.provideMerge(Webhooks.layer),
+  Layer.provide(HttpsWebhookSender),
+  Layer.provide(WebhookPolicyLive)
+)
+
 /**
  * Every worker service over the core use cases. Needs the storage ports (`@resale/store`, with
  * DirectPurchaseRecords), `Blockchain`, `Marketplace`, `GiftSender`, `Notifier`, `WorkerConfig`
  * and, in sandbox mode, optionally `SandboxFaucet` (the hot wallet's funding).
  */
 export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
+  Layer.provideMerge(WorkerWebhooks),
   Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
   Layer.provideMerge(HotWallet.layer),
   Layer.provideMerge(WorkerDirectPurchases),

@@ -3,7 +3,9 @@ import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
 import { MarketplaceErrorReason } from "@resale/core/ports/Marketplace.ts"
 import { giftMarker, markerTime } from "@resale/core/orders/GiftFulfilment.ts"
-import { outcomeOfDirectError } from "../src/fulfilment/MarketplaceFulfilment.ts"
+import { outcomeOf } from "@resale/core/direct/WalletPurchases.ts"
+import { Option } from "effect"
+import { outcomeOfPurchase } from "../src/fulfilment/MarketplaceFulfilment.ts"
 import { renderEvent } from "@resale/core/outbox/Notices.ts"
 
 const direct = (
@@ -11,14 +13,17 @@ const direct = (
   outcome?: "NotPaid" | "Unknown" | "Paid",
   marketplaceReason?: MarketplaceErrorReason
 ) =>
-  outcomeOfDirectError(new DirectPurchaseError({
-    reason,
-    message: "m",
-    ...(outcome === undefined ? {} : { outcome }),
-    ...(marketplaceReason === undefined ? {} : { marketplaceReason })
-  }))
+  outcomeOfPurchase(outcomeOf(
+    new DirectPurchaseError({
+      reason,
+      message: "m",
+      ...(outcome === undefined ? {} : { outcome }),
+      ...(marketplaceReason === undefined ? {} : { marketplaceReason })
+    }),
+    Option.none()
+  ))
 
-describe("what a direct-purchase failure means for an account order", () => {
+describe("what a hot-wallet purchase failure means for an account order (core outcome, then the order's)", () => {
   it("money that may have left is never a refund: Unknown, whatever the reason", () => {
     for (const reason of ["MarketplaceTimeout", "TransferFailed", "MarketplaceRejected"] as const) {
       assert.strictEqual(direct(reason, "Paid")._tag, "Unknown")

@@ -57,6 +57,10 @@ export const PNG = Buffer.from(
   "base64"
 )
 
+/** Another photo of a receipt each time: the same file twice is held as a duplicate of its own. */
+let photos = 0
+export const anotherPng = (): Buffer => Buffer.concat([PNG, Buffer.from([++photos & 0xff, photos >> 8])])
+
 /**
  * Runs `act` (a click that submits a form or follows a link) and waits until the page it leads to
  * has loaded, even when that page has the same address as the current one (a form that returns to

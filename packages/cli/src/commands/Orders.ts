@@ -28,7 +28,7 @@ const orderRow = (o: Order) => [
   `@${o.recipient}`,
   itemText(o.item),
   formatUzs(o.priceUzs),
-  o.status,
+  o.delivery === "paid_unconfirmed" ? "completed (paid, delivery unconfirmed)" : o.status,
   o.attempts,
   o.createdAt
 ]
@@ -48,6 +48,9 @@ export const orderText = (o: Order): string =>
       : []),
     ["Price UZS", formatUzs(o.priceUzs)],
     ["Status", o.status],
+    ...(o.delivery === null ? [] : [
+      ["Delivery", o.delivery === "paid_unconfirmed" ? "paid, delivery not confirmed by Fragment (own evidence)" : "confirmed"]
+    ] as const),
     ["Charge", o.chargeSeq === 0 ? "first charge" : `re-charge ${o.chargeSeq}`],
     ["Attempts", o.attempts],
     ["Next attempt", o.nextAttemptAt],

@@ -36,12 +36,13 @@ export const failOrder = (
   patch: DirectPurchasePatch = {}
 ) =>
   Effect.gen(function*() {
+    // Reconciliation may have settled a record it took for abandoned (nothing signed): it is final already.
     yield* records.transition(record.id, from, "failed", {
       ...patch,
       errorReason: error.reason,
       errorMessage: error.message,
       completedAt: yield* now
-    }, yield* now).pipe(Effect.orDie)
+    }, yield* now).pipe(Effect.catchTag("DirectRecordConflict", () => Effect.void), Effect.orDie)
     return yield* new DirectPurchaseError({
       reason: error.reason,
       message: error.message,
@@ -50,6 +51,20 @@ export const failOrder = (
       ...(error.marketplaceReason === undefined ? {} : { marketplaceReason: error.marketplaceReason })
     })
   })
+
+/**
+ * The record left `pending` under us: reconciliation took it for abandoned (untouched for `staleAfter`,
+ * nothing signed) and settled it. Nothing was paid; the order id may run again.
+ */
+export const takenOver = (record: DirectPurchaseRecord) =>
+  Effect.fail(
+    new DirectPurchaseError({
+      reason: "TransferFailed",
+      message: "The order waited too long before paying and was closed as abandoned; nothing was paid, repeat the request",
+      orderId: record.orderId,
+      outcome: "NotPaid"
+    })
+  )
 
 /** What a BlockchainError from signing means for the caller; nothing was sent. */
 const prepareFailure = (error: BlockchainError): DirectPurchaseError => {
@@ -139,6 +154,7 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
       payAmount: request.amount
     }, yield* now).pipe(Effect.result)
     if (Result.isFailure(locked)) {
+      if (locked.failure._tag === "DirectRecordConflict") return yield* takenOver(record)
       return yield* failOrder(records, record, ["pending"], new DirectPurchaseError({
         reason: "OrderPending",
         message: "Another payment from this wallet is still in flight; retry when it has finished"

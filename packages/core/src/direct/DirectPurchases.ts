@@ -8,14 +8,13 @@
  * `answerWithin`; a payment still running then finishes in the background.
  */
 import { Clock, Context, Duration, Effect, Fiber, Layer, Option } from "effect"
-import { formatTon, Nanoton } from "../money/Nanoton.ts"
+import { Nanoton } from "../money/Nanoton.ts"
 import { Blockchain, type BlockchainError, type Wallet, type WalletVersion } from "../ports/Blockchain.ts"
-import { DirectPurchaseRecords, type DirectPurchaseRecord, type NewDirectPurchase } from "../ports/DirectPurchaseRecords.ts"
+import { DirectPurchaseRecords, type DirectPurchaseRecord } from "../ports/DirectPurchaseRecords.ts"
+import { Marketplace } from "../ports/Marketplace.ts"
 import { deliveryOf } from "./DeliveryEvidence.ts"
-import { Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
 import { randomToken, sha256Hex } from "../Secrets.ts"
-import { makeDirectDelivery } from "./DirectDelivery.ts"
-import { failOrder, makeDirectPayment, sumNanoton } from "./DirectPayment.ts"
+import { sumNanoton } from "./DirectPayment.ts"
 import {
   type DirectCommon,
   type DirectKind,
@@ -30,6 +29,7 @@ import {
 import { DirectPurchaseError } from "./DirectPurchaseError.ts"
 import { makeOrderIds, orderPending } from "./DirectOrderIds.ts"
 import { makeDirectReconciler } from "./DirectReconciler.ts"
+import { makeMarketplacePurchase } from "./MarketplacePurchase.ts"
 import { DirectSettings } from "./DirectSettings.ts"
 import { PayerAccounts } from "./PayerAccounts.ts"
 
@@ -46,19 +46,6 @@ const walletFailure = (error: BlockchainError): DirectPurchaseError =>
 
 /** The default wallet a new user is shown: the current standard (W5), unless one was asked for. */
 const NEW_WALLET_VERSION: WalletVersion = "v5r1"
-
-// Every reason but a timeout answers as a marketplace error (spec §7); the marketplace's own reason rides along.
-const marketplaceFailure = (error: MarketplaceError): DirectPurchaseError =>
-  error.reason === "Timeout"
-    ? new DirectPurchaseError({
-      reason: "MarketplaceTimeout",
-      message: `The marketplace did not answer in time; nothing was paid: ${error.message}`,
-      marketplaceReason: error.reason
-    })
-    : error.reason === "SessionBusy"
-    // the marketplace's sessions are all buying for others: like a busy service, retry shortly
-    ? new DirectPurchaseError({ reason: "ServiceBusy", message: error.message, outcome: "NotPaid", marketplaceReason: error.reason })
-    : new DirectPurchaseError({ reason: "MarketplaceRejected", message: error.message, marketplaceReason: error.reason })
 
 /** The receipt of a `done` record; any field missing there is a storage bug. */
 export const receiptOf = (record: DirectPurchaseRecord): DirectReceipt => {
@@ -111,8 +98,7 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
       const records = yield* DirectPurchaseRecords
       const payers = yield* PayerAccounts
       const settings = yield* DirectSettings
-      const payment = makeDirectPayment({ chain, records, settings })
-      const delivery = makeDirectDelivery({ marketplace, records, settings })
+      const { pay, purchase } = makeMarketplacePurchase({ chain, marketplace, records, payers, settings })
       const reconciler = makeDirectReconciler({ chain, marketplace, records, settings })
       const orderIds = makeOrderIds({ records, settings, reconcile: reconciler.reconcileRecord })
       // Payments outlive the request that started them; closing the service waits for them.
@@ -172,45 +158,6 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
           return receiptOf(done.value)
         })
 
-      const fundsFor = (record: DirectPurchaseRecord, wallet: Wallet, amount: bigint): Effect.Effect<void, DirectPurchaseError> =>
-        Effect.gen(function*() {
-          if (wallet.balance >= amount + settings.feeReserve) return
-          return yield* failOrder(records, record, ["pending"], new DirectPurchaseError({
-            reason: "InsufficientFunds",
-            message: `The wallet holds ${formatTon(wallet.balance)} TON, not enough for ${formatTon(amount)} TON plus network fees`
-          }))
-        })
-
-      /** Quote, store the invoice, pay it exactly once, wait for delivery. */
-      const purchase = (
-        record: DirectPurchaseRecord,
-        wallet: Wallet,
-        needs: bigint,
-        quote: (payer: PayerAccount) => Effect.Effect<PaymentRequest, MarketplaceError>
-      ) =>
-        Effect.gen(function*() {
-          yield* fundsFor(record, wallet, needs)
-          const payer = yield* payers.describe(wallet)
-          const quoted = yield* Effect.result(quote(payer))
-          if (quoted._tag === "Failure") return yield* failOrder(records, record, ["pending"], marketplaceFailure(quoted.failure))
-          const invoice = quoted.success
-          const withInvoice = yield* records.transition(record.id, ["pending"], "pending", {
-            marketplaceReqId: invoice.reqId,
-            ref: invoice.ref
-          }, yield* now).pipe(Effect.orDie)
-          const kind = invoice.kind
-          const cancel = marketplace.cancel(kind, invoice.reqId).pipe(Effect.ignore)
-          yield* fundsFor(withInvoice, wallet, invoice.amount).pipe(Effect.tapError(() => cancel))
-          const paid = yield* payment.pay(withInvoice, wallet, {
-            to: invoice.address,
-            amount: invoice.amount,
-            payload: invoice.payload,
-            validUntil: invoice.validUntil
-          }, "sent").pipe(Effect.tapError((e) => e.outcome === "NotPaid" ? cancel : Effect.void))
-          yield* delivery.deliver(paid.record, paid.prepared, payer)
-          return yield* records.find(record.id).pipe(Effect.map(Option.getOrThrow))
-        })
-
       const buyStars = Effect.fn("DirectPurchases.buyStars")(function*(request: StarsPurchase) {
         return yield* execute("stars", request, { recipient: request.username, amount: null, units: request.quantity, comment: null }, (record, wallet) =>
           purchase(record, wallet, 0n, (payer) => marketplace.quoteStars({ username: request.username, quantity: request.quantity, payer })))
@@ -234,7 +181,7 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
         const comment = request.comment ?? null
         return yield* execute("transfer", request, { recipient: to, amount: request.amount, units: null, comment }, (record, wallet) =>
           Effect.map(
-            payment.pay(record, wallet, { to, amount: request.amount, ...(comment === null ? {} : { comment }) }, "done"),
+            pay(record, wallet, { to, amount: request.amount, ...(comment === null ? {} : { comment }) }, "done"),
             (paid) => paid.record
           ))
       })

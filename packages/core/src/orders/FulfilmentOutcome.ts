@@ -1,6 +1,11 @@
+import type { DirectReceipt } from "../direct/DirectPurchase.ts"
+import type { OrderEvidence } from "./Order.ts"
+
 /**
  * What one fulfilment attempt of an order ended in, and so what happens to the order:
- * - Delivered: `processing` -> `completed` with the tx id (and the marketplace `Ref#`).
+ * - Delivered: `processing` -> `completed` with the tx id (and the marketplace `Ref#`). `unconfirmed`
+ *   holds the payment evidence when the order was settled on it while the marketplace never
+ *   confirmed the delivery for this order: completed with delivery `paid_unconfirmed`, not `confirmed`.
  * - NotDelivered: nothing was paid or sent. `transient`: back to `queued` with backoff and
  *   attempts + 1 (failed and refunded after the limit); otherwise failed and refunded now.
  * - Busy: the hot wallet (or this very order) has a payment in flight elsewhere: back to `queued`
@@ -11,7 +16,7 @@
  *   is known (`ref`, `txHash`, `chainState`). Never refunded on this ground.
  */
 export type Outcome =
-  | { readonly _tag: "Delivered"; readonly txId: string; readonly ref?: string }
+  | { readonly _tag: "Delivered"; readonly txId: string; readonly ref?: string; readonly unconfirmed?: string }
   | { readonly _tag: "NotDelivered"; readonly transient: boolean; readonly error: string }
   | { readonly _tag: "Busy"; readonly error: string }
   | {
@@ -22,10 +27,48 @@ export type Outcome =
     readonly chainState?: string
   }
 
-export const Delivered = (txId: string, ref?: string): Outcome => ({
+export const Delivered = (txId: string, ref?: string, unconfirmed?: string): Outcome => ({
   _tag: "Delivered",
   txId,
-  ...(ref === undefined ? {} : { ref })
+  ...(ref === undefined ? {} : { ref }),
+  ...(unconfirmed === undefined ? {} : { unconfirmed })
+})
+
+/** A marketplace receipt as an outcome: its own word on delivery ("paid" = settled on its evidence) carried over. */
+export const deliveredByReceipt = (receipt: Pick<DirectReceipt, "txHash" | "ref" | "delivery" | "deliveryNote">): Outcome =>
+  Delivered(
+    receipt.txHash,
+    receipt.ref ?? undefined,
+    receipt.delivery === "paid" ? (receipt.deliveryNote ?? "paid on the order's own evidence") : undefined
+  )
+
+/** What `OrderService.complete` records for a delivery. */
+export interface Completion {
+  readonly txId: string
+  readonly fragmentRef?: string
+  /** The evidence of a payment whose delivery the marketplace never confirmed; absent = confirmed. */
+  readonly unconfirmed?: string
+}
+
+export const completionOf = (outcome: Extract<Outcome, { _tag: "Delivered" }>): Completion => ({
+  txId: outcome.txId,
+  ...(outcome.ref === undefined ? {} : { fragmentRef: outcome.ref }),
+  ...(outcome.unconfirmed === undefined ? {} : { unconfirmed: outcome.unconfirmed })
+})
+
+/** The order fields a completion sets besides status and times: the delivery mark and, if paid only, its evidence. */
+export const completionPatch = (completion: Completion, before: OrderEvidence | null) => ({
+  txId: completion.txId,
+  ...(completion.fragmentRef === undefined ? {} : { fragmentRef: completion.fragmentRef }),
+  delivery: completion.unconfirmed === undefined ? "confirmed" as const : "paid_unconfirmed" as const,
+  ...(completion.unconfirmed === undefined ? {} : {
+    evidence: {
+      txHash: completion.txId,
+      ref: completion.fragmentRef ?? before?.ref ?? null,
+      chainState: "done",
+      answers: [...(before?.answers ?? []), completion.unconfirmed.slice(0, 300)].slice(-5)
+    } satisfies OrderEvidence
+  })
 })
 export const NotDelivered = (transient: boolean, error: string): Outcome => ({ _tag: "NotDelivered", transient, error })
 export const Busy = (error: string): Outcome => ({ _tag: "Busy", error })

@@ -19,6 +19,15 @@ export type OrderStatus = typeof OrderStatus.Type
 export const PremiumMonths = Schema.Literals([3, 6, 12])
 export type PremiumMonths = typeof PremiumMonths.Type
 
+/**
+ * How a completed order's delivery is known:
+ * - confirmed: the marketplace's answer could only be about this order (or an operator marked it done);
+ * - paid_unconfirmed: settled on the order's own payment evidence (on chain, its `Ref#`, accepted by the
+ *   marketplace) while the marketplace never confirmed the delivery for it; the evidence is kept.
+ */
+export const OrderDelivery = Schema.Literals(["confirmed", "paid_unconfirmed"])
+export type OrderDelivery = typeof OrderDelivery.Type
+
 /** What was ordered; exactly one of the kind's fields is set. */
 export const OrderItem = Schema.Union([
   Schema.Struct({ kind: Schema.Literal("stars"), stars: Schema.Int }),
@@ -80,7 +89,9 @@ export const Order = Schema.Struct({
   evidence: Schema.NullOr(OrderEvidence),
   createdAt: Schema.Date,
   updatedAt: Schema.Date,
-  completedAt: Schema.NullOr(Schema.Date)
+  completedAt: Schema.NullOr(Schema.Date),
+  /** How its delivery is known once completed; null while not completed. */
+  delivery: Schema.NullOr(OrderDelivery)
 })
 export type Order = typeof Order.Type
 

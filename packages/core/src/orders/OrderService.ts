@@ -12,6 +12,7 @@ import { canSee, type Viewer } from "../sessions/Session.ts"
 import { addMillis, currentDate } from "../Time.ts"
 import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCauseId } from "./Order.ts"
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
+import { type Completion, completionPatch } from "./FulfilmentOutcome.ts"
 import { backoffMs, MAX_ATTEMPTS, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
 
 type Transition = OrderNotFound | OrderTransitionInvalid
@@ -62,8 +63,11 @@ export class OrderService extends Context.Service<OrderService, {
   readonly claimNext: Effect.Effect<Option.Option<Order>>
   /** Worker: remembers the marketplace reference (`Ref#`) before paying, for reconciliation. */
   readonly setReference: (orderId: OrderId, fragmentRef: string) => Effect.Effect<Order, Transition>
-  /** Worker: `processing` -> `completed`. */
-  readonly complete: (orderId: OrderId, result: { readonly txId: string; readonly fragmentRef?: string }) => Effect.Effect<Order, Transition>
+  /**
+   * Worker: `processing` -> `completed`, delivery `confirmed`, or `paid_unconfirmed` with the payment
+   * evidence kept when the completion carries it (`unconfirmed`).
+   */
+  readonly complete: (orderId: OrderId, result: Completion) => Effect.Effect<Order, Transition>
   /** Worker: `queued` | `processing` -> `failed` with the current charge refunded (cause `refund:<id>[:n]`). */
   readonly fail: (orderId: OrderId, error: string) => Effect.Effect<Order, Transition>
   /**
@@ -137,12 +141,13 @@ export class OrderService extends Context.Service<OrderService, {
         outbox.add({
           kind: "order.completed",
           userId: order.userId,
-          payload: { orderId: order.id, kind: order.item.kind, recipient: order.recipient, txId: order.txId }
+          payload: { orderId: order.id, kind: order.item.kind, recipient: order.recipient, txId: order.txId, delivery: order.delivery }
         }, now)
 
       const markDone = Effect.fn("OrderService.markDone")(function*(orderId: OrderId, txId?: string) {
         const now = yield* currentDate
-        const patch = { txId: txId?.trim() || null, completedAt: now, nextAttemptAt: null }
+        // An operator's word on the delivery: confirmed.
+        const patch = { txId: txId?.trim() || null, completedAt: now, nextAttemptAt: null, delivery: "confirmed" as const }
         return yield* tx.withTransaction(Effect.gen(function*() {
           const current = yield* find({ kind: "operator" }, orderId)
           let order: Order
@@ -168,15 +173,15 @@ export class OrderService extends Context.Service<OrderService, {
 
       const complete = Effect.fn("OrderService.complete")(function*(
         orderId: OrderId,
-        result: { readonly txId: string; readonly fragmentRef?: string }
+        result: Completion
       ) {
         const now = yield* currentDate
         return yield* tx.withTransaction(Effect.gen(function*() {
+          const before = result.unconfirmed === undefined ? null : Option.getOrNull(yield* orders.find(orderId))
           const order = yield* orders.transition(orderId, ["processing"], "completed", {
-            txId: result.txId,
+            ...completionPatch(result, before?.evidence ?? null),
             completedAt: now,
-            nextAttemptAt: null,
-            ...(result.fragmentRef === undefined ? {} : { fragmentRef: result.fragmentRef })
+            nextAttemptAt: null
           }, now)
           yield* announceCompleted(order, now)
           return order

@@ -28,7 +28,9 @@ export const renderEvent = (event: OutboxEvent): Rendered => {
     case "order.completed":
       return make(
         `Order #${str(p["orderId"])} completed`,
-        `Your ${GOODS[str(p["kind"])] ?? "order"} for @${str(p["recipient"])} was delivered.`,
+        p["delivery"] === "paid_unconfirmed"
+          ? `Your ${GOODS[str(p["kind"])] ?? "order"} for @${str(p["recipient"])} was paid; Fragment has not confirmed the delivery.`
+          : `Your ${GOODS[str(p["kind"])] ?? "order"} for @${str(p["recipient"])} was delivered.`,
         "/v2/orders",
         `order-${str(p["orderId"])}`
       )

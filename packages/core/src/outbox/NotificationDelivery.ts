@@ -1,6 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import { Notifier, type NotifierError } from "../ports/Notifier.ts"
 import { Users } from "../ports/Users.ts"
+import { WebhookFanOut } from "../webhooks/WebhookFanOut.ts"
 import { renderEvent } from "./Notices.ts"
 import { Notifications } from "./Notifications.ts"
 import type { OutboxEvent } from "./OutboxEvent.ts"
@@ -37,6 +38,7 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
       const notifier = yield* Notifier
       const users = yield* Users
       const settings = yield* NotificationSettings
+      const fanOut = yield* WebhookFanOut
 
       // undefined = done (sent, skipped, or given up for good); a string = transient failure.
       const settle = (sent: Effect.Effect<void, NotifierError>, onGone: Effect.Effect<void>) =>
@@ -62,6 +64,8 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
         )
 
       const deliver = Effect.fn("NotificationDelivery.deliver")(function*(event: OutboxEvent) {
+        // Integrators' webhooks first: queued once per endpoint, however often this event is retried.
+        yield* fanOut(event)
         const { notice, text } = renderEvent(event)
         const sends: Array<Effect.Effect<string | undefined>> = []
         if (event.userId === null) {

@@ -104,6 +104,14 @@ export class Wallet {
     this[keySlot] = Redacted.make(fields.key, { label: "WalletKey" })
   }
 
+  /**
+   * The same wallet (same key, still in its Redacted) as the chain shows it now: a wallet resolved
+   * once (the service's hot wallet) is refreshed before each payment without its phrase.
+   */
+  withState(state: { readonly status: AccountStatus; readonly balance: Nanoton }): Wallet {
+    return new Wallet({ ...this, status: state.status, balance: state.balance, key: Wallet.key(this) })
+  }
+
   /** For adapters only: the key pair this wallet signs with. */
   static key(wallet: Wallet): WalletKey {
     return Redacted.value(wallet[keySlot])

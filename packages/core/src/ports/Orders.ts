@@ -1,7 +1,7 @@
 import { Context, Effect, Option } from "effect"
 import type { OrderId, UserId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
-import type { Order, OrderEvidence, OrderItem, OrderKind, OrderStatus } from "../orders/Order.ts"
+import type { Order, OrderDelivery, OrderEvidence, OrderItem, OrderKind, OrderStatus } from "../orders/Order.ts"
 import type { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
 import type { Page, PageRequest } from "../Page.ts"
 
@@ -24,6 +24,7 @@ export interface OrderPatch {
   readonly unknownSince?: Date | null
   readonly unknownAttempts?: number
   readonly evidence?: OrderEvidence | null
+  readonly delivery?: OrderDelivery | null
 }
 
 export interface OrderFilter extends PageRequest {

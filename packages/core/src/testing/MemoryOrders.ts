@@ -29,7 +29,8 @@ export const MemoryOrders = Layer.effect(
             evidence: null,
             createdAt: now,
             updatedAt: now,
-            completedAt: null
+            completedAt: null,
+            delivery: null
           }
           s.orders.set(created.id, created)
           return created

@@ -6,6 +6,7 @@ import { ListsApi } from "./ListsApi.ts"
 import { contractTransform } from "./OpenApiContract.ts"
 import { AdminProgrammaticApi, ProgrammaticApi } from "./ProgrammaticApi.ts"
 import { AdminLoginApi, PricingApi, PublicApi } from "./PublicApi.ts"
+import { WebhooksApi } from "./WebhooksApi.ts"
 
 const API_DESCRIPTION = [
   "Account surface, operator pages and the API-key API under /v2.",
@@ -14,6 +15,7 @@ const API_DESCRIPTION = [
   "Errors: `{\"detail\", \"code\", \"params\"}`; `code` is stable (see the ErrorCode schema), invalid input is FastAPI's 422 list.",
   "Money-moving calls take an `Idempotency-Key` (24 hours, one per request of its owner; replays say `Idempotent-Replayed: true`).",
   "Every answer carries `X-Request-Id` (send your own to correlate).",
+  "Webhooks: register endpoints under /v2/api/webhooks; events are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`).",
   "The direct purchase surface (pay from your own TON wallet) has its own document: /direct/openapi.json."
 ].join("\n")
 
@@ -29,6 +31,7 @@ export class Api extends HttpApi.make("resale")
   .add(AdminApi)
   .add(ProgrammaticApi)
   .add(ListsApi)
+  .add(WebhooksApi)
   .add(AdminProgrammaticApi)
   .middleware(RequestValidation)
   .annotateMerge(OpenApi.annotations({

@@ -1,4 +1,4 @@
-import { OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
+import { OrderDelivery, OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
 import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
 import { TopupMethod, TopupStatus as TopupState } from "@resale/core/topups/Topup.ts"
 import { Schema } from "effect"
@@ -70,6 +70,12 @@ export const Order = Schema.Struct({
   status: OrderStatus,
   tx_id: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String),
+  /**
+   * How a completed order's delivery is known (null until completed): `confirmed` when Fragment's
+   * answer was about this order, `paid_unconfirmed` when it was settled on its own payment evidence
+   * (on chain, with its Ref#) while Fragment never confirmed the delivery.
+   */
+  delivery: Schema.NullOr(OrderDelivery),
   created_at: Timestamp
 }).annotate({ identifier: "Order" })
 

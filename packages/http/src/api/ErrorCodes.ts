@@ -75,6 +75,11 @@ export const ERROR_CODES = [
   "page_invalid",
   "push_subscription_invalid",
   "push_subscription_taken",
+  // integrators' webhooks
+  "webhook_url_refused",
+  "webhook_events_invalid",
+  "webhook_endpoints_limit",
+  "webhook_not_found",
   // idempotency
   "idempotency_key_invalid",
   "idempotency_key_reused",

@@ -10,6 +10,7 @@ export interface OperationDoc {
 export const TAGS: Record<string, string> = {
   api: "The API-key API for integrators: balance, purchases, one order, gifts, recipient lookup (`X-API-Key`).",
   lists: "The integrator's orders and top-ups, newest first, by cursor (`X-API-Key`).",
+  webhooks: "The integrator's webhook endpoints: order and top-up events, signed per Standard Webhooks (`X-API-Key`).",
   apiAdmin: "Operator calls for machines: mark a top-up paid, report a bank payment (`X-Admin-Token`).",
   pricing: "Public price list.",
   public: "Home, Telegram sign-in, API docs, receipts and the bot webhook.",
@@ -99,6 +100,22 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "lists.listTopups": {
     summary: "List top-ups",
     description: "Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `method`, `created_after`."
+  },
+  "webhooks.createWebhook": {
+    summary: "Register a webhook endpoint",
+    description: "An https URL of a public host and the event types (`order.completed`, `order.failed`, `order.refunded`, " +
+      "`topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here."
+  },
+  "webhooks.listWebhooks": { summary: "List webhook endpoints", description: "The account's endpoints, oldest first, without secrets." },
+  "webhooks.deleteWebhook": { summary: "Delete a webhook endpoint", description: "Stops its deliveries and forgets their log." },
+  "webhooks.rotateWebhookSecret": {
+    summary: "Rotate a webhook secret",
+    description: "A new signing secret, shown only here; the old one stops signing at once."
+  },
+  "webhooks.testWebhook": { summary: "Send a test event", description: "Queues a signed `webhook.test` event to the endpoint." },
+  "webhooks.webhookDeliveries": {
+    summary: "Webhook delivery log",
+    description: "The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at."
   },
   "apiAdmin.markPaid": { summary: "Mark a top-up paid", description: "Credits the balance once." },
   "apiAdmin.incomingPayment": {

@@ -27,8 +27,11 @@ import type {
   TopupPayableExhausted,
   TopupPossibleDuplicate,
   TopupTransitionInvalid,
-  UserNotFound
+  UserNotFound,
+  WebhookEndpointInvalid,
+  WebhookEndpointNotFound
 } from "@resale/core"
+import { MAX_ENDPOINTS_PER_USER } from "@resale/core/webhooks/Webhook.ts"
 import { Clock, Effect } from "effect"
 import type { ErrorCode } from "../api/ErrorCodes.ts"
 import {
@@ -82,6 +85,8 @@ export type DomainError =
   | MarketplaceError
   | AccountCapReached
   | PushSubscriptionInvalid
+  | WebhookEndpointInvalid
+  | WebhookEndpointNotFound
 
 type Mapping = { readonly [E in DomainError as E["_tag"]]: (error: E) => HandlerError }
 
@@ -243,7 +248,16 @@ const MAPPING: Mapping = {
   PushSubscriptionInvalid: (e) =>
     e.reason === "OwnedByAnother"
       ? new Conflict({ detail: `Push subscription refused: ${e.message}`, code: "push_subscription_taken" })
-      : new BadRequest({ detail: `Push subscription refused: ${e.message}`, code: "push_subscription_invalid" })
+      : new BadRequest({ detail: `Push subscription refused: ${e.message}`, code: "push_subscription_invalid" }),
+  WebhookEndpointInvalid: (e) =>
+    e.reason === "TooMany"
+      ? new Conflict({ detail: `Webhook refused: ${e.message}`, code: "webhook_endpoints_limit", params: { limit: MAX_ENDPOINTS_PER_USER } })
+      : new BadRequest({
+        detail: `Webhook refused: ${e.message}`,
+        code: e.reason === "UrlRefused" ? "webhook_url_refused" : "webhook_events_invalid",
+        params: { field: e.reason === "UrlRefused" ? "url" : "events" }
+      }),
+  WebhookEndpointNotFound: (e) => new NotFound({ detail: "Webhook endpoint not found", code: "webhook_not_found", params: { id: e.endpointId } })
 }
 
 /** How long a client should wait before repeating a request whose key is still being processed. */

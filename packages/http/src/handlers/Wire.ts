@@ -31,6 +31,7 @@ export const orderOut = (o: Order): typeof Dto.Order.Type => ({
   status: o.status,
   tx_id: o.txId,
   error: o.lastError,
+  delivery: o.delivery,
   created_at: o.createdAt.toISOString()
 })
 

@@ -30,6 +30,9 @@ import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
+import { WebhooksHandlers } from "../handlers/Webhooks.ts"
+import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
@@ -71,6 +74,7 @@ const Handlers = Layer.mergeAll(
     RequestValidation
   ]),
   buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
+  buildWithOnly(WebhooksHandlers, [ApiKeyAuth, RequestValidation, Webhooks]),
   buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
 )
 
@@ -114,8 +118,14 @@ export const HttpServices = Layer.mergeAll(
   BotWebhook.layer,
   PricingCache.layer,
   OperatorTokenGuard.layer,
-  RecipientInfo.layer
+  RecipientInfo.layer,
+  Webhooks.layer
 ).pipe(
+  // Webhook targets: loopback only in sandbox with WEBHOOKS_ALLOW_LOOPBACK.
+  Layer.provide(Layer.effect(
+    WebhookPolicy,
+    Effect.map(Effect.service(HttpConfig), (s) => ({ allowLoopback: s.sandbox && s.webhooksAllowLoopback }))
+  )),
   Layer.provide(TelegramBotApi.layer),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.succeed(TopupSettings)({

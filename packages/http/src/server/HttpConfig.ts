@@ -27,7 +27,8 @@ export const serverSettings = (app: AppSettings): HttpSettings => ({
   paymentCard: app.paymentCard,
   logRequests: app.logRequests,
   loginMaxAgeSeconds: Math.max(1, Math.floor(Duration.toSeconds(app.loginMaxAge))),
-  trustedProxies: app.trustedProxies
+  trustedProxies: app.trustedProxies,
+  webhooksAllowLoopback: app.webhooksAllowLoopback
 })
 
 /** Settings of the HTTP server, read and validated once at start. */
@@ -57,6 +58,8 @@ export interface HttpSettings {
   readonly loginMaxAgeSeconds: number
   /** Reverse proxies in front of the server (`TRUSTED_PROXIES`), for the client address (server/ClientAddress.ts). */
   readonly trustedProxies: ReadonlyArray<string>
+  /** Sandbox only (`WEBHOOKS_ALLOW_LOOPBACK`): integrators may register loopback webhook targets. */
+  readonly webhooksAllowLoopback: boolean
 }
 
 export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("http/server/HttpConfig") {
@@ -83,6 +86,7 @@ export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("htt
       logRequests: false,
       loginMaxAgeSeconds: 600,
       trustedProxies: [],
+      webhooksAllowLoopback: false,
       ...overrides
     }))
 }

@@ -5,7 +5,7 @@ import { Context, Duration, Effect, Layer, Option } from "effect"
 import { WorkerConfig } from "../WorkerConfig.ts"
 import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
 import { MarketplaceFulfilment } from "./MarketplaceFulfilment.ts"
-import type { Outcome } from "./Outcome.ts"
+import { completionOf, type Outcome } from "./Outcome.ts"
 
 /** A busy wallet frees up within seconds: look again soon, with some spread between workers. */
 const busyDelay = (base: Duration.Duration) =>
@@ -36,10 +36,7 @@ export class Fulfilment extends Context.Service<Fulfilment, {
       const apply = (order: Order, outcome: Outcome) => {
         switch (outcome._tag) {
           case "Delivered":
-            return orderService.complete(order.id, {
-              txId: outcome.txId,
-              ...(outcome.ref === undefined ? {} : { fragmentRef: outcome.ref })
-            }).pipe(Effect.asVoid)
+            return orderService.complete(order.id, completionOf(outcome)).pipe(Effect.asVoid)
           case "NotDelivered":
             return (outcome.transient ? orderService.defer(order.id, outcome.error) : orderService.fail(order.id, outcome.error))
               .pipe(Effect.asVoid)

@@ -7,7 +7,7 @@ import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { deriveKeys } from "@resale/ton/Mnemonic.ts"
 import { networkGlobalIdOf } from "@resale/ton/PayerAccount.ts"
 import { walletContract } from "@resale/ton/WalletContracts.ts"
-import { Blockchain, type Nanoton } from "@resale/core/ports/Blockchain.ts"
+import { Blockchain, type BlockchainError, type Nanoton, type Wallet } from "@resale/core/ports/Blockchain.ts"
 import { entropyToMnemonic } from "@scure/bip39"
 import { wordlist } from "@scure/bip39/wordlists/english.js"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
@@ -33,6 +33,11 @@ export class HotWallet extends Context.Service<HotWallet, {
    * unguessable (an HMAC keyed by the phrase), so no direct-surface caller can claim it first.
    */
   readonly orderKey: (orderId: number, chargeSeq: number) => string
+  /**
+   * The wallet itself, its keys derived from the phrase once (the first time the chain shows it
+   * funded) and kept in memory only, inside the Wallet's Redacted; every purchase reuses it.
+   */
+  readonly wallet: Effect.Effect<Wallet, BlockchainError>
   /** Sandbox: makes sure the faucet has funded the wallet; elsewhere nothing. */
   readonly ensureFunded: Effect.Effect<void>
 }>()("worker/fulfilment/HotWallet") {
@@ -76,7 +81,15 @@ export class HotWallet extends Context.Service<HotWallet, {
             )
       })
 
-      return HotWallet.of({ phrase, orderKey, ensureFunded })
+      // Resolved once: a failure (not funded yet, node down) is not kept, so the next order tries again.
+      let resolved: Wallet | undefined
+      const wallet = Effect.suspend(() =>
+        resolved !== undefined
+          ? Effect.succeed(resolved)
+          : chain.resolveWallet(phrase).pipe(Effect.tap((w) => Effect.sync(() => void (resolved = w))))
+      )
+
+      return HotWallet.of({ phrase, orderKey, wallet, ensureFunded })
     })
   )
 }

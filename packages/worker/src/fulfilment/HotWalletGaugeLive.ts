@@ -17,8 +17,10 @@ export const hotWalletBalance = Metric.gauge("resale_hot_wallet_balance_ton", {
 export const HotWalletGaugeLive = Layer.effectDiscard(Effect.gen(function*() {
   const chain = yield* Blockchain
   const hot = yield* HotWallet
-  const read = chain.resolveWallet(hot.phrase).pipe(
-    Effect.map((wallet) => Number(wallet.balance) / NANO),
+  // The wallet is resolved once (HotWallet); each read is one balance look-up, no key derivation.
+  const read = hot.wallet.pipe(
+    Effect.flatMap((wallet) => chain.balance(wallet.address)),
+    Effect.map((balance) => Number(balance) / NANO),
     // No funded wallet of any version yet: the balance is 0, which is what an alert should see.
     Effect.catchIf((error) => error.reason === "WalletNotFound", () => Effect.succeed(0)),
     Effect.flatMap((ton) => Metric.update(hotWalletBalance, ton)),

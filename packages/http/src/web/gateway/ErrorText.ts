@@ -42,7 +42,7 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   tier_not_upgrade: () => line("error.tierNotUpgrade"),
   info_quota_exceeded: () => line("error.quota"),
   balance_insufficient: (p) => line("error.insufficient", { required: money(p["required_uzs"]), balance: money(p["balance_uzs"]) }),
-  topup_not_found: () => line("error.notFoundThing"),
+  topup_not_found: () => line("error.topupNotFound"),
   // The same state twice (a second click, two operators at once) is no conflict to explain: say it is done.
   topup_transition_invalid: (p) =>
     p["from"] === p["to"]
@@ -98,6 +98,11 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   page_invalid: () => line("error.generic"),
   push_subscription_invalid: () => line("error.pushInvalid"),
   push_subscription_taken: () => line("error.pushInvalid"),
+  // API-key only: no page shows them
+  webhook_url_refused: () => line("error.generic"),
+  webhook_events_invalid: () => line("error.generic"),
+  webhook_endpoints_limit: () => line("error.generic"),
+  webhook_not_found: () => line("error.notFoundThing"),
   idempotency_key_invalid: () => line("error.idempotency"),
   idempotency_key_reused: () => line("error.idempotency"),
   idempotency_key_endpoint_mismatch: () => line("error.idempotency"),
@@ -107,7 +112,7 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
 const FIELD_KEYS = new Set([
   "amount_uzs", "receipt", "username", "amount", "duration", "gift_id", "comment", "subject", "body", "tier", "token",
   "star_price_uzs", "premium_3_month_uzs", "premium_6_month_uzs", "premium_12_month_uzs", "admin_note", "tx_id", "topup_id",
-  "offset", "limit"
+  "offset", "limit", "reason"
 ])
 
 const fieldParam = (loc: ReadonlyArray<unknown>): string => {

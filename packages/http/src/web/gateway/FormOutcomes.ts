@@ -74,7 +74,7 @@ const RULES: ReadonlyArray<FormRule> = [
   },
   {
     pattern: /^\/v2\/tickets\/(\d+)\/reply$/,
-    back: (m) => `/v2/tickets/${m[1]}`,
+    back: (m) => `/v2/tickets/${m[1]}#reply`,
     success: (m) => ({ next: `/v2/tickets/${m[1]}#conversation`, flash: ok("flash.replySent") })
   },
   { pattern: /^\/v2\/admin\/login$/, back: () => "/v2/admin/login", success: () => ({ next: "/v2/admin", flash: ok("flash.done") }) },
@@ -95,6 +95,14 @@ const RULES: ReadonlyArray<FormRule> = [
     success: (m, json) => ({
       next: "/v2/admin/payments",
       flash: ok("flash.paymentAssigned", { id: m[1]!, topup: id(at(json, "topup_id")) })
+    })
+  },
+  {
+    pattern: /^\/v2\/admin\/users\/(\d+)\/adjust$/,
+    back: (m) => `/v2/admin/users/${m[1]}#adjust`,
+    success: (m, json) => ({
+      next: `/v2/admin/users/${m[1]}#user-history`,
+      flash: ok("flash.balanceAdjusted", { amount: money(at(json, "amount_uzs")), balance: money(at(json, "balance_uzs")) })
     })
   },
   {
@@ -119,7 +127,7 @@ const RULES: ReadonlyArray<FormRule> = [
   },
   {
     pattern: /^\/v2\/admin\/tickets\/(\d+)\/reply$/,
-    back: (m) => `/v2/admin/tickets/${m[1]}`,
+    back: (m) => `/v2/admin/tickets/${m[1]}#reply`,
     success: (m) => ({ next: `/v2/admin/tickets/${m[1]}#conversation`, flash: ok("flash.replySent") })
   },
   {
@@ -146,6 +154,12 @@ export const formSuccess = (path: string, json: unknown): FormOutcome => {
     if (match) return rule.success(match, (json ?? {}) as Json)
   }
   return fallback(path)
+}
+
+/** The form a failed post came from when its page holds many alike (one per gift): its element id. */
+export const formAnchor = (path: string, fields: Readonly<Record<string, string>>): string | undefined => {
+  const gift = fields["gift_id"]
+  return path === "/v2/gifts/buy" && gift !== undefined && /^[a-z0-9-]{1,34}$/.test(gift) ? `gift-${gift}` : undefined
 }
 
 /** Where a failed form post to `path` returns to (when the Referer does not say). */

@@ -11,6 +11,7 @@ import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
+import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
 import type { HistoryPage } from "../routes/HistoryRoutes.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
@@ -149,6 +150,14 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
       load(env, [`/v2/admin/orders/list?${params}`], (list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
         adminOrdersPage(env.ctx, { orders: list.orders, total: list.total, filter, gifts })))
   }],
+  [/^\/v2\/admin\/users$/, (env) => {
+    const { offset, limit } = paging(env.query, 50)
+    const search = (env.query.get("search") ?? "").slice(0, 64)
+    const params = new URLSearchParams({ search, offset: String(offset), limit: String(limit) })
+    return load(env, [`/v2/admin/users/list?${params}`], (list: AdminUsersList) => adminUsersPage(env.ctx, list, search))
+  }],
+  [/^\/v2\/admin\/users\/(\d{1,15})$/, (env) =>
+    load(env, [`/v2/admin/users/${env.match[1]}`], (detail: AdminUserDetail) => adminUserPage(env.ctx, detail))],
   [/^\/v2\/admin\/tickets$/, (env) =>
     load(env, ["/v2/admin/tickets"], (list: typeof Dto.Tickets.Type) => adminTicketsPage(env.ctx, list))],
   [/^\/v2\/admin\/tickets\/(\d{1,15})$/, (env) =>

@@ -17,7 +17,7 @@ import { newApiKeyPage } from "../pages/ApiPage.ts"
 import { ASSET_VERSION, safeBack } from "../routes/AssetRoutes.ts"
 import { isFormPost, readBrowserForm } from "./BrowserForm.ts"
 import { errorLines } from "./ErrorText.ts"
-import { formBack, formSuccess } from "./FormOutcomes.ts"
+import { formAnchor, formBack, formSuccess } from "./FormOutcomes.ts"
 import { getJson, runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
 import { keptValues } from "../layout/FormRecall.ts"
@@ -187,8 +187,8 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
     Effect.gen(function*() {
       const prepared = yield* context(request)
       const path = pathOf(request.url)
-      const back = backAfterFailure(request, path)
-      const anchor = /#([a-z0-9-]{1,40})$/.exec(back)?.[1]
+      let back = backAfterFailure(request, path)
+      let anchor = /#([a-z0-9-]{1,40})$/.exec(back)?.[1]
       let kept: Record<string, string> | undefined
       const fail = (lines: Flash["lines"]) =>
         redirect(back, { kind: "error", lines, ...(anchor ? { form: anchor } : {}), ...(kept ? { values: kept } : {}) }, prepared)
@@ -196,6 +196,11 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
       if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
       const posted = read.success
       kept = keptValues(posted.fields)
+      const many = formAnchor(path, posted.fields)
+      if (many !== undefined) {
+        anchor = many
+        back = `${back.split("#")[0]}#${many}`
+      }
       if (!csrfValid(secret, request.cookies[CSRF_COOKIE], posted.csrf)) return fail([{ key: "error.csrf" }])
       // Replacing the key stops the old one at once: the browser must have passed the confirmation page.
       if (path === "/v2/api-key/rotate" && posted.fields["confirm"] !== "yes") return redirect(CONFIRM_PATH, undefined, prepared)

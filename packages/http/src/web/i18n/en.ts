@@ -23,6 +23,7 @@ export const en = {
   "nav.payments": "Bank payments",
   "nav.adminOrders": "Orders",
   "nav.tickets": "Tickets",
+  "nav.people": "People",
   "unit.uzs": "UZS",
   "common.none": "—",
   "common.status": "Status",
@@ -220,6 +221,8 @@ export const en = {
   "admin.confirmOtherMoney": "I checked: this is another payment",
   "admin.approve": "Approve",
   "admin.reject": "Reject",
+  "admin.decide": "Approve or reject…",
+  "admin.decideText": "Approve credits {amount} to this user’s balance. Reject credits nothing; your note is shown to the user.",
   "admin.nothingToDo": "Nothing to do.",
   "admin.paymentsTitle": "Unmatched bank payments",
   "admin.paymentsLead": "A payment that matched no waiting top-up, or several, is kept here. Assign it to the right top-up: the received amount is credited.",
@@ -246,6 +249,22 @@ export const en = {
   "admin.closeTicket": "Close",
   "admin.reopenTicket": "Reopen",
   "admin.userNo": "User #{id}",
+  "people.title": "People",
+  "people.search": "Find a person",
+  "people.searchLabel": "@username, name or user number",
+  "people.searchHint": "For example @durov or 42",
+  "people.find": "Find",
+  "people.none": "Nobody found.",
+  "people.keyYes": "has a key",
+  "people.keyNo": "no key",
+  "people.userTitle": "User #{id}",
+  "people.adjust": "Correct the balance",
+  "people.adjustOpen": "Correct the balance…",
+  "people.adjustAmount": "Amount, UZS (minus to take away)",
+  "people.adjustAmountHint": "For example 50000 or -20000",
+  "people.adjustReason": "Reason (the user sees it)",
+  "people.adjustWarn": "The correction is a new ledger entry: it cannot be undone, only corrected again. The user is notified.",
+  "people.adjustSubmit": "Correct the balance",
 
   "method.card": "Card transfer",
   "method.receipt": "Receipt",
@@ -262,6 +281,7 @@ export const en = {
   "status.order.processing": "In progress",
   "status.order.completed": "Delivered",
   "status.order.failed": "Failed, refunded",
+  "status.order.paid_unconfirmed": "Paid, delivery not confirmed by Fragment",
   "status.order.needs_attention": "Needs attention",
   "status.ticket.open": "Open",
   "status.ticket.closed": "Closed",
@@ -288,6 +308,7 @@ export const en = {
   "flash.ticketReopened": "Ticket #{id} reopened.",
   "flash.paymentAssigned": "Payment #{id} assigned to top-up #{topup}.",
   "flash.done": "Done.",
+  "flash.balanceAdjusted": "Balance corrected by {amount}; it is now {balance}.",
 
   "error.title": "Something went wrong",
   "error.back": "Go back",
@@ -342,6 +363,7 @@ export const en = {
   "admin.possibleDuplicateNear": "Possible duplicate: almost the same amount was credited to this user shortly before, top-up",
   "error.pushInvalid": "This device could not be signed up for notifications.",
   "error.notFoundThing": "Not found: it may have been removed, or it is not yours.",
+  "error.topupNotFound": "There is no top-up with this number. Check the number and try again.",
   "error.fieldMissing": "{field}: please fill this in.",
   "error.fieldInt": "{field}: enter a whole number.",
   "error.fieldInvalid": "{field}: this value is not valid.",
@@ -370,7 +392,8 @@ export const en = {
   "field.tx_id": "Transaction id",
   "field.topup_id": "Top-up number",
   "field.offset": "Page",
-  "field.limit": "Page size"
+  "field.limit": "Page size",
+  "field.reason": "Reason"
 } as const
 
 export type MessageKey = keyof typeof en

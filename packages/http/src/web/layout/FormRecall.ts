@@ -20,13 +20,15 @@ export const keptValues = (fields: Readonly<Record<string, string>>): Record<str
   return kept
 }
 
-/** Start and end (exclusive) of the section whose id is `id`, or undefined. */
+/** Start and end (exclusive) of the element whose id is `id` (a section, a card, a form), or undefined. */
 const sectionBounds = (page: string, id: string): readonly [number, number] | undefined => {
   const at = page.indexOf(` id="${id}"`)
   if (at < 0) return undefined
   const start = page.lastIndexOf("<", at)
-  const close = page.indexOf("</section>", at)
-  return start < 0 || close < 0 ? undefined : [start, close]
+  const tag = /^<([a-z]+)/.exec(page.slice(start))?.[1]
+  if (start < 0 || tag === undefined) return undefined
+  const close = page.indexOf(`</${tag}>`, at)
+  return close < 0 ? undefined : [start, close]
 }
 
 /** The page with `box` placed right after the heading of section `id`; undefined when there is none. */

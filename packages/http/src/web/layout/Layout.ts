@@ -13,7 +13,7 @@ const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
   "push.enabled", "push.unsupported", "push.denied", "push.unavailable", "push.failed",
   "status.topup.pending", "status.topup.review", "status.topup.paid", "status.topup.cancelled",
   "status.topup.rejected", "status.topup.expired", "status.order.queued", "status.order.processing",
-  "status.order.completed", "status.order.failed", "status.ticket.open", "status.ticket.closed"
+  "status.order.completed", "status.order.paid_unconfirmed", "status.order.failed", "status.ticket.open", "status.ticket.closed"
 ]
 
 const USER_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
@@ -30,7 +30,8 @@ const ADMIN_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
   ["topups", "/v2/admin/topups", "nav.topups"],
   ["payments", "/v2/admin/payments", "nav.payments"],
   ["adminOrders", "/v2/admin/orders", "nav.adminOrders"],
-  ["tickets", "/v2/admin/tickets", "nav.tickets"]
+  ["tickets", "/v2/admin/tickets", "nav.tickets"],
+  ["people", "/v2/admin/users", "nav.people"]
 ]
 
 const menu = (ctx: PageContext, active: NavKey): Html => {

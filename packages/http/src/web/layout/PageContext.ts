@@ -34,4 +34,5 @@ export type NavKey =
   | "payments"
   | "adminOrders"
   | "tickets"
+  | "people"
   | "none"

@@ -2,8 +2,9 @@ import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { actionForm, formGuards, money, pagination, select, statusBadge, submit, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
+import { userLink } from "./AdminUsersPage.ts"
 import type { PageContext } from "../layout/PageContext.ts"
-import { type GiftTitles, orderItem } from "./OrderViews.ts"
+import { type GiftTitles, orderItem, shownStatus } from "./OrderViews.ts"
 
 type Order = typeof Dto.AdminOrder.Type
 
@@ -46,20 +47,23 @@ const actions = (ctx: PageContext, order: Order): Html => {
   const { t } = ctx.tr
   const base = `/v2/admin/orders/${order.order_id}`
   const retry = order.status === "failed" ? actionForm(ctx, `${base}/retry`, t("admin.retry"), { idempotent: true }) : html``
+  // Refund and mark-done move money or close an order for good: each is a second click after opening it (no script needed).
   // Delivery unknown past the limit: look again (same payment, never a second one) or refund once.
   const attention = order.status === "needs_attention"
     ? html`${actionForm(ctx, `${base}/recheck`, t("admin.recheck"), { idempotent: true })}
+<details class="confirm"><summary class="btn btn-secondary">${t("admin.refund")}…</summary>
 <form method="post" action="${base}/refund" class="refund">${formGuards(ctx, { idempotent: true })}
 <label for="note-${order.order_id}">${t("admin.refundNote")} <span class="hint">(${t("common.optional")})</span></label>
 <input id="note-${order.order_id}" name="note" maxlength="500">
-${submit(t("admin.refund"), { kind: "secondary" })}</form>`
+${submit(t("admin.refund"), { kind: "danger" })}</form></details>`
     : html``
   const done = order.status === "completed"
     ? html``
-    : html`<form method="post" action="${base}/mark-done" class="mark-done">${formGuards(ctx, { idempotent: true })}
+    : html`<details class="confirm"><summary class="btn btn-secondary">${t("admin.markDone")}…</summary>
+<form method="post" action="${base}/mark-done" class="mark-done">${formGuards(ctx, { idempotent: true })}
 <label for="tx-${order.order_id}">${t("admin.txId")} <span class="hint">(${t("common.optional")})</span></label>
 <input id="tx-${order.order_id}" name="tx_id" maxlength="200">
-${submit(t("admin.markDone"), { kind: "secondary" })}</form>`
+${submit(t("admin.markDone"), { kind: "secondary" })}</form></details>`
   return html`${retry}${attention}${done}`
 }
 
@@ -81,12 +85,12 @@ ${
           attrs: html` data-order-id="${o.order_id}"`,
           cells: [
             `#${o.order_id}`,
-            `#${o.user_id}`,
+            userLink(o.user_id),
             orderItem(ctx.tr, o, data.gifts),
             `@${o.username}`,
             money(ctx.tr, o.price_uzs),
-            statusBadge(ctx.tr, "order", o.status),
-            o.error ? html`<span class="reason">${o.error}</span>${evidence(o)}` : "—",
+            statusBadge(ctx.tr, "order", shownStatus(o)),
+            o.error ? html`<span class="reason">${o.error}</span>${evidence(o)}` : o.delivery === "paid_unconfirmed" ? evidence(o) : "—",
             String(o.attempts),
             o.tx_id ? html`<code class="tx">${o.tx_id}</code>` : "—",
             time(o.created_at),

@@ -2,6 +2,7 @@ import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { formGuards, money, section, statusBadge, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
+import { userLink } from "./AdminUsersPage.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 
 /** A top-up as operators see it: the wire record plus the receipt's content type for the preview. */
@@ -33,11 +34,15 @@ const decide = (ctx: PageContext, topup: AdminTopup): Html => {
     : t("admin.possibleDuplicate")
   const duplicate = duplicateOf === null ? "" : html`<p class="warn" data-duplicate-of="${duplicateOf}">${why} #${duplicateOf}</p>
 <label class="check"><input type="checkbox" name="confirm_duplicate" value="true"> ${t("admin.confirmDuplicate")}</label>`
-  return html`<form method="post" action="${base}/approve" class="decide">${formGuards(ctx, { idempotent: true })}${duplicate}
+  // Two steps without script: the first click opens the decision and says what each button does.
+  const credits = topup.method === "receipt" ? topup.amount_uzs : topup.payable_uzs
+  return html`<details class="confirm decide-step"><summary class="btn btn-secondary">${t("admin.decide")}</summary>
+<p class="hint">${t("admin.decideText", { amount: ctx.tr.uzs(credits) })}</p>
+<form method="post" action="${base}/approve" class="decide">${formGuards(ctx, { idempotent: true })}${duplicate}
 <label for="note-${topup.topup_id}">${t("admin.note")} <span class="hint">(${t("common.optional")})</span></label>
 <input id="note-${topup.topup_id}" name="admin_note" maxlength="500">
 <div class="buttons"><button type="submit" class="btn btn-primary">${t("admin.approve")}</button>
-<button type="submit" class="btn btn-danger" formaction="${base}/reject">${t("admin.reject")}</button></div></form>`
+<button type="submit" class="btn btn-danger" formaction="${base}/reject">${t("admin.reject")}</button></div></form></details>`
 }
 
 const rows = (ctx: PageContext, topups: ReadonlyArray<AdminTopup>, actions: boolean) =>
@@ -45,9 +50,12 @@ const rows = (ctx: PageContext, topups: ReadonlyArray<AdminTopup>, actions: bool
     attrs: html` data-topup-row="${tp.topup_id}"`,
     cells: [
       `#${tp.topup_id}`,
-      `#${tp.user_id}`,
+      userLink(tp.user_id),
       ctx.tr.t(tp.method === "receipt" ? "method.receipt" : "method.card"),
-      html`${money(ctx.tr, tp.payable_uzs)}${tp.amount_uzs !== tp.payable_uzs ? html`<br><span class="hint">${ctx.tr.t("admin.requested")}: ${ctx.tr.uzs(tp.amount_uzs)}</span>` : ""}`,
+      // What reached the balance once credited (a bank payment or receipt may differ from the payable amount).
+      tp.credited_uzs !== null
+        ? html`${money(ctx.tr, tp.credited_uzs)}${tp.credited_uzs !== tp.payable_uzs ? html`<br><span class="hint">${ctx.tr.t("admin.payable")}: ${ctx.tr.uzs(tp.payable_uzs)}</span>` : ""}`
+        : html`${money(ctx.tr, tp.payable_uzs)}${tp.amount_uzs !== tp.payable_uzs ? html`<br><span class="hint">${ctx.tr.t("admin.requested")}: ${ctx.tr.uzs(tp.amount_uzs)}</span>` : ""}`,
       html`${statusBadge(ctx.tr, "topup", tp.status)}${tp.admin_note ? html`<br><span class="hint">${tp.admin_note}</span>` : ""}`,
       time(tp.created_at),
       receipt(ctx, tp),
@@ -57,7 +65,7 @@ const rows = (ctx: PageContext, topups: ReadonlyArray<AdminTopup>, actions: bool
 
 export const adminTopupsPage = (ctx: PageContext, data: AdminTopupsData): Html => {
   const { t } = ctx.tr
-  const headers = ["#", t("common.user"), t("admin.method"), t("admin.payable"), t("common.status"), t("common.date"), t("field.receipt")]
+  const headers = ["#", t("common.user"), t("admin.method"), t("common.amount"), t("common.status"), t("common.date"), t("field.receipt")]
   return layout(ctx, {
     title: t("admin.topupsTitle"),
     active: "topups",

@@ -10,7 +10,7 @@ type Gift = typeof Dto.Gift.Type
 const giftCard = (ctx: PageContext, gift: Gift): Html => {
   const { t } = ctx.tr
   const id = `gift-${gift.gift_id}`
-  return html`<li class="card gift" aria-labelledby="${id}-h">
+  return html`<li class="card gift" id="${id}" aria-labelledby="${id}-h">
 <h2 id="${id}-h">${gift.title}</h2>
 <p class="gift-price">${money(ctx.tr, gift.price_uzs)} <span class="hint">(${t("gift.stars", { n: gift.stars })}${
     gift.remaining === null ? "" : html`, ${t("gift.remaining", { n: gift.remaining })}`

@@ -12,6 +12,20 @@ const signed = (tr: Translator, amount: number): Html =>
 /** The number before the first `:` of a cause id (`12:retry:1` -> `12`). */
 const head = (causeId: string) => causeId.split(":")[0] ?? causeId
 
+/** What moved the money, in words: "Top-up #3", "Refund for order #7", "Correction by support". */
+export const causeText = (tr: Translator, entry: HistoryEntry): string => {
+  const id = head(entry.cause_id)
+  return entry.cause === "topup"
+    ? tr.t("history.topup", { id })
+    : entry.cause === "order"
+    ? tr.t("history.order", { id })
+    : entry.cause === "refund"
+    ? tr.t("history.refund", { id })
+    : entry.cause === "tier"
+    ? tr.t("history.tier", { tier: entry.cause_id.split(":")[1] ?? "" })
+    : tr.t("history.adjust")
+}
+
 /** What moved the money, in words, linking to the order or top-up it belongs to. */
 const what = (tr: Translator, entry: HistoryEntry): Html => {
   const { t } = tr

@@ -16,6 +16,13 @@ export const orderItem = (tr: Translator, order: Order, gifts: GiftTitles): stri
   return tr.t("order.gift", { name: gifts[order.gift_id ?? ""] ?? `#${order.gift_id ?? "?"}` })
 }
 
+/**
+ * The status an order is shown with: a completed order settled on its own payment evidence, which
+ * Fragment never confirmed, shows as paid (delivery not confirmed), not as delivered.
+ */
+export const shownStatus = (order: Pick<Order, "status" | "delivery">): string =>
+  order.status === "completed" && order.delivery === "paid_unconfirmed" ? "paid_unconfirmed" : order.status
+
 /** The reason cell: shown for failed orders (the worker's last error), empty otherwise. */
 const reason = (order: Order): Html =>
   html`<span class="reason" data-order-reason>${order.status === "failed" || order.status === "queued" ? order.error ?? "" : ""}</span>`
@@ -34,7 +41,7 @@ export const ordersTable = (tr: Translator, orders: ReadonlyArray<Order>, gifts:
         orderItem(tr, o, gifts),
         `@${o.username}`,
         money(tr, o.price_uzs),
-        html`${statusBadge(tr, "order", o.status)}${reason(o)}`,
+        html`${statusBadge(tr, "order", shownStatus(o))}${reason(o)}`,
         time(o.created_at)
       ]
     }))

@@ -48,7 +48,7 @@ ${!operator && ticket.status === "closed" ? html`<p class="hint">${t("ticket.clo
 <ol class="conversation" id="conversation" aria-live="polite" aria-label="${title}" data-viewer="${data.viewer}">${
       messages.map((m) => message(ctx, data.viewer, m))
     }</ol>
-<form method="post" action="${base}/reply" class="card reply">${formGuards(ctx)}
+<form method="post" action="${base}/reply" class="card reply" id="reply">${formGuards(ctx)}
 ${textarea({ name: "body", label: replyLabel, required: true, maxlength: 4000, rows: 4 })}
 ${submit(operator ? t("admin.send") : t("ticket.send"))}</form>`,
     data: { ticketPoll: `${base}/poll`, cursor, viewer: data.viewer }

@@ -101,7 +101,9 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
     if (paymentId === undefined) errors.push({ type: "int_parsing", loc: ["path", "payment_id"], msg: "Input should be a valid integer, unable to parse string as an integer", input: null })
     if (errors.length > 0) return validationFailed(errors)
     return yield* operatorOnly(
-      payments.assign(paymentId as PaymentId, topupId as TopupId, { confirmDuplicate }).pipe(
+      // A top-up number that does not exist is the operator's typo: a plain 404, not a database refusal.
+      topups.find({ kind: "operator" }, topupId as TopupId).pipe(
+        Effect.andThen(payments.assign(paymentId as PaymentId, topupId as TopupId, { confirmDuplicate })),
         Effect.map((result) =>
           json({
             payment_id: result.payment.id,

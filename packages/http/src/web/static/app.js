@@ -220,7 +220,9 @@
         ;(list.orders || []).forEach(function (order) {
           var row = document.querySelector('[data-order-id="' + order.order_id + '"]')
           if (!row) return
-          setBadge(row.querySelector("[data-status]"), "order", order.status)
+          // Paid on its own evidence but never confirmed by Fragment: shown as such, not as delivered.
+          var shown = order.status === "completed" && order.delivery === "paid_unconfirmed" ? "paid_unconfirmed" : order.status
+          setBadge(row.querySelector("[data-status]"), "order", shown)
           var reason = row.querySelector("[data-order-reason]")
           if (reason) reason.textContent = order.status === "failed" || order.status === "queued" ? order.error || "" : ""
         })

@@ -1,0 +1,116 @@
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import type { UserId } from "@resale/core/ids.ts"
+import { Balances } from "@resale/core/ledger/Balances.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { Effect, Layer, Option } from "effect"
+import { HttpRouter, HttpServerRequest } from "effect/http"
+import { WebSessions } from "../../auth/WebSessions.ts"
+import { adminOrderOut, ticketOut, topupOut, userOut } from "../../handlers/Wire.ts"
+import { HttpConfig } from "../../server/HttpConfig.ts"
+import { detail, errorResponse, formFields, intField, json, queryInt, requireOperator, strField, validationFailed, type ValidationItem } from "./RouteKit.ts"
+
+/**
+ * Who is who, for operators: find a shopper by @username, name or user number, see one
+ * shopper whole (balance, ledger history, top-ups, orders, tickets, API key state) and correct
+ * the balance with a reason the shopper is shown, through the core's own adjustment use case.
+ *
+ *   GET  /v2/admin/users/list?search=&offset=&limit=   -> { users: [UserOut + balance_uzs], total }
+ *   GET  /v2/admin/users/:user_id                      -> { user, balance_uzs, history, topups, orders, tickets }
+ *   POST /v2/admin/users/:user_id/adjust               form: amount_uzs (signed), reason; Idempotency-Key required
+ */
+export const PEOPLE_ROUTES = [
+  { method: "GET", path: "/v2/admin/users/list" },
+  { method: "GET", path: "/v2/admin/users/:user_id" },
+  { method: "POST", path: "/v2/admin/users/:user_id/adjust" }
+] as const
+
+const pathUser = (raw: string | undefined): UserId | undefined =>
+  raw !== undefined && /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? (Number(raw) as UserId) : undefined
+
+export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
+  const router = yield* HttpRouter.HttpRouter
+  const sessions = yield* WebSessions
+  const config = yield* HttpConfig
+  const accounts = yield* Accounts
+  const balances = yield* Balances
+  const topups = yield* TopupService
+  const orders = yield* OrderService
+  const tickets = yield* TicketService
+
+  const operatorOnly = <A, E, R>(body: Effect.Effect<A, E, R>) =>
+    Effect.gen(function*() {
+      const who = yield* requireOperator(sessions, config.publicUrl)
+      if ("refused" in who) return who.refused
+      return yield* body
+    })
+
+  const list = Effect.gen(function*() {
+    const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams
+    // "@durov", "durov" or a name part, as the store's search matches; a number is also tried as a user number.
+    const search = (query.get("search") ?? "").trim().replace(/^@/, "").slice(0, 64)
+    const offset = queryInt(query, "offset", 0)
+    const limit = Math.max(1, queryInt(query, "limit", 50, 100))
+    const page = yield* accounts.list({ offset, limit, ...(search === "" ? {} : { search }) })
+    // A number is also a user number: that user comes first.
+    const byNumber = /^\d{1,15}$/.test(search) && offset === 0
+      ? Option.getOrUndefined(yield* accounts.find(Number(search) as UserId).pipe(Effect.option))
+      : undefined
+    const items = byNumber ? [byNumber, ...page.items.filter((u) => u.id !== byNumber.id)] : page.items
+    const users = yield* Effect.forEach(items, (u) => Effect.map(balances.balance(u.id), (balance) => ({ ...userOut(u), balance_uzs: balance })))
+    return json({ users, total: page.total + (byNumber && !page.items.some((u) => u.id === byNumber.id) ? 1 : 0), offset, limit })
+  })
+
+  const one = Effect.gen(function*() {
+    const userId = pathUser((yield* HttpRouter.params)["user_id"])
+    if (userId === undefined) return detail(404, "User not found", "user_not_found")
+    const found = yield* accounts.find(userId).pipe(Effect.option)
+    if (Option.isNone(found)) return detail(404, "User not found", "user_not_found")
+    const recent = { offset: 0, limit: 20 }
+    return json({
+      user: userOut(found.value),
+      balance_uzs: yield* balances.balance(userId),
+      history: (yield* balances.entries(userId, recent)).items.map((e) => ({
+        entry_id: e.id,
+        amount_uzs: e.amount,
+        cause: e.cause,
+        cause_id: e.causeId,
+        note: e.note,
+        balance_after_uzs: e.balanceAfter,
+        created_at: e.createdAt.toISOString()
+      })),
+      topups: (yield* topups.list({ ...recent, userId })).items.map(topupOut),
+      orders: (yield* orders.list({ ...recent, userId })).items.map(adminOrderOut),
+      tickets: (yield* tickets.list({ ...recent, userId })).items.map(ticketOut)
+    })
+  })
+
+  const adjust = Effect.gen(function*() {
+    const request = yield* HttpServerRequest.HttpServerRequest
+    const userId = pathUser((yield* HttpRouter.params)["user_id"])
+    const fields = yield* formFields(request)
+    const errors: Array<ValidationItem> = []
+    const amount = intField(["body", "amount_uzs"], fields["amount_uzs"]?.replace(/^\+/, ""), errors)
+    const reason = strField(["body", "reason"], fields["reason"], errors).trim()
+    if (errors.length === 0 && amount === 0) errors.push({ type: "value_error", loc: ["body", "amount_uzs"], msg: "Value error, must not be zero", input: 0 })
+    if (errors.length === 0 && (reason === "" || reason.length > 500)) errors.push({ type: "value_error", loc: ["body", "reason"], msg: "Value error, 1 to 500 characters", input: reason })
+    // The form's one-time key makes the correction idempotent: a double submit moves money once.
+    const key = request.headers["idempotency-key"]
+    if (errors.length === 0 && (key === undefined || !/^[A-Za-z0-9-]{8,100}$/.test(key))) errors.push({ type: "missing", loc: ["header", "idempotency-key"], msg: "Field required", input: null })
+    if (userId === undefined) return detail(404, "User not found", "user_not_found")
+    if (errors.length > 0) return validationFailed(errors)
+    return yield* operatorOnly(
+      balances.adjust({ userId, amount, reason, key: `web:${key}` }).pipe(
+        Effect.map(({ entry }) => json({ user_id: userId, entry_id: entry.id, amount_uzs: entry.amount, balance_uzs: entry.balanceAfter })),
+        Effect.catchTag("AdjustmentInvalid", (e) =>
+          Effect.succeed(validationFailed([{ type: "value_error", loc: ["body", "amount_uzs"], msg: `Value error, ${e.message}`, input: amount }]))),
+        Effect.catch(errorResponse)
+      )
+    )
+  })
+
+  yield* router.add("GET", "/v2/admin/users/list", operatorOnly(list))
+  yield* router.add("GET", "/v2/admin/users/:user_id", operatorOnly(one))
+  yield* router.add("POST", "/v2/admin/users/:user_id/adjust", adjust)
+}))
