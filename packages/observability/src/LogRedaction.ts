@@ -41,7 +41,8 @@ const passwordOf = (url: string): string | undefined => {
   return parsed !== undefined && parsed.password !== "" ? decodeURIComponent(parsed.password) : undefined
 }
 
-const scrubPhrases = (text: string): string => {
+/** `text` with every run of six or more BIP39/TON list words (whatever separates them) replaced by the placeholder. */
+export const scrubPhrases = (text: string): string => {
   const runs: Array<readonly [number, number]> = []
   let first = -1
   let last = -1

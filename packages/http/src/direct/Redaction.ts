@@ -3,37 +3,12 @@
  * the phrase replaced by the spec's placeholder and anything that looks like a phrase (six or more
  * word-list words in a row, in any field, from any caller mistake) scrubbed as well.
  */
-import { wordlist } from "@scure/bip39/wordlists/english.js"
+import { PHRASE_PLACEHOLDER, scrubPhrases } from "@resale/observability/LogRedaction.ts"
 
-export const PLACEHOLDER = "<MNEMONIC_PHRASE>"
+export { scrubPhrases }
+export const PLACEHOLDER = PHRASE_PLACEHOLDER
 
-const WORDS = new Set(wordlist)
-// Runs this long of list words do not occur in order ids, usernames or addresses, but do in phrases.
-const RUN = 6
 const MAX_LOGGED = 120
-
-/** `text` with every run of six or more BIP39/TON list words (whatever separates them) replaced by the placeholder. */
-export const scrubPhrases = (text: string): string => {
-  const runs: Array<readonly [number, number]> = []
-  let first = -1
-  let last = -1
-  let count = 0
-  const close = () => {
-    if (count >= RUN) runs.push([first, last])
-    count = 0
-  }
-  for (const match of text.matchAll(/[A-Za-z]+/g)) {
-    if (WORDS.has(match[0].toLowerCase())) {
-      if (count === 0) first = match.index
-      last = match.index + match[0].length
-      count++
-    } else close()
-  }
-  close()
-  let out = text
-  for (const [from, to] of runs.toReversed()) out = `${out.slice(0, from)}${PLACEHOLDER}${out.slice(to)}`
-  return out
-}
 
 const FIELDS = ["order_id", "username", "amount", "quantity", "duration", "months", "to", "address", "wallet_version", "version"]
 
