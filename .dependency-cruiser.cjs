@@ -13,11 +13,11 @@ const wiring = [
   "^packages/http/src/direct/(TonPayerAccounts|DerivationGate)\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
 ]
-// Named apart: code another change is reworking right now (the hot-wallet purchase use case and the
-// record renames of issue 11 item 2), and the sandbox faucet tools, which fund wallets on the emulated
-// chain itself (no money of the service moves).
+// Named apart: the hot wallet's layer (resolves the wallet once at start over the Blockchain port),
+// the payouts view (reads payment records until their rename of issue 11 item 2), and the sandbox
+// faucet tools, which fund wallets on the emulated chain itself (no money of the service moves).
 const inRework = [
-  "^packages/worker/src/fulfilment/(HotWallet|MarketplaceFulfilment)\\.ts$",
+  "^packages/worker/src/fulfilment/HotWallet\\.ts$",
   "^packages/cli/src/commands/Payouts\\.ts$",
   "^packages/http/src/sandbox/SandboxFaucet\\.ts$",
   "^packages/cli/src/commands/SandboxPrograms\\.ts$"
