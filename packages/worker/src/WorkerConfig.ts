@@ -1,49 +1,16 @@
-import { AppConfig, type AppSettings } from "@resale/config"
+import { AppConfig, type AppSettings, type WorkerTimings } from "@resale/config"
 import { Context, Duration, Effect, Layer, Option, type Redacted } from "effect"
 
 /**
  * Settings of the worker, read and validated once at start (see the README for every variable).
  * Durations accept Effect's duration text ("5 seconds", "2 minutes").
  */
-export interface WorkerSettings {
+export interface WorkerSettings extends WorkerTimings {
   /** Sandbox: the hot wallet is generated and funded from the sandbox faucet, gifts are simulated. */
   readonly sandbox: boolean
   readonly dataDir: string
   /** The service's hot wallet that pays Fragment for stars and premium (required outside sandbox). */
   readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
-  /** Orders processed at once by this worker. */
-  readonly concurrency: number
-  /** How long an idle fulfilment loop waits before it looks for due orders again. */
-  readonly pollInterval: Duration.Duration
-  /** A `processing` order whose worker has not signalled for this long is resumed by another worker. */
-  readonly orderLease: Duration.Duration
-  /** After paying, how long to poll the marketplace for delivery before leaving it to reconciliation. */
-  readonly deliveryWait: Duration.Duration
-  /** After sending a payment, how long to look for it on chain before calling its outcome unknown. */
-  readonly confirmWait: Duration.Duration
-  /** Pause between two looks at the chain or the marketplace while paying. */
-  readonly chainPollEvery: Duration.Duration
-  /** An in-flight payment record untouched this long belongs to a dead process and is reconciled. */
-  readonly paymentStaleAfter: Duration.Duration
-  /**
-   * First delay before an order with an unknown outcome is looked at again; it doubles with every
-   * further unknown check (jittered), up to `unknownRetryMax`.
-   */
-  readonly reconcileDelay: Duration.Duration
-  readonly unknownRetryMax: Duration.Duration
-  /**
-   * An order whose delivery stays unknown for at least `attentionAfter` AND `attentionAttempts`
-   * checks stops retrying and waits for an operator (`needs_attention`, bot message to the operators).
-   */
-  readonly attentionAfter: Duration.Duration
-  readonly attentionAttempts: number
-  /** Period of the payments job (re-match unmatched payments, expire top-ups). */
-  readonly paymentsInterval: Duration.Duration
-  /** An unmatched payment may match a top-up created up to this long after it arrived. */
-  readonly rematchWindow: Duration.Duration
-  /** Period of the notifications job when the outbox was empty. */
-  readonly notifyInterval: Duration.Duration
-  readonly notifyBatch: number
   readonly botToken: Option.Option<Redacted.Redacted<string>>
   readonly telegramApiUrl: string
   /** Bot chats that receive operator notifications (new receipts, unmatched payments, tickets). */

@@ -9,7 +9,7 @@ import { WebSessions } from "../../auth/WebSessions.ts"
 import { adminTopupsOut } from "../../handlers/AdminTopupsOut.ts"
 import { adminOrderOut, messageOut, ticketOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { boolField, detail, errorResponse, formFields, intField, json, queryInt, requireOperator, validationFailed, type ValidationItem } from "./RouteKit.ts"
+import { boolField, detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathId, queryInt, validationFailed, type ValidationItem } from "./RouteKit.ts"
 
 /**
  * Operator routes the panel needs beyond the /v2 contract (admin session cookie, JSON answers):
@@ -35,9 +35,6 @@ const TOPUP_STATUSES: ReadonlyArray<string> = ["pending", "review", "paid", "can
 
 const searchOf = (request: HttpServerRequest.HttpServerRequest) => new URL(request.url, "http://localhost").searchParams
 
-/** A path id: digits only, else the route does not exist for it. */
-const pathId = (raw: string | undefined): number | undefined =>
-  raw !== undefined && /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined
 
 export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
@@ -48,12 +45,7 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const orders = yield* OrderService
   const tickets = yield* TicketService
 
-  const operatorOnly = <A, E, R>(body: Effect.Effect<A, E, R>) =>
-    Effect.gen(function*() {
-      const who = yield* requireOperator(sessions, config.publicUrl)
-      if ("refused" in who) return who.refused
-      return yield* body
-    })
+  const operatorOnly = operatorOnlyWith(sessions, config.publicUrl)
 
   const listPayments = Effect.gen(function*() {
     const page = yield* payments.list({ status: ["unmatched", "ambiguous"], offset: 0, limit: 100 })

@@ -9,7 +9,7 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { adminOrderOut, ticketOut, topupOut, userOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { detail, errorResponse, formFields, intField, json, queryInt, requireOperator, strField, validationFailed, type ValidationItem } from "./RouteKit.ts"
+import { detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathId, queryInt, strField, validationFailed, type ValidationItem } from "./RouteKit.ts"
 
 /**
  * Who is who, for operators: find a shopper by @username, name or user number, see one
@@ -26,8 +26,7 @@ export const PEOPLE_ROUTES = [
   { method: "POST", path: "/v2/admin/users/:user_id/adjust" }
 ] as const
 
-const pathUser = (raw: string | undefined): UserId | undefined =>
-  raw !== undefined && /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? (Number(raw) as UserId) : undefined
+const pathUser = (raw: string | undefined): UserId | undefined => pathId(raw) as UserId | undefined
 
 export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
@@ -39,12 +38,7 @@ export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const orders = yield* OrderService
   const tickets = yield* TicketService
 
-  const operatorOnly = <A, E, R>(body: Effect.Effect<A, E, R>) =>
-    Effect.gen(function*() {
-      const who = yield* requireOperator(sessions, config.publicUrl)
-      if ("refused" in who) return who.refused
-      return yield* body
-    })
+  const operatorOnly = operatorOnlyWith(sessions, config.publicUrl)
 
   const list = Effect.gen(function*() {
     const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams

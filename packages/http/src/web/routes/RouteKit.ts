@@ -104,6 +104,19 @@ export const requireOperator = (sessions: WebSessions["Service"], publicUrl: str
     return { ok: true } as Guarded<true>
   })
 
+/** Runs a route's `body` for a signed-in operator only; anyone else gets the guard's refusal. */
+export const operatorOnly = (sessions: WebSessions["Service"], publicUrl: string) =>
+<A, E, R>(body: Effect.Effect<A, E, R>) =>
+  Effect.gen(function*() {
+    const who = yield* requireOperator(sessions, publicUrl)
+    if ("refused" in who) return who.refused
+    return yield* body
+  })
+
+/** A path id: digits only and positive, else the route does not exist for it. */
+export const pathId = (raw: string | undefined): number | undefined =>
+  raw !== undefined && /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined
+
 /** `?name=` as a non-negative integer within bounds, or the default. */
 export const queryInt = (query: URLSearchParams, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
   const raw = query.get(name)
