@@ -32,6 +32,7 @@ interface OrderRow {
   readonly next_attempt_at: Date | null
   readonly tx_id: string | null
   readonly fragment_ref: string | null
+  readonly gift_ref: string | null
   readonly unknown_since: Date | null
   readonly unknown_attempts: number
   readonly evidence: OrderEvidence | null
@@ -54,6 +55,7 @@ const toOrder = (row: OrderRow): Order => ({
   nextAttemptAt: dateOrNull(row.next_attempt_at),
   txId: row.tx_id,
   fragmentRef: row.fragment_ref,
+  giftRef: row.gift_ref,
   unknownSince: dateOrNull(row.unknown_since),
   unknownAttempts: int(row.unknown_attempts),
   evidence: row.evidence,
@@ -126,6 +128,7 @@ export const PgOrders = {
             ${set(patch, "nextAttemptAt", "next_attempt_at")},
             ${set(patch, "txId", "tx_id")},
             ${set(patch, "fragmentRef", "fragment_ref")},
+            ${set(patch, "giftRef", "gift_ref")},
             ${set(patch, "completedAt", "completed_at")},
             ${set(patch, "unknownSince", "unknown_since")},
             ${set(patch, "unknownAttempts", "unknown_attempts")},
