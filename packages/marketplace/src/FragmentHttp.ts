@@ -5,7 +5,7 @@
  * Requests carry no trace headers (we send what a browser sends), and spans show the api hash as
  * redacted (it is bound to a cookie session).
  */
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Agent, type Dispatcher, ProxyAgent } from "@effect/platform-node/Undici"
 import { Effect, Redacted } from "effect"
 import type { Scope } from "effect"

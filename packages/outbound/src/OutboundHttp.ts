@@ -4,7 +4,7 @@
  * (`RetryPolicy.ts`) with its defaults. Fragment builds its client over its own dispatcher (proxy,
  * one pool for its sessions) with the same policy.
  */
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Duration, Effect, Layer } from "effect"
 import { HttpClient } from "effect/http"
 import { DEFAULT_POLICY, withRetryPolicy } from "./RetryPolicy.ts"
