@@ -15,6 +15,7 @@ import { Config, Context, Effect, Layer, Semaphore } from "effect"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
+import { type DropRule, droppingSender } from "./SandboxDrops.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
 import { codeHashOf } from "./WalletContracts.ts"
 
@@ -29,7 +30,11 @@ const networkError = (message: string) => new BlockchainError({ reason: "Network
 
 // The emulator's own bugs worked around: getTransactions reverses its array in place and its lt/hash
 // cursor never matches, so sort by lt ourselves and page without it.
-export const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void, BlockchainError>): ChainClient => ({
+export const sandboxClient = (
+  emulator: Emulator,
+  afterWrite: Effect.Effect<void, BlockchainError>,
+  send: (message: Cell) => Promise<unknown> = (message) => emulator.sendMessage(message)
+): ChainClient => ({
   network: "sandbox",
   networkGlobalId: -239,
   account: (address) =>
@@ -50,7 +55,7 @@ export const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void
     }),
   sendBoc: (boc) =>
     Effect.tryPromise({
-      try: () => emulator.sendMessage(Cell.fromBoc(boc)[0] ?? Cell.EMPTY),
+      try: () => send(Cell.fromBoc(boc)[0] ?? Cell.EMPTY),
       catch: (e) =>
         e instanceof EmulationError
           ? new BlockchainError({ reason: "Rejected", message: `Rejected: ${rejectionText(e.exitCode)}`, ...(e.exitCode === undefined ? {} : { exitCode: e.exitCode }) })
@@ -74,6 +79,10 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
   readonly fund: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
   /** Writes the emulator state to the data dir now (also done after every send and fund). */
   readonly persist: Effect.Effect<void, BlockchainError>
+  /** Runs a wallet's external message, unless the drop rule loses the payment it makes. */
+  readonly send: (message: Cell) => Promise<void>
+  /** Which payments the chain loses (by their comment): the sandbox Fragment's test recipient says. */
+  readonly dropPayments: (rule: DropRule | undefined) => void
 }>()("ton/SandboxBlockchain") {
   /** Provides both the `Blockchain` port and the sandbox extras over one emulator. */
   static readonly layerWith = (options: SandboxOptions = {}): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
@@ -83,7 +92,8 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
       if (file !== undefined) yield* restore(emulator, file)
       const writing = Semaphore.makeUnsafe(1)
       const persist = file === undefined ? Effect.void : writing.withPermit(save(emulator, file))
-      const port = makeTonBlockchain(sandboxClient(emulator, persist), options)
+      const sender = droppingSender(emulator)
+      const port = makeTonBlockchain(sandboxClient(emulator, persist, sender.send), options)
       const fund = Effect.fn("SandboxBlockchain.fund")(function*(address: string, amount: Nanoton) {
         const to = yield* Effect.try({
           try: () => Address.parse(address.trim()),
@@ -101,7 +111,7 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
         yield* persist
       })
       return Context.make(Blockchain, port).pipe(
-        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist }))
+        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist, send: sender.send, dropPayments: sender.setRule }))
       )
     }))
 

@@ -17,6 +17,8 @@ export interface SandboxChain {
   readonly persist: Effect.Effect<void, BlockchainError>
   /** The faucet, served as the sandbox-only `sandboxFund` method (for `SandboxFaucet.remote`). */
   readonly fund?: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
+  /** How a message is run (the chain's own, which may lose a payment on purpose); default the emulator's. */
+  readonly send?: (message: Cell) => Promise<void>
 }
 
 /** Fault drills: answer 429, or drop the connection before or after running the call. */
@@ -102,7 +104,8 @@ const methods = (sandbox: SandboxChain): Record<string, (params: any) => Promise
     },
     sendBoc: async ({ boc }) => {
       try {
-        await emulator.sendMessage(Cell.fromBase64(boc))
+        const message = Cell.fromBase64(boc)
+        await (sandbox.send === undefined ? emulator.sendMessage(message) : sandbox.send(message))
       } catch (e) {
         if (!(e instanceof EmulationError)) throw e
         throw new RpcError(
