@@ -11,10 +11,11 @@ import {
   snapshotToSerializable
 } from "@ton/sandbox"
 import { Address, Cell, SendMode, toNano } from "@ton/ton"
-import { Config, Context, Effect, Layer, Semaphore } from "effect"
+import { Config, Context, Duration, Effect, Layer, Semaphore } from "effect"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
+import { immediateBlocks, makeSandboxBlocks, type SandboxBlocks } from "./SandboxBlocks.ts"
 import { type DropRule, droppingSender } from "./SandboxDrops.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
 import { codeHashOf } from "./WalletContracts.ts"
@@ -22,6 +23,11 @@ import { codeHashOf } from "./WalletContracts.ts"
 export interface SandboxOptions extends TonBlockchainOptions {
   /** Directory for `ton-sandbox.json`; without it the chain lives in memory only. */
   readonly dataDir?: string
+  /**
+   * Time between two blocks: a sent message runs (and shows) with the next one. Default zero: at once.
+   * See `SandboxBlocks.ts`.
+   */
+  readonly blockInterval?: Duration.Input
 }
 
 const STATE_FILE = "ton-sandbox.json"
@@ -33,7 +39,7 @@ const networkError = (message: string) => new BlockchainError({ reason: "Network
 export const sandboxClient = (
   emulator: Emulator,
   afterWrite: Effect.Effect<void, BlockchainError>,
-  send: (message: Cell) => Promise<unknown> = (message) => emulator.sendMessage(message)
+  blocks: SandboxBlocks = immediateBlocks(emulator)
 ): ChainClient => ({
   network: "sandbox",
   networkGlobalId: -239,
@@ -55,7 +61,7 @@ export const sandboxClient = (
     }),
   sendBoc: (boc) =>
     Effect.tryPromise({
-      try: () => send(Cell.fromBoc(boc)[0] ?? Cell.EMPTY),
+      try: () => blocks.submit(Cell.fromBoc(boc)[0] ?? Cell.EMPTY),
       catch: (e) =>
         e instanceof EmulationError
           ? new BlockchainError({ reason: "Rejected", message: `Rejected: ${rejectionText(e.exitCode)}`, ...(e.exitCode === undefined ? {} : { exitCode: e.exitCode }) })
@@ -79,8 +85,8 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
   readonly fund: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
   /** Writes the emulator state to the data dir now (also done after every send and fund). */
   readonly persist: Effect.Effect<void, BlockchainError>
-  /** Runs a wallet's external message, unless the drop rule loses the payment it makes. */
-  readonly send: (message: Cell) => Promise<void>
+  /** Where external messages go: at once, or into the mempool of the next block. */
+  readonly blocks: SandboxBlocks
   /** Which payments the chain loses (by their comment): the sandbox Fragment's test recipient says. */
   readonly dropPayments: (rule: DropRule | undefined) => void
 }>()("ton/SandboxBlockchain") {
@@ -93,7 +99,10 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
       const writing = Semaphore.makeUnsafe(1)
       const persist = file === undefined ? Effect.void : writing.withPermit(save(emulator, file))
       const sender = droppingSender(emulator)
-      const port = makeTonBlockchain(sandboxClient(emulator, persist, sender.send), options)
+      const blocks = yield* makeSandboxBlocks(emulator, options.blockInterval ?? Duration.zero, persist, sender.send)
+      // With blocks, a send changes nothing until its block runs, which saves the state itself.
+      const afterSend = Duration.toMillis(blocks.interval) > 0 ? Effect.void : persist
+      const port = makeTonBlockchain(sandboxClient(emulator, afterSend, blocks), options)
       const fund = Effect.fn("SandboxBlockchain.fund")(function*(address: string, amount: Nanoton) {
         const to = yield* Effect.try({
           try: () => Address.parse(address.trim()),
@@ -111,14 +120,15 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
         yield* persist
       })
       return Context.make(Blockchain, port).pipe(
-        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist, send: sender.send, dropPayments: sender.setRule }))
+        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist, blocks, dropPayments: sender.setRule }))
       )
     }))
 
-  /** Sandbox layer for the composition roots: state under `DATA_DIR` (default `.data`). */
+  /** Sandbox layer for the composition roots: state under `DATA_DIR` (default `.data`), blocks every `SANDBOX_BLOCK_INTERVAL`. */
   static readonly layer = Layer.unwrap(Effect.gen(function*() {
     const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-    return SandboxBlockchain.layerWith({ dataDir })
+    const blockInterval = yield* Config.Duration("SANDBOX_BLOCK_INTERVAL").pipe(Config.withDefault(Duration.zero))
+    return SandboxBlockchain.layerWith({ dataDir, blockInterval })
   }))
 }
 

@@ -161,7 +161,7 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
     // A short message lifetime so "never landed" turns into "expired" within a test.
     const Chain = Layer.effectContext(Effect.gen(function*() {
       const sandbox = yield* SandboxBlockchain
-      const port = makeTonBlockchain(faulty(sandboxClient(sandbox.emulator, sandbox.persist, sandbox.send), faults), {
+      const port = makeTonBlockchain(faulty(sandboxClient(sandbox.emulator, sandbox.persist, sandbox.blocks), faults), {
         ttlSeconds: 4,
         expiryMarginSeconds: 1
       })
