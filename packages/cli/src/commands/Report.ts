@@ -1,4 +1,7 @@
-import { REPORT_PERIODS, type ReportPeriod, type ReportRow, reportCsv, reportJson, Reports, tashkentDay } from "@resale/core"
+import type { ReportRow } from "@resale/core/reports/Report.ts"
+import { reportCsv, reportJson } from "@resale/core/reports/ReportFormats.ts"
+import { REPORT_PERIODS, type ReportPeriod, tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
+import { Reports } from "@resale/core/reports/Reports.ts"
 import { type Command, Option } from "commander"
 import { Effect } from "effect"
 import { wholeNumber } from "../Args.ts"

@@ -1,4 +1,6 @@
-import { REPORT_PERIODS, type ReportPeriod, type ReportRequest, reportCsv, reportJson, Reports, tashkentDay } from "@resale/core"
+import { reportCsv, reportJson } from "@resale/core/reports/ReportFormats.ts"
+import { REPORT_PERIODS, type ReportPeriod, tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
+import { type ReportRequest, Reports } from "@resale/core/reports/Reports.ts"
 import { Clock, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"

@@ -5,7 +5,7 @@
  * Between the port and the emulator sits a switchable network fault (answers lost, node down), and
  * every log line and span the server produces is captured for the secret scans.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings, type DirectSettingsShape } from "@resale/core/direct/DirectSettings.ts"
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
