@@ -32,7 +32,7 @@ const unconfigured = (accounts: ReadonlyArray<string>) => {
 /** Gift orders without a sender wait with backoff and are refunded after the attempt limit. */
 export const giftSenderLayer = (options: GiftSenderOptions) => {
   if (options.sandbox) {
-    return SimulatedGiftSender.layer({ accounts: options.giftSenders, logFile: join(options.dataDir, "sandbox-gifts.jsonl") })
+    return SimulatedGiftSender.layer({ accounts: options.giftSenders, logFile: join(options.dataDir, "sandbox-gifts.jsonl"), magic: true })
   }
   return Option.match(options.telegramAccounts, {
     // mtcute (some 600 modules) is loaded only when Telegram accounts are configured.
