@@ -76,8 +76,26 @@ export const logRecord = (options: Logger.Options<unknown>): Record<string, unkn
   return record
 }
 
+/**
+ * Lines logged in one turn of the event loop go to stdout in one write: under load a write per
+ * request line cost more than the rest of the line's work. Writes to files and pipes are synchronous
+ * on Linux, so what is pending when the process exits is written before it goes.
+ */
+let pending: Array<string> = []
+const flush = () => {
+  if (pending.length === 0) return
+  const text = pending.join("")
+  pending = []
+  process.stdout.write(text)
+}
+let flushOnExit = false
 const stdout = (line: string) => {
-  process.stdout.write(`${line}\n`)
+  if (!flushOnExit) {
+    flushOnExit = true
+    process.on("exit", flush)
+  }
+  if (pending.length === 0) setImmediate(flush)
+  pending.push(`${line}\n`)
 }
 
 /** One JSON object per line, to `write` (stdout by default). */
