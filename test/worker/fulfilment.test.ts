@@ -91,6 +91,9 @@ layer(WorkerTestLayer({ deliveryWait: Duration.seconds(1) }), { timeout: "60 sec
         const sentGift = yield* reload(present.id)
         assert.strictEqual(sentGift.status, "completed")
         assert.match(sentGift.txId ?? "", /^gift:girl:sim-gift-\d+$/)
+        // The send marker is the gift's own reference; a gift has no Fragment Ref#.
+        assert.match(sentGift.giftRef ?? "", /^gift@\d{4}-/)
+        assert.isNull(sentGift.fragmentRef)
         const log = (yield* GiftControl).sent().filter((g) => g.recipient === "gift_fan")
         assert.deepStrictEqual(log.map((g) => [g.giftId, g.account, g.message, g.anonymous]), [[gift.id, "girl", "happy birthday", true]])
 

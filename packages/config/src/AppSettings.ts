@@ -112,6 +112,10 @@ export interface AppSettings {
   readonly telegramAccounts: Option.Option<TelegramAccounts>
   readonly paymentCard: string | null
   readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
+  /** `HOT_WALLET_VERSION`; None: whichever wallet of the phrase is funded. */
+  readonly hotWalletVersion: Option.Option<"v5r1" | "v4r2">
+  /** The shared sandbox chain's time between blocks (`SANDBOX_BLOCK_INTERVAL`); zero: messages run at once. */
+  readonly sandboxBlockInterval: Duration.Duration
   /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */
   readonly toncenter: Option.Option<ToncenterSettings>
   /** How long a purchase may keep a Fragment session, and wait for one (also the sandbox world's). */

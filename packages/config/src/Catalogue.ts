@@ -73,7 +73,12 @@ export const World = {
   FRAGMENT_SESSIONS: S.names("FRAGMENT_SESSIONS", [], "more Fragment sessions, bought through side by side; each needs FRAGMENT_COOKIES_<NAME>"),
   FRAGMENT_PROXY: S.secret("FRAGMENT_PROXY", "http:// or https:// proxy every Fragment call goes through (secret: may hold a password)"),
   FRAGMENT_SESSION_HOLD: S.duration("FRAGMENT_SESSION_HOLD", "3 minutes", "longest time one purchase keeps its Fragment session to itself"),
-  FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session")
+  FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session"),
+  SANDBOX_BLOCK_INTERVAL: S.duration(
+    "SANDBOX_BLOCK_INTERVAL",
+    "0 seconds",
+    "sandbox chain: time between two blocks; a sent message runs and shows with the next block (mainnet: about 5 seconds); 0: at once"
+  )
 } as const
 
 export const Edges = {
@@ -102,6 +107,11 @@ export const Direct = {
 } as const
 
 export const Worker = {
+  HOT_WALLET_VERSION: S.oneOf(
+    "HOT_WALLET_VERSION",
+    ["v5r1", "v4r2"],
+    "wallet contract of HOT_WALLET_MNEMONIC that pays (see the README's hot wallet section); unset: the funded one (sandbox: v5r1)"
+  ),
   WORKER_CONCURRENCY: S.integer("WORKER_CONCURRENCY", 4, "orders processed at once by one worker", 1),
   WORKER_POLL_INTERVAL: S.duration("WORKER_POLL_INTERVAL", "1 second", "idle wait of a fulfilment loop"),
   ORDER_LEASE: S.duration("ORDER_LEASE", "60 seconds", "silence after which a processing order is resumed by another worker"),

@@ -198,6 +198,8 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       telegramAccounts,
       paymentCard: Option.getOrElse(telegram.PAYMENT_CARD, () => (sandbox ? "8600 0000 0000 0000" : null)),
       hotWalletMnemonic: secrets.HOT_WALLET_MNEMONIC,
+      hotWalletVersion: worker.HOT_WALLET_VERSION,
+      sandboxBlockInterval: world.SANDBOX_BLOCK_INTERVAL,
       toncenter,
       fragmentSessions: { hold: world.FRAGMENT_SESSION_HOLD, wait: world.FRAGMENT_SESSION_WAIT },
       fragment,

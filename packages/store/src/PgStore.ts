@@ -12,6 +12,7 @@ import type {
   Pricing,
   PushSubscriptions,
   Receipts,
+  ReportFigures,
   Sessions,
   Tickets,
   Topups,
@@ -34,6 +35,7 @@ import { PgOutbox } from "./PgOutbox.ts"
 import { PgPricing } from "./PgPricing.ts"
 import { PgPushSubscriptions } from "./PgPushSubscriptions.ts"
 import { PgReceipts } from "./PgReceipts.ts"
+import { PgReportFigures } from "./PgReportFigures.ts"
 import { PgSessions } from "./PgSessions.ts"
 import { PgTickets } from "./PgTickets.ts"
 import { PgTopups } from "./PgTopups.ts"
@@ -62,6 +64,7 @@ export type StorePorts =
   | AccountActivity
   | MarketplaceSessions
   | WebhookEndpoints
+  | ReportFigures
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -83,7 +86,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgDirectPurchaseRecords.layer,
   PgAccountActivity.layer,
   PgMarketplaceSessions.layer,
-  PgWebhookEndpoints.layer
+  PgWebhookEndpoints.layer,
+  PgReportFigures.layer
 )
 
 export const PgStore = { layer } as const

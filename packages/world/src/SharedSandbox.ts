@@ -84,14 +84,16 @@ const claim = (socket: string, descriptor: Descriptor) =>
 export interface SandboxMarketTiming {
   readonly sessionHold: Duration.Duration
   readonly sessionWait: Duration.Duration
+  /** The owner's chain: time between two blocks (zero: messages run at once). */
+  readonly blockInterval?: Duration.Duration
 }
 
 const host = (dataDir: string, timing: SandboxMarketTiming) =>
   Effect.gen(function*() {
-    const chain = yield* Layer.build(SandboxBlockchain.layerWith({ dataDir }))
+    const chain = yield* Layer.build(SandboxBlockchain.layerWith({ dataDir, ...(timing.blockInterval === undefined ? {} : { blockInterval: timing.blockInterval }) }))
     const sandbox = Context.get(chain, SandboxBlockchain)
     const toncenter = yield* serveSandboxToncenter(sandbox)
-    const fragment = yield* Layer.build(FragmentSandbox.layer({ paymentSeen: paymentSeenOn(sandbox.emulator) }, timing))
+    const fragment = yield* Layer.build(FragmentSandbox.layer({ paymentSeen: paymentSeenOn(sandbox.emulator) }, { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }))
     const simulator = Context.get(fragment, FragmentSandbox)
     const context = Context.merge(chain, fragment).pipe(Context.add(SandboxFaucet, SandboxFaucet.of({ fund: sandbox.fund })))
     const descriptor: Descriptor = { toncenter: toncenter.url, fragment: simulator.url, cookies: simulator.cookies, pid: process.pid }
@@ -108,7 +110,8 @@ const join_ = (descriptor: Descriptor, timing: SandboxMarketTiming) =>
       cookies: Redacted.make(descriptor.cookies),
       timeout: "5 seconds",
       rateLimitDelay: "10 millis",
-      ...timing
+      sessionHold: timing.sessionHold,
+      sessionWait: timing.sessionWait
     })
     const faucet = yield* Layer.build(SandboxFaucet.layerRemote(descriptor.toncenter).pipe(Layer.provide(OutboundHttp)))
     yield* Effect.logInfo(`sandbox world of process ${descriptor.pid} joined (chain ${descriptor.toncenter}, Fragment ${descriptor.fragment})`)

@@ -47,7 +47,11 @@ const chain = Layer.unwrap(Effect.gen(function*() {
   if (app.sandbox) {
     // Imported here, not at the top: production never loads the emulator and the simulators.
     const { sharedSandboxWorld } = yield* Effect.promise(() => import("./SharedSandbox.ts"))
-    return sharedSandboxWorld(app.dataDir, { sessionHold: app.fragmentSessions.hold, sessionWait: app.fragmentSessions.wait })
+    return sharedSandboxWorld(app.dataDir, {
+      sessionHold: app.fragmentSessions.hold,
+      sessionWait: app.fragmentSessions.wait,
+      blockInterval: app.sandboxBlockInterval
+    })
   }
   // Only the CLI may get here (the server and the worker are refused at start without it).
   return yield* new ConfigProblems({

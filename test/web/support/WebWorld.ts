@@ -8,7 +8,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { FragmentSandbox } from "@resale/marketplace"
 import type { SimulatorControl } from "@resale/marketplace/simulator/SimulatorControl.ts"
 import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { HttpConfig, type HttpSettings } from "@resale/http/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
 import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
@@ -33,8 +33,11 @@ export class WebWorld extends Context.Service<WebWorld, {
   readonly market: SimulatorControl
 }>()("test/web/WebWorld") {}
 
-/** `worker`: settings of the in-process worker over the test defaults (e.g. a short attention limit). */
-export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
+/**
+ * `worker`: settings of the in-process worker over the test defaults (e.g. a short attention limit);
+ * `http`: the server's (e.g. a bot name, so the home page shows the Telegram sign-in widget).
+ */
+export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partial<HttpSettings> = {}) => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
   const chainAndMarket = Layer.mergeAll(
     SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
@@ -44,7 +47,8 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
     adminToken: Redacted.make(ADMIN_TOKEN),
     dataDir,
     // No Telegram widget in tests: the sandbox sign-in link is the way in, and no request leaves the machine.
-    botUsername: null
+    botUsername: null,
+    ...http
   })
   const app = httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),

@@ -56,7 +56,7 @@ export const orderText = (o: Order): string =>
     ["Next attempt", o.nextAttemptAt],
     ["Last error", o.lastError],
     ["Tx id", o.txId],
-    ["Fragment Ref#", o.fragmentRef],
+    ...(o.item.kind === "gift" ? [["Gift send ref", o.giftRef]] as const : [["Fragment Ref#", o.fragmentRef]] as const),
     ...(o.evidence === null ? [] : [
       ["Unknown since", o.unknownSince],
       ["Unknown checks", o.unknownAttempts],

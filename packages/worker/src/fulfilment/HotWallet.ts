@@ -59,11 +59,13 @@ export class HotWallet extends Context.Service<HotWallet, {
         return `hw-${orderId}-${chargeSeq}-${tag.slice(0, 20)}`
       }
 
-      // The addresses the faucet funds: the phrase's V5R1 wallet for each key kind it validates as.
+      // The contract that pays: the configured one, else the phrase's funded one (the sandbox funds v5r1).
+      const version = Option.getOrUndefined(settings.hotWalletVersion)
+      // The addresses the faucet funds: the phrase's wallet of that version for each key kind it validates as.
       const addresses = Option.isNone(sandbox) ? [] : yield* deriveKeys(phrase).pipe(
         Effect.map((keys) =>
           keys.map((k) =>
-            walletContract("v5r1", k.key.publicKey, networkGlobalIdOf(chain.network)).address.toString({ bounceable: false })
+            walletContract(version ?? "v5r1", k.key.publicKey, networkGlobalIdOf(chain.network)).address.toString({ bounceable: false })
           )
         ),
         Effect.orDie
@@ -86,7 +88,7 @@ export class HotWallet extends Context.Service<HotWallet, {
       const wallet = Effect.suspend(() =>
         resolved !== undefined
           ? Effect.succeed(resolved)
-          : chain.resolveWallet(phrase).pipe(Effect.tap((w) => Effect.sync(() => void (resolved = w))))
+          : chain.resolveWallet(phrase, version === undefined ? undefined : { version }).pipe(Effect.tap((w) => Effect.sync(() => void (resolved = w))))
       )
 
       return HotWallet.of({ phrase, orderKey, wallet, ensureFunded })
