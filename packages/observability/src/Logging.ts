@@ -34,8 +34,16 @@ export const logSettings: Config.Config<LogSettings> = Config.all({
   )
 })
 
-const snakeCase = (key: string): string =>
-  key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]+/g, "_").toLowerCase()
+// Annotation keys are few and repeat on every line: each is converted once.
+const snakeCases = new Map<string, string>()
+const snakeCase = (key: string): string => {
+  let out = snakeCases.get(key)
+  if (out === undefined) {
+    out = key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]+/g, "_").toLowerCase()
+    if (snakeCases.size < 1024) snakeCases.set(key, out)
+  }
+  return out
+}
 
 /** A JSON-safe copy of `value` with every string scrubbed (bigints as text, Redacted as its label). */
 const loggable = (value: unknown, depth = 0): unknown => {
