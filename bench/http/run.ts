@@ -124,6 +124,8 @@ interface Comparison {
   /** CPU microseconds per request of the service and of the baseline, per round (when measured). */
   readonly appCpu: Array<number>
   readonly baseCpu: Array<number>
+  /** The server's RSS peak during the phase, MB. */
+  rss: number
 }
 
 /** A load run's rate, and the CPU microseconds per request the process `pid` spent on it. */
@@ -140,21 +142,26 @@ const ac = (result: { requests: { average: number }; "2xx": number; non2xx: numb
   requests: result["2xx"] + result.non2xx
 })
 
+/** The server's RSS peak since the current phase's measured rounds began, MB. */
+let phasePeak = 0
+
 type Load = (seconds: number) => Promise<{ rate: number; requests: number }>
 
 const alternate = async (
-  comparison: Omit<Comparison, "app" | "base" | "appCpu" | "baseCpu">,
+  comparison: Omit<Comparison, "app" | "base" | "appCpu" | "baseCpu" | "rss">,
   pids: { readonly base: number | undefined; readonly app: number },
   base: Load,
   app: Load
 ): Promise<Comparison> => {
   await base(2)
   await app(2)
-  const result: Comparison = { ...comparison, app: [], base: [], appCpu: [], baseCpu: [] }
+  phasePeak = 0
+  const result: Comparison = { ...comparison, app: [], base: [], appCpu: [], baseCpu: [], rss: 0 }
   for (let round = 0; round < ROUNDS; round++) {
     result.base.push(await measured(pids.base, () => base(SECONDS), result.baseCpu))
     result.app.push(await measured(pids.app, () => app(SECONDS), result.appCpu))
   }
+  result.rss = phasePeak
   return result
 }
 
@@ -200,7 +207,8 @@ const main = async () => {
       try {
         return await run
       } finally {
-        rssPeak = Math.max(rssPeak, stop())
+        phasePeak = Math.max(phasePeak, stop())
+        rssPeak = Math.max(rssPeak, phasePeak)
       }
     }
     const comparisons: Array<Comparison> = []
@@ -287,6 +295,7 @@ SELECT balance_uzs FROM accounts WHERE user_id = :uid;
         const base = c.baseCpu.length > 0 ? `, baseline ${fmt(median(c.baseCpu))} us` : ""
         console.log(`  ${"CPU per request".padEnd(34)} server ${fmt(median(c.appCpu))} us${base} (user + system, median of rounds)`)
       }
+      console.log(`  ${"server RSS peak".padEnd(34)} ${fmt(c.rss)} MB`)
     }
     console.log(`server non-2xx answers and errors under load: ${non2xx}`)
     console.log(`server RSS peak under load: ${fmt(rssPeak)} MB (target < 250 MB)`)
