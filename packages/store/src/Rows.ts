@@ -56,6 +56,13 @@ export const rowDecoder = <S extends Schema.ConstraintDecoder<unknown>>(table: s
   }
 }
 
+/** A decoder whose rows are then reshaped by `f` (a pure mapping, e.g. columns gathered into a nested value). */
+export const mapRows = <A, B>(decoder: RowDecoder<A>, f: (row: A) => B): RowDecoder<B> => ({
+  all: (rows) => Effect.map(decoder.all(rows), (decoded) => decoded.map(f)),
+  first: (rows) => Effect.map(decoder.first(rows), Option.map(f)),
+  one: (rows) => Effect.map(decoder.one(rows), f)
+})
+
 const totals = rowDecoder("count", Schema.Struct({ total: IntColumn }))
 
 /**

@@ -9,7 +9,8 @@
  *   turned off, on the same storage and world.
  * Storage and world are provided once at the top, so every consumer shares the same instance.
  */
-import { NodeCrypto, NodeHttpServer } from "@effect/platform-node"
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
 import { shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { World } from "@resale/world"

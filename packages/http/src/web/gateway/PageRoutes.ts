@@ -6,6 +6,7 @@ import { type Person, userIdsIn } from "../layout/People.ts"
 import { type AdminOrdersFilter, adminOrdersPage } from "../pages/AdminOrdersPage.ts"
 import { type AdminPayment, adminPaymentsPage } from "../pages/AdminPaymentsPage.ts"
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
+import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/AdminReportsPage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
@@ -177,6 +178,21 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   }],
   [/^\/v2\/admin\/users\/(\d{1,15})$/, (env) =>
     load(env, [`/v2/admin/users/${env.match[1]}`], (detail: AdminUserDetail) => adminUserPage(env.ctx, detail))],
+  [/^\/v2\/admin\/reports$/, (env) => {
+    const query: ReportQuery = {
+      period: env.query.get("period") || "day",
+      from: env.query.get("from") ?? "",
+      to: env.query.get("to") ?? "",
+      tonRate: env.query.get("ton_rate") ?? ""
+    }
+    const params = new URLSearchParams({ period: query.period, from: query.from, to: query.to, ton_rate: query.tonRate })
+    // A refused request (bad dates or rate) is the same page with the form kept and the reason, not an error page.
+    return Effect.map(env.get(`/v2/admin/reports/data?${params}`), (answer): PageResult => {
+      if (answer.status === 422) return page(adminReportsPage(env.ctx, query, undefined))
+      return withJson(env, [answer], (data: ReportData) =>
+        adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data))
+    })
+  }],
   [/^\/v2\/admin\/tickets$/, (env) =>
     loadWithPeople(env, ["/v2/admin/tickets"], (ctx, list: typeof Dto.Tickets.Type) => adminTicketsPage(ctx, list))],
   [/^\/v2\/admin\/tickets\/(\d{1,15})$/, (env) =>

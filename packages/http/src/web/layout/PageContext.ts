@@ -38,4 +38,5 @@ export type NavKey =
   | "adminOrders"
   | "tickets"
   | "people"
+  | "reports"
   | "none"
