@@ -21,6 +21,8 @@ import type {
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"
+import type { WalletPayments } from "@resale/core/ports/WalletPayments.ts"
+import { PgWalletPayments } from "./PgWalletPayments.ts"
 import { PgAccountActivity } from "./PgAccountActivity.ts"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
 import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
@@ -62,6 +64,7 @@ export type StorePorts =
   | AccountActivity
   | MarketplaceSessions
   | WebhookEndpoints
+  | WalletPayments
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -83,7 +86,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgDirectPurchaseRecords.layer,
   PgAccountActivity.layer,
   PgMarketplaceSessions.layer,
-  PgWebhookEndpoints.layer
+  PgWebhookEndpoints.layer,
+  PgWalletPayments.layer
 )
 
 export const PgStore = { layer } as const
