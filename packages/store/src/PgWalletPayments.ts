@@ -177,7 +177,12 @@ export const PgWalletPayments = {
         return row === undefined ? Option.none() : Option.some(toPayment(row))
       }, orDieSql)
 
-      return WalletPayments.of({ record, markSent, settle, settlePayments, openBatches, loosePayments, find })
+      const batch = Effect.fn("WalletPayments.batch")(function*(id: number) {
+        const [row] = yield* sql<BatchRow>`SELECT * FROM wallet_batches WHERE id = ${id}`
+        return row === undefined ? Option.none() : Option.some(toBatch(row))
+      }, orDieSql)
+
+      return WalletPayments.of({ record, markSent, settle, settlePayments, openBatches, loosePayments, find, batch })
     })
   )
 }

@@ -86,6 +86,7 @@ export class WalletPayments extends Context.Service<WalletPayments, {
   /** The wallet's open payments that no open batch carries. */
   readonly loosePayments: (walletAddress: string) => Effect.Effect<ReadonlyArray<WalletPayment>>
   readonly find: (key: string) => Effect.Effect<Option.Option<WalletPayment>>
+  readonly batch: (id: number) => Effect.Effect<Option.Option<WalletBatch>>
 }>()("core/ports/WalletPayments") {}
 
 export { Nanoton }
