@@ -194,7 +194,16 @@ export const makeTonBatches = (kit: BatchKit) => {
     return found
   })
 
-  return { prepareBatch, confirmBatch, outgoing, batchLimit: batchLimitOf }
+  const discard = (prepared: { readonly wallet: string; readonly externalHash: string }) =>
+    Effect.sync(() => {
+      try {
+        inFlight.release(Address.parse(prepared.wallet).toRawString(), prepared.externalHash)
+      } catch {
+        // not an address we made: nothing is held for it
+      }
+    })
+
+  return { prepareBatch, confirmBatch, outgoing, discard, batchLimit: batchLimitOf }
 }
 
 const emptyBody = () => beginCell().endCell()

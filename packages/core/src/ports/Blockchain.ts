@@ -243,6 +243,11 @@ export class Blockchain extends Context.Service<Blockchain, {
    * `prepareTransfer` (one message in flight per wallet: `Busy`; balance for all of them plus fees).
    */
   readonly prepareBatch: (wallet: Wallet, requests: ReadonlyArray<TransferRequest>) => Effect.Effect<PreparedBatch, BlockchainError>
+  /**
+   * Frees the wallet for a new message: `prepared` was never sent and never will be (its record was
+   * refused). Without it, the wallet stays busy until the message expires.
+   */
+  readonly discard: (prepared: { readonly wallet: string; readonly externalHash: string }) => Effect.Effect<void>
   /** Looks the batch up by its normalized external hash; per transfer, whether it left the wallet. */
   readonly confirmBatch: (prepared: PreparedBatch) => Effect.Effect<BatchStatus, BlockchainError>
   /** Messages that left `wallet` in transactions since `since` (unix seconds), newest first. */

@@ -163,7 +163,11 @@ export class WalletBatches extends Context.Service<WalletBatches, {
           const message = prepared.success
           // Stored before it can go out: from here on only this message may pay these keys.
           const stored = yield* Effect.result(records.record(chain.network, message, items.map((i) => ({ ...i, walletAddress: wallet.address })), yield* currentDate))
-          if (Result.isFailure(stored)) return items.map((i): ItemOutcome => ({ _tag: "Open", key: i.key, message: stored.failure.message }))
+          if (Result.isFailure(stored)) {
+            // Never sent: another process has the wallet's open batch, or a key is taken already.
+            yield* chain.discard(message)
+            return items.map((i): ItemOutcome => ({ _tag: "Open", key: i.key, message: stored.failure.message }))
+          }
           const batch = stored.success
           yield* Effect.logInfo(`wallet batch ${batch.id} signed: ${items.length} payments, seqno ${message.seqno}`)
           const sent = yield* Effect.result(chain.send(message))
