@@ -1,12 +1,11 @@
 /**
  * Account orders bought from the marketplace and paid from the hot wallet in batches: each order
- * quotes its own invoice (marketplace calls at most `quoteConcurrency` at once, backing off while the
- * marketplace is rate limited or busy), then joins the next batch: while one message of the wallet is
+ * quotes its own invoice (at most `quoteConcurrency` marketplace calls at once), then joins the next batch: while one message of the wallet is
  * in flight, the invoices that became ready wait, and the next message carries all of them (up to
  * `batchLimit`). Exactly once per key through `WalletBatches`; then each order's delivery is read
  * from the marketplace with its own evidence. Same outcomes as `WalletPurchases` (what the order does next).
  */
-import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Schedule, Semaphore } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Semaphore } from "effect"
 import type { PurchaseOutcome, WalletPurchase } from "../direct/WalletPurchases.ts"
 import { formatTon } from "../money/Nanoton.ts"
 import { Blockchain, type Wallet } from "../ports/Blockchain.ts"
@@ -32,8 +31,6 @@ interface Waiting {
   readonly item: BatchItem
   readonly done: Deferred.Deferred<ItemOutcome>
 }
-
-const busyOrLimited = (error: MarketplaceError) => error.reason === "Unavailable" || error.reason === "SessionBusy"
 
 export class BatchedPurchases extends Context.Service<BatchedPurchases, {
   readonly buy: (wallet: Wallet, purchase: WalletPurchase) => Effect.Effect<PurchaseOutcome>
@@ -85,14 +82,12 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           const ask: Effect.Effect<PaymentRequest, MarketplaceError> = request.kind === "stars"
             ? marketplace.quoteStars({ username: request.username, quantity: request.units, payer, batched: settings.batchLimit > 1 })
             : marketplace.quotePremium({ username: request.username, months: request.units, payer, batched: settings.batchLimit > 1 })
-          // Rate limited or every session busy: back off (jittered) a few times before giving up for now.
-          return yield* quotes.withPermit(ask).pipe(
-            Effect.retry({ schedule: Schedule.exponential("500 millis").pipe(Schedule.jittered), times: 3, while: busyOrLimited })
-          )
+          // At most `quoteConcurrency` at once; the Fragment adapter itself backs off on HTTP 429.
+          return yield* quotes.withPermit(ask)
         })
 
       /** Reads the marketplace until it confirms delivery, or the order's own evidence proves the payment. */
-      const deliver = (wallet: Wallet, payment: WalletPayment, boc: string | null) =>
+      const deliver = (wallet: Wallet, payment: WalletPayment, boc: string | null, settleOnEvidence: boolean) =>
         Effect.gen(function*() {
           const payer = yield* payers.describe(wallet)
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.deliveryWithin)
@@ -109,8 +104,10 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
               report = null
               const s = state.success
               if (s._tag === "Delivered") return delivered(payment, "delivered", null)
-              if (s._tag === "Unattributable" && s.confirm === "accepted") {
-                return delivered(payment, "paid", `Paid to the marketplace: tx ${payment.txHash} sent ${formatTon(payment.amount)} TON to ${payment.payTo} with Ref#${payment.ref}, and it accepted the signed message; delivery not confirmed (${s.why})`)
+              // Unattributable: the session's state will never be this order's again. Pending: only once looking again.
+              if (s.confirm === "accepted" && (s._tag === "Unattributable" || settleOnEvidence)) {
+                const why = s._tag === "Unattributable" ? s.why : `the marketplace still says "${s.mode}"`
+                return delivered(payment, "paid", `Paid to the marketplace: tx ${payment.txHash} sent ${formatTon(payment.amount)} TON to ${payment.payTo} with Ref#${payment.ref}, and it accepted the signed message; delivery not confirmed (${why})`)
               }
               last = s._tag === "Pending" ? `the marketplace still says "${s.mode}"` : s.why
             } else last = `the marketplace answered: ${state.failure.message}`
@@ -119,7 +116,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           }
           return {
             _tag: "PaidUnconfirmed",
-            message: `Paid on chain (tx ${payment.txHash}), but ${last}`,
+            message: `MarketplaceTimeout: Paid on chain (tx ${payment.txHash}), but ${last}`,
             ref: payment.ref,
             txHash: payment.txHash,
             state: "paid"
@@ -137,7 +134,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       const bocOf = (payment: WalletPayment) =>
         payment.batchId === null ? Effect.succeed(null) : Effect.map(records.batch(payment.batchId), (b) => Option.match(b, { onNone: () => null, onSome: (x) => x.prepared.boc }))
 
-      const afterPayment = (wallet: Wallet, key: string, boc: string | null, answer?: ItemOutcome) =>
+      const afterPayment = (wallet: Wallet, key: string, boc: string | null, answer?: ItemOutcome, again = false) =>
         Effect.gen(function*() {
           const found = yield* records.find(key)
           if (Option.isNone(found)) {
@@ -147,7 +144,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
               : { _tag: "NotPaid", retryable: answer?._tag !== "NotPaid" || answer.retryable, reason: "TransferFailed", message: answer?._tag === "NotPaid" ? answer.message : "Nothing was paid" } satisfies PurchaseOutcome
           }
           const payment = found.value
-          if (payment.state === "paid") return yield* deliver(wallet, payment, boc ?? (yield* bocOf(payment)))
+          if (payment.state === "paid") return yield* deliver(wallet, payment, boc ?? (yield* bocOf(payment)), again)
           if (payment.state === "failed") {
             yield* marketplace.cancel(payment.kind, payment.reqId).pipe(Effect.ignore)
             return { _tag: "NotPaid", retryable: true, reason: "TransferFailed", message: payment.error ?? "Not paid" } satisfies PurchaseOutcome
@@ -166,7 +163,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
         const wallet = Option.match(state, { onNone: () => held, onSome: (s) => held.withState(s) })
         const known = yield* records.find(request.key)
         if (Option.isSome(known) && known.value.state === "open") yield* batches.reconcile(wallet)
-        if (Option.isSome(known) && known.value.state !== "failed") return yield* afterPayment(wallet, request.key, null)
+        if (Option.isSome(known) && known.value.state !== "failed") return yield* afterPayment(wallet, request.key, null, undefined, true)
         const quoted = yield* Effect.result(quote(wallet, request))
         if (quoted._tag === "Failure") {
           const reason = quoted.failure.reason
