@@ -12,6 +12,7 @@ import type {
   Pricing,
   PushSubscriptions,
   Receipts,
+  ReportFigures,
   Sessions,
   Tickets,
   Topups,
@@ -36,6 +37,7 @@ import { PgOutbox } from "./PgOutbox.ts"
 import { PgPricing } from "./PgPricing.ts"
 import { PgPushSubscriptions } from "./PgPushSubscriptions.ts"
 import { PgReceipts } from "./PgReceipts.ts"
+import { PgReportFigures } from "./PgReportFigures.ts"
 import { PgSessions } from "./PgSessions.ts"
 import { PgTickets } from "./PgTickets.ts"
 import { PgTopups } from "./PgTopups.ts"
@@ -64,6 +66,7 @@ export type StorePorts =
   | AccountActivity
   | MarketplaceSessions
   | WebhookEndpoints
+  | ReportFigures
   | WalletPayments
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
@@ -87,6 +90,7 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgAccountActivity.layer,
   PgMarketplaceSessions.layer,
   PgWebhookEndpoints.layer,
+  PgReportFigures.layer,
   PgWalletPayments.layer
 )
 

@@ -7,7 +7,7 @@
  * What a final answer means (Gone, Rejected, ...) stays each adapter's business. Fragment's transport
  * and toncenter (through @ton/ton) keep their own clients: proxy support and 429 handling live there.
  */
-import { NodeHttpClient } from "@effect/platform-node"
+import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Duration, Effect, Layer, Schedule } from "effect"
 import { HttpClient } from "effect/http"
 

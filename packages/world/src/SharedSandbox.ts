@@ -93,8 +93,13 @@ const host = (dataDir: string, timing: SandboxMarketTiming) =>
     const chain = yield* Layer.build(SandboxBlockchain.layerWith({ dataDir, ...(timing.blockInterval === undefined ? {} : { blockInterval: timing.blockInterval }) }))
     const sandbox = Context.get(chain, SandboxBlockchain)
     const toncenter = yield* serveSandboxToncenter(sandbox)
-    const fragment = yield* Layer.build(FragmentSandbox.layer({ paymentSeen: paymentSeenOn(sandbox.emulator) }, { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }))
+    // magic: the sandbox's test recipients (README "Try the sandbox by hand"); the chain asks Fragment which payments to lose
+    const fragment = yield* Layer.build(FragmentSandbox.layer(
+      { paymentSeen: paymentSeenOn(sandbox.emulator), magic: true },
+      { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }
+    ))
     const simulator = Context.get(fragment, FragmentSandbox)
+    sandbox.dropPayments(simulator.control.dropsPayment)
     const context = Context.merge(chain, fragment).pipe(Context.add(SandboxFaucet, SandboxFaucet.of({ fund: sandbox.fund })))
     const descriptor: Descriptor = { toncenter: toncenter.url, fragment: simulator.url, cookies: simulator.cookies, pid: process.pid }
     return { context, descriptor }

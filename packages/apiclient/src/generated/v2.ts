@@ -1162,6 +1162,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /**
+         * @example {
+         *       "detail": "Request body too large",
+         *       "code": "payload_too_large"
+         *     }
+         */
         PayloadTooLargeEncoded: {
             detail: string;
             code: components["schemas"]["ErrorCode"];
@@ -1172,13 +1178,40 @@ export interface components {
         };
         /**
          * @description Stable machine code of the error; the `detail` text beside it may change.
+         * @example balance_insufficient
          * @enum {string}
          */
         ErrorCode: "not_authenticated" | "api_key_missing" | "api_key_invalid" | "admin_token_missing" | "admin_token_invalid" | "cross_site_refused" | "telegram_login_invalid" | "telegram_login_stale" | "secret_token_invalid" | "not_found" | "method_not_allowed" | "body_unreadable" | "payload_too_large" | "rate_limited" | "internal_error" | "user_not_found" | "tier_unknown" | "tier_not_upgrade" | "info_quota_exceeded" | "balance_insufficient" | "topup_not_found" | "topup_transition_invalid" | "topup_amount_invalid" | "topup_possible_duplicate" | "topup_payable_exhausted" | "receipt_not_found" | "receipt_type_unsupported" | "receipt_too_large" | "receipt_empty" | "account_cap_open_topups" | "account_cap_open_reviews" | "account_cap_topups_per_day" | "account_cap_cancels_per_day" | "account_cap_uploads_per_day" | "account_cap_tickets_per_day" | "order_not_found" | "order_transition_invalid" | "stars_amount_too_small" | "stars_amount_too_large" | "premium_duration_invalid" | "username_invalid" | "gift_invalid" | "comment_invalid" | "sender_account_invalid" | "gift_not_found" | "gift_catalog_unavailable" | "username_not_found" | "marketplace_rejected" | "marketplace_unavailable" | "ticket_not_found" | "ticket_message_empty" | "ticket_message_too_long" | "ticket_transition_invalid" | "prices_invalid" | "payment_not_found" | "payment_possible_duplicate" | "payment_already_matched" | "payment_invalid" | "page_invalid" | "push_subscription_invalid" | "push_subscription_taken" | "webhook_url_refused" | "webhook_events_invalid" | "webhook_endpoints_limit" | "webhook_not_found" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_endpoint_mismatch" | "idempotency_key_in_progress";
+        /**
+         * @example {
+         *       "detail": [
+         *         {
+         *           "type": "missing",
+         *           "loc": [
+         *             "body",
+         *             "amount"
+         *           ],
+         *           "msg": "Field required",
+         *           "input": null
+         *         }
+         *       ]
+         *     }
+         */
         HTTPValidationErrorEncoded: {
             detail: components["schemas"]["ValidationError"][];
         };
-        /** ValidationError */
+        /**
+         * ValidationError
+         * @example {
+         *       "type": "missing",
+         *       "loc": [
+         *         "body",
+         *         "amount"
+         *       ],
+         *       "msg": "Field required",
+         *       "input": null
+         *     }
+         */
         ValidationError: {
             type: string;
             loc: (string | number)[];
@@ -1186,6 +1219,12 @@ export interface components {
             input?: unknown;
             ctx?: Record<string, never>;
         };
+        /**
+         * @example {
+         *       "detail": "Missing API key",
+         *       "code": "api_key_missing"
+         *     }
+         */
         UnauthorizedEncoded: {
             detail: string;
             code: components["schemas"]["ErrorCode"];
@@ -1194,6 +1233,13 @@ export interface components {
             };
             request_id?: string;
         };
+        /**
+         * @example {
+         *       "detail": "Marketplace is unavailable; try again later",
+         *       "code": "marketplace_unavailable",
+         *       "request_id": "req-8f2c41d0"
+         *     }
+         */
         ServiceUnavailableEncoded: {
             detail: string;
             code: components["schemas"]["ErrorCode"];
@@ -1202,6 +1248,15 @@ export interface components {
             };
             request_id?: string;
         };
+        /**
+         * @example {
+         *       "detail": "Daily info lookup quota of 20 is used up; upgrade the tier for more",
+         *       "code": "info_quota_exceeded",
+         *       "params": {
+         *         "limit": 20
+         *       }
+         *     }
+         */
         TooManyRequestsEncoded: {
             detail: string;
             code: components["schemas"]["ErrorCode"];
@@ -1228,6 +1283,12 @@ export interface components {
             };
             request_id?: string;
         };
+        /**
+         * @example {
+         *       "detail": "Order not found",
+         *       "code": "order_not_found"
+         *     }
+         */
         NotFoundEncoded: {
             detail: string;
             code: components["schemas"]["ErrorCode"];
@@ -1236,6 +1297,12 @@ export interface components {
             };
             request_id?: string;
         };
+        /**
+         * @example {
+         *       "detail": "Cross-site request refused",
+         *       "code": "cross_site_refused"
+         *     }
+         */
         ForbiddenEncoded: {
             detail: string;
             code: components["schemas"]["ErrorCode"];
@@ -1244,6 +1311,15 @@ export interface components {
             };
             request_id?: string;
         };
+        /**
+         * @example {
+         *       "detail": "Stars amount must be at least 50",
+         *       "code": "stars_amount_too_small",
+         *       "params": {
+         *         "min": 50
+         *       }
+         *     }
+         */
         BadRequestEncoded: {
             detail: string;
             code: components["schemas"]["ErrorCode"];
@@ -1252,6 +1328,14 @@ export interface components {
             };
             request_id?: string;
         };
+        /**
+         * @example {
+         *       "payment_id": 31,
+         *       "status": "matched",
+         *       "topup_id": 15,
+         *       "duplicate": false
+         *     }
+         */
         IncomingPaymentResult: {
             payment_id: number;
             status: string;
@@ -1270,6 +1354,21 @@ export interface components {
             card_last4?: string | null;
             external_id?: string | null;
         };
+        /**
+         * @example {
+         *       "topup_id": 15,
+         *       "user_id": 7,
+         *       "method": "card",
+         *       "status": "pending",
+         *       "amount_uzs": 50000,
+         *       "payable_uzs": 50003,
+         *       "credited_uzs": null,
+         *       "has_receipt": false,
+         *       "admin_note": null,
+         *       "expires_at": "2026-01-31T12:30:00.000Z",
+         *       "created_at": "2026-01-31T12:00:00.000Z"
+         *     }
+         */
         Topup: {
             topup_id: number;
             user_id: number;
@@ -1286,7 +1385,25 @@ export interface components {
             /** @description ISO 8601 instant */
             created_at: string;
         };
-        /** @description The endpoint's latest deliveries (up to 100), newest first. */
+        /**
+         * @description The endpoint's latest deliveries (up to 100), newest first.
+         * @example {
+         *       "deliveries": [
+         *         {
+         *           "id": 90,
+         *           "event_id": "evt_01JH8Z3Q6W2T",
+         *           "event": "order.completed",
+         *           "status": "delivered",
+         *           "attempts": 1,
+         *           "last_status_code": 200,
+         *           "last_error": null,
+         *           "next_attempt_at": null,
+         *           "created_at": "2026-01-31T12:00:00.000Z",
+         *           "delivered_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         WebhookDeliveryLog: {
             deliveries: {
                 id: number;
@@ -1303,10 +1420,27 @@ export interface components {
                 delivered_at: string | null;
             }[];
         };
+        /**
+         * @example {
+         *       "event_id": "evt_01JH8Z3Q6W2T"
+         *     }
+         */
         WebhookTestSent: {
             /** @description The `webhook-id` of the queued `webhook.test` event. */
             event_id: string;
         };
+        /**
+         * @example {
+         *       "id": 5,
+         *       "url": "https://example.com/hooks/resale",
+         *       "events": [
+         *         "order.completed",
+         *         "order.failed"
+         *       ],
+         *       "created_at": "2026-01-31T12:00:00.000Z",
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
+         *     }
+         */
         WebhookEndpointWithSecret: {
             id: number;
             url: string;
@@ -1317,14 +1451,46 @@ export interface components {
             /** @description `whsec_<base64>`: the HMAC key of `webhook-signature`; shown only now. */
             secret: string;
         };
+        /**
+         * @example {
+         *       "id": 5,
+         *       "deleted": true
+         *     }
+         */
         WebhookDeleted: {
             id: number;
             deleted: boolean;
         };
+        /**
+         * @example {
+         *       "webhooks": [
+         *         {
+         *           "id": 5,
+         *           "url": "https://example.com/hooks/resale",
+         *           "events": [
+         *             "order.completed",
+         *             "order.failed"
+         *           ],
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         WebhookEndpointList: {
             webhooks: components["schemas"]["WebhookEndpoint"][];
         };
-        /** @description A registered endpoint (its secret is shown only when created or rotated). */
+        /**
+         * @description A registered endpoint (its secret is shown only when created or rotated).
+         * @example {
+         *       "id": 5,
+         *       "url": "https://example.com/hooks/resale",
+         *       "events": [
+         *         "order.completed",
+         *         "order.failed"
+         *       ],
+         *       "created_at": "2026-01-31T12:00:00.000Z"
+         *     }
+         */
         WebhookEndpoint: {
             id: number;
             url: string;
@@ -1333,19 +1499,72 @@ export interface components {
             /** @description ISO 8601 date-time (UTC). */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "url": "https://example.com/hooks/resale",
+         *       "events": [
+         *         "order.completed",
+         *         "order.failed"
+         *       ]
+         *     }
+         */
         WebhookCreateRequest: {
             /** @description https URL of a public host that receives the POSTs. */
             url: string;
             /** @description The event types to receive; all when absent. */
             events?: string[];
         };
-        /** @description One page of top-ups, newest first. */
+        /**
+         * @description One page of top-ups, newest first.
+         * @example {
+         *       "topups": [
+         *         {
+         *           "topup_id": 15,
+         *           "user_id": 7,
+         *           "method": "card",
+         *           "status": "paid",
+         *           "amount_uzs": 50000,
+         *           "payable_uzs": 50003,
+         *           "credited_uzs": 50003,
+         *           "has_receipt": false,
+         *           "admin_note": null,
+         *           "expires_at": null,
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "has_more": true,
+         *       "next_cursor": 15
+         *     }
+         */
         TopupList: {
             topups: components["schemas"]["Topup"][];
             has_more: boolean;
             next_cursor: number | null;
         };
-        /** @description One page of orders, newest first. */
+        /**
+         * @description One page of orders, newest first.
+         * @example {
+         *       "orders": [
+         *         {
+         *           "order_id": 42,
+         *           "user_id": 7,
+         *           "kind": "stars",
+         *           "username": "durov",
+         *           "stars": 100,
+         *           "months": null,
+         *           "gift_id": null,
+         *           "price_uzs": 23000,
+         *           "status": "completed",
+         *           "tx_id": "b5f1c2d8e0a94f3b",
+         *           "error": null,
+         *           "delivery": "confirmed",
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "has_more": false,
+         *       "next_cursor": null
+         *     }
+         */
         OrderList: {
             orders: components["schemas"]["Order"][];
             has_more: boolean;
@@ -1362,8 +1581,9 @@ export interface components {
          *       "gift_id": null,
          *       "price_uzs": 23000,
          *       "status": "completed",
-         *       "tx_id": "a1b2c3",
+         *       "tx_id": "b5f1c2d8e0a94f3b",
          *       "error": null,
+         *       "delivery": "confirmed",
          *       "created_at": "2026-01-31T12:00:00.000Z"
          *     }
          */
@@ -1385,6 +1605,20 @@ export interface components {
             /** @description ISO 8601 instant */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "username": "durov",
+         *       "found": true,
+         *       "name": "Pavel Durov",
+         *       "photo_url": null,
+         *       "quota": {
+         *         "tier": 0,
+         *         "used": 3,
+         *         "limit": 20
+         *       },
+         *       "sandbox": false
+         *     }
+         */
         InfoLookup: {
             username: string;
             found: boolean;
@@ -1405,10 +1639,33 @@ export interface components {
         NameRequest: {
             username: string;
         };
+        /**
+         * @example {
+         *       "gifts": [
+         *         {
+         *           "gift_id": "5170145012310081615",
+         *           "title": "Heart",
+         *           "stars": 15,
+         *           "price_uzs": 3450,
+         *           "remaining": null
+         *         }
+         *       ],
+         *       "sandbox": false
+         *     }
+         */
         Gifts: {
             gifts: components["schemas"]["Gift"][];
             sandbox: boolean;
         };
+        /**
+         * @example {
+         *       "gift_id": "5170145012310081615",
+         *       "title": "Heart",
+         *       "stars": 15,
+         *       "price_uzs": 3450,
+         *       "remaining": null
+         *     }
+         */
         Gift: {
             gift_id: string;
             title: string;
@@ -1416,6 +1673,28 @@ export interface components {
             price_uzs: number;
             remaining: number | null;
         };
+        /**
+         * @example {
+         *       "ok": true,
+         *       "order": {
+         *         "order_id": 42,
+         *         "user_id": 7,
+         *         "kind": "stars",
+         *         "username": "durov",
+         *         "stars": 100,
+         *         "months": null,
+         *         "gift_id": null,
+         *         "price_uzs": 23000,
+         *         "status": "queued",
+         *         "tx_id": null,
+         *         "error": null,
+         *         "delivery": null,
+         *         "created_at": "2026-01-31T12:00:00.000Z"
+         *       },
+         *       "balance_uzs": 104000,
+         *       "sandbox": false
+         *     }
+         */
         OrderCreated: {
             ok: boolean;
             order: components["schemas"]["Order"];
@@ -1468,6 +1747,17 @@ export interface components {
             balance_uzs: number;
             sandbox: boolean;
         };
+        /**
+         * @example {
+         *       "ticket_id": 3,
+         *       "user_id": 7,
+         *       "subject": "Stars not received",
+         *       "status": "open",
+         *       "last_author": "user",
+         *       "created_at": "2026-01-31T12:00:00.000Z",
+         *       "updated_at": "2026-01-31T12:30:00.000Z"
+         *     }
+         */
         Ticket: {
             ticket_id: number;
             user_id: number;
@@ -1480,6 +1770,14 @@ export interface components {
             /** @description ISO 8601 instant */
             updated_at: string;
         };
+        /**
+         * @example {
+         *       "message_id": 11,
+         *       "author": "user",
+         *       "body": "I bought 100 stars an hour ago and see nothing yet.",
+         *       "created_at": "2026-01-31T12:00:00.000Z"
+         *     }
+         */
         TicketMessage: {
             message_id: number;
             author: string;
@@ -1487,6 +1785,21 @@ export interface components {
             /** @description ISO 8601 instant */
             created_at: string;
         };
+        /**
+         * @example {
+         *       "ticket_id": 3,
+         *       "status": "open",
+         *       "messages": [
+         *         {
+         *           "message_id": 12,
+         *           "author": "operator",
+         *           "body": "Sent now, sorry for the wait.",
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "cursor": 12
+         *     }
+         */
         TicketPoll: {
             ticket_id: number;
             /** @enum {string} */
@@ -1494,14 +1807,86 @@ export interface components {
             messages: components["schemas"]["TicketMessage"][];
             cursor: number;
         };
+        /**
+         * @example {
+         *       "tickets": [
+         *         {
+         *           "ticket_id": 3,
+         *           "user_id": 7,
+         *           "subject": "Stars not received",
+         *           "status": "open",
+         *           "last_author": "user",
+         *           "created_at": "2026-01-31T12:00:00.000Z",
+         *           "updated_at": "2026-01-31T12:30:00.000Z"
+         *         }
+         *       ],
+         *       "total": 1
+         *     }
+         */
         Tickets: {
             tickets: components["schemas"]["Ticket"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "orders": [
+         *         {
+         *           "order_id": 42,
+         *           "user_id": 7,
+         *           "kind": "stars",
+         *           "username": "durov",
+         *           "stars": 100,
+         *           "months": null,
+         *           "gift_id": null,
+         *           "price_uzs": 23000,
+         *           "status": "needs_attention",
+         *           "tx_id": null,
+         *           "error": "Marketplace did not confirm the delivery",
+         *           "delivery": null,
+         *           "created_at": "2026-01-31T12:00:00.000Z",
+         *           "attempts": 3,
+         *           "next_attempt_at": null,
+         *           "unknown_checks": 2,
+         *           "unknown_since": "2026-01-31T12:00:00.000Z",
+         *           "evidence": {
+         *             "tx_hash": "9f3ac1e07b2d4c58",
+         *             "ref": "kpJ55h3BW",
+         *             "chain_state": "confirmed",
+         *             "answers": [
+         *               "Paid to the marketplace: Ref#kpJ55h3BW"
+         *             ]
+         *           }
+         *         }
+         *       ],
+         *       "total": 1
+         *     }
+         */
         AdminOrders: {
             orders: components["schemas"]["AdminOrder"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "order_id": 42,
+         *       "user_id": 7,
+         *       "kind": "stars",
+         *       "username": "durov",
+         *       "stars": 100,
+         *       "months": null,
+         *       "gift_id": null,
+         *       "price_uzs": 23000,
+         *       "status": "completed",
+         *       "tx_id": "b5f1c2d8e0a94f3b",
+         *       "error": null,
+         *       "delivery": "confirmed",
+         *       "created_at": "2026-01-31T12:00:00.000Z",
+         *       "attempts": 1,
+         *       "next_attempt_at": null,
+         *       "unknown_checks": 0,
+         *       "unknown_since": null,
+         *       "evidence": null
+         *     }
+         */
         AdminOrder: {
             order_id: number;
             user_id: number;
@@ -1525,12 +1910,31 @@ export interface components {
             unknown_since: string | null;
             evidence: components["schemas"]["OrderEvidence"] | null;
         };
+        /**
+         * @example {
+         *       "tx_hash": "9f3ac1e07b2d4c58",
+         *       "ref": "kpJ55h3BW",
+         *       "chain_state": "confirmed",
+         *       "answers": [
+         *         "Paid to the marketplace: Ref#kpJ55h3BW"
+         *       ]
+         *     }
+         */
         OrderEvidence: {
             tx_hash: string | null;
             ref: string | null;
             chain_state: string | null;
             answers: string[];
         };
+        /**
+         * @example {
+         *       "star_price_uzs": 230,
+         *       "premium_3_month_uzs": 180000,
+         *       "premium_6_month_uzs": 240000,
+         *       "premium_12_month_uzs": 430000,
+         *       "sandbox": false
+         *     }
+         */
         Pricing: {
             star_price_uzs: number;
             premium_3_month_uzs: number;
@@ -1538,10 +1942,49 @@ export interface components {
             premium_12_month_uzs: number;
             sandbox: boolean;
         };
+        /**
+         * @example {
+         *       "topups": [
+         *         {
+         *           "topup_id": 15,
+         *           "user_id": 7,
+         *           "method": "receipt",
+         *           "status": "review",
+         *           "amount_uzs": 50000,
+         *           "payable_uzs": 50003,
+         *           "credited_uzs": null,
+         *           "has_receipt": true,
+         *           "admin_note": null,
+         *           "expires_at": null,
+         *           "created_at": "2026-01-31T12:00:00.000Z",
+         *           "possible_duplicate_of": 14,
+         *           "possible_duplicate_reason": "same_amount"
+         *         }
+         *       ],
+         *       "total": 1
+         *     }
+         */
         AdminTopups: {
             topups: components["schemas"]["AdminTopup"][];
             total: number;
         };
+        /**
+         * @example {
+         *       "topup_id": 15,
+         *       "user_id": 7,
+         *       "method": "receipt",
+         *       "status": "review",
+         *       "amount_uzs": 50000,
+         *       "payable_uzs": 50003,
+         *       "credited_uzs": null,
+         *       "has_receipt": true,
+         *       "admin_note": null,
+         *       "expires_at": null,
+         *       "created_at": "2026-01-31T12:00:00.000Z",
+         *       "possible_duplicate_of": null,
+         *       "possible_duplicate_reason": null
+         *     }
+         */
         AdminTopup: {
             topup_id: number;
             user_id: number;
@@ -1560,6 +2003,21 @@ export interface components {
             possible_duplicate_of: number | null;
             possible_duplicate_reason: ("same_file" | "same_amount" | "near_amount") | null;
         };
+        /**
+         * @example {
+         *       "pricing": {
+         *         "star_price_uzs": 230,
+         *         "premium_3_month_uzs": 180000,
+         *         "premium_6_month_uzs": 240000,
+         *         "premium_12_month_uzs": 430000,
+         *         "sandbox": false
+         *       },
+         *       "pending_topups": 2,
+         *       "review_topups": 1,
+         *       "open_tickets": 3,
+         *       "sandbox": false
+         *     }
+         */
         AdminHome: {
             pricing: components["schemas"]["Pricing"];
             pending_topups: number;
@@ -1567,13 +2025,51 @@ export interface components {
             open_tickets: number;
             sandbox: boolean;
         };
+        /**
+         * @example {
+         *       "ok": true
+         *     }
+         */
         Ok: {
             ok: boolean;
         };
+        /**
+         * @example {
+         *       "ticket": {
+         *         "ticket_id": 3,
+         *         "user_id": 7,
+         *         "subject": "Stars not received",
+         *         "status": "open",
+         *         "last_author": "user",
+         *         "created_at": "2026-01-31T12:00:00.000Z",
+         *         "updated_at": "2026-01-31T12:30:00.000Z"
+         *       },
+         *       "messages": [
+         *         {
+         *           "message_id": 11,
+         *           "author": "user",
+         *           "body": "I bought 100 stars an hour ago and see nothing yet.",
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
         TicketDetail: {
             ticket: components["schemas"]["Ticket"];
             messages: components["schemas"]["TicketMessage"][];
         };
+        /**
+         * @example {
+         *       "tier": 1,
+         *       "price_uzs": 25000,
+         *       "balance_uzs": 102000,
+         *       "quota": {
+         *         "tier": 1,
+         *         "used": 3,
+         *         "limit": 200
+         *       }
+         *     }
+         */
         TierUpgrade: {
             tier: number;
             price_uzs: number;
@@ -1584,17 +2080,83 @@ export interface components {
                 limit: number;
             };
         };
+        /**
+         * @example {
+         *       "orders": [
+         *         {
+         *           "order_id": 42,
+         *           "user_id": 7,
+         *           "kind": "stars",
+         *           "username": "durov",
+         *           "stars": 100,
+         *           "months": null,
+         *           "gift_id": null,
+         *           "price_uzs": 23000,
+         *           "status": "completed",
+         *           "tx_id": "b5f1c2d8e0a94f3b",
+         *           "error": null,
+         *           "delivery": "confirmed",
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "total": 1,
+         *       "offset": 0,
+         *       "limit": 20
+         *     }
+         */
         OrdersPage: {
             orders: components["schemas"]["Order"][];
             total: number;
             offset: number;
             limit: number;
         };
+        /**
+         * @example {
+         *       "balance_uzs": 127000,
+         *       "topups": [
+         *         {
+         *           "topup_id": 15,
+         *           "user_id": 7,
+         *           "method": "card",
+         *           "status": "pending",
+         *           "amount_uzs": 50000,
+         *           "payable_uzs": 50003,
+         *           "credited_uzs": null,
+         *           "has_receipt": false,
+         *           "admin_note": null,
+         *           "expires_at": "2026-01-31T12:30:00.000Z",
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "sandbox": false
+         *     }
+         */
         TopupStatus: {
             balance_uzs: number;
             topups: components["schemas"]["Topup"][];
             sandbox: boolean;
         };
+        /**
+         * @example {
+         *       "topup": {
+         *         "topup_id": 15,
+         *         "user_id": 7,
+         *         "method": "card",
+         *         "status": "pending",
+         *         "amount_uzs": 50000,
+         *         "payable_uzs": 50003,
+         *         "credited_uzs": null,
+         *         "has_receipt": false,
+         *         "admin_note": null,
+         *         "expires_at": "2026-01-31T12:30:00.000Z",
+         *         "created_at": "2026-01-31T12:00:00.000Z"
+         *       },
+         *       "payable_uzs": 50003,
+         *       "expires_at": "2026-01-31T12:30:00.000Z",
+         *       "pay_to_card": "8600 1234 5678 9012",
+         *       "sandbox": false
+         *     }
+         */
         TopupCreated: {
             topup: components["schemas"]["Topup"];
             payable_uzs: number;
@@ -1602,10 +2164,70 @@ export interface components {
             pay_to_card: string | null;
             sandbox: boolean;
         };
+        /**
+         * @example {
+         *       "api_key": "rk_live_3q7X9vB2mN8pL4sT6wY1zC5d",
+         *       "prefix": "rk_live_3q7X"
+         *     }
+         */
         ApiKey: {
             api_key: string;
             prefix: string;
         };
+        /**
+         * @example {
+         *       "user": {
+         *         "user_id": 7,
+         *         "telegram_id": 777000111,
+         *         "username": "nodira",
+         *         "first_name": "Nodira",
+         *         "tier": 0,
+         *         "has_api_key": true,
+         *         "bot_linked": false
+         *       },
+         *       "balance_uzs": 127000,
+         *       "pricing": {
+         *         "star_price_uzs": 230,
+         *         "premium_3_month_uzs": 180000,
+         *         "premium_6_month_uzs": 240000,
+         *         "premium_12_month_uzs": 430000,
+         *         "sandbox": false
+         *       },
+         *       "topups": [
+         *         {
+         *           "topup_id": 15,
+         *           "user_id": 7,
+         *           "method": "card",
+         *           "status": "pending",
+         *           "amount_uzs": 50000,
+         *           "payable_uzs": 50003,
+         *           "credited_uzs": null,
+         *           "has_receipt": false,
+         *           "admin_note": null,
+         *           "expires_at": "2026-01-31T12:30:00.000Z",
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "orders": [
+         *         {
+         *           "order_id": 42,
+         *           "user_id": 7,
+         *           "kind": "stars",
+         *           "username": "durov",
+         *           "stars": 100,
+         *           "months": null,
+         *           "gift_id": null,
+         *           "price_uzs": 23000,
+         *           "status": "completed",
+         *           "tx_id": "b5f1c2d8e0a94f3b",
+         *           "error": null,
+         *           "delivery": "confirmed",
+         *           "created_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "sandbox": false
+         *     }
+         */
         Dashboard: {
             user: components["schemas"]["User"];
             balance_uzs: number;
@@ -1614,6 +2236,17 @@ export interface components {
             orders: components["schemas"]["Order"][];
             sandbox: boolean;
         };
+        /**
+         * @example {
+         *       "user_id": 7,
+         *       "telegram_id": 777000111,
+         *       "username": "nodira",
+         *       "first_name": "Nodira",
+         *       "tier": 0,
+         *       "has_api_key": true,
+         *       "bot_linked": false
+         *     }
+         */
         User: {
             user_id: number;
             telegram_id: number;
@@ -1623,10 +2256,34 @@ export interface components {
             has_api_key: boolean;
             bot_linked: boolean;
         };
+        /**
+         * @example {
+         *       "login": "/v2/admin/login",
+         *       "signed_in": false
+         *     }
+         */
         LoginPage: {
             login: string;
             signed_in: boolean;
         };
+        /**
+         * @example {
+         *       "openapi_url": "/v2/openapi.json",
+         *       "tiers": [
+         *         {
+         *           "tier": 0,
+         *           "daily_limit": 20,
+         *           "price_uzs": 0
+         *         },
+         *         {
+         *           "tier": 1,
+         *           "daily_limit": 200,
+         *           "price_uzs": 25000
+         *         }
+         *       ],
+         *       "current_tier": 0
+         *     }
+         */
         ApiDocs: {
             openapi_url: string;
             tiers: {
@@ -1636,6 +2293,16 @@ export interface components {
             }[];
             current_tier: number | null;
         };
+        /**
+         * @example {
+         *       "service": "resale",
+         *       "version": "0.1.0",
+         *       "sandbox": false,
+         *       "signed_in": false,
+         *       "bot_username": "resale_bot",
+         *       "sign_in_url": "/v2/#sign-in"
+         *     }
+         */
         Home: {
             service: string;
             version: string;
@@ -1669,6 +2336,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Home"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -1920,6 +2588,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiDocs"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -1969,6 +2638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example (the receipt file: an image or a PDF) */
                     "application/octet-stream": string;
                 };
             };
@@ -2068,6 +2738,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "update_id": 10001,
+                 *       "message": {
+                 *         "message_id": 1,
+                 *         "chat": {
+                 *           "id": 777000111,
+                 *           "type": "private"
+                 *         },
+                 *         "text": "/start"
+                 *       }
+                 *     }
+                 */
                 "application/json": unknown;
             };
         };
@@ -2171,6 +2854,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["LoginPage"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -2212,6 +2896,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "token": "the-admin-token"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     token?: string;
                 };
@@ -2424,6 +3113,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Dashboard"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -2651,6 +3341,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_uzs": "50000"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     amount_uzs: string;
                 };
@@ -2863,6 +3558,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount_uzs": "50000",
+                 *       "receipt": "(an image or PDF file)"
+                 *     }
+                 */
                 "multipart/form-data": {
                     amount_uzs: string;
                     /** Format: binary */
@@ -3044,6 +3745,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrdersPage"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -3214,6 +3916,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Gifts"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -3311,6 +4014,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "username": "durov",
+                 *       "gift_id": "5170145012310081615",
+                 *       "comment": "Happy birthday"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     username: string;
                     gift_id: string;
@@ -3422,6 +4132,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tier": "1"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     tier: string;
                 };
@@ -3536,6 +4251,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tickets"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -3595,6 +4311,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "subject": "Stars not received",
+                 *       "body": "I bought 100 stars an hour ago and see nothing yet."
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     subject?: string;
                     body?: string;
@@ -3712,6 +4434,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TicketDetail"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -3914,6 +4637,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Thank you!"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     body?: string;
                 };
@@ -4021,6 +4749,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "endpoint": "https://push.example.com/send/abc123",
+                 *       "expirationTime": null,
+                 *       "keys": {
+                 *         "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+                 *         "auth": "tBHItJI5svbpez7KI4CCXg"
+                 *       }
+                 *     }
+                 */
                 "application/json": Record<string, never>;
             };
         };
@@ -4133,6 +4871,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminHome"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -4199,6 +4938,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminTopups"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -4258,6 +4998,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "star_price_uzs": "230",
+                 *       "premium_3_month_uzs": "180000",
+                 *       "premium_6_month_uzs": "240000",
+                 *       "premium_12_month_uzs": "430000"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     star_price_uzs: string;
                     premium_3_month_uzs: string;
@@ -4372,6 +5120,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "admin_note": "Receipt checked against the bank statement",
+                 *       "confirm_duplicate": "false"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     admin_note?: string;
                     /** @enum {string} */
@@ -4483,6 +5237,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "admin_note": "The receipt shows another card"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     admin_note?: string;
                 };
@@ -4597,6 +5356,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AdminOrders"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -4765,6 +5525,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "tx_id": "b5f1c2d8e0a94f3b"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     tx_id?: string;
                 };
@@ -4981,6 +5746,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "note": "Recipient not found on Telegram"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     note?: string;
                 };
@@ -5095,6 +5865,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Tickets"];
+                    /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
                 };
             };
@@ -5261,6 +6032,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "body": "Sent now, sorry for the wait."
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     body?: string;
                 };
@@ -7310,6 +8086,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status?: "ok";
@@ -7322,6 +8103,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "database unreachable"
+                     *     }
+                     */
                     "application/json": {
                         /** @enum {string} */
                         status?: "database unreachable";

@@ -31,7 +31,8 @@ const ADMIN_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
   ["payments", "/v2/admin/payments", "nav.payments"],
   ["adminOrders", "/v2/admin/orders", "nav.adminOrders"],
   ["tickets", "/v2/admin/tickets", "nav.tickets"],
-  ["people", "/v2/admin/users", "nav.people"]
+  ["people", "/v2/admin/users", "nav.people"],
+  ["reports", "/v2/admin/reports", "nav.reports"]
 ]
 
 const menu = (ctx: PageContext, active: NavKey): Html => {

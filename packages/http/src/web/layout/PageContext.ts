@@ -1,5 +1,6 @@
 import type { Flash } from "../gateway/WebCookies.ts"
 import type { Translator } from "../i18n/Translate.ts"
+import type { Person } from "./People.ts"
 
 /** Which menu a page shows: visitors, signed-in shoppers, or operators. */
 export type Area = "public" | "user" | "admin"
@@ -18,6 +19,8 @@ export interface PageContext {
   readonly signedIn: boolean
   /** Cache-busting suffix of the static assets. */
   readonly assetVersion: string
+  /** On operator lists: who the user numbers are (loaded with the page's data). */
+  readonly people?: ReadonlyMap<number, Person>
 }
 
 /** The name of a page's menu entry, to mark it current. */
@@ -35,4 +38,5 @@ export type NavKey =
   | "adminOrders"
   | "tickets"
   | "people"
+  | "reports"
   | "none"
