@@ -1,3 +1,4 @@
+import { Nanoton } from "@resale/core/money/Nanoton.ts"
 import { Effect, Option, Schema, SchemaGetter } from "effect"
 
 /**
@@ -23,6 +24,14 @@ export const IntColumn = Schema.Union([
 
 /** An integer column decoded into a branded number of the core (an id, an amount): its checks apply. */
 export const intAs = <S extends Schema.Constraint & { readonly Encoded: number }>(to: S) => IntColumn.pipe(Schema.decodeTo(to))
+
+/** A nanoton column (numeric, or int8, read as text or bigint) as the core's exact `Nanoton` bigint. */
+export const NanotonColumn = Schema.Union([Schema.BigInt, Schema.String.check(Schema.isPattern(/^\d+$/))]).pipe(
+  Schema.decodeTo(Nanoton, {
+    decode: SchemaGetter.transform((value: bigint | string) => BigInt(value)),
+    encode: SchemaGetter.transform((n: bigint) => n)
+  })
+)
 
 /** A timestamptz column (the driver gives a `Date`). */
 export const DateColumn = Schema.Date

@@ -8,6 +8,7 @@ import type { TelegramAccounts } from "@resale/config"
 import { GiftSender, GiftSenderError } from "@resale/core/ports/GiftSender.ts"
 import { type Notice, Notifier, NotifierError, type PushTarget } from "@resale/core/ports/Notifier.ts"
 import { isSandboxInbox, PushPolicy } from "@resale/core/push/PushEndpointRules.ts"
+import { OutboundHttp, outboundHttp } from "@resale/outbound"
 import { publicOnlyLookup } from "@resale/push/AddressGuard.ts"
 import { makeWebPushSender } from "@resale/push/WebPushSender.ts"
 import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
@@ -15,7 +16,6 @@ import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { makeTelegramBotSender } from "@resale/telegram/TelegramBotSender.ts"
 import { Effect, Layer, Option, type Redacted, Scope } from "effect"
 import { join } from "node:path"
-import { OutboundHttp, outboundHttp } from "./OutboundHttp.ts"
 
 export interface GiftSenderOptions {
   readonly sandbox: boolean

@@ -12,6 +12,7 @@ import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import { makeFragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
 import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.ts"
+import { OutboundHttp } from "@resale/outbound"
 import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
@@ -26,7 +27,6 @@ import { chmod, unlink } from "node:fs/promises"
 import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { OutboundHttp } from "./OutboundHttp.ts"
 
 /** What the owner tells the other processes. The cookies are the simulator's sandbox session. */
 const Descriptor = Schema.Struct({ toncenter: Schema.String, fragment: Schema.String, cookies: Schema.String, pid: Schema.Number })

@@ -106,7 +106,7 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     if (fault?.status !== undefined) {
       state.calls.push({ method, fields, status: fault.status })
       const body = fault.body ?? `<html><body>HTTP ${fault.status}</body></html>`
-      return send(res, fault.status, body.startsWith("{") ? "application/json" : "text/html", body)
+      return send(res, fault.status, body.startsWith("{") ? "application/json" : "text/html", body, fault.headers)
     }
     if (fault?.malformed === true) {
       state.calls.push({ method, fields, status: 200 })

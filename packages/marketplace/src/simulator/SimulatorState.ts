@@ -51,6 +51,8 @@ export interface Injection {
   readonly status?: number
   /** the body to answer with `status` (JSON when it starts with "{"; default a short HTML page) */
   readonly body?: string
+  /** headers of the `status` answer, e.g. `retry-after` on a 429 */
+  readonly headers?: Readonly<Record<string, string>>
   /** answer HTTP 200 with a body that is not JSON */
   readonly malformed?: boolean
   /** wait before answering (then answer normally unless another fault is set) */
