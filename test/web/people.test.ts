@@ -37,12 +37,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
 
         // Search by @username.
         await andWait(operator.page, () => operator.page.getByRole("link", { name: "People" }).click())
-        await operator.page.getByLabel("@username, name or user number").fill(`@${name}`)
+        await operator.page.getByLabel("@username, name, user number or Telegram id").fill(`@${name}`)
         await andWait(operator.page, () => operator.page.getByRole("button", { name: "Find" }).click())
         const rows = operator.page.locator("#users-table [data-user-row]")
         assert.strictEqual(await rows.count(), 1)
         assert.strictEqual(await rows.first().getAttribute("data-user-row"), userId)
-        await operator.page.getByLabel("@username, name or user number").fill(userId)
+        await operator.page.getByLabel("@username, name, user number or Telegram id").fill(userId)
         await andWait(operator.page, () => operator.page.getByRole("button", { name: "Find" }).click())
         assert.strictEqual(await rows.first().getAttribute("data-user-row"), userId)
         await andWait(operator.page, () => rows.first().locator("[data-user-link]").click())

@@ -4,6 +4,7 @@ import { registerOrders } from "./commands/Orders.ts"
 import { registerPayments } from "./commands/Payments.ts"
 import { registerPayouts } from "./commands/Payouts.ts"
 import { registerPricing } from "./commands/Pricing.ts"
+import { registerReport } from "./commands/Report.ts"
 import { registerSandbox } from "./commands/Sandbox.ts"
 import { registerTickets } from "./commands/Tickets.ts"
 import { registerTopups } from "./commands/Topups.ts"
@@ -39,6 +40,7 @@ export const makeCli = (): Command => {
   registerTickets(program)
   registerUsers(program)
   registerPayouts(program)
+  registerReport(program)
   registerDb(program)
   registerSandbox(program)
   return program

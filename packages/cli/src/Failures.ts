@@ -68,6 +68,7 @@ const domainMessage = (e: Tagged): string | undefined => {
     case "BlockchainError":
     case "DirectPurchaseError":
     case "CliCommandError":
+    case "ReportRequestInvalid":
       return typeof e["message"] === "string" ? capitalise(e["message"]) : undefined
     default:
       return undefined

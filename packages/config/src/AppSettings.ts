@@ -31,6 +31,10 @@ export interface TelegramAccounts {
 export interface WorkerTimings {
   /** Orders processed at once by this worker. */
   readonly concurrency: number
+  /** Most account-order payments one message of the hot wallet carries (`HOT_WALLET_BATCH`); 1: one at a time. */
+  readonly hotWalletBatch: number
+  /** Marketplace invoices asked for at once (`FRAGMENT_QUOTE_CONCURRENCY`). */
+  readonly quoteConcurrency: number
   /** How long an idle fulfilment loop waits before it looks for due orders again. */
   readonly pollInterval: Duration.Duration
   /** A `processing` order whose worker has not signalled for this long is resumed by another worker. */
@@ -95,6 +99,10 @@ export interface AppSettings {
   readonly dataDir: string
   readonly inProcessWorker: boolean
   readonly logRequests: boolean
+  /** Bearer token `/metrics` asks of callers from elsewhere (`METRICS_TOKEN`); none: the admin token. */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>
+  /** `npm run worker` serves its probes on HOST:this port (`WORKER_PROBE_PORT`); none: no probes. */
+  readonly workerProbePort: Option.Option<number>
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly pgPoolMax: number
   readonly adminToken: Redacted.Redacted<string>
@@ -112,6 +120,10 @@ export interface AppSettings {
   readonly telegramAccounts: Option.Option<TelegramAccounts>
   readonly paymentCard: string | null
   readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
+  /** `HOT_WALLET_VERSION`; None: whichever wallet of the phrase is funded. */
+  readonly hotWalletVersion: Option.Option<"v5r1" | "v4r2">
+  /** The shared sandbox chain's time between blocks (`SANDBOX_BLOCK_INTERVAL`); zero: messages run at once. */
+  readonly sandboxBlockInterval: Duration.Duration
   /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */
   readonly toncenter: Option.Option<ToncenterSettings>
   /** How long a purchase may keep a Fragment session, and wait for one (also the sandbox world's). */

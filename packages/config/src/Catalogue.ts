@@ -23,7 +23,7 @@ export const Mode = {
   LOG_FORMAT: S.oneOf("LOG_FORMAT", ["json", "pretty"], "json: one JSON object per line; pretty: readable lines; default pretty on a terminal, json otherwise"),
   LOG_LEVEL: S.oneOf("LOG_LEVEL", ["trace", "debug", "info", "warn", "error", "fatal", "none"], "lowest level logged; default info"),
   METRICS_TOKEN: S.secret("METRICS_TOKEN", "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN"),
-  WORKER_PROBE_PORT: S.optionalInteger("WORKER_PROBE_PORT", "npm run worker: serve /livez, /readyz and /metrics on HOST:this port; unset: none"),
+  WORKER_PROBE_PORT: S.optionalPort("WORKER_PROBE_PORT", "npm run worker: serve /livez, /readyz and /metrics on HOST:this port; unset: none"),
   OTEL_EXPORTER_OTLP_ENDPOINT: S.optionalUrl(
     "OTEL_EXPORTER_OTLP_ENDPOINT",
     "OTLP/HTTP collector for traces (JSON to <url>/v1/traces); unset: no trace export; the other standard OTEL_* settings apply"
@@ -73,7 +73,12 @@ export const World = {
   FRAGMENT_SESSIONS: S.names("FRAGMENT_SESSIONS", [], "more Fragment sessions, bought through side by side; each needs FRAGMENT_COOKIES_<NAME>"),
   FRAGMENT_PROXY: S.secret("FRAGMENT_PROXY", "http:// or https:// proxy every Fragment call goes through (secret: may hold a password)"),
   FRAGMENT_SESSION_HOLD: S.duration("FRAGMENT_SESSION_HOLD", "3 minutes", "longest time one purchase keeps its Fragment session to itself"),
-  FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session")
+  FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session"),
+  SANDBOX_BLOCK_INTERVAL: S.duration(
+    "SANDBOX_BLOCK_INTERVAL",
+    "0 seconds",
+    "sandbox chain: time between two blocks; a sent message runs and shows with the next block (mainnet: about 5 seconds); 0: at once"
+  )
 } as const
 
 export const Edges = {
@@ -102,6 +107,18 @@ export const Direct = {
 } as const
 
 export const Worker = {
+  HOT_WALLET_VERSION: S.oneOf(
+    "HOT_WALLET_VERSION",
+    ["v5r1", "v4r2"],
+    "wallet contract of HOT_WALLET_MNEMONIC that pays (see the README's hot wallet section); unset: the funded one (sandbox: v5r1)"
+  ),
+  HOT_WALLET_BATCH: S.integer(
+    "HOT_WALLET_BATCH",
+    255,
+    "most account-order payments one message of the hot wallet carries (v5r1 up to 255, v4r2 up to 4); 1: one at a time; a batch holds at most WORKER_CONCURRENCY orders",
+    1
+  ),
+  FRAGMENT_QUOTE_CONCURRENCY: S.integer("FRAGMENT_QUOTE_CONCURRENCY", 8, "Fragment invoices asked for at once by one worker (rate limits and busy sessions back off)", 1),
   WORKER_CONCURRENCY: S.integer("WORKER_CONCURRENCY", 4, "orders processed at once by one worker", 1),
   WORKER_POLL_INTERVAL: S.duration("WORKER_POLL_INTERVAL", "1 second", "idle wait of a fulfilment loop"),
   ORDER_LEASE: S.duration("ORDER_LEASE", "60 seconds", "silence after which a processing order is resumed by another worker"),

@@ -7,6 +7,7 @@ import { OrderWork } from "./orders/OrderWork.ts"
 import { Notifications } from "./outbox/Notifications.ts"
 import { Payments } from "./payments/Payments.ts"
 import { PricingService } from "./pricing/PricingService.ts"
+import { Reports } from "./reports/Reports.ts"
 import { SessionService } from "./sessions/SessionService.ts"
 import { TicketService } from "./tickets/TicketService.ts"
 import { TopupService } from "./topups/TopupService.ts"
@@ -26,5 +27,6 @@ export const CoreServices = Layer.mergeAll(
   PricingService.layer,
   Idempotency.layer,
   SessionService.layer,
-  Notifications.layer
+  Notifications.layer,
+  Reports.layer
 )

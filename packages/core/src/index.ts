@@ -86,3 +86,10 @@ export { PremiumMonths } from "./orders/Order.ts"
 export { STARS_MAX, STARS_MIN } from "./orders/OrderRules.ts"
 export * from "./webhooks/Webhook.ts"
 export * from "./webhooks/WebhookSender.ts"
+
+// Operators' reports.
+export * from "./reports/ReportPeriods.ts"
+export * from "./reports/Report.ts"
+export * from "./reports/Reports.ts"
+export * from "./reports/ReportFormats.ts"
+export * from "./ports/ReportFigures.ts"

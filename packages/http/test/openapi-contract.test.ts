@@ -6,6 +6,23 @@ import { pgTestServer, TestServer } from "./TestServer.ts"
 
 type Json = Record<string, any>
 
+/** Request and response bodies without an example: its media type's, or its (referenced) schema's. */
+const withoutExamples = (doc: Json): Array<string> =>
+  Object.entries<Json>(doc["paths"]).flatMap(([path, ops]) =>
+    Object.entries<Json>(ops).flatMap(([method, op]) => {
+      const bodies: Array<[string, Json]> = [
+        ...Object.entries<Json>(op["requestBody"]?.["content"] ?? {}).map(([type, media]): [string, Json] => [`request ${type}`, media]),
+        ...Object.entries<Json>(op["responses"] ?? {}).flatMap(([status, response]) =>
+          Object.entries<Json>(response["content"] ?? {}).map(([type, media]): [string, Json] => [`${status} ${type}`, media]))
+      ]
+      return bodies.filter(([, media]) => {
+        if (media["example"] !== undefined || media["examples"] !== undefined) return false
+        const ref: string | undefined = media["schema"]?.["$ref"]
+        const schema: Json = ref === undefined ? media["schema"] ?? {} : doc["components"]["schemas"][ref.split("/").pop()!] ?? {}
+        return schema["examples"] === undefined
+      }).map(([body]) => `${method} ${path} ${body}`)
+    }))
+
 /** The served /v2/openapi.json says what a generated client needs (the linter runs in `npm test`). */
 layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the OpenAPI contract", (it) => {
   const served = Effect.gen(function*() {
@@ -65,6 +82,17 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
       assert.include(page, "List orders")
     }))
 
+  it.effect("every request and response body of both documents has an example (the linter validates them)", () =>
+    Effect.gen(function*() {
+      const { url } = yield* TestServer
+      assert.deepStrictEqual(withoutExamples(yield* served), [])
+      assert.deepStrictEqual(withoutExamples((yield* call(url, "/direct/openapi.json")).json as Json), [])
+      // The checker sees a missing one.
+      assert.deepStrictEqual(withoutExamples({ paths: { "/x": { get: { responses: { "200": { content: { "text/plain": { schema: {} } } } } } } } }), [
+        "get /x 200 text/plain"
+      ])
+    }))
+
   it.effect("the direct surface has its own document with its coded errors", () =>
     Effect.gen(function*() {
       const { url } = yield* TestServer
@@ -77,5 +105,15 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
         minimum: 50,
         maximum: 1_000_000
       })
+      // the surface reads every field but the phrase from the query string too: each is an optional
+      // query parameter of GET and POST; the phrase is never one (it is refused in a URL)
+      for (const [path, ops] of Object.entries(doc["paths"] as Json)) {
+        const fields = Object.keys(ops["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"] ?? {})
+        for (const method of ["get", "post"]) {
+          const parameters: Array<Json> = ops[method]["parameters"] ?? []
+          assert.deepStrictEqual(parameters.map((p) => p["name"]), fields.filter((f) => f !== "seed"), `${method} ${path}`)
+          assert.isTrue(parameters.every((p) => p["in"] === "query" && p["required"] === false), `${method} ${path}`)
+        }
+      }
     }))
 })

@@ -17,7 +17,7 @@ import {
 import { MarketplaceSessions } from "@resale/core/ports/MarketplaceSessions.ts"
 import { NANOTON_PER_TON } from "@resale/core/money/Nanoton.ts"
 import { FragmentConfig, type FragmentOptions } from "./FragmentConfig.ts"
-import { makeFragmentDispatcher } from "./FragmentDispatcher.ts"
+import { makeFragmentHttp } from "./FragmentHttp.ts"
 import { PremiumFlow, STARS_MAX, STARS_MIN, StarsFlow, TonTopupFlow } from "./FragmentFlows.ts"
 import { makeSessionPool } from "./FragmentSessionPool.ts"
 import { makeMemorySessions } from "./MemorySessions.ts"
@@ -25,12 +25,12 @@ import { makeMemorySessions } from "./MemorySessions.ts"
 const rejected = (message: string) => new MarketplaceError({ reason: "Rejected", message })
 
 export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(function*(options: FragmentOptions) {
-  const dispatcher = yield* makeFragmentDispatcher(options)
+  const client = yield* makeFragmentHttp(options)
   const shared = yield* Effect.serviceOption(MarketplaceSessions)
   if (Option.isNone(shared)) {
     yield* Effect.logWarning("Fragment purchases are serialized per session in this process only (no shared MarketplaceSessions)")
   }
-  const pool = makeSessionPool(options, dispatcher, Option.getOrElse(shared, makeMemorySessions))
+  const pool = makeSessionPool(options, client, Option.getOrElse(shared, makeMemorySessions))
 
   const lookupRecipient = Effect.fn("Marketplace.lookupRecipient")(function*(kind: PurchaseKind, username: string) {
     return yield* pool.lookup(kind, username)
@@ -41,13 +41,13 @@ export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(fun
     if (!Number.isSafeInteger(quantity) || quantity < STARS_MIN || quantity > STARS_MAX) {
       return yield* rejected(`Stars quantity must be a whole number from ${STARS_MIN} to ${STARS_MAX}`)
     }
-    return yield* pool.quote(StarsFlow, request.username, { quantity: "" }, { quantity, payment_method: "ton" }, request.payer)
+    return yield* pool.quote(StarsFlow, request.username, { quantity: "" }, { quantity, payment_method: "ton" }, request.payer, request.batched === true)
   })
 
   const quotePremium = Effect.fn("Marketplace.quotePremium")(function*(request: PremiumQuoteRequest) {
     const { months } = request
     if (months !== 3 && months !== 6 && months !== 12) return yield* rejected("Premium lasts 3, 6 or 12 months")
-    return yield* pool.quote(PremiumFlow, request.username, { months }, { months, payment_method: "ton" }, request.payer)
+    return yield* pool.quote(PremiumFlow, request.username, { months }, { months, payment_method: "ton" }, request.payer, request.batched === true)
   })
 
   const quoteTonTopup = Effect.fn("Marketplace.quoteTonTopup")(function*(request: TonTopupQuoteRequest) {

@@ -1,4 +1,4 @@
-import { NodeServices } from "@effect/platform-node"
+import * as NodeServices from "@effect/platform-node/NodeServices"
 import { PgMigrator } from "@effect/sql-pg"
 import type { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
@@ -18,9 +18,11 @@ import AccountCapsReceiptHashes from "./migrations/0013_account_caps_receipt_has
 import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
 import Webhooks from "./migrations/0016_webhooks.ts"
 import OrderDelivery from "./migrations/0020_order_delivery.ts"
+import GiftRef from "./migrations/0021_gift_ref.ts"
+import WalletBatches from "./migrations/0022_wallet_batches.ts"
 
-/** Every schema change, in order. Append only: a migration that ran somewhere is never edited. */
-export const migrations = PgMigrator.fromRecord({
+/** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
+export const migrationRecord = {
   "0001_foundation": Foundation,
   "0002_direct_purchases": DirectPurchases,
   "0003_deferred_payment_topup": DeferredPaymentTopup,
@@ -34,8 +36,12 @@ export const migrations = PgMigrator.fromRecord({
   "0013_account_caps_receipt_hashes": AccountCapsReceiptHashes,
   "0015_idempotency_endpoint": IdempotencyEndpoint,
   "0016_webhooks": Webhooks,
-  "0020_order_delivery": OrderDelivery
-})
+  "0020_order_delivery": OrderDelivery,
+  "0021_gift_ref": GiftRef,
+  "0022_wallet_batches": WalletBatches
+} as const
+
+export const migrations = PgMigrator.fromRecord(migrationRecord)
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */
 const run: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, PgMigrator.MigrationError | SqlError, PgClient.PgClient | SqlClient> =

@@ -1,39 +1,41 @@
 import {
   InsufficientBalance,
   Ledger,
-  type LedgerCause,
+  LedgerCause,
   type LedgerEntry,
-  type LedgerEntryId,
+  LedgerEntryId,
   type LedgerPosting,
   type Page,
   type PageRequest,
-  type UserId
+  SignedUzs,
+  UserId,
+  Uzs
 } from "@resale/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, id, int, orDieSql, signedUzs, totalOf, uzs } from "./SqlValues.ts"
+import { DateColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface EntryRow {
-  readonly id: bigint
-  readonly user_id: bigint
-  readonly amount_uzs: bigint
-  readonly cause: string
-  readonly cause_id: string
-  readonly note: string | null
-  readonly balance_after_uzs: bigint
-  readonly created_at: Date
-}
+/** A row of `ledger_entries`, decoded into the core's `LedgerEntry`. */
+const EntryRow = Schema.Struct({
+  id: intAs(LedgerEntryId),
+  userId: intAs(UserId),
+  amount: intAs(SignedUzs),
+  cause: LedgerCause,
+  causeId: Schema.String,
+  note: Schema.NullOr(Schema.String),
+  balanceAfter: intAs(Uzs),
+  createdAt: DateColumn
+}).pipe(Schema.encodeKeys({
+  userId: "user_id",
+  amount: "amount_uzs",
+  causeId: "cause_id",
+  balanceAfter: "balance_after_uzs",
+  createdAt: "created_at"
+}))
 
-const toEntry = (row: EntryRow): LedgerEntry => ({
-  id: id<LedgerEntryId>(row.id),
-  userId: id<UserId>(row.user_id),
-  amount: signedUzs(row.amount_uzs),
-  cause: row.cause as LedgerCause,
-  causeId: row.cause_id,
-  note: row.note,
-  balanceAfter: uzs(row.balance_after_uzs),
-  createdAt: date(row.created_at)
-})
+const entryRows = rowDecoder("ledger_entries", EntryRow)
+const balanceRows = rowDecoder("accounts", Schema.Struct({ balance_uzs: intAs(Uzs) }))
 
 /**
  * `Ledger` on `ledger_entries` plus the running balance on `accounts`, moved together by ONE statement:
@@ -51,7 +53,7 @@ export const PgLedger = {
       const post = Effect.fn("Ledger.post")(function*(posting: LedgerPosting) {
         const { amount, cause, causeId, userId } = posting
         const note = posting.note ?? null
-        const inserted = yield* sql<EntryRow>`
+        const inserted = yield* entryRows.first(yield* sql`
           WITH account AS (
             SELECT balance_uzs FROM accounts WHERE user_id = ${userId} FOR UPDATE
           ), entry AS (
@@ -64,30 +66,28 @@ export const PgLedger = {
             UPDATE accounts SET balance_uzs = entry.balance_after_uzs
             FROM entry WHERE accounts.user_id = entry.user_id
           )
-          SELECT * FROM entry`
-        if (inserted[0] !== undefined) return { entry: toEntry(inserted[0]), created: true }
+          SELECT * FROM entry`)
+        if (Option.isSome(inserted)) return { entry: inserted.value, created: true }
         // Nothing written: the cause was recorded before (perhaps by a transaction that committed while this
         // statement waited, hence a fresh statement to see it), or the balance is too low, or no account.
-        const [existing] = yield* sql<EntryRow>`SELECT * FROM ledger_entries WHERE cause = ${cause} AND cause_id = ${causeId}`
-        if (existing !== undefined) return { entry: toEntry(existing), created: false }
-        const [account] = yield* sql<{ balance_uzs: bigint }>`SELECT balance_uzs FROM accounts WHERE user_id = ${userId}`
+        const existing = yield* entryRows.first(yield* sql`SELECT * FROM ledger_entries WHERE cause = ${cause} AND cause_id = ${causeId}`)
+        if (Option.isSome(existing)) return { entry: existing.value, created: false }
+        const [account] = yield* balanceRows.all(yield* sql`SELECT balance_uzs FROM accounts WHERE user_id = ${userId}`)
         if (account === undefined) return yield* Effect.die(new Error(`user ${userId} has no ledger account`))
-        return yield* new InsufficientBalance({ userId, balance: uzs(account.balance_uzs), required: uzs(-amount) })
+        return yield* new InsufficientBalance({ userId, balance: account.balance_uzs, required: Uzs.make(-amount) })
       }, orDieSql)
 
       const balance = Effect.fn("Ledger.balance")(function*(userId: UserId) {
-        const [row] = yield* sql<{ balance_uzs: bigint }>`SELECT balance_uzs FROM accounts WHERE user_id = ${userId}`
-        return uzs(row?.balance_uzs ?? 0n)
+        const [row] = yield* balanceRows.all(yield* sql`SELECT balance_uzs FROM accounts WHERE user_id = ${userId}`)
+        return row?.balance_uzs ?? Uzs.make(0)
       }, orDieSql)
 
       const entries = Effect.fn("Ledger.entries")(function*(userId: UserId, page: PageRequest) {
-        const rows = yield* sql<EntryRow & { readonly total: bigint }>`
+        const rows = yield* sql`
           SELECT *, count(*) OVER () AS total FROM ledger_entries WHERE user_id = ${userId}
           ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
-        const total = rows.length > 0 || page.offset === 0
-          ? totalOf(rows)
-          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM ledger_entries WHERE user_id = ${userId}`)[0]?.n ?? 0)
-        return { items: rows.map(toEntry), total } satisfies Page<LedgerEntry>
+        const total = yield* pageTotal(rows, page.offset, sql`SELECT count(*) AS total FROM ledger_entries WHERE user_id = ${userId}`)
+        return { items: yield* entryRows.all(rows), total } satisfies Page<LedgerEntry>
       }, orDieSql)
 
       return Ledger.of({ post, balance, entries })

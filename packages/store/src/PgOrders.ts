@@ -1,67 +1,65 @@
 import {
   type NewOrder,
   type Order,
-  type OrderDelivery,
-  type OrderEvidence,
+  OrderDelivery,
+  OrderEvidence,
   type OrderFilter,
-  type OrderId,
-  type OrderItem,
+  OrderId,
+  OrderItem,
   OrderNotFound,
   type OrderPatch,
   Orders,
-  type OrderStatus,
+  OrderStatus,
   OrderTransitionInvalid,
   type Page,
-  type UserId
+  UserId,
+  Uzs
 } from "@resale/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, dateOrNull, id, int, orDieSql, totalOf, uzs } from "./SqlValues.ts"
+import { DateColumn, IntColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface OrderRow {
-  readonly id: bigint
-  readonly user_id: bigint
-  readonly recipient: string
-  readonly kind: string
-  readonly item: OrderItem
-  readonly price_uzs: bigint
-  readonly status: string
-  readonly charge_seq: number
-  readonly attempts: number
-  readonly last_error: string | null
-  readonly next_attempt_at: Date | null
-  readonly tx_id: string | null
-  readonly fragment_ref: string | null
-  readonly unknown_since: Date | null
-  readonly unknown_attempts: number
-  readonly evidence: OrderEvidence | null
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly completed_at: Date | null
-  readonly delivery: string | null
-}
+/** A row of `orders`, decoded into the core's `Order` (the item is the jsonb column; `kind` repeats it for filters). */
+const OrderRow = Schema.Struct({
+  id: intAs(OrderId),
+  userId: intAs(UserId),
+  recipient: Schema.String,
+  item: OrderItem,
+  priceUzs: intAs(Uzs),
+  status: OrderStatus,
+  chargeSeq: IntColumn,
+  attempts: IntColumn,
+  lastError: Schema.NullOr(Schema.String),
+  nextAttemptAt: Schema.NullOr(DateColumn),
+  txId: Schema.NullOr(Schema.String),
+  fragmentRef: Schema.NullOr(Schema.String),
+  giftRef: Schema.NullOr(Schema.String),
+  unknownSince: Schema.NullOr(DateColumn),
+  unknownAttempts: IntColumn,
+  evidence: Schema.NullOr(OrderEvidence),
+  createdAt: DateColumn,
+  updatedAt: DateColumn,
+  completedAt: Schema.NullOr(DateColumn),
+  delivery: Schema.NullOr(OrderDelivery)
+}).pipe(Schema.encodeKeys({
+  userId: "user_id",
+  priceUzs: "price_uzs",
+  chargeSeq: "charge_seq",
+  lastError: "last_error",
+  nextAttemptAt: "next_attempt_at",
+  txId: "tx_id",
+  fragmentRef: "fragment_ref",
+  giftRef: "gift_ref",
+  unknownSince: "unknown_since",
+  unknownAttempts: "unknown_attempts",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+  completedAt: "completed_at"
+}))
 
-const toOrder = (row: OrderRow): Order => ({
-  id: id<OrderId>(row.id),
-  userId: id<UserId>(row.user_id),
-  recipient: row.recipient,
-  item: row.item,
-  priceUzs: uzs(row.price_uzs),
-  status: row.status as OrderStatus,
-  chargeSeq: int(row.charge_seq),
-  attempts: int(row.attempts),
-  lastError: row.last_error,
-  nextAttemptAt: dateOrNull(row.next_attempt_at),
-  txId: row.tx_id,
-  fragmentRef: row.fragment_ref,
-  unknownSince: dateOrNull(row.unknown_since),
-  unknownAttempts: int(row.unknown_attempts),
-  evidence: row.evidence,
-  createdAt: date(row.created_at),
-  updatedAt: date(row.updated_at),
-  completedAt: dateOrNull(row.completed_at),
-  delivery: row.delivery as OrderDelivery | null
-})
+const orderRows = rowDecoder("orders", OrderRow)
+const statusRows = rowDecoder("orders", Schema.Struct({ status: OrderStatus }))
 
 /**
  * `Orders` on the `orders` table (the item as jsonb, its kind in a column of its own for filters).
@@ -75,18 +73,15 @@ export const PgOrders = {
       const sql = yield* SqlClient
 
       const insert = Effect.fn("Orders.insert")(function*(order: NewOrder, now: Date) {
-        const [row] = yield* sql<OrderRow>`
+        return yield* orderRows.one(yield* sql`
           INSERT INTO orders (user_id, recipient, kind, item, price_uzs, status, created_at, updated_at)
           VALUES (${order.userId}, ${order.recipient}, ${order.item.kind}, ${JSON.stringify(order.item)}::jsonb, ${order.priceUzs},
                   'queued', ${now}, ${now})
-          RETURNING *`
-        if (row === undefined) return yield* Effect.die(new Error("order insert returned no row"))
-        return toOrder(row)
+          RETURNING *`)
       }, orDieSql)
 
       const find = Effect.fn("Orders.find")(function*(orderId: OrderId) {
-        const [row] = yield* sql<OrderRow>`SELECT * FROM orders WHERE id = ${orderId}`
-        return row === undefined ? Option.none() : Option.some(toOrder(row))
+        return yield* orderRows.first(yield* sql`SELECT * FROM orders WHERE id = ${orderId}`)
       }, orDieSql)
 
       const list = Effect.fn("Orders.list")(function*(filter: OrderFilter) {
@@ -97,13 +92,11 @@ export const PgOrders = {
           ...(filter.beforeId === undefined ? [] : [sql`id < ${filter.beforeId}`]),
           ...(filter.createdAfter === undefined ? [] : [sql`created_at > ${filter.createdAfter}`])
         ])
-        const rows = yield* sql<OrderRow & { readonly total: bigint }>`
+        const rows = yield* sql`
           SELECT *, count(*) OVER () AS total FROM orders WHERE ${where}
           ORDER BY id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`
-        const total = rows.length > 0 || filter.offset === 0
-          ? totalOf(rows)
-          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM orders WHERE ${where}`)[0]?.n ?? 0)
-        return { items: rows.map(toOrder), total } satisfies Page<Order>
+        const total = yield* pageTotal(rows, filter.offset, sql`SELECT count(*) AS total FROM orders WHERE ${where}`)
+        return { items: yield* orderRows.all(rows), total } satisfies Page<Order>
       }, orDieSql)
 
       // `column = $value` when the patch sets the field, `column = column` when it leaves it alone.
@@ -117,7 +110,7 @@ export const PgOrders = {
         patch: OrderPatch,
         now: Date
       ) {
-        const [row] = yield* sql<OrderRow>`
+        const [row] = yield* orderRows.all(yield* sql`
           UPDATE orders SET
             status = ${to},
             ${set(patch, "chargeSeq", "charge_seq")},
@@ -126,6 +119,7 @@ export const PgOrders = {
             ${set(patch, "nextAttemptAt", "next_attempt_at")},
             ${set(patch, "txId", "tx_id")},
             ${set(patch, "fragmentRef", "fragment_ref")},
+            ${set(patch, "giftRef", "gift_ref")},
             ${set(patch, "completedAt", "completed_at")},
             ${set(patch, "unknownSince", "unknown_since")},
             ${set(patch, "unknownAttempts", "unknown_attempts")},
@@ -133,15 +127,15 @@ export const PgOrders = {
             ${patch.evidence === undefined ? sql`evidence = evidence` : sql`evidence = ${patch.evidence === null ? null : JSON.stringify(patch.evidence)}::jsonb`},
             updated_at = ${now}
           WHERE id = ${orderId} AND status = ANY(${[...from]}::text[])
-          RETURNING *`
-        if (row !== undefined) return toOrder(row)
-        const [current] = yield* sql<{ status: string }>`SELECT status FROM orders WHERE id = ${orderId}`
+          RETURNING *`)
+        if (row !== undefined) return row
+        const [current] = yield* statusRows.all(yield* sql`SELECT status FROM orders WHERE id = ${orderId}`)
         if (current === undefined) return yield* new OrderNotFound({ orderId })
-        return yield* new OrderTransitionInvalid({ orderId, from: current.status as OrderStatus, to })
+        return yield* new OrderTransitionInvalid({ orderId, from: current.status, to })
       }, orDieSql)
 
       const claimNext = Effect.fn("Orders.claimNext")(function*(now: Date) {
-        const [row] = yield* sql<OrderRow>`
+        return yield* orderRows.first(yield* sql`
           UPDATE orders SET status = 'processing', updated_at = ${now}
           WHERE id = (
             SELECT id FROM orders
@@ -149,8 +143,7 @@ export const PgOrders = {
             ORDER BY id
             LIMIT 1
             FOR UPDATE SKIP LOCKED)
-          RETURNING *`
-        return row === undefined ? Option.none() : Option.some(toOrder(row))
+          RETURNING *`)
       }, orDieSql)
 
       return Orders.of({ insert, find, list, transition, claimNext })

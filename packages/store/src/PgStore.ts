@@ -12,6 +12,7 @@ import type {
   Pricing,
   PushSubscriptions,
   Receipts,
+  ReportFigures,
   Sessions,
   Tickets,
   Topups,
@@ -21,6 +22,8 @@ import type {
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"
+import type { WalletPayments } from "@resale/core/ports/WalletPayments.ts"
+import { PgWalletPayments } from "./PgWalletPayments.ts"
 import { PgAccountActivity } from "./PgAccountActivity.ts"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
 import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
@@ -34,6 +37,7 @@ import { PgOutbox } from "./PgOutbox.ts"
 import { PgPricing } from "./PgPricing.ts"
 import { PgPushSubscriptions } from "./PgPushSubscriptions.ts"
 import { PgReceipts } from "./PgReceipts.ts"
+import { PgReportFigures } from "./PgReportFigures.ts"
 import { PgSessions } from "./PgSessions.ts"
 import { PgTickets } from "./PgTickets.ts"
 import { PgTopups } from "./PgTopups.ts"
@@ -62,6 +66,8 @@ export type StorePorts =
   | AccountActivity
   | MarketplaceSessions
   | WebhookEndpoints
+  | ReportFigures
+  | WalletPayments
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -83,7 +89,9 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgDirectPurchaseRecords.layer,
   PgAccountActivity.layer,
   PgMarketplaceSessions.layer,
-  PgWebhookEndpoints.layer
+  PgWebhookEndpoints.layer,
+  PgReportFigures.layer,
+  PgWalletPayments.layer
 )
 
 export const PgStore = { layer } as const

@@ -1,31 +1,30 @@
-import { type Page, type PageRequest, type TelegramIdentity, type Tier, type User, type UserId, UserNotFound, Users } from "@resale/core"
-import { Effect, Layer, Option } from "effect"
+import { type Page, type PageRequest, type TelegramIdentity, Tier, type User, UserId, UserNotFound, Users } from "@resale/core"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, id, int, intOrNull, orDieSql, totalOf } from "./SqlValues.ts"
+import { DateColumn, IntColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface UserRow {
-  readonly id: bigint
-  readonly telegram_id: bigint
-  readonly username: string | null
-  readonly first_name: string | null
-  readonly photo_url: string | null
-  readonly tier: number
-  readonly has_api_key: boolean
-  readonly bot_chat_id: bigint | null
-  readonly created_at: Date
-}
+/** A row of `users` as `columns` below selects it, decoded into the core's `User`. */
+const UserRow = Schema.Struct({
+  id: intAs(UserId),
+  telegramId: IntColumn,
+  username: Schema.NullOr(Schema.String),
+  firstName: Schema.NullOr(Schema.String),
+  photoUrl: Schema.NullOr(Schema.String),
+  tier: Tier,
+  hasApiKey: Schema.Boolean,
+  botChatId: Schema.NullOr(IntColumn),
+  createdAt: DateColumn
+}).pipe(Schema.encodeKeys({
+  telegramId: "telegram_id",
+  firstName: "first_name",
+  photoUrl: "photo_url",
+  hasApiKey: "has_api_key",
+  botChatId: "bot_chat_id",
+  createdAt: "created_at"
+}))
 
-const toUser = (row: UserRow): User => ({
-  id: id<UserId>(row.id),
-  telegramId: int(row.telegram_id),
-  username: row.username,
-  firstName: row.first_name,
-  photoUrl: row.photo_url,
-  tier: int(row.tier) as Tier,
-  hasApiKey: row.has_api_key,
-  botChatId: intOrNull(row.bot_chat_id),
-  createdAt: date(row.created_at)
-})
+const userRows = rowDecoder("users", UserRow)
 
 /** Usernames are stored as given and compared without the at-sign, case-insensitively. */
 const bareUsername = (name: string): string => name.trim().replace(/^@/, "")
@@ -38,12 +37,11 @@ export const PgUsers = {
       const sql = yield* SqlClient
       const columns = sql`id, telegram_id, username, first_name, photo_url, tier, api_key_hash IS NOT NULL AS has_api_key, bot_chat_id, created_at`
 
-      const one = (rows: ReadonlyArray<UserRow>): Option.Option<User> =>
-        rows[0] === undefined ? Option.none() : Option.some(toUser(rows[0]))
+      const one = userRows.first
 
       const upsertTelegram = Effect.fn("Users.upsertTelegram")(function*(identity: TelegramIdentity, now: Date) {
         const username = identity.username === null ? null : bareUsername(identity.username)
-        const rows = yield* sql<UserRow>`
+        return yield* userRows.one(yield* sql`
           WITH u AS (
             INSERT INTO users (telegram_id, username, first_name, photo_url, created_at, updated_at)
             VALUES (${identity.telegramId}, ${username}, ${identity.firstName}, ${identity.photoUrl}, ${now}, ${now})
@@ -54,45 +52,42 @@ export const PgUsers = {
           ), a AS (
             INSERT INTO accounts (user_id) SELECT id FROM u ON CONFLICT (user_id) DO NOTHING
           )
-          SELECT ${columns} FROM u`
-        const [row] = rows
-        if (row === undefined) return yield* Effect.die(new Error("user upsert returned no row"))
-        return toUser(row)
+          SELECT ${columns} FROM u`)
       }, orDieSql)
 
       const find = Effect.fn("Users.find")(function*(userId: UserId) {
-        return one(yield* sql<UserRow>`SELECT ${columns} FROM users WHERE id = ${userId}`)
+        return yield* one(yield* sql`SELECT ${columns} FROM users WHERE id = ${userId}`)
       }, orDieSql)
 
       const findByTelegramId = Effect.fn("Users.findByTelegramId")(function*(telegramId: number) {
-        return one(yield* sql<UserRow>`SELECT ${columns} FROM users WHERE telegram_id = ${telegramId}`)
+        return yield* one(yield* sql`SELECT ${columns} FROM users WHERE telegram_id = ${telegramId}`)
       }, orDieSql)
 
       const findByUsername = Effect.fn("Users.findByUsername")(function*(username: string) {
         const name = bareUsername(username)
         if (name === "") return Option.none()
         // Telegram reassigns usernames: the most recently seen holder wins.
-        return one(
-          yield* sql<UserRow>`
+        return yield* one(
+          yield* sql`
             SELECT ${columns} FROM users WHERE lower(username) = lower(${name})
             ORDER BY updated_at DESC, id DESC LIMIT 1`
         )
       }, orDieSql)
 
       const findByApiKeyHash = Effect.fn("Users.findByApiKeyHash")(function*(hash: string) {
-        return one(yield* sql<UserRow>`SELECT ${columns} FROM users WHERE api_key_hash = ${hash.toLowerCase()}`)
+        return yield* one(yield* sql`SELECT ${columns} FROM users WHERE api_key_hash = ${hash.toLowerCase()}`)
       }, orDieSql)
 
-      const update = (userId: UserId, rows: ReadonlyArray<UserRow>) =>
-        Option.match(one(rows), {
+      const update = (userId: UserId, rows: ReadonlyArray<unknown>) =>
+        Effect.flatMap(one(rows), Option.match({
           onNone: () => Effect.fail(new UserNotFound({ userId })),
           onSome: Effect.succeed
-        })
+        }))
 
       const setApiKeyHash = Effect.fn("Users.setApiKeyHash")(function*(userId: UserId, hash: string) {
         return yield* update(
           userId,
-          yield* sql<UserRow>`
+          yield* sql`
             UPDATE users SET api_key_hash = ${hash.toLowerCase()}, updated_at = now()
             WHERE id = ${userId} RETURNING ${columns}`
         )
@@ -101,7 +96,7 @@ export const PgUsers = {
       const setTier = Effect.fn("Users.setTier")(function*(userId: UserId, tier: Tier) {
         return yield* update(
           userId,
-          yield* sql<UserRow>`
+          yield* sql`
             UPDATE users SET tier = GREATEST(tier, ${tier}), updated_at = now()
             WHERE id = ${userId} RETURNING ${columns}`
         )
@@ -110,7 +105,7 @@ export const PgUsers = {
       const setBotChat = Effect.fn("Users.setBotChat")(function*(userId: UserId, chatId: number | null) {
         return yield* update(
           userId,
-          yield* sql<UserRow>`
+          yield* sql`
             UPDATE users SET bot_chat_id = ${chatId}, updated_at = now()
             WHERE id = ${userId} RETURNING ${columns}`
         )
@@ -121,13 +116,11 @@ export const PgUsers = {
         const where = search === ""
           ? sql`true`
           : sql`(strpos(lower(username), lower(${search})) > 0 OR strpos(lower(first_name), lower(${search})) > 0)`
-        const rows = yield* sql<UserRow & { readonly total: bigint }>`
+        const rows = yield* sql`
           SELECT ${columns}, count(*) OVER () AS total FROM users WHERE ${where}
           ORDER BY created_at DESC, id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`
-        const total = rows.length > 0 || filter.offset === 0
-          ? totalOf(rows)
-          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM users WHERE ${where}`)[0]?.n ?? 0)
-        return { items: rows.map(toUser), total } satisfies Page<User>
+        const total = yield* pageTotal(rows, filter.offset, sql`SELECT count(*) AS total FROM users WHERE ${where}`)
+        return { items: yield* userRows.all(rows), total } satisfies Page<User>
       }, orDieSql)
 
       return Users.of({

@@ -11,16 +11,23 @@ import {
   snapshotToSerializable
 } from "@ton/sandbox"
 import { Address, Cell, SendMode, toNano } from "@ton/ton"
-import { Config, Context, Effect, Layer, Semaphore } from "effect"
+import { Config, Context, Duration, Effect, Layer, Semaphore } from "effect"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
+import { immediateBlocks, makeSandboxBlocks, type SandboxBlocks } from "./SandboxBlocks.ts"
+import { type DropRule, droppingSender } from "./SandboxDrops.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
 import { codeHashOf } from "./WalletContracts.ts"
 
 export interface SandboxOptions extends TonBlockchainOptions {
   /** Directory for `ton-sandbox.json`; without it the chain lives in memory only. */
   readonly dataDir?: string
+  /**
+   * Time between two blocks: a sent message runs (and shows) with the next one. Default zero: at once.
+   * See `SandboxBlocks.ts`.
+   */
+  readonly blockInterval?: Duration.Input
 }
 
 const STATE_FILE = "ton-sandbox.json"
@@ -29,7 +36,11 @@ const networkError = (message: string) => new BlockchainError({ reason: "Network
 
 // The emulator's own bugs worked around: getTransactions reverses its array in place and its lt/hash
 // cursor never matches, so sort by lt ourselves and page without it.
-export const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void, BlockchainError>): ChainClient => ({
+export const sandboxClient = (
+  emulator: Emulator,
+  afterWrite: Effect.Effect<void, BlockchainError>,
+  blocks: SandboxBlocks = immediateBlocks(emulator)
+): ChainClient => ({
   network: "sandbox",
   networkGlobalId: -239,
   account: (address) =>
@@ -50,7 +61,7 @@ export const sandboxClient = (emulator: Emulator, afterWrite: Effect.Effect<void
     }),
   sendBoc: (boc) =>
     Effect.tryPromise({
-      try: () => emulator.sendMessage(Cell.fromBoc(boc)[0] ?? Cell.EMPTY),
+      try: () => blocks.submit(Cell.fromBoc(boc)[0] ?? Cell.EMPTY),
       catch: (e) =>
         e instanceof EmulationError
           ? new BlockchainError({ reason: "Rejected", message: `Rejected: ${rejectionText(e.exitCode)}`, ...(e.exitCode === undefined ? {} : { exitCode: e.exitCode }) })
@@ -74,6 +85,10 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
   readonly fund: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
   /** Writes the emulator state to the data dir now (also done after every send and fund). */
   readonly persist: Effect.Effect<void, BlockchainError>
+  /** Where external messages go: at once, or into the mempool of the next block. */
+  readonly blocks: SandboxBlocks
+  /** Which payments the chain loses (by their comment): the sandbox Fragment's test recipient says. */
+  readonly dropPayments: (rule: DropRule | undefined) => void
 }>()("ton/SandboxBlockchain") {
   /** Provides both the `Blockchain` port and the sandbox extras over one emulator. */
   static readonly layerWith = (options: SandboxOptions = {}): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
@@ -83,7 +98,11 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
       if (file !== undefined) yield* restore(emulator, file)
       const writing = Semaphore.makeUnsafe(1)
       const persist = file === undefined ? Effect.void : writing.withPermit(save(emulator, file))
-      const port = makeTonBlockchain(sandboxClient(emulator, persist), options)
+      const sender = droppingSender(emulator)
+      const blocks = yield* makeSandboxBlocks(emulator, options.blockInterval ?? Duration.zero, persist, sender.send)
+      // With blocks, a send changes nothing until its block runs, which saves the state itself.
+      const afterSend = Duration.toMillis(blocks.interval) > 0 ? Effect.void : persist
+      const port = makeTonBlockchain(sandboxClient(emulator, afterSend, blocks), options)
       const fund = Effect.fn("SandboxBlockchain.fund")(function*(address: string, amount: Nanoton) {
         const to = yield* Effect.try({
           try: () => Address.parse(address.trim()),
@@ -101,14 +120,15 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
         yield* persist
       })
       return Context.make(Blockchain, port).pipe(
-        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist }))
+        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist, blocks, dropPayments: sender.setRule }))
       )
     }))
 
-  /** Sandbox layer for the composition roots: state under `DATA_DIR` (default `.data`). */
+  /** Sandbox layer for the composition roots: state under `DATA_DIR` (default `.data`), blocks every `SANDBOX_BLOCK_INTERVAL`. */
   static readonly layer = Layer.unwrap(Effect.gen(function*() {
     const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-    return SandboxBlockchain.layerWith({ dataDir })
+    const blockInterval = yield* Config.Duration("SANDBOX_BLOCK_INTERVAL").pipe(Config.withDefault(Duration.zero))
+    return SandboxBlockchain.layerWith({ dataDir, blockInterval })
   }))
 }
 

@@ -7,7 +7,8 @@
 import type { BlockchainError, Nanoton } from "@resale/core/ports/Blockchain.ts"
 import { type Blockchain as Emulator, EmulationError } from "@ton/sandbox"
 import { Address, beginCell, Cell, type Message, storeMessage, type Transaction, type TupleItem } from "@ton/ton"
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
+import { immediateBlocks, type SandboxBlocks } from "./SandboxBlocks.ts"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 
@@ -17,6 +18,8 @@ export interface SandboxChain {
   readonly persist: Effect.Effect<void, BlockchainError>
   /** The faucet, served as the sandbox-only `sandboxFund` method (for `SandboxFaucet.remote`). */
   readonly fund?: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
+  /** Where a sent message goes (the mempool of the next block, or straight in); default straight in. */
+  readonly blocks?: SandboxBlocks
 }
 
 /** Fault drills: answer 429, or drop the connection before or after running the call. */
@@ -73,6 +76,7 @@ const stackJson = (item: TupleItem): unknown =>
 
 const methods = (sandbox: SandboxChain): Record<string, (params: any) => Promise<unknown>> => {
   const emulator = sandbox.emulator
+  const blocks = sandbox.blocks ?? immediateBlocks(emulator)
   return {
     getAddressInformation: async ({ address }) => {
       const contract = await emulator.getContract(Address.parse(address))
@@ -102,7 +106,7 @@ const methods = (sandbox: SandboxChain): Record<string, (params: any) => Promise
     },
     sendBoc: async ({ boc }) => {
       try {
-        await emulator.sendMessage(Cell.fromBase64(boc))
+        await blocks.submit(Cell.fromBase64(boc))
       } catch (e) {
         if (!(e instanceof EmulationError)) throw e
         throw new RpcError(
@@ -111,7 +115,8 @@ const methods = (sandbox: SandboxChain): Record<string, (params: any) => Promise
             `Cannot run message on account: inbound external message rejected by transaction: exitcode=${e.exitCode ?? 0}, steps=0, gas_used=0`
         )
       }
-      await Effect.runPromise(Effect.ignore(sandbox.persist))
+      // With blocks, nothing changed yet: the block saves the state when it runs.
+      if (Duration.toMillis(blocks.interval) === 0) await Effect.runPromise(Effect.ignore(sandbox.persist))
       return { "@type": "ok" }
     },
     // Not toncenter's: the faucet of a sandbox world, for the other processes of its data directory.

@@ -1,4 +1,5 @@
 import { AppConfig, type AppSettings, type WorkerTimings } from "@resale/config"
+import type { WalletVersion } from "@resale/core/ports/Blockchain.ts"
 import { Context, Duration, Effect, Layer, Option, type Redacted } from "effect"
 
 /**
@@ -11,6 +12,8 @@ export interface WorkerSettings extends WorkerTimings {
   readonly dataDir: string
   /** The service's hot wallet that pays Fragment for stars and premium (required outside sandbox). */
   readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
+  /** The hot wallet's contract (`HOT_WALLET_VERSION`); None: the phrase's funded one (sandbox: v5r1). */
+  readonly hotWalletVersion: Option.Option<WalletVersion>
   readonly botToken: Option.Option<Redacted.Redacted<string>>
   readonly telegramApiUrl: string
   /** Bot chats that receive operator notifications (new receipts, unmatched payments, tickets). */
@@ -30,6 +33,7 @@ export const workerSettings = (app: AppSettings): WorkerSettings => ({
   sandbox: app.sandbox,
   dataDir: app.dataDir,
   hotWalletMnemonic: app.hotWalletMnemonic,
+  hotWalletVersion: app.hotWalletVersion,
   ...app.worker,
   botToken: app.botToken,
   telegramApiUrl: app.telegramApiUrl,
@@ -51,7 +55,10 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
       sandbox: true,
       dataDir: ".data/test",
       hotWalletMnemonic: Option.none(),
+      hotWalletVersion: Option.none(),
       concurrency: 2,
+      hotWalletBatch: 255,
+      quoteConcurrency: 8,
       pollInterval: Duration.millis(50),
       orderLease: Duration.seconds(5),
       deliveryWait: Duration.seconds(5),

@@ -12,7 +12,7 @@ import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Effect, Layer, Option } from "effect"
 import { giftSenderLayer, notifierLayer } from "./Messaging.ts"
-import { pushPolicyLayerConfig } from "@resale/core/push/PushEndpointRules.ts"
+import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 
 /** An outside chain has no faucet: asking it fails with a clear message. */
 const noFaucet = Layer.succeed(SandboxFaucet)(SandboxFaucet.of({
@@ -47,7 +47,11 @@ const chain = Layer.unwrap(Effect.gen(function*() {
   if (app.sandbox) {
     // Imported here, not at the top: production never loads the emulator and the simulators.
     const { sharedSandboxWorld } = yield* Effect.promise(() => import("./SharedSandbox.ts"))
-    return sharedSandboxWorld(app.dataDir, { sessionHold: app.fragmentSessions.hold, sessionWait: app.fragmentSessions.wait })
+    return sharedSandboxWorld(app.dataDir, {
+      sessionHold: app.fragmentSessions.hold,
+      sessionWait: app.fragmentSessions.wait,
+      blockInterval: app.sandboxBlockInterval
+    })
   }
   // Only the CLI may get here (the server and the worker are refused at start without it).
   return yield* new ConfigProblems({
@@ -60,7 +64,7 @@ const chain = Layer.unwrap(Effect.gen(function*() {
 const messaging = Layer.unwrap(Effect.gen(function*() {
   const app = yield* AppConfig
   // The push hosts the server accepts subscriptions for (PUSH_ALLOWED_HOSTS) are the ones delivered to.
-  return Layer.mergeAll(giftSenderLayer(app), notifierLayer(app).pipe(Layer.provide(pushPolicyLayerConfig)))
+  return Layer.mergeAll(giftSenderLayer(app), notifierLayer(app).pipe(Layer.provide(pushPolicyLayerFor(app.sandbox, app.publicUrl))))
 }))
 
 export const World = {

@@ -8,7 +8,7 @@ import { NodeHttpServer } from "@effect/platform-node"
 import { FragmentSandbox } from "@resale/marketplace"
 import type { SimulatorControl } from "@resale/marketplace/simulator/SimulatorControl.ts"
 import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { HttpConfig, type HttpSettings } from "@resale/http/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
 import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
@@ -18,6 +18,7 @@ import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.t
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { giftSenderLayer, notifierLayer } from "@resale/world"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
+import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 import { Context, Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
@@ -33,18 +34,23 @@ export class WebWorld extends Context.Service<WebWorld, {
   readonly market: SimulatorControl
 }>()("test/web/WebWorld") {}
 
-/** `worker`: settings of the in-process worker over the test defaults (e.g. a short attention limit). */
-export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
+/**
+ * `worker`: settings of the in-process worker over the test defaults (e.g. a short attention limit);
+ * `http`: the server's (e.g. a bot name, so the home page shows the Telegram sign-in widget).
+ */
+export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partial<HttpSettings> = {}) => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
   const chainAndMarket = Layer.mergeAll(
     SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
-    FragmentSandbox.layer({}, { timeout: "3 seconds" })
+    // With the sandbox's test recipients, as `npm start` runs it (README "Try the sandbox by hand").
+    FragmentSandbox.layer({ magic: { lateMs: 8_000, timeoutMs: 4_000 } }, { timeout: "3 seconds" })
   )
   const settings = HttpConfig.layerTest({
     adminToken: Redacted.make(ADMIN_TOKEN),
     dataDir,
     // No Telegram widget in tests: the sandbox sign-in link is the way in, and no request leaves the machine.
-    botUsername: null
+    botUsername: null,
+    ...http
   })
   const app = httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),
@@ -57,7 +63,9 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
   const outside = { sandbox: true, dataDir, giftSenders: ["user", "girl"], telegramAccounts: Option.none() }
   const messaging = Layer.mergeAll(
     giftSenderLayer(outside),
+    // Sandbox push policy: the server's own push receiver (`/v2/sandbox`) is delivered to like a push service.
     notifierLayer({ ...outside, vapid: Option.none(), vapidSubject: "mailto:operator@localhost", botToken: Option.none(), telegramApiUrl: "http://127.0.0.1:9" })
+      .pipe(Layer.provide(pushPolicyLayerFor(true, "http://127.0.0.1")))
   )
   // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
   const jobs = WorkerJobsLive.pipe(
@@ -69,6 +77,8 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}) => {
     const address = server.address
     if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
     const market = (yield* FragmentSandbox).control
+    // The chain loses the payments the simulator's test recipient says (`sandbox_lost_payment`).
+    ;(yield* SandboxBlockchain).dropPayments(market.dropsPayment)
     return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market })
   })).pipe(
     Layer.provide(Layer.mergeAll(served, jobs)),

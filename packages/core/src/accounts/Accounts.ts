@@ -9,7 +9,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { Users } from "../ports/Users.ts"
 import { currentDate, utcDay } from "../Time.ts"
 import { ApiKeyInvalid, InfoLookupQuotaExceeded, TierUpgradeInvalid, UserNotFound } from "./AccountErrors.ts"
-import { generateApiKey, hashApiKey, isApiKeyShaped } from "./ApiKey.ts"
+import { apiKeyHasher, generateApiKey, isApiKeyShaped } from "./ApiKey.ts"
 import { dailyLookupLimit, isTier, TIERS } from "./Tiers.ts"
 import type { TelegramIdentity, Tier, User } from "./User.ts"
 
@@ -46,7 +46,10 @@ export class Accounts extends Context.Service<Accounts, {
   readonly lookupUsage: (userId: UserId) => Effect.Effect<LookupUsage, UserNotFound>
   /** Links (or with null unlinks) the bot chat that notifications go to. */
   readonly linkBotChat: (userId: UserId, chatId: number | null) => Effect.Effect<User, UserNotFound>
-  /** Operators: users, newest first; `search` matches username or first name. */
+  /**
+   * Operators: users, newest first; `search` matches username or first name, and a number is also
+   * tried as a user number and as a Telegram id (those users come first on the first page).
+   */
   readonly list: (filter: { readonly search?: string } & PageRequest) => Effect.Effect<Page<User>>
 }>()("core/accounts/Accounts") {
   static readonly layer = Layer.effect(
@@ -56,6 +59,7 @@ export class Accounts extends Context.Service<Accounts, {
       const ledger = yield* Ledger
       const lookups = yield* InfoLookups
       const tx = yield* Transactor
+      const hashApiKey = yield* apiKeyHasher
 
       const find = Effect.fn("Accounts.find")(function*(userId: UserId) {
         const user = yield* users.find(userId)
@@ -133,7 +137,16 @@ export class Accounts extends Context.Service<Accounts, {
       })
 
       const list = Effect.fn("Accounts.list")(function*(filter: { readonly search?: string } & PageRequest) {
-        return yield* users.list(filter)
+        const page = yield* users.list(filter)
+        const search = filter.search?.trim() ?? ""
+        if (!/^\d{1,15}$/.test(search) || filter.offset > 0) return page
+        const byNumber = yield* users.find(Number(search) as UserId)
+        const byTelegram = yield* users.findByTelegramId(Number(search))
+        const exact = [...Option.toArray(byNumber), ...Option.toArray(byTelegram)]
+          .filter((u, i, all) => all.findIndex((v) => v.id === u.id) === i)
+        const added = exact.filter((u) => !page.items.some((p) => p.id === u.id)).length
+        const rest = page.items.filter((u) => !exact.some((e) => e.id === u.id))
+        return { items: [...exact, ...rest].slice(0, Math.max(filter.limit, exact.length)), total: page.total + added }
       })
 
       return Accounts.of({

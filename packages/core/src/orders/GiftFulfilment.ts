@@ -33,7 +33,7 @@ const requestOf = (order: Order): GiftRequest | undefined =>
 
 /**
  * Gift orders through the GiftSender. Telegram has no idempotency key for gifts, so the order's
- * reference is set to a marker with the instant BEFORE each send; an order found with a marker
+ * gift reference (`giftRef`) is set to a marker with the instant BEFORE each send; an order found with a marker
  * (resumed after a crash, or after a `Timeout`) first asks `findSent` whether that send happened
  * and only sends again when it surely did not.
  */
@@ -54,7 +54,7 @@ export class GiftFulfilment extends Context.Service<GiftFulfilment, {
       const attempt = Effect.fn("GiftFulfilment.attempt")(function*(order: Order) {
         const request = requestOf(order)
         if (request === undefined) return NotDelivered(false, `order ${order.id} is not a gift order`)
-        const since = markerTime(order.fragmentRef)
+        const since = markerTime(order.giftRef)
         if (since !== undefined) {
           const found = yield* Effect.result(gifts.findSent(request, since))
           if (found._tag === "Failure") return Unknown(`could not check whether the gift was sent: ${found.failure.message}`)
@@ -64,14 +64,14 @@ export class GiftFulfilment extends Context.Service<GiftFulfilment, {
           }
         }
         const startedAt = yield* currentDate
-        yield* work.setReference(order.id, giftMarker(startedAt))
+        yield* work.setGiftRef(order.id, giftMarker(startedAt))
         // Not cut short by a stop: a send under way finishes and its answer is kept.
         const sent = yield* Effect.uninterruptible(Effect.result(gifts.send(request)))
         if (sent._tag === "Success") return delivered(sent.success)
         const error = sent.failure
         if (error.reason === "Timeout") return Unknown(`gift send outcome unknown: ${error.message}`)
         // Nothing was sent: the marker goes, so the next attempt does not wait for a lookup.
-        yield* work.setReference(order.id, null)
+        yield* work.setGiftRef(order.id, null)
         return NotDelivered(isGiftFailureTransient(error), `gift not sent (${error.reason}): ${error.message}`)
       })
 

@@ -79,8 +79,13 @@ export const Order = Schema.Struct({
   nextAttemptAt: Schema.NullOr(Schema.Date),
   /** On-chain transaction id / hash, or the operator's reference when marked done by hand. */
   txId: Schema.NullOr(Schema.String),
-  /** The marketplace's reference of the purchase (Fragment `Ref#`), for reconciliation. */
+  /** Stars / Premium: the marketplace's reference of the purchase (Fragment `Ref#`), for reconciliation. */
   fragmentRef: Schema.NullOr(Schema.String),
+  /**
+   * Gifts: the send marker `gift@<instant before the send>`, set before each send so a resumed attempt
+   * asks the gift service whether that send happened; kept after delivery. Never a Fragment reference.
+   */
+  giftRef: Schema.NullOr(Schema.String),
   /** First unknown outcome of the current run of checks; null once known (or an operator rechecks). */
   unknownSince: Schema.NullOr(Schema.Date),
   /** Checks with an unknown outcome since `unknownSince`. */

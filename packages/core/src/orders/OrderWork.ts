@@ -24,7 +24,7 @@ const mergeEvidence = (order: Order, facts: UnknownFacts): OrderEvidence => {
   const before = order.evidence
   return {
     txHash: facts.txHash ?? before?.txHash ?? null,
-    ref: facts.ref ?? before?.ref ?? order.fragmentRef,
+    ref: facts.ref ?? before?.ref ?? order.fragmentRef ?? order.giftRef,
     chainState: facts.chainState ?? before?.chainState ?? null,
     answers: [...(before?.answers ?? []), facts.error.slice(0, 300)].slice(-ANSWERS_KEPT)
   }
@@ -45,8 +45,8 @@ export class OrderWork extends Context.Service<OrderWork, {
   /** Runs `work` while keeping the order's lease alive. */
   readonly hold: <A, E, R>(orderId: OrderId, work: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
   readonly requeue: (orderId: OrderId, delay: Duration.Duration, note: string | null) => Effect.Effect<void>
-  /** Sets or clears the order's reference while it is `processing` (a gift send marker, a `Ref#`). */
-  readonly setReference: (orderId: OrderId, reference: string | null) => Effect.Effect<void>
+  /** Sets or clears a gift order's send marker (`giftRef`) while it is `processing`. */
+  readonly setGiftRef: (orderId: OrderId, marker: string | null) => Effect.Effect<void>
   /** `processing` -> `queued` after the backoff, or -> `needs_attention` past the limit. */
   readonly unknown: (orderId: OrderId, facts: UnknownFacts) => Effect.Effect<Order, OrderNotFound | OrderTransitionInvalid>
   /** Returns orders of stopped workers to the queue; how many. */
@@ -84,8 +84,8 @@ export class OrderWork extends Context.Service<OrderWork, {
         }, now).pipe(Effect.ignore)
       })
 
-      const setReference = Effect.fn("OrderWork.setReference")(function*(orderId: OrderId, reference: string | null) {
-        yield* orders.transition(orderId, ["processing"], "processing", { fragmentRef: reference }, yield* currentDate)
+      const setGiftRef = Effect.fn("OrderWork.setGiftRef")(function*(orderId: OrderId, marker: string | null) {
+        yield* orders.transition(orderId, ["processing"], "processing", { giftRef: marker }, yield* currentDate)
           .pipe(Effect.ignore)
       })
 
@@ -103,7 +103,8 @@ export class OrderWork extends Context.Service<OrderWork, {
             unknownAttempts: checks,
             evidence: mergeEvidence(order, facts),
             lastError: facts.error.slice(0, 1000),
-            ...(facts.ref === undefined ? {} : { fragmentRef: facts.ref })
+            // A gift's reference is its send marker, never a Fragment `Ref#` (the columns are kept apart).
+            ...(facts.ref === undefined ? {} : order.item.kind === "gift" ? { giftRef: facts.ref } : { fragmentRef: facts.ref })
           }
           const overdue = checks >= settings.attentionAttempts &&
             now.getTime() - since.getTime() >= Duration.toMillis(settings.attentionAfter)
@@ -151,7 +152,7 @@ export class OrderWork extends Context.Service<OrderWork, {
         return rescued
       }).pipe(Effect.withSpan("OrderWork.rescueStale"))
 
-      return OrderWork.of({ hold, requeue, setReference, unknown, rescueStale })
+      return OrderWork.of({ hold, requeue, setGiftRef, unknown, rescueStale })
     })
   )
 }

@@ -20,6 +20,7 @@ export interface OrderPatch {
   readonly nextAttemptAt?: Date | null
   readonly txId?: string | null
   readonly fragmentRef?: string | null
+  readonly giftRef?: string | null
   readonly completedAt?: Date | null
   readonly unknownSince?: Date | null
   readonly unknownAttempts?: number

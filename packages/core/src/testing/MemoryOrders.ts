@@ -24,6 +24,7 @@ export const MemoryOrders = Layer.effect(
             nextAttemptAt: null,
             txId: null,
             fragmentRef: null,
+            giftRef: null,
             unknownSince: null,
             unknownAttempts: 0,
             evidence: null,

@@ -16,6 +16,7 @@ import {
 import { MemoryLedger } from "./MemoryLedger.ts"
 import { MemoryOrders } from "./MemoryOrders.ts"
 import { MemoryOutbox } from "./MemoryOutbox.ts"
+import { MemoryReportFigures } from "./MemoryReportFigures.ts"
 import { MemoryTickets } from "./MemoryTickets.ts"
 import { MemoryTopups } from "./MemoryTopups.ts"
 import { MemoryUsers } from "./MemoryUsers.ts"
@@ -37,7 +38,8 @@ export const MemoryPortsNoDb = Layer.mergeAll(
   MemoryOutbox,
   MemoryInfoLookups,
   MemoryReceipts,
-  MemoryAccountActivity
+  MemoryAccountActivity,
+  MemoryReportFigures
 )
 
 /** Every storage port in memory, plus the `MemoryDb` itself so tests can look at the state. */

@@ -1,4 +1,5 @@
 import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
+import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
 import { OPERATIONS, TAGS } from "./OperationDocs.ts"
 
 /**
@@ -45,24 +46,6 @@ const LIMITS: Record<string, Record<string, Json>> = {
   GiftOrderRequest: { username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } }
 }
 
-const EXAMPLES: Record<string, Json> = {
-  StarsOrderRequest: { username: "durov", amount: 100 },
-  PremiumOrderRequest: { username: "durov", duration: 3 },
-  GiftOrderRequest: { username: "durov", gift_id: "5170145012310081615", comment: "Happy birthday", anonymous: false },
-  NameRequest: { username: "durov" },
-  IncomingPaymentRequest: { amount_uzs: 50003, card_last4: "1234", external_id: "bank-msg-8812" },
-  Order: {
-    order_id: 42, user_id: 7, kind: "stars", username: "durov", stars: 100, months: null, gift_id: null,
-    price_uzs: 23000, status: "completed", tx_id: "a1b2c3", error: null, created_at: "2026-01-31T12:00:00.000Z"
-  },
-  Balance: { balance_uzs: 150000, sandbox: false },
-  ConflictEncoded: {
-    detail: "Insufficient balance: 23000 UZS required, 1500 UZS available",
-    code: "balance_insufficient",
-    params: { required_uzs: 23000, balance_uzs: 1500 }
-  }
-}
-
 const REDIRECT_HEADERS = {
   Location: { description: "Where the browser goes next.", schema: { type: "string" } },
   "Set-Cookie": { description: "The session cookie set or cleared (HttpOnly, SameSite=Lax).", schema: { type: "string" } }
@@ -78,12 +61,17 @@ const HEALTHZ = {
     responses: {
       "200": {
         description: "Up",
-        content: { "application/json": { schema: { type: "object", properties: { status: { type: "string", enum: ["ok"] } } } } }
+        content: {
+          "application/json": { schema: { type: "object", properties: { status: { type: "string", enum: ["ok"] } } }, example: { status: "ok" } }
+        }
       },
       "503": {
         description: "The database does not answer",
         content: {
-          "application/json": { schema: { type: "object", properties: { status: { type: "string", enum: ["database unreachable"] } } } }
+          "application/json": {
+            schema: { type: "object", properties: { status: { type: "string", enum: ["database unreachable"] } } },
+            example: { status: "database unreachable" }
+          }
         }
       }
     }
@@ -117,6 +105,19 @@ const fixParameter = (parameter: Json): Json => {
   return parameter
 }
 
+/** Examples of the inline bodies (a `$ref`'d schema carries its own). */
+const exemplify = (operation: Json): void => {
+  for (const media of Object.values<Json>(operation["requestBody"]?.["content"] ?? {})) {
+    const example = REQUEST_EXAMPLES[operation["operationId"]]
+    if (media["schema"]?.["$ref"] === undefined && example !== undefined) media["example"] = example
+  }
+  for (const response of Object.values<Json>(operation["responses"] ?? {})) {
+    for (const [type, media] of Object.entries<Json>(response["content"] ?? {})) {
+      if (media["schema"]?.["$ref"] === undefined && MEDIA_EXAMPLES[type] !== undefined) media["example"] = MEDIA_EXAMPLES[type]
+    }
+  }
+}
+
 export const contractTransform = (spec: Json): Json => {
   relax(spec)
   spec["servers"] = [{ url: "/", description: "This server" }]
@@ -127,7 +128,7 @@ export const contractTransform = (spec: Json): Json => {
   for (const [name, limits] of Object.entries(LIMITS)) {
     for (const [field, extra] of Object.entries(limits)) Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, extra)
   }
-  for (const [name, example] of Object.entries(EXAMPLES)) if (schemas[name]) schemas[name]["examples"] = [example]
+  for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) if (schemas[name]) schemas[name]["examples"] = [example]
   for (const operations of Object.values<Json>(spec["paths"])) {
     for (const operation of Object.values<Json>(operations)) {
       const tag: string = operation["tags"]?.[0] ?? ""
@@ -137,6 +138,7 @@ export const contractTransform = (spec: Json): Json => {
       operation["parameters"] = (operation["parameters"] ?? [])
         .filter((p: Json) => !(p["in"] === "header" && CREDENTIAL_HEADERS.has(p["name"])))
         .map(fixParameter)
+      exemplify(operation)
       const redirect = operation["responses"]?.["303"]
       if (redirect) Object.assign(redirect, { description: "Redirect (See Other)", headers: REDIRECT_HEADERS })
     }

@@ -36,6 +36,8 @@ const ORDER_ID = str("Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the s
   pattern: "^[A-Za-z0-9_.:-]{1,128}$"
 })
 const WALLET_VERSION = str("Which wallet of the phrase pays.", { enum: ["v4r2", "v5r1"] })
+// A placeholder, never a real phrase: a mnemonic is not written anywhere, examples included.
+const PHRASE = "word1 word2 word3 ... word24"
 const USERNAME = str("Telegram username, with or without @.", { pattern: "^@?[A-Za-z0-9_]{4,32}$" })
 
 const Failure = {
@@ -56,11 +58,29 @@ const errorResponses = (statuses: ReadonlyArray<number>): Json =>
     content: { "application/json": { schema: { $ref: "#/components/schemas/Failure" } } }
   }]))
 
-const operation = (summary: string, description: string, request: Json, success: Json, example: Json): Json => {
-  const body = { type: "object", required: Object.entries(request).filter(([, v]) => (v as Json)["x-required"]).map(([k]) => k), properties: Object.fromEntries(Object.entries(request).map(([k, v]) => [k, { ...(v as Json), "x-required": undefined }])) }
+/**
+ * Every field but `seed` may come in the query string instead of the body (the body's win): each is
+ * an optional query parameter. The phrase is refused in the URL, so it is no parameter.
+ */
+const queryParameters = (request: Json): ReadonlyArray<Json> =>
+  Object.entries(request).filter(([name]) => name !== "seed").map(([name, field]) => {
+    const { description, "x-required": _required, ...schema } = field as Json
+    return {
+      name,
+      in: "query",
+      required: false,
+      description: `${description === undefined ? `\`${name}\`.` : String(description)} In the query instead of the body (the body's value wins).`,
+      schema
+    }
+  })
+
+const operation = (summary: string, description: string, request: Json, success: Json, example: Json, asked: Json): Json => {
+  const body = { type: "object", examples: [asked], required: Object.entries(request).filter(([, v]) => (v as Json)["x-required"]).map(([k]) => k), properties: Object.fromEntries(Object.entries(request).map(([k, v]) => [k, { ...(v as Json), "x-required": undefined }])) }
+  const parameters = queryParameters(request)
   return {
     summary,
     description: `${description} Fields may also come in the query string (the body's win), except \`seed\`.`,
+    ...(parameters.length === 0 ? {} : { parameters }),
     requestBody: { required: false, content: { "application/json": { schema: JSON.parse(JSON.stringify(body)) } } },
     responses: {
       "200": { description: "Done", content: { "application/json": { schema: { type: "object", properties: success, examples: [example] } } } },
@@ -72,9 +92,17 @@ const operation = (summary: string, description: string, request: Json, success:
 const required = (schema: Json): Json => ({ ...schema, "x-required": true })
 const OK = { ok: { type: "boolean" }, message: { type: "string" } }
 
-const purchase = (fields: Json, success: Json, summary: string, description: string, example: Json) => {
-  const op = operation(summary, description, fields, { ...OK, order_id: { type: "string" }, ...success }, example)
-  return { get: { ...op, operationId: `${summary}.get`, requestBody: undefined }, post: { ...op, operationId: `${summary}.post` } }
+/** `asked`: an example request body; `example`: its answer. */
+const purchase = (fields: Json, success: Json, summary: string, description: string, example: Json, asked: Json) => {
+  const op = operation(summary, description, fields, { ...OK, order_id: { type: "string" }, ...success }, example, asked)
+  const get = {
+    ...op,
+    operationId: `${summary}.get`,
+    // a GET body is what existing bots send, but fetch-based clients cannot: the phrase needs POST there
+    description: `${String(op["description"])} GET also reads a JSON body (where \`seed\` goes); clients that cannot send a body with GET, such as fetch, use POST.`,
+    requestBody: undefined
+  }
+  return { get, post: { ...op, operationId: `${summary}.post` } }
 }
 
 const paths: Json = {
@@ -82,37 +110,43 @@ const paths: Json = {
     { username: required(USERNAME), amount: required({ type: "integer", minimum: 50, maximum: 1_000_000 }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
     { username: { type: "string" }, stars_amount: { type: "integer" }, cost: num("TON taken from the wallet (price + fee).") },
     "buyStars", "Buy Telegram Stars for a username, paid from the caller's wallet.",
-    { ok: true, message: "Stars sent", order_id: "ORD1", username: "durov", stars_amount: 100, cost: 0.42 }
+    { ok: true, message: "Stars sent", order_id: "ORD1", username: "durov", stars_amount: 100, cost: 0.42 },
+    { username: "durov", amount: 100, seed: PHRASE, order_id: "ORD1", wallet_version: "v5r1" }
   ),
   "/premium/buy": purchase(
     { username: required(USERNAME), duration: required({ type: "integer", enum: [3, 6, 12] }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
     { username: { type: "string" }, duration: { type: "integer" }, cost: num("TON taken from the wallet (price + fee).") },
     "buyPremium", "Gift Telegram Premium (3, 6 or 12 months), paid from the caller's wallet.",
-    { ok: true, message: "Premium sent", order_id: "ORD2", username: "durov", duration: 3, cost: 4.1 }
+    { ok: true, message: "Premium sent", order_id: "ORD2", username: "durov", duration: 3, cost: 4.1 },
+    { username: "durov", duration: 3, seed: PHRASE, order_id: "ORD2" }
   ),
   "/coin/buy": purchase(
     { username: required(USERNAME), amount: required({ type: "integer", minimum: 1, maximum: 1_000_000 }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
     { username: { type: "string" }, amount: { type: "number" }, cost: num("TON taken from the wallet (price + fee).") },
     "buyTon", "Top up a username's Telegram TON balance (alias: /ton/buy).",
-    { ok: true, message: "TON sent", order_id: "ORD3", username: "durov", amount: 5, cost: 5.01 }
+    { ok: true, message: "TON sent", order_id: "ORD3", username: "durov", amount: 5, cost: 5.01 },
+    { username: "durov", amount: 5, seed: PHRASE, order_id: "ORD3" }
   ),
   "/coin/transfer": purchase(
     { to: required(str("Destination TON address.")), amount: required(num("TON, up to 9 decimals.", { exclusiveMinimum: 0 })), seed: required(SEED), comment: str("Public on chain."), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
     { tx_hash: { type: "string" }, fee: num("Network fee on top of amount.") },
     "transfer", "Send TON from the caller's wallet (alias: /ton/transfer).",
-    { ok: true, message: "Sent", order_id: "ORD4", tx_hash: "ab12", fee: 0.004 }
+    { ok: true, message: "Sent", order_id: "ORD4", tx_hash: "ab12", fee: 0.004 },
+    { to: "UQ...", amount: 0.5, seed: PHRASE, comment: "invoice 118", order_id: "ORD4" }
   ),
   "/balance": purchase(
     { seed: required(SEED), wallet_version: WALLET_VERSION },
     { address: { type: "string" }, version: { type: "string" }, status: { type: "string" }, state: { type: "string" }, balance: { type: "number" } },
     "balance", "The wallet of a phrase: address, state and balance.",
-    { ok: true, message: "ok", address: "UQ...", version: "v5r1", status: "active", state: "active", balance: 1.5 }
+    { ok: true, message: "ok", address: "UQ...", version: "v5r1", status: "active", state: "active", balance: 1.5 },
+    { seed: PHRASE, wallet_version: "v5r1" }
   ),
   "/status": purchase(
     {},
     { status: { type: "string" }, network: { type: "string" }, sandbox: { type: "boolean" } },
     "status", "Whether the service is up and which network it pays on.",
-    { ok: true, status: "ok", message: "ok", network: "mainnet", sandbox: false }
+    { ok: true, status: "ok", message: "ok", network: "mainnet", sandbox: false },
+    {}
   )
 }
 

@@ -68,6 +68,24 @@ export const ordersContract = (test: StoreTest) => {
     assert.strictEqual(missing._tag, "OrderNotFound")
   }))
 
+  test("a gift's send marker is its giftRef, apart from the Fragment Ref# of stars and premium", Effect.gen(function*() {
+    const orders = yield* Orders
+    const user = yield* newUser(5)
+    const gift = yield* orders.insert({
+      userId: user.id,
+      recipient: "friend_2",
+      item: { kind: "gift", giftId: "5170145012310081615", giftStars: 15, comment: "hi", senderAccount: null, anonymous: false },
+      priceUzs: 3450 as Uzs
+    }, t0)
+    assert.isNull(gift.giftRef)
+    const marked = yield* orders.transition(gift.id, ["queued"], "processing", { giftRef: "gift@2026-01-01T00:00:00.000Z" }, at(1))
+    assert.deepStrictEqual([marked.giftRef, marked.fragmentRef], ["gift@2026-01-01T00:00:00.000Z", null])
+    const cleared = yield* orders.transition(gift.id, ["processing"], "processing", { giftRef: null }, at(2))
+    assert.isNull(cleared.giftRef)
+    const star = yield* orders.transition((yield* orders.insert(stars(user.id), t0)).id, ["queued"], "processing", { fragmentRef: "Ref#x" }, at(1))
+    assert.deepStrictEqual([star.fragmentRef, star.giftRef], ["Ref#x", null])
+  }))
+
   test("claimNext takes due queued orders oldest first, each once", Effect.gen(function*() {
     const orders = yield* Orders
     const user = yield* newUser(4)

@@ -59,11 +59,13 @@ export class HotWallet extends Context.Service<HotWallet, {
         return `hw-${orderId}-${chargeSeq}-${tag.slice(0, 20)}`
       }
 
-      // The addresses the faucet funds: the phrase's V5R1 wallet for each key kind it validates as.
+      // The contract that pays: the configured one, else the phrase's funded one (the sandbox funds v5r1).
+      const version = Option.getOrUndefined(settings.hotWalletVersion)
+      // The addresses the faucet funds: the phrase's wallet of that version for each key kind it validates as.
       const addresses = Option.isNone(sandbox) ? [] : yield* deriveKeys(phrase).pipe(
         Effect.map((keys) =>
           keys.map((k) =>
-            walletContract("v5r1", k.key.publicKey, networkGlobalIdOf(chain.network)).address.toString({ bounceable: false })
+            walletContract(version ?? "v5r1", k.key.publicKey, networkGlobalIdOf(chain.network)).address.toString({ bounceable: false })
           )
         ),
         Effect.orDie
@@ -83,10 +85,27 @@ export class HotWallet extends Context.Service<HotWallet, {
 
       // Resolved once: a failure (not funded yet, node down) is not kept, so the next order tries again.
       let resolved: Wallet | undefined
+      let warnedEmpty = false
       const wallet = Effect.suspend(() =>
         resolved !== undefined
           ? Effect.succeed(resolved)
-          : chain.resolveWallet(phrase).pipe(Effect.tap((w) => Effect.sync(() => void (resolved = w))))
+          : chain.resolveWallet(phrase, version === undefined ? undefined : { version }).pipe(
+            Effect.tap((w) =>
+              Effect.andThen(
+                Effect.sync(() => void (resolved = w)),
+                // Where operators fund it: the address is logged once, at the first payment.
+                Effect.logInfo(`hot wallet ${w.version} ${w.address}: ${Number(w.balance) / 1e9} TON`)
+              )
+            ),
+            Effect.tapError((e) =>
+              warnedEmpty || e.reason !== "WalletNotFound"
+                ? Effect.void
+                : Effect.andThen(
+                  Effect.sync(() => void (warnedEmpty = true)),
+                  Effect.logWarning(`hot wallet not funded yet: send TON to ${(e.addresses ?? []).filter((a) => version === undefined || a.version === version).map((a) => `${a.address} (${a.version})`).join(" or ")}`)
+                )
+            )
+          )
       )
 
       return HotWallet.of({ phrase, orderKey, wallet, ensureFunded })

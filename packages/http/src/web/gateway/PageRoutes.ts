@@ -2,9 +2,11 @@ import { Effect, type Types } from "effect"
 import type * as Dto from "../../api/Dtos.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
+import { type Person, userIdsIn } from "../layout/People.ts"
 import { type AdminOrdersFilter, adminOrdersPage } from "../pages/AdminOrdersPage.ts"
 import { type AdminPayment, adminPaymentsPage } from "../pages/AdminPaymentsPage.ts"
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
+import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/AdminReportsPage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
@@ -13,6 +15,7 @@ import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
 import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
+import { type SandboxInboxView, sandboxPage } from "../pages/SandboxPage.ts"
 import type { HistoryPage } from "../routes/HistoryRoutes.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
@@ -87,6 +90,24 @@ const paging = (query: URLSearchParams, limitDefault: number) => {
   return { offset: int("offset", 0, 1e9), limit: Math.max(1, int("limit", limitDefault, 100)) }
 }
 
+/**
+ * `load` for operator lists: also asks who every `user_id` in the answers is, so the page can show
+ * name, @username and Telegram id instead of a bare number (a failed look-up leaves the numbers).
+ */
+const loadWithPeople = <const T extends ReadonlyArray<unknown>>(
+  env: PageEnv,
+  urls: ReadonlyArray<string>,
+  draw: (ctx: PageContext, ...json: T) => Html
+) =>
+  Effect.gen(function*() {
+    const answers = yield* Effect.forEach(urls, env.get)
+    const ids = [...userIdsIn(answers.map((a) => a.json))]
+    const brief = ids.length === 0 ? undefined : yield* env.get(`/v2/admin/users/brief?ids=${ids.slice(0, 200).join(",")}`)
+    const found = brief?.status === 200 ? (brief.json as { users: ReadonlyArray<Person> }).users : []
+    const ctx = { ...env.ctx, people: new Map(found.map((p) => [p.user_id, p])) }
+    return withJson(env, answers, (...json: T) => draw(ctx, ...json))
+  })
+
 type Loader = (env: PageEnv) => Effect.Effect<PageResult, Types.unhandled>
 
 export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
@@ -107,6 +128,8 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     const { offset, limit } = paging(env.query, 20)
     return load(env, [`/v2/balance/history?offset=${offset}&limit=${limit}`], (history: HistoryPage) => historyPage(env.ctx, history))
   }],
+  // Sandbox mode only: in production the inbox route does not exist and the page answers "not found".
+  [/^\/v2\/sandbox$/, (env) => load(env, ["/v2/sandbox/push/inbox"], (inbox: SandboxInboxView) => sandboxPage(env.ctx, inbox))],
   [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
   [/^\/v2\/tickets$/, (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))],
   [/^\/v2\/tickets\/(\d{1,15})$/, (env) =>
@@ -126,12 +149,12 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     load(env, ["/v2/admin", "/v2/admin/payments"], (home: typeof Dto.AdminHome.Type, payments: { total: number }) =>
       adminHomePage(env.ctx, { home, unmatchedPayments: payments.total }))],
   [/^\/v2\/admin\/topups$/, (env) =>
-    load(
+    loadWithPeople(
       env,
       ["/v2/admin/topups/list?status=review,pending&limit=100", "/v2/admin/topups/list?status=paid,cancelled,rejected,expired&limit=50"],
-      (queue: { topups: ReadonlyArray<AdminTopup> }, history: { topups: ReadonlyArray<AdminTopup> }) =>
+      (ctx, queue: { topups: ReadonlyArray<AdminTopup> }, history: { topups: ReadonlyArray<AdminTopup> }) =>
         // Receipts waiting for a decision first, then the oldest transfer still pending.
-        adminTopupsPage(env.ctx, {
+        adminTopupsPage(ctx, {
           queue: [...queue.topups].sort((a, b) =>
             Number(b.status === "review") - Number(a.status === "review") || a.created_at.localeCompare(b.created_at)
           ),
@@ -139,7 +162,7 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
         })
     )],
   [/^\/v2\/admin\/payments$/, (env) =>
-    load(env, ["/v2/admin/payments"], (list: { payments: ReadonlyArray<AdminPayment> }) => adminPaymentsPage(env.ctx, list.payments))],
+    loadWithPeople(env, ["/v2/admin/payments"], (ctx, list: { payments: ReadonlyArray<AdminPayment> }) => adminPaymentsPage(ctx, list.payments))],
   [/^\/v2\/admin\/orders$/, (env) => {
     const { offset, limit } = paging(env.query, 50)
     const status = env.query.get("status") || null
@@ -147,8 +170,8 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     const filter: AdminOrdersFilter = { status, kind, offset, limit }
     const params = new URLSearchParams({ offset: String(offset), limit: String(limit), ...(status ? { status } : {}), ...(kind ? { kind } : {}) })
     return Effect.flatMap(env.giftTitles, (gifts) =>
-      load(env, [`/v2/admin/orders/list?${params}`], (list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
-        adminOrdersPage(env.ctx, { orders: list.orders, total: list.total, filter, gifts })))
+      loadWithPeople(env, [`/v2/admin/orders/list?${params}`], (ctx, list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
+        adminOrdersPage(ctx, { orders: list.orders, total: list.total, filter, gifts })))
   }],
   [/^\/v2\/admin\/users$/, (env) => {
     const { offset, limit } = paging(env.query, 50)
@@ -158,11 +181,26 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   }],
   [/^\/v2\/admin\/users\/(\d{1,15})$/, (env) =>
     load(env, [`/v2/admin/users/${env.match[1]}`], (detail: AdminUserDetail) => adminUserPage(env.ctx, detail))],
+  [/^\/v2\/admin\/reports$/, (env) => {
+    const query: ReportQuery = {
+      period: env.query.get("period") || "day",
+      from: env.query.get("from") ?? "",
+      to: env.query.get("to") ?? "",
+      tonRate: env.query.get("ton_rate") ?? ""
+    }
+    const params = new URLSearchParams({ period: query.period, from: query.from, to: query.to, ton_rate: query.tonRate })
+    // A refused request (bad dates or rate) is the same page with the form kept and the reason, not an error page.
+    return Effect.map(env.get(`/v2/admin/reports/data?${params}`), (answer): PageResult => {
+      if (answer.status === 422) return page(adminReportsPage(env.ctx, query, undefined))
+      return withJson(env, [answer], (data: ReportData) =>
+        adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data))
+    })
+  }],
   [/^\/v2\/admin\/tickets$/, (env) =>
-    load(env, ["/v2/admin/tickets"], (list: typeof Dto.Tickets.Type) => adminTicketsPage(env.ctx, list))],
+    loadWithPeople(env, ["/v2/admin/tickets"], (ctx, list: typeof Dto.Tickets.Type) => adminTicketsPage(ctx, list))],
   [/^\/v2\/admin\/tickets\/(\d{1,15})$/, (env) =>
-    load(env, [`/v2/admin/tickets/${env.match[1]}`], (detail: typeof Dto.TicketDetail.Type) =>
-      ticketPage(env.ctx, { detail, viewer: "operator" }))]
+    loadWithPeople(env, [`/v2/admin/tickets/${env.match[1]}`], (ctx, detail: typeof Dto.TicketDetail.Type) =>
+      ticketPage(ctx, { detail, viewer: "operator" }))]
 ]
 
 export const findPage = (path: string): readonly [RegExpExecArray, Loader] | undefined => {

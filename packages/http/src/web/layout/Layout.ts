@@ -31,7 +31,8 @@ const ADMIN_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
   ["payments", "/v2/admin/payments", "nav.payments"],
   ["adminOrders", "/v2/admin/orders", "nav.adminOrders"],
   ["tickets", "/v2/admin/tickets", "nav.tickets"],
-  ["people", "/v2/admin/users", "nav.people"]
+  ["people", "/v2/admin/users", "nav.people"],
+  ["reports", "/v2/admin/reports", "nav.reports"]
 ]
 
 const menu = (ctx: PageContext, active: NavKey): Html => {
@@ -108,7 +109,7 @@ export const layout = (ctx: PageContext, page: PageSpec): Html => {
 </head>
 <body class="area-${ctx.area}">
 <a class="skip" href="#main">${t("skip")}</a>
-${ctx.sandbox ? html`<div class="sandbox" role="note"><strong>Sandbox</strong> ${t("sandbox.banner")}</div>` : ""}
+${ctx.sandbox ? html`<div class="sandbox" role="note"><strong>Sandbox</strong> ${t("sandbox.banner")} <a href="/v2/sandbox">${t("sandbox.link")}</a></div>` : ""}
 <header class="top">
 <a class="brand" href="${home}"><img src="/v2/static/icon.svg?v=${ctx.assetVersion}" alt="" width="28" height="28"><span>${
     t("app.name")

@@ -1,5 +1,6 @@
 import type { Flash } from "../gateway/WebCookies.ts"
 import type { Translator } from "../i18n/Translate.ts"
+import type { Person } from "./People.ts"
 
 /** Which menu a page shows: visitors, signed-in shoppers, or operators. */
 export type Area = "public" | "user" | "admin"
@@ -18,10 +19,14 @@ export interface PageContext {
   readonly signedIn: boolean
   /** Cache-busting suffix of the static assets. */
   readonly assetVersion: string
+  /** On operator lists: who the user numbers are (loaded with the page's data). */
+  readonly people?: ReadonlyMap<number, Person>
 }
 
 /** The name of a page's menu entry, to mark it current. */
 export type NavKey =
+  /** sandbox mode's help page: reached from the sandbox banner, not the menu */
+  | "sandbox"
   | "home"
   | "dashboard"
   | "orders"
@@ -35,4 +40,5 @@ export type NavKey =
   | "adminOrders"
   | "tickets"
   | "people"
+  | "reports"
   | "none"

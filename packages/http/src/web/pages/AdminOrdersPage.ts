@@ -2,7 +2,7 @@ import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { actionForm, formGuards, money, pagination, select, statusBadge, submit, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
-import { userLink } from "./AdminUsersPage.ts"
+import { userLink } from "../layout/People.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { type GiftTitles, orderItem, shownStatus } from "./OrderViews.ts"
 
@@ -85,7 +85,7 @@ ${
           attrs: html` data-order-id="${o.order_id}"`,
           cells: [
             `#${o.order_id}`,
-            userLink(o.user_id),
+            userLink(ctx, o.user_id),
             orderItem(ctx.tr, o, data.gifts),
             `@${o.username}`,
             money(ctx.tr, o.price_uzs),

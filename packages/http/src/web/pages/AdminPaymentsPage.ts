@@ -2,7 +2,7 @@ import { type Html, html } from "../Html.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import { formGuards, money, statusBadge, submit, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
-import { userLink } from "./AdminUsersPage.ts"
+import { userLink } from "../layout/People.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 
 /** An incoming bank payment waiting for an operator, with the top-ups it could belong to. */
@@ -51,7 +51,7 @@ const candidates = (ctx: PageContext, payment: AdminPayment): Html =>
     ? html`<span class="hint">—</span>`
     : html`<ul class="plain">${
       payment.candidates.map((c) =>
-        html`<li>#${c.topup_id} · ${userLink(c.user_id)} · ${statusBadge(ctx.tr, "topup", c.status)}${
+        html`<li>#${c.topup_id} · ${userLink(ctx, c.user_id)} · ${statusBadge(ctx.tr, "topup", c.status)}${
           c.credited_on_receipt === null
             ? ""
             : html`<p class="warn" data-credited-on-receipt="${c.credited_on_receipt}">${ctx.tr.t("admin.creditedOnReceipt")} #${c.credited_on_receipt}</p>`

@@ -2,7 +2,7 @@ import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { statusBadge, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
-import { userLink } from "./AdminUsersPage.ts"
+import { userLink } from "../layout/People.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 
 type Ticket = typeof Dto.Ticket.Type
@@ -31,7 +31,7 @@ ${
           cells: [
             `#${ticket.ticket_id}`,
             html`<a href="/v2/admin/tickets/${ticket.ticket_id}">${ticket.subject}</a>`,
-            userLink(ticket.user_id),
+            userLink(ctx, ticket.user_id),
             html`${statusBadge(ctx.tr, "ticket", ticket.status)}${
               ticket.status === "open" ? html` <span class="hint">${waiting(ticket) ? t("admin.waitingAnswer") : t("admin.answered")}</span>` : ""
             }`,

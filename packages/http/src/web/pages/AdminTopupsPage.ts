@@ -2,7 +2,7 @@ import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { formGuards, money, section, statusBadge, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
-import { userLink } from "./AdminUsersPage.ts"
+import { userLink } from "../layout/People.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 
 /** A top-up as operators see it: the wire record plus the receipt's content type for the preview. */
@@ -50,7 +50,7 @@ const rows = (ctx: PageContext, topups: ReadonlyArray<AdminTopup>, actions: bool
     attrs: html` data-topup-row="${tp.topup_id}"`,
     cells: [
       `#${tp.topup_id}`,
-      userLink(tp.user_id),
+      userLink(ctx, tp.user_id),
       ctx.tr.t(tp.method === "receipt" ? "method.receipt" : "method.card"),
       // What reached the balance once credited (a bank payment or receipt may differ from the payable amount).
       tp.credited_uzs !== null

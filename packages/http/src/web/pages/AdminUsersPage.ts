@@ -4,6 +4,7 @@ import type { MessageKey } from "../i18n/en.ts"
 import { field, formGuards, money, pagination, section, statusBadge, submit, table, textarea, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
+import { personView } from "../layout/People.ts"
 import type { HistoryEntry } from "../routes/HistoryRoutes.ts"
 import { causeText } from "./HistoryPage.ts"
 
@@ -25,15 +26,6 @@ export interface AdminUserDetail {
   readonly tickets: ReadonlyArray<typeof Dto.Ticket.Type>
 }
 
-/** A link to the operator's page of a user: the number, for pages that know no more than that. */
-export const userLink = (userId: number): Html => html`<a href="/v2/admin/users/${userId}" data-user-link>#${userId}</a>`
-
-/** Name, @username (opening Telegram) and Telegram id: who this is, at a glance. */
-const who = (user: UserOut): Html =>
-  html`<a href="/v2/admin/users/${user.user_id}"><strong>${user.first_name ?? `#${user.user_id}`}</strong></a>${
-    user.username ? html` · <a href="https://t.me/${user.username}" rel="noopener noreferrer" target="_blank">@${user.username}</a>` : ""
-  } · <span class="hint">Telegram ${user.telegram_id}</span>`
-
 export const adminUsersPage = (ctx: PageContext, data: AdminUsersList, search: string): Html => {
   const { t } = ctx.tr
   return layout(ctx, {
@@ -50,7 +42,7 @@ ${table({
       empty: t("people.none"),
       rows: data.users.map((u) => ({
         attrs: html` data-user-row="${u.user_id}"`,
-        cells: [who(u), money(ctx.tr, u.balance_uzs), u.has_api_key ? t("people.keyYes") : t("people.keyNo"), userLink(u.user_id)]
+        cells: [personView(u), money(ctx.tr, u.balance_uzs), u.has_api_key ? t("people.keyYes") : t("people.keyNo"), html`<a href="/v2/admin/users/${u.user_id}">#${u.user_id}</a>`]
       }))
     })}
 ${pagination(ctx.tr, `/v2/admin/users?search=${encodeURIComponent(search)}`, data.offset, data.limit, data.total)}`
@@ -77,7 +69,7 @@ export const adminUserPage = (ctx: PageContext, data: AdminUserDetail): Html => 
     active: "people",
     body: html`<h1>${t("people.userTitle", { id: String(u.user_id) })}</h1>
 <section class="card" id="person" aria-labelledby="person-h"><h2 id="person-h">${u.first_name ?? `#${u.user_id}`}</h2>
-<p>${who(u)}</p>
+<p>${personView(u)}</p>
 <p>${t("dash.balance")}: <strong id="user-balance" data-balance="${data.balance_uzs}">${ctx.tr.uzs(data.balance_uzs)}</strong></p>
 <p>${t("api.keyTitle")}: ${u.has_api_key ? t("people.keyYes") : t("people.keyNo")} · ${t("field.tier")} ${u.tier}</p></section>
 ${adjustForm(ctx, u)}

@@ -2,6 +2,7 @@ import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { actionForm, formGuards, statusBadge, submit, textarea, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
+import { userLink } from "../layout/People.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 
 type Detail = typeof Dto.TicketDetail.Type
@@ -42,7 +43,7 @@ export const ticketPage = (ctx: PageContext, data: TicketData): Html => {
     active: operator ? "tickets" : "support",
     body: html`<p><a href="${operator ? "/v2/admin/tickets" : "/v2/tickets"}">← ${operator ? t("admin.ticketsTitle") : t("ticket.back")}</a></p>
 <h1>${title}</h1>
-<p>${statusBadge(ctx.tr, "ticket", ticket.status)}${operator ? html` · ${t("admin.userNo", { id: String(ticket.user_id) })}` : ""} ${actions}</p>
+<p>${statusBadge(ctx.tr, "ticket", ticket.status)}${operator ? html` · ${userLink(ctx, ticket.user_id)}` : ""} ${actions}</p>
 ${!operator && ticket.status === "closed" ? html`<p class="hint">${t("ticket.closedNote")}</p>` : ""}
 <p class="hint">${t("ticket.live")}</p>
 <ol class="conversation" id="conversation" aria-live="polite" aria-label="${title}" data-viewer="${data.viewer}">${

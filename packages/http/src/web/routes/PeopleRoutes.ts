@@ -1,5 +1,5 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
-import type { UserId } from "@resale/core/ids.ts"
+import { UserId } from "@resale/core/ids.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
@@ -9,7 +9,7 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { adminOrderOut, ticketOut, topupOut, userOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathId, queryInt, strField, validationFailed, type ValidationItem } from "./RouteKit.ts"
+import { detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathIdOf, queryInt, strField, validationFailed, type ValidationItem } from "./RouteKit.ts"
 
 /**
  * Who is who, for operators: find a shopper by @username, name or user number, see one
@@ -17,16 +17,18 @@ import { detail, errorResponse, formFields, intField, json, operatorOnly as oper
  * the balance with a reason the shopper is shown, through the core's own adjustment use case.
  *
  *   GET  /v2/admin/users/list?search=&offset=&limit=   -> { users: [UserOut + balance_uzs], total }
+ *   GET  /v2/admin/users/brief?ids=1,2,3               -> { users: [UserOut] } (who the numbers on a list are)
  *   GET  /v2/admin/users/:user_id                      -> { user, balance_uzs, history, topups, orders, tickets }
  *   POST /v2/admin/users/:user_id/adjust               form: amount_uzs (signed), reason; Idempotency-Key required
  */
 export const PEOPLE_ROUTES = [
   { method: "GET", path: "/v2/admin/users/list" },
+  { method: "GET", path: "/v2/admin/users/brief" },
   { method: "GET", path: "/v2/admin/users/:user_id" },
   { method: "POST", path: "/v2/admin/users/:user_id/adjust" }
 ] as const
 
-const pathUser = (raw: string | undefined): UserId | undefined => pathId(raw) as UserId | undefined
+const pathUser = pathIdOf(UserId)
 
 export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
@@ -46,14 +48,18 @@ export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
     const search = (query.get("search") ?? "").trim().replace(/^@/, "").slice(0, 64)
     const offset = queryInt(query, "offset", 0)
     const limit = Math.max(1, queryInt(query, "limit", 50, 100))
+    // A number is also tried as a user number and a Telegram id (the core puts those first).
     const page = yield* accounts.list({ offset, limit, ...(search === "" ? {} : { search }) })
-    // A number is also a user number: that user comes first.
-    const byNumber = /^\d{1,15}$/.test(search) && offset === 0
-      ? Option.getOrUndefined(yield* accounts.find(Number(search) as UserId).pipe(Effect.option))
-      : undefined
-    const items = byNumber ? [byNumber, ...page.items.filter((u) => u.id !== byNumber.id)] : page.items
-    const users = yield* Effect.forEach(items, (u) => Effect.map(balances.balance(u.id), (balance) => ({ ...userOut(u), balance_uzs: balance })))
-    return json({ users, total: page.total + (byNumber && !page.items.some((u) => u.id === byNumber.id) ? 1 : 0), offset, limit })
+    const users = yield* Effect.forEach(page.items, (u) => Effect.map(balances.balance(u.id), (balance) => ({ ...userOut(u), balance_uzs: balance })))
+    return json({ users, total: page.total, offset, limit })
+  })
+
+  // Who the user numbers on an operator list are: name, @username, Telegram id (unknown numbers are left out).
+  const brief = Effect.gen(function*() {
+    const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams
+    const ids = [...new Set((query.get("ids") ?? "").split(",").map((raw) => pathUser(raw.trim())).filter((id) => id !== undefined))].slice(0, 200)
+    const found = yield* Effect.forEach(ids, (id) => Effect.option(accounts.find(id)), { concurrency: 4 })
+    return json({ users: found.flatMap((u) => Option.toArray(u)).map(userOut) })
   })
 
   const one = Effect.gen(function*() {
@@ -105,6 +111,7 @@ export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
   })
 
   yield* router.add("GET", "/v2/admin/users/list", operatorOnly(list))
+  yield* router.add("GET", "/v2/admin/users/brief", operatorOnly(brief))
   yield* router.add("GET", "/v2/admin/users/:user_id", operatorOnly(one))
   yield* router.add("POST", "/v2/admin/users/:user_id/adjust", adjust)
 }))
