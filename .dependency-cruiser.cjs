@@ -81,6 +81,13 @@ module.exports = {
       to: { dependencyTypesNot: ["core"], pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"] }
     },
     {
+      name: "outbound-only-effect",
+      comment: "packages/outbound (HttpClient over undici and the one retry policy) is shared by adapters and world: it imports only itself, effect, @effect/platform-node and Node",
+      severity: "error",
+      from: { path: "^packages/outbound/src/" },
+      to: { dependencyTypesNot: ["core"], pathNot: ["^packages/outbound/src/", "^node_modules/effect/", "^node_modules/@effect/platform-node/"] }
+    },
+    {
       name: "apiclient-is-an-outsider",
       comment: "packages/apiclient is what an integrator generates from the served documents: it knows the product only through them",
       severity: "error",

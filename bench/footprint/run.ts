@@ -1,8 +1,11 @@
 /**
  * Footprint benchmark (prints figures; never pass/fail):
  * 1. `npm ci --omit=dev` of this lockfile into an empty directory: time, size, native builds;
- * 2. start to first answer (`GET /v2/api/pricing`): on external PostgreSQL in sandbox and in production
- *    mode, on a fresh embedded data directory, and on that embedded directory again (a restart);
+ * 2. start to first answer (`GET /v2/api/pricing`) as `npm start` starts (its command in package.json: the
+ *    launcher and the bundle, built first when stale; the build is not timed): on external PostgreSQL in
+ *    sandbox and in production mode (and from the TypeScript sources, for comparison), on a fresh embedded
+ *    data directory, and on that embedded directory again (a restart); with the CPU time the server used
+ *    until then, since on a shared machine the wall time mostly says how busy the other processes were;
  * 3. RSS of the server at idle (10 s after the first answer) and its peak under load (autocannon on
  *    `/v2/api/pricing`, 50 connections).
  * Targets (issue "light install"): npm ci < 60 s; first answer < 3 s external, < 5 s existing embedded;
@@ -14,6 +17,7 @@ import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/s
 import { Effect } from "effect"
 import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { loadavg } from "node:os"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
@@ -38,6 +42,23 @@ const freePort = () =>
       s.close(() => resolve(typeof a === "object" && a ? a.port : 0))
     })
   })
+
+/** The `node ...` arguments of `npm start` (package.json), so the benchmark starts what operators start. */
+const START_ARGS = (() => {
+  const scripts = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts as Record<string, string>
+  const [node, ...args] = scripts["start"]!.split(" ")
+  if (node !== "node") throw new Error(`npm start is not a node command: ${scripts["start"]}`)
+  return args
+})()
+const SOURCES_ARGS = ["packages/http/src/main.ts"]
+
+/** User + system CPU seconds of a process so far (/proc/PID/stat, clock ticks of 10 ms). */
+const cpuOf = (pid: number): number => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+const load = () => loadavg().map((l) => l.toFixed(1)).join(" ")
 
 const rssOf = (pid: number): number => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -77,11 +98,12 @@ const install = () => {
 interface Started {
   readonly child: ChildProcess
   readonly firstAnswerMs: number
+  readonly cpuSeconds: number
 }
 
-const start = async (env: Record<string, string>, port: number): Promise<Started> => {
+const start = async (env: Record<string, string>, port: number, args: ReadonlyArray<string>): Promise<Started> => {
   const began = performance.now()
-  const child = spawn(NODE, ["packages/http/src/main.ts"], {
+  const child = spawn(NODE, args, {
     cwd: ROOT,
     env: { PATH: process.env["PATH"] ?? "", PORT: String(port), LOG_REQUESTS: "false", TELEGRAM_API_URL: "http://127.0.0.1:9", ...env },
     stdio: ["ignore", "ignore", "inherit"]
@@ -89,7 +111,7 @@ const start = async (env: Record<string, string>, port: number): Promise<Started
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
     const ok = await fetch(`http://127.0.0.1:${port}/v2/api/pricing`).then((r) => r.ok, () => false)
-    if (ok) return { child, firstAnswerMs: performance.now() - began }
+    if (ok) return { child, firstAnswerMs: performance.now() - began, cpuSeconds: cpuOf(child.pid!) }
     await sleep(20)
   }
 }
@@ -114,14 +136,14 @@ const PRODUCTION = {
 }
 
 /** First answer, idle RSS and (optionally) peak RSS under load of one start. */
-const measure = async (label: string, env: Record<string, string>, load: boolean) => {
+const measure = async (label: string, env: Record<string, string>, withLoad: boolean, args = START_ARGS) => {
   const port = await freePort()
-  const server = await start(env, port)
+  const server = await start(env, port, args)
   await sleep(10_000)
   const idle = rssOf(server.child.pid!)
   let peak = idle
   let rps = 0
-  if (load) {
+  if (withLoad) {
     const sampler = setInterval(() => (peak = Math.max(peak, rssOf(server.child.pid!))), 200)
     const result = await autocannon({ url: `http://127.0.0.1:${port}/v2/api/pricing`, connections: 50, duration: LOAD_SECONDS })
     clearInterval(sampler)
@@ -129,8 +151,9 @@ const measure = async (label: string, env: Record<string, string>, load: boolean
   }
   await stop(server.child)
   console.log(
-    `${label.padEnd(36)} first answer ${(server.firstAnswerMs / 1000).toFixed(2)} s   idle RSS ${(idle / MB).toFixed(0)} MB` +
-      (load ? `   under load ${(peak / MB).toFixed(0)} MB (${rps.toFixed(0)} req/s)` : "")
+    `${label.padEnd(36)} first answer ${(server.firstAnswerMs / 1000).toFixed(2)} s (CPU ${server.cpuSeconds.toFixed(2)} s)` +
+      `   idle RSS ${(idle / MB).toFixed(0)} MB` + (withLoad ? `   under load ${(peak / MB).toFixed(0)} MB (${rps.toFixed(0)} req/s)` : "") +
+      `   load average ${load()}`
   )
 }
 
@@ -142,6 +165,11 @@ const main = Effect.gen(function*() {
         `Node ${result.nodeVersion}   native builds: ${result.native ? "yes" : "none"}`
     )
   }
+  // The bundle `npm start` runs, built now when stale so that no start below includes a build.
+  yield* Effect.promise(async () => {
+    const { build, freshBuild } = await import("../../deploy/bundle.mjs")
+    if (freshBuild() === undefined) await build()
+  })
   const name = uniqueName("bench_footprint")
   yield* createDatabase(name)
   yield* Effect.promise(async () => {
@@ -149,6 +177,7 @@ const main = Effect.gen(function*() {
     await measure("external PostgreSQL, sandbox", { DATABASE_URL: url, ADMIN_TOKEN: "bench-footprint-admin-token-0001" }, true)
     // Production mode (no emulator, no simulator); the outside endpoints are never called by these requests.
     await measure("external PostgreSQL, production", { DATABASE_URL: url, ...PRODUCTION }, true)
+    await measure("external PostgreSQL, production, sources", { DATABASE_URL: url, ...PRODUCTION }, false, SOURCES_ARGS)
   }).pipe(Effect.ensuring(Effect.orDie(dropDatabase(name))))
   const dataDir = mkdtempSync(join(tmpdir(), "resale-footprint-data-"))
   yield* Effect.promise(async () => {

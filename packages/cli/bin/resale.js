@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `resale` launcher: re-executes the TypeScript entry point with the project's pinned Node 22
-// (type stripping), because `npx` or a shell may start this file with an older system Node.
+// `resale` launcher: re-executes the CLI with the project's pinned Node 22 (its bundle, or the
+// TypeScript sources by type stripping), because `npx` or a shell may start this file with an older Node.
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..")
-const entry = join(root, "packages", "cli", "src", "main.ts")
+// The launcher runs the CLI's bundle (rebuilt when a source changed) or its sources: deploy/start.mjs.
+const launcher = join(root, "deploy", "start.mjs")
 const pinned = join(root, "node_modules", ".bin", process.platform === "win32" ? "node.cmd" : "node")
 
 const supportsTypeStripping = () => {
@@ -23,7 +24,7 @@ if (node === undefined) {
   process.exit(1)
 }
 
-const child = spawn(node, [entry, ...process.argv.slice(2)], { stdio: "inherit" })
+const child = spawn(node, [launcher, "cli", ...process.argv.slice(2)], { stdio: "inherit" })
 // The child gets Ctrl-C from the terminal itself; forward only signals sent to this process alone.
 for (const signal of ["SIGTERM", "SIGHUP"]) {
   process.on(signal, () => child.kill(signal))

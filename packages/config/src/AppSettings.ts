@@ -95,6 +95,10 @@ export interface AppSettings {
   readonly dataDir: string
   readonly inProcessWorker: boolean
   readonly logRequests: boolean
+  /** Bearer token `/metrics` asks of callers from elsewhere (`METRICS_TOKEN`); none: the admin token. */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>
+  /** `npm run worker` serves its probes on HOST:this port (`WORKER_PROBE_PORT`); none: no probes. */
+  readonly workerProbePort: Option.Option<number>
   readonly databaseUrl: Option.Option<Redacted.Redacted<string>>
   readonly pgPoolMax: number
   readonly adminToken: Redacted.Redacted<string>

@@ -23,7 +23,7 @@ export const Mode = {
   LOG_FORMAT: S.oneOf("LOG_FORMAT", ["json", "pretty"], "json: one JSON object per line; pretty: readable lines; default pretty on a terminal, json otherwise"),
   LOG_LEVEL: S.oneOf("LOG_LEVEL", ["trace", "debug", "info", "warn", "error", "fatal", "none"], "lowest level logged; default info"),
   METRICS_TOKEN: S.secret("METRICS_TOKEN", "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN"),
-  WORKER_PROBE_PORT: S.optionalInteger("WORKER_PROBE_PORT", "npm run worker: serve /livez, /readyz and /metrics on HOST:this port; unset: none"),
+  WORKER_PROBE_PORT: S.optionalPort("WORKER_PROBE_PORT", "npm run worker: serve /livez, /readyz and /metrics on HOST:this port; unset: none"),
   OTEL_EXPORTER_OTLP_ENDPOINT: S.optionalUrl(
     "OTEL_EXPORTER_OTLP_ENDPOINT",
     "OTLP/HTTP collector for traces (JSON to <url>/v1/traces); unset: no trace export; the other standard OTEL_* settings apply"

@@ -184,6 +184,8 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       dataDir: mode.DATA_DIR,
       inProcessWorker: mode.WORKER,
       logRequests: mode.LOG_REQUESTS,
+      metricsToken: mode.METRICS_TOKEN,
+      workerProbePort: mode.WORKER_PROBE_PORT,
       databaseUrl: storage.DATABASE_URL,
       pgPoolMax: storage.PG_POOL_MAX,
       adminToken,

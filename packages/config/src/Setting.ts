@@ -174,6 +174,11 @@ export const optionalInteger = (name: string, meaning: string): Setting<Option.O
   return make({ ...inner, defaultText: "", fallback: Option.none(), decode: (t) => Result.map(inner.decode(t), Option.some) })
 }
 
+export const optionalPort = (name: string, meaning: string): Setting<Option.Option<number>> => {
+  const inner = port(name, 0, meaning)
+  return make({ ...inner, defaultText: "", fallback: Option.none(), decode: (t) => Result.map(inner.decode(t), Option.some) })
+}
+
 /** An http(s) URL that may be left unset (the mode then decides). */
 export const optionalUrl = (name: string, meaning: string, defaultText = ""): Setting<Option.Option<string>> => {
   const inner = httpUrl(name, "", meaning)

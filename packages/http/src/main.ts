@@ -5,7 +5,7 @@
  * `server/ServerLayer.ts`). The only file of `http` that imports the worker. SIGTERM / SIGINT stop it
  * gracefully: no new request or order is taken, running payments finish, the database closes.
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { AppConfig, reportConfigProblems } from "@resale/config"
 import { logStarted, runObserved } from "@resale/observability/Lifecycle.ts"
 import { WorkerLive } from "@resale/worker/WorkerLive.ts"

@@ -1,4 +1,4 @@
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { FragmentSandbox } from "@resale/marketplace"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Context, Effect, Layer } from "effect"

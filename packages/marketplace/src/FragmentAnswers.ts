@@ -1,6 +1,8 @@
 /**
  * Shapes of Fragment's JSON answers (only the fields we rely on; extra fields are ignored),
  * and the exact decimal-TON reader for init amounts such as "0.4609" or "1,000,000".
+ * Every api answer is first read as a JSON object (`ApiAnswer`, its `error` checked by the
+ * transport), then as its method's shape (`decodeAnswer`).
  */
 import { Effect, Option, Schema } from "effect"
 import { MAX_NANOTON, Nanoton, NanotonParseError, parseNanoton as parseTonText } from "@resale/core/money/Nanoton.ts"
@@ -8,6 +10,22 @@ import type { MarketplaceError } from "@resale/core/ports/Marketplace.ts"
 import { unavailable } from "./FragmentErrors.ts"
 
 const Id = Schema.Union([Schema.String, Schema.Number])
+
+/** Any api answer: a JSON object; `{"error": ...}` is how Fragment refuses (HTTP 200 or 403). */
+export const ApiAnswer = Schema.fromJsonString(Schema.Record(Schema.String, Schema.Unknown))
+export type FragmentAnswer = typeof ApiAnswer.Type
+
+/** An answer that carries Fragment's own error text (a 403 from Fragment itself, not from an edge). */
+export const ErrorAnswer = Schema.fromJsonString(Schema.Struct({ error: Schema.String }))
+
+const decodeApi = Schema.decodeUnknownOption(ApiAnswer)
+
+/** The body of an api answer; not a JSON object (an HTML error page, a truncated body) is transient. */
+export const decodeApiAnswer = (method: string, text: string): Effect.Effect<FragmentAnswer, MarketplaceError> =>
+  Option.match(decodeApi(text), {
+    onNone: () => Effect.fail(unavailable(`Fragment ${method} answered malformed JSON`)),
+    onSome: Effect.succeed
+  })
 
 /** search*Recipient: `found` is `{}` when nobody matched */
 export const SearchAnswer = Schema.Struct({

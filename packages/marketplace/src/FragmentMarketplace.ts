@@ -17,7 +17,7 @@ import {
 import { MarketplaceSessions } from "@resale/core/ports/MarketplaceSessions.ts"
 import { NANOTON_PER_TON } from "@resale/core/money/Nanoton.ts"
 import { FragmentConfig, type FragmentOptions } from "./FragmentConfig.ts"
-import { makeFragmentDispatcher } from "./FragmentDispatcher.ts"
+import { makeFragmentHttp } from "./FragmentHttp.ts"
 import { PremiumFlow, STARS_MAX, STARS_MIN, StarsFlow, TonTopupFlow } from "./FragmentFlows.ts"
 import { makeSessionPool } from "./FragmentSessionPool.ts"
 import { makeMemorySessions } from "./MemorySessions.ts"
@@ -25,12 +25,12 @@ import { makeMemorySessions } from "./MemorySessions.ts"
 const rejected = (message: string) => new MarketplaceError({ reason: "Rejected", message })
 
 export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(function*(options: FragmentOptions) {
-  const dispatcher = yield* makeFragmentDispatcher(options)
+  const client = yield* makeFragmentHttp(options)
   const shared = yield* Effect.serviceOption(MarketplaceSessions)
   if (Option.isNone(shared)) {
     yield* Effect.logWarning("Fragment purchases are serialized per session in this process only (no shared MarketplaceSessions)")
   }
-  const pool = makeSessionPool(options, dispatcher, Option.getOrElse(shared, makeMemorySessions))
+  const pool = makeSessionPool(options, client, Option.getOrElse(shared, makeMemorySessions))
 
   const lookupRecipient = Effect.fn("Marketplace.lookupRecipient")(function*(kind: PurchaseKind, username: string) {
     return yield* pool.lookup(kind, username)

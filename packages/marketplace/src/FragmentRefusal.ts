@@ -6,32 +6,25 @@
  * operator can route around it with FRAGMENT_PROXY; only a 403 whose body is Fragment's own JSON
  * error keeps that error's meaning.
  */
-import { Effect } from "effect"
+import { Effect, Option, Schema } from "effect"
 import { MarketplaceError } from "@resale/core/ports/Marketplace.ts"
+import { ErrorAnswer } from "./FragmentAnswers.ts"
 import { fromFragmentError } from "./FragmentErrors.ts"
 
 interface Answer {
   readonly status: number
   readonly text: string
-  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly headers: Readonly<Record<string, string | undefined>>
 }
 
-const fragmentError = (text: string): string | undefined => {
-  try {
-    const value: unknown = JSON.parse(text)
-    if (typeof value !== "object" || value === null) return undefined
-    const error = (value as Record<string, unknown>)["error"]
-    return typeof error === "string" ? error : undefined
-  } catch {
-    // not JSON: an edge's HTML page
-    return undefined
-  }
-}
+const decodeError = Schema.decodeUnknownOption(ErrorAnswer)
+
+/** Fragment's own error text, if the body is its JSON error (not an edge's HTML page). */
+const fragmentError = (text: string): string | undefined => Option.getOrUndefined(decodeError(text))?.error
 
 /** Which edge refused, for the log line (names only, never a body). */
 const edgeOf = (headers: Answer["headers"], text: string): string => {
-  const server = headers["server"]
-  const name = typeof server === "string" ? server : Array.isArray(server) ? server.join(",") : ""
+  const name = headers["server"] ?? ""
   if (headers["cf-ray"] !== undefined || /cloudflare/i.test(name) || /cf-chl|just a moment/i.test(text)) return "cloudflare"
   return name.length > 0 ? name.slice(0, 40) : "unknown"
 }

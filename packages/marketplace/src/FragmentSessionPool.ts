@@ -17,7 +17,7 @@ import {
   Unattributable
 } from "@resale/core/ports/Marketplace.ts"
 import type { MarketplaceSessions } from "@resale/core/ports/MarketplaceSessions.ts"
-import type { Dispatcher } from "undici"
+import type { HttpClient } from "effect/http"
 import { type FragmentOptions, sessionsOf } from "./FragmentConfig.ts"
 import { makeFragmentDelivery } from "./FragmentDelivery.ts"
 import { type FragmentFlow, flowOf } from "./FragmentFlows.ts"
@@ -27,11 +27,11 @@ import { type FormFields, makeFragmentTransport } from "./FragmentTransport.ts"
 /** Pause between two looks for a free session. */
 const TAKE_EVERY = Duration.millis(100)
 
-export const makeSessionPool = (options: FragmentOptions, dispatcher: Dispatcher, store: MarketplaceSessions["Service"]) => {
+export const makeSessionPool = (options: FragmentOptions, client: HttpClient.HttpClient, store: MarketplaceSessions["Service"]) => {
   const holdMillis = Duration.toMillis(Duration.fromInputUnsafe(options.sessionHold ?? Duration.minutes(3)))
   const waitMillis = Duration.toMillis(Duration.fromInputUnsafe(options.sessionWait ?? Duration.seconds(30)))
   const engines = sessionsOf(options).map((session) => {
-    const transport = makeFragmentTransport(options, session, dispatcher)
+    const transport = makeFragmentTransport(options, session, client)
     return {
       label: session.label,
       purchase: makeFragmentPurchase(transport, options.priceRetries ?? 3),

@@ -1,20 +1,26 @@
 /**
- * Fragment's web transport over undici, one per cookie session: GET a purchase page to learn its
- * api hash (hashes are bound to the session), then POST form-encoded `method=...` calls to
- * `/api?hash=<hex>` with the session cookies, reading JSON. Stale hash ("Bad request") -> reload the
- * page once and retry; HTTP 429 -> retried with backoff; HTTP 403 -> `Blocked` (see FragmentRefusal).
+ * Fragment's web transport over effect's `HttpClient` (see FragmentHttp), one per cookie session:
+ * GET a purchase page to learn its api hash (hashes are bound to the session), then POST
+ * form-encoded `method=...` calls to `/api?hash=<hex>` with the session cookies, decoding the JSON
+ * answer (FragmentAnswers). Stale hash ("Bad request") -> reload the page once and retry; HTTP 403
+ * -> `Blocked` (see FragmentRefusal). Every request is under the product's one retry policy
+ * (`@resale/outbound`) as not repeatable: only HTTP 429 is retried (3 times, `Retry-After`
+ * honoured), never a call that got no answer, timed out or answered 5xx, since an init or a
+ * confirmReq may have taken effect.
  */
-import { Data, Duration, Effect, Redacted, Schedule } from "effect"
-import type { Dispatcher } from "undici"
-import { request } from "undici"
+import { Cause, Duration, Effect, Redacted } from "effect"
+import { HttpClient, HttpClientRequest } from "effect/http"
+import type { Headers } from "effect/http"
+import { DEFAULT_POLICY, retrying, type RetryPolicy } from "@resale/outbound/RetryPolicy.ts"
 import type { MarketplaceError } from "@resale/core/ports/Marketplace.ts"
+import { decodeApiAnswer, type FragmentAnswer } from "./FragmentAnswers.ts"
 import type { FragmentOptions, FragmentSession } from "./FragmentConfig.ts"
 import { fromFragmentError, sessionExpired, STALE_HASH, timeout, unavailable } from "./FragmentErrors.ts"
 import { refusalOf } from "./FragmentRefusal.ts"
 
 export type FragmentPage = "/stars/buy" | "/premium/gift" | "/ads/topup"
 export type FormFields = Readonly<Record<string, string | number>>
-export type FragmentAnswer = Readonly<Record<string, unknown>>
+export type { FragmentAnswer } from "./FragmentAnswers.ts"
 
 export interface FragmentTransport {
   /** the session's label (logged; never its cookies) */
@@ -23,12 +29,11 @@ export interface FragmentTransport {
   readonly call: (page: FragmentPage, method: string, fields: FormFields) => Effect.Effect<FragmentAnswer, MarketplaceError>
 }
 
-class RateLimited extends Data.TaggedError("RateLimited")<{}> {}
-
+/** One answer read whole within its attempt. */
 interface RawResponse {
   readonly status: number
   readonly text: string
-  readonly headers: Readonly<Record<string, string | ReadonlyArray<string> | undefined>>
+  readonly headers: Headers.Headers
 }
 
 const HASH = /(?:https:\/\/fragment\.com)?\\?\/api\?hash=([a-f0-9]+)/
@@ -37,32 +42,36 @@ const USER_AGENT =
 
 export const extractApiHash = (html: string): string | undefined => HASH.exec(html)?.[1]
 
-/** `dispatcher`: shared by every session (a plain agent, or a proxy agent, see FragmentDispatcher). */
+/** The retry policy of every Fragment request (FRAGMENT_TIMEOUT bounds each attempt). */
+export const fragmentPolicy = (options: FragmentOptions): RetryPolicy => ({
+  ...DEFAULT_POLICY,
+  repeatable: false,
+  times: options.rateLimitRetries ?? 3,
+  firstDelay: options.rateLimitDelay ?? Duration.seconds(1),
+  attemptTimeout: options.timeout
+})
+
+/** `client`: shared by every session (see FragmentHttp). */
 export const makeFragmentTransport = (
   options: FragmentOptions,
   session: FragmentSession,
-  dispatcher: Dispatcher
+  client: HttpClient.HttpClient
 ): FragmentTransport => {
   const base = options.baseUrl.replace(/\/+$/, "")
   const hashes = new Map<FragmentPage, string>()
-  const retries = options.rateLimitRetries ?? 3
-  const backoff = Schedule.exponential(options.rateLimitDelay ?? Duration.seconds(1)).pipe(Schedule.jittered)
+  const policy = fragmentPolicy(options)
+  const waited = `Fragment did not answer within ${Duration.format(Duration.fromInputUnsafe(options.timeout))}`
 
-  const send = (url: string, init: { method: "GET" | "POST"; headers: Record<string, string>; body?: string }) =>
-    Effect.tryPromise({
-      try: async (signal): Promise<RawResponse> => {
-        const res = await request(url, { ...init, signal, dispatcher })
-        return { status: res.statusCode, text: await res.body.text(), headers: res.headers }
-      },
-      catch: () => unavailable("Fragment is unreachable")
-    }).pipe(
-      Effect.timeoutOrElse({
-        duration: options.timeout,
-        orElse: () => Effect.fail(timeout(`Fragment did not answer within ${Duration.format(Duration.fromInputUnsafe(options.timeout))}`))
-      }),
-      Effect.flatMap((res) => res.status === 429 ? Effect.fail(new RateLimited()) : Effect.succeed(res)),
-      Effect.retry({ while: (e) => e._tag === "RateLimited", times: retries, schedule: backoff }),
-      Effect.catchTag("RateLimited", () => Effect.fail(unavailable("Fragment rate limit persisted after retries")))
+  const send = (request: HttpClientRequest.HttpClientRequest): Effect.Effect<RawResponse, MarketplaceError> =>
+    client.execute(request).pipe(
+      Effect.flatMap((response) =>
+        Effect.map(response.text, (text): RawResponse => ({ status: response.status, headers: response.headers, text }))
+      ),
+      retrying(policy),
+      Effect.mapError((error) => Cause.isTimeoutError(error) ? timeout(waited) : unavailable("Fragment is unreachable")),
+      Effect.flatMap((res) =>
+        res.status === 429 ? Effect.fail(unavailable("Fragment rate limit persisted after retries")) : Effect.succeed(res)
+      )
     )
 
   const headers = (page: FragmentPage, extra: Record<string, string>): Record<string, string> => ({
@@ -74,10 +83,9 @@ export const makeFragmentTransport = (
   })
 
   const loadHash = Effect.fn("FragmentTransport.loadHash")(function*(page: FragmentPage) {
-    const res = yield* send(`${base}${page}`, {
-      method: "GET",
-      headers: headers(page, { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" })
-    })
+    const res = yield* send(HttpClientRequest.get(`${base}${page}`).pipe(
+      HttpClientRequest.setHeaders(headers(page, { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" }))
+    ))
     const refused = refusalOf(res, `page ${page}`)
     if (refused !== undefined) return yield* refused(session.label)
     if (res.status >= 500) return yield* unavailable(`Fragment page ${page} answered HTTP ${res.status}`)
@@ -92,25 +100,22 @@ export const makeFragmentTransport = (
     function*(page: FragmentPage, hash: string, method: string, fields: FormFields) {
       const body = new URLSearchParams({ method })
       for (const [key, value] of Object.entries(fields)) body.set(key, String(value))
-      const res = yield* send(`${base}/api?hash=${hash}`, {
-        method: "POST",
-        headers: headers(page, {
+      const res = yield* send(HttpClientRequest.post(`${base}/api`).pipe(
+        HttpClientRequest.setUrlParam("hash", hash),
+        HttpClientRequest.setHeaders(headers(page, {
           accept: "application/json, text/javascript, */*; q=0.01",
-          "content-type": "application/x-www-form-urlencoded; charset=UTF-8",
           origin: base,
           "x-requested-with": "XMLHttpRequest",
           "sec-fetch-dest": "empty",
           "sec-fetch-mode": "cors",
           "sec-fetch-site": "same-origin"
-        }),
-        body: body.toString()
-      })
+        })),
+        HttpClientRequest.bodyText(body.toString(), "application/x-www-form-urlencoded; charset=UTF-8")
+      ))
       const refused = refusalOf(res, method)
       if (refused !== undefined) return yield* refused(session.label)
       if (res.status !== 200) return yield* unavailable(`Fragment ${method} answered HTTP ${res.status}`)
-      const answer = parseJsonObject(res.text)
-      if (answer === undefined) return yield* unavailable(`Fragment ${method} answered malformed JSON`)
-      return answer
+      return yield* decodeApiAnswer(method, res.text)
     }
   )
 
@@ -133,14 +138,4 @@ export const makeFragmentTransport = (
   })
 
   return { session: session.label, call }
-}
-
-const parseJsonObject = (text: string): FragmentAnswer | undefined => {
-  try {
-    const value: unknown = JSON.parse(text)
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? value as FragmentAnswer : undefined
-  } catch {
-    // not JSON (an HTML error page, a truncated body)
-    return undefined
-  }
 }

@@ -2,7 +2,6 @@ import { Effect, Option, Redacted } from "effect"
 import { randomUUID } from "node:crypto"
 import { chmod, link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import webpush from "web-push"
 
 export interface VapidKeys {
   /** base64url uncompressed P-256 point: the browser's `applicationServerKey` */
@@ -55,6 +54,8 @@ const publish = async (temp: string, file: string): Promise<void> => {
 const createKeys = async (dataDir: string, file: string): Promise<StoredKeys> => {
   const existing = await readKeys(file)
   if (existing !== undefined) return existing
+  // Loaded only when a pair is made (once per data directory), not at every start.
+  const { default: webpush } = await import("web-push")
   const fresh = webpush.generateVAPIDKeys()
   await mkdir(dataDir, { recursive: true })
   // A random temp name per call: concurrent creators in one process must not share (and lose) one temp file.

@@ -2,7 +2,6 @@ import { type Notice, NotifierError, type PushTarget } from "@resale/core/ports/
 import { checkEndpoint, type PushPolicyShape } from "@resale/core/push/PushEndpointRules.ts"
 import { Effect, Redacted, Result } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import webpush from "web-push"
 import { REFUSED_CODE } from "./AddressGuard.ts"
 import type { VapidKeys } from "./VapidKeys.ts"
 
@@ -49,6 +48,8 @@ const refusedAddress = (error: unknown): boolean => {
  * https only), with the product's one retry policy for transient failures.
  * 404/410 -> Gone (drop the subscription), 429/5xx/no answer -> Unavailable, other 4xx -> Rejected.
  */
+const loadWebPush = () => import("web-push").then((m) => m.default)
+
 export const makeWebPushSender = (options: WebPushOptions) =>
   Effect.map(Effect.service(HttpClient.HttpClient), (client) =>
     Effect.fn("WebPush.send")(function*(target: PushTarget, notice: Notice) {
@@ -56,6 +57,8 @@ export const makeWebPushSender = (options: WebPushOptions) =>
       if (options.policy !== undefined && Result.isFailure(checkEndpoint(target.endpoint, options.policy))) {
         return yield* failure("Gone", `push subscription refused: not a known push service`)
       }
+      // Loaded on the first push, not at start: web-push and its crypto dependencies are many modules.
+      const webpush = yield* Effect.promise(loadWebPush)
       const details = yield* Effect.try({
         try: () =>
           webpush.generateRequestDetails(

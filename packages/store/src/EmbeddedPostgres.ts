@@ -61,6 +61,13 @@ const lockDataDir = (dataDir: string) =>
 /** The Unix socket local tools reach a running process's embedded database on (owner-only permissions). */
 const socketPathOf = (dataDir: string): string => resolve(`${dataDir}.sock`)
 
+/**
+ * PGlite's single-user PostgreSQL zero-fills its buffer pool at start, so every megabyte of
+ * shared_buffers is resident: 16 MB instead of the default 128 MB takes some 120 MB off the idle RSS.
+ * The data files stay in the operating system's page cache, which serves what the pool does not hold.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"]
+
 interface Running {
   readonly db: PGlite
   readonly wire: PgliteWire
@@ -72,7 +79,7 @@ const start = (dataDir: string | undefined) =>
   Effect.tryPromise({
     try: async (): Promise<Running> => {
       if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
-      const db = await PGlite.create(dataDir === undefined ? {} : { dataDir })
+      const db = await PGlite.create(dataDir === undefined ? { startParams: START_PARAMS } : { dataDir, startParams: START_PARAMS })
       const wire = new PgliteWire(db)
       try {
         const address = await wire.listen({ host: "127.0.0.1", port: 0 })

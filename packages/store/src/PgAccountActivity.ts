@@ -1,7 +1,11 @@
 import { AccountActivity, type CappedAction, type UserId } from "@resale/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, int, orDieSql } from "./SqlValues.ts"
+import { DateColumn, IntColumn, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
+
+/** How many capped actions since an instant, and the oldest of them (null when none). */
+const activityRows = rowDecoder("account_activity", Schema.Struct({ n: IntColumn, oldest: Schema.NullOr(DateColumn) }))
 
 /**
  * `AccountActivity` on `account_activity` (migration 0013). `lock` is a transaction-scoped advisory
@@ -19,10 +23,10 @@ export const PgAccountActivity = {
       }, orDieSql)
 
       const countSince = Effect.fn("AccountActivity.countSince")(function*(userId: UserId, action: CappedAction, since: Date) {
-        const [row] = yield* sql<{ n: bigint; oldest: Date | null }>`
+        const [row] = yield* activityRows.all(yield* sql`
           SELECT count(*) AS n, min(at) AS oldest FROM account_activity
-          WHERE user_id = ${userId} AND action = ${action} AND at > ${since}`
-        return { count: int(row?.n ?? 0n), oldest: row?.oldest == null ? null : date(row.oldest) }
+          WHERE user_id = ${userId} AND action = ${action} AND at > ${since}`)
+        return { count: row?.n ?? 0, oldest: row?.oldest ?? null }
       }, orDieSql)
 
       const record = Effect.fn("AccountActivity.record")(function*(userId: UserId, action: CappedAction, at: Date) {

@@ -1,5 +1,8 @@
-import { Effect } from "effect"
+import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { IntColumn, rowDecoder } from "./Rows.ts"
+
+const hitRows = rowDecoder("direct_rate_windows", Schema.Struct({ hits: IntColumn }))
 
 /**
  * Per-minute request counts of the direct surface's clients in `direct_rate_windows`, shared by every
@@ -10,10 +13,10 @@ export const PgDirectRateWindows = {
     const sql = yield* SqlClient
     /** Counts one request of `client` in the window starting at `windowStart`; the window's count so far. */
     const hit = (client: string, windowStart: Date) =>
-      sql<{ readonly hits: number }>`
+      sql`
         INSERT INTO direct_rate_windows (client, window_start, hits) VALUES (${client}, ${windowStart}, 1)
         ON CONFLICT (client, window_start) DO UPDATE SET hits = direct_rate_windows.hits + 1
-        RETURNING hits`.pipe(Effect.map((rows) => Number(rows[0]?.hits ?? 1)), Effect.orDie)
+        RETURNING hits`.pipe(Effect.orDie, Effect.flatMap(hitRows.one), Effect.map((row) => row.hits))
     /** Deletes the windows that started before `before`. */
     const prune = (before: Date) => sql`DELETE FROM direct_rate_windows WHERE window_start < ${before}`.pipe(Effect.asVoid, Effect.orDie)
     return { hit, prune } as const

@@ -1,19 +1,20 @@
 import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyBegin, IdempotencyKeys } from "@resale/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"
 
 /** An in-progress key older than this is a crashed request's: the next request with it takes it over. */
 const ABANDONED_AFTER_MS = 10 * 60 * 1000
 
-interface KeyRow {
-  readonly endpoint: string
-  readonly request_hash: string
-  readonly status: string
-  readonly response: unknown
-  readonly started_at: Date
-  readonly claimed: boolean
-}
+/** The columns `begin` compares: which endpoint and request hold the key, and whether it has an answer. */
+const keyRows = rowDecoder("idempotency_keys", Schema.Struct({
+  endpoint: Schema.String,
+  request_hash: Schema.String,
+  status: Schema.Literals(["in_progress", "completed"]),
+  /** The stored answer (jsonb), replayed as it was stored. */
+  response: Schema.Unknown
+}))
 
 /**
  * `IdempotencyKeys` on `idempotency_keys` (primary key (scope, key)). `begin` is one statement: insert the
@@ -37,7 +38,7 @@ export const PgIdempotencyKeys = {
         const abandonedBefore = new Date(now.getTime() - ABANDONED_AFTER_MS)
         const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)
         // RETURNING yields a row for a fresh insert or a takeover, none when someone else holds the key.
-        const [claimed] = yield* sql<KeyRow>`
+        const claimed = yield* sql`
           INSERT INTO idempotency_keys (scope, key, endpoint, request_hash, status, started_at)
           VALUES (${scope}, ${key}, ${endpoint}, ${requestHash}, 'in_progress', ${now})
           ON CONFLICT (scope, key) DO UPDATE SET
@@ -48,11 +49,11 @@ export const PgIdempotencyKeys = {
                 AND idempotency_keys.endpoint = EXCLUDED.endpoint
                 AND idempotency_keys.request_hash = EXCLUDED.request_hash
                 AND idempotency_keys.started_at <= ${abandonedBefore})
-          RETURNING endpoint, request_hash, status, response, started_at, true AS claimed`
-        if (claimed !== undefined) return { _tag: "New" } satisfies IdempotencyBegin
-        const [row] = yield* sql<KeyRow>`
-          SELECT endpoint, request_hash, status, response, started_at, false AS claimed
-          FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`
+          RETURNING 1`
+        if (claimed.length > 0) return { _tag: "New" } satisfies IdempotencyBegin
+        const [row] = yield* keyRows.all(yield* sql`
+          SELECT endpoint, request_hash, status, response
+          FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`)
         // Abandoned between the two statements: the caller may simply retry.
         if (row === undefined) return { _tag: "InProgress" } satisfies IdempotencyBegin
         if (row.endpoint !== endpoint) return { _tag: "Conflict", reason: "OtherEndpoint" } satisfies IdempotencyBegin
@@ -79,7 +80,7 @@ export const PgIdempotencyKeys = {
       }, orDieSql)
 
       const prune = Effect.fn("IdempotencyKeys.prune")(function*(before: Date) {
-        const rows = yield* sql<{ readonly key: string }>`
+        const rows = yield* sql`
           DELETE FROM idempotency_keys WHERE started_at < ${before} RETURNING key`
         return rows.length
       }, orDieSql)

@@ -4,38 +4,38 @@ import {
   type NewIncomingPayment,
   type PaymentFilter,
   type Page,
-  type PageRequest,
   PaymentAlreadyMatched,
-  type PaymentId,
+  PaymentId,
   PaymentNotFound,
-  type PaymentStatus,
-  type TopupId
+  PaymentStatus,
+  TopupId,
+  Uzs
 } from "@resale/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, id, idOrNull, int, orDieSql, totalOf, uzs } from "./SqlValues.ts"
+import { DateColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface PaymentRow {
-  readonly id: bigint
-  readonly amount_uzs: bigint
-  readonly card_last4: string | null
-  readonly external_id: string | null
-  readonly status: string
-  readonly topup_id: bigint | null
-  readonly created_at: Date
-  readonly updated_at: Date
-}
+/** A row of `incoming_payments`, decoded into the core's `IncomingPayment`. */
+const PaymentRow = Schema.Struct({
+  id: intAs(PaymentId),
+  amountUzs: intAs(Uzs),
+  cardLast4: Schema.NullOr(Schema.String),
+  externalId: Schema.NullOr(Schema.String),
+  status: PaymentStatus,
+  topupId: Schema.NullOr(intAs(TopupId)),
+  createdAt: DateColumn,
+  updatedAt: DateColumn
+}).pipe(Schema.encodeKeys({
+  amountUzs: "amount_uzs",
+  cardLast4: "card_last4",
+  externalId: "external_id",
+  topupId: "topup_id",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+}))
 
-const toPayment = (row: PaymentRow): IncomingPayment => ({
-  id: id<PaymentId>(row.id),
-  amountUzs: uzs(row.amount_uzs),
-  cardLast4: row.card_last4,
-  externalId: row.external_id,
-  status: row.status as PaymentStatus,
-  topupId: idOrNull<TopupId>(row.topup_id),
-  createdAt: date(row.created_at),
-  updatedAt: date(row.updated_at)
-})
+const paymentRows = rowDecoder("incoming_payments", PaymentRow)
 
 /**
  * `IncomingPayments` on `incoming_payments`. The unique `external_id` makes one bank message one row:
@@ -48,30 +48,29 @@ export const PgIncomingPayments = {
       const sql = yield* SqlClient
 
       const record = Effect.fn("IncomingPayments.record")(function*(payment: NewIncomingPayment, now: Date) {
-        const [row] = yield* sql<PaymentRow>`
+        const inserted = yield* paymentRows.first(yield* sql`
           INSERT INTO incoming_payments (amount_uzs, card_last4, external_id, status, created_at, updated_at)
           VALUES (${payment.amountUzs}, ${payment.cardLast4}, ${payment.externalId}, 'received', ${now}, ${now})
           ON CONFLICT (external_id) DO NOTHING
-          RETURNING *`
-        if (row !== undefined) return { payment: toPayment(row), created: true }
+          RETURNING *`)
+        if (Option.isSome(inserted)) return { payment: inserted.value, created: true }
         // A fresh statement sees the row of the transaction that won, committed while this one waited.
-        const [first] = yield* sql<PaymentRow>`SELECT * FROM incoming_payments WHERE external_id = ${payment.externalId}`
-        if (first === undefined) return yield* Effect.die(new Error("incoming payment conflict without a row"))
-        return { payment: toPayment(first), created: false }
+        const first = yield* paymentRows.one(yield* sql`SELECT * FROM incoming_payments WHERE external_id = ${payment.externalId}`)
+        return { payment: first, created: false }
       }, orDieSql)
 
       const find = Effect.fn("IncomingPayments.find")(function*(paymentId: PaymentId) {
-        const [row] = yield* sql<PaymentRow>`SELECT * FROM incoming_payments WHERE id = ${paymentId}`
-        return row === undefined ? Option.none() : Option.some(toPayment(row))
+        return yield* paymentRows.first(yield* sql`SELECT * FROM incoming_payments WHERE id = ${paymentId}`)
       }, orDieSql)
 
       // Conditional update; on no row, tell "absent" from "already matched".
-      const settle = (paymentId: PaymentId, rows: ReadonlyArray<PaymentRow>) =>
+      const settle = (paymentId: PaymentId, rows: ReadonlyArray<unknown>) =>
         Effect.gen(function*() {
-          if (rows[0] !== undefined) return toPayment(rows[0])
-          const [current] = yield* sql<PaymentRow>`SELECT * FROM incoming_payments WHERE id = ${paymentId}`
+          const [settled] = yield* paymentRows.all(rows)
+          if (settled !== undefined) return settled
+          const [current] = yield* paymentRows.all(yield* sql`SELECT * FROM incoming_payments WHERE id = ${paymentId}`)
           if (current === undefined) return yield* new PaymentNotFound({ paymentId })
-          return yield* new PaymentAlreadyMatched({ paymentId, status: current.status as PaymentStatus })
+          return yield* new PaymentAlreadyMatched({ paymentId, status: current.status })
         })
 
       const markMatched = Effect.fn("IncomingPayments.markMatched")(function*(
@@ -81,7 +80,7 @@ export const PgIncomingPayments = {
       ) {
         return yield* settle(
           paymentId,
-          yield* sql<PaymentRow>`
+          yield* sql`
             UPDATE incoming_payments SET status = 'matched', topup_id = ${topupId}, updated_at = ${now}
             WHERE id = ${paymentId} AND status <> 'matched'
             RETURNING *`
@@ -95,7 +94,7 @@ export const PgIncomingPayments = {
       ) {
         return yield* settle(
           paymentId,
-          yield* sql<PaymentRow>`
+          yield* sql`
             UPDATE incoming_payments SET status = ${status}, updated_at = ${now}
             WHERE id = ${paymentId} AND status <> 'matched'
             RETURNING *`
@@ -110,13 +109,11 @@ export const PgIncomingPayments = {
           filter.amountUzs === undefined ? sql`true` : sql`amount_uzs = ${filter.amountUzs}`
         ])
         const order = filter.newestFirst === true ? sql`id DESC` : sql`id`
-        const rows = yield* sql<PaymentRow & { readonly total: bigint }>`
+        const rows = yield* sql`
           SELECT *, count(*) OVER () AS total FROM incoming_payments WHERE ${where}
           ORDER BY ${order} LIMIT ${filter.limit} OFFSET ${filter.offset}`
-        const total = rows.length > 0 || filter.offset === 0
-          ? totalOf(rows)
-          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM incoming_payments WHERE ${where}`)[0]?.n ?? 0)
-        return { items: rows.map(toPayment), total } satisfies Page<IncomingPayment>
+        const total = yield* pageTotal(rows, filter.offset, sql`SELECT count(*) AS total FROM incoming_payments WHERE ${where}`)
+        return { items: yield* paymentRows.all(rows), total } satisfies Page<IncomingPayment>
       }, orDieSql)
 
       return IncomingPayments.of({ record, find, markMatched, markUnresolved, list })

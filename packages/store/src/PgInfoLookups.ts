@@ -1,7 +1,10 @@
 import { InfoLookupQuotaExceeded, InfoLookups, type UserId } from "@resale/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { int, orDieSql } from "./SqlValues.ts"
+import { IntColumn, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
+
+const countRows = rowDecoder("info_lookups", Schema.Struct({ count: IntColumn }))
 
 /**
  * `InfoLookups` on `info_lookups` (one counter per user and UTC day). `take` is one upsert that only
@@ -14,20 +17,20 @@ export const PgInfoLookups = {
       const sql = yield* SqlClient
 
       const count = Effect.fn("InfoLookups.count")(function*(userId: UserId, day: string) {
-        const [row] = yield* sql<{ count: number }>`
-          SELECT count FROM info_lookups WHERE user_id = ${userId} AND day = ${day}::date`
-        return row === undefined ? 0 : int(row.count)
+        const [row] = yield* countRows.all(yield* sql`
+          SELECT count FROM info_lookups WHERE user_id = ${userId} AND day = ${day}::date`)
+        return row?.count ?? 0
       }, orDieSql)
 
       const take = Effect.fn("InfoLookups.take")(function*(userId: UserId, day: string, limit: number) {
         if (limit <= 0) return yield* new InfoLookupQuotaExceeded({ limit, day })
-        const [row] = yield* sql<{ count: number }>`
+        const [row] = yield* countRows.all(yield* sql`
           INSERT INTO info_lookups (user_id, day, count) VALUES (${userId}, ${day}::date, 1)
           ON CONFLICT (user_id, day) DO UPDATE SET count = info_lookups.count + 1
             WHERE info_lookups.count < ${limit}
-          RETURNING count`
+          RETURNING count`)
         if (row === undefined) return yield* new InfoLookupQuotaExceeded({ limit, day })
-        return int(row.count)
+        return row.count
       }, orDieSql)
 
       return InfoLookups.of({ count, take })

@@ -1,34 +1,23 @@
-import type { ConfirmOutcome } from "@resale/core/ports/Marketplace.ts"
-import {
-  type MarketplacePurchase,
-  MarketplaceSessions,
-  type OpenedPurchase,
-  type Resumed
-} from "@resale/core/ports/MarketplaceSessions.ts"
-import type { Nanoton } from "@resale/core/money/Nanoton.ts"
-import { Effect, Layer, Option } from "effect"
+import { ConfirmOutcome } from "@resale/core/ports/Marketplace.ts"
+import { MarketplaceSessions, type OpenedPurchase, type Resumed } from "@resale/core/ports/MarketplaceSessions.ts"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { NanotonColumn, rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"
 
-interface PurchaseRow {
-  readonly req_id: string
-  readonly session: string
-  readonly ref: string
-  readonly pay_to: string
-  readonly amount_nano: string
-  readonly confirm: string
-  readonly confirm_note: string | null
-}
+/** A row of `marketplace_purchases`, decoded into the core's `MarketplacePurchase`. */
+const purchaseRows = rowDecoder("marketplace_purchases", Schema.Struct({
+  reqId: Schema.String,
+  session: Schema.String,
+  ref: Schema.String,
+  payTo: Schema.String,
+  amount: NanotonColumn,
+  confirm: ConfirmOutcome,
+  confirmNote: Schema.NullOr(Schema.String)
+}).pipe(Schema.encodeKeys({ reqId: "req_id", payTo: "pay_to", amount: "amount_nano", confirmNote: "confirm_note" })))
 
-const toPurchase = (row: PurchaseRow): MarketplacePurchase => ({
-  reqId: row.req_id,
-  session: row.session,
-  ref: row.ref,
-  payTo: row.pay_to,
-  amount: BigInt(row.amount_nano) as Nanoton,
-  confirm: row.confirm as ConfirmOutcome,
-  confirmNote: row.confirm_note
-})
+// Null when the session had no live holder before (no holder or no hold time): taken, not held.
+const heldRows = rowDecoder("marketplace_sessions", Schema.Struct({ was_held: Schema.NullOr(Schema.Boolean) }))
 
 /**
  * `MarketplaceSessions` on `marketplace_sessions` / `marketplace_purchases`: every hold change is one
@@ -66,15 +55,14 @@ export const PgMarketplaceSessions = {
       }, orDieSql)
 
       const resume = Effect.fn("MarketplaceSessions.resume")(function*(session: string, reqId: string, now: Date, until: Date) {
-        const rows = yield* sql<{ readonly was_held: boolean }>`
+        const [row] = yield* heldRows.all(yield* sql`
           UPDATE marketplace_sessions AS s
           SET holder = ${reqId}, held_until = GREATEST(CASE WHEN s.holder = ${reqId} THEN s.held_until END, ${until}::timestamptz)
           FROM (SELECT session, holder = ${reqId} AND held_until > ${now} AS was_held
                 FROM marketplace_sessions WHERE session = ${session} FOR UPDATE) AS before
           WHERE s.session = before.session AND s.latest_req_id = ${reqId}
             AND (s.holder IS NULL OR s.held_until <= ${now} OR s.holder = ${reqId})
-          RETURNING before.was_held`
-        const row = rows[0]
+          RETURNING before.was_held`)
         const resumed: Resumed = row === undefined ? "refused" : row.was_held ? "held" : "taken"
         return resumed
       }, orDieSql)
@@ -84,10 +72,9 @@ export const PgMarketplaceSessions = {
       }, orDieSql)
 
       const purchase = Effect.fn("MarketplaceSessions.purchase")(function*(reqId: string) {
-        const [row] = yield* sql<PurchaseRow>`
+        return yield* purchaseRows.first(yield* sql`
           SELECT req_id, session, ref, pay_to, amount_nano::text AS amount_nano, confirm, confirm_note
-          FROM marketplace_purchases WHERE req_id = ${reqId}`
-        return row === undefined ? Option.none() : Option.some(toPurchase(row))
+          FROM marketplace_purchases WHERE req_id = ${reqId}`)
       }, orDieSql)
 
       const confirmed = Effect.fn("MarketplaceSessions.confirmed")(

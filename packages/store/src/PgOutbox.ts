@@ -1,42 +1,38 @@
 import {
   type NewOutboxEvent,
   Outbox,
-  type OutboxEvent,
-  type OutboxEventId,
-  type OutboxKind,
-  type OutboxPayload,
-  type OutboxStatus,
-  type UserId
+  OutboxEventId,
+  OutboxKind,
+  OutboxPayload,
+  OutboxStatus,
+  UserId
 } from "@resale/core"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, dateOrNull, id, idOrNull, int, orDieSql } from "./SqlValues.ts"
+import { DateColumn, IntColumn, intAs, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface EventRow {
-  readonly id: bigint
-  readonly kind: string
-  readonly user_id: bigint | null
-  readonly payload: OutboxPayload
-  readonly status: string
-  readonly attempts: number
-  readonly last_error: string | null
-  readonly available_at: Date
-  readonly created_at: Date
-  readonly delivered_at: Date | null
-}
+/** A row of `outbox_events`, decoded into the core's `OutboxEvent` (the payload is the jsonb column). */
+const EventRow = Schema.Struct({
+  id: intAs(OutboxEventId),
+  kind: OutboxKind,
+  userId: Schema.NullOr(intAs(UserId)),
+  payload: OutboxPayload,
+  status: OutboxStatus,
+  attempts: IntColumn,
+  lastError: Schema.NullOr(Schema.String),
+  availableAt: DateColumn,
+  createdAt: DateColumn,
+  deliveredAt: Schema.NullOr(DateColumn)
+}).pipe(Schema.encodeKeys({
+  userId: "user_id",
+  lastError: "last_error",
+  availableAt: "available_at",
+  createdAt: "created_at",
+  deliveredAt: "delivered_at"
+}))
 
-const toEvent = (row: EventRow): OutboxEvent => ({
-  id: id<OutboxEventId>(row.id),
-  kind: row.kind as OutboxKind,
-  userId: idOrNull<UserId>(row.user_id),
-  payload: row.payload,
-  status: row.status as OutboxStatus,
-  attempts: int(row.attempts),
-  lastError: row.last_error,
-  availableAt: date(row.available_at),
-  createdAt: date(row.created_at),
-  deliveredAt: dateOrNull(row.delivered_at)
-})
+const eventRows = rowDecoder("outbox_events", EventRow)
 
 /** Error texts are kept short: they are for operators, and a foreign body must not fill the table. */
 const MAX_ERROR = 1000
@@ -53,16 +49,14 @@ export const PgOutbox = {
       const sql = yield* SqlClient
 
       const add = Effect.fn("Outbox.add")(function*(event: NewOutboxEvent, now: Date) {
-        const [row] = yield* sql<EventRow>`
+        return yield* eventRows.one(yield* sql`
           INSERT INTO outbox_events (kind, user_id, payload, status, available_at, created_at)
           VALUES (${event.kind}, ${event.userId}, ${JSON.stringify(event.payload)}::jsonb, 'pending', ${now}, ${now})
-          RETURNING *`
-        if (row === undefined) return yield* Effect.die(new Error("outbox insert returned no row"))
-        return toEvent(row)
+          RETURNING *`)
       }, orDieSql)
 
       const claim = Effect.fn("Outbox.claim")(function*(now: Date, limit: number, leaseMs: number) {
-        const rows = yield* sql<EventRow>`
+        const rows = yield* eventRows.all(yield* sql`
           UPDATE outbox_events SET available_at = ${new Date(now.getTime() + leaseMs)}
           WHERE id IN (
             SELECT id FROM outbox_events
@@ -70,8 +64,8 @@ export const PgOutbox = {
             ORDER BY available_at, id
             LIMIT ${Math.max(0, Math.trunc(limit))}
             FOR UPDATE SKIP LOCKED)
-          RETURNING *`
-        return rows.map(toEvent).sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+          RETURNING *`)
+        return rows.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
       }, orDieSql)
 
       const markDelivered = Effect.fn("Outbox.markDelivered")(function*(eventId: OutboxEventId, now: Date) {

@@ -1,21 +1,21 @@
-import { DEFAULT_PRICES, type Prices, Pricing } from "@resale/core"
-import { Effect, Layer } from "effect"
+import { DEFAULT_PRICES, PositiveUzs, type Prices, Pricing } from "@resale/core"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { orDieSql, uzs } from "./SqlValues.ts"
+import { intAs, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface PricesRow {
-  readonly star_price_uzs: bigint
-  readonly premium_3_month_uzs: bigint
-  readonly premium_6_month_uzs: bigint
-  readonly premium_12_month_uzs: bigint
-}
-
-const toPrices = (row: PricesRow): Prices => ({
-  starPriceUzs: uzs(row.star_price_uzs),
-  premium3MonthUzs: uzs(row.premium_3_month_uzs),
-  premium6MonthUzs: uzs(row.premium_6_month_uzs),
-  premium12MonthUzs: uzs(row.premium_12_month_uzs)
-})
+/** The `prices` row, decoded into the core's `Prices`. */
+const priceRows = rowDecoder("prices", Schema.Struct({
+  starPriceUzs: intAs(PositiveUzs),
+  premium3MonthUzs: intAs(PositiveUzs),
+  premium6MonthUzs: intAs(PositiveUzs),
+  premium12MonthUzs: intAs(PositiveUzs)
+}).pipe(Schema.encodeKeys({
+  starPriceUzs: "star_price_uzs",
+  premium3MonthUzs: "premium_3_month_uzs",
+  premium6MonthUzs: "premium_6_month_uzs",
+  premium12MonthUzs: "premium_12_month_uzs"
+})))
 
 /** `Pricing` on the single-row `prices` table; no row yet means the core's `DEFAULT_PRICES`. */
 export const PgPricing = {
@@ -25,12 +25,12 @@ export const PgPricing = {
       const sql = yield* SqlClient
 
       const get = Effect.gen(function*() {
-        const [row] = yield* sql<PricesRow>`SELECT * FROM prices`
-        return row === undefined ? DEFAULT_PRICES : toPrices(row)
+        const row = yield* priceRows.first(yield* sql`SELECT * FROM prices`)
+        return Option.getOrElse(row, (): Prices => DEFAULT_PRICES)
       }).pipe(orDieSql, Effect.withSpan("Pricing.get"))
 
       const set = Effect.fn("Pricing.set")(function*(prices: Prices, now: Date) {
-        const [row] = yield* sql<PricesRow>`
+        return yield* priceRows.one(yield* sql`
           INSERT INTO prices (singleton, star_price_uzs, premium_3_month_uzs, premium_6_month_uzs, premium_12_month_uzs, updated_at)
           VALUES (true, ${prices.starPriceUzs}, ${prices.premium3MonthUzs}, ${prices.premium6MonthUzs}, ${prices.premium12MonthUzs}, ${now})
           ON CONFLICT (singleton) DO UPDATE SET
@@ -39,9 +39,7 @@ export const PgPricing = {
             premium_6_month_uzs = EXCLUDED.premium_6_month_uzs,
             premium_12_month_uzs = EXCLUDED.premium_12_month_uzs,
             updated_at = EXCLUDED.updated_at
-          RETURNING *`
-        if (row === undefined) return yield* Effect.die(new Error("prices upsert returned no row"))
-        return toPrices(row)
+          RETURNING *`)
       }, orDieSql)
 
       return Pricing.of({ get, set })

@@ -1,23 +1,17 @@
-import { type PushSubscription, PushSubscriptions, type UserId } from "@resale/core"
-import { Effect, Layer } from "effect"
+import { type PushSubscription, PushSubscriptions, UserId } from "@resale/core"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, id, orDieSql } from "./SqlValues.ts"
+import { DateColumn, intAs, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface SubscriptionRow {
-  readonly endpoint: string
-  readonly user_id: bigint
-  readonly p256dh: string
-  readonly auth: string
-  readonly created_at: Date
-}
-
-const toSubscription = (row: SubscriptionRow): PushSubscription => ({
-  userId: id<UserId>(row.user_id),
-  endpoint: row.endpoint,
-  p256dh: row.p256dh,
-  auth: row.auth,
-  createdAt: date(row.created_at)
-})
+/** A row of `push_subscriptions`, decoded into the core's `PushSubscription`. */
+const subscriptionRows = rowDecoder("push_subscriptions", Schema.Struct({
+  userId: intAs(UserId),
+  endpoint: Schema.String,
+  p256dh: Schema.String,
+  auth: Schema.String,
+  createdAt: DateColumn
+}).pipe(Schema.encodeKeys({ userId: "user_id", createdAt: "created_at" })))
 
 /** `PushSubscriptions` on `push_subscriptions`; the endpoint is the primary key and never changes owner. */
 export const PgPushSubscriptions = {
@@ -47,9 +41,8 @@ export const PgPushSubscriptions = {
       }, orDieSql)
 
       const listByUser = Effect.fn("PushSubscriptions.listByUser")(function*(userId: UserId) {
-        const rows = yield* sql<SubscriptionRow>`
-          SELECT * FROM push_subscriptions WHERE user_id = ${userId} ORDER BY created_at, endpoint`
-        return rows.map(toSubscription)
+        return yield* subscriptionRows.all(yield* sql`
+          SELECT * FROM push_subscriptions WHERE user_id = ${userId} ORDER BY created_at, endpoint`)
       }, orDieSql)
 
       const remove = Effect.fn("PushSubscriptions.remove")(function*(endpoint: string) {

@@ -1,7 +1,14 @@
 import { Receipts } from "@resale/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"
+
+/** A stored receipt file: its bytes (bytea) and content type. */
+const fileRows = rowDecoder("receipts", Schema.Struct({
+  bytes: Schema.Uint8Array,
+  contentType: Schema.String
+}).pipe(Schema.encodeKeys({ contentType: "content_type" })))
 
 /**
  * `Receipts` as bytea rows in `receipts`: the files travel with the database (backups, several app
@@ -21,9 +28,7 @@ export const PgReceipts = {
       }, orDieSql)
 
       const get = Effect.fn("Receipts.get")(function*(key: string) {
-        const [row] = yield* sql<{ bytes: Uint8Array; content_type: string }>`
-          SELECT bytes, content_type FROM receipts WHERE key = ${key}`
-        return row === undefined ? Option.none() : Option.some({ bytes: row.bytes, contentType: row.content_type })
+        return yield* fileRows.first(yield* sql`SELECT bytes, content_type FROM receipts WHERE key = ${key}`)
       }, orDieSql)
 
       return Receipts.of({ put, get })

@@ -1,24 +1,29 @@
-import { type Session, Sessions, type UserId } from "@resale/core"
-import { Effect, Layer, Option } from "effect"
+import { type Session, Sessions, UserId } from "@resale/core"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, id, int, orDieSql } from "./SqlValues.ts"
+import { DateColumn, IntColumn, intAs, mapRows, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface SessionRow {
-  readonly id: string
-  readonly subject_kind: string
-  readonly user_id: bigint | null
-  readonly created_at: Date
-  readonly expires_at: Date
-}
+/** A row of `sessions`: a user's session names its user, an operator's none. */
+const SessionRow = Schema.Struct({
+  id: Schema.String,
+  subject_kind: Schema.Literals(["user", "operator"]),
+  user_id: Schema.NullOr(intAs(UserId)),
+  created_at: DateColumn,
+  expires_at: DateColumn
+})
 
-const toSession = (row: SessionRow): Session => ({
+const toSession = (row: typeof SessionRow.Type): Session => ({
   id: row.id,
   subject: row.subject_kind === "user" && row.user_id !== null
-    ? { kind: "user", userId: id<UserId>(row.user_id) }
+    ? { kind: "user", userId: row.user_id }
     : { kind: "operator" },
-  createdAt: date(row.created_at),
-  expiresAt: date(row.expires_at)
+  createdAt: row.created_at,
+  expiresAt: row.expires_at
 })
+
+const sessionRows = mapRows(rowDecoder("sessions", SessionRow), toSession)
+const countRows = rowDecoder("sessions", Schema.Struct({ n: IntColumn }))
 
 /** `Sessions` on the `sessions` table (the id is the http layer's hash of the cookie, never the cookie). */
 export const PgSessions = {
@@ -35,8 +40,7 @@ export const PgSessions = {
       }, orDieSql)
 
       const find = Effect.fn("Sessions.find")(function*(sessionId: string, now: Date) {
-        const [row] = yield* sql<SessionRow>`SELECT * FROM sessions WHERE id = ${sessionId} AND expires_at > ${now}`
-        return row === undefined ? Option.none() : Option.some(toSession(row))
+        return yield* sessionRows.first(yield* sql`SELECT * FROM sessions WHERE id = ${sessionId} AND expires_at > ${now}`)
       }, orDieSql)
 
       const remove = Effect.fn("Sessions.remove")(function*(sessionId: string) {
@@ -52,9 +56,9 @@ export const PgSessions = {
 
       const removeExpired = Effect.fn("Sessions.removeExpired")(function*(now: Date) {
         yield* sql`DELETE FROM used_logins WHERE keep_until <= ${now}`
-        const [row] = yield* sql<{ n: bigint }>`
-          WITH gone AS (DELETE FROM sessions WHERE expires_at <= ${now} RETURNING 1) SELECT count(*) AS n FROM gone`
-        return int(row?.n ?? 0n)
+        const [row] = yield* countRows.all(yield* sql`
+          WITH gone AS (DELETE FROM sessions WHERE expires_at <= ${now} RETURNING 1) SELECT count(*) AS n FROM gone`)
+        return row?.n ?? 0
       }, orDieSql)
 
       return Sessions.of({ create, find, remove, claimLogin, removeExpired })

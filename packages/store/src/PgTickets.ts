@@ -1,55 +1,45 @@
 import {
-  type MessageAuthor,
-  type MessageId,
+  MessageAuthor,
+  MessageId,
   type Page,
   type PageRequest,
   type Ticket,
-  type TicketId,
+  TicketId,
   type TicketMessage,
   TicketNotFound,
   Tickets,
-  type TicketStatus,
-  type UserId
+  TicketStatus,
+  UserId
 } from "@resale/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, id, int, orDieSql, totalOf } from "./SqlValues.ts"
+import { DateColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface TicketRow {
-  readonly id: bigint
-  readonly user_id: bigint
-  readonly subject: string
-  readonly status: string
-  readonly last_author: string
-  readonly created_at: Date
-  readonly updated_at: Date
-}
+/** A row of `tickets`, decoded into the core's `Ticket`. */
+const TicketRow = Schema.Struct({
+  id: intAs(TicketId),
+  userId: intAs(UserId),
+  subject: Schema.String,
+  status: TicketStatus,
+  lastAuthor: MessageAuthor,
+  createdAt: DateColumn,
+  updatedAt: DateColumn
+}).pipe(Schema.encodeKeys({ userId: "user_id", lastAuthor: "last_author", createdAt: "created_at", updatedAt: "updated_at" }))
 
-interface MessageRow {
-  readonly id: bigint
-  readonly ticket_id: bigint
-  readonly author: string
-  readonly body: string
-  readonly created_at: Date
-}
+/** A row of `ticket_messages`, decoded into the core's `TicketMessage`. */
+const MessageRow = Schema.Struct({
+  id: intAs(MessageId),
+  ticketId: intAs(TicketId),
+  author: MessageAuthor,
+  body: Schema.String,
+  createdAt: DateColumn
+}).pipe(Schema.encodeKeys({ ticketId: "ticket_id", createdAt: "created_at" }))
 
-const toTicket = (row: TicketRow): Ticket => ({
-  id: id<TicketId>(row.id),
-  userId: id<UserId>(row.user_id),
-  subject: row.subject,
-  status: row.status as TicketStatus,
-  lastAuthor: row.last_author as MessageAuthor,
-  createdAt: date(row.created_at),
-  updatedAt: date(row.updated_at)
-})
-
-const toMessage = (row: MessageRow): TicketMessage => ({
-  id: id<MessageId>(row.id),
-  ticketId: id<TicketId>(row.ticket_id),
-  author: row.author as MessageAuthor,
-  body: row.body,
-  createdAt: date(row.created_at)
-})
+const ticketRows = rowDecoder("tickets", TicketRow)
+const messageRows = rowDecoder("ticket_messages", MessageRow)
+/** The first message's columns (`m_*`) next to its new ticket's, from one statement. */
+const firstMessageRows = rowDecoder("ticket_messages", Schema.Struct({ m_id: intAs(MessageId), m_body: Schema.String }))
 
 /** Most a poll returns at once; the client asks again with the last id it got. */
 const POLL_LIMIT = 500
@@ -72,7 +62,7 @@ export const PgTickets = {
         readonly now: Date
       }) {
         const { body, now, subject, userId } = input
-        const rows = yield* sql<TicketRow & { readonly m_id: bigint; readonly m_body: string }>`
+        const rows = yield* sql`
           WITH t AS (
             INSERT INTO tickets (user_id, subject, status, last_author, created_at, updated_at)
             VALUES (${userId}, ${subject}, 'open', 'user', ${now}, ${now})
@@ -83,16 +73,14 @@ export const PgTickets = {
             RETURNING id, body
           )
           SELECT t.*, m.id AS m_id, m.body AS m_body FROM t, m`
-        const [row] = rows
-        if (row === undefined) return yield* Effect.die(new Error("ticket insert returned no row"))
-        const ticket = toTicket(row)
-        const message = toMessage({ id: row.m_id, ticket_id: row.id, author: "user", body: row.m_body, created_at: row.created_at })
+        const ticket = yield* ticketRows.one(rows)
+        const first = yield* firstMessageRows.one(rows)
+        const message: TicketMessage = { id: first.m_id, ticketId: ticket.id, author: "user", body: first.m_body, createdAt: ticket.createdAt }
         return { ticket, message }
       }, orDieSql)
 
       const find = Effect.fn("Tickets.find")(function*(ticketId: TicketId) {
-        const [row] = yield* sql<TicketRow>`SELECT * FROM tickets WHERE id = ${ticketId}`
-        return row === undefined ? Option.none() : Option.some(toTicket(row))
+        return yield* ticketRows.first(yield* sql`SELECT * FROM tickets WHERE id = ${ticketId}`)
       }, orDieSql)
 
       const list = Effect.fn("Tickets.list")(function*(
@@ -102,13 +90,11 @@ export const PgTickets = {
           ...(filter.userId === undefined ? [] : [sql`user_id = ${filter.userId}`]),
           ...(filter.status === undefined ? [] : [sql`status = ${filter.status}`])
         ])
-        const rows = yield* sql<TicketRow & { readonly total: bigint }>`
+        const rows = yield* sql`
           SELECT *, count(*) OVER () AS total FROM tickets WHERE ${where}
           ORDER BY updated_at DESC, id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`
-        const total = rows.length > 0 || filter.offset === 0
-          ? totalOf(rows)
-          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM tickets WHERE ${where}`)[0]?.n ?? 0)
-        return { items: rows.map(toTicket), total } satisfies Page<Ticket>
+        const total = yield* pageTotal(rows, filter.offset, sql`SELECT count(*) AS total FROM tickets WHERE ${where}`)
+        return { items: yield* ticketRows.all(rows), total } satisfies Page<Ticket>
       }, orDieSql)
 
       const addMessage = Effect.fn("Tickets.addMessage")(function*(input: {
@@ -118,7 +104,7 @@ export const PgTickets = {
         readonly now: Date
       }) {
         const { author, body, now, ticketId } = input
-        const [row] = yield* sql<MessageRow>`
+        const [row] = yield* messageRows.all(yield* sql`
           WITH t AS (
             UPDATE tickets SET last_author = ${author}, updated_at = ${now}
             WHERE id = ${ticketId}
@@ -126,23 +112,22 @@ export const PgTickets = {
           )
           INSERT INTO ticket_messages (ticket_id, author, body, created_at)
           SELECT id, ${author}, ${body}, ${now} FROM t
-          RETURNING *`
+          RETURNING *`)
         if (row === undefined) return yield* new TicketNotFound({ ticketId })
-        return toMessage(row)
+        return row
       }, orDieSql)
 
       const messagesAfter = Effect.fn("Tickets.messagesAfter")(function*(ticketId: TicketId, after: number) {
-        const rows = yield* sql<MessageRow>`
+        return yield* messageRows.all(yield* sql`
           SELECT * FROM ticket_messages WHERE ticket_id = ${ticketId} AND id > ${Math.max(0, Math.trunc(after))}
-          ORDER BY id LIMIT ${POLL_LIMIT}`
-        return rows.map(toMessage)
+          ORDER BY id LIMIT ${POLL_LIMIT}`)
       }, orDieSql)
 
       const setStatus = Effect.fn("Tickets.setStatus")(function*(ticketId: TicketId, status: TicketStatus, now: Date) {
-        const [row] = yield* sql<TicketRow>`
-          UPDATE tickets SET status = ${status}, updated_at = ${now} WHERE id = ${ticketId} RETURNING *`
+        const [row] = yield* ticketRows.all(yield* sql`
+          UPDATE tickets SET status = ${status}, updated_at = ${now} WHERE id = ${ticketId} RETURNING *`)
         if (row === undefined) return yield* new TicketNotFound({ ticketId })
-        return toTicket(row)
+        return row
       }, orDieSql)
 
       return Tickets.of({ create, find, list, addMessage, messagesAfter, setStatus })

@@ -1,70 +1,76 @@
 import {
   type Page,
-  type PaymentId,
+  PaymentId,
   type ReceiptInfo,
   type Topup,
-  type TopupConfirmation,
+  TopupConfirmation,
   type TopupFilter,
-  type TopupId,
-  type TopupMethod,
+  TopupId,
+  TopupMethod,
   TopupNotFound,
   TopupPayableExhausted,
   type TopupPatch,
   payableQuarantineMs,
   Topups,
   TopupSettings,
-  type TopupStatus,
+  TopupStatus,
   TopupTransitionInvalid,
-  type UserId,
-  type Uzs
+  UserId,
+  Uzs
 } from "@resale/core"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, dateOrNull, id, idOrNull, int, orDieSql, totalOf, uzs, uzsOrNull } from "./SqlValues.ts"
+import { DateColumn, IntColumn, intAs, mapRows, pageTotal, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface TopupRow {
-  readonly id: bigint
-  readonly user_id: bigint
-  readonly method: string
-  readonly requested_uzs: bigint
-  readonly payable_uzs: bigint
-  readonly credited_uzs: bigint | null
-  readonly status: string
-  readonly receipt_key: string | null
-  readonly receipt_content_type: string | null
-  readonly receipt_size: number | null
-  readonly receipt_sha256: string | null
-  readonly admin_note: string | null
-  readonly payment_id: bigint | null
-  readonly confirmed_by: string | null
-  readonly expires_at: Date | null
-  readonly created_at: Date
-  readonly updated_at: Date
-}
+/** A row of `topups`; the receipt's four columns become the core's `receipt` (null without a key). */
+const TopupRow = Schema.Struct({
+  id: intAs(TopupId),
+  user_id: intAs(UserId),
+  method: TopupMethod,
+  requested_uzs: intAs(Uzs),
+  payable_uzs: intAs(Uzs),
+  credited_uzs: Schema.NullOr(intAs(Uzs)),
+  status: TopupStatus,
+  receipt_key: Schema.NullOr(Schema.String),
+  receipt_content_type: Schema.NullOr(Schema.String),
+  receipt_size: Schema.NullOr(IntColumn),
+  receipt_sha256: Schema.NullOr(Schema.String),
+  admin_note: Schema.NullOr(Schema.String),
+  payment_id: Schema.NullOr(intAs(PaymentId)),
+  confirmed_by: Schema.NullOr(TopupConfirmation),
+  expires_at: Schema.NullOr(DateColumn),
+  created_at: DateColumn,
+  updated_at: DateColumn
+})
 
-const toTopup = (row: TopupRow): Topup => ({
-  id: id<TopupId>(row.id),
-  userId: id<UserId>(row.user_id),
-  method: row.method as TopupMethod,
-  requestedUzs: uzs(row.requested_uzs),
-  payableUzs: uzs(row.payable_uzs),
-  creditedUzs: uzsOrNull(row.credited_uzs),
-  status: row.status as TopupStatus,
+const toTopup = (row: typeof TopupRow.Type): Topup => ({
+  id: row.id,
+  userId: row.user_id,
+  method: row.method,
+  requestedUzs: row.requested_uzs,
+  payableUzs: row.payable_uzs,
+  creditedUzs: row.credited_uzs,
+  status: row.status,
   receipt: row.receipt_key === null
     ? null
     : {
       key: row.receipt_key,
       contentType: row.receipt_content_type ?? "",
-      size: int(row.receipt_size ?? 0),
+      size: row.receipt_size ?? 0,
       sha256: row.receipt_sha256
     },
   adminNote: row.admin_note,
-  paymentId: idOrNull<PaymentId>(row.payment_id),
-  confirmedBy: row.confirmed_by as TopupConfirmation | null,
-  expiresAt: dateOrNull(row.expires_at),
-  createdAt: date(row.created_at),
-  updatedAt: date(row.updated_at)
+  paymentId: row.payment_id,
+  confirmedBy: row.confirmed_by,
+  expiresAt: row.expires_at,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at
 })
+
+const topupRows = mapRows(rowDecoder("topups", TopupRow), toTopup)
+const statusRows = rowDecoder("topups", Schema.Struct({ status: TopupStatus }))
+const openCounts = rowDecoder("topups", Schema.Struct({ card_pending: IntColumn, reviews: IntColumn }))
 
 /** Offsets 0..999 so'm above the requested amount make a card top-up's payable amount recognisable. */
 const OFFSETS = 1000
@@ -100,7 +106,7 @@ export const PgTopups = {
         const since = new Date(now.getTime() - payableQuarantineMs(yield* TopupSettings))
         const rows = yield* sql.withTransaction(Effect.gen(function*() {
           yield* sql`SELECT pg_advisory_xact_lock(${PAYABLE_LOCK})`
-          return yield* sql<TopupRow>`
+          return yield* sql`
             INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status, expires_at, created_at, updated_at)
             SELECT ${userId}, 'card', ${requestedUzs}, ${requestedUzs}::bigint + o, 'pending', ${expiresAt}, ${now}, ${now}
             FROM generate_series(0, ${OFFSETS - 1}) AS o
@@ -124,8 +130,9 @@ export const PgTopups = {
             LIMIT 1
             RETURNING *`
         }))
-        if (rows[0] === undefined) return yield* new TopupPayableExhausted({ requested: requestedUzs })
-        return toTopup(rows[0])
+        const inserted = yield* topupRows.first(rows)
+        if (Option.isNone(inserted)) return yield* new TopupPayableExhausted({ requested: requestedUzs })
+        return inserted.value
       }, orDieSql)
 
       const insertReview = Effect.fn("Topups.insertReview")(function*(input: {
@@ -135,14 +142,12 @@ export const PgTopups = {
         readonly now: Date
       }) {
         const { now, receipt, requestedUzs, userId } = input
-        const [row] = yield* sql<TopupRow>`
+        return yield* topupRows.one(yield* sql`
           INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status,
                               receipt_key, receipt_content_type, receipt_size, receipt_sha256, created_at, updated_at)
           VALUES (${userId}, 'receipt', ${requestedUzs}, ${requestedUzs}, 'review',
                   ${receipt.key}, ${receipt.contentType}, ${receipt.size}, ${receipt.sha256}, ${now}, ${now})
-          RETURNING *`
-        if (row === undefined) return yield* Effect.die(new Error("top-up insert returned no row"))
-        return toTopup(row)
+          RETURNING *`)
       }, orDieSql)
 
       const attachReceipt = Effect.fn("Topups.attachReceipt")(function*(input: {
@@ -154,7 +159,7 @@ export const PgTopups = {
         const { amountUzs, now, receipt, userId } = input
         // FOR UPDATE waits for a concurrent confirmation, cancel or expiry of the chosen row and then
         // re-checks it; the outer status test keeps the UPDATE conditional all the same.
-        const [row] = yield* sql<TopupRow>`
+        return yield* topupRows.first(yield* sql`
           WITH target AS (
             SELECT id FROM topups
             WHERE user_id = ${userId} AND status = 'pending' AND method = 'card' AND expires_at > ${now}
@@ -171,29 +176,26 @@ export const PgTopups = {
             updated_at = ${now}
           FROM target
           WHERE t.id = target.id AND t.status = 'pending'
-          RETURNING t.*`
-        return row === undefined ? Option.none() : Option.some(toTopup(row))
+          RETURNING t.*`)
       }, orDieSql)
 
       const find = Effect.fn("Topups.find")(function*(topupId: TopupId) {
-        const [row] = yield* sql<TopupRow>`SELECT * FROM topups WHERE id = ${topupId}`
-        return row === undefined ? Option.none() : Option.some(toTopup(row))
+        return yield* topupRows.first(yield* sql`SELECT * FROM topups WHERE id = ${topupId}`)
       }, orDieSql)
 
       const countOpen = Effect.fn("Topups.countOpen")(function*(userId: UserId, now: Date) {
-        const [row] = yield* sql<{ card_pending: bigint; reviews: bigint }>`
+        const [row] = yield* openCounts.all(yield* sql`
           SELECT count(*) FILTER (WHERE status = 'pending' AND method = 'card' AND expires_at > ${now}) AS card_pending,
                  count(*) FILTER (WHERE status = 'review') AS reviews
-          FROM topups WHERE user_id = ${userId} AND status IN ('pending', 'review')`
-        return { cardPending: int(row?.card_pending ?? 0n), reviews: int(row?.reviews ?? 0n) }
+          FROM topups WHERE user_id = ${userId} AND status IN ('pending', 'review')`)
+        return { cardPending: row?.card_pending ?? 0, reviews: row?.reviews ?? 0 }
       }, orDieSql)
 
       const listByReceiptSha256 = Effect.fn("Topups.listByReceiptSha256")(function*(sha256s: ReadonlyArray<string>) {
         if (sha256s.length === 0) return []
-        const rows = yield* sql<TopupRow>`
+        return yield* topupRows.all(yield* sql`
           SELECT * FROM topups WHERE receipt_sha256 = ANY(${[...sha256s]}::text[])
-          ORDER BY id DESC LIMIT 100`
-        return rows.map(toTopup)
+          ORDER BY id DESC LIMIT 100`)
       }, orDieSql)
 
       const list = Effect.fn("Topups.list")(function*(filter: TopupFilter) {
@@ -204,13 +206,11 @@ export const PgTopups = {
           ...(filter.beforeId === undefined ? [] : [sql`id < ${filter.beforeId}`]),
           ...(filter.createdAfter === undefined ? [] : [sql`created_at > ${filter.createdAfter}`])
         ])
-        const rows = yield* sql<TopupRow & { readonly total: bigint }>`
+        const rows = yield* sql`
           SELECT *, count(*) OVER () AS total FROM topups WHERE ${where}
           ORDER BY id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`
-        const total = rows.length > 0 || filter.offset === 0
-          ? totalOf(rows)
-          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM topups WHERE ${where}`)[0]?.n ?? 0)
-        return { items: rows.map(toTopup), total } satisfies Page<Topup>
+        const total = yield* pageTotal(rows, filter.offset, sql`SELECT count(*) AS total FROM topups WHERE ${where}`)
+        return { items: yield* topupRows.all(rows), total } satisfies Page<Topup>
       }, orDieSql)
 
       const transition = Effect.fn("Topups.transition")(function*(
@@ -221,7 +221,7 @@ export const PgTopups = {
         now: Date
       ) {
         // Absent patch fields keep their value; `adminNote: null` clears the note.
-        const [row] = yield* sql<TopupRow>`
+        const [row] = yield* topupRows.all(yield* sql`
           UPDATE topups SET
             status = ${to},
             credited_uzs = ${patch.creditedUzs === undefined ? sql`credited_uzs` : sql`${patch.creditedUzs}`},
@@ -230,38 +230,36 @@ export const PgTopups = {
             confirmed_by = ${patch.confirmedBy === undefined ? sql`confirmed_by` : sql`${patch.confirmedBy}`},
             updated_at = ${now}
           WHERE id = ${topupId} AND status = ANY(${[...from]}::text[])
-          RETURNING *`
-        if (row !== undefined) return toTopup(row)
-        const [current] = yield* sql<{ status: string }>`SELECT status FROM topups WHERE id = ${topupId}`
+          RETURNING *`)
+        if (row !== undefined) return row
+        const [current] = yield* statusRows.all(yield* sql`SELECT status FROM topups WHERE id = ${topupId}`)
         if (current === undefined) return yield* new TopupNotFound({ topupId })
-        return yield* new TopupTransitionInvalid({ topupId, from: current.status as TopupStatus, to })
+        return yield* new TopupTransitionInvalid({ topupId, from: current.status, to })
       }, orDieSql)
 
       const findLivePendingByPayable = Effect.fn("Topups.findLivePendingByPayable")(function*(amount: Uzs, now: Date) {
-        const rows = yield* sql<TopupRow>`
+        return yield* topupRows.all(yield* sql`
           SELECT * FROM topups
           WHERE status = 'pending' AND method = 'card' AND payable_uzs = ${amount} AND expires_at > ${now}
-          ORDER BY id`
-        return rows.map(toTopup)
+          ORDER BY id`)
       }, orDieSql)
 
       const findMatchableByPayable = Effect.fn("Topups.findMatchableByPayable")(function*(amount: Uzs, now: Date) {
-        const rows = yield* sql<TopupRow>`
+        return yield* topupRows.all(yield* sql`
           SELECT * FROM topups
           WHERE method = 'card' AND payable_uzs = ${amount}
             AND ((status = 'pending' AND expires_at > ${now}) OR status = 'review')
-          ORDER BY id`
-        return rows.map(toTopup)
+          ORDER BY id`)
       }, orDieSql)
 
       const expireDue = Effect.fn("Topups.expireDue")(function*(now: Date) {
         // The conditional UPDATE re-checks the status after waiting for a row lock: a top-up confirmed
         // meanwhile is skipped, and two concurrent callers never both expire one top-up.
-        const rows = yield* sql<TopupRow>`
+        const rows = yield* topupRows.all(yield* sql`
           UPDATE topups SET status = 'expired', updated_at = ${now}
           WHERE status = 'pending' AND expires_at <= ${now}
-          RETURNING *`
-        return rows.map(toTopup).sort((a, b) => a.id - b.id)
+          RETURNING *`)
+        return rows.toSorted((a, b) => a.id - b.id)
       }, orDieSql)
 
       return Topups.of({

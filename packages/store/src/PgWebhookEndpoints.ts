@@ -1,57 +1,56 @@
-import type { NewWebhookDelivery, UserId, WebhookDelivery, WebhookEndpoint, WebhookEventType } from "@resale/core"
+import { type NewWebhookDelivery, UserId, WebhookEventType } from "@resale/core"
 import { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Schema, SchemaGetter, SchemaTransformation } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, dateOrNull, id, int, intOrNull, orDieSql } from "./SqlValues.ts"
+import { DateColumn, IntColumn, intAs, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface EndpointRow {
-  readonly id: bigint
-  readonly user_id: bigint
-  readonly url: string
-  readonly secret: string
-  readonly events: string
-  readonly created_at: Date
-}
+/** Event types are short fixed names, stored comma-separated; each must be one the core knows. */
+const EventTypes = Schema.String.pipe(
+  Schema.decodeTo(Schema.Array(Schema.String), {
+    decode: SchemaGetter.transform((text: string) => text.split(",")),
+    encode: SchemaGetter.transform((names: ReadonlyArray<string>) => names.join(","))
+  }),
+  // Each name is then checked against the core's literals (the target schema decodes it).
+  Schema.decodeTo(Schema.Array(WebhookEventType), SchemaTransformation.passthrough({ strict: false }))
+)
 
-interface DeliveryRow {
-  readonly id: bigint
-  readonly endpoint_id: bigint
-  readonly event_id: string
-  readonly event_type: string
-  readonly body: string
-  readonly status: WebhookDelivery["status"]
-  readonly attempts: number
-  readonly last_status_code: number | null
-  readonly last_error: string | null
-  readonly next_attempt_at: Date | null
-  readonly created_at: Date
-  readonly delivered_at: Date | null
-}
+/** A row of `webhook_endpoints`, decoded into the core's `WebhookEndpoint`. */
+const endpointRows = rowDecoder("webhook_endpoints", Schema.Struct({
+  id: IntColumn,
+  userId: intAs(UserId),
+  url: Schema.String,
+  secret: Schema.String,
+  events: EventTypes,
+  createdAt: DateColumn
+}).pipe(Schema.encodeKeys({ userId: "user_id", createdAt: "created_at" })))
 
-// Event types are short fixed names: stored comma-separated.
-const toEndpoint = (row: EndpointRow): WebhookEndpoint => ({
-  id: int(row.id),
-  userId: id<UserId>(row.user_id),
-  url: row.url,
-  secret: row.secret,
-  events: row.events.split(",") as ReadonlyArray<WebhookEventType>,
-  createdAt: date(row.created_at)
-})
+/** A row of `webhook_deliveries`, decoded into the core's `WebhookDelivery`. */
+const deliveryRows = rowDecoder("webhook_deliveries", Schema.Struct({
+  id: IntColumn,
+  endpointId: IntColumn,
+  eventId: Schema.String,
+  eventType: Schema.String,
+  body: Schema.String,
+  status: Schema.Literals(["pending", "delivered", "failed"]),
+  attempts: IntColumn,
+  lastStatusCode: Schema.NullOr(IntColumn),
+  lastError: Schema.NullOr(Schema.String),
+  nextAttemptAt: Schema.NullOr(DateColumn),
+  createdAt: DateColumn,
+  deliveredAt: Schema.NullOr(DateColumn)
+}).pipe(Schema.encodeKeys({
+  endpointId: "endpoint_id",
+  eventId: "event_id",
+  eventType: "event_type",
+  lastStatusCode: "last_status_code",
+  lastError: "last_error",
+  nextAttemptAt: "next_attempt_at",
+  createdAt: "created_at",
+  deliveredAt: "delivered_at"
+})))
 
-const toDelivery = (row: DeliveryRow): WebhookDelivery => ({
-  id: int(row.id),
-  endpointId: int(row.endpoint_id),
-  eventId: row.event_id,
-  eventType: row.event_type,
-  body: row.body,
-  status: row.status,
-  attempts: int(row.attempts),
-  lastStatusCode: intOrNull(row.last_status_code),
-  lastError: row.last_error,
-  nextAttemptAt: dateOrNull(row.next_attempt_at),
-  createdAt: date(row.created_at),
-  deliveredAt: dateOrNull(row.delivered_at)
-})
+const countRows = rowDecoder("webhook_endpoints", Schema.Struct({ n: IntColumn }))
 
 /** `WebhookEndpoints` on `webhook_endpoints` and `webhook_deliveries`. */
 export const PgWebhookEndpoints = {
@@ -68,19 +67,17 @@ export const PgWebhookEndpoints = {
         return yield* sql.withTransaction(Effect.gen(function*() {
           // The user's row lock serialises concurrent registrations, so the cap holds.
           yield* sql`SELECT id FROM users WHERE id = ${input.userId} FOR UPDATE`
-          const [count] = yield* sql<{ readonly n: bigint }>`SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ${input.userId}`
-          if (int(count!.n) >= max) return "full" as const
-          const [row] = yield* sql<EndpointRow>`
+          const count = yield* countRows.one(yield* sql`SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ${input.userId}`)
+          if (count.n >= max) return "full" as const
+          return yield* endpointRows.one(yield* sql`
             INSERT INTO webhook_endpoints (user_id, url, secret, events, created_at)
             VALUES (${input.userId}, ${input.url}, ${input.secret}, ${input.events.join(",")}, ${now})
-            RETURNING *`
-          return toEndpoint(row!)
+            RETURNING *`)
         }))
       }, orDieSql)
 
       const listByUser = Effect.fn("WebhookEndpoints.listByUser")(function*(userId: UserId) {
-        const rows = yield* sql<EndpointRow>`SELECT * FROM webhook_endpoints WHERE user_id = ${userId} ORDER BY id`
-        return rows.map(toEndpoint)
+        return yield* endpointRows.all(yield* sql`SELECT * FROM webhook_endpoints WHERE user_id = ${userId} ORDER BY id`)
       }, orDieSql)
 
       const subscribed = Effect.fn("WebhookEndpoints.subscribed")(function*(userId: UserId, type: WebhookEventType) {
@@ -88,8 +85,7 @@ export const PgWebhookEndpoints = {
       })
 
       const find = Effect.fn("WebhookEndpoints.find")(function*(userId: UserId, endpointId: number) {
-        const rows = yield* sql<EndpointRow>`SELECT * FROM webhook_endpoints WHERE id = ${endpointId} AND user_id = ${userId}`
-        return Option.map(Option.fromNullishOr(rows[0]), toEndpoint)
+        return yield* endpointRows.first(yield* sql`SELECT * FROM webhook_endpoints WHERE id = ${endpointId} AND user_id = ${userId}`)
       }, orDieSql)
 
       const remove = Effect.fn("WebhookEndpoints.remove")(function*(userId: UserId, endpointId: number) {
@@ -98,9 +94,8 @@ export const PgWebhookEndpoints = {
       }, orDieSql)
 
       const setSecret = Effect.fn("WebhookEndpoints.setSecret")(function*(userId: UserId, endpointId: number, secret: string) {
-        const rows = yield* sql<EndpointRow>`
-          UPDATE webhook_endpoints SET secret = ${secret} WHERE id = ${endpointId} AND user_id = ${userId} RETURNING *`
-        return Option.map(Option.fromNullishOr(rows[0]), toEndpoint)
+        return yield* endpointRows.first(yield* sql`
+          UPDATE webhook_endpoints SET secret = ${secret} WHERE id = ${endpointId} AND user_id = ${userId} RETURNING *`)
       }, orDieSql)
 
       const enqueue = Effect.fn("WebhookEndpoints.enqueue")(function*(deliveries: ReadonlyArray<NewWebhookDelivery>, now: Date) {
@@ -114,17 +109,17 @@ export const PgWebhookEndpoints = {
 
       const claimDue = Effect.fn("WebhookEndpoints.claimDue")(function*(now: Date, limit: number, leaseMs: number) {
         const lease = new Date(now.getTime() + leaseMs)
-        const rows = yield* sql<DeliveryRow>`
+        const rows = yield* deliveryRows.all(yield* sql`
           UPDATE webhook_deliveries SET next_attempt_at = ${lease}
           WHERE id IN (
             SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now}
             ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          RETURNING *`
+          RETURNING *`)
         if (rows.length === 0) return []
-        const deliveries = rows.map(toDelivery).sort((a, b) => a.id - b.id)
-        const endpoints = yield* sql<EndpointRow>`
-          SELECT * FROM webhook_endpoints WHERE id IN ${sql.in(deliveries.map((d) => d.endpointId))}`
-        const byId = new Map(endpoints.map((row) => [int(row.id), toEndpoint(row)]))
+        const deliveries = rows.toSorted((a, b) => a.id - b.id)
+        const endpoints = yield* endpointRows.all(yield* sql`
+          SELECT * FROM webhook_endpoints WHERE id IN ${sql.in(deliveries.map((d) => d.endpointId))}`)
+        const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]))
         return deliveries.flatMap((delivery) => {
           const endpoint = byId.get(delivery.endpointId)
           return endpoint === undefined ? [] : [{ delivery, endpoint }]
@@ -150,9 +145,8 @@ export const PgWebhookEndpoints = {
       }, orDieSql)
 
       const deliveries = Effect.fn("WebhookEndpoints.deliveries")(function*(endpointId: number, limit: number) {
-        const rows = yield* sql<DeliveryRow>`
-          SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`
-        return rows.map(toDelivery)
+        return yield* deliveryRows.all(yield* sql`
+          SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`)
       }, orDieSql)
 
       return WebhookEndpoints.of({

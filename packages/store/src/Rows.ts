@@ -1,3 +1,4 @@
+import { Nanoton } from "@resale/core/money/Nanoton.ts"
 import { Effect, Option, Schema, SchemaGetter } from "effect"
 
 /**
@@ -23,6 +24,14 @@ export const IntColumn = Schema.Union([
 
 /** An integer column decoded into a branded number of the core (an id, an amount): its checks apply. */
 export const intAs = <S extends Schema.Constraint & { readonly Encoded: number }>(to: S) => IntColumn.pipe(Schema.decodeTo(to))
+
+/** A nanoton column (numeric, or int8, read as text or bigint) as the core's exact `Nanoton` bigint. */
+export const NanotonColumn = Schema.Union([Schema.BigInt, Schema.String.check(Schema.isPattern(/^\d+$/))]).pipe(
+  Schema.decodeTo(Nanoton, {
+    decode: SchemaGetter.transform((value: bigint | string) => BigInt(value)),
+    encode: SchemaGetter.transform((n: bigint) => n)
+  })
+)
 
 /** A timestamptz column (the driver gives a `Date`). */
 export const DateColumn = Schema.Date
@@ -55,6 +64,13 @@ export const rowDecoder = <S extends Schema.ConstraintDecoder<unknown>>(table: s
         : Effect.catch(decodeOne(rows[0]), defect)
   }
 }
+
+/** A decoder whose rows are then reshaped by `f` (a pure mapping, e.g. columns gathered into a nested value). */
+export const mapRows = <A, B>(decoder: RowDecoder<A>, f: (row: A) => B): RowDecoder<B> => ({
+  all: (rows) => Effect.map(decoder.all(rows), (decoded) => decoded.map(f)),
+  first: (rows) => Effect.map(decoder.first(rows), Option.map(f)),
+  one: (rows) => Effect.map(decoder.one(rows), f)
+})
 
 const totals = rowDecoder("count", Schema.Struct({ total: IntColumn }))
 

@@ -1,11 +1,10 @@
-import type { SignedUzs, Uzs } from "@resale/core"
 import { Effect } from "effect"
 import type { SqlError } from "effect/sql/SqlError"
 
 /**
- * The edge between PostgreSQL values and the core's types. sql-pg returns int8 as `bigint`; the core's
- * ids and so'm amounts are safe-integer numbers, so every conversion checks the range instead of
- * silently rounding: a value that does not fit is a defect, never a wrong amount.
+ * Plain conversions of driver values, for the few statements not read through a row schema yet
+ * (`PgDirectPurchaseRecords`, `PgReportFigures`): a range check instead of rounding. Rows of the
+ * core's types (branded ids, amounts, literals) are decoded with schemas: see `Rows.ts`.
  */
 
 /** A bigint / int column as a safe-integer number. */
@@ -19,28 +18,6 @@ export const int = (value: bigint | number | string): number => {
 
 /** A nullable bigint / int column. */
 export const intOrNull = (value: bigint | number | string | null): number | null => value === null ? null : int(value)
-
-/** A positive identity column as a branded id. */
-export const id = <I extends number>(value: bigint | number | string): I => {
-  const n = int(value)
-  if (n <= 0) throw new RangeError(`database id ${n} is not positive`)
-  return n as I
-}
-
-export const idOrNull = <I extends number>(value: bigint | number | string | null): I | null =>
-  value === null ? null : id<I>(value)
-
-/** A non-negative so'm column. */
-export const uzs = (value: bigint | number | string): Uzs => {
-  const n = int(value)
-  if (n < 0) throw new RangeError(`database amount ${n} is negative where so'm must not be`)
-  return n as Uzs
-}
-
-export const uzsOrNull = (value: bigint | number | string | null): Uzs | null => value === null ? null : uzs(value)
-
-/** A signed so'm column (a ledger movement). */
-export const signedUzs = (value: bigint | number | string): SignedUzs => int(value) as SignedUzs
 
 /** A timestamptz column (sql-pg already returns `Date`; text is accepted for safety). */
 export const date = (value: Date | string): Date => value instanceof Date ? value : new Date(value)

@@ -41,8 +41,21 @@ export interface GiftSimulatorControl {
   readonly sent: () => ReadonlyArray<SentGiftRecord>
 }
 
+/**
+ * The sandbox's test recipients of gifts (README "Try the sandbox by hand"), known only to this
+ * simulator and only with `magic` (sandbox mode): the production sender treats them as any name.
+ */
+export const GIFT_MAGIC = {
+  /** Telegram refuses the gift: the order fails and is refunded at once */
+  refused: "sandbox_gift_refused",
+  /** the gift is sent but the answer is lost: the outcome is unknown until the sent log is read, then delivered */
+  lost: "sandbox_gift_lost"
+} as const
+
 export interface SimulatedGiftSenderOptions {
   readonly accounts: ReadonlyArray<string>
+  /** honour the test recipients of `GIFT_MAGIC` (default off) */
+  readonly magic?: boolean
   /** Append-only log of sent gifts (one JSON line each): the simulated Telegram's memory across restarts. */
   readonly logFile?: string
 }
@@ -93,7 +106,10 @@ export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(fun
     if (!SANDBOX_GIFTS.some((g) => g.id === request.giftId)) {
       return yield* fail("GiftUnavailable", `gift ${request.giftId} is not on sale`)
     }
-    const fault = control.faults.shift()
+    if (options.magic === true && recipient === GIFT_MAGIC.refused) {
+      return yield* fail("Rejected", `@${recipient} does not accept gifts (sandbox test recipient)`)
+    }
+    const fault = options.magic === true && recipient === GIFT_MAGIC.lost ? "TimeoutAfterSend" : control.faults.shift()
     if (fault !== undefined && fault !== "TimeoutAfterSend") return yield* fail(fault, `simulated ${fault}`)
     const sent = yield* lock.withPermit(Effect.gen(function*() {
       const entry: SentGiftRecord = {

@@ -6,9 +6,10 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { NotifierError } from "@resale/core/ports/Notifier.ts"
-import { Effect, Layer, Redacted, Schedule } from "effect"
+import { Effect, Layer, Redacted } from "effect"
 import { HttpClient } from "effect/http"
 import { NodeHttpClient } from "@effect/platform-node"
+import { DEFAULT_POLICY, withRetryPolicy } from "@resale/outbound/RetryPolicy.ts"
 import { createServer, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { makeTelegramBotSender } from "../src/TelegramBotSender.ts"
@@ -41,11 +42,10 @@ const botApi = (answers: Array<Answer>) =>
     ({ server }) => Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
   )
 
-// The product's policy shape with short waits: two retries of transient failures.
+// The product's one policy with a short first wait: two retries of transient failures.
 const Client = Layer.effect(
   HttpClient.HttpClient,
-  Effect.map(Effect.service(HttpClient.HttpClient), (client) =>
-    client.pipe(HttpClient.retryTransient({ retryOn: "errors-and-responses", times: 2, schedule: Schedule.spaced("10 millis") })))
+  Effect.map(Effect.service(HttpClient.HttpClient), withRetryPolicy({ ...DEFAULT_POLICY, firstDelay: "10 millis" }))
 ).pipe(Layer.provide(NodeHttpClient.layerUndici))
 
 const send = (url: string, chatId: number) =>

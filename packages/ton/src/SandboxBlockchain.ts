@@ -16,6 +16,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
 import { immediateBlocks, makeSandboxBlocks, type SandboxBlocks } from "./SandboxBlocks.ts"
+import { type DropRule, droppingSender } from "./SandboxDrops.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
 import { codeHashOf } from "./WalletContracts.ts"
 
@@ -86,6 +87,8 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
   readonly persist: Effect.Effect<void, BlockchainError>
   /** Where external messages go: at once, or into the mempool of the next block. */
   readonly blocks: SandboxBlocks
+  /** Which payments the chain loses (by their comment): the sandbox Fragment's test recipient says. */
+  readonly dropPayments: (rule: DropRule | undefined) => void
 }>()("ton/SandboxBlockchain") {
   /** Provides both the `Blockchain` port and the sandbox extras over one emulator. */
   static readonly layerWith = (options: SandboxOptions = {}): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
@@ -95,7 +98,8 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
       if (file !== undefined) yield* restore(emulator, file)
       const writing = Semaphore.makeUnsafe(1)
       const persist = file === undefined ? Effect.void : writing.withPermit(save(emulator, file))
-      const blocks = yield* makeSandboxBlocks(emulator, options.blockInterval ?? Duration.zero, persist)
+      const sender = droppingSender(emulator)
+      const blocks = yield* makeSandboxBlocks(emulator, options.blockInterval ?? Duration.zero, persist, sender.send)
       // With blocks, a send changes nothing until its block runs, which saves the state itself.
       const afterSend = Duration.toMillis(blocks.interval) > 0 ? Effect.void : persist
       const port = makeTonBlockchain(sandboxClient(emulator, afterSend, blocks), options)
@@ -116,7 +120,7 @@ export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
         yield* persist
       })
       return Context.make(Blockchain, port).pipe(
-        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist, blocks }))
+        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist, blocks, dropPayments: sender.setRule }))
       )
     }))
 

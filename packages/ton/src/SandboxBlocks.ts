@@ -20,10 +20,13 @@ export interface SandboxBlocks {
   readonly submit: (message: Cell) => Promise<void>
 }
 
+/** How a message runs on the emulator (the sandbox chain's own way may lose a payment on purpose: `SandboxDrops.ts`). */
+export type RunMessage = (message: Cell) => Promise<unknown>
+
 /** Runs every message at once (no block interval). */
-export const immediateBlocks = (emulator: Emulator): SandboxBlocks => ({
+export const immediateBlocks = (emulator: Emulator, run: RunMessage = (m) => emulator.sendMessage(m)): SandboxBlocks => ({
   interval: Duration.zero,
-  submit: async (message) => void (await emulator.sendMessage(message))
+  submit: async (message) => void (await run(message))
 })
 
 /**
@@ -33,18 +36,19 @@ export const immediateBlocks = (emulator: Emulator): SandboxBlocks => ({
 export const makeSandboxBlocks = (
   emulator: Emulator,
   interval: Duration.Input,
-  afterBlock: Effect.Effect<void, unknown>
+  afterBlock: Effect.Effect<void, unknown>,
+  run: RunMessage = (m) => emulator.sendMessage(m)
 ): Effect.Effect<SandboxBlocks, never, Scope.Scope> =>
   Effect.gen(function*() {
     const every = Duration.fromInputUnsafe(interval)
-    if (Duration.toMillis(every) <= 0) return immediateBlocks(emulator)
+    if (Duration.toMillis(every) <= 0) return immediateBlocks(emulator, run)
     let mempool: Array<Cell> = []
     const block = Effect.gen(function*() {
       if (mempool.length === 0) return
       const messages = mempool
       mempool = []
       for (const message of messages) {
-        yield* Effect.tryPromise(() => emulator.sendMessage(message)).pipe(
+        yield* Effect.tryPromise(() => run(message)).pipe(
           Effect.catch((error) =>
             error.cause instanceof EmulationError
               ? Effect.logDebug(`sandbox block dropped an external message (exit code ${error.cause.exitCode ?? "none"})`)

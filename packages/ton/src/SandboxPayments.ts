@@ -6,7 +6,7 @@
 import type { Blockchain as Emulator } from "@ton/sandbox"
 import { Address, type Cell } from "@ton/ton"
 
-const commentOf = (body: Cell): string | undefined => {
+export const commentOf = (body: Cell): string | undefined => {
   try {
     const slice = body.beginParse()
     return slice.remainingBits >= 32 && slice.loadUint(32) === 0 ? slice.loadStringTail() : undefined

@@ -5,7 +5,7 @@
  * root uses (`@resale/world`): in sandbox mode the sandbox world of DATA_DIR, shared with the server
  * (a worker restarted mid-order finds the same chain and the same Fragment invoices).
  */
-import { NodeRuntime } from "@effect/platform-node"
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { AppConfig, reportConfigProblems } from "@resale/config"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
@@ -23,7 +23,7 @@ const program = Effect.gen(function*() {
   // Checked by the configuration for the worker's role.
   const url = Option.getOrThrow(app.databaseUrl)
   const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax)))
-  const probes = WorkerProbesLive({ host: app.host, adminToken: app.adminToken })
+  const probes = WorkerProbesLive({ host: app.host, port: app.workerProbePort, adminToken: app.adminToken, metricsToken: app.metricsToken })
   const worker = Layer.mergeAll(WorkerLive.pipe(Layer.provide(World.layer)), databaseWatch(), probes).pipe(Layer.provide(storage))
   // `shutdown begun` is the first line once a stop is asked for (its layer is built last).
   return yield* Layer.launch(shutdownBegun("worker").pipe(Layer.provide(worker)))

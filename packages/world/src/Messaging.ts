@@ -8,15 +8,14 @@ import type { TelegramAccounts } from "@resale/config"
 import { GiftSender, GiftSenderError } from "@resale/core/ports/GiftSender.ts"
 import { type Notice, Notifier, NotifierError, type PushTarget } from "@resale/core/ports/Notifier.ts"
 import { PushPolicy } from "@resale/core/push/PushEndpointRules.ts"
+import { OutboundHttp, outboundHttp } from "@resale/outbound"
 import { publicOnlyLookup } from "@resale/push/AddressGuard.ts"
 import { makeWebPushSender } from "@resale/push/WebPushSender.ts"
 import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
-import { MtcuteGiftSender } from "@resale/telegram/MtcuteGiftSender.ts"
 import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { makeTelegramBotSender } from "@resale/telegram/TelegramBotSender.ts"
 import { Effect, Layer, Option, type Redacted, Scope } from "effect"
 import { join } from "node:path"
-import { OutboundHttp, outboundHttp } from "./OutboundHttp.ts"
 
 export interface GiftSenderOptions {
   readonly sandbox: boolean
@@ -33,10 +32,14 @@ const unconfigured = (accounts: ReadonlyArray<string>) => {
 /** Gift orders without a sender wait with backoff and are refunded after the attempt limit. */
 export const giftSenderLayer = (options: GiftSenderOptions) => {
   if (options.sandbox) {
-    return SimulatedGiftSender.layer({ accounts: options.giftSenders, logFile: join(options.dataDir, "sandbox-gifts.jsonl") })
+    return SimulatedGiftSender.layer({ accounts: options.giftSenders, logFile: join(options.dataDir, "sandbox-gifts.jsonl"), magic: true })
   }
   return Option.match(options.telegramAccounts, {
-    onSome: (accounts) => MtcuteGiftSender.layerWith(accounts),
+    // mtcute (some 600 modules) is loaded only when Telegram accounts are configured.
+    onSome: (accounts) =>
+      Layer.unwrap(Effect.promise(() => import("@resale/telegram/MtcuteGiftSender.ts")).pipe(
+        Effect.map(({ MtcuteGiftSender }) => MtcuteGiftSender.layerWith(accounts))
+      )),
     onNone: () =>
       Layer.effect(GiftSender, Effect.as(Effect.logWarning("TELEGRAM_API_ID is not set: gift orders cannot be sent"), unconfigured(options.giftSenders)))
   })

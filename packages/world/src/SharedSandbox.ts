@@ -12,6 +12,7 @@ import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import { makeFragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
 import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.ts"
+import { OutboundHttp } from "@resale/outbound"
 import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
@@ -26,7 +27,6 @@ import { chmod, unlink } from "node:fs/promises"
 import { connect, createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
-import { OutboundHttp } from "./OutboundHttp.ts"
 
 /** What the owner tells the other processes. The cookies are the simulator's sandbox session. */
 const Descriptor = Schema.Struct({ toncenter: Schema.String, fragment: Schema.String, cookies: Schema.String, pid: Schema.Number })
@@ -93,8 +93,13 @@ const host = (dataDir: string, timing: SandboxMarketTiming) =>
     const chain = yield* Layer.build(SandboxBlockchain.layerWith({ dataDir, ...(timing.blockInterval === undefined ? {} : { blockInterval: timing.blockInterval }) }))
     const sandbox = Context.get(chain, SandboxBlockchain)
     const toncenter = yield* serveSandboxToncenter(sandbox)
-    const fragment = yield* Layer.build(FragmentSandbox.layer({ paymentSeen: paymentSeenOn(sandbox.emulator) }, { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }))
+    // magic: the sandbox's test recipients (README "Try the sandbox by hand"); the chain asks Fragment which payments to lose
+    const fragment = yield* Layer.build(FragmentSandbox.layer(
+      { paymentSeen: paymentSeenOn(sandbox.emulator), magic: true },
+      { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }
+    ))
     const simulator = Context.get(fragment, FragmentSandbox)
+    sandbox.dropPayments(simulator.control.dropsPayment)
     const context = Context.merge(chain, fragment).pipe(Context.add(SandboxFaucet, SandboxFaucet.of({ fund: sandbox.fund })))
     const descriptor: Descriptor = { toncenter: toncenter.url, fragment: simulator.url, cookies: simulator.cookies, pid: process.pid }
     return { context, descriptor }

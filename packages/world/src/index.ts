@@ -2,4 +2,4 @@
 export { giftSenderLayer, type GiftSenderOptions, notifierLayer, type NotifierOptions } from "./Messaging.ts"
 // The sandbox world (emulator, simulators) is imported only in sandbox mode: `@resale/world/SharedSandbox.ts`.
 export { World } from "./World.ts"
-export { ATTEMPT_TIMEOUT, OutboundHttp, RETRIES } from "./OutboundHttp.ts"
+export { ATTEMPT_TIMEOUT, OutboundHttp, RETRIES } from "@resale/outbound"

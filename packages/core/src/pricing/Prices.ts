@@ -1,7 +1,8 @@
 import { Schema } from "effect"
 import { Uzs } from "../money/Uzs.ts"
 
-const PositiveUzs = Uzs.check(Schema.isGreaterThan(0))
+/** A price: more than zero so'm. */
+export const PositiveUzs = Uzs.check(Schema.isGreaterThan(0))
 
 /** The four operator-set prices of the spec (`star_price_uzs`, `premium_*_month_uzs`). */
 export const Prices = Schema.Struct({

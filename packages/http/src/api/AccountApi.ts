@@ -5,14 +5,15 @@ import { HandlerErrors } from "./Errors.ts"
 import {
   AnyObject,
   File,
-  Id,
   IdempotencyHeader,
   Int,
   IntDefault,
   IntText,
   page,
   Str,
-  StrDefaultEmpty
+  StrDefaultEmpty,
+  TicketIdPath,
+  TopupIdPath
 } from "./Fields.ts"
 import { UserSession } from "./Middleware.ts"
 
@@ -33,7 +34,7 @@ export class AccountApi extends HttpApiGroup.make("account").add(
     error: HandlerErrors
   }),
   HttpApiEndpoint.post("cancelTopup", "/v2/balance/topup/:topup_id/cancel", {
-    params: { topup_id: Id },
+    params: { topup_id: TopupIdPath },
     success: Dto.Topup,
     error: HandlerErrors
   }),
@@ -72,18 +73,18 @@ export class AccountApi extends HttpApiGroup.make("account").add(
     error: HandlerErrors
   }),
   HttpApiEndpoint.get("ticket", "/v2/tickets/:ticket_id", {
-    params: { ticket_id: Id },
+    params: { ticket_id: TicketIdPath },
     success: page(Dto.TicketDetail),
     error: HandlerErrors
   }),
   HttpApiEndpoint.get("pollTicket", "/v2/tickets/:ticket_id/poll", {
-    params: { ticket_id: Id },
+    params: { ticket_id: TicketIdPath },
     query: { after: IntDefault(0) },
     success: Dto.TicketPoll,
     error: HandlerErrors
   }),
   HttpApiEndpoint.post("replyTicket", "/v2/tickets/:ticket_id/reply", {
-    params: { ticket_id: Id },
+    params: { ticket_id: TicketIdPath },
     payload: form({ body: StrDefaultEmpty }),
     success: Dto.TicketMessage,
     error: HandlerErrors

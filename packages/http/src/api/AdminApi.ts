@@ -2,13 +2,13 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Dto from "./Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import { BoolDefaultFalse, Id, IdempotencyHeader, Int, IntDefault, page, StrDefaultEmpty } from "./Fields.ts"
+import { BoolDefaultFalse, IdempotencyHeader, Int, IntDefault, OrderIdPath, page, StrDefaultEmpty, TicketIdPath, TopupIdPath } from "./Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
 
 const form = <F extends Schema.Struct.Fields>(fields: F) => Schema.Struct(fields).pipe(HttpApiSchema.asFormUrlEncoded())
-const topupId = { topup_id: Id }
-const orderId = { order_id: Id }
-const ticketId = { ticket_id: Id }
+const topupId = { topup_id: TopupIdPath }
+const orderId = { order_id: OrderIdPath }
+const ticketId = { ticket_id: TicketIdPath }
 
 /** Operator pages and operations (admin session cookie). `/v2/admin/` reaches `root` (trailing slashes are ignored). */
 export class AdminApi extends HttpApiGroup.make("admin").add(

@@ -1,3 +1,4 @@
+import { OrderId, TicketId, TopupId } from "@resale/core/ids.ts"
 import { Effect, Schema } from "effect"
 import { Multipart } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
@@ -26,8 +27,16 @@ export const File = withKind(Multipart.SingleFileSchema, "file")
 export const AnyObject = withKind(Schema.Record(Schema.String, Schema.Unknown), "object")
 export const AnyJson = withKind(Schema.Unknown, "any")
 
-/** A path id such as `topup_id`: a positive integer (0 or below is a 422, never a lookup). */
+/** A path id such as `webhook_id`: a positive integer (0 or below is a 422, never a lookup). */
 export const Id = withKind(Schema.Int.check(Schema.isGreaterThan(0)), "int")
+
+/**
+ * Path ids branded by the contract: the core's own id schemas (a positive integer, so the same 422 as
+ * `Id`), decoded straight into `TopupId` / `OrderId` / `TicketId`, so handlers pass them on uncast.
+ */
+export const TopupIdPath = withKind(TopupId, "int")
+export const OrderIdPath = withKind(OrderId, "int")
+export const TicketIdPath = withKind(TicketId, "int")
 
 /** Optional form field that defaults to the empty string, as the spec's forms declare. */
 export const StrDefaultEmpty = Str.pipe(Schema.withDecodingDefaultKey(Effect.succeed("")))

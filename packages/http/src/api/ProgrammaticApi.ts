@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Dto from "./Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import { AdminTokenHeader, ApiKeyHeader, Float, Id, IdempotencyHeader, Int, NullableBool, NullableStr, Str } from "./Fields.ts"
+import { AdminTokenHeader, ApiKeyHeader, Float, IdempotencyHeader, Int, NullableBool, NullableStr, OrderIdPath, Str, TopupIdPath } from "./Fields.ts"
 import { AdminTokenAuth, ApiKeyAuth } from "./Middleware.ts"
 
 export const StarsOrderRequest = Schema.Struct({ username: Str, amount: Int }).annotate({
@@ -50,7 +50,7 @@ export class ProgrammaticApi extends HttpApiGroup.make("api").add(
   }),
   // Not in the original service: an integrator that placed an order follows it here.
   HttpApiEndpoint.get("order", "/v2/api/orders/:order_id", {
-    params: { order_id: Id },
+    params: { order_id: OrderIdPath },
     headers: ApiKeyHeader,
     success: Dto.Order,
     error: HandlerErrors
@@ -67,7 +67,7 @@ export class ProgrammaticApi extends HttpApiGroup.make("api").add(
 /** Operator calls of the programmatic API (`X-Admin-Token`). */
 export class AdminProgrammaticApi extends HttpApiGroup.make("apiAdmin").add(
   HttpApiEndpoint.post("markPaid", "/v2/api/admin/topups/:topup_id/mark-paid", {
-    params: { topup_id: Id },
+    params: { topup_id: TopupIdPath },
     headers: { ...AdminTokenHeader, ...IdempotencyHeader },
     success: Dto.Topup,
     error: HandlerErrors

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Dto from "./Dtos.ts"
 import { HandlerErrors, Unauthorized } from "./Errors.ts"
-import { AnyJson, Id, page, Str } from "./Fields.ts"
+import { AnyJson, page, Str, TopupIdPath } from "./Fields.ts"
 
 const Redirect = HttpApiSchema.Empty(303)
 
@@ -21,7 +21,7 @@ export class PublicApi extends HttpApiGroup.make("public").add(
   HttpApiEndpoint.get("logout", "/v2/logout", { success: Redirect }),
   HttpApiEndpoint.get("apiDocs", "/v2/api-docs", { success: page(Dto.ApiDocs) }),
   HttpApiEndpoint.get("receipt", "/v2/receipts/:topup_id", {
-    params: { topup_id: Id },
+    params: { topup_id: TopupIdPath },
     success: Schema.Uint8Array.pipe(HttpApiSchema.asUint8Array({ contentType: "application/octet-stream" })),
     error: [Unauthorized, ...HandlerErrors]
   }),

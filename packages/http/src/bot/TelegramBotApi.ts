@@ -1,5 +1,5 @@
 import { makeBotApi } from "@resale/telegram/BotApi.ts"
-import { OutboundHttp } from "@resale/world/OutboundHttp.ts"
+import { OutboundHttp } from "@resale/outbound"
 import { Context, Effect, Layer, Schema } from "effect"
 import { HttpConfig } from "../server/HttpConfig.ts"
 

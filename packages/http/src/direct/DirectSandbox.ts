@@ -18,8 +18,13 @@ type AdapterOptions = Partial<Omit<FragmentOptions, "baseUrl" | "cookies">>
 /** The simulated Fragment (and the real Fragment adapter on it) over the `SandboxBlockchain` in context. */
 export const sandboxMarketplace = (simulator: FragmentSimulatorOptions = {}, adapter: AdapterOptions = {}) =>
   Layer.unwrap(Effect.gen(function*() {
-    const { emulator } = yield* SandboxBlockchain
-    return FragmentSandbox.layer({ ...simulator, paymentSeen: paymentSeenOn(emulator) }, adapter)
+    const chain = yield* SandboxBlockchain
+    // With the test recipients on, the chain asks the simulator which payments to lose.
+    const dropping = Layer.effectDiscard(Effect.gen(function*() {
+      const { control } = yield* FragmentSandbox
+      if (simulator.magic !== undefined && simulator.magic !== false) chain.dropPayments(control.dropsPayment)
+    }))
+    return dropping.pipe(Layer.provideMerge(FragmentSandbox.layer({ ...simulator, paymentSeen: paymentSeenOn(chain.emulator) }, adapter)))
   }))
 
 export const DirectSandbox = {
@@ -27,7 +32,7 @@ export const DirectSandbox = {
    * Chain + marketplace for sandbox mode: `SandboxBlockchain.layer` (state under DATA_DIR; the same layer
    * value, so a composition root that also uses it shares one emulator) and the simulated Fragment on it.
    */
-  layer: sandboxMarketplace().pipe(Layer.provideMerge(SandboxBlockchain.layer)) as Layer.Layer<
+  layer: sandboxMarketplace({ magic: true }).pipe(Layer.provideMerge(SandboxBlockchain.layer)) as Layer.Layer<
     Blockchain | SandboxBlockchain | Marketplace | FragmentSandbox,
     unknown
   >

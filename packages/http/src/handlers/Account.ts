@@ -5,7 +5,6 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import type { TicketId, TopupId } from "@resale/core"
 import { Notifications } from "@resale/core/outbox/Notifications.ts"
 import { Effect, FileSystem, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
@@ -91,7 +90,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("cancelTopup", ({ params }) =>
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
-          return topupOut(yield* topups.cancel(userId, params.topup_id as TopupId))
+          return topupOut(yield* topups.cancel(userId, params.topup_id))
         }).pipe(mapErrors))
       .handle("uploadReceipt", ({ headers, payload }) =>
         Effect.gen(function*() {
@@ -190,7 +189,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("ticket", ({ params, request }) =>
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
-          const detail = yield* tickets.detail({ ...me, userId }, params.ticket_id as TicketId)
+          const detail = yield* tickets.detail({ ...me, userId }, params.ticket_id)
           const data = { ticket: ticketOut(detail.ticket), messages: detail.messages.map(messageOut) }
           return html(request) ? ticketPage(sandbox, params.ticket_id, data) : data
         }).pipe(mapErrors))
@@ -198,8 +197,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
           const viewer = { ...me, userId }
-          const messages = yield* tickets.poll(viewer, params.ticket_id as TicketId, query.after)
-          const detail = yield* tickets.detail(viewer, params.ticket_id as TicketId)
+          const messages = yield* tickets.poll(viewer, params.ticket_id, query.after)
+          const detail = yield* tickets.detail(viewer, params.ticket_id)
           return {
             ticket_id: params.ticket_id,
             status: detail.ticket.status,
@@ -210,7 +209,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("replyTicket", ({ params, payload }) =>
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
-          return messageOut(yield* tickets.reply(userId, params.ticket_id as TicketId, payload.body))
+          return messageOut(yield* tickets.reply(userId, params.ticket_id, payload.body))
         }).pipe(mapErrors))
       .handle("pushSubscribe", ({ payload }) =>
         Effect.gen(function*() {

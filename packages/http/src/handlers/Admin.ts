@@ -2,7 +2,6 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import type { OrderId, TicketId, TopupId } from "@resale/core"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -60,9 +59,9 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
         }).pipe(Effect.tap(() => pricingCache.invalidate), Effect.map((p) => pricingOut(p, sandbox)), mapErrors))
       .handle("approveTopup", ({ headers, params, payload }) =>
         idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/topups/:topup_id/approve", { ...params, ...payload }, Dto.Topup,
-          Effect.map(topups.approve(params.topup_id as TopupId, note(payload.admin_note), { confirmDuplicate: payload.confirm_duplicate }), topupOut)).pipe(mapErrors))
+          Effect.map(topups.approve(params.topup_id, note(payload.admin_note), { confirmDuplicate: payload.confirm_duplicate }), topupOut)).pipe(mapErrors))
       .handle("rejectTopup", ({ params, payload }) =>
-        Effect.map(topups.reject(params.topup_id as TopupId, note(payload.admin_note)), topupOut).pipe(mapErrors))
+        Effect.map(topups.reject(params.topup_id, note(payload.admin_note)), topupOut).pipe(mapErrors))
       .handle("orders", ({ request }) =>
         Effect.gen(function*() {
           const page = yield* orders.list({ offset: 0, limit: 100 })
@@ -71,16 +70,16 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
         }))
       .handle("retryOrder", ({ headers, params }) =>
         idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/retry", params, Dto.Order,
-          Effect.map(orders.retry(params.order_id as OrderId), orderOut)).pipe(mapErrors))
+          Effect.map(orders.retry(params.order_id), orderOut)).pipe(mapErrors))
       .handle("markOrderDone", ({ headers, params, payload }) =>
         idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/mark-done", { ...params, ...payload }, Dto.Order,
-          Effect.map(orders.markDone(params.order_id as OrderId, note(payload.tx_id)), orderOut)).pipe(mapErrors))
+          Effect.map(orders.markDone(params.order_id, note(payload.tx_id)), orderOut)).pipe(mapErrors))
       .handle("recheckOrder", ({ headers, params }) =>
         idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/recheck", params, Dto.Order,
-          Effect.map(orders.recheck(params.order_id as OrderId), orderOut)).pipe(mapErrors))
+          Effect.map(orders.recheck(params.order_id), orderOut)).pipe(mapErrors))
       .handle("refundOrder", ({ headers, params, payload }) =>
         idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/refund", { ...params, ...payload }, Dto.Order,
-          Effect.map(orders.refund(params.order_id as OrderId, payload.note), orderOut)).pipe(mapErrors))
+          Effect.map(orders.refund(params.order_id, payload.note), orderOut)).pipe(mapErrors))
       .handle("tickets", ({ request }) =>
         Effect.gen(function*() {
           const page = yield* tickets.list({ offset: 0, limit: 100 })
@@ -89,7 +88,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
         }))
       .handle("pollTicket", ({ params, query }) =>
         Effect.gen(function*() {
-          const id = params.ticket_id as TicketId
+          const id = params.ticket_id
           const messages = yield* tickets.poll(operator, id, query.after)
           const detail = yield* tickets.detail(operator, id)
           return {
@@ -100,9 +99,9 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           }
         }).pipe(mapErrors))
       .handle("replyTicket", ({ params, payload }) =>
-        Effect.map(tickets.answer(params.ticket_id as TicketId, payload.body), messageOut).pipe(mapErrors))
+        Effect.map(tickets.answer(params.ticket_id, payload.body), messageOut).pipe(mapErrors))
       .handle("closeTicket", ({ params }) =>
-        Effect.map(tickets.close(params.ticket_id as TicketId), ticketOut).pipe(mapErrors))
+        Effect.map(tickets.close(params.ticket_id), ticketOut).pipe(mapErrors))
       .handle("reopenTicket", ({ params }) =>
-        Effect.map(tickets.reopen(params.ticket_id as TicketId), ticketOut).pipe(mapErrors))
+        Effect.map(tickets.reopen(params.ticket_id), ticketOut).pipe(mapErrors))
   }))

@@ -5,7 +5,6 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import type { OrderId, TopupId, UserId } from "@resale/core"
 import { RecipientInfo } from "@resale/core/accounts/RecipientInfo.ts"
 import { Effect, Option } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -34,7 +33,7 @@ const placeOrder = (endpoint: string, key: string | undefined, body: unknown, bu
       body,
       Dto.OrderCreated,
       Effect.gen(function*() {
-        const order = yield* orders.create(userId as UserId, request)
+        const order = yield* orders.create(userId, request)
         return { ok: true, order: orderOut(order), balance_uzs: yield* balances.balance(userId), sandbox }
       })
     )
@@ -84,7 +83,7 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
           // Someone else's order answers 404, as a missing one does.
-          const order = yield* orders.find({ kind: "user", userId: userId as UserId }, params.order_id as OrderId)
+          const order = yield* orders.find({ kind: "user", userId }, params.order_id)
           return orderOut(order)
         }).pipe(mapErrors))
       .handle("gifts", () =>
@@ -112,7 +111,7 @@ export const AdminProgrammaticHandlers = HttpApiBuilder.group(Api, "apiAdmin", (
     return handlers
       .handle("markPaid", ({ headers, params }) =>
         idempotent(headers["idempotency-key"], "operator", "POST /v2/api/admin/topups/:topup_id/mark-paid", params, Dto.Topup,
-          Effect.map(topups.markPaid(params.topup_id as TopupId), topupOut)).pipe(mapErrors))
+          Effect.map(topups.markPaid(params.topup_id), topupOut)).pipe(mapErrors))
       .handle("incomingPayment", ({ headers, payload }) =>
         idempotent(headers["idempotency-key"], "operator", "POST /v2/api/admin/payments/incoming", payload, Dto.IncomingPaymentResult,
           Effect.map(payments.incoming({

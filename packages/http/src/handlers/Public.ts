@@ -1,7 +1,7 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import type { TopupId, Viewer } from "@resale/core"
+import type { Viewer } from "@resale/core"
 import { Effect, Option, Redacted, Result } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { OpenApi } from "effect/http-api"
@@ -156,7 +156,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
               onSome: (userId) => ({ kind: "user", userId })
             })
           if (viewer === undefined) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
-          const file = yield* topups.receipt(viewer, params.topup_id as TopupId).pipe(mapErrors)
+          const file = yield* topups.receipt(viewer, params.topup_id).pipe(mapErrors)
           // Uploaded by a user, so never active content of this site: a sandboxed document with no
           // scripts, and a PDF (which the browser would render as a document) downloaded, not shown.
           const image = file.contentType.startsWith("image/")

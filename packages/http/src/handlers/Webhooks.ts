@@ -1,4 +1,4 @@
-import type { UserId, WebhookDelivery, WebhookEndpoint } from "@resale/core"
+import type { WebhookDelivery, WebhookEndpoint } from "@resale/core"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
@@ -21,7 +21,7 @@ const deliveryOut = (d: WebhookDelivery) => ({
   delivered_at: d.deliveredAt?.toISOString() ?? null
 })
 
-const caller = Effect.map(Effect.service(CurrentUser), (u) => u.userId as UserId)
+const caller = Effect.map(Effect.service(CurrentUser), (u) => u.userId)
 
 export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
   Effect.gen(function*() {

@@ -14,6 +14,7 @@ export const serverSettings = (app: AppSettings): HttpSettings => ({
   databaseUrl: app.databaseUrl,
   adminToken: app.adminToken,
   adminTokenGenerated: app.adminTokenGenerated,
+  metricsToken: app.metricsToken,
   botToken: Option.getOrElse(app.botToken, () => {
     if (!app.sandbox) throw new Error("TELEGRAM_BOT_TOKEN is checked at start outside sandbox mode")
     return Redacted.make(SANDBOX_BOT_TOKEN)
@@ -41,6 +42,8 @@ export interface HttpSettings {
   readonly adminToken: Redacted.Redacted<string>
   /** True when ADMIN_TOKEN was not set and a fresh one was generated (it is then printed). */
   readonly adminTokenGenerated: boolean
+  /** Bearer token of `/metrics` for callers from elsewhere (`METRICS_TOKEN`); none: the admin token. */
+  readonly metricsToken: Option.Option<Redacted.Redacted<string>>
   readonly botToken: Redacted.Redacted<string>
   readonly botUsername: string | null
   /** Path secret of the bot webhook (`/v2/bot/webhook/<secret>`) and its secret-token header. */
@@ -75,6 +78,7 @@ export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("htt
       databaseUrl: Option.none(),
       adminToken: Redacted.make("test-admin-token"),
       adminTokenGenerated: false,
+      metricsToken: Option.none(),
       botToken: Redacted.make("123456:TEST-bot-token"),
       botUsername: "resale_test_bot",
       webhookSecret: Redacted.make("test-webhook-secret"),

@@ -11,7 +11,7 @@ import { migrations } from "@resale/store/Migrations.ts"
 import { gaugeNames, readGauges } from "@resale/store/PgGauges.ts"
 import { pingDatabase } from "@resale/observability/DatabaseWatch.ts"
 import { PROBE_PATHS, ProbeRoutes, workerLoopsCheck } from "@resale/observability/ProbeRoutes.ts"
-import { Config, Effect, Layer, Metric, Option, Redacted } from "effect"
+import { Effect, Layer, Metric, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { HttpConfig } from "./HttpConfig.ts"
 
@@ -45,7 +45,6 @@ export const OpsRoutes = (options: OpsRoutesOptions) =>
   Layer.unwrap(Effect.gen(function*() {
     const sql = yield* SqlClient
     const config = yield* HttpConfig
-    const metricsToken = yield* Config.Redacted("METRICS_TOKEN").pipe(Config.option)
     const latest = Math.max(0, ...(yield* migrations).map(([id]) => id))
     const database = pingDatabase.pipe(Effect.map((up) => (up ? "ok" : "unreachable")), Effect.provideService(SqlClient, sql))
     const migrationsApplied = sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM effect_sql_migrations`.pipe(
@@ -60,6 +59,6 @@ export const OpsRoutes = (options: OpsRoutesOptions) =>
         ...(options.workerInProcess ? [["worker", workerLoopsCheck] as const] : [])
       ],
       refresh: refreshGauges.pipe(Effect.provideService(SqlClient, sql)),
-      token: Redacted.value(Option.getOrElse(metricsToken, () => config.adminToken))
+      token: Redacted.value(Option.getOrElse(config.metricsToken, () => config.adminToken))
     })
   }))

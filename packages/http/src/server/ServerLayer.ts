@@ -9,7 +9,7 @@
  *   turned off, on the same storage and world.
  * Storage and world are provided once at the top, so every consumer shares the same instance.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
 import { shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { World } from "@resale/world"

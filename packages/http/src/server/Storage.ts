@@ -1,4 +1,3 @@
-import { EmbeddedPostgres } from "@resale/store/EmbeddedPostgres.ts"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
@@ -14,7 +13,11 @@ import type { HttpSettings } from "./HttpConfig.ts"
  */
 export const storageLayer = (settings: HttpSettings) => {
   const connection: Layer.Layer<PgClient | SqlClient, StoreError> = Option.match(settings.databaseUrl, {
-    onNone: () => EmbeddedPostgres.layer(EmbeddedPostgres.dataDirOf(settings.dataDir)),
+    // PGlite is loaded only for the embedded database, never with DATABASE_URL.
+    onNone: () =>
+      Layer.unwrap(Effect.promise(() => import("@resale/store/EmbeddedPostgres.ts")).pipe(
+        Effect.map(({ EmbeddedPostgres }) => EmbeddedPostgres.layer(EmbeddedPostgres.dataDirOf(settings.dataDir)))
+      )),
     onSome: (url) =>
       Layer.unwrap(Effect.map(Config.Int("PG_POOL_MAX").pipe(Config.withDefault(10)), (max) =>
         PgConnection.layerFromUrl(Redacted.value(url), Math.max(1, max))))

@@ -14,6 +14,7 @@ import { type Fields, handleApi, type PaymentSeen, rawRequest } from "./Simulato
 import { makeControl, type SimulatorControl } from "./SimulatorControl.ts"
 import { isPage, renderPage } from "./SimulatorPages.ts"
 import type { SimulatorPrices } from "./SimulatorPricing.ts"
+import { type MagicOptions, SimulatorMagic } from "./SimulatorMagic.ts"
 import { cookieHeader, SimulatorState } from "./SimulatorState.ts"
 
 export interface FragmentSimulatorOptions {
@@ -27,6 +28,8 @@ export interface FragmentSimulatorOptions {
   readonly prices?: SimulatorPrices
   /** `validUntil` of payment messages, seconds from now (default 900) */
   readonly validForSeconds?: number
+  /** the sandbox's test recipients (`SimulatorMagic.ts`): on with `true` or timings; off by default */
+  readonly magic?: boolean | MagicOptions
 }
 
 export interface FragmentSimulatorHandle {
@@ -73,7 +76,8 @@ const json = (res: ServerResponse, body: unknown) =>
   send(res, 200, "application/json", JSON.stringify(body, (_k, v) => typeof v === "bigint" ? v.toString() : v))
 
 const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSimulatorHandle> => {
-  const state = new SimulatorState()
+  const magic = options.magic ?? false
+  const state = new SimulatorState(new SimulatorMagic(magic !== false, typeof magic === "object" ? magic : {}))
   const primary = state.newSession()
   const walletAddress = options.walletAddress ?? SANDBOX_FRAGMENT_WALLET
   const validForSeconds = options.validForSeconds ?? 900
@@ -102,7 +106,7 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     if (fault?.status !== undefined) {
       state.calls.push({ method, fields, status: fault.status })
       const body = fault.body ?? `<html><body>HTTP ${fault.status}</body></html>`
-      return send(res, fault.status, body.startsWith("{") ? "application/json" : "text/html", body)
+      return send(res, fault.status, body.startsWith("{") ? "application/json" : "text/html", body, fault.headers)
     }
     if (fault?.malformed === true) {
       state.calls.push({ method, fields, status: 200 })
@@ -129,7 +133,8 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
         walletAddress,
         validForSeconds,
         paymentSeen: options.paymentSeen,
-        baseUrl
+        baseUrl,
+        sleep
       }, method, fields)
       state.calls.push({ method, fields, status: 200 })
       return json(res, answer)

@@ -31,6 +31,8 @@ export interface ApiContext {
   readonly validForSeconds: number
   readonly paymentSeen: PaymentSeen | undefined
   readonly baseUrl: string
+  /** waits without holding the simulator's other requests (closed timers end with the server) */
+  readonly sleep: (ms: number) => Promise<void>
 }
 
 const KIND_OF_METHOD: Record<string, readonly [SimKind, "state" | "search" | "init" | "link"]> = {
@@ -57,6 +59,8 @@ const search = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
   const query = (fields["query"] ?? "").trim().replace(/^(https?:\/\/)?t\.me\//i, "").replace(/^@/, "")
   const key = query.toLowerCase()
   if (!USERNAME.test(query) || ctx.state.unknownUsers.has(key)) return { error: "No Telegram users found." }
+  const refusal = ctx.state.magic.searchRefusal(key)
+  if (refusal !== undefined) return { error: refusal }
   if (ctx.state.nonUsers.has(key)) return { error: "Please enter a username assigned to a user." }
   if (kind === "stars" && ctx.state.cannotGift.has(key)) {
     return { error: "You can&#39;t gift Telegram Stars to this account at this moment." }
@@ -109,6 +113,7 @@ const init = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
     processingPolls: 0
   }
   ctx.state.invoices.set(invoice.reqId, invoice)
+  ctx.state.magic.opened(invoice)
   // the session's purchase state is now this invoice's
   ctx.session.latest = invoice.reqId
   const amount = formatTon(invoice.amount)
@@ -213,8 +218,11 @@ export const handleApi = async (ctx: ApiContext, method: string, fields: Fields)
     switch (step) {
       case "state":
         return pageState(ctx)
-      case "search":
+      case "search": {
+        const delay = ctx.state.magic.searchDelayMs((fields["query"] ?? "").replace(/^(https?:\/\/)?t\.me\//i, ""))
+        if (delay > 0) await ctx.sleep(delay)
         return search(ctx, kind, fields)
+      }
       case "init":
         return init(ctx, kind, fields)
       case "link":
@@ -236,7 +244,7 @@ export const handleApi = async (ctx: ApiContext, method: string, fields: Fields)
 }
 
 /** GET /tonkeeper/rawRequest?id=...&qr=1 (the older and QR-mode way to fetch the message) */
-export const rawRequest = (ctx: Omit<ApiContext, "session" | "hasTonToken">, invoice: SimInvoice): Answer => ({
+export const rawRequest = (ctx: Omit<ApiContext, "session" | "hasTonToken" | "sleep">, invoice: SimInvoice): Answer => ({
   version: "0",
   body: {
     type: "send-transaction",

@@ -37,6 +37,8 @@ export interface SimulatorControl {
   /** api calls seen (optionally one method only), in order */
   readonly calls: (method?: string) => ReadonlyArray<LoggedCall>
   readonly pageLoads: () => ReadonlyArray<{ readonly page: string; readonly hash: string | undefined }>
+  /** sandbox chain hook: is this payment comment's invoice one whose payment is to be lost (`sandbox_lost_payment`)? */
+  readonly dropsPayment: (comment: string) => boolean
   /** switches off, faults and logs cleared, special users forgotten; sessions and invoices stay */
   readonly reset: () => void
 }
@@ -57,6 +59,7 @@ export const makeControl = (state: SimulatorState): SimulatorControl => ({
   invoices: () => [...state.invoices.values()],
   calls: (method) => method === undefined ? [...state.calls] : state.calls.filter((c) => c.method === method),
   pageLoads: () => [...state.pageLoads],
+  dropsPayment: (comment) => state.magic.dropsPayment(comment),
   reset: () => {
     Object.assign(state.switches, {
       needVerify: false,

@@ -25,9 +25,11 @@ const poll = async (ctx: ApiContext, invoice: SimInvoice): Promise<Answer> => {
   if (invoice.status === "cancelled") return { ok: true, need_update: false, mode: "new" }
   if ((invoice.status === "created" || invoice.status === "linked") && await isPaid(ctx, invoice)) {
     invoice.status = "processing"
+    invoice.paidAt = Date.now()
     return { ok: true, need_update: true, mode: "processing" }
   }
-  if (invoice.status === "processing" && !ctx.state.switches.neverFinish) invoice.status = "done"
+  const held = ctx.state.magic.holdsDelivery(invoice, invoice.paidAt ?? 0, Date.now())
+  if (invoice.status === "processing" && !ctx.state.switches.neverFinish && !held) invoice.status = "done"
   if (invoice.status === "done") return { ok: true, need_update: false, mode: "done" }
   return { ok: true, need_update: true, mode: invoice.status === "processing" ? "processing" : "new" }
 }
@@ -44,7 +46,7 @@ export const pageState = async (ctx: ApiContext): Promise<Answer> => {
 export const confirmReq = (ctx: ApiContext, fields: Fields): Answer => {
   const invoice = ctx.state.invoices.get(fields["id"] ?? "")
   if (invoice === undefined || invoice.ssid !== ctx.session.ssid) return { error: "Request not found." }
-  if (ctx.state.switches.confirmError) return { error: "Transaction not found." }
+  if (ctx.state.switches.confirmError || ctx.state.magic.refusesConfirm(invoice)) return { error: "Transaction not found." }
   try {
     Cell.fromBoc(Buffer.from(fields["boc"] ?? "", "base64"))
   } catch {

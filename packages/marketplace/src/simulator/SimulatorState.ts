@@ -4,6 +4,7 @@
  * tests flip, the fault injections queued, and a call log.
  */
 import { randomBytes } from "node:crypto"
+import { SimulatorMagic } from "./SimulatorMagic.ts"
 
 export type SimPage = "/stars/buy" | "/premium/gift" | "/ads/topup"
 export type SimKind = "stars" | "premium" | "ton"
@@ -38,6 +39,8 @@ export interface SimInvoice {
   /** signed message reported through confirmReq */
   boc: string | undefined
   processingPolls: number
+  /** when the simulator first saw it paid (ms) */
+  paidAt?: number
 }
 
 /** A fault served instead of (or before) a normal answer. */
@@ -48,6 +51,8 @@ export interface Injection {
   readonly status?: number
   /** the body to answer with `status` (JSON when it starts with "{"; default a short HTML page) */
   readonly body?: string
+  /** headers of the `status` answer, e.g. `retry-after` on a 429 */
+  readonly headers?: Readonly<Record<string, string>>
   /** answer HTTP 200 with a body that is not JSON */
   readonly malformed?: boolean
   /** wait before answering (then answer normally unless another fault is set) */
@@ -137,6 +142,13 @@ export class SimulatorState {
     urlSafePayloads: false
   }
   private nextReq = 1
+
+  /** `magic`: the sandbox's test recipients (see `SimulatorMagic.ts`); off unless given */
+  readonly magic: SimulatorMagic
+
+  constructor(magic: SimulatorMagic = new SimulatorMagic(false)) {
+    this.magic = magic
+  }
 
   newSession(): SimSession {
     const session = makeSession()

@@ -5,7 +5,7 @@
  * Between the port and the emulator sits a switchable network fault (answers lost, node down), and
  * every log line and span the server produces is captured for the secret scans.
  */
-import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings, type DirectSettingsShape } from "@resale/core/direct/DirectSettings.ts"
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
@@ -27,6 +27,7 @@ import { DirectHttpConfig, type DirectHttpSettings } from "../../../src/direct/D
 import { DirectRouteHandlers, DirectServices } from "../../../src/direct/DirectRoutes.ts"
 import { serveLean } from "../../../src/server/LeanServe.ts"
 import { sandboxMarketplace } from "../../../src/direct/DirectSandbox.ts"
+import type { MagicOptions } from "@resale/marketplace/simulator/SimulatorMagic.ts"
 
 /** Switches between the Blockchain port and the emulator. */
 export interface ChainFaults {
@@ -133,6 +134,8 @@ export interface DirectTestOptions {
   readonly fragmentTimeout?: Duration.Input
   /** How long one purchase may hold the Fragment session, and how long a quote waits for it. */
   readonly fragmentSessions?: { readonly hold?: Duration.Input; readonly wait?: Duration.Input }
+  /** The sandbox's test recipients (README "Try the sandbox by hand"); off unless given. */
+  readonly fragmentMagic?: MagicOptions
 }
 
 export const testSettings: DirectSettingsShape = {
@@ -158,13 +161,13 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
     // A short message lifetime so "never landed" turns into "expired" within a test.
     const Chain = Layer.effectContext(Effect.gen(function*() {
       const sandbox = yield* SandboxBlockchain
-      const port = makeTonBlockchain(faulty(sandboxClient(sandbox.emulator, sandbox.persist), faults), {
+      const port = makeTonBlockchain(faulty(sandboxClient(sandbox.emulator, sandbox.persist, sandbox.blocks), faults), {
         ttlSeconds: 4,
         expiryMarginSeconds: 1
       })
       return Context.make(Blockchain, port)
     })).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))
-    const Market = sandboxMarketplace({}, {
+    const Market = sandboxMarketplace(options.fragmentMagic === undefined ? {} : { magic: options.fragmentMagic }, {
       timeout: options.fragmentTimeout ?? "1 second",
       ...(options.fragmentSessions?.hold === undefined ? {} : { sessionHold: options.fragmentSessions.hold }),
       ...(options.fragmentSessions?.wait === undefined ? {} : { sessionWait: options.fragmentSessions.wait })

@@ -1,0 +1,67 @@
+/**
+ * The launcher of `npm start`, `npm run worker` and `resale` (`deploy/start.mjs`) runs an entry's bundle
+ * only while every file the bundle was made of is unchanged: a changed source makes it stale, and a
+ * stale bundle that cannot be rebuilt (here: esbuild's binary replaced by one that fails) is never
+ * run, the sources are.
+ * Builds once (esbuild, some seconds) when the checkout has no fresh bundle.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { Effect } from "effect"
+import { execFile } from "node:child_process"
+import { statSync, utimesSync } from "node:fs"
+import { join } from "node:path"
+import { build, freshBuild } from "../../deploy/bundle.mjs"
+import { NODE, ROOT } from "../support/ServerEntry.ts"
+
+const VERSION = /^\d+\.\d+\.\d+\n$/
+
+const launch = (args: ReadonlyArray<string>, env: Record<string, string> = {}) =>
+  Effect.promise(() =>
+    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+      execFile(NODE, ["deploy/start.mjs", ...args], { cwd: ROOT, env: { PATH: process.env["PATH"] ?? "", ...env }, timeout: 120_000 },
+        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }))
+    })
+  )
+
+/** Makes `file` look changed (a later modification time) while `body` runs, then puts its time back. */
+const touched = <A>(file: string, body: Effect.Effect<A>) =>
+  Effect.acquireUseRelease(
+    Effect.sync(() => {
+      const { atime, mtime } = statSync(file)
+      utimesSync(file, atime, new Date(mtime.getTime() + 1000))
+      return { atime, mtime }
+    }),
+    () => body,
+    ({ atime, mtime }) => Effect.sync(() => utimesSync(file, atime, mtime))
+  )
+
+describe("deploy/start.mjs", () => {
+  it.effect("runs the fresh bundle; a changed source makes it stale, and a stale bundle that cannot be rebuilt is not run", () =>
+    Effect.gen(function*() {
+      if (freshBuild() === undefined) yield* Effect.promise(() => build())
+      const dir = freshBuild()
+      assert.isDefined(dir)
+
+      const bundled = yield* launch(["cli", "--version"])
+      assert.strictEqual(bundled.code, 0, bundled.stderr)
+      assert.match(bundled.stdout, VERSION)
+      assert.strictEqual(bundled.stderr, "")
+
+      const source = join(ROOT, "packages/cli/src/Program.ts")
+      yield* touched(source, Effect.gen(function*() {
+        assert.isUndefined(freshBuild(), "a changed source makes the bundle stale")
+        const fallback = yield* launch(["cli", "--version"], { ESBUILD_BINARY_PATH: "/bin/false" })
+        assert.strictEqual(fallback.code, 0, fallback.stderr)
+        assert.match(fallback.stdout, VERSION)
+        assert.include(fallback.stderr, "running the sources")
+      }))
+      assert.strictEqual(freshBuild(), dir, "the same files again: the same bundle")
+    }), { timeout: 300_000 })
+
+  it.effect("names its entries", () =>
+    Effect.gen(function*() {
+      const wrong = yield* launch(["nonsense"])
+      assert.strictEqual(wrong.code, 2)
+      assert.include(wrong.stderr, "usage: node deploy/start.mjs server|worker|cli")
+    }))
+})
