@@ -90,27 +90,24 @@ const run = (workers: number, sessions: number) =>
       FROM accounts a WHERE a.user_id = ${placed.user.id}`
     assert.strictEqual(Number(money?.balance), Number(money?.total))
 
-    // Stars and premium: one latest payment record each, done, and exactly one payment per order on chain.
-    // Attempts that found the hot wallet busy failed before signing anything; their records stay, superseded.
-    const records = yield* sql<{ order_id: string; state: string; latest: boolean; prepared: unknown }>`
-      SELECT order_id, state, latest, prepared FROM direct_purchases`
-    const latest = records.filter((r) => r.latest)
-    assert.strictEqual(latest.length, marketOrders.length)
-    assert.deepStrictEqual([...new Set(latest.map((r) => r.state))], ["done"])
-    assert.isTrue(records.filter((r) => !r.latest).every((r) => r.state === "failed" && r.prepared === null))
+    // Stars and premium: one wallet payment record each, paid, and exactly one payment per order on chain
+    // (batches carry several: each order's Ref# left the wallet once).
+    const records = yield* sql<{ key: string; state: string; tx_hash: string | null }>`SELECT key, state, tx_hash FROM wallet_payments`
+    assert.strictEqual(records.length, marketOrders.length)
+    assert.deepStrictEqual([...new Set(records.map((r) => r.state))], ["paid"])
     const txs = (yield* hotWalletTxs).slice(0, (yield* hotWalletTxs).length - txsBefore)
-    assert.strictEqual(txs.length, marketOrders.length)
+    assert.isAtMost(txs.length, marketOrders.length)
+    const refsPaid = txs.flatMap((tx) => tx.outMessages.values().map((m) => /Ref#(\w+)/.exec(m.body.beginParse().skip(32).loadStringTail())?.[1] ?? ""))
     const onChain = new Set(txs.map((tx) => tx.hash().toString("hex")))
     const marketRows = rows.filter((r) => marketOrders.some((o) => o.id === Number(r.id)))
-    assert.strictEqual(new Set(marketRows.map((r) => r.tx_id)).size, marketOrders.length)
+    assert.deepStrictEqual(refsPaid.toSorted(), marketRows.map((r) => r.fragment_ref ?? "").toSorted(), "each order's Ref# paid once")
     for (const row of marketRows) {
       assert.isTrue(onChain.has(row.tx_id ?? ""), `order ${row.id} tx on chain`)
       const invoice = fragment.control.invoiceByRef(row.fragment_ref ?? "")
-      assert.strictEqual(invoice?.status, "done")
       assert.strictEqual(invoice?.username, row.recipient)
     }
-    const paidInvoices = fragment.control.invoices().filter((i) => i.username.startsWith(`${tag}_`) && i.status === "done")
-    assert.strictEqual(paidInvoices.length, marketOrders.length)
+    const paidInvoices = fragment.control.invoices().filter((i) => i.username.startsWith(`${tag}_`) && i.status !== "cancelled")
+    assert.strictEqual(paidInvoices.length, marketOrders.length, "every other invoice was let go")
 
     // Gifts: exactly one sent per gift order.
     const sent = gifts.control.sent().map((g) => g.recipient)

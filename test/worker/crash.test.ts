@@ -59,7 +59,8 @@ const scenario = (signal: "SIGKILL" | "SIGTERM") =>
       const url = yield* freshDatabase
       const sandbox = yield* SandboxBlockchain
       const chain = yield* Blockchain
-      const toncenter = yield* startToncenterServer(sandbox.emulator)
+      // The chain runs in blocks (300 ms), as the network does: a batch fills while the previous one waits.
+      const toncenter = yield* startToncenterServer(sandbox)
       // Like fragment.com, it sees the payment on chain itself, reported or not.
       const fragment = yield* FragmentSimulator.scoped({ paymentSeen: paymentSeenOn(sandbox.emulator) })
       const dataDir = mkdtempSync(join(tmpdir(), `resale-${signal.toLowerCase()}-`))
@@ -103,7 +104,10 @@ const scenario = (signal: "SIGKILL" | "SIGTERM") =>
         // a killed worker's purchase keeps the Fragment session until its hold runs out (timings scaled down)
         FRAGMENT_SESSION_HOLD: "10 seconds",
         HOT_WALLET_MNEMONIC: Redacted.value(phrase),
-        WORKER_CONCURRENCY: "3",
+        // Batching on: the orders this worker carries at once are paid by one message of the hot wallet.
+        HOT_WALLET_VERSION: "v5r1",
+        HOT_WALLET_BATCH: "255",
+        WORKER_CONCURRENCY: "6",
         WORKER_POLL_INTERVAL: "50 millis",
         ORDER_LEASE: "2 seconds",
         ORDER_DELIVERY_WAIT: "3 seconds",
@@ -177,7 +181,8 @@ const scenario = (signal: "SIGKILL" | "SIGTERM") =>
       // The only refusal is the already subscribed recipient; everything else was delivered.
       assert.deepStrictEqual(orders.filter((o) => o.status === "failed").map((o) => o.recipient), ["crash_r7"])
 
-      // Chain: one payment to Fragment per completed stars/premium order, each carrying its own Ref#.
+      // Chain: one payment to Fragment per completed stars/premium order, each carrying its own Ref#
+      // (a transaction of a batch carries several).
       const txs = yield* Effect.promise(() => sandbox.emulator.getTransactions(hotAddress))
       const refsPaid = txs.flatMap((tx) =>
         tx.outMessages.values().map((m) => parseCommentPayload(m.body.toBoc().toString("base64"))?.ref).filter((r) => r !== undefined)
@@ -205,7 +210,7 @@ const scenario = (signal: "SIGKILL" | "SIGTERM") =>
       for (const row of balances) assert.strictEqual(Number(row.balance), Number(row.total ?? 0))
       const spent = orders.filter((o) => o.status === "completed").reduce((sum, o) => sum + Number(o.price_uzs), 0)
       assert.strictEqual(Number(balances.find((b) => Number(b.user_id) === user.id)?.balance), 100_000_000 - spent)
-    }).pipe(Effect.provide(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 })))
+    }).pipe(Effect.provide(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5, blockInterval: "300 millis" })))
 
 describe("crash safety", () => {
   it.live(

@@ -5,7 +5,6 @@
  * `confirmed`), its evidence kept, charged once, and so it reads in the order JSON of the API.
  */
 import { assert, layer } from "@effect/vitest"
-import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import type { OrderId } from "@resale/core/ids.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Orders } from "@resale/core/ports/Orders.ts"
@@ -14,7 +13,6 @@ import { adminOrderOut, orderOut } from "@resale/http/handlers/Wire.ts"
 import { FragmentSandbox } from "@resale/marketplace"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Fulfilment } from "@resale/worker/fulfilment/Fulfilment.ts"
-import { reconcileRound } from "@resale/worker/reconcile/DirectReconcileJob.ts"
 import { Duration, Effect, Layer, Schema } from "effect"
 import { fundedUser, orderEntries, SandboxWorld, workerOver } from "./support/WorkerHarness.ts"
 
@@ -42,8 +40,7 @@ layer(Stack, { timeout: "90 seconds", excludeTestServices: true })("an order Fra
       assert.isTrue(yield* fulfilment.runOnce)
       const open = yield* reload(order.id)
       assert.deepStrictEqual([open.status, open.delivery], ["queued", null])
-      // The reconciler settles the payment on its own evidence; the next attempt takes that answer.
-      yield* reconcileRound(yield* DirectPurchases)
+      // The next attempt finds the payment made and settles it on its own evidence (paid on chain, accepted).
       let settled = yield* reload(order.id)
       for (let attempt = 0; attempt < 5 && settled.status !== "completed"; attempt++) {
         if (settled.status === "queued") yield* dueNow(order.id)

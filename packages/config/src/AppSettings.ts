@@ -31,6 +31,10 @@ export interface TelegramAccounts {
 export interface WorkerTimings {
   /** Orders processed at once by this worker. */
   readonly concurrency: number
+  /** Most account-order payments one message of the hot wallet carries (`HOT_WALLET_BATCH`); 1: one at a time. */
+  readonly hotWalletBatch: number
+  /** Marketplace invoices asked for at once (`FRAGMENT_QUOTE_CONCURRENCY`). */
+  readonly quoteConcurrency: number
   /** How long an idle fulfilment loop waits before it looks for due orders again. */
   readonly pollInterval: Duration.Duration
   /** A `processing` order whose worker has not signalled for this long is resumed by another worker. */

@@ -112,6 +112,13 @@ export const Worker = {
     ["v5r1", "v4r2"],
     "wallet contract of HOT_WALLET_MNEMONIC that pays (see the README's hot wallet section); unset: the funded one (sandbox: v5r1)"
   ),
+  HOT_WALLET_BATCH: S.integer(
+    "HOT_WALLET_BATCH",
+    255,
+    "most account-order payments one message of the hot wallet carries (v5r1 up to 255, v4r2 up to 4); 1: one at a time; a batch holds at most WORKER_CONCURRENCY orders",
+    1
+  ),
+  FRAGMENT_QUOTE_CONCURRENCY: S.integer("FRAGMENT_QUOTE_CONCURRENCY", 8, "Fragment invoices asked for at once by one worker (rate limits and busy sessions back off)", 1),
   WORKER_CONCURRENCY: S.integer("WORKER_CONCURRENCY", 4, "orders processed at once by one worker", 1),
   WORKER_POLL_INTERVAL: S.duration("WORKER_POLL_INTERVAL", "1 second", "idle wait of a fulfilment loop"),
   ORDER_LEASE: S.duration("ORDER_LEASE", "60 seconds", "silence after which a processing order is resumed by another worker"),

@@ -224,6 +224,8 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       trustedProxies,
       worker: {
         concurrency: worker.WORKER_CONCURRENCY,
+        hotWalletBatch: worker.HOT_WALLET_BATCH,
+        quoteConcurrency: worker.FRAGMENT_QUOTE_CONCURRENCY,
         pollInterval: worker.WORKER_POLL_INTERVAL,
         orderLease: worker.ORDER_LEASE,
         deliveryWait: worker.ORDER_DELIVERY_WAIT,

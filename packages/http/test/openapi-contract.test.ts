@@ -105,5 +105,15 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
         minimum: 50,
         maximum: 1_000_000
       })
+      // the surface reads every field but the phrase from the query string too: each is an optional
+      // query parameter of GET and POST; the phrase is never one (it is refused in a URL)
+      for (const [path, ops] of Object.entries(doc["paths"] as Json)) {
+        const fields = Object.keys(ops["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"] ?? {})
+        for (const method of ["get", "post"]) {
+          const parameters: Array<Json> = ops[method]["parameters"] ?? []
+          assert.deepStrictEqual(parameters.map((p) => p["name"]), fields.filter((f) => f !== "seed"), `${method} ${path}`)
+          assert.isTrue(parameters.every((p) => p["in"] === "query" && p["required"] === false), `${method} ${path}`)
+        }
+      }
     }))
 })

@@ -41,13 +41,13 @@ export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(fun
     if (!Number.isSafeInteger(quantity) || quantity < STARS_MIN || quantity > STARS_MAX) {
       return yield* rejected(`Stars quantity must be a whole number from ${STARS_MIN} to ${STARS_MAX}`)
     }
-    return yield* pool.quote(StarsFlow, request.username, { quantity: "" }, { quantity, payment_method: "ton" }, request.payer)
+    return yield* pool.quote(StarsFlow, request.username, { quantity: "" }, { quantity, payment_method: "ton" }, request.payer, request.batched === true)
   })
 
   const quotePremium = Effect.fn("Marketplace.quotePremium")(function*(request: PremiumQuoteRequest) {
     const { months } = request
     if (months !== 3 && months !== 6 && months !== 12) return yield* rejected("Premium lasts 3, 6 or 12 months")
-    return yield* pool.quote(PremiumFlow, request.username, { months }, { months, payment_method: "ton" }, request.payer)
+    return yield* pool.quote(PremiumFlow, request.username, { months }, { months, payment_method: "ton" }, request.payer, request.batched === true)
   })
 
   const quoteTonTopup = Effect.fn("Marketplace.quoteTonTopup")(function*(request: TonTopupQuoteRequest) {

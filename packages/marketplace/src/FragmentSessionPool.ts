@@ -72,7 +72,8 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
     username: string,
     searchFields: FormFields,
     initFields: FormFields,
-    payer: PayerAccount
+    payer: PayerAccount,
+    batched = false
   ) {
     let holder = `quote:${randomUUID()}`
     const engine = yield* take(holder)
@@ -89,6 +90,8 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
     const payment = quoted.payment
     yield* store.record({ reqId: payment.reqId, session: engine.label, ref: payment.ref, payTo: payment.address, amount: payment.amount })
     engine.delivery.remember(payment.reqId, quoted.memo)
+    // A batched purchase lets the next quote have the session now: many invoices wait for one message.
+    if (batched) yield* store.release(engine.label, holder)
     return payment
   })
 

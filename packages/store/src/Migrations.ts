@@ -19,6 +19,7 @@ import IdempotencyEndpoint from "./migrations/0015_idempotency_endpoint.ts"
 import Webhooks from "./migrations/0016_webhooks.ts"
 import OrderDelivery from "./migrations/0020_order_delivery.ts"
 import GiftRef from "./migrations/0021_gift_ref.ts"
+import WalletBatches from "./migrations/0022_wallet_batches.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrationRecord = {
@@ -36,7 +37,8 @@ export const migrationRecord = {
   "0015_idempotency_endpoint": IdempotencyEndpoint,
   "0016_webhooks": Webhooks,
   "0020_order_delivery": OrderDelivery,
-  "0021_gift_ref": GiftRef
+  "0021_gift_ref": GiftRef,
+  "0022_wallet_batches": WalletBatches
 } as const
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)

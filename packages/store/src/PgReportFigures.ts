@@ -12,7 +12,7 @@ const ledgerRows = rowDecoder("ledger_entries", Schema.Struct({
   entries: IntColumn
 }).pipe(Schema.encodeKeys({ amountUzs: "amount" })))
 
-const tonRows = rowDecoder("direct_purchases", Schema.Struct({
+const tonRows = rowDecoder("wallet_payments", Schema.Struct({
   period: Schema.String,
   kind: Schema.Literals(["stars", "premium"]),
   paidNano: NanotonColumn,
@@ -28,7 +28,9 @@ const totalRows = rowDecoder("ledger_entries", Schema.Struct({ total: IntColumn 
  * Tashkent is UTC+5 all year, so the local time is the UTC wall time plus five hours (no time zone
  * database needed, which the embedded PGlite may lack). Top-ups are told apart by how they were
  * confirmed, orders and refunds by the order's kind (cause ids `<order>`, `<order>:retry:<n>`, `<order>:<n>`).
- * Other causes' ids are free text, hence the casts inside CASE. TON is what the hot wallet paid for account orders (`hw-` keys), finished payments only.
+ * Other causes' ids are free text, hence the casts inside CASE. TON is what the hot wallet paid for
+ * account orders (`wallet_payments` paid, when they were settled), with the order's stars or months;
+ * the direct surface's purchases are paid from the callers' own wallets and are not the service's cost.
  */
 export const PgReportFigures = {
   layer: Layer.effect(
@@ -50,14 +52,17 @@ export const PgReportFigures = {
           WHERE e.created_at >= ${window.start} AND e.created_at < ${window.end}
           GROUP BY 1, 2, 3`.pipe(Effect.flatMap(ledgerRows.all), orDieSql)
 
+      // A batch's network fee is shared equally by its payments (nanoton left by the division are not counted).
       const ton = (window: ReportWindow) =>
         sql`
-          SELECT ${periodOf(window, "completed_at")} AS period, kind,
-                 sum(pay_amount_nano)::text AS paid, sum(fee_nano)::text AS fee,
-                 coalesce(sum(units), 0)::text AS units, count(*)::text AS purchases
-          FROM direct_purchases
-          WHERE state = 'done' AND order_id LIKE 'hw-%' AND kind IN ('stars', 'premium')
-            AND completed_at >= ${window.start} AND completed_at < ${window.end}
+          SELECT ${periodOf(window, "p.updated_at")} AS period, p.kind,
+                 sum(p.amount_nano)::text AS paid, coalesce(sum(b.fee_nano / b.payments), 0)::text AS fee,
+                 coalesce(sum(CASE p.kind WHEN 'stars' THEN (o.item ->> 'stars')::bigint ELSE (o.item ->> 'months')::bigint END), 0)::text AS units,
+                 count(*)::text AS purchases
+          FROM wallet_payments p
+          LEFT JOIN wallet_batches b ON b.id = p.batch_id
+          LEFT JOIN orders o ON o.id = CASE WHEN p.key ~ '^hw-[0-9]+-' THEN split_part(p.key, '-', 2)::bigint END
+          WHERE p.state = 'paid' AND p.updated_at >= ${window.start} AND p.updated_at < ${window.end}
           GROUP BY 1, 2`.pipe(Effect.flatMap(tonRows.all), orDieSql)
 
       const outstandingAt = (instant: Date) =>

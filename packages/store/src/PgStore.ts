@@ -22,6 +22,8 @@ import type {
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"
+import type { WalletPayments } from "@resale/core/ports/WalletPayments.ts"
+import { PgWalletPayments } from "./PgWalletPayments.ts"
 import { PgAccountActivity } from "./PgAccountActivity.ts"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
 import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
@@ -65,6 +67,7 @@ export type StorePorts =
   | MarketplaceSessions
   | WebhookEndpoints
   | ReportFigures
+  | WalletPayments
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -87,7 +90,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgAccountActivity.layer,
   PgMarketplaceSessions.layer,
   PgWebhookEndpoints.layer,
-  PgReportFigures.layer
+  PgReportFigures.layer,
+  PgWalletPayments.layer
 )
 
 export const PgStore = { layer } as const

@@ -18,6 +18,7 @@ import { Address, type Transaction } from "@ton/ton"
 import { Clock, Effect, type Redacted } from "effect"
 import type { ChainClient } from "./ChainClient.ts"
 import { makeInFlight } from "./InFlight.ts"
+import { makeTonBatches } from "./TonBatches.ts"
 import { deriveKeys } from "./Mnemonic.ts"
 import { messageBody, normalizedHash, normalizedHashOfBoc, parseRecipient, verdict } from "./Transfers.ts"
 import { expectedCodeHash, signedExternal, WALLET_VERSIONS, walletContract } from "./WalletContracts.ts"
@@ -184,7 +185,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
         seqno: account.seqno,
         validUntil,
         deploy,
-        message: { to: recipient.address, value: request.amount, bounce: recipient.bounce, body }
+        messages: [{ to: recipient.address, value: request.amount, bounce: recipient.bounce, body }]
       })
       const prepared: PreparedTransfer = {
         wallet: friendly(contract.address),
@@ -202,7 +203,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     }))
   })
 
-  const send = Effect.fn("Blockchain.send")(function*(prepared: PreparedTransfer) {
+  const send = Effect.fn("Blockchain.send")(function*(prepared: { readonly boc: string }) {
     yield* client.sendBoc(Buffer.from(prepared.boc, "base64"))
   })
 
@@ -212,7 +213,22 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     return { address, status: raw.status, balance: Nanoton.make(raw.balance), seqno: raw.seqno } satisfies AccountState
   })
 
+  const batches = makeTonBatches({
+    client,
+    inFlight,
+    ttl,
+    margin,
+    reserve,
+    maxPages,
+    friendly,
+    nowSeconds,
+    parseAddress,
+    status,
+    findByHash
+  })
+
   return Blockchain.of({
+    ...batches,
     network: client.network,
     resolveWallet,
     parseAddress: (address) => Effect.map(parseRecipient(address), (r) => r.friendly),

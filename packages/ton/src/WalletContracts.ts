@@ -54,6 +54,9 @@ export const codeHashOf = (code: Cell): string =>
     ? code.beginParse(true).skip(8).loadBuffer(32).toString("hex")
     : code.hash().toString("hex")
 
+/** Transfers one external message may carry: V5R1 255 out actions, V4R2 4 messages. */
+export const batchLimitOf = (version: WalletVersion): number => (version === "v5r1" ? 255 : 4)
+
 export interface TransferMessage {
   readonly to: Address
   readonly value: bigint
@@ -72,14 +75,12 @@ export const signedExternal = (args: {
   readonly seqno: number
   readonly validUntil: number
   readonly deploy: boolean
-  readonly message: TransferMessage
+  /** One, or a batch: at most `batchLimitOf` the contract's version. */
+  readonly messages: ReadonlyArray<TransferMessage>
 }): Cell => {
-  const messages = [internal({
-    to: args.message.to,
-    value: args.message.value,
-    bounce: args.message.bounce,
-    ...(args.message.body === undefined ? {} : { body: args.message.body })
-  })]
+  const messages = args.messages.map((m) =>
+    internal({ to: m.to, value: m.value, bounce: m.bounce, ...(m.body === undefined ? {} : { body: m.body }) })
+  )
   const common = {
     seqno: args.seqno,
     secretKey: Buffer.from(args.key.secretKey),

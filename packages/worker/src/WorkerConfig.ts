@@ -57,6 +57,8 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
       hotWalletMnemonic: Option.none(),
       hotWalletVersion: Option.none(),
       concurrency: 2,
+      hotWalletBatch: 255,
+      quoteConcurrency: 8,
       pollInterval: Duration.millis(50),
       orderLease: Duration.seconds(5),
       deliveryWait: Duration.seconds(5),

@@ -2,6 +2,8 @@ import { CoreServices } from "@resale/core/CoreServices.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
 import { WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
+import { BatchedPurchases, BatchedPurchaseSettings } from "@resale/core/wallet/BatchedPurchases.ts"
+import { WalletBatches, WalletBatchSettings } from "@resale/core/wallet/WalletBatches.ts"
 import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
 import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
 import { NotificationDelivery, NotificationSettings } from "@resale/core/outbox/NotificationDelivery.ts"
@@ -50,6 +52,22 @@ export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
   )
 }))
 
+/** Account orders paid from the hot wallet in batches (`HOT_WALLET_BATCH` per message), timed by the worker's settings. */
+export const WorkerBatchedPurchases = Layer.unwrap(Effect.gen(function*() {
+  const settings = yield* WorkerConfig
+  return BatchedPurchases.layer.pipe(
+    Layer.provideMerge(WalletBatches.layer),
+    Layer.provide(PayerAccountsLive),
+    Layer.provide(Layer.succeed(WalletBatchSettings)({ confirmWithin: settings.confirmWait, pollEvery: settings.chainPollEvery })),
+    Layer.provide(Layer.succeed(BatchedPurchaseSettings)({
+      batchLimit: settings.hotWalletBatch,
+      quoteConcurrency: settings.quoteConcurrency,
+      deliveryWithin: settings.deliveryWait,
+      pollEvery: settings.chainPollEvery
+    }))
+  )
+}))
+
 /** The core order lifecycle timed by the worker's settings. */
 export const OrderWorkSettingsLive = Layer.effect(
   OrderWorkSettings,
@@ -90,6 +108,7 @@ export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDeliv
   Layer.provideMerge(WorkerWebhooks),
   Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
   Layer.provideMerge(HotWallet.layer),
+  Layer.provideMerge(WorkerBatchedPurchases),
   Layer.provideMerge(WorkerDirectPurchases),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.mergeAll(OrderWorkSettingsLive, NotificationSettingsLive))

@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * buyStars
-         * @description Buy Telegram Stars for a username, paid from the caller's wallet. Fields may also come in the query string (the body's win), except `seed`.
+         * @description Buy Telegram Stars for a username, paid from the caller's wallet. Fields may also come in the query string (the body's win), except `seed`. GET also reads a JSON body (where `seed` goes); clients that cannot send a body with GET, such as fetch, use POST.
          */
         get: operations["buyStars.get"];
         put?: never;
@@ -37,7 +37,7 @@ export interface paths {
         };
         /**
          * buyPremium
-         * @description Gift Telegram Premium (3, 6 or 12 months), paid from the caller's wallet. Fields may also come in the query string (the body's win), except `seed`.
+         * @description Gift Telegram Premium (3, 6 or 12 months), paid from the caller's wallet. Fields may also come in the query string (the body's win), except `seed`. GET also reads a JSON body (where `seed` goes); clients that cannot send a body with GET, such as fetch, use POST.
          */
         get: operations["buyPremium.get"];
         put?: never;
@@ -61,7 +61,7 @@ export interface paths {
         };
         /**
          * buyTon
-         * @description Top up a username's Telegram TON balance (alias: /ton/buy). Fields may also come in the query string (the body's win), except `seed`.
+         * @description Top up a username's Telegram TON balance (alias: /ton/buy). Fields may also come in the query string (the body's win), except `seed`. GET also reads a JSON body (where `seed` goes); clients that cannot send a body with GET, such as fetch, use POST.
          */
         get: operations["buyTon.get"];
         put?: never;
@@ -85,7 +85,7 @@ export interface paths {
         };
         /**
          * transfer
-         * @description Send TON from the caller's wallet (alias: /ton/transfer). Fields may also come in the query string (the body's win), except `seed`.
+         * @description Send TON from the caller's wallet (alias: /ton/transfer). Fields may also come in the query string (the body's win), except `seed`. GET also reads a JSON body (where `seed` goes); clients that cannot send a body with GET, such as fetch, use POST.
          */
         get: operations["transfer.get"];
         put?: never;
@@ -109,7 +109,7 @@ export interface paths {
         };
         /**
          * balance
-         * @description The wallet of a phrase: address, state and balance. Fields may also come in the query string (the body's win), except `seed`.
+         * @description The wallet of a phrase: address, state and balance. Fields may also come in the query string (the body's win), except `seed`. GET also reads a JSON body (where `seed` goes); clients that cannot send a body with GET, such as fetch, use POST.
          */
         get: operations["balance.get"];
         put?: never;
@@ -133,7 +133,7 @@ export interface paths {
         };
         /**
          * status
-         * @description Whether the service is up and which network it pays on. Fields may also come in the query string (the body's win), except `seed`.
+         * @description Whether the service is up and which network it pays on. Fields may also come in the query string (the body's win), except `seed`. GET also reads a JSON body (where `seed` goes); clients that cannot send a body with GET, such as fetch, use POST.
          */
         get: operations["status.get"];
         put?: never;
@@ -178,7 +178,16 @@ export type $defs = Record<string, never>;
 export interface operations {
     "buyStars.get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Telegram username, with or without @. In the query instead of the body (the body's value wins). */
+                username?: string;
+                /** @description `amount`. In the query instead of the body (the body's value wins). */
+                amount?: number;
+                /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result. In the query instead of the body (the body's value wins). */
+                order_id?: string;
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -277,7 +286,16 @@ export interface operations {
     };
     "buyStars.post": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Telegram username, with or without @. In the query instead of the body (the body's value wins). */
+                username?: string;
+                /** @description `amount`. In the query instead of the body (the body's value wins). */
+                amount?: number;
+                /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result. In the query instead of the body (the body's value wins). */
+                order_id?: string;
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -393,7 +411,16 @@ export interface operations {
     };
     "buyPremium.get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Telegram username, with or without @. In the query instead of the body (the body's value wins). */
+                username?: string;
+                /** @description `duration`. In the query instead of the body (the body's value wins). */
+                duration?: 3 | 6 | 12;
+                /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result. In the query instead of the body (the body's value wins). */
+                order_id?: string;
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -492,7 +519,16 @@ export interface operations {
     };
     "buyPremium.post": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Telegram username, with or without @. In the query instead of the body (the body's value wins). */
+                username?: string;
+                /** @description `duration`. In the query instead of the body (the body's value wins). */
+                duration?: 3 | 6 | 12;
+                /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result. In the query instead of the body (the body's value wins). */
+                order_id?: string;
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -609,7 +645,16 @@ export interface operations {
     };
     "buyTon.get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Telegram username, with or without @. In the query instead of the body (the body's value wins). */
+                username?: string;
+                /** @description `amount`. In the query instead of the body (the body's value wins). */
+                amount?: number;
+                /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result. In the query instead of the body (the body's value wins). */
+                order_id?: string;
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -708,7 +753,16 @@ export interface operations {
     };
     "buyTon.post": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Telegram username, with or without @. In the query instead of the body (the body's value wins). */
+                username?: string;
+                /** @description `amount`. In the query instead of the body (the body's value wins). */
+                amount?: number;
+                /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result. In the query instead of the body (the body's value wins). */
+                order_id?: string;
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -824,7 +878,18 @@ export interface operations {
     };
     "transfer.get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Destination TON address. In the query instead of the body (the body's value wins). */
+                to?: string;
+                /** @description TON, up to 9 decimals. In the query instead of the body (the body's value wins). */
+                amount?: number;
+                /** @description Public on chain. In the query instead of the body (the body's value wins). */
+                comment?: string;
+                /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result. In the query instead of the body (the body's value wins). */
+                order_id?: string;
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -922,7 +987,18 @@ export interface operations {
     };
     "transfer.post": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Destination TON address. In the query instead of the body (the body's value wins). */
+                to?: string;
+                /** @description TON, up to 9 decimals. In the query instead of the body (the body's value wins). */
+                amount?: number;
+                /** @description Public on chain. In the query instead of the body (the body's value wins). */
+                comment?: string;
+                /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result. In the query instead of the body (the body's value wins). */
+                order_id?: string;
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1040,7 +1116,10 @@ export interface operations {
     };
     "balance.get": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -1140,7 +1219,10 @@ export interface operations {
     };
     "balance.post": {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Which wallet of the phrase pays. In the query instead of the body (the body's value wins). */
+                wallet_version?: "v4r2" | "v5r1";
+            };
             header?: never;
             path?: never;
             cookie?: never;

@@ -174,6 +174,53 @@ export const TransferStatus = Schema.Union([
 ])
 export type TransferStatus = typeof TransferStatus.Type
 
+/**
+ * One external message that carries several transfers (a batch): V5R1 up to 255 actions, V4R2 up to
+ * 4 messages. Plain data, persisted with its transfers BEFORE it is sent, like a `PreparedTransfer`.
+ */
+export const PreparedBatch = Schema.Struct({
+  wallet: Schema.String,
+  seqno: Schema.Int,
+  createdAt: Schema.Int,
+  validUntil: Schema.Int,
+  externalHash: Schema.String,
+  boc: Schema.String,
+  /** In the order of the requests: each transfer's recipient (user-friendly), amount and body hash (hex). */
+  transfers: Schema.Array(Schema.Struct({ to: Schema.String, amount: Nanoton, bodyHash: Schema.String }))
+})
+export type PreparedBatch = typeof PreparedBatch.Type
+
+/** A message that left a wallet: for finding a payment by what it carries (a marketplace `Ref#`). */
+export interface OutgoingPayment {
+  readonly to: string
+  readonly amount: Nanoton
+  readonly bodyHash: string
+  /** The text comment (op 0) of the body, if it is one. */
+  readonly comment: string | null
+  readonly txHash: string
+  readonly utime: number
+}
+
+export const BatchStatus = Schema.Union([
+  /**
+   * The wallet ran the message (once: its seqno is used). `sent[i]`: transfer i left the wallet (an out
+   * message to its recipient, its amount, its body); false: its action was skipped (funds ran short)
+   * or the run aborted, so it will never pay.
+   */
+  Schema.TaggedStruct("Executed", {
+    txHash: Schema.String,
+    lt: Schema.String,
+    fee: Nanoton,
+    utime: Schema.Int,
+    sent: Schema.Array(Schema.Boolean)
+  }),
+  /** Another message took the seqno (the phrase used elsewhere): none of it will ever pay. */
+  Schema.TaggedStruct("Superseded", {}),
+  Schema.TaggedStruct("Pending", {}),
+  Schema.TaggedStruct("Expired", {})
+])
+export type BatchStatus = typeof BatchStatus.Type
+
 export class Blockchain extends Context.Service<Blockchain, {
   /** "mainnet" | "testnet" | "sandbox": shown to users so sandbox money is never mistaken for real. */
   readonly network: "mainnet" | "testnet" | "sandbox"
@@ -184,8 +231,25 @@ export class Blockchain extends Context.Service<Blockchain, {
   /** Validates an address; returns it user-friendly with its own bounce flag (raw -> bounceable). */
   readonly parseAddress: (address: string) => Effect.Effect<string, BlockchainError>
   readonly prepareTransfer: (wallet: Wallet, request: TransferRequest) => Effect.Effect<PreparedTransfer, BlockchainError>
-  readonly send: (prepared: PreparedTransfer) => Effect.Effect<void, BlockchainError>
+  /** Posts a prepared message (a transfer's or a batch's) as it was signed. */
+  readonly send: (prepared: { readonly boc: string }) => Effect.Effect<void, BlockchainError>
   readonly confirm: (prepared: PreparedTransfer) => Effect.Effect<TransferStatus, BlockchainError>
   readonly balance: (address: string) => Effect.Effect<Nanoton, BlockchainError>
   readonly accountState: (address: string) => Effect.Effect<AccountState, BlockchainError>
+  /** How many transfers one message of this wallet version may carry (V5R1 255, V4R2 4). */
+  readonly batchLimit: (version: WalletVersion) => number
+  /**
+   * Signs ONE external message carrying every request (at most `batchLimit`), under the same rules as
+   * `prepareTransfer` (one message in flight per wallet: `Busy`; balance for all of them plus fees).
+   */
+  readonly prepareBatch: (wallet: Wallet, requests: ReadonlyArray<TransferRequest>) => Effect.Effect<PreparedBatch, BlockchainError>
+  /**
+   * Frees the wallet for a new message: `prepared` was never sent and never will be (its record was
+   * refused). Without it, the wallet stays busy until the message expires.
+   */
+  readonly discard: (prepared: { readonly wallet: string; readonly externalHash: string }) => Effect.Effect<void>
+  /** Looks the batch up by its normalized external hash; per transfer, whether it left the wallet. */
+  readonly confirmBatch: (prepared: PreparedBatch) => Effect.Effect<BatchStatus, BlockchainError>
+  /** Messages that left `wallet` in transactions since `since` (unix seconds), newest first. */
+  readonly outgoing: (wallet: string, since: number) => Effect.Effect<ReadonlyArray<OutgoingPayment>, BlockchainError>
 }>()("core/ports/Blockchain") {}

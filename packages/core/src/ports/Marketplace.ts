@@ -54,12 +54,20 @@ export interface StarsQuoteRequest {
   /** whole stars, 50..1_000_000 */
   readonly quantity: number
   readonly payer: PayerAccount
+  /**
+   * Paid in a batch with other invoices: the marketplace session is not kept for this purchase beyond
+   * its quote (many invoices are open at once); its delivery then rests on its own evidence once the
+   * session opened another purchase.
+   */
+  readonly batched?: boolean
 }
 
 export interface PremiumQuoteRequest {
   readonly username: string
   readonly months: PremiumMonths
   readonly payer: PayerAccount
+  /** See `StarsQuoteRequest.batched`. */
+  readonly batched?: boolean
 }
 
 export interface TonTopupQuoteRequest {

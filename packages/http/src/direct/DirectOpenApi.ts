@@ -58,11 +58,29 @@ const errorResponses = (statuses: ReadonlyArray<number>): Json =>
     content: { "application/json": { schema: { $ref: "#/components/schemas/Failure" } } }
   }]))
 
+/**
+ * Every field but `seed` may come in the query string instead of the body (the body's win): each is
+ * an optional query parameter. The phrase is refused in the URL, so it is no parameter.
+ */
+const queryParameters = (request: Json): ReadonlyArray<Json> =>
+  Object.entries(request).filter(([name]) => name !== "seed").map(([name, field]) => {
+    const { description, "x-required": _required, ...schema } = field as Json
+    return {
+      name,
+      in: "query",
+      required: false,
+      description: `${description === undefined ? `\`${name}\`.` : String(description)} In the query instead of the body (the body's value wins).`,
+      schema
+    }
+  })
+
 const operation = (summary: string, description: string, request: Json, success: Json, example: Json, asked: Json): Json => {
   const body = { type: "object", examples: [asked], required: Object.entries(request).filter(([, v]) => (v as Json)["x-required"]).map(([k]) => k), properties: Object.fromEntries(Object.entries(request).map(([k, v]) => [k, { ...(v as Json), "x-required": undefined }])) }
+  const parameters = queryParameters(request)
   return {
     summary,
     description: `${description} Fields may also come in the query string (the body's win), except \`seed\`.`,
+    ...(parameters.length === 0 ? {} : { parameters }),
     requestBody: { required: false, content: { "application/json": { schema: JSON.parse(JSON.stringify(body)) } } },
     responses: {
       "200": { description: "Done", content: { "application/json": { schema: { type: "object", properties: success, examples: [example] } } } },
@@ -77,7 +95,14 @@ const OK = { ok: { type: "boolean" }, message: { type: "string" } }
 /** `asked`: an example request body; `example`: its answer. */
 const purchase = (fields: Json, success: Json, summary: string, description: string, example: Json, asked: Json) => {
   const op = operation(summary, description, fields, { ...OK, order_id: { type: "string" }, ...success }, example, asked)
-  return { get: { ...op, operationId: `${summary}.get`, requestBody: undefined }, post: { ...op, operationId: `${summary}.post` } }
+  const get = {
+    ...op,
+    operationId: `${summary}.get`,
+    // a GET body is what existing bots send, but fetch-based clients cannot: the phrase needs POST there
+    description: `${String(op["description"])} GET also reads a JSON body (where \`seed\` goes); clients that cannot send a body with GET, such as fetch, use POST.`,
+    requestBody: undefined
+  }
+  return { get, post: { ...op, operationId: `${summary}.post` } }
 }
 
 const paths: Json = {

@@ -85,10 +85,27 @@ export class HotWallet extends Context.Service<HotWallet, {
 
       // Resolved once: a failure (not funded yet, node down) is not kept, so the next order tries again.
       let resolved: Wallet | undefined
+      let warnedEmpty = false
       const wallet = Effect.suspend(() =>
         resolved !== undefined
           ? Effect.succeed(resolved)
-          : chain.resolveWallet(phrase, version === undefined ? undefined : { version }).pipe(Effect.tap((w) => Effect.sync(() => void (resolved = w))))
+          : chain.resolveWallet(phrase, version === undefined ? undefined : { version }).pipe(
+            Effect.tap((w) =>
+              Effect.andThen(
+                Effect.sync(() => void (resolved = w)),
+                // Where operators fund it: the address is logged once, at the first payment.
+                Effect.logInfo(`hot wallet ${w.version} ${w.address}: ${Number(w.balance) / 1e9} TON`)
+              )
+            ),
+            Effect.tapError((e) =>
+              warnedEmpty || e.reason !== "WalletNotFound"
+                ? Effect.void
+                : Effect.andThen(
+                  Effect.sync(() => void (warnedEmpty = true)),
+                  Effect.logWarning(`hot wallet not funded yet: send TON to ${(e.addresses ?? []).filter((a) => version === undefined || a.version === version).map((a) => `${a.address} (${a.version})`).join(" or ")}`)
+                )
+            )
+          )
       )
 
       return HotWallet.of({ phrase, orderKey, wallet, ensureFunded })

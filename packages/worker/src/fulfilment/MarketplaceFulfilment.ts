@@ -1,6 +1,7 @@
 import type { Order } from "@resale/core/orders/Order.ts"
-import { type PurchaseOutcome, WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
-import { Context, Effect, Layer, Semaphore } from "effect"
+import type { PurchaseOutcome } from "@resale/core/direct/WalletPurchases.ts"
+import { BatchedPurchases } from "@resale/core/wallet/BatchedPurchases.ts"
+import { Context, Effect, Layer } from "effect"
 import { HotWallet } from "./HotWallet.ts"
 import { Busy, deliveredByReceipt, NotDelivered, type Outcome, Unknown } from "./Outcome.ts"
 
@@ -20,11 +21,11 @@ export const outcomeOfPurchase = (purchase: PurchaseOutcome): Outcome => {
 
 /**
  * Stars and premium orders: bought from Fragment and paid from the hot wallet (resolved once, held by
- * `HotWallet`) through the core's `WalletPurchases`, which shares the direct surface's exactly-once
- * payment code, under one key per charge of the order: a repeat of the key answers its stored result
- * (paid once, never again), runs a failed one again (nothing was paid), and looks an open one up on
- * chain and with Fragment by its stored message and `Ref#` before anything else. Payments of one
- * worker go one at a time (one wallet, one seqno).
+ * `HotWallet`) through the core's `BatchedPurchases`, under one key per charge of the order: the
+ * invoices of the orders this worker carries at once are paid together, one message of the wallet
+ * per batch (`HOT_WALLET_BATCH`); a repeat of the key answers its stored payment (paid once, never
+ * again), quotes again after a failed one (nothing was paid), and settles an open one on chain (its
+ * batch's message, its `Ref#`) before anything else.
  */
 export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment, {
   readonly attempt: (order: Order) => Effect.Effect<Outcome>
@@ -32,9 +33,8 @@ export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment
   static readonly layer = Layer.effect(
     MarketplaceFulfilment,
     Effect.gen(function*() {
-      const purchases = yield* WalletPurchases
+      const purchases = yield* BatchedPurchases
       const hotWallet = yield* HotWallet
-      const oneAtATime = yield* Semaphore.make(1)
 
       const attempt = Effect.fn("MarketplaceFulfilment.attempt")(function*(order: Order) {
         const key = hotWallet.orderKey(order.id, order.chargeSeq)
@@ -47,7 +47,7 @@ export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment
         const purchase = item.kind === "stars"
           ? { key, username: order.recipient, kind: "stars" as const, units: item.stars }
           : { key, username: order.recipient, kind: "premium" as const, units: item.months }
-        return outcomeOfPurchase(yield* oneAtATime.withPermit(purchases.buy(wallet.success, purchase)))
+        return outcomeOfPurchase(yield* purchases.buy(wallet.success, purchase))
       })
 
       return MarketplaceFulfilment.of({ attempt })

@@ -1,0 +1,92 @@
+/**
+ * Records of the hot wallet's payments (account orders paid to the marketplace) and of the batches
+ * that carry them: one external message, many payments. A batch and each payment's `Ref#`, recipient
+ * and amount are stored together BEFORE the message is sent; from then on only that message may pay
+ * them, until it is known not to have (expired, superseded, its action skipped).
+ * At most one batch per wallet is open (`signed`/`sent`) across every process: the seqno allows no more.
+ */
+import { Context, type Effect, type Option, Schema } from "effect"
+import { Nanoton, type PreparedBatch } from "./Blockchain.ts"
+
+export const WalletBatchState = Schema.Literals(["signed", "sent", "executed", "expired", "superseded"])
+export type WalletBatchState = typeof WalletBatchState.Type
+
+/** `open`: carried by an open batch or left unknown; `paid`: left the wallet once; `failed`: never paid. */
+export const WalletPaymentState = Schema.Literals(["open", "paid", "failed"])
+export type WalletPaymentState = typeof WalletPaymentState.Type
+
+export interface NewWalletPayment {
+  /** The charge's exactly-once key (one per charge of an account order). */
+  readonly key: string
+  readonly walletAddress: string
+  readonly kind: "stars" | "premium"
+  readonly reqId: string
+  readonly ref: string
+  readonly payTo: string
+  readonly amount: Nanoton
+  readonly validUntil: number
+}
+
+export interface WalletPayment extends NewWalletPayment {
+  readonly id: number
+  readonly batchId: number | null
+  readonly state: WalletPaymentState
+  readonly txHash: string | null
+  readonly error: string | null
+  readonly createdAt: Date
+  readonly updatedAt: Date
+}
+
+export interface WalletBatch {
+  readonly id: number
+  readonly network: string
+  readonly walletAddress: string
+  readonly state: WalletBatchState
+  readonly prepared: PreparedBatch
+  readonly txHash: string | null
+  readonly fee: Nanoton | null
+  readonly createdAt: Date
+}
+
+export class WalletBatchBusy extends Schema.TaggedError<WalletBatchBusy>()("WalletBatchBusy", {
+  message: Schema.String
+}) {}
+
+export interface PaymentSettlement {
+  readonly key: string
+  readonly state: WalletPaymentState
+  readonly txHash?: string | null
+  readonly error?: string | null
+}
+
+export class WalletPayments extends Context.Service<WalletPayments, {
+  /**
+   * Stores the signed batch and its payments at once (a payment's earlier `failed` record under the
+   * same key is replaced). Fails `WalletBatchBusy` when the wallet has an open batch, or a key is
+   * `open` or `paid` already: then nothing is stored and the message must not be sent.
+   */
+  readonly record: (
+    network: string,
+    prepared: PreparedBatch,
+    payments: ReadonlyArray<NewWalletPayment>,
+    now: Date
+  ) => Effect.Effect<WalletBatch, WalletBatchBusy>
+  readonly markSent: (batchId: number, now: Date) => Effect.Effect<void>
+  /** Closes the batch (`executed`, `expired`, `superseded`) and settles its payments in one transaction. */
+  readonly settle: (
+    batchId: number,
+    outcome: { readonly state: WalletBatchState; readonly txHash: string | null; readonly fee: Nanoton | null },
+    payments: ReadonlyArray<PaymentSettlement>,
+    now: Date
+  ) => Effect.Effect<void>
+  /** Settles payments left `open` without an open batch (a result not known yet, or moved in from older records). */
+  readonly settlePayments: (payments: ReadonlyArray<PaymentSettlement>, now: Date) => Effect.Effect<void>
+  /** The wallet's open batches with their payments. */
+  readonly openBatches: (walletAddress: string) => Effect.Effect<ReadonlyArray<{ readonly batch: WalletBatch; readonly payments: ReadonlyArray<WalletPayment> }>>
+  /** The wallet's open payments that no open batch carries. */
+  readonly loosePayments: (walletAddress: string) => Effect.Effect<ReadonlyArray<WalletPayment>>
+  readonly find: (key: string) => Effect.Effect<Option.Option<WalletPayment>>
+  readonly batch: (id: number) => Effect.Effect<Option.Option<WalletBatch>>
+}>()("core/ports/WalletPayments") {}
+
+export { Nanoton }

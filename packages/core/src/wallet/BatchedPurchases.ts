@@ -1,0 +1,192 @@
+/**
+ * Account orders bought from the marketplace and paid from the hot wallet in batches: each order
+ * quotes its own invoice (at most `quoteConcurrency` marketplace calls at once), then joins the next batch: while one message of the wallet is
+ * in flight, the invoices that became ready wait, and the next message carries all of them (up to
+ * `batchLimit`). Exactly once per key through `WalletBatches`; then each order's delivery is read
+ * from the marketplace with its own evidence. Same outcomes as `WalletPurchases` (what the order does next).
+ */
+import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Semaphore } from "effect"
+import type { PurchaseOutcome, WalletPurchase } from "../direct/WalletPurchases.ts"
+import { formatTon } from "../money/Nanoton.ts"
+import { Blockchain, type Wallet } from "../ports/Blockchain.ts"
+import { isTransientReason, Marketplace, type MarketplaceError, type PaymentRequest } from "../ports/Marketplace.ts"
+import { type WalletPayment, WalletPayments } from "../ports/WalletPayments.ts"
+import { PayerAccounts } from "../direct/PayerAccounts.ts"
+import { type BatchItem, type ItemOutcome, WalletBatches } from "./WalletBatches.ts"
+
+export interface BatchedPurchaseSettings {
+  /** Most payments one message carries (the wallet's own limit applies too); 1: one at a time. */
+  readonly batchLimit: number
+  readonly quoteConcurrency: number
+  /** How long to read the marketplace for delivery after paying before leaving the order open. */
+  readonly deliveryWithin: Duration.Duration
+  readonly pollEvery: Duration.Duration
+}
+
+export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings>("core/wallet/BatchedPurchaseSettings", {
+  defaultValue: () => ({ batchLimit: 255, quoteConcurrency: 8, deliveryWithin: Duration.seconds(60), pollEvery: Duration.millis(1500) })
+})
+
+interface Waiting {
+  readonly item: BatchItem
+  readonly done: Deferred.Deferred<ItemOutcome>
+}
+
+export class BatchedPurchases extends Context.Service<BatchedPurchases, {
+  readonly buy: (wallet: Wallet, purchase: WalletPurchase) => Effect.Effect<PurchaseOutcome>
+}>()("core/wallet/BatchedPurchases") {
+  /** Needs Blockchain, Marketplace, PayerAccounts, WalletPayments and WalletBatches. */
+  static readonly layer = Layer.effect(
+    BatchedPurchases,
+    Effect.gen(function*() {
+      const chain = yield* Blockchain
+      const marketplace = yield* Marketplace
+      const payers = yield* PayerAccounts
+      const records = yield* WalletPayments
+      const batches = yield* WalletBatches
+      const settings = yield* BatchedPurchaseSettings
+      const quotes = yield* Semaphore.make(Math.max(1, settings.quoteConcurrency))
+      const wallet1 = yield* Semaphore.make(1)
+      let queue: Array<Waiting> = []
+
+      // Group commit: whoever holds the wallet pays everything waiting (up to the limit); the others
+      // find their outcome already decided when their turn comes.
+      const drain = (wallet: Wallet) =>
+        wallet1.withPermit(Effect.gen(function*() {
+          const limit = Math.max(1, Math.min(settings.batchLimit, batches.limit(wallet)))
+          const taken = queue.slice(0, limit)
+          queue = queue.slice(taken.length)
+          if (taken.length === 0) return
+          const outcomes = yield* batches.pay(wallet, taken.map((w) => w.item)).pipe(
+            Effect.catchCause((cause) =>
+              Effect.as(Effect.logError("wallet batch failed", cause), taken.map((w): ItemOutcome => ({ _tag: "Open", key: w.item.key, message: "the batch stopped unexpectedly" })))
+            )
+          )
+          yield* Effect.forEach(taken, (w, i) => {
+            const outcome: ItemOutcome = outcomes[i] ?? { _tag: "Open", key: w.item.key, message: "no outcome" }
+            return Deferred.succeed(w.done, outcome)
+          })
+        }))
+
+      const payInBatch = (wallet: Wallet, item: BatchItem) =>
+        Effect.gen(function*() {
+          const done = yield* Deferred.make<ItemOutcome>()
+          queue.push({ item, done })
+          while (!(yield* Deferred.isDone(done))) yield* drain(wallet)
+          return yield* Deferred.await(done)
+        })
+
+      const quote = (wallet: Wallet, request: WalletPurchase) =>
+        Effect.gen(function*() {
+          const payer = yield* payers.describe(wallet)
+          const ask: Effect.Effect<PaymentRequest, MarketplaceError> = request.kind === "stars"
+            ? marketplace.quoteStars({ username: request.username, quantity: request.units, payer, batched: settings.batchLimit > 1 })
+            : marketplace.quotePremium({ username: request.username, months: request.units, payer, batched: settings.batchLimit > 1 })
+          // At most `quoteConcurrency` at once; the Fragment adapter itself backs off on HTTP 429.
+          return yield* quotes.withPermit(ask)
+        })
+
+      /** Reads the marketplace until it confirms delivery, or the order's own evidence proves the payment. */
+      const deliver = (wallet: Wallet, payment: WalletPayment, boc: string | null, settleOnEvidence: boolean) =>
+        Effect.gen(function*() {
+          const payer = yield* payers.describe(wallet)
+          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.deliveryWithin)
+          let report = boc
+          let last = "the marketplace has not confirmed delivery"
+          while (true) {
+            const state = yield* Effect.result(marketplace.confirm({
+              kind: payment.kind,
+              reqId: payment.reqId,
+              ref: payment.ref,
+              ...(report === null ? {} : { boc: report, payer })
+            }))
+            if (state._tag === "Success") {
+              report = null
+              const s = state.success
+              if (s._tag === "Delivered") return delivered(payment, "delivered", null)
+              // Unattributable: the session's state will never be this order's again. Pending: only once looking again.
+              if (s.confirm === "accepted" && (s._tag === "Unattributable" || settleOnEvidence)) {
+                const why = s._tag === "Unattributable" ? s.why : `the marketplace still says "${s.mode}"`
+                return delivered(payment, "paid", `Paid to the marketplace: tx ${payment.txHash} sent ${formatTon(payment.amount)} TON to ${payment.payTo} with Ref#${payment.ref}, and it accepted the signed message; delivery not confirmed (${why})`)
+              }
+              last = s._tag === "Pending" ? `the marketplace still says "${s.mode}"` : s.why
+            } else last = `the marketplace answered: ${state.failure.message}`
+            if ((yield* Clock.currentTimeMillis) >= deadline) break
+            yield* Effect.sleep(settings.pollEvery)
+          }
+          return {
+            _tag: "PaidUnconfirmed",
+            message: `MarketplaceTimeout: Paid on chain (tx ${payment.txHash}), but ${last}`,
+            ref: payment.ref,
+            txHash: payment.txHash,
+            state: "paid"
+          } satisfies PurchaseOutcome
+        })
+
+      const delivered = (payment: WalletPayment, delivery: "delivered" | "paid", note: string | null): PurchaseOutcome => ({
+        _tag: "Delivered",
+        txHash: payment.txHash ?? "",
+        ref: payment.ref,
+        delivery,
+        deliveryNote: note
+      })
+
+      const bocOf = (payment: WalletPayment) =>
+        payment.batchId === null ? Effect.succeed(null) : Effect.map(records.batch(payment.batchId), (b) => Option.match(b, { onNone: () => null, onSome: (x) => x.prepared.boc }))
+
+      const afterPayment = (wallet: Wallet, key: string, boc: string | null, answer?: ItemOutcome, again = false) =>
+        Effect.gen(function*() {
+          const found = yield* records.find(key)
+          if (Option.isNone(found)) {
+            // Nothing was stored, so nothing was sent: the wallet was busy elsewhere or could not sign.
+            return answer?._tag === "Open"
+              ? { _tag: "InFlight", message: answer.message } satisfies PurchaseOutcome
+              : { _tag: "NotPaid", retryable: answer?._tag !== "NotPaid" || answer.retryable, reason: "TransferFailed", message: answer?._tag === "NotPaid" ? answer.message : "Nothing was paid" } satisfies PurchaseOutcome
+          }
+          const payment = found.value
+          if (payment.state === "paid") return yield* deliver(wallet, payment, boc ?? (yield* bocOf(payment)), again)
+          if (payment.state === "failed") {
+            yield* marketplace.cancel(payment.kind, payment.reqId).pipe(Effect.ignore)
+            return { _tag: "NotPaid", retryable: true, reason: "TransferFailed", message: payment.error ?? "Not paid" } satisfies PurchaseOutcome
+          }
+          return {
+            _tag: "PaidUnconfirmed",
+            message: "The payment's message is not settled on chain yet; it is looked for again before anything else",
+            ref: payment.ref,
+            txHash: payment.txHash,
+            state: "open"
+          } satisfies PurchaseOutcome
+        })
+
+      const buy = Effect.fn("BatchedPurchases.buy")(function*(held: Wallet, request: WalletPurchase) {
+        const state = yield* chain.accountState(held.address).pipe(Effect.option)
+        const wallet = Option.match(state, { onNone: () => held, onSome: (s) => held.withState(s) })
+        const known = yield* records.find(request.key)
+        if (Option.isSome(known) && known.value.state === "open") yield* batches.reconcile(wallet)
+        if (Option.isSome(known) && known.value.state !== "failed") return yield* afterPayment(wallet, request.key, null, undefined, true)
+        const quoted = yield* Effect.result(quote(wallet, request))
+        if (quoted._tag === "Failure") {
+          const reason = quoted.failure.reason
+          return { _tag: "NotPaid", retryable: isTransientReason(reason), reason: "MarketplaceRejected", message: `MarketplaceRejected (${reason}): ${quoted.failure.message}` } satisfies PurchaseOutcome
+        }
+        const invoice = quoted.success
+        const outcome = yield* Effect.uninterruptible(payInBatch(wallet, {
+          key: request.key,
+          kind: request.kind,
+          reqId: invoice.reqId,
+          ref: invoice.ref,
+          payTo: invoice.address,
+          amount: invoice.amount,
+          validUntil: invoice.validUntil,
+          payload: invoice.payload
+        }))
+        const answer = yield* afterPayment(wallet, request.key, outcome._tag === "Paid" ? outcome.boc : null, outcome)
+        // Not paid and never stored: the invoice is let go, the next attempt quotes a new one.
+        if (answer._tag === "NotPaid" || answer._tag === "InFlight") yield* marketplace.cancel(request.kind, invoice.reqId).pipe(Effect.ignore)
+        return answer
+      })
+
+      return BatchedPurchases.of({ buy })
+    })
+  )
+}

@@ -1,0 +1,199 @@
+/**
+ * Pays many marketplace invoices from one wallet with one external message (a batch), exactly once
+ * per payment key:
+ * 1. open batches of the wallet are settled first (after a crash or a lost answer): by the message's
+ *    hash on chain, and each payment by its own out message; a payment whose message can never run
+ *    any more is looked for by its `Ref#` among the wallet's outgoing messages before it counts as
+ *    unpaid, so nothing is ever paid twice;
+ * 2. a key already paid answers its stored payment; a key still open answers `Open` (nothing new);
+ * 3. the batch is signed, then stored with every payment's `Ref#`, recipient and amount BEFORE it is
+ *    sent; then only that message is looked for (the same message re-sent after a lost answer);
+ * 4. per payment: `Paid` (its out message left the wallet), `NotPaid` (its action was skipped, the
+ *    message expired or was superseded: retry or refund), or `Open` (not known yet: look again later).
+ */
+import { Clock, Context, Duration, Effect, Layer, Result } from "effect"
+import {
+  type BatchStatus,
+  Blockchain,
+  type BlockchainError,
+  type OutgoingPayment,
+  type PreparedBatch,
+  type Wallet
+} from "../ports/Blockchain.ts"
+import {
+  type NewWalletPayment,
+  type PaymentSettlement,
+  type WalletBatch,
+  type WalletPayment,
+  WalletPayments
+} from "../ports/WalletPayments.ts"
+import { currentDate } from "../Time.ts"
+
+export interface BatchItem extends Omit<NewWalletPayment, "walletAddress"> {
+  /** The marketplace's payload (base64 BOC), forwarded as the message body. */
+  readonly payload: string
+}
+
+export type ItemOutcome =
+  | { readonly _tag: "Paid"; readonly key: string; readonly txHash: string; readonly ref: string; readonly boc: string | null }
+  | { readonly _tag: "NotPaid"; readonly key: string; readonly retryable: boolean; readonly message: string }
+  | { readonly _tag: "Open"; readonly key: string; readonly message: string }
+
+export interface WalletBatchSettings {
+  /** How long to look for a sent batch on chain before leaving its payments open. */
+  readonly confirmWithin: Duration.Duration
+  readonly pollEvery: Duration.Duration
+}
+
+export const WalletBatchSettings = Context.Reference<WalletBatchSettings>("core/wallet/WalletBatchSettings", {
+  defaultValue: () => ({ confirmWithin: Duration.seconds(75), pollEvery: Duration.millis(1500) })
+})
+
+const refIn = (comment: string | null) => /Ref#([A-Za-z0-9_-]+)/.exec(comment ?? "")?.[1]
+
+/** The Ref#s found among the wallet's outgoing messages, with the transaction that carried each. */
+const paidRefs = (outgoing: ReadonlyArray<OutgoingPayment>) => {
+  const refs = new Map<string, OutgoingPayment>()
+  for (const m of outgoing) {
+    const ref = refIn(m.comment)
+    if (ref !== undefined && !refs.has(ref)) refs.set(ref, m)
+  }
+  return refs
+}
+
+export class WalletBatches extends Context.Service<WalletBatches, {
+  /** Pays `items` (at most the wallet's batch limit) in one message; one outcome per item, same order. */
+  readonly pay: (wallet: Wallet, items: ReadonlyArray<BatchItem>) => Effect.Effect<ReadonlyArray<ItemOutcome>>
+  /** Settles the wallet's open batches and loose open payments as far as the chain tells now. */
+  readonly reconcile: (wallet: Wallet) => Effect.Effect<void>
+  readonly limit: (wallet: Wallet) => number
+}>()("core/wallet/WalletBatches") {
+  static readonly layer = Layer.effect(
+    WalletBatches,
+    Effect.gen(function*() {
+      const chain = yield* Blockchain
+      const records = yield* WalletPayments
+      const settings = yield* WalletBatchSettings
+
+      /** Per payment of a closed batch: paid by this message, or else by any message carrying its Ref#. */
+      const settleBatch = (batch: WalletBatch, payments: ReadonlyArray<WalletPayment>, status: Exclude<BatchStatus, { _tag: "Pending" }>) =>
+        Effect.gen(function*() {
+          const sent = status._tag === "Executed" ? status.sent : []
+          const unsent = payments.filter((_, i) => sent[i] !== true)
+          const elsewhere = unsent.length === 0 ? new Map<string, OutgoingPayment>() : paidRefs(yield* chain.outgoing(batch.walletAddress, batch.prepared.createdAt - 300))
+          const settlements: Array<PaymentSettlement> = payments.map((p, i) => {
+            if (sent[i] === true && status._tag === "Executed") return { key: p.key, state: "paid", txHash: status.txHash, error: null }
+            const found = elsewhere.get(p.ref)
+            if (found !== undefined && found.to === p.payTo && found.amount === p.amount) return { key: p.key, state: "paid", txHash: found.txHash, error: null }
+            const why = status._tag === "Executed"
+              ? "its action was skipped (the wallet's funds ran short); only the network fee was charged"
+              : status._tag === "Expired"
+              ? "the message expired before the network ran it"
+              : "another message of the wallet used its seqno"
+            return { key: p.key, state: "failed", txHash: null, error: `Not paid: ${why}` }
+          })
+          yield* records.settle(batch.id, {
+            state: status._tag === "Executed" ? "executed" : status._tag === "Expired" ? "expired" : "superseded",
+            txHash: status._tag === "Executed" ? status.txHash : null,
+            fee: status._tag === "Executed" ? status.fee : null
+          }, settlements, yield* currentDate)
+          yield* Effect.logInfo(`wallet batch ${batch.id}: ${status._tag}, ${settlements.filter((s) => s.state === "paid").length} of ${payments.length} paid`)
+        }).pipe(
+          // The outgoing messages could not be read: the batch stays open and is settled on a later look.
+          Effect.catch((error) => Effect.logWarning(`wallet batch ${batch.id} left open: ${error.message}`))
+        )
+
+      const reconcile = Effect.fn("WalletBatches.reconcile")(function*(wallet: Wallet) {
+        for (const open of yield* records.openBatches(wallet.address)) {
+          const status = yield* chain.confirmBatch(open.batch.prepared).pipe(Effect.orElseSucceed((): BatchStatus => ({ _tag: "Pending" })))
+          if (status._tag === "Pending") {
+            // Sent or not, re-sending the same message is safe (one seqno, one run).
+            yield* chain.send(open.batch.prepared).pipe(Effect.ignore)
+            continue
+          }
+          yield* settleBatch(open.batch, open.payments, status)
+        }
+        // Payments left open without their message (moved in from older records): by Ref# only.
+        const loose = yield* records.loosePayments(wallet.address)
+        if (loose.length === 0) return
+        const oldest = Math.min(...loose.map((p) => Math.floor(p.createdAt.getTime() / 1000)))
+        const refs = paidRefs(yield* chain.outgoing(wallet.address, oldest - 300).pipe(Effect.orElseSucceed(() => [])))
+        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
+        const settled = loose.flatMap((p): Array<PaymentSettlement> => {
+          const found = refs.get(p.ref)
+          if (found !== undefined) return [{ key: p.key, state: "paid", txHash: found.txHash }]
+          // Its message could not run after valid_until; a margin for the history to catch up.
+          return now > p.validUntil + 120 ? [{ key: p.key, state: "failed", error: "Not paid: no message carrying its Ref# left the wallet" }] : []
+        })
+        if (settled.length > 0) yield* records.settlePayments(settled, yield* currentDate)
+      })
+
+      const watch = (prepared: PreparedBatch, resend: boolean) =>
+        Effect.gen(function*() {
+          const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.confirmWithin)
+          let again = resend
+          while (true) {
+            const status = yield* Effect.result(chain.confirmBatch(prepared))
+            if (Result.isSuccess(status) && status.success._tag !== "Pending") return status.success
+            if ((yield* Clock.currentTimeMillis) >= deadline) return undefined
+            if (again) again = Result.isFailure(yield* Effect.result(chain.send(prepared)))
+            yield* Effect.sleep(settings.pollEvery)
+          }
+        })
+
+      const notPaid = (items: ReadonlyArray<BatchItem>, error: BlockchainError | string, retryable = true): Array<ItemOutcome> =>
+        items.map((i) => ({ _tag: "NotPaid", key: i.key, retryable, message: typeof error === "string" ? error : `${error.reason}: ${error.message}` }))
+
+      const outcomeOf = (p: WalletPayment, boc: string | null): ItemOutcome =>
+        p.state === "paid"
+          ? { _tag: "Paid", key: p.key, txHash: p.txHash ?? "", ref: p.ref, boc }
+          : p.state === "failed"
+          ? { _tag: "NotPaid", key: p.key, retryable: true, message: p.error ?? "Not paid" }
+          : { _tag: "Open", key: p.key, message: "The payment's message is still being looked for on chain" }
+
+      const send = (wallet: Wallet, items: ReadonlyArray<BatchItem>) =>
+        Effect.gen(function*() {
+          const prepared = yield* Effect.result(chain.prepareBatch(wallet, items.map((i) => ({
+            to: i.payTo,
+            amount: i.amount,
+            payload: i.payload,
+            validUntil: i.validUntil
+          }))))
+          if (Result.isFailure(prepared)) return notPaid(items, prepared.failure, prepared.failure.reason !== "InvalidPayload")
+          const message = prepared.success
+          // Stored before it can go out: from here on only this message may pay these keys.
+          const stored = yield* Effect.result(records.record(chain.network, message, items.map((i) => ({ ...i, walletAddress: wallet.address })), yield* currentDate))
+          if (Result.isFailure(stored)) {
+            // Never sent: another process has the wallet's open batch, or a key is taken already.
+            yield* chain.discard(message)
+            return items.map((i): ItemOutcome => ({ _tag: "Open", key: i.key, message: stored.failure.message }))
+          }
+          const batch = stored.success
+          yield* Effect.logInfo(`wallet batch ${batch.id} signed: ${items.length} payments, seqno ${message.seqno}`)
+          const sent = yield* Effect.result(chain.send(message))
+          if (Result.isSuccess(sent)) yield* records.markSent(batch.id, yield* currentDate)
+          const status = yield* watch(message, Result.isFailure(sent))
+          const payments = (yield* records.openBatches(wallet.address)).find((b) => b.batch.id === batch.id)?.payments ?? []
+          if (status !== undefined && payments.length > 0) yield* settleBatch(batch, payments, status)
+          return yield* Effect.forEach(items, (i) =>
+            Effect.map(records.find(i.key), (found) =>
+              found._tag === "Some" ? outcomeOf(found.value, message.boc) : ({ _tag: "Open", key: i.key, message: "no record" } satisfies ItemOutcome)))
+        })
+
+      const pay = Effect.fn("WalletBatches.pay")(function*(wallet: Wallet, items: ReadonlyArray<BatchItem>) {
+        yield* reconcile(wallet).pipe(Effect.catchCause((cause) => Effect.logWarning("wallet batch reconciliation failed", cause)))
+        const known = yield* Effect.forEach(items, (i) => records.find(i.key))
+        const fresh = items.filter((_, n) => known[n]?._tag !== "Some" || known[n]?.value.state === "failed")
+        const answered = fresh.length === 0 ? [] : yield* Effect.uninterruptible(send(wallet, fresh))
+        return items.map((item, n): ItemOutcome => {
+          const own = answered.find((a) => a.key === item.key)
+          if (own !== undefined) return own
+          const found = known[n]
+          return found?._tag === "Some" ? outcomeOf(found.value, null) : { _tag: "Open", key: item.key, message: "no record" }
+        })
+      })
+
+      return WalletBatches.of({ pay, reconcile, limit: (wallet) => chain.batchLimit(wallet.version) })
+    })
+  )
+}

@@ -1,0 +1,223 @@
+/**
+ * Batches of the Blockchain port: one external message that carries many transfers (V5R1 up to 255
+ * out actions, V4R2 up to 4 messages), signed with mode 3 each (an action the balance cannot cover is
+ * skipped, the others go), confirmed by the normalized external hash, and judged per transfer by its
+ * out message. Also the wallet's outgoing messages, for finding a payment by its `Ref#`.
+ */
+import { formatTon } from "@resale/core/money/Nanoton.ts"
+import {
+  type BatchStatus,
+  BlockchainError,
+  Nanoton,
+  type OutgoingPayment,
+  type PreparedBatch,
+  type PreparedTransfer,
+  type TransferRequest,
+  type TransferStatus,
+  Wallet
+} from "@resale/core/ports/Blockchain.ts"
+import { Address, beginCell, type Cell, type Transaction } from "@ton/ton"
+import { Effect } from "effect"
+import type { ChainClient } from "./ChainClient.ts"
+import type { InFlight } from "./InFlight.ts"
+import { messageBody, normalizedHashOfBoc, parseRecipient, senderFee } from "./Transfers.ts"
+import { batchLimitOf, signedExternal, walletContract } from "./WalletContracts.ts"
+
+export interface BatchKit {
+  readonly client: ChainClient
+  readonly inFlight: InFlight
+  readonly ttl: number
+  readonly margin: number
+  readonly reserve: { readonly active: bigint; readonly deploy: bigint }
+  readonly maxPages: number
+  readonly friendly: (address: Address) => string
+  readonly nowSeconds: Effect.Effect<number>
+  readonly parseAddress: (text: string) => Effect.Effect<Address, BlockchainError>
+  /** The single-transfer status of what the wallet has in flight (a batch is held as its first transfer). */
+  readonly status: (prepared: PreparedTransfer) => Effect.Effect<TransferStatus, BlockchainError>
+  readonly findByHash: (wallet: Address, hash: string, since: number) => Effect.Effect<
+    { readonly found: ReadonlyArray<Transaction>; readonly complete: boolean; readonly newest: bigint },
+    BlockchainError
+  >
+}
+
+const PAGE = 20
+const fail = (reason: BlockchainError["reason"], message: string, exitCode?: number) =>
+  new BlockchainError({ reason, message, ...(exitCode === undefined ? {} : { exitCode }) })
+
+const commentOf = (body: Cell): string | null => {
+  try {
+    const slice = body.beginParse()
+    if (slice.remainingBits < 32 || slice.loadUint(32) !== 0) return null
+    return slice.loadStringTail()
+  } catch {
+    // not a text comment
+    return null
+  }
+}
+
+/** Which transfers left in this transaction: each out message matched once, by recipient, amount and body. */
+export const sentOf = (tx: Transaction, transfers: PreparedBatch["transfers"], parse: (to: string) => Address): Array<boolean> => {
+  const d = tx.description
+  const ran = d.type === "generic" && !d.aborted && d.computePhase.type === "vm" && d.computePhase.success
+  if (!ran) return transfers.map(() => false)
+  const outs = tx.outMessages.values().filter((m) => m.info.type === "internal")
+  const used = new Set<number>()
+  return transfers.map((t) => {
+    const to = parse(t.to)
+    const index = outs.findIndex((m, i) =>
+      !used.has(i) && m.info.type === "internal" && m.info.dest.equals(to) && m.info.value.coins === t.amount &&
+      m.body.hash().toString("hex") === t.bodyHash
+    )
+    if (index < 0) return false
+    used.add(index)
+    return true
+  })
+}
+
+export const makeTonBatches = (kit: BatchKit) => {
+  const { client, inFlight } = kit
+
+  const prepareBatch = Effect.fn("Blockchain.prepareBatch")(function*(wallet: Wallet, requests: ReadonlyArray<TransferRequest>) {
+    const limit = batchLimitOf(wallet.version)
+    if (requests.length === 0 || requests.length > limit) {
+      return yield* fail("InvalidAmount", `A ${wallet.version} message carries 1 to ${limit} transfers, not ${requests.length}`)
+    }
+    const messages = yield* Effect.forEach(requests, (request) =>
+      Effect.gen(function*() {
+        if (request.amount <= 0n) return yield* fail("InvalidAmount", "The amount must be positive")
+        const recipient = yield* parseRecipient(request.to)
+        const body = yield* messageBody(request)
+        return { recipient, body, request }
+      }))
+    const key = Wallet.key(wallet)
+    const contract = walletContract(wallet.version, key.publicKey, client.networkGlobalId)
+    const lockKey = contract.address.toRawString()
+    return yield* inFlight.exclusive(lockKey)(Effect.gen(function*() {
+      const previous = inFlight.current(lockKey)
+      if (previous !== undefined) {
+        if ((yield* kit.status(previous))._tag === "Pending") return yield* fail("Busy", "Another message from this wallet is still in flight")
+        inFlight.release(lockKey, previous.externalHash)
+      }
+      const account = yield* client.account(contract.address)
+      if (account.status === "frozen") return yield* fail("Frozen", "The wallet is frozen")
+      const deploy = account.status !== "active"
+      const total = requests.reduce((sum, r) => sum + r.amount, 0n)
+      // Fees grow with the actions; the reserve is per message plus a share per transfer.
+      const keep = (deploy ? kit.reserve.deploy : kit.reserve.active) + BigInt(requests.length - 1) * kit.reserve.active / 2n
+      if (account.balance < total + keep) {
+        return yield* fail(
+          "InsufficientFunds",
+          `The wallet holds ${formatTon(account.balance)} TON, less than ${formatTon(total)} TON plus ${formatTon(keep)} TON for fees`
+        )
+      }
+      const now = yield* kit.nowSeconds
+      const validUntil = requests.reduce((min, r) => Math.min(min, r.validUntil ?? Number.MAX_SAFE_INTEGER), now + kit.ttl)
+      if (validUntil <= now) return yield* fail("Rejected", "A payment request of the batch has already expired", 36)
+      const boc = signedExternal({
+        contract,
+        key,
+        seqno: account.seqno,
+        validUntil,
+        deploy,
+        messages: messages.map((m) => ({ to: m.recipient.address, value: m.request.amount, bounce: m.recipient.bounce, body: m.body }))
+      })
+      const prepared: PreparedBatch = {
+        wallet: kit.friendly(contract.address),
+        seqno: account.seqno,
+        createdAt: now,
+        validUntil,
+        externalHash: normalizedHashOfBoc(boc),
+        boc: boc.toBoc().toString("base64"),
+        transfers: messages.map((m) => ({
+          to: m.recipient.friendly,
+          amount: m.request.amount,
+          bodyHash: (m.body ?? emptyBody()).hash().toString("hex")
+        }))
+      }
+      inFlight.hold(lockKey, asTransfer(prepared))
+      return prepared
+    }))
+  })
+
+  const confirmBatch = Effect.fn("Blockchain.confirmBatch")(function*(prepared: PreparedBatch) {
+    const wallet = yield* kit.parseAddress(prepared.wallet)
+    const account = yield* client.account(wallet)
+    const history = yield* kit.findByHash(wallet, prepared.externalHash, prepared.createdAt - 300)
+    const tx = history.found.find((t) => {
+      const d = t.description
+      return d.type === "generic" && d.computePhase.type === "vm" && d.computePhase.success
+    }) ?? history.found[0]
+    const settle = (status: BatchStatus) => {
+      if (status._tag !== "Pending") inFlight.release(wallet.toRawString(), prepared.externalHash)
+      return status
+    }
+    if (tx !== undefined) {
+      return settle({
+        _tag: "Executed",
+        txHash: tx.hash().toString("hex"),
+        lt: tx.lt.toString(),
+        fee: Nanoton.make(senderFee(tx)),
+        utime: tx.now,
+        sent: sentOf(tx, prepared.transfers, (to) => parseFriendly(to))
+      })
+    }
+    const dead = (yield* kit.nowSeconds) > prepared.validUntil + kit.margin && account.syncTime > prepared.validUntil + kit.margin
+    const searched = history.complete && history.newest >= account.lastLt
+    if (!dead || !searched) return settle({ _tag: "Pending" })
+    return settle(account.seqno > prepared.seqno ? { _tag: "Superseded" } : { _tag: "Expired" })
+  })
+
+  const outgoing = Effect.fn("Blockchain.outgoing")(function*(address: string, since: number) {
+    const wallet = yield* kit.parseAddress(address)
+    const found: Array<OutgoingPayment> = []
+    let before: { lt: bigint; hash: Buffer } | undefined
+    for (let page = 0; page < kit.maxPages; page++) {
+      const txs = yield* client.transactions(wallet, { limit: PAGE, ...(before === undefined ? {} : { before }) })
+      for (const tx of txs) {
+        for (const m of tx.outMessages.values()) {
+          if (m.info.type !== "internal") continue
+          found.push({
+            to: kit.friendly(m.info.dest),
+            amount: Nanoton.make(m.info.value.coins),
+            bodyHash: m.body.hash().toString("hex"),
+            comment: commentOf(m.body),
+            txHash: tx.hash().toString("hex"),
+            utime: tx.now
+          })
+        }
+      }
+      const last = txs.at(-1)
+      if (txs.length < PAGE || last === undefined || last.now < since) break
+      before = { lt: last.lt, hash: last.hash() }
+    }
+    return found
+  })
+
+  const discard = (prepared: { readonly wallet: string; readonly externalHash: string }) =>
+    Effect.sync(() => {
+      try {
+        inFlight.release(Address.parse(prepared.wallet).toRawString(), prepared.externalHash)
+      } catch {
+        // not an address we made: nothing is held for it
+      }
+    })
+
+  return { prepareBatch, confirmBatch, outgoing, discard, batchLimit: batchLimitOf }
+}
+
+const emptyBody = () => beginCell().endCell()
+const parseFriendly = (text: string) => Address.parse(text)
+
+/** What the in-flight guard holds for a batch: its first transfer stands for the message. */
+const asTransfer = (batch: PreparedBatch): PreparedTransfer => ({
+  wallet: batch.wallet,
+  to: batch.transfers[0]?.to ?? batch.wallet,
+  amount: batch.transfers[0]?.amount ?? Nanoton.make(0n),
+  bounce: false,
+  seqno: batch.seqno,
+  createdAt: batch.createdAt,
+  validUntil: batch.validUntil,
+  externalHash: batch.externalHash,
+  boc: batch.boc
+})

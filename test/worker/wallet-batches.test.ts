@@ -1,0 +1,139 @@
+/**
+ * The core's batched hot-wallet payments (`WalletBatches`) on the real TON VM with blocks every
+ * 300 ms and real PostgreSQL: N invoices paid by one external message; a skipped action fails only
+ * its payments, which are paid once on retry; a crash after the send and before the outcome is
+ * recorded is settled on chain from the stored batch and each payment's `Ref#`, never paid twice.
+ */
+import { assert, describe, it } from "@effect/vitest"
+import { type Nanoton, Blockchain, type Wallet } from "@resale/core/ports/Blockchain.ts"
+import { WalletPayments } from "@resale/core/ports/WalletPayments.ts"
+import { type BatchItem, WalletBatches, WalletBatchSettings } from "@resale/core/wallet/WalletBatches.ts"
+import { PgConnection } from "@resale/store/PgConnection.ts"
+import { PgWalletPayments } from "@resale/store/PgWalletPayments.ts"
+import { deriveKeys, makeTonBlockchain, SandboxBlockchain, walletContract } from "@resale/ton"
+import { sandboxClient } from "@resale/ton/SandboxBlockchain.ts"
+import { mnemonicNew } from "@ton/crypto"
+import { Address, beginCell } from "@ton/ton"
+import { Context, Duration, Effect, Layer, Redacted } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { freshDatabase } from "./support/SharedWorld.ts"
+
+const TON = 1_000_000_000n
+const payload = (ref: string) =>
+  beginCell().storeUint(0, 32).storeStringTail(`50 Telegram Stars \n\nRef#${ref}`).endCell().toBoc().toString("base64")
+const MERCHANT = new Address(0, Buffer.alloc(32, 7)).toString({ bounceable: false, urlSafe: true })
+
+const items = (prefix: string, amounts: ReadonlyArray<bigint>): Array<BatchItem> =>
+  amounts.map((amount, i) => ({
+    key: `${prefix}-${i}`,
+    kind: "stars",
+    reqId: `req-${prefix}-${i}`,
+    ref: `${prefix}R${i}`,
+    payTo: MERCHANT,
+    amount: amount as Nanoton,
+    validUntil: Math.floor(Date.now() / 1000) + 600,
+    payload: payload(`${prefix}R${i}`)
+  }))
+
+/** A funded v5r1 hot wallet on the sandbox chain, and the records on a fresh database. */
+const setup = (funds: bigint) =>
+  Effect.gen(function*() {
+    const url = yield* freshDatabase
+    const records = Context.get(yield* Layer.build(PgWalletPayments.layer.pipe(Layer.provide(Layer.fresh(PgConnection.layerFromUrl(url, 3))))), WalletPayments)
+    const sql = Context.get(yield* Layer.build(Layer.fresh(PgConnection.layerFromUrl(url, 1))), SqlClient)
+    const sandbox = yield* SandboxBlockchain
+    const phrase = Redacted.make((yield* Effect.promise(() => mnemonicNew(24))).join(" "))
+    const [key] = yield* deriveKeys(phrase)
+    yield* sandbox.fund(walletContract("v5r1", key!.key.publicKey, -239).address.toString({ bounceable: false }), funds as Nanoton)
+    const wallet = yield* (yield* Blockchain).resolveWallet(phrase)
+    return { records, sql, sandbox, wallet }
+  })
+
+const batchesOver = (chain: Blockchain["Service"], records: WalletPayments["Service"]) =>
+  Effect.map(
+    Layer.build(WalletBatches.layer.pipe(
+      Layer.provide(Layer.succeed(Blockchain)(chain)),
+      Layer.provide(Layer.succeed(WalletPayments)(records)),
+      Layer.provide(Layer.succeed(WalletBatchSettings)({ confirmWithin: Duration.seconds(20), pollEvery: Duration.millis(100) }))
+    )),
+    (context) => Context.get(context, WalletBatches)
+  )
+
+/** Ref#s of every message that left the wallet, one entry per message. */
+const refsPaid = (sandbox: SandboxBlockchain["Service"], wallet: Wallet) =>
+  Effect.map(Effect.promise(() => sandbox.emulator.getTransactions(Address.parse(wallet.address))), (txs) =>
+    txs.flatMap((tx) =>
+      tx.outMessages.values().map((m) => /Ref#(\w+)/.exec(m.body.beginParse().skip(32).loadStringTail())?.[1] ?? "")
+    ))
+
+const Env = SandboxBlockchain.layerWith({ blockInterval: "300 millis", expiryMarginSeconds: 1, ttlSeconds: 5 })
+
+describe("batched hot-wallet payments (sandbox chain, blocks every 300 ms, PostgreSQL)", () => {
+  it.live("a batch of 60 invoices is paid by one external message; asked again, nothing is paid twice", () =>
+    Effect.gen(function*() {
+      const { records, sandbox, sql, wallet } = yield* setup(1000n * TON)
+      const chain = yield* Blockchain
+      const batches = yield* batchesOver(chain, records)
+      const batch = items("a", Array.from({ length: 60 }, (_, i) => TON / 10n + BigInt(i)))
+      const outcomes = yield* batches.pay(wallet, batch)
+      assert.deepStrictEqual(outcomes.map((o) => o._tag), batch.map(() => "Paid"))
+      const txHashes = new Set(outcomes.map((o) => (o._tag === "Paid" ? o.txHash : "")))
+      assert.strictEqual(txHashes.size, 1, "one transaction paid them all")
+      const rows = yield* sql<{ state: string; payments: number }>`SELECT state, payments FROM wallet_batches`
+      assert.deepStrictEqual(rows.map((r) => [r.state, Number(r.payments)]), [["executed", 60]])
+
+      const again = yield* batches.pay(wallet, batch)
+      assert.deepStrictEqual(again.map((o) => o._tag), batch.map(() => "Paid"))
+      assert.deepStrictEqual((yield* refsPaid(sandbox, wallet)).toSorted(), batch.map((b) => b.ref).toSorted())
+    }).pipe(Effect.provide(Env)), 90_000)
+
+  it.live("funds short mid-batch: only the skipped payments fail, and they are paid once on retry", () =>
+    Effect.gen(function*() {
+      const { records, sandbox, sql, wallet } = yield* setup(3n * TON)
+      // A node with a stale view of the balance lets the batch be signed; the wallet cannot cover all of it.
+      const real = sandboxClient(sandbox.emulator, Effect.void, sandbox.blocks)
+      const optimistic = makeTonBlockchain({
+        ...real,
+        account: (address) => Effect.map(real.account(address), (a) => ({ ...a, balance: a.balance + 1000n * TON }))
+      }, { expiryMarginSeconds: 1, ttlSeconds: 5 })
+      const batches = yield* batchesOver(optimistic, records)
+      const batch = items("b", [TON, TON, 5n * TON, TON / 5n])
+      const outcomes = yield* batches.pay(wallet, batch)
+      assert.deepStrictEqual(outcomes.map((o) => o._tag), ["Paid", "Paid", "NotPaid", "Paid"])
+      const [failed] = yield* sql<{ state: string; error: string }>`SELECT state, error FROM wallet_payments WHERE key = 'b-2'`
+      assert.strictEqual(failed?.state, "failed")
+      assert.match(failed?.error ?? "", /skipped/)
+
+      yield* sandbox.fund(wallet.address, 10n * TON as Nanoton)
+      const retried = yield* batches.pay(wallet, batch)
+      assert.deepStrictEqual(retried.map((o) => o._tag), ["Paid", "Paid", "Paid", "Paid"])
+      assert.deepStrictEqual((yield* refsPaid(sandbox, wallet)).toSorted(), batch.map((b) => b.ref).toSorted(), "each Ref# paid once")
+    }).pipe(Effect.provide(Env)), 90_000)
+
+  it.live("a crash after the send, before the outcome is recorded: settled on chain by the stored batch and Ref#, never paid twice", () =>
+    Effect.gen(function*() {
+      const { records, sandbox, sql, wallet } = yield* setup(100n * TON)
+      const chain = yield* Blockchain
+      // The process dies right after the message went out.
+      const crashing: Blockchain["Service"] = { ...chain, send: (p) => Effect.andThen(chain.send(p), Effect.die("process killed")) }
+      const batch = items("c", [TON / 2n, TON / 3n, TON / 4n])
+      const exit = yield* Effect.exit((yield* batchesOver(crashing, records)).pay(wallet, batch))
+      assert.strictEqual(exit._tag, "Failure")
+      const [open] = yield* sql<{ state: string }>`SELECT state FROM wallet_batches`
+      assert.strictEqual(open?.state, "signed", "stored before the send, its outcome never recorded")
+
+      // A new process: the same keys again. The open batch is looked up first; nothing is signed anew.
+      const restarted = yield* batchesOver(makeTonBlockchain(sandboxClient(sandbox.emulator, Effect.void, sandbox.blocks), { expiryMarginSeconds: 1 }), records)
+      const outcomes = yield* Effect.gen(function*() {
+        while (true) {
+          const answer = yield* restarted.pay(wallet, batch)
+          if (answer.every((o) => o._tag !== "Open")) return answer
+          yield* Effect.sleep("100 millis")
+        }
+      })
+      assert.deepStrictEqual(outcomes.map((o) => o._tag), ["Paid", "Paid", "Paid"])
+      assert.deepStrictEqual((yield* refsPaid(sandbox, wallet)).toSorted(), batch.map((b) => b.ref).toSorted(), "each Ref# paid once")
+      const batches = yield* sql<{ state: string }>`SELECT state FROM wallet_batches`
+      assert.deepStrictEqual(batches.map((b) => b.state), ["executed"])
+    }).pipe(Effect.provide(Env)), 90_000)
+})
