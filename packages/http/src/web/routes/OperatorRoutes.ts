@@ -1,4 +1,5 @@
-import type { OrderKind, OrderStatus, TicketId, TopupStatus } from "@resale/core"
+import type { OrderKind, OrderStatus, TopupStatus } from "@resale/core"
+import { TicketId } from "@resale/core/ids.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
@@ -8,7 +9,9 @@ import { WebSessions } from "../../auth/WebSessions.ts"
 import { adminTopupsOut } from "../../handlers/AdminTopupsOut.ts"
 import { adminOrderOut, messageOut, ticketOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { detail, errorResponse, json, operatorOnly as operatorOnlyWith, pathId, queryInt } from "./RouteKit.ts"
+import { detail, errorResponse, json, operatorOnly as operatorOnlyWith, pathIdOf, queryInt } from "./RouteKit.ts"
+
+const ticketPathId = pathIdOf(TicketId)
 
 /**
  * Operator routes the panel needs beyond the /v2 contract (admin session cookie, JSON answers):
@@ -73,9 +76,9 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
   })
 
   const ticket = Effect.gen(function*() {
-    const id = pathId((yield* HttpRouter.params)["ticket_id"])
+    const id = ticketPathId((yield* HttpRouter.params)["ticket_id"])
     if (id === undefined) return detail(404, "Ticket not found", "ticket_not_found")
-    return yield* tickets.detail({ kind: "operator" }, id as TicketId).pipe(
+    return yield* tickets.detail({ kind: "operator" }, id).pipe(
       Effect.map((d) => json({ ticket: ticketOut(d.ticket), messages: d.messages.map(messageOut) })),
       Effect.catch(errorResponse)
     )

@@ -1,14 +1,17 @@
-import type { PaymentId, TopupId } from "@resale/core"
+import { PaymentId, TopupId } from "@resale/core/ids.ts"
 import type { IncomingPayment, PaymentStatus } from "@resale/core/payments/IncomingPayment.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { isLocalDate, startOfTashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type { Topup } from "@resale/core/topups/Topup.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { boolField, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathId, queryInt, validationFailed, type ValidationItem } from "./RouteKit.ts"
+import { boolField, detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathIdOf, queryInt, validationFailed, type ValidationItem } from "./RouteKit.ts"
+
+const paymentPathId = pathIdOf(PaymentId)
+const topupIdOf = Schema.decodeUnknownOption(TopupId)
 
 /**
  * Bank payments for operators (admin session cookie, JSON answers):
@@ -120,17 +123,19 @@ export const PaymentRoutes = Layer.effectDiscard(Effect.gen(function*() {
 
   const assign = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const paymentId = pathId((yield* HttpRouter.params)["payment_id"])
+    const paymentId = paymentPathId((yield* HttpRouter.params)["payment_id"])
     const errors: Array<ValidationItem> = []
     const fields = yield* formFields(request)
     const topupId = intField(["body", "topup_id"], fields["topup_id"], errors)
     const confirmDuplicate = boolField(["body", "confirm_duplicate"], fields["confirm_duplicate"], errors)
     if (paymentId === undefined) errors.push({ type: "int_parsing", loc: ["path", "payment_id"], msg: "Input should be a valid integer, unable to parse string as an integer", input: null })
-    if (errors.length > 0) return validationFailed(errors)
+    if (errors.length > 0 || paymentId === undefined) return validationFailed(errors)
+    // A top-up number that does not exist (or cannot: 0 or below) is the operator's typo: a plain 404.
+    const topup = topupIdOf(topupId)
+    if (Option.isNone(topup)) return yield* operatorOnly(Effect.succeed(detail(404, "Top-up not found", "topup_not_found")))
     return yield* operatorOnly(
-      // A top-up number that does not exist is the operator's typo: a plain 404, not a database refusal.
-      topups.find({ kind: "operator" }, topupId as TopupId).pipe(
-        Effect.andThen(payments.assign(paymentId as PaymentId, topupId as TopupId, { confirmDuplicate })),
+      topups.find({ kind: "operator" }, topup.value).pipe(
+        Effect.andThen(payments.assign(paymentId, topup.value, { confirmDuplicate })),
         Effect.map((result) =>
           json({
             payment_id: result.payment.id,
