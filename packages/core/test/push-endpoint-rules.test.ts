@@ -7,7 +7,15 @@ import { Effect, Result } from "effect"
 import { TestClock } from "effect/testing"
 import { AccountCaps, DEFAULT_ACCOUNT_CAPS } from "../src/caps/CapSettings.ts"
 import { Notifications } from "../src/outbox/Notifications.ts"
-import { checkEndpoint, checkKeys, DEFAULT_PUSH_HOSTS, hostAllowed, isP256Point } from "../src/push/PushEndpointRules.ts"
+import {
+  checkEndpoint,
+  checkKeys,
+  DEFAULT_PUSH_HOSTS,
+  hostAllowed,
+  isP256Point,
+  SANDBOX_INBOX_PATH,
+  sandboxInboxOf
+} from "../src/push/PushEndpointRules.ts"
 import { signUp } from "../src/testing/fixtures.ts"
 import { layerMemory } from "../src/testing/MemoryPorts.ts"
 
@@ -61,4 +69,20 @@ describe("push endpoint rules", () => {
       const ssrf = yield* Effect.flip(notifications.subscribePush(mallory.id, { ...sub(6), endpoint: "http://127.0.0.1:8000/v2/admin" }))
       assert.strictEqual(ssrf.reason, "EndpointRefused")
     }).pipe(Effect.provide(layerMemory), Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, pushSubscriptions: 3 })))
+
+  it("the sandbox push receiver: exactly its path on this server's own host names, and only when the policy names it", () => {
+    const sandbox = { allowedHosts: DEFAULT_PUSH_HOSTS, sandboxInbox: sandboxInboxOf("http://shop.example:8000") }
+    const id = "AbCdEfGhIjKlMnOpQrStUvWx"
+    const ok = (endpoint: string) => Result.isSuccess(checkEndpoint(endpoint, sandbox))
+    assert.isTrue(ok(`http://127.0.0.1:8000${SANDBOX_INBOX_PATH}${id}`))
+    assert.isTrue(ok(`http://localhost:41234${SANDBOX_INBOX_PATH}${id}`))
+    assert.isTrue(ok(`http://shop.example:8000${SANDBOX_INBOX_PATH}${id}`))
+    assert.isFalse(ok(`http://127.0.0.1:8000/v2/admin`), "another path of the server")
+    assert.isFalse(ok(`http://127.0.0.1:8000${SANDBOX_INBOX_PATH}${id}?x=1`))
+    assert.isFalse(ok(`http://127.0.0.1:8000${SANDBOX_INBOX_PATH}../admin`))
+    assert.isFalse(ok(`http://10.0.0.5${SANDBOX_INBOX_PATH}${id}`), "another host")
+    assert.isFalse(ok(`http://user:pw@127.0.0.1${SANDBOX_INBOX_PATH}${id}`))
+    // Production's policy has no receiver: the same endpoint is refused.
+    assert.isTrue(refused(`http://127.0.0.1:8000${SANDBOX_INBOX_PATH}${id}`))
+  })
 })

@@ -7,7 +7,7 @@
 import type { TelegramAccounts } from "@resale/config"
 import { GiftSender, GiftSenderError } from "@resale/core/ports/GiftSender.ts"
 import { type Notice, Notifier, NotifierError, type PushTarget } from "@resale/core/ports/Notifier.ts"
-import { PushPolicy } from "@resale/core/push/PushEndpointRules.ts"
+import { isSandboxInbox, PushPolicy } from "@resale/core/push/PushEndpointRules.ts"
 import { OutboundHttp, outboundHttp } from "@resale/outbound"
 import { publicOnlyLookup } from "@resale/push/AddressGuard.ts"
 import { makeWebPushSender } from "@resale/push/WebPushSender.ts"
@@ -70,12 +70,21 @@ export const notifierLayer = (options: NotifierOptions) =>
       // With a memo map of its own: the undici client layer is shared by default, and a shared one would
       // come with whichever dispatcher was built first (the unguarded one of the other clients).
       const pushClient = yield* Layer.buildWithMemoMap(pushHttp, Layer.makeMemoMapUnsafe(), yield* Scope.Scope)
-      const push = Option.isSome(keys)
+      const sent = Option.isSome(keys)
         ? yield* Effect.map(
           makeWebPushSender({ keys: keys.value, subject: options.vapidSubject, policy }).pipe(Effect.provide(pushClient)),
           (send) => (target: PushTarget, notice: Notice) => send(target, notice).pipe(Effect.provide(pushClient))
         )
         : () => notConfigured("push", "VAPID keys")
+      // Sandbox mode: the server's own push receiver (loopback, plain http) gets real web pushes too.
+      const inbox = Option.isSome(keys) && policy.sandboxInbox !== undefined
+        ? yield* Effect.map(
+          makeWebPushSender({ keys: keys.value, subject: options.vapidSubject }),
+          (send) => (target: PushTarget, notice: Notice) => send(target, notice)
+        )
+        : undefined
+      const push = (target: PushTarget, notice: Notice) =>
+        inbox !== undefined && isSandboxInbox(target.endpoint, policy) ? inbox(target, notice) : sent(target, notice)
       const botMessage = Option.isSome(options.botToken)
         ? yield* makeTelegramBotSender({ apiUrl: options.telegramApiUrl, token: options.botToken.value })
         : () => notConfigured("bot", "TELEGRAM_BOT_TOKEN")

@@ -12,7 +12,7 @@ import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Effect, Layer, Option } from "effect"
 import { giftSenderLayer, notifierLayer } from "./Messaging.ts"
-import { pushPolicyLayerConfig } from "@resale/core/push/PushEndpointRules.ts"
+import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 
 /** An outside chain has no faucet: asking it fails with a clear message. */
 const noFaucet = Layer.succeed(SandboxFaucet)(SandboxFaucet.of({
@@ -64,7 +64,7 @@ const chain = Layer.unwrap(Effect.gen(function*() {
 const messaging = Layer.unwrap(Effect.gen(function*() {
   const app = yield* AppConfig
   // The push hosts the server accepts subscriptions for (PUSH_ALLOWED_HOSTS) are the ones delivered to.
-  return Layer.mergeAll(giftSenderLayer(app), notifierLayer(app).pipe(Layer.provide(pushPolicyLayerConfig)))
+  return Layer.mergeAll(giftSenderLayer(app), notifierLayer(app).pipe(Layer.provide(pushPolicyLayerFor(app.sandbox, app.publicUrl))))
 }))
 
 export const World = {

@@ -18,6 +18,7 @@ import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.t
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { giftSenderLayer, notifierLayer } from "@resale/world"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
+import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 import { Context, Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
@@ -41,7 +42,8 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partia
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
   const chainAndMarket = Layer.mergeAll(
     SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
-    FragmentSandbox.layer({}, { timeout: "3 seconds" })
+    // With the sandbox's test recipients, as `npm start` runs it (README "Try the sandbox by hand").
+    FragmentSandbox.layer({ magic: { lateMs: 8_000, timeoutMs: 4_000 } }, { timeout: "3 seconds" })
   )
   const settings = HttpConfig.layerTest({
     adminToken: Redacted.make(ADMIN_TOKEN),
@@ -61,7 +63,9 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partia
   const outside = { sandbox: true, dataDir, giftSenders: ["user", "girl"], telegramAccounts: Option.none() }
   const messaging = Layer.mergeAll(
     giftSenderLayer(outside),
+    // Sandbox push policy: the server's own push receiver (`/v2/sandbox`) is delivered to like a push service.
     notifierLayer({ ...outside, vapid: Option.none(), vapidSubject: "mailto:operator@localhost", botToken: Option.none(), telegramApiUrl: "http://127.0.0.1:9" })
+      .pipe(Layer.provide(pushPolicyLayerFor(true, "http://127.0.0.1")))
   )
   // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
   const jobs = WorkerJobsLive.pipe(
@@ -73,6 +77,8 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partia
     const address = server.address
     if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
     const market = (yield* FragmentSandbox).control
+    // The chain loses the payments the simulator's test recipient says (`sandbox_lost_payment`).
+    ;(yield* SandboxBlockchain).dropPayments(market.dropsPayment)
     return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market })
   })).pipe(
     Layer.provide(Layer.mergeAll(served, jobs)),

@@ -21,6 +21,45 @@ export interface PushPolicyShape {
    * addresses. Never read from the environment.
    */
   readonly unsafeLocalDelivery?: boolean
+  /**
+   * Sandbox mode only: the server's own push receiver (`/v2/sandbox/push`), so push can be tried
+   * without a real push service. Exactly its path on this server's own host names; nothing else.
+   */
+  readonly sandboxInbox?: SandboxInbox
+}
+
+export interface SandboxInbox {
+  readonly path: string
+  readonly hosts: ReadonlyArray<string>
+}
+
+/** Where the sandbox push receiver takes deliveries: `<this path><subscription id>`. */
+export const SANDBOX_INBOX_PATH = "/v2/sandbox/push/deliver/"
+
+/** The sandbox receiver on loopback and on the server's public host name. */
+export const sandboxInboxOf = (publicUrl: string): SandboxInbox => {
+  const hosts = ["127.0.0.1", "localhost", "[::1]"]
+  try {
+    hosts.push(new URL(publicUrl).hostname)
+  } catch {
+    // an unparseable PUBLIC_URL is refused at start; loopback stays
+  }
+  return { path: SANDBOX_INBOX_PATH, hosts }
+}
+
+/** True when `endpoint` is the sandbox push receiver this policy allows (never outside sandbox mode). */
+export const isSandboxInbox = (endpoint: string, policy: PushPolicyShape): boolean => {
+  const inbox = policy.sandboxInbox
+  if (inbox === undefined) return false
+  try {
+    const url = new URL(endpoint)
+    return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "" &&
+      inbox.hosts.includes(url.hostname) && url.pathname.startsWith(inbox.path) &&
+      /^[A-Za-z0-9_-]{16,64}$/.test(url.pathname.slice(inbox.path.length)) && url.search === ""
+  } catch {
+    // not a URL: not the inbox
+    return false
+  }
 }
 
 /** The push policy; `PUSH_ALLOWED_HOSTS` (comma-separated) replaces the default host list. */
@@ -35,6 +74,12 @@ export const pushPolicyConfig: Config.Config<PushPolicyShape> = Config.String("P
 
 export const pushPolicyLayerConfig = Layer.effect(PushPolicy, pushPolicyConfig)
 
+/** The policy of the mode: in sandbox the configured hosts plus the server's own push receiver. */
+export const pushPolicyLayerFor = (sandbox: boolean, publicUrl: string) =>
+  sandbox
+    ? Layer.effect(PushPolicy, pushPolicyConfig.pipe(Config.map((p): PushPolicyShape => ({ ...p, sandboxInbox: sandboxInboxOf(publicUrl) }))))
+    : pushPolicyLayerConfig
+
 /** Longest endpoint accepted (real ones are about 200-500 characters). */
 export const ENDPOINT_MAX = 1024
 
@@ -47,6 +92,7 @@ export const hostAllowed = (host: string, patterns: ReadonlyArray<string>): bool
 /** Why an endpoint is refused, or its parsed URL. */
 export const checkEndpoint = (endpoint: string, policy: PushPolicyShape): Result.Result<URL, string> => {
   if (endpoint.length > ENDPOINT_MAX) return Result.fail(`endpoint is longer than ${ENDPOINT_MAX} characters`)
+  if (isSandboxInbox(endpoint, policy)) return Result.succeed(new URL(endpoint))
   let url: URL
   try {
     url = new URL(endpoint)

@@ -12,7 +12,7 @@ import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
-import { pushPolicyLayerConfig } from "@resale/core/push/PushEndpointRules.ts"
+import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
@@ -136,7 +136,7 @@ export const HttpServices = Layer.mergeAll(
   })),
   // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
   Layer.provide(accountCapsLayerConfig),
-  Layer.provide(pushPolicyLayerConfig)
+  Layer.provide(Layer.unwrap(Effect.map(Effect.service(HttpConfig), (s) => pushPolicyLayerFor(s.sandbox, s.publicUrl))))
 )
 
 /**

@@ -56,6 +56,11 @@ const RULES: ReadonlyArray<FormRule> = [
     back: () => "/v2/dashboard",
     success: (m) => ({ next: "/v2/dashboard", flash: ok("flash.topupCancelled", { id: m[1]! }) })
   },
+  {
+    pattern: /^\/v2\/sandbox\/push\/inbox$/,
+    back: () => "/v2/sandbox#push-inbox",
+    success: () => ({ next: "/v2/sandbox#push-inbox", flash: ok("flash.sandboxPushOn") })
+  },
   { pattern: /^\/v2\/orders\/stars$/, back: () => "/v2/dashboard#buy-stars", success: orderPlaced },
   { pattern: /^\/v2\/orders\/premium$/, back: () => "/v2/dashboard#buy-premium", success: orderPlaced },
   { pattern: /^\/v2\/gifts\/buy$/, back: () => "/v2/gifts", success: orderPlaced },

@@ -15,6 +15,7 @@ import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
 import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
+import { type SandboxInboxView, sandboxPage } from "../pages/SandboxPage.ts"
 import type { HistoryPage } from "../routes/HistoryRoutes.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
@@ -127,6 +128,8 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     const { offset, limit } = paging(env.query, 20)
     return load(env, [`/v2/balance/history?offset=${offset}&limit=${limit}`], (history: HistoryPage) => historyPage(env.ctx, history))
   }],
+  // Sandbox mode only: in production the inbox route does not exist and the page answers "not found".
+  [/^\/v2\/sandbox$/, (env) => load(env, ["/v2/sandbox/push/inbox"], (inbox: SandboxInboxView) => sandboxPage(env.ctx, inbox))],
   [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
   [/^\/v2\/tickets$/, (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))],
   [/^\/v2\/tickets\/(\d{1,15})$/, (env) =>

@@ -109,7 +109,7 @@ export const layout = (ctx: PageContext, page: PageSpec): Html => {
 </head>
 <body class="area-${ctx.area}">
 <a class="skip" href="#main">${t("skip")}</a>
-${ctx.sandbox ? html`<div class="sandbox" role="note"><strong>Sandbox</strong> ${t("sandbox.banner")}</div>` : ""}
+${ctx.sandbox ? html`<div class="sandbox" role="note"><strong>Sandbox</strong> ${t("sandbox.banner")} <a href="/v2/sandbox">${t("sandbox.link")}</a></div>` : ""}
 <header class="top">
 <a class="brand" href="${home}"><img src="/v2/static/icon.svg?v=${ctx.assetVersion}" alt="" width="28" height="28"><span>${
     t("app.name")

@@ -25,6 +25,8 @@ export interface PageContext {
 
 /** The name of a page's menu entry, to mark it current. */
 export type NavKey =
+  /** sandbox mode's help page: reached from the sandbox banner, not the menu */
+  | "sandbox"
   | "home"
   | "dashboard"
   | "orders"

@@ -1,15 +1,20 @@
-import type { OrderKind, OrderStatus, PaymentId, TicketId, TopupId, TopupStatus } from "@resale/core"
+import type { OrderKind, OrderStatus, TopupStatus } from "@resale/core"
+import { PaymentId, TicketId, TopupId } from "@resale/core/ids.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { adminTopupsOut } from "../../handlers/AdminTopupsOut.ts"
 import { adminOrderOut, messageOut, ticketOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { boolField, detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathId, queryInt, validationFailed, type ValidationItem } from "./RouteKit.ts"
+import { boolField, detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathIdOf, queryInt, validationFailed, type ValidationItem } from "./RouteKit.ts"
+
+const paymentPathId = pathIdOf(PaymentId)
+const ticketPathId = pathIdOf(TicketId)
+const topupIdOf = Schema.decodeUnknownOption(TopupId)
 
 /**
  * Operator routes the panel needs beyond the /v2 contract (admin session cookie, JSON answers):
@@ -85,17 +90,19 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
 
   const assign = Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
-    const paymentId = pathId((yield* HttpRouter.params)["payment_id"])
+    const paymentId = paymentPathId((yield* HttpRouter.params)["payment_id"])
     const errors: Array<ValidationItem> = []
     const fields = yield* formFields(request)
     const topupId = intField(["body", "topup_id"], fields["topup_id"], errors)
     const confirmDuplicate = boolField(["body", "confirm_duplicate"], fields["confirm_duplicate"], errors)
     if (paymentId === undefined) errors.push({ type: "int_parsing", loc: ["path", "payment_id"], msg: "Input should be a valid integer, unable to parse string as an integer", input: null })
-    if (errors.length > 0) return validationFailed(errors)
+    if (errors.length > 0 || paymentId === undefined) return validationFailed(errors)
+    // A top-up number that does not exist (or cannot: 0 or below) is the operator's typo: a plain 404.
+    const topup = topupIdOf(topupId)
+    if (Option.isNone(topup)) return yield* operatorOnly(Effect.succeed(detail(404, "Top-up not found", "topup_not_found")))
     return yield* operatorOnly(
-      // A top-up number that does not exist is the operator's typo: a plain 404, not a database refusal.
-      topups.find({ kind: "operator" }, topupId as TopupId).pipe(
-        Effect.andThen(payments.assign(paymentId as PaymentId, topupId as TopupId, { confirmDuplicate })),
+      topups.find({ kind: "operator" }, topup.value).pipe(
+        Effect.andThen(payments.assign(paymentId, topup.value, { confirmDuplicate })),
         Effect.map((result) =>
           json({
             payment_id: result.payment.id,
@@ -140,9 +147,9 @@ export const OperatorRoutes = Layer.effectDiscard(Effect.gen(function*() {
   })
 
   const ticket = Effect.gen(function*() {
-    const id = pathId((yield* HttpRouter.params)["ticket_id"])
+    const id = ticketPathId((yield* HttpRouter.params)["ticket_id"])
     if (id === undefined) return detail(404, "Ticket not found", "ticket_not_found")
-    return yield* tickets.detail({ kind: "operator" }, id as TicketId).pipe(
+    return yield* tickets.detail({ kind: "operator" }, id).pipe(
       Effect.map((d) => json({ ticket: ticketOut(d.ticket), messages: d.messages.map(messageOut) })),
       Effect.catch(errorResponse)
     )
