@@ -1,26 +1,30 @@
 /**
- * HTTP benchmark (prints figures; never pass/fail):
- * 1. GET /v2/api/pricing req/s against a bare node:http server serving the same JSON (target >= 0.6x),
- *    the two alternating over three rounds;
- * 2. POST /v2/api/stars/buy orders/s at 32 connections against pgbench running the same SQL
- *    transaction (target >= 0.6x);
- * 3. for reference (no target), GET /v2/api/balance: an API-key route through the whole HttpApi
- *    pipeline (validation, key lookup, balance read), as most routes are;
- * 4. the server's RSS under load.
+ * HTTP benchmark (prints figures; never pass/fail). Every phase alternates the service and its baseline
+ * over ROUNDS rounds, so a shared machine's drift falls on both sides, and compares the medians:
+ * 1. GET /v2/api/pricing req/s against a bare node:http server serving the same JSON, with autocannon
+ *    and with wrk (target >= 0.8x with both);
+ * 2. GET /v2/api/balance, an API-key route through the whole HttpApi pipeline (validation, key lookup,
+ *    balance read, request log, metrics), against the bare server running the same two queries through
+ *    the same PostgreSQL driver (target >= 0.7x);
+ * 3. POST /v2/api/stars/buy orders/s at 32 connections against pgbench running the same SQL
+ *    transaction (target >= 0.9x);
+ * 4. the server's RSS peak under load (target < 250 MB).
  * The worker runs in its own process (WORKER=false), as when deployed apart: pgbench runs only the
  * order transaction, so the in-process worker fulfilling the orders would be work pgbench does not do
  * (BENCH_WORKER=true keeps it in).
  * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432) and pgbench.
- * Run: node bench/http/run.ts [seconds per phase, default 10]
+ * Needs wrk on PATH for the wrk rows (skipped when missing).
+ * Run: node bench/http/run.ts [seconds per run, default 10] [rounds, default 3]
  */
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Effect } from "effect"
-import { type ChildProcess, execFileSync, spawn } from "node:child_process"
-import { createHash, createHmac } from "node:crypto"
+import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
+import { createHash } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
+import { promisify } from "node:util"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -32,12 +36,15 @@ const autocannon = createRequire(import.meta.url)("autocannon") as (options: Rec
   duration: number
 }>
 
+const execFileAsync = promisify(execFile)
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const NODE = join(ROOT, "node_modules/.bin/node")
 const SECONDS = Number(process.argv[2] ?? 10)
 const BOT_TOKEN = "777:bench-bot-token"
 const ADMIN_TOKEN = "bench-admin-token"
-const PRICING_ROUNDS = 3
+const ROUNDS = Number(process.argv[3] ?? 3)
+/** BENCH_PHASES=balance,orders runs only those phases (pricing, wrk, balance, orders), e.g. under --cpu-prof. */
+const PHASES = new Set((process.env.BENCH_PHASES ?? "pricing,wrk,balance,orders").split(","))
 
 const median = (values: Array<number>) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -61,7 +68,7 @@ const freePort = () =>
   })
 
 const waitFor = async (url: string, child: ChildProcess) => {
-  for (let i = 0; i < 200 && child.exitCode === null; i++) {
+  for (let i = 0; i < 800 && child.exitCode === null; i++) {
     if (await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return
     await new Promise((r) => setTimeout(r, 150))
   }
@@ -73,6 +80,12 @@ const rssMb = (pid: number) => {
   return line ? Number(line.replace(/\D+/g, "")) / 1024 : NaN
 }
 
+/** User + system CPU seconds the process has used so far (clock ticks of 10 ms). */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
 const sampleRss = (pid: number) => {
   let peak = 0
   const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200)
@@ -82,10 +95,74 @@ const sampleRss = (pid: number) => {
   }
 }
 
-const login = (fields: Record<string, string>) => {
-  const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join("\n")
-  const secret = createHash("sha256").update(BOT_TOKEN).digest()
-  return new URLSearchParams({ ...fields, hash: createHmac("sha256", secret).update(check).digest("hex") })
+const hasWrk = (() => {
+  try {
+    execFileSync("wrk", ["--version"], { stdio: "ignore" })
+    return true
+  } catch (error) {
+    // wrk prints its version and exits 1.
+    return (error as { status?: number }).status === 1
+  }
+})()
+
+/** wrk's req/s (2 threads, as many as the machine's cores). */
+const wrk = async (url: string, connections: number, seconds: number) => {
+  const { stdout } = await execFileAsync("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, url])
+  return {
+    rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
+    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0)
+  }
+}
+
+interface Comparison {
+  readonly name: string
+  readonly unit: string
+  readonly app: Array<number>
+  readonly base: Array<number>
+  readonly baseName: string
+  readonly target: number
+  /** CPU microseconds per request of the service and of the baseline, per round (when measured). */
+  readonly appCpu: Array<number>
+  readonly baseCpu: Array<number>
+  /** The server's RSS peak during the phase, MB. */
+  rss: number
+}
+
+/** A load run's rate, and the CPU microseconds per request the process `pid` spent on it. */
+const measured = async (pid: number | undefined, run: () => Promise<{ rate: number; requests: number }>, cpu: Array<number>) => {
+  const before = pid === undefined ? 0 : cpuSeconds(pid)
+  const { rate, requests } = await run()
+  if (pid !== undefined && requests > 0) cpu.push(((cpuSeconds(pid) - before) * 1e6) / requests)
+  return rate
+}
+
+/** Runs `base` and `app` alternately, `ROUNDS` times each, after one short warm-up of each. */
+const ac = (result: { requests: { average: number }; "2xx": number; non2xx: number }) => ({
+  rate: result.requests.average,
+  requests: result["2xx"] + result.non2xx
+})
+
+/** The server's RSS peak since the current phase's measured rounds began, MB. */
+let phasePeak = 0
+
+type Load = (seconds: number) => Promise<{ rate: number; requests: number }>
+
+const alternate = async (
+  comparison: Omit<Comparison, "app" | "base" | "appCpu" | "baseCpu" | "rss">,
+  pids: { readonly base: number | undefined; readonly app: number },
+  base: Load,
+  app: Load
+): Promise<Comparison> => {
+  await base(2)
+  await app(2)
+  phasePeak = 0
+  const result: Comparison = { ...comparison, app: [], base: [], appCpu: [], baseCpu: [], rss: 0 }
+  for (let round = 0; round < ROUNDS; round++) {
+    result.base.push(await measured(pids.base, () => base(SECONDS), result.baseCpu))
+    result.app.push(await measured(pids.app, () => app(SECONDS), result.appCpu))
+  }
+  result.rss = phasePeak
+  return result
 }
 
 const main = async () => {
@@ -96,7 +173,7 @@ const main = async () => {
   try {
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
-    const server = spawn(NODE, ["packages/http/src/main.ts"], {
+    const server = spawn(NODE, [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "packages/http/src/main.ts"], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), DATABASE_URL: dbUrl, ADMIN_TOKEN, TELEGRAM_BOT_TOKEN: BOT_TOKEN, SANDBOX: "true", PUBLIC_URL: base, WORKER: process.env.BENCH_WORKER ?? "false" },
       stdio: ["ignore", "ignore", "inherit"]
@@ -105,56 +182,71 @@ const main = async () => {
     await waitFor(`${base}/healthz`, server)
     const pricingBody = await (await fetch(`${base}/v2/api/pricing`)).text()
 
-    const barePort = await freePort()
-    const bare = spawn(NODE, [join(ROOT, "bench/http/bare-server.ts"), String(barePort), pricingBody], { stdio: "ignore" })
-    children.push(bare)
-    await waitFor(`http://127.0.0.1:${barePort}/v2/api/pricing`, bare)
-
-    // 1. pricing: bare and resale alternate in rounds, so a shared machine's drift (other tenants,
-    // frequency changes) falls on both sides; the ratio is of the medians.
-    const load = { connections: 50, duration: SECONDS, pipelining: 1 }
-    const bareUrl = `http://127.0.0.1:${barePort}/v2/api/pricing`
-    await autocannon({ url: bareUrl, ...load, duration: 2 })
-    await autocannon({ url: `${base}/v2/api/pricing`, ...load, duration: 2 })
-    const bareRuns: Array<number> = []
-    const appRuns: Array<number> = []
-    let pricingNon2xx = 0
-    let pricingRss = 0
-    for (let round = 0; round < PRICING_ROUNDS; round++) {
-      bareRuns.push((await autocannon({ url: bareUrl, ...load })).requests.average)
-      const stopPricingRss = sampleRss(server.pid!)
-      const appResult = await autocannon({ url: `${base}/v2/api/pricing`, ...load })
-      pricingRss = Math.max(pricingRss, stopPricingRss())
-      appRuns.push(appResult.requests.average)
-      pricingNon2xx += appResult.non2xx
-    }
-
-    // 2. orders: a funded user with an API key
-    const callback = await fetch(`${base}/v2/auth/messenger/callback?${login({ id: "5550001", username: "bench", auth_date: String(Math.floor(Date.now() / 1000)) })}`, { redirect: "manual" })
+    // A funded user with an API key (ten top-ups: enough for every order of every round and pgbench's).
+    const callback = await fetch(`${base}/v2/auth/sandbox?user=bench`, { redirect: "manual" })
     const cookie = callback.headers.get("set-cookie")!.split(";")[0]!
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 10; i++) {
       const topup = await (await fetch(`${base}/v2/balance/top-up`, {
         method: "POST",
-        headers: { cookie, "content-type": "application/x-www-form-urlencoded" },
+        headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
         body: "amount_uzs=100000000"
       })).json() as { topup: { topup_id: number } }
       await fetch(`${base}/v2/api/admin/topups/${topup.topup.topup_id}/mark-paid`, { method: "POST", headers: { "x-admin-token": ADMIN_TOKEN } })
     }
-    const key = ((await (await fetch(`${base}/v2/api-key/rotate`, { method: "POST", headers: { cookie } })).json()) as { api_key: string }).api_key
-    const stopOrderRss = sampleRss(server.pid!)
-    const orders = await autocannon({
-      url: `${base}/v2/api/stars/buy`,
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": key },
-      body: JSON.stringify({ username: "bench_friend", amount: 50 }),
-      connections: 32,
-      duration: SECONDS
-    })
-    const ordersRss = stopOrderRss()
-    const ordersPerSecond = orders["2xx"] / SECONDS
-    const balance = await autocannon({ url: `${base}/v2/api/balance`, headers: { "x-api-key": key }, ...load })
+    const key = ((await (await fetch(`${base}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: base } })).json()) as { api_key: string }).api_key
 
-    // The same transaction in pgbench: authenticate, read prices, insert the order, debit the ledger, read the balance.
+    const barePort = await freePort()
+    const bare = spawn(NODE, [join(ROOT, "bench/http/bare-server.ts"), String(barePort), pricingBody, dbUrl], { cwd: ROOT, stdio: "ignore" })
+    children.push(bare)
+    await waitFor(`http://127.0.0.1:${barePort}/v2/api/pricing`, bare)
+    const bareBase = `http://127.0.0.1:${barePort}`
+
+    let rssPeak = 0
+    const sampled = async <A>(run: Promise<A>) => {
+      const stop = sampleRss(server.pid!)
+      try {
+        return await run
+      } finally {
+        phasePeak = Math.max(phasePeak, stop())
+        rssPeak = Math.max(rssPeak, phasePeak)
+      }
+    }
+    const comparisons: Array<Comparison> = []
+    const pids = { base: bare.pid!, app: server.pid! }
+    let non2xx = 0
+    const cannon = async (url: string, options: Record<string, unknown>, seconds: number) => {
+      const result = await autocannon({ url, connections: 50, pipelining: 1, ...options, duration: seconds })
+      if (url.startsWith(base)) non2xx += result.non2xx + result.errors
+      return result
+    }
+
+    // 1. pricing, autocannon then wrk
+    if (PHASES.has("pricing")) comparisons.push(await alternate(
+      { name: "GET /v2/api/pricing, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
+      pids,
+      async (s) => ac(await cannon(`${bareBase}/v2/api/pricing`, {}, s)),
+      async (s) => ac(await sampled(cannon(`${base}/v2/api/pricing`, {}, s)))
+    ))
+    if (hasWrk && PHASES.has("wrk")) {
+      comparisons.push(await alternate(
+        { name: "GET /v2/api/pricing, wrk, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
+        pids,
+        (s) => wrk(`${bareBase}/v2/api/pricing`, 50, s),
+        (s) => sampled(wrk(`${base}/v2/api/pricing`, 50, s))
+      ))
+    }
+
+    // 2. balance: the same two queries through the same driver
+    const keyed = { headers: { "x-api-key": key } }
+    if (PHASES.has("balance")) comparisons.push(await alternate(
+      { name: "GET /v2/api/balance, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http, same 2 queries", target: 0.7 },
+      pids,
+      async (s) => ac(await cannon(`${bareBase}/v2/api/balance`, keyed, s)),
+      async (s) => ac(await sampled(cannon(`${base}/v2/api/balance`, keyed, s)))
+    ))
+
+    // 3. orders, against the same transaction in pgbench: authenticate, read prices, insert the order,
+    // debit the ledger, read the balance.
     const userId = execFileSync("psql", [dbUrl, "-tAc", "SELECT id FROM users WHERE username = 'bench'"]).toString().trim()
     const hash = createHash("sha256").update(key).digest("hex")
     const script = join(tmpdir(), `${name}.pgbench.sql`)
@@ -173,22 +265,40 @@ SELECT * FROM entry;
 COMMIT;
 SELECT balance_uzs FROM accounts WHERE user_id = :uid;
 `)
-    const pgbench = execFileSync("pgbench", ["-n", "-c", "32", "-j", "2", "-T", String(SECONDS), "-f", script, dbUrl]).toString()
-    const tps = Number(/tps = ([\d.]+)/.exec(pgbench)?.[1] ?? NaN)
+    if (PHASES.has("orders")) comparisons.push(await alternate(
+      { name: "POST /v2/api/stars/buy, 32 connections", unit: "orders/s", baseName: "pgbench, same SQL (tx/s)", target: 0.9 },
+      { base: undefined, app: server.pid! },
+      async (s) => {
+        const { stdout } = await execFileAsync("pgbench", ["-n", "-c", "32", "-j", "2", "-T", String(s), "-f", script, dbUrl])
+        return { rate: Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? NaN), requests: 0 }
+      },
+      async (s) => {
+        const orders = await sampled(cannon(`${base}/v2/api/stars/buy`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": key },
+          body: JSON.stringify({ username: "bench_friend", amount: 50 }),
+          connections: 32
+        }, s))
+        return { rate: orders["2xx"] / s, requests: orders["2xx"] + orders.non2xx }
+      }
+    ))
 
     const fmt = (n: number) => n.toFixed(0)
-    console.log(`\nHTTP benchmark (${SECONDS}s per phase, 2 cores shared by server, load generator and PostgreSQL; worker ${process.env.BENCH_WORKER === "true" ? "in" : "out of"} process)`)
-    console.log(`GET /v2/api/pricing, 50 connections:`)
     const runs = (values: Array<number>) => values.map(fmt).join(", ")
-    console.log(`  bare node:http      ${fmt(median(bareRuns))} req/s  (median of ${runs(bareRuns)})`)
-    console.log(`  resale server       ${fmt(median(appRuns))} req/s  (median of ${runs(appRuns)})`)
-    console.log(`  ratio               ${(median(appRuns) / median(bareRuns)).toFixed(2)}x of medians, ${ratioRange(appRuns, bareRuns)} by round; target >= 0.6x; non-2xx ${pricingNon2xx}`)
-    console.log(`POST /v2/api/stars/buy, 32 connections:`)
-    console.log(`  pgbench, same SQL   ${fmt(tps)} tx/s`)
-    console.log(`  resale server       ${fmt(ordersPerSecond)} orders/s  (${(ordersPerSecond / tps).toFixed(2)}x, target >= 0.6x; non-2xx ${orders.non2xx}, errors ${orders.errors})`)
-    console.log(`GET /v2/api/balance (API key, whole HttpApi pipeline, two queries), 50 connections:`)
-    console.log(`  resale server       ${fmt(balance.requests.average)} req/s  (for reference; non-2xx ${balance.non2xx})`)
-    console.log(`server RSS peak: ${fmt(pricingRss)} MB during pricing load, ${fmt(ordersRss)} MB during order load`)
+    console.log(`\nHTTP benchmark (${SECONDS}s per run, ${ROUNDS} alternating rounds; 2 cores shared by server, load generator and PostgreSQL; worker ${process.env.BENCH_WORKER === "true" ? "in" : "out of"} process; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`)
+    for (const c of comparisons) {
+      console.log(`${c.name}:`)
+      console.log(`  ${c.baseName.padEnd(34)} ${fmt(median(c.base))} ${c.unit}  (median of ${runs(c.base)})`)
+      console.log(`  ${"resale server".padEnd(34)} ${fmt(median(c.app))} ${c.unit}  (median of ${runs(c.app)})`)
+      console.log(`  ${"ratio".padEnd(34)} ${(median(c.app) / median(c.base)).toFixed(2)}x of medians, ${ratioRange(c.app, c.base)} by round; target >= ${c.target}x`)
+      if (c.appCpu.length > 0) {
+        const base = c.baseCpu.length > 0 ? `, baseline ${fmt(median(c.baseCpu))} us` : ""
+        console.log(`  ${"CPU per request".padEnd(34)} server ${fmt(median(c.appCpu))} us${base} (user + system, median of rounds)`)
+      }
+      console.log(`  ${"server RSS peak".padEnd(34)} ${fmt(c.rss)} MB`)
+    }
+    console.log(`server non-2xx answers and errors under load: ${non2xx}`)
+    console.log(`server RSS peak under load: ${fmt(rssPeak)} MB (target < 250 MB)`)
   } finally {
     for (const child of children) child.kill("SIGTERM")
     await new Promise((r) => setTimeout(r, 500))

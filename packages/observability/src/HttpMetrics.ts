@@ -17,9 +17,20 @@ const duration = Metric.histogram("http_request_duration_seconds", {
 
 /** Counts one answered request and its duration. */
 export const recordRequest = (method: string, route: string, status: number, durationMs: number) => {
-  const attributes = { method, route, status: String(status) }
-  return Effect.andThen(
-    Metric.update(Metric.withAttributes(requests, attributes), 1),
-    Metric.update(Metric.withAttributes(duration, attributes), durationMs / 1000)
-  )
+  const series = seriesOf(method, route, status)
+  return Effect.andThen(Metric.update(series.requests, 1), Metric.update(series.duration, durationMs / 1000))
+}
+
+// One pair of attributed metrics per series, made once: routes are patterns, so the series are few.
+const series = new Map<string, { readonly requests: typeof requests; readonly duration: typeof duration }>()
+
+const seriesOf = (method: string, route: string, status: number) => {
+  const key = `${method} ${status} ${route}`
+  let found = series.get(key)
+  if (found === undefined) {
+    const attributes = { method, route, status: String(status) }
+    found = { requests: Metric.withAttributes(requests, attributes), duration: Metric.withAttributes(duration, attributes) }
+    series.set(key, found)
+  }
+  return found
 }

@@ -22,6 +22,7 @@ const known = new Set<string>()
 /** Adds a secret the process made itself (a generated admin token) to the values scrubbed from logs. */
 export const registerSecret = (value: string): void => {
   if (value.length >= MIN_SECRET_LENGTH) known.add(value)
+  remembered.clear()
 }
 
 /** Registers the secret values of an environment: variables named like secrets, and a database URL's password. */
@@ -64,8 +65,24 @@ export const scrubPhrases = (text: string): string => {
   return out
 }
 
+// The request log repeats the same short values on every line (method, route, path, status line):
+// their scrubbed forms are kept, a bounded set, so each is scanned once, not once per request.
+const SHORT = 64
+const MAX_REMEMBERED = 4096
+const remembered = new Map<string, string>()
+
 /** `text` without known secrets, API keys or anything shaped like a mnemonic phrase. */
 export const scrub = (text: string): string => {
+  if (text.length > SHORT) return scrubNow(text)
+  const seen = remembered.get(text)
+  if (seen !== undefined) return seen
+  const out = scrubNow(text)
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear()
+  remembered.set(text, out)
+  return out
+}
+
+const scrubNow = (text: string): string => {
   let out = text
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
   out = out.replace(API_KEY, REDACTED)

@@ -34,8 +34,16 @@ export const logSettings: Config.Config<LogSettings> = Config.all({
   )
 })
 
-const snakeCase = (key: string): string =>
-  key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]+/g, "_").toLowerCase()
+// Annotation keys are few and repeat on every line: each is converted once.
+const snakeCases = new Map<string, string>()
+const snakeCase = (key: string): string => {
+  let out = snakeCases.get(key)
+  if (out === undefined) {
+    out = key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]+/g, "_").toLowerCase()
+    if (snakeCases.size < 1024) snakeCases.set(key, out)
+  }
+  return out
+}
 
 /** A JSON-safe copy of `value` with every string scrubbed (bigints as text, Redacted as its label). */
 const loggable = (value: unknown, depth = 0): unknown => {
@@ -76,8 +84,26 @@ export const logRecord = (options: Logger.Options<unknown>): Record<string, unkn
   return record
 }
 
+/**
+ * Lines logged in one turn of the event loop go to stdout in one write: under load a write per
+ * request line cost more than the rest of the line's work. Writes to files and pipes are synchronous
+ * on Linux, so what is pending when the process exits is written before it goes.
+ */
+let pending: Array<string> = []
+const flush = () => {
+  if (pending.length === 0) return
+  const text = pending.join("")
+  pending = []
+  process.stdout.write(text)
+}
+let flushOnExit = false
 const stdout = (line: string) => {
-  process.stdout.write(`${line}\n`)
+  if (!flushOnExit) {
+    flushOnExit = true
+    process.on("exit", flush)
+  }
+  if (pending.length === 0) setImmediate(flush)
+  pending.push(`${line}\n`)
 }
 
 /** One JSON object per line, to `write` (stdout by default). */

@@ -9,7 +9,7 @@ import { Transactor } from "../ports/Transactor.ts"
 import { Users } from "../ports/Users.ts"
 import { currentDate, utcDay } from "../Time.ts"
 import { ApiKeyInvalid, InfoLookupQuotaExceeded, TierUpgradeInvalid, UserNotFound } from "./AccountErrors.ts"
-import { generateApiKey, hashApiKey, isApiKeyShaped } from "./ApiKey.ts"
+import { apiKeyHasher, generateApiKey, isApiKeyShaped } from "./ApiKey.ts"
 import { dailyLookupLimit, isTier, TIERS } from "./Tiers.ts"
 import type { TelegramIdentity, Tier, User } from "./User.ts"
 
@@ -59,6 +59,7 @@ export class Accounts extends Context.Service<Accounts, {
       const ledger = yield* Ledger
       const lookups = yield* InfoLookups
       const tx = yield* Transactor
+      const hashApiKey = yield* apiKeyHasher
 
       const find = Effect.fn("Accounts.find")(function*(userId: UserId) {
         const user = yield* users.find(userId)

@@ -1,5 +1,5 @@
 import { Effect, Redacted } from "effect"
-import { randomToken, sha256Hex } from "../Secrets.ts"
+import { randomToken, sha256Hasher, sha256Hex } from "../Secrets.ts"
 
 /** Every key starts with this prefix, so a leaked key is recognisable (secret scanners) and a typo fails fast. */
 export const API_KEY_PREFIX = "rk_"
@@ -16,3 +16,9 @@ export const isApiKeyShaped = (key: string): boolean => API_KEY_SHAPE.test(key)
 
 /** What is stored and looked up: SHA-256 hex of the clear key (keys are random, so no salt is needed). */
 export const hashApiKey = (key: Redacted.Redacted<string>): Effect.Effect<string> => sha256Hex(Redacted.value(key))
+
+/** `hashApiKey` through the program's `Digest` service when it has one (`sha256Hasher`); the same hash. */
+export const apiKeyHasher: Effect.Effect<(key: Redacted.Redacted<string>) => Effect.Effect<string>> = Effect.map(
+  sha256Hasher,
+  (hash) => (key) => hash(Redacted.value(key))
+)

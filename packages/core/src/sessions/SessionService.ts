@@ -1,6 +1,6 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import { Sessions } from "../ports/Sessions.ts"
-import { randomToken, sha256Hex } from "../Secrets.ts"
+import { randomToken, sha256Hasher } from "../Secrets.ts"
 import { addMillis, currentDate } from "../Time.ts"
 import type { Session, SessionSubject } from "./Session.ts"
 
@@ -33,6 +33,7 @@ export class SessionService extends Context.Service<SessionService, {
     SessionService,
     Effect.gen(function*() {
       const sessions = yield* Sessions
+      const sha256Hex = yield* sha256Hasher
       const idOf = (token: Redacted.Redacted<string> | string) =>
         sha256Hex(typeof token === "string" ? token : Redacted.value(token))
 

@@ -7,6 +7,8 @@ import { withRequestId } from "./RequestId.ts"
 /**
  * The platform's own services (`effect/...`: HTTP platform, file system, path, scope, references),
  * which a request may need while it is answered; the application's services are left out.
+ * The `effect/` key prefix is effect's naming, not a documented promise: `LeanServe.test.ts` fails
+ * on the effect upgrade that changes it.
  */
 export const platformOnly = <R>(context: Context.Context<R>): Context.Context<R> =>
   Context.makeUnsafe(

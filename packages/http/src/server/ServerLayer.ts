@@ -9,6 +9,7 @@
  *   turned off, on the same storage and world.
  * Storage and world are provided once at the top, so every consumer shares the same instance.
  */
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
 import { shutdownBegun } from "@resale/observability/Lifecycle.ts"
@@ -87,6 +88,8 @@ export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
     Layer.provide(World.layer),
     Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings)),
+    // Hashes (API keys, session ids) on node:crypto, synchronously (core's `sha256Hasher`).
+    Layer.provide(NodeCrypto.layerDigest),
     Layer.tap(() => banner(settings, options.inProcessWorker))
   )
   return shutdownBegun("server").pipe(Layer.provide(server))

@@ -96,7 +96,7 @@ const RULES: ReadonlyArray<FormRule> = [
   },
   {
     pattern: /^\/v2\/admin\/payments\/(\d+)\/assign$/,
-    back: () => "/v2/admin/payments",
+    back: (m) => `/v2/admin/payments#pay-${m[1]}`,
     success: (m, json) => ({
       next: "/v2/admin/payments",
       flash: ok("flash.paymentAssigned", { id: m[1]!, topup: id(at(json, "topup_id")) })

@@ -1,0 +1,229 @@
+/**
+ * Fulfilment benchmark (prints figures; never pass/fail): N queued stars orders drained by the real
+ * worker (`npm run worker` as its own process) from one hot wallet, on PostgreSQL, the sandbox chain
+ * with a block interval (a sent message runs and shows only with the next block, as on mainnet) and
+ * the Fragment simulator. Per wallet setting:
+ * - time from the first order placed to the last one completed;
+ * - orders completed per block interval (target >= 100);
+ * - TON the hot wallet spent in fees per completed order (its external messages' transaction fees
+ *   plus the forwarding fees of what they sent; target: not above a single transfer's).
+ * Each setting runs on a fresh database and a fresh sandbox world. A setting is `VERSION[:BATCH]`,
+ * the worker's own environment: `HOT_WALLET_VERSION=VERSION` and, when given, `HOT_WALLET_BATCH=BATCH`
+ * (payments per external message); `SANDBOX_BLOCK_INTERVAL` is the block argument. Any other worker
+ * setting passes through from this process's environment.
+ * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432).
+ * Run: node bench/fulfilment/run.ts [orders, default 1000] [block seconds, default 5]
+ *      [settings, default v5r1,v4r2] [minutes allowed per setting, default 120]
+ * e.g. `node bench/fulfilment/run.ts 1000 5 v4r2:1,v5r1:255` (one at a time against V5R1 batches).
+ */
+import { CoreServices } from "@resale/core/CoreServices.ts"
+import type { WalletVersion } from "@resale/core/ports/Blockchain.ts"
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { Balances } from "@resale/core/ledger/Balances.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { PgConnection } from "@resale/store/PgConnection.ts"
+import { PgStore } from "@resale/store/PgStore.ts"
+import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
+import { sandboxHotWalletPhrase } from "@resale/worker/fulfilment/HotWallet.ts"
+import { worldSocketOf } from "@resale/world/SharedSandbox.ts"
+import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
+import { tonCenterClient } from "@resale/ton/TonCenterBlockchain.ts"
+import { Address, fromNano } from "@ton/core"
+import { TonClient } from "@ton/ton"
+import { Effect, Layer } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
+import { type ChildProcess, spawn } from "node:child_process"
+import { mkdtempSync, openSync, rmSync } from "node:fs"
+import { connect, createServer } from "node:net"
+import { loadavg, tmpdir } from "node:os"
+import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url))
+const NODE = join(ROOT, "node_modules/.bin/node")
+const ORDERS = Number(process.argv[2] ?? 1000)
+const BLOCK_SECONDS = Number(process.argv[3] ?? 5)
+const WALLETS = (process.argv[4] ?? "v5r1,v4r2").split(",")
+const MINUTES = Number(process.argv[5] ?? 120)
+const STARS = 50
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer()
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address()
+      s.close(() => resolve(typeof a === "object" && a ? a.port : 0))
+    })
+  })
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/** Where the worker's sandbox world serves its chain (the world's socket in the data directory). */
+const worldOf = (dataDir: string) =>
+  new Promise<{ toncenter: string } | undefined>((resolve) => {
+    let text = ""
+    const socket = connect(worldSocketOf(dataDir))
+    socket.setEncoding("utf8")
+    socket.on("data", (chunk) => (text += chunk))
+    socket.on("end", () => resolve(JSON.parse(text) as { toncenter: string }))
+    socket.on("error", () => resolve(undefined))
+  })
+
+const waitReady = async (url: string, child: ChildProcess) => {
+  for (let i = 0; i < 1200 && child.exitCode === null; i++) {
+    if (await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return
+    await sleep(250)
+  }
+  throw new Error(`the worker did not get ready (${url})`)
+}
+
+/** TON the wallet spent in fees on its external messages since logical time `afterLt`, and how many there were. */
+const feesSince = async (client: TonClient, address: Address, afterLt: bigint) => {
+  let fees = 0n
+  let messages = 0
+  let transfers = 0
+  let cursor: { lt: string; hash: string } | undefined
+  for (;;) {
+    const page = await client.getTransactions(address, { limit: 100, archival: true, ...(cursor ?? {}) })
+    const fresh = page.filter((tx) => tx.lt > afterLt && (cursor === undefined || tx.lt.toString() !== cursor.lt))
+    for (const tx of fresh) {
+      if (tx.inMessage?.info.type !== "external-in") continue
+      messages++
+      fees += tx.totalFees.coins
+      for (const out of tx.outMessages.values()) {
+        if (out.info.type === "internal") {
+          transfers++
+          fees += out.info.forwardFee
+        }
+      }
+    }
+    const last = page.at(-1)
+    if (fresh.length === 0 || last === undefined || last.lt <= afterLt) break
+    cursor = { lt: last.lt.toString(), hash: last.hash().toString("base64") }
+  }
+  return { fees, messages, transfers }
+}
+
+interface Figures {
+  readonly wallet: string
+  readonly completed: number
+  readonly failed: number
+  readonly open: number
+  readonly seconds: number
+  readonly placingSeconds: number
+  readonly perBlock: number
+  readonly feePerOrder: number
+  readonly messages: number
+  readonly transfers: number
+}
+
+const runOne = async (setting: string): Promise<Figures> => {
+  const [wallet = "v5r1", batch] = setting.split(":")
+  const name = uniqueName("resale_fulfil")
+  await Effect.runPromise(createDatabase(name))
+  const url = databaseUrl(name)
+  const dataDir = mkdtempSync(join(tmpdir(), "resale-fulfil-"))
+  const probePort = await freePort()
+  const log = openSync(join(dataDir, "worker.log"), "w")
+  const worker = spawn(NODE, ["packages/worker/src/main.ts"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      DATABASE_URL: url,
+      SANDBOX: "true",
+      DATA_DIR: dataDir,
+      HOST: "127.0.0.1",
+      WORKER_PROBE_PORT: String(probePort),
+      SANDBOX_BLOCK_INTERVAL: `${BLOCK_SECONDS} seconds`,
+      HOT_WALLET_VERSION: wallet,
+      ...(batch === undefined ? {} : { HOT_WALLET_BATCH: batch }),
+      LOG_FORMAT: "json"
+    },
+    stdio: ["ignore", log, log]
+  })
+  try {
+    await waitReady(`http://127.0.0.1:${probePort}/readyz`, worker)
+    const world = await worldOf(dataDir)
+    if (world === undefined) throw new Error("the worker's sandbox world did not answer")
+    const toncenter = new TonClient({ endpoint: world.toncenter, timeout: 30_000 })
+    const chain = makeTonBlockchain({ ...tonCenterClient(toncenter, "mainnet", "100 millis"), network: "sandbox" })
+
+    // The shop: one funded customer placing the orders through the core use case, as the API does.
+    const shop = CoreServices.pipe(Layer.provideMerge(PgStore.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, 4)))
+    const placingStarted = Date.now()
+    await Effect.runPromise(Effect.gen(function*() {
+      const accounts = yield* Accounts
+      const balances = yield* Balances
+      const orders = yield* OrderService
+      const user = yield* accounts.signIn({ telegramId: 9_000_001, username: "bench_buyer", firstName: "Bench", photoUrl: null })
+      yield* balances.adjust({ userId: user.id, amount: ORDERS * 1_000_000, reason: "bench funding", key: "bench-fund" }).pipe(Effect.orDie)
+      for (let i = 0; i < ORDERS; i++) yield* orders.create(user.id, { kind: "stars", recipient: `bench_r${i}`, stars: STARS })
+    }).pipe(Effect.provide(shop), Effect.scoped))
+    const placingSeconds = (Date.now() - placingStarted) / 1000
+
+    // Until every order has settled (or the time allowed is up).
+    const deadline = placingStarted + MINUTES * 60_000
+    const counts = async () =>
+      Effect.runPromise(Effect.gen(function*() {
+        const sql = yield* SqlClient
+        const [row] = yield* sql<{ completed: bigint; failed: bigint; open: bigint; first: Date | null; last: Date | null }>`
+          SELECT count(*) FILTER (WHERE status = 'completed') AS completed,
+                 count(*) FILTER (WHERE status = 'failed') AS failed,
+                 count(*) FILTER (WHERE status IN ('queued', 'processing')) AS open,
+                 min(created_at) AS first, max(completed_at) AS last
+          FROM orders`
+        return row!
+      }).pipe(Effect.provide(PgConnection.layerFromUrl(url, 1)), Effect.scoped))
+    let state = await counts()
+    let lastPrint = Date.now()
+    while (Number(state.open) > 0 && Date.now() < deadline && worker.exitCode === null) {
+      await sleep(2000)
+      state = await counts()
+      if (Date.now() - lastPrint > 30_000) {
+        lastPrint = Date.now()
+        console.log(`  ${setting}: ${state.completed} completed, ${state.failed} failed, ${state.open} open after ${((Date.now() - placingStarted) / 1000).toFixed(0)} s`)
+      }
+    }
+    const seconds = state.first !== null && state.last !== null
+      ? (new Date(state.last).getTime() - new Date(state.first).getTime()) / 1000
+      : NaN
+    const completed = Number(state.completed)
+    // The world is fresh: every external message of the hot wallet (funded on its first order) is a payment.
+    const hot = await Effect.runPromise(chain.resolveWallet(sandboxHotWalletPhrase(), { version: wallet as WalletVersion }))
+    const spent = await feesSince(toncenter, Address.parse(hot.address), 0n)
+    return {
+      wallet: setting,
+      completed,
+      failed: Number(state.failed),
+      open: Number(state.open),
+      seconds,
+      placingSeconds,
+      perBlock: completed / (seconds / BLOCK_SECONDS),
+      feePerOrder: completed > 0 ? Number(fromNano(spent.fees)) / completed : NaN,
+      messages: spent.messages,
+      transfers: spent.transfers
+    }
+  } finally {
+    worker.kill("SIGTERM")
+    await new Promise((r) => worker.exitCode !== null ? r(undefined) : worker.once("exit", r))
+    await Effect.runPromise(dropDatabase(name)).catch(() => undefined)
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+const results: Array<Figures> = []
+const refused: Array<string> = []
+for (const setting of WALLETS) {
+  console.log(`${setting}: ${ORDERS} orders, block interval ${BLOCK_SECONDS} s ...`)
+  // A setting this version of the worker does not know (a wallet type still to come) is reported, not fatal.
+  await runOne(setting).then((r) => results.push(r), (error: unknown) => refused.push(`${setting}: ${String(error)}`))
+}
+console.log(`\nFulfilment benchmark: ${ORDERS} queued stars orders (${STARS} stars each), one hot wallet, sandbox block interval ${BLOCK_SECONDS} s; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`)
+for (const r of results) {
+  const [version, batch] = r.wallet.split(":")
+  console.log(`${r.wallet} (HOT_WALLET_VERSION=${version}${batch === undefined ? "" : `, HOT_WALLET_BATCH=${batch}`}):`)
+  console.log(`  ${r.completed} completed, ${r.failed} failed, ${r.open} still open; last completed ${r.seconds.toFixed(0)} s after the first was placed (placing all took ${r.placingSeconds.toFixed(0)} s)`)
+  console.log(`  ${r.perBlock.toFixed(2)} orders per ${BLOCK_SECONDS} s block interval (target >= 100)`)
+  console.log(`  fees ${r.feePerOrder.toFixed(6)} TON per order (${r.messages} external messages carrying ${r.transfers} transfers)`)
+}
+for (const line of refused) console.log(`not run: ${line}`)
