@@ -176,6 +176,9 @@ export const en = {
   "gift.recipient": "Recipient's username",
   "gift.comment": "Message with the gift",
   "gift.send": "Send for {price}",
+  "gift.choose": "Choose a gift",
+  "gift.sendChosen": "Send the gift",
+  "gift.form": "Send a gift",
 
   "tickets.title": "Support",
   "tickets.lead": "Ask us anything about top-ups and orders. We answer here.",
@@ -265,6 +268,8 @@ export const en = {
   "admin.candidates": "Top-ups it may be",
   "admin.noPayments": "No payments match these filters.",
   "payments.waiting": "Waiting for an operator",
+  "payments.assigned": "Assigned by an operator",
+  "payments.assignedBy": "assigned by an operator",
   "payments.topup": "Top-up",
   "payments.assignOpen": "Assign…",
   "payments.assignText": "The top-up you choose is credited {amount}, the amount that arrived, and this payment is closed.",

@@ -174,6 +174,9 @@ export const ru: Messages = {
   "gift.recipient": "Username получателя",
   "gift.comment": "Сообщение к подарку",
   "gift.send": "Отправить за {price}",
+  "gift.choose": "Выберите подарок",
+  "gift.sendChosen": "Отправить подарок",
+  "gift.form": "Отправить подарок",
 
   "tickets.title": "Поддержка",
   "tickets.lead": "Спрашивайте о пополнениях и заказах. Мы отвечаем здесь.",
@@ -263,6 +266,8 @@ export const ru: Messages = {
   "admin.candidates": "Возможные пополнения",
   "admin.noPayments": "Нет платежей по этим условиям.",
   "payments.waiting": "Ждут оператора",
+  "payments.assigned": "Привязанные оператором",
+  "payments.assignedBy": "привязан оператором",
   "payments.topup": "Пополнение",
   "payments.assignOpen": "Привязать…",
   "payments.assignText": "Выбранному пополнению зачислится {amount} — столько, сколько пришло, — а платёж будет закрыт.",

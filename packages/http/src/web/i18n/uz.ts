@@ -174,6 +174,9 @@ export const uz: Messages = {
   "gift.recipient": "Qabul qiluvchining username’i",
   "gift.comment": "Sovg‘a bilan xabar",
   "gift.send": "{price}ga yuborish",
+  "gift.choose": "Sovg‘ani tanlang",
+  "gift.sendChosen": "Sovg‘ani yuborish",
+  "gift.form": "Sovg‘a yuborish",
 
   "tickets.title": "Yordam",
   "tickets.lead": "To‘ldirishlar va buyurtmalar haqida so‘rang. Javobni shu yerda beramiz.",
@@ -263,6 +266,8 @@ export const uz: Messages = {
   "admin.candidates": "Mos kelishi mumkin bo‘lgan to‘ldirishlar",
   "admin.noPayments": "Bu shartlarga mos to‘lov yo‘q.",
   "payments.waiting": "Operatorni kutmoqda",
+  "payments.assigned": "Operator biriktirganlari",
+  "payments.assignedBy": "operator biriktirgan",
   "payments.topup": "To‘ldirish",
   "payments.assignOpen": "Biriktirish…",
   "payments.assignText": "Tanlangan to‘ldirishga kelib tushgan summa — {amount} — o‘tkaziladi va bu to‘lov yopiladi.",
