@@ -176,6 +176,9 @@ export const en = {
   "gift.recipient": "Recipient's username",
   "gift.comment": "Message with the gift",
   "gift.send": "Send for {price}",
+  "gift.choose": "Choose a gift",
+  "gift.sendChosen": "Send the gift",
+  "gift.form": "Send a gift",
 
   "tickets.title": "Support",
   "tickets.lead": "Ask us anything about top-ups and orders. We answer here.",

@@ -174,6 +174,9 @@ export const ru: Messages = {
   "gift.recipient": "Username получателя",
   "gift.comment": "Сообщение к подарку",
   "gift.send": "Отправить за {price}",
+  "gift.choose": "Выберите подарок",
+  "gift.sendChosen": "Отправить подарок",
+  "gift.form": "Отправить подарок",
 
   "tickets.title": "Поддержка",
   "tickets.lead": "Спрашивайте о пополнениях и заказах. Мы отвечаем здесь.",

@@ -174,6 +174,9 @@ export const uz: Messages = {
   "gift.recipient": "Qabul qiluvchining username’i",
   "gift.comment": "Sovg‘a bilan xabar",
   "gift.send": "{price}ga yuborish",
+  "gift.choose": "Sovg‘ani tanlang",
+  "gift.sendChosen": "Sovg‘ani yuborish",
+  "gift.form": "Sovg‘a yuborish",
 
   "tickets.title": "Yordam",
   "tickets.lead": "To‘ldirishlar va buyurtmalar haqida so‘rang. Javobni shu yerda beramiz.",
