@@ -69,6 +69,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("b
         await offered.locator("input[type=radio]").check()
         await andWait(operator.page, () => row.getByRole("button", { name: "Assign to the chosen top-up" }).click())
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Payment #${near.payment_id} assigned to top-up #${bob.id}.`)
+        // Assigned by an operator, not matched on arrival: its own filter, and said on the row.
+        await operator.page.goto("/v2/admin/payments?status=assigned")
+        assert.deepStrictEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-payment-id"))), [String(near.payment_id)])
+        assert.include(await rows.first().innerText(), "assigned by an operator")
+        await operator.page.goto("/v2/admin/payments?status=matched")
+        assert.strictEqual(await operator.page.locator(`[data-payment-id="${matched.payment_id}"] [data-assigned]`).count(), 0)
         await bob.shopper.page.goto("/v2/dashboard")
         assert.strictEqual(await shownBalance(bob.shopper.page), bob.payable + 300)
 

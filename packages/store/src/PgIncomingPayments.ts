@@ -106,7 +106,11 @@ export const PgIncomingPayments = {
           filter.status === undefined ? sql`true` : sql`status = ANY(${[...filter.status]}::text[])`,
           filter.from === undefined ? sql`true` : sql`created_at >= ${filter.from}`,
           filter.to === undefined ? sql`true` : sql`created_at < ${filter.to}`,
-          filter.amountUzs === undefined ? sql`true` : sql`amount_uzs = ${filter.amountUzs}`
+          filter.amountUzs === undefined ? sql`true` : sql`amount_uzs = ${filter.amountUzs}`,
+          // An operator's assignment confirms its top-up as `operator`; a match on arrival as `payment`.
+          filter.matchedBy === undefined ? sql`true` : sql`status = 'matched' AND EXISTS (
+            SELECT 1 FROM topups t WHERE t.id = incoming_payments.topup_id
+              AND t.confirmed_by = ${filter.matchedBy === "operator" ? "operator" : "payment"})`
         ])
         const order = filter.newestFirst === true ? sql`id DESC` : sql`id`
         const rows = yield* sql`

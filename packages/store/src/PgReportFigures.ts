@@ -24,7 +24,8 @@ const tonRows = rowDecoder("wallet_payments", Schema.Struct({
 const totalRows = rowDecoder("ledger_entries", Schema.Struct({ total: IntColumn }))
 
 /**
- * `ReportFigures` as SQL aggregates. A period is the Tashkent calendar period of the row's instant:
+ * `ReportFigures` as SQL aggregates. A top-up credited with a bank payment counts as bank money whether
+ * it matched by itself or an operator assigned it. A period is the Tashkent calendar period of the row's instant:
  * Tashkent is UTC+5 all year, so the local time is the UTC wall time plus five hours (no time zone
  * database needed, which the embedded PGlite may lack). Top-ups are told apart by how they were
  * confirmed, orders and refunds by the order's kind (cause ids `<order>`, `<order>:retry:<n>`, `<order>:<n>`).
@@ -44,7 +45,8 @@ export const PgReportFigures = {
       const ledger = (window: ReportWindow) =>
         sql`
           SELECT ${periodOf(window, "e.created_at")} AS period, e.cause,
-                 CASE e.cause WHEN 'topup' THEN t.confirmed_by WHEN 'order' THEN o.kind WHEN 'refund' THEN o.kind END AS detail,
+                 CASE e.cause WHEN 'topup' THEN (CASE WHEN t.payment_id IS NOT NULL THEN 'payment' ELSE t.confirmed_by END)
+                   WHEN 'order' THEN o.kind WHEN 'refund' THEN o.kind END AS detail,
                  sum(e.amount_uzs)::text AS amount, count(*)::text AS entries
           FROM ledger_entries e
           LEFT JOIN topups t ON t.id = CASE WHEN e.cause = 'topup' THEN e.cause_id::bigint END

@@ -11,6 +11,8 @@ export type PaymentFilter = {
   readonly from?: Date
   readonly to?: Date
   readonly amountUzs?: number
+  /** Matched ones only: by the amount on arrival (`bank`), or assigned by an operator (`operator`). */
+  readonly matchedBy?: "bank" | "operator"
   readonly newestFirst?: boolean
 } & PageRequest
 

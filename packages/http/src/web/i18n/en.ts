@@ -268,6 +268,8 @@ export const en = {
   "admin.candidates": "Top-ups it may be",
   "admin.noPayments": "No payments match these filters.",
   "payments.waiting": "Waiting for an operator",
+  "payments.assigned": "Assigned by an operator",
+  "payments.assignedBy": "assigned by an operator",
   "payments.topup": "Top-up",
   "payments.assignOpen": "Assign…",
   "payments.assignText": "The top-up you choose is credited {amount}, the amount that arrived, and this payment is closed.",

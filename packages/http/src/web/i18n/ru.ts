@@ -266,6 +266,8 @@ export const ru: Messages = {
   "admin.candidates": "Возможные пополнения",
   "admin.noPayments": "Нет платежей по этим условиям.",
   "payments.waiting": "Ждут оператора",
+  "payments.assigned": "Привязанные оператором",
+  "payments.assignedBy": "привязан оператором",
   "payments.topup": "Пополнение",
   "payments.assignOpen": "Привязать…",
   "payments.assignText": "Выбранному пополнению зачислится {amount} — столько, сколько пришло, — а платёж будет закрыт.",

@@ -266,6 +266,8 @@ export const uz: Messages = {
   "admin.candidates": "Mos kelishi mumkin bo‘lgan to‘ldirishlar",
   "admin.noPayments": "Bu shartlarga mos to‘lov yo‘q.",
   "payments.waiting": "Operatorni kutmoqda",
+  "payments.assigned": "Operator biriktirganlari",
+  "payments.assignedBy": "operator biriktirgan",
   "payments.topup": "To‘ldirish",
   "payments.assignOpen": "Biriktirish…",
   "payments.assignText": "Tanlangan to‘ldirishga kelib tushgan summa — {amount} — o‘tkaziladi va bu to‘lov yopiladi.",

@@ -26,6 +26,7 @@ export interface AdminPayment {
   readonly created_at: string
   readonly topup_id: number | null
   readonly topup_user_id: number | null
+  readonly assigned: boolean
   readonly candidates: ReadonlyArray<PaymentCandidate>
 }
 
@@ -44,7 +45,7 @@ export interface AdminPaymentsData {
   readonly filter: PaymentsFilter
 }
 
-export const PAYMENT_FILTERS = ["all", "unresolved", "unmatched", "ambiguous", "matched", "received"] as const
+export const PAYMENT_FILTERS = ["all", "unresolved", "unmatched", "ambiguous", "matched", "assigned", "received"] as const
 
 /** The payment the last assign was held for (a possible duplicate): its forms offer the confirmation. */
 const heldPayment = (ctx: PageContext): string | undefined => {
@@ -95,7 +96,7 @@ ${confirmOther(ctx, payment)}${submit(t("admin.assign"), { kind: "secondary" })}
 const filters = (ctx: PageContext, filter: PaymentsFilter): Html => {
   const { t } = ctx.tr
   return html`<form method="get" action="/v2/admin/payments" class="filters card" id="payment-filters">
-${select({ name: "status", label: t("common.status"), options: PAYMENT_FILTERS.map((s) => ({ value: s, label: s === "all" ? t("common.all") : s === "unresolved" ? t("payments.waiting") : t(`status.payment.${s}`), selected: filter.status === s })) })}
+${select({ name: "status", label: t("common.status"), options: PAYMENT_FILTERS.map((s) => ({ value: s, label: s === "all" ? t("common.all") : s === "unresolved" ? t("payments.waiting") : s === "assigned" ? t("payments.assigned") : t(`status.payment.${s}`), selected: filter.status === s })) })}
 ${field({ name: "from", label: t("reports.from"), type: "date", value: filter.from })}
 ${field({ name: "to", label: t("reports.to"), type: "date", value: filter.to })}
 ${field({ name: "amount", label: t("common.amount"), value: filter.amount, inputmode: "numeric", pattern: "[0-9 ,]*" })}
@@ -125,7 +126,7 @@ ${
             money(tr, p.amount_uzs),
             p.card_last4 ? html`<span class="nowrap">•••• ${p.card_last4}</span>` : "—",
             p.external_id ?? "—",
-            statusBadge(tr, "payment", p.status),
+            html`${statusBadge(tr, "payment", p.status)}${p.assigned ? html`<br><span class="hint" data-assigned>${tr.t("payments.assignedBy")}</span>` : ""}`,
             time(p.created_at),
             p.topup_id === null ? "—" : html`#${p.topup_id}${p.topup_user_id === null ? "" : html` · ${userLink(ctx, p.topup_user_id)}`}`,
             p.status === "unmatched" || p.status === "ambiguous" ? assign(ctx, p) : "—"

@@ -18,7 +18,8 @@ const topupIdOf = Schema.decodeUnknownOption(TopupId)
  *
  *   GET  /v2/admin/payments?status=&from=&to=&amount=&offset=&limit=
  *        every reported payment, newest first; `status` one of received, matched, unmatched, ambiguous,
- *        `unresolved` (unmatched and ambiguous: what waits for an operator; the default) or `all`; `from`/`to` Tashkent days,
+ *        `unresolved` (unmatched and ambiguous: what waits for an operator; the default), `assigned`
+ *        (matched by an operator's assignment) or `all`; each says `assigned`; `from`/`to` Tashkent days,
  *        inclusive; `amount` exact UZS. A matched payment names its top-up and that top-up's user; an
  *        unresolved one lists candidate top-ups (open, same or near amount, closest first).
  *   POST /v2/admin/payments/:payment_id/assign   form: topup_id, confirm_duplicate?; credits that top-up with the payment
@@ -55,8 +56,8 @@ export const PaymentRoutes = Layer.effectDiscard(Effect.gen(function*() {
     const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams
     const errors: Array<ValidationItem> = []
     const status = query.get("status") ?? ""
-    if (status !== "" && status !== "all" && status !== "unresolved" && !STATUSES.includes(status)) {
-      errors.push({ type: "literal_error", loc: ["query", "status"], msg: "Input should be 'all', 'unresolved', 'received', 'matched', 'unmatched' or 'ambiguous'", input: status })
+    if (status !== "" && status !== "all" && status !== "unresolved" && status !== "assigned" && !STATUSES.includes(status)) {
+      errors.push({ type: "literal_error", loc: ["query", "status"], msg: "Input should be 'all', 'unresolved', 'assigned', 'received', 'matched', 'unmatched' or 'ambiguous'", input: status })
     }
     const day = (name: string) => {
       const raw = query.get(name) ?? ""
@@ -74,7 +75,7 @@ export const PaymentRoutes = Layer.effectDiscard(Effect.gen(function*() {
       offset,
       limit,
       newestFirst: true,
-      ...(status === "all" ? {} : { status: status === "" || status === "unresolved" ? UNRESOLVED : [status as PaymentStatus] }),
+      ...(status === "all" ? {} : status === "assigned" ? { matchedBy: "operator" as const } : { status: status === "" || status === "unresolved" ? UNRESOLVED : [status as PaymentStatus] }),
       ...(from === undefined ? {} : { from: startOfTashkentDay(from) }),
       ...(to === undefined ? {} : { to: new Date(startOfTashkentDay(to).getTime() + DAY_MS) }),
       ...(amountRaw === "" ? {} : { amountUzs: Number(amountRaw) })
@@ -85,11 +86,11 @@ export const PaymentRoutes = Layer.effectDiscard(Effect.gen(function*() {
     const pairs = unresolved.flatMap((payment) => candidatesOf(payment, open).map(({ topup, difference }) => ({ payment, topup, difference })))
     const credited = yield* payments.creditsOnReceipt(pairs)
     // Whose top-up a matched payment credited.
-    const owners = new Map<number, number>()
+    const owners = new Map<number, Topup>()
     for (const p of page.items) {
       if (p.topupId === null) continue
       const found = yield* Effect.option(topups.find({ kind: "operator" }, p.topupId))
-      if (Option.isSome(found)) owners.set(p.id, found.value.userId)
+      if (Option.isSome(found)) owners.set(p.id, found.value)
     }
     return json({
       total: page.total,
@@ -103,7 +104,9 @@ export const PaymentRoutes = Layer.effectDiscard(Effect.gen(function*() {
         status: p.status,
         created_at: p.createdAt.toISOString(),
         topup_id: p.topupId,
-        topup_user_id: owners.get(p.id) ?? null,
+        topup_user_id: owners.get(p.id)?.userId ?? null,
+        // Matched by an operator's assignment rather than by its amount on arrival.
+        assigned: owners.get(p.id)?.confirmedBy === "operator",
         candidates: pairs.flatMap((pair, i) =>
           pair.payment.id !== p.id ? [] : [{
             topup_id: pair.topup.id,
