@@ -1,5 +1,16 @@
 import { defineProject } from "vitest/config"
 
 export default defineProject({
-  test: { name: "e2e", include: ["**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 }
+  test: {
+    name: "e2e",
+    include: ["**/*.test.ts"],
+    // Like the package projects: the worker keeps the loaded modules (effect, the whole product, the TON
+    // VM) across files instead of importing them again for each one. Every file still builds its own
+    // server, worker, databases and processes, and closes them with its scope.
+    isolate: false,
+    // a worker per core, as every project (see the root vitest.config.ts)
+    maxWorkers: "100%",
+    testTimeout: 60_000,
+    hookTimeout: 60_000
+  }
 })

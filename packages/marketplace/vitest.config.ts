@@ -2,6 +2,8 @@ import { defineProject } from "vitest/config"
 
 export default defineProject({
   test: {
+    // a worker per core, as every project (see the root vitest.config.ts)
+    maxWorkers: "100%",
     name: "marketplace",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // One worker process runs the files one after another without reloading modules per file
