@@ -6,7 +6,7 @@ export default defineProject({
     maxWorkers: "100%",
     name: "observability",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    // One worker process runs the files one after another without reloading modules per file
+    // Each worker process runs its files one after another without reloading modules per file
     // (see the README's Tests section): each file still builds its own layers and databases.
     isolate: false
   }
