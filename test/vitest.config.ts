@@ -9,8 +9,6 @@ export default defineProject({
     // VM) across files instead of importing them again for each one. Every file still builds its own
     // server, worker, databases and processes, and closes them with its scope.
     isolate: false,
-    // a worker per core, as every project (see the root vitest.config.ts)
-    maxWorkers: "100%",
     // The entries these tests start as processes (server, worker, CLI: dozens per run) reuse V8's
     // compiled code of the sources and dependencies instead of compiling it again at every start.
     env: { NODE_COMPILE_CACHE: fileURLToPath(new URL("../node_modules/.cache/node-compile-cache", import.meta.url)) },

@@ -2,8 +2,6 @@ import { defineProject } from "vitest/config"
 
 export default defineProject({
   test: {
-    // a worker per core, as every project (see the root vitest.config.ts)
-    maxWorkers: "100%",
     name: "push",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Each worker process runs its files one after another without reloading modules per file
