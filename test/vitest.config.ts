@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url"
 import { defineProject } from "vitest/config"
 
 export default defineProject({
@@ -10,6 +11,9 @@ export default defineProject({
     isolate: false,
     // a worker per core, as every project (see the root vitest.config.ts)
     maxWorkers: "100%",
+    // The entries these tests start as processes (server, worker, CLI: dozens per run) reuse V8's
+    // compiled code of the sources and dependencies instead of compiling it again at every start.
+    env: { NODE_COMPILE_CACHE: fileURLToPath(new URL("../node_modules/.cache/node-compile-cache", import.meta.url)) },
     testTimeout: 60_000,
     hookTimeout: 60_000
   }
