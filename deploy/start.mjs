@@ -3,7 +3,7 @@
 // Runs the entry's bundle (`bundle.mjs`) when it is fresh; when any file it was made of changed, builds it
 // again first; when that is impossible (a read-only install, esbuild missing) runs the TypeScript
 // sources, which is correct but slower to start. A stale bundle never runs.
-// RESALE_RUN_SOURCES=1 runs the sources always (development; the tests run them directly).
+// RESALE_RUN_SOURCES=true runs the sources always (development; the tests run them directly).
 import { join } from "node:path"
 import { pathToFileURL } from "node:url"
 import { build, ENTRIES, freshBuild, ROOT } from "./bundle.mjs"
@@ -17,7 +17,8 @@ if (!(name in ENTRIES)) {
 process.argv.splice(2, 1)
 
 const bundled = async () => {
-  if (process.env["RESALE_RUN_SOURCES"] === "1") return undefined
+  // Read here, before any configuration: the same words as every flag of the catalogue (packages/config).
+  if (["true", "yes", "on", "1"].includes((process.env["RESALE_RUN_SOURCES"] ?? "").trim().toLowerCase())) return undefined
   const fresh = freshBuild()
   if (fresh !== undefined) return fresh
   try {

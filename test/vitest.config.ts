@@ -1,5 +1,20 @@
+import { fileURLToPath } from "node:url"
 import { defineProject } from "vitest/config"
 
 export default defineProject({
-  test: { name: "e2e", include: ["**/*.test.ts"], testTimeout: 60_000, hookTimeout: 60_000 }
+  test: {
+    name: "e2e",
+    include: ["**/*.test.ts"],
+    // Like the package projects: the worker keeps the loaded modules (effect, the whole product, the TON
+    // VM) across files instead of importing them again for each one. Every file still builds its own
+    // server, worker, databases and processes, and closes them with its scope.
+    isolate: false,
+    // a worker per core, as every project (see the root vitest.config.ts)
+    maxWorkers: "100%",
+    // The entries these tests start as processes (server, worker, CLI: dozens per run) reuse V8's
+    // compiled code of the sources and dependencies instead of compiling it again at every start.
+    env: { NODE_COMPILE_CACHE: fileURLToPath(new URL("../node_modules/.cache/node-compile-cache", import.meta.url)) },
+    testTimeout: 60_000,
+    hookTimeout: 60_000
+  }
 })

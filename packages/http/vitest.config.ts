@@ -2,7 +2,9 @@ import { defineProject } from "vitest/config"
 
 export default defineProject({
   test: {
-    // One worker process runs the files one after another without reloading modules per file
+    // a worker per core, as every project (see the root vitest.config.ts)
+    maxWorkers: "100%",
+    // Each worker process runs its files one after another without reloading modules per file
     // (see the README's Tests section): each file still builds its own layers and databases.
     isolate: false,
     name: "http",

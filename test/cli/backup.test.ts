@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { cardTopup, CliDatabase, CliTestLayer, fund, json, receiptTopup, runResale, seedUser } from "./support/CliHarness.ts"
+import { runInProcess } from "./support/InProcessCli.ts"
 
 const tempDir = Effect.acquireRelease(
   Effect.sync(() => mkdtempSync(join(tmpdir(), "resale-backup-"))),
@@ -27,13 +28,17 @@ const emptyDatabase = Effect.acquireRelease(
   (url) => dropDatabase(new URL(url).pathname.slice(1)).pipe(Effect.orDie)
 ).pipe(Effect.orDie)
 
+/** `resale <args>` in this process (see InProcessCli.ts): the same program entry as the launcher, without a Node start-up. */
+const resale = (args: ReadonlyArray<string>, env: Record<string, string | undefined>) =>
+  Effect.promise(() => runInProcess(args, env))
+
 /** What an operator checks after a restore: users with balances, orders, top-ups and one user's ledger. */
 const snapshot = (env: Record<string, string | undefined>, user: string) =>
   Effect.gen(function*() {
-    const users = json(yield* runResale(["users", "list", "--limit", "100", "--json"], env))
-    const orders = json(yield* runResale(["orders", "list", "--limit", "100", "--json"], env))
-    const topups = json(yield* runResale(["topups", "list", "--limit", "100", "--json"], env))
-    const shown = json(yield* runResale(["users", "show", user, "--entries", "100", "--json"], env))
+    const users = json(yield* resale(["users", "list", "--limit", "100", "--json"], env))
+    const orders = json(yield* resale(["orders", "list", "--limit", "100", "--json"], env))
+    const topups = json(yield* resale(["topups", "list", "--limit", "100", "--json"], env))
+    const shown = json(yield* resale(["users", "show", user, "--entries", "100", "--json"], env))
     return { users, orders, topups, shown }
   })
 
@@ -54,6 +59,7 @@ layer(CliTestLayer, { timeout: "240 seconds", excludeTestServices: true })("resa
       const sourceEnv = { DATABASE_URL: source.url, DATA_DIR: source.dataDir }
       const dir = yield* tempDir
       const file = join(dir, "resale.backup")
+      // The backup by the real launcher; everything else in process.
       const made = yield* runResale(["db", "backup", file, "--json"], sourceEnv)
       assert.strictEqual(made.code, 0, made.stderr)
       assert.strictEqual(statSync(file).mode & 0o777, 0o600)
@@ -62,27 +68,27 @@ layer(CliTestLayer, { timeout: "240 seconds", excludeTestServices: true })("resa
 
       // A fresh embedded data directory.
       const embeddedEnv = { DATABASE_URL: undefined, DATA_DIR: join(dir, "fresh"), PORT: "9" }
-      const restored = yield* runResale(["db", "restore", file, "--json"], embeddedEnv)
+      const restored = yield* resale(["db", "restore", file, "--json"], embeddedEnv)
       assert.strictEqual(restored.code, 0, restored.stderr)
       assert.deepStrictEqual(yield* snapshot(embeddedEnv, "@ann_backup"), before)
       // New rows get new ids after the restored ones.
-      const carol = yield* runResale(["users", "adjust", "@bob_backup", "--amount", "1000", "--reason", "after restore", "--yes", "--json"], embeddedEnv)
+      const carol = yield* resale(["users", "adjust", "@bob_backup", "--amount", "1000", "--reason", "after restore", "--yes", "--json"], embeddedEnv)
       assert.strictEqual(carol.code, 0, carol.stderr)
 
       // An empty external database.
       const url = yield* emptyDatabase
       const externalEnv = { DATABASE_URL: url, DATA_DIR: dir }
-      const again = yield* runResale(["db", "restore", file], externalEnv)
+      const again = yield* resale(["db", "restore", file], externalEnv)
       assert.strictEqual(again.code, 0, again.stderr)
       assert.deepStrictEqual(yield* snapshot(externalEnv, "@ann_backup"), before)
 
       // Not twice, and not from a damaged file.
-      const twice = yield* runResale(["db", "restore", file], externalEnv)
+      const twice = yield* resale(["db", "restore", file], externalEnv)
       assert.strictEqual(twice.code, 1)
       assert.include(twice.stderr, "restore into a fresh data directory or an empty database")
       const damaged = join(dir, "damaged.backup")
       writeFileSync(damaged, "{\"format\":\"resale-backup\",\"version\":1,\"migration\":1,\"tables\":[{\"name\":\"users\",\"rows\":3}]}\n")
-      const bad = yield* runResale(["db", "restore", damaged], { DATABASE_URL: undefined, DATA_DIR: join(dir, "other"), PORT: "9" })
+      const bad = yield* resale(["db", "restore", damaged], { DATABASE_URL: undefined, DATA_DIR: join(dir, "other"), PORT: "9" })
       assert.strictEqual(bad.code, 1)
       assert.include(bad.stderr, "is not a complete resale backup")
     }), 300_000)

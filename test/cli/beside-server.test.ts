@@ -11,6 +11,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freePort, startEntry, stopEntry } from "../support/ServerEntry.ts"
 import { json, runResale } from "./support/CliHarness.ts"
+import { runInProcess } from "./support/InProcessCli.ts"
+
+/** `resale <args>` in this process (see InProcessCli.ts), a client of the server's socket like any other. */
+const resale = (args: ReadonlyArray<string>, env: Record<string, string | undefined>) =>
+  Effect.promise(() => runInProcess(args, env))
 
 const ADMIN_TOKEN = "beside-server-admin-token-7c41"
 
@@ -25,12 +30,13 @@ describe("resale beside the running server (embedded database)", () => {
       const server = yield* startEntry({ ...process.env, ...env, DATABASE_URL: "" }, port)
       assert.isTrue(existsSync(join(dataDir, "pg.sock")))
 
-      const set = yield* runResale(["pricing", "set", "--star", "321", "--yes"], env)
+      const set = yield* resale(["pricing", "set", "--star", "321", "--yes"], env)
       assert.strictEqual(set.code, 0, set.stderr)
-      // The server's requests and a CLI command at the same time, over one embedded session.
+      // The server's requests and two CLI commands (the real launcher and one in this process) at the
+      // same time, over one embedded session.
       const [shown, status, ready] = yield* Effect.all([
         runResale(["pricing", "show", "--json"], env),
-        runResale(["db", "status", "--json"], env),
+        resale(["db", "status", "--json"], env),
         Effect.promise(() => fetch(`${base}/readyz`).then((r) => r.status))
       ], { concurrency: 3 })
       assert.strictEqual(json(shown).starPriceUzs, 321)
@@ -41,7 +47,7 @@ describe("resale beside the running server (embedded database)", () => {
 
       assert.strictEqual(yield* stopEntry(server), 0)
       assert.isFalse(existsSync(join(dataDir, "pg.sock")))
-      const after = yield* runResale(["pricing", "show", "--json"], env)
+      const after = yield* resale(["pricing", "show", "--json"], env)
       assert.strictEqual(after.code, 0, after.stderr)
       assert.strictEqual(json(after).starPriceUzs, 321)
     }), 240_000)

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { cli, CliTestLayer, json, runResale } from "./support/CliHarness.ts"
+import { runInProcess } from "./support/InProcessCli.ts"
 
 /** An empty database (no migrations), dropped after the test. */
 const emptyDatabase = Effect.acquireRelease(
@@ -25,7 +26,11 @@ const tempDir = Effect.acquireRelease(
 // A port nothing listens on: no server (and no faucet) is found.
 const QUIET_PORT = "9"
 
-layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })("resale db (real process, real PostgreSQL)", (it) => {
+/** `resale <args>` in this process with exactly `env` over the inherited environment (see InProcessCli.ts). */
+const inProcess = (args: ReadonlyArray<string>, env: Record<string, string | undefined>) =>
+  Effect.promise(() => runInProcess(args, env))
+
+layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })("resale db (in process and real launcher, real PostgreSQL)", (it) => {
   it.effect("status on a migrated database: every migration applied, nothing pending", () =>
     Effect.gen(function*() {
       const run = yield* cli(["db", "status", "--json"])
@@ -45,20 +50,20 @@ layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })("resa
     Effect.gen(function*() {
       const name = yield* emptyDatabase
       const env = { DATABASE_URL: databaseUrl(name) }
-      const before = json(yield* runResale(["db", "status", "--json"], env))
+      const before = json(yield* inProcess(["db", "status", "--json"], env))
       assert.strictEqual(before.pending, before.migrations.length)
 
-      const unmigrated = yield* runResale(["pricing", "show"], env)
+      const unmigrated = yield* inProcess(["pricing", "show"], env)
       assert.strictEqual(unmigrated.code, 1)
       assert.include(unmigrated.stderr, "resale db migrate")
 
-      const migrated = yield* runResale(["db", "migrate", "--json"], env)
+      const migrated = yield* inProcess(["db", "migrate", "--json"], env)
       assert.strictEqual(migrated.code, 0, migrated.stderr)
       assert.deepStrictEqual(json(migrated).applied.map((m: { name: string }) => m.name), before.migrations.map((m: { name: string }) => m.name))
-      const again = json(yield* runResale(["db", "migrate", "--json"], env))
+      const again = json(yield* inProcess(["db", "migrate", "--json"], env))
       assert.deepStrictEqual(again.applied, [])
-      assert.strictEqual(json(yield* runResale(["db", "status", "--json"], env)).pending, 0)
-      assert.strictEqual((yield* runResale(["pricing", "show"], env)).code, 0)
+      assert.strictEqual(json(yield* inProcess(["db", "status", "--json"], env)).pending, 0)
+      assert.strictEqual((yield* inProcess(["pricing", "show"], env)).code, 0)
     }))
 
   it.effect("an unreachable DATABASE_URL fails with exit 1 and never prints its password", () =>
@@ -73,11 +78,12 @@ layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })("resa
     Effect.gen(function*() {
       const dataDir = yield* tempDir
       const env = { DATABASE_URL: undefined, DATA_DIR: dataDir, PORT: QUIET_PORT }
-      const migrated = yield* runResale(["db", "migrate"], env)
+      const migrated = yield* inProcess(["db", "migrate"], env)
       assert.strictEqual(migrated.code, 0, migrated.stderr)
       assert.include(migrated.stdout, `embedded PostgreSQL in ${join(dataDir, "pg")}`)
-      const set = yield* runResale(["pricing", "set", "--star", "321", "--yes"], env)
+      const set = yield* inProcess(["pricing", "set", "--star", "321", "--yes"], env)
       assert.strictEqual(set.code, 0, set.stderr)
+      // A separate process (the real launcher) finds what the commands before it wrote.
       const shown = json(yield* runResale(["pricing", "show", "--json"], env))
       assert.strictEqual(shown.starPriceUzs, 321)
       assert.isFalse(existsSync(join(dataDir, "resale-cli.lock")))

@@ -8,9 +8,11 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
-import { statSync, utimesSync } from "node:fs"
+import { mkdtempSync, rmSync, statSync, utimesSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { build, freshBuild } from "../../deploy/bundle.mjs"
+import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { NODE, ROOT } from "../support/ServerEntry.ts"
 
 const VERSION = /^\d+\.\d+\.\d+\n$/
@@ -56,6 +58,17 @@ describe("deploy/start.mjs", () => {
         assert.include(fallback.stderr, "running the sources")
       }))
       assert.strictEqual(freshBuild(), dir, "the same files again: the same bundle")
+
+      // Bundled code that finds files beside its original module: the TON emulator of the sandbox world.
+      const name = uniqueName("launcher")
+      yield* createDatabase(name)
+      const dataDir = mkdtempSync(join(tmpdir(), "resale-launcher-"))
+      yield* Effect.gen(function*() {
+        const address = "EQAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAM9c"
+        const funded = yield* launch(["cli", "sandbox", "fund", address, "2", "--json"], { DATA_DIR: dataDir, DATABASE_URL: databaseUrl(name) })
+        assert.strictEqual(funded.code, 0, funded.stderr)
+        assert.deepInclude(JSON.parse(funded.stdout), { address, funded: "2", network: "sandbox" })
+      }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))), Effect.ensuring(Effect.orDie(dropDatabase(name))))
     }), { timeout: 300_000 })
 
   it.effect("names its entries", () =>

@@ -4,13 +4,16 @@
  * signed-in shoppers only.
  */
 import { assert, layer } from "@effect/vitest"
-import { OPERATOR_ROUTES } from "@resale/http/web/routes/OperatorRoutes.ts"
+import { OPERATOR_ROUTES as PANEL_ROUTES } from "@resale/http/web/routes/OperatorRoutes.ts"
+import { PAYMENT_ROUTES } from "@resale/http/web/routes/PaymentRoutes.ts"
+import { REPORT_ROUTES } from "@resale/http/web/routes/ReportRoutes.ts"
 import { SHOPPER_ROUTES } from "@resale/http/web/routes/ShopperRoutes.ts"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
 import { shopperName, signInOperator, signInShopper } from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
+const OPERATOR_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string }> = [...PANEL_ROUTES, ...PAYMENT_ROUTES, ...REPORT_ROUTES]
 const json = { accept: "application/json" }
 const form = { "content-type": "application/x-www-form-urlencoded", ...json }
 // Valid input for each POST, so only the credentials decide the answer.

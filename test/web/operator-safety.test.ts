@@ -34,8 +34,9 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const row = operator.page.locator(`tr:has(form[action="/v2/admin/payments/${short.payment_id}/assign"])`)
 
         // A typo in the top-up number: a clear refusal, not "Internal Server Error".
-        await row.locator("input[name=topup_id]").fill("987654")
-        await andWait(operator.page, () => row.getByRole("button", { name: "Assign" }).click())
+        await row.locator("summary").click()
+        await row.locator("form.assign-number input[name=topup_id]").fill("987654")
+        await andWait(operator.page, () => row.getByRole("button", { name: "Assign", exact: true }).click())
         assert.strictEqual(await operator.page.getByRole("alert").innerText(), "There is no top-up with this number. Check the number and try again.")
         const raw = await operator.page.request.post(`/v2/admin/payments/${short.payment_id}/assign`, {
           form: { topup_id: "987654" },
@@ -44,17 +45,19 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         assert.strictEqual(raw.status(), 404)
         assert.strictEqual((await raw.json()).code, "topup_not_found")
 
-        // The right top-up: credited with what arrived.
-        await row.locator("input[name=topup_id]").fill(topupId)
-        await andWait(operator.page, () => row.getByRole("button", { name: "Assign" }).click())
+        // The right top-up: credited with what arrived (the refusal left the choice open, the number kept).
+        assert.strictEqual(await row.locator("form.assign-number input[name=topup_id]").inputValue(), "987654")
+        await row.locator("form.assign-number input[name=topup_id]").fill(topupId)
+        await andWait(operator.page, () => row.getByRole("button", { name: "Assign", exact: true }).click())
         assert.match(await operator.page.getByRole("status").first().innerText(), new RegExp(`assigned to top-up #${topupId}`))
 
         // A second payment assigned to the now credited top-up: said plainly, nothing moves.
         const again = await bankPayment(url, 1_000, `bank-${name}-again`)
         await operator.page.goto("/v2/admin/payments")
         const second = operator.page.locator(`tr:has(form[action="/v2/admin/payments/${again.payment_id}/assign"])`)
-        await second.locator("input[name=topup_id]").fill(topupId)
-        await andWait(operator.page, () => second.getByRole("button", { name: "Assign" }).click())
+        await second.locator("summary").click()
+        await second.locator("form.assign-number input[name=topup_id]").fill(topupId)
+        await andWait(operator.page, () => second.getByRole("button", { name: "Assign", exact: true }).click())
         assert.strictEqual(await operator.page.getByRole("alert").innerText(), "This top-up is already “Credited”: nothing was changed.")
 
         // The history says 51,000 arrived, and what was payable beside it.

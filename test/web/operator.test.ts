@@ -143,14 +143,24 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await andWait(operator.page, () => operator.page.getByRole("link", { name: "Bank payments" }).first().click())
         const row = operator.page.locator(`[data-payment-id="${payment.payment_id}"]`)
         assert.include(await row.innerText(), "No matching top-up")
-        await row.getByLabel("Top-up number").fill(topupId)
-        await andWait(operator.page, () => row.getByRole("button", { name: "Assign" }).click())
+        // The choice is behind "Assign…"; the near-amount top-up is offered with who it is.
+        assert.isFalse(await row.getByRole("button", { name: "Assign to the chosen top-up" }).isVisible())
+        await row.locator("summary").click()
+        const offered = row.locator(`[data-candidate="${topupId}"]`)
+        assert.include(await offered.innerText(), `@${name}`)
+        assert.match(await offered.innerText(), /differs by \d/)
+        await offered.locator("input[type=radio]").check()
+        await andWait(operator.page, () => row.getByRole("button", { name: "Assign to the chosen top-up" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/payments$/)
         assert.strictEqual(
           await operator.page.getByRole("status").first().innerText(),
           `Payment #${payment.payment_id} assigned to top-up #${topupId}.`
         )
-        assert.strictEqual(await operator.page.locator(`[data-payment-id="${payment.payment_id}"]`).count(), 0)
+        // All payments are listed: this one now matched, naming its top-up and its owner.
+        const done = operator.page.locator(`[data-payment-id="${payment.payment_id}"]`)
+        assert.include(await done.innerText(), "Matched")
+        assert.include(await done.locator(".person").innerText(), `@${name}`)
+        assert.strictEqual(await done.locator("details").count(), 0)
         await shopper.page.waitForFunction(() => document.getElementById("balance")?.getAttribute("data-balance") === "69990")
         assert.strictEqual(await shownBalance(shopper.page), 69_990)
       })

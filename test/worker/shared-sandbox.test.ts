@@ -162,7 +162,9 @@ describe("one sandbox world for the server and a separate worker", () => {
       }
       const [key] = yield* deriveKeys(sandboxHotWalletPhrase())
       const hot = walletContract("v5r1", key!.key.publicKey, -239).address
-      const txs = yield* Effect.promise(() => chain.getTransactions(hot, { limit: 100, archival: true }))
+      const txs = yield* Effect.tryPromise(() => chain.getTransactions(hot, { limit: 100, archival: true })).pipe(
+        Effect.catch(() => Effect.die(new Error(`the server's chain cannot be read; server output:\n${server.output().slice(-4000)}`)))
+      )
       for (const tx of txs) paid.add(tx.hash().toString("hex"))
       assert.isTrue(completed.every((o) => paid.has(o.tx_id ?? "")), "each payment is a transaction of the shared chain")
       assert.include(readFileSync(logFile, "utf8"), `sandbox world of process ${server.child.pid} joined`)

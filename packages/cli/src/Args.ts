@@ -1,4 +1,6 @@
+import { UserId } from "@resale/core/ids.ts"
 import { InvalidArgumentError } from "commander"
+import { Option, Schema } from "effect"
 
 /**
  * Parsers for commander arguments and option values. A bad value throws `InvalidArgumentError`,
@@ -7,14 +9,18 @@ import { InvalidArgumentError } from "commander"
 
 const POSITIVE_INT = /^\d+$/
 
-/** A record id: a positive whole number (`12`, not `12.0`, `-1` or `#12`). */
-export const positiveId = (what: string) => (raw: string): number => {
-  const text = raw.trim().replace(/^#/, "")
-  const n = Number(text)
-  if (!POSITIVE_INT.test(text) || !Number.isSafeInteger(n) || n <= 0) {
-    throw new InvalidArgumentError(`${what} must be a positive whole number, got '${raw}'.`)
+/**
+ * A record id: a positive whole number (`12`, not `12.0`, `-1` or `#12`), decoded into the core's
+ * branded id (`OrderId`, `TopupId`, ...) so the commands pass it on without a cast.
+ */
+export const positiveId = <S extends Schema.ConstraintDecoder<unknown>>(what: string, id: S) => {
+  const decode = Schema.decodeUnknownOption(id)
+  return (raw: string): S["Type"] => {
+    const text = raw.trim().replace(/^#/, "")
+    const decoded = POSITIVE_INT.test(text) ? decode(Number(text)) : Option.none()
+    if (Option.isNone(decoded)) throw new InvalidArgumentError(`${what} must be a positive whole number, got '${raw}'.`)
+    return decoded.value
   }
-  return n
 }
 
 /** A whole number >= `min` (limits, offsets, prices). */
@@ -45,7 +51,7 @@ export const nonBlank = (what: string) => (raw: string): string => {
 }
 
 /** A user given as a numeric id or as `@username`. */
-export type UserRef = { readonly kind: "id"; readonly id: number } | { readonly kind: "username"; readonly username: string }
+export type UserRef = { readonly kind: "id"; readonly id: UserId } | { readonly kind: "username"; readonly username: string }
 
 export const userRef = (raw: string): UserRef => {
   const text = raw.trim()
@@ -56,7 +62,7 @@ export const userRef = (raw: string): UserRef => {
     }
     return { kind: "username", username }
   }
-  return { kind: "id", id: positiveId("a user (id or @username)")(text) }
+  return { kind: "id", id: positiveId("a user (id or @username)", UserId)(text) }
 }
 
 export const describeUser = (ref: UserRef): string => (ref.kind === "id" ? `user #${ref.id}` : `user @${ref.username}`)

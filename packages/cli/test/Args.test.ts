@@ -1,4 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
+import { OrderId, UserId } from "@resale/core/ids.ts"
 import { InvalidArgumentError } from "commander"
 import { nonBlank, positiveId, signedUzs, tonAmount, userRef, wholeNumber } from "../src/Args.ts"
 
@@ -15,9 +16,9 @@ const rejects = (f: () => unknown, fragment: string) => {
 
 describe("argument parsers", () => {
   it("ids are positive whole numbers, a leading # allowed", () => {
-    const id = positiveId("the order id")
-    assert.strictEqual(id("42"), 42)
-    assert.strictEqual(id("#7"), 7)
+    const id = positiveId("the order id", OrderId)
+    assert.strictEqual(id("42"), OrderId.make(42))
+    assert.strictEqual(id("#7"), OrderId.make(7))
     for (const bad of ["0", "-1", "1.5", "1e3", "12abc", "", "9007199254740993"]) rejects(() => id(bad), "the order id must be")
   })
 
@@ -37,7 +38,7 @@ describe("argument parsers", () => {
   })
 
   it("users are an id or an @username", () => {
-    assert.deepStrictEqual(userRef("12"), { kind: "id", id: 12 })
+    assert.deepStrictEqual(userRef("12"), { kind: "id", id: UserId.make(12) })
     assert.deepStrictEqual(userRef(" @Ann_1 "), { kind: "username", username: "Ann_1" })
     rejects(() => userRef("@"), "is not a username")
     rejects(() => userRef("@a b"), "is not a username")

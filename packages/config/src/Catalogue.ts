@@ -18,6 +18,11 @@ export const Mode = {
   PORT: S.port("PORT", 8000, "HTTP port of the server"),
   PUBLIC_URL: S.optionalUrl("PUBLIC_URL", "the address customers use (links, bot messages, cookies' Secure flag when https)", "http://127.0.0.1:$PORT"),
   DATA_DIR: S.text("DATA_DIR", ".data", "local state: embedded PostgreSQL, sandbox chain and world, VAPID keys, gift log"),
+  RESALE_RUN_SOURCES: S.flag(
+    "RESALE_RUN_SOURCES",
+    false,
+    "true: npm start, npm run worker and resale run the TypeScript sources instead of the start bundle (dist/, deploy/start.mjs)"
+  ),
   WORKER: S.flag("WORKER", true, "npm start also runs the worker in its process; false when `npm run worker` runs apart"),
   LOG_REQUESTS: S.flag("LOG_REQUESTS", true, "one log line per request (method, route, status, duration_ms, client, user)"),
   LOG_FORMAT: S.oneOf("LOG_FORMAT", ["json", "pretty"], "json: one JSON object per line; pretty: readable lines; default pretty on a terminal, json otherwise"),

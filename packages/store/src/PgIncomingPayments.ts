@@ -2,8 +2,8 @@ import {
   type IncomingPayment,
   IncomingPayments,
   type NewIncomingPayment,
+  type PaymentFilter,
   type Page,
-  type PageRequest,
   PaymentAlreadyMatched,
   PaymentId,
   PaymentNotFound,
@@ -101,13 +101,21 @@ export const PgIncomingPayments = {
         )
       }, orDieSql)
 
-      const list = Effect.fn("IncomingPayments.list")(function*(
-        filter: { readonly status?: ReadonlyArray<PaymentStatus> } & PageRequest
-      ) {
-        const where = filter.status === undefined ? sql`true` : sql`status = ANY(${[...filter.status]}::text[])`
+      const list = Effect.fn("IncomingPayments.list")(function*(filter: PaymentFilter) {
+        const where = sql.and([
+          filter.status === undefined ? sql`true` : sql`status = ANY(${[...filter.status]}::text[])`,
+          filter.from === undefined ? sql`true` : sql`created_at >= ${filter.from}`,
+          filter.to === undefined ? sql`true` : sql`created_at < ${filter.to}`,
+          filter.amountUzs === undefined ? sql`true` : sql`amount_uzs = ${filter.amountUzs}`,
+          // An operator's assignment confirms its top-up as `operator`; a match on arrival as `payment`.
+          filter.matchedBy === undefined ? sql`true` : sql`status = 'matched' AND EXISTS (
+            SELECT 1 FROM topups t WHERE t.id = incoming_payments.topup_id
+              AND t.confirmed_by = ${filter.matchedBy === "operator" ? "operator" : "payment"})`
+        ])
+        const order = filter.newestFirst === true ? sql`id DESC` : sql`id`
         const rows = yield* sql`
           SELECT *, count(*) OVER () AS total FROM incoming_payments WHERE ${where}
-          ORDER BY id LIMIT ${filter.limit} OFFSET ${filter.offset}`
+          ORDER BY ${order} LIMIT ${filter.limit} OFFSET ${filter.offset}`
         const total = yield* pageTotal(rows, filter.offset, sql`SELECT count(*) AS total FROM incoming_payments WHERE ${where}`)
         return { items: yield* paymentRows.all(rows), total } satisfies Page<IncomingPayment>
       }, orDieSql)

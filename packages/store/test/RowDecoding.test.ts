@@ -3,10 +3,10 @@
  * (here a jsonb item the core cannot read) is a defect naming its table, never a half-read order.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { OrderId, Orders, Uzs } from "@resale/core"
+import { Nanoton, OrderId, Orders, Uzs } from "@resale/core"
 import { Cause, Effect, Exit, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { IntColumn, intAs, RowDecodeError } from "../src/Rows.ts"
+import { IntColumn, intAs, NanotonColumn, RowDecodeError } from "../src/Rows.ts"
 import { IsolatedPostgres } from "../src/testing/IsolatedPostgres.ts"
 import { newUser, t0 } from "./contract/support.ts"
 
@@ -21,6 +21,14 @@ describe("column codecs", () => {
     assert.isTrue(Exit.isFailure(decodeInt(9_007_199_254_740_992n)))
     assert.isTrue(Exit.isFailure(decodeInt("12.5")))
     assert.isTrue(Exit.isFailure(decodeInt(null)))
+  })
+
+  it("nanoton stays an exact bigint, from numeric text or int8; negative or fractional fails", () => {
+    const decodeNano = Schema.decodeUnknownExit(NanotonColumn)
+    assert.deepStrictEqual(decodeNano("123456789012345678901"), Exit.succeed(Nanoton.make(123456789012345678901n)))
+    assert.deepStrictEqual(decodeNano(5n), Exit.succeed(Nanoton.make(5n)))
+    assert.isTrue(Exit.isFailure(decodeNano("-1")))
+    assert.isTrue(Exit.isFailure(decodeNano("1.5")))
   })
 
   it("an id column takes the brand's own check: positive", () => {

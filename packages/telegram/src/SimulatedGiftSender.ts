@@ -8,6 +8,7 @@ import {
 import { Effect, Layer, Option, Semaphore } from "effect"
 import { appendFile, mkdir, readFile } from "node:fs/promises"
 import { dirname } from "node:path"
+import { SANDBOX_GIFT_PICTURES } from "./SandboxGiftPictures.ts"
 
 /** Telegram's standard (unlimited) star gifts: real ids and prices, used as the sandbox catalogue. */
 export const SANDBOX_GIFTS: ReadonlyArray<StarGift> = [
@@ -21,7 +22,7 @@ export const SANDBOX_GIFTS: ReadonlyArray<StarGift> = [
   { id: "5168043875654172773", title: "Trophy", stars: 100 },
   { id: "5170690322832818290", title: "Ring", stars: 100 },
   { id: "5170521118301225164", title: "Diamond", stars: 100 }
-].map((g) => ({ ...g, remaining: null, total: null, soldOut: false }))
+].map((g) => ({ ...g, remaining: null, total: null, soldOut: false, picture: SANDBOX_GIFT_PICTURES[g.id] ?? "" }))
 
 export interface SentGiftRecord {
   readonly account: string

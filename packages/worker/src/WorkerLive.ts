@@ -1,7 +1,6 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
-import { WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
 import { BatchedPurchases, BatchedPurchaseSettings } from "@resale/core/wallet/BatchedPurchases.ts"
 import { WalletBatches, WalletBatchSettings } from "@resale/core/wallet/WalletBatches.ts"
 import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
@@ -34,13 +33,13 @@ export const PayerAccountsLive = Layer.effect(
 )
 
 /**
- * The worker's wallet-payment use cases, timed by its settings (the records are shared through the
- * database): `WalletPurchases` pays account orders from the hot wallet; `DirectPurchases` is here to
- * reconcile open payments of both kinds.
+ * The direct surface's use cases, timed by the worker's settings (the records are shared through the
+ * database): here to reconcile open direct payments (`DirectReconcileJob`), including those of the hot
+ * wallet made before account orders paid in batches.
  */
 export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* WorkerConfig
-  return Layer.mergeAll(DirectPurchases.layer, WalletPurchases.layer).pipe(
+  return DirectPurchases.layer.pipe(
     Layer.provide(PayerAccountsLive),
     Layer.provide(Layer.succeed(DirectSettings)({
       ...DirectSettings.defaultValue(),

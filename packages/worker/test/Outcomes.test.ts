@@ -1,79 +1,72 @@
 import { assert, describe, it } from "@effect/vitest"
-import { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
-import { MarketplaceErrorReason } from "@resale/core/ports/Marketplace.ts"
+import { isTransientReason, MarketplaceErrorReason } from "@resale/core/ports/Marketplace.ts"
 import { giftMarker, markerTime } from "@resale/core/orders/GiftFulfilment.ts"
-import { outcomeOf } from "@resale/core/direct/WalletPurchases.ts"
-import { Option } from "effect"
+import type { PurchaseOutcome } from "@resale/core/wallet/PurchaseOutcome.ts"
 import { outcomeOfPurchase } from "../src/fulfilment/MarketplaceFulfilment.ts"
 import { renderEvent } from "@resale/core/outbox/Notices.ts"
 
-const direct = (
-  reason: DirectPurchaseError["reason"],
-  outcome?: "NotPaid" | "Unknown" | "Paid",
-  marketplaceReason?: MarketplaceErrorReason
-) =>
-  outcomeOfPurchase(outcomeOf(
-    new DirectPurchaseError({
-      reason,
-      message: "m",
-      ...(outcome === undefined ? {} : { outcome }),
-      ...(marketplaceReason === undefined ? {} : { marketplaceReason })
-    }),
-    Option.none()
-  ))
+/** A quote the marketplace refused, as `BatchedPurchases` answers it (nothing was paid). */
+const refused = (reason: MarketplaceErrorReason): PurchaseOutcome => ({
+  _tag: "NotPaid",
+  retryable: isTransientReason(reason),
+  reason: "MarketplaceRejected",
+  message: `MarketplaceRejected (${reason}): m`
+})
 
-describe("what a hot-wallet purchase failure means for an account order (core outcome, then the order's)", () => {
-  it("money that may have left is never a refund: Unknown, whatever the reason", () => {
-    for (const reason of ["MarketplaceTimeout", "TransferFailed", "MarketplaceRejected"] as const) {
-      assert.strictEqual(direct(reason, "Paid")._tag, "Unknown")
-      assert.strictEqual(direct(reason, "Unknown")._tag, "Unknown")
-    }
-    // A finished record with another request: paid once already, an operator decides.
-    assert.strictEqual(direct("OrderIdReused")._tag, "Unknown")
+describe("what a hot-wallet purchase's outcome means for an account order", () => {
+  it("money that may have left is never a refund: Unknown, with what is known", () => {
+    assert.deepStrictEqual(
+      outcomeOfPurchase({ _tag: "PaidUnconfirmed", message: "MarketplaceTimeout: paid", ref: "R1", txHash: "tx1", state: "paid" }),
+      { _tag: "Unknown", error: "MarketplaceTimeout: paid", ref: "R1", txHash: "tx1", chainState: "paid" }
+    )
+    assert.deepStrictEqual(
+      outcomeOfPurchase({ _tag: "PaidUnconfirmed", message: "open", ref: null, txHash: null, state: "open" }),
+      { _tag: "Unknown", error: "open", chainState: "open" }
+    )
   })
 
-  it("nothing paid: refusals fail the order, the hot wallet's and the network's troubles retry", () => {
-    assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid"), { _tag: "NotDelivered", transient: false, error: "MarketplaceRejected: m" })
-    assert.deepStrictEqual(direct("InvalidRequest"), { _tag: "NotDelivered", transient: false, error: "InvalidRequest: m" })
-    for (const reason of ["InsufficientFunds", "WalletInvalid", "MarketplaceTimeout", "TransferFailed"] as const) {
-      const outcome = direct(reason, "NotPaid")
-      assert.isTrue(outcome._tag === "NotDelivered" && outcome.transient, reason)
-    }
-    assert.strictEqual(direct("OrderPending")._tag, "Busy")
+  it("paid once: delivered, and settled on its own evidence only when the marketplace never confirmed", () => {
+    assert.deepStrictEqual(
+      outcomeOfPurchase({ _tag: "Delivered", txHash: "tx", ref: "R", delivery: "delivered", deliveryNote: null }),
+      { _tag: "Delivered", txId: "tx", ref: "R" }
+    )
+    assert.deepStrictEqual(
+      outcomeOfPurchase({ _tag: "Delivered", txHash: "tx", ref: "R", delivery: "paid", deliveryNote: "evidence" }),
+      { _tag: "Delivered", txId: "tx", ref: "R", unconfirmed: "evidence" }
+    )
+  })
+
+  it("nothing paid: refusals fail the order, the hot wallet's and the network's troubles retry, in flight waits", () => {
+    assert.deepStrictEqual(
+      outcomeOfPurchase({ _tag: "NotPaid", retryable: true, reason: "TransferFailed", message: "Nothing was paid" }),
+      { _tag: "NotDelivered", transient: true, error: "Nothing was paid" }
+    )
+    assert.deepStrictEqual(
+      outcomeOfPurchase({ _tag: "NotPaid", retryable: false, reason: "InvalidRequest", message: "InvalidRequest: m" }),
+      { _tag: "NotDelivered", transient: false, error: "InvalidRequest: m" }
+    )
+    assert.deepStrictEqual(outcomeOfPurchase({ _tag: "InFlight", message: "busy" }), { _tag: "Busy", error: "busy" })
   })
 
   it("the marketplace's own reason decides: an outage retries, a refusal fails and refunds", () => {
     // A Fragment 5xx during the quote answers MARKETPLACE_ERROR to a direct caller, but an order waits and retries.
-    assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", "Unavailable"), {
-      _tag: "NotDelivered",
-      transient: true,
-      error: "MarketplaceRejected (Unavailable): m"
-    })
-    assert.deepStrictEqual(direct("MarketplaceTimeout", "NotPaid", "Timeout"), {
-      _tag: "NotDelivered",
-      transient: true,
-      error: "MarketplaceTimeout (Timeout): m"
-    })
-    assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", "Blocked"), {
-      _tag: "NotDelivered",
-      transient: true,
-      error: "MarketplaceRejected (Blocked): m"
-    })
-    // every Fragment session busy buying for other orders: back soon, no attempt counted
-    assert.strictEqual(direct("ServiceBusy", "NotPaid", "SessionBusy")._tag, "Busy")
-    const permanent = MarketplaceErrorReason.literals.filter((r) => r !== "Unavailable" && r !== "Timeout" && r !== "Blocked" && r !== "SessionBusy")
+    for (const reason of ["Unavailable", "Timeout", "Blocked", "SessionBusy"] as const) {
+      assert.deepStrictEqual(outcomeOfPurchase(refused(reason)), {
+        _tag: "NotDelivered",
+        transient: true,
+        error: `MarketplaceRejected (${reason}): m`
+      })
+    }
+    const permanent = MarketplaceErrorReason.literals.filter((r) => !isTransientReason(r))
     assert.sameMembers(permanent, ["Rejected", "AlreadySubscribed", "RecipientNotFound", "NeedVerify", "SessionExpired"])
     for (const reason of permanent) {
-      assert.deepStrictEqual(direct("MarketplaceRejected", "NotPaid", reason), {
+      assert.deepStrictEqual(outcomeOfPurchase(refused(reason)), {
         _tag: "NotDelivered",
         transient: false,
         error: `MarketplaceRejected (${reason}): m`
       })
     }
-    // After payment the reason changes nothing: money may have left, so it is never a refund.
-    assert.strictEqual(direct("MarketplaceTimeout", "Paid", "Unavailable")._tag, "Unknown")
-    assert.strictEqual(direct("MarketplaceRejected", "Paid", "Rejected")._tag, "Unknown")
   })
 })
 

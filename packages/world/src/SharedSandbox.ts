@@ -62,7 +62,8 @@ const discover = (socket: string): Effect.Effect<Option.Option<Descriptor>> =>
 const claim = (socket: string, descriptor: Descriptor) =>
   Effect.gen(function*() {
     const answer = `${JSON.stringify(descriptor)}\n`
-    const server = createServer((connection) => connection.end(answer))
+    // A process killed while asking leaves a closed socket: writing to it (EPIPE) must not end the owner.
+    const server = createServer((connection) => connection.on("error", () => undefined).end(answer))
     const listen = Effect.callback<boolean>((resume) => {
       server.once("error", () => resume(Effect.succeed(false)))
       server.listen(socket, () => resume(Effect.succeed(true)))

@@ -74,7 +74,7 @@ export const cliProcess = (args: ReadonlyArray<string>, options: CliOptions = {}
 
 /** The launcher runs the sources (RESALE_RUN_SOURCES): tests must not build or run a bundle of other sources. */
 export const runResale = (args: ReadonlyArray<string>, env: Record<string, string | undefined>, input?: string) =>
-  runProcess(process.execPath, [RESALE_BIN, ...args], { RESALE_RUN_SOURCES: "1", ...env }, input)
+  runProcess(process.execPath, [RESALE_BIN, ...args], { RESALE_RUN_SOURCES: "true", ...env }, input)
 
 const runProcess = (file: string, args: ReadonlyArray<string>, env: Record<string, string | undefined>, input?: string) =>
   Effect.promise(() =>
@@ -105,7 +105,7 @@ export const cliOnTerminal = (args: ReadonlyArray<string>, input: string) =>
     if (SCRIPT_BIN === undefined) return yield* Effect.die("util-linux script is not installed")
     const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
     const command = [process.execPath, RESALE_BIN, ...args].map(quote).join(" ")
-    return yield* runProcess(SCRIPT_BIN, ["-qec", command, "/dev/null"], { RESALE_RUN_SOURCES: "1", DATABASE_URL: db.url, DATA_DIR: db.dataDir }, input)
+    return yield* runProcess(SCRIPT_BIN, ["-qec", command, "/dev/null"], { RESALE_RUN_SOURCES: "true", DATABASE_URL: db.url, DATA_DIR: db.dataDir }, input)
   })
 
 /** The `--json` output of a run, parsed (fails the test with the run's stderr when it is not JSON). */

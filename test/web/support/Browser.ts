@@ -1,5 +1,5 @@
 /**
- * Headless Chromium (Debian's build) driven by playwright-core: one browser per test file, one
+ * Headless Chromium (Debian's build) driven by playwright-core: one browser per test worker, one
  * context per person. Requests that leave the machine are refused, so a test never waits on the
  * network; screenshots land in test-artifacts/web (git-ignored).
  */
@@ -20,11 +20,51 @@ export const CHROMIUM_ARGS = [
   "--no-first-run"
 ]
 
-/** The browser for the scope of a test file. */
-export const browser = Effect.acquireRelease(
-  Effect.promise(() => chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS })),
-  (b) => Effect.promise(() => b.close())
-)
+const launch = () => chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS })
+
+// One Chromium per test worker process, launched on first use: a launch costs a second or more of
+// CPU, and every test gets fresh profiles (`person`) anyway. It is closed once no test has used it
+// for a while (or by playwright when the process exits).
+let shared: Promise<Browser> | undefined
+let leases = 0
+let idle: NodeJS.Timeout | undefined
+const IDLE_CLOSE_MS = 20_000
+
+const lease = async (): Promise<Browser> => {
+  clearTimeout(idle)
+  leases++
+  const current = shared ??= launch()
+  try {
+    const b = await current
+    if (b.isConnected()) return b
+    if (shared === current) shared = undefined
+    return await (shared ??= launch())
+  } catch (error) {
+    if (shared === current) shared = undefined
+    leases--
+    throw error
+  }
+}
+
+/** Ends a lease: the profiles opened under it are closed, so the next test starts from a clean browser. */
+const release = async (b: Browser): Promise<void> => {
+  leases--
+  if (leases > 0) return
+  await Promise.all(b.contexts().map((context) => context.close().catch(() => undefined)))
+  if (leases > 0) return
+  idle = setTimeout(() => {
+    const current = shared
+    shared = undefined
+    void current?.then((browser) => browser.close()).catch(() => undefined)
+  }, IDLE_CLOSE_MS)
+  idle.unref()
+}
+
+/**
+ * The browser for the scope of a test (or a whole test file, when built into its layer): the
+ * worker's shared Chromium; when the scope closes, every profile opened in it is closed.
+ */
+export const browser = Effect.acquireRelease(Effect.promise(lease), (b) => Effect.promise(() => release(b)))
 
 export interface Person {
   readonly context: BrowserContext

@@ -1647,7 +1647,8 @@ export interface components {
          *           "title": "Heart",
          *           "stars": 15,
          *           "price_uzs": 3450,
-         *           "remaining": null
+         *           "remaining": null,
+         *           "picture_url": null
          *         }
          *       ],
          *       "sandbox": false
@@ -1663,7 +1664,8 @@ export interface components {
          *       "title": "Heart",
          *       "stars": 15,
          *       "price_uzs": 3450,
-         *       "remaining": null
+         *       "remaining": null,
+         *       "picture_url": null
          *     }
          */
         Gift: {
@@ -1672,6 +1674,7 @@ export interface components {
             stars: number;
             price_uzs: number;
             remaining: number | null;
+            picture_url: string | null;
         };
         /**
          * @example {

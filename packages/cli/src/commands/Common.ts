@@ -1,6 +1,5 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import type { User } from "@resale/core/accounts/User.ts"
-import type { UserId } from "@resale/core/ids.ts"
 import { type Command, Option } from "commander"
 import { Effect } from "effect"
 import { type UserRef, wholeNumber } from "../Args.ts"
@@ -35,7 +34,7 @@ export const choiceOption = (flags: string, description: string, values: Readonl
 /** The user an operator named by id or `@username`. */
 export const resolveUser = Effect.fn("cli.resolveUser")(function*(ref: UserRef) {
   const accounts = yield* Accounts
-  return ref.kind === "id" ? yield* accounts.find(ref.id as UserId) : yield* accounts.findByUsername(ref.username)
+  return ref.kind === "id" ? yield* accounts.find(ref.id) : yield* accounts.findByUsername(ref.username)
 })
 
 /** `#12 @alice` or `#12` for prompts and tables. */

@@ -1,4 +1,4 @@
-import type { OrderId } from "@resale/core/ids.ts"
+import { OrderId } from "@resale/core/ids.ts"
 import { type Order, type OrderItem, OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import type { Command } from "commander"
@@ -94,9 +94,9 @@ const list = (options: ListOptions) =>
     )
   })
 
-const show = (id: number) =>
+const show = (id: OrderId) =>
   Effect.gen(function*() {
-    const order = yield* (yield* OrderService).find(operator, id as OrderId)
+    const order = yield* (yield* OrderService).find(operator, id)
     return output(order, orderText(order))
   })
 
@@ -104,10 +104,10 @@ interface RetryOptions extends CommonOptions {
   readonly yes?: boolean
 }
 
-const retry = (id: number, options: RetryOptions) =>
+const retry = (id: OrderId, options: RetryOptions) =>
   Effect.gen(function*() {
     const orders = yield* OrderService
-    const current = yield* orders.find(operator, id as OrderId)
+    const current = yield* orders.find(operator, id)
     yield* confirm(
       `Retry order #${current.id} (${current.status}, ${itemText(current.item)} for @${current.recipient}): ` +
         `charge user #${current.userId} ${formatUzs(current.priceUzs)} UZS again and queue it?`,
@@ -121,10 +121,10 @@ interface MarkDoneOptions extends RetryOptions {
   readonly txId?: string
 }
 
-const markDone = (id: number, options: MarkDoneOptions) =>
+const markDone = (id: OrderId, options: MarkDoneOptions) =>
   Effect.gen(function*() {
     const orders = yield* OrderService
-    const current = yield* orders.find(operator, id as OrderId)
+    const current = yield* orders.find(operator, id)
     const recharge = current.status === "failed"
       ? ` It was refunded: user #${current.userId} is charged ${formatUzs(current.priceUzs)} UZS again.`
       : ""
@@ -136,10 +136,10 @@ const markDone = (id: number, options: MarkDoneOptions) =>
     return output(order, `Order #${order.id} is ${order.status}.\n\n${orderText(order)}`)
   })
 
-const recheck = (id: number, options: RetryOptions) =>
+const recheck = (id: OrderId, options: RetryOptions) =>
   Effect.gen(function*() {
     const orders = yield* OrderService
-    const current = yield* orders.find(operator, id as OrderId)
+    const current = yield* orders.find(operator, id)
     yield* confirm(
       `Check order #${current.id} (${current.status}, ${itemText(current.item)} for @${current.recipient}) again? ` +
         `The worker looks at the same payment again; nothing is paid twice.`,
@@ -153,10 +153,10 @@ interface RefundOptions extends RetryOptions {
   readonly note?: string
 }
 
-const refund = (id: number, options: RefundOptions) =>
+const refund = (id: OrderId, options: RefundOptions) =>
   Effect.gen(function*() {
     const orders = yield* OrderService
-    const current = yield* orders.find(operator, id as OrderId)
+    const current = yield* orders.find(operator, id)
     yield* confirm(
       `Refund order #${current.id} (${current.status}, ${itemText(current.item)} for @${current.recipient}): ` +
         `give user #${current.userId} ${formatUzs(current.priceUzs)} UZS back? Only when the goods were surely not delivered.`,
@@ -178,32 +178,32 @@ export const registerOrders = (program: Command): void => {
   )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
-    orders.command("show").description("one order in full").argument("<id>", "order id", positiveId("the order id"))
-  ).action((id: number, options: CommonOptions) => runCommand(CliCore, show(id), options))
+    orders.command("show").description("one order in full").argument("<id>", "order id", positiveId("the order id", OrderId))
+  ).action((id: OrderId, options: CommonOptions) => runCommand(CliCore, show(id), options))
 
   withYes(withJson(
     orders.command("retry")
       .description("queue a failed order again, charging its price again (its refund stays)")
-      .argument("<id>", "order id", positiveId("the order id"))
-  )).action((id: number, options: RetryOptions) => runCommand(CliCore, retry(id, options), options))
+      .argument("<id>", "order id", positiveId("the order id", OrderId))
+  )).action((id: OrderId, options: RetryOptions) => runCommand(CliCore, retry(id, options), options))
 
   withYes(withJson(
     orders.command("recheck")
       .description("an order that needs attention (delivery unknown past the limit): let the worker check it again")
-      .argument("<id>", "order id", positiveId("the order id"))
-  )).action((id: number, options: RetryOptions) => runCommand(CliCore, recheck(id, options), options))
+      .argument("<id>", "order id", positiveId("the order id", OrderId))
+  )).action((id: OrderId, options: RetryOptions) => runCommand(CliCore, recheck(id, options), options))
 
   withYes(withJson(
     orders.command("refund")
       .description("an order that needs attention: fail it and refund its price, exactly once")
-      .argument("<id>", "order id", positiveId("the order id"))
+      .argument("<id>", "order id", positiveId("the order id", OrderId))
       .option("--note <text>", "why (kept as the order's error)", nonBlank("--note"))
-  )).action((id: number, options: RefundOptions) => runCommand(CliCore, refund(id, options), options))
+  )).action((id: OrderId, options: RefundOptions) => runCommand(CliCore, refund(id, options), options))
 
   withYes(withJson(
     orders.command("mark-done")
       .description("record an order as delivered by hand, e.g. one that needs attention (a failed one is charged again)")
-      .argument("<id>", "order id", positiveId("the order id"))
+      .argument("<id>", "order id", positiveId("the order id", OrderId))
       .option("--tx-id <id>", "transaction hash or reference of the manual delivery", nonBlank("--tx-id"))
-  )).action((id: number, options: MarkDoneOptions) => runCommand(CliCore, markDone(id, options), options))
+  )).action((id: OrderId, options: MarkDoneOptions) => runCommand(CliCore, markDone(id, options), options))
 }

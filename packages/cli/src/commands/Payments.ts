@@ -1,4 +1,4 @@
-import type { PaymentId, TopupId } from "@resale/core/ids.ts"
+import { PaymentId, TopupId } from "@resale/core/ids.ts"
 import { type IncomingPayment, PaymentStatus } from "@resale/core/payments/IncomingPayment.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
@@ -55,9 +55,9 @@ const list = (options: ListOptions) =>
     )
   })
 
-const show = (id: number) =>
+const show = (id: PaymentId) =>
   Effect.gen(function*() {
-    const payment = yield* (yield* Payments).find(id as PaymentId)
+    const payment = yield* (yield* Payments).find(id)
     return output(payment, paymentText(payment))
   })
 
@@ -66,11 +66,11 @@ interface AssignOptions extends CommonOptions {
   readonly confirmDuplicate?: boolean
 }
 
-const assign = (paymentId: number, topupId: number, options: AssignOptions) =>
+const assign = (paymentId: PaymentId, topupId: TopupId, options: AssignOptions) =>
   Effect.gen(function*() {
     const payments = yield* Payments
-    const payment = yield* payments.find(paymentId as PaymentId)
-    const topup = yield* (yield* TopupService).find(operator, topupId as TopupId)
+    const payment = yield* payments.find(paymentId)
+    const topup = yield* (yield* TopupService).find(operator, topupId)
     const difference = payment.amountUzs === topup.payableUzs
       ? ""
       : ` (the top-up's payable amount is ${formatUzs(topup.payableUzs)} UZS; the amount received is what gets credited)`
@@ -98,16 +98,16 @@ export const registerPayments = (program: Command): void => {
   )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
-    payments.command("show").description("one payment in full").argument("<id>", "payment id", positiveId("the payment id"))
-  ).action((id: number, options: CommonOptions) => runCommand(CliCore, show(id), options))
+    payments.command("show").description("one payment in full").argument("<id>", "payment id", positiveId("the payment id", PaymentId))
+  ).action((id: PaymentId, options: CommonOptions) => runCommand(CliCore, show(id), options))
 
   withYes(withJson(
     payments.command("assign")
       .description("resolve an unmatched, ambiguous or late payment: confirm this top-up with it and credit the amount received")
-      .argument("<payment_id>", "payment id", positiveId("the payment id"))
-      .argument("<topup_id>", "top-up id (pending, review or expired)", positiveId("the top-up id"))
+      .argument("<payment_id>", "payment id", positiveId("the payment id", PaymentId))
+      .argument("<topup_id>", "top-up id (pending, review or expired)", positiveId("the top-up id", TopupId))
       .option("--confirm-duplicate", "the user was credited this amount on a receipt alone, and you checked this payment is other money")
-  )).action((paymentId: number, topupId: number, options: AssignOptions) =>
+  )).action((paymentId: PaymentId, topupId: TopupId, options: AssignOptions) =>
     runCommand(CliCore, assign(paymentId, topupId, options), options)
   )
 }

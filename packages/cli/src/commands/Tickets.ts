@@ -1,4 +1,4 @@
-import type { TicketId } from "@resale/core/ids.ts"
+import { TicketId } from "@resale/core/ids.ts"
 import { type Ticket, type TicketMessage, TicketStatus } from "@resale/core/tickets/Ticket.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import type { Command } from "commander"
@@ -54,9 +54,9 @@ const list = (options: ListOptions) =>
     )
   })
 
-const show = (id: number) =>
+const show = (id: TicketId) =>
   Effect.gen(function*() {
-    const detail = yield* (yield* TicketService).detail(operator, id as TicketId)
+    const detail = yield* (yield* TicketService).detail(operator, id)
     return output(detail, [ticketHeader(detail.ticket), "", ...detail.messages.map(messageText)].join("\n"))
   })
 
@@ -64,20 +64,20 @@ interface ReplyOptions extends CommonOptions {
   readonly body: string
 }
 
-const reply = (id: number, options: ReplyOptions) =>
+const reply = (id: TicketId, options: ReplyOptions) =>
   Effect.gen(function*() {
-    const message = yield* (yield* TicketService).answer(id as TicketId, options.body)
+    const message = yield* (yield* TicketService).answer(id, options.body)
     return output(message, `Answer #${message.id} added to ticket #${message.ticketId}; the user is notified.`)
   })
 
-const move = (id: number, to: "close" | "reopen") =>
+const move = (id: TicketId, to: "close" | "reopen") =>
   Effect.gen(function*() {
     const tickets = yield* TicketService
-    const ticket = to === "close" ? yield* tickets.close(id as TicketId) : yield* tickets.reopen(id as TicketId)
+    const ticket = to === "close" ? yield* tickets.close(id) : yield* tickets.reopen(id)
     return output(ticket, `Ticket #${ticket.id} is ${ticket.status}.`)
   })
 
-const ticketId = positiveId("the ticket id")
+const ticketId = positiveId("the ticket id", TicketId)
 
 export const registerTickets = (program: Command): void => {
   const tickets = program.command("tickets").description("support tickets")
@@ -90,18 +90,18 @@ export const registerTickets = (program: Command): void => {
   )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(tickets.command("show").description("a ticket with all its messages").argument("<id>", "ticket id", ticketId))
-    .action((id: number, options: CommonOptions) => runCommand(CliCore, show(id), options))
+    .action((id: TicketId, options: CommonOptions) => runCommand(CliCore, show(id), options))
 
   withJson(
     tickets.command("reply")
       .description("answer a ticket as the operator")
       .argument("<id>", "ticket id", ticketId)
       .requiredOption("--body <text>", "the answer", nonBlank("--body"))
-  ).action((id: number, options: ReplyOptions) => runCommand(CliCore, reply(id, options), options))
+  ).action((id: TicketId, options: ReplyOptions) => runCommand(CliCore, reply(id, options), options))
 
   withJson(tickets.command("close").description("close an open ticket").argument("<id>", "ticket id", ticketId))
-    .action((id: number, options: CommonOptions) => runCommand(CliCore, move(id, "close"), options))
+    .action((id: TicketId, options: CommonOptions) => runCommand(CliCore, move(id, "close"), options))
 
   withJson(tickets.command("reopen").description("reopen a closed ticket").argument("<id>", "ticket id", ticketId))
-    .action((id: number, options: CommonOptions) => runCommand(CliCore, move(id, "reopen"), options))
+    .action((id: TicketId, options: CommonOptions) => runCommand(CliCore, move(id, "reopen"), options))
 }

@@ -1,4 +1,4 @@
-import type { TopupId } from "@resale/core/ids.ts"
+import { TopupId } from "@resale/core/ids.ts"
 import { type Topup, TopupStatus } from "@resale/core/topups/Topup.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import type { Command } from "commander"
@@ -64,9 +64,9 @@ const list = (options: ListOptions) =>
     )
   })
 
-const show = (id: number) =>
+const show = (id: TopupId) =>
   Effect.gen(function*() {
-    const topup = yield* (yield* TopupService).find(operator, id as TopupId)
+    const topup = yield* (yield* TopupService).find(operator, id)
     return output(topup, topupText(topup))
   })
 
@@ -85,9 +85,9 @@ const EXTENSIONS: Record<string, string> = {
 }
 
 /** Saves the uploaded receipt to a file, so an operator on the server can look at it before approving. */
-const receipt = (id: number, options: ReceiptOptions) =>
+const receipt = (id: TopupId, options: ReceiptOptions) =>
   Effect.gen(function*() {
-    const file = yield* (yield* TopupService).receipt(operator, id as TopupId)
+    const file = yield* (yield* TopupService).receipt(operator, id)
     const path = resolve(options.out ?? `receipt-${id}.${EXTENSIONS[file.contentType] ?? "bin"}`)
     yield* Effect.try({
       try: () => writeFileSync(path, file.bytes, { flag: options.force === true ? "w" : "wx" }),
@@ -113,7 +113,7 @@ interface ActOptions extends CommonOptions {
 
 /** Reads the top-up first, so the question names the user and the amount that will move. */
 const act = (
-  id: number,
+  id: TopupId,
   options: ActOptions,
   verb: string,
   question: (t: Topup) => string,
@@ -121,10 +121,10 @@ const act = (
 ) =>
   Effect.gen(function*() {
     const service = yield* TopupService
-    const current = yield* service.find(operator, id as TopupId)
+    const current = yield* service.find(operator, id)
     yield* confirm(question(current), { yes: options.yes === true, action: `${verb} top-up #${id}` })
     const note = options.note?.trim() === "" ? undefined : options.note?.trim()
-    const topup = yield* run(service, id as TopupId, note)
+    const topup = yield* run(service, id, note)
     return output(topup, `Top-up #${topup.id} is now ${topup.status}.\n\n${topupText(topup)}`)
   })
 
@@ -139,24 +139,24 @@ export const registerTopups = (program: Command): void => {
   )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
-    topups.command("show").description("one top-up in full").argument("<id>", "top-up id", positiveId("the top-up id"))
-  ).action((id: number, options: CommonOptions) => runCommand(CliCore, show(id), options))
+    topups.command("show").description("one top-up in full").argument("<id>", "top-up id", positiveId("the top-up id", TopupId))
+  ).action((id: TopupId, options: CommonOptions) => runCommand(CliCore, show(id), options))
 
   withJson(
     topups.command("receipt")
       .description("save the receipt file of a top-up, to check it before approving")
-      .argument("<id>", "top-up id", positiveId("the top-up id"))
+      .argument("<id>", "top-up id", positiveId("the top-up id", TopupId))
       .option("--out <path>", "file to write (default receipt-<id>.<type> here)")
       .option("--force", "overwrite the file if it exists")
-  ).action((id: number, options: ReceiptOptions) => runCommand(CliCore, receipt(id, options), options))
+  ).action((id: TopupId, options: ReceiptOptions) => runCommand(CliCore, receipt(id, options), options))
 
   withYes(withJson(
     topups.command("approve")
       .description("approve a pending or review top-up and credit its payable amount to the user")
-      .argument("<id>", "top-up id", positiveId("the top-up id"))
+      .argument("<id>", "top-up id", positiveId("the top-up id", TopupId))
       .option("--note <text>", "note kept on the top-up (e.g. the receipt check)")
       .option("--confirm-duplicate", "the receipt repeats a recent credit of the same amount, and you checked it is a second payment")
-  )).action((id: number, options: ActOptions) =>
+  )).action((id: TopupId, options: ActOptions) =>
     runCommand(CliCore, act(id, options, "approve", (t) =>
       `Approve top-up #${t.id} (${t.status}) and credit ${formatUzs(t.payableUzs)} UZS to user #${t.userId}?`,
       (s, topupId, note) => s.approve(topupId, note, { confirmDuplicate: options.confirmDuplicate === true })), options)
@@ -165,9 +165,9 @@ export const registerTopups = (program: Command): void => {
   withYes(withJson(
     topups.command("reject")
       .description("reject a pending or review top-up (nothing is credited)")
-      .argument("<id>", "top-up id", positiveId("the top-up id"))
+      .argument("<id>", "top-up id", positiveId("the top-up id", TopupId))
       .option("--note <text>", "reason shown to the user")
-  )).action((id: number, options: ActOptions) =>
+  )).action((id: TopupId, options: ActOptions) =>
     runCommand(CliCore, act(id, options, "reject", (t) =>
       `Reject top-up #${t.id} (${t.status}, ${formatUzs(t.payableUzs)} UZS) of user #${t.userId}?`,
       (s, topupId, note) => s.reject(topupId, note)), options)
@@ -176,8 +176,8 @@ export const registerTopups = (program: Command): void => {
   withYes(withJson(
     topups.command("mark-paid")
       .description("mark a top-up paid, as the admin API's mark-paid does, and credit its payable amount")
-      .argument("<id>", "top-up id", positiveId("the top-up id"))
-  )).action((id: number, options: ActOptions) =>
+      .argument("<id>", "top-up id", positiveId("the top-up id", TopupId))
+  )).action((id: TopupId, options: ActOptions) =>
     runCommand(CliCore, act(id, options, "mark paid", (t) =>
       `Mark top-up #${t.id} (${t.status}) paid and credit ${formatUzs(t.payableUzs)} UZS to user #${t.userId}?`,
       (s, topupId) => s.markPaid(topupId)), options)

@@ -1,8 +1,8 @@
 /**
  * One marketplace purchase paid from a wallet, exactly once, for a claimed `pending` record: check
  * funds, quote, store the invoice (`Ref#`), pay it through `DirectPayment` (the message stored before
- * it goes out), then wait for delivery. Shared by the direct surface (the caller's wallet) and the
- * hot-wallet purchases of account orders (`WalletPurchases`). Run it uninterruptibly.
+ * it goes out), then wait for delivery. The direct surface's (the caller's wallet; account orders pay
+ * through `wallet/BatchedPurchases`). Run it uninterruptibly.
  */
 import { Clock, Effect, Option } from "effect"
 import { formatTon } from "../money/Nanoton.ts"

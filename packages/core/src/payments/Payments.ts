@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import type { PaymentId, TopupId } from "../ids.ts"
 import { Ledger } from "../ports/Ledger.ts"
-import { IncomingPayments } from "../ports/IncomingPayments.ts"
+import { IncomingPayments, type PaymentFilter } from "../ports/IncomingPayments.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Topups } from "../ports/Topups.ts"
 import { Transactor } from "../ports/Transactor.ts"
@@ -85,7 +85,7 @@ export class Payments extends Context.Service<Payments, {
   readonly creditedOnReceipt: (payment: IncomingPayment, topup: Topup) => Effect.Effect<Option.Option<Topup>>
   readonly find: (paymentId: PaymentId) => Effect.Effect<IncomingPayment, PaymentNotFound>
   /** Operators: oldest first. */
-  readonly list: (filter: { readonly status?: ReadonlyArray<PaymentStatus> } & PageRequest) => Effect.Effect<Page<IncomingPayment>>
+  readonly list: (filter: PaymentFilter) => Effect.Effect<Page<IncomingPayment>>
 }>()("core/payments/Payments") {
   static readonly layer = Layer.effect(
     Payments,
@@ -246,9 +246,7 @@ export class Payments extends Context.Service<Payments, {
         }))
       })
 
-      const list = Effect.fn("Payments.list")(function*(
-        filter: { readonly status?: ReadonlyArray<PaymentStatus> } & PageRequest
-      ) {
+      const list = Effect.fn("Payments.list")(function*(filter: PaymentFilter) {
         return yield* payments.list(filter)
       })
 

@@ -24,7 +24,9 @@ export const StarGift = Schema.Struct({
   /** limited edition: `remaining` of `total` are left (null when unlimited) */
   remaining: Schema.NullOr(Schema.Int),
   total: Schema.NullOr(Schema.Int),
-  soldOut: Schema.Boolean
+  soldOut: Schema.Boolean,
+  /** its picture (an https or data: image URL) when the sender provides one */
+  picture: Schema.optionalKey(Schema.String)
 })
 export type StarGift = typeof StarGift.Type
 

@@ -5,6 +5,17 @@ import type { IncomingPayment, NewIncomingPayment, PaymentStatus } from "../paym
 import type { PaymentAlreadyMatched, PaymentNotFound } from "../payments/PaymentErrors.ts"
 
 /** Storage of card payments reported by the bank-message relay. */
+/** Which payments to list: any of the statuses, received in [from, to), of exactly this amount. */
+export type PaymentFilter = {
+  readonly status?: ReadonlyArray<PaymentStatus>
+  readonly from?: Date
+  readonly to?: Date
+  readonly amountUzs?: number
+  /** Matched ones only: by the amount on arrival (`bank`), or assigned by an operator (`operator`). */
+  readonly matchedBy?: "bank" | "operator"
+  readonly newestFirst?: boolean
+} & PageRequest
+
 export class IncomingPayments extends Context.Service<IncomingPayments, {
   /**
    * Stores a payment in status `received`. When `externalId` is present it is unique: recording
@@ -31,8 +42,6 @@ export class IncomingPayments extends Context.Service<IncomingPayments, {
     status: "unmatched" | "ambiguous",
     now: Date
   ) => Effect.Effect<IncomingPayment, PaymentNotFound | PaymentAlreadyMatched>
-  /** Oldest first, so operators and the rematch job see them in arrival order. */
-  readonly list: (filter: { readonly status?: ReadonlyArray<PaymentStatus> } & PageRequest) => Effect.Effect<
-    Page<IncomingPayment>
-  >
+  /** Oldest first (the rematch job's arrival order), or newest first for operators' lists. */
+  readonly list: (filter: PaymentFilter) => Effect.Effect<Page<IncomingPayment>>
 }>()("core/ports/IncomingPayments") {}

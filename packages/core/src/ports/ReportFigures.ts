@@ -12,8 +12,8 @@ export interface ReportWindow {
 
 /**
  * The ledger's entries of one period summed by why money moved. `detail` says more where the cause
- * has kinds: a top-up's confirmation (`payment` bank match, `operator` receipt or operator,
- * `admin_api`), an order's or refund's kind (`stars`, `premium`, `gift`); null otherwise.
+ * has kinds: how a top-up was credited (`payment` with a bank payment, matched or assigned by an
+ * operator; `operator` on a receipt; `admin_api`), an order's or refund's kind (`stars`, `premium`, `gift`); null otherwise.
  */
 export interface LedgerFigure {
   /** The period's first Tashkent day, "YYYY-MM-DD". */

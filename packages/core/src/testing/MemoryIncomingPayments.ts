@@ -47,7 +47,13 @@ export const MemoryIncomingPayments = Layer.effect(
           paginate(
             [...s.payments.values()]
               .filter((p) => filter.status === undefined || filter.status.includes(p.status))
-              .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id),
+              .filter((p) => (filter.from === undefined || p.createdAt >= filter.from) && (filter.to === undefined || p.createdAt < filter.to))
+              .filter((p) => filter.amountUzs === undefined || p.amountUzs === filter.amountUzs)
+              .filter((p) =>
+                filter.matchedBy === undefined ||
+                (p.topupId !== null && s.topups.get(p.topupId)?.confirmedBy === (filter.matchedBy === "operator" ? "operator" : "payment"))
+              )
+              .sort((a, b) => (a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id) * (filter.newestFirst === true ? -1 : 1)),
             filter
           )
         )

@@ -20,7 +20,7 @@ export const MemoryReportFigures = Layer.effect(
           const period = periodStart(window.period, tashkentDay(e.createdAt))
           const orderId = Number(e.causeId.split(":")[0])
           const detail = e.cause === "topup"
-            ? s.topups.get(Number(e.causeId))?.confirmedBy ?? null
+            ? (s.topups.get(Number(e.causeId))?.paymentId != null ? "payment" : s.topups.get(Number(e.causeId))?.confirmedBy ?? null)
             : e.cause === "order" || e.cause === "refund"
             ? s.orders.get(orderId)?.item.kind ?? null
             : null

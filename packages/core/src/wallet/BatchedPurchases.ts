@@ -3,10 +3,10 @@
  * quotes its own invoice (at most `quoteConcurrency` marketplace calls at once), then joins the next batch: while one message of the wallet is
  * in flight, the invoices that became ready wait, and the next message carries all of them (up to
  * `batchLimit`). Exactly once per key through `WalletBatches`; then each order's delivery is read
- * from the marketplace with its own evidence. Same outcomes as `WalletPurchases` (what the order does next).
+ * from the marketplace with its own evidence. What the order does next is a `PurchaseOutcome`.
  */
 import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Semaphore } from "effect"
-import type { PurchaseOutcome, WalletPurchase } from "../direct/WalletPurchases.ts"
+import type { PurchaseOutcome, WalletPurchase } from "./PurchaseOutcome.ts"
 import { formatTon } from "../money/Nanoton.ts"
 import { Blockchain, type Wallet } from "../ports/Blockchain.ts"
 import { isTransientReason, Marketplace, type MarketplaceError, type PaymentRequest } from "../ports/Marketplace.ts"

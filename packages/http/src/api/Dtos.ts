@@ -98,7 +98,9 @@ export const Gift = Schema.Struct({
   title: Schema.String,
   stars: Schema.Int,
   price_uzs: Schema.Int,
-  remaining: Schema.NullOr(Schema.Int)
+  remaining: Schema.NullOr(Schema.Int),
+  /** The gift's picture (an https or data: image URL) when the gift sender provides one. */
+  picture_url: Schema.NullOr(Schema.String)
 }).annotate({ identifier: "Gift" })
 
 export const Gifts = Schema.Struct({ gifts: Schema.Array(Gift), sandbox: Schema.Boolean }).annotate({

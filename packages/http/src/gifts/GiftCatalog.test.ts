@@ -49,9 +49,9 @@ describe("GiftCatalog over the GiftSender port", () => {
       const catalog = yield* GiftCatalog
       const gifts = yield* catalog.list
       assert.deepStrictEqual(gifts.map((g) => g.id), [HEART.id, LIMITED.id, UNTITLED.id])
-      assert.deepStrictEqual(gifts[1], { id: LIMITED.id, title: "Plush", stars: 350, remaining: 12 })
+      assert.deepStrictEqual(gifts[1], { id: LIMITED.id, title: "Plush", stars: 350, remaining: 12, picture: null })
       assert.strictEqual(gifts[2]?.title, `Gift ${UNTITLED.id}`)
-      assert.deepStrictEqual(yield* catalog.find(` ${HEART.id} `), { id: HEART.id, title: "Heart", stars: 15, remaining: null })
+      assert.deepStrictEqual(yield* catalog.find(` ${HEART.id} `), { id: HEART.id, title: "Heart", stars: 15, remaining: null, picture: null })
       assert.strictEqual((yield* Effect.flip(catalog.find(SOLD_OUT.id)))._tag, "GiftNotFound")
       assert.strictEqual((yield* Effect.flip(catalog.find("heart")))._tag, "GiftNotFound")
       assert.strictEqual((yield* Effect.flip(catalog.find("1")))._tag, "GiftNotFound")

@@ -9,6 +9,8 @@ export interface CatalogGift {
   readonly title: string
   readonly stars: number
   readonly remaining: number | null
+  /** the sender's picture of it (https or data: URL), null when it gives none */
+  readonly picture: string | null
 }
 
 export class GiftNotFound extends Schema.TaggedError<GiftNotFound>()("GiftNotFound", { giftId: Schema.String }) {}
@@ -34,7 +36,8 @@ const toCatalogGift = (gift: StarGift): CatalogGift => ({
   id: gift.id,
   title: gift.title ?? `Gift ${gift.id}`,
   stars: gift.stars,
-  remaining: gift.remaining
+  remaining: gift.remaining,
+  picture: gift.picture === undefined || gift.picture === "" ? null : gift.picture
 })
 
 /** What can be ordered: on sale, with a numeric id and a positive price. */

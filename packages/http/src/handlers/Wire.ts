@@ -92,7 +92,8 @@ export const giftsOut = (gifts: ReadonlyArray<CatalogGift>, prices: Prices, sand
     title: g.title,
     stars: g.stars,
     price_uzs: g.stars * prices.starPriceUzs,
-    remaining: g.remaining
+    remaining: g.remaining,
+    picture_url: g.picture
   })),
   sandbox
 })

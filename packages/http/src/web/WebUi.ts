@@ -3,6 +3,7 @@ import type { KnownRoute } from "../validation/FastApiFallback.ts"
 import { WebGateway } from "./gateway/WebGateway.ts"
 import { ASSET_ROUTES, AssetRoutes } from "./routes/AssetRoutes.ts"
 import { HISTORY_ROUTES, HistoryRoutes } from "./routes/HistoryRoutes.ts"
+import { PAYMENT_ROUTES, PaymentRoutes } from "./routes/PaymentRoutes.ts"
 import { SANDBOX_ROUTES, SandboxRoutes } from "./routes/SandboxRoutes.ts"
 import { PEOPLE_ROUTES, PeopleRoutes } from "./routes/PeopleRoutes.ts"
 import { OPERATOR_ROUTES, OperatorRoutes } from "./routes/OperatorRoutes.ts"
@@ -15,7 +16,7 @@ import { SHOPPER_ROUTES, ShopperRoutes } from "./routes/ShopperRoutes.ts"
  * browser requests into pages (global middleware), the static assets and language switch, and the
  * few JSON routes the pages need that the contract lacks. API clients see no difference.
  */
-export const WebUi = Layer.mergeAll(WebGateway, AssetRoutes, ShopperRoutes, OperatorRoutes, RootRoute, HistoryRoutes, PeopleRoutes, ReportRoutes, SandboxRoutes)
+export const WebUi = Layer.mergeAll(WebGateway, AssetRoutes, ShopperRoutes, OperatorRoutes, RootRoute, HistoryRoutes, PeopleRoutes, ReportRoutes, PaymentRoutes, SandboxRoutes)
 
 /** Method and path of every route the web UI adds, for the server's 405 answers. */
-export const WEB_ROUTES: ReadonlyArray<KnownRoute> = [...ROOT_ROUTES, ...ASSET_ROUTES, ...SHOPPER_ROUTES, ...HISTORY_ROUTES, ...OPERATOR_ROUTES, ...PEOPLE_ROUTES, ...REPORT_ROUTES, ...SANDBOX_ROUTES]
+export const WEB_ROUTES: ReadonlyArray<KnownRoute> = [...ROOT_ROUTES, ...ASSET_ROUTES, ...SHOPPER_ROUTES, ...HISTORY_ROUTES, ...OPERATOR_ROUTES, ...PEOPLE_ROUTES, ...REPORT_ROUTES, ...PAYMENT_ROUTES, ...SANDBOX_ROUTES]

@@ -195,6 +195,14 @@ export const paymentsContract = (test: StoreTest) => {
     assert.deepStrictEqual((yield* payments.list({ offset: 0, limit: 10 })).items.map((p) => p.id), [payment.id, other.id])
     const open = yield* payments.list({ status: ["unmatched", "ambiguous"], offset: 0, limit: 10 })
     assert.deepStrictEqual(open.items.map((p) => p.id), [other.id])
+    // Operators' filters: newest first, by amount, by arrival window [from, to).
+    const { payment: later } = yield* payments.record({ amountUzs: 1_500 as Uzs, cardLast4: null, externalId: "m-3" }, at(minutes(60)))
+    const ids = (filter: Omit<Parameters<typeof payments.list>[0], "offset" | "limit">) =>
+      Effect.map(payments.list({ ...filter, offset: 0, limit: 10 }), (page) => page.items.map((p) => p.id))
+    assert.deepStrictEqual(yield* ids({ newestFirst: true }), [later.id, other.id, payment.id])
+    assert.deepStrictEqual(yield* ids({ amountUzs: 1_500 }), [other.id, later.id])
+    assert.deepStrictEqual(yield* ids({ from: at(minutes(30)) }), [later.id])
+    assert.deepStrictEqual(yield* ids({ to: at(minutes(30)), amountUzs: 1_500 }), [other.id])
     assert.strictEqual(Option.getOrThrow(yield* payments.find(other.id)).status, "ambiguous")
   }))
 

@@ -1,5 +1,5 @@
 import type { Order } from "@resale/core/orders/Order.ts"
-import type { PurchaseOutcome } from "@resale/core/direct/WalletPurchases.ts"
+import type { PurchaseOutcome } from "@resale/core/wallet/PurchaseOutcome.ts"
 import { BatchedPurchases } from "@resale/core/wallet/BatchedPurchases.ts"
 import { Context, Effect, Layer } from "effect"
 import { HotWallet } from "./HotWallet.ts"

@@ -63,7 +63,7 @@ const RULES: ReadonlyArray<FormRule> = [
   },
   { pattern: /^\/v2\/orders\/stars$/, back: () => "/v2/dashboard#buy-stars", success: orderPlaced },
   { pattern: /^\/v2\/orders\/premium$/, back: () => "/v2/dashboard#buy-premium", success: orderPlaced },
-  { pattern: /^\/v2\/gifts\/buy$/, back: () => "/v2/gifts", success: orderPlaced },
+  { pattern: /^\/v2\/gifts\/buy$/, back: () => "/v2/gifts#send-gift", success: orderPlaced },
   {
     pattern: /^\/v2\/api-docs\/getinfo-upgrade$/,
     back: () => "/v2/api-docs#tiers",
@@ -96,7 +96,7 @@ const RULES: ReadonlyArray<FormRule> = [
   },
   {
     pattern: /^\/v2\/admin\/payments\/(\d+)\/assign$/,
-    back: () => "/v2/admin/payments",
+    back: (m) => `/v2/admin/payments#pay-${m[1]}`,
     success: (m, json) => ({
       next: "/v2/admin/payments",
       flash: ok("flash.paymentAssigned", { id: m[1]!, topup: id(at(json, "topup_id")) })
@@ -161,11 +161,9 @@ export const formSuccess = (path: string, json: unknown): FormOutcome => {
   return fallback(path)
 }
 
-/** The form a failed post came from when its page holds many alike (one per gift): its element id. */
-export const formAnchor = (path: string, fields: Readonly<Record<string, string>>): string | undefined => {
-  const gift = fields["gift_id"]
-  return path === "/v2/gifts/buy" && gift !== undefined && /^[a-z0-9-]{1,34}$/.test(gift) ? `gift-${gift}` : undefined
-}
+/** The form a failed post came from when its page's anchor is not the usual one: the gifts' one form. */
+export const formAnchor = (path: string, _fields: Readonly<Record<string, string>>): string | undefined =>
+  path === "/v2/gifts/buy" ? "send-gift" : undefined
 
 /** Where a failed form post to `path` returns to (when the Referer does not say). */
 export const formBack = (path: string): string => {

@@ -4,7 +4,7 @@ import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { type Person, userIdsIn } from "../layout/People.ts"
 import { type AdminOrdersFilter, adminOrdersPage } from "../pages/AdminOrdersPage.ts"
-import { type AdminPayment, adminPaymentsPage } from "../pages/AdminPaymentsPage.ts"
+import { type AdminPayment, adminPaymentsPage, PAYMENT_FILTERS, type PaymentsFilter } from "../pages/AdminPaymentsPage.ts"
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
 import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/AdminReportsPage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
@@ -161,8 +161,21 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
           history: history.topups
         })
     )],
-  [/^\/v2\/admin\/payments$/, (env) =>
-    loadWithPeople(env, ["/v2/admin/payments"], (ctx, list: { payments: ReadonlyArray<AdminPayment> }) => adminPaymentsPage(ctx, list.payments))],
+  [/^\/v2\/admin\/payments$/, (env) => {
+    const { offset, limit } = paging(env.query, 50)
+    const status = env.query.get("status") || "all"
+    const filter: PaymentsFilter = {
+      status: (PAYMENT_FILTERS as ReadonlyArray<string>).includes(status) ? status : "all",
+      from: env.query.get("from") ?? "",
+      to: env.query.get("to") ?? "",
+      amount: env.query.get("amount") ?? "",
+      offset,
+      limit
+    }
+    const params = new URLSearchParams({ ...filter, offset: String(offset), limit: String(limit) })
+    return loadWithPeople(env, [`/v2/admin/payments?${params}`], (ctx, list: { payments: ReadonlyArray<AdminPayment>; total: number }) =>
+      adminPaymentsPage(ctx, { payments: list.payments, total: list.total, filter }))
+  }],
   [/^\/v2\/admin\/orders$/, (env) => {
     const { offset, limit } = paging(env.query, 50)
     const status = env.query.get("status") || null

@@ -66,10 +66,19 @@ const refillSelects = (part: string, values: Readonly<Record<string, string>>): 
     return open + marked + close
   })
 
+/** A radio group chooses the posted value again (the gift picker). */
+const refillRadios = (part: string, values: Readonly<Record<string, string>>): string =>
+  part.replace(/<input [^>]*type="radio"[^>]*>/g, (tag) => {
+    const name = attr(tag, "name")
+    if (name === undefined || values[name] === undefined) return tag
+    const plain = tag.replace(/ checked/g, "")
+    return attr(tag, "value") === escape(values[name]) ? plain.replace(/^<input /, "<input checked ") : plain
+  })
+
 /** The page with section `id`'s fields holding `values` again. */
 export const refillSection = (page: string, id: string, values: Readonly<Record<string, string>>): string => {
   const bounds = sectionBounds(page, id)
   if (!bounds) return page
-  const part = refillSelects(refillTextareas(refillInputs(page.slice(bounds[0], bounds[1]), values), values), values)
+  const part = refillRadios(refillSelects(refillTextareas(refillInputs(page.slice(bounds[0], bounds[1]), values), values), values), values)
   return page.slice(0, bounds[0]) + part + page.slice(bounds[1])
 }

@@ -14,7 +14,7 @@ export const userIdsIn = (json: unknown, into: Set<number> = new Set()): Set<num
   if (Array.isArray(json)) for (const item of json) userIdsIn(item, into)
   else if (json !== null && typeof json === "object") {
     for (const [key, value] of Object.entries(json)) {
-      if (key === "user_id" && typeof value === "number") into.add(value)
+      if ((key === "user_id" || key.endsWith("_user_id")) && typeof value === "number") into.add(value)
       else if (typeof value === "object") userIdsIn(value, into)
     }
   }

@@ -24,7 +24,7 @@ export const adminHomePage = (ctx: PageContext, data: AdminHomeData): Html => {
 <ul class="counters">
 ${counter("/v2/admin/topups", t("admin.reviewTopups"), data.home.review_topups)}
 ${counter("/v2/admin/topups", t("admin.pendingTopups"), data.home.pending_topups)}
-${counter("/v2/admin/payments", t("admin.unmatched"), data.unmatchedPayments)}
+${counter("/v2/admin/payments?status=unresolved", t("admin.unmatched"), data.unmatchedPayments)}
 ${counter("/v2/admin/tickets", t("admin.openTickets"), data.home.open_tickets)}
 </ul>
 ${section("pricing", t("admin.pricing"), html`<form method="post" action="/v2/admin/pricing" class="pricing">${formGuards(ctx)}

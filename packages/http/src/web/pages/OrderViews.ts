@@ -1,4 +1,5 @@
 import type * as Dto from "../../api/Dtos.ts"
+import { giftName } from "../i18n/GiftNames.ts"
 import { type Html, html } from "../Html.ts"
 import type { Translator } from "../i18n/Translate.ts"
 import { money, statusBadge, table, time } from "../layout/Components.ts"
@@ -13,7 +14,7 @@ export type GiftTitles = Readonly<Record<string, string>>
 export const orderItem = (tr: Translator, order: Order, gifts: GiftTitles): string => {
   if (order.kind === "stars") return tr.t("order.stars", { n: order.stars ?? 0 })
   if (order.kind === "premium") return tr.t("order.premium", { n: order.months ?? 0 })
-  return tr.t("order.gift", { name: gifts[order.gift_id ?? ""] ?? `#${order.gift_id ?? "?"}` })
+  return tr.t("order.gift", { name: giftName(tr.locale, order.gift_id ?? "?", gifts[order.gift_id ?? ""]) })
 }
 
 /**

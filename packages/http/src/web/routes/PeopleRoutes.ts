@@ -1,5 +1,5 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
-import type { UserId } from "@resale/core/ids.ts"
+import { UserId } from "@resale/core/ids.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
@@ -9,7 +9,7 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { adminOrderOut, ticketOut, topupOut, userOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathId, queryInt, strField, validationFailed, type ValidationItem } from "./RouteKit.ts"
+import { detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathIdOf, queryInt, strField, validationFailed, type ValidationItem } from "./RouteKit.ts"
 
 /**
  * Who is who, for operators: find a shopper by @username, name or user number, see one
@@ -28,7 +28,7 @@ export const PEOPLE_ROUTES = [
   { method: "POST", path: "/v2/admin/users/:user_id/adjust" }
 ] as const
 
-const pathUser = (raw: string | undefined): UserId | undefined => pathId(raw) as UserId | undefined
+const pathUser = pathIdOf(UserId)
 
 export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const router = yield* HttpRouter.HttpRouter
@@ -57,8 +57,8 @@ export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
   // Who the user numbers on an operator list are: name, @username, Telegram id (unknown numbers are left out).
   const brief = Effect.gen(function*() {
     const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams
-    const ids = [...new Set((query.get("ids") ?? "").split(",").map((raw) => pathId(raw.trim())).filter((id) => id !== undefined))].slice(0, 200)
-    const found = yield* Effect.forEach(ids, (id) => Effect.option(accounts.find(id as UserId)), { concurrency: 4 })
+    const ids = [...new Set((query.get("ids") ?? "").split(",").map((raw) => pathUser(raw.trim())).filter((id) => id !== undefined))].slice(0, 200)
+    const found = yield* Effect.forEach(ids, (id) => Effect.option(accounts.find(id)), { concurrency: 4 })
     return json({ users: found.flatMap((u) => Option.toArray(u)).map(userOut) })
   })
 

@@ -1,5 +1,5 @@
 import type { UserId } from "@resale/core"
-import { Clock, Effect, Option, Redacted } from "effect"
+import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { isSameOrigin } from "../../auth/OriginCheck.ts"
 import type { WebSessions } from "../../auth/WebSessions.ts"
@@ -116,6 +116,15 @@ export const operatorOnly = (sessions: WebSessions["Service"], publicUrl: string
 /** A path id: digits only and positive, else the route does not exist for it. */
 export const pathId = (raw: string | undefined): number | undefined =>
   raw !== undefined && /^\d{1,15}$/.test(raw) && Number(raw) > 0 ? Number(raw) : undefined
+
+/** A path id decoded into the core's branded id (`UserId`, `TicketId`, ...); undefined as for `pathId`. Build it once per route file. */
+export const pathIdOf = <S extends Schema.ConstraintDecoder<unknown>>(id: S) => {
+  const decode = Schema.decodeUnknownOption(id)
+  return (raw: string | undefined): S["Type"] | undefined => {
+    const n = pathId(raw)
+    return n === undefined ? undefined : Option.getOrUndefined(decode(n))
+  }
+}
 
 /** `?name=` as a non-negative integer within bounds, or the default. */
 export const queryInt = (query: URLSearchParams, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
