@@ -3,7 +3,7 @@ import type { SqlError } from "effect/sql/SqlError"
 
 /**
  * Plain conversions of driver values, for the few statements not read through a row schema yet
- * (`PgDirectPurchaseRecords`, `PgReportFigures`): a range check instead of rounding. Rows of the
+ * (`PgReportFigures`): a range check instead of rounding. Rows of the
  * core's types (branded ids, amounts, literals) are decoded with schemas: see `Rows.ts`.
  */
 
