@@ -9,12 +9,13 @@
  *   plus the forwarding fees of what they sent; target: not above a single transfer's).
  * Each setting runs on a fresh database and a fresh sandbox world. A setting is `VERSION[:BATCH]`,
  * the worker's own environment: `HOT_WALLET_VERSION=VERSION` and, when given, `HOT_WALLET_BATCH=BATCH`
- * (payments per external message); `SANDBOX_BLOCK_INTERVAL` is the block argument. Any other worker
- * setting passes through from this process's environment.
+ * (payments per external message) with `WORKER_CONCURRENCY` as large (a batch holds at most the orders
+ * a worker carries at once); `SANDBOX_BLOCK_INTERVAL` is the block argument. Any other worker setting
+ * passes through from this process's environment.
  * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432).
  * Run: node bench/fulfilment/run.ts [orders, default 1000] [block seconds, default 5]
  *      [settings, default v5r1,v4r2] [minutes allowed per setting, default 120]
- * e.g. `node bench/fulfilment/run.ts 1000 5 v4r2:1,v5r1:255` (one at a time against V5R1 batches).
+ * e.g. `node bench/fulfilment/run.ts 1000 5 v5r1:1,v5r1:255,v4r2:4` (one at a time, V5R1 and V4R2 batches).
  */
 import { CoreServices } from "@resale/core/CoreServices.ts"
 import type { WalletVersion } from "@resale/core/ports/Blockchain.ts"
@@ -113,8 +114,11 @@ interface Figures {
   readonly placingSeconds: number
   readonly perBlock: number
   readonly feePerOrder: number
+  readonly feePerTransfer: number
   readonly messages: number
   readonly transfers: number
+  /** Payments recorded paid by the wallet batches, how many batches, the largest (when batching exists). */
+  readonly batches: { readonly paid: number; readonly count: number; readonly largest: number } | undefined
 }
 
 const runOne = async (setting: string): Promise<Figures> => {
@@ -137,6 +141,8 @@ const runOne = async (setting: string): Promise<Figures> => {
       SANDBOX_BLOCK_INTERVAL: `${BLOCK_SECONDS} seconds`,
       HOT_WALLET_VERSION: wallet,
       ...(batch === undefined ? {} : { HOT_WALLET_BATCH: batch }),
+      // A batch holds at most the orders one worker carries at once.
+      WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? String(Math.max(4, Number(batch ?? 1))),
       LOG_FORMAT: "json"
     },
     stdio: ["ignore", log, log]
@@ -188,6 +194,16 @@ const runOne = async (setting: string): Promise<Figures> => {
       ? (new Date(state.last).getTime() - new Date(state.first).getTime()) / 1000
       : NaN
     const completed = Number(state.completed)
+    const batches = await Effect.runPromise(Effect.gen(function*() {
+      const sql = yield* SqlClient
+      const [exists] = yield* sql<{ found: boolean }>`SELECT to_regclass('wallet_payments') IS NOT NULL AS found`
+      if (exists?.found !== true) return undefined
+      const [row] = yield* sql<{ paid: bigint; count: bigint; largest: number | null }>`
+        SELECT (SELECT count(*) FROM wallet_payments WHERE state = 'paid') AS paid,
+               count(*) AS count, max(n) AS largest
+        FROM (SELECT batch_id, count(*) AS n FROM wallet_payments WHERE batch_id IS NOT NULL GROUP BY batch_id) b`
+      return { paid: Number(row?.paid ?? 0), count: Number(row?.count ?? 0), largest: Number(row?.largest ?? 0) }
+    }).pipe(Effect.provide(PgConnection.layerFromUrl(url, 1)), Effect.scoped))
     // The world is fresh: every external message of the hot wallet (funded on its first order) is a payment.
     const hot = await Effect.runPromise(chain.resolveWallet(sandboxHotWalletPhrase(), { version: wallet as WalletVersion }))
     const spent = await feesSince(toncenter, Address.parse(hot.address), 0n)
@@ -200,8 +216,10 @@ const runOne = async (setting: string): Promise<Figures> => {
       placingSeconds,
       perBlock: completed / (seconds / BLOCK_SECONDS),
       feePerOrder: completed > 0 ? Number(fromNano(spent.fees)) / completed : NaN,
+      feePerTransfer: spent.transfers > 0 ? Number(fromNano(spent.fees)) / spent.transfers : NaN,
       messages: spent.messages,
-      transfers: spent.transfers
+      transfers: spent.transfers,
+      batches
     }
   } finally {
     worker.kill("SIGTERM")
@@ -224,6 +242,9 @@ for (const r of results) {
   console.log(`${r.wallet} (HOT_WALLET_VERSION=${version}${batch === undefined ? "" : `, HOT_WALLET_BATCH=${batch}`}):`)
   console.log(`  ${r.completed} completed, ${r.failed} failed, ${r.open} still open; last completed ${r.seconds.toFixed(0)} s after the first was placed (placing all took ${r.placingSeconds.toFixed(0)} s)`)
   console.log(`  ${r.perBlock.toFixed(2)} orders per ${BLOCK_SECONDS} s block interval (target >= 100)`)
-  console.log(`  fees ${r.feePerOrder.toFixed(6)} TON per order (${r.messages} external messages carrying ${r.transfers} transfers)`)
+  console.log(`  fees ${r.feePerOrder.toFixed(6)} TON per completed order, ${r.feePerTransfer.toFixed(6)} TON per payment sent (${r.messages} external messages carrying ${r.transfers} payments)`)
+  if (r.batches !== undefined) {
+    console.log(`  wallet batches: ${r.batches.paid} payments paid on chain in ${r.batches.count} batches, the largest of ${r.batches.largest}`)
+  }
 }
 for (const line of refused) console.log(`not run: ${line}`)

@@ -1,7 +1,6 @@
-import type { DirectKind, DirectState } from "@resale/core/direct/DirectPurchase.ts"
-import type { Nanoton } from "@resale/core/money/Nanoton.ts"
+import { DirectKind, DirectState } from "@resale/core/direct/DirectPurchase.ts"
 import type { Page, PageRequest } from "@resale/core/Page.ts"
-import type { PreparedTransfer, WalletVersion } from "@resale/core/ports/Blockchain.ts"
+import { PreparedTransfer, WalletVersion } from "@resale/core/ports/Blockchain.ts"
 import {
   type ClaimResult,
   type DirectPurchaseFilter,
@@ -12,70 +11,65 @@ import {
   DirectWalletBusy,
   type NewDirectPurchase
 } from "@resale/core/ports/DirectPurchaseRecords.ts"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isSqlError } from "effect/sql/SqlError"
-import { date, dateOrNull, int, orDieSql, totalOf } from "./SqlValues.ts"
+import { DateColumn, IntColumn, mapRows, NanotonColumn, pageTotal, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
-interface Row {
-  readonly id: bigint | string | number
-  readonly order_id: string
-  readonly kind: string
-  readonly state: string
-  readonly fingerprint: string
-  readonly network: string
-  readonly wallet_address: string
-  readonly wallet_version: string
-  readonly recipient: string
-  readonly amount_nano: bigint | null
-  readonly units: number | null
-  readonly comment: string | null
-  readonly marketplace_req_id: string | null
-  readonly ref: string | null
-  readonly pay_to: string | null
-  readonly pay_amount_nano: bigint | null
-  readonly prepared: (Omit<PreparedTransfer, "amount"> & { readonly amount: string }) | null
-  readonly tx_hash: string | null
-  readonly fee_nano: bigint | null
-  readonly wallet_lock: string | null
-  readonly error_reason: string | null
-  readonly error_message: string | null
-  readonly attempts: number
-  readonly created_at: Date
-  readonly updated_at: Date
-  readonly completed_at: Date | null
-}
+/** The `prepared` jsonb column: the core's `PreparedTransfer`, its amount read back from decimal text. */
+const PreparedColumn = Schema.Struct({ ...PreparedTransfer.fields, amount: NanotonColumn })
 
-const nano = (value: bigint | string | null): Nanoton | null => value === null ? null : BigInt(value) as Nanoton
+/** A row of `direct_purchases`; `wallet_lock` (the address while held) becomes `walletLocked` below. */
+const Row = Schema.Struct({
+  id: IntColumn,
+  orderId: Schema.String,
+  kind: DirectKind,
+  state: DirectState,
+  fingerprint: Schema.String,
+  network: Schema.Literals(["mainnet", "testnet", "sandbox"]),
+  walletAddress: Schema.String,
+  walletVersion: WalletVersion,
+  recipient: Schema.String,
+  amount: Schema.NullOr(NanotonColumn),
+  units: Schema.NullOr(IntColumn),
+  comment: Schema.NullOr(Schema.String),
+  marketplaceReqId: Schema.NullOr(Schema.String),
+  ref: Schema.NullOr(Schema.String),
+  payTo: Schema.NullOr(Schema.String),
+  payAmount: Schema.NullOr(NanotonColumn),
+  prepared: Schema.NullOr(PreparedColumn),
+  txHash: Schema.NullOr(Schema.String),
+  fee: Schema.NullOr(NanotonColumn),
+  walletLock: Schema.NullOr(Schema.String),
+  errorReason: Schema.NullOr(Schema.String),
+  errorMessage: Schema.NullOr(Schema.String),
+  attempts: IntColumn,
+  createdAt: DateColumn,
+  updatedAt: DateColumn,
+  completedAt: Schema.NullOr(DateColumn)
+}).pipe(Schema.encodeKeys({
+  orderId: "order_id",
+  walletAddress: "wallet_address",
+  walletVersion: "wallet_version",
+  amount: "amount_nano",
+  marketplaceReqId: "marketplace_req_id",
+  payTo: "pay_to",
+  payAmount: "pay_amount_nano",
+  txHash: "tx_hash",
+  fee: "fee_nano",
+  walletLock: "wallet_lock",
+  errorReason: "error_reason",
+  errorMessage: "error_message",
+  createdAt: "created_at",
+  updatedAt: "updated_at",
+  completedAt: "completed_at"
+}))
 
-const toRecord = (row: Row): DirectPurchaseRecord => ({
-  id: Number(row.id),
-  orderId: row.order_id,
-  kind: row.kind as DirectKind,
-  state: row.state as DirectState,
-  fingerprint: row.fingerprint,
-  network: row.network as DirectPurchaseRecord["network"],
-  walletAddress: row.wallet_address,
-  walletVersion: row.wallet_version as WalletVersion,
-  recipient: row.recipient,
-  amount: nano(row.amount_nano),
-  units: row.units === null ? null : int(row.units),
-  comment: row.comment,
-  marketplaceReqId: row.marketplace_req_id,
-  ref: row.ref,
-  payTo: row.pay_to,
-  payAmount: nano(row.pay_amount_nano),
-  prepared: row.prepared === null ? null : { ...row.prepared, amount: BigInt(row.prepared.amount) as Nanoton },
-  txHash: row.tx_hash,
-  fee: nano(row.fee_nano),
-  walletLocked: row.wallet_lock !== null,
-  errorReason: row.error_reason,
-  errorMessage: row.error_message,
-  attempts: int(row.attempts),
-  createdAt: date(row.created_at),
-  updatedAt: date(row.updated_at),
-  completedAt: dateOrNull(row.completed_at)
-})
+const records = mapRows(
+  rowDecoder("direct_purchases", Row),
+  ({ walletLock, ...record }): DirectPurchaseRecord => ({ ...record, walletLocked: walletLock !== null })
+)
 
 // jsonb cannot hold a bigint: the amount travels as decimal text.
 const preparedJson = (prepared: PreparedTransfer) => JSON.stringify({ ...prepared, amount: String(prepared.amount) })
@@ -96,39 +90,36 @@ export const PgDirectPurchaseRecords = {
       const sql = yield* SqlClient
 
       const find = Effect.fn("DirectPurchaseRecords.find")(function*(id: number) {
-        const [row] = yield* sql<Row>`SELECT * FROM direct_purchases WHERE id = ${id}`
-        return row === undefined ? Option.none() : Option.some(toRecord(row))
+        return yield* records.first(yield* sql`SELECT * FROM direct_purchases WHERE id = ${id}`)
       }, orDieSql)
 
       const findLatest = Effect.fn("DirectPurchaseRecords.findLatest")(function*(
         key: { readonly network: string; readonly walletAddress: string; readonly orderId: string }
       ) {
-        const [row] = yield* sql<Row>`
+        return yield* records.first(yield* sql`
           SELECT * FROM direct_purchases
-          WHERE network = ${key.network} AND wallet_address = ${key.walletAddress} AND order_id = ${key.orderId} AND latest`
-        return row === undefined ? Option.none() : Option.some(toRecord(row))
+          WHERE network = ${key.network} AND wallet_address = ${key.walletAddress} AND order_id = ${key.orderId} AND latest`)
       }, orDieSql)
 
       const findByOrderId = Effect.fn("DirectPurchaseRecords.findByOrderId")(function*(orderId: string) {
-        const rows = yield* sql<Row>`SELECT * FROM direct_purchases WHERE order_id = ${orderId} ORDER BY created_at DESC, id DESC`
-        return rows.map(toRecord)
+        return yield* records.all(yield* sql`SELECT * FROM direct_purchases WHERE order_id = ${orderId} ORDER BY created_at DESC, id DESC`)
       }, orDieSql)
 
       // `attempts` counts the orders a wallet ran under one id.
       const insert = (record: NewDirectPurchase, now: Date, attempts = 1) =>
-        sql<Row>`
+        sql`
           INSERT INTO direct_purchases (order_id, kind, state, fingerprint, network, wallet_address, wallet_version,
                                         recipient, amount_nano, units, comment, attempts, created_at, updated_at)
           VALUES (${record.orderId}, ${record.kind}, 'pending', ${record.fingerprint}, ${record.network},
                   ${record.walletAddress}, ${record.walletVersion}, ${record.recipient}, ${record.amount},
                   ${record.units}, ${record.comment}, ${attempts}, ${now}, ${now})
           ON CONFLICT (network, wallet_address, order_id) WHERE latest DO NOTHING
-          RETURNING *`
+          RETURNING *`.pipe(Effect.flatMap(records.first))
 
       const claim = Effect.fn("DirectPurchaseRecords.claim")(function*(record: NewDirectPurchase, now: Date) {
         for (let round = 0; round < 3; round++) {
-          const [inserted] = yield* insert(record, now)
-          if (inserted !== undefined) return { _tag: "Claimed", record: toRecord(inserted) } satisfies ClaimResult
+          const inserted = yield* insert(record, now)
+          if (Option.isSome(inserted)) return { _tag: "Claimed", record: inserted.value } satisfies ClaimResult
           const existing = yield* findLatest(record)
           if (Option.isSome(existing)) return { _tag: "Existing", record: existing.value } satisfies ClaimResult
           // Superseded between the two statements: try again.
@@ -147,8 +138,7 @@ export const PgDirectPurchaseRecords = {
             WHERE id = ${previous.id} AND latest AND state IN ('done', 'failed')
             RETURNING id`
           if (retired.length === 0) return Option.none<DirectPurchaseRecord>()
-          const [inserted] = yield* insert(record, now, previous.attempts + 1)
-          return inserted === undefined ? Option.none<DirectPurchaseRecord>() : Option.some(toRecord(inserted))
+          return yield* insert(record, now, previous.attempts + 1)
         }))
       }, orDieSql)
 
@@ -185,7 +175,7 @@ export const PgDirectPurchaseRecords = {
         const prepared = patch.prepared === undefined
           ? sql``
           : sql`, prepared = ${patch.prepared === null ? null : preparedJson(patch.prepared)}::jsonb`
-        const statement = sql<Row>`
+        const statement = sql`
           UPDATE direct_purchases SET ${sql.update(set)} ${prepared} ${lock}
           WHERE id = ${id} AND state IN ${sql.in(from)}
           RETURNING *`
@@ -202,8 +192,8 @@ export const PgDirectPurchaseRecords = {
           const current = yield* find(id)
           return yield* new DirectWalletBusy({ walletAddress: Option.match(current, { onNone: () => "", onSome: (r) => r.walletAddress }) })
         }
-        const [row] = updated
-        if (row !== undefined) return toRecord(row)
+        const row = yield* records.first(updated)
+        if (Option.isSome(row)) return row.value
         const current = yield* find(id)
         return yield* new DirectRecordConflict({
           id,
@@ -212,12 +202,11 @@ export const PgDirectPurchaseRecords = {
       }, orDieSql)
 
       const listUnresolved = Effect.fn("DirectPurchaseRecords.listUnresolved")(function*(staleBefore: Date, limit: number) {
-        const rows = yield* sql<Row>`
+        return yield* records.all(yield* sql`
           SELECT * FROM direct_purchases
           WHERE state = 'unknown' OR (state IN ('pending', 'sending', 'sent') AND updated_at <= ${staleBefore})
           ORDER BY updated_at
-          LIMIT ${limit}`
-        return rows.map(toRecord)
+          LIMIT ${limit}`)
       }, orDieSql)
 
       const list = Effect.fn("DirectPurchaseRecords.list")(function*(filter: DirectPurchaseFilter, page: PageRequest) {
@@ -225,15 +214,13 @@ export const PgDirectPurchaseRecords = {
           ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
           ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
         ])
-        const rows = yield* sql<Row & { readonly total: bigint }>`
+        const rows = yield* sql`
           SELECT *, count(*) OVER () AS total FROM direct_purchases WHERE ${where}
           ORDER BY created_at DESC, id DESC
           LIMIT ${page.limit} OFFSET ${page.offset}`
         // Past the last row the window count is gone with the rows: count apart.
-        const total = rows.length > 0 || page.offset === 0
-          ? totalOf(rows)
-          : int((yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM direct_purchases WHERE ${where}`)[0]?.n ?? 0)
-        return { items: rows.map(toRecord), total } satisfies Page<DirectPurchaseRecord>
+        const total = yield* pageTotal(rows, page.offset, sql`SELECT count(*) AS total FROM direct_purchases WHERE ${where}`)
+        return { items: yield* records.all(rows), total } satisfies Page<DirectPurchaseRecord>
       }, orDieSql)
 
       return DirectPurchaseRecords.of({ claim, supersede, transition, find, findLatest, findByOrderId, listUnresolved, list })

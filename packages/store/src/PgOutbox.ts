@@ -1,6 +1,7 @@
 import {
   type NewOutboxEvent,
   Outbox,
+  type OutboxEvent,
   OutboxEventId,
   OutboxKind,
   OutboxPayload,
@@ -9,7 +10,7 @@ import {
 } from "@resale/core"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { DateColumn, IntColumn, intAs, rowDecoder } from "./Rows.ts"
+import { DateColumn, IntColumn, intAs, RowDecodeError, rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"
 
 /** A row of `outbox_events`, decoded into the core's `OutboxEvent` (the payload is the jsonb column). */
@@ -33,6 +34,9 @@ const EventRow = Schema.Struct({
 }))
 
 const eventRows = rowDecoder("outbox_events", EventRow)
+const decodeEvent = Schema.decodeUnknownEffect(EventRow)
+/** What a claim can still say about a row it cannot read: which event, of what kind. */
+const decodeKey = Schema.decodeUnknownEffect(Schema.Struct({ id: intAs(OutboxEventId), kind: Schema.String }))
 
 /** Error texts are kept short: they are for operators, and a foreign body must not fill the table. */
 const MAX_ERROR = 1000
@@ -55,8 +59,28 @@ export const PgOutbox = {
           RETURNING *`)
       }, orDieSql)
 
+      /**
+       * An event this version cannot read (a kind, or a payload, written by a newer version during a
+       * rolling deploy) is not delivered here and not failed: it stays pending for a version that
+       * reads it, back after the lease like any claimed event, with a warning naming it. The others
+       * are delivered: one such event never stops every notification.
+       */
+      const unreadable = (row: unknown, error: Schema.SchemaError) =>
+        Effect.gen(function*() {
+          const key = yield* decodeKey(row).pipe(
+            Effect.catch(() => Effect.die(new RowDecodeError({ table: "outbox_events", message: error.message })))
+          )
+          const known = Schema.is(OutboxKind)(key.kind)
+          yield* Effect.logWarning(
+            `outbox event ${key.id} of kind "${key.kind}" cannot be read by this version${known ? "" : " (unknown kind)"}: left pending for a version that reads it`
+          ).pipe(Effect.annotateLogs({ eventId: key.id, kind: key.kind }))
+          yield* sql`
+            UPDATE outbox_events SET last_error = ${`not readable by this version: ${error.message}`.slice(0, MAX_ERROR)}
+            WHERE id = ${key.id} AND status = 'pending'`
+        })
+
       const claim = Effect.fn("Outbox.claim")(function*(now: Date, limit: number, leaseMs: number) {
-        const rows = yield* eventRows.all(yield* sql`
+        const rows = yield* sql`
           UPDATE outbox_events SET available_at = ${new Date(now.getTime() + leaseMs)}
           WHERE id IN (
             SELECT id FROM outbox_events
@@ -64,8 +88,14 @@ export const PgOutbox = {
             ORDER BY available_at, id
             LIMIT ${Math.max(0, Math.trunc(limit))}
             FOR UPDATE SKIP LOCKED)
-          RETURNING *`)
-        return rows.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+          RETURNING *`
+        const events: Array<OutboxEvent> = []
+        for (const row of rows) {
+          const decoded = yield* Effect.result(decodeEvent(row))
+          if (decoded._tag === "Success") events.push(decoded.success)
+          else yield* unreadable(row, decoded.failure)
+        }
+        return events.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
       }, orDieSql)
 
       const markDelivered = Effect.fn("Outbox.markDelivered")(function*(eventId: OutboxEventId, now: Date) {

@@ -1,84 +1,71 @@
-import { Nanoton, type PreparedBatch } from "@resale/core/ports/Blockchain.ts"
+import { type Nanoton, PreparedBatch } from "@resale/core/ports/Blockchain.ts"
 import {
   type NewWalletPayment,
   type PaymentSettlement,
-  type WalletBatch,
   WalletBatchBusy,
-  type WalletBatchState,
-  type WalletPayment,
+  WalletBatchState,
   WalletPayments,
-  type WalletPaymentState
+  WalletPaymentState
 } from "@resale/core/ports/WalletPayments.ts"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { date, int, orDieSql } from "./SqlValues.ts"
-
-interface BatchRow {
-  readonly id: string
-  readonly network: string
-  readonly wallet_address: string
-  readonly state: WalletBatchState
-  readonly prepared: unknown
-  readonly tx_hash: string | null
-  readonly fee_nano: string | null
-  readonly created_at: Date | string
-}
-
-interface PaymentRow {
-  readonly id: string
-  readonly key: string
-  readonly wallet_address: string
-  readonly batch_id: string | null
-  readonly kind: "stars" | "premium"
-  readonly state: WalletPaymentState
-  readonly req_id: string
-  readonly ref: string
-  readonly pay_to: string
-  readonly amount_nano: string
-  readonly valid_until: string
-  readonly tx_hash: string | null
-  readonly error: string | null
-  readonly created_at: Date | string
-  readonly updated_at: Date | string
-}
+import { DateColumn, IntColumn, NanotonColumn, rowDecoder } from "./Rows.ts"
+import { orDieSql } from "./SqlValues.ts"
 
 // jsonb cannot hold a bigint: amounts travel as decimal text.
 const preparedJson = (prepared: PreparedBatch) =>
   JSON.stringify({ ...prepared, transfers: prepared.transfers.map((t) => ({ ...t, amount: String(t.amount) })) })
 
-const preparedOf = (value: unknown): PreparedBatch => {
-  const raw = (typeof value === "string" ? JSON.parse(value) : value) as PreparedBatch & { transfers: Array<{ amount: string }> }
-  return { ...raw, transfers: raw.transfers.map((t) => ({ ...t, amount: Nanoton.make(BigInt(t.amount)) })) }
-}
-
-const toBatch = (row: BatchRow): WalletBatch => ({
-  id: int(row.id),
-  network: row.network,
-  walletAddress: row.wallet_address,
-  state: row.state,
-  prepared: preparedOf(row.prepared),
-  txHash: row.tx_hash,
-  fee: row.fee_nano === null ? null : Nanoton.make(BigInt(row.fee_nano)),
-  createdAt: date(row.created_at)
+/** The `prepared` jsonb column: the core's `PreparedBatch`, its transfers' amounts read back from text. */
+const PreparedColumn = Schema.Struct({
+  ...PreparedBatch.fields,
+  transfers: Schema.Array(Schema.Struct({ to: Schema.String, amount: NanotonColumn, bodyHash: Schema.String }))
 })
 
-const toPayment = (row: PaymentRow): WalletPayment => ({
-  id: int(row.id),
-  key: row.key,
-  walletAddress: row.wallet_address,
-  batchId: row.batch_id === null ? null : int(row.batch_id),
-  kind: row.kind,
-  state: row.state,
-  reqId: row.req_id,
-  ref: row.ref,
-  payTo: row.pay_to,
-  amount: Nanoton.make(BigInt(row.amount_nano)),
-  validUntil: int(row.valid_until),
-  txHash: row.tx_hash,
-  error: row.error,
-  createdAt: date(row.created_at),
-  updatedAt: date(row.updated_at)
-})
+/** A row of `wallet_batches`, decoded into the core's `WalletBatch`. */
+const BatchRow = Schema.Struct({
+  id: IntColumn,
+  network: Schema.String,
+  walletAddress: Schema.String,
+  state: WalletBatchState,
+  prepared: PreparedColumn,
+  txHash: Schema.NullOr(Schema.String),
+  fee: Schema.NullOr(NanotonColumn),
+  createdAt: DateColumn
+}).pipe(Schema.encodeKeys({ walletAddress: "wallet_address", txHash: "tx_hash", fee: "fee_nano", createdAt: "created_at" }))
+
+/** A row of `wallet_payments`, decoded into the core's `WalletPayment`. */
+const PaymentRow = Schema.Struct({
+  id: IntColumn,
+  key: Schema.String,
+  walletAddress: Schema.String,
+  batchId: Schema.NullOr(IntColumn),
+  kind: Schema.Literals(["stars", "premium"]),
+  state: WalletPaymentState,
+  reqId: Schema.String,
+  ref: Schema.String,
+  payTo: Schema.String,
+  amount: NanotonColumn,
+  validUntil: IntColumn,
+  txHash: Schema.NullOr(Schema.String),
+  error: Schema.NullOr(Schema.String),
+  createdAt: DateColumn,
+  updatedAt: DateColumn
+}).pipe(Schema.encodeKeys({
+  walletAddress: "wallet_address",
+  batchId: "batch_id",
+  reqId: "req_id",
+  payTo: "pay_to",
+  amount: "amount_nano",
+  validUntil: "valid_until",
+  txHash: "tx_hash",
+  createdAt: "created_at",
+  updatedAt: "updated_at"
+}))
+
+const batchRows = rowDecoder("wallet_batches", BatchRow)
+const paymentRows = rowDecoder("wallet_payments", PaymentRow)
+const ids = rowDecoder("wallet_payments", Schema.Struct({ id: IntColumn }))
 
 /**
  * `WalletPayments` on `wallet_batches` / `wallet_payments`. A batch and its payments go in one
@@ -99,14 +86,14 @@ export const PgWalletPayments = {
         now: Date
       ) {
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const inserted = yield* sql<BatchRow>`
+          const inserted = yield* sql`
             INSERT INTO wallet_batches (network, wallet_address, state, seqno, external_hash, valid_until, prepared, payments, created_at, updated_at)
             VALUES (${network}, ${prepared.wallet}, 'signed', ${prepared.seqno}, ${prepared.externalHash}, ${prepared.validUntil},
                     ${preparedJson(prepared)}::jsonb, ${payments.length}, ${now}, ${now})
             ON CONFLICT (wallet_address) WHERE state IN ('signed', 'sent') DO NOTHING
             RETURNING *`
-          const batch = inserted[0]
-          if (batch === undefined) return yield* busy("Another batch of this wallet is still open")
+          if (inserted.length === 0) return yield* busy("Another batch of this wallet is still open")
+          const batch = yield* batchRows.one(inserted)
           for (const [position, p] of payments.entries()) {
             const rows = yield* sql`
               INSERT INTO wallet_payments AS w (key, wallet_address, batch_id, position, kind, state, req_id, ref, pay_to, amount_nano, valid_until, created_at, updated_at)
@@ -118,9 +105,9 @@ export const PgWalletPayments = {
               WHERE w.state = 'failed'
               RETURNING id`
             // Open or paid already: the whole batch is refused (the transaction rolls back).
-            if (rows.length === 0) return yield* busy(`The payment ${p.key} is open or paid already`)
+            if ((yield* ids.all(rows)).length === 0) return yield* busy(`The payment ${p.key} is open or paid already`)
           }
-          return toBatch(batch)
+          return batch
         }))
       }, (effect) => effect.pipe(Effect.catchTag("SqlError", (e) => Effect.die(e))))
 
@@ -154,32 +141,28 @@ export const PgWalletPayments = {
       }, orDieSql)
 
       const openBatches = Effect.fn("WalletPayments.openBatches")(function*(walletAddress: string) {
-        const batches = yield* sql<BatchRow>`
-          SELECT * FROM wallet_batches WHERE wallet_address = ${walletAddress} AND state IN ('signed', 'sent') ORDER BY id`
-        return yield* Effect.forEach(batches, (row) =>
+        const batches = yield* batchRows.all(yield* sql`
+          SELECT * FROM wallet_batches WHERE wallet_address = ${walletAddress} AND state IN ('signed', 'sent') ORDER BY id`)
+        return yield* Effect.forEach(batches, (batch) =>
           Effect.gen(function*() {
-            const batch = toBatch(row)
             // In the batch's order: payments are matched to its transfers by position.
-            const rows = yield* sql<PaymentRow>`SELECT * FROM wallet_payments WHERE batch_id = ${batch.id} ORDER BY position`
-            return { batch, payments: rows.map(toPayment) }
+            const payments = yield* paymentRows.all(yield* sql`SELECT * FROM wallet_payments WHERE batch_id = ${batch.id} ORDER BY position`)
+            return { batch, payments }
           }))
       }, orDieSql)
 
       const loosePayments = Effect.fn("WalletPayments.loosePayments")(function*(walletAddress: string) {
-        const rows = yield* sql<PaymentRow>`
+        return yield* paymentRows.all(yield* sql`
           SELECT p.* FROM wallet_payments p LEFT JOIN wallet_batches b ON b.id = p.batch_id
-          WHERE p.wallet_address = ${walletAddress} AND p.state = 'open' AND (b.id IS NULL OR b.state NOT IN ('signed', 'sent'))`
-        return rows.map(toPayment)
+          WHERE p.wallet_address = ${walletAddress} AND p.state = 'open' AND (b.id IS NULL OR b.state NOT IN ('signed', 'sent'))`)
       }, orDieSql)
 
       const find = Effect.fn("WalletPayments.find")(function*(key: string) {
-        const [row] = yield* sql<PaymentRow>`SELECT * FROM wallet_payments WHERE key = ${key}`
-        return row === undefined ? Option.none() : Option.some(toPayment(row))
+        return yield* paymentRows.first(yield* sql`SELECT * FROM wallet_payments WHERE key = ${key}`)
       }, orDieSql)
 
       const batch = Effect.fn("WalletPayments.batch")(function*(id: number) {
-        const [row] = yield* sql<BatchRow>`SELECT * FROM wallet_batches WHERE id = ${id}`
-        return row === undefined ? Option.none() : Option.some(toBatch(row))
+        return yield* batchRows.first(yield* sql`SELECT * FROM wallet_batches WHERE id = ${id}`)
       }, orDieSql)
 
       return WalletPayments.of({ record, markSent, settle, settlePayments, openBatches, loosePayments, find, batch })

@@ -14,6 +14,8 @@ export class Outbox extends Context.Service<Outbox, {
    * Takes up to `limit` `pending` events with `availableAt <= now` (oldest first), sets their
    * `availableAt` to `now + leaseMs` (so a crashed worker's claim comes back) and returns them.
    * Concurrent callers never get the same event within a lease (PG: `FOR UPDATE SKIP LOCKED`).
+   * An event this version cannot read (a kind or payload of a newer version, mid rolling deploy) is
+   * leased but not returned, left `pending` for a version that reads it, with a warning naming it.
    */
   readonly claim: (now: Date, limit: number, leaseMs: number) => Effect.Effect<ReadonlyArray<OutboxEvent>>
   readonly markDelivered: (id: OutboxEventId, now: Date) => Effect.Effect<void>
