@@ -33,7 +33,9 @@ const settingsFiles = () => [
 const stampOf = (file) => {
   try {
     const s = statSync(join(ROOT, file))
-    return [s.size, s.mtimeMs]
+    // Rounded to whole milliseconds, as a stat's Date is: a time put back from one (as tools and
+    // tests do) reads back a few nanoseconds off, never a whole millisecond.
+    return [s.size, Math.round(s.mtimeMs)]
   } catch {
     return null
   }
