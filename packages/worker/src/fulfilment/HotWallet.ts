@@ -97,8 +97,9 @@ export class HotWallet extends Context.Service<HotWallet, {
                 Effect.logInfo(`hot wallet ${w.version} ${w.address}: ${Number(w.balance) / 1e9} TON`)
               )
             ),
+            // Only an operator can fund it outside sandbox; the sandbox funds it before its first payment.
             Effect.tapError((e) =>
-              warnedEmpty || e.reason !== "WalletNotFound"
+              warnedEmpty || Option.isSome(sandbox) || e.reason !== "WalletNotFound"
                 ? Effect.void
                 : Effect.andThen(
                   Effect.sync(() => void (warnedEmpty = true)),
