@@ -139,6 +139,8 @@ const runOne = async (setting: string): Promise<Figures> => {
       HOST: "127.0.0.1",
       WORKER_PROBE_PORT: String(probePort),
       SANDBOX_BLOCK_INTERVAL: `${BLOCK_SECONDS} seconds`,
+      // Fragment cookie sessions of the sandbox world (one purchase opened at a time per session).
+      SANDBOX_FRAGMENT_SESSIONS: process.env.SANDBOX_FRAGMENT_SESSIONS ?? "4",
       HOT_WALLET_VERSION: wallet,
       ...(batch === undefined ? {} : { HOT_WALLET_BATCH: batch }),
       // A batch holds at most the orders one worker carries at once.

@@ -124,6 +124,8 @@ export interface AppSettings {
   readonly hotWalletVersion: Option.Option<"v5r1" | "v4r2">
   /** The shared sandbox chain's time between blocks (`SANDBOX_BLOCK_INTERVAL`); zero: messages run at once. */
   readonly sandboxBlockInterval: Duration.Duration
+  /** Cookie sessions the sandbox world's Fragment simulator offers (`SANDBOX_FRAGMENT_SESSIONS`). */
+  readonly sandboxFragmentSessions: number
   /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */
   readonly toncenter: Option.Option<ToncenterSettings>
   /** How long a purchase may keep a Fragment session, and wait for one (also the sandbox world's). */

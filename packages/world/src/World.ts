@@ -50,7 +50,8 @@ const chain = Layer.unwrap(Effect.gen(function*() {
     return sharedSandboxWorld(app.dataDir, {
       sessionHold: app.fragmentSessions.hold,
       sessionWait: app.fragmentSessions.wait,
-      blockInterval: app.sandboxBlockInterval
+      blockInterval: app.sandboxBlockInterval,
+      fragmentSessions: app.sandboxFragmentSessions
     })
   }
   // Only the CLI may get here (the server and the worker are refused at start without it).
