@@ -8,8 +8,8 @@
 import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Queue, Semaphore } from "effect"
 import type { PurchaseOutcome, WalletPurchase } from "./PurchaseOutcome.ts"
 import { formatTon } from "../money/Nanoton.ts"
-import { Blockchain, type Wallet } from "../ports/Blockchain.ts"
-import { isTransientReason, Marketplace, type MarketplaceError, type PaymentRequest } from "../ports/Marketplace.ts"
+import type { Wallet } from "../ports/Blockchain.ts"
+import { isTransientReason, Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
 import { type WalletPayment, WalletPayments } from "../ports/WalletPayments.ts"
 import { PayerAccounts } from "../direct/PayerAccounts.ts"
 import { type BatchItem, type ItemOutcome, WalletBatches } from "./WalletBatches.ts"
@@ -38,11 +38,10 @@ interface Waiting {
 export class BatchedPurchases extends Context.Service<BatchedPurchases, {
   readonly buy: (wallet: Wallet, purchase: WalletPurchase) => Effect.Effect<PurchaseOutcome>
 }>()("core/wallet/BatchedPurchases") {
-  /** Needs Blockchain, Marketplace, PayerAccounts, WalletPayments and WalletBatches. */
+  /** Needs Marketplace, PayerAccounts, WalletPayments and WalletBatches. */
   static readonly layer = Layer.effect(
     BatchedPurchases,
     Effect.gen(function*() {
-      const chain = yield* Blockchain
       const marketplace = yield* Marketplace
       const payers = yield* PayerAccounts
       const records = yield* WalletPayments
@@ -107,9 +106,17 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           return yield* Deferred.await(done)
         })
 
+      // The payer's TON Connect description (a StateInit BOC) is the same for every order of a wallet.
+      const described = new Map<string, PayerAccount>()
+      const payerOf = (wallet: Wallet) =>
+        Effect.suspend(() => {
+          const known = described.get(wallet.address)
+          return known !== undefined ? Effect.succeed(known) : Effect.tap(payers.describe(wallet), (p) => Effect.sync(() => void described.set(wallet.address, p)))
+        })
+
       const quote = (wallet: Wallet, request: WalletPurchase) =>
         Effect.gen(function*() {
-          const payer = yield* payers.describe(wallet)
+          const payer = yield* payerOf(wallet)
           const ask: Effect.Effect<PaymentRequest, MarketplaceError> = request.kind === "stars"
             ? marketplace.quoteStars({ username: request.username, quantity: request.units, payer, batched: settings.batchLimit > 1 })
             : marketplace.quotePremium({ username: request.username, months: request.units, payer, batched: settings.batchLimit > 1 })
@@ -120,7 +127,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       /** Reads the marketplace until it confirms delivery, or the order's own evidence proves the payment. */
       const deliver = (wallet: Wallet, payment: WalletPayment, boc: string | null, settleOnEvidence: boolean) =>
         Effect.gen(function*() {
-          const payer = yield* payers.describe(wallet)
+          const payer = yield* payerOf(wallet)
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.deliveryWithin)
           let report = boc
           let last = "the marketplace has not confirmed delivery"
@@ -189,9 +196,8 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           } satisfies PurchaseOutcome
         })
 
-      const buy = Effect.fn("BatchedPurchases.buy")(function*(held: Wallet, request: WalletPurchase) {
-        const state = yield* chain.accountState(held.address).pipe(Effect.option)
-        const wallet = Option.match(state, { onNone: () => held, onSome: (s) => held.withState(s) })
+      // The wallet's state on chain is read where it matters, when a batch is signed (not per order).
+      const buy = Effect.fn("BatchedPurchases.buy")(function*(wallet: Wallet, request: WalletPurchase) {
         const known = yield* records.find(request.key)
         if (Option.isSome(known) && known.value.state === "open") yield* batches.reconcile(wallet)
         if (Option.isSome(known) && known.value.state !== "failed") return yield* afterPayment(wallet, request.key, null, undefined, true)
