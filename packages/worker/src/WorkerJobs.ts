@@ -5,7 +5,7 @@ import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
 import { beat } from "@resale/observability/WorkerHeartbeat.ts"
-import { Cause, Duration, Effect, Layer, Semaphore } from "effect"
+import { Cause, Duration, Effect, Layer, Scope, Semaphore } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { paymentsRound } from "./payments/PaymentsJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
@@ -57,10 +57,12 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   // asks for due orders once per poll whatever WORKER_CONCURRENCY is, so it can be large (a rush's
   // invoices then fill big hot-wallet batches).
   const slots = yield* Semaphore.make(Math.max(1, settings.concurrency))
-  const scope = yield* Effect.scope
+  // The orders' own scope closes after the claiming loop is stopped (finalizers run last-in first):
+  // nothing is claimed into a closing scope, and every order carried is handed back.
+  const carried = yield* Scope.fork(yield* Effect.scope, "parallel")
   const dispatch = Effect.gen(function*() {
     yield* slots.take(1)
-    const started = yield* fulfilment.startNext(scope, Effect.asVoid(slots.release(1)))
+    const started = yield* fulfilment.startNext(carried, Effect.asVoid(slots.release(1)))
     if (!started) yield* slots.release(1)
     return started
   })
