@@ -13,13 +13,6 @@ const wiring = [
   "^packages/http/src/direct/(TonPayerAccounts|DerivationGate)\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
 ]
-// Named apart: the payouts view (reads payment records until their rename of issue 11 item 2), and the sandbox
-// faucet tools, which fund wallets on the emulated chain itself (no money of the service moves).
-const inRework = [
-  "^packages/cli/src/commands/Payouts\\.ts$",
-  "^packages/http/src/sandbox/SandboxFaucet\\.ts$",
-  "^packages/cli/src/commands/SandboxPrograms\\.ts$"
-]
 module.exports = {
   forbidden: [
     {
@@ -47,7 +40,7 @@ module.exports = {
       name: "roots-call-use-cases-only",
       comment: "http, worker and cli reach storage and the outside world through core use cases; only files that wire layers name a port",
       severity: "error",
-      from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring, ...inRework] },
+      from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring] },
       to: { path: "^packages/core/src/ports/", dependencyTypesNot: ["type-only"] }
     },
     {
