@@ -13,11 +13,9 @@ const wiring = [
   "^packages/http/src/direct/(TonPayerAccounts|DerivationGate)\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
 ]
-// Named apart: the hot wallet's layer (resolves the wallet once at start over the Blockchain port),
-// the payouts view (reads payment records until their rename of issue 11 item 2), and the sandbox
+// Named apart: the payouts view (reads payment records until their rename of issue 11 item 2), and the sandbox
 // faucet tools, which fund wallets on the emulated chain itself (no money of the service moves).
 const inRework = [
-  "^packages/worker/src/fulfilment/HotWallet\\.ts$",
   "^packages/cli/src/commands/Payouts\\.ts$",
   "^packages/http/src/sandbox/SandboxFaucet\\.ts$",
   "^packages/cli/src/commands/SandboxPrograms\\.ts$"
