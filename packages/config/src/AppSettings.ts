@@ -125,7 +125,7 @@ export interface AppSettings {
   readonly paymentCard: string | null
   readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
   /** `HOT_WALLET_VERSION`; None: whichever wallet of the phrase is funded. */
-  readonly hotWalletVersion: Option.Option<"v5r1" | "v4r2">
+  readonly hotWalletVersion: Option.Option<"v5r1" | "v4r2" | "highload-v3">
   /** The shared sandbox chain's time between blocks (`SANDBOX_BLOCK_INTERVAL`); zero: messages run at once. */
   readonly sandboxBlockInterval: Duration.Duration
   /** The sandbox's test recipients: `sandbox_timeout`'s search delay and `sandbox_late`'s delivery delay. */

@@ -116,13 +116,13 @@ export const Direct = {
 export const Worker = {
   HOT_WALLET_VERSION: S.oneOf(
     "HOT_WALLET_VERSION",
-    ["v5r1", "v4r2"],
-    "wallet contract of HOT_WALLET_MNEMONIC that pays (see the README's hot wallet section); unset: the funded one (sandbox: v5r1)"
+    ["v5r1", "v4r2", "highload-v3"],
+    "wallet contract of HOT_WALLET_MNEMONIC that pays: v5r1, v4r2 or highload-v3 (Highload Wallet V3; see the README's hot wallet section); unset: the funded v5r1 or v4r2 one (sandbox: v5r1)"
   ),
   HOT_WALLET_BATCH: S.integer(
     "HOT_WALLET_BATCH",
     255,
-    "most account-order payments one message of the hot wallet carries (v5r1 up to 255, v4r2 up to 4); 1: one at a time; a batch holds at most WORKER_CONCURRENCY orders",
+    "most account-order payments one message of the hot wallet carries (v5r1 up to 255, highload-v3 up to 254, v4r2 up to 4); 1: one at a time; a batch holds at most WORKER_CONCURRENCY orders",
     1
   ),
   FRAGMENT_QUOTE_CONCURRENCY: S.integer("FRAGMENT_QUOTE_CONCURRENCY", 8, "Fragment invoices asked for at once by one worker (rate limits and busy sessions back off)", 1),
