@@ -8,10 +8,11 @@ import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
 import { NotificationDelivery, NotificationSettings } from "@resale/core/outbox/NotificationDelivery.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
+import { TonHotWallet } from "@resale/ton/TonHotWallet.ts"
+import { HotWalletPurchases } from "@resale/core/wallet/HotWalletPurchases.ts"
 import { Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
-import { HotWallet } from "./fulfilment/HotWallet.ts"
 import { HotWalletGaugeLive } from "./fulfilment/HotWalletGaugeLive.ts"
 import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
@@ -51,6 +52,15 @@ export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
   )
 }))
 
+/**
+ * The service's hot wallet (the HotWallet port), from the worker's settings: resolved once over the
+ * Blockchain port of the world; funded by the sandbox faucet in sandbox mode.
+ */
+export const HotWalletLive = Layer.unwrap(Effect.gen(function*() {
+  const settings = yield* WorkerConfig
+  return TonHotWallet.layerWith({ phrase: settings.hotWalletMnemonic, version: settings.hotWalletVersion, sandbox: settings.sandbox })
+}))
+
 /** Account orders paid from the hot wallet in batches (`HOT_WALLET_BATCH` per message), timed by the worker's settings. */
 export const WorkerBatchedPurchases = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* WorkerConfig
@@ -75,7 +85,9 @@ export const OrderWorkSettingsLive = Layer.effect(
     unknownRetryBase: settings.reconcileDelay,
     unknownRetryMax: settings.unknownRetryMax,
     attentionAfter: settings.attentionAfter,
-    attentionAttempts: settings.attentionAttempts
+    attentionAttempts: settings.attentionAttempts,
+    retryBase: settings.retryDelay,
+    maxAttempts: settings.maxAttempts
   }))
 )
 
@@ -106,7 +118,8 @@ export const WorkerWebhooks = Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.
 export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
   Layer.provideMerge(WorkerWebhooks),
   Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
-  Layer.provideMerge(HotWallet.layer),
+  Layer.provideMerge(HotWalletPurchases.layer),
+  Layer.provideMerge(HotWalletLive),
   Layer.provideMerge(WorkerBatchedPurchases),
   Layer.provideMerge(WorkerDirectPurchases),
   Layer.provideMerge(CoreServices),
