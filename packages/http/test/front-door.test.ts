@@ -46,7 +46,7 @@ const TestLayer = Layer.effect(Base)(Effect.gen(function*() {
   const server = yield* HttpServer.HttpServer
   if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
   return Base.of({ url: `http://127.0.0.1:${server.address.port}` })
-})).pipe(Layer.provideMerge(Served), Layer.provide(Logger.layer([capture])))
+})).pipe(Layer.provideMerge(Served), Layer.provide(Logger.layer([capture]))) as Layer.Layer<Base | FrontDoor, unknown>
 
 /** An answer with its header names in wire order. */
 const get = (url: string, path: string, headers: Record<string, string> = {}) =>
