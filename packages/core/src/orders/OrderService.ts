@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import type { OrderId, UserId } from "../ids.ts"
 import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
 import { credit, debit, type Uzs } from "../money/Uzs.ts"
@@ -13,7 +13,8 @@ import { addMillis, currentDate } from "../Time.ts"
 import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCauseId } from "./Order.ts"
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
 import { type Completion, completionPatch } from "./FulfilmentOutcome.ts"
-import { backoffMs, MAX_ATTEMPTS, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
+import { backoffMs, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
+import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
 type Transition = OrderNotFound | OrderTransitionInvalid
 
@@ -72,7 +73,7 @@ export class OrderService extends Context.Service<OrderService, {
   readonly fail: (orderId: OrderId, error: string) => Effect.Effect<Order, Transition>
   /**
    * Worker, only when nothing was paid: `processing` -> `queued` after a backoff, attempts + 1.
-   * After `MAX_ATTEMPTS` attempts the order fails and is refunded instead.
+   * After `maxAttempts` (`OrderWorkSettings`) attempts the order fails and is refunded instead.
    */
   readonly defer: (orderId: OrderId, error: string) => Effect.Effect<Order, Transition>
 }>()("core/orders/OrderService") {
@@ -84,6 +85,8 @@ export class OrderService extends Context.Service<OrderService, {
       const pricing = yield* Pricing
       const outbox = yield* Outbox
       const tx = yield* Transactor
+      // The worker's retry timing (ORDER_RETRY_DELAY, ORDER_MAX_ATTEMPTS); only `defer` reads it.
+      const settings = yield* OrderWorkSettings
 
       const quote = Effect.fn("OrderService.quote")(function*(request: OrderRequest) {
         const checked = validateOrder(request)
@@ -242,13 +245,13 @@ export class OrderService extends Context.Service<OrderService, {
         return yield* tx.withTransaction(Effect.gen(function*() {
           const current = yield* find({ kind: "operator" }, orderId)
           const attempts = current.attempts + 1
-          if (attempts >= MAX_ATTEMPTS) {
+          if (attempts >= settings.maxAttempts) {
             return yield* failAndRefund(orderId, `gave up after ${attempts} attempts: ${error}`, { attempts }, now)
           }
           return yield* orders.transition(orderId, ["processing"], "queued", {
             attempts,
             lastError: error,
-            nextAttemptAt: addMillis(now, backoffMs(attempts))
+            nextAttemptAt: addMillis(now, backoffMs(attempts, Duration.toMillis(settings.retryBase)))
           }, now)
         }))
       })
