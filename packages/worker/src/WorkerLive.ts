@@ -85,7 +85,9 @@ export const OrderWorkSettingsLive = Layer.effect(
     unknownRetryBase: settings.reconcileDelay,
     unknownRetryMax: settings.unknownRetryMax,
     attentionAfter: settings.attentionAfter,
-    attentionAttempts: settings.attentionAttempts
+    attentionAttempts: settings.attentionAttempts,
+    retryBase: settings.retryDelay,
+    maxAttempts: settings.maxAttempts
   }))
 )
 

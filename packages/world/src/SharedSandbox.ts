@@ -12,6 +12,7 @@ import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import { makeFragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
 import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.ts"
+import type { MagicOptions } from "@resale/marketplace/simulator/SimulatorMagic.ts"
 import { OutboundHttp } from "@resale/outbound"
 import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
@@ -96,6 +97,8 @@ export interface SandboxMarketTiming {
   readonly blockInterval?: Duration.Duration
   /** Cookie sessions the owner's Fragment simulator offers (default 1). */
   readonly fragmentSessions?: number
+  /** The test recipients' delays (`SANDBOX_SLOW_SEARCH`, `SANDBOX_LATE_DELIVERY`); unset: the simulator's defaults. */
+  readonly magic?: MagicOptions
 }
 
 const host = (dataDir: string, timing: SandboxMarketTiming) =>
@@ -105,7 +108,7 @@ const host = (dataDir: string, timing: SandboxMarketTiming) =>
     const toncenter = yield* serveSandboxToncenter(sandbox)
     // magic: the sandbox's test recipients (README "Try the sandbox by hand"); the chain asks Fragment which payments to lose
     const fragment = yield* Layer.build(FragmentSandbox.layer(
-      { paymentSeen: paymentSeenOn(sandbox.emulator), magic: true, sessions: timing.fragmentSessions ?? 1 },
+      { paymentSeen: paymentSeenOn(sandbox.emulator), magic: timing.magic ?? true, sessions: timing.fragmentSessions ?? 1 },
       { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }
     ))
     const simulator = Context.get(fragment, FragmentSandbox)

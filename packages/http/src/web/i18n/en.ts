@@ -153,6 +153,8 @@ export const en = {
   "orders.price": "Price",
   "orders.reason": "Reason",
   "orders.attempts": "Attempts",
+  "orders.retrying": "Not sent yet: the last attempt did not go through, nothing was paid; it is tried again automatically.",
+  "orders.nextAttempt": "next at {time}",
   "history.reason": "Reason: {reason}",
   "history.adjust": "Correction by support",
   "history.tier": "Lookup tier {tier}",

@@ -151,6 +151,8 @@ export const ru: Messages = {
   "orders.price": "Цена",
   "orders.reason": "Причина",
   "orders.attempts": "Попытки",
+  "orders.retrying": "Ещё не отправлено: последняя попытка не прошла, ничего не оплачено; повторим автоматически.",
+  "orders.nextAttempt": "следующая в {time}",
   "history.reason": "Причина: {reason}",
   "history.adjust": "Корректировка от поддержки",
   "history.tier": "Тариф поиска {tier}",

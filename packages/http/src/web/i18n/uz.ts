@@ -151,6 +151,8 @@ export const uz: Messages = {
   "orders.price": "Narx",
   "orders.reason": "Sabab",
   "orders.attempts": "Urinishlar",
+  "orders.retrying": "Hali yuborilmadi: oxirgi urinish o‘tmadi, hech narsa to‘lanmadi; avtomatik ravishda yana urinib ko‘ramiz.",
+  "orders.nextAttempt": "keyingisi soat {time} da",
   "history.reason": "Sabab: {reason}",
   "history.adjust": "Yordam xizmati tuzatishi",
   "history.tier": "Qidiruv tarifi {tier}",
