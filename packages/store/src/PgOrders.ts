@@ -1,20 +1,22 @@
 import {
-  type NewOrder,
   type Order,
   OrderDelivery,
   OrderEvidence,
-  type OrderFilter,
   OrderId,
   OrderItem,
   OrderNotFound,
-  type OrderPatch,
-  Orders,
   OrderStatus,
   OrderTransitionInvalid,
   type Page,
   UserId,
   Uzs
 } from "@resale/core"
+import {
+  type NewOrder,
+  type OrderFilter,
+  type OrderPatch,
+  Orders
+} from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"

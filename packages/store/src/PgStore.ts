@@ -18,7 +18,7 @@ import type {
   Topups,
   Transactor,
   Users
-} from "@resale/core"
+} from "@resale/core/ports"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"

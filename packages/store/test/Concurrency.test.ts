@@ -6,21 +6,23 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   Balances,
+  OrderService,
+  type OrderId,
+  Payments,
+  type SignedUzs,
+  TopupService,
+  type UserId,
+  type Uzs
+} from "@resale/core"
+import {
   BotUpdates,
   IdempotencyKeys,
   InfoLookups,
   Ledger,
-  OrderService,
-  type OrderId,
   Orders,
-  Payments,
   Pricing,
-  type SignedUzs,
-  TopupService,
-  Transactor,
-  type UserId,
-  type Uzs
-} from "@resale/core"
+  Transactor
+} from "@resale/core/ports"
 import { Effect, Layer, Option, Result } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { PgStore } from "../src/PgStore.ts"
