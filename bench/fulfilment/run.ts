@@ -78,7 +78,11 @@ const waitReady = async (url: string, child: ChildProcess) => {
   throw new Error(`the worker did not get ready (${url})`)
 }
 
-/** TON the wallet spent in fees on its external messages since logical time `afterLt`, and how many there were. */
+/**
+ * TON the wallet spent in fees on its external messages since logical time `afterLt`, and how many there
+ * were: each external's transaction and forwarding fees, and for a Highload Wallet V3 also those of the
+ * run of its internal_transfer (the message to itself that carries the payments).
+ */
 const feesSince = async (client: TonClient, address: Address, afterLt: bigint) => {
   let fees = 0n
   let messages = 0
@@ -88,12 +92,14 @@ const feesSince = async (client: TonClient, address: Address, afterLt: bigint) =
     const page = await client.getTransactions(address, { limit: 100, archival: true, ...(cursor ?? {}) })
     const fresh = page.filter((tx) => tx.lt > afterLt && (cursor === undefined || tx.lt.toString() !== cursor.lt))
     for (const tx of fresh) {
-      if (tx.inMessage?.info.type !== "external-in") continue
-      messages++
+      const info = tx.inMessage?.info
+      const external = info?.type === "external-in"
+      if (!external && !(info?.type === "internal" && info.src.equals(address))) continue
+      if (external) messages++
       fees += tx.totalFees.coins
       for (const out of tx.outMessages.values()) {
         if (out.info.type === "internal") {
-          transfers++
+          if (!out.info.dest.equals(address)) transfers++
           fees += out.info.forwardFee
         }
       }

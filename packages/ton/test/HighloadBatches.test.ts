@@ -7,7 +7,7 @@
 import { type BatchStatus, Blockchain, type BlockchainError } from "@resale/core/ports/Blockchain.ts"
 import { assert, describe, it } from "@effect/vitest"
 import { Address, beginCell, Cell, type Transaction } from "@ton/ton"
-import { Effect } from "effect"
+import { Effect, Redacted } from "effect"
 import {
   HIGHLOAD_V3_CODE,
   HIGHLOAD_V3_CODE_HASH,
@@ -21,6 +21,8 @@ import {
 import { deriveKeys } from "../src/Mnemonic.ts"
 import { SandboxBlockchain, sandboxClient } from "../src/SandboxBlockchain.ts"
 import { makeTonBlockchain } from "../src/TonBlockchain.ts"
+import { makeTonCenterBlockchain } from "../src/TonCenterBlockchain.ts"
+import { Loopback, TEST_API_KEY, testOptions, ToncenterEnv } from "./support/layers.ts"
 import { fundedWallet } from "./support/scenarios.ts"
 import { bip39Words12, freshAddress, milliTon, ton } from "./support/wallets.ts"
 
@@ -66,6 +68,20 @@ describe("Highload Wallet V3 on the sandbox chain", () => {
     // The last id of all (shift 8191, bit 1022) stays free for an emergency withdrawal.
     assert.strictEqual(queryIdAt(8_380_415), 0)
   })
+
+  it.live("an unfunded phrase names the highload address to fund when that version is asked for", () =>
+    Effect.gen(function*() {
+      const chain = yield* Blockchain
+      const phrase = yield* bip39Words12
+      const error = yield* Effect.flip(chain.resolveWallet(phrase, { version: "highload-v3" }))
+      assert.strictEqual(error.reason, "WalletNotFound")
+      const [key] = yield* Effect.orDie(deriveKeys(phrase))
+      const address = HighloadWalletV3.create(Buffer.from(key!.key.publicKey)).address.toString({ bounceable: false, urlSafe: true })
+      assert.deepStrictEqual(error.addresses, [{ version: "highload-v3", address }])
+      // Asked for nothing, the phrase is looked up as wallet apps create it (no highload address).
+      const plain = yield* Effect.flip(chain.resolveWallet(phrase))
+      assert.deepStrictEqual(plain.addresses?.map((a) => a.version), ["v4r2", "v5r1"])
+    }).pipe(Effect.provide(Env)))
 
   it.live("deploys with its first batch; 200 payments in one external message, all delivered with their Ref#", () =>
     Effect.gen(function*() {
@@ -202,4 +218,23 @@ describe("Highload Wallet V3 on the sandbox chain", () => {
       assert.deepStrictEqual(status.sent, [true, true, false, true], "only the 5 TON payment was skipped")
       assert.strictEqual(yield* received(merchant), ton(2) + milliTon(200))
     }).pipe(Effect.provide(SandboxBlockchain.layerWith({ expiryMarginSeconds: 1 }))), 60_000)
+
+  it.live("through toncenter (TonClient over a loopback toncenter): deployed, paid, and the next query id read from the wallet's data", () =>
+    Effect.gen(function*() {
+      const chain = yield* Blockchain
+      const phrase = yield* bip39Words12
+      yield* fundedWallet(phrase, "highload-v3", "bip39", ton(10))
+      const wallet = yield* chain.resolveWallet(phrase, { version: "highload-v3" })
+      const merchant = freshAddress(false)
+      const requests = [1, 2, 3].map((i) => ({ to: merchant, amount: milliTon(i), payload: payload(`T${i}`) }))
+      const first = yield* chain.prepareBatch(wallet, requests)
+      yield* chain.send(first)
+      assert.deepStrictEqual(executed(yield* settled(chain.confirmBatch(first))).sent, [true, true, true])
+      // A restarted process reads the processed ids from the wallet's data as toncenter returns it.
+      const server = yield* Loopback
+      const restarted = makeTonCenterBlockchain({ endpoint: server.url, network: "mainnet", apiKey: Redacted.make(TEST_API_KEY), ...testOptions })
+      const second = yield* restarted.prepareBatch(wallet, requests)
+      assert.deepStrictEqual([first.queryId, second.queryId], [0, 1])
+      assert.strictEqual((yield* chain.accountState(wallet.address)).status, "active")
+    }).pipe(Effect.provide(ToncenterEnv)), 60_000)
 })
