@@ -94,19 +94,31 @@ export const PgWalletPayments = {
             RETURNING *`
           if (inserted.length === 0) return yield* busy("Another batch of this wallet is still open")
           const batch = yield* batchRows.one(inserted)
-          for (const [position, p] of payments.entries()) {
-            const rows = yield* sql`
-              INSERT INTO wallet_payments AS w (key, wallet_address, batch_id, position, kind, state, req_id, ref, pay_to, amount_nano, valid_until, created_at, updated_at)
-              VALUES (${p.key}, ${p.walletAddress}, ${batch.id}, ${position}, ${p.kind}, 'open', ${p.reqId}, ${p.ref}, ${p.payTo}, ${String(p.amount)}, ${p.validUntil}, ${now}, ${now})
-              ON CONFLICT (key) DO UPDATE SET
-                wallet_address = EXCLUDED.wallet_address, batch_id = EXCLUDED.batch_id, position = EXCLUDED.position, kind = EXCLUDED.kind, state = 'open',
-                req_id = EXCLUDED.req_id, ref = EXCLUDED.ref, pay_to = EXCLUDED.pay_to, amount_nano = EXCLUDED.amount_nano,
-                valid_until = EXCLUDED.valid_until, tx_hash = NULL, error = NULL, updated_at = EXCLUDED.updated_at
-              WHERE w.state = 'failed'
-              RETURNING id`
-            // Open or paid already: the whole batch is refused (the transaction rolls back).
-            if ((yield* ids.all(rows)).length === 0) return yield* busy(`The payment ${p.key} is open or paid already`)
-          }
+          // Every payment in one statement (a batch carries up to 255); positions follow the batch's order.
+          const given = JSON.stringify(payments.map((p, position) => ({
+            key: p.key,
+            wallet_address: p.walletAddress,
+            position,
+            kind: p.kind,
+            req_id: p.reqId,
+            ref: p.ref,
+            pay_to: p.payTo,
+            amount_nano: String(p.amount),
+            valid_until: p.validUntil
+          })))
+          const rows = yield* sql`
+            INSERT INTO wallet_payments AS w (key, wallet_address, batch_id, position, kind, state, req_id, ref, pay_to, amount_nano, valid_until, created_at, updated_at)
+            SELECT p.key, p.wallet_address, ${batch.id}, p.position, p.kind, 'open', p.req_id, p.ref, p.pay_to, p.amount_nano, p.valid_until, ${now}, ${now}
+            FROM jsonb_to_recordset(${given}::jsonb)
+              AS p(key text, wallet_address text, position int, kind text, req_id text, ref text, pay_to text, amount_nano bigint, valid_until bigint)
+            ON CONFLICT (key) DO UPDATE SET
+              wallet_address = EXCLUDED.wallet_address, batch_id = EXCLUDED.batch_id, position = EXCLUDED.position, kind = EXCLUDED.kind, state = 'open',
+              req_id = EXCLUDED.req_id, ref = EXCLUDED.ref, pay_to = EXCLUDED.pay_to, amount_nano = EXCLUDED.amount_nano,
+              valid_until = EXCLUDED.valid_until, tx_hash = NULL, error = NULL, updated_at = EXCLUDED.updated_at
+            WHERE w.state = 'failed'
+            RETURNING id`
+          // A key open or paid already: the whole batch is refused (the transaction rolls back).
+          if ((yield* ids.all(rows)).length !== payments.length) return yield* busy("A payment of the batch is open or paid already")
           return batch
         }))
       }, (effect) => effect.pipe(Effect.catchTag("SqlError", (e) => Effect.die(e))))
@@ -115,11 +127,13 @@ export const PgWalletPayments = {
         yield* sql`UPDATE wallet_batches SET state = 'sent', updated_at = ${now} WHERE id = ${batchId} AND state = 'signed'`
       }, orDieSql)
 
+      // Every settlement in one statement.
       const settleRows = (payments: ReadonlyArray<PaymentSettlement>, now: Date, batchId: number | null) =>
-        Effect.forEach(payments, (p) =>
-          sql`
-            UPDATE wallet_payments SET state = ${p.state}, tx_hash = ${p.txHash ?? null}, error = ${p.error ?? null}, updated_at = ${now}
-            WHERE key = ${p.key} AND state = 'open' AND ${batchId === null ? sql`batch_id IS NULL OR batch_id IN (SELECT id FROM wallet_batches WHERE state NOT IN ('signed', 'sent'))` : sql`batch_id = ${batchId}`}`, { discard: true })
+        payments.length === 0 ? Effect.void : Effect.asVoid(sql`
+          UPDATE wallet_payments AS w SET state = s.state, tx_hash = s.tx_hash, error = s.error, updated_at = ${now}
+          FROM jsonb_to_recordset(${JSON.stringify(payments.map((p) => ({ key: p.key, state: p.state, tx_hash: p.txHash ?? null, error: p.error ?? null })))}::jsonb)
+            AS s(key text, state text, tx_hash text, error text)
+          WHERE w.key = s.key AND w.state = 'open' AND ${batchId === null ? sql`(w.batch_id IS NULL OR w.batch_id IN (SELECT id FROM wallet_batches WHERE state NOT IN ('signed', 'sent')))` : sql`w.batch_id = ${batchId}`}`)
 
       const settle = Effect.fn("WalletPayments.settle")(function*(
         batchId: number,
@@ -161,11 +175,16 @@ export const PgWalletPayments = {
         return yield* paymentRows.first(yield* sql`SELECT * FROM wallet_payments WHERE key = ${key}`)
       }, orDieSql)
 
+      const findMany = Effect.fn("WalletPayments.findMany")(function*(keys: ReadonlyArray<string>) {
+        if (keys.length === 0) return []
+        return yield* paymentRows.all(yield* sql`SELECT * FROM wallet_payments WHERE key = ANY(${[...keys]}::text[])`)
+      }, orDieSql)
+
       const batch = Effect.fn("WalletPayments.batch")(function*(id: number) {
         return yield* batchRows.first(yield* sql`SELECT * FROM wallet_batches WHERE id = ${id}`)
       }, orDieSql)
 
-      return WalletPayments.of({ record, markSent, settle, settlePayments, openBatches, loosePayments, find, batch })
+      return WalletPayments.of({ record, markSent, settle, settlePayments, openBatches, loosePayments, find, findMany, batch })
     })
   )
 }

@@ -86,6 +86,8 @@ export class WalletPayments extends Context.Service<WalletPayments, {
   /** The wallet's open payments that no open batch carries. */
   readonly loosePayments: (walletAddress: string) => Effect.Effect<ReadonlyArray<WalletPayment>>
   readonly find: (key: string) => Effect.Effect<Option.Option<WalletPayment>>
+  /** The payments of these keys that exist, in one read (a batch's keys). */
+  readonly findMany: (keys: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WalletPayment>>
   readonly batch: (id: number) => Effect.Effect<Option.Option<WalletBatch>>
 }>()("core/ports/WalletPayments") {}
 

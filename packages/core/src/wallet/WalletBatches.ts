@@ -11,7 +11,7 @@
  * 4. per payment: `Paid` (its out message left the wallet), `NotPaid` (its action was skipped, the
  *    message expired or was superseded: retry or refund), or `Open` (not known yet: look again later).
  */
-import { Clock, Context, Duration, Effect, Layer, Result } from "effect"
+import { Clock, Context, Duration, Effect, Layer, Option, Result } from "effect"
 import {
   type BatchStatus,
   Blockchain,
@@ -175,14 +175,21 @@ export class WalletBatches extends Context.Service<WalletBatches, {
           const status = yield* watch(message, Result.isFailure(sent))
           const payments = (yield* records.openBatches(wallet.address)).find((b) => b.batch.id === batch.id)?.payments ?? []
           if (status !== undefined && payments.length > 0) yield* settleBatch(batch, payments, status)
-          return yield* Effect.forEach(items, (i) =>
-            Effect.map(records.find(i.key), (found) =>
-              found._tag === "Some" ? outcomeOf(found.value, message.boc) : ({ _tag: "Open", key: i.key, message: "no record" } satisfies ItemOutcome)))
+          const settled = yield* byKey(items)
+          return items.map((i): ItemOutcome => {
+            const found = settled.get(i.key)
+            return found !== undefined ? outcomeOf(found, message.boc) : { _tag: "Open", key: i.key, message: "no record" }
+          })
         })
+
+      /** The stored payments of a batch's keys, in one read. */
+      const byKey = (items: ReadonlyArray<BatchItem>) =>
+        Effect.map(records.findMany(items.map((i) => i.key)), (found) => new Map(found.map((p) => [p.key, p])))
 
       const pay = Effect.fn("WalletBatches.pay")(function*(wallet: Wallet, items: ReadonlyArray<BatchItem>) {
         yield* reconcile(wallet).pipe(Effect.catchCause((cause) => Effect.logWarning("wallet batch reconciliation failed", cause)))
-        const known = yield* Effect.forEach(items, (i) => records.find(i.key))
+        const stored = yield* byKey(items)
+        const known = items.map((i) => Option.fromUndefinedOr(stored.get(i.key)))
         const fresh = items.filter((_, n) => known[n]?._tag !== "Some" || known[n]?.value.state === "failed")
         const answered = fresh.length === 0 ? [] : yield* Effect.uninterruptible(send(wallet, fresh))
         return items.map((item, n): ItemOutcome => {
