@@ -2,16 +2,18 @@
  * Fulfilment benchmark (prints figures; never pass/fail): N queued stars orders drained by the real
  * worker (`npm run worker` as its own process) from one hot wallet, on PostgreSQL, the sandbox chain
  * with a block interval (a sent message runs and shows only with the next block, as on mainnet) and
- * the Fragment simulator. Per wallet setting:
- * - time from the first order placed to the last one completed;
+ * the Fragment simulator (SANDBOX_FRAGMENT_SESSIONS cookie sessions, default 4 here). Every order is
+ * queued before the worker starts. Per wallet setting:
+ * - time from the worker's readiness to the last order completed;
  * - orders completed per block interval (target >= 100);
  * - TON the hot wallet spent in fees per completed order (its external messages' transaction fees
  *   plus the forwarding fees of what they sent; target: not above a single transfer's).
  * Each setting runs on a fresh database and a fresh sandbox world. A setting is `VERSION[:BATCH]`,
  * the worker's own environment: `HOT_WALLET_VERSION=VERSION` and, when given, `HOT_WALLET_BATCH=BATCH`
- * (payments per external message) with `WORKER_CONCURRENCY` as large (a batch holds at most the orders
- * a worker carries at once); `SANDBOX_BLOCK_INTERVAL` is the block argument. Any other worker setting
- * passes through from this process's environment.
+ * (payments per external message) with `WORKER_CONCURRENCY` four times as large (a batch holds at
+ * most the orders a worker carries at once); `SANDBOX_BLOCK_INTERVAL` is the block argument. Any other
+ * worker setting passes through from this process's environment; `BENCH_NODE_ARGS` adds node flags
+ * to the worker (e.g. `--cpu-prof`). The worker's log is kept as `$TMPDIR/resale-fulfil-<setting>.log`.
  * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432).
  * Run: node bench/fulfilment/run.ts [orders, default 1000] [block seconds, default 5]
  *      [settings, default v5r1,v4r2] [minutes allowed per setting, default 120]
@@ -170,8 +172,9 @@ const runOne = async (setting: string): Promise<Figures> => {
       SANDBOX_FRAGMENT_SESSIONS: process.env.SANDBOX_FRAGMENT_SESSIONS ?? "4",
       HOT_WALLET_VERSION: wallet,
       ...(batch === undefined ? {} : { HOT_WALLET_BATCH: batch }),
-      // Orders carried at once: a batch holds at most these (each waits for its own delivery after).
-      WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? String(Math.max(4, 2 * Number(batch ?? 1))),
+      // Orders carried at once (one claiming loop, so cheap): a batch quoting while one is in flight
+      // and the orders of the last ones reading their delivery.
+      WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? String(Math.max(4, 4 * Number(batch ?? 1))),
       LOG_FORMAT: "json"
     },
     stdio: ["ignore", log, log]

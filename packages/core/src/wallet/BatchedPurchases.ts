@@ -48,6 +48,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       const batches = yield* WalletBatches
       const settings = yield* BatchedPurchaseSettings
       const quotes = yield* Semaphore.make(Math.max(1, settings.quoteConcurrency))
+      const reports = yield* Semaphore.make(Math.max(1, settings.quoteConcurrency))
       const scope = yield* Effect.scope
       // One collector per wallet address: a message of the wallet in flight at a time (its seqno).
       const collectors = new Map<string, Queue.Queue<Waiting>>()
@@ -132,15 +133,17 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           let report = boc
           let last = "the marketplace has not confirmed delivery"
           while (true) {
-            const state = yield* Effect.result(marketplace.confirm({
+            // Bounded like quotes: a settled batch's orders report at once, and quotes share the connections.
+            const state = yield* Effect.result(reports.withPermit(marketplace.confirm({
               kind: payment.kind,
               reqId: payment.reqId,
               ref: payment.ref,
               ...(report === null ? {} : { boc: report, payer })
-            }))
+            })))
             if (state._tag === "Success") {
-              report = null
               const s = state.success
+              // The signed message is reported again while no answer came (the same message: harmless).
+              if (s._tag === "Delivered" || s.confirm !== "unsent") report = null
               if (s._tag === "Delivered") return delivered(payment, "delivered", null)
               // Unattributable: the session's state will never be this order's again. Pending: only once looking again.
               if (s.confirm === "accepted" && (s._tag === "Unattributable" || settleOnEvidence)) {
