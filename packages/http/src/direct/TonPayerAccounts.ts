@@ -1,4 +1,4 @@
-import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
+import { PayerAccounts } from "@resale/core/ports/PayerAccounts.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
 import { Effect, Layer } from "effect"
