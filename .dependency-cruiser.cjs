@@ -4,23 +4,17 @@ const adapters = ["store", "ton", "marketplace", "telegram", "push"]
 // Roots (http, worker, cli) change state only through core use cases. The only files of theirs that
 // may name a port are those that wire layers: entry points, `*Live.ts` layer files and the server's
 // and CLI's layer assembly. Type-only imports of a port's value types (a record a use case returns)
-// are not uses of the port and stay allowed.
+// are not uses of the port and stay allowed. The ports are `@resale/core/ports` (core/src/ports/index.ts)
+// or one port's file, both under core/src/ports/: `@resale/core` itself exports none (the two core rules
+// below), so no root reaches a port without this rule seeing it. test/architecture/depcheck-rules.test.ts
+// runs these rules over a tree with bad imports in it.
 const wiring = [
   "(^|/)main\\.ts$",
   "Live\\.ts$",
   "^packages/http/src/server/HttpApp\\.ts$",
-  // layers over the Blockchain port: TON Connect account of a wallet, a gate on key derivation
-  "^packages/http/src/direct/(TonPayerAccounts|DerivationGate)\\.ts$",
+  // the direct surface's gate on key derivation: a layer that wraps the Blockchain port
+  "^packages/http/src/direct/DerivationGate\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
-]
-// Named apart: the hot wallet's layer (resolves the wallet once at start over the Blockchain port),
-// the payouts view (reads payment records until their rename of issue 11 item 2), and the sandbox
-// faucet tools, which fund wallets on the emulated chain itself (no money of the service moves).
-const inRework = [
-  "^packages/worker/src/fulfilment/HotWallet\\.ts$",
-  "^packages/cli/src/commands/Payouts\\.ts$",
-  "^packages/http/src/sandbox/SandboxFaucet\\.ts$",
-  "^packages/cli/src/commands/SandboxPrograms\\.ts$"
 ]
 module.exports = {
   forbidden: [
@@ -49,7 +43,7 @@ module.exports = {
       name: "roots-call-use-cases-only",
       comment: "http, worker and cli reach storage and the outside world through core use cases; only files that wire layers name a port",
       severity: "error",
-      from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring, ...inRework] },
+      from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring] },
       to: { path: "^packages/core/src/ports/", dependencyTypesNot: ["type-only"] }
     },
     {
@@ -67,11 +61,18 @@ module.exports = {
       to: { path: "^packages/worker/" }
     },
     {
-      name: "roots-take-no-port-from-the-core-barrel",
-      comment: "@resale/core's index re-exports the ports too: outside wiring, roots import it for types only (services come from their own files)",
+      name: "core-index-exports-no-port",
+      comment: "@resale/core's index is the domain and its use cases; the ports are `@resale/core/ports` (core/src/ports/index.ts), which roots-call-use-cases-only sees",
       severity: "error",
-      from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring] },
-      to: { path: "^packages/core/src/index\\.ts$", dependencyTypesNot: ["type-only"] }
+      from: { path: "^packages/core/src/index\\.ts$" },
+      to: { path: "^packages/core/src/ports/" }
+    },
+    {
+      name: "only-ports-reexport-ports",
+      comment: "no domain or use-case module passes a port on (`export ... from` a port), so no index can carry one past the rules",
+      severity: "error",
+      from: { path: "^packages/core/src/", pathNot: "^packages/core/src/ports/" },
+      to: { path: "^packages/core/src/ports/", dependencyTypes: ["export"] }
     },
     {
       name: "observability-only-effect",

@@ -10,11 +10,12 @@ import { createServer } from "node:http"
  * - `GET /v2/api/balance` with the same two queries the service runs (the user by the key's SHA-256,
  *   then the account's balance) through the same PostgreSQL driver (`@effect/sql-pg`, same pool size),
  *   and nothing else: no validation, logging, metrics or security headers.
- * Run: node bench/http/bare-server.ts PORT PRICING_JSON [DATABASE_URL]
+ * Run: node bench/http/bare-server.ts PORT PRICING_JSON [DATABASE_URL] [SANDBOX true|false]
  */
 const port = Number(process.argv[2] ?? 0)
 const pricing = process.argv[3] ?? "{}"
 const databaseUrl = process.argv[4]
+const sandbox = process.argv[5] === "true"
 
 const scope = Effect.runSync(Scope.make())
 const context = databaseUrl === undefined
@@ -43,7 +44,7 @@ createServer((req, res) => {
     Effect.runPromise(balanceOf(typeof key === "string" ? key : "")).then((balance) => {
       const body = balance === undefined
         ? JSON.stringify({ detail: "Invalid API key" })
-        : `{"balance_uzs":${balance},"sandbox":true}`
+        : `{"balance_uzs":${balance},"sandbox":${sandbox}}`
       res.writeHead(balance === undefined ? 401 : 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
       res.end(body)
     }, () => {

@@ -9,6 +9,8 @@
  * 3. POST /v2/api/stars/buy orders/s at 32 connections against pgbench running the same SQL
  *    transaction (target >= 0.9x);
  * 4. the server's RSS peak under load (target < 250 MB).
+ * The server runs as `npm start` runs it in production (the start bundle, `--max-semi-space-size=4`,
+ * SANDBOX=false, request log on); a sandbox server sets up the funded user and its API key first.
  * The worker runs in its own process (WORKER=false), as when deployed apart: pgbench runs only the
  * order transaction, so the in-process worker fulfilling the orders would be work pgbench does not do
  * (BENCH_WORKER=true keeps it in).
@@ -41,7 +43,7 @@ const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const NODE = join(ROOT, "node_modules/.bin/node")
 const SECONDS = Number(process.argv[2] ?? 10)
 const BOT_TOKEN = "777:bench-bot-token"
-const ADMIN_TOKEN = "bench-admin-token"
+const ADMIN_TOKEN = "bench-admin-token-of-32-characters"
 const ROUNDS = Number(process.argv[3] ?? 3)
 /** BENCH_PHASES=balance,orders runs only those phases (pricing, wrk, balance, orders), e.g. under --cpu-prof. */
 const PHASES = new Set((process.env.BENCH_PHASES ?? "pricing,wrk,balance,orders").split(","))
@@ -65,6 +67,28 @@ const freePort = () =>
       const a = s.address()
       s.close(() => resolve(typeof a === "object" && a ? a.port : 0))
     })
+  })
+
+/** The V8 flags of `npm start` (package.json), so the server's heap is sized as in production. */
+const START_FLAGS = ["--max-semi-space-size=4"]
+
+/** Production settings whose outside endpoints are unreachable: no measured request calls them. */
+const PRODUCTION = {
+  SANDBOX: "false",
+  ADMIN_TOKEN,
+  SESSION_SECRET: "bench-http-session-secret-of-32-characters",
+  TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+  TELEGRAM_API_URL: "http://127.0.0.1:9",
+  TONCENTER_URL: "http://127.0.0.1:9/api/v2/jsonRPC",
+  FRAGMENT_URL: "http://127.0.0.1:9",
+  FRAGMENT_COOKIES: "stel_ssid=b; stel_dt=-1; stel_token=b; stel_ton_token=b"
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null) return resolve()
+    child.once("exit", () => resolve())
+    child.kill("SIGTERM")
   })
 
 const waitFor = async (url: string, child: ChildProcess) => {
@@ -166,37 +190,54 @@ const alternate = async (
 }
 
 const main = async () => {
+  // The bundle `npm start` runs, built now when stale so that no measured start includes a build.
+  const { build, freshBuild } = await import("../../deploy/bundle.mjs")
+  if (freshBuild() === undefined) await build()
   const name = uniqueName("resale_bench")
   await Effect.runPromise(createDatabase(name))
   const dbUrl = databaseUrl(name)
   const children: Array<ChildProcess> = []
   try {
+    // Setup (a funded user with an API key) through a sandbox server, which has the sign-in and top-up
+    // flows; it is stopped before anything is measured.
+    const setupPort = await freePort()
+    const setupBase = `http://127.0.0.1:${setupPort}`
+    const setup = spawn(NODE, [join(ROOT, "deploy/start.mjs"), "server"], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: String(setupPort), DATABASE_URL: dbUrl, ADMIN_TOKEN, TELEGRAM_BOT_TOKEN: BOT_TOKEN, SANDBOX: "true", PUBLIC_URL: setupBase, WORKER: "false", LOG_REQUESTS: "false" },
+      stdio: ["ignore", "ignore", "inherit"]
+    })
+    children.push(setup)
+    await waitFor(`${setupBase}/healthz`, setup)
+    // Ten top-ups: enough for every order of every round and pgbench's.
+    const callback = await fetch(`${setupBase}/v2/auth/sandbox?user=bench`, { redirect: "manual" })
+    const cookie = callback.headers.get("set-cookie")!.split(";")[0]!
+    for (let i = 0; i < 10; i++) {
+      const topup = await (await fetch(`${setupBase}/v2/balance/top-up`, {
+        method: "POST",
+        headers: { cookie, origin: setupBase, "content-type": "application/x-www-form-urlencoded" },
+        body: "amount_uzs=100000000"
+      })).json() as { topup: { topup_id: number } }
+      await fetch(`${setupBase}/v2/api/admin/topups/${topup.topup.topup_id}/mark-paid`, { method: "POST", headers: { "x-admin-token": ADMIN_TOKEN } })
+    }
+    const key = ((await (await fetch(`${setupBase}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: setupBase } })).json()) as { api_key: string }).api_key
+    await stop(setup)
+
+    // The measured server runs as `npm start` runs it in production: the start bundle, with the start
+    // commands' V8 flags, SANDBOX=false, the request log on (to a discarded stdout), the worker apart.
     const port = await freePort()
     const base = `http://127.0.0.1:${port}`
-    const server = spawn(NODE, [...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "packages/http/src/main.ts"], {
+    const server = spawn(NODE, [...START_FLAGS, ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), join(ROOT, "deploy/start.mjs"), "server"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), DATABASE_URL: dbUrl, ADMIN_TOKEN, TELEGRAM_BOT_TOKEN: BOT_TOKEN, SANDBOX: "true", PUBLIC_URL: base, WORKER: process.env.BENCH_WORKER ?? "false" },
+      env: { ...process.env, ...PRODUCTION, PORT: String(port), DATABASE_URL: dbUrl, PUBLIC_URL: base, WORKER: process.env.BENCH_WORKER ?? "false" },
       stdio: ["ignore", "ignore", "inherit"]
     })
     children.push(server)
     await waitFor(`${base}/healthz`, server)
     const pricingBody = await (await fetch(`${base}/v2/api/pricing`)).text()
 
-    // A funded user with an API key (ten top-ups: enough for every order of every round and pgbench's).
-    const callback = await fetch(`${base}/v2/auth/sandbox?user=bench`, { redirect: "manual" })
-    const cookie = callback.headers.get("set-cookie")!.split(";")[0]!
-    for (let i = 0; i < 10; i++) {
-      const topup = await (await fetch(`${base}/v2/balance/top-up`, {
-        method: "POST",
-        headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
-        body: "amount_uzs=100000000"
-      })).json() as { topup: { topup_id: number } }
-      await fetch(`${base}/v2/api/admin/topups/${topup.topup.topup_id}/mark-paid`, { method: "POST", headers: { "x-admin-token": ADMIN_TOKEN } })
-    }
-    const key = ((await (await fetch(`${base}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: base } })).json()) as { api_key: string }).api_key
-
     const barePort = await freePort()
-    const bare = spawn(NODE, [join(ROOT, "bench/http/bare-server.ts"), String(barePort), pricingBody, dbUrl], { cwd: ROOT, stdio: "ignore" })
+    const bare = spawn(NODE, [...START_FLAGS, join(ROOT, "bench/http/bare-server.ts"), String(barePort), pricingBody, dbUrl, "false"], { cwd: ROOT, stdio: "ignore" })
     children.push(bare)
     await waitFor(`http://127.0.0.1:${barePort}/v2/api/pricing`, bare)
     const bareBase = `http://127.0.0.1:${barePort}`

@@ -9,7 +9,8 @@
  * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432), PGBENCH (default /usr/bin/pgbench).
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Balances, Ledger, type SignedUzs, type UserId, Users } from "@resale/core"
+import { Balances, type SignedUzs, type UserId } from "@resale/core"
+import { Ledger, Users } from "@resale/core/ports"
 import { Migrations, PgConnection, PgStore } from "@resale/store"
 import { createDatabase, databaseUrl, dropDatabase, dropStale, serverUrl, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Effect, Layer } from "effect"

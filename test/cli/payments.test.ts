@@ -1,6 +1,8 @@
 import { assert, layer } from "@effect/vitest"
 import { Balances } from "@resale/core/ledger/Balances.ts"
+import type { Uzs } from "@resale/core/money/Uzs.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
+import { IncomingPayments } from "@resale/core/ports/IncomingPayments.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect } from "effect"
 import { cardTopup, cli, CliTestLayer, json, receiptTopup, seedUser } from "./support/CliHarness.ts"
@@ -37,6 +39,41 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resal
       assert.include(table.stdout, "1 unresolved payments")
     }))
 
+  it.effect("list filters like the panel's bank payments page: Tashkent days, exact amount, newest first", () =>
+    Effect.gen(function*() {
+      // Reported on three October days (the relay's clock is the database's): 1 Oct 15:00, 3 Oct 01:00 and 5 Oct 10:00 in Tashkent.
+      const at = (iso: string, amountUzs: number, externalId: string) =>
+        IncomingPayments.use((p) => p.record({ amountUzs: amountUzs as Uzs, cardLast4: "1111", externalId }, new Date(iso)))
+      const first = (yield* at("2026-10-01T10:00:00Z", 31_313, "oct-1")).payment
+      const late = (yield* at("2026-10-02T20:00:00Z", 42_424, "oct-3")).payment
+      const last = (yield* at("2026-10-05T05:00:00Z", 31_313, "oct-5")).payment
+      const ids = (args: ReadonlyArray<string>) =>
+        Effect.map(cli(["payments", "list", ...args, "--json"]), (run) => json(run).items.map((p: { id: number }) => p.id))
+
+      // 20:00 UTC on the 2nd is already the 3rd in Tashkent: days are the shop's, both ends included.
+      assert.deepStrictEqual(yield* ids(["--from", "2026-10-01", "--to", "2026-10-02"]), [first.id])
+      assert.deepStrictEqual(yield* ids(["--from", "2026-10-03", "--to", "2026-10-05"]), [late.id, last.id])
+      assert.deepStrictEqual(yield* ids(["--from", "2026-10-01", "--to", "2026-10-31", "--newest-first"]), [last.id, late.id, first.id])
+      assert.deepStrictEqual(yield* ids(["--amount", "31313", "--newest-first"]), [last.id, first.id])
+      assert.deepStrictEqual(yield* ids(["--amount", "31313", "--status", "unresolved"]), [])
+      assert.deepStrictEqual(yield* ids(["--amount", "42424", "--status", "received"]), [late.id])
+
+      const table = yield* cli(["payments", "list", "--from", "2026-10-01", "--to", "2026-10-31", "--newest-first"])
+      assert.strictEqual(table.code, 0, table.stderr)
+      assert.match(table.stdout, new RegExp(`^\\s*${last.id}\\s+31 313\\s+1111\\s+oct-5\\s+received`, "m"))
+      assert.include(table.stdout, "3 payments")
+
+      const badDay = yield* cli(["payments", "list", "--from", "2026-02-30"])
+      assert.strictEqual(badDay.code, 2)
+      assert.include(badDay.stderr, "--from must be a date YYYY-MM-DD, got '2026-02-30'.")
+      const backwards = yield* cli(["payments", "list", "--from", "2026-10-05", "--to", "2026-10-01"])
+      assert.strictEqual(backwards.code, 2)
+      assert.include(backwards.stderr, "--from 2026-10-05 is after --to 2026-10-01.")
+      const badAmount = yield* cli(["payments", "list", "--amount", "12.5"])
+      assert.strictEqual(badAmount.code, 2)
+      assert.include(badAmount.stderr, "--amount must be a whole number at least 1, got '12.5'.")
+    }))
+
   it.effect("assign confirms the top-up with the payment and credits the amount actually received, once", () =>
     Effect.gen(function*() {
       const user = yield* seedUser("bob_payments")
@@ -52,6 +89,10 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })("resal
       assert.strictEqual(body.topup.status, "paid")
       assert.strictEqual(body.topup.creditedUzs, 199_000)
       assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 199_000)
+
+      // Assigned by an operator, not matched by its amount: the panel's "assigned" filter.
+      const assigned = json(yield* cli(["payments", "list", "--status", "assigned", "--json"]))
+      assert.deepStrictEqual(assigned.items.map((p: { id: number }) => p.id), [late.payment.id])
 
       const again = yield* cli(["payments", "assign", String(late.payment.id), String(topup.id), "--yes"])
       assert.strictEqual(again.code, 1)

@@ -1,4 +1,5 @@
 import { UserId } from "@resale/core/ids.ts"
+import { isLocalDate } from "@resale/core/reports/ReportPeriods.ts"
 import { InvalidArgumentError } from "commander"
 import { Option, Schema } from "effect"
 
@@ -42,6 +43,13 @@ export const signedUzs = (raw: string): number => {
     throw new InvalidArgumentError(`the amount must be a non-zero whole number of so'm (e.g. 50000 or -20000), got '${raw}'.`)
   }
   return n
+}
+
+/** A calendar day `YYYY-MM-DD` (Tashkent time is how the commands read it). */
+export const localDay = (flag: string) => (raw: string): string => {
+  const text = raw.trim()
+  if (!isLocalDate(text)) throw new InvalidArgumentError(`${flag} must be a date YYYY-MM-DD, got '${raw}'.`)
+  return text
 }
 
 /** Text that must not be blank once trimmed. */

@@ -1,3 +1,4 @@
+import { DirectPurchaseHistory } from "@resale/core/direct/DirectPurchaseHistory.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
 import { AppConfig, type ConfigProblems, readSettings } from "@resale/config"
@@ -16,7 +17,7 @@ export const sandboxMode: Effect.Effect<boolean, ConfigProblems> = Effect.map(re
 export const CliChain = World.chain.pipe(Layer.provide(AppConfig.layer("cli")))
 
 /** The direct purchase use case, as the server builds it, over the store and the chain of the mode. */
-export const CliDirect = DirectPurchases.layer.pipe(
+export const CliDirect = Layer.mergeAll(DirectPurchases.layer, DirectPurchaseHistory.layer).pipe(
   Layer.provide(TonPayerAccounts.layer),
   Layer.provideMerge(CliChain),
   Layer.provideMerge(CliStore)

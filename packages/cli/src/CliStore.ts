@@ -1,4 +1,5 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
+import { DirectPurchaseHistory } from "@resale/core/direct/DirectPurchaseHistory.ts"
 import { EmbeddedPostgres } from "@resale/store/EmbeddedPostgres.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
@@ -34,5 +35,5 @@ export const CliConnection = Layer.unwrap(Effect.gen(function*() {
 /** Every storage port over that connection, with the connection still visible (for `db` commands). */
 export const CliStore = PgStore.layer.pipe(Layer.provideMerge(CliConnection))
 
-/** The core use-case services, exactly as the web panel gets them, over the store. */
-export const CliCore = CoreServices.pipe(Layer.provideMerge(CliStore))
+/** The core use-case services, exactly as the web panel gets them, and the wallet payments' history, over the store. */
+export const CliCore = Layer.mergeAll(CoreServices, DirectPurchaseHistory.layer).pipe(Layer.provideMerge(CliStore))

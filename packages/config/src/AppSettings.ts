@@ -59,6 +59,10 @@ export interface WorkerTimings {
    */
   readonly attentionAfter: Duration.Duration
   readonly attentionAttempts: number
+  /** First delay before an order that paid nothing is tried again (`ORDER_RETRY_DELAY`, doubling). */
+  readonly retryDelay: Duration.Duration
+  /** Attempts before such an order fails and is refunded (`ORDER_MAX_ATTEMPTS`). */
+  readonly maxAttempts: number
   /** Period of the payments job (re-match unmatched payments, expire top-ups). */
   readonly paymentsInterval: Duration.Duration
   /** An unmatched payment may match a top-up created up to this long after it arrived. */
@@ -121,9 +125,13 @@ export interface AppSettings {
   readonly paymentCard: string | null
   readonly hotWalletMnemonic: Option.Option<Redacted.Redacted<string>>
   /** `HOT_WALLET_VERSION`; None: whichever wallet of the phrase is funded. */
-  readonly hotWalletVersion: Option.Option<"v5r1" | "v4r2">
+  readonly hotWalletVersion: Option.Option<"v5r1" | "v4r2" | "highload-v3">
   /** The shared sandbox chain's time between blocks (`SANDBOX_BLOCK_INTERVAL`); zero: messages run at once. */
   readonly sandboxBlockInterval: Duration.Duration
+  /** Cookie sessions the sandbox world's Fragment simulator offers (`SANDBOX_FRAGMENT_SESSIONS`). */
+  readonly sandboxFragmentSessions: number
+  /** The sandbox's test recipients: `sandbox_timeout`'s search delay and `sandbox_late`'s delivery delay. */
+  readonly sandboxMagic: { readonly slowSearch: Duration.Duration; readonly lateDelivery: Duration.Duration }
   /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */
   readonly toncenter: Option.Option<ToncenterSettings>
   /** How long a purchase may keep a Fragment session, and wait for one (also the sandbox world's). */

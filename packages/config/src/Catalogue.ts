@@ -79,10 +79,18 @@ export const World = {
   FRAGMENT_PROXY: S.secret("FRAGMENT_PROXY", "http:// or https:// proxy every Fragment call goes through (secret: may hold a password)"),
   FRAGMENT_SESSION_HOLD: S.duration("FRAGMENT_SESSION_HOLD", "3 minutes", "longest time one purchase keeps its Fragment session to itself"),
   FRAGMENT_SESSION_WAIT: S.duration("FRAGMENT_SESSION_WAIT", "30 seconds", "longest time a purchase waits for a free Fragment session"),
+  SANDBOX_SLOW_SEARCH: S.duration("SANDBOX_SLOW_SEARCH", "20 seconds", "sandbox: how long the simulated Fragment takes to answer a search for sandbox_timeout (past FRAGMENT_TIMEOUT)"),
+  SANDBOX_LATE_DELIVERY: S.duration("SANDBOX_LATE_DELIVERY", "90 seconds", "sandbox: how long after the payment the simulated Fragment reports sandbox_late delivered (past ORDER_DELIVERY_WAIT)"),
   SANDBOX_BLOCK_INTERVAL: S.duration(
     "SANDBOX_BLOCK_INTERVAL",
     "0 seconds",
     "sandbox chain: time between two blocks; a sent message runs and shows with the next block (mainnet: about 5 seconds); 0: at once"
+  ),
+  SANDBOX_FRAGMENT_SESSIONS: S.integer(
+    "SANDBOX_FRAGMENT_SESSIONS",
+    1,
+    "sandbox: cookie sessions the Fragment simulator offers, bought through side by side as FRAGMENT_SESSIONS are",
+    1
   )
 } as const
 
@@ -114,13 +122,13 @@ export const Direct = {
 export const Worker = {
   HOT_WALLET_VERSION: S.oneOf(
     "HOT_WALLET_VERSION",
-    ["v5r1", "v4r2"],
-    "wallet contract of HOT_WALLET_MNEMONIC that pays (see the README's hot wallet section); unset: the funded one (sandbox: v5r1)"
+    ["v5r1", "v4r2", "highload-v3"],
+    "wallet contract of HOT_WALLET_MNEMONIC that pays: v5r1, v4r2 or highload-v3 (Highload Wallet V3; see the README's hot wallet section); unset: the funded v5r1 or v4r2 one (sandbox: v5r1)"
   ),
   HOT_WALLET_BATCH: S.integer(
     "HOT_WALLET_BATCH",
     255,
-    "most account-order payments one message of the hot wallet carries (v5r1 up to 255, v4r2 up to 4); 1: one at a time; a batch holds at most WORKER_CONCURRENCY orders",
+    "most account-order payments one message of the hot wallet carries (v5r1 up to 255, highload-v3 up to 254, v4r2 up to 4); 1: one at a time; a batch holds at most WORKER_CONCURRENCY orders",
     1
   ),
   FRAGMENT_QUOTE_CONCURRENCY: S.integer("FRAGMENT_QUOTE_CONCURRENCY", 8, "Fragment invoices asked for at once by one worker (rate limits and busy sessions back off)", 1),
@@ -131,6 +139,8 @@ export const Worker = {
   PAYMENT_CONFIRM_WAIT: S.duration("PAYMENT_CONFIRM_WAIT", "75 seconds", "wait for a sent payment on chain before its outcome is unknown"),
   PAYMENT_POLL_INTERVAL: S.duration("PAYMENT_POLL_INTERVAL", "1500 millis", "pause between two looks at the chain or Fragment"),
   PAYMENT_STALE_AFTER: S.duration("PAYMENT_STALE_AFTER", "3 minutes", "an in-flight payment untouched this long belongs to a dead process"),
+  ORDER_RETRY_DELAY: S.duration("ORDER_RETRY_DELAY", "30 seconds", "first wait before an order that paid nothing (e.g. Fragment did not answer) is tried again (doubles, at most an hour)"),
+  ORDER_MAX_ATTEMPTS: S.integer("ORDER_MAX_ATTEMPTS", 8, "attempts of such an order before it fails and is refunded", 1),
   ORDER_RECONCILE_DELAY: S.duration("ORDER_RECONCILE_DELAY", "30 seconds", "first wait before an unknown outcome is looked at again (doubles, jittered)"),
   ORDER_UNKNOWN_RETRY_MAX: S.duration("ORDER_UNKNOWN_RETRY_MAX", "10 minutes", "longest wait between two looks at an unknown outcome"),
   ORDER_ATTENTION_AFTER: S.duration("ORDER_ATTENTION_AFTER", "30 minutes", "an outcome unknown this long (and checked ORDER_ATTENTION_ATTEMPTS times) goes to the operators"),

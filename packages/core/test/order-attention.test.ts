@@ -115,7 +115,9 @@ describe("unknown outcomes", () => {
         unknownRetryBase: Duration.millis(100),
         unknownRetryMax: Duration.seconds(1),
         attentionAfter: Duration.minutes(1),
-        attentionAttempts: 3
+        attentionAttempts: 3,
+        retryBase: Duration.seconds(30),
+        maxAttempts: 8
       }))))
     ))
 })

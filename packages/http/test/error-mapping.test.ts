@@ -4,12 +4,12 @@ import {
   IdempotencyKeyInProgress,
   InfoLookupQuotaExceeded,
   InsufficientBalance,
-  MarketplaceError,
   OrderRequestInvalid,
   OrderTransitionInvalid,
   type OrderId,
   Uzs
 } from "@resale/core"
+import { MarketplaceError } from "@resale/core/ports"
 import { Effect, Exit } from "effect"
 import { ERROR_CODES } from "../src/api/ErrorCodes.ts"
 import { Conflict, ServiceUnavailable, statusOf, TooManyRequests } from "../src/api/Errors.ts"

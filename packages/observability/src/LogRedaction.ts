@@ -65,26 +65,40 @@ export const scrubPhrases = (text: string): string => {
   return out
 }
 
-// The request log repeats the same short values on every line (method, route, path, status line):
-// their scrubbed forms are kept, a bounded set, so each is scanned once, not once per request.
+/**
+ * Whether `text` has at least `PHRASE_RUN` runs of 3 or more letters: no word of the list is shorter,
+ * so a text without them holds no phrase. One pass over the characters, no allocation.
+ */
+const mayHoldPhrase = (text: string): boolean => {
+  let runs = 0
+  let letters = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i) | 0x20
+    if (c >= 0x61 && c <= 0x7a) {
+      if (++letters === 3 && ++runs >= PHRASE_RUN) return true
+    } else letters = 0
+  }
+  return false
+}
+
+// The scrubbed forms of short values that needed the phrase scan (a bounded set), so a repeated
+// one is scanned once. Values that cannot hold a phrase, an API key or a known secret (request ids,
+// routes, statuses: most of a request line) are decided by one pass and kept as they are.
 const SHORT = 64
 const MAX_REMEMBERED = 4096
 const remembered = new Map<string, string>()
 
 /** `text` without known secrets, API keys or anything shaped like a mnemonic phrase. */
 export const scrub = (text: string): string => {
-  if (text.length > SHORT) return scrubNow(text)
-  const seen = remembered.get(text)
-  if (seen !== undefined) return seen
-  const out = scrubNow(text)
-  if (remembered.size >= MAX_REMEMBERED) remembered.clear()
-  remembered.set(text, out)
-  return out
-}
-
-const scrubNow = (text: string): string => {
   let out = text
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
-  out = out.replace(API_KEY, REDACTED)
-  return scrubPhrases(out)
+  if (out.includes("rk_")) out = out.replace(API_KEY, REDACTED)
+  if (!mayHoldPhrase(out)) return out
+  if (out.length > SHORT) return scrubPhrases(out)
+  const seen = remembered.get(out)
+  if (seen !== undefined) return seen
+  const scrubbed = scrubPhrases(out)
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear()
+  remembered.set(out, scrubbed)
+  return scrubbed
 }

@@ -36,6 +36,56 @@ export interface RequestLogOptions {
   readonly log: boolean
 }
 
+/** What the request log says of one answered request. */
+export interface RequestFactsOf {
+  readonly method: string
+  /** The route pattern, or the path with numeric segments as `:id` when no route matched. */
+  readonly route: string
+  readonly path: string
+  readonly status: number
+  readonly durationMs: number
+  readonly client: string | null
+  readonly user: string | undefined
+  readonly requestId: string | undefined
+}
+
+/**
+ * The request's metrics and (unless turned off) its log line: the one place both are made, for the
+ * middleware below and for answers given in front of effect's request handling (`FrontDoor`).
+ */
+export const recordRequestFacts = (facts: RequestFactsOf, options: RequestLogOptions): Effect.Effect<void> => {
+  const metrics = recordRequest(facts.method, facts.route, facts.status, facts.durationMs)
+  if (!options.log) return metrics
+  const level: LogLevel.LogLevel = PROBES.has(facts.path) ? "Debug" : facts.status >= 500 ? "Error" : "Info"
+  const fields: Record<string, unknown> = {
+    method: facts.method,
+    route: facts.route,
+    path: facts.path,
+    status: facts.status,
+    duration_ms: facts.durationMs,
+    client: facts.client
+  }
+  if (facts.user !== undefined) fields["user"] = facts.user
+  if (facts.requestId !== undefined) fields["request_id"] = facts.requestId
+  return Effect.andThen(
+    metrics,
+    Effect.logWithLevel(level)(`${facts.method} ${facts.path} ${facts.status}`).pipe(Effect.annotateLogs(fields))
+  )
+}
+
+/** Facts of a request answered without the router: its route is its path (ids as `:id`), or `unmatched`. */
+export const unroutedFacts = (
+  method: string,
+  url: string,
+  status: number,
+  durationMs: number,
+  client: string | null,
+  requestId: string
+): RequestFactsOf => {
+  const path = pathOf(url)
+  return { method, route: routeOfUnmatched(path, status), path, status, durationMs, client, user: undefined, requestId }
+}
+
 /**
  * Wraps the whole HTTP app. The route pattern is the one `RouteNoting` noted (provide it where the
  * routes are added), else the router's `RouteContext` if it is still on the fiber.
@@ -53,25 +103,15 @@ export const requestLog = (options: RequestLogOptions) =>
         const matched = requestRoute(request) ?? Context.getOrUndefined(after.context, HttpRouter.RouteContext)?.route.path
         const path = pathOf(request.url)
         const status = statusOf(exit)
-        const route = matched ?? routeOfUnmatched(path, status)
-        const metrics = recordRequest(request.method, route, status, durationMs)
-        if (!options.log) return metrics
-        const level: LogLevel.LogLevel = PROBES.has(path) ? "Debug" : status >= 500 ? "Error" : "Info"
-        const fields: Record<string, unknown> = {
+        return recordRequestFacts({
           method: request.method,
-          route,
+          route: matched ?? routeOfUnmatched(path, status),
           path,
           status,
-          duration_ms: durationMs,
-          client: Option.getOrNull(request.remoteAddress)
-        }
-        const user = requestUser(request)
-        if (user !== undefined) fields["user"] = user
-        const requestId = requestIdOf(request, exit)
-        if (requestId !== undefined) fields["request_id"] = requestId
-        return Effect.andThen(
-          metrics,
-          Effect.logWithLevel(level)(`${request.method} ${path} ${status}`).pipe(Effect.annotateLogs(fields))
-        )
+          durationMs,
+          client: Option.getOrNull(request.remoteAddress),
+          user: requestUser(request),
+          requestId: requestIdOf(request, exit)
+        }, options)
       }))
   })

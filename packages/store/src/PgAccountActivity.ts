@@ -1,4 +1,5 @@
-import { AccountActivity, type CappedAction, type UserId } from "@resale/core"
+import type { UserId } from "@resale/core"
+import { AccountActivity, type CappedAction } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, rowDecoder } from "./Rows.ts"

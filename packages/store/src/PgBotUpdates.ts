@@ -1,4 +1,4 @@
-import { BotUpdates } from "@resale/core"
+import { BotUpdates } from "@resale/core/ports"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { orDieSql } from "./SqlValues.ts"

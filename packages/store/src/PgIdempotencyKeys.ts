@@ -1,4 +1,5 @@
-import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyBegin, IdempotencyKeys } from "@resale/core"
+import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyBegin } from "@resale/core"
+import { IdempotencyKeys } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { rowDecoder } from "./Rows.ts"

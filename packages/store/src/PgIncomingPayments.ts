@@ -1,8 +1,6 @@
 import {
   type IncomingPayment,
-  IncomingPayments,
   type NewIncomingPayment,
-  type PaymentFilter,
   type Page,
   PaymentAlreadyMatched,
   PaymentId,
@@ -11,6 +9,7 @@ import {
   TopupId,
   Uzs
 } from "@resale/core"
+import { IncomingPayments, type PaymentFilter } from "@resale/core/ports"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"

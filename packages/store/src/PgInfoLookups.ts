@@ -1,4 +1,5 @@
-import { InfoLookupQuotaExceeded, InfoLookups, type UserId } from "@resale/core"
+import { InfoLookupQuotaExceeded, type UserId } from "@resale/core"
+import { InfoLookups } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { IntColumn, rowDecoder } from "./Rows.ts"

@@ -1,6 +1,5 @@
 import {
   InsufficientBalance,
-  Ledger,
   LedgerCause,
   type LedgerEntry,
   LedgerEntryId,
@@ -11,6 +10,7 @@ import {
   UserId,
   Uzs
 } from "@resale/core"
+import { Ledger } from "@resale/core/ports"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"

@@ -1,6 +1,5 @@
 import {
   type NewOutboxEvent,
-  Outbox,
   type OutboxEvent,
   OutboxEventId,
   OutboxKind,
@@ -8,6 +7,7 @@ import {
   OutboxStatus,
   UserId
 } from "@resale/core"
+import { Outbox } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, RowDecodeError, rowDecoder } from "./Rows.ts"

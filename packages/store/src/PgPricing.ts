@@ -1,4 +1,5 @@
-import { DEFAULT_PRICES, PositiveUzs, type Prices, Pricing } from "@resale/core"
+import { DEFAULT_PRICES, PositiveUzs, type Prices } from "@resale/core"
+import { Pricing } from "@resale/core/ports"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { intAs, rowDecoder } from "./Rows.ts"

@@ -1,4 +1,5 @@
-import { type PushSubscription, PushSubscriptions, UserId } from "@resale/core"
+import { type PushSubscription, UserId } from "@resale/core"
+import { PushSubscriptions } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, intAs, rowDecoder } from "./Rows.ts"

@@ -1,4 +1,4 @@
-import { Receipts } from "@resale/core"
+import { Receipts } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { rowDecoder } from "./Rows.ts"

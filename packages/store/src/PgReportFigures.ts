@@ -1,4 +1,5 @@
-import { LedgerCause, ReportFigures, type ReportWindow } from "@resale/core"
+import { LedgerCause } from "@resale/core"
+import { ReportFigures, type ReportWindow } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { IntColumn, NanotonColumn, rowDecoder } from "./Rows.ts"

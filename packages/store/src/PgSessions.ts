@@ -1,4 +1,5 @@
-import { type Session, Sessions, UserId } from "@resale/core"
+import { type Session, UserId } from "@resale/core"
+import { Sessions } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, mapRows, rowDecoder } from "./Rows.ts"

@@ -7,10 +7,10 @@ import {
   TicketId,
   type TicketMessage,
   TicketNotFound,
-  Tickets,
   TicketStatus,
   UserId
 } from "@resale/core"
+import { Tickets } from "@resale/core/ports"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"

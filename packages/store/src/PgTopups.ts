@@ -4,20 +4,18 @@ import {
   type ReceiptInfo,
   type Topup,
   TopupConfirmation,
-  type TopupFilter,
   TopupId,
   TopupMethod,
   TopupNotFound,
   TopupPayableExhausted,
-  type TopupPatch,
   payableQuarantineMs,
-  Topups,
   TopupSettings,
   TopupStatus,
   TopupTransitionInvalid,
   UserId,
   Uzs
 } from "@resale/core"
+import { type TopupFilter, type TopupPatch, Topups } from "@resale/core/ports"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, mapRows, pageTotal, rowDecoder } from "./Rows.ts"

@@ -1,4 +1,4 @@
-import { Transactor } from "@resale/core"
+import { Transactor } from "@resale/core/ports"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { isSqlError, type SqlError } from "effect/sql/SqlError"

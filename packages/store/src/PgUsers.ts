@@ -1,4 +1,5 @@
-import { type Page, type PageRequest, type TelegramIdentity, Tier, type User, UserId, UserNotFound, Users } from "@resale/core"
+import { type Page, type PageRequest, type TelegramIdentity, Tier, type User, UserId, UserNotFound } from "@resale/core"
+import { Users } from "@resale/core/ports"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"

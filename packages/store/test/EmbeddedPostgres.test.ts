@@ -3,7 +3,8 @@
  * migrated, over the same wire client, and what it stored is there again after a restart.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Ledger, type SignedUzs, Users } from "@resale/core"
+import type { SignedUzs } from "@resale/core"
+import { Ledger, Users } from "@resale/core/ports"
 import { ConfigProvider, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"

@@ -4,7 +4,7 @@
  * unreadable one stays pending for a version that reads it, with a warning naming it.
  */
 import { assert, layer } from "@effect/vitest"
-import { Outbox } from "@resale/core"
+import { Outbox } from "@resale/core/ports"
 import { Effect, Logger, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { IsolatedPostgres } from "../src/testing/IsolatedPostgres.ts"

@@ -3,7 +3,8 @@
  * out of reach of new top-ups for the quarantine window; a bank-confirmed one is free at once.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { type Topup, type TopupConfirmation, Topups, TopupSettings, type TopupStatus, type UserId, type Uzs } from "@resale/core"
+import { type Topup, type TopupConfirmation, TopupSettings, type TopupStatus, type UserId, type Uzs } from "@resale/core"
+import { Topups } from "@resale/core/ports"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { IsolatedPostgres } from "../src/testing/IsolatedPostgres.ts"

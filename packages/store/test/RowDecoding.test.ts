@@ -3,7 +3,8 @@
  * (here a jsonb item the core cannot read) is a defect naming its table, never a half-read order.
  */
 import { assert, describe, it, layer } from "@effect/vitest"
-import { Nanoton, OrderId, Orders, Uzs } from "@resale/core"
+import { Nanoton, OrderId, Uzs } from "@resale/core"
+import { Orders } from "@resale/core/ports"
 import { Cause, Effect, Exit, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { IntColumn, intAs, NanotonColumn, RowDecodeError } from "../src/Rows.ts"

@@ -3,7 +3,7 @@
  * migration runs), the pool size from PG_POOL_MAX.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Users } from "@resale/core"
+import { Users } from "@resale/core/ports"
 import { ConfigProvider, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { migrations } from "../src/Migrations.ts"

@@ -4,7 +4,7 @@
  * confirmation code.
  */
 import type { AccountStatus, BlockchainError } from "@resale/core/ports/Blockchain.ts"
-import type { Address, Transaction } from "@ton/ton"
+import type { Address, Cell, Transaction } from "@ton/ton"
 import type { Effect } from "effect"
 import type { NetworkGlobalId } from "./WalletContracts.ts"
 
@@ -15,6 +15,8 @@ export interface RawAccount {
   readonly codeHash: string | undefined
   /** The wallet's `seqno` get-method when active, else 0. */
   readonly seqno: number
+  /** The contract's data cell when active (a Highload Wallet V3's processed query ids), else undefined. */
+  readonly data: Cell | undefined
   /** Chain time (unix seconds) of the state the node answered from: how far it has seen. */
   readonly syncTime: number
   /** Logical time of the account's last transaction in that state (0 when none). */
@@ -37,7 +39,10 @@ export interface ChainClient {
   readonly transactions: (address: Address, page: TransactionPage) => Effect.Effect<ReadonlyArray<Transaction>, BlockchainError>
 }
 
-/** Exit codes of wallet rejections, V4 and V5R1: what to tell an operator. */
+/**
+ * Exit codes of wallet rejections, V4 and V5R1: what to tell an operator. (A Highload Wallet V3, the
+ * hot wallet only, uses 35 for a message whose time has passed and 36 for a processed query id.)
+ */
 export const rejectionText = (exitCode: number | undefined): string => {
   switch (exitCode) {
     case 33:

@@ -55,7 +55,8 @@ export const sandboxClient = (
           ? await emulator.runGetMethod(address, "seqno").then((r) => r.stackReader.readNumber(), () => 0)
           : 0
         const syncTime = emulator.now ?? Math.floor(Date.now() / 1000)
-        return { status, balance: contract.balance, codeHash, seqno, syncTime, lastLt: contract.lastTransactionLt }
+        const data = state?.type === "active" ? state.state.data ?? undefined : undefined
+        return { status, balance: contract.balance, codeHash, seqno, data, syncTime, lastLt: contract.lastTransactionLt }
       },
       catch: () => networkError("The sandbox could not read the account")
     }),

@@ -1,6 +1,6 @@
 /**
  * Batches of the Blockchain port: one external message that carries many transfers (V5R1 up to 255
- * out actions, V4R2 up to 4 messages), signed with mode 3 each (an action the balance cannot cover is
+ * out actions, V4R2 up to 4 messages, Highload Wallet V3 up to 254 in `HighloadBatches.ts`), signed with mode 3 each (an action the balance cannot cover is
  * skipped, the others go), confirmed by the normalized external hash, and judged per transfer by its
  * out message. Also the wallet's outgoing messages, for finding a payment by its `Ref#`.
  */
@@ -20,7 +20,8 @@ import { Address, beginCell, type Cell, type Transaction } from "@ton/ton"
 import { Effect } from "effect"
 import type { ChainClient } from "./ChainClient.ts"
 import type { InFlight } from "./InFlight.ts"
-import { messageBody, normalizedHashOfBoc, parseRecipient, senderFee } from "./Transfers.ts"
+import { makeHighloadBatches } from "./HighloadBatches.ts"
+import { messageBody, normalizedHashOfBoc, parseRecipient, senderFee, sentOf } from "./Transfers.ts"
 import { batchLimitOf, signedExternal, walletContract } from "./WalletContracts.ts"
 
 export interface BatchKit {
@@ -56,27 +57,9 @@ const commentOf = (body: Cell): string | null => {
   }
 }
 
-/** Which transfers left in this transaction: each out message matched once, by recipient, amount and body. */
-export const sentOf = (tx: Transaction, transfers: PreparedBatch["transfers"], parse: (to: string) => Address): Array<boolean> => {
-  const d = tx.description
-  const ran = d.type === "generic" && !d.aborted && d.computePhase.type === "vm" && d.computePhase.success
-  if (!ran) return transfers.map(() => false)
-  const outs = tx.outMessages.values().filter((m) => m.info.type === "internal")
-  const used = new Set<number>()
-  return transfers.map((t) => {
-    const to = parse(t.to)
-    const index = outs.findIndex((m, i) =>
-      !used.has(i) && m.info.type === "internal" && m.info.dest.equals(to) && m.info.value.coins === t.amount &&
-      m.body.hash().toString("hex") === t.bodyHash
-    )
-    if (index < 0) return false
-    used.add(index)
-    return true
-  })
-}
-
 export const makeTonBatches = (kit: BatchKit) => {
   const { client, inFlight } = kit
+  const highload = makeHighloadBatches(kit)
 
   const prepareBatch = Effect.fn("Blockchain.prepareBatch")(function*(wallet: Wallet, requests: ReadonlyArray<TransferRequest>) {
     const limit = batchLimitOf(wallet.version)
@@ -91,6 +74,17 @@ export const makeTonBatches = (kit: BatchKit) => {
         return { recipient, body, request }
       }))
     const key = Wallet.key(wallet)
+    if (wallet.version === "highload-v3") {
+      return yield* highload.prepare(key, messages.map((m) => ({
+        to: m.recipient.address,
+        friendly: m.recipient.friendly,
+        bounce: m.recipient.bounce,
+        amount: m.request.amount,
+        body: m.body,
+        bodyHash: (m.body ?? emptyBody()).hash().toString("hex"),
+        validUntil: m.request.validUntil
+      })))
+    }
     const contract = walletContract(wallet.version, key.publicKey, client.networkGlobalId)
     const lockKey = contract.address.toRawString()
     return yield* inFlight.exclusive(lockKey)(Effect.gen(function*() {
@@ -141,6 +135,7 @@ export const makeTonBatches = (kit: BatchKit) => {
   })
 
   const confirmBatch = Effect.fn("Blockchain.confirmBatch")(function*(prepared: PreparedBatch) {
+    if (prepared.queryId !== undefined) return yield* highload.confirm({ ...prepared, queryId: prepared.queryId })
     const wallet = yield* kit.parseAddress(prepared.wallet)
     const account = yield* client.account(wallet)
     const history = yield* kit.findByHash(wallet, prepared.externalHash, prepared.createdAt - 300)

@@ -59,8 +59,10 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     opts?: { readonly version?: WalletVersion }
   ) {
     const keys = yield* deriveKeys(mnemonic)
+    // A version asked for is looked up too (the hot wallet's Highload V3 is no wallet app's default).
+    const versions = opts?.version === undefined || WALLET_VERSIONS.includes(opts.version) ? WALLET_VERSIONS : [opts.version]
     const candidates = keys.flatMap((k) =>
-      WALLET_VERSIONS.map((version) => ({ ...k, version, contract: walletContract(version, k.key.publicKey, client.networkGlobalId) }))
+      versions.map((version) => ({ ...k, version, contract: walletContract(version, k.key.publicKey, client.networkGlobalId) }))
     )
     const looked = yield* Effect.forEach(
       candidates,
@@ -73,7 +75,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
       const first = candidates.filter((c) => c.kind === candidates[0]?.kind)
       return yield* new BlockchainError({
         reason: "WalletNotFound",
-        message: "No funded wallet (v4r2 or v5r1) belongs to this phrase: wrong phrase, or the wallet is empty",
+        message: `No funded wallet (${versions.join(" or ")}) belongs to this phrase: wrong phrase, or the wallet is empty`,
         addresses: first.map((c) => ({ version: c.version, address: friendly(c.contract.address) }))
       })
     }
@@ -152,6 +154,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
 
   const prepareTransfer = Effect.fn("Blockchain.prepareTransfer")(function*(wallet: Wallet, request: TransferRequest) {
     if (request.amount <= 0n) return yield* fail("InvalidAmount", "The amount must be positive")
+    if (wallet.version === "highload-v3") return yield* fail("VersionMismatch", "A Highload Wallet V3 pays through prepareBatch (a batch of one is fine)")
     const recipient = yield* parseRecipient(request.to)
     const body = yield* messageBody(request)
     const key = Wallet.key(wallet)

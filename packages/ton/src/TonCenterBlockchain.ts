@@ -76,7 +76,8 @@ export const tonCenterClient = (
           : 0
         const codeHash = code === undefined ? undefined : codeHashOf(code)
         const lastLt = BigInt(state.lastTransaction?.lt ?? 0)
-        return { status, balance: state.balance, codeHash, seqno, syncTime: state.timestampt, lastLt }
+        const data = status === "active" && state.data !== null ? Cell.fromBoc(state.data)[0] : undefined
+        return { status, balance: state.balance, codeHash, seqno, data, syncTime: state.timestampt, lastLt }
       }),
     sendBoc: (boc) => Effect.asVoid(call("sendBoc", () => client.sendFile(boc))),
     transactions: (address, page) =>

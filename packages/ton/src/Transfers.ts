@@ -99,3 +99,22 @@ export const verdict = (tx: Transaction, to: Address, amount: bigint): TxVerdict
     status: { _tag: "Confirmed", txHash, lt: tx.lt.toString(), fee: Nanoton.make(senderFee(tx)), utime: tx.now }
   }
 }
+
+/** Which transfers left in this transaction: each out message matched once, by recipient, amount and body. */
+export const sentOf = (tx: Transaction, transfers: ReadonlyArray<{ readonly to: string; readonly amount: bigint; readonly bodyHash: string }>, parse: (to: string) => Address): Array<boolean> => {
+  const d = tx.description
+  const ran = d.type === "generic" && !d.aborted && d.computePhase.type === "vm" && d.computePhase.success
+  if (!ran) return transfers.map(() => false)
+  const outs = tx.outMessages.values().filter((m) => m.info.type === "internal")
+  const used = new Set<number>()
+  return transfers.map((t) => {
+    const to = parse(t.to)
+    const index = outs.findIndex((m, i) =>
+      !used.has(i) && m.info.type === "internal" && m.info.dest.equals(to) && m.info.value.coins === t.amount &&
+      m.body.hash().toString("hex") === t.bodyHash
+    )
+    if (index < 0) return false
+    used.add(index)
+    return true
+  })
+}

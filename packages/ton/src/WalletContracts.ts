@@ -1,7 +1,8 @@
 /**
- * The two wallet contracts we sign for, their addresses and code hashes, and the external message
- * that carries one transfer (mode 3: pay fees separately, ignore action errors; StateInit attached
- * while the wallet is not deployed yet).
+ * The wallet contracts we sign for, their addresses and code hashes, and the external message of a
+ * V4R2 or V5R1 wallet that carries its transfers (mode 3: pay fees separately, ignore action errors;
+ * StateInit attached while the wallet is not deployed yet). Highload Wallet V3 signs in
+ * `HighloadWalletV3.ts`.
  */
 import type { WalletKey, WalletVersion } from "@resale/core/ports/Blockchain.ts"
 import {
@@ -16,20 +17,24 @@ import {
   WalletContractV4,
   WalletContractV5R1
 } from "@ton/ton"
+import { HIGHLOAD_BATCH_LIMIT, HighloadWalletV3 } from "./HighloadWalletV3.ts"
 
 /** -239 mainnet (and the sandbox), -3 testnet: part of a V5R1 wallet id, so of its address. */
 export type NetworkGlobalId = -239 | -3
 
+/** The versions a phrase is looked up as when no version is asked for (what wallet apps create). */
 export const WALLET_VERSIONS: ReadonlyArray<WalletVersion> = ["v4r2", "v5r1"]
 
-export type WalletContract = WalletContractV4 | WalletContractV5R1
+export type WalletContract = WalletContractV4 | WalletContractV5R1 | HighloadWalletV3
 
-export const walletContract = (
-  version: WalletVersion,
-  publicKey: Uint8Array,
-  networkGlobalId: NetworkGlobalId
-): WalletContract => {
+/** A wallet with a seqno: one external message at a time, signed by @ton/ton. */
+export type SeqnoWalletContract = WalletContractV4 | WalletContractV5R1
+
+export function walletContract(version: "v4r2" | "v5r1", publicKey: Uint8Array, networkGlobalId: NetworkGlobalId): SeqnoWalletContract
+export function walletContract(version: WalletVersion, publicKey: Uint8Array, networkGlobalId: NetworkGlobalId): WalletContract
+export function walletContract(version: WalletVersion, publicKey: Uint8Array, networkGlobalId: NetworkGlobalId): WalletContract {
   const key = Buffer.from(publicKey)
+  if (version === "highload-v3") return HighloadWalletV3.create(key)
   return version === "v4r2"
     ? WalletContractV4.create({ workchain: 0, publicKey: key })
     : WalletContractV5R1.create({
@@ -39,7 +44,7 @@ export const walletContract = (
 }
 
 const codeHashes = new Map<WalletVersion, string>(
-  WALLET_VERSIONS.map((v) => [v, walletContract(v, new Uint8Array(32), -239).init.code.hash().toString("hex")])
+  (["v4r2", "v5r1", "highload-v3"] as const).map((v) => [v, walletContract(v, new Uint8Array(32), -239).init.code.hash().toString("hex")])
 )
 
 /** Hex hash of the code an active wallet of this version must run. */
@@ -54,8 +59,9 @@ export const codeHashOf = (code: Cell): string =>
     ? code.beginParse(true).skip(8).loadBuffer(32).toString("hex")
     : code.hash().toString("hex")
 
-/** Transfers one external message may carry: V5R1 255 out actions, V4R2 4 messages. */
-export const batchLimitOf = (version: WalletVersion): number => (version === "v5r1" ? 255 : 4)
+/** Transfers one external message may carry: V5R1 255 out actions, Highload V3 254, V4R2 4 messages. */
+export const batchLimitOf = (version: WalletVersion): number =>
+  version === "v5r1" ? 255 : version === "highload-v3" ? HIGHLOAD_BATCH_LIMIT : 4
 
 export interface TransferMessage {
   readonly to: Address
@@ -70,7 +76,7 @@ export interface TransferMessage {
  * aborted-and-replayable.
  */
 export const signedExternal = (args: {
-  readonly contract: WalletContract
+  readonly contract: SeqnoWalletContract
   readonly key: WalletKey
   readonly seqno: number
   readonly validUntil: number

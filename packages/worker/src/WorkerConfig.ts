@@ -69,6 +69,8 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
       unknownRetryMax: Duration.seconds(2),
       attentionAfter: Duration.minutes(30),
       attentionAttempts: 8,
+      retryDelay: Duration.seconds(30),
+      maxAttempts: 8,
       paymentsInterval: Duration.millis(200),
       rematchWindow: Duration.minutes(15),
       notifyInterval: Duration.millis(50),

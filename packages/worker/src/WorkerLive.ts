@@ -3,15 +3,14 @@ import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
 import { BatchedPurchases, BatchedPurchaseSettings } from "@resale/core/wallet/BatchedPurchases.ts"
 import { WalletBatches, WalletBatchSettings } from "@resale/core/wallet/WalletBatches.ts"
-import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
 import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
 import { NotificationDelivery, NotificationSettings } from "@resale/core/outbox/NotificationDelivery.ts"
-import { Blockchain } from "@resale/core/ports/Blockchain.ts"
-import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
+import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
+import { TonHotWallet } from "@resale/ton/TonHotWallet.ts"
+import { HotWalletPurchases } from "@resale/core/wallet/HotWalletPurchases.ts"
 import { Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
-import { HotWallet } from "./fulfilment/HotWallet.ts"
 import { HotWalletGaugeLive } from "./fulfilment/HotWalletGaugeLive.ts"
 import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
@@ -23,14 +22,8 @@ import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { HttpsWebhookSender } from "@resale/push/HttpsWebhookSender.ts"
 
-/** Fragment's link call wants the paying wallet as TON Connect describes it. */
-export const PayerAccountsLive = Layer.effect(
-  PayerAccounts,
-  Effect.gen(function*() {
-    const chain = yield* Blockchain
-    return PayerAccounts.of({ describe: (wallet) => Effect.sync(() => payerAccount(wallet, networkGlobalIdOf(chain.network))) })
-  })
-)
+/** Fragment's link call wants the paying wallet as TON Connect describes it (on the chain's network). */
+export const PayerAccountsLive = TonPayerAccounts.layer
 
 /**
  * The direct surface's use cases, timed by the worker's settings (the records are shared through the
@@ -49,6 +42,15 @@ export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
       staleAfter: settings.paymentStaleAfter
     }))
   )
+}))
+
+/**
+ * The service's hot wallet (the HotWallet port), from the worker's settings: resolved once over the
+ * Blockchain port of the world; funded by the sandbox faucet in sandbox mode.
+ */
+export const HotWalletLive = Layer.unwrap(Effect.gen(function*() {
+  const settings = yield* WorkerConfig
+  return TonHotWallet.layerWith({ phrase: settings.hotWalletMnemonic, version: settings.hotWalletVersion, sandbox: settings.sandbox })
 }))
 
 /** Account orders paid from the hot wallet in batches (`HOT_WALLET_BATCH` per message), timed by the worker's settings. */
@@ -75,7 +77,9 @@ export const OrderWorkSettingsLive = Layer.effect(
     unknownRetryBase: settings.reconcileDelay,
     unknownRetryMax: settings.unknownRetryMax,
     attentionAfter: settings.attentionAfter,
-    attentionAttempts: settings.attentionAttempts
+    attentionAttempts: settings.attentionAttempts,
+    retryBase: settings.retryDelay,
+    maxAttempts: settings.maxAttempts
   }))
 )
 
@@ -106,7 +110,8 @@ export const WorkerWebhooks = Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.
 export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
   Layer.provideMerge(WorkerWebhooks),
   Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
-  Layer.provideMerge(HotWallet.layer),
+  Layer.provideMerge(HotWalletPurchases.layer),
+  Layer.provideMerge(HotWalletLive),
   Layer.provideMerge(WorkerBatchedPurchases),
   Layer.provideMerge(WorkerDirectPurchases),
   Layer.provideMerge(CoreServices),

@@ -10,7 +10,7 @@ import { BlockchainError } from "@resale/core/ports/Blockchain.ts"
 import { FragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
-import { Effect, Layer, Option } from "effect"
+import { Duration, Effect, Layer, Option } from "effect"
 import { giftSenderLayer, notifierLayer } from "./Messaging.ts"
 import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 
@@ -50,7 +50,9 @@ const chain = Layer.unwrap(Effect.gen(function*() {
     return sharedSandboxWorld(app.dataDir, {
       sessionHold: app.fragmentSessions.hold,
       sessionWait: app.fragmentSessions.wait,
-      blockInterval: app.sandboxBlockInterval
+      blockInterval: app.sandboxBlockInterval,
+      fragmentSessions: app.sandboxFragmentSessions,
+      magic: { timeoutMs: Duration.toMillis(app.sandboxMagic.slowSearch), lateMs: Duration.toMillis(app.sandboxMagic.lateDelivery) }
     })
   }
   // Only the CLI may get here (the server and the worker are refused at start without it).

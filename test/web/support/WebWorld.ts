@@ -7,13 +7,18 @@
 import { NodeHttpServer } from "@effect/platform-node"
 import { FragmentSandbox } from "@resale/marketplace"
 import type { SimulatorControl } from "@resale/marketplace/simulator/SimulatorControl.ts"
+import type { MagicOptions } from "@resale/marketplace/simulator/SimulatorMagic.ts"
 import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
 import { HttpConfig, type HttpSettings } from "@resale/http/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
 import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
+import { databaseUrl } from "@resale/store/testing/TestDatabase.ts"
+import { SqlClient } from "effect/sql/SqlClient"
 import { SandboxBlockchain } from "@resale/ton"
+import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
+import type { PaymentSeen } from "@resale/marketplace/simulator/SimulatorApi.ts"
 import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.ts"
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { giftSenderLayer, notifierLayer } from "@resale/world"
@@ -32,19 +37,40 @@ export const ADMIN_TOKEN = "web-test-admin-token"
 export class WebWorld extends Context.Service<WebWorld, {
   readonly url: string
   readonly market: SimulatorControl
+  /** The product's database and data directory, for the `resale` CLI run beside the server. */
+  readonly databaseUrl: string
+  readonly dataDir: string
 }>()("test/web/WebWorld") {}
+
+/** The sandbox world's own timings: the hot wallet's message lifetime, the test recipients' delays. */
+export interface SandboxTimings {
+  /** How long a sent message stays valid (a lost payment is known unpaid once it expired). */
+  readonly ttlSeconds?: number
+  readonly expiryMarginSeconds?: number
+  /** `SANDBOX_SLOW_SEARCH` and `SANDBOX_LATE_DELIVERY`, in milliseconds. */
+  readonly magic?: MagicOptions
+  /** Fragment delivers only payments seen on the chain (a payment the chain loses is never delivered). */
+  readonly chainPaid?: boolean
+}
 
 /**
  * `worker`: settings of the in-process worker over the test defaults (e.g. a short attention limit);
- * `http`: the server's (e.g. a bot name, so the home page shows the Telegram sign-in widget).
+ * `http`: the server's (e.g. a bot name, so the home page shows the Telegram sign-in widget);
+ * `sandbox`: the chain's and the simulator's timings.
  */
-export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partial<HttpSettings> = {}) => {
+export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partial<HttpSettings> = {}, sandbox: SandboxTimings = {}) => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
-  const chainAndMarket = Layer.mergeAll(
-    SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 }),
-    // With the sandbox's test recipients, as `npm start` runs it (README "Try the sandbox by hand").
-    FragmentSandbox.layer({ magic: { lateMs: 8_000, timeoutMs: 4_000 } }, { timeout: "3 seconds" })
-  )
+  const chain = SandboxBlockchain.layerWith({
+    expiryMarginSeconds: sandbox.expiryMarginSeconds ?? 5,
+    ...(sandbox.ttlSeconds === undefined ? {} : { ttlSeconds: sandbox.ttlSeconds })
+  })
+  // With the sandbox's test recipients, as `npm start` runs it (README "Try the sandbox by hand");
+  // `chainPaid`: Fragment delivers only what it sees paid on the emulated chain, as in `npm start`.
+  const market = (paymentSeen?: PaymentSeen) =>
+    FragmentSandbox.layer({ magic: sandbox.magic ?? { lateMs: 8_000, timeoutMs: 4_000 }, ...(paymentSeen ? { paymentSeen } : {}) }, { timeout: "3 seconds" })
+  const chainAndMarket = sandbox.chainPaid === true
+    ? Layer.unwrap(Effect.map(Effect.service(SandboxBlockchain), (c) => market(paymentSeenOn(c.emulator)))).pipe(Layer.provideMerge(chain))
+    : Layer.mergeAll(chain, market())
   const settings = HttpConfig.layerTest({
     adminToken: Redacted.make(ADMIN_TOKEN),
     dataDir,
@@ -79,7 +105,8 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partia
     const market = (yield* FragmentSandbox).control
     // The chain loses the payments the simulator's test recipient says (`sandbox_lost_payment`).
     ;(yield* SandboxBlockchain).dropPayments(market.dropsPayment)
-    return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market })
+    const [database] = yield* (yield* SqlClient)<{ readonly name: string }>`SELECT current_database() AS name`.pipe(Effect.orDie)
+    return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market, databaseUrl: databaseUrl(database!.name), dataDir })
   })).pipe(
     Layer.provide(Layer.mergeAll(served, jobs)),
     Layer.provideMerge(chainAndMarket),

@@ -2,9 +2,11 @@ import { PaymentId, TopupId } from "@resale/core/ids.ts"
 import { type IncomingPayment, PaymentStatus } from "@resale/core/payments/IncomingPayment.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import type { Command } from "commander"
+import { startOfTashkentDay } from "@resale/core/reports/ReportPeriods.ts"
+import { type Command, Option } from "commander"
 import { Effect } from "effect"
-import { positiveId } from "../Args.ts"
+import { localDay, positiveId, wholeNumber } from "../Args.ts"
+import { CliUsageError } from "../CliErrors.ts"
 import { CliCore } from "../Layers.ts"
 import { confirm } from "../Confirmation.ts"
 import { fields, formatUzs, listing, output } from "../Output.ts"
@@ -36,22 +38,44 @@ const paymentText = (p: IncomingPayment): string =>
 
 interface ListOptions extends CommonOptions, PageOptions {
   readonly unmatched?: boolean
-  readonly status?: PaymentStatus
+  readonly status?: PaymentStatus | "unresolved" | "assigned"
+  readonly from?: string
+  readonly to?: string
+  readonly amount?: number
+  readonly newestFirst?: boolean
 }
 
 /** Statuses an operator has to resolve: nothing matched, or more than one top-up did. */
 const UNRESOLVED: ReadonlyArray<PaymentStatus> = ["unmatched", "ambiguous"]
+const DAY_MS = 86_400_000
+
+/** The filters of the panel's bank payments page, as the core's `PaymentFilter`. */
+const filterOf = (options: ListOptions) => {
+  const status = options.unmatched === true ? "unresolved" : options.status
+  return {
+    ...pageOf(options),
+    ...(status === undefined ? {} : status === "assigned" ? { matchedBy: "operator" as const } : { status: status === "unresolved" ? UNRESOLVED : [status] as ReadonlyArray<PaymentStatus> }),
+    // Whole days in Tashkent time, both ends included.
+    ...(options.from === undefined ? {} : { from: startOfTashkentDay(options.from) }),
+    ...(options.to === undefined ? {} : { to: new Date(startOfTashkentDay(options.to).getTime() + DAY_MS) }),
+    ...(options.amount === undefined ? {} : { amountUzs: options.amount }),
+    ...(options.newestFirst === true ? { newestFirst: true } : {})
+  }
+}
 
 const list = (options: ListOptions) =>
   Effect.gen(function*() {
-    const status = options.unmatched === true ? UNRESOLVED : options.status === undefined ? undefined : [options.status]
-    const page = yield* (yield* Payments).list({ ...pageOf(options), ...(status === undefined ? {} : { status }) })
+    if (options.from !== undefined && options.to !== undefined && options.from > options.to) {
+      return yield* new CliUsageError({ message: `--from ${options.from} is after --to ${options.to}.` })
+    }
+    const page = yield* (yield* Payments).list(filterOf(options))
+    const unresolved = options.unmatched === true || options.status === "unresolved"
     return output(
       { items: page.items, total: page.total },
       listing(["ID", "AMOUNT UZS", "CARD", "EXTERNAL ID", "STATUS", "TOPUP", "RECEIVED"], page.items.map(paymentRow), {
         total: page.total,
         offset: options.offset
-      }, options.unmatched === true ? "unresolved payments" : "payments")
+      }, unresolved ? "unresolved payments" : "payments")
     )
   })
 
@@ -92,9 +116,17 @@ export const registerPayments = (program: Command): void => {
 
   withPage(withJson(
     payments.command("list")
-      .description("list incoming payments, oldest first")
-      .option("--unmatched", "only payments that wait for an operator (unmatched or ambiguous)")
-      .addOption(choiceOption("--status <status>", "only payments in this status", PaymentStatus.literals).conflicts("unmatched"))
+      .description("list incoming payments, oldest first (--newest-first: as the panel lists them)")
+      .option("--unmatched", "only payments that wait for an operator (unmatched or ambiguous); the same as --status unresolved")
+      .addOption(choiceOption(
+        "--status <status>",
+        "only payments in this status; unresolved: unmatched or ambiguous; assigned: matched by an operator",
+        [...PaymentStatus.literals, "unresolved", "assigned"]
+      ).conflicts("unmatched"))
+      .addOption(new Option("--from <date>", "received on or after this day, YYYY-MM-DD (Tashkent time)").argParser(localDay("--from")))
+      .addOption(new Option("--to <date>", "received on or before this day, YYYY-MM-DD (Tashkent time)").argParser(localDay("--to")))
+      .addOption(new Option("--amount <uzs>", "only payments of exactly this many UZS").argParser(wholeNumber("--amount", 1)))
+      .option("--newest-first", "the latest payment first")
   )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(

@@ -2,10 +2,10 @@ import { deliveryOf } from "@resale/core/direct/DeliveryEvidence.ts"
 import { DirectKind, DirectState } from "@resale/core/direct/DirectPurchase.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { formatTon } from "@resale/core/money/Nanoton.ts"
-import { type DirectPurchaseRecord, DirectPurchaseRecords } from "@resale/core/ports/DirectPurchaseRecords.ts"
+import type { DirectPurchaseRecord } from "@resale/core/ports/DirectPurchaseRecords.ts"
+import { DirectPurchaseHistory } from "@resale/core/direct/DirectPurchaseHistory.ts"
 import { type Command, Option as Flag } from "commander"
-import { Clock, Duration, Effect, Option } from "effect"
-import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
+import { Effect, Option } from "effect"
 import { nonBlank, wholeNumber } from "../Args.ts"
 import { CliCommandError } from "../CliErrors.ts"
 import { CliCore, CliDirect } from "../Layers.ts"
@@ -94,7 +94,7 @@ const list = (options: ListOptions) =>
       ...(options.state === undefined ? {} : { state: options.state }),
       ...(options.kind === undefined ? {} : { kind: options.kind })
     }
-    const page = yield* (yield* DirectPurchaseRecords).list(filter, pageOf(options))
+    const page = yield* (yield* DirectPurchaseHistory).list(filter, pageOf(options))
     const noun = [options.state, options.kind, "wallet payments"].filter((w) => w !== undefined).join(" ")
     const hint = page.items.some((r) => OPEN.includes(r.state))
       ? "\n\nSettle the unknown ones with `resale reconcile`; details with `resale payouts show ORDER_ID`."
@@ -110,7 +110,7 @@ const notFound = (orderId: string) => new CliCommandError({ reason: "NotFound", 
 const show = (orderId: string) =>
   Effect.gen(function*() {
     // An order id belongs to its wallet, so several wallets (or one, over time) may have used it: newest first.
-    const found = yield* (yield* DirectPurchaseRecords).findByOrderId(orderId)
+    const found = yield* (yield* DirectPurchaseHistory).byOrderId(orderId)
     if (found.length === 0) return yield* notFound(orderId)
     return output(found.length === 1 ? found[0] : { items: found }, found.map(recordText).join("\n\n"))
   })
@@ -123,18 +123,15 @@ interface ReconcileOptions extends CommonOptions {
 const reconcile = (orderId: string | undefined, options: ReconcileOptions) =>
   Effect.gen(function*() {
     const direct = yield* DirectPurchases
-    const records = yield* DirectPurchaseRecords
-    const settings = yield* DirectSettings
+    const history = yield* DirectPurchaseHistory
     let before: ReadonlyArray<DirectPurchaseRecord>
     let after: ReadonlyArray<DirectPurchaseRecord>
     if (orderId !== undefined) {
-      before = yield* records.findByOrderId(orderId)
+      before = yield* history.byOrderId(orderId)
       if (before.length === 0) return yield* notFound(orderId)
       after = yield* direct.reconcile(orderId)
     } else {
-      // The same cut-off reconcileOpen uses: in-flight payments younger than it belong to a live request.
-      const now = yield* Clock.currentTimeMillis
-      before = yield* records.listUnresolved(new Date(now - Duration.toMillis(settings.staleAfter)), options.limit)
+      before = yield* history.open(options.limit)
       after = yield* direct.reconcileOpen(options.limit)
     }
     const stateBefore = new Map(before.map((r) => [r.id, r.state]))

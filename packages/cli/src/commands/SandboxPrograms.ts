@@ -1,7 +1,8 @@
 // `sandbox fund`, loaded only when it runs (the offline path starts the TON emulator).
-import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { formatTon, nanotonFromDecimal } from "@resale/core/money/Nanoton.ts"
 import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
+import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
+import { makeSandboxFunding } from "@resale/ton/SandboxFunding.ts"
 import { Config, Effect, Layer, Option } from "effect"
 import { sandboxMode } from "../CliChain.ts"
 import { CliCommandError } from "../CliErrors.ts"
@@ -26,14 +27,12 @@ const fundOffline = (address: string, amount: string) =>
     }
     const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
     return yield* Effect.gen(function*() {
-      const faucet = yield* SandboxBlockchain
-      const chain = yield* Blockchain
-      const to = yield* chain.parseAddress(address)
+      const funding = yield* makeSandboxFunding
+      const to = yield* funding.parseAddress(address)
       const nano = nanotonFromDecimal(amount)
-      yield* faucet.fund(to, nano)
-      const balance = yield* chain.balance(to)
-      return { address: to, funded: formatTon(nano), balance: formatTon(balance), network: chain.network } satisfies Funded
-    }).pipe(Effect.provide(SandboxBlockchain.layerWith({ dataDir })))
+      const balance = yield* funding.fund(to, nano)
+      return { address: to, funded: formatTon(nano), balance: formatTon(balance), network: funding.network } satisfies Funded
+    }).pipe(Effect.provide(SandboxFaucet.layerLocal.pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))))
   })
 
 /** Through the running server's faucet when one answers (it owns the chain), else into the state file. */

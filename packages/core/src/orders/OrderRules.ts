@@ -7,9 +7,10 @@ export const STARS_MIN = 50
 export const STARS_MAX = 1_000_000
 /** Telegram's limit on a star gift's text. */
 export const GIFT_COMMENT_MAX = 255
-/** Transient failures before an order fails for good (and is refunded). */
+/** Transient failures before an order fails for good (and is refunded); `ORDER_MAX_ATTEMPTS` by default. */
 export const MAX_ATTEMPTS = 8
-const BACKOFF_BASE_MS = 30_000
+/** The first retry's delay by default (`ORDER_RETRY_DELAY`). */
+export const BACKOFF_BASE_MS = 30_000
 const BACKOFF_MAX_MS = 60 * 60_000
 
 /** What a user asks for; `OrderItem` minus the fields the service fills in. */
@@ -101,6 +102,6 @@ export const priceOf = (item: OrderItem, prices: Prices): Uzs => {
   }
 }
 
-/** Delay before attempt `attempts + 1` after a transient failure: 30 s doubling, at most an hour. */
-export const backoffMs = (attempts: number): number =>
-  Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1))
+/** Delay before attempt `attempts + 1` after a transient failure: `baseMs` (30 s) doubling, at most an hour. */
+export const backoffMs = (attempts: number, baseMs: number = BACKOFF_BASE_MS): number =>
+  Math.min(BACKOFF_MAX_MS, baseMs * 2 ** Math.max(0, Math.min(attempts - 1, 30)))

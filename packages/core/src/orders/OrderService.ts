@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option } from "effect"
 import type { OrderId, UserId } from "../ids.ts"
 import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
 import { credit, debit, type Uzs } from "../money/Uzs.ts"
@@ -13,7 +13,8 @@ import { addMillis, currentDate } from "../Time.ts"
 import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCauseId } from "./Order.ts"
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
 import { type Completion, completionPatch } from "./FulfilmentOutcome.ts"
-import { backoffMs, MAX_ATTEMPTS, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
+import { backoffMs, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
+import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
 type Transition = OrderNotFound | OrderTransitionInvalid
 
@@ -72,7 +73,7 @@ export class OrderService extends Context.Service<OrderService, {
   readonly fail: (orderId: OrderId, error: string) => Effect.Effect<Order, Transition>
   /**
    * Worker, only when nothing was paid: `processing` -> `queued` after a backoff, attempts + 1.
-   * After `MAX_ATTEMPTS` attempts the order fails and is refunded instead.
+   * After `maxAttempts` (`OrderWorkSettings`) attempts the order fails and is refunded instead.
    */
   readonly defer: (orderId: OrderId, error: string) => Effect.Effect<Order, Transition>
 }>()("core/orders/OrderService") {
@@ -84,6 +85,8 @@ export class OrderService extends Context.Service<OrderService, {
       const pricing = yield* Pricing
       const outbox = yield* Outbox
       const tx = yield* Transactor
+      // The worker's retry timing (ORDER_RETRY_DELAY, ORDER_MAX_ATTEMPTS); only `defer` reads it.
+      const settings = yield* OrderWorkSettings
 
       const quote = Effect.fn("OrderService.quote")(function*(request: OrderRequest) {
         const checked = validateOrder(request)
@@ -95,14 +98,13 @@ export class OrderService extends Context.Service<OrderService, {
       const charge = (order: Order, seq: number) =>
         ledger.post({ userId: order.userId, amount: debit(order.priceUzs), cause: "order", causeId: chargeCauseId(order, seq) })
 
+      // The quote only reads; the order and its charge are one atomic write of the store
+      // (`insertCharged`), so no transaction holds the account's lock across a COMMIT round trip.
+      // Inside a caller's transaction (an Idempotency-Key's) it joins that one as before.
       const create = Effect.fn("OrderService.create")(function*(userId: UserId, request: OrderRequest) {
         const now = yield* currentDate
-        return yield* tx.withTransaction(Effect.gen(function*() {
-          const { item, priceUzs, recipient } = yield* quote(request)
-          const order = yield* orders.insert({ userId, recipient, item, priceUzs }, now)
-          yield* charge(order, 0)
-          return order
-        }))
+        const { item, priceUzs, recipient } = yield* quote(request)
+        return yield* orders.insertCharged({ userId, recipient, item, priceUzs }, now)
       })
 
       const find = Effect.fn("OrderService.find")(function*(viewer: Viewer, orderId: OrderId) {
@@ -242,13 +244,13 @@ export class OrderService extends Context.Service<OrderService, {
         return yield* tx.withTransaction(Effect.gen(function*() {
           const current = yield* find({ kind: "operator" }, orderId)
           const attempts = current.attempts + 1
-          if (attempts >= MAX_ATTEMPTS) {
+          if (attempts >= settings.maxAttempts) {
             return yield* failAndRefund(orderId, `gave up after ${attempts} attempts: ${error}`, { attempts }, now)
           }
           return yield* orders.transition(orderId, ["processing"], "queued", {
             attempts,
             lastError: error,
-            nextAttemptAt: addMillis(now, backoffMs(attempts))
+            nextAttemptAt: addMillis(now, backoffMs(attempts, Duration.toMillis(settings.retryBase)))
           }, now)
         }))
       })

@@ -1,4 +1,5 @@
 import { Context, Duration } from "effect"
+import { BACKOFF_BASE_MS, MAX_ATTEMPTS } from "./OrderRules.ts"
 
 /**
  * How the worker's order lifecycle is timed (the worker fills these from its config; the defaults
@@ -18,6 +19,10 @@ export interface OrderWorkSettingsShape {
    */
   readonly attentionAfter: Duration.Duration
   readonly attentionAttempts: number
+  /** First delay after an attempt that paid nothing and may succeed later; it doubles (at most an hour). */
+  readonly retryBase: Duration.Duration
+  /** Attempts before such an order fails for good and is refunded. */
+  readonly maxAttempts: number
 }
 
 export const OrderWorkSettings = Context.Reference<OrderWorkSettingsShape>("core/orders/OrderWorkSettings", {
@@ -26,7 +31,9 @@ export const OrderWorkSettings = Context.Reference<OrderWorkSettingsShape>("core
     unknownRetryBase: Duration.seconds(30),
     unknownRetryMax: Duration.minutes(10),
     attentionAfter: Duration.minutes(30),
-    attentionAttempts: 8
+    attentionAttempts: 8,
+    retryBase: Duration.millis(BACKOFF_BASE_MS),
+    maxAttempts: MAX_ATTEMPTS
   })
 })
 

@@ -27,7 +27,8 @@ import { Nanoton } from "../money/Nanoton.ts"
 
 export { Nanoton }
 
-export const WalletVersion = Schema.Literals(["v4r2", "v5r1"])
+/** Wallet contracts: customers' wallets are v4r2 or v5r1; the service's hot wallet may also be a Highload Wallet V3. */
+export const WalletVersion = Schema.Literals(["v4r2", "v5r1", "highload-v3"])
 export type WalletVersion = typeof WalletVersion.Type
 
 /** How the phrase was turned into a key: TON-native (12 or 24 words) or BIP39 m/44'/607'/0'. */
@@ -175,12 +176,16 @@ export const TransferStatus = Schema.Union([
 export type TransferStatus = typeof TransferStatus.Type
 
 /**
- * One external message that carries several transfers (a batch): V5R1 up to 255 actions, V4R2 up to
- * 4 messages. Plain data, persisted with its transfers BEFORE it is sent, like a `PreparedTransfer`.
+ * One external message that carries several transfers (a batch): V5R1 up to 255 actions, Highload
+ * Wallet V3 up to 254, V4R2 up to 4 messages. Plain data, persisted with its transfers BEFORE it is
+ * sent, like a `PreparedTransfer`.
  */
 export const PreparedBatch = Schema.Struct({
   wallet: Schema.String,
+  /** The wallet's seqno the message uses (0 for a Highload Wallet V3, which has none). */
   seqno: Schema.Int,
+  /** Highload Wallet V3 only: the query id the message carries, never signed twice while the wallet remembers it. */
+  queryId: Schema.optionalKey(Schema.Int),
   createdAt: Schema.Int,
   validUntil: Schema.Int,
   externalHash: Schema.String,
@@ -214,7 +219,7 @@ export const BatchStatus = Schema.Union([
     utime: Schema.Int,
     sent: Schema.Array(Schema.Boolean)
   }),
-  /** Another message took the seqno (the phrase used elsewhere): none of it will ever pay. */
+  /** Another message took the seqno or query id (the phrase used elsewhere): none of it will ever pay. */
   Schema.TaggedStruct("Superseded", {}),
   Schema.TaggedStruct("Pending", {}),
   Schema.TaggedStruct("Expired", {})
@@ -236,7 +241,7 @@ export class Blockchain extends Context.Service<Blockchain, {
   readonly confirm: (prepared: PreparedTransfer) => Effect.Effect<TransferStatus, BlockchainError>
   readonly balance: (address: string) => Effect.Effect<Nanoton, BlockchainError>
   readonly accountState: (address: string) => Effect.Effect<AccountState, BlockchainError>
-  /** How many transfers one message of this wallet version may carry (V5R1 255, V4R2 4). */
+  /** How many transfers one message of this wallet version may carry (V5R1 255, Highload V3 254, V4R2 4). */
   readonly batchLimit: (version: WalletVersion) => number
   /**
    * Signs ONE external message carrying every request (at most `batchLimit`), under the same rules as

@@ -89,7 +89,7 @@ export class WalletBatches extends Context.Service<WalletBatches, {
               ? "its action was skipped (the wallet's funds ran short); only the network fee was charged"
               : status._tag === "Expired"
               ? "the message expired before the network ran it"
-              : "another message of the wallet used its seqno"
+              : "another message of the wallet used its seqno or query id"
             return { key: p.key, state: "failed", txHash: null, error: `Not paid: ${why}` }
           })
           yield* records.settle(batch.id, {
@@ -169,7 +169,7 @@ export class WalletBatches extends Context.Service<WalletBatches, {
             return items.map((i): ItemOutcome => ({ _tag: "Open", key: i.key, message: stored.failure.message }))
           }
           const batch = stored.success
-          yield* Effect.logInfo(`wallet batch ${batch.id} signed: ${items.length} payments, seqno ${message.seqno}`)
+          yield* Effect.logInfo(`wallet batch ${batch.id} signed: ${items.length} payments, ${message.queryId === undefined ? `seqno ${message.seqno}` : `query id ${message.queryId}`}`)
           const sent = yield* Effect.result(chain.send(message))
           if (Result.isSuccess(sent)) yield* records.markSent(batch.id, yield* currentDate)
           const status = yield* watch(message, Result.isFailure(sent))

@@ -6,7 +6,6 @@ import type {
   IdempotencyKeyInvalid,
   InfoLookupQuotaExceeded,
   InsufficientBalance,
-  MarketplaceError,
   OrderNotFound,
   OrderRequestInvalid,
   OrderTransitionInvalid,
@@ -31,6 +30,7 @@ import type {
   WebhookEndpointInvalid,
   WebhookEndpointNotFound
 } from "@resale/core"
+import type { MarketplaceError } from "@resale/core/ports"
 import { MAX_ENDPOINTS_PER_USER } from "@resale/core/webhooks/Webhook.ts"
 import { Clock, Effect } from "effect"
 import type { ErrorCode } from "../api/ErrorCodes.ts"

@@ -1,14 +1,22 @@
 import type { Prices } from "@resale/core"
-import { Context, Effect, Schema } from "effect"
+import { Context, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as Dto from "../api/Dtos.ts"
 import { PricingApi } from "../api/PublicApi.ts"
 import { pricingOut } from "../handlers/Wire.ts"
+import { FrontDoor } from "../server/FrontDoor.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { PricingCache } from "./PricingCache.ts"
 
 /** The contract's path for the price list. */
 const PRICING_PATH: string = PricingApi.endpoints.pricing.path
+
+/** The pricing path, with or without a query. */
+const isPricing = (url: string): boolean => {
+  if (!url.startsWith(PRICING_PATH)) return false
+  const rest = url.slice(PRICING_PATH.length)
+  return rest === "" || rest.startsWith("?")
+}
 
 /**
  * `GET /v2/api/pricing`, the most polled route (every page and client shows prices), answered in
@@ -17,6 +25,8 @@ const PRICING_PATH: string = PricingApi.endpoints.pricing.path
  * the answer is the same, without the per-request decoding, middleware and encoding that a route
  * with no input and no authentication does not need. Prices come from `PricingCache`, so an
  * operator's change shows at once here and within a second on other instances.
+ * Where the server has a `FrontDoor`, a GET is answered there while the cache's list is fresh (no
+ * request fiber at all); the first request after the list expired comes here and reads it again.
  */
 export const PricingFastPath = HttpRouter.middleware(
   Effect.gen(function*() {
@@ -24,18 +34,25 @@ export const PricingFastPath = HttpRouter.middleware(
     const { sandbox } = yield* HttpConfig
     const encode = Schema.encodeSync(Dto.Pricing)
     let encoded: { readonly prices: Prices; readonly response: HttpServerResponse.HttpServerResponse } | undefined
-    const answer = Effect.map(cache.get, (prices) => {
+    const responseFor = (prices: Prices) => {
       if (encoded?.prices !== prices) {
         encoded = { prices, response: HttpServerResponse.jsonUnsafe(encode(pricingOut(prices, sandbox))) }
       }
       return encoded.response
-    })
+    }
+    const answer = Effect.map(cache.get, responseFor)
+    const door = yield* Effect.serviceOption(FrontDoor)
+    if (Option.isSome(door)) {
+      door.value.add((method, url) => {
+        if (method !== "GET" || !isPricing(url)) return undefined
+        const prices = cache.current()
+        return prices === undefined ? undefined : responseFor(prices)
+      })
+    }
     return (router) =>
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-        if (request.method !== "GET" || !request.url.startsWith(PRICING_PATH)) return router
-        const rest = request.url.slice(PRICING_PATH.length)
-        return rest === "" || rest.startsWith("?") ? answer : router
+        return request.method === "GET" && isPricing(request.url) ? answer : router
       })
   }),
   { global: true }

@@ -9,9 +9,8 @@
  * checked; a missing or wrong token 401 (compared in constant time).
  */
 import { formatTon } from "@resale/core/money/Nanoton.ts"
-import { Blockchain } from "@resale/core/ports/Blockchain.ts"
-import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
-import { ByteSize, Effect, Redacted, Result, Semaphore } from "effect"
+import { makeSandboxFunding } from "@resale/ton/SandboxFunding.ts"
+import { ByteSize, Effect, Redacted, Result } from "effect"
 import { HttpIncomingMessage, HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { safeEqual } from "../auth/TelegramLogin.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
@@ -31,11 +30,8 @@ const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsafe(body
 export const SandboxFaucetRoute = HttpRouter.use((router) =>
   Effect.gen(function*() {
     const config = yield* HttpConfig
-    const faucet = yield* SandboxFaucet
-    const chain = yield* Blockchain
+    const funding = yield* makeSandboxFunding
     const expected = Redacted.value(config.adminToken)
-    // One funding at a time, so the balance answered is the one this call produced.
-    const funding = yield* Semaphore.make(1)
 
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function*() {
@@ -47,7 +43,7 @@ export const SandboxFaucetRoute = HttpRouter.use((router) =>
         )
         if (Result.isFailure(text)) return json({ detail: "Request body too large", code: "payload_too_large" }, 413)
 
-        const parsed = yield* parseFaucetRequest(text.success, chain.parseAddress)
+        const parsed = yield* parseFaucetRequest(text.success, funding.parseAddress)
         if (parsed._tag === "Invalid") return json({ detail: parsed.detail }, 422)
 
         const token = request.headers["x-admin-token"]
@@ -55,9 +51,7 @@ export const SandboxFaucetRoute = HttpRouter.use((router) =>
         if (!safeEqual(token, expected)) return json({ detail: "Invalid admin token", code: "admin_token_invalid" }, 401)
 
         const { address: to, amount } = parsed.request
-        const funded = yield* Effect.result(funding.withPermits(1)(
-          Effect.andThen(faucet.fund(to, amount), chain.balance(to))
-        ))
+        const funded = yield* Effect.result(funding.fund(to, amount))
         if (Result.isFailure(funded)) {
           yield* Effect.logWarning("sandbox faucet failed", funded.failure.message)
           return json({ detail: `The sandbox faucet failed: ${funded.failure.message}`, code: "internal_error" }, 503)
@@ -68,7 +62,7 @@ export const SandboxFaucetRoute = HttpRouter.use((router) =>
           funded_ton: formatTon(amount),
           balance_ton: formatTon(funded.success),
           balance_nanoton: funded.success.toString(),
-          network: chain.network,
+          network: funding.network,
           sandbox: true
         })
       })

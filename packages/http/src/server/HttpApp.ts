@@ -1,5 +1,5 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
-import { Receipts } from "@resale/core"
+import { Receipts } from "@resale/core/ports"
 import { Notifications } from "@resale/core/outbox/Notifications.ts"
 import { RecipientInfo } from "@resale/core/accounts/RecipientInfo.ts"
 import { Accounts } from "@resale/core/accounts/Accounts.ts"

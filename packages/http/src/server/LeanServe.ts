@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Scope } from "effect"
 import { RouteNoting } from "@resale/observability/RequestFacts.ts"
 import { requestLog } from "@resale/observability/RequestLog.ts"
 import { HttpRouter, HttpServer } from "effect/http"
+import { FrontDoor } from "./FrontDoor.ts"
 import { withRequestId } from "./RequestId.ts"
 
 /**
@@ -44,9 +45,17 @@ export const serveLean = <A, E, R>(
       // One log line per request (unless turned off) and the request metrics.
       // The request id wraps the request log, so its line and every line of the request carry `request_id`.
       const served = HttpServer.serveEffect(handler, (app) => withRequestId(requestLog({ log: options.logRequests })(app)))
-      return Layer.effectDiscard(
-        Effect.updateContext(served, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context))
-      )
+      // A front door (if the server has one) logs what it answers in the context request fibers get.
+      return Layer.effectDiscard(Effect.contextWith((outer: Context.Context<never>) => {
+        const door = Context.getOption(outer, FrontDoor)
+        const attach = door._tag === "None" ? Effect.void : Effect.contextWith((requests: Context.Context<never>) =>
+          Effect.sync(() => door.value.attach(requests, { log: options.logRequests })))
+        const serving: Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> = Effect.andThen(attach, served)
+        return Effect.updateContext(
+          serving,
+          (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context)
+        )
+      }))
     }),
     Layer.unwrap,
     HttpServer.withLogAddress

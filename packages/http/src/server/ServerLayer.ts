@@ -10,12 +10,10 @@
  * Storage and world are provided once at the top, so every consumer shares the same instance.
  */
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
-import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
 import { shutdownBegun } from "@resale/observability/Lifecycle.ts"
 import { World } from "@resale/world"
 import { Effect, Layer, Redacted } from "effect"
-import { createServer } from "node:http"
 import { DirectRouteHandlers, DirectServices, directKnownRoutes } from "../direct/DirectRoutes.ts"
 import { DirectHttpConfig } from "../direct/DirectConfig.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
@@ -23,6 +21,7 @@ import { SandboxFaucetRoute, sandboxKnownRoutes } from "../sandbox/SandboxFaucet
 import { WEB_ROUTES, WebUi } from "../web/WebUi.ts"
 import { HttpConfig, type HttpSettings } from "./HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "./HttpApp.ts"
+import { frontDoorServer } from "./FrontDoor.ts"
 import { serveLean } from "./LeanServe.ts"
 import { OPS_PATHS, OpsRoutes } from "./OpsRoutes.ts"
 import { storageLayer } from "./Storage.ts"
@@ -65,7 +64,8 @@ const serve = <E, R, GE, GR>(
   serveLean(app, { logRequests: settings.logRequests }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([gifts, DatabasePing.layer]),
-    Layer.provide(NodeHttpServer.layer(createServer, { port: settings.port, host: settings.host }))
+    // Node's server with the front door, where the most polled answers skip the request fiber.
+    Layer.provide(frontDoorServer({ port: settings.port, host: settings.host }))
   )
 
 /** `/livez`, `/readyz`, `/metrics`; the worker's loops count for readiness when it runs here. */

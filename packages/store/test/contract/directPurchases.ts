@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
-import { DirectPurchaseRecords, type Nanoton, type NewDirectPurchase, type PreparedTransfer, Transactor } from "@resale/core"
+import type { Nanoton } from "@resale/core"
+import { DirectPurchaseRecords, type NewDirectPurchase, type PreparedTransfer, Transactor } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { at, type StoreTest, t0 } from "./support.ts"
 

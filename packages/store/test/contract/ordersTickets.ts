@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
-import { type NewOrder, type OrderId, Orders, type TicketId, Tickets, type UserId, type Uzs } from "@resale/core"
+import { type OrderId, type TicketId, type UserId, type Uzs } from "@resale/core"
+import { type NewOrder, Orders, Tickets } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { at, newUser, type StoreTest, t0 } from "./support.ts"
 

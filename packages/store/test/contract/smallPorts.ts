@@ -1,7 +1,7 @@
 import { assert } from "@effect/vitest"
+import { DEFAULT_PRICES, type SignedUzs, type Uzs } from "@resale/core"
 import {
   BotUpdates,
-  DEFAULT_PRICES,
   IdempotencyKeys,
   InfoLookups,
   Ledger,
@@ -10,10 +10,8 @@ import {
   PushSubscriptions,
   Receipts,
   Sessions,
-  type SignedUzs,
-  Transactor,
-  type Uzs
-} from "@resale/core"
+  Transactor
+} from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { at, booked, minutes, newUser, type StoreTest, t0 } from "./support.ts"
 

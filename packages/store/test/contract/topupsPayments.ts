@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
-import { IncomingPayments, type PaymentId, type TopupId, Topups, Transactor, type UserId, type Uzs } from "@resale/core"
+import { type PaymentId, type TopupId, type UserId, type Uzs } from "@resale/core"
+import { IncomingPayments, Topups, Transactor } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { at, minutes, newUser, type StoreTest, t0 } from "./support.ts"

@@ -1,5 +1,6 @@
 import { assert } from "@effect/vitest"
-import { type LedgerPosting, Ledger, type SignedUzs, type UserId, Users } from "@resale/core"
+import { type LedgerPosting, type SignedUzs, type UserId } from "@resale/core"
+import { Ledger, Users } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { booked, identity, newUser, type StoreTest, t0 } from "./support.ts"

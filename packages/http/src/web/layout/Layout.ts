@@ -13,7 +13,8 @@ const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
   "push.enabled", "push.unsupported", "push.denied", "push.unavailable", "push.failed",
   "status.topup.pending", "status.topup.review", "status.topup.paid", "status.topup.cancelled",
   "status.topup.rejected", "status.topup.expired", "status.order.queued", "status.order.processing",
-  "status.order.completed", "status.order.paid_unconfirmed", "status.order.failed", "status.ticket.open", "status.ticket.closed"
+  "status.order.completed", "status.order.paid_unconfirmed", "status.order.failed", "status.ticket.open", "status.ticket.closed",
+  "orders.retrying"
 ]
 
 const USER_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [

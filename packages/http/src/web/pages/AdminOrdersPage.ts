@@ -4,7 +4,7 @@ import { actionForm, formGuards, money, pagination, select, statusBadge, submit,
 import { layout } from "../layout/Layout.ts"
 import { userLink } from "../layout/People.ts"
 import type { PageContext } from "../layout/PageContext.ts"
-import { type GiftTitles, orderItem, shownStatus } from "./OrderViews.ts"
+import { clock, type GiftTitles, orderItem, shownStatus } from "./OrderViews.ts"
 
 type Order = typeof Dto.AdminOrder.Type
 
@@ -91,7 +91,10 @@ ${
             money(ctx.tr, o.price_uzs),
             statusBadge(ctx.tr, "order", shownStatus(o)),
             o.error ? html`<span class="reason">${o.error}</span>${evidence(o)}` : o.delivery === "paid_unconfirmed" ? evidence(o) : "—",
-            String(o.attempts),
+            // A queued order waiting out its backoff: when it is tried next (Tashkent time).
+            o.status === "queued" && o.next_attempt_at !== null && o.attempts > 0
+              ? html`${String(o.attempts)} <span class="hint" data-next-attempt>${t("orders.nextAttempt", { time: clock(o.next_attempt_at) })}</span>`
+              : String(o.attempts),
             o.tx_id ? html`<code class="tx">${o.tx_id}</code>` : "—",
             time(o.created_at),
             actions(ctx, o)

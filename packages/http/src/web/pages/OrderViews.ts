@@ -24,9 +24,20 @@ export const orderItem = (tr: Translator, order: Order, gifts: GiftTitles): stri
 export const shownStatus = (order: Pick<Order, "status" | "delivery">): string =>
   order.status === "completed" && order.delivery === "paid_unconfirmed" ? "paid_unconfirmed" : order.status
 
-/** The reason cell: shown for failed orders (the worker's last error), empty otherwise. */
-const reason = (order: Order): Html =>
-  html`<span class="reason" data-order-reason>${order.status === "failed" || order.status === "queued" ? order.error ?? "" : ""}</span>`
+/** "14:05" in Tashkent time (UTC+5, no daylight saving). */
+export const clock = (iso: string): string => new Date(Date.parse(iso) + 5 * 3600_000).toISOString().slice(11, 16)
+
+/**
+ * The reason under the status: the worker's last error of a failed order; a queued order that an
+ * attempt already missed (nothing was paid) says in the shopper's words that it is tried again (the
+ * technical error is the operators').
+ */
+const reason = (tr: Translator, order: Order): Html => {
+  if (order.status === "queued" && order.error) {
+    return html`<span class="reason" data-order-reason><span data-order-retry>${tr.t("orders.retrying")}</span></span>`
+  }
+  return html`<span class="reason" data-order-reason>${order.status === "failed" ? order.error ?? "" : ""}</span>`
+}
 
 /** The shopper's orders; rows carry `data-order-id` so the client script can update their status live. */
 export const ordersTable = (tr: Translator, orders: ReadonlyArray<Order>, gifts: GiftTitles, id = "orders-table"): Html =>
@@ -42,7 +53,7 @@ export const ordersTable = (tr: Translator, orders: ReadonlyArray<Order>, gifts:
         orderItem(tr, o, gifts),
         `@${o.username}`,
         money(tr, o.price_uzs),
-        html`${statusBadge(tr, "order", shownStatus(o))}${reason(o)}`,
+        html`${statusBadge(tr, "order", shownStatus(o))}${reason(tr, o)}`,
         time(o.created_at)
       ]
     }))

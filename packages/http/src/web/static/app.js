@@ -224,7 +224,16 @@
           var shown = order.status === "completed" && order.delivery === "paid_unconfirmed" ? "paid_unconfirmed" : order.status
           setBadge(row.querySelector("[data-status]"), "order", shown)
           var reason = row.querySelector("[data-order-reason]")
-          if (reason) reason.textContent = order.status === "failed" || order.status === "queued" ? order.error || "" : ""
+          if (reason) {
+            // A queued order an attempt already missed (nothing paid) says it is tried again, in words.
+            reason.textContent = order.status === "failed" ? order.error || "" : ""
+            if (order.status === "queued" && order.error) {
+              var retry = document.createElement("span")
+              retry.setAttribute("data-order-retry", "")
+              retry.textContent = t("orders.retrying")
+              reason.appendChild(retry)
+            }
+          }
         })
         if (page.topupPoll === undefined && balanceNode) return getJson("/v2/balance").then(function (b) { setBalance(b.balance_uzs) })
       })

@@ -1,0 +1,151 @@
+import { assert, layer } from "@effect/vitest"
+import { FragmentSandbox } from "@resale/marketplace"
+import { makeJsonLogger } from "@resale/observability/Logging.ts"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
+import { Context, Effect, Layer, Logger } from "effect"
+import { HttpServer } from "effect/http"
+import { PrometheusMetrics } from "effect/observability"
+import { request } from "undici"
+import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
+import { FrontDoor, frontDoorServer } from "../src/server/FrontDoor.ts"
+import { HttpConfig } from "../src/server/HttpConfig.ts"
+import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
+import { serveLean } from "../src/server/LeanServe.ts"
+import { adminSignIn, call } from "./Client.ts"
+
+/**
+ * `npm start`'s server answers `GET /v2/api/pricing` at its front door (no request fiber) while the
+ * price list is fresh. What it answers must be what the whole pipeline answers: the same status,
+ * body and headers in the same order, the same request log line (fields, their order, redaction),
+ * request id and metrics. The first request after start goes through the pipeline (nothing cached
+ * yet), the next ones through the front door, so each test compares the two.
+ */
+const lines: Array<Record<string, unknown>> = []
+const capture = makeJsonLogger((line) => lines.push(JSON.parse(line)))
+
+class Base extends Context.Service<Base, { readonly url: string }>()("test/front-door/Base") {}
+
+const Served = serveLean(
+  httpApp().pipe(
+    Layer.provide(HttpServices),
+    Layer.provide([
+      GiftCatalog.layerSandbox,
+      FragmentSandbox.layer(),
+      HttpConfig.layerTest({ publicUrl: "https://resale.example", logRequests: true }),
+      DatabasePing.layer
+    ]),
+    Layer.provide(IsolatedPostgres.layerStore)
+  ),
+  { logRequests: true }
+).pipe(
+  Layer.provideMerge(frontDoorServer({ port: 0, host: "127.0.0.1" })),
+  Layer.provide(HttpConfig.layerTest({ publicUrl: "https://resale.example" }))
+)
+
+const TestLayer = Layer.effect(Base)(Effect.gen(function*() {
+  const server = yield* HttpServer.HttpServer
+  if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+  return Base.of({ url: `http://127.0.0.1:${server.address.port}` })
+})).pipe(Layer.provideMerge(Served), Layer.provide(Logger.layer([capture]))) as Layer.Layer<Base | FrontDoor, unknown>
+
+/** An answer with its header names in wire order. */
+const get = (url: string, path: string, headers: Record<string, string> = {}) =>
+  Effect.promise(async () => {
+    const answer = await request(`${url}${path}`, { headers })
+    const raw = answer.headers
+    return { status: answer.statusCode, names: Object.keys(raw), headers: raw, text: await answer.body.text() }
+  })
+
+/** The request log line of the request with this id (logged at the end of its event-loop turn). */
+const lineOf = (id: string) =>
+  Effect.gen(function*() {
+    for (let i = 0; i < 50; i++) {
+      const found = lines.find((line) => line["message"] === "GET /v2/api/pricing 200" && line["request_id"] === id)
+      if (found !== undefined) return found
+      yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
+    }
+    return assert.fail(`no request line for ${id}`)
+  })
+
+const pricingRequests = Effect.map(PrometheusMetrics.format(), (text) => {
+  const line = text.split("\n").find((l) =>
+    l.startsWith("http_requests_total{") && l.includes(`route="/v2/api/pricing"`) && l.includes(`status="200"`))
+  return line === undefined ? 0 : Number(line.split(" ").at(-1))
+})
+
+const withoutVarying = (line: Record<string, unknown>) => {
+  const { time: _time, request_id: _id, duration_ms: _duration, ...rest } = line
+  return rest
+}
+
+layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front door", (it) => {
+  it.effect("answers pricing with the pipeline's status, body, headers, log line and metrics", () =>
+    Effect.gen(function*() {
+      const { url } = yield* Base
+      const door = yield* FrontDoor
+      const countedBefore = yield* pricingRequests
+      const viaPipeline = yield* get(url, "/v2/api/pricing", { "x-request-id": "first-one" })
+      assert.strictEqual(door.answered(), 0, "the first request reads the prices through the pipeline")
+      const viaDoor = yield* get(url, "/v2/api/pricing?lang=ru", { "x-request-id": "second-one" })
+      assert.strictEqual(door.answered(), 1, "the next one is answered at the front door")
+
+      assert.strictEqual(viaDoor.status, viaPipeline.status)
+      assert.strictEqual(viaDoor.text, viaPipeline.text)
+      assert.deepStrictEqual(viaDoor.names, viaPipeline.names)
+      for (const name of viaPipeline.names.filter((n) => n !== "date" && n !== "x-request-id")) {
+        assert.deepStrictEqual(viaDoor.headers[name], viaPipeline.headers[name], name)
+      }
+      assert.strictEqual(viaDoor.headers["cache-control"], "no-store")
+      assert.strictEqual(viaDoor.headers["strict-transport-security"], "max-age=31536000; includeSubDomains")
+      assert.strictEqual(viaDoor.headers["x-request-id"], "second-one")
+
+      const pipelineLine = yield* lineOf("first-one")
+      const doorLine = yield* lineOf("second-one")
+      assert.deepStrictEqual(Object.keys(doorLine), Object.keys(pipelineLine))
+      assert.deepStrictEqual(withoutVarying(doorLine), withoutVarying(pipelineLine))
+      assert.strictEqual(doorLine["route"], "/v2/api/pricing")
+      assert.strictEqual(doorLine["path"], "/v2/api/pricing")
+      assert.strictEqual(yield* pricingRequests, countedBefore + 2)
+    }))
+
+  it.effect("makes request ids as the pipeline does: a safe one echoed, others replaced, secrets scrubbed in the log", () =>
+    Effect.gen(function*() {
+      const { url } = yield* Base
+      const door = yield* FrontDoor
+      yield* get(url, "/v2/api/pricing")
+      const before = door.answered()
+      const unsafe = yield* get(url, "/v2/api/pricing", { "x-request-id": "bad id<script>" })
+      assert.match(String(unsafe.headers["x-request-id"]), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+      const key = `rk_${"A".repeat(43)}`
+      const keyed = yield* get(url, "/v2/api/pricing", { "x-request-id": key })
+      assert.strictEqual(keyed.headers["x-request-id"], key)
+      assert.strictEqual(door.answered(), before + 2)
+      const logged = yield* lineOf("<redacted>")
+      assert.strictEqual(logged["status"], 200)
+      assert.isFalse(lines.some((line) => JSON.stringify(line).includes(key)), "an API key never reaches the log")
+    }))
+
+  it.effect("leaves everything else to the pipeline: other methods, bodies, neighbouring paths", () =>
+    Effect.gen(function*() {
+      const { url } = yield* Base
+      const door = yield* FrontDoor
+      yield* get(url, "/v2/api/pricing")
+      const before = door.answered()
+      assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "HEAD" })).status, 200)
+      assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "POST" })).status, 405)
+      assert.strictEqual((yield* call(url, "/v2/api/pricingx")).status, 404)
+      assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "GET", body: "x" })).status, 200)
+      assert.strictEqual(door.answered(), before)
+    }))
+
+  it.effect("an operator's price change is in the very next answer", () =>
+    Effect.gen(function*() {
+      const { url } = yield* Base
+      yield* get(url, "/v2/api/pricing")
+      const op = yield* adminSignIn(url)
+      const prices = { star_price_uzs: "251", premium_3_month_uzs: "180000", premium_6_month_uzs: "240000", premium_12_month_uzs: "420000" }
+      assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form: prices, cookie: op })).status, 200)
+      const after = JSON.parse((yield* get(url, "/v2/api/pricing")).text) as Record<string, unknown>
+      assert.strictEqual(after["star_price_uzs"], 251)
+    }))
+})
