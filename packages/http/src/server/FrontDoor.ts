@@ -20,7 +20,7 @@ export type FrontRoute = (method: string, url: string) => HttpServerResponse.Htt
  * same response (its route makes it with the contract's encoding), the security headers
  * (`withSecurityHeaders`), `x-request-id` (`requestIdFor`), and the request log line and metrics
  * made by the same function as the request log middleware's (`recordRequestFacts`), in the request
- * fibers' context; those lines are logged in one fiber per event-loop turn.
+ * fibers' context.
  * Why: a fiber per request costs more than all the rest of answering the most polled route.
  * `FrontDoor.test.ts` compares its answers, log lines and metrics with the pipeline's.
  */
@@ -54,14 +54,12 @@ export class FrontDoor extends Context.Service<FrontDoor, {
       return found
     }
 
-    let pending: Array<ReturnType<typeof unroutedFacts>> = []
+    // Log lines that this process's loggers cannot take at once (a test's logger): one fiber per turn.
+    let pending: Array<Effect.Effect<void>> = []
     const flush = () => {
       const batch = pending
       pending = []
-      if (sink === undefined) return
-      const options = sink.options
-      Effect.runForkWith(sink.context)(Effect.forEach(batch, (facts) =>
-        recordRequestFacts(facts, options).pipe(Effect.annotateLogs("request_id", facts.requestId)), { discard: true }))
+      if (sink !== undefined) Effect.runForkWith(sink.context)(Effect.all(batch, { discard: true }))
     }
 
     const answer = (request: IncomingMessage, response: ServerResponse): boolean => {
@@ -82,8 +80,12 @@ export class FrontDoor extends Context.Service<FrontDoor, {
       response.end(ready.text, "latin1")
       answered++
       const durationMs = Math.round((performance.now() - started) * 10) / 10
-      if (pending.length === 0) setImmediate(flush)
-      pending.push(unroutedFacts(method, url, made.status, durationMs, request.socket.remoteAddress ?? null, id))
+      const facts = unroutedFacts(method, url, made.status, durationMs, request.socket.remoteAddress ?? null, id)
+      const later = recordRequestFacts(facts, sink.options, sink.context)
+      if (later !== undefined) {
+        if (pending.length === 0) setImmediate(flush)
+        pending.push(later)
+      }
       return true
     }
 
