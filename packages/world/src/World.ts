@@ -51,6 +51,7 @@ const chain = Layer.unwrap(Effect.gen(function*() {
       sessionHold: app.fragmentSessions.hold,
       sessionWait: app.fragmentSessions.wait,
       blockInterval: app.sandboxBlockInterval,
+      fragmentSessions: app.sandboxFragmentSessions,
       magic: { timeoutMs: Duration.toMillis(app.sandboxMagic.slowSearch), lateMs: Duration.toMillis(app.sandboxMagic.lateDelivery) }
     })
   }
