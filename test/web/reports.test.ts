@@ -7,15 +7,17 @@
  * as typed. In Russian and Uzbek at 360 px too.
  */
 import { assert, layer } from "@effect/vitest"
+import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import { Effect } from "effect"
 import { browser, PHONE, person, screenshot } from "./support/Browser.ts"
 import { andWait, bankPayment, digits, shopperName, signInOperator, signInShopper } from "./support/Flows.ts"
+import { runInProcess } from "../cli/support/InProcessCli.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("reports for operators", (it) => {
   it.effect("the money in, the stars sold and the TON paid for them, on the page and in the CSV", () =>
     Effect.gen(function*() {
-      const { url } = yield* WebWorld
+      const { url, databaseUrl, dataDir } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
         const shopper = await person(b, url)
@@ -54,7 +56,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
         const marginText = await figure("margin")
         const margin = (/^[−-]/.test(marginText) ? -1 : 1) * digits(marginText)
         assert.approximately(price - margin, tonSpent * 40_000, 2)
-        assert.strictEqual(await operator.page.locator("#report-table tbody tr").count(), 2)
+        // One row per month the range touches (this week may start in the month before), then the total.
+        const shownFrom = await operator.page.locator("input[name=from]").inputValue()
+        const shownTo = await operator.page.locator("input[name=to]").inputValue()
+        assert.strictEqual(await operator.page.locator("#report-table tbody tr").count(), (shownFrom.slice(0, 7) === shownTo.slice(0, 7) ? 1 : 2) + 1)
         await screenshot(operator.page, "admin-reports-1280")
 
         // The CSV export of the same request.
@@ -70,6 +75,13 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
         assert.strictEqual(Number(total["spent_stars_uzs"]), price)
         assert.strictEqual(Number(total["stars_bought"]), 50)
         assert.strictEqual(Number(total["margin_uzs"]), margin)
+        // `resale report` over the same database prints the very same file for the same request.
+        const fromCli = await runInProcess(
+          ["report", "--csv", "--period", "month", "--from", shownFrom, "--to", shownTo, "--ton-rate", "40000"],
+          { DATABASE_URL: databaseUrl, DATA_DIR: dataDir }
+        )
+        assert.strictEqual(fromCli.code, 0, fromCli.stderr)
+        assert.strictEqual(fromCli.stdout, await csv.text())
 
         // Dates the other way round: said beside the form, the form as typed, never a server error.
         await operator.page.goto("/v2/admin/reports?from=2026-03-02&to=2026-03-01")
@@ -86,6 +98,40 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
           assert.isAtMost(await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0)
           await screenshot(operator.page, `admin-reports-${lang}-360`)
         }
+      })
+    }))
+
+  it.effect("on a phone the page opens on this week by day, with presets for the month, last month and the year", () =>
+    Effect.gen(function*() {
+      const { url } = yield* WebWorld
+      const b = yield* browser
+      yield* Effect.promise(async () => {
+        const { page } = await person(b, url, { viewport: PHONE })
+        await signInOperator(page)
+        await page.goto("/v2/admin/reports")
+        const today = tashkentDay(new Date())
+        const from = await page.locator("input[name=from]").inputValue()
+        assert.strictEqual(await page.locator("input[name=to]").inputValue(), today)
+        // Monday of this week, at most six days back.
+        assert.strictEqual(new Date(`${from}T00:00:00Z`).getUTCDay(), 1)
+        assert.isAtMost((Date.parse(today) - Date.parse(from)) / 86_400_000, 6)
+        const days = await page.locator("#report-table tbody tr:not(.total-row)").count()
+        assert.strictEqual(days, (Date.parse(today) - Date.parse(from)) / 86_400_000 + 1)
+        assert.strictEqual(await page.locator("[data-preset][aria-current=true]").getAttribute("data-preset"), "thisWeek")
+        assert.isAtMost(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0)
+        await screenshot(page, "admin-reports-default-360")
+
+        // This year, by month: one row per month so far.
+        await andWait(page, () => page.locator("[data-preset=thisYear]").click())
+        assert.strictEqual(await page.locator("select[name=period]").inputValue(), "month")
+        assert.strictEqual(await page.locator("input[name=from]").inputValue(), `${today.slice(0, 4)}-01-01`)
+        assert.strictEqual(await page.locator("#report-table tbody tr:not(.total-row)").count(), Number(today.slice(5, 7)))
+        // Last month, by week: whole weeks around it.
+        await andWait(page, () => page.locator("[data-preset=lastMonth]").click())
+        assert.strictEqual(await page.locator("select[name=period]").inputValue(), "week")
+        assert.isAtMost(await page.locator("#report-table tbody tr:not(.total-row)").count(), 6)
+        assert.strictEqual(await page.locator("[data-preset][aria-current=true]").getAttribute("data-preset"), "lastMonth")
+        await screenshot(page, "admin-reports-last-month-360")
       })
     }))
 })

@@ -213,7 +213,10 @@ const scenario = (signal: "SIGKILL" | "SIGTERM", version: "v5r1" | "highload-v3"
       assert.strictEqual(Number(balances.find((b) => Number(b.user_id) === user.id)?.balance), 100_000_000 - spent)
     }).pipe(Effect.provide(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5, blockInterval: "300 millis" })))
 
-describe("crash safety", () => {
+// The two scenarios side by side: each has its own database, chain, simulator, data directory and
+// worker process, and spends most of its time waiting on that process (starts, holds, kills), so one
+// test worker carries both in the time of the longer one instead of the sum of both.
+describe.concurrent("crash safety", () => {
   it.live(
     "SIGKILL at random moments during 50 orders, restarted: each order completed or refunded exactly once",
     () => scenario("SIGKILL"),

@@ -7,9 +7,14 @@ export interface Output {
   readonly json: unknown
   /** The human rendering, without a trailing newline. */
   readonly text: string
+  /** A file's bytes (e.g. CSV) printed as they are: no newline added after `text`. */
+  readonly file?: boolean
 }
 
 export const output = (json: unknown, text: string): Output => ({ json, text })
+
+/** A file printed exactly as the server would send it (`resale report --csv` is the panel's download). */
+export const fileOutput = (json: unknown, content: string): Output => ({ json, text: content, file: true })
 
 /** JSON text of a result; bigint becomes a decimal string (sql-pg and nanoton amounts are bigints). */
 export const toJson = (value: unknown): string =>

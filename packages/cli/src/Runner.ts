@@ -43,7 +43,7 @@ export const runCommand = async <R, E>(
   try {
     const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(settings)), { signal: interrupt.signal })
     if (Exit.isSuccess(exit)) {
-      process.stdout.write(`${json ? toJson(exit.value.json) : exit.value.text}\n`)
+      process.stdout.write(json ? `${toJson(exit.value.json)}\n` : exit.value.file === true ? exit.value.text : `${exit.value.text}\n`)
       process.exitCode = 0
     } else {
       reportFailure(describeCause(exit.cause), json)

@@ -128,6 +128,8 @@ export interface AppSettings {
   readonly hotWalletVersion: Option.Option<"v5r1" | "v4r2" | "highload-v3">
   /** The shared sandbox chain's time between blocks (`SANDBOX_BLOCK_INTERVAL`); zero: messages run at once. */
   readonly sandboxBlockInterval: Duration.Duration
+  /** Cookie sessions the sandbox world's Fragment simulator offers (`SANDBOX_FRAGMENT_SESSIONS`). */
+  readonly sandboxFragmentSessions: number
   /** The sandbox's test recipients: `sandbox_timeout`'s search delay and `sandbox_late`'s delivery delay. */
   readonly sandboxMagic: { readonly slowSearch: Duration.Duration; readonly lateDelivery: Duration.Duration }
   /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */

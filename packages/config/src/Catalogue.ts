@@ -85,6 +85,12 @@ export const World = {
     "SANDBOX_BLOCK_INTERVAL",
     "0 seconds",
     "sandbox chain: time between two blocks; a sent message runs and shows with the next block (mainnet: about 5 seconds); 0: at once"
+  ),
+  SANDBOX_FRAGMENT_SESSIONS: S.integer(
+    "SANDBOX_FRAGMENT_SESSIONS",
+    1,
+    "sandbox: cookie sessions the Fragment simulator offers, bought through side by side as FRAGMENT_SESSIONS are",
+    1
   )
 } as const
 

@@ -202,6 +202,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       hotWalletMnemonic: secrets.HOT_WALLET_MNEMONIC,
       hotWalletVersion: worker.HOT_WALLET_VERSION,
       sandboxBlockInterval: world.SANDBOX_BLOCK_INTERVAL,
+      sandboxFragmentSessions: world.SANDBOX_FRAGMENT_SESSIONS,
       sandboxMagic: { slowSearch: world.SANDBOX_SLOW_SEARCH, lateDelivery: world.SANDBOX_LATE_DELIVERY },
       toncenter,
       fragmentSessions: { hold: world.FRAGMENT_SESSION_HOLD, wait: world.FRAGMENT_SESSION_WAIT },

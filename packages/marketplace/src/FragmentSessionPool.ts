@@ -6,7 +6,7 @@
  * otherwise the invoice is `Unattributable` and carries only its own evidence (confirmReq's answer).
  */
 import { randomUUID } from "node:crypto"
-import { Clock, Duration, Effect, Option } from "effect"
+import { Clock, Duration, Effect, Option, Semaphore } from "effect"
 import {
   type ConfirmRequest,
   Delivered,
@@ -40,6 +40,9 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
   })
   type Engine = (typeof engines)[number]
   let nextStart = 0
+  // This process opens at most one purchase per session at a time: its other quotes wait here, not
+  // by asking the shared store every TAKE_EVERY (which only arbitrates between processes).
+  const local = Semaphore.makeUnsafe(engines.length)
   const holdUntil = (now: number) => new Date(now + holdMillis)
   // a state read for an older invoice holds the session no longer than two requests could take
   const readMillis = Math.max(1_000, 2 * Duration.toMillis(Duration.fromInputUnsafe(options.timeout)))
@@ -67,7 +70,7 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
     }
   })
 
-  const quote = Effect.fn("FragmentSessions.quote")(function*(
+  const quoteOnce = Effect.fn("FragmentSessions.quote")(function*(
     flow: FragmentFlow,
     username: string,
     searchFields: FormFields,
@@ -94,6 +97,8 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
     if (batched) yield* store.release(engine.label, holder)
     return payment
   })
+
+  const quote = (...args: Parameters<typeof quoteOnce>) => local.withPermit(quoteOnce(...args))
 
   /** The engine of the session that opened `reqId` (the only one when a single session is configured). */
   const engineOf = (session: string | undefined): Engine | undefined =>

@@ -52,6 +52,20 @@ describe("Fragment sessions", () => {
       }
     }))
 
+  it.live("a simulator offering 3 sessions: 12 batched quotes at once are spread over all 3, a 429 on the way backed off", () =>
+    Effect.gen(function*() {
+      const sim = yield* FragmentSimulator.scoped({ sessions: 3 })
+      assert.deepStrictEqual(sim.moreSessions.map((s) => s.label), ["s2", "s3"])
+      const market = yield* makeFragmentMarketplace(sim.fragmentOptions({ sessionWait: "2 seconds" }))
+      sim.control.inject({ method: "initBuyStarsRequest", status: 429, headers: { "retry-after": "0" }, times: 2 })
+      const quotes = yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => i), (i) =>
+        market.quoteStars({ username: `spread_${i}`, quantity: 50, payer, batched: true }), { concurrency: "unbounded" })
+      const sessions = new Set(quotes.map((q) => sim.control.invoice(q.reqId)?.ssid))
+      assert.strictEqual(sessions.size, 3, "every session served some")
+      assert.strictEqual(new Set(quotes.map((q) => q.ref)).size, 12)
+      assert.strictEqual(sim.control.calls("initBuyStarsRequest").length, 14, "12 invoices, 2 rate-limited tries repeated")
+    }))
+
   it.live("once the session opened another purchase, an older invoice is Unattributable, with its own confirmReq answer", () =>
     Effect.gen(function*() {
       // a state read holds the session for two request timeouts (here 2 x 500 ms) at least

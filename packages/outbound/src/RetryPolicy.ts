@@ -4,8 +4,10 @@
  * - every attempt is bounded by `attemptTimeout` (it fails with `Cause.TimeoutError`);
  * - HTTP 429 is retried: the server refused to process the request, so repeating it does nothing twice;
  * - a `repeatable` request (doing it twice is harmless) is also retried after no answer, a timeout,
- *   408 or 5xx. Any other request (one that may open an invoice or report a payment) is not: it may
- *   have taken effect, and only its caller can tell;
+ *   408 or 5xx (`repeatOn: "connection"`: only after no answer that was not a timeout, a refused or
+ *   dropped connection; a slow or failing server is left to the caller's own schedule). Any other
+ *   request (one that may open an invoice or report a payment) is not: it may have taken effect, and
+ *   only its caller can tell;
  * - waits grow exponentially from `firstDelay`, jittered, never shorter than the server's
  *   `Retry-After`; a `Retry-After` beyond `longestWait` ends the retries at once;
  * - at most `times` retries; then the last answer (or failure) is the caller's to interpret.
@@ -15,6 +17,8 @@ import { Headers, HttpClient, HttpClientError } from "effect/http"
 
 export interface RetryPolicy {
   readonly repeatable: boolean
+  /** What a repeatable request is tried again after; absent: "transient" (see above). */
+  readonly repeatOn?: "transient" | "connection"
   readonly times: number
   readonly firstDelay: Duration.Input
   readonly attemptTimeout: Duration.Input
@@ -52,13 +56,16 @@ const retryAfterOf = (answer: Answer | undefined, now: number): Duration.Duratio
 
 /** Whether this outcome of an attempt may be tried again under `policy`. */
 export const isRetryable = <A extends Answer>(policy: RetryPolicy, outcome: Result.Result<A, unknown>): boolean => {
+  const onConnection = policy.repeatOn === "connection"
   if (Result.isSuccess(outcome)) {
     const status = outcome.success.status
-    return status === 429 || (policy.repeatable && TRANSIENT_STATUS.has(status))
+    return status === 429 || (policy.repeatable && !onConnection && TRANSIENT_STATUS.has(status))
   }
   const error = outcome.failure
   if (answerOf(error)?.status === 429) return true
-  return policy.repeatable && (HttpClient.isTransientError(error) || Cause.isTimeoutError(error))
+  if (!policy.repeatable) return false
+  if (onConnection) return HttpClientError.isHttpClientError(error) && error.reason._tag === "TransportError"
+  return HttpClient.isTransientError(error) || Cause.isTimeoutError(error)
 }
 
 /** Backoff before retry number `retry` (0-based): exponential, jittered by +-20%, at least Retry-After. */

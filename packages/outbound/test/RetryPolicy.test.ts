@@ -101,4 +101,27 @@ describe("the one retry policy", () => {
       assert.strictEqual(yield* once.attempts, 1)
       assert.strictEqual(failed._tag === "Failure" ? failed.failure.reason._tag : "", "TransportError")
     }))
+
+  it.effect("repeatOn connection: only a lost connection is retried, not 5xx, 408 or a timeout; 429 still is", () =>
+    Effect.gen(function*() {
+      const onConnection = policy({ repeatOn: "connection", times: 1, attemptTimeout: "3 seconds" })
+      const dropped = yield* scripted(["no answer", { status: 200 }])
+      const again = yield* Fiber.join(yield* run(withRetryPolicy(onConnection)(dropped.client), 5))
+      assert.strictEqual(again._tag === "Success" ? again.success.status : 0, 200)
+      assert.strictEqual(yield* dropped.attempts, 2)
+      for (const status of [500, 503, 408]) {
+        const failing = yield* scripted([{ status }, { status: 200 }])
+        const answered = yield* Fiber.join(yield* run(withRetryPolicy(onConnection)(failing.client), 5))
+        assert.strictEqual(answered._tag === "Success" ? answered.success.status : 0, status)
+        assert.strictEqual(yield* failing.attempts, 1, `${status} is not retried`)
+      }
+      const slow = yield* scripted(["hang", { status: 200 }])
+      const timedOut = yield* Fiber.join(yield* run(withRetryPolicy(onConnection)(slow.client), 10))
+      assert.strictEqual(timedOut._tag === "Failure" ? timedOut.failure.reason._tag : "", "TransportError")
+      assert.strictEqual(yield* slow.attempts, 1, "a timeout is not retried")
+      const limited = yield* scripted([{ status: 429 }, { status: 200 }])
+      const after429 = yield* Fiber.join(yield* run(withRetryPolicy(onConnection)(limited.client), 5))
+      assert.strictEqual(after429._tag === "Success" ? after429.success.status : 0, 200)
+      assert.strictEqual(yield* limited.attempts, 2)
+    }))
 })

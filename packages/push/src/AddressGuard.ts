@@ -85,18 +85,36 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Ar
 
 /**
  * A `lookup` for sockets (`net.connect`, undici's `connect` option) that fails when ANY address of
- * the name is not public: a name that mixes public and private records is refused as a whole.
+ * the name is not `allowed`: a name that mixes allowed and other records is refused as a whole.
  */
-export const publicOnlyLookup = (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+export const lookupAllowing = (allowed: (address: string) => boolean) =>
+(hostname: string, options: LookupOptions, callback: LookupCallback): void => {
   dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, [])
-    const refused = addresses.find((a) => !isPublicAddress(a.address))
+    const refused = addresses.find((a) => !allowed(a.address))
     if (refused !== undefined || addresses.length === 0) {
-      const denied = Object.assign(new Error(`${REFUSED_CODE}: push host ${hostname} resolves to a non-public address`), { code: REFUSED_CODE })
+      const denied = Object.assign(new Error(`${REFUSED_CODE}: host ${hostname} resolves to a non-public address`), { code: REFUSED_CODE })
       return callback(denied, [])
     }
     if (options.all === true) return callback(null, addresses)
     const first = addresses[0]!
     return callback(null, first.address, first.family)
   })
+}
+
+/** Public addresses only (web push; webhooks outside the sandbox's loopback setting). */
+export const publicOnlyLookup = lookupAllowing(isPublicAddress)
+
+/** True when a connection was refused by such a lookup (somewhere down the error's causes). */
+export const refusedByLookup = (error: unknown): boolean => {
+  const seen = new Set<unknown>()
+  const visit = (e: unknown, depth: number): boolean => {
+    if (e === null || typeof e !== "object" || depth > 8 || seen.has(e)) return false
+    seen.add(e)
+    const { cause, code, errors, reason } = e as { cause?: unknown; code?: unknown; errors?: unknown; reason?: unknown }
+    if (code === REFUSED_CODE || String((e as { message?: unknown }).message ?? "").includes(REFUSED_CODE)) return true
+    return visit(cause, depth + 1) || visit(reason, depth + 1) ||
+      (Array.isArray(errors) && errors.some((x) => visit(x, depth + 1)))
+  }
+  return visit(error, 0)
 }

@@ -2,7 +2,7 @@ import { type Notice, NotifierError, type PushTarget } from "@resale/core/ports/
 import { checkEndpoint, type PushPolicyShape } from "@resale/core/push/PushEndpointRules.ts"
 import { Effect, Redacted, Result } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
-import { REFUSED_CODE } from "./AddressGuard.ts"
+import { refusedByLookup } from "./AddressGuard.ts"
 import type { VapidKeys } from "./VapidKeys.ts"
 
 export interface WebPushOptions {
@@ -26,20 +26,6 @@ const originOf = (endpoint: string): string => {
     // not a URL at all: nothing safe to show
     return "<invalid endpoint>"
   }
-}
-
-/** True when the connection was refused by `publicOnlyLookup` (somewhere down the error's causes). */
-const refusedAddress = (error: unknown): boolean => {
-  const seen = new Set<unknown>()
-  const visit = (e: unknown, depth: number): boolean => {
-    if (e === null || typeof e !== "object" || depth > 8 || seen.has(e)) return false
-    seen.add(e)
-    const { cause, code, errors, reason } = e as { cause?: unknown; code?: unknown; errors?: unknown; reason?: unknown }
-    if (code === REFUSED_CODE || String((e as { message?: unknown }).message ?? "").includes(REFUSED_CODE)) return true
-    return visit(cause, depth + 1) || visit(reason, depth + 1) ||
-      (Array.isArray(errors) && errors.some((x) => visit(x, depth + 1)))
-  }
-  return visit(error, 0)
 }
 
 /**
@@ -88,7 +74,7 @@ export const makeWebPushSender = (options: WebPushOptions) =>
         Effect.tap((response) => Effect.ignore(response.text)),
         Effect.map((response) => response.status),
         Effect.mapError((error) =>
-          refusedAddress(error)
+          refusedByLookup(error)
             ? failure("Gone", `push service ${originOf(target.endpoint)} resolves to a non-public address`)
             : failure("Unavailable", `push service ${originOf(target.endpoint)} did not answer`)
         )

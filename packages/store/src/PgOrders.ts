@@ -1,4 +1,6 @@
 import {
+  chargeCauseId,
+  InsufficientBalance,
   type Order,
   OrderDelivery,
   OrderEvidence,
@@ -61,6 +63,7 @@ const OrderRow = Schema.Struct({
 }))
 
 const orderRows = rowDecoder("orders", OrderRow)
+const balanceRows = rowDecoder("accounts", Schema.Struct({ balance_uzs: intAs(Uzs) }))
 const statusRows = rowDecoder("orders", Schema.Struct({ status: OrderStatus }))
 
 /**
@@ -80,6 +83,41 @@ export const PgOrders = {
           VALUES (${order.userId}, ${order.recipient}, ${order.item.kind}, ${JSON.stringify(order.item)}::jsonb, ${order.priceUzs},
                   'queued', ${now}, ${now})
           RETURNING *`)
+      }, orDieSql)
+
+      // One statement: lock the account row, insert the order only if the balance covers its price,
+      // its charge (cause id = the order id, `chargeCauseId(order, 0)`) and the balance move; so the row
+      // lock is held for this statement alone, and a refused charge writes nothing.
+      const insertCharged = Effect.fn("Orders.insertCharged")(function*(order: NewOrder, now: Date) {
+        const rows = yield* sql`
+          WITH account AS (
+            SELECT balance_uzs FROM accounts WHERE user_id = ${order.userId} FOR UPDATE
+          ), placed AS (
+            INSERT INTO orders (user_id, recipient, kind, item, price_uzs, status, created_at, updated_at)
+            SELECT ${order.userId}, ${order.recipient}, ${order.item.kind}, ${JSON.stringify(order.item)}::jsonb,
+                   ${order.priceUzs}, 'queued', ${now}, ${now}
+            FROM account WHERE balance_uzs - ${order.priceUzs} >= 0
+            RETURNING *
+          ), entry AS (
+            INSERT INTO ledger_entries (user_id, amount_uzs, cause, cause_id, note, balance_after_uzs)
+            SELECT placed.user_id, -placed.price_uzs, 'order', placed.id::text, NULL, account.balance_uzs - placed.price_uzs
+            FROM placed, account
+            RETURNING cause_id, balance_after_uzs
+          ), moved AS (
+            UPDATE accounts SET balance_uzs = entry.balance_after_uzs FROM entry WHERE accounts.user_id = ${order.userId}
+          )
+          SELECT placed.*, entry.cause_id AS charge_cause_id FROM placed, entry`
+        if (rows.length === 0) {
+          const [account] = yield* balanceRows.all(yield* sql`SELECT balance_uzs FROM accounts WHERE user_id = ${order.userId}`)
+          if (account === undefined) return yield* Effect.die(new Error(`user ${order.userId} has no ledger account`))
+          return yield* new InsufficientBalance({ userId: order.userId, balance: account.balance_uzs, required: order.priceUzs })
+        }
+        const placed = yield* orderRows.one(rows)
+        // The cause id is the core's rule; the statement spells it for chargeSeq 0.
+        if (rows[0]!["charge_cause_id"] !== chargeCauseId(placed, 0)) {
+          return yield* Effect.die(new Error(`order ${placed.id}: charge cause id ${String(rows[0]!["charge_cause_id"])} is not the core's`))
+        }
+        return placed
       }, orDieSql)
 
       const find = Effect.fn("Orders.find")(function*(orderId: OrderId) {
@@ -148,7 +186,7 @@ export const PgOrders = {
           RETURNING *`)
       }, orDieSql)
 
-      return Orders.of({ insert, find, list, transition, claimNext })
+      return Orders.of({ insert, insertCharged, find, list, transition, claimNext })
     })
   )
 } as const

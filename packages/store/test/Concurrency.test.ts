@@ -6,6 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   Balances,
+  chargeCauseId,
   OrderService,
   type OrderId,
   Payments,
@@ -73,8 +74,17 @@ describe("store under concurrency (real PostgreSQL)", () => {
       assert.deepStrictEqual([...new Set(failures)], ["InsufficientBalance"])
       assert.strictEqual(yield* Ledger.use((l) => l.balance(user.id)), 0)
       assert.deepStrictEqual(yield* booked(user.id), { balance: 0, sum: 0, entries: 11 })
-      // A refused debit rolled its order back too: orders and charges match one to one.
-      assert.strictEqual((yield* Orders.use((o) => o.list({ userId: user.id, offset: 0, limit: 100 }))).total, 10)
+      // A refused debit rolled its order back too: orders and charges match one to one, by cause id.
+      const placed = yield* Orders.use((o) => o.list({ userId: user.id, offset: 0, limit: 100 }))
+      assert.strictEqual(placed.total, 10)
+      const sql = yield* SqlClient
+      const charges = yield* sql<{ cause_id: string; amount_uzs: bigint }>`
+        SELECT cause_id, amount_uzs FROM ledger_entries WHERE user_id = ${user.id} AND cause = 'order'`.pipe(Effect.orDie)
+      assert.deepStrictEqual(
+        charges.map((c) => c.cause_id).sort(),
+        placed.items.map((order) => chargeCauseId(order, 0)).sort()
+      )
+      assert.isTrue(charges.every((c) => c.amount_uzs === -100n))
       assert.isTrue(yield* consistentHistory(user.id))
     }).pipe(Effect.provide(Live)), 60_000)
 

@@ -5,7 +5,7 @@ import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
 import { beat } from "@resale/observability/WorkerHeartbeat.ts"
-import { Cause, Duration, Effect, Layer } from "effect"
+import { Cause, Duration, Effect, Layer, Scope, Semaphore } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { paymentsRound } from "./payments/PaymentsJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
@@ -35,7 +35,8 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
  * The worker's jobs, started with the layer and interrupted when its scope closes (SIGTERM through
  * `NodeRuntime.runMain`): an order in the middle of a payment finishes that payment first (the
  * payment runs uninterruptibly), then is handed back to the queue.
- * - fulfilment: `concurrency` loops claiming due orders (FOR UPDATE SKIP LOCKED);
+ * - fulfilment: one loop claiming due orders (FOR UPDATE SKIP LOCKED) while fewer than `concurrency`
+ *   are carried, each in its own fiber;
  * - rescue: orders of dead workers back to the queue, every half lease;
  * - payments: re-match unmatched card payments, expire top-ups (open direct purchases are settled by
  *   the reconcile job);
@@ -52,9 +53,20 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   const idempotency = yield* Idempotency
   const webhooks = yield* WebhookDispatch
 
-  for (let i = 0; i < Math.max(1, settings.concurrency); i++) {
-    yield* Effect.forkScoped(loop("fulfilment", fulfilment.runOnce, settings.pollInterval))
-  }
+  // One loop claims while a slot is free and carries each order in its own fiber: an idle worker
+  // asks for due orders once per poll whatever WORKER_CONCURRENCY is, so it can be large (a rush's
+  // invoices then fill big hot-wallet batches).
+  const slots = yield* Semaphore.make(Math.max(1, settings.concurrency))
+  // The orders' own scope closes after the claiming loop is stopped (finalizers run last-in first):
+  // nothing is claimed into a closing scope, and every order carried is handed back.
+  const carried = yield* Scope.fork(yield* Effect.scope, "parallel")
+  const dispatch = Effect.gen(function*() {
+    yield* slots.take(1)
+    const started = yield* fulfilment.startNext(carried, Effect.asVoid(slots.release(1)))
+    if (!started) yield* slots.release(1)
+    return started
+  })
+  yield* Effect.forkScoped(loop("fulfilment", dispatch, settings.pollInterval))
   yield* Effect.forkScoped(
     every("rescue", work.rescueStale, Duration.millis(Math.max(50, Duration.toMillis(settings.orderLease) / 2)))
   )
@@ -66,7 +78,7 @@ export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
   yield* Effect.forkScoped(every("idempotency-prune", idempotency.pruneExpired, Duration.hours(1)))
   yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))
   yield* Effect.forkScoped(loop("webhooks", Effect.map(webhooks.runOnce(settings.notifyBatch), (n) => n > 0), settings.notifyInterval))
-  yield* Effect.logInfo(`worker started: ${settings.concurrency} fulfilment loop(s)${settings.sandbox ? ", sandbox mode" : ""}`)
+  yield* Effect.logInfo(`worker started: up to ${settings.concurrency} orders at once${settings.sandbox ? ", sandbox mode" : ""}`)
   // Runs before the loops are interrupted (finalizers run in reverse order).
   yield* Effect.addFinalizer(() => Effect.logInfo("worker stopping: jobs interrupted, a payment in progress finishes first"))
 }))

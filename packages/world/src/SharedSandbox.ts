@@ -30,7 +30,14 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 
 /** What the owner tells the other processes. The cookies are the simulator's sandbox session. */
-const Descriptor = Schema.Struct({ toncenter: Schema.String, fragment: Schema.String, cookies: Schema.String, pid: Schema.Number })
+const Descriptor = Schema.Struct({
+  toncenter: Schema.String,
+  fragment: Schema.String,
+  cookies: Schema.String,
+  /** the simulator's further sessions (SANDBOX_FRAGMENT_SESSIONS), by label */
+  more: Schema.optional(Schema.Array(Schema.Struct({ label: Schema.String, cookies: Schema.String }))),
+  pid: Schema.Number
+})
 type Descriptor = typeof Descriptor.Type
 
 const SOCKET = "sandbox-world.sock"
@@ -88,6 +95,8 @@ export interface SandboxMarketTiming {
   readonly sessionWait: Duration.Duration
   /** The owner's chain: time between two blocks (zero: messages run at once). */
   readonly blockInterval?: Duration.Duration
+  /** Cookie sessions the owner's Fragment simulator offers (default 1). */
+  readonly fragmentSessions?: number
   /** The test recipients' delays (`SANDBOX_SLOW_SEARCH`, `SANDBOX_LATE_DELIVERY`); unset: the simulator's defaults. */
   readonly magic?: MagicOptions
 }
@@ -99,13 +108,19 @@ const host = (dataDir: string, timing: SandboxMarketTiming) =>
     const toncenter = yield* serveSandboxToncenter(sandbox)
     // magic: the sandbox's test recipients (README "Try the sandbox by hand"); the chain asks Fragment which payments to lose
     const fragment = yield* Layer.build(FragmentSandbox.layer(
-      { paymentSeen: paymentSeenOn(sandbox.emulator), magic: timing.magic ?? true },
+      { paymentSeen: paymentSeenOn(sandbox.emulator), magic: timing.magic ?? true, sessions: timing.fragmentSessions ?? 1 },
       { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }
     ))
     const simulator = Context.get(fragment, FragmentSandbox)
     sandbox.dropPayments(simulator.control.dropsPayment)
     const context = Context.merge(chain, fragment).pipe(Context.add(SandboxFaucet, SandboxFaucet.of({ fund: sandbox.fund })))
-    const descriptor: Descriptor = { toncenter: toncenter.url, fragment: simulator.url, cookies: simulator.cookies, pid: process.pid }
+    const descriptor: Descriptor = {
+      toncenter: toncenter.url,
+      fragment: simulator.url,
+      cookies: simulator.cookies,
+      more: simulator.moreSessions.map((s) => ({ label: s.label, cookies: s.cookies })),
+      pid: process.pid
+    }
     return { context, descriptor }
   })
 
@@ -117,6 +132,7 @@ const join_ = (descriptor: Descriptor, timing: SandboxMarketTiming) =>
     const marketplace = yield* makeFragmentMarketplace({
       baseUrl: descriptor.fragment,
       cookies: Redacted.make(descriptor.cookies),
+      moreSessions: (descriptor.more ?? []).map((s) => ({ label: s.label, cookies: Redacted.make(s.cookies) })),
       timeout: "5 seconds",
       rateLimitDelay: "10 millis",
       sessionHold: timing.sessionHold,

@@ -14,6 +14,8 @@ import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp
 import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WEB_ROUTES, WebUi } from "@resale/http/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
+import { databaseUrl } from "@resale/store/testing/TestDatabase.ts"
+import { SqlClient } from "effect/sql/SqlClient"
 import { SandboxBlockchain } from "@resale/ton"
 import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import type { PaymentSeen } from "@resale/marketplace/simulator/SimulatorApi.ts"
@@ -35,6 +37,9 @@ export const ADMIN_TOKEN = "web-test-admin-token"
 export class WebWorld extends Context.Service<WebWorld, {
   readonly url: string
   readonly market: SimulatorControl
+  /** The product's database and data directory, for the `resale` CLI run beside the server. */
+  readonly databaseUrl: string
+  readonly dataDir: string
 }>()("test/web/WebWorld") {}
 
 /** The sandbox world's own timings: the hot wallet's message lifetime, the test recipients' delays. */
@@ -100,7 +105,8 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partia
     const market = (yield* FragmentSandbox).control
     // The chain loses the payments the simulator's test recipient says (`sandbox_lost_payment`).
     ;(yield* SandboxBlockchain).dropPayments(market.dropsPayment)
-    return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market })
+    const [database] = yield* (yield* SqlClient)<{ readonly name: string }>`SELECT current_database() AS name`.pipe(Effect.orDie)
+    return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market, databaseUrl: databaseUrl(database!.name), dataDir })
   })).pipe(
     Layer.provide(Layer.mergeAll(served, jobs)),
     Layer.provideMerge(chainAndMarket),

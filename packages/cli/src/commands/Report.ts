@@ -6,7 +6,7 @@ import { type Command, Option } from "commander"
 import { Effect } from "effect"
 import { wholeNumber } from "../Args.ts"
 import { CliCore } from "../Layers.ts"
-import { formatUzs, output, table } from "../Output.ts"
+import { fileOutput, formatUzs, output, table } from "../Output.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
 import { choiceOption, withJson } from "./Common.ts"
 
@@ -47,7 +47,8 @@ const report = (options: ReportOptions) =>
       to: options.to ?? today,
       tonRateUzs: options.tonRate ?? null
     })
-    if (options.csv === true) return output(reportJson(built), reportCsv(built).trimEnd())
+    // Byte for byte the panel's "Download CSV" (CRLF lines, the last one ended too).
+    if (options.csv === true) return fileOutput(reportJson(built), reportCsv(built))
     const t = built.total
     const spentByKind = `stars ${formatUzs(t.spent.stars)}, Premium ${formatUzs(t.spent.premium)}, gifts ${formatUzs(t.spent.gift)}, tiers ${formatUzs(t.spent.tier)}`
     return output(

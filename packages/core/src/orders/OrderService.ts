@@ -98,14 +98,13 @@ export class OrderService extends Context.Service<OrderService, {
       const charge = (order: Order, seq: number) =>
         ledger.post({ userId: order.userId, amount: debit(order.priceUzs), cause: "order", causeId: chargeCauseId(order, seq) })
 
+      // The quote only reads; the order and its charge are one atomic write of the store
+      // (`insertCharged`), so no transaction holds the account's lock across a COMMIT round trip.
+      // Inside a caller's transaction (an Idempotency-Key's) it joins that one as before.
       const create = Effect.fn("OrderService.create")(function*(userId: UserId, request: OrderRequest) {
         const now = yield* currentDate
-        return yield* tx.withTransaction(Effect.gen(function*() {
-          const { item, priceUzs, recipient } = yield* quote(request)
-          const order = yield* orders.insert({ userId, recipient, item, priceUzs }, now)
-          yield* charge(order, 0)
-          return order
-        }))
+        const { item, priceUzs, recipient } = yield* quote(request)
+        return yield* orders.insertCharged({ userId, recipient, item, priceUzs }, now)
       })
 
       const find = Effect.fn("OrderService.find")(function*(viewer: Viewer, orderId: OrderId) {

@@ -3,6 +3,7 @@ import type { OrderId, UserId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import type { Order, OrderDelivery, OrderEvidence, OrderItem, OrderKind, OrderStatus } from "../orders/Order.ts"
 import type { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
+import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
 import type { Page, PageRequest } from "../Page.ts"
 
 export interface NewOrder {
@@ -45,6 +46,14 @@ export interface OrderFilter extends PageRequest {
 export class Orders extends Context.Service<Orders, {
   /** Inserts an order in status `queued`, chargeSeq 0, attempts 0. */
   readonly insert: (order: NewOrder, now: Date) => Effect.Effect<Order>
+  /**
+   * Inserts the order as `insert` does AND posts its charge as `Ledger.post` would (amount
+   * `-priceUzs`, cause `order`, cause id `chargeCauseId(order, 0)`, the balance moved with it), as
+   * ONE atomic write: both or neither. Fails `InsufficientBalance` (nothing written) when the balance
+   * is below the price. PG: one statement, so the account row is locked only while it runs, not
+   * across a COMMIT round trip.
+   */
+  readonly insertCharged: (order: NewOrder, now: Date) => Effect.Effect<Order, InsufficientBalance>
   readonly find: (id: OrderId) => Effect.Effect<Option.Option<Order>>
   /** Newest first, with the total count for the same filter. */
   readonly list: (filter: OrderFilter) => Effect.Effect<Page<Order>>

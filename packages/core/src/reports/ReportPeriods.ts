@@ -62,3 +62,42 @@ export const periodSpans = (period: ReportPeriod, from: string, to: string): Rea
   }
   return spans
 }
+
+/** A preset range of the report page: its grouping and its days (`today` is the Tashkent day). */
+export interface ReportRange {
+  readonly period: ReportPeriod
+  readonly from: string
+  readonly to: string
+}
+
+export const REPORT_PRESETS = ["thisWeek", "thisMonth", "lastMonth", "thisYear"] as const
+export type ReportPreset = typeof REPORT_PRESETS[number]
+
+/**
+ * The page's presets, each short enough for a phone: this week by day (7 rows at most), this month
+ * and last month by week, this year by month.
+ */
+export const presetRange = (preset: ReportPreset, today: string): ReportRange => {
+  switch (preset) {
+    case "thisWeek":
+      return { period: "day", from: periodStart("week", today), to: today }
+    case "thisMonth":
+      return { period: "week", from: periodStart("month", today), to: today }
+    case "lastMonth": {
+      const first = periodStart("month", today)
+      const lastDay = dayOf(asUtcMidnight(first) - DAY_MS)
+      return { period: "week", from: periodStart("month", lastDay), to: lastDay }
+    }
+    case "thisYear":
+      return { period: "month", from: `${today.slice(0, 4)}-01-01`, to: today }
+  }
+}
+
+/**
+ * The days a report covers when none are given: for days, this week (Monday to today: a phone's
+ * screenful); for weeks, this month; for months, this year.
+ */
+export const defaultRange = (period: ReportPeriod, today: string): { readonly from: string; readonly to: string } => {
+  const { from, to } = presetRange(period === "day" ? "thisWeek" : period === "week" ? "thisMonth" : "thisYear", today)
+  return { from, to }
+}

@@ -1,9 +1,12 @@
 import { Effect, Layer, Option, Result } from "effect"
 import type { OrderId } from "../ids.ts"
-import type { Order, OrderStatus } from "../orders/Order.ts"
+import type { LedgerEntryId } from "../ids.ts"
+import { InsufficientBalance } from "../ledger/LedgerErrors.ts"
+import { debit, type Uzs } from "../money/Uzs.ts"
+import { chargeCauseId, type Order, type OrderStatus } from "../orders/Order.ts"
 import { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
 import { type NewOrder, type OrderFilter, type OrderPatch, Orders } from "../ports/Orders.ts"
-import { MemoryDb, nextId } from "./MemoryDb.ts"
+import { MemoryDb, type MemoryState, nextId } from "./MemoryDb.ts"
 import { newestFirst, paginate } from "./paginate.ts"
 
 /** `Orders` over the in-memory database. */
@@ -11,28 +14,52 @@ export const MemoryOrders = Layer.effect(
   Orders,
   Effect.gen(function*() {
     const db = yield* MemoryDb
+    const make = (s: MemoryState, order: NewOrder, now: Date): Order => ({
+      id: nextId(s, "orders") as OrderId,
+      ...order,
+      status: "queued",
+      chargeSeq: 0,
+      attempts: 0,
+      lastError: null,
+      nextAttemptAt: null,
+      txId: null,
+      fragmentRef: null,
+      giftRef: null,
+      unknownSince: null,
+      unknownAttempts: 0,
+      evidence: null,
+      createdAt: now,
+      updatedAt: now,
+      completedAt: null,
+      delivery: null
+    })
     return Orders.of({
+      insertCharged: (order: NewOrder, now: Date) =>
+        db.run<Order, InsufficientBalance>((s) => {
+          const balance = s.balances.get(order.userId)
+          if (balance === undefined) throw new Error(`no ledger account for user ${order.userId}`)
+          const after = balance - order.priceUzs
+          if (after < 0) {
+            return Result.fail(new InsufficientBalance({ userId: order.userId, balance: balance as Uzs, required: order.priceUzs }))
+          }
+          const created = make(s, order, now)
+          s.orders.set(created.id, created)
+          s.ledger.push({
+            id: nextId(s, "ledger") as LedgerEntryId,
+            userId: order.userId,
+            amount: debit(order.priceUzs),
+            cause: "order",
+            causeId: chargeCauseId(created, 0),
+            note: null,
+            balanceAfter: after as Uzs,
+            createdAt: now
+          })
+          s.balances.set(order.userId, after)
+          return Result.succeed(created)
+        }),
       insert: (order: NewOrder, now: Date) =>
         db.read((s) => {
-          const created: Order = {
-            id: nextId(s, "orders") as OrderId,
-            ...order,
-            status: "queued",
-            chargeSeq: 0,
-            attempts: 0,
-            lastError: null,
-            nextAttemptAt: null,
-            txId: null,
-            fragmentRef: null,
-            giftRef: null,
-            unknownSince: null,
-            unknownAttempts: 0,
-            evidence: null,
-            createdAt: now,
-            updatedAt: now,
-            completedAt: null,
-            delivery: null
-          }
+          const created = make(s, order, now)
           s.orders.set(created.id, created)
           return created
         }),

@@ -5,13 +5,13 @@
  * `batchLimit`). Exactly once per key through `WalletBatches`; then each order's delivery is read
  * from the marketplace with its own evidence. What the order does next is a `PurchaseOutcome`.
  */
-import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Semaphore } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Queue, Semaphore } from "effect"
 import type { PurchaseOutcome, WalletPurchase } from "./PurchaseOutcome.ts"
 import { formatTon } from "../money/Nanoton.ts"
-import { Blockchain, type Wallet } from "../ports/Blockchain.ts"
-import { isTransientReason, Marketplace, type MarketplaceError, type PaymentRequest } from "../ports/Marketplace.ts"
+import type { Wallet } from "../ports/Blockchain.ts"
+import { isTransientReason, Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
 import { type WalletPayment, WalletPayments } from "../ports/WalletPayments.ts"
-import { PayerAccounts } from "../direct/PayerAccounts.ts"
+import { PayerAccounts } from "../ports/PayerAccounts.ts"
 import { type BatchItem, type ItemOutcome, WalletBatches } from "./WalletBatches.ts"
 
 export interface BatchedPurchaseSettings {
@@ -27,36 +27,35 @@ export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings
   defaultValue: () => ({ batchLimit: 255, quoteConcurrency: 8, deliveryWithin: Duration.seconds(60), pollEvery: Duration.millis(1500) })
 })
 
+const stopping = (key: string): ItemOutcome => ({ _tag: "Open", key, message: "the worker is stopping" })
+
 interface Waiting {
   readonly item: BatchItem
+  readonly wallet: Wallet
   readonly done: Deferred.Deferred<ItemOutcome>
 }
 
 export class BatchedPurchases extends Context.Service<BatchedPurchases, {
   readonly buy: (wallet: Wallet, purchase: WalletPurchase) => Effect.Effect<PurchaseOutcome>
 }>()("core/wallet/BatchedPurchases") {
-  /** Needs Blockchain, Marketplace, PayerAccounts, WalletPayments and WalletBatches. */
+  /** Needs Marketplace, PayerAccounts, WalletPayments and WalletBatches. */
   static readonly layer = Layer.effect(
     BatchedPurchases,
     Effect.gen(function*() {
-      const chain = yield* Blockchain
       const marketplace = yield* Marketplace
       const payers = yield* PayerAccounts
       const records = yield* WalletPayments
       const batches = yield* WalletBatches
       const settings = yield* BatchedPurchaseSettings
       const quotes = yield* Semaphore.make(Math.max(1, settings.quoteConcurrency))
-      const wallet1 = yield* Semaphore.make(1)
-      let queue: Array<Waiting> = []
+      const scope = yield* Effect.scope
+      // One collector per wallet address: a message of the wallet in flight at a time (its seqno).
+      const collectors = new Map<string, Queue.Queue<Waiting>>()
 
-      // Group commit: whoever holds the wallet pays everything waiting (up to the limit); the others
-      // find their outcome already decided when their turn comes.
-      const drain = (wallet: Wallet) =>
-        wallet1.withPermit(Effect.gen(function*() {
-          const limit = Math.max(1, Math.min(settings.batchLimit, batches.limit(wallet)))
-          const taken = queue.slice(0, limit)
-          queue = queue.slice(taken.length)
-          if (taken.length === 0) return
+      /** Pays one batch of the waiting invoices and hands each waiter its outcome, whatever happens. */
+      const payBatch = (taken: ReadonlyArray<Waiting>) =>
+        Effect.gen(function*() {
+          const wallet = taken[taken.length - 1]!.wallet
           const outcomes = yield* batches.pay(wallet, taken.map((w) => w.item)).pipe(
             Effect.catchCause((cause) =>
               Effect.as(Effect.logError("wallet batch failed", cause), taken.map((w): ItemOutcome => ({ _tag: "Open", key: w.item.key, message: "the batch stopped unexpectedly" })))
@@ -66,19 +65,58 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
             const outcome: ItemOutcome = outcomes[i] ?? { _tag: "Open", key: w.item.key, message: "no outcome" }
             return Deferred.succeed(w.done, outcome)
           })
-        }))
+        })
+
+      // Group commit: while the wallet's message is in flight the ready invoices queue up; the next
+      // message carries all of them (up to the limit). Each waiter only awaits its own outcome, so an
+      // order goes on to its delivery as soon as its batch is settled, never behind later batches.
+      const collect = (queue: Queue.Queue<Waiting>) =>
+        Effect.gen(function*() {
+          const [first] = yield* Queue.takeN(queue, 1)
+          const limit = Math.max(1, Math.min(settings.batchLimit, batches.limit(first!.wallet)))
+          const ready = Math.min(limit - 1, yield* Queue.size(queue))
+          // (takeBetween with a minimum of 0 takes nothing at all)
+          const rest = ready > 0 ? yield* Queue.takeBetween(queue, 1, ready) : []
+          yield* Effect.uninterruptible(payBatch([first!, ...rest]))
+        }).pipe(
+          Effect.forever,
+          // A stopping worker: invoices still queued were never signed; their orders go back to the queue.
+          Effect.onInterrupt(() =>
+            Effect.flatMap(Queue.clear(queue), (left) =>
+              Effect.forEach(left, (w) => Deferred.succeed(w.done, stopping(w.item.key))))
+          )
+        )
+
+      const collectorOf = (wallet: Wallet) =>
+        Effect.gen(function*() {
+          const known = collectors.get(wallet.address)
+          if (known !== undefined) return known
+          const queue = yield* Queue.unbounded<Waiting>()
+          const raced = collectors.get(wallet.address)
+          if (raced !== undefined) return raced
+          collectors.set(wallet.address, queue)
+          yield* Effect.forkIn(collect(queue), scope)
+          return queue
+        })
 
       const payInBatch = (wallet: Wallet, item: BatchItem) =>
         Effect.gen(function*() {
           const done = yield* Deferred.make<ItemOutcome>()
-          queue.push({ item, done })
-          while (!(yield* Deferred.isDone(done))) yield* drain(wallet)
+          yield* Queue.offer(yield* collectorOf(wallet), { item, wallet, done })
           return yield* Deferred.await(done)
+        })
+
+      // The payer's TON Connect description (a StateInit BOC) is the same for every order of a wallet.
+      const described = new Map<string, PayerAccount>()
+      const payerOf = (wallet: Wallet) =>
+        Effect.suspend(() => {
+          const known = described.get(wallet.address)
+          return known !== undefined ? Effect.succeed(known) : Effect.tap(payers.describe(wallet), (p) => Effect.sync(() => void described.set(wallet.address, p)))
         })
 
       const quote = (wallet: Wallet, request: WalletPurchase) =>
         Effect.gen(function*() {
-          const payer = yield* payers.describe(wallet)
+          const payer = yield* payerOf(wallet)
           const ask: Effect.Effect<PaymentRequest, MarketplaceError> = request.kind === "stars"
             ? marketplace.quoteStars({ username: request.username, quantity: request.units, payer, batched: settings.batchLimit > 1 })
             : marketplace.quotePremium({ username: request.username, months: request.units, payer, batched: settings.batchLimit > 1 })
@@ -89,7 +127,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       /** Reads the marketplace until it confirms delivery, or the order's own evidence proves the payment. */
       const deliver = (wallet: Wallet, payment: WalletPayment, boc: string | null, settleOnEvidence: boolean) =>
         Effect.gen(function*() {
-          const payer = yield* payers.describe(wallet)
+          const payer = yield* payerOf(wallet)
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.deliveryWithin)
           let report = boc
           let last = "the marketplace has not confirmed delivery"
@@ -158,9 +196,8 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           } satisfies PurchaseOutcome
         })
 
-      const buy = Effect.fn("BatchedPurchases.buy")(function*(held: Wallet, request: WalletPurchase) {
-        const state = yield* chain.accountState(held.address).pipe(Effect.option)
-        const wallet = Option.match(state, { onNone: () => held, onSome: (s) => held.withState(s) })
+      // The wallet's state on chain is read where it matters, when a batch is signed (not per order).
+      const buy = Effect.fn("BatchedPurchases.buy")(function*(wallet: Wallet, request: WalletPurchase) {
         const known = yield* records.find(request.key)
         if (Option.isSome(known) && known.value.state === "open") yield* batches.reconcile(wallet)
         if (Option.isSome(known) && known.value.state !== "failed") return yield* afterPayment(wallet, request.key, null, undefined, true)

@@ -30,6 +30,8 @@ export interface FragmentSimulatorOptions {
   readonly validForSeconds?: number
   /** the sandbox's test recipients (`SimulatorMagic.ts`): on with `true` or timings; off by default */
   readonly magic?: boolean | MagicOptions
+  /** cookie sessions it issues (default 1): the first is `cookies`, the others `moreSessions` */
+  readonly sessions?: number
 }
 
 export interface FragmentSimulatorHandle {
@@ -37,6 +39,8 @@ export interface FragmentSimulatorHandle {
   readonly url: string
   /** Cookie header of the session the simulator issued (use as FRAGMENT_COOKIES) */
   readonly cookies: string
+  /** further sessions it issued (`sessions` > 1), as FRAGMENT_SESSIONS with FRAGMENT_COOKIES_<NAME> */
+  readonly moreSessions: ReadonlyArray<{ readonly label: string; readonly cookies: string }>
   readonly walletAddress: string
   readonly control: SimulatorControl
   /** adapter options pointing at this simulator */
@@ -79,6 +83,7 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
   const magic = options.magic ?? false
   const state = new SimulatorState(new SimulatorMagic(magic !== false, typeof magic === "object" ? magic : {}))
   const primary = state.newSession()
+  const more = Array.from({ length: Math.max(0, (options.sessions ?? 1) - 1) }, (_, i) => ({ label: `s${i + 2}`, cookies: cookieHeader(state.newSession()) }))
   const walletAddress = options.walletAddress ?? SANDBOX_FRAGMENT_WALLET
   const validForSeconds = options.validForSeconds ?? 900
   const timers = new Set<NodeJS.Timeout>()
@@ -161,11 +166,13 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
   return {
     url: baseUrl,
     cookies,
+    moreSessions: more,
     walletAddress,
     control: makeControl(state),
     fragmentOptions: (overrides = {}) => ({
       timeout: "5 seconds",
       rateLimitDelay: "10 millis",
+      ...(more.length === 0 ? {} : { moreSessions: more.map((s) => ({ label: s.label, cookies: Redacted.make(s.cookies) })) }),
       ...overrides,
       baseUrl,
       cookies: Redacted.make(cookies)

@@ -1,7 +1,7 @@
 import type { Order } from "@resale/core/orders/Order.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { OrderWork } from "@resale/core/orders/OrderWork.ts"
-import { Context, Duration, Effect, Layer, Option } from "effect"
+import { Context, Duration, Effect, Layer, Option, type Scope } from "effect"
 import { WorkerConfig } from "../WorkerConfig.ts"
 import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
 import { MarketplaceFulfilment } from "./MarketplaceFulfilment.ts"
@@ -22,6 +22,11 @@ const busyDelay = (base: Duration.Duration) =>
 export class Fulfilment extends Context.Service<Fulfilment, {
   /** Claims and processes the next due order; false when none was due. */
   readonly runOnce: Effect.Effect<boolean>
+  /**
+   * Claims the next due order and carries it in a fiber of `scope` (interrupted when the scope
+   * closes), running `done` when it is over; false, and `done` not run, when none was due.
+   */
+  readonly startNext: (scope: Scope.Scope, done: Effect.Effect<void>) => Effect.Effect<boolean>
   readonly process: (order: Order) => Effect.Effect<Outcome>
 }>()("worker/fulfilment/Fulfilment") {
   static readonly layer = Layer.effect(
@@ -89,7 +94,16 @@ export class Fulfilment extends Context.Service<Fulfilment, {
         })
       ).pipe(Effect.withSpan("Fulfilment.runOnce"))
 
-      return Fulfilment.of({ runOnce, process })
+      // The claim and the fork are one step for a stop; the forked attempt is interruptible, its outcome not.
+      const startNext = (scope: Scope.Scope, done: Effect.Effect<void>) =>
+        Effect.uninterruptible(Effect.gen(function*() {
+          const claimed = yield* orderService.claimNext
+          if (Option.isNone(claimed)) return false
+          yield* Effect.forkIn(carry(claimed.value, Effect.interruptible).pipe(Effect.ensuring(done)), scope, { uninterruptible: true })
+          return true
+        })).pipe(Effect.withSpan("Fulfilment.startNext"))
+
+      return Fulfilment.of({ runOnce, process, startNext })
     })
   )
 }

@@ -1,4 +1,5 @@
-import { Effect, type Types } from "effect"
+import { Clock, Effect, type Types } from "effect"
+import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type * as Dto from "../../api/Dtos.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
@@ -203,10 +204,12 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     }
     const params = new URLSearchParams({ period: query.period, from: query.from, to: query.to, ton_rate: query.tonRate })
     // A refused request (bad dates or rate) is the same page with the form kept and the reason, not an error page.
-    return Effect.map(env.get(`/v2/admin/reports/data?${params}`), (answer): PageResult => {
-      if (answer.status === 422) return page(adminReportsPage(env.ctx, query, undefined))
+    return Effect.gen(function*() {
+      const today = tashkentDay(new Date(yield* Clock.currentTimeMillis))
+      const answer = yield* env.get(`/v2/admin/reports/data?${params}`)
+      if (answer.status === 422) return page(adminReportsPage(env.ctx, query, undefined, today))
       return withJson(env, [answer], (data: ReportData) =>
-        adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data))
+        adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data, today))
     })
   }],
   [/^\/v2\/admin\/tickets$/, (env) =>

@@ -1,4 +1,5 @@
 import type { ReportRecord } from "@resale/core/reports/ReportFormats.ts"
+import { presetRange, REPORT_PRESETS } from "@resale/core/reports/ReportPeriods.ts"
 import { type Html, html } from "../Html.ts"
 import { field, money, section, select, submit, table } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
@@ -25,6 +26,18 @@ export interface ReportQuery {
 const n = (v: string | number | null): number => Number(v ?? 0)
 /** Nanoton text as TON with four decimals (the CSV keeps every nanoton). */
 const ton = (nano: string | number | null): Html => html`<span class="nowrap">${(Number(nano ?? 0) / 1e9).toFixed(4)} TON</span>`
+
+/** One tap to a range that fits a phone: this week by day, this and last month by week, this year by month. */
+const presets = (ctx: PageContext, query: ReportQuery, today: string): Html => {
+  const { t } = ctx.tr
+  const links = REPORT_PRESETS.map((preset) => {
+    const range = presetRange(preset, today)
+    const href = `/v2/admin/reports?${new URLSearchParams({ period: range.period, from: range.from, to: range.to, ton_rate: query.tonRate })}`
+    const current = range.period === query.period && range.from === query.from && range.to === query.to
+    return html`<li><a class="btn btn-secondary" href="${href}" data-preset="${preset}"${current ? html` aria-current="true"` : ""}>${t(`reports.preset.${preset}`)}</a></li>`
+  })
+  return html`<nav class="report-presets" aria-label="${t("reports.presets")}"><ul class="plain">${links}</ul></nav>`
+}
 
 const form = (ctx: PageContext, query: ReportQuery): Html => {
   const { t } = ctx.tr
@@ -94,7 +107,8 @@ const rows = (ctx: PageContext, data: ReportData): Html => {
   })
 }
 
-export const adminReportsPage = (ctx: PageContext, query: ReportQuery, data: ReportData | undefined): Html => {
+/** The page; `today` is the Tashkent day, for the presets. */
+export const adminReportsPage = (ctx: PageContext, query: ReportQuery, data: ReportData | undefined, today: string): Html => {
   const { t } = ctx.tr
   return layout(ctx, {
     title: t("reports.title"),
@@ -102,6 +116,7 @@ export const adminReportsPage = (ctx: PageContext, query: ReportQuery, data: Rep
     body: html`<h1>${t("reports.title")}</h1>
 <p class="lead">${t("reports.lead")}</p>
 ${data === undefined ? html`<div class="flash flash-error" role="alert" id="report-error" tabindex="-1"><p>${t("reports.invalid")}</p></div>` : ""}
+${presets(ctx, query, today)}
 ${form(ctx, query)}
 ${data === undefined ? "" : html`${section("report-summary", t("reports.summary"), summary(ctx, data))}
 ${section("report-periods", t("reports.byPeriod"), rows(ctx, data))}`}`

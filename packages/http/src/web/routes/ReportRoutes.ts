@@ -1,5 +1,5 @@
 import { reportCsv, reportJson } from "@resale/core/reports/ReportFormats.ts"
-import { REPORT_PERIODS, type ReportPeriod, tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
+import { defaultRange, REPORT_PERIODS, type ReportPeriod, tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import { type ReportRequest, Reports } from "@resale/core/reports/Reports.ts"
 import { Clock, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -14,7 +14,8 @@ import { json, operatorOnly as operatorOnlyWith, validationFailed, type Validati
  *       -> { period, from, to, timezone, ton_rate_uzs, rows: [record], total: record }
  *   GET /v2/admin/reports.csv?(the same)  -> text/csv, one line per period and the total
  *
- * `from` defaults to the 1st of this month and `to` to today (Tashkent); `ton_rate` (UZS per TON) is optional.
+ * `to` defaults to today (Tashkent) and `from` to the start of this week (by day), this month (by week)
+ * or this year (by month): short enough for a phone; `ton_rate` (UZS per TON) is optional.
  */
 export const REPORT_ROUTES = [
   { method: "GET", path: "/v2/admin/reports/data" },
@@ -31,9 +32,10 @@ export const reportRequestOf = (query: URLSearchParams, today: string): ReportRe
   const rate = (query.get("ton_rate") ?? "").replace(/[\s,]/g, "")
   if (rate !== "" && !/^\d{1,10}$/.test(rate)) errors.push(invalid("ton_rate", rate, "a whole number of UZS per TON"))
   if (errors.length > 0) return errors
+  const range = defaultRange(period as ReportPeriod, today)
   return {
     period: period as ReportPeriod,
-    from: query.get("from") || `${today.slice(0, 7)}-01`,
+    from: query.get("from") || range.from,
     to: query.get("to") || today,
     tonRateUzs: rate === "" ? null : Number(rate)
   }
