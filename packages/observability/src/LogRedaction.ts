@@ -81,28 +81,24 @@ const mayHoldPhrase = (text: string): boolean => {
   return false
 }
 
-// The scrubbed forms of short values (a bounded set): the request log repeats the same ones on
-// every line (method, route, path, client, status line), each is scanned once.
+// The scrubbed forms of short values that needed the phrase scan (a bounded set), so a repeated one is
+// scanned once. Values that cannot hold a phrase (request ids, routes, statuses: most of a request
+// line) are decided by one pass and not remembered, so unique ones do not churn the set.
 const SHORT = 64
 const MAX_REMEMBERED = 4096
 const remembered = new Map<string, string>()
 
 /** `text` without known secrets, API keys or anything shaped like a mnemonic phrase. */
 export const scrub = (text: string): string => {
-  if (text.length > SHORT) return scrubNow(text)
-  const seen = remembered.get(text)
-  if (seen !== undefined) return seen
-  const out = scrubNow(text)
-  if (remembered.size >= MAX_REMEMBERED) remembered.clear()
-  remembered.set(text, out)
-  return out
-}
-
-// Values that cannot hold a phrase, an API key or a known secret (request ids, routes, statuses:
-// most of a request line) are decided by one pass each and kept as they are.
-const scrubNow = (text: string): string => {
   let out = text
   for (const secret of known) if (out.includes(secret)) out = out.split(secret).join(REDACTED)
   if (out.includes("rk_")) out = out.replace(API_KEY, REDACTED)
-  return mayHoldPhrase(out) ? scrubPhrases(out) : out
+  if (!mayHoldPhrase(out)) return out
+  if (out.length > SHORT) return scrubPhrases(out)
+  const seen = remembered.get(out)
+  if (seen !== undefined) return seen
+  const scrubbed = scrubPhrases(out)
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear()
+  remembered.set(out, scrubbed)
+  return scrubbed
 }
