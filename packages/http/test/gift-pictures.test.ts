@@ -17,6 +17,7 @@ import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
 import { DatabasePing } from "../src/server/HttpApp.ts"
+import { pictureSrc } from "../src/web/pages/GiftsPage.ts"
 import { makeTestServer, TestServer } from "./TestServer.ts"
 
 const TOKEN = "123456:secret-bot-token"
@@ -114,6 +115,13 @@ const shopOver = (botUrl: string) =>
   })
 
 describe("gift pictures from the Bot API", () => {
+  it("the page loads the service's own pictures from its own address, whatever PUBLIC_URL says", () => {
+    assert.strictEqual(pictureSrc(`https://shop.example/v2/gift-pictures/${HEART}`), `/v2/gift-pictures/${HEART}`)
+    assert.strictEqual(pictureSrc("data:image/svg+xml;base64,PHN2Zy8+"), "data:image/svg+xml;base64,PHN2Zy8+")
+    assert.strictEqual(pictureSrc("https://cdn.example/v2/gift-pictures/1/x"), "https://cdn.example/v2/gift-pictures/1/x")
+    assert.strictEqual(pictureSrc(null), "/v2/static/icon.svg")
+  })
+
   it.effect("the list names the service's own address; each picture is fetched once, none for an animated sticker alone", () =>
     Effect.scoped(Effect.gen(function*() {
       const bot = yield* botApi()

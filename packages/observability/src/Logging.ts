@@ -66,12 +66,16 @@ const messageText = (message: unknown): string => {
     .join(" ")
 }
 
-/** The fields of one log line, in the order they are written, from its parts. */
+/**
+ * The fields of one log line, in the order they are written, from its parts: the annotations are
+ * `annotations` with `added` merged over them (as `Effect.annotateLogs(added)` would merge them).
+ */
 const recordOf = (
   date: Date,
   logLevel: LogLevel.LogLevel,
   message: unknown,
   annotations: Readonly<Record<string, unknown>>,
+  added: Readonly<Record<string, unknown>> | undefined,
   spans: ReadonlyArray<readonly [string, number]>,
   cause: Cause.Cause<unknown> | undefined
 ): Record<string, unknown> => {
@@ -80,7 +84,10 @@ const recordOf = (
     level: logLevel.toLowerCase(),
     message: scrub(messageText(message))
   }
-  for (const key in annotations) record[snakeCase(key)] = loggable(annotations[key])
+  for (const key in annotations) {
+    record[snakeCase(key)] = loggable(added !== undefined && key in added ? added[key] : annotations[key])
+  }
+  if (added !== undefined) for (const key in added) if (!(key in annotations)) record[snakeCase(key)] = loggable(added[key])
   const now = date.getTime()
   for (const [label, started] of spans) record[`${snakeCase(label)}_ms`] = now - started
   if (cause !== undefined && cause.reasons.length > 0) record["error"] = scrub(Cause.pretty(cause))
@@ -94,6 +101,7 @@ export const logRecord = (options: Logger.Options<unknown>): Record<string, unkn
     options.logLevel,
     options.message,
     options.fiber.getRef(References.CurrentLogAnnotations),
+    undefined,
     options.fiber.getRef(References.CurrentLogSpans),
     options.cause
   )
@@ -127,7 +135,8 @@ export const logInContext = (
     new Date(Context.get(context, Clock.Clock).currentTimeMillisUnsafe()),
     level,
     message,
-    { ...Context.get(context, References.CurrentLogAnnotations), ...annotations },
+    Context.get(context, References.CurrentLogAnnotations),
+    annotations,
     Context.get(context, References.CurrentLogSpans),
     undefined
   )

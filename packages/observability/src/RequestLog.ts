@@ -78,17 +78,22 @@ export const recordRequestFacts = (
   return Effect.logWithLevel(level)(message).pipe(Effect.annotateLogs(fields))
 }
 
-/** Facts of a request answered without the router: its route is its path (ids as `:id`), or `unmatched`. */
+/**
+ * Facts of a request answered without the router: its route is `route` when the answer names it,
+ * else its path (ids as `:id`), or `unmatched`.
+ */
 export const unroutedFacts = (
   method: string,
   url: string,
   status: number,
   durationMs: number,
   client: string | null,
-  requestId: string
+  requestId: string,
+  route?: string,
+  user?: string
 ): RequestFactsOf => {
   const path = pathOf(url)
-  return { method, route: routeOfUnmatched(path, status), path, status, durationMs, client, user: undefined, requestId }
+  return { method, route: route ?? routeOfUnmatched(path, status), path, status, durationMs, client, user, requestId }
 }
 
 /**

@@ -95,9 +95,7 @@ export class FrontDoor extends Context.Service<FrontDoor, {
       response.end(ready.text, "latin1")
       answered++
       const durationMs = Math.round((performance.now() - started) * 10) / 10
-      const url = request.url ?? "/"
-      const unrouted = unroutedFacts(request.method ?? "GET", url, status, durationMs, request.socket.remoteAddress ?? null, id)
-      const facts = { ...unrouted, route: route ?? unrouted.route, user }
+      const facts = unroutedFacts(request.method ?? "GET", request.url ?? "/", status, durationMs, request.socket.remoteAddress ?? null, id, route, user)
       const later = recordRequestFacts(facts, sink!.options, sink!.context)
       if (later !== undefined) {
         if (pending.length === 0) setImmediate(flush)
