@@ -12,8 +12,8 @@ const wiring = [
   "(^|/)main\\.ts$",
   "Live\\.ts$",
   "^packages/http/src/server/HttpApp\\.ts$",
-  // layers over the Blockchain port: TON Connect account of a wallet, a gate on key derivation
-  "^packages/http/src/direct/(TonPayerAccounts|DerivationGate)\\.ts$",
+  // the direct surface's gate on key derivation: a layer that wraps the Blockchain port
+  "^packages/http/src/direct/DerivationGate\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
 ]
 module.exports = {

@@ -1,16 +1,44 @@
 import { availableParallelism } from "node:os"
 import { defineConfig } from "vitest/config"
+import { longestFirst } from "./vitest.sequencer.ts"
 
-// One worker per core, for every project alike (vitest's default leaves one core free, so a 2-core
-// machine ran one file at a time). The end-to-end files spend much of their time waiting on the
-// processes they start, the browser and PostgreSQL; a second worker keeps both cores busy meanwhile.
-// Set through vitest's own variable so that every project, a new one included, gets the same number
+// One worker more than there are cores, for every project alike (vitest's default leaves one core
+// free, so a 2-core machine ran one file at a time). The end-to-end files spend much of their time
+// waiting on the processes they start (a worker killed and started again, a server starting), the
+// browser and PostgreSQL: with a worker per core, a core sat idle whenever one of them waited. Set
+// through vitest's own variable so that every project, a new one included, gets the same number
 // (projects that differ in it cannot run side by side). An explicit VITEST_MAX_WORKERS wins.
-process.env["VITEST_MAX_WORKERS"] ??= String(availableParallelism())
+process.env["VITEST_MAX_WORKERS"] ??= String(availableParallelism() + 1)
+
+// The longest files of a full run, longest first (vitest's file times, README "## Tests"): started
+// first, so that no core finishes the run alone on one of them. A fresh clone has no timings of an
+// earlier run, and a file's size says little of its time (the crash test is mid-sized).
+const SLOW_FIRST = [
+  "test/worker/crash.test.ts",
+  "test/web/pages.test.ts",
+  "test/web/operator.test.ts",
+  "test/worker/concurrency.test.ts",
+  "test/web/failures-and-keys.test.ts",
+  "test/web/sandbox.test.ts",
+  "test/web/server-process.test.ts",
+  "test/web/gifts.test.ts",
+  "test/start/npm-start.test.ts",
+  "test/web/duplicate-credits.test.ts",
+  "test/cli/backup.test.ts",
+  "test/worker/sandbox-magic.test.ts",
+  "test/cli/db.test.ts",
+  "packages/http/test/no-5xx.test.ts",
+  "packages/http/test/direct/DirectSandboxMagic.test.ts",
+  "packages/store/test/StorePostgres.test.ts",
+  "packages/store/test/AccountCaps.test.ts",
+  "packages/store/test/PgliteWire.test.ts",
+  "packages/ton/test/TonCenterBlockchain.test.ts"
+]
 
 export default defineConfig({
   test: {
     projects: ["packages/*", "test"],
+    sequence: { sequencer: longestFirst(import.meta.dirname, SLOW_FIRST) },
     testTimeout: 30_000,
     hookTimeout: 60_000
   }

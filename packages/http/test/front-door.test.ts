@@ -11,7 +11,7 @@ import { FrontDoor, frontDoorServer } from "../src/server/FrontDoor.ts"
 import { HttpConfig } from "../src/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
-import { adminSignIn, call } from "./Client.ts"
+import { adminSignIn, call, signIn } from "./Client.ts"
 
 /**
  * `npm start`'s server answers `GET /v2/api/pricing` at its front door (no request fiber) while the
@@ -57,10 +57,10 @@ const get = (url: string, path: string, headers: Record<string, string> = {}) =>
   })
 
 /** The request log line of the request with this id (logged at the end of its event-loop turn). */
-const lineOf = (id: string) =>
+const lineOf = (id: string, message = "GET /v2/api/pricing 200") =>
   Effect.gen(function*() {
     for (let i = 0; i < 50; i++) {
-      const found = lines.find((line) => line["message"] === "GET /v2/api/pricing 200" && line["request_id"] === id)
+      const found = lines.find((line) => line["message"] === message && line["request_id"] === id)
       if (found !== undefined) return found
       yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)))
     }
@@ -147,5 +147,46 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form: prices, cookie: op })).status, 200)
       const after = JSON.parse((yield* get(url, "/v2/api/pricing")).text) as Record<string, unknown>
       assert.strictEqual(after["star_price_uzs"], 251)
+    }))
+
+  it.effect("answers an API key's balance as the HttpApi route does, and leaves every refusal to it", () =>
+    Effect.gen(function*() {
+      const { url } = yield* Base
+      const door = yield* FrontDoor
+      const cookie = yield* signIn(url, 5150, "front_door_user")
+      const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
+      const before = door.answered()
+      // A query makes the front route decline: the HttpApi route answers that one.
+      const viaPipeline = yield* get(url, "/v2/api/balance?via=pipeline", { "x-api-key": key, "x-request-id": "balance-1" })
+      assert.strictEqual(door.answered(), before)
+      const viaDoor = yield* get(url, "/v2/api/balance", { "x-api-key": key, "x-request-id": "balance-2" })
+      assert.strictEqual(door.answered(), before + 1)
+      assert.strictEqual(viaDoor.status, 200)
+      assert.strictEqual(viaDoor.text, viaPipeline.text)
+      assert.deepStrictEqual(JSON.parse(viaDoor.text), { balance_uzs: 0, sandbox: true })
+      assert.deepStrictEqual(viaDoor.names, viaPipeline.names)
+      for (const name of viaPipeline.names.filter((n) => n !== "date" && n !== "x-request-id")) {
+        assert.deepStrictEqual(viaDoor.headers[name], viaPipeline.headers[name], name)
+      }
+      const pipelineLine = yield* lineOf("balance-1", "GET /v2/api/balance 200")
+      const doorLine = yield* lineOf("balance-2", "GET /v2/api/balance 200")
+      assert.deepStrictEqual(Object.keys(doorLine), Object.keys(pipelineLine))
+      assert.deepStrictEqual(withoutVarying(doorLine), withoutVarying(pipelineLine))
+      assert.strictEqual(doorLine["route"], "/v2/api/balance")
+      assert.isString(doorLine["user"])
+
+      // Refusals are the HttpApi route's, unchanged; an unknown key is handed on under the same request id.
+      const missing = yield* get(url, "/v2/api/balance")
+      assert.strictEqual(missing.status, 401)
+      assert.deepStrictEqual(JSON.parse(missing.text), { detail: "Missing X-API-Key header", code: "api_key_missing" })
+      const unknown = yield* get(url, "/v2/api/balance", { "x-api-key": `rk_${"B".repeat(43)}`, "x-request-id": "unknown-key" })
+      assert.strictEqual(unknown.status, 401)
+      assert.deepStrictEqual(JSON.parse(unknown.text), { detail: "Invalid API key", code: "api_key_invalid" })
+      assert.strictEqual(unknown.headers["x-request-id"], "unknown-key")
+      assert.strictEqual(door.answered(), before + 1)
+
+      // A rotated key is refused at once: nothing is cached.
+      yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })
+      assert.strictEqual((yield* get(url, "/v2/api/balance", { "x-api-key": key })).status, 401)
     }))
 })

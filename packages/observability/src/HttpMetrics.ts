@@ -2,7 +2,7 @@
  * Request metrics, by route pattern (never the raw path: ids would explode the series) and status:
  * `http_requests_total` and the latency histogram `http_request_duration_seconds`.
  */
-import { Effect, Metric } from "effect"
+import { type Context, Effect, Metric } from "effect"
 
 const requests = Metric.counter("http_requests_total", {
   description: "HTTP requests answered, by method, route and status",
@@ -19,6 +19,13 @@ const duration = Metric.histogram("http_request_duration_seconds", {
 export const recordRequest = (method: string, route: string, status: number, durationMs: number) => {
   const series = seriesOf(method, route, status)
   return Effect.andThen(Metric.update(series.requests, 1), Metric.update(series.duration, durationMs / 1000))
+}
+
+/** `recordRequest` without an effect, on the metrics of `context` (the same series, the same updates). */
+export const recordRequestIn = (context: Context.Context<never>, method: string, route: string, status: number, durationMs: number) => {
+  const series = seriesOf(method, route, status)
+  series.requests.updateUnsafe(1, context)
+  series.duration.updateUnsafe(durationMs / 1000, context)
 }
 
 // One pair of attributed metrics per series, made once: routes are patterns, so the series are few.

@@ -81,9 +81,9 @@ const mayHoldPhrase = (text: string): boolean => {
   return false
 }
 
-// The scrubbed forms of short values that needed the phrase scan (a bounded set), so a repeated
-// one is scanned once. Values that cannot hold a phrase, an API key or a known secret (request ids,
-// routes, statuses: most of a request line) are decided by one pass and kept as they are.
+// The scrubbed forms of short values that needed the phrase scan (a bounded set), so a repeated one is
+// scanned once. Values that cannot hold a phrase (request ids, routes, statuses: most of a request
+// line) are decided by one pass and not remembered, so unique ones do not churn the set.
 const SHORT = 64
 const MAX_REMEMBERED = 4096
 const remembered = new Map<string, string>()

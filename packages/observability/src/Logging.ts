@@ -5,7 +5,7 @@
  * snake_case fields (`orderId` becomes `order_id`), so a request id, order id or user id annotated
  * anywhere appears on every line logged under it. Every string is scrubbed of secrets first.
  */
-import { Cause, Config, Effect, Layer, Logger, LogLevel, References } from "effect"
+import { Cause, Clock, Config, Context, Effect, Layer, Logger, LogLevel, References } from "effect"
 import { registerEnvironmentSecrets, scrub } from "./LogRedaction.ts"
 
 export type LogFormat = "json" | "pretty"
@@ -66,22 +66,82 @@ const messageText = (message: unknown): string => {
     .join(" ")
 }
 
-/** The fields of one log line, in the order they are written. */
-export const logRecord = (options: Logger.Options<unknown>): Record<string, unknown> => {
+/**
+ * The fields of one log line, in the order they are written, from its parts: the annotations are
+ * `annotations` with `added` merged over them (as `Effect.annotateLogs(added)` would merge them).
+ */
+const recordOf = (
+  date: Date,
+  logLevel: LogLevel.LogLevel,
+  message: unknown,
+  annotations: Readonly<Record<string, unknown>>,
+  added: Readonly<Record<string, unknown>> | undefined,
+  spans: ReadonlyArray<readonly [string, number]>,
+  cause: Cause.Cause<unknown> | undefined
+): Record<string, unknown> => {
   const record: Record<string, unknown> = {
-    time: options.date.toISOString(),
-    level: options.logLevel.toLowerCase(),
-    message: scrub(messageText(options.message))
+    time: date.toISOString(),
+    level: logLevel.toLowerCase(),
+    message: scrub(messageText(message))
   }
-  for (const [key, value] of Object.entries(options.fiber.getRef(References.CurrentLogAnnotations))) {
-    record[snakeCase(key)] = loggable(value)
+  for (const key in annotations) {
+    record[snakeCase(key)] = loggable(added !== undefined && key in added ? added[key] : annotations[key])
   }
-  const now = options.date.getTime()
-  for (const [label, started] of options.fiber.getRef(References.CurrentLogSpans)) {
-    record[`${snakeCase(label)}_ms`] = now - started
-  }
-  if (options.cause.reasons.length > 0) record["error"] = scrub(Cause.pretty(options.cause))
+  if (added !== undefined) for (const key in added) if (!(key in annotations)) record[snakeCase(key)] = loggable(added[key])
+  const now = date.getTime()
+  for (const [label, started] of spans) record[`${snakeCase(label)}_ms`] = now - started
+  if (cause !== undefined && cause.reasons.length > 0) record["error"] = scrub(Cause.pretty(cause))
   return record
+}
+
+/** The fields of one log line, in the order they are written. */
+export const logRecord = (options: Logger.Options<unknown>): Record<string, unknown> =>
+  recordOf(
+    options.date,
+    options.logLevel,
+    options.message,
+    options.fiber.getRef(References.CurrentLogAnnotations),
+    undefined,
+    options.fiber.getRef(References.CurrentLogSpans),
+    options.cause
+  )
+
+// This module's loggers, each with the function that writes a line from its record.
+const writers = new WeakMap<Logger.Logger<unknown, unknown>, (record: Record<string, unknown>) => void>()
+
+const registered = <A>(logger: Logger.Logger<unknown, A>, write: (record: Record<string, unknown>) => void) => {
+  writers.set(logger as Logger.Logger<unknown, unknown>, write)
+  return logger
+}
+
+/**
+ * Logs `message` at `level` with `annotations` added to those of `context`, as
+ * `Effect.logWithLevel(level)(message).pipe(Effect.annotateLogs(annotations))` run in `context`
+ * would, but without running an effect: the same level filter, clock, annotations, spans, loggers
+ * and lines. Only when every logger of `context` is one of this module's (the process's are);
+ * otherwise it logs nothing and answers `false`, and the caller logs through effect.
+ * Why: the request line is logged for every request, and the effect costs more than the line.
+ */
+export const logInContext = (
+  context: Context.Context<never>,
+  level: LogLevel.LogLevel,
+  message: string,
+  annotations: Readonly<Record<string, unknown>>
+): boolean => {
+  const loggers = Context.get(context, References.CurrentLoggers)
+  for (const logger of loggers) if (!writers.has(logger)) return false
+  if (loggers.size === 0 || LogLevel.isGreaterThan(Context.get(context, References.MinimumLogLevel), level)) return true
+  const record = recordOf(
+    new Date(Context.get(context, Clock.Clock).currentTimeMillisUnsafe()),
+    level,
+    message,
+    Context.get(context, References.CurrentLogAnnotations),
+    annotations,
+    Context.get(context, References.CurrentLogSpans),
+    undefined
+  )
+  for (const logger of loggers) writers.get(logger)!(record)
+  return true
 }
 
 /**
@@ -108,20 +168,23 @@ const stdout = (line: string) => {
 
 /** One JSON object per line, to `write` (stdout by default). */
 export const makeJsonLogger = (write: (line: string) => void = stdout) =>
-  Logger.make((options) => write(JSON.stringify(logRecord(options))))
+  registered(Logger.make((options) => write(JSON.stringify(logRecord(options)))), (record) => write(JSON.stringify(record)))
 
 export const jsonLogger = makeJsonLogger()
 
 const prettyValue = (value: unknown): string =>
   typeof value === "string" ? (/^[^\s"=]+$/.test(value) ? value : JSON.stringify(value)) : JSON.stringify(value)
 
-/** One readable line on stdout: `time LEVEL message key=value ...` (an error's trace on the lines after). */
-export const makePrettyLogger = (write: (line: string) => void = stdout) => Logger.make((options) => {
-  const { time, level, message, error, ...fields } = logRecord(options)
+const prettyLine = (record: Record<string, unknown>): string => {
+  const { time, level, message, error, ...fields } = record
   const rest = Object.entries(fields).map(([key, value]) => `${key}=${prettyValue(value)}`)
   const head = [time, String(level).toUpperCase().padEnd(5), message, ...rest].join(" ")
-  write(error === undefined ? head : `${head}\n${String(error)}`)
-})
+  return error === undefined ? head : `${head}\n${String(error)}`
+}
+
+/** One readable line on stdout: `time LEVEL message key=value ...` (an error's trace on the lines after). */
+export const makePrettyLogger = (write: (line: string) => void = stdout) =>
+  registered(Logger.make((options) => write(prettyLine(logRecord(options)))), (record) => write(prettyLine(record)))
 
 export const prettyLogger = makePrettyLogger()
 

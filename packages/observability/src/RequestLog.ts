@@ -5,7 +5,8 @@
  */
 import { Context, Effect, Exit, LogLevel, Option } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { recordRequest } from "./HttpMetrics.ts"
+import { recordRequestIn } from "./HttpMetrics.ts"
+import { logInContext } from "./Logging.ts"
 import { requestRoute, requestUser } from "./RequestFacts.ts"
 
 const PROBES = new Set(["/livez", "/readyz", "/healthz", "/metrics"])
@@ -50,40 +51,49 @@ export interface RequestFactsOf {
 }
 
 /**
- * The request's metrics and (unless turned off) its log line: the one place both are made, for the
- * middleware below and for answers given in front of effect's request handling (`FrontDoor`).
+ * The request's metrics and (unless turned off) its log line, in `context` (the request fiber's):
+ * the one place both are made, for the middleware below and for answers given in front of effect's
+ * request handling (`FrontDoor`). Done at once where the process's own loggers are installed
+ * (`logInContext`); otherwise the log line is the returned effect, to run in that context.
  */
-export const recordRequestFacts = (facts: RequestFactsOf, options: RequestLogOptions): Effect.Effect<void> => {
-  const metrics = recordRequest(facts.method, facts.route, facts.status, facts.durationMs)
-  if (!options.log) return metrics
+export const recordRequestFacts = (
+  facts: RequestFactsOf,
+  options: RequestLogOptions,
+  context: Context.Context<never>
+): Effect.Effect<void> | undefined => {
+  recordRequestIn(context, facts.method, facts.route, facts.status, facts.durationMs)
+  if (!options.log) return undefined
   const level: LogLevel.LogLevel = PROBES.has(facts.path) ? "Debug" : facts.status >= 500 ? "Error" : "Info"
-  const fields: Record<string, unknown> = {
-    method: facts.method,
-    route: facts.route,
-    path: facts.path,
-    status: facts.status,
-    duration_ms: facts.durationMs,
-    client: facts.client
-  }
+  // `request_id` first: where the request id middleware annotated it already, it is there anyway.
+  const fields: Record<string, unknown> = facts.requestId === undefined ? {} : { request_id: facts.requestId }
+  fields["method"] = facts.method
+  fields["route"] = facts.route
+  fields["path"] = facts.path
+  fields["status"] = facts.status
+  fields["duration_ms"] = facts.durationMs
+  fields["client"] = facts.client
   if (facts.user !== undefined) fields["user"] = facts.user
-  if (facts.requestId !== undefined) fields["request_id"] = facts.requestId
-  return Effect.andThen(
-    metrics,
-    Effect.logWithLevel(level)(`${facts.method} ${facts.path} ${facts.status}`).pipe(Effect.annotateLogs(fields))
-  )
+  const message = `${facts.method} ${facts.path} ${facts.status}`
+  if (logInContext(context, level, message, fields)) return undefined
+  return Effect.logWithLevel(level)(message).pipe(Effect.annotateLogs(fields))
 }
 
-/** Facts of a request answered without the router: its route is its path (ids as `:id`), or `unmatched`. */
+/**
+ * Facts of a request answered without the router: its route is `route` when the answer names it,
+ * else its path (ids as `:id`), or `unmatched`.
+ */
 export const unroutedFacts = (
   method: string,
   url: string,
   status: number,
   durationMs: number,
   client: string | null,
-  requestId: string
+  requestId: string,
+  route?: string,
+  user?: string
 ): RequestFactsOf => {
   const path = pathOf(url)
-  return { method, route: routeOfUnmatched(path, status), path, status, durationMs, client, user: undefined, requestId }
+  return { method, route: route ?? routeOfUnmatched(path, status), path, status, durationMs, client, user, requestId }
 }
 
 /**
@@ -112,6 +122,6 @@ export const requestLog = (options: RequestLogOptions) =>
           client: Option.getOrNull(request.remoteAddress),
           user: requestUser(request),
           requestId: requestIdOf(request, exit)
-        }, options)
+        }, options, after.context as Context.Context<never>) ?? Effect.void
       }))
   })

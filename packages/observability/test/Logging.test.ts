@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Layer, Logger, Redacted, References } from "effect"
-import { makeJsonLogger, makePrettyLogger } from "../src/Logging.ts"
+import { logInContext, makeJsonLogger, makePrettyLogger } from "../src/Logging.ts"
 import { registerEnvironmentSecrets } from "../src/LogRedaction.ts"
 
 const ADMIN_TOKEN = "adm-7f3c9a1e5b2d4c6a8e0f"
@@ -76,5 +76,49 @@ describe("JSON logs", () => {
       )
       assert.strictEqual(lines.length, 1)
       assert.match(lines[0]!, /^\S+Z INFO +started order_id=5 note="two words"$/)
+    }))
+})
+
+describe("logging without an effect (logInContext)", () => {
+  const both = (level: "Info" | "Debug", minimum: "Info" | "Debug", logger: "json" | "pretty") =>
+    Effect.gen(function*() {
+      const lines: Array<string> = []
+      const make = logger === "json" ? makeJsonLogger : makePrettyLogger
+      const fields = { request_id: "r-1", method: "GET", route: "/v2/api/orders/:id", status: 200, duration_ms: 1.5, client: null, note: API_KEY }
+      const run = Effect.gen(function*() {
+        yield* Effect.logWithLevel(level)("GET /v2/api/orders/7 200").pipe(Effect.annotateLogs(fields))
+        const context = yield* Effect.context<never>()
+        return logInContext(context, level, "GET /v2/api/orders/7 200", fields)
+      }).pipe(
+        Effect.annotateLogs("process", "server"),
+        Effect.withLogSpan("request"),
+        Effect.provide(Layer.mergeAll(Logger.layer([make((line) => lines.push(line))]), Layer.succeed(References.MinimumLogLevel, minimum)))
+      )
+      const logged = yield* run
+      return { logged, lines }
+    })
+
+  it.effect("writes the line the effect writes: fields, their order, spans, scrubbing (JSON and pretty)", () =>
+    Effect.gen(function*() {
+      for (const format of ["json", "pretty"] as const) {
+        const { lines, logged } = yield* both("Info", "Info", format)
+        assert.isTrue(logged)
+        assert.strictEqual(lines.length, 2)
+        const [viaEffect, direct] = lines.map((line) => line.replace(/^\S+|"time":"[^"]+"/, "T").replace(/request_ms[=":]+\d+/, "S"))
+        assert.strictEqual(direct, viaEffect)
+        assert.include(direct!, "<redacted>")
+        assert.notInclude(direct!, API_KEY)
+      }
+    }))
+
+  it.effect("keeps to the minimum level, and leaves other loggers to effect", () =>
+    Effect.gen(function*() {
+      const { lines, logged } = yield* both("Debug", "Info", "json")
+      assert.isTrue(logged)
+      assert.strictEqual(lines.length, 0)
+      const foreign = yield* Effect.gen(function*() {
+        return logInContext(yield* Effect.context<never>(), "Info", "x", {})
+      }).pipe(Effect.provide(Logger.layer([Logger.make(() => undefined)])))
+      assert.isFalse(foreign)
     }))
 })

@@ -12,7 +12,7 @@
  * outbox (`WebhookDispatch`) records it and retries on its own schedule (backoff for a day), so one
  * attempt stays well inside the dispatch's send bound.
  */
-import { WebhookSendError, WebhookSender } from "@resale/core/webhooks/WebhookSender.ts"
+import { WebhookSendError, WebhookSender } from "@resale/core/ports/WebhookSender.ts"
 import { isLoopbackAddress, WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { DEFAULT_POLICY, retrying, type RetryPolicy } from "@resale/outbound/RetryPolicy.ts"
 import { undiciHttp } from "@resale/outbound/OutboundHttp.ts"

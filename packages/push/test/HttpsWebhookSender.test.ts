@@ -6,7 +6,7 @@
  * that redirects are not followed, and that private targets are refused.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { WebhookSender } from "@resale/core/webhooks/WebhookSender.ts"
+import { WebhookSender } from "@resale/core/ports/WebhookSender.ts"
 import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"

@@ -21,7 +21,7 @@ import type {
 } from "@resale/core/ports"
 import { Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
-import type { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"
+import type { WebhookEndpoints } from "@resale/core/ports/WebhookEndpoints.ts"
 import type { WalletPayments } from "@resale/core/ports/WalletPayments.ts"
 import { PgWalletPayments } from "./PgWalletPayments.ts"
 import { PgAccountActivity } from "./PgAccountActivity.ts"

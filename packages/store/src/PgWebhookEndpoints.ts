@@ -1,5 +1,5 @@
 import { type NewWebhookDelivery, UserId, WebhookEventType } from "@resale/core"
-import { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"
+import { WebhookEndpoints } from "@resale/core/ports/WebhookEndpoints.ts"
 import { Effect, Layer, Schema, SchemaGetter, SchemaTransformation } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, rowDecoder } from "./Rows.ts"

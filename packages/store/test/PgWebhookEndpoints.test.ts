@@ -3,7 +3,7 @@
  * fan-out adds no second delivery, a claimed delivery is leased, and attempts are recorded.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { WebhookEndpoints } from "@resale/core/webhooks/WebhookEndpoints.ts"
+import { WebhookEndpoints } from "@resale/core/ports/WebhookEndpoints.ts"
 import { Effect, Option } from "effect"
 import type { StorePorts } from "../src/PgStore.ts"
 import { IsolatedPostgres } from "../src/testing/IsolatedPostgres.ts"

@@ -2,7 +2,7 @@
  * A wallet as TON Connect describes it (raw address, public key, StateInit BOC): what Fragment's
  * link call wants to see of the paying wallet. Only public data leaves the `Wallet`.
  */
-import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
+import { PayerAccounts } from "@resale/core/ports/PayerAccounts.ts"
 import { Blockchain, Wallet } from "@resale/core/ports/Blockchain.ts"
 import type { PayerAccount } from "@resale/core/ports/Marketplace.ts"
 import { beginCell, storeStateInit } from "@ton/ton"

@@ -1,4 +1,4 @@
-import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
+import { PayerAccounts } from "@resale/core/ports/PayerAccounts.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { assert, layer } from "@effect/vitest"
 import { Address, Cell, contractAddress, loadStateInit } from "@ton/ton"

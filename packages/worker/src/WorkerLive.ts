@@ -3,11 +3,9 @@ import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
 import { BatchedPurchases, BatchedPurchaseSettings } from "@resale/core/wallet/BatchedPurchases.ts"
 import { WalletBatches, WalletBatchSettings } from "@resale/core/wallet/WalletBatches.ts"
-import { PayerAccounts } from "@resale/core/direct/PayerAccounts.ts"
 import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
 import { NotificationDelivery, NotificationSettings } from "@resale/core/outbox/NotificationDelivery.ts"
-import { Blockchain } from "@resale/core/ports/Blockchain.ts"
-import { networkGlobalIdOf, payerAccount } from "@resale/ton/PayerAccount.ts"
+import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
 import { TonHotWallet } from "@resale/ton/TonHotWallet.ts"
 import { HotWalletPurchases } from "@resale/core/wallet/HotWalletPurchases.ts"
 import { Effect, Layer } from "effect"
@@ -24,14 +22,8 @@ import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { HttpsWebhookSender } from "@resale/push/HttpsWebhookSender.ts"
 
-/** Fragment's link call wants the paying wallet as TON Connect describes it. */
-export const PayerAccountsLive = Layer.effect(
-  PayerAccounts,
-  Effect.gen(function*() {
-    const chain = yield* Blockchain
-    return PayerAccounts.of({ describe: (wallet) => Effect.sync(() => payerAccount(wallet, networkGlobalIdOf(chain.network))) })
-  })
-)
+/** Fragment's link call wants the paying wallet as TON Connect describes it (on the chain's network). */
+export const PayerAccountsLive = TonPayerAccounts.layer
 
 /**
  * The direct surface's use cases, timed by the worker's settings (the records are shared through the

@@ -5,6 +5,7 @@
  * answers NotConfigured, which the notifications job skips).
  */
 import type { TelegramAccounts } from "@resale/config"
+import { GiftPictures } from "@resale/core/ports/GiftPictures.ts"
 import { GiftSender, GiftSenderError } from "@resale/core/ports/GiftSender.ts"
 import { type Notice, Notifier, NotifierError, type PushTarget } from "@resale/core/ports/Notifier.ts"
 import { isSandboxInbox, PushPolicy } from "@resale/core/push/PushEndpointRules.ts"
@@ -13,6 +14,7 @@ import { publicOnlyLookup } from "@resale/push/AddressGuard.ts"
 import { makeWebPushSender } from "@resale/push/WebPushSender.ts"
 import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
 import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
+import { makeBotGiftPictures } from "@resale/telegram/BotGiftPictures.ts"
 import { makeTelegramBotSender } from "@resale/telegram/TelegramBotSender.ts"
 import { Effect, Layer, Option, type Redacted, Scope } from "effect"
 import { join } from "node:path"
@@ -44,6 +46,23 @@ export const giftSenderLayer = (options: GiftSenderOptions) => {
       Layer.effect(GiftSender, Effect.as(Effect.logWarning("TELEGRAM_API_ID is not set: gift orders cannot be sent"), unconfigured(options.giftSenders)))
   })
 }
+
+export interface GiftPicturesOptions {
+  readonly sandbox: boolean
+  readonly botToken: Option.Option<Redacted.Redacted<string>>
+  readonly telegramApiUrl: string
+}
+
+/**
+ * Gift pictures from the Bot API in production with a bot token (mtcute's catalogue has none);
+ * sandbox mode keeps the simulator's drawn pictures, and without a token the page shows a gift box.
+ */
+export const giftPicturesLayer = (options: GiftPicturesOptions) =>
+  options.sandbox || Option.isNone(options.botToken)
+    ? Layer.empty
+    : Layer.effect(GiftPictures, makeBotGiftPictures({ apiUrl: options.telegramApiUrl, token: options.botToken.value })).pipe(
+      Layer.provide(OutboundHttp)
+    )
 
 export interface NotifierOptions {
   readonly sandbox: boolean

@@ -11,7 +11,7 @@ import { FragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Duration, Effect, Layer, Option } from "effect"
-import { giftSenderLayer, notifierLayer } from "./Messaging.ts"
+import { giftPicturesLayer, giftSenderLayer, notifierLayer } from "./Messaging.ts"
 import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 
 /** An outside chain has no faucet: asking it fails with a clear message. */
@@ -62,16 +62,20 @@ const chain = Layer.unwrap(Effect.gen(function*() {
   })
 }))
 
-/** GiftSender and Notifier of the configured mode. */
+/** GiftSender, its pictures and the Notifier of the configured mode. */
 const messaging = Layer.unwrap(Effect.gen(function*() {
   const app = yield* AppConfig
   // The push hosts the server accepts subscriptions for (PUSH_ALLOWED_HOSTS) are the ones delivered to.
-  return Layer.mergeAll(giftSenderLayer(app), notifierLayer(app).pipe(Layer.provide(pushPolicyLayerFor(app.sandbox, app.publicUrl))))
+  return Layer.mergeAll(
+    giftSenderLayer(app),
+    giftPicturesLayer(app),
+    notifierLayer(app).pipe(Layer.provide(pushPolicyLayerFor(app.sandbox, app.publicUrl)))
+  )
 }))
 
 export const World = {
   /** Chain and marketplace only (the CLI's reconciliation). */
   chain,
-  /** Everything outside: Blockchain, Marketplace, SandboxFaucet, GiftSender, Notifier. */
+  /** Everything outside: Blockchain, Marketplace, SandboxFaucet, GiftSender, GiftPictures, Notifier. */
   layer: Layer.merge(chain, messaging)
 } as const

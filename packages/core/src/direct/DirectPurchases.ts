@@ -31,7 +31,7 @@ import { makeOrderIds, orderPending } from "./DirectOrderIds.ts"
 import { makeDirectReconciler } from "./DirectReconciler.ts"
 import { makeMarketplacePurchase } from "./MarketplacePurchase.ts"
 import { DirectSettings } from "./DirectSettings.ts"
-import { PayerAccounts } from "./PayerAccounts.ts"
+import { PayerAccounts } from "../ports/PayerAccounts.ts"
 
 type Order = Effect.Effect<DirectReceipt, DirectPurchaseError>
 

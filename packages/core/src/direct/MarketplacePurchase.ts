@@ -13,7 +13,7 @@ import { makeDirectDelivery } from "./DirectDelivery.ts"
 import { failOrder, makeDirectPayment, takenOver } from "./DirectPayment.ts"
 import { DirectPurchaseError } from "./DirectPurchaseError.ts"
 import type { DirectSettingsShape } from "./DirectSettings.ts"
-import type { PayerAccounts } from "./PayerAccounts.ts"
+import type { PayerAccounts } from "../ports/PayerAccounts.ts"
 
 export interface PurchaseDeps {
   readonly chain: Blockchain["Service"]

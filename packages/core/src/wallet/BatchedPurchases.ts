@@ -11,7 +11,7 @@ import { formatTon } from "../money/Nanoton.ts"
 import type { Wallet } from "../ports/Blockchain.ts"
 import { isTransientReason, Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
 import { type WalletPayment, WalletPayments } from "../ports/WalletPayments.ts"
-import { PayerAccounts } from "../direct/PayerAccounts.ts"
+import { PayerAccounts } from "../ports/PayerAccounts.ts"
 import { type BatchItem, type ItemOutcome, WalletBatches } from "./WalletBatches.ts"
 
 export interface BatchedPurchaseSettings {

@@ -1,8 +1,8 @@
 import { Context, Effect, Layer, Random } from "effect"
 import { addMillis, currentDate } from "../Time.ts"
 import type { WebhookDelivery, WebhookEndpoint } from "./Webhook.ts"
-import { WebhookEndpoints } from "./WebhookEndpoints.ts"
-import { WebhookSender } from "./WebhookSender.ts"
+import { WebhookEndpoints } from "../ports/WebhookEndpoints.ts"
+import { WebhookSender } from "../ports/WebhookSender.ts"
 
 /** How long deliveries are retried before they are marked failed. */
 export const RETRY_WINDOW_MS = 24 * 3_600_000

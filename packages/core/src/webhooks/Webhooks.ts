@@ -13,7 +13,7 @@ import {
   WebhookEndpointNotFound,
   type WebhookEventType
 } from "./Webhook.ts"
-import { WebhookEndpoints } from "./WebhookEndpoints.ts"
+import { WebhookEndpoints } from "../ports/WebhookEndpoints.ts"
 import { webhookBody, webhookEventsOf } from "./WebhookEvents.ts"
 import { checkWebhookUrl, WebhookPolicy } from "./WebhookTargets.ts"
 

@@ -33,7 +33,7 @@ import { GatedBlockchain } from "./DerivationGate.ts"
 import { failureResponse, methodNotAllowed, notFound } from "./DirectErrors.ts"
 import { type DirectRoute, type Fields, makeDirectHandler } from "./DirectHandler.ts"
 import { RateLimiter } from "./RateLimiter.ts"
-import { TonPayerAccounts } from "./TonPayerAccounts.ts"
+import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
 
 /** A parser's result: the typed request, or the field error (the first check of every request). */
 const parsed = <A>(result: A | DirectPurchaseError): Effect.Effect<A, DirectPurchaseError> =>

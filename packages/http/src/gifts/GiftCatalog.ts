@@ -1,4 +1,5 @@
 import { Gifts } from "@resale/core/gifts/Gifts.ts"
+import type { GiftPicture } from "@resale/core/ports/GiftPictures.ts"
 import type { GiftSender, StarGift } from "@resale/core/ports/GiftSender.ts"
 import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
 import { Clock, Context, Duration, Effect, Layer, Option, Ref, Schema, Semaphore } from "effect"
@@ -27,22 +28,31 @@ export interface GiftCatalogOptions {
   readonly retryAfter?: Duration.Input
   /** A read that takes longer counts as failed (default 10 seconds). */
   readonly loadTimeout?: Duration.Input
+  /** The service's public address, so a picture's URL is absolute in API answers (default: a path). */
+  readonly publicUrl?: string
 }
 
 // Telegram's gift ids are 64-bit integers; the spec carries them as numeric strings.
 const NUMERIC_ID = /^\d{1,20}$/
 
-const toCatalogGift = (gift: StarGift): CatalogGift => ({
+/** Where the service serves a gift's picture it fetched from Telegram itself (`GiftPictureRoutes`). */
+export const giftPicturePath = (id: string): string => `/v2/gift-pictures/${id}`
+
+/**
+ * A gift as the shop lists it: the sender's own picture, else the service's address of the one
+ * Telegram gives (`pictured`), else none (the page draws a gift box).
+ */
+const toCatalogGift = (gift: StarGift, pictured: ReadonlySet<string>, base: string): CatalogGift => ({
   id: gift.id,
   title: gift.title ?? `Gift ${gift.id}`,
   stars: gift.stars,
   remaining: gift.remaining,
-  picture: gift.picture === undefined || gift.picture === "" ? null : gift.picture
+  picture: gift.picture !== undefined && gift.picture !== "" ? gift.picture : pictured.has(gift.id) ? `${base}${giftPicturePath(gift.id)}` : null
 })
 
 /** What can be ordered: on sale, with a numeric id and a positive price. */
-const onSale = (gifts: ReadonlyArray<StarGift>): ReadonlyArray<CatalogGift> =>
-  gifts.filter((g) => !g.soldOut && NUMERIC_ID.test(g.id) && g.stars > 0).map(toCatalogGift)
+const onSale = (gifts: ReadonlyArray<StarGift>, pictured: ReadonlySet<string>, base: string): ReadonlyArray<CatalogGift> =>
+  gifts.filter((g) => !g.soldOut && NUMERIC_ID.test(g.id) && g.stars > 0).map((g) => toCatalogGift(g, pictured, base))
 
 interface CacheState {
   readonly gifts: ReadonlyArray<CatalogGift> | null
@@ -59,19 +69,26 @@ export class GiftCatalog extends Context.Service<GiftCatalog, {
   /** Gifts on sale; the last list read while the GiftSender fails; empty if none was ever read. */
   readonly list: Effect.Effect<ReadonlyArray<CatalogGift>>
   readonly find: (id: string) => Effect.Effect<CatalogGift, GiftNotFound | GiftCatalogUnavailable>
+  /** A gift's picture the service fetched from Telegram (served at `giftPicturePath`), if any. */
+  readonly picture: (id: string) => Effect.Effect<Option.Option<GiftPicture>>
 }>()("http/gifts/GiftCatalog") {
   static readonly make = Effect.fn("GiftCatalog.make")(function*(options: GiftCatalogOptions = {}) {
     const sender = yield* Gifts
     const ttl = Duration.toMillis(options.ttl ?? "1 minute")
     const retryAfter = Duration.toMillis(options.retryAfter ?? "10 seconds")
     const loadTimeout = options.loadTimeout ?? "10 seconds"
+    const base = (options.publicUrl ?? "").replace(/\/+$/, "")
     const state = yield* Ref.make<CacheState>({ gifts: null, loadedAt: 0, failedAt: null })
     // One read at a time: concurrent callers of an expired list wait for the same read.
     const lock = yield* Semaphore.make(1)
 
     const load = Effect.gen(function*() {
       const read = yield* sender.catalogue.pipe(Effect.timeoutOption(loadTimeout), Effect.result)
-      if (read._tag === "Success" && Option.isSome(read.success)) return Option.some(onSale(read.success.value))
+      if (read._tag === "Success" && Option.isSome(read.success)) {
+        // Pictures are a nicety: a list of them that is slow to come is skipped, the gifts are not.
+        const pictured = yield* sender.pictured.pipe(Effect.timeoutOption(loadTimeout), Effect.map(Option.getOrElse(() => new Set<string>())))
+        return Option.some(onSale(read.success.value, pictured, base))
+      }
       const why = read._tag === "Failure" ? read.failure.message : "Telegram did not answer in time"
       yield* Effect.logWarning(`gift catalogue could not be read: ${why}`)
       return Option.none<ReadonlyArray<CatalogGift>>()
@@ -108,7 +125,9 @@ export class GiftCatalog extends Context.Service<GiftCatalog, {
       return gift
     })
 
-    return GiftCatalog.of({ list, find })
+    const picture = (id: string) => (NUMERIC_ID.test(id) ? sender.picture(id) : Effect.succeedNone)
+
+    return GiftCatalog.of({ list, find, picture })
   })
 
   /** Backed by the GiftSender the composition root provides. */

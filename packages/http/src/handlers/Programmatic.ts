@@ -16,6 +16,7 @@ import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
+import { balanceAnswer } from "./ProgrammaticFront.ts"
 import { giftsOut, orderOut, pricingOut, topupOut } from "./Wire.ts"
 
 /** Creates an order (balance debited, order queued) and answers it with the new balance. */
@@ -61,7 +62,7 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
       .handle("balance", () =>
         Effect.gen(function*() {
           const { userId } = yield* CurrentUser
-          return { balance_uzs: yield* balances.balance(userId), sandbox }
+          return balanceAnswer(yield* balances.balance(userId), sandbox)
         }))
       .handle("buyStars", ({ headers, payload }) =>
         placeOrder("POST /v2/api/stars/buy", headers["idempotency-key"], payload,

@@ -1,17 +1,34 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { recordRequestFacts, type RequestLogOptions, unroutedFacts } from "@resale/observability/RequestLog.ts"
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect, Exit, Layer } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { HttpConfig } from "./HttpConfig.ts"
 import { requestIdFor } from "./RequestId.ts"
 import { withSecurityHeaders } from "./SecurityHeaders.ts"
 
+/** What a front route answers after running an effect (a use case). */
+export interface FrontAnswer {
+  readonly response: HttpServerResponse.HttpServerResponse
+  /** The route pattern for the log and metrics. */
+  readonly route: string
+  /** The user the request was authenticated as (the log line's `user`). */
+  readonly user?: string | undefined
+}
+
 /**
- * A route answered in front of effect's request handling: given a request with no body, the answer
- * (made once and reused), or `undefined` to let the request go to effect's handler as usual.
+ * A route answered in front of effect's request handling, given a request with no body:
+ * - a response made once and reused (its route is its path), or
+ * - an effect, run in the request fibers' context in one fiber, giving the answer; when it gives
+ *   `undefined` (or fails) nothing was sent and the request goes to effect's handler after all,
+ *   which answers it as it would have (errors included): only read-only work may be done there;
+ * - `undefined` to let the request go to effect's handler at once.
  */
-export type FrontRoute = (method: string, url: string) => HttpServerResponse.HttpServerResponse | undefined
+export type FrontRoute = (
+  method: string,
+  url: string,
+  headers: IncomingMessage["headers"]
+) => HttpServerResponse.HttpServerResponse | Effect.Effect<FrontAnswer | undefined> | undefined
 
 /**
  * The front door of the Node server. A request that a front route answers is written straight to
@@ -20,7 +37,7 @@ export type FrontRoute = (method: string, url: string) => HttpServerResponse.Htt
  * same response (its route makes it with the contract's encoding), the security headers
  * (`withSecurityHeaders`), `x-request-id` (`requestIdFor`), and the request log line and metrics
  * made by the same function as the request log middleware's (`recordRequestFacts`), in the request
- * fibers' context; those lines are logged in one fiber per event-loop turn.
+ * fibers' context.
  * Why: a fiber per request costs more than all the rest of answering the most polled route.
  * `FrontDoor.test.ts` compares its answers, log lines and metrics with the pipeline's.
  */
@@ -40,56 +57,89 @@ export class FrontDoor extends Context.Service<FrontDoor, {
     let sink: { readonly context: Context.Context<never>; readonly options: RequestLogOptions } | undefined
     let answered = 0
 
-    // The answer with its security headers and body text, made once per response a route gives.
+    // The answer with its security headers and body text; kept for responses a route reuses.
     const prepared = new WeakMap<HttpServerResponse.HttpServerResponse, { headers: Record<string, string>; text: string }>()
+    const prepareNow = (response: HttpServerResponse.HttpServerResponse) => {
+      const secured = withSecurityHeaders(response, https)
+      if (secured.body._tag !== "Uint8Array") return undefined
+      return { headers: { ...secured.headers } as Record<string, string>, text: Buffer.from(secured.body.body).toString("latin1") }
+    }
     const prepare = (response: HttpServerResponse.HttpServerResponse) => {
       let found = prepared.get(response)
       if (found === undefined) {
-        const secured = withSecurityHeaders(response, https)
-        const body = secured.body._tag === "Uint8Array" ? Buffer.from(secured.body.body).toString("latin1") : undefined
-        if (body === undefined) return undefined
-        found = { headers: { ...secured.headers } as Record<string, string>, text: body }
-        prepared.set(response, found)
+        found = prepareNow(response)
+        if (found !== undefined) prepared.set(response, found)
       }
       return found
     }
 
-    let pending: Array<ReturnType<typeof unroutedFacts>> = []
+    // Log lines that this process's loggers cannot take at once (a test's logger): one fiber per turn.
+    let pending: Array<Effect.Effect<void>> = []
     const flush = () => {
       const batch = pending
       pending = []
-      if (sink === undefined) return
-      const options = sink.options
-      Effect.runForkWith(sink.context)(Effect.forEach(batch, (facts) =>
-        recordRequestFacts(facts, options).pipe(Effect.annotateLogs("request_id", facts.requestId)), { discard: true }))
+      if (sink !== undefined) Effect.runForkWith(sink.context)(Effect.all(batch, { discard: true }))
     }
 
-    const answer = (request: IncomingMessage, response: ServerResponse): boolean => {
+    const write = (
+      request: IncomingMessage,
+      response: ServerResponse,
+      ready: { readonly headers: Record<string, string>; readonly text: string },
+      status: number,
+      id: string,
+      started: number,
+      route: string | undefined,
+      user: string | undefined
+    ) => {
+      response.writeHead(status, { ...ready.headers, "x-request-id": id })
+      response.end(ready.text, "latin1")
+      answered++
+      const durationMs = Math.round((performance.now() - started) * 10) / 10
+      const facts = unroutedFacts(request.method ?? "GET", request.url ?? "/", status, durationMs, request.socket.remoteAddress ?? null, id, route, user)
+      const later = recordRequestFacts(facts, sink!.options, sink!.context)
+      if (later !== undefined) {
+        if (pending.length === 0) setImmediate(flush)
+        pending.push(later)
+      }
+    }
+
+    const answer = (server: Server, request: IncomingMessage, response: ServerResponse): boolean => {
       if (sink === undefined || routes.length === 0) return false
       const method = request.method ?? "GET"
       const headers = request.headers
       // Only bodiless requests: a body is effect's to read, bound and drain.
       if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false
       const url = request.url ?? "/"
-      let made: HttpServerResponse.HttpServerResponse | undefined
-      for (const route of routes) if ((made = route(method, url)) !== undefined) break
+      let made: ReturnType<FrontRoute>
+      for (const route of routes) if ((made = route(method, url, headers)) !== undefined) break
       if (made === undefined) return false
-      const ready = prepare(made)
-      if (ready === undefined) return false
       const started = performance.now()
       const id = requestIdFor(headers["x-request-id"] as string | undefined)
-      response.writeHead(made.status, { ...ready.headers, "x-request-id": id })
-      response.end(ready.text, "latin1")
-      answered++
-      const durationMs = Math.round((performance.now() - started) * 10) / 10
-      if (pending.length === 0) setImmediate(flush)
-      pending.push(unroutedFacts(method, url, made.status, durationMs, request.socket.remoteAddress ?? null, id))
+      if (!Effect.isEffect(made)) {
+        const ready = prepare(made)
+        if (ready === undefined) return false
+        write(request, response, ready, made.status, id, started, undefined, undefined)
+        return true
+      }
+      Effect.runCallbackWith(sink.context)(Effect.annotateLogs(made, "request_id", id), {
+        onExit: (exit) => {
+          if (response.destroyed || response.headersSent) return
+          const given = Exit.isSuccess(exit) ? exit.value : undefined
+          const ready = given === undefined ? undefined : prepareNow(given.response)
+          if (given !== undefined && ready !== undefined) {
+            return write(request, response, ready, given.response.status, id, started, given.route, given.user)
+          }
+          // Not this route's to answer after all: the pipeline answers, under the same request id.
+          headers["x-request-id"] = id
+          ;(Server.prototype.emit as (this: Server, ...args: Array<unknown>) => boolean).call(server, "request", request, response)
+        }
+      })
       return true
     }
 
     class FrontDoorServer extends Server {
       override emit(event: string | symbol, ...args: Array<any>): boolean {
-        if (event === "request" && answer(args[0], args[1])) return true
+        if (event === "request" && answer(this, args[0], args[1])) return true
         return super.emit(event as string, ...args)
       }
     }

@@ -29,6 +29,7 @@ import { TelegramBotApi } from "../bot/TelegramBotApi.ts"
 import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
+import { ProgrammaticFrontRoutes } from "../handlers/ProgrammaticFront.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
 import { WebhooksHandlers } from "../handlers/Webhooks.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
@@ -157,6 +158,8 @@ export const httpApp = <E, R>(
   ).pipe(
     // Registered first, so it is the outermost global middleware: the other ones never run for it.
     Layer.provideMerge(PricingFastPath),
+    // Routes the server's front door answers without the pipeline (when the server has one).
+    Layer.provideMerge(ProgrammaticFrontRoutes),
     // An oversized body is refused before anything else looks at the request.
     Layer.provideMerge(BodyLimit),
     // Outermost of all, so every answer (a 413 included) gets no-store and HSTS.

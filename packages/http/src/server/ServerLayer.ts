@@ -84,7 +84,7 @@ export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
     ? [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes, ...opsKnownRoutes]
     : [...WEB_ROUTES, ...directKnownRoutes, ...opsKnownRoutes]
   // ONE gift sender (mtcute when configured) for the catalogue and the worker: one Telegram client per account.
-  const server = Layer.mergeAll(serve(settings, httpApp({ routes, known }), GiftCatalog.layer), options.worker, databaseWatch()).pipe(
+  const server = Layer.mergeAll(serve(settings, httpApp({ routes, known }), GiftCatalog.layerWith({ publicUrl: settings.publicUrl })), options.worker, databaseWatch()).pipe(
     Layer.provide(World.layer),
     Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings)),

@@ -10,6 +10,13 @@ type Gift = typeof Dto.Gift.Type
 /** A generic gift box, for gifts whose sender gives no picture. */
 const FALLBACK_PICTURE = "/v2/static/icon.svg"
 
+/**
+ * The picture's address on the page: one this service serves itself (fetched from Telegram) as a
+ * path, so it loads from whatever address the shopper opened (the page allows only its own images).
+ */
+export const pictureSrc = (url: string | null): string =>
+  url === null ? FALLBACK_PICTURE : url.replace(/^https?:\/\/[^/]+(?=\/v2\/gift-pictures\/\d+$)/, "")
+
 /** One choice of the picker: a radio with the gift's picture, name and price as its label. */
 const giftChoice = (ctx: PageContext, gift: Gift, first: boolean): Html => {
   const { t } = ctx.tr
@@ -17,7 +24,7 @@ const giftChoice = (ctx: PageContext, gift: Gift, first: boolean): Html => {
   const name = giftName(ctx.tr.locale, gift.gift_id, gift.title)
   return html`<li class="gift" data-gift-id="${gift.gift_id}"><input type="radio" class="gift-radio" name="gift_id" id="${id}" value="${gift.gift_id}"${
     first ? html` checked` : ""
-  } required><label for="${id}"><img class="gift-picture" src="${gift.picture_url ?? FALLBACK_PICTURE}" alt="" width="64" height="64" loading="lazy"><span class="gift-name">${name}</span><span class="gift-price">${
+  } required><label for="${id}"><img class="gift-picture" src="${pictureSrc(gift.picture_url)}" alt="" width="64" height="64" loading="lazy"><span class="gift-name">${name}</span><span class="gift-price">${
     money(ctx.tr, gift.price_uzs)
   }</span><span class="hint">${t("gift.stars", { n: gift.stars })}${
     gift.remaining === null ? "" : html`, ${t("gift.remaining", { n: gift.remaining })}`

@@ -1,6 +1,6 @@
 import { Context, type Effect } from "effect"
-import type { Wallet } from "../ports/Blockchain.ts"
-import type { PayerAccount } from "../ports/Marketplace.ts"
+import type { Wallet } from "./Blockchain.ts"
+import type { PayerAccount } from "./Marketplace.ts"
 
 /**
  * The paying wallet as TON Connect describes it (raw address, public key, StateInit), which the
@@ -9,4 +9,4 @@ import type { PayerAccount } from "../ports/Marketplace.ts"
  */
 export class PayerAccounts extends Context.Service<PayerAccounts, {
   readonly describe: (wallet: Wallet) => Effect.Effect<PayerAccount>
-}>()("core/direct/PayerAccounts") {}
+}>()("core/ports/PayerAccounts") {}

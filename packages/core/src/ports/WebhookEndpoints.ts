@@ -1,6 +1,6 @@
 import { Context, type Effect, type Option } from "effect"
 import type { UserId } from "../ids.ts"
-import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookEventType } from "./Webhook.ts"
+import type { NewWebhookDelivery, WebhookDelivery, WebhookEndpoint, WebhookEventType } from "../webhooks/Webhook.ts"
 
 /** Storage of integrators' webhook endpoints and their deliveries. */
 export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
@@ -44,4 +44,4 @@ export class WebhookEndpoints extends Context.Service<WebhookEndpoints, {
   ) => Effect.Effect<void>
   /** The endpoint's deliveries, newest first. */
   readonly deliveries: (endpointId: number, limit: number) => Effect.Effect<ReadonlyArray<WebhookDelivery>>
-}>()("core/webhooks/WebhookEndpoints") {}
+}>()("core/ports/WebhookEndpoints") {}
