@@ -12,7 +12,9 @@ export default defineProject({
     // The entries these tests start as processes (server, worker, CLI: dozens per run) reuse V8's
     // compiled code of the sources and dependencies instead of compiling it again at every start.
     env: { NODE_COMPILE_CACHE: fileURLToPath(new URL("../node_modules/.cache/node-compile-cache", import.meta.url)) },
-    testTimeout: 60_000,
+    // A safety net, not a measure: with a worker more than there are cores, a browser test that signs in
+    // six people can take over a minute on a loaded machine.
+    testTimeout: 120_000,
     hookTimeout: 60_000
   }
 })

@@ -101,7 +101,8 @@ export const processedQueryIds = (data: Cell | undefined): ReadonlySet<number> =
   for (const dict of [slice.loadDict(Dictionary.Keys.Uint(13), Dictionary.Values.Cell()), slice.loadDict(Dictionary.Keys.Uint(13), Dictionary.Values.Cell())]) {
     for (const [shift, bits] of dict) {
       const row = bits.beginParse()
-      for (let bit = 0; bit < Math.min(row.remainingBits, MAX_BIT_NUMBER + 1); bit++) {
+      const length = Math.min(row.remainingBits, MAX_BIT_NUMBER + 1)
+      for (let bit = 0; bit < length; bit++) {
         if (row.loadBit()) used.add((shift << BIT_NUMBER_SIZE) + bit)
       }
     }

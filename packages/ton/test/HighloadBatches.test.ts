@@ -6,7 +6,7 @@
  */
 import { type BatchStatus, Blockchain, type BlockchainError } from "@resale/core/ports/Blockchain.ts"
 import { assert, describe, it } from "@effect/vitest"
-import { Address, beginCell, Cell, type Transaction } from "@ton/ton"
+import { Address, beginCell, Cell, Dictionary, type Transaction } from "@ton/ton"
 import { Effect, Redacted } from "effect"
 import {
   HIGHLOAD_V3_CODE,
@@ -67,6 +67,29 @@ describe("Highload Wallet V3 on the sandbox chain", () => {
     for (const position of [0, 5, 1022, 1023, 777_777, 8_380_414]) assert.strictEqual(positionOf(queryIdAt(position)), position)
     // The last id of all (shift 8191, bit 1022) stays free for an emergency withdrawal.
     assert.strictEqual(queryIdAt(8_380_415), 0)
+  })
+
+  it("reads processed ids from both of the wallet's dictionaries (the last timeout's and the one before)", () => {
+    const row = (...bits: Array<number>) => {
+      const b = beginCell()
+      for (let i = 0; i < 1023; i++) b.storeBit(bits.includes(i))
+      return b.endCell()
+    }
+    const dict = (entries: ReadonlyArray<readonly [number, Cell]>) => {
+      const d = Dictionary.empty(Dictionary.Keys.Uint(13), Dictionary.Values.Cell())
+      for (const [k, v] of entries) d.set(k, v)
+      return d
+    }
+    const data = beginCell()
+      .storeBuffer(Buffer.alloc(32), 32)
+      .storeUint(0x10ad, 32)
+      .storeDict(dict([[2, row(5)]])) // old_queries
+      .storeDict(dict([[0, row(0, 1)], [8191, row(1021)]])) // queries
+      .storeUint(1_700_000_000, 64)
+      .storeUint(3600, 22)
+      .endCell()
+    assert.deepStrictEqual([...processedQueryIds(data)].sort((a, b) => a - b), [0, 1, 2 * 1024 + 5, 8191 * 1024 + 1021])
+    assert.strictEqual(processedQueryIds(undefined).size, 0)
   })
 
   it.live("an unfunded phrase names the highload address to fund when that version is asked for", () =>
