@@ -1,5 +1,6 @@
 import { Command } from "commander"
 import { registerDb } from "./commands/Db.ts"
+import { registerHotWallet } from "./commands/HotWallet.ts"
 import { registerOrders } from "./commands/Orders.ts"
 import { registerPayments } from "./commands/Payments.ts"
 import { registerPayouts } from "./commands/Payouts.ts"
@@ -40,6 +41,7 @@ export const makeCli = (): Command => {
   registerTickets(program)
   registerUsers(program)
   registerPayouts(program)
+  registerHotWallet(program)
   registerReport(program)
   registerDb(program)
   registerSandbox(program)

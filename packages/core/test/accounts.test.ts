@@ -44,6 +44,9 @@ describe("Accounts API keys", () => {
       assert.notStrictEqual(Redacted.value(next.apiKey), clear)
       assert.strictEqual((yield* Effect.flip(accounts.authenticate(clear)))._tag, "ApiKeyInvalid")
       assert.strictEqual((yield* accounts.authenticate(next.apiKey)).id, alice.id)
+      // The balance by key authenticates the same way: the rotated key is refused at once.
+      assert.strictEqual((yield* Effect.flip(accounts.balanceByApiKey(clear)))._tag, "ApiKeyInvalid")
+      assert.deepStrictEqual(yield* accounts.balanceByApiKey(next.apiKey), { userId: alice.id, balance: 0 })
     }).pipe(Effect.provide(layerMemory)))
 
   it.effect("missing, malformed and unknown keys are ApiKeyInvalid", () =>
@@ -53,9 +56,12 @@ describe("Accounts API keys", () => {
         Effect.flip(accounts.authenticate(undefined)),
         Effect.flip(accounts.authenticate("")),
         Effect.flip(accounts.authenticate("not-a-key")),
-        Effect.flip(accounts.authenticate(`rk_${"A".repeat(43)}`))
+        Effect.flip(accounts.authenticate(`rk_${"A".repeat(43)}`)),
+        Effect.flip(accounts.balanceByApiKey(undefined)),
+        Effect.flip(accounts.balanceByApiKey("not-a-key")),
+        Effect.flip(accounts.balanceByApiKey(`rk_${"A".repeat(43)}`))
       ])
-      assert.deepStrictEqual(bad.map((e) => e._tag), ["ApiKeyInvalid", "ApiKeyInvalid", "ApiKeyInvalid", "ApiKeyInvalid"])
+      assert.deepStrictEqual(bad.map((e) => e._tag), Array(7).fill("ApiKeyInvalid"))
     }).pipe(Effect.provide(layerMemory)))
 })
 

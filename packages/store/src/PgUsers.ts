@@ -1,4 +1,4 @@
-import { type Page, type PageRequest, type TelegramIdentity, Tier, type User, UserId, UserNotFound } from "@resale/core"
+import { type Page, type PageRequest, type TelegramIdentity, Tier, type User, UserId, UserNotFound, Uzs } from "@resale/core"
 import { Users } from "@resale/core/ports"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -26,6 +26,12 @@ const UserRow = Schema.Struct({
 }))
 
 const userRows = rowDecoder("users", UserRow)
+const keyBalanceRows = rowDecoder(
+  "users",
+  Schema.Struct({ userId: intAs(UserId), balance: intAs(Uzs) }).pipe(
+    Schema.encodeKeys({ userId: "user_id", balance: "balance_uzs" })
+  )
+)
 
 /** Usernames are stored as given and compared without the at-sign, case-insensitively. */
 const bareUsername = (name: string): string => name.trim().replace(/^@/, "")
@@ -79,6 +85,13 @@ export const PgUsers = {
         return yield* one(yield* sql`SELECT ${columns} FROM users WHERE api_key_hash = ${hash.toLowerCase()}`)
       }, orDieSql)
 
+      const balanceByApiKeyHash = Effect.fn("Users.balanceByApiKeyHash")(function*(hash: string) {
+        return yield* keyBalanceRows.first(yield* sql`
+          SELECT users.id AS user_id, COALESCE(accounts.balance_uzs, 0) AS balance_uzs
+          FROM users LEFT JOIN accounts ON accounts.user_id = users.id
+          WHERE users.api_key_hash = ${hash.toLowerCase()}`)
+      }, orDieSql)
+
       const update = (userId: UserId, rows: ReadonlyArray<unknown>) =>
         Effect.flatMap(one(rows), Option.match({
           onNone: () => Effect.fail(new UserNotFound({ userId })),
@@ -130,6 +143,7 @@ export const PgUsers = {
         findByTelegramId,
         findByUsername,
         findByApiKeyHash,
+        balanceByApiKeyHash,
         setApiKeyHash,
         setTier,
         setBotChat,

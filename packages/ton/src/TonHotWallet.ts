@@ -5,7 +5,7 @@
  * that the sandbox faucet tops up. The wallet is resolved once and kept in memory only.
  */
 import { Nanoton } from "@resale/core/money/Nanoton.ts"
-import { Blockchain, type Wallet, type WalletVersion } from "@resale/core/ports/Blockchain.ts"
+import { Blockchain, BlockchainError, type Wallet, type WalletVersion } from "@resale/core/ports/Blockchain.ts"
 import { HotWallet } from "@resale/core/ports/HotWallet.ts"
 import { entropyToMnemonic } from "@scure/bip39"
 import { wordlist } from "@scure/bip39/wordlists/english.js"
@@ -86,6 +86,12 @@ export const TonHotWallet = {
           resolved !== undefined
             ? Effect.succeed(resolved)
             : chain.resolveWallet(phrase, version === undefined ? undefined : { version }).pipe(
+            // Where to fund it: the configured contract's address only (the lookup also names the others).
+            Effect.mapError((e) =>
+              e.reason === "WalletNotFound" && version !== undefined && e.addresses !== undefined
+                ? new BlockchainError({ reason: e.reason, message: e.message, addresses: e.addresses.filter((a) => a.version === version) })
+                : e
+            ),
               Effect.tap((w) =>
                 Effect.andThen(
                   Effect.sync(() => void (resolved = w)),
@@ -99,7 +105,7 @@ export const TonHotWallet = {
                   ? Effect.void
                   : Effect.andThen(
                     Effect.sync(() => void (warnedEmpty = true)),
-                    Effect.logWarning(`hot wallet not funded yet: send TON to ${(e.addresses ?? []).filter((a) => version === undefined || a.version === version).map((a) => `${a.address} (${a.version})`).join(" or ")}`)
+                    Effect.logWarning(`hot wallet not funded yet: send TON to ${(e.addresses ?? []).map((a) => `${a.address} (${a.version})`).join(" or ")}`)
                   )
               )
             )

@@ -34,6 +34,14 @@ export class Accounts extends Context.Service<Accounts, {
   /** The owner of an API key (hash lookup). A missing, malformed or unknown key is `ApiKeyInvalid`. */
   readonly authenticate: (apiKey: Redacted.Redacted<string> | string | undefined) => Effect.Effect<User, ApiKeyInvalid>
   /**
+   * The balance of the API key's owner (and who that is), authenticated as `authenticate` does,
+   * in one storage read.
+   */
+  readonly balanceByApiKey: (apiKey: Redacted.Redacted<string> | string | undefined) => Effect.Effect<
+    { readonly userId: UserId; readonly balance: Uzs },
+    ApiKeyInvalid
+  >
+  /**
    * Upgrades the info-lookup tier, paying its price from the balance (ledger cause
    * `tier:<userId>:<tier>`, so a tier is paid at most once). Only upgrades are allowed.
    */
@@ -93,6 +101,17 @@ export class Accounts extends Context.Service<Accounts, {
         const user = yield* users.findByApiKeyHash(yield* hashApiKey(key))
         if (Option.isNone(user)) return yield* new ApiKeyInvalid()
         return user.value
+      })
+
+      const balanceByApiKey = Effect.fn("Accounts.balanceByApiKey")(function*(
+        apiKey: Redacted.Redacted<string> | string | undefined
+      ) {
+        if (apiKey === undefined) return yield* new ApiKeyInvalid()
+        const key = typeof apiKey === "string" ? Redacted.make(apiKey) : apiKey
+        if (!isApiKeyShaped(Redacted.value(key))) return yield* new ApiKeyInvalid()
+        const found = yield* users.balanceByApiKeyHash(yield* hashApiKey(key))
+        if (Option.isNone(found)) return yield* new ApiKeyInvalid()
+        return found.value
       })
 
       const upgradeTier = Effect.fn("Accounts.upgradeTier")(function*(userId: UserId, requested: number) {
@@ -155,6 +174,7 @@ export class Accounts extends Context.Service<Accounts, {
         findByUsername,
         rotateApiKey,
         authenticate,
+        balanceByApiKey,
         upgradeTier,
         takeInfoLookup,
         lookupUsage,

@@ -2,6 +2,7 @@ import { Context, Effect, Option } from "effect"
 import type { Tier, TelegramIdentity, User } from "../accounts/User.ts"
 import type { UserNotFound } from "../accounts/AccountErrors.ts"
 import type { UserId } from "../ids.ts"
+import type { Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
 
 /**
@@ -19,6 +20,11 @@ export class Users extends Context.Service<Users, {
   readonly findByUsername: (username: string) => Effect.Effect<Option.Option<User>>
   /** The user whose API key has this SHA-256 hex hash. */
   readonly findByApiKeyHash: (hash: string) => Effect.Effect<Option.Option<User>>
+  /**
+   * The id of the user whose API key has this hash, with their balance (0 without an account row),
+   * in one read: the most polled API route needs nothing else.
+   */
+  readonly balanceByApiKeyHash: (hash: string) => Effect.Effect<Option.Option<{ readonly userId: UserId; readonly balance: Uzs }>>
   /** Replaces the key hash (rotation): the old key stops working in the same write. */
   readonly setApiKeyHash: (id: UserId, hash: string) => Effect.Effect<User, UserNotFound>
   /** Raises the tier to `tier`; never lowers it (PG: `SET tier = GREATEST(tier, $2)`), so racing upgrades keep the highest. */

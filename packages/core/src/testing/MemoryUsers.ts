@@ -2,6 +2,7 @@ import { Effect, Layer, Option, Result } from "effect"
 import { UserNotFound } from "../accounts/AccountErrors.ts"
 import type { TelegramIdentity, Tier, User } from "../accounts/User.ts"
 import type { UserId } from "../ids.ts"
+import type { Uzs } from "../money/Uzs.ts"
 import type { PageRequest } from "../Page.ts"
 import { Users } from "../ports/Users.ts"
 import { MemoryDb, type MemoryState, nextId } from "./MemoryDb.ts"
@@ -51,6 +52,13 @@ export const MemoryUsers = Layer.effect(
       findByTelegramId: (telegramId) => findRow((u) => u.telegramId === telegramId),
       findByUsername: (username) => findRow((u) => sameName(u.username, username)),
       findByApiKeyHash: (hash) => findRow((u) => u.apiKeyHash === hash),
+      balanceByApiKeyHash: (hash) =>
+        db.read((s) =>
+          Option.map(Option.fromNullishOr([...s.users.values()].find((u) => u.apiKeyHash === hash)), (u) => ({
+            userId: u.id,
+            balance: (s.balances.get(u.id) ?? 0) as Uzs
+          }))
+        ),
       setApiKeyHash: (id, hash) => update(id, (u) => ({ ...u, apiKeyHash: hash, hasApiKey: true })),
       setTier: (id, tier: Tier) => update(id, (u) => ({ ...u, tier: tier > u.tier ? tier : u.tier })),
       setBotChat: (id, chatId) => update(id, (u) => ({ ...u, botChatId: chatId })),

@@ -1,5 +1,4 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
-import { Balances } from "@resale/core/ledger/Balances.ts"
 import type { Uzs } from "@resale/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
@@ -15,33 +14,28 @@ const BALANCE_PATH: string = ProgrammaticApi.endpoints.balance.path
 
 /**
  * `GET /v2/api/balance`, the most polled API-key route, at the server's front door (when it has one):
- * the key is authenticated and the balance read by the same use cases as the HttpApi handler, in one
- * fiber, and the answer encoded with the contract's schema. Only the success is answered there; a
+ * the key is authenticated as the HttpApi route's middleware does and the balance read, in one fiber
+ * and one storage read (`Accounts.balanceByApiKey`), and the answer made by the same function as the
+ * HttpApi handler's and encoded with the contract's schema. Only the success is answered there; a
  * missing or unknown key, a query, anything else goes to the HttpApi route, which answers it as
  * always (its 401s and 422s included). Both are read-only, so a request handed on loses nothing.
  */
-export const ProgrammaticFrontRoutes: Layer.Layer<never, never, Accounts | Balances | HttpConfig> = Layer.effectDiscard(
+export const ProgrammaticFrontRoutes: Layer.Layer<never, never, Accounts | HttpConfig> = Layer.effectDiscard(
   Effect.gen(function*() {
     const door = yield* Effect.serviceOption(FrontDoor)
     if (Option.isNone(door)) return
     const accounts = yield* Accounts
-    const balances = yield* Balances
     const { sandbox } = yield* HttpConfig
     const encode = Schema.encodeSync(Dto.Balance)
     door.value.add((method, url, headers) => {
       const key = headers["x-api-key"]
       if (method !== "GET" || url !== BALANCE_PATH || typeof key !== "string") return undefined
-      return accounts.authenticate(key).pipe(
-        Effect.flatMap((user) =>
-          balances.balance(user.id).pipe(
-            Effect.map((balance) => ({
-              response: HttpServerResponse.jsonUnsafe(encode(balanceAnswer(balance, sandbox))),
-              route: BALANCE_PATH,
-              user: String(user.id)
-            })),
-            Effect.annotateLogs("user_id", user.id)
-          )
-        ),
+      return accounts.balanceByApiKey(key).pipe(
+        Effect.map(({ balance, userId }) => ({
+          response: HttpServerResponse.jsonUnsafe(encode(balanceAnswer(balance, sandbox))),
+          route: BALANCE_PATH,
+          user: String(userId)
+        })),
         Effect.catchCause(() => Effect.succeed(undefined))
       )
     })

@@ -39,7 +39,7 @@ export type FrontRoute = (
  * made by the same function as the request log middleware's (`recordRequestFacts`), in the request
  * fibers' context.
  * Why: a fiber per request costs more than all the rest of answering the most polled route.
- * `FrontDoor.test.ts` compares its answers, log lines and metrics with the pipeline's.
+ * `packages/http/test/front-door.test.ts` compares its answers, log lines and metrics with the pipeline's.
  */
 export class FrontDoor extends Context.Service<FrontDoor, {
   /** Adds a route; routes are asked in the order they were added. */

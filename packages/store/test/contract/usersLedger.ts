@@ -40,9 +40,17 @@ export const usersContract = (test: StoreTest) => {
     assert.isTrue(byKey.hasApiKey)
     assert.isTrue(Option.isNone(yield* users.findByUsername("nobody")))
     assert.isTrue(Option.isNone(yield* users.find(999 as UserId)))
+    // The key's owner and balance in one read: the ledger's balance.
+    assert.deepStrictEqual(Option.getOrThrow(yield* users.balanceByApiKeyHash(hash)), { userId: bob.id, balance: 0 })
+    yield* (yield* Ledger).post(posting(bob.id, 1234, "key-balance"))
+    assert.deepStrictEqual(Option.getOrThrow(yield* users.balanceByApiKeyHash(hash)), {
+      userId: bob.id,
+      balance: yield* (yield* Ledger).balance(bob.id)
+    })
     // Rotation: the old hash stops matching in the same write.
     yield* users.setApiKeyHash(bob.id, "cd".repeat(32))
     assert.isTrue(Option.isNone(yield* users.findByApiKeyHash(hash)))
+    assert.isTrue(Option.isNone(yield* users.balanceByApiKeyHash(hash)))
   }))
 
   test("setTier never lowers, setBotChat links and unlinks, unknown users fail UserNotFound", Effect.gen(function*() {
