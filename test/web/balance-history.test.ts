@@ -2,13 +2,49 @@
 /**
  * The shopper's balance history in headless Chromium: every ledger movement (top-up, order, tier)
  * with the balance after it, adding up to the balance shown; a credited top-up's card drops the
- * transfer details; a rejected receipt shows the operator's reason. Desktop and 360 px, three languages.
+ * transfer details and the message the form left says it is credited; a rejected receipt shows
+ * the operator's reason. Desktop and 360 px, three languages.
  */
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
-import { browser, PHONE, person, screenshot } from "./support/Browser.ts"
+import type { Page } from "playwright-core"
+import { browser, DESKTOP, PHONE, person, screenshot } from "./support/Browser.ts"
 import { andWait, bankPayment, digits, PNG, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
+
+/**
+ * The lookup tier (50,000 so'm) is paid only from its confirmation page, which shows the price and
+ * the balance after; short of money it offers a top-up instead of the button. Russian has 30,000
+ * (short), Uzbek 60,000 on a phone (pays).
+ */
+const tierAsksFirst = async (page: Page, locale: "ru-RU" | "uz-UZ", balance: number) => {
+  await page.goto("/v2/api-docs")
+  await andWait(page, () => page.locator("#tiers button[type=submit]").click())
+  await page.waitForURL(/\/v2\/api-docs\/getinfo-upgrade\/confirm\?tier=1$/)
+  const question = page.locator("#confirm-tier")
+  assert.strictEqual(digits(await question.locator(".pay-amount").innerText()), 50_000)
+  assert.strictEqual(await shownBalanceNow(page), balance, "nothing taken by asking")
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
+  assert.isAtMost(overflow, 0)
+  await screenshot(page, `tier-confirm-${locale.slice(0, 2)}`)
+  if (locale === "ru-RU") {
+    assert.strictEqual(await page.locator("h1").innerText(), "Повысить тариф до 1?")
+    assert.match(await question.locator(".reason").innerText(), /^Недостаточно средств: пополните ещё на 20\s000\s?сум\.$/)
+    assert.strictEqual(await question.locator("button").count(), 0)
+    assert.strictEqual(await question.getByRole("link", { name: "Пополнить баланс" }).count(), 1)
+    return
+  }
+  assert.strictEqual(await page.locator("h1").innerText(), "Tarifni 1-tarifga oshirasizmi?")
+  assert.match(await question.innerText(), /Hozir balansda: [\d\s]+so‘m, to‘lovdan keyin qoladi: [\d\s]+so‘m\./)
+  await andWait(page, () => question.getByRole("button", { name: /^Ha, 50\s000\s?so‘m to‘lash$/ }).click())
+  await page.waitForURL(/\/v2\/api-docs#tiers$/)
+  assert.strictEqual(await page.getByRole("status").first().innerText(), "Qidiruv tarifingiz endi 1.")
+  assert.strictEqual(await shownBalanceNow(page), balance - 50_000)
+}
+
+/** The balance as the server has it (the API page has no balance on it). */
+const shownBalanceNow = async (page: Page): Promise<number> =>
+  ((await (await page.request.get("/v2/balance", { headers: { accept: "application/json" } })).json()) as { balance_uzs: number }).balance_uzs
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("balance history", (it) => {
   it.effect("top-up, purchase and tier each leave a row with the balance after; the credited card says only that it is credited", () =>
@@ -32,6 +68,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("b
         assert.strictEqual(await card.locator("h2").innerText(), `Top-up #${topupId}: Credited`)
         assert.strictEqual(await card.locator(".card-number, .pay-amount, button, form").count(), 0)
         assert.notInclude(await card.innerText(), "Waiting")
+        // The message the form left at the top says the same now, not "created, transfer exactly".
+        const flash = page.locator("#flash")
+        assert.strictEqual(await flash.innerText(), `Top-up #${topupId} credited: ${(await card.locator("[data-topup-status]").innerText()).split(": ")[1]}`)
+        assert.strictEqual(await flash.getAttribute("class"), "flash flash-ok")
 
         const stars = page.locator("#buy-stars")
         await stars.locator("input[name=username]").fill("durov")
@@ -40,6 +80,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("b
         await page.goto("/v2/api-docs")
         await page.locator("#tiers select").selectOption("1")
         await andWait(page, () => page.locator("#tiers button[type=submit]").click())
+        await andWait(page, () => page.locator("#confirm-tier button[type=submit]").click())
         await page.goto("/v2/dashboard")
         const balance = await shownBalance(page)
         assert.strictEqual(balance, payable - 11_500 - 50_000)
@@ -72,6 +113,35 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("b
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)
         assert.isAtMost(overflow, 0)
       })
+    }))
+
+  it.effect("the top-up message turns into its credit in Russian on a desktop and Uzbek on a phone", () =>
+    Effect.gen(function*() {
+      const { url } = yield* WebWorld
+      const b = yield* browser
+      yield* Effect.promise(() =>
+        Promise.all(([
+          ["ru-RU", DESKTOP, 30_000, /^Пополнение №(\d+) создано\. Переведите ровно /, "Пополнение №{id} зачислено: "],
+          ["uz-UZ", PHONE, 60_000, /^To‘ldirish №(\d+) yaratildi\. Aynan /, "To‘ldirish №{id} hisobga o‘tkazildi: "]
+        ] as const).map(async ([locale, viewport, amount, created, credited]) => {
+          const { page } = await person(b, url, { locale, viewport })
+          const name = shopperName(`flash_${locale.slice(0, 2)}`)
+          await signInShopper(page, name)
+          await page.locator("#topup input[name=amount_uzs]").fill(String(amount))
+          await andWait(page, () => page.locator("#topup button[type=submit]").click())
+          const flash = page.locator("#flash")
+          const id = created.exec(await flash.innerText())![1]!
+          const payable = digits(await page.locator(`#topup-${id} .pay-amount .money`).textContent())
+          await bankPayment(url, payable, `bank-${name}`)
+          const expected = credited.replace("{id}", id)
+          await flash.getByText(expected, { exact: false }).waitFor({ timeout: 20_000 })
+          const said = await flash.innerText()
+          assert.strictEqual(digits(said.slice(expected.length)), payable)
+          assert.strictEqual(await flash.locator("p").count(), 1)
+          await screenshot(page, `topup-credited-flash-${locale.slice(0, 2)}-${viewport.width}`)
+          await tierAsksFirst(page, locale, payable)
+        }))
+      )
     }))
 
   it.effect("a rejected receipt shows the operator's reason in the shopper's list", () =>

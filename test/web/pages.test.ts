@@ -171,7 +171,7 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
       })
     }))
 
-  it.effect("API page: the key is shown once and works, the lookup tier is bought from the balance", () =>
+  it.effect("API page: the key is shown once and works, the lookup tier is bought from the balance after a question with its price", () =>
     Effect.gen(function*() {
       const { url } = yield* WebWorld
       const b = yield* browser
@@ -199,6 +199,22 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         assert.strictEqual(await page.locator("#api-key p").first().innerText(), "You have an API key. For safety it was shown only once, when it was created.")
         await page.locator("#tiers select").selectOption("1")
         await andWait(page, () => page.getByRole("button", { name: "Upgrade" }).click())
+        // Asked first, with the price; a browser post that skipped the question is sent to it, unpaid.
+        assert.strictEqual(await page.locator("h1").innerText(), "Upgrade to tier 1?")
+        const question = page.locator("#confirm-tier")
+        assert.strictEqual(await question.locator("p").first().innerText(), "Tier 1: 100 lookups a day. Its price is taken from your balance at once:")
+        assert.strictEqual(await question.locator(".pay-amount").innerText(), "50,000\u00a0UZS")
+        assert.strictEqual(await question.getByRole("link", { name: "No, keep my current tier" }).getAttribute("href"), "/v2/api-docs#tiers")
+        await andWait(page, () =>
+          page.evaluate(() => {
+            const form = document.querySelector<HTMLFormElement>("#confirm-tier form")!
+            form.querySelector("input[name=confirm]")!.remove()
+            form.submit()
+          }))
+        assert.match(page.url(), /\/v2\/api-docs\/getinfo-upgrade\/confirm\?tier=1$/)
+        const unpaid = await fetch(`${url}/v2/api/balance`, { headers: { "x-api-key": key } })
+        assert.strictEqual((await unpaid.json()).balance_uzs, before)
+        await andWait(page, () => page.getByRole("button", { name: "Yes, pay 50,000\u00a0UZS" }).click())
         await page.waitForURL(/\/v2\/api-docs#tiers$/)
         assert.strictEqual(await page.getByRole("status").first().innerText(), "Your lookup tier is now 1.")
         assert.strictEqual(await page.locator("#tiers strong").innerText(), "Your tier: 1, 100 lookups a day.")

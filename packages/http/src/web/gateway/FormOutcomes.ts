@@ -29,6 +29,9 @@ const ok = (key: MessageKey, params?: Params): Flash => ({ kind: "ok", lines: [p
 const money = (n: unknown) => `${MONEY_PARAM}${typeof n === "number" ? n : 0}`
 const id = (n: unknown) => String(n ?? "")
 
+/** A message about one top-up: once it is credited (or refused) the open page says so instead (app.js). */
+const about = (topup: unknown, flash: Flash): Flash => (typeof topup === "number" ? { ...flash, topup } : flash)
+
 const orderPlaced = (_: RegExpExecArray, json: Json): FormOutcome => ({
   next: "/v2/orders",
   flash: ok("flash.orderPlaced", { id: id(at(json, "order", "order_id")), price: money(at(json, "order", "price_uzs")) })
@@ -40,7 +43,7 @@ const RULES: ReadonlyArray<FormRule> = [
     back: () => "/v2/dashboard#topup",
     success: (_, json) => ({
       next: `/v2/dashboard#topup-${id(at(json, "topup", "topup_id"))}`,
-      flash: ok("flash.topupCreated", { id: id(at(json, "topup", "topup_id")), amount: money(at(json, "payable_uzs")) })
+      flash: about(at(json, "topup", "topup_id"), ok("flash.topupCreated", { id: id(at(json, "topup", "topup_id")), amount: money(at(json, "payable_uzs")) }))
     })
   },
   {
@@ -48,7 +51,7 @@ const RULES: ReadonlyArray<FormRule> = [
     back: () => "/v2/dashboard#receipt",
     success: (_, json) => ({
       next: `/v2/dashboard#topup-${id(at(json, "topup_id"))}`,
-      flash: ok("flash.receiptSent", { id: id(at(json, "topup_id")) })
+      flash: about(at(json, "topup_id"), ok("flash.receiptSent", { id: id(at(json, "topup_id")) }))
     })
   },
   {

@@ -22,6 +22,7 @@ import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
 import { ticketsPage } from "../pages/TicketsPage.ts"
+import { tierConfirmPage } from "../pages/TierConfirmPage.ts"
 import { errorLines } from "./ErrorText.ts"
 import type { InnerAnswer } from "./InnerCall.ts"
 import type { Flash, FlashLine } from "./WebCookies.ts"
@@ -141,6 +142,20 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
       apiPage(env.ctx, { docs, user: dashboard?.user ?? null, baseUrl: env.publicUrl, reference: env.reference }))],
   [/^\/v2\/api-key\/confirm$/, (env) =>
     load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) => confirmRotatePage(env.ctx, dashboard.user))],
+  [/^\/v2\/api-docs\/getinfo-upgrade\/confirm$/, (env) =>
+    Effect.map(Effect.forEach(["/v2/balance", "/v2/api-docs"], env.get), (answers): PageResult => {
+      const failed = answers.find((a) => a.status !== 200)
+      if (failed) return failure(env.ctx, failed)
+      const [balance, docs] = [answers[0]!.json as { balance_uzs: number }, answers[1]!.json as typeof Dto.ApiDocs.Type]
+      const current = docs.current_tier ?? 0
+      const tier = docs.tiers.find((terms) => String(terms.tier) === env.query.get("tier"))
+      // Nothing to ask about: back to the tiers with the reason, as a refused form would be.
+      const refused = tier === undefined ? "error.tierUnknown" as const : tier.tier <= current ? "error.tierNotUpgrade" as const : undefined
+      if (refused !== undefined || tier === undefined) {
+        return { _tag: "Redirect", to: "/v2/api-docs#tiers", flash: { kind: "error", lines: [{ key: refused ?? "error.tierUnknown" }], form: "tiers" } }
+      }
+      return page(tierConfirmPage(env.ctx, { tier, balance: balance.balance_uzs }))
+    })],
   [/^\/v2\/admin\/login$/, (env) =>
     Effect.map(env.get("/v2/admin/login"), (answer): PageResult =>
       (answer.json as { signed_in?: boolean } | undefined)?.signed_in === true

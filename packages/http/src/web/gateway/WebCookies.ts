@@ -35,6 +35,8 @@ export interface Flash {
   readonly form?: string
   /** What the shopper typed into that form, put back so nothing has to be typed again. */
   readonly values?: Readonly<Record<string, string>>
+  /** The top-up this message is about: the live page rewrites it once that top-up is settled. */
+  readonly topup?: number
 }
 
 // Cookies hold about 4 KB; a flash longer than this is cut to its first lines.
@@ -69,7 +71,8 @@ export const decodeFlash = (secret: string, value: string | undefined): Flash | 
       kind: parsed.kind,
       lines: parsed.lines ?? [],
       ...(typeof parsed.form === "string" && /^[a-z0-9-]{1,40}$/.test(parsed.form) ? { form: parsed.form } : {}),
-      ...(typeof parsed.values === "object" && parsed.values !== null ? { values: parsed.values } : {})
+      ...(typeof parsed.values === "object" && parsed.values !== null ? { values: parsed.values } : {}),
+      ...(Number.isSafeInteger(parsed.topup) && parsed.topup! > 0 ? { topup: parsed.topup! } : {})
     }
   } catch {
     return undefined

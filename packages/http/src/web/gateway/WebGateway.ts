@@ -21,7 +21,8 @@ import { formAnchor, formBack, formSuccess } from "./FormOutcomes.ts"
 import { getJson, runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
 import { keptValues } from "../layout/FormRecall.ts"
-import { CONFIRM_PATH, NEW_KEY_COOKIE, NEW_KEY_PATH, openKey, sealKey } from "./NewKeyOnce.ts"
+import { askFirst } from "./AskFirst.ts"
+import { NEW_KEY_COOKIE, NEW_KEY_PATH, openKey, sealKey } from "./NewKeyOnce.ts"
 import { CSRF_COOKIE, csrfToken, csrfValid, decodeFlash, encodeFlash, type Flash, FLASH_COOKIE, newCsrfSecret } from "./WebCookies.ts"
 
 /**
@@ -202,8 +203,9 @@ export const WebGateway = HttpRouter.middleware(Effect.gen(function*() {
         back = `${back.split("#")[0]}#${many}`
       }
       if (!csrfValid(secret, request.cookies[CSRF_COOKIE], posted.csrf)) return fail([{ key: "error.csrf" }])
-      // Replacing the key stops the old one at once: the browser must have passed the confirmation page.
-      if (path === "/v2/api-key/rotate" && posted.fields["confirm"] !== "yes") return redirect(CONFIRM_PATH, undefined, prepared)
+      // Replacing the key or spending the balance without a purchase form: only from the confirmation page.
+      const question = askFirst(path, posted.fields)
+      if (question !== undefined) return redirect(question, undefined, prepared)
       const answer = yield* runInner(router, posted.forward)
       if (answer.status >= 300 && answer.status < 400) return answer.response
       if (answer.status === 401) {

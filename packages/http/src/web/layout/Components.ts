@@ -15,7 +15,10 @@ export const flashBox = (ctx: PageContext): Html => {
   const role = flash.kind === "error" ? "alert" : "status"
   const lines = flash.lines.map((line) => lineText(ctx.tr, line))
   // tabindex lets the script move focus to a failure, so the reader hears it and the screen shows it.
-  return html`<div class="flash flash-${flash.kind}" role="${role}" id="flash" tabindex="-1">${
+  // data-flash-topup: the script rewrites a message about a top-up once that top-up is settled.
+  return html`<div class="flash flash-${flash.kind}" role="${role}" id="flash" tabindex="-1"${
+    flash.topup === undefined ? "" : html` data-flash-topup="${String(flash.topup)}"`
+  }>${
     lines.length === 1 ? html`<p>${lines[0]}</p>` : html`<ul>${lines.map((l) => html`<li>${l}</li>`)}</ul>`
   }</div>`
 }

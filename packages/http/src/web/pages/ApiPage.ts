@@ -1,8 +1,9 @@
 import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
-import { actionForm, formGuards, section, select, submit } from "../layout/Components.ts"
+import { actionForm, section, select, submit } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
+import { TIER_CONFIRM_PATH } from "./TierConfirmPage.ts"
 
 export interface ApiData {
   readonly docs: typeof Dto.ApiDocs.Type
@@ -44,7 +45,8 @@ const tierCard = (ctx: PageContext, data: ApiData): Html => {
     ? html``
     : higher.length === 0
     ? html`<p>${t("api.tierTop")}</p>`
-    : html`<form method="post" action="/v2/api-docs/getinfo-upgrade">${formGuards(ctx, { idempotent: true })}
+    // A question first (GET, no money moves): the confirmation page shows the price and takes it.
+    : html`<form method="get" action="${TIER_CONFIRM_PATH}">
 ${select({ name: "tier", label: t("field.tier"), options: higher.map((tier, i) => ({ value: String(tier.tier), label: option(tier), selected: i === 0 })) })}
 ${submit(t("api.tierSubmit"))}</form>`
   return section("tiers", t("api.tierTitle"), html`<p>${t("api.tierLead")}</p>

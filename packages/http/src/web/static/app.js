@@ -173,20 +173,33 @@
       return getJson("/v2/dashboard").then(function (dashboard) {
         var found = (dashboard.topups || []).filter(function (tp) { return tp.topup_id === id })[0]
         setBalance(dashboard.balance_uzs)
+        if (!found) return
+        var said = found.status === "paid"
+          ? t("topup.credited", { id: id, amount: formatUzs(found.credited_uzs || found.payable_uzs) })
+          : found.status === "rejected" && found.admin_note
+          ? t("topup.rejectedBecause", { reason: found.admin_note })
+          : t("status.topup." + found.status)
+        // The message the form left ("created, transfer exactly ...") is stale now: it says what happened.
+        var note = document.querySelector('[data-flash-topup="' + id + '"]')
+        if (note) {
+          note.className = "flash flash-" + (found.status === "paid" ? "ok" : "error")
+          note.textContent = ""
+          var lines = found.status === "paid" ? [said] : [t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })]
+          if (found.status === "rejected" && found.admin_note) lines.push(said)
+          lines.forEach(function (words) {
+            var text = document.createElement("p")
+            text.textContent = words
+            note.appendChild(text)
+          })
+        }
         var panel = document.getElementById("topup-" + id)
-        if (!found || !panel) return
+        if (!panel) return
         panel.setAttribute("data-status", found.status)
         // Settled: the card says so in full; the transfer details and buttons go (nothing left to pay).
         var heading = panel.querySelector("h2")
         if (heading) heading.textContent = t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })
         var line = panel.querySelector("[data-topup-status]")
-        if (line) {
-          line.textContent = found.status === "paid"
-            ? t("topup.credited", { id: id, amount: formatUzs(found.credited_uzs || found.payable_uzs) })
-            : found.status === "rejected" && found.admin_note
-            ? t("topup.rejectedBecause", { reason: found.admin_note })
-            : t("status.topup." + found.status)
-        }
+        if (line) line.textContent = said
         Array.prototype.forEach.call(panel.querySelectorAll("form, .countdown, .pay"), function (node) { node.remove() })
         var row = document.querySelector('[data-topup-row="' + id + '"] [data-status]')
         setBadge(row, "topup", found.status)
