@@ -29,12 +29,12 @@ import { Migrations } from "@resale/store/Migrations.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { sandboxHotWalletPhrase } from "@resale/ton/TonHotWallet.ts"
-import { worldSocketOf } from "@resale/world/SharedSandbox.ts"
+import { sharedSandboxWorld, worldSocketOf } from "@resale/world/SharedSandbox.ts"
 import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
 import { tonCenterClient } from "@resale/ton/TonCenterBlockchain.ts"
 import { Address, fromNano } from "@ton/core"
 import { TonClient } from "@ton/ton"
-import { Effect, Layer } from "effect"
+import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { type ChildProcess, spawn } from "node:child_process"
 import { copyFileSync, mkdtempSync, openSync, rmSync } from "node:fs"
@@ -154,6 +154,18 @@ const runOne = async (setting: string): Promise<Figures> => {
   }).pipe(Effect.provide(shop), Effect.scoped))
   const placingSeconds = (Date.now() - placingStarted) / 1000
 
+  // The sandbox world (TON emulator, Fragment simulator): owned by this process and joined by the worker
+  // over loopback, as a production worker reaches toncenter and fragment.com in other processes;
+  // BENCH_WORLD=worker lets the worker own it (both then run on the worker's thread).
+  const worldScope = Scope.makeUnsafe()
+  if (process.env.BENCH_WORLD !== "worker") {
+    await Effect.runPromise(Layer.buildWithScope(sharedSandboxWorld(dataDir, {
+      sessionHold: Duration.minutes(3),
+      sessionWait: Duration.seconds(30),
+      blockInterval: Duration.seconds(BLOCK_SECONDS),
+      fragmentSessions: Number(process.env.SANDBOX_FRAGMENT_SESSIONS ?? 4)
+    }), worldScope))
+  }
   const probePort = await freePort()
   const log = openSync(join(dataDir, "worker.log"), "w")
   // BENCH_NODE_ARGS: extra node flags for the worker, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
@@ -246,6 +258,7 @@ const runOne = async (setting: string): Promise<Figures> => {
     // The worker's log outlives the run for a look at its batches.
     copyFileSync(join(dataDir, "worker.log"), join(tmpdir(), `resale-fulfil-${setting.replace(/\W/g, "_")}.log`))
     await Effect.runPromise(dropDatabase(name)).catch(() => undefined)
+    await Effect.runPromise(Scope.close(worldScope, Exit.void))
     rmSync(dataDir, { recursive: true, force: true })
   }
 }
