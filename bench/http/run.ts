@@ -16,6 +16,7 @@
  * (BENCH_WORKER=true keeps it in).
  * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432) and pgbench.
  * Needs wrk on PATH for the wrk rows (skipped when missing).
+ * BENCH_SYS=true also prints each run's system CPU per request (the kernel's share: sockets).
  * Run: node bench/http/run.ts [seconds per run, default 10] [rounds, default 3]
  */
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
@@ -110,6 +111,9 @@ const cpuSeconds = (pid: number) => {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
+/** System CPU seconds alone. */
+const systemSeconds = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[12]) / 100
+
 const sampleRss = (pid: number) => {
   let peak = 0
   const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200)
@@ -155,8 +159,12 @@ interface Comparison {
 /** A load run's rate, and the CPU microseconds per request the process `pid` spent on it. */
 const measured = async (pid: number | undefined, run: () => Promise<{ rate: number; requests: number }>, cpu: Array<number>) => {
   const before = pid === undefined ? 0 : cpuSeconds(pid)
+  const sysBefore = pid === undefined ? 0 : systemSeconds(pid)
   const { rate, requests } = await run()
-  if (pid !== undefined && requests > 0) cpu.push(((cpuSeconds(pid) - before) * 1e6) / requests)
+  if (pid !== undefined && requests > 0) {
+    cpu.push(((cpuSeconds(pid) - before) * 1e6) / requests)
+    if (process.env.BENCH_SYS === "true") console.log(`  pid ${pid}: system ${(((systemSeconds(pid) - sysBefore) * 1e6) / requests).toFixed(1)} us per request`)
+  }
   return rate
 }
 

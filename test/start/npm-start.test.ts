@@ -80,7 +80,9 @@ const waitFor = <A>(what: string, look: Effect.Effect<A>, done: (a: A) => boolea
     return last
   })
 
-describe("npm start (one process: server + worker, one sandbox world)", () => {
+// The three starts side by side: each has its own port, data directory and database, and most of a
+// test is waiting on its server process.
+describe.concurrent("npm start (one process: server + worker, one sandbox world)", () => {
   it.live("embedded database, sandbox: faucet, direct transfer, top-up, stars by the in-process worker; all kept across a restart", () =>
     Effect.gen(function*() {
       const dataDir = mkdtempSync(join(tmpdir(), "resale-start-"))

@@ -120,7 +120,9 @@ const World = Layer.unwrap(Effect.gen(function*() {
   return FragmentSandbox.layerSimulator({ paymentSeen: paymentSeenOn(emulator) })
 })).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 })))
 
-describe("several workers on one database", () => {
+// Both runs side by side: each has its own database, chain, simulator and gift log, and much of
+// each run is waiting on chain blocks, leases and the one Fragment session of the first.
+describe.concurrent("several workers on one database", () => {
   it.live("two workers over 100 orders: each executed exactly once", () => run(2, 1).pipe(Effect.provide(World)), 360_000)
   it.live("four workers over 100 orders: each executed exactly once", () => run(4, 4).pipe(Effect.provide(World)), 360_000)
 })

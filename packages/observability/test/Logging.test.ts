@@ -111,6 +111,23 @@ describe("logging without an effect (logInContext)", () => {
       }
     }))
 
+  it.effect("writes the effect's JSON line when keys repeat, clash with the line's own or are indices", () =>
+    Effect.gen(function*() {
+      const lines: Array<string> = []
+      const odd = { orderId: 1, order_id: 2, "7": "x", level: "mine", note: undefined, when: new Date(0), big: 5n, list: ["a", API_KEY] }
+      const logged = yield* Effect.gen(function*() {
+        yield* Effect.log("odd").pipe(Effect.annotateLogs(odd))
+        return logInContext(yield* Effect.context<never>(), "Info", "odd", odd)
+      }).pipe(
+        Effect.annotateLogs({ process: "server", order_id: 0 }),
+        Effect.provide(Logger.layer([makeJsonLogger((line) => lines.push(line))]))
+      )
+      assert.isTrue(logged)
+      const [viaEffect, direct] = lines.map((line) => line.replace(/"time":"[^"]+"/, "T"))
+      assert.strictEqual(direct, viaEffect)
+      assert.notInclude(direct!, API_KEY)
+    }))
+
   it.effect("keeps to the minimum level, and leaves other loggers to effect", () =>
     Effect.gen(function*() {
       const { lines, logged } = yield* both("Debug", "Info", "json")
