@@ -6,7 +6,7 @@
  * payment's `Ref#`, never paid twice.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { type Nanoton, Blockchain, type Wallet, type WalletVersion } from "@resale/core/ports/Blockchain.ts"
+import { type Nanoton, Blockchain, type PreparedBatch, type Wallet, type WalletVersion } from "@resale/core/ports/Blockchain.ts"
 import { WalletPayments } from "@resale/core/ports/WalletPayments.ts"
 import { type BatchItem, WalletBatches, WalletBatchSettings } from "@resale/core/wallet/WalletBatches.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
@@ -15,7 +15,7 @@ import { deriveKeys, makeTonBlockchain, SandboxBlockchain, walletContract } from
 import { sandboxClient } from "@resale/ton/SandboxBlockchain.ts"
 import { mnemonicNew } from "@ton/crypto"
 import { Address, beginCell } from "@ton/ton"
-import { Context, Duration, Effect, Layer, Redacted } from "effect"
+import { Context, Deferred, Duration, Effect, Layer, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { freshDatabase } from "./support/SharedWorld.ts"
 
@@ -50,12 +50,12 @@ const setup = (funds: bigint, version: WalletVersion = "v5r1") =>
     return { records, sql, sandbox, wallet }
   })
 
-const batchesOver = (chain: Blockchain["Service"], records: WalletPayments["Service"]) =>
+const batchesOver = (chain: Blockchain["Service"], records: WalletPayments["Service"], parallel = 1) =>
   Effect.map(
     Layer.build(WalletBatches.layer.pipe(
       Layer.provide(Layer.succeed(Blockchain)(chain)),
       Layer.provide(Layer.succeed(WalletPayments)(records)),
-      Layer.provide(Layer.succeed(WalletBatchSettings)({ confirmWithin: Duration.seconds(20), pollEvery: Duration.millis(100) }))
+      Layer.provide(Layer.succeed(WalletBatchSettings)({ confirmWithin: Duration.seconds(20), pollEvery: Duration.millis(100), parallel }))
     )),
     (context) => Context.get(context, WalletBatches)
   )
@@ -165,5 +165,95 @@ describe.each(["v5r1", "highload-v3"] as const)("batched hot-wallet payments fro
       assert.deepStrictEqual(rows.map((r) => [r.key, r.state]), [["old-live", "open"], ["old-lost", "failed"], ["old-paid", "paid"]])
       assert.match(rows.find((r) => r.key === "old-paid")?.tx_hash ?? "", /^[0-9a-f]{64}$/)
       assert.deepStrictEqual(yield* refsPaid(sandbox, wallet), ["OLDPAID1"], "nothing paid again")
+    }).pipe(Effect.provide(Env)), 90_000)
+})
+
+/** Batches that pass the send only once `count` distinct messages reached it: proof that they were open together. */
+const sendTogether = (chain: Blockchain["Service"], count: number) =>
+  Effect.map(Deferred.make<void>(), (all): Blockchain["Service"] => {
+    const seen = new Set<string>()
+    return {
+      ...chain,
+      send: (prepared) =>
+        Effect.gen(function*() {
+          seen.add(prepared.boc)
+          if (seen.size >= count) yield* Deferred.succeed(all, undefined)
+          yield* Deferred.await(all).pipe(Effect.timeoutOrElse({ duration: "30 seconds", orElse: () => Effect.die(`only ${seen.size} messages reached the send`) }))
+          return yield* chain.send(prepared)
+        })
+    }
+  })
+
+describe("Highload Wallet V3 with several batches in flight (HOT_WALLET_PARALLEL; sandbox chain, PostgreSQL)", () => {
+  it.live("three batches open at once under three query ids, a fourth refused until one settles; each Ref# paid once", () =>
+    Effect.gen(function*() {
+      const { records, sandbox, sql, wallet } = yield* setup(100n * TON, "highload-v3")
+      const together = yield* sendTogether(yield* Blockchain, 3)
+      const batches = yield* batchesOver(together, records, 3)
+      assert.strictEqual(batches.parallel(wallet), 3)
+      const groups = ["p", "q", "r", "s"].map((prefix) => items(prefix, [TON / 10n, TON / 20n]))
+      const outcomes = yield* Effect.forEach(groups, (group) => batches.pay(wallet, group), { concurrency: "unbounded" })
+      // No batch settled before three were open together: exactly one group found every slot taken.
+      const refused = outcomes.filter((o) => o.every((x) => x._tag === "Open"))
+      assert.strictEqual(refused.length, 1)
+      assert.match(refused[0]![0]!._tag === "Open" ? refused[0]![0]!.message : "", /3 batches of this wallet are still open/)
+      assert.strictEqual(outcomes.filter((o) => o.every((x) => x._tag === "Paid")).length, 3)
+      const rows = yield* sql<{ state: string; query_id: string; slot: number }>`SELECT state, query_id, slot FROM wallet_batches ORDER BY id`
+      assert.deepStrictEqual(rows.map((r) => r.state), ["executed", "executed", "executed"])
+      assert.strictEqual(new Set(rows.map((r) => String(r.query_id))).size, 3, "each message its own query id")
+      assert.deepStrictEqual(rows.map((r) => Number(r.slot)).toSorted(), [0, 1, 2])
+
+      // The refused group is paid once a slot is free; asked again, nothing is paid twice.
+      const late = groups[outcomes.indexOf(refused[0]!)]!
+      assert.deepStrictEqual((yield* batches.pay(wallet, late)).map((o) => o._tag), ["Paid", "Paid"])
+      for (const group of groups) assert.deepStrictEqual((yield* batches.pay(wallet, group)).map((o) => o._tag), ["Paid", "Paid"])
+      assert.deepStrictEqual((yield* refsPaid(sandbox, wallet)).toSorted(), groups.flat().map((b) => b.ref).toSorted(), "each Ref# paid once")
+    }).pipe(Effect.provide(Env)), 90_000)
+
+  it.live("a crash with three batches in flight: a new process settles each by its message and Ref# before anything is signed again", () =>
+    Effect.gen(function*() {
+      const { records, sandbox, sql, wallet } = yield* setup(100n * TON, "highload-v3")
+      const chain = yield* Blockchain
+      // The process dies right after each message went out, all three open together.
+      const together = yield* sendTogether(chain, 3)
+      const crashing: Blockchain["Service"] = { ...together, send: (p) => Effect.andThen(together.send(p), Effect.die("process killed")) }
+      const dying = yield* batchesOver(crashing, records, 3)
+      const groups = ["x", "y", "z"].map((prefix) => items(prefix, [TON / 2n, TON / 3n]))
+      const exits = yield* Effect.forEach(groups, (group) => Effect.exit(dying.pay(wallet, group)), { concurrency: "unbounded" })
+      assert.deepStrictEqual(exits.map((e) => e._tag), ["Failure", "Failure", "Failure"])
+      const open = yield* sql<{ state: string }>`SELECT state FROM wallet_batches`
+      assert.deepStrictEqual(open.map((b) => b.state), ["signed", "signed", "signed"], "stored before the send, outcomes never recorded")
+
+      const restarted = yield* batchesOver(makeTonBlockchain(sandboxClient(sandbox.emulator, Effect.void, sandbox.blocks), { expiryMarginSeconds: 1 }), records, 3)
+      const outcomes = yield* Effect.forEach(groups, (group) =>
+        Effect.gen(function*() {
+          while (true) {
+            const answer = yield* restarted.pay(wallet, group)
+            if (answer.every((o) => o._tag !== "Open")) return answer
+            yield* Effect.sleep("100 millis")
+          }
+        }), { concurrency: "unbounded" })
+      assert.deepStrictEqual(outcomes.map((o) => o.map((x) => x._tag)), groups.map(() => ["Paid", "Paid"]))
+      assert.deepStrictEqual((yield* refsPaid(sandbox, wallet)).toSorted(), groups.flat().map((b) => b.ref).toSorted(), "each Ref# paid once")
+      const settled = yield* sql<{ state: string }>`SELECT state FROM wallet_batches`
+      assert.deepStrictEqual(settled.map((b) => b.state), ["executed", "executed", "executed"], "nothing signed anew")
+    }).pipe(Effect.provide(Env)), 90_000)
+
+  it.live("a V5R1 keeps one message in flight whatever HOT_WALLET_PARALLEL says: its seqno allows no more", () =>
+    Effect.gen(function*() {
+      const { records, wallet } = yield* setup(10n * TON, "v5r1")
+      const chain = yield* Blockchain
+      assert.strictEqual((yield* batchesOver(chain, records, 3)).parallel(wallet), 1)
+      const prepare = (prefix: string) =>
+        chain.prepareBatch(wallet, items(prefix, [TON / 10n]).map((i) => ({ to: i.payTo, amount: i.amount, payload: i.payload, validUntil: i.validUntil })))
+      const record = (prefix: string, prepared: PreparedBatch) =>
+        records.record(chain.network, prepared, items(prefix, [TON / 10n]).map((i) => ({ ...i, walletAddress: wallet.address })), new Date(), 3)
+      const first = yield* prepare("v")
+      yield* record("v", first)
+      // The process's own guard let go: only the records stand in the way of a second message.
+      yield* chain.discard(first)
+      const refused = yield* Effect.flip(record("w", yield* prepare("w")))
+      assert.strictEqual(refused._tag, "WalletBatchBusy")
+      assert.match(refused.message, /Another batch of this wallet is still open/)
     }).pipe(Effect.provide(Env)), 90_000)
 })

@@ -33,6 +33,8 @@ export interface WorkerTimings {
   readonly concurrency: number
   /** Most account-order payments one message of the hot wallet carries (`HOT_WALLET_BATCH`); 1: one at a time. */
   readonly hotWalletBatch: number
+  /** Messages of a Highload Wallet V3 in flight at once (`HOT_WALLET_PARALLEL`); a seqno wallet has one. */
+  readonly hotWalletParallel: number
   /** Marketplace invoices asked for at once (`FRAGMENT_QUOTE_CONCURRENCY`). */
   readonly quoteConcurrency: number
   /** How long an idle fulfilment loop waits before it looks for due orders again. */

@@ -131,6 +131,12 @@ export const Worker = {
     "most account-order payments one message of the hot wallet carries (v5r1 up to 255, highload-v3 up to 254, v4r2 up to 4); 1: one at a time; a batch holds at most WORKER_CONCURRENCY orders",
     1
   ),
+  HOT_WALLET_PARALLEL: S.integer(
+    "HOT_WALLET_PARALLEL",
+    4,
+    "messages of a highload-v3 hot wallet in flight at once, each a batch under its own query id (v5r1 and v4r2 always have one: their seqno)",
+    1
+  ),
   FRAGMENT_QUOTE_CONCURRENCY: S.integer("FRAGMENT_QUOTE_CONCURRENCY", 8, "Fragment invoices asked for at once by one worker (rate limits and busy sessions back off)", 1),
   WORKER_CONCURRENCY: S.integer("WORKER_CONCURRENCY", 4, "orders processed at once by one worker", 1),
   WORKER_POLL_INTERVAL: S.duration("WORKER_POLL_INTERVAL", "1 second", "idle wait of a fulfilment loop"),

@@ -2,7 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { FragmentSandbox } from "@resale/marketplace"
 import { makeJsonLogger } from "@resale/observability/Logging.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
-import { Context, Effect, Layer, Logger } from "effect"
+import { Context, Effect, Layer, Logger, Tracer } from "effect"
 import { HttpServer } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
 import { request } from "undici"
@@ -47,6 +47,17 @@ const TestLayer = Layer.effect(Base)(Effect.gen(function*() {
   if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
   return Base.of({ url: `http://127.0.0.1:${server.address.port}` })
 })).pipe(Layer.provideMerge(Served), Layer.provide(Logger.layer([capture]))) as Layer.Layer<Base | FrontDoor, unknown>
+
+// The same server with a tracing backend installed (as `OTEL_EXPORTER_OTLP_ENDPOINT` installs one):
+// the front door makes no spans only when no backend would see them.
+const spans: Array<string> = []
+const recording = Tracer.make({
+  span: (options) => {
+    spans.push(options.name)
+    return Tracer.nativeTracer.span(options)
+  }
+})
+const TracedLayer = TestLayer.pipe(Layer.provide(Layer.succeed(Tracer.Tracer, recording)))
 
 /** An answer with its header names in wire order. */
 const get = (url: string, path: string, headers: Record<string, string> = {}) =>
@@ -188,5 +199,20 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       // A rotated key is refused at once: nothing is cached.
       yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })
       assert.strictEqual((yield* get(url, "/v2/api/balance", { "x-api-key": key })).status, 401)
+    }))
+})
+
+layer(TracedLayer, { timeout: "60 seconds", excludeTestServices: true })("front door with a tracing backend", (it) => {
+  it.effect("exports the spans of what it answers, as the pipeline does", () =>
+    Effect.gen(function*() {
+      const { url } = yield* Base
+      const door = yield* FrontDoor
+      const cookie = yield* signIn(url, 5151, "traced_user")
+      const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
+      const before = door.answered()
+      spans.length = 0
+      assert.strictEqual((yield* get(url, "/v2/api/balance", { "x-api-key": key })).status, 200)
+      assert.strictEqual(door.answered(), before + 1)
+      assert.includeMembers(spans, ["Accounts.balanceByApiKey", "Users.balanceByApiKeyHash"])
     }))
 })

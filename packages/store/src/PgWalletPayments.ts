@@ -69,8 +69,9 @@ const ids = rowDecoder("wallet_payments", Schema.Struct({ id: IntColumn }))
 
 /**
  * `WalletPayments` on `wallet_batches` / `wallet_payments`. A batch and its payments go in one
- * transaction; the partial unique index on open batches refuses a second open batch of a wallet,
- * whichever process asks, and a key already open or paid refuses the whole batch.
+ * transaction; the partial unique indexes on open batches refuse one more open batch of a wallet
+ * than its slots (one for a seqno wallet) and a second open message with the same query id,
+ * whichever process asks; a key already open or paid refuses the whole batch.
  */
 export const PgWalletPayments = {
   layer: Layer.effect(
@@ -83,16 +84,31 @@ export const PgWalletPayments = {
         network: string,
         prepared: PreparedBatch,
         payments: ReadonlyArray<NewWalletPayment>,
-        now: Date
+        now: Date,
+        slots = 1
       ) {
+        // A seqno leaves room for one message in flight, whatever the caller asks.
+        const open = prepared.queryId === undefined ? 1 : Math.max(1, Math.floor(slots))
         return yield* sql.withTransaction(Effect.gen(function*() {
-          const inserted = yield* sql`
-            INSERT INTO wallet_batches (network, wallet_address, state, seqno, external_hash, valid_until, prepared, payments, created_at, updated_at)
-            VALUES (${network}, ${prepared.wallet}, 'signed', ${prepared.seqno}, ${prepared.externalHash}, ${prepared.validUntil},
-                    ${preparedJson(prepared)}::jsonb, ${payments.length}, ${now}, ${now})
-            ON CONFLICT (wallet_address) WHERE state IN ('signed', 'sent') DO NOTHING
+          // The lowest free slot. Two transactions that picked the same one meet at the unique index: the
+          // later one looks again (it now sees the other's row), at most once per slot.
+          const insert = sql`
+            INSERT INTO wallet_batches (network, wallet_address, state, seqno, external_hash, valid_until, prepared, payments, created_at, updated_at, slot, query_id)
+            SELECT ${network}, ${prepared.wallet}, 'signed', ${prepared.seqno}, ${prepared.externalHash}, ${prepared.validUntil},
+                   ${preparedJson(prepared)}::jsonb, ${payments.length}, ${now}, ${now}, free.slot, ${prepared.queryId ?? null}
+            FROM (
+              SELECT n AS slot FROM generate_series(0, ${open - 1}) AS n
+              WHERE NOT EXISTS (
+                SELECT 1 FROM wallet_batches b
+                WHERE b.wallet_address = ${prepared.wallet} AND b.state IN ('signed', 'sent') AND b.slot = n)
+              ORDER BY n LIMIT 1) AS free
+            ON CONFLICT DO NOTHING
             RETURNING *`
-          if (inserted.length === 0) return yield* busy("Another batch of this wallet is still open")
+          let inserted = yield* insert
+          for (let again = 1; again < open && inserted.length === 0; again++) inserted = yield* insert
+          if (inserted.length === 0) {
+            return yield* busy(open === 1 ? "Another batch of this wallet is still open" : `${open} batches of this wallet are still open, or one has this query id`)
+          }
           const batch = yield* batchRows.one(inserted)
           // Every payment in one statement (a batch carries up to 255); positions follow the batch's order.
           const given = JSON.stringify(payments.map((p, position) => ({

@@ -58,6 +58,7 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
       hotWalletVersion: Option.none(),
       concurrency: 2,
       hotWalletBatch: 255,
+      hotWalletParallel: 4,
       quoteConcurrency: 8,
       pollInterval: Duration.millis(50),
       orderLease: Duration.seconds(5),

@@ -53,13 +53,20 @@ export const HotWalletLive = Layer.unwrap(Effect.gen(function*() {
   return TonHotWallet.layerWith({ phrase: settings.hotWalletMnemonic, version: settings.hotWalletVersion, sandbox: settings.sandbox })
 }))
 
-/** Account orders paid from the hot wallet in batches (`HOT_WALLET_BATCH` per message), timed by the worker's settings. */
+/**
+ * Account orders paid from the hot wallet in batches (`HOT_WALLET_BATCH` per message; a Highload V3
+ * has `HOT_WALLET_PARALLEL` messages in flight), timed by the worker's settings.
+ */
 export const WorkerBatchedPurchases = Layer.unwrap(Effect.gen(function*() {
   const settings = yield* WorkerConfig
   return BatchedPurchases.layer.pipe(
     Layer.provideMerge(WalletBatches.layer),
     Layer.provide(PayerAccountsLive),
-    Layer.provide(Layer.succeed(WalletBatchSettings)({ confirmWithin: settings.confirmWait, pollEvery: settings.chainPollEvery })),
+    Layer.provide(Layer.succeed(WalletBatchSettings)({
+      confirmWithin: settings.confirmWait,
+      pollEvery: settings.chainPollEvery,
+      parallel: settings.hotWalletParallel
+    })),
     Layer.provide(Layer.succeed(BatchedPurchaseSettings)({
       batchLimit: settings.hotWalletBatch,
       quoteConcurrency: settings.quoteConcurrency,

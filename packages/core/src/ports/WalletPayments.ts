@@ -3,7 +3,8 @@
  * that carry them: one external message, many payments. A batch and each payment's `Ref#`, recipient
  * and amount are stored together BEFORE the message is sent; from then on only that message may pay
  * them, until it is known not to have (expired, superseded, its action skipped).
- * At most one batch per wallet is open (`signed`/`sent`) across every process: the seqno allows no more.
+ * Open batches (`signed`/`sent`) are bounded per wallet across every process: one for a seqno wallet
+ * (its seqno allows no more), up to `slots` for a Highload Wallet V3 (query ids, never two alike open).
  */
 import { Context, type Effect, type Option, Schema } from "effect"
 import { Nanoton, type PreparedBatch } from "./Blockchain.ts"
@@ -62,14 +63,16 @@ export interface PaymentSettlement {
 export class WalletPayments extends Context.Service<WalletPayments, {
   /**
    * Stores the signed batch and its payments at once (a payment's earlier `failed` record under the
-   * same key is replaced). Fails `WalletBatchBusy` when the wallet has an open batch, or a key is
-   * `open` or `paid` already: then nothing is stored and the message must not be sent.
+   * same key is replaced). Fails `WalletBatchBusy` when the wallet has `slots` open batches already
+   * (always 1 for a message with a seqno, whatever is asked), another open batch has the same query
+   * id, or a key is `open` or `paid` already: then nothing is stored and the message must not be sent.
    */
   readonly record: (
     network: string,
     prepared: PreparedBatch,
     payments: ReadonlyArray<NewWalletPayment>,
-    now: Date
+    now: Date,
+    slots?: number
   ) => Effect.Effect<WalletBatch, WalletBatchBusy>
   readonly markSent: (batchId: number, now: Date) => Effect.Effect<void>
   /** Closes the batch (`executed`, `expired`, `superseded`) and settles its payments in one transaction. */

@@ -27,6 +27,9 @@ export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings
   defaultValue: () => ({ batchLimit: 255, quoteConcurrency: 8, deliveryWithin: Duration.seconds(60), pollEvery: Duration.millis(1500) })
 })
 
+/** How often a collector with a message in flight looks whether enough invoices wait for one more. */
+const FILL_CHECK = Duration.millis(25)
+
 const stopping = (key: string): ItemOutcome => ({ _tag: "Open", key, message: "the worker is stopping" })
 
 interface Waiting {
@@ -50,7 +53,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       const quotes = yield* Semaphore.make(Math.max(1, settings.quoteConcurrency))
       const reports = yield* Semaphore.make(Math.max(1, settings.quoteConcurrency))
       const scope = yield* Effect.scope
-      // One collector per wallet address: a message of the wallet in flight at a time (its seqno).
+      // One collector per wallet address: as many messages of the wallet in flight as it allows (one per seqno).
       const collectors = new Map<string, Queue.Queue<Waiting>>()
 
       /** Pays one batch of the waiting invoices and hands each waiter its outcome, whatever happens. */
@@ -68,19 +71,36 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           })
         })
 
-      // Group commit: while the wallet's message is in flight the ready invoices queue up; the next
-      // message carries all of them (up to the limit). Each waiter only awaits its own outcome, so an
-      // order goes on to its delivery as soon as its batch is settled, never behind later batches.
-      const collect = (queue: Queue.Queue<Waiting>) =>
+      // Group commit: while the wallet's messages are in flight (one for a seqno wallet, up to its
+      // `parallel` for a Highload V3) the ready invoices queue up; the next message carries all of them
+      // (up to the limit). Each waiter only awaits its own outcome, so an order goes on to its delivery
+      // as soon as its batch is settled, never behind later batches. A further message goes out beside
+      // those in flight only for a share of a full batch (a message costs its own fee): a few invoices
+      // wait for the next free one.
+      const collect = (queue: Queue.Queue<Waiting>, wallet: Wallet) =>
         Effect.gen(function*() {
-          const [first] = yield* Queue.takeN(queue, 1)
-          const limit = Math.max(1, Math.min(settings.batchLimit, batches.limit(first!.wallet)))
-          const ready = Math.min(limit - 1, yield* Queue.size(queue))
-          // (takeBetween with a minimum of 0 takes nothing at all)
-          const rest = ready > 0 ? yield* Queue.takeBetween(queue, 1, ready) : []
-          yield* Effect.uninterruptible(payBatch([first!, ...rest]))
+          const parallel = batches.parallel(wallet)
+          const inFlight = yield* Semaphore.make(parallel)
+          const limit = Math.max(1, Math.min(settings.batchLimit, batches.limit(wallet)))
+          const share = Math.ceil(limit / parallel)
+          let running = 0
+          return yield* Effect.gen(function*() {
+            yield* Semaphore.take(inFlight, 1)
+            while (running > 0 && (yield* Queue.size(queue)) < share) yield* Effect.sleep(FILL_CHECK)
+            // What is taken is in a batch at once: a stop never finds an invoice taken and unanswered.
+            yield* Effect.uninterruptibleMask((restore) =>
+              Effect.gen(function*() {
+                const [first] = yield* restore(Queue.takeN(queue, 1))
+                const ready = Math.min(limit - 1, yield* Queue.size(queue))
+                // (takeBetween with a minimum of 0 takes nothing at all)
+                const rest = ready > 0 ? yield* Queue.takeBetween(queue, 1, ready) : []
+                running++
+                const over = Effect.andThen(Effect.sync(() => running--), Semaphore.release(inFlight, 1))
+                yield* Effect.forkIn(Effect.ensuring(payBatch([first!, ...rest]), over), scope, { uninterruptible: true })
+              })
+            ).pipe(Effect.onInterrupt(() => Semaphore.release(inFlight, 1)))
+          }).pipe(Effect.forever)
         }).pipe(
-          Effect.forever,
           // A stopping worker: invoices still queued were never signed; their orders go back to the queue.
           Effect.onInterrupt(() =>
             Effect.flatMap(Queue.clear(queue), (left) =>
@@ -96,7 +116,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           const raced = collectors.get(wallet.address)
           if (raced !== undefined) return raced
           collectors.set(wallet.address, queue)
-          yield* Effect.forkIn(collect(queue), scope)
+          yield* Effect.forkIn(collect(queue, wallet), scope)
           return queue
         })
 

@@ -10,6 +10,8 @@
  *    sent; then only that message is looked for (the same message re-sent after a lost answer);
  * 4. per payment: `Paid` (its out message left the wallet), `NotPaid` (its action was skipped, the
  *    message expired or was superseded: retry or refund), or `Open` (not known yet: look again later).
+ * A seqno wallet has one batch in flight; a Highload Wallet V3 up to `parallel` (each under its own
+ * query id), and each `pay` then settles only the open batches no call of this process is watching.
  */
 import { Clock, Context, Duration, Effect, Layer, Option, Result } from "effect"
 import {
@@ -43,11 +45,17 @@ export interface WalletBatchSettings {
   /** How long to look for a sent batch on chain before leaving its payments open. */
   readonly confirmWithin: Duration.Duration
   readonly pollEvery: Duration.Duration
+  /** Batches of a Highload Wallet V3 in flight at once (a seqno wallet always has one); 1 when unset. */
+  readonly parallel?: number
 }
 
 export const WalletBatchSettings = Context.Reference<WalletBatchSettings>("core/wallet/WalletBatchSettings", {
-  defaultValue: () => ({ confirmWithin: Duration.seconds(75), pollEvery: Duration.millis(1500) })
+  defaultValue: () => ({ confirmWithin: Duration.seconds(75), pollEvery: Duration.millis(1500), parallel: 1 })
 })
+
+/** Messages of this wallet that may be in flight at once: a seqno allows one, query ids many. */
+export const parallelOf = (wallet: Wallet, parallel: number | undefined): number =>
+  wallet.version === "highload-v3" ? Math.max(1, Math.floor(parallel ?? 1)) : 1
 
 const refIn = (comment: string | null) => /Ref#([A-Za-z0-9_-]+)/.exec(comment ?? "")?.[1]
 
@@ -67,6 +75,8 @@ export class WalletBatches extends Context.Service<WalletBatches, {
   /** Settles the wallet's open batches and loose open payments as far as the chain tells now. */
   readonly reconcile: (wallet: Wallet) => Effect.Effect<void>
   readonly limit: (wallet: Wallet) => number
+  /** Batches of the wallet that may be paid at once (`pay` calls running side by side). */
+  readonly parallel: (wallet: Wallet) => number
 }>()("core/wallet/WalletBatches") {
   static readonly layer = Layer.effect(
     WalletBatches,
@@ -74,6 +84,8 @@ export class WalletBatches extends Context.Service<WalletBatches, {
       const chain = yield* Blockchain
       const records = yield* WalletPayments
       const settings = yield* WalletBatchSettings
+      // Messages (by hash) a `pay` of this process is storing, sending and watching: another `pay` leaves them to it.
+      const watching = new Set<string>()
 
       /** Per payment of a closed batch: paid by this message, or else by any message carrying its Ref#. */
       const settleBatch = (batch: WalletBatch, payments: ReadonlyArray<WalletPayment>, status: Exclude<BatchStatus, { _tag: "Pending" }>) =>
@@ -105,6 +117,7 @@ export class WalletBatches extends Context.Service<WalletBatches, {
 
       const reconcile = Effect.fn("WalletBatches.reconcile")(function*(wallet: Wallet) {
         for (const open of yield* records.openBatches(wallet.address)) {
+          if (watching.has(open.batch.prepared.externalHash)) continue
           const status = yield* chain.confirmBatch(open.batch.prepared).pipe(Effect.orElseSucceed((): BatchStatus => ({ _tag: "Pending" })))
           if (status._tag === "Pending") {
             // Sent or not, re-sending the same message is safe (one seqno, one run).
@@ -161,8 +174,20 @@ export class WalletBatches extends Context.Service<WalletBatches, {
           }))))
           if (Result.isFailure(prepared)) return notPaid(items, prepared.failure, prepared.failure.reason !== "InvalidPayload")
           const message = prepared.success
+          watching.add(message.externalHash)
+          return yield* sendStored(wallet, items, message).pipe(Effect.ensuring(Effect.sync(() => watching.delete(message.externalHash))))
+        })
+
+      const sendStored = (wallet: Wallet, items: ReadonlyArray<BatchItem>, message: PreparedBatch) =>
+        Effect.gen(function*() {
           // Stored before it can go out: from here on only this message may pay these keys.
-          const stored = yield* Effect.result(records.record(chain.network, message, items.map((i) => ({ ...i, walletAddress: wallet.address })), yield* currentDate))
+          const stored = yield* Effect.result(records.record(
+            chain.network,
+            message,
+            items.map((i) => ({ ...i, walletAddress: wallet.address })),
+            yield* currentDate,
+            parallelOf(wallet, settings.parallel)
+          ))
           if (Result.isFailure(stored)) {
             // Never sent: another process has the wallet's open batch, or a key is taken already.
             yield* chain.discard(message)
@@ -200,7 +225,12 @@ export class WalletBatches extends Context.Service<WalletBatches, {
         })
       })
 
-      return WalletBatches.of({ pay, reconcile, limit: (wallet) => chain.batchLimit(wallet.version) })
+      return WalletBatches.of({
+        pay,
+        reconcile,
+        limit: (wallet) => chain.batchLimit(wallet.version),
+        parallel: (wallet) => parallelOf(wallet, settings.parallel)
+      })
     })
   )
 }

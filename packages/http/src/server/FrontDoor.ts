@@ -1,6 +1,6 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { recordRequestFacts, type RequestLogOptions, unroutedFacts } from "@resale/observability/RequestLog.ts"
-import { Context, Effect, Exit, Layer } from "effect"
+import { Context, Effect, Exit, Layer, Tracer } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { HttpConfig } from "./HttpConfig.ts"
@@ -54,7 +54,12 @@ export class FrontDoor extends Context.Service<FrontDoor, {
   static readonly layer = Layer.effect(FrontDoor)(Effect.gen(function*() {
     const https = (yield* HttpConfig).publicUrl.startsWith("https://")
     const routes: Array<FrontRoute> = []
-    let sink: { readonly context: Context.Context<never>; readonly options: RequestLogOptions } | undefined
+    let sink: {
+      readonly context: Context.Context<never>
+      readonly options: RequestLogOptions
+      /** No tracing backend is installed (effect's `nativeTracer`): spans are made for no one. */
+      readonly untraced: boolean
+    } | undefined
     let answered = 0
 
     // The answer with its security headers and body text; kept for responses a route reuses.
@@ -121,7 +126,10 @@ export class FrontDoor extends Context.Service<FrontDoor, {
         write(request, response, ready, made.status, id, started, undefined, undefined)
         return true
       }
-      Effect.runCallbackWith(sink.context)(Effect.annotateLogs(made, "request_id", id), {
+      // Without a tracing backend a front route's spans are seen by no one (a failure is handed on, so
+      // no span reaches a logged error): they are not made. With one, they are exported as always.
+      const traced = sink.untraced ? Effect.withTracerEnabled(made, false) : made
+      Effect.runCallbackWith(sink.context)(Effect.annotateLogs(traced, "request_id", id), {
         onExit: (exit) => {
           if (response.destroyed || response.headersSent) return
           const given = Exit.isSuccess(exit) ? exit.value : undefined
@@ -146,7 +154,8 @@ export class FrontDoor extends Context.Service<FrontDoor, {
 
     return FrontDoor.of({
       add: (route) => void routes.push(route),
-      attach: (context, options) => void (sink = { context, options }),
+      attach: (context, options) =>
+        void (sink = { context, options, untraced: Context.get(context, Tracer.Tracer) === Tracer.nativeTracer }),
       server: () => new FrontDoorServer(),
       answered: () => answered
     })
