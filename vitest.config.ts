@@ -16,6 +16,7 @@ process.env["VITEST_MAX_WORKERS"] ??= String(availableParallelism() + 1)
 const SLOW_FIRST = [
   "test/worker/crash.test.ts",
   "test/web/pages.test.ts",
+  "test/web/sandbox-recipients.test.ts",
   "test/web/operator.test.ts",
   "test/worker/concurrency.test.ts",
   "test/web/failures-and-keys.test.ts",
@@ -23,6 +24,8 @@ const SLOW_FIRST = [
   "test/web/server-process.test.ts",
   "test/web/gifts.test.ts",
   "test/start/npm-start.test.ts",
+  "test/worker/shared-sandbox.test.ts",
+  "test/web/reports.test.ts",
   "test/web/duplicate-credits.test.ts",
   "test/cli/backup.test.ts",
   "test/worker/sandbox-magic.test.ts",

@@ -147,11 +147,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("f
         await andWait(page, () => page.getByRole("link", { name: "Create a new key" }).click())
         assert.match(await page.locator("main").innerText(), /stops the old one at once/)
         await screenshot(page, "api-key-confirm-360")
+        // The session's form token, for the hand-made post below (the API page itself has no post form).
+        const csrf = await page.locator("#confirm-rotate input[name=_csrf]").getAttribute("value")
         await andWait(page, () => page.getByRole("link", { name: "No, keep the current key" }).click())
         assert.strictEqual((await fetch(`${url}/v2/api/balance`, { headers: { "x-api-key": first } })).status, 200)
 
         // A post without the confirmation (an old page, a hand-made form) only leads to the question.
-        const csrf = await page.locator("input[name=_csrf]").first().getAttribute("value")
         const unconfirmed = await page.request.post("/v2/api-key/rotate", {
           form: { _csrf: csrf ?? "" },
           headers: { accept: "text/html", origin: url },

@@ -86,7 +86,9 @@ const waitFor = (what: string, check: () => boolean, seconds = 60) =>
     }
   })
 
-describe("one sandbox world for the server and a separate worker", () => {
+// Both side by side: each has its own database, data directory, port and processes, and mostly
+// waits on them.
+describe.concurrent("one sandbox world for the server and a separate worker", () => {
   it.live("SIGKILL of the worker mid-order, restarted: each order completed or refunded exactly once", () =>
     Effect.gen(function*() {
       const url = yield* freshDatabase

@@ -80,7 +80,7 @@ const recordOf = (
   cause: Cause.Cause<unknown> | undefined
 ): Record<string, unknown> => {
   const record: Record<string, unknown> = {
-    time: isoTime(date),
+    time: date.toISOString(),
     level: logLevel.toLowerCase(),
     message: scrub(messageText(message))
   }
@@ -92,62 +92,6 @@ const recordOf = (
   for (const [label, started] of spans) record[`${snakeCase(label)}_ms`] = now - started
   if (cause !== undefined && cause.reasons.length > 0) record["error"] = scrub(Cause.pretty(cause))
   return record
-}
-
-// Lines of the same millisecond share their time text.
-let lastMillis = NaN
-let lastIso = ""
-const isoTime = (date: Date): string => {
-  const millis = date.getTime()
-  if (millis !== lastMillis) {
-    lastIso = date.toISOString()
-    lastMillis = millis
-  }
-  return lastIso
-}
-
-// Keys a line may carry only once, and keys an object would not keep as given (indices, `__proto__`).
-const FIXED_KEYS = new Set(["time", "level", "message", "error", "__proto__"])
-const INDEX_LIKE = /^(0|[1-9]\d*)$/
-// Each key's JSON text with its colon (`"key":`), or "" for a key only the record may place.
-const keyTexts = new Map<string, string>()
-const keyText = (key: string): string => {
-  let out = keyTexts.get(key)
-  if (out === undefined) {
-    out = FIXED_KEYS.has(key) || INDEX_LIKE.test(key) ? "" : `${JSON.stringify(key)}:`
-    if (keyTexts.size < 1024) keyTexts.set(key, out)
-  }
-  return out
-}
-
-/**
- * `JSON.stringify(recordOf(...))` (without a cause) written directly, without the record object;
- * `undefined` when a key repeats or is index-like (the record then decides the order and the value).
- * Why: the request line is written for every request, and the record cost more than the text.
- */
-const jsonLineOf = (
-  date: Date,
-  logLevel: LogLevel.LogLevel,
-  message: string,
-  annotations: Readonly<Record<string, unknown>>,
-  added: Readonly<Record<string, unknown>>,
-  spans: ReadonlyArray<readonly [string, number]>
-): string | undefined => {
-  let out = `{"time":"${isoTime(date)}","level":"${logLevel.toLowerCase()}","message":${JSON.stringify(scrub(message))}`
-  const keys: Array<string> = []
-  const field = (key: string, value: unknown): boolean => {
-    const quoted = keyText(key)
-    if (quoted === "" || keys.includes(key)) return false
-    keys.push(key)
-    const text = JSON.stringify(loggable(value))
-    if (text !== undefined) out += `,${quoted}${text}`
-    return true
-  }
-  for (const key in annotations) if (!field(snakeCase(key), key in added ? added[key] : annotations[key])) return undefined
-  for (const key in added) if (!(key in annotations) && !field(snakeCase(key), added[key])) return undefined
-  const now = date.getTime()
-  for (const [label, started] of spans) if (!field(`${snakeCase(label)}_ms`, now - started)) return undefined
-  return `${out}}`
 }
 
 /** The fields of one log line, in the order they are written. */
@@ -162,16 +106,11 @@ export const logRecord = (options: Logger.Options<unknown>): Record<string, unkn
     options.cause
   )
 
-// This module's loggers, each with the function that writes a line from its record, and for JSON
-// loggers the function that writes a finished JSON line.
-interface Writer {
-  readonly record: (record: Record<string, unknown>) => void
-  readonly json?: ((line: string) => void) | undefined
-}
-const writers = new WeakMap<Logger.Logger<unknown, unknown>, Writer>()
+// This module's loggers, each with the function that writes a line from its record.
+const writers = new WeakMap<Logger.Logger<unknown, unknown>, (record: Record<string, unknown>) => void>()
 
-const registered = <A>(logger: Logger.Logger<unknown, A>, writer: Writer) => {
-  writers.set(logger as Logger.Logger<unknown, unknown>, writer)
+const registered = <A>(logger: Logger.Logger<unknown, A>, write: (record: Record<string, unknown>) => void) => {
+  writers.set(logger as Logger.Logger<unknown, unknown>, write)
   return logger
 }
 
@@ -192,23 +131,16 @@ export const logInContext = (
   const loggers = Context.get(context, References.CurrentLoggers)
   for (const logger of loggers) if (!writers.has(logger)) return false
   if (loggers.size === 0 || LogLevel.isGreaterThan(Context.get(context, References.MinimumLogLevel), level)) return true
-  const date = new Date(Context.get(context, Clock.Clock).currentTimeMillisUnsafe())
-  const inContext = Context.get(context, References.CurrentLogAnnotations)
-  const spans = Context.get(context, References.CurrentLogSpans)
-  let line: string | undefined
-  let record: Record<string, unknown> | undefined
-  for (const logger of loggers) {
-    const writer = writers.get(logger)!
-    if (writer.json !== undefined && record === undefined) {
-      line ??= jsonLineOf(date, level, message, inContext, annotations, spans)
-      if (line !== undefined) {
-        writer.json(line)
-        continue
-      }
-    }
-    record ??= recordOf(date, level, message, inContext, annotations, spans, undefined)
-    writer.record(record)
-  }
+  const record = recordOf(
+    new Date(Context.get(context, Clock.Clock).currentTimeMillisUnsafe()),
+    level,
+    message,
+    Context.get(context, References.CurrentLogAnnotations),
+    annotations,
+    Context.get(context, References.CurrentLogSpans),
+    undefined
+  )
+  for (const logger of loggers) writers.get(logger)!(record)
   return true
 }
 
@@ -236,7 +168,7 @@ const stdout = (line: string) => {
 
 /** One JSON object per line, to `write` (stdout by default). */
 export const makeJsonLogger = (write: (line: string) => void = stdout) =>
-  registered(Logger.make((options) => write(JSON.stringify(logRecord(options)))), { record: (record) => write(JSON.stringify(record)), json: write })
+  registered(Logger.make((options) => write(JSON.stringify(logRecord(options)))), (record) => write(JSON.stringify(record)))
 
 export const jsonLogger = makeJsonLogger()
 
@@ -252,7 +184,7 @@ const prettyLine = (record: Record<string, unknown>): string => {
 
 /** One readable line on stdout: `time LEVEL message key=value ...` (an error's trace on the lines after). */
 export const makePrettyLogger = (write: (line: string) => void = stdout) =>
-  registered(Logger.make((options) => write(prettyLine(logRecord(options)))), { record: (record) => write(prettyLine(record)) })
+  registered(Logger.make((options) => write(prettyLine(logRecord(options)))), (record) => write(prettyLine(record)))
 
 export const prettyLogger = makePrettyLogger()
 

@@ -198,8 +198,11 @@
         // Settled: the card says so in full; the transfer details and buttons go (nothing left to pay).
         var heading = panel.querySelector("h2")
         if (heading) heading.textContent = t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })
+        // One statement, announced once: when the message at the top already says it, the card's own
+        // live line goes (its heading still names the state); otherwise the card's line says it.
         var line = panel.querySelector("[data-topup-status]")
-        if (line) line.textContent = said
+        if (line && note) line.remove()
+        else if (line) line.textContent = said
         Array.prototype.forEach.call(panel.querySelectorAll("form, .countdown, .pay"), function (node) { node.remove() })
         var row = document.querySelector('[data-topup-row="' + id + '"] [data-status]')
         setBadge(row, "topup", found.status)
