@@ -7,7 +7,6 @@
  * only its own payment). No seqno: messages need not wait for each other; the caller's records still
  * keep one batch of the wallet open at a time.
  */
-import { formatTon } from "@resale/core/money/Nanoton.ts"
 import {
   type BatchStatus,
   BlockchainError,
@@ -28,6 +27,7 @@ import {
   signedHighloadExternal
 } from "./HighloadWalletV3.ts"
 import { normalizedHashOfBoc, senderFee, sentOf } from "./Transfers.ts"
+import { chainFail as fail, ensureFunds, HISTORY_PAGE as PAGE, messageDeadline } from "./WalletChecks.ts"
 
 export interface HighloadKit {
   readonly client: ChainClient
@@ -54,9 +54,6 @@ export interface BatchTransfer {
   readonly validUntil: number | undefined
 }
 
-const PAGE = 20
-const fail = (reason: BlockchainError["reason"], message: string, exitCode?: number) =>
-  new BlockchainError({ reason, message, ...(exitCode === undefined ? {} : { exitCode }) })
 
 const ran = (tx: Transaction) => {
   const d = tx.description
@@ -91,15 +88,9 @@ export const makeHighloadBatches = (kit: HighloadKit) => {
     const total = transfers.reduce((sum, t) => sum + t.amount, 0n)
     // Two transactions per batch (the external, then the internal_transfer) and a share per payment.
     const keep = (deploy ? kit.reserve.deploy : kit.reserve.active) + BigInt(transfers.length) * kit.reserve.active / 2n
-    if (account.balance < total + keep) {
-      return yield* fail(
-        "InsufficientFunds",
-        `The wallet holds ${formatTon(account.balance)} TON, less than ${formatTon(total)} TON plus ${formatTon(keep)} TON for fees`
-      )
-    }
+    yield* ensureFunds(account.balance, total, keep)
     const now = yield* kit.nowSeconds
-    const validUntil = transfers.reduce((min, t) => Math.min(min, t.validUntil ?? Number.MAX_SAFE_INTEGER), now + kit.ttl)
-    if (validUntil <= now) return yield* fail("Rejected", "A payment request of the batch has already expired", 36)
+    const validUntil = yield* messageDeadline(now, kit.ttl, transfers, "A payment request of the batch has already expired")
     const queryId = allocate(contract.address.toRawString(), account.data)
     if (queryId === undefined) return yield* fail("Busy", "Every query id of the wallet is in use until its timeout passes")
     const boc = signedHighloadExternal({

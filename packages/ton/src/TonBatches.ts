@@ -4,7 +4,6 @@
  * skipped, the others go), confirmed by the normalized external hash, and judged per transfer by its
  * out message. Also the wallet's outgoing messages, for finding a payment by its `Ref#`.
  */
-import { formatTon } from "@resale/core/money/Nanoton.ts"
 import {
   type BatchStatus,
   BlockchainError,
@@ -20,31 +19,17 @@ import { Address, beginCell, type Cell, type Transaction } from "@ton/ton"
 import { Effect } from "effect"
 import type { ChainClient } from "./ChainClient.ts"
 import type { InFlight } from "./InFlight.ts"
-import { makeHighloadBatches } from "./HighloadBatches.ts"
+import { type HighloadKit, makeHighloadBatches } from "./HighloadBatches.ts"
 import { messageBody, normalizedHashOfBoc, parseRecipient, senderFee, sentOf } from "./Transfers.ts"
+import { chainFail as fail, ensureFunds, HISTORY_PAGE as PAGE, messageDeadline } from "./WalletChecks.ts"
 import { batchLimitOf, signedExternal, walletContract } from "./WalletContracts.ts"
 
-export interface BatchKit {
-  readonly client: ChainClient
+/** A Highload batch needs less: its messages do not wait for each other (no seqno, no lock). */
+export interface BatchKit extends HighloadKit {
   readonly inFlight: InFlight
-  readonly ttl: number
-  readonly margin: number
-  readonly reserve: { readonly active: bigint; readonly deploy: bigint }
-  readonly maxPages: number
-  readonly friendly: (address: Address) => string
-  readonly nowSeconds: Effect.Effect<number>
-  readonly parseAddress: (text: string) => Effect.Effect<Address, BlockchainError>
   /** The single-transfer status of what the wallet has in flight (a batch is held as its first transfer). */
   readonly status: (prepared: PreparedTransfer) => Effect.Effect<TransferStatus, BlockchainError>
-  readonly findByHash: (wallet: Address, hash: string, since: number) => Effect.Effect<
-    { readonly found: ReadonlyArray<Transaction>; readonly complete: boolean; readonly newest: bigint },
-    BlockchainError
-  >
 }
-
-const PAGE = 20
-const fail = (reason: BlockchainError["reason"], message: string, exitCode?: number) =>
-  new BlockchainError({ reason, message, ...(exitCode === undefined ? {} : { exitCode }) })
 
 const commentOf = (body: Cell): string | null => {
   try {
@@ -99,15 +84,9 @@ export const makeTonBatches = (kit: BatchKit) => {
       const total = requests.reduce((sum, r) => sum + r.amount, 0n)
       // Fees grow with the actions; the reserve is per message plus a share per transfer.
       const keep = (deploy ? kit.reserve.deploy : kit.reserve.active) + BigInt(requests.length - 1) * kit.reserve.active / 2n
-      if (account.balance < total + keep) {
-        return yield* fail(
-          "InsufficientFunds",
-          `The wallet holds ${formatTon(account.balance)} TON, less than ${formatTon(total)} TON plus ${formatTon(keep)} TON for fees`
-        )
-      }
+      yield* ensureFunds(account.balance, total, keep)
       const now = yield* kit.nowSeconds
-      const validUntil = requests.reduce((min, r) => Math.min(min, r.validUntil ?? Number.MAX_SAFE_INTEGER), now + kit.ttl)
-      if (validUntil <= now) return yield* fail("Rejected", "A payment request of the batch has already expired", 36)
+      const validUntil = yield* messageDeadline(now, kit.ttl, requests, "A payment request of the batch has already expired")
       const boc = signedExternal({
         contract,
         key,

@@ -2,7 +2,6 @@
  * The Blockchain port over any ChainClient: wallet resolution, signing one transfer at a time per
  * wallet, and confirmation by the TEP-467 hash. The sandbox and toncenter adapters both use it.
  */
-import { formatTon } from "@resale/core/money/Nanoton.ts"
 import {
   type AccountState,
   Blockchain,
@@ -21,6 +20,7 @@ import { makeInFlight } from "./InFlight.ts"
 import { makeTonBatches } from "./TonBatches.ts"
 import { deriveKeys } from "./Mnemonic.ts"
 import { messageBody, normalizedHash, normalizedHashOfBoc, parseRecipient, verdict } from "./Transfers.ts"
+import { chainFail as fail, ensureFunds, HISTORY_PAGE as PAGE, messageDeadline } from "./WalletChecks.ts"
 import { expectedCodeHash, signedExternal, WALLET_VERSIONS, walletContract } from "./WalletContracts.ts"
 
 export interface TonBlockchainOptions {
@@ -37,9 +37,6 @@ export interface TonBlockchainOptions {
   readonly historyPages?: number
 }
 
-const PAGE = 20
-const fail = (reason: BlockchainError["reason"], message: string, exitCode?: number) =>
-  new BlockchainError({ reason, message, ...(exitCode === undefined ? {} : { exitCode }) })
 
 const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
@@ -173,15 +170,9 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
       if (account.status === "frozen") return yield* fail("Frozen", "The wallet is frozen")
       const deploy = account.status !== "active"
       const keep = deploy ? reserve.deploy : reserve.active
-      if (account.balance < request.amount + keep) {
-        return yield* fail(
-          "InsufficientFunds",
-          `The wallet holds ${formatTon(account.balance)} TON, less than ${formatTon(request.amount)} TON plus ${formatTon(keep)} TON for fees`
-        )
-      }
+      yield* ensureFunds(account.balance, request.amount, keep)
       const now = yield* nowSeconds
-      const validUntil = Math.min(request.validUntil ?? Number.MAX_SAFE_INTEGER, now + ttl)
-      if (validUntil <= now) return yield* fail("Rejected", "The payment request has already expired", 36)
+      const validUntil = yield* messageDeadline(now, ttl, [request], "The payment request has already expired")
       const boc = signedExternal({
         contract,
         key,
