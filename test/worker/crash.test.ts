@@ -163,7 +163,8 @@ const scenario = (signal: "SIGKILL" | "SIGTERM", version: "v5r1" | "highload-v3"
       console.log(
         `${signal} (${version}): ${kills} stops, settled after ${Date.now() - started} ms; ` +
           `${count(/resumed \d+ order/)} resumes of orders, ${count(/reconciling direct order/)} payment reconciliations, ` +
-          `${count(/Unknown \{/)} unknown outcomes, ${count(/worker started/)} starts, ${count(/order \d+: \w+/)} attempts`
+          `${count(/Unknown \{/)} unknown outcomes, ${count(/worker started/)} starts, ${count(/order \d+: \w+/)} attempts, ` +
+          `${count(/queued invoices handed back unsigned/)} stops that handed queued invoices back`
       )
 
       const orders = yield* sql<{ id: bigint; kind: string; status: string; recipient: string; tx_id: string | null; fragment_ref: string | null; price_uzs: bigint }>`
