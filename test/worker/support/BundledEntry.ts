@@ -1,34 +1,19 @@
 /**
- * The start bundle of an entry (`dist/<build>/worker.mjs`, what `npm run worker` runs through
- * `deploy/start.mjs`), for tests that start the entry as a process many times: a bundled start reads
- * a few files instead of resolving and type-stripping some 1,200 modules (about 0.7 s of CPU instead
- * of 3 s on a 2-core machine). The bundle is the one of these very sources: when a source changed
- * since the last build, it is built again once per test process before the first start.
+ * What a test runs to start an entry as a process: its start bundle (`dist/<build>/worker.mjs`, what
+ * `npm start` / `npm run worker` run through `deploy/start.mjs`) while the bundle is fresh, as it is
+ * in a clone after `npm ci`; else the TypeScript sources (a source changed since the last
+ * `npm run build`). A bundled start reads a few files instead of resolving and type-stripping some
+ * 1,200 modules: about 0.7 s of CPU instead of 3 s on a 2-core machine.
+ * Tests never build: a build takes a minute on a loaded machine, and the launcher test makes the
+ * bundle stale on purpose for a moment (a build then would record that moment's file times).
  */
 import { Effect } from "effect"
 import { join } from "node:path"
-import { build, freshBuild } from "../../../deploy/bundle.mjs"
+import { ENTRIES, freshBuild, ROOT } from "../../../deploy/bundle.mjs"
 
-let current: Promise<string> | undefined
-
-// The launcher test makes the bundle stale for a few seconds (a source's time moved forward, then put
-// back): a build in that window would record the moved time and leave a stale bundle behind. So a
-// stale bundle is looked at again for a while before it is built.
-const resolveBuild = async (): Promise<string> => {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const fresh = freshBuild()
-    if (fresh !== undefined) return fresh
-    await new Promise((done) => setTimeout(done, 500))
-  }
-  return freshBuild() ?? (await build())
-}
-
-/** The path of `name`'s bundled module (node runs it as `node <path>`), the bundle fresh for these sources. */
+/** The absolute path of the module node runs for `name` (`node <path> [arguments]`). */
 export const bundledEntry = (name: "server" | "worker" | "cli") =>
-  Effect.promise(() => {
-    current ??= resolveBuild().catch((error: unknown) => {
-      current = undefined
-      throw error
-    })
-    return current
-  }).pipe(Effect.map((dir) => join(dir, `${name}.mjs`)))
+  Effect.sync(() => {
+    const dir = freshBuild()
+    return dir === undefined ? join(ROOT, ENTRIES[name]) : join(dir, `${name}.mjs`)
+  })
