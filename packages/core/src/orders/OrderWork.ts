@@ -61,20 +61,26 @@ export class OrderWork extends Context.Service<OrderWork, {
       const settings = yield* OrderWorkSettings
       const leaseMs = Duration.toMillis(settings.lease)
 
-      const touch = (orderId: OrderId) =>
-        Effect.flatMap(currentDate, (now) => orders.transition(orderId, ["processing"], "processing", {}, now))
+      // The orders this process carries: one statement keeps all their leases every third of the lease
+      // (a rush carries a thousand; one UPDATE each, all due at the same moment, stalled the pool).
+      const held = new Map<OrderId, number>()
+      const keepLeases = Effect.gen(function*() {
+        if (held.size === 0) return
+        yield* orders.touch([...held.keys()], yield* currentDate)
+      }).pipe(Effect.catchCause((cause) => Effect.logWarning("order leases not kept this round", cause)))
+      yield* keepLeases.pipe(Effect.delay(Duration.millis(Math.max(10, Math.floor(leaseMs / 3)))), Effect.forever, Effect.forkScoped)
 
       const hold = <A, E, R>(orderId: OrderId, work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-        Effect.scoped(Effect.gen(function*() {
-          // Stops by itself once the order left `processing`.
-          yield* touch(orderId).pipe(
-            Effect.delay(Duration.millis(Math.max(10, Math.floor(leaseMs / 3)))),
-            Effect.forever,
-            Effect.ignore,
-            Effect.forkScoped
-          )
-          return yield* work
-        }))
+        Effect.acquireUseRelease(
+          Effect.sync(() => void held.set(orderId, (held.get(orderId) ?? 0) + 1)),
+          () => work,
+          () =>
+            Effect.sync(() => {
+              const n = (held.get(orderId) ?? 1) - 1
+              if (n > 0) held.set(orderId, n)
+              else held.delete(orderId)
+            })
+        )
 
       const requeue = Effect.fn("OrderWork.requeue")(function*(orderId: OrderId, delay: Duration.Duration, note: string | null) {
         const now = yield* currentDate
