@@ -244,7 +244,8 @@ const runOne = async (setting: string): Promise<Figures> => {
     let lastPrint = Date.now()
     while (Number(state.open) > 0 && Date.now() < deadline && worker.exitCode === null) {
       await sleep(2000)
-      state = await counts()
+      // A busy database may refuse a new connection for a while: the next look counts again.
+      state = await counts().catch(() => state)
       if (Date.now() - lastPrint > 30_000) {
         lastPrint = Date.now()
         console.log(`  ${setting}: ${state.completed} completed, ${state.failed} failed, ${state.open} open after ${((Date.now() - readyAt) / 1000).toFixed(0)} s`)

@@ -64,15 +64,29 @@ export class OrderWork extends Context.Service<OrderWork, {
       // The orders this process carries: one statement keeps all their leases every third of the lease
       // (a rush carries a thousand; one UPDATE each, all due at the same moment, stalled the pool).
       const held = new Map<OrderId, number>()
+      const scope = yield* Effect.scope
       const keepLeases = Effect.gen(function*() {
         if (held.size === 0) return
         yield* orders.touch([...held.keys()], yield* currentDate)
       }).pipe(Effect.catchCause((cause) => Effect.logWarning("order leases not kept this round", cause)))
-      yield* keepLeases.pipe(Effect.delay(Duration.millis(Math.max(10, Math.floor(leaseMs / 3)))), Effect.forever, Effect.forkScoped)
+      // Runs while an order is held, so an idle process (or a test's clock) has no loop to turn.
+      let keeping = false
+      const keeper: Effect.Effect<void> = Effect.suspend(() => {
+        if (held.size === 0) {
+          keeping = false
+          return Effect.void
+        }
+        return Effect.andThen(Effect.andThen(Effect.sleep(Duration.millis(Math.max(10, Math.floor(leaseMs / 3)))), keepLeases), keeper)
+      })
 
       const hold = <A, E, R>(orderId: OrderId, work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
         Effect.acquireUseRelease(
-          Effect.sync(() => void held.set(orderId, (held.get(orderId) ?? 0) + 1)),
+          Effect.suspend(() => {
+            held.set(orderId, (held.get(orderId) ?? 0) + 1)
+            if (keeping) return Effect.void
+            keeping = true
+            return Effect.asVoid(Effect.forkIn(keeper.pipe(Effect.onInterrupt(() => Effect.sync(() => void (keeping = false)))), scope))
+          }),
           () => work,
           () =>
             Effect.sync(() => {
