@@ -7,7 +7,10 @@
  * - time from the worker's readiness to the last order completed;
  * - orders completed per block interval (target >= 100);
  * - TON the hot wallet spent in fees per completed order (its external messages' transaction fees
- *   plus the forwarding fees of what they sent; target: not above a single transfer's).
+ *   plus the forwarding fees of what they sent; target: not above a single transfer's);
+ * - CPU time (user + system) from the worker's readiness until all settled, of the worker, of this
+ *   process (the sandbox world: chain emulator and Fragment simulator) and of the database's backends,
+ *   per completed order: the figure a shared machine does not inflate (Linux /proc).
  * Each setting runs on a fresh database and a fresh sandbox world. A setting is `VERSION[:BATCH]`,
  * the worker's own environment: `HOT_WALLET_VERSION=VERSION` and, when given, `HOT_WALLET_BATCH=BATCH`
  * (payments per external message) with `WORKER_CONCURRENCY` four times as large (a batch holds at
