@@ -15,6 +15,8 @@ export default defineProject({
     // A safety net, not a measure: with a worker more than there are cores, a browser test that signs in
     // six people can take over a minute on a loaded machine.
     testTimeout: 120_000,
+    // One migrated template database per run; each test database copies it (store's IsolatedPostgres).
+    globalSetup: ["../packages/store/src/testing/globalSetup.ts"],
     hookTimeout: 60_000
   }
 })

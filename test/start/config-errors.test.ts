@@ -7,6 +7,7 @@ import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { execFile } from "node:child_process"
 import { NODE, ROOT } from "../support/ServerEntry.ts"
+import { bundledEntry } from "../worker/support/BundledEntry.ts"
 
 // Settings a developer's shell may carry that would change the outcome.
 const clean = (extra: Record<string, string>): NodeJS.ProcessEnv => {
@@ -15,16 +16,18 @@ const clean = (extra: Record<string, string>): NodeJS.ProcessEnv => {
   return { ...env, DATA_DIR: "/nonexistent/resale-config-test", ...extra }
 }
 
-const run = (entry: ReadonlyArray<string>, env: Record<string, string>) =>
-  Effect.promise(() =>
-    new Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resolve) => {
-      execFile(NODE, [...entry], { cwd: ROOT, env: clean(env), timeout: 60_000 }, (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
-    })
-  )
+// The start bundle of the entry's sources, as `npm start` and `npm run worker` run it.
+const run = (entry: "server" | "worker", env: Record<string, string>) =>
+  Effect.flatMap(bundledEntry(entry), (main) =>
+    Effect.promise(() =>
+      new Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resolve) => {
+        execFile(NODE, [main], { cwd: ROOT, env: clean(env), timeout: 60_000 }, (error, stdout, stderr) =>
+          resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
+      })
+    ))
 
-const SERVER = ["packages/http/src/main.ts"]
-const WORKER = ["packages/worker/src/main.ts"]
+const SERVER = "server"
+const WORKER = "worker"
 
 const reportLines = (stderr: string) => stderr.trim().split("\n")
 

@@ -1,5 +1,5 @@
 /**
- * `npm start` as an operator runs it: the real entry (`packages/http/src/main.ts`) in its own process,
+ * `npm start` as an operator runs it: the real entry (the start bundle of `packages/http/src/main.ts`) in its own process,
  * with no configuration but a data directory and a port, so on the embedded PostgreSQL in sandbox mode.
  * One process serves /v2, the direct purchase surface and the faucet, and runs the worker, all on one
  * TON emulator and one Fragment simulator; a restart on the same data directory keeps every balance,
@@ -17,11 +17,16 @@ import { randomBytes } from "node:crypto"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { entryProcess as running, freePort, NODE, ROOT, stopEntry as stop } from "../support/ServerEntry.ts"
+import { entryProcess, freePort, NODE, ROOT, stopEntry as stop } from "../support/ServerEntry.ts"
+import { bundledEntry } from "../worker/support/BundledEntry.ts"
 
 // Settings a developer's shell may carry that would change what `npm start` does with no configuration.
 const INHERITED = ["DATABASE_URL", "ADMIN_TOKEN", "SESSION_SECRET", "HOST", "SANDBOX", "TELEGRAM_BOT_TOKEN", "HOT_WALLET_MNEMONIC", "PUBLIC_URL", "WORKER",
   "TONCENTER_URL", "FRAGMENT_COOKIES", "FRAGMENT_URL", "VAPID_PUBLIC_KEY", "VAPID_PRIVATE_KEY"]
+
+// The start bundles of these sources, as `npm start` and `resale` run them.
+const running = (env: NodeJS.ProcessEnv, port: number) =>
+  Effect.flatMap(bundledEntry("server"), (main) => entryProcess(env, port, main))
 
 const baseEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => {
   const env: NodeJS.ProcessEnv = { ...process.env }
@@ -61,12 +66,13 @@ const nano = (value: number | string): bigint => {
 }
 
 const cliFund = (env: NodeJS.ProcessEnv, address: string, ton: string) =>
-  Effect.promise(() =>
-    new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(NODE, ["packages/cli/src/main.ts", "sandbox", "fund", address, ton, "--json"], { cwd: ROOT, env, timeout: 120_000 },
-        (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }))
-    })
-  )
+  Effect.flatMap(bundledEntry("cli"), (main) =>
+    Effect.promise(() =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(NODE, [main, "sandbox", "fund", address, ton, "--json"], { cwd: ROOT, env, timeout: 120_000 },
+          (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }))
+      })
+    ))
 
 const waitFor = <A>(what: string, look: Effect.Effect<A>, done: (a: A) => boolean, timeoutMs = 150_000) =>
   Effect.gen(function*() {

@@ -30,11 +30,12 @@ export interface StartedEntry {
 
 /**
  * Starts the entry with exactly `env` and waits until `/healthz` answers 200 and the start banner
- * is printed (it may follow the first 200 by a moment).
+ * is printed (it may follow the first 200 by a moment). `main`: the module node runs, the sources'
+ * entry unless given (e.g. its start bundle).
  */
-export const startEntry = (env: NodeJS.ProcessEnv, port: number, timeoutMs = 120_000) =>
+export const startEntry = (env: NodeJS.ProcessEnv, port: number, timeoutMs = 120_000, main = "packages/http/src/main.ts") =>
   Effect.promise(async (): Promise<StartedEntry> => {
-    const child = spawn(NODE, ["packages/http/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(NODE, [main], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
     let stdout = ""
     child.stdout!.on("data", (d) => {
@@ -69,5 +70,5 @@ export const stopEntry = (started: StartedEntry) =>
   )
 
 /** A started entry, stopped when the scope closes. */
-export const entryProcess = (env: NodeJS.ProcessEnv, port: number) =>
-  Effect.acquireRelease(startEntry(env, port), (started) => Effect.asVoid(stopEntry(started)))
+export const entryProcess = (env: NodeJS.ProcessEnv, port: number, main?: string) =>
+  Effect.acquireRelease(startEntry(env, port, undefined, main), (started) => Effect.asVoid(stopEntry(started)))

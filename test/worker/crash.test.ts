@@ -1,6 +1,6 @@
 /**
- * Crash safety: the worker runs as its own process (`packages/worker/src/main.ts` on Node 22, as
- * `npm run worker` starts it) against real PostgreSQL, a loopback toncenter over the TON VM and the
+ * Crash safety: the worker runs as its own process (the start bundle of `packages/worker/src/main.ts`
+ * on Node 22, as `npm run worker` starts it) against real PostgreSQL, a loopback toncenter over the TON VM and the
  * Fragment simulator, all living in this test process so they outlive the worker. It is killed with
  * SIGKILL at random moments during 50 orders and started again each time. Afterwards every order is
  * completed or refunded exactly once, every payment happened once on chain, every gift was sent
@@ -26,16 +26,17 @@ import { tmpdir } from "node:os"
 import { join, resolve } from "node:path"
 import { startToncenterServer } from "../../packages/ton/test/support/ToncenterServer.ts"
 import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
+import { bundledEntry } from "./support/BundledEntry.ts"
 import { freshDatabase } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 
 const ORDERS = 50
 const ROOT = resolve(import.meta.dirname, "../..")
 const NODE = join(ROOT, "node_modules/.bin/node")
-const MAIN = join(ROOT, "packages/worker/src/main.ts")
 
-const spawnWorker = (env: Record<string, string>, log: number): ChildProcess =>
-  spawn(NODE, [MAIN], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", log, log] })
+// As `npm run worker` runs it (its flags, the bundle of these sources).
+const spawnWorker = (main: string, env: Record<string, string>, log: number): ChildProcess =>
+  spawn(NODE, ["--max-semi-space-size=4", main], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", log, log] })
 
 /** Sends `signal` and waits for the exit; how long it took and whether the process ended by itself. */
 const stopped = (child: ChildProcess, signal: "SIGKILL" | "SIGTERM") =>
@@ -119,6 +120,7 @@ const scenario = (signal: "SIGKILL" | "SIGTERM", version: "v5r1" | "highload-v3"
         WORKER_NOTIFY_INTERVAL: "200 millis"
       }
       const log = openSync(join(dataDir, "worker.log"), "a")
+      const main = yield* bundledEntry("worker")
       const open = Effect.map(
         sql<{ n: bigint }>`SELECT count(*) AS n FROM orders WHERE status IN ('queued', 'processing')`,
         ([row]) => Number(row?.n ?? 1)
@@ -130,7 +132,7 @@ const scenario = (signal: "SIGKILL" | "SIGTERM", version: "v5r1" | "highload-v3"
       const started = Date.now()
       while ((yield* open) > 0 && kills < 8) {
         const before = starts()
-        const child = spawnWorker(env, log)
+        const child = spawnWorker(main, env, log)
         const spawnedAt = Date.now()
         while (starts() === before && child.exitCode === null && Date.now() - spawnedAt < 60_000) yield* Effect.sleep("50 millis")
         yield* Effect.sleep(`${200 + Math.floor(Math.random() * 2800)} millis`)
@@ -145,7 +147,7 @@ const scenario = (signal: "SIGKILL" | "SIGTERM", version: "v5r1" | "highload-v3"
         kills++
       }
       // The last start runs until everything settled.
-      const last = spawnWorker(env, log)
+      const last = spawnWorker(main, env, log)
       yield* Effect.addFinalizer(() => killed(last))
       while ((yield* open) > 0) {
         if (Date.now() - started > 400_000) {
@@ -161,7 +163,8 @@ const scenario = (signal: "SIGKILL" | "SIGTERM", version: "v5r1" | "highload-v3"
       console.log(
         `${signal} (${version}): ${kills} stops, settled after ${Date.now() - started} ms; ` +
           `${count(/resumed \d+ order/)} resumes of orders, ${count(/reconciling direct order/)} payment reconciliations, ` +
-          `${count(/Unknown \{/)} unknown outcomes, ${count(/worker started/)} starts, ${count(/order \d+: \w+/)} attempts`
+          `${count(/Unknown \{/)} unknown outcomes, ${count(/worker started/)} starts, ${count(/order \d+: \w+/)} attempts, ` +
+          `${count(/queued invoices handed back unsigned/)} stops that handed queued invoices back`
       )
 
       const orders = yield* sql<{ id: bigint; kind: string; status: string; recipient: string; tx_id: string | null; fragment_ref: string | null; price_uzs: bigint }>`

@@ -57,6 +57,29 @@ const dueNow = (id: OrderId) =>
     yield* sql`UPDATE orders SET next_attempt_at = now() WHERE id = ${id} AND status = 'queued'`
   }).pipe(Effect.orDie)
 
+/**
+ * Drains, then checks again (as the product does, brought forward) every one of `ids` left on an
+ * unknown outcome: a delivery the marketplace had not confirmed within the delivery wait, which a
+ * loaded machine can make longer than this file's short wait. Until none is left (a few rounds at most).
+ */
+const drainSettled = (ids: ReadonlyArray<OrderId>) =>
+  Effect.gen(function*() {
+    let processed = yield* drain
+    let rechecks = 0
+    for (let round = 0; round < 5; round++) {
+      const unknown: Array<OrderId> = []
+      for (const id of ids) {
+        const order = yield* reload(id)
+        if (order.status === "queued" && order.unknownAttempts > 0) unknown.push(id)
+      }
+      if (unknown.length === 0) break
+      for (const id of unknown) yield* dueNow(id)
+      rechecks += unknown.length
+      processed += yield* drain
+    }
+    return { processed, rechecks }
+  })
+
 const txHashes = (txs: ReadonlyArray<{ hash: () => Buffer }>) => txs.map((tx) => tx.hash().toString("hex"))
 
 // An unknown outcome is checked again only when a test says so (`dueNow`): a re-check due within
@@ -82,7 +105,9 @@ layer(WorkerTestLayer({ deliveryWait: Duration.seconds(1), ...recheckLater }), {
           anonymous: true
         })
         assert.strictEqual(stars.status, "queued")
-        assert.strictEqual(yield* drain, 3)
+        // One attempt per order, and one more only per re-check of a delivery not confirmed in time.
+        const { processed, rechecks } = yield* drainSettled([stars.id, premium.id, present.id])
+        assert.strictEqual(processed, 3 + rechecks)
 
         const payments = yield* WalletPayments
         const hot = yield* HotWallet

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freePort, NODE, ROOT } from "../support/ServerEntry.ts"
+import { bundledEntry } from "./support/BundledEntry.ts"
 
 const get = (url: string) =>
   Effect.promise(() =>
@@ -25,7 +26,8 @@ describe("worker probes", () => {
       const dataDir = mkdtempSync(join(tmpdir(), "resale-worker-probes-"))
       yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
       const port = yield* Effect.promise(freePort)
-      const child = spawn(NODE, ["packages/worker/src/main.ts"], {
+      // The start bundle of these sources, as `npm run worker` runs it.
+      const child = spawn(NODE, [yield* bundledEntry("worker")], {
         cwd: ROOT,
         env: { PATH: process.env["PATH"], DATABASE_URL: databaseUrl(name), DATA_DIR: dataDir, WORKER_PROBE_PORT: String(port) },
         stdio: ["ignore", "pipe", "pipe"]

@@ -23,6 +23,7 @@ import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { entryProcess, freePort, NODE, ROOT, startEntry } from "../support/ServerEntry.ts"
+import { bundledEntry } from "./support/BundledEntry.ts"
 import { freshDatabase } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 
@@ -39,8 +40,10 @@ const environment = (extra: Record<string, string>): NodeJS.ProcessEnv => {
   return { ...env, TELEGRAM_API_URL: "http://127.0.0.1:9", ...extra }
 }
 
-const spawnWorker = (env: NodeJS.ProcessEnv, log: number): ChildProcess =>
-  spawn(NODE, ["packages/worker/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", log, log] })
+// The processes run the start bundles of these sources, as `npm start` and `npm run worker` do.
+const serverMain = bundledEntry("server")
+const spawnWorker = (env: NodeJS.ProcessEnv, log: number) =>
+  Effect.map(bundledEntry("worker"), (main): ChildProcess => spawn(NODE, [main], { cwd: ROOT, env, stdio: ["ignore", log, log] }))
 
 const killed = (child: ChildProcess) =>
   Effect.promise(() =>
@@ -97,7 +100,7 @@ describe.concurrent("one sandbox world for the server and a separate worker", ()
       const port = yield* Effect.promise(freePort)
       // A killed worker's Fragment session is free again after FRAGMENT_SESSION_HOLD (3 minutes by default).
       const shared = { SANDBOX: "true", DATABASE_URL: url, DATA_DIR: dataDir, PG_POOL_MAX: "4", FRAGMENT_SESSION_HOLD: "5 seconds" }
-      const server = yield* entryProcess(environment({ ...shared, PORT: String(port), WORKER: "false" }), port)
+      const server = yield* entryProcess(environment({ ...shared, PORT: String(port), WORKER: "false" }), port, yield* serverMain)
       assert.include(server.output(), "worker: not in this process")
       const world = yield* worldOf(dataDir)
       assert.strictEqual(world.pid, server.child.pid, "the server owns the sandbox world")
@@ -125,7 +128,7 @@ describe.concurrent("one sandbox world for the server and a separate worker", ()
       // Each time: wait until an order is being worked on, let it get somewhere, kill the worker.
       let midOrderKills = 0
       for (let kill = 0; kill < KILLS && (yield* open) > 0; kill++) {
-        const child = spawnWorker(env, log)
+        const child = yield* spawnWorker(env, log)
         const startedAt = Date.now()
         while ((yield* processing) === 0 && (yield* open) > 0 && Date.now() - startedAt < 90_000) yield* Effect.sleep("20 millis")
         yield* Effect.sleep(`${100 + Math.floor(Math.random() * 900)} millis`)
@@ -135,7 +138,7 @@ describe.concurrent("one sandbox world for the server and a separate worker", ()
       assert.isAtLeast(midOrderKills, 1, "the worker was killed at least once with an order in flight")
 
       // The last start runs until everything settled.
-      const last = spawnWorker(env, log)
+      const last = yield* spawnWorker(env, log)
       yield* Effect.addFinalizer(() => killed(last))
       const deadline = Date.now() + 240_000
       while ((yield* open) > 0) {
@@ -185,9 +188,9 @@ describe.concurrent("one sandbox world for the server and a separate worker", ()
       const port = yield* Effect.promise(freePort)
       const shared = { SANDBOX: "true", DATABASE_URL: url, DATA_DIR: dataDir, PG_POOL_MAX: "4", FRAGMENT_SESSION_HOLD: "5 seconds" }
       const serverEnv = environment({ ...shared, PORT: String(port), WORKER: "false", ADMIN_TOKEN: "takeover-admin-token-of-24+" })
-      const first = yield* startEntry(serverEnv, port)
+      const first = yield* startEntry(serverEnv, port, undefined, yield* serverMain)
       const logFile = join(dataDir, "worker.log")
-      const worker = spawnWorker(environment({ ...shared, ...WORKER_TIMINGS }), openSync(logFile, "a"))
+      const worker = yield* spawnWorker(environment({ ...shared, ...WORKER_TIMINGS }), openSync(logFile, "a"))
       yield* Effect.addFinalizer(() => killed(worker))
       const log = () => readFileSync(logFile, "utf8")
       yield* waitFor("the worker to join", () => log().includes(`sandbox world of process ${first.child.pid} joined`))
@@ -211,7 +214,7 @@ describe.concurrent("one sandbox world for the server and a separate worker", ()
       }
 
       // The server started again joins the worker's world; its faucet works through it.
-      const second = yield* entryProcess(serverEnv, port)
+      const second = yield* entryProcess(serverEnv, port, yield* serverMain)
       assert.strictEqual((yield* worldOf(dataDir)).pid, worker.pid)
       const [key] = yield* deriveKeys(sandboxHotWalletPhrase())
       const address = walletContract("v5r1", key!.key.publicKey, -239).address.toString({ bounceable: false })

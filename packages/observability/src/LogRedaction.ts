@@ -18,10 +18,15 @@ const SECRET_NAME = /(TOKEN|SECRET|PASSWORD|MNEMONIC|COOKIE|API_KEY|API_HASH|PRI
 const MIN_SECRET_LENGTH = 6
 
 const known = new Set<string>()
+let generation = 0
+
+/** Changes whenever a secret is added: text scrubbed before may scrub differently now. */
+export const secretsGeneration = (): number => generation
 
 /** Adds a secret the process made itself (a generated admin token) to the values scrubbed from logs. */
 export const registerSecret = (value: string): void => {
   if (value.length >= MIN_SECRET_LENGTH) known.add(value)
+  generation++
   remembered.clear()
 }
 

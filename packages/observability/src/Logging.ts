@@ -36,7 +36,7 @@ export const logSettings: Config.Config<LogSettings> = Config.all({
 
 // Annotation keys are few and repeat on every line: each is converted once.
 const snakeCases = new Map<string, string>()
-const snakeCase = (key: string): string => {
+export const snakeCase = (key: string): string => {
   let out = snakeCases.get(key)
   if (out === undefined) {
     out = key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]+/g, "_").toLowerCase()
@@ -67,10 +67,10 @@ const messageText = (message: unknown): string => {
 }
 
 /**
- * The fields of one log line, in the order they are written, from its parts: the annotations are
+ * The fields of one log line, in the order they are written, from its parts (`LineShape.ts` too): the annotations are
  * `annotations` with `added` merged over them (as `Effect.annotateLogs(added)` would merge them).
  */
-const recordOf = (
+export const recordOf = (
   date: Date,
   logLevel: LogLevel.LogLevel,
   message: unknown,
@@ -108,6 +108,12 @@ export const logRecord = (options: Logger.Options<unknown>): Record<string, unkn
 
 // This module's loggers, each with the function that writes a line from its record.
 const writers = new WeakMap<Logger.Logger<unknown, unknown>, (record: Record<string, unknown>) => void>()
+
+// This module's JSON loggers, each with the function that writes a line's text.
+const jsonWriters = new WeakMap<Logger.Logger<unknown, unknown>, (line: string) => void>()
+
+/** How a JSON logger of this module writes a line's text; `undefined` for any other logger. */
+export const jsonWriterOf = (logger: Logger.Logger<unknown, unknown>) => jsonWriters.get(logger)
 
 const registered = <A>(logger: Logger.Logger<unknown, A>, write: (record: Record<string, unknown>) => void) => {
   writers.set(logger as Logger.Logger<unknown, unknown>, write)
@@ -167,8 +173,11 @@ const stdout = (line: string) => {
 }
 
 /** One JSON object per line, to `write` (stdout by default). */
-export const makeJsonLogger = (write: (line: string) => void = stdout) =>
-  registered(Logger.make((options) => write(JSON.stringify(logRecord(options)))), (record) => write(JSON.stringify(record)))
+export const makeJsonLogger = (write: (line: string) => void = stdout) => {
+  const logger = registered(Logger.make((options) => write(JSON.stringify(logRecord(options)))), (record) => write(JSON.stringify(record)))
+  jsonWriters.set(logger as Logger.Logger<unknown, unknown>, write)
+  return logger
+}
 
 export const jsonLogger = makeJsonLogger()
 

@@ -5,7 +5,8 @@
  */
 import { Context, Effect, Exit, LogLevel, Option } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { recordRequestIn } from "./HttpMetrics.ts"
+import { recordRequestIn, requestSeries, type RequestSeries } from "./HttpMetrics.ts"
+import { type LineShape, logShaped, shapeLine } from "./LineShape.ts"
 import { logInContext } from "./Logging.ts"
 import { requestRoute, requestUser } from "./RequestFacts.ts"
 
@@ -62,8 +63,14 @@ export const recordRequestFacts = (
   context: Context.Context<never>
 ): Effect.Effect<void> | undefined => {
   recordRequestIn(context, facts.method, facts.route, facts.status, facts.durationMs)
-  if (!options.log) return undefined
-  const level: LogLevel.LogLevel = PROBES.has(facts.path) ? "Debug" : facts.status >= 500 ? "Error" : "Info"
+  return options.log ? logRequest(facts, context) : undefined
+}
+
+const levelOf = (path: string, status: number): "Debug" | "Info" | "Error" =>
+  PROBES.has(path) ? "Debug" : status >= 500 ? "Error" : "Info"
+
+/** The request line's fields, in their order. */
+const fieldsOf = (facts: RequestFactsOf): Record<string, unknown> => {
   // `request_id` first: where the request id middleware annotated it already, it is there anyway.
   const fields: Record<string, unknown> = facts.requestId === undefined ? {} : { request_id: facts.requestId }
   fields["method"] = facts.method
@@ -73,9 +80,70 @@ export const recordRequestFacts = (
   fields["duration_ms"] = facts.durationMs
   fields["client"] = facts.client
   if (facts.user !== undefined) fields["user"] = facts.user
+  return fields
+}
+
+const logRequest = (facts: RequestFactsOf, context: Context.Context<never>): Effect.Effect<void> | undefined => {
+  const level = levelOf(facts.path, facts.status)
+  const fields = fieldsOf(facts)
   const message = `${facts.method} ${facts.path} ${facts.status}`
   if (logInContext(context, level, message, fields)) return undefined
   return Effect.logWithLevel(level)(message).pipe(Effect.annotateLogs(fields))
+}
+
+const VARYING = ["request_id", "path", "duration_ms", "client", "user"]
+const LEVELS: ReadonlyArray<string> = ["Debug", "Info", "Error"]
+
+/** One series' metrics and its line shapes (by level, and with or without a user). */
+interface Recorded {
+  readonly series: RequestSeries
+  /** `null`: below the minimum level; `false`: no shape applies; `undefined`: not made yet. */
+  readonly shapes: Array<LineShape | null | undefined | false>
+}
+
+/**
+ * `recordRequestFacts` for requests answered in one context (the front door's), made cheap by what
+ * that fixed context allows: each series' metrics are found once and its line written from a shape
+ * made once (`LineShape.ts`), with no facts, fields or record object per request. The metrics and
+ * lines are those of `recordRequestFacts` (`front-door.test.ts` compares them with the pipeline's);
+ * where no shape applies (a test's logger, pretty lines) the line is made as there.
+ */
+export const requestRecorder = (context: Context.Context<never>, options: RequestLogOptions) => {
+  const recorded = new Map<string, Recorded>()
+  return (
+    method: string,
+    url: string,
+    status: number,
+    durationMs: number,
+    client: string | null,
+    requestId: string,
+    route: string | undefined,
+    user: string | undefined
+  ): Effect.Effect<void> | undefined => {
+    const path = pathOf(url)
+    const pattern = route ?? routeOfUnmatched(path, status)
+    const key = `${method} ${status} ${pattern}`
+    let found = recorded.get(key)
+    if (found === undefined) recorded.set(key, found = { series: requestSeries(method, pattern, status), shapes: [] })
+    found.series.record(context, durationMs)
+    if (!options.log) return undefined
+    const level = levelOf(path, status)
+    const at = LEVELS.indexOf(level) * 2 + (user === undefined ? 0 : 1)
+    const message = `${method} ${path} ${status}`
+    for (let attempt = 0; attempt < 2; attempt++) {
+      let shape = found.shapes[at]
+      if (shape === undefined) {
+        const fields = fieldsOf({ method, route: pattern, path, status, durationMs, client, user, requestId })
+        const made = shapeLine(context, level, fields, VARYING)
+        found.shapes[at] = shape = made === undefined ? false : made
+      }
+      if (shape === null) return undefined
+      if (shape === false) break
+      if (logShaped(shape, message, requestId, path, durationMs, client, user)) return undefined
+      found.shapes[at] = undefined // a secret was registered since: made again
+    }
+    return logRequest({ method, route: pattern, path, status, durationMs, client, user, requestId }, context)
+  }
 }
 
 /**

@@ -33,8 +33,9 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
 
 /**
  * The worker's jobs, started with the layer and interrupted when its scope closes (SIGTERM through
- * `NodeRuntime.runMain`): an order in the middle of a payment finishes that payment first (the
- * payment runs uninterruptibly), then is handed back to the queue.
+ * `NodeRuntime.runMain`): an order in the middle of a payment finishes that payment first (a batch
+ * signed or being signed runs uninterruptibly), then is handed back to the queue; an order whose
+ * invoice only waited for the next batch is handed back at once, its invoice never signed.
  * - fulfilment: one loop claiming due orders (FOR UPDATE SKIP LOCKED) while fewer than `concurrency`
  *   are carried, each in its own fiber;
  * - rescue: orders of dead workers back to the queue, every half lease;

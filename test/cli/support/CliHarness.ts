@@ -4,11 +4,9 @@ import { CoreServices } from "@resale/core/CoreServices.ts"
 import type { UserId } from "@resale/core/ids.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
-import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
-import { isolatedPrefix } from "@resale/store/testing/IsolatedPostgres.ts"
-import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Context, Effect, Layer } from "effect"
 import { spawn } from "node:child_process"
 import { existsSync, mkdtempSync, rmSync } from "node:fs"
@@ -31,14 +29,12 @@ export class CliDatabase extends Context.Service<CliDatabase, { readonly url: st
  * the CLI as a separate process against the same database.
  */
 export const CliTestLayer = Layer.unwrap(Effect.gen(function*() {
-  const name = uniqueName(isolatedPrefix)
-  yield* Effect.acquireRelease(createDatabase(name), () => dropDatabase(name).pipe(Effect.orDie))
+  const url = yield* IsolatedPostgres.database
   const dataDir = yield* Effect.acquireRelease(
     Effect.sync(() => mkdtempSync(join(tmpdir(), "resale-cli-"))),
     (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
   )
-  const url = databaseUrl(name)
-  const connection = Migrations.layer.pipe(Layer.provideMerge(PgConnection.layerFromUrl(url, 5)))
+  const connection = PgConnection.layerFromUrl(url, 5)
   return Layer.mergeAll(
     Layer.succeed(CliDatabase)({ url, dataDir }),
     CoreServices.pipe(Layer.provideMerge(PgStore.layer), Layer.provideMerge(connection))

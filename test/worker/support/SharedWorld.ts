@@ -9,10 +9,9 @@ import { GiftSender } from "@resale/core/ports/GiftSender.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import { FragmentSandbox, type FragmentOptions, makeFragmentMarketplace } from "@resale/marketplace"
-import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
-import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { makeTonBlockchain, SandboxBlockchain } from "@resale/ton"
 import { sandboxClient } from "@resale/ton/SandboxBlockchain.ts"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
@@ -22,15 +21,7 @@ import { Context, Effect, Layer, Redacted } from "effect"
 import { SilentNotifier } from "./WorkerHarness.ts"
 
 /** A fresh, migrated database on the test server, dropped with the scope; its URL. */
-export const freshDatabase = Effect.acquireRelease(
-  Effect.gen(function*() {
-    const name = uniqueName("resale_t")
-    yield* createDatabase(name)
-    yield* Migrations.run.pipe(Effect.provide(Layer.fresh(PgConnection.layerFromUrl(databaseUrl(name), 1))))
-    return { name, url: databaseUrl(name) }
-  }),
-  ({ name }) => dropDatabase(name).pipe(Effect.orDie)
-).pipe(Effect.map(({ url }) => url), Effect.orDie)
+export const freshDatabase = IsolatedPostgres.database.pipe(Effect.orDie)
 
 /**
  * `count` Fragment cookie sessions the simulator issued besides its main one, as production runs

@@ -19,7 +19,7 @@ export interface MemoryIdempotencyRecord {
   readonly startedAt: Date
 }
 
-/** All tables of the in-memory store: plain data only (it is snapshotted with `structuredClone`). */
+/** All tables of the in-memory store. Rows are immutable: a change replaces the row, never edits it. */
 export interface MemoryState {
   readonly sequences: Record<string, number>
   readonly users: Map<number, User & { readonly apiKeyHash: string | null }>
@@ -64,6 +64,33 @@ export const emptyMemoryState = (): MemoryState => ({
   activity: []
 })
 
+/**
+ * A copy of every table that shares the (immutable) rows: what a transaction restores when it fails.
+ * A deep copy (`structuredClone`) made each transaction cost as much as the whole state, so a test
+ * writing a thousand rows spent most of its time copying them.
+ */
+const snapshot = (s: MemoryState): MemoryState => ({
+  sequences: { ...s.sequences },
+  users: new Map(s.users),
+  balances: new Map(s.balances),
+  ledger: [...s.ledger],
+  topups: new Map(s.topups),
+  payments: new Map(s.payments),
+  orders: new Map(s.orders),
+  tickets: new Map(s.tickets),
+  messages: [...s.messages],
+  prices: s.prices,
+  idempotency: new Map(s.idempotency),
+  sessions: new Map(s.sessions),
+  botUpdates: new Set(s.botUpdates),
+  usedLogins: new Map(s.usedLogins),
+  push: new Map(s.push),
+  outbox: new Map(s.outbox),
+  infoLookups: new Map(s.infoLookups),
+  receipts: new Map(s.receipts),
+  activity: [...s.activity]
+})
+
 /** Next value of a named id sequence (like a PG sequence, it is not rolled back). */
 export const nextId = (state: MemoryState, name: string): number => {
   const next = (state.sequences[name] ?? 0) + 1
@@ -105,13 +132,13 @@ export class MemoryDb extends Context.Service<MemoryDb, {
 
       const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
         locked(Effect.suspend(() => {
-          const snapshot = structuredClone(holder.current)
+          const before = snapshot(holder.current)
           return effect.pipe(
             Effect.provideService(InTransaction, true),
             Effect.onExit((exit) =>
               Exit.isFailure(exit)
                 ? Effect.sync(() => {
-                  holder.current = snapshot
+                  holder.current = before
                 })
                 : Effect.void
             )

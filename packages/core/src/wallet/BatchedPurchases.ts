@@ -5,7 +5,7 @@
  * `batchLimit`). Exactly once per key through `WalletBatches`; then each order's delivery is read
  * from the marketplace with its own evidence. What the order does next is a `PurchaseOutcome`.
  */
-import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Queue, Semaphore } from "effect"
+import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Queue, Scope, Semaphore } from "effect"
 import type { PurchaseOutcome, WalletPurchase } from "./PurchaseOutcome.ts"
 import { formatTon } from "../money/Nanoton.ts"
 import type { Wallet } from "../ports/Blockchain.ts"
@@ -30,12 +30,24 @@ export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings
 /** How often a collector with a message in flight looks whether enough invoices wait for one more. */
 const FILL_CHECK = Duration.millis(25)
 
+/** A stopping worker lets an unsigned invoice go, but does not wait long on the marketplace for it. */
+const CANCEL_WITHIN = Duration.seconds(5)
+
 const stopping = (key: string): ItemOutcome => ({ _tag: "Open", key, message: "the worker is stopping" })
 
 interface Waiting {
   readonly item: BatchItem
   readonly wallet: Wallet
   readonly done: Deferred.Deferred<ItemOutcome>
+  /** Flipped synchronously, once: `taken` into a batch by the collector, or `abandoned` by a stop (never signed). */
+  state: "waiting" | "taken" | "abandoned"
+}
+
+/** The entries still waiting, now taken (one synchronous step: no waiter abandons one half-way). */
+const claim = (entries: Iterable<Waiting>): Array<Waiting> => {
+  const taken = [...entries].filter((w) => w.state === "waiting")
+  for (const w of taken) w.state = "taken"
+  return taken
 }
 
 export class BatchedPurchases extends Context.Service<BatchedPurchases, {
@@ -52,7 +64,18 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       const settings = yield* BatchedPurchaseSettings
       const quotes = yield* Semaphore.make(Math.max(1, settings.quoteConcurrency))
       const reports = yield* Semaphore.make(Math.max(1, settings.quoteConcurrency))
-      const scope = yield* Effect.scope
+      // Queued invoices a stop handed back unsigned; said last when the layer closes.
+      let handedBack = 0
+      yield* Effect.addFinalizer(() =>
+        handedBack === 0 ? Effect.void : Effect.logInfo(`wallet payments stopped: ${handedBack} queued invoices handed back unsigned`)
+      )
+      // Closed in reverse: the collectors stop first (what is queued is handed back), then the batches
+      // already taken are finished; never one more batch signed while the layer closes.
+      const batchScope = yield* Scope.fork(yield* Effect.scope)
+      const collectorScope = yield* Scope.fork(yield* Effect.scope)
+      // Set first on close: no collector is started for a wallet once the layer is stopping.
+      let stopped = false
+      yield* Effect.addFinalizer(() => Effect.sync(() => void (stopped = true)))
       // One collector per wallet address: as many messages of the wallet in flight as it allows (one per seqno).
       const collectors = new Map<string, Queue.Queue<Waiting>>()
 
@@ -90,42 +113,67 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
             // What is taken is in a batch at once: a stop never finds an invoice taken and unanswered.
             yield* Effect.uninterruptibleMask((restore) =>
               Effect.gen(function*() {
-                const [first] = yield* restore(Queue.takeN(queue, 1))
-                const ready = Math.min(limit - 1, yield* Queue.size(queue))
-                // (takeBetween with a minimum of 0 takes nothing at all)
-                const rest = ready > 0 ? yield* Queue.takeBetween(queue, 1, ready) : []
+                const taken = claim(yield* restore(Queue.takeN(queue, 1)))
+                // Abandoned entries are dropped on the way and take no room in the batch.
+                let ready = yield* Queue.size(queue)
+                while (taken.length < limit && ready > 0) {
+                  // (takeBetween with a minimum of 0 takes nothing at all)
+                  taken.push(...claim(yield* Queue.takeBetween(queue, 1, Math.min(limit - taken.length, ready))))
+                  ready = yield* Queue.size(queue)
+                }
+                if (taken.length === 0) return yield* Semaphore.release(inFlight, 1)
                 running++
                 const over = Effect.andThen(Effect.sync(() => running--), Semaphore.release(inFlight, 1))
-                yield* Effect.forkIn(Effect.ensuring(payBatch([first!, ...rest]), over), scope, { uninterruptible: true })
+                yield* Effect.forkIn(Effect.ensuring(payBatch(taken), over), batchScope, { uninterruptible: true })
               })
             ).pipe(Effect.onInterrupt(() => Semaphore.release(inFlight, 1)))
           }).pipe(Effect.forever)
         }).pipe(
           // A stopping worker: invoices still queued were never signed; their orders go back to the queue.
+          // (Offers after this answer false: a purchase started later is handed back at once.)
           Effect.onInterrupt(() =>
-            Effect.flatMap(Queue.clear(queue), (left) =>
-              Effect.forEach(left, (w) => Deferred.succeed(w.done, stopping(w.item.key))))
+            Effect.flatMap(Effect.andThen(Queue.interrupt(queue), Queue.clear(queue)), (left) =>
+              Effect.forEach(left, (w) => {
+                if (w.state !== "waiting") return Effect.void
+                w.state = "abandoned"
+                handedBack++
+                return Deferred.succeed(w.done, stopping(w.item.key))
+              }))
           )
         )
 
       const collectorOf = (wallet: Wallet) =>
         Effect.gen(function*() {
           const known = collectors.get(wallet.address)
-          if (known !== undefined) return known
+          if (known !== undefined || stopped) return known
           const queue = yield* Queue.unbounded<Waiting>()
           const raced = collectors.get(wallet.address)
           if (raced !== undefined) return raced
           collectors.set(wallet.address, queue)
-          yield* Effect.forkIn(collect(queue, wallet), scope)
+          yield* Effect.forkIn(collect(queue, wallet), collectorScope)
           return queue
         })
 
+      /**
+       * Queues the invoice and waits for its batch's outcome. A stop while it is only queued lets it go:
+       * it is never signed, its invoice is cancelled and the order is handed back unpaid. Once taken, its
+       * batch is signed or being signed: the outcome is waited for whatever happens (recorded as ever).
+       */
       const payInBatch = (wallet: Wallet, item: BatchItem) =>
-        Effect.gen(function*() {
-          const done = yield* Deferred.make<ItemOutcome>()
-          yield* Queue.offer(yield* collectorOf(wallet), { item, wallet, done })
-          return yield* Deferred.await(done)
-        })
+        Effect.uninterruptibleMask((restore) =>
+          Effect.gen(function*() {
+            const entry: Waiting = { item, wallet, done: yield* Deferred.make<ItemOutcome>(), state: "waiting" }
+            const queue = yield* collectorOf(wallet)
+            if (queue === undefined || !(yield* Queue.offer(queue, entry))) return stopping(item.key)
+            const answer = yield* Effect.exit(restore(Deferred.await(entry.done)))
+            if (answer._tag === "Success") return answer.value
+            if (entry.state === "taken") return yield* Deferred.await(entry.done)
+            if (entry.state === "waiting") handedBack++
+            entry.state = "abandoned"
+            yield* marketplace.cancel(item.kind, item.reqId).pipe(Effect.timeout(CANCEL_WITHIN), Effect.ignore)
+            return yield* Effect.failCause(answer.cause)
+          })
+        )
 
       // The payer's TON Connect description (a StateInit BOC) is the same for every order of a wallet.
       const described = new Map<string, PayerAccount>()
@@ -230,7 +278,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           return { _tag: "NotPaid", retryable: isTransientReason(reason), reason: "MarketplaceRejected", message: `MarketplaceRejected (${reason}): ${quoted.failure.message}` } satisfies PurchaseOutcome
         }
         const invoice = quoted.success
-        const outcome = yield* Effect.uninterruptible(payInBatch(wallet, {
+        const outcome = yield* payInBatch(wallet, {
           key: request.key,
           kind: request.kind,
           reqId: invoice.reqId,
@@ -239,7 +287,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           amount: invoice.amount,
           validUntil: invoice.validUntil,
           payload: invoice.payload
-        }))
+        })
         const answer = yield* afterPayment(wallet, request.key, outcome._tag === "Paid" ? outcome.boc : null, outcome)
         // Not paid and never stored: the invoice is let go, the next attempt quotes a new one.
         if (answer._tag === "NotPaid" || answer._tag === "InFlight") yield* marketplace.cancel(request.kind, invoice.reqId).pipe(Effect.ignore)

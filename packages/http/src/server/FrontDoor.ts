@@ -1,5 +1,5 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { recordRequestFacts, type RequestLogOptions, unroutedFacts } from "@resale/observability/RequestLog.ts"
+import { requestRecorder, type RequestLogOptions } from "@resale/observability/RequestLog.ts"
 import { Context, Effect, Exit, Layer, Tracer } from "effect"
 import type { HttpServerResponse } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
@@ -56,18 +56,25 @@ export class FrontDoor extends Context.Service<FrontDoor, {
     const routes: Array<FrontRoute> = []
     let sink: {
       readonly context: Context.Context<never>
-      readonly options: RequestLogOptions
+      /** The request line and metrics, as the request log middleware makes them (`recordRequestFacts`). */
+      readonly record: ReturnType<typeof requestRecorder>
       /** No tracing backend is installed (effect's `nativeTracer`): spans are made for no one. */
       readonly untraced: boolean
     } | undefined
     let answered = 0
 
-    // The answer with its security headers and body text; kept for responses a route reuses.
-    const prepared = new WeakMap<HttpServerResponse.HttpServerResponse, { headers: Record<string, string>; text: string }>()
-    const prepareNow = (response: HttpServerResponse.HttpServerResponse) => {
+    // The answer's security headers (names and values in turn, `x-request-id` last, its value set for
+    // each answer: Node copies the headers out at once) and its body text; kept for reused responses.
+    interface Ready {
+      readonly headers: Array<string>
+      readonly text: string
+    }
+    const prepared = new WeakMap<HttpServerResponse.HttpServerResponse, Ready>()
+    const prepareNow = (response: HttpServerResponse.HttpServerResponse): Ready | undefined => {
       const secured = withSecurityHeaders(response, https)
       if (secured.body._tag !== "Uint8Array") return undefined
-      return { headers: { ...secured.headers } as Record<string, string>, text: Buffer.from(secured.body.body).toString("latin1") }
+      const headers = Object.entries(secured.headers).filter(([name]) => name !== "x-request-id").flat()
+      return { headers: [...headers, "x-request-id", ""], text: Buffer.from(secured.body.body).toString("latin1") }
     }
     const prepare = (response: HttpServerResponse.HttpServerResponse) => {
       let found = prepared.get(response)
@@ -89,19 +96,19 @@ export class FrontDoor extends Context.Service<FrontDoor, {
     const write = (
       request: IncomingMessage,
       response: ServerResponse,
-      ready: { readonly headers: Record<string, string>; readonly text: string },
+      ready: Ready,
       status: number,
       id: string,
       started: number,
       route: string | undefined,
       user: string | undefined
     ) => {
-      response.writeHead(status, { ...ready.headers, "x-request-id": id })
+      ready.headers[ready.headers.length - 1] = id
+      response.writeHead(status, ready.headers)
       response.end(ready.text, "latin1")
       answered++
       const durationMs = Math.round((performance.now() - started) * 10) / 10
-      const facts = unroutedFacts(request.method ?? "GET", request.url ?? "/", status, durationMs, request.socket.remoteAddress ?? null, id, route, user)
-      const later = recordRequestFacts(facts, sink!.options, sink!.context)
+      const later = sink!.record(request.method ?? "GET", request.url ?? "/", status, durationMs, request.socket.remoteAddress ?? null, id, route, user)
       if (later !== undefined) {
         if (pending.length === 0) setImmediate(flush)
         pending.push(later)
@@ -155,7 +162,11 @@ export class FrontDoor extends Context.Service<FrontDoor, {
     return FrontDoor.of({
       add: (route) => void routes.push(route),
       attach: (context, options) =>
-        void (sink = { context, options, untraced: Context.get(context, Tracer.Tracer) === Tracer.nativeTracer }),
+        void (sink = {
+          context,
+          record: requestRecorder(context, options),
+          untraced: Context.get(context, Tracer.Tracer) === Tracer.nativeTracer
+        }),
       server: () => new FrontDoorServer(),
       answered: () => answered
     })

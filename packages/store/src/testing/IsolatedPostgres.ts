@@ -1,5 +1,5 @@
 import type { PgClient, PgMigrator } from "@effect/sql-pg"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, type Scope } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import { inject } from "vitest"
@@ -20,24 +20,25 @@ const templateName = (): string | undefined => {
 }
 
 /**
- * A fresh, migrated database on the test server (`TEST_DATABASE_URL`), copied from this run's template
- * (see `globalSetup.ts`) and dropped when the layer's scope closes. Built once per `layer(...)` block
- * (one database per test file) or once per test with `Effect.provide(IsolatedPostgres.layer)`.
- * Without the global setup it migrates the new database itself (slower, same result).
+ * A fresh, migrated database on the test server (`TEST_DATABASE_URL`), dropped when the scope closes;
+ * its URL. A copy of this run's template (see `globalSetup.ts`); without the global setup it
+ * migrates the new database itself (slower, same result).
+ */
+const database: Effect.Effect<string, SqlError | PgMigrator.MigrationError, Scope.Scope> = Effect.gen(function*() {
+  const template = templateName()
+  const name = uniqueName(isolatedPrefix)
+  yield* Effect.acquireRelease(createDatabase(name, template), () => dropDatabase(name).pipe(Effect.orDie))
+  const url = databaseUrl(name)
+  if (template === undefined) yield* Migrations.run.pipe(Effect.provide(Layer.fresh(PgConnection.layerFromUrl(url, 1))))
+  return url
+})
+
+/**
+ * A pool over `database`: built once per `layer(...)` block (one database per test file) or once
+ * per test with `Effect.provide(IsolatedPostgres.layer)`.
  */
 const make = (maxConnections: number): Layer.Layer<PgClient.PgClient | SqlClient, SqlError | PgMigrator.MigrationError> =>
-  Layer.unwrap(
-    Effect.gen(function*() {
-      const template = templateName()
-      const name = uniqueName(isolatedPrefix)
-      yield* Effect.acquireRelease(
-        createDatabase(name, template),
-        () => dropDatabase(name).pipe(Effect.orDie)
-      )
-      const connection = PgConnection.layerFromUrl(databaseUrl(name), maxConnections)
-      return template === undefined ? Layer.provideMerge(Migrations.layer, connection) : connection
-    })
-  )
+  Layer.unwrap(Effect.map(database, (url) => PgConnection.layerFromUrl(url, maxConnections)))
 
 /** The connection only (pool of 10). */
 const layer: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | PgMigrator.MigrationError> = make(10)
@@ -45,4 +46,4 @@ const layer: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | PgMigrator.Mi
 /** The whole store (`PgStore.layer`) over its own fresh database, with the connection still visible. */
 const layerStore = PgStore.layer.pipe(Layer.provideMerge(layer))
 
-export const IsolatedPostgres = { layer, layerStore, make } as const
+export const IsolatedPostgres = { database, layer, layerStore, make } as const
