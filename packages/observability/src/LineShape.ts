@@ -80,7 +80,21 @@ export const shapeLine = (
 // The time of the last line, as JSON (not scrubbed, as in every line): many lines share a millisecond.
 let lastMillis = Number.NaN
 let lastTime = ""
-const valueText = (value: Varying): string => (typeof value === "string" ? JSON.stringify(scrub(value)) : JSON.stringify(value))
+
+/** Whether JSON writes `text` as it is between quotes (printable ASCII but `"` and `\\`): ids, paths, addresses. */
+const plain = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return false
+  }
+  return true
+}
+
+const valueText = (value: Varying): string => {
+  if (typeof value !== "string") return JSON.stringify(value)
+  const text = scrub(value)
+  return plain(text) ? `"${text}"` : JSON.stringify(text)
+}
 const values: Array<Varying> = []
 
 /**

@@ -110,6 +110,8 @@ interface Recorded {
  */
 export const requestRecorder = (context: Context.Context<never>, options: RequestLogOptions) => {
   const recorded = new Map<string, Recorded>()
+  // The last series, found again without a key: under load most requests are of the same one.
+  let last: { method: string; status: number; pattern: string; found: Recorded } | undefined
   return (
     method: string,
     url: string,
@@ -122,9 +124,14 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
   ): Effect.Effect<void> | undefined => {
     const path = pathOf(url)
     const pattern = route ?? routeOfUnmatched(path, status)
-    const key = `${method} ${status} ${pattern}`
-    let found = recorded.get(key)
-    if (found === undefined) recorded.set(key, found = { series: requestSeries(method, pattern, status), shapes: [] })
+    let found: Recorded | undefined
+    if (last !== undefined && last.status === status && last.method === method && last.pattern === pattern) found = last.found
+    else {
+      const key = `${method} ${status} ${pattern}`
+      found = recorded.get(key)
+      if (found === undefined) recorded.set(key, found = { series: requestSeries(method, pattern, status), shapes: [] })
+      last = { method, status, pattern, found }
+    }
     found.series.record(context, durationMs)
     if (!options.log) return undefined
     const level = levelOf(path, status)

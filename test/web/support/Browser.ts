@@ -1,14 +1,18 @@
 /**
  * Headless Chromium (Debian's build) driven by playwright-core: one browser per test worker, one
  * context per person. Requests that leave the machine are refused, so a test never waits on the
- * network; screenshots land in test-artifacts/web (git-ignored).
+ * network. Screenshots land in test-artifacts/web (git-ignored): the named ones only when
+ * WEB_SCREENSHOTS=1 asks for them (a person reviewing the pages), those of a failed test always.
  */
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { mkdirSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core"
 
 export const ARTIFACTS = fileURLToPath(new URL("../../../test-artifacts/web/", import.meta.url))
+
+/** Named screenshots are taken only when asked for: PNG encoding is CPU that no assertion reads. */
+export const SCREENSHOTS = process.env["WEB_SCREENSHOTS"] === "1"
 
 export const CHROMIUM_ARGS = [
   "--headless",
@@ -17,7 +21,13 @@ export const CHROMIUM_ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
-  "--no-first-run"
+  "--no-first-run",
+  // Only 127.0.0.1 is reached. Chromium refuses the rest itself: every other address (other loopback
+  // ones and IP literals included) goes to a proxy port where nothing listens, and no name is looked
+  // up. Cheaper than intercepting each request through playwright's protocol.
+  "--proxy-server=http://127.0.0.1:9",
+  "--proxy-bypass-list=<-loopback>;127.0.0.1",
+  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"
 ]
 
 const launch = () => chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS })
@@ -46,8 +56,20 @@ const lease = async (): Promise<Browser> => {
   }
 }
 
+let failures = 0
+
+/** What every open tab showed when a test failed (or timed out): test-artifacts/web/failed-<n>-<tab>.png. */
+const screenshotOpenTabs = async (b: Browser): Promise<void> => {
+  mkdirSync(ARTIFACTS, { recursive: true })
+  const run = `${process.pid}-${++failures}`
+  const pages = b.contexts().flatMap((context) => context.pages())
+  await Promise.all(pages.map((page, i) =>
+    page.screenshot({ path: `${ARTIFACTS}failed-${run}-${i + 1}.png`, timeout: 5_000 }).catch(() => undefined)))
+}
+
 /** Ends a lease: the profiles opened under it are closed, so the next test starts from a clean browser. */
-const release = async (b: Browser): Promise<void> => {
+const release = async (b: Browser, failed: boolean): Promise<void> => {
+  if (failed) await screenshotOpenTabs(b)
   leases--
   if (leases > 0) return
   await Promise.all(b.contexts().map((context) => context.close().catch(() => undefined)))
@@ -64,7 +86,10 @@ const release = async (b: Browser): Promise<void> => {
  * The browser for the scope of a test (or a whole test file, when built into its layer): the
  * worker's shared Chromium; when the scope closes, every profile opened in it is closed.
  */
-export const browser = Effect.acquireRelease(Effect.promise(lease), (b) => Effect.promise(() => release(b)))
+export const browser = Effect.acquireRelease(
+  Effect.promise(lease),
+  (b, exit) => Effect.promise(() => release(b, Exit.isFailure(exit)))
+)
 
 export interface Person {
   readonly context: BrowserContext
@@ -74,7 +99,10 @@ export interface Person {
 export const DESKTOP = { width: 1280, height: 900 } as const
 export const PHONE = { width: 360, height: 740 } as const
 
-/** A fresh browser profile (own cookies) with one tab, in the given language and screen size. */
+/**
+ * A fresh browser profile (own cookies) with one tab, in the given language and screen size. A
+ * phone is a touch screen; its pixels are doubled only for screenshots (four times the painting).
+ */
 export const person = async (
   b: Browser,
   base: string,
@@ -84,17 +112,16 @@ export const person = async (
     baseURL: base,
     locale: options.locale ?? "en-US",
     viewport: options.viewport ?? DESKTOP,
-    ...(options.viewport?.width === PHONE.width ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {})
+    ...(options.viewport?.width === PHONE.width ? { isMobile: true, hasTouch: true, deviceScaleFactor: SCREENSHOTS ? 2 : 1 } : {})
   })
-  await context.route("**/*", (route) =>
-    new URL(route.request().url()).hostname === "127.0.0.1" ? route.continue() : route.abort())
   context.setDefaultTimeout(15_000)
   const page = await context.newPage()
   return { context, page }
 }
 
-/** A full-page PNG in test-artifacts/web/<name>.png. */
+/** A full-page PNG in test-artifacts/web/<name>.png, when WEB_SCREENSHOTS=1. */
 export const screenshot = async (page: Page, name: string): Promise<void> => {
+  if (!SCREENSHOTS) return
   mkdirSync(ARTIFACTS, { recursive: true })
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true })
 }
