@@ -7,7 +7,10 @@
  * - time from the worker's readiness to the last order completed;
  * - orders completed per block interval (target >= 100);
  * - TON the hot wallet spent in fees per completed order (its external messages' transaction fees
- *   plus the forwarding fees of what they sent; target: not above a single transfer's).
+ *   plus the forwarding fees of what they sent; target: not above a single transfer's);
+ * - CPU time (user + system) from the worker's readiness until all settled, of the worker, of this
+ *   process (the sandbox world: chain emulator and Fragment simulator) and of the database's backends,
+ *   per completed order: the figure a shared machine does not inflate (Linux /proc).
  * Each setting runs on a fresh database and a fresh sandbox world. A setting is `VERSION[:BATCH]`,
  * the worker's own environment: `HOT_WALLET_VERSION=VERSION` and, when given, `HOT_WALLET_BATCH=BATCH`
  * (payments per external message) with `WORKER_CONCURRENCY` four times as large (a batch holds at
@@ -37,7 +40,7 @@ import { TonClient } from "@ton/ton"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { type ChildProcess, spawn } from "node:child_process"
-import { copyFileSync, mkdtempSync, openSync, rmSync } from "node:fs"
+import { copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { connect, createServer } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -59,6 +62,31 @@ const freePort = () =>
       s.close(() => resolve(typeof a === "object" && a ? a.port : 0))
     })
   })
+
+/** CPU seconds (user + system) a process has used, from /proc (Linux); 0 when it is gone. */
+const cpuOf = (pid: number): number => {
+  try {
+    // fields after the command's closing parenthesis: utime and stime are the 12th and 13th
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return 0
+  }
+}
+
+/** CPU seconds of the PostgreSQL backends serving `database` now (their process titles name it). */
+const backendsCpu = (database: string): number => {
+  let total = 0
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(` ${database} `)) total += cpuOf(Number(entry))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
 
@@ -126,6 +154,8 @@ interface Figures {
   readonly feePerTransfer: number
   readonly messages: number
   readonly transfers: number
+  /** CPU seconds (user + system) during the drain: the worker, this process (the world), the database's backends. */
+  readonly cpu: { readonly worker: number; readonly world: number; readonly database: number }
   /** Payments recorded paid by the wallet batches, how many batches, the largest (when batching exists). */
   readonly batches: { readonly paid: number; readonly count: number; readonly largest: number } | undefined
 }
@@ -194,6 +224,7 @@ const runOne = async (setting: string): Promise<Figures> => {
   try {
     await waitReady(`http://127.0.0.1:${probePort}/readyz`, worker)
     const readyAt = Date.now()
+    const cpuAtReady = { worker: cpuOf(worker.pid ?? 0), world: process.cpuUsage() }
     const world = await worldOf(dataDir)
     if (world === undefined) throw new Error("the worker's sandbox world did not answer")
     const toncenter = new TonClient({ endpoint: world.toncenter, timeout: 30_000 })
@@ -216,11 +247,17 @@ const runOne = async (setting: string): Promise<Figures> => {
     let lastPrint = Date.now()
     while (Number(state.open) > 0 && Date.now() < deadline && worker.exitCode === null) {
       await sleep(2000)
-      state = await counts()
+      // A busy database may refuse a new connection for a while: the next look counts again.
+      state = await counts().catch(() => state)
       if (Date.now() - lastPrint > 30_000) {
         lastPrint = Date.now()
         console.log(`  ${setting}: ${state.completed} completed, ${state.failed} failed, ${state.open} open after ${((Date.now() - readyAt) / 1000).toFixed(0)} s`)
       }
+    }
+    const cpu = {
+      worker: cpuOf(worker.pid ?? 0) - cpuAtReady.worker,
+      world: (({ system, user }) => (user + system) / 1e6)(process.cpuUsage(cpuAtReady.world)),
+      database: backendsCpu(name)
     }
     // From the worker's readiness (every order already queued) to the last one completed.
     const seconds = state.last !== null ? (new Date(state.last).getTime() - readyAt) / 1000 : NaN
@@ -250,6 +287,7 @@ const runOne = async (setting: string): Promise<Figures> => {
       feePerTransfer: spent.transfers > 0 ? Number(fromNano(spent.fees)) / spent.transfers : NaN,
       messages: spent.messages,
       transfers: spent.transfers,
+      cpu,
       batches
     }
   } finally {
@@ -277,6 +315,8 @@ for (const r of results) {
   console.log(`  ${r.completed} completed, ${r.failed} failed, ${r.open} still open; last completed ${r.seconds.toFixed(0)} s after the worker was ready (all ${ORDERS} queued before it started; placing took ${r.placingSeconds.toFixed(0)} s)`)
   console.log(`  ${r.perBlock.toFixed(2)} orders per ${BLOCK_SECONDS} s block interval (target >= 100)`)
   console.log(`  fees ${r.feePerOrder.toFixed(6)} TON per completed order, ${r.feePerTransfer.toFixed(6)} TON per payment sent (${r.messages} external messages carrying ${r.transfers} payments)`)
+  const perOrder = (seconds: number) => `${(1000 * seconds / Math.max(1, r.completed)).toFixed(1)} ms`
+  console.log(`  CPU until all settled: worker ${r.cpu.worker.toFixed(1)} s, world ${r.cpu.world.toFixed(1)} s, database ${r.cpu.database.toFixed(1)} s (per completed order ${perOrder(r.cpu.worker)} + ${perOrder(r.cpu.world)} + ${perOrder(r.cpu.database)})`)
   if (r.batches !== undefined) {
     console.log(`  wallet batches: ${r.batches.paid} payments paid on chain in ${r.batches.count} batches, the largest of ${r.batches.largest}`)
   }

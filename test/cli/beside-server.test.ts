@@ -10,6 +10,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freePort, startEntry, stopEntry } from "../support/ServerEntry.ts"
+import { bundledEntry } from "../worker/support/BundledEntry.ts"
 import { json, runResale } from "./support/CliHarness.ts"
 import { runInProcess } from "./support/InProcessCli.ts"
 
@@ -27,7 +28,8 @@ describe("resale beside the running server (embedded database)", () => {
       const port = yield* Effect.promise(freePort)
       const base = `http://127.0.0.1:${port}`
       const env = { DATABASE_URL: undefined, DATA_DIR: dataDir, PORT: String(port), ADMIN_TOKEN, TELEGRAM_API_URL: "http://127.0.0.1:9" }
-      const server = yield* startEntry({ ...process.env, ...env, DATABASE_URL: "" }, port)
+      // The server as `npm start` runs it (its start bundle).
+      const server = yield* startEntry({ ...process.env, ...env, DATABASE_URL: "" }, port, undefined, yield* bundledEntry("server"))
       assert.isTrue(existsSync(join(dataDir, "pg.sock")))
 
       const set = yield* resale(["pricing", "set", "--star", "321", "--yes"], env)

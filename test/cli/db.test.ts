@@ -39,7 +39,7 @@ layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })("resa
       assert.strictEqual(body.pending, 0)
       assert.isAtLeast(body.migrations.length, 1)
       assert.isTrue(body.migrations.every((m: { appliedAt: string | null }) => m.appliedAt !== null))
-      assert.match(body.database, /^PostgreSQL at 127\.0\.0\.1:5432\/resale_t_/)
+      assert.match(body.database, /^PostgreSQL at 127\.0\.0\.1:5432\/resale_t/)
 
       const text = yield* cli(["db", "status"])
       assert.match(text.stdout, /^\s*1\s+foundation\s+\d{4}-\d\d-\d\d /m)

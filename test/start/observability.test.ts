@@ -12,6 +12,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { freePort, startEntry, stopEntry } from "../support/ServerEntry.ts"
+import { bundledEntry } from "../worker/support/BundledEntry.ts"
 
 const ADMIN_TOKEN = "ops-test-admin-token-5d1f0c2b9e"
 const API_KEY = "rk_Zx8Vb7Nm6Lk5Jh4Gf3Ds2Aq1Wz0Xs9Ed8Cr7Tf6Yg5Uh"
@@ -58,7 +59,8 @@ describe("logs, metrics and probes of the running server", () => {
         ADMIN_TOKEN,
         TELEGRAM_API_URL: "http://127.0.0.1:9"
       }
-      const server = yield* startEntry(env, port)
+      // The start bundle of these sources, as `npm start` runs it.
+      const server = yield* startEntry(env, port, undefined, yield* bundledEntry("server"))
 
       assert.deepStrictEqual(JSON.parse((yield* fetchText(`${base}/livez`)).text), { status: "ok" })
       const ready = yield* fetchText(`${base}/readyz`)

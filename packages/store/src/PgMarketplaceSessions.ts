@@ -54,12 +54,14 @@ export const PgMarketplaceSessions = {
           ON CONFLICT (req_id) DO NOTHING`
       }, orDieSql)
 
+      // An invoice that is no longer the session's latest is refused without locking the row the
+      // session's quotes are writing (a settled batch reports many such invoices at once).
       const resume = Effect.fn("MarketplaceSessions.resume")(function*(session: string, reqId: string, now: Date, until: Date) {
         const [row] = yield* heldRows.all(yield* sql`
           UPDATE marketplace_sessions AS s
           SET holder = ${reqId}, held_until = GREATEST(CASE WHEN s.holder = ${reqId} THEN s.held_until END, ${until}::timestamptz)
           FROM (SELECT session, holder = ${reqId} AND held_until > ${now} AS was_held
-                FROM marketplace_sessions WHERE session = ${session} FOR UPDATE) AS before
+                FROM marketplace_sessions WHERE session = ${session} AND latest_req_id = ${reqId} FOR UPDATE) AS before
           WHERE s.session = before.session AND s.latest_req_id = ${reqId}
             AND (s.holder IS NULL OR s.held_until <= ${now} OR s.holder = ${reqId})
           RETURNING before.was_held`)

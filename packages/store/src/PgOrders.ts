@@ -186,7 +186,12 @@ export const PgOrders = {
           RETURNING *`)
       }, orDieSql)
 
-      return Orders.of({ insert, insertCharged, find, list, transition, claimNext })
+      const touch = Effect.fn("Orders.touch")(function*(ids: ReadonlyArray<OrderId>, now: Date) {
+        if (ids.length === 0) return
+        yield* sql`UPDATE orders SET updated_at = ${now} WHERE id = ANY(${ids.map(String)}::bigint[]) AND status = 'processing'`
+      }, orDieSql)
+
+      return Orders.of({ insert, insertCharged, find, list, transition, touch, claimNext })
     })
   )
 } as const

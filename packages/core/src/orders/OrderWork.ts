@@ -61,20 +61,40 @@ export class OrderWork extends Context.Service<OrderWork, {
       const settings = yield* OrderWorkSettings
       const leaseMs = Duration.toMillis(settings.lease)
 
-      const touch = (orderId: OrderId) =>
-        Effect.flatMap(currentDate, (now) => orders.transition(orderId, ["processing"], "processing", {}, now))
+      // The orders this process carries: one statement keeps all their leases every third of the lease
+      // (a rush carries a thousand; one UPDATE each, all due at the same moment, stalled the pool).
+      const held = new Map<OrderId, number>()
+      const scope = yield* Effect.scope
+      const keepLeases = Effect.gen(function*() {
+        if (held.size === 0) return
+        yield* orders.touch([...held.keys()], yield* currentDate)
+      }).pipe(Effect.catchCause((cause) => Effect.logWarning("order leases not kept this round", cause)))
+      // Runs while an order is held, so an idle process (or a test's clock) has no loop to turn.
+      let keeping = false
+      const keeper: Effect.Effect<void> = Effect.suspend(() => {
+        if (held.size === 0) {
+          keeping = false
+          return Effect.void
+        }
+        return Effect.andThen(Effect.andThen(Effect.sleep(Duration.millis(Math.max(10, Math.floor(leaseMs / 3)))), keepLeases), keeper)
+      })
 
       const hold = <A, E, R>(orderId: OrderId, work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-        Effect.scoped(Effect.gen(function*() {
-          // Stops by itself once the order left `processing`.
-          yield* touch(orderId).pipe(
-            Effect.delay(Duration.millis(Math.max(10, Math.floor(leaseMs / 3)))),
-            Effect.forever,
-            Effect.ignore,
-            Effect.forkScoped
-          )
-          return yield* work
-        }))
+        Effect.acquireUseRelease(
+          Effect.suspend(() => {
+            held.set(orderId, (held.get(orderId) ?? 0) + 1)
+            if (keeping) return Effect.void
+            keeping = true
+            return Effect.asVoid(Effect.forkIn(keeper.pipe(Effect.onInterrupt(() => Effect.sync(() => void (keeping = false)))), scope))
+          }),
+          () => work,
+          () =>
+            Effect.sync(() => {
+              const n = (held.get(orderId) ?? 1) - 1
+              if (n > 0) held.set(orderId, n)
+              else held.delete(orderId)
+            })
+        )
 
       const requeue = Effect.fn("OrderWork.requeue")(function*(orderId: OrderId, delay: Duration.Duration, note: string | null) {
         const now = yield* currentDate

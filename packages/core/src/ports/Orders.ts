@@ -71,6 +71,11 @@ export class Orders extends Context.Service<Orders, {
     now: Date
   ) => Effect.Effect<Order, OrderNotFound | OrderTransitionInvalid>
   /**
+   * Keeps the leases of these orders: `updatedAt = now` for those still `processing`, the others left
+   * alone (one statement for every order a worker carries).
+   */
+  readonly touch: (ids: ReadonlyArray<OrderId>, now: Date) => Effect.Effect<void>
+  /**
    * Takes one `queued` order whose `nextAttemptAt` is null or <= now (oldest first), marks it
    * `processing` and returns it. Concurrent callers never get the same order (PG: `FOR UPDATE
    * SKIP LOCKED`). None when nothing is due.

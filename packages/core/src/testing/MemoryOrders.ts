@@ -88,6 +88,13 @@ export const MemoryOrders = Layer.effect(
           s.orders.set(id, next)
           return Result.succeed(next)
         }),
+      touch: (ids: ReadonlyArray<OrderId>, now: Date) =>
+        db.read((s) => {
+          for (const id of ids) {
+            const current = s.orders.get(id)
+            if (current?.status === "processing") s.orders.set(id, { ...current, updatedAt: now })
+          }
+        }),
       claimNext: (now: Date) =>
         db.read((s) => {
           const due = [...s.orders.values()]

@@ -4,7 +4,7 @@
  * payment by the order's charge (so a repeat answers the stored payment and never pays twice) and
  * buys through `BatchedPurchases`. Also the wallet's balance for the operators' gauge.
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Deferred, Effect, Layer, type Scope } from "effect"
 import type { Order } from "../orders/Order.ts"
 import { Nanoton } from "../money/Nanoton.ts"
 import { Blockchain, type BlockchainError } from "../ports/Blockchain.ts"
@@ -25,6 +25,10 @@ export class HotWalletPurchases extends Context.Service<HotWalletPurchases, {
       const hot = yield* HotWallet
       const chain = yield* Blockchain
       const purchases = yield* BatchedPurchases
+      const scope = yield* Effect.scope
+      // A rush claims a thousand orders at once: they share one look at the chain instead of a thousand.
+      const funded = joined(hot.ensureFunded, scope)
+      const resolved = joined(hot.wallet, scope)
 
       const buy = Effect.fn("HotWalletPurchases.buy")(function*(order: Order) {
         const { item } = order
@@ -32,8 +36,8 @@ export class HotWalletPurchases extends Context.Service<HotWalletPurchases, {
           return notPaid(false, "NotForSale", "gifts are not bought from the marketplace")
         }
         const key = hot.orderKey(order.id, order.chargeSeq)
-        yield* hot.ensureFunded
-        const wallet = yield* Effect.result(hot.wallet)
+        yield* funded
+        const wallet = yield* Effect.result(resolved)
         // The hot wallet cannot be looked up (node down, not funded yet): nothing was paid, try later.
         if (wallet._tag === "Failure") {
           return notPaid(true, wallet.failure.reason, `hot wallet: ${wallet.failure.reason}: ${wallet.failure.message}`)
@@ -53,6 +57,23 @@ export class HotWalletPurchases extends Context.Service<HotWalletPurchases, {
       return HotWalletPurchases.of({ buy, balance })
     })
   )
+}
+
+/**
+ * `effect` run once for every caller that arrives while it runs (and again by the next caller after
+ * it ended, so nothing is kept): the run is the layer's, so a caller that stops leaves it to the others.
+ */
+const joined = <A, E>(effect: Effect.Effect<A, E>, scope: Scope.Scope): Effect.Effect<A, E> => {
+  let running: Deferred.Deferred<A, E> | undefined
+  return Effect.suspend(() => {
+    if (running !== undefined) return Deferred.await(running)
+    const done = Deferred.makeUnsafe<A, E>()
+    running = done
+    const run = effect.pipe(
+      Effect.onExit((exit) => Effect.andThen(Effect.sync(() => void (running = undefined)), Deferred.done(done, exit)))
+    )
+    return Effect.andThen(Effect.forkIn(run, scope), Deferred.await(done))
+  })
 }
 
 const notPaid = (retryable: boolean, reason: string, message: string): PurchaseOutcome => ({ _tag: "NotPaid", retryable, reason, message })

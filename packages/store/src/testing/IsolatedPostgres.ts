@@ -6,6 +6,7 @@ import { inject } from "vitest"
 import { Migrations } from "../Migrations.ts"
 import { PgConnection } from "../PgConnection.ts"
 import { PgStore } from "../PgStore.ts"
+import { pooledCopy } from "./DatabasePool.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "./TestDatabase.ts"
 
 /** Name prefix of the per-file / per-test databases. */
@@ -20,16 +21,18 @@ const templateName = (): string | undefined => {
 }
 
 /**
- * A fresh, migrated database on the test server (`TEST_DATABASE_URL`), dropped when the scope closes;
- * its URL. A copy of this run's template (see `globalSetup.ts`); without the global setup it
- * migrates the new database itself (slower, same result).
+ * A fresh, migrated database on the test server (`TEST_DATABASE_URL`) for the scope; its URL. An
+ * emptied copy of this run's template (see `globalSetup.ts` and `DatabasePool.ts`: a copy with the
+ * template's schema is emptied and reused, any other is dropped); without the global setup a new
+ * database that migrates itself and is dropped afterwards (slower, same start).
  */
 const database: Effect.Effect<string, SqlError | PgMigrator.MigrationError, Scope.Scope> = Effect.gen(function*() {
   const template = templateName()
+  if (template !== undefined) return databaseUrl(yield* pooledCopy(template))
   const name = uniqueName(isolatedPrefix)
-  yield* Effect.acquireRelease(createDatabase(name, template), () => dropDatabase(name).pipe(Effect.orDie))
+  yield* Effect.acquireRelease(createDatabase(name), () => dropDatabase(name).pipe(Effect.orDie))
   const url = databaseUrl(name)
-  if (template === undefined) yield* Migrations.run.pipe(Effect.provide(Layer.fresh(PgConnection.layerFromUrl(url, 1))))
+  yield* Migrations.run.pipe(Effect.provide(Layer.fresh(PgConnection.layerFromUrl(url, 1))))
   return url
 })
 

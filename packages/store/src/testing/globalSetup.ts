@@ -1,7 +1,7 @@
 /**
  * Vitest `globalSetup`: once per test run (per vitest project that lists it), creates a migrated template
  * database with a name unique to this run, hands its name to the test files (`inject("resaleTemplateDatabase")`,
- * read by `IsolatedPostgres`) and drops it at teardown. Runs in parallel with other runs on the same server.
+ * read by `IsolatedPostgres`) and drops it and its copies at teardown. Runs in parallel with other runs on the same server.
  *
  *   // packages/<pkg>/vitest.config.ts
  *   test: { globalSetup: ["../store/src/testing/globalSetup.ts"] }
@@ -10,6 +10,7 @@ import { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Redacted } from "effect"
 import type { TestProject } from "vitest/node"
 import { Migrations } from "../Migrations.ts"
+import { dropCopies } from "./DatabasePool.ts"
 import { createDatabase, databaseUrl, dropDatabase, dropStale, freezeAsTemplate, uniqueName } from "./TestDatabase.ts"
 
 declare module "vitest" {
@@ -41,6 +42,6 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const name = await Effect.runPromise(createTemplate)
   project.provide("resaleTemplateDatabase", name)
   return async () => {
-    await Effect.runPromise(dropDatabase(name))
+    await Effect.runPromise(Effect.andThen(dropCopies(name), dropDatabase(name)))
   }
 }

@@ -101,6 +101,22 @@ export const ordersContract = (test: StoreTest) => {
     assert.isTrue(Option.isNone(yield* orders.claimNext(at(1))))
     assert.strictEqual(Option.getOrThrow(yield* orders.claimNext(at(60_000))).id, first.id)
   }))
+
+  test("touch keeps the leases of the given processing orders, in one call, and leaves the others", Effect.gen(function*() {
+    const orders = yield* Orders
+    const user = yield* newUser(4)
+    const held = yield* orders.insert(stars(user.id), t0)
+    const queued = yield* orders.insert(stars(user.id), t0)
+    const other = yield* orders.insert(stars(user.id), t0)
+    yield* orders.transition(held.id, ["queued"], "processing", {}, t0)
+    yield* orders.transition(other.id, ["queued"], "processing", {}, t0)
+    yield* orders.touch([held.id, queued.id], at(30_000))
+    yield* orders.touch([], at(60_000))
+    const updated = (id: typeof held.id) => Effect.map(orders.find(id), (o) => Option.getOrThrow(o).updatedAt.getTime())
+    assert.strictEqual(yield* updated(held.id), at(30_000).getTime())
+    assert.strictEqual(yield* updated(queued.id), t0.getTime())
+    assert.strictEqual(yield* updated(other.id), t0.getTime())
+  }))
 }
 
 export const ticketsContract = (test: StoreTest) => {
