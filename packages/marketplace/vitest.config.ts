@@ -2,6 +2,10 @@ import { defineProject } from "vitest/config"
 
 export default defineProject({
   test: {
+    // Safety nets, not assertions: a loaded machine (CI beside other builds) is slow; vitest's 5 s
+    // default applies to projects unless they say otherwise.
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
     name: "marketplace",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Each worker process runs its files one after another without reloading modules per file
