@@ -3,26 +3,16 @@
  * `fragment_ref` has it in `gift_ref` afterwards; a stars order keeps its Fragment `Ref#`.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { NodeServices } from "@effect/platform-node"
-import { PgClient, PgMigrator } from "@effect/sql-pg"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { migrationRecord, Migrations } from "../src/Migrations.ts"
-import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "../src/testing/TestDatabase.ts"
-
-const upTo0020 = PgMigrator.fromRecord(
-  Object.fromEntries(Object.entries(migrationRecord).filter(([key]) => key < "0021"))
-)
+import { Migrations } from "../src/Migrations.ts"
+import { beforeMigration } from "./support/BeforeMigration.ts"
 
 describe("migration 0021_gift_ref", () => {
   it.effect("moves a gift order's reference out of fragment_ref into gift_ref", () =>
-    Effect.gen(function*() {
-      const name = uniqueName("resale_t")
-      yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
-      const client = Layer.fresh(PgClient.layer({ url: Redacted.make(databaseUrl(name)), maxConnections: 1 }))
-      yield* Effect.gen(function*() {
+    beforeMigration("0021", (before) =>
+      Effect.gen(function*() {
         const sql = yield* SqlClient
-        const before = yield* PgMigrator.run({ loader: upTo0020 }).pipe(Effect.provide(NodeServices.layer))
         assert.strictEqual(before.at(-1)?.[1], "order_delivery")
         const [user] = yield* sql<{ id: bigint }>`
           INSERT INTO users (telegram_id, created_at, updated_at) VALUES (7, now(), now()) RETURNING id`
@@ -45,6 +35,5 @@ describe("migration 0021_gift_ref", () => {
         const misplaced = yield* Effect.flip(sql`UPDATE orders SET fragment_ref = 'Ref#1' WHERE kind = 'gift'`)
         assert.strictEqual(misplaced.reason._tag, "ConstraintError")
         assert.include(String(misplaced.reason.cause), "orders_fragment_ref_not_gift")
-      }).pipe(Effect.provide(client))
-    }), 60_000)
+      })), 60_000)
 })

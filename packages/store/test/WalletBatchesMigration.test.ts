@@ -5,25 +5,18 @@
  * own direct purchases stay where they are.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { NodeServices } from "@effect/platform-node"
-import { PgClient, PgMigrator } from "@effect/sql-pg"
-import { Effect, Layer, Redacted } from "effect"
+import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { migrationRecord, Migrations } from "../src/Migrations.ts"
-import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "../src/testing/TestDatabase.ts"
+import { Migrations } from "../src/Migrations.ts"
+import { beforeMigration } from "./support/BeforeMigration.ts"
 
-const upTo0021 = PgMigrator.fromRecord(Object.fromEntries(Object.entries(migrationRecord).filter(([key]) => key < "0022")))
 const HEX = "a".repeat(64)
 
 describe("migration 0022_wallet_batches", () => {
   it.effect("moves the hot wallet's payment records out of direct_purchases", () =>
-    Effect.gen(function*() {
-      const name = uniqueName("resale_t")
-      yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
-      const client = Layer.fresh(PgClient.layer({ url: Redacted.make(databaseUrl(name)), maxConnections: 1 }))
-      yield* Effect.gen(function*() {
+    beforeMigration("0022", () =>
+      Effect.gen(function*() {
         const sql = yield* SqlClient
-        yield* PgMigrator.run({ loader: upTo0021 }).pipe(Effect.provide(NodeServices.layer))
         const row = (orderId: string, state: string, extra: { prepared?: boolean; tx?: string; latest?: boolean; at?: string } = {}) =>
           sql`
             INSERT INTO direct_purchases (order_id, kind, state, fingerprint, network, wallet_address, wallet_version, recipient, units,
@@ -60,6 +53,5 @@ describe("migration 0022_wallet_batches", () => {
         yield* open(1)
         const second = yield* Effect.flip(open(2))
         assert.strictEqual(second.reason._tag, "UniqueViolation")
-      }).pipe(Effect.provide(client))
-    }), 60_000)
+      })), 60_000)
 })

@@ -6,17 +6,14 @@
  * a second open batch of the seqno wallet, or a second open message with the same query id.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { NodeServices } from "@effect/platform-node"
-import { PgClient, PgMigrator } from "@effect/sql-pg"
 import type { Nanoton, PreparedBatch } from "@resale/core/ports/Blockchain.ts"
 import { WalletPayments } from "@resale/core/ports/WalletPayments.ts"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { migrationRecord, Migrations } from "../src/Migrations.ts"
+import { Migrations } from "../src/Migrations.ts"
 import { PgWalletPayments } from "../src/PgWalletPayments.ts"
-import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "../src/testing/TestDatabase.ts"
+import { beforeMigration } from "./support/BeforeMigration.ts"
 
-const upTo0022 = PgMigrator.fromRecord(Object.fromEntries(Object.entries(migrationRecord).filter(([key]) => key < "0023")))
 const SEQNO = "UQseqno"
 const HIGHLOAD = "UQhighload"
 const FRAGMENT = "UQfragment"
@@ -36,13 +33,9 @@ const prepared = (wallet: string, seqno: number, hash: string, transfers: number
 
 describe("migration 0023_wallet_parallel_batches", () => {
   it.effect("keeps batches signed before it, each in slot 0 with its query id; the store goes on with them", () =>
-    Effect.gen(function*() {
-      const name = uniqueName("resale_t")
-      yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
-      const client = Layer.fresh(PgClient.layer({ url: Redacted.make(databaseUrl(name)), maxConnections: 1 }))
-      yield* Effect.gen(function*() {
+    beforeMigration("0023", (before) =>
+      Effect.gen(function*() {
         const sql = yield* SqlClient
-        const before = yield* PgMigrator.run({ loader: upTo0022 }).pipe(Effect.provide(NodeServices.layer))
         assert.strictEqual(before.at(-1)?.[1], "wallet_batches")
         // As 0022's store wrote them: amounts of the message as decimal text in the jsonb.
         const batch = (message: PreparedBatch, state: string, settled: boolean) =>
@@ -124,6 +117,5 @@ describe("migration 0023_wallet_parallel_batches", () => {
         const slots = yield* sql<{ wallet_address: string; slot: number }>`
           SELECT wallet_address, slot FROM wallet_batches WHERE state IN ('signed', 'sent') ORDER BY wallet_address, slot`
         assert.deepStrictEqual(slots.map((s) => [s.wallet_address, s.slot]), [[HIGHLOAD, 0], [HIGHLOAD, 1], [SEQNO, 0]])
-      }).pipe(Effect.provide(client))
-    }), 60_000)
+      })), 60_000)
 })
