@@ -349,8 +349,8 @@ SELECT balance_uzs FROM accounts WHERE user_id = :uid;
     console.log(`server non-2xx answers and errors under load: ${non2xx}`)
     console.log(`server RSS peak under load: ${fmt(rssPeak)} MB (target < 250 MB)`)
   } finally {
-    for (const child of children) child.kill("SIGTERM")
-    await new Promise((r) => setTimeout(r, 500))
+    // Waited for, so that a server under --cpu-prof (BENCH_NODE_ARGS) has written its profile.
+    await Promise.all(children.map(stop))
     await Effect.runPromise(dropDatabase(name)).catch(() => undefined)
   }
 }
