@@ -87,6 +87,18 @@ describe("OrderService.create", () => {
       assert.include(yield* causesOf(alice.id), `order:${order.id}:-23000`)
     }).pipe(Effect.provide(layerMemory)))
 
+  it.effect("place answers the order and the balance right after its own charge", () =>
+    Effect.gen(function*() {
+      const orders = yield* OrderService
+      const alice = yield* signUp()
+      yield* fund(alice, 50_000)
+      const first = yield* orders.place(alice.id, stars(100))
+      const second = yield* orders.place(alice.id, stars(50))
+      assert.deepStrictEqual([first.balanceAfter, second.balanceAfter], [27_000, 15_500])
+      assert.include(yield* causesOf(alice.id), `order:${second.order.id}:-11500`)
+      assert.strictEqual(yield* balanceOf(alice.id), 15_500)
+    }).pipe(Effect.provide(layerMemory)))
+
   it.effect("short of balance: InsufficientBalance, and neither the order nor a charge remains", () =>
     Effect.gen(function*() {
       const orders = yield* OrderService

@@ -65,6 +65,7 @@ const OrderRow = Schema.Struct({
 const orderRows = rowDecoder("orders", OrderRow)
 const balanceRows = rowDecoder("accounts", Schema.Struct({ balance_uzs: intAs(Uzs) }))
 const statusRows = rowDecoder("orders", Schema.Struct({ status: OrderStatus }))
+const chargedRows = rowDecoder("orders", Schema.Struct({ charge_balance_after_uzs: intAs(Uzs) }))
 
 /**
  * `Orders` on the `orders` table (the item as jsonb, its kind in a column of its own for filters).
@@ -87,7 +88,8 @@ export const PgOrders = {
 
       // One statement: lock the account row, insert the order only if the balance covers its price,
       // its charge (cause id = the order id, `chargeCauseId(order, 0)`) and the balance move; so the row
-      // lock is held for this statement alone, and a refused charge writes nothing.
+      // lock is held for this statement alone, and a refused charge writes nothing. The entry's balance
+      // after is the balance right after this charge, whatever other orders do next.
       const insertCharged = Effect.fn("Orders.insertCharged")(function*(order: NewOrder, now: Date) {
         const rows = yield* sql`
           WITH account AS (
@@ -106,7 +108,7 @@ export const PgOrders = {
           ), moved AS (
             UPDATE accounts SET balance_uzs = entry.balance_after_uzs FROM entry WHERE accounts.user_id = ${order.userId}
           )
-          SELECT placed.*, entry.cause_id AS charge_cause_id FROM placed, entry`
+          SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS charge_balance_after_uzs FROM placed, entry`
         if (rows.length === 0) {
           const [account] = yield* balanceRows.all(yield* sql`SELECT balance_uzs FROM accounts WHERE user_id = ${order.userId}`)
           if (account === undefined) return yield* Effect.die(new Error(`user ${order.userId} has no ledger account`))
@@ -117,7 +119,8 @@ export const PgOrders = {
         if (rows[0]!["charge_cause_id"] !== chargeCauseId(placed, 0)) {
           return yield* Effect.die(new Error(`order ${placed.id}: charge cause id ${String(rows[0]!["charge_cause_id"])} is not the core's`))
         }
-        return placed
+        const [charged] = yield* chargedRows.all(rows)
+        return { order: placed, balanceAfter: charged!.charge_balance_after_uzs }
       }, orDieSql)
 
       const find = Effect.fn("Orders.find")(function*(orderId: OrderId) {

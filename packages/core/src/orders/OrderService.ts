@@ -4,7 +4,7 @@ import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
 import { credit, debit, type Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import { Ledger } from "../ports/Ledger.ts"
-import { type OrderFilter, Orders } from "../ports/Orders.ts"
+import { type ChargedOrder, type OrderFilter, Orders } from "../ports/Orders.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Pricing } from "../ports/Pricing.ts"
 import { Transactor } from "../ports/Transactor.ts"
@@ -36,6 +36,11 @@ export class OrderService extends Context.Service<OrderService, {
   /** Debits the price (cause `order:<id>`) and queues the order, in one transaction. */
   readonly create: (userId: UserId, request: OrderRequest) => Effect.Effect<
     Order,
+    OrderRequestInvalid | InsufficientBalance
+  >
+  /** `create`, answering also the balance right after this order's charge (no second read). */
+  readonly place: (userId: UserId, request: OrderRequest) => Effect.Effect<
+    ChargedOrder,
     OrderRequestInvalid | InsufficientBalance
   >
   readonly find: (viewer: Viewer, orderId: OrderId) => Effect.Effect<Order, OrderNotFound>
@@ -101,11 +106,13 @@ export class OrderService extends Context.Service<OrderService, {
       // The quote only reads; the order and its charge are one atomic write of the store
       // (`insertCharged`), so no transaction holds the account's lock across a COMMIT round trip.
       // Inside a caller's transaction (an Idempotency-Key's) it joins that one as before.
-      const create = Effect.fn("OrderService.create")(function*(userId: UserId, request: OrderRequest) {
+      const place = Effect.fn("OrderService.place")(function*(userId: UserId, request: OrderRequest) {
         const now = yield* currentDate
         const { item, priceUzs, recipient } = yield* quote(request)
         return yield* orders.insertCharged({ userId, recipient, item, priceUzs }, now)
       })
+
+      const create = (userId: UserId, request: OrderRequest) => Effect.map(place(userId, request), (placed) => placed.order)
 
       const find = Effect.fn("OrderService.find")(function*(viewer: Viewer, orderId: OrderId) {
         const found = yield* orders.find(orderId)
@@ -258,6 +265,7 @@ export class OrderService extends Context.Service<OrderService, {
       return OrderService.of({
         quote,
         create,
+        place,
         find,
         listOwn,
         list,

@@ -13,6 +13,12 @@ export interface NewOrder {
   readonly priceUzs: Uzs
 }
 
+/** An order placed with its charge, and the account's balance right after that charge. */
+export interface ChargedOrder {
+  readonly order: Order
+  readonly balanceAfter: Uzs
+}
+
 /** Fields a transition may set; absent fields keep their value. */
 export interface OrderPatch {
   readonly chargeSeq?: number
@@ -51,9 +57,10 @@ export class Orders extends Context.Service<Orders, {
    * `-priceUzs`, cause `order`, cause id `chargeCauseId(order, 0)`, the balance moved with it), as
    * ONE atomic write: both or neither. Fails `InsufficientBalance` (nothing written) when the balance
    * is below the price. PG: one statement, so the account row is locked only while it runs, not
-   * across a COMMIT round trip.
+   * across a COMMIT round trip. Answers the balance right after this charge (its ledger entry's
+   * `balanceAfter`), so no caller reads it again.
    */
-  readonly insertCharged: (order: NewOrder, now: Date) => Effect.Effect<Order, InsufficientBalance>
+  readonly insertCharged: (order: NewOrder, now: Date) => Effect.Effect<ChargedOrder, InsufficientBalance>
   readonly find: (id: OrderId) => Effect.Effect<Option.Option<Order>>
   /** Newest first, with the total count for the same filter. */
   readonly list: (filter: OrderFilter) => Effect.Effect<Page<Order>>

@@ -5,7 +5,7 @@ import { InsufficientBalance } from "../ledger/LedgerErrors.ts"
 import { debit, type Uzs } from "../money/Uzs.ts"
 import { chargeCauseId, type Order, type OrderStatus } from "../orders/Order.ts"
 import { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
-import { type NewOrder, type OrderFilter, type OrderPatch, Orders } from "../ports/Orders.ts"
+import { type ChargedOrder, type NewOrder, type OrderFilter, type OrderPatch, Orders } from "../ports/Orders.ts"
 import { MemoryDb, type MemoryState, nextId } from "./MemoryDb.ts"
 import { newestFirst, paginate } from "./paginate.ts"
 
@@ -35,7 +35,7 @@ export const MemoryOrders = Layer.effect(
     })
     return Orders.of({
       insertCharged: (order: NewOrder, now: Date) =>
-        db.run<Order, InsufficientBalance>((s) => {
+        db.run<ChargedOrder, InsufficientBalance>((s) => {
           const balance = s.balances.get(order.userId)
           if (balance === undefined) throw new Error(`no ledger account for user ${order.userId}`)
           const after = balance - order.priceUzs
@@ -55,7 +55,7 @@ export const MemoryOrders = Layer.effect(
             createdAt: now
           })
           s.balances.set(order.userId, after)
-          return Result.succeed(created)
+          return Result.succeed({ order: created, balanceAfter: after as Uzs })
         }),
       insert: (order: NewOrder, now: Date) =>
         db.read((s) => {

@@ -141,15 +141,12 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
             "POST /v2/gifts/buy",
             payload,
             Dto.OrderCreated,
-            Effect.gen(function*() {
-              const order = yield* orders.create(userId, {
-                kind: "gift",
-                recipient: payload.username,
-                gift: { id: gift.id, stars: gift.stars },
-                comment: payload.comment === "" ? null : payload.comment
-              })
-              return { ok: true, order: orderOut(order), balance_uzs: yield* balances.balance(userId), sandbox }
-            })
+            Effect.map(orders.place(userId, {
+              kind: "gift",
+              recipient: payload.username,
+              gift: { id: gift.id, stars: gift.stars },
+              comment: payload.comment === "" ? null : payload.comment
+            }), ({ order, balanceAfter }) => ({ ok: true, order: orderOut(order), balance_uzs: balanceAfter, sandbox }))
           )
         }).pipe(mapErrors))
       .handle("upgradeInfoTier", ({ headers, payload }) =>

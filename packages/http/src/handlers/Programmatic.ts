@@ -24,7 +24,6 @@ const placeOrder = (endpoint: string, key: string | undefined, body: unknown, bu
   Effect.gen(function*() {
     const { userId } = yield* CurrentUser
     const orders = yield* OrderService
-    const balances = yield* Balances
     const sandbox = (yield* HttpConfig).sandbox
     const request = yield* build
     return yield* idempotent(
@@ -33,10 +32,7 @@ const placeOrder = (endpoint: string, key: string | undefined, body: unknown, bu
       endpoint,
       body,
       Dto.OrderCreated,
-      Effect.gen(function*() {
-        const order = yield* orders.create(userId, request)
-        return { ok: true, order: orderOut(order), balance_uzs: yield* balances.balance(userId), sandbox }
-      })
+      Effect.map(orders.place(userId, request), ({ order, balanceAfter }) => ({ ok: true, order: orderOut(order), balance_uzs: balanceAfter, sandbox }))
     )
   }).pipe(mapErrors)
 

@@ -1,8 +1,8 @@
 import { assert } from "@effect/vitest"
-import { type OrderId, type TicketId, type UserId, type Uzs } from "@resale/core"
-import { type NewOrder, Orders, Tickets } from "@resale/core/ports"
+import { type OrderId, type SignedUzs, type TicketId, type UserId, type Uzs } from "@resale/core"
+import { Ledger, type NewOrder, Orders, Tickets } from "@resale/core/ports"
 import { Effect, Option } from "effect"
-import { at, newUser, type StoreTest, t0 } from "./support.ts"
+import { at, booked, newUser, type StoreTest, t0 } from "./support.ts"
 
 const stars = (userId: UserId, n = 100): NewOrder => ({
   userId,
@@ -36,6 +36,23 @@ export const ordersContract = (test: StoreTest) => {
     assert.strictEqual((yield* orders.list({ kind: "premium", offset: 0, limit: 10 })).total, 1)
     assert.strictEqual((yield* orders.list({ status: ["completed", "failed"], offset: 0, limit: 10 })).total, 0)
     assert.strictEqual((yield* orders.list({ offset: 5, limit: 10 })).total, 3)
+  }))
+
+  test("insertCharged places the order with its charge and answers the balance right after it; short, nothing", Effect.gen(function*() {
+    const orders = yield* Orders
+    const ledger = yield* Ledger
+    const user = yield* newUser(6)
+    yield* ledger.post({ userId: user.id, amount: 50_000 as SignedUzs, cause: "adjust", causeId: "fund-6" })
+    const first = yield* orders.insertCharged(stars(user.id), t0)
+    assert.strictEqual(first.order.status, "queued")
+    assert.strictEqual(first.balanceAfter, 50_000 - 23_000)
+    const second = yield* orders.insertCharged(stars(user.id, 10), at(1))
+    assert.strictEqual(second.balanceAfter, 50_000 - 23_000 - 2_300)
+    assert.deepStrictEqual(yield* booked(user.id), { balance: 24_700, sum: 24_700, entries: 3 })
+    const short = yield* Effect.flip(orders.insertCharged(stars(user.id, 200), at(2)))
+    assert.strictEqual(short._tag, "InsufficientBalance")
+    assert.deepStrictEqual(yield* booked(user.id), { balance: 24_700, sum: 24_700, entries: 3 })
+    assert.strictEqual((yield* orders.list({ userId: user.id, offset: 0, limit: 10 })).total, 2)
   }))
 
   test("transition is conditional and patches only the given fields (null clears)", Effect.gen(function*() {

@@ -1,4 +1,3 @@
-import { Balances } from "@resale/core/ledger/Balances.ts"
 import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import type { OrderRequest } from "@resale/core/orders/OrderRules.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
@@ -43,7 +42,6 @@ export const ShopperRoutes = Layer.effectDiscard(Effect.gen(function*() {
   const sessions = yield* WebSessions
   const config = yield* HttpConfig
   const orders = yield* OrderService
-  const balances = yield* Balances
   const idempotency = yield* Idempotency
 
   const place = (endpoint: string, parse: Parse) =>
@@ -57,10 +55,12 @@ export const ShopperRoutes = Layer.effectDiscard(Effect.gen(function*() {
       if ("refused" in who) return who.refused
       const userId = who.ok
       const key = request.headers["idempotency-key"]
-      return yield* idempotent(key, { user: userId }, endpoint, body, Dto.OrderCreated, Effect.gen(function*() {
-        const created = yield* orders.create(userId, order)
-        return { ok: true, order: orderOut(created), balance_uzs: yield* balances.balance(userId), sandbox: config.sandbox }
-      })).pipe(
+      return yield* idempotent(key, { user: userId }, endpoint, body, Dto.OrderCreated, Effect.map(orders.place(userId, order), ({ order: created, balanceAfter }) => ({
+        ok: true,
+        order: orderOut(created),
+        balance_uzs: balanceAfter,
+        sandbox: config.sandbox
+      }))).pipe(
         Effect.provideService(Idempotency, idempotency),
         Effect.map((answer) => json(answer)),
         Effect.catch(errorResponse)
