@@ -70,8 +70,13 @@ const freePort = () =>
     })
   })
 
-/** The V8 flags of `npm start` (package.json), so the server's heap is sized as in production. */
-const START_FLAGS = ["--max-semi-space-size=4"]
+/**
+ * The Node flags of `npm start` (package.json's `start`), for the server and the bare server alike, so
+ * the heap and the garbage collector work as in production. BENCH_START_FLAGS replaces them (to try others).
+ */
+const START_FLAGS = (process.env.BENCH_START_FLAGS ??
+  (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
+    .replace(/^node\s+/, "").replace(/\s*deploy\/start\.mjs.*$/, "")).split(/\s+/).filter(Boolean)
 
 /** Production settings whose outside endpoints are unreachable: no measured request calls them. */
 const PRODUCTION = {

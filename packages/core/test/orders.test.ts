@@ -3,6 +3,8 @@ import { Effect, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type { OrderId, UserId } from "../src/ids.ts"
 import { Balances } from "../src/ledger/Balances.ts"
+import { InsufficientBalance } from "../src/ledger/LedgerErrors.ts"
+import type { Uzs } from "../src/money/Uzs.ts"
 import { OrderService } from "../src/orders/OrderService.ts"
 import { MAX_ATTEMPTS } from "../src/orders/OrderRules.ts"
 import { PricingService } from "../src/pricing/PricingService.ts"
@@ -97,6 +99,22 @@ describe("OrderService.create", () => {
       assert.deepStrictEqual([first.balanceAfter, second.balanceAfter], [27_000, 15_500])
       assert.include(yield* causesOf(alice.id), `order:${second.order.id}:-11500`)
       assert.strictEqual(yield* balanceOf(alice.id), 15_500)
+    }).pipe(Effect.provide(layerMemory)))
+
+  it.effect("an order after the operator changed the prices is charged at the new prices", () =>
+    Effect.gen(function*() {
+      const orders = yield* OrderService
+      const alice = yield* signUp()
+      yield* fund(alice, 100_000)
+      assert.strictEqual((yield* orders.place(alice.id, stars(100))).order.priceUzs, 23_000)
+      yield* (yield* PricingService).set({ starPriceUzs: 250, premium3MonthUzs: 1, premium6MonthUzs: 2, premium12MonthUzs: 3 })
+      const raised = yield* orders.place(alice.id, stars(100))
+      assert.deepStrictEqual([raised.order.priceUzs, raised.balanceAfter], [25_000, 52_000])
+      assert.strictEqual((yield* orders.create(alice.id, { kind: "premium", recipient: "durov", months: 3 })).priceUzs, 1)
+      // Short at the new prices, though not at the old ones: refused at the new ones.
+      yield* (yield* PricingService).set({ starPriceUzs: 60_000, premium3MonthUzs: 1, premium6MonthUzs: 2, premium12MonthUzs: 3 })
+      const short = yield* Effect.flip(orders.place(alice.id, stars(50)))
+      assert.deepStrictEqual(short, new InsufficientBalance({ userId: alice.id, balance: 51_999 as Uzs, required: 3_000_000 as Uzs }))
     }).pipe(Effect.provide(layerMemory)))
 
   it.effect("short of balance: InsufficientBalance, and neither the order nor a charge remains", () =>

@@ -111,6 +111,26 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       assert.strictEqual((yield* call(url, "/v2/api/balance", { headers })).json.balance_uzs, left)
     }))
 
+  it.effect("API: an order after the operator changed the prices is charged at the new prices", () =>
+    Effect.gen(function*() {
+      const { url } = yield* TestServer
+      const op = yield* adminSignIn(url)
+      const { balance, key } = yield* funded(95010, "repriced_user", 900000)
+      const headers = { "x-api-key": key }
+      const before = (yield* call(url, "/v2/api/pricing")).json
+      const first = yield* call(url, "/v2/api/stars/buy", { json: { username: "friend", amount: 50 }, headers })
+      assert.deepStrictEqual([first.json.order.price_uzs, first.json.balance_uzs], [50 * before.star_price_uzs, balance - 50 * before.star_price_uzs])
+      const raised = { ...before, star_price_uzs: before.star_price_uzs + 7 }
+      const form = Object.fromEntries(Object.entries(raised).filter(([k]) => k.endsWith("_uzs")).map(([k, v]) => [k, String(v)]))
+      assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form, cookie: op })).status, 200)
+      const second = yield* call(url, "/v2/api/stars/buy", { json: { username: "friend", amount: 50 }, headers })
+      assert.strictEqual(second.json.order.price_uzs, 50 * raised.star_price_uzs)
+      assert.strictEqual(second.json.balance_uzs, first.json.balance_uzs - 50 * raised.star_price_uzs)
+      assert.strictEqual((yield* call(url, "/v2/api/balance", { headers })).json.balance_uzs, second.json.balance_uzs)
+      const restore = Object.fromEntries(Object.entries(before).filter(([k]) => k.endsWith("_uzs")).map(([k, v]) => [k, String(v)]))
+      assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form: restore, cookie: op })).status, 200)
+    }))
+
   it.effect("API: an order is followed by its id with the owner's key only", () =>
     Effect.gen(function*() {
       const { url } = yield* TestServer

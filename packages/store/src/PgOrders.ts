@@ -1,5 +1,6 @@
 import {
   chargeCauseId,
+  DEFAULT_PRICES,
   InsufficientBalance,
   type Order,
   OrderDelivery,
@@ -10,6 +11,8 @@ import {
   OrderStatus,
   OrderTransitionInvalid,
   type Page,
+  type Prices,
+  PricesChanged,
   UserId,
   Uzs
 } from "@resale/core"
@@ -63,7 +66,11 @@ const OrderRow = Schema.Struct({
 }))
 
 const orderRows = rowDecoder("orders", OrderRow)
-const balanceRows = rowDecoder("accounts", Schema.Struct({ balance_uzs: intAs(Uzs) }))
+const refusalRows = rowDecoder("accounts", Schema.Struct({ balance_uzs: intAs(Uzs), prices_current: Schema.Boolean }))
+
+/** A price list as the `bigint[]` of the `prices` row's four columns. */
+const priceArray = (prices: Prices) =>
+  [prices.starPriceUzs, prices.premium3MonthUzs, prices.premium6MonthUzs, prices.premium12MonthUzs].map(String)
 const statusRows = rowDecoder("orders", Schema.Struct({ status: OrderStatus }))
 const chargedRows = rowDecoder("orders", Schema.Struct({ charge_balance_after_uzs: intAs(Uzs) }))
 
@@ -90,10 +97,16 @@ export const PgOrders = {
       // its charge (cause id = the order id, `chargeCauseId(order, 0)`) and the balance move; so the row
       // lock is held for this statement alone, and a refused charge writes nothing. The entry's balance
       // after is the balance right after this charge, whatever other orders do next.
-      const insertCharged = Effect.fn("Orders.insertCharged")(function*(order: NewOrder, now: Date) {
+      // Whether `prices` is the current price list (the `prices` row, `DEFAULT_PRICES` without one).
+      const isCurrentList = (prices: Prices) =>
+        sql`coalesce(
+          (SELECT ARRAY[star_price_uzs, premium_3_month_uzs, premium_6_month_uzs, premium_12_month_uzs]::bigint[] FROM prices),
+          ${priceArray(DEFAULT_PRICES)}::bigint[]) = ${priceArray(prices)}::bigint[]`
+
+      const insertCharged = Effect.fn("Orders.insertCharged")(function*(order: NewOrder, quotedAt: Prices, now: Date) {
         const rows = yield* sql`
           WITH account AS (
-            SELECT balance_uzs FROM accounts WHERE user_id = ${order.userId} FOR UPDATE
+            SELECT balance_uzs FROM accounts WHERE user_id = ${order.userId} AND ${isCurrentList(quotedAt)} FOR UPDATE
           ), placed AS (
             INSERT INTO orders (user_id, recipient, kind, item, price_uzs, status, created_at, updated_at)
             SELECT ${order.userId}, ${order.recipient}, ${order.item.kind}, ${JSON.stringify(order.item)}::jsonb,
@@ -110,8 +123,10 @@ export const PgOrders = {
           )
           SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS charge_balance_after_uzs FROM placed, entry`
         if (rows.length === 0) {
-          const [account] = yield* balanceRows.all(yield* sql`SELECT balance_uzs FROM accounts WHERE user_id = ${order.userId}`)
+          const [account] = yield* refusalRows.all(yield* sql`
+            SELECT balance_uzs, ${isCurrentList(quotedAt)} AS prices_current FROM accounts WHERE user_id = ${order.userId}`)
           if (account === undefined) return yield* Effect.die(new Error(`user ${order.userId} has no ledger account`))
+          if (!account.prices_current) return yield* new PricesChanged()
           return yield* new InsufficientBalance({ userId: order.userId, balance: account.balance_uzs, required: order.priceUzs })
         }
         const placed = yield* orderRows.one(rows)

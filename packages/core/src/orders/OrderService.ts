@@ -7,6 +7,7 @@ import { Ledger } from "../ports/Ledger.ts"
 import { type ChargedOrder, type OrderFilter, Orders } from "../ports/Orders.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Pricing } from "../ports/Pricing.ts"
+import type { Prices } from "../pricing/Prices.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { canSee, type Viewer } from "../sessions/Session.ts"
 import { addMillis, currentDate } from "../Time.ts"
@@ -106,10 +107,27 @@ export class OrderService extends Context.Service<OrderService, {
       // The quote only reads; the order and its charge are one atomic write of the store
       // (`insertCharged`), so no transaction holds the account's lock across a COMMIT round trip.
       // Inside a caller's transaction (an Idempotency-Key's) it joins that one as before.
+      // The price list the latest order was charged at. An order is priced at it without reading the
+      // prices again: `insertCharged` charges only while it is still the current list (checked in its
+      // one write), and when an operator changed it the order is priced again at the list read afresh.
+      // So every order is charged at the prices current when it is charged, as when they were read first.
+      let latestPrices: Prices | undefined
+      const freshPrices = Effect.tap(pricing.get, (prices) => Effect.sync(() => (latestPrices = prices)))
+
       const place = Effect.fn("OrderService.place")(function*(userId: UserId, request: OrderRequest) {
         const now = yield* currentDate
-        const { item, priceUzs, recipient } = yield* quote(request)
-        return yield* orders.insertCharged({ userId, recipient, item, priceUzs }, now)
+        const checked = validateOrder(request)
+        if ("_tag" in checked) return yield* checked
+        const { item, recipient } = checked
+        // Changed since: priced again at the list read now (a change in between is caught the same way).
+        const chargeAt = (prices: Prices, retries: number): Effect.Effect<ChargedOrder, InsufficientBalance> =>
+          orders.insertCharged({ userId, recipient, item, priceUzs: priceOf(item, prices) }, prices, now).pipe(
+            Effect.catchTag("PricesChanged", () =>
+              retries === 0
+                ? Effect.die(new Error("the prices changed at every attempt to charge an order"))
+                : Effect.flatMap(freshPrices, (fresh) => chargeAt(fresh, retries - 1)))
+          )
+        return yield* chargeAt(latestPrices ?? (yield* freshPrices), 3)
       })
 
       const create = (userId: UserId, request: OrderRequest) => Effect.map(place(userId, request), (placed) => placed.order)

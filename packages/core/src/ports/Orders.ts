@@ -4,6 +4,7 @@ import type { Uzs } from "../money/Uzs.ts"
 import type { Order, OrderDelivery, OrderEvidence, OrderItem, OrderKind, OrderStatus } from "../orders/Order.ts"
 import type { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
 import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
+import type { Prices, PricesChanged } from "../pricing/Prices.ts"
 import type { Page, PageRequest } from "../Page.ts"
 
 export interface NewOrder {
@@ -59,8 +60,15 @@ export class Orders extends Context.Service<Orders, {
    * is below the price. PG: one statement, so the account row is locked only while it runs, not
    * across a COMMIT round trip. Answers the balance right after this charge (its ledger entry's
    * `balanceAfter`), so no caller reads it again.
+   * `quotedAt` is the price list the price was computed from: the write happens only if it is still
+   * the current one (`Pricing.get`'s, `DEFAULT_PRICES` when none was set), checked in the same atomic
+   * write; otherwise it fails `PricesChanged` and writes nothing (checked before the balance).
    */
-  readonly insertCharged: (order: NewOrder, now: Date) => Effect.Effect<ChargedOrder, InsufficientBalance>
+  readonly insertCharged: (
+    order: NewOrder,
+    quotedAt: Prices,
+    now: Date
+  ) => Effect.Effect<ChargedOrder, InsufficientBalance | PricesChanged>
   readonly find: (id: OrderId) => Effect.Effect<Option.Option<Order>>
   /** Newest first, with the total count for the same filter. */
   readonly list: (filter: OrderFilter) => Effect.Effect<Page<Order>>

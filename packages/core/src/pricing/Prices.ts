@@ -26,3 +26,13 @@ export class PricesInvalid extends Schema.TaggedError<PricesInvalid>()("PricesIn
   field: Schema.String,
   message: Schema.String
 }) {}
+
+/** An order was quoted at a price list that is no longer the current one (nothing was written). */
+export class PricesChanged extends Schema.TaggedError<PricesChanged>()("PricesChanged", {}) {}
+
+/** Whether two price lists are the same four prices. */
+export const samePrices = (a: Prices, b: Prices): boolean =>
+  a.starPriceUzs === b.starPriceUzs &&
+  a.premium3MonthUzs === b.premium3MonthUzs &&
+  a.premium6MonthUzs === b.premium6MonthUzs &&
+  a.premium12MonthUzs === b.premium12MonthUzs

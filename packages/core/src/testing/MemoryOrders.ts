@@ -5,6 +5,7 @@ import { InsufficientBalance } from "../ledger/LedgerErrors.ts"
 import { debit, type Uzs } from "../money/Uzs.ts"
 import { chargeCauseId, type Order, type OrderStatus } from "../orders/Order.ts"
 import { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
+import { PricesChanged, type Prices, samePrices } from "../pricing/Prices.ts"
 import { type ChargedOrder, type NewOrder, type OrderFilter, type OrderPatch, Orders } from "../ports/Orders.ts"
 import { MemoryDb, type MemoryState, nextId } from "./MemoryDb.ts"
 import { newestFirst, paginate } from "./paginate.ts"
@@ -34,8 +35,9 @@ export const MemoryOrders = Layer.effect(
       delivery: null
     })
     return Orders.of({
-      insertCharged: (order: NewOrder, now: Date) =>
-        db.run<ChargedOrder, InsufficientBalance>((s) => {
+      insertCharged: (order: NewOrder, quotedAt: Prices, now: Date) =>
+        db.run<ChargedOrder, InsufficientBalance | PricesChanged>((s) => {
+          if (!samePrices(s.prices, quotedAt)) return Result.fail(new PricesChanged())
           const balance = s.balances.get(order.userId)
           if (balance === undefined) throw new Error(`no ledger account for user ${order.userId}`)
           const after = balance - order.priceUzs

@@ -1,6 +1,6 @@
 import { assert } from "@effect/vitest"
-import { type OrderId, type SignedUzs, type TicketId, type UserId, type Uzs } from "@resale/core"
-import { Ledger, type NewOrder, Orders, Tickets } from "@resale/core/ports"
+import { DEFAULT_PRICES, type OrderId, type SignedUzs, type TicketId, type UserId, type Uzs } from "@resale/core"
+import { Ledger, type NewOrder, Orders, Pricing, Tickets } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { at, booked, newUser, type StoreTest, t0 } from "./support.ts"
 
@@ -43,16 +43,32 @@ export const ordersContract = (test: StoreTest) => {
     const ledger = yield* Ledger
     const user = yield* newUser(6)
     yield* ledger.post({ userId: user.id, amount: 50_000 as SignedUzs, cause: "adjust", causeId: "fund-6" })
-    const first = yield* orders.insertCharged(stars(user.id), t0)
+    const first = yield* orders.insertCharged(stars(user.id), DEFAULT_PRICES, t0)
     assert.strictEqual(first.order.status, "queued")
     assert.strictEqual(first.balanceAfter, 50_000 - 23_000)
-    const second = yield* orders.insertCharged(stars(user.id, 10), at(1))
+    const second = yield* orders.insertCharged(stars(user.id, 10), DEFAULT_PRICES, at(1))
     assert.strictEqual(second.balanceAfter, 50_000 - 23_000 - 2_300)
     assert.deepStrictEqual(yield* booked(user.id), { balance: 24_700, sum: 24_700, entries: 3 })
-    const short = yield* Effect.flip(orders.insertCharged(stars(user.id, 200), at(2)))
+    const short = yield* Effect.flip(orders.insertCharged(stars(user.id, 200), DEFAULT_PRICES, at(2)))
     assert.strictEqual(short._tag, "InsufficientBalance")
     assert.deepStrictEqual(yield* booked(user.id), { balance: 24_700, sum: 24_700, entries: 3 })
     assert.strictEqual((yield* orders.list({ userId: user.id, offset: 0, limit: 10 })).total, 2)
+  }))
+
+  test("insertCharged charges only at the current price list; quoted at another, PricesChanged and nothing written", Effect.gen(function*() {
+    const orders = yield* Orders
+    const user = yield* newUser(7)
+    yield* (yield* Ledger).post({ userId: user.id, amount: 100_000 as SignedUzs, cause: "adjust", causeId: "fund-7" })
+    const raised = { ...DEFAULT_PRICES, starPriceUzs: 250 as Uzs }
+    assert.strictEqual((yield* Effect.flip(orders.insertCharged(stars(user.id), raised, t0)))._tag, "PricesChanged")
+    yield* (yield* Pricing).set(raised, t0)
+    // Stale and short of balance at once: the stale list is what is reported.
+    assert.strictEqual((yield* Effect.flip(orders.insertCharged(stars(user.id, 1000), DEFAULT_PRICES, t0)))._tag, "PricesChanged")
+    assert.strictEqual((yield* Effect.flip(orders.insertCharged(stars(user.id), DEFAULT_PRICES, t0)))._tag, "PricesChanged")
+    assert.deepStrictEqual(yield* booked(user.id), { balance: 100_000, sum: 100_000, entries: 1 })
+    assert.strictEqual((yield* orders.list({ userId: user.id, offset: 0, limit: 10 })).total, 0)
+    const placed = yield* orders.insertCharged({ ...stars(user.id), priceUzs: 25_000 as Uzs }, raised, t0)
+    assert.strictEqual(placed.balanceAfter, 75_000)
   }))
 
   test("transition is conditional and patches only the given fields (null clears)", Effect.gen(function*() {
