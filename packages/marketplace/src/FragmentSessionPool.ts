@@ -47,13 +47,17 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
   // a state read for an older invoice holds the session no longer than two requests could take
   const readMillis = Math.max(1_000, 2 * Duration.toMillis(Duration.fromInputUnsafe(options.timeout)))
 
+  // Sessions this process's quotes hold right now: asked for last (the store would refuse them).
+  const quoting = new Set<string>()
+
   /** A free session, held for `holder`; waits up to `sessionWait` while every session is busy. */
   const take = Effect.fn("FragmentSessions.take")(function*(holder: string) {
     const deadline = (yield* Clock.currentTimeMillis) + waitMillis
     while (true) {
       const now = yield* Clock.currentTimeMillis
-      for (let i = 0; i < engines.length; i++) {
-        const index = (nextStart + i) % engines.length
+      const rotated = engines.map((_, i) => (nextStart + i) % engines.length)
+      const order = [...rotated.filter((i) => !quoting.has(engines[i]!.label)), ...rotated.filter((i) => quoting.has(engines[i]!.label))]
+      for (const index of order) {
         const engine = engines[index]!
         if (yield* store.take(engine.label, holder, new Date(now), holdUntil(now))) {
           nextStart = index + 1
@@ -78,8 +82,25 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
     payer: PayerAccount,
     batched = false
   ) {
-    let holder = `quote:${randomUUID()}`
+    const holder = `quote:${randomUUID()}`
     const engine = yield* take(holder)
+    quoting.add(engine.label)
+    return yield* quoteHeld(engine, holder, flow, username, searchFields, initFields, payer, batched).pipe(
+      Effect.ensuring(Effect.sync(() => void quoting.delete(engine.label)))
+    )
+  })
+
+  const quoteHeld = (
+    engine: Engine,
+    taken: string,
+    flow: FragmentFlow,
+    username: string,
+    searchFields: FormFields,
+    initFields: FormFields,
+    payer: PayerAccount,
+    batched: boolean
+  ) => Effect.gen(function*() {
+    let holder = taken
     const opened = (reqId: string) =>
       Effect.gen(function*() {
         const now = yield* Clock.currentTimeMillis

@@ -5,7 +5,9 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Fiber, Redacted } from "effect"
+import { MarketplaceSessions } from "@resale/core/ports/MarketplaceSessions.ts"
 import { makeFragmentMarketplace } from "../src/FragmentMarketplace.ts"
+import { makeMemorySessions } from "../src/MemorySessions.ts"
 import { FragmentSimulator } from "../src/simulator/FragmentSimulator.ts"
 import { payer, signedBoc, simulated } from "./harness.ts"
 
@@ -64,6 +66,21 @@ describe("Fragment sessions", () => {
       assert.strictEqual(sessions.size, 3, "every session served some")
       assert.strictEqual(new Set(quotes.map((q) => q.ref)).size, 12)
       assert.strictEqual(sim.control.calls("initBuyStarsRequest").length, 14, "12 invoices, 2 rate-limited tries repeated")
+    }))
+
+  it.live("batched quotes ask the session store only for sessions this process is not quoting on", () =>
+    Effect.gen(function*() {
+      const sim = yield* FragmentSimulator.scoped({ sessions: 3 })
+      const memory = makeMemorySessions()
+      let refused = 0
+      const counting = { ...memory, take: (...args: Parameters<typeof memory.take>) => Effect.tap(memory.take(...args), (taken) => Effect.sync(() => void (refused += taken ? 0 : 1))) }
+      const market = yield* makeFragmentMarketplace(sim.fragmentOptions({ sessionWait: "2 seconds" })).pipe(
+        Effect.provideService(MarketplaceSessions, counting)
+      )
+      const quotes = yield* Effect.forEach(Array.from({ length: 12 }, (_, i) => i), (i) =>
+        market.quoteStars({ username: `asked_${i}`, quantity: 50, payer, batched: true }), { concurrency: "unbounded" })
+      assert.strictEqual(new Set(quotes.map((q) => sim.control.invoice(q.reqId)?.ssid)).size, 3)
+      assert.strictEqual(refused, 0, "no take refused for a session held by this process's own quote")
     }))
 
   it.live("once the session opened another purchase, an older invoice is Unattributable, with its own confirmReq answer", () =>
