@@ -258,7 +258,8 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
 
       const afterPayment = (wallet: Wallet, key: string, boc: string | null, answer?: ItemOutcome, again = false) =>
         Effect.gen(function*() {
-          const found = yield* records.find(key)
+          // A batch's answer carries the payment it read once settled paid; anything else is read here.
+          const found = answer?._tag === "Paid" ? Option.some(answer.payment) : yield* records.find(key)
           if (Option.isNone(found)) {
             // Nothing was stored, so nothing was sent: the wallet was busy elsewhere or could not sign.
             return answer?._tag === "Open"

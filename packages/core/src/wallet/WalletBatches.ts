@@ -37,7 +37,15 @@ export interface BatchItem extends Omit<NewWalletPayment, "walletAddress"> {
 }
 
 export type ItemOutcome =
-  | { readonly _tag: "Paid"; readonly key: string; readonly txHash: string; readonly ref: string; readonly boc: string | null }
+  | {
+    readonly _tag: "Paid"
+    readonly key: string
+    readonly txHash: string
+    readonly ref: string
+    readonly boc: string | null
+    /** The stored payment as read once it was settled paid (the caller need not read it again). */
+    readonly payment: WalletPayment
+  }
   | { readonly _tag: "NotPaid"; readonly key: string; readonly retryable: boolean; readonly message: string }
   | { readonly _tag: "Open"; readonly key: string; readonly message: string }
 
@@ -159,7 +167,7 @@ export class WalletBatches extends Context.Service<WalletBatches, {
 
       const outcomeOf = (p: WalletPayment, boc: string | null): ItemOutcome =>
         p.state === "paid"
-          ? { _tag: "Paid", key: p.key, txHash: p.txHash ?? "", ref: p.ref, boc }
+          ? { _tag: "Paid", key: p.key, txHash: p.txHash ?? "", ref: p.ref, boc, payment: p }
           : p.state === "failed"
           ? { _tag: "NotPaid", key: p.key, retryable: true, message: p.error ?? "Not paid" }
           : { _tag: "Open", key: p.key, message: "The payment's message is still being looked for on chain" }
