@@ -55,6 +55,9 @@ export interface BatchTransfer {
 }
 
 
+/** The first page read for a batch's internal_transfer run. */
+const FIRST_PAGE = 5
+
 const ran = (tx: Transaction) => {
   const d = tx.description
   return d.type === "generic" && !d.aborted && d.computePhase.type === "vm" && d.computePhase.success
@@ -118,14 +121,17 @@ export const makeHighloadBatches = (kit: HighloadKit) => {
     Effect.gen(function*() {
       let before: { lt: bigint; hash: Buffer } | undefined
       for (let page = 0; page < kit.maxPages; page++) {
-        const txs = yield* client.transactions(wallet, { limit: PAGE, ...(before === undefined ? {} : { before }) })
+        // It runs right after the external, so among the newest few: a small first page spares parsing
+        // the batches before it (each with its hundreds of out messages).
+        const limit = page === 0 ? FIRST_PAGE : PAGE
+        const txs = yield* client.transactions(wallet, { limit, ...(before === undefined ? {} : { before }) })
         const run = txs.find((tx) => {
           const info = tx.inMessage?.info
           return info?.type === "internal" && info.src.equals(wallet) && info.createdLt === createdLt
         })
         if (run !== undefined) return run
         const last = txs.at(-1)
-        if (txs.length < PAGE || last === undefined || last.lt <= after) return undefined
+        if (txs.length < limit || last === undefined || last.lt <= after) return undefined
         before = { lt: last.lt, hash: last.hash() }
       }
       return undefined

@@ -4,7 +4,7 @@
  * Fragment simulator's `paymentSeen` hook without this package depending on the marketplace.
  */
 import type { Blockchain as Emulator } from "@ton/sandbox"
-import { Address, type Cell } from "@ton/ton"
+import { Address, type Cell, type Transaction } from "@ton/ton"
 
 export const commentOf = (body: Cell): string | undefined => {
   try {
@@ -17,12 +17,21 @@ export const commentOf = (body: Cell): string | undefined => {
 }
 
 /** Has a payment of at least `expected.amount`, with this `Ref#` in its comment, reached `expected.address`? */
-export const paymentSeenOn = (emulator: Emulator) =>
-async (ref: string, expected: { readonly amount: bigint; readonly address: string }): Promise<boolean> => {
-  const txs = await emulator.getTransactions(Address.parse(expected.address))
-  return txs.some((tx) => {
-    const info = tx.inMessage?.info
-    if (tx.inMessage == null || info?.type !== "internal" || info.value.coins < expected.amount) return false
-    return commentOf(tx.inMessage.body)?.includes(`Ref#${ref}`) === true
-  })
+export const paymentSeenOn = (emulator: Emulator) => {
+  // Every delivery read scans Fragment's whole history: each transaction's comment is parsed once.
+  const comments = new WeakMap<Transaction, string | undefined>()
+  const commentIn = (tx: Transaction, body: Cell) => {
+    if (comments.has(tx)) return comments.get(tx)
+    const comment = commentOf(body)
+    comments.set(tx, comment)
+    return comment
+  }
+  return async (ref: string, expected: { readonly amount: bigint; readonly address: string }): Promise<boolean> => {
+    const txs = await emulator.getTransactions(Address.parse(expected.address))
+    return txs.some((tx) => {
+      const info = tx.inMessage?.info
+      if (tx.inMessage == null || info?.type !== "internal" || info.value.coins < expected.amount) return false
+      return commentIn(tx, tx.inMessage.body)?.includes(`Ref#${ref}`) === true
+    })
+  }
 }

@@ -57,7 +57,7 @@ const messageJson = (m: Message) => ({
   message: b64(beginCell().store(storeMessage(m)).endCell())
 })
 
-const transactionJson = (tx: Transaction) => ({
+const transactionJsonOf = (tx: Transaction) => ({
   "@type": "raw.transaction",
   data: b64(tx.raw),
   utime: tx.now,
@@ -68,6 +68,16 @@ const transactionJson = (tx: Transaction) => ({
   ...(tx.inMessage == null ? {} : { in_msg: messageJson(tx.inMessage) }),
   out_msgs: tx.outMessages.values().map(messageJson)
 })
+
+// A transaction never changes: its JSON (a Highload batch's carries hundreds of out messages) is made once.
+const transactionJsons = new WeakMap<Transaction, unknown>()
+const transactionJson = (tx: Transaction) => {
+  const known = transactionJsons.get(tx)
+  if (known !== undefined) return known
+  const json = transactionJsonOf(tx)
+  transactionJsons.set(tx, json)
+  return json
+}
 
 const stackJson = (item: TupleItem): unknown =>
   item.type === "int" ? ["num", `${item.value < 0n ? "-" : ""}0x${(item.value < 0n ? -item.value : item.value).toString(16)}`]

@@ -13,14 +13,15 @@ import {
   Wallet,
   type WalletVersion
 } from "@resale/core/ports/Blockchain.ts"
-import { Address, type Transaction } from "@ton/ton"
+import { Address } from "@ton/ton"
 import { Clock, Effect, type Redacted } from "effect"
 import type { ChainClient } from "./ChainClient.ts"
+import { makeHashSearch } from "./HashSearch.ts"
 import { makeInFlight } from "./InFlight.ts"
 import { makeTonBatches } from "./TonBatches.ts"
 import { deriveKeys } from "./Mnemonic.ts"
-import { messageBody, normalizedHash, normalizedHashOfBoc, parseRecipient, verdict } from "./Transfers.ts"
-import { chainFail as fail, ensureFunds, HISTORY_PAGE as PAGE, messageDeadline } from "./WalletChecks.ts"
+import { messageBody, normalizedHashOfBoc, parseRecipient, verdict } from "./Transfers.ts"
+import { chainFail as fail, ensureFunds, messageDeadline } from "./WalletChecks.ts"
 import { expectedCodeHash, signedExternal, WALLET_VERSIONS, walletContract } from "./WalletContracts.ts"
 
 export interface TonBlockchainOptions {
@@ -101,22 +102,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
   })
 
   // Every transaction of `wallet` since `since` whose external-in message has this normalized hash.
-  const findByHash = Effect.fn("Blockchain.findByHash")(function*(wallet: Address, hash: string, since: number) {
-    const found: Array<Transaction> = []
-    let before: { lt: bigint; hash: Buffer } | undefined
-    let newest: bigint | undefined
-    for (let page = 0; page < maxPages; page++) {
-      const txs = yield* client.transactions(wallet, { limit: PAGE, ...(before === undefined ? {} : { before }) })
-      for (const tx of txs) {
-        if (tx.inMessage != null && normalizedHash(tx.inMessage) === hash) found.push(tx)
-      }
-      newest ??= txs[0]?.lt
-      const last = txs.at(-1)
-      if (txs.length < PAGE || last === undefined || last.now < since) return { found, complete: true, newest: newest ?? 0n }
-      before = { lt: last.lt, hash: last.hash() }
-    }
-    return { found, complete: false, newest: newest ?? 0n }
-  })
+  const findByHash = makeHashSearch(client, maxPages)
 
   const status = Effect.fn("Blockchain.status")(function*(prepared: PreparedTransfer) {
     const wallet = yield* parseAddress(prepared.wallet)

@@ -27,8 +27,11 @@ export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings
   defaultValue: () => ({ batchLimit: 255, quoteConcurrency: 8, deliveryWithin: Duration.seconds(60), pollEvery: Duration.millis(1500) })
 })
 
-/** How often a collector with a message in flight looks whether enough invoices wait for one more. */
+/** How often a collector with a message in flight looks whether to send one more beside it. */
 const FILL_CHECK = Duration.millis(25)
+
+/** About one block of the TON chain (some 5 s on mainnet): a message sent that long ago has had its block. */
+const BLOCK = Duration.seconds(5)
 
 /** A stopping worker lets an unsigned invoice go, but does not wait long on the marketplace for it. */
 const CANCEL_WITHIN = Duration.seconds(5)
@@ -97,19 +100,28 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       // Group commit: while the wallet's messages are in flight (one for a seqno wallet, up to its
       // `parallel` for a Highload V3) the ready invoices queue up; the next message carries all of them
       // (up to the limit). Each waiter only awaits its own outcome, so an order goes on to its delivery
-      // as soon as its batch is settled, never behind later batches. A further message goes out beside
-      // those in flight only for a share of a full batch (a message costs its own fee): a few invoices
-      // wait for the next free one.
+      // as soon as its batch is settled, never behind later batches. With nothing in flight a message
+      // goes at once (a lone order waits for nothing). Beside messages in flight a further one goes with
+      // a full batch, or once the latest went out a block ago: a message not yet run lands in the next
+      // block, as would one sent now, so splitting what waits into several messages per block only adds
+      // fees and confirmations to read; what overflows a full message needs another in the same block,
+      // and a block after the latest one, what waits can only join a later block (however late we see
+      // the latest one settled).
       const collect = (queue: Queue.Queue<Waiting>, wallet: Wallet) =>
         Effect.gen(function*() {
           const parallel = batches.parallel(wallet)
           const inFlight = yield* Semaphore.make(parallel)
           const limit = Math.max(1, Math.min(settings.batchLimit, batches.limit(wallet)))
-          const share = Math.ceil(limit / parallel)
           let running = 0
+          let lastSent = 0
+          const gathering = Effect.gen(function*() {
+            if (running === 0) return false
+            if ((yield* Queue.size(queue)) >= limit) return false
+            return (yield* Clock.currentTimeMillis) - lastSent < Duration.toMillis(BLOCK)
+          })
           return yield* Effect.gen(function*() {
             yield* Semaphore.take(inFlight, 1)
-            while (running > 0 && (yield* Queue.size(queue)) < share) yield* Effect.sleep(FILL_CHECK)
+            while (yield* gathering) yield* Effect.sleep(FILL_CHECK)
             // What is taken is in a batch at once: a stop never finds an invoice taken and unanswered.
             yield* Effect.uninterruptibleMask((restore) =>
               Effect.gen(function*() {
@@ -123,6 +135,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
                 }
                 if (taken.length === 0) return yield* Semaphore.release(inFlight, 1)
                 running++
+                lastSent = yield* Clock.currentTimeMillis
                 const over = Effect.andThen(Effect.sync(() => running--), Semaphore.release(inFlight, 1))
                 yield* Effect.forkIn(Effect.ensuring(payBatch(taken), over), batchScope, { uninterruptible: true })
               })
