@@ -1,0 +1,169 @@
+/**
+ * Two builds of the server side by side on one database, for `POST /v2/api/stars/buy`: each a start
+ * bundle (`deploy/start.mjs server` of its checkout, production settings as in `run.ts`), their runs
+ * alternating, so a shared machine's drift falls on both alike. Prints each round's and the median
+ * CPU per order (user + system) and rate of both (figures only, never pass/fail).
+ * Run: node bench/http/orders-ab.ts BEFORE_CHECKOUT AFTER_CHECKOUT [seconds per run, 5] [rounds, 8]
+ * AB_RATE=300 offers a fixed rate (orders/s) to both instead of as many as they take; AB_ENV_BEFORE /
+ * AB_ENV_AFTER add settings to one side (`PG_POOL_MAX=20`). Each checkout needs its `npm install`.
+ */
+import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
+import { Effect } from "effect"
+import { type ChildProcess, spawn } from "node:child_process"
+import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
+import { createServer } from "node:net"
+import { loadavg } from "node:os"
+import { join, resolve } from "node:path"
+import { fileURLToPath } from "node:url"
+
+const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{
+  "2xx": number
+  non2xx: number
+  errors: number
+}>
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url))
+const NODE = join(ROOT, "node_modules/.bin/node")
+const [BEFORE, AFTER] = [resolve(process.argv[2] ?? ROOT), resolve(process.argv[3] ?? ROOT)]
+const SECONDS = Number(process.argv[4] ?? 5)
+const ROUNDS = Number(process.argv[5] ?? 8)
+const RATE = process.env.AB_RATE ? { overallRate: Number(process.env.AB_RATE) } : {}
+const ADMIN_TOKEN = "bench-admin-token-of-32-characters"
+const BOT_TOKEN = "777:bench-bot-token"
+
+const freePort = () =>
+  new Promise<number>((done) => {
+    const s = createServer()
+    s.listen(0, "127.0.0.1", () => {
+      const a = s.address()
+      s.close(() => done(typeof a === "object" && a ? a.port : 0))
+    })
+  })
+
+const waitFor = async (url: string) => {
+  for (let i = 0; i < 800; i++) {
+    if (await fetch(url).then((r) => r.ok, () => false)) return
+    await new Promise((r) => setTimeout(r, 150))
+  }
+  throw new Error(`${url} did not come up`)
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null) return done()
+    child.once("exit", () => done())
+    child.kill("SIGTERM")
+  })
+
+/** `KEY=value KEY2=value` as an environment. */
+const settings = (text: string | undefined) =>
+  Object.fromEntries((text ?? "").split(" ").filter(Boolean).map((pair) => pair.split("=", 2) as [string, string]))
+
+const server = async (checkout: string, dbUrl: string, env: Record<string, string>) => {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const child = spawn(NODE, ["--max-semi-space-size=4", join(checkout, "deploy/start.mjs"), "server"], {
+    cwd: checkout,
+    env: {
+      ...process.env,
+      SANDBOX: "false",
+      ADMIN_TOKEN,
+      SESSION_SECRET: "bench-http-session-secret-of-32-characters",
+      TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+      TELEGRAM_API_URL: "http://127.0.0.1:9",
+      TONCENTER_URL: "http://127.0.0.1:9/api/v2/jsonRPC",
+      FRAGMENT_URL: "http://127.0.0.1:9",
+      FRAGMENT_COOKIES: "stel_ssid=b; stel_dt=-1; stel_token=b; stel_ton_token=b",
+      PORT: String(port),
+      DATABASE_URL: dbUrl,
+      PUBLIC_URL: base,
+      WORKER: "false",
+      ...env
+    },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  await waitFor(`${base}/healthz`)
+  return { child, base }
+}
+
+/** A sandbox server of AFTER signs the bench user in, funds it and makes its API key, then stops. */
+const fundedKey = async (dbUrl: string) => {
+  const { child, base } = await server(AFTER, dbUrl, { SANDBOX: "true", LOG_REQUESTS: "false" })
+  const callback = await fetch(`${base}/v2/auth/sandbox?user=bench`, { redirect: "manual" })
+  const cookie = callback.headers.get("set-cookie")!.split(";")[0]!
+  for (let i = 0; i < 10; i++) {
+    const topup = await (await fetch(`${base}/v2/balance/top-up`, {
+      method: "POST",
+      headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
+      body: "amount_uzs=100000000"
+    })).json() as { topup: { topup_id: number } }
+    await fetch(`${base}/v2/api/admin/topups/${topup.topup.topup_id}/mark-paid`, { method: "POST", headers: { "x-admin-token": ADMIN_TOKEN } })
+  }
+  const rotated = await (await fetch(`${base}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: base } })).json()
+  await stop(child)
+  return (rotated as { api_key: string }).api_key
+}
+
+/** User + system CPU seconds of a process so far. */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+const median = (values: Array<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
+}
+
+const main = async () => {
+  const name = uniqueName("resale_orders_ab")
+  await Effect.runPromise(createDatabase(name))
+  const dbUrl = databaseUrl(name)
+  const children: Array<ChildProcess> = []
+  try {
+    const key = await fundedKey(dbUrl)
+    const before = await server(BEFORE, dbUrl, settings(process.env.AB_ENV_BEFORE))
+    children.push(before.child)
+    const after = await server(AFTER, dbUrl, settings(process.env.AB_ENV_AFTER))
+    children.push(after.child)
+    const run = async (side: { readonly child: ChildProcess; readonly base: string }, seconds: number) => {
+      const cpu = cpuSeconds(side.child.pid!)
+      const result = await autocannon({
+        url: `${side.base}/v2/api/stars/buy`,
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key },
+        body: JSON.stringify({ username: "bench_friend", amount: 50 }),
+        connections: 32,
+        duration: seconds,
+        ...RATE
+      })
+      if (result.non2xx + result.errors > 0) console.log(`  ${result.non2xx} non-2xx answers, ${result.errors} errors`)
+      return { us: ((cpuSeconds(side.child.pid!) - cpu) * 1e6) / (result["2xx"] + result.non2xx), rate: result["2xx"] / seconds }
+    }
+    await run(before, 2)
+    await run(after, 2)
+    const results = { before: [] as Array<{ us: number; rate: number }>, after: [] as Array<{ us: number; rate: number }> }
+    for (let round = 0; round < ROUNDS; round++) {
+      // Each side goes first in every other round.
+      if (round % 2 === 0) {
+        results.before.push(await run(before, SECONDS))
+        results.after.push(await run(after, SECONDS))
+      } else {
+        results.after.push(await run(after, SECONDS))
+        results.before.push(await run(before, SECONDS))
+      }
+      const [b, a] = [results.before.at(-1)!, results.after.at(-1)!]
+      console.log(`round ${round + 1}: before ${b.us.toFixed(0)} us, ${b.rate.toFixed(0)}/s; after ${a.us.toFixed(0)} us, ${a.rate.toFixed(0)}/s; load ${loadavg()[0]!.toFixed(1)}`)
+    }
+    const us = (side: Array<{ us: number }>) => median(side.map((r) => r.us)).toFixed(0)
+    const rate = (side: Array<{ rate: number }>) => median(side.map((r) => r.rate)).toFixed(0)
+    console.log(`CPU per order, median of rounds: before ${us(results.before)} us, after ${us(results.after)} us; orders/s before ${rate(results.before)}, after ${rate(results.after)}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`)
+  } finally {
+    for (const child of children) await stop(child)
+    await Effect.runPromise(dropDatabase(name)).catch(() => undefined)
+  }
+}
+
+await main()
