@@ -93,15 +93,17 @@ export const PgOrders = {
           RETURNING *`)
       }, orDieSql)
 
-      // One statement: lock the account row, insert the order only if the balance covers its price,
-      // its charge (cause id = the order id, `chargeCauseId(order, 0)`) and the balance move; so the row
-      // lock is held for this statement alone, and a refused charge writes nothing. The entry's balance
-      // after is the balance right after this charge, whatever other orders do next.
       // Whether `prices` is the current price list (the `prices` row, `DEFAULT_PRICES` without one).
       const isCurrentList = (prices: Prices) =>
         sql`coalesce(
           (SELECT ARRAY[star_price_uzs, premium_3_month_uzs, premium_6_month_uzs, premium_12_month_uzs]::bigint[] FROM prices),
           ${priceArray(DEFAULT_PRICES)}::bigint[]) = ${priceArray(prices)}::bigint[]`
+
+      // One statement: lock the account row (only while the quoted price list is the current one),
+      // insert the order only if the balance covers its price, its charge (cause id = the order id,
+      // `chargeCauseId(order, 0)`) and the balance move; so the row lock is held for this statement
+      // alone, and a refused charge writes nothing. The entry's balance after is the balance right
+      // after this charge, whatever other orders do next.
 
       const insertCharged = Effect.fn("Orders.insertCharged")(function*(order: NewOrder, quotedAt: Prices, now: Date) {
         const rows = yield* sql`
@@ -134,8 +136,8 @@ export const PgOrders = {
         if (rows[0]!["charge_cause_id"] !== chargeCauseId(placed, 0)) {
           return yield* Effect.die(new Error(`order ${placed.id}: charge cause id ${String(rows[0]!["charge_cause_id"])} is not the core's`))
         }
-        const [charged] = yield* chargedRows.all(rows)
-        return { order: placed, balanceAfter: charged!.charge_balance_after_uzs }
+        const charged = yield* chargedRows.one(rows)
+        return { order: placed, balanceAfter: charged.charge_balance_after_uzs }
       }, orDieSql)
 
       const find = Effect.fn("Orders.find")(function*(orderId: OrderId) {
