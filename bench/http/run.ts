@@ -299,25 +299,35 @@ const main = async () => {
       async (s) => ac(await sampled(cannon(`${base}/v2/api/balance`, keyed, s)))
     ))
 
-    // 3. orders, against the same transaction in pgbench: authenticate, read prices, insert the order,
-    // debit the ledger, read the balance.
+    // 3. orders, against the statements the server runs for one, in pgbench: the API key's user
+    // (`Users.byApiKeyHash`), then the order's one statement (`Orders.insertCharged`: the account row
+    // locked while the quoted price list is current, the order, its ledger entry, the balance moved,
+    // the balance after answered), each on its own as the server sends them (no transaction around).
     const userId = execFileSync("psql", [dbUrl, "-tAc", "SELECT id FROM users WHERE username = 'bench'"]).toString().trim()
     const hash = createHash("sha256").update(key).digest("hex")
+    const prices = execFileSync("psql", [dbUrl, "-tAc",
+      "SELECT coalesce((SELECT ARRAY[star_price_uzs, premium_3_month_uzs, premium_6_month_uzs, premium_12_month_uzs]::bigint[] FROM prices), ARRAY[230, 170000, 230000, 410000]::bigint[])"
+    ]).toString().trim()
+    const price = 50 * Number(prices.slice(1).split(",")[0])
     const script = join(tmpdir(), `${name}.pgbench.sql`)
     writeFileSync(script, `\\set uid ${userId}
-BEGIN;
-SELECT * FROM users WHERE api_key_hash = '${hash}';
-SELECT * FROM prices;
-INSERT INTO orders (user_id, recipient, kind, item, price_uzs, status, created_at, updated_at)
-  VALUES (:uid, 'bench_friend', 'stars', '{"kind":"stars","stars":50}'::jsonb, 11500, 'queued', now(), now()) RETURNING id \\gset
-WITH account AS (SELECT balance_uzs FROM accounts WHERE user_id = :uid FOR UPDATE),
-entry AS (INSERT INTO ledger_entries (user_id, amount_uzs, cause, cause_id, note, balance_after_uzs)
-  SELECT :uid, -11500, 'order', 'pgb-' || :id, NULL, balance_uzs - 11500 FROM account WHERE balance_uzs - 11500 >= 0
-  ON CONFLICT (cause, cause_id) DO NOTHING RETURNING *),
-moved AS (UPDATE accounts SET balance_uzs = entry.balance_after_uzs FROM entry WHERE accounts.user_id = entry.user_id)
-SELECT * FROM entry;
-COMMIT;
-SELECT balance_uzs FROM accounts WHERE user_id = :uid;
+SELECT id, telegram_id, username, first_name, photo_url, tier, api_key_hash IS NOT NULL AS has_api_key, bot_chat_id, created_at FROM users WHERE api_key_hash = '${hash}';
+WITH account AS (
+  SELECT balance_uzs FROM accounts WHERE user_id = :uid AND coalesce(
+    (SELECT ARRAY[star_price_uzs, premium_3_month_uzs, premium_6_month_uzs, premium_12_month_uzs]::bigint[] FROM prices),
+    ARRAY[230, 170000, 230000, 410000]::bigint[]) = '${prices}'::bigint[] FOR UPDATE
+), placed AS (
+  INSERT INTO orders (user_id, recipient, kind, item, price_uzs, status, created_at, updated_at)
+  SELECT :uid, 'bench_friend', 'stars', '{"kind":"stars","stars":50}'::jsonb, ${price}, 'queued', now(), now()
+  FROM account WHERE balance_uzs - ${price} >= 0 RETURNING *
+), entry AS (
+  INSERT INTO ledger_entries (user_id, amount_uzs, cause, cause_id, note, balance_after_uzs)
+  SELECT placed.user_id, -placed.price_uzs, 'order', placed.id::text, NULL, account.balance_uzs - placed.price_uzs
+  FROM placed, account RETURNING cause_id, balance_after_uzs
+), moved AS (
+  UPDATE accounts SET balance_uzs = entry.balance_after_uzs FROM entry WHERE accounts.user_id = :uid
+)
+SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS charge_balance_after_uzs FROM placed, entry;
 `)
     if (PHASES.has("orders")) comparisons.push(await alternate(
       { name: "POST /v2/api/stars/buy, 32 connections", unit: "orders/s", baseName: "pgbench, same SQL (tx/s)", target: 0.9 },
