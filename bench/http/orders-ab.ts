@@ -16,6 +16,7 @@ import { createServer } from "node:net"
 import { loadavg } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { fundedApiKey } from "./funded-key.ts"
 
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{
   "2xx": number
@@ -90,19 +91,9 @@ const server = async (checkout: string, dbUrl: string, env: Record<string, strin
 /** A sandbox server of AFTER signs the bench user in, funds it and makes its API key, then stops. */
 const fundedKey = async (dbUrl: string) => {
   const { child, base } = await server(AFTER, dbUrl, { SANDBOX: "true", LOG_REQUESTS: "false" })
-  const callback = await fetch(`${base}/v2/auth/sandbox?user=bench`, { redirect: "manual" })
-  const cookie = callback.headers.get("set-cookie")!.split(";")[0]!
-  for (let i = 0; i < 10; i++) {
-    const topup = await (await fetch(`${base}/v2/balance/top-up`, {
-      method: "POST",
-      headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
-      body: "amount_uzs=100000000"
-    })).json() as { topup: { topup_id: number } }
-    await fetch(`${base}/v2/api/admin/topups/${topup.topup.topup_id}/mark-paid`, { method: "POST", headers: { "x-admin-token": ADMIN_TOKEN } })
-  }
-  const rotated = await (await fetch(`${base}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: base } })).json()
+  const key = await fundedApiKey(base, ADMIN_TOKEN)
   await stop(child)
-  return (rotated as { api_key: string }).api_key
+  return key
 }
 
 /** User + system CPU seconds of a process so far. */

@@ -25,6 +25,7 @@ import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_pro
 import { createHash } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
 import { promisify } from "node:util"
+import { fundedApiKey } from "./funded-key.ts"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { loadavg, tmpdir } from "node:os"
@@ -222,18 +223,7 @@ const main = async () => {
     })
     children.push(setup)
     await waitFor(`${setupBase}/healthz`, setup)
-    // Ten top-ups: enough for every order of every round and pgbench's.
-    const callback = await fetch(`${setupBase}/v2/auth/sandbox?user=bench`, { redirect: "manual" })
-    const cookie = callback.headers.get("set-cookie")!.split(";")[0]!
-    for (let i = 0; i < 10; i++) {
-      const topup = await (await fetch(`${setupBase}/v2/balance/top-up`, {
-        method: "POST",
-        headers: { cookie, origin: setupBase, "content-type": "application/x-www-form-urlencoded" },
-        body: "amount_uzs=100000000"
-      })).json() as { topup: { topup_id: number } }
-      await fetch(`${setupBase}/v2/api/admin/topups/${topup.topup.topup_id}/mark-paid`, { method: "POST", headers: { "x-admin-token": ADMIN_TOKEN } })
-    }
-    const key = ((await (await fetch(`${setupBase}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: setupBase } })).json()) as { api_key: string }).api_key
+    const key = await fundedApiKey(setupBase, ADMIN_TOKEN)
     await stop(setup)
 
     // The measured server runs as `npm start` runs it in production: the start bundle, with the start
