@@ -137,6 +137,11 @@ export const Worker = {
     "messages of a highload-v3 hot wallet in flight at once, each a batch under its own query id (v5r1 and v4r2 always have one: their seqno)",
     1
   ),
+  HOT_WALLET_BATCH_WAIT: S.duration(
+    "HOT_WALLET_BATCH_WAIT",
+    "5 seconds",
+    "beside highload-v3 messages in flight, the longest a further one waits to fill its batch: about one block of the chain (mainnet: some 5 seconds); a lone order never waits"
+  ),
   FRAGMENT_QUOTE_CONCURRENCY: S.integer("FRAGMENT_QUOTE_CONCURRENCY", 8, "Fragment invoices asked for at once by one worker (rate limits and busy sessions back off)", 1),
   WORKER_CONCURRENCY: S.integer("WORKER_CONCURRENCY", 4, "orders processed at once by one worker", 1),
   WORKER_POLL_INTERVAL: S.duration("WORKER_POLL_INTERVAL", "1 second", "idle wait of a fulfilment loop"),

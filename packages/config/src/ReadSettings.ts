@@ -228,6 +228,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
         concurrency: worker.WORKER_CONCURRENCY,
         hotWalletBatch: worker.HOT_WALLET_BATCH,
         hotWalletParallel: worker.HOT_WALLET_PARALLEL,
+        hotWalletBatchWait: worker.HOT_WALLET_BATCH_WAIT,
         quoteConcurrency: worker.FRAGMENT_QUOTE_CONCURRENCY,
         pollInterval: worker.WORKER_POLL_INTERVAL,
         orderLease: worker.ORDER_LEASE,

@@ -5,7 +5,7 @@
  * message went out a block ago (what waits can only join a later block, however late we see it run).
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Scope } from "effect"
 import { TestClock } from "effect/testing"
 import { BatchedPurchases } from "../src/wallet/BatchedPurchases.ts"
 import { makeBatchWorld, order, walletOf } from "./support/BatchWorld.ts"
@@ -55,6 +55,28 @@ describe("further messages of a Highload V3 hot wallet", () => {
       yield* TestClock.adjust("1 second")
       assert.strictEqual((yield* Fiber.join(e))._tag, "Delivered")
       assert.deepStrictEqual(world.refsSigned(), [["Ra"], ["Rb", "Rc", "Rd"], ["Rf"], ["Re"]])
+      yield* Scope.close(scope, Exit.succeed(undefined))
+    }))
+
+  it.effect("the wait for a fuller batch is the operator's block time (HOT_WALLET_BATCH_WAIT)", () =>
+    Effect.gen(function*() {
+      const world = yield* makeBatchWorld({ batchLimit: 3, parallel: 4, fillWithin: Duration.seconds(2) })
+      const scope = yield* Scope.make()
+      const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
+      const start = (name: string) => Effect.forkChild(purchases.buy(wallet, order(name)), { startImmediately: true })
+
+      const a = yield* start("a")
+      yield* Deferred.await(world.firstSigned)
+      const b = yield* start("b")
+      yield* TestClock.adjust("1 second")
+      assert.deepStrictEqual(world.refsSigned(), [["Ra"]], "less than the wait after the latest message: b waits")
+      yield* TestClock.adjust("1500 millis")
+      assert.deepStrictEqual(world.refsSigned(), [["Ra"], ["Rb"]], "2 s after the latest message b goes beside it")
+      yield* TestClock.adjust("1 second")
+      assert.strictEqual((yield* Fiber.join(b))._tag, "Delivered")
+      yield* Deferred.succeed(world.gate, undefined)
+      yield* TestClock.adjust("10 seconds")
+      assert.strictEqual((yield* Fiber.join(a))._tag, "Delivered")
       yield* Scope.close(scope, Exit.succeed(undefined))
     }))
 })

@@ -59,6 +59,7 @@ export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>(
       concurrency: 2,
       hotWalletBatch: 255,
       hotWalletParallel: 4,
+      hotWalletBatchWait: Duration.seconds(5),
       quoteConcurrency: 8,
       pollInterval: Duration.millis(50),
       orderLease: Duration.seconds(5),

@@ -69,6 +69,7 @@ export const WorkerBatchedPurchases = Layer.unwrap(Effect.gen(function*() {
     })),
     Layer.provide(Layer.succeed(BatchedPurchaseSettings)({
       batchLimit: settings.hotWalletBatch,
+      fillWithin: settings.hotWalletBatchWait,
       quoteConcurrency: settings.quoteConcurrency,
       deliveryWithin: settings.deliveryWait,
       pollEvery: settings.chainPollEvery

@@ -18,20 +18,22 @@ export interface BatchedPurchaseSettings {
   /** Most payments one message carries (the wallet's own limit applies too); 1: one at a time. */
   readonly batchLimit: number
   readonly quoteConcurrency: number
+  /**
+   * Beside messages in flight, the longest a further one waits for a full batch: about one block of the
+   * chain (some 5 s on mainnet), as a message sent that long after the latest one lands in a later block.
+   */
+  readonly fillWithin: Duration.Duration
   /** How long to read the marketplace for delivery after paying before leaving the order open. */
   readonly deliveryWithin: Duration.Duration
   readonly pollEvery: Duration.Duration
 }
 
 export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings>("core/wallet/BatchedPurchaseSettings", {
-  defaultValue: () => ({ batchLimit: 255, quoteConcurrency: 8, deliveryWithin: Duration.seconds(60), pollEvery: Duration.millis(1500) })
+  defaultValue: () => ({ batchLimit: 255, quoteConcurrency: 8, fillWithin: Duration.seconds(5), deliveryWithin: Duration.seconds(60), pollEvery: Duration.millis(1500) })
 })
 
 /** How often a collector with a message in flight looks whether to send one more beside it. */
 const FILL_CHECK = Duration.millis(25)
-
-/** About one block of the TON chain (some 5 s on mainnet): a message sent that long ago has had its block. */
-const BLOCK = Duration.seconds(5)
 
 /** A stopping worker lets an unsigned invoice go, but does not wait long on the marketplace for it. */
 const CANCEL_WITHIN = Duration.seconds(5)
@@ -117,7 +119,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           const gathering = Effect.gen(function*() {
             if (running === 0) return false
             if ((yield* Queue.size(queue)) >= limit) return false
-            return (yield* Clock.currentTimeMillis) - lastSent < Duration.toMillis(BLOCK)
+            return (yield* Clock.currentTimeMillis) - lastSent < Duration.toMillis(settings.fillWithin)
           })
           return yield* Effect.gen(function*() {
             yield* Semaphore.take(inFlight, 1)

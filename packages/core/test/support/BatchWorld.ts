@@ -2,7 +2,7 @@
  * A hot wallet and a marketplace for batched purchases, in memory: the wallet's first message stays
  * in flight until `gate` opens, every invoice is quoted at once, and what was signed is kept.
  */
-import { Deferred, Effect, Layer } from "effect"
+import { Deferred, type Duration, Effect, Layer } from "effect"
 import { Blockchain, type PreparedBatch, Wallet, type WalletVersion } from "../../src/ports/Blockchain.ts"
 import { Delivered, Marketplace, type Nanoton, type PaymentRequest } from "../../src/ports/Marketplace.ts"
 import { PayerAccounts } from "../../src/ports/PayerAccounts.ts"
@@ -28,6 +28,8 @@ export interface BatchWorldOptions {
   readonly batchLimit?: number
   /** Messages of a Highload V3 in flight at once. */
   readonly parallel?: number
+  /** Beside messages in flight, the longest a further one waits to fill its batch (default 5 s). */
+  readonly fillWithin?: Duration.Duration
 }
 
 /**
@@ -92,7 +94,11 @@ export const makeBatchWorld = (options: BatchWorldOptions = {}) => Effect.gen(fu
     Layer.succeed(PayerAccounts)({ describe: (w) => Effect.succeed({ address: w.address, publicKey: "00", walletStateInit: "" }) })
   )
   const settings = Layer.mergeAll(
-    Layer.succeed(BatchedPurchaseSettings)({ ...BatchedPurchaseSettings.defaultValue(), batchLimit: options.batchLimit ?? 255 }),
+    Layer.succeed(BatchedPurchaseSettings)({
+      ...BatchedPurchaseSettings.defaultValue(),
+      batchLimit: options.batchLimit ?? 255,
+      ...(options.fillWithin === undefined ? {} : { fillWithin: options.fillWithin })
+    }),
     Layer.succeed(WalletBatchSettings)({ ...WalletBatchSettings.defaultValue(), parallel: options.parallel ?? 1 })
   )
   const layer = BatchedPurchases.layer.pipe(Layer.provide(WalletBatches.layer), Layer.provideMerge(ports), Layer.provide(settings))
