@@ -279,6 +279,13 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
 
         // A push message delivered to the worker as the browser's push service would.
         const cdp = await context.newCDPSession(page)
+        // The versions' states as devtools reports them, from the start (the first report comes at once).
+        const activated = new Set<string>()
+        let onActivated = () => {}
+        cdp.on("ServiceWorker.workerVersionUpdated", (event: { versions: Array<{ registrationId: string; status: string }> }) => {
+          for (const v of event.versions) if (v.status === "activated") activated.add(v.registrationId)
+          onActivated()
+        })
         await cdp.send("ServiceWorker.enable")
         const registrationId = await new Promise<string>((resolve) => {
           cdp.on("ServiceWorker.workerRegistrationUpdated", (event: { registrations: Array<{ registrationId: string; scopeURL: string }> }) => {
@@ -286,18 +293,30 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
             if (found) resolve(found.registrationId)
           })
         })
-        await cdp.send("ServiceWorker.deliverPushMessage", {
-          origin: url,
-          registrationId,
-          data: JSON.stringify({ title: "Top-up credited", body: "50 000 UZS added to your balance.", url: "/v2/dashboard", tag: "topup-1" })
+        // The message goes to the registration's activated version (a push to one still installing is dropped).
+        await new Promise<void>((resolve) => {
+          onActivated = () => activated.has(registrationId) && resolve()
+          onActivated()
         })
-        let shown: unknown = false
-        for (let i = 0; i < 50 && shown === false; i++) {
-          shown = await page.evaluate(async () => {
-            const notes = await (await navigator.serviceWorker.ready).getNotifications()
-            return notes.length > 0 ? { title: notes[0]!.title, body: notes[0]!.body, url: notes[0]!.data?.url } : false
+        const push = () =>
+          cdp.send("ServiceWorker.deliverPushMessage", {
+            origin: url,
+            registrationId,
+            data: JSON.stringify({ title: "Top-up credited", body: "50 000 UZS added to your balance.", url: "/v2/dashboard", tag: "topup-1" })
           })
-          if (shown === false) await page.waitForTimeout(200)
+        let shown: unknown = false
+        // As a push service does, the message is delivered again if the worker showed nothing (on a
+        // loaded machine the devtools delivery to a worker being started was seen lost once); the
+        // notice's tag makes a second delivery replace the first, never add one.
+        for (let attempt = 0; attempt < 2 && shown === false; attempt++) {
+          await push()
+          for (let i = 0; i < 50 && shown === false; i++) {
+            shown = await page.evaluate(async () => {
+              const notes = await (await navigator.serviceWorker.ready).getNotifications()
+              return notes.length > 0 ? { title: notes[0]!.title, body: notes[0]!.body, url: notes[0]!.data?.url } : false
+            })
+            if (shown === false) await page.waitForTimeout(200)
+          }
         }
         assert.deepStrictEqual(shown, { title: "Top-up credited", body: "50 000 UZS added to your balance.", url: "/v2/dashboard" })
 
