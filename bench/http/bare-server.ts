@@ -1,12 +1,14 @@
 import { PgClient } from "@effect/sql-pg"
 import { Context, Effect, Layer, Redacted, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { createHash } from "node:crypto"
-import { createServer } from "node:http"
+import { createHash, randomUUID } from "node:crypto"
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 
 /**
  * The baselines: bare node:http answering
  * - `GET /v2/api/pricing` with the same JSON the service answers;
+ * - `GET /logged/v2/api/pricing`: the same, with the service's two more headers (`cache-control`,
+ *   `x-request-id`) and one JSON access line per request to stdout, written per event-loop turn;
  * - `GET /v2/api/balance` with the same two queries the service runs (the user by the key's SHA-256,
  *   then the account's balance) through the same PostgreSQL driver (`@effect/sql-pg`, same pool size),
  *   and nothing else: no validation, logging, metrics or security headers.
@@ -35,8 +37,38 @@ const balanceOf = (key: string) =>
     return String(row?.balance_uzs ?? 0n)
   })
 
+// Access lines of one event-loop turn, written together (as the service's are).
+let lines: Array<string> = []
+const flush = () => {
+  process.stdout.write(lines.join(""))
+  lines = []
+}
+/** The answer the service gives (its headers too) and one JSON access line with its fields. */
+const pricingLogged = (req: IncomingMessage, res: ServerResponse) => {
+  const started = performance.now()
+  const id = randomUUID()
+  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(pricing), "cache-control": "no-store", "x-request-id": id })
+  res.end(pricing)
+  if (lines.length === 0) setImmediate(flush)
+  lines.push(JSON.stringify({
+    time: new Date().toISOString(),
+    level: "info",
+    message: "GET /v2/api/pricing 200",
+    process: "bare",
+    request_id: id,
+    method: "GET",
+    route: "/v2/api/pricing",
+    path: "/v2/api/pricing",
+    status: 200,
+    duration_ms: Math.round((performance.now() - started) * 10) / 10,
+    client: req.socket.remoteAddress ?? null
+  }) + "\n")
+}
+
 createServer((req, res) => {
-  if (req.method === "GET" && req.url === "/v2/api/pricing") {
+  if (req.method === "GET" && req.url === "/logged/v2/api/pricing") {
+    pricingLogged(req, res)
+  } else if (req.method === "GET" && req.url === "/v2/api/pricing") {
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(pricing) })
     res.end(pricing)
   } else if (req.method === "GET" && req.url === "/v2/api/balance" && sql !== undefined) {

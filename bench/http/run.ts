@@ -47,8 +47,8 @@ const SECONDS = Number(process.argv[2] ?? 10)
 const BOT_TOKEN = "777:bench-bot-token"
 const ADMIN_TOKEN = "bench-admin-token-of-32-characters"
 const ROUNDS = Number(process.argv[3] ?? 3)
-/** BENCH_PHASES=balance,orders runs only those phases (pricing, wrk, balance, orders), e.g. under --cpu-prof. */
-const PHASES = new Set((process.env.BENCH_PHASES ?? "pricing,wrk,balance,orders").split(","))
+/** BENCH_PHASES=balance,orders runs only those phases (pricing, wrk, pricing-line, balance, orders), e.g. under --cpu-prof. */
+const PHASES = new Set((process.env.BENCH_PHASES ?? "pricing,wrk,pricing-line,balance,orders").split(","))
 
 const median = (values: Array<number>) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -279,6 +279,15 @@ const main = async () => {
         (s) => sampled(wrk(`${base}/v2/api/pricing`, 50, s))
       ))
     }
+
+    // 1b. pricing against a bare server that also writes an access line and the same headers (not a
+    // target: it shows how much of the difference above is the line every answer of the service has)
+    if (PHASES.has("pricing-line")) comparisons.push(await alternate(
+      { name: "GET /v2/api/pricing vs a bare server with an access line, autocannon", unit: "req/s", baseName: "bare node:http + line", target: 0.8 },
+      pids,
+      async (s) => ac(await cannon(`${bareBase}/logged/v2/api/pricing`, {}, s)),
+      async (s) => ac(await sampled(cannon(`${base}/v2/api/pricing`, {}, s)))
+    ))
 
     // 2. balance: the same two queries through the same driver
     const keyed = { headers: { "x-api-key": key } }
