@@ -12,11 +12,10 @@ import { Effect } from "effect"
 import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
 import { loadavg } from "node:os"
 import { join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
-import { fundedApiKey } from "./funded-key.ts"
+import { ADMIN_TOKEN, freePort, fundedApiKey, PRODUCTION, startFlags, stop, waitFor } from "./support.ts"
 
 const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{
   "2xx": number
@@ -30,32 +29,6 @@ const [BEFORE, AFTER] = [resolve(process.argv[2] ?? ROOT), resolve(process.argv[
 const SECONDS = Number(process.argv[4] ?? 5)
 const ROUNDS = Number(process.argv[5] ?? 8)
 const RATE = process.env.AB_RATE ? { overallRate: Number(process.env.AB_RATE) } : {}
-const ADMIN_TOKEN = "bench-admin-token-of-32-characters"
-const BOT_TOKEN = "777:bench-bot-token"
-
-const freePort = () =>
-  new Promise<number>((done) => {
-    const s = createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address()
-      s.close(() => done(typeof a === "object" && a ? a.port : 0))
-    })
-  })
-
-const waitFor = async (url: string) => {
-  for (let i = 0; i < 800; i++) {
-    if (await fetch(url).then((r) => r.ok, () => false)) return
-    await new Promise((r) => setTimeout(r, 150))
-  }
-  throw new Error(`${url} did not come up`)
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done()
-    child.once("exit", () => done())
-    child.kill("SIGTERM")
-  })
 
 /** `KEY=value KEY2=value` as an environment. */
 const settings = (text: string | undefined) =>
@@ -64,18 +37,11 @@ const settings = (text: string | undefined) =>
 const server = async (checkout: string, dbUrl: string, env: Record<string, string>) => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const child = spawn(NODE, ["--max-semi-space-size=4", join(checkout, "deploy/start.mjs"), "server"], {
+  const child = spawn(NODE, [...startFlags(checkout), join(checkout, "deploy/start.mjs"), "server"], {
     cwd: checkout,
     env: {
       ...process.env,
-      SANDBOX: "false",
-      ADMIN_TOKEN,
-      SESSION_SECRET: "bench-http-session-secret-of-32-characters",
-      TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-      TELEGRAM_API_URL: "http://127.0.0.1:9",
-      TONCENTER_URL: "http://127.0.0.1:9/api/v2/jsonRPC",
-      FRAGMENT_URL: "http://127.0.0.1:9",
-      FRAGMENT_COOKIES: "stel_ssid=b; stel_dt=-1; stel_token=b; stel_ton_token=b",
+      ...PRODUCTION,
       PORT: String(port),
       DATABASE_URL: dbUrl,
       PUBLIC_URL: base,
@@ -84,7 +50,7 @@ const server = async (checkout: string, dbUrl: string, env: Record<string, strin
     },
     stdio: ["ignore", "ignore", "inherit"]
   })
-  await waitFor(`${base}/healthz`)
+  await waitFor(`${base}/healthz`, child)
   return { child, base }
 }
 

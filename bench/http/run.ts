@@ -25,9 +25,8 @@ import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_pro
 import { createHash } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
 import { promisify } from "node:util"
-import { fundedApiKey } from "./funded-key.ts"
+import { ADMIN_TOKEN, BOT_TOKEN, freePort, fundedApiKey, PRODUCTION, startFlags, stop, waitFor } from "./support.ts"
 import { createRequire } from "node:module"
-import { createServer } from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -44,9 +43,8 @@ const execFileAsync = promisify(execFile)
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const NODE = join(ROOT, "node_modules/.bin/node")
 const SECONDS = Number(process.argv[2] ?? 10)
-const BOT_TOKEN = "777:bench-bot-token"
-const ADMIN_TOKEN = "bench-admin-token-of-32-characters"
 const ROUNDS = Number(process.argv[3] ?? 3)
+const START_FLAGS = startFlags(ROOT)
 /** BENCH_PHASES=balance,orders runs only those phases (pricing, wrk, pricing-line, balance, orders), e.g. under --cpu-prof. */
 const PHASES = new Set((process.env.BENCH_PHASES ?? "pricing,wrk,pricing-line,balance,orders").split(","))
 
@@ -60,50 +58,6 @@ const median = (values: Array<number>) => {
 const ratioRange = (app: Array<number>, bare: Array<number>) => {
   const ratios = app.map((value, i) => value / bare[i]!)
   return `${Math.min(...ratios).toFixed(2)}x-${Math.max(...ratios).toFixed(2)}x`
-}
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address()
-      s.close(() => resolve(typeof a === "object" && a ? a.port : 0))
-    })
-  })
-
-/**
- * The Node flags of `npm start` (package.json's `start`), for the server and the bare server alike, so
- * the heap and the garbage collector work as in production. BENCH_START_FLAGS replaces them (to try others).
- */
-const START_FLAGS = (process.env.BENCH_START_FLAGS ??
-  (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
-    .replace(/^node\s+/, "").replace(/\s*deploy\/start\.mjs.*$/, "")).split(/\s+/).filter(Boolean)
-
-/** Production settings whose outside endpoints are unreachable: no measured request calls them. */
-const PRODUCTION = {
-  SANDBOX: "false",
-  ADMIN_TOKEN,
-  SESSION_SECRET: "bench-http-session-secret-of-32-characters",
-  TELEGRAM_BOT_TOKEN: BOT_TOKEN,
-  TELEGRAM_API_URL: "http://127.0.0.1:9",
-  TONCENTER_URL: "http://127.0.0.1:9/api/v2/jsonRPC",
-  FRAGMENT_URL: "http://127.0.0.1:9",
-  FRAGMENT_COOKIES: "stel_ssid=b; stel_dt=-1; stel_token=b; stel_ton_token=b"
-}
-
-const stop = (child: ChildProcess) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null) return resolve()
-    child.once("exit", () => resolve())
-    child.kill("SIGTERM")
-  })
-
-const waitFor = async (url: string, child: ChildProcess) => {
-  for (let i = 0; i < 800 && child.exitCode === null; i++) {
-    if (await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return
-    await new Promise((r) => setTimeout(r, 150))
-  }
-  throw new Error(`${url} did not come up`)
 }
 
 const rssMb = (pid: number) => {

@@ -19,16 +19,22 @@ const start = (purchases: BatchedPurchases["Service"], name: string) =>
 const withLines = (lines: Array<string>) =>
   Effect.provide(Logger.layer([Logger.make(({ message }) => void lines.push(Array.isArray(message) ? message.join(" ") : String(message)))]))
 
+/** a's message signed and held in flight; b and c quoted and queued behind it. */
+const aInFlightBAndCQueued = Effect.gen(function*() {
+  const world = yield* makeWorld
+  const scope = yield* Scope.make()
+  const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
+  const a = yield* start(purchases, "a")
+  yield* Deferred.await(world.firstSigned)
+  const queued = [yield* start(purchases, "b"), yield* start(purchases, "c")]
+  return { a, purchases, queued, scope, world }
+})
+
 describe("a graceful stop of batched hot-wallet payments", () => {
   it.effect("orders stopped while queued are never signed; the batch in flight is finished once", () => {
     const lines: Array<string> = []
     return Effect.gen(function*() {
-      const world = yield* makeWorld
-      const scope = yield* Scope.make()
-      const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
-      const a = yield* start(purchases, "a")
-      yield* Deferred.await(world.firstSigned)
-      const queued = [yield* start(purchases, "b"), yield* start(purchases, "c")]
+      const { a, purchases, queued, scope, world } = yield* aInFlightBAndCQueued
       // The stop reaches b and c while a's message is in flight: each fiber ends without waiting for it.
       for (const fiber of queued) {
         yield* Fiber.interrupt(fiber)
@@ -52,12 +58,7 @@ describe("a graceful stop of batched hot-wallet payments", () => {
   it.effect("when the service itself stops, queued orders answer in flight unsigned; the batch in flight is finished once", () => {
     const lines: Array<string> = []
     return Effect.gen(function*() {
-      const world = yield* makeWorld
-      const scope = yield* Scope.make()
-      const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
-      const a = yield* start(purchases, "a")
-      yield* Deferred.await(world.firstSigned)
-      const queued = [yield* start(purchases, "b"), yield* start(purchases, "c")]
+      const { a, purchases, queued, scope, world } = yield* aInFlightBAndCQueued
       const closing = yield* Effect.forkChild(Scope.close(scope, Exit.succeed(undefined)))
       // Answered while a's message is still in flight: the collector stops before the batch is awaited.
       for (const fiber of queued) assert.strictEqual((yield* Fiber.join(fiber))._tag, "InFlight")
