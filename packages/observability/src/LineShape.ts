@@ -26,6 +26,12 @@ export interface LineShape {
   readonly writers: ReadonlyArray<(line: string) => void>
   readonly clock: Clock.Clock
   readonly generation: number
+  /**
+   * Each slot's last value and its JSON text: under load most lines of a shape repeat the path, the
+   * client and the message, which are then scrubbed and escaped once. Valid while `generation` is.
+   */
+  readonly lastValues: Array<Varying>
+  readonly lastTexts: Array<string>
 }
 
 // Stand-ins for the varying values while the fixed text is made; no scrubbing or escaping changes them.
@@ -74,7 +80,16 @@ export const shapeLine = (
     from = at + JSON.stringify(marker(slot)).length
   }
   pieces.push(text.slice(from))
-  return { pieces, slots: found.map(({ slot }) => slot), keys, writers: out, clock: Context.get(context, Clock.Clock), generation }
+  return {
+    pieces,
+    slots: found.map(({ slot }) => slot),
+    keys,
+    writers: out,
+    clock: Context.get(context, Clock.Clock),
+    generation,
+    lastValues: [],
+    lastTexts: []
+  }
 }
 
 // The time of the last line, as JSON (not scrubbed, as in every line): many lines share a millisecond.
@@ -115,16 +130,25 @@ export const logShaped = (shape: LineShape, message: string, a?: Varying, b?: Va
   values[4] = c
   values[5] = d
   values[6] = e
-  const { pieces, slots, keys } = shape
+  const { pieces, slots, keys, lastValues, lastTexts } = shape
   let line = pieces[0]!
   for (let i = 0; i < slots.length; i++) {
-    if (slots[i] === 0) {
+    const slot = slots[i]!
+    if (slot === 0) {
       line = line + lastTime + pieces[i + 1]!
       continue
     }
-    const value = values[slots[i]!]
+    const value = values[slot]
     // A left-out field takes its key (and the comma before it) with it.
-    line = value === undefined ? line + pieces[i + 1]! : line + keys[i]! + valueText(value) + pieces[i + 1]!
+    if (value === undefined) {
+      line = line + pieces[i + 1]!
+      continue
+    }
+    if (lastValues[slot] !== value || lastTexts[slot] === undefined) {
+      lastValues[slot] = value
+      lastTexts[slot] = keys[i]! + valueText(value)
+    }
+    line = line + lastTexts[slot] + pieces[i + 1]!
   }
   for (const write of shape.writers) write(line)
   return true

@@ -112,6 +112,8 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
   const recorded = new Map<string, Recorded>()
   // The last series, found again without a key: under load most requests are of the same one.
   let last: { method: string; status: number; pattern: string; found: Recorded } | undefined
+  // The last request's url, status and method, and what was made of them (same reason).
+  let seen = { url: "", status: 0, method: "", path: "", unmatched: "", message: "" }
   return (
     method: string,
     url: string,
@@ -122,8 +124,12 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
     route: string | undefined,
     user: string | undefined
   ): Effect.Effect<void> | undefined => {
-    const path = pathOf(url)
-    const pattern = route ?? routeOfUnmatched(path, status)
+    if (seen.url !== url || seen.status !== status || seen.method !== method) {
+      const path = pathOf(url)
+      seen = { url, status, method, path, unmatched: routeOfUnmatched(path, status), message: `${method} ${path} ${status}` }
+    }
+    const { path, message } = seen
+    const pattern = route ?? seen.unmatched
     let found: Recorded | undefined
     if (last !== undefined && last.status === status && last.method === method && last.pattern === pattern) found = last.found
     else {
@@ -136,7 +142,6 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
     if (!options.log) return undefined
     const level = levelOf(path, status)
     const at = LEVELS.indexOf(level) * 2 + (user === undefined ? 0 : 1)
-    const message = `${method} ${path} ${status}`
     for (let attempt = 0; attempt < 2; attempt++) {
       let shape = found.shapes[at]
       if (shape === undefined) {
