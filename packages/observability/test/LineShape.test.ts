@@ -88,6 +88,20 @@ describe("request lines from a shape (requestRecorder)", () => {
       assert.strictEqual(JSON.parse(lines[1]!)["request_id"], "<redacted>")
     }))
 
+  it.effect("scrubs a repeated path that became a secret between its lines (no text kept from before)", () =>
+    Effect.gen(function*() {
+      const lines: Array<string> = []
+      const record = requestRecorder(yield* contextWith(lines), { log: true })
+      const secret = "late-secret-path-0815"
+      record("GET", `/v2/${secret}`, 404, 1, "127.0.0.1", "before", undefined, undefined)
+      registerSecret(secret)
+      record("GET", `/v2/${secret}`, 404, 1, "127.0.0.1", "after", undefined, undefined)
+      assert.include(lines[0]!, secret)
+      assert.notInclude(lines[1]!, secret)
+      assert.strictEqual(JSON.parse(lines[1]!)["path"], "/v2/<redacted>")
+      assert.strictEqual(JSON.parse(lines[1]!)["message"], "GET /v2/<redacted> 404")
+    }))
+
   it.effect("counts each request in its series, as the general way does", () =>
     Effect.gen(function*() {
       const count = Effect.map(PrometheusMetrics.format(), (text) =>
