@@ -102,13 +102,25 @@ const ownLocation = (outdir) => ({
   }
 })
 
+/**
+ * Runs `use` with esbuild's API, then stops esbuild's service process: otherwise it lives as long as
+ * this process, and a server that rebuilt its stale bundle at start kept it (some 300 MB) for good.
+ */
+export const withEsbuild = async (use) => {
+  const esbuild = await import("esbuild")
+  try {
+    return await use(esbuild)
+  } finally {
+    await esbuild.stop()
+  }
+}
+
 /** Builds every entry into a new directory of dist/ and makes it the current build; returns it. */
 export const build = async () => {
-  const esbuild = await import("esbuild")
   const name = `build-${Date.now()}-${process.pid}`
   const outdir = join(DIST, name)
   mkdirSync(DIST, { recursive: true })
-  const result = await esbuild.build({
+  const result = await withEsbuild((esbuild) => esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: ENTRIES,
     outdir,
@@ -136,7 +148,7 @@ export const build = async () => {
         "const __bundleDir = __bundleDirname(__bundleFileURLToPath(import.meta.url));"
       ].join(" ")
     }
-  })
+  }))
   const files = {}
   for (const file of [...Object.keys(result.metafile.inputs), ...settingsFiles()]) {
     const stamp = stampOf(file)

@@ -71,6 +71,28 @@ describe("deploy/start.mjs", () => {
       }).pipe(Effect.ensuring(Effect.sync(() => rmSync(dataDir, { recursive: true, force: true }))), Effect.ensuring(Effect.orDie(dropDatabase(name))))
     }), { timeout: 300_000 })
 
+  it.effect("leaves no esbuild process behind once it has used esbuild (a server that rebuilt its bundle kept one)", () =>
+    Effect.gen(function*() {
+      // A process of its own, so that no other test's esbuild is counted: its live children during and after.
+      const script = `
+        import { withEsbuild } from ${JSON.stringify(join(ROOT, "deploy/bundle.mjs"))}
+        import { readdirSync, readFileSync } from "node:fs"
+        const children = () => readdirSync("/proc").filter((entry) => {
+          try {
+            const [state, parent] = readFileSync("/proc/" + entry + "/stat", "utf8").split(") ")[1].split(" ")
+            return parent === String(process.pid) && state !== "Z"
+          } catch { return false }
+        }).length
+        let during = 0
+        await withEsbuild(async (esbuild) => { await esbuild.transform("let x = 1"); during = children() })
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        console.log(JSON.stringify({ during, after: children() }))`
+      const { stdout } = yield* Effect.promise(() =>
+        new Promise<{ stdout: string }>((resolve, reject) =>
+          execFile(NODE, ["--input-type=module", "-e", script], { cwd: ROOT, timeout: 60_000 }, (error, stdout) => error ? reject(error) : resolve({ stdout }))))
+      assert.deepStrictEqual(JSON.parse(stdout), { during: 1, after: 0 })
+    }))
+
   it.effect("names its entries", () =>
     Effect.gen(function*() {
       const wrong = yield* launch(["nonsense"])
