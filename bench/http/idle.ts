@@ -10,42 +10,13 @@
  */
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import type { ChildProcess } from "node:child_process"
 import { loadavg } from "node:os"
-import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-import { freePort, PRODUCTION, startFlags, stop, waitFor } from "./support.ts"
+import { autocannon, cpuSeconds, productionServer, ROOT, startFlags, stop } from "./support.ts"
 
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{
-  "2xx": number
-  non2xx: number
-  errors: number
-}>
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url))
-const NODE = join(ROOT, "node_modules/.bin/node")
 const IDLE = Number(process.argv[2] ?? 40)
 const SECONDS = Number(process.argv[3] ?? 5)
 const ROUNDS = Number(process.argv[4] ?? 3)
-
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-const server = async (flags: Array<string>, dbUrl: string) => {
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const child = spawn(NODE, [...flags, join(ROOT, "deploy/start.mjs"), "server"], {
-    cwd: ROOT,
-    env: { ...process.env, ...PRODUCTION, PORT: String(port), DATABASE_URL: dbUrl, PUBLIC_URL: base, WORKER: "false" },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  await waitFor(`${base}/healthz`, child)
-  return { child, base }
-}
 
 type Side = { readonly name: string; readonly child: ChildProcess; readonly base: string }
 
@@ -77,8 +48,8 @@ const main = async () => {
   const flags = startFlags(ROOT)
   const sides: Array<Side> = []
   try {
-    sides.push({ name: "start flags", ...await server(flags, dbUrl) })
-    sides.push({ name: "memory reducer on", ...await server(flags.filter((f) => f !== "--no-memory-reducer"), dbUrl) })
+    sides.push({ name: "start flags", ...await productionServer(ROOT, dbUrl, {}, flags) })
+    sides.push({ name: "memory reducer on", ...await productionServer(ROOT, dbUrl, {}, flags.filter((f) => f !== "--no-memory-reducer")) })
     await rounds(sides, "fresh")
     console.log(`idle ${IDLE} s`)
     await new Promise((resolve) => setTimeout(resolve, IDLE * 1000))

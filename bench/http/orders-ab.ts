@@ -9,22 +9,11 @@
  */
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Effect } from "effect"
-import { type ChildProcess, spawn } from "node:child_process"
-import { readFileSync } from "node:fs"
-import { createRequire } from "node:module"
+import type { ChildProcess } from "node:child_process"
 import { loadavg } from "node:os"
-import { join, resolve } from "node:path"
-import { fileURLToPath } from "node:url"
-import { ADMIN_TOKEN, freePort, fundedApiKey, PRODUCTION, startFlags, stop, waitFor } from "./support.ts"
+import { resolve } from "node:path"
+import { ADMIN_TOKEN, autocannon, cpuSeconds, fundedApiKey, median, productionServer, ROOT, stop } from "./support.ts"
 
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{
-  "2xx": number
-  non2xx: number
-  errors: number
-}>
-
-const ROOT = fileURLToPath(new URL("../..", import.meta.url))
-const NODE = join(ROOT, "node_modules/.bin/node")
 const [BEFORE, AFTER] = [resolve(process.argv[2] ?? ROOT), resolve(process.argv[3] ?? ROOT)]
 const SECONDS = Number(process.argv[4] ?? 5)
 const ROUNDS = Number(process.argv[5] ?? 8)
@@ -34,44 +23,12 @@ const RATE = process.env.AB_RATE ? { overallRate: Number(process.env.AB_RATE) } 
 const settings = (text: string | undefined) =>
   Object.fromEntries((text ?? "").split(" ").filter(Boolean).map((pair) => pair.split("=", 2) as [string, string]))
 
-const server = async (checkout: string, dbUrl: string, env: Record<string, string>) => {
-  const port = await freePort()
-  const base = `http://127.0.0.1:${port}`
-  const child = spawn(NODE, [...startFlags(checkout), join(checkout, "deploy/start.mjs"), "server"], {
-    cwd: checkout,
-    env: {
-      ...process.env,
-      ...PRODUCTION,
-      PORT: String(port),
-      DATABASE_URL: dbUrl,
-      PUBLIC_URL: base,
-      WORKER: "false",
-      ...env
-    },
-    stdio: ["ignore", "ignore", "inherit"]
-  })
-  await waitFor(`${base}/healthz`, child)
-  return { child, base }
-}
-
 /** A sandbox server of AFTER signs the bench user in, funds it and makes its API key, then stops. */
 const fundedKey = async (dbUrl: string) => {
-  const { child, base } = await server(AFTER, dbUrl, { SANDBOX: "true", LOG_REQUESTS: "false" })
+  const { child, base } = await productionServer(AFTER, dbUrl, { SANDBOX: "true", LOG_REQUESTS: "false" })
   const key = await fundedApiKey(base, ADMIN_TOKEN)
   await stop(child)
   return key
-}
-
-/** User + system CPU seconds of a process so far. */
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-const median = (values: Array<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 const main = async () => {
@@ -81,9 +38,9 @@ const main = async () => {
   const children: Array<ChildProcess> = []
   try {
     const key = await fundedKey(dbUrl)
-    const before = await server(BEFORE, dbUrl, settings(process.env.AB_ENV_BEFORE))
+    const before = await productionServer(BEFORE, dbUrl, settings(process.env.AB_ENV_BEFORE))
     children.push(before.child)
-    const after = await server(AFTER, dbUrl, settings(process.env.AB_ENV_AFTER))
+    const after = await productionServer(AFTER, dbUrl, settings(process.env.AB_ENV_AFTER))
     children.push(after.child)
     const run = async (side: { readonly child: ChildProcess; readonly base: string }, seconds: number) => {
       const cpu = cpuSeconds(side.child.pid!)

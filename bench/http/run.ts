@@ -24,35 +24,31 @@ import { Effect } from "effect"
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
 import { readFileSync, writeFileSync } from "node:fs"
-import { promisify } from "node:util"
-import { ADMIN_TOKEN, BOT_TOKEN, freePort, fundedApiKey, PRODUCTION, startFlags, stop, waitFor } from "./support.ts"
-import { createRequire } from "node:module"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
-import { fileURLToPath } from "node:url"
-
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{
-  requests: { average: number }
-  non2xx: number
-  errors: number
-  "2xx": number
-  duration: number
-}>
+import { promisify } from "node:util"
+import {
+  ADMIN_TOKEN,
+  autocannon,
+  BOT_TOKEN,
+  cpuSeconds,
+  freePort,
+  fundedApiKey,
+  median,
+  NODE,
+  productionServer,
+  ROOT,
+  startFlags,
+  stop,
+  waitFor
+} from "./support.ts"
 
 const execFileAsync = promisify(execFile)
-const ROOT = fileURLToPath(new URL("../..", import.meta.url))
-const NODE = join(ROOT, "node_modules/.bin/node")
 const SECONDS = Number(process.argv[2] ?? 10)
 const ROUNDS = Number(process.argv[3] ?? 3)
 const START_FLAGS = startFlags(ROOT)
 /** BENCH_PHASES=balance,orders runs only those phases (pricing, wrk, pricing-line, balance, orders), e.g. under --cpu-prof. */
 const PHASES = new Set((process.env.BENCH_PHASES ?? "pricing,wrk,pricing-line,balance,orders").split(","))
-
-const median = (values: Array<number>) => {
-  const sorted = [...values].sort((a, b) => a - b)
-  const middle = Math.floor(sorted.length / 2)
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
-}
 
 /** Lowest and highest resale/bare ratio over the rounds. */
 const ratioRange = (app: Array<number>, bare: Array<number>) => {
@@ -63,12 +59,6 @@ const ratioRange = (app: Array<number>, bare: Array<number>) => {
 const rssMb = (pid: number) => {
   const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
   return line ? Number(line.replace(/\D+/g, "")) / 1024 : NaN
-}
-
-/** User + system CPU seconds the process has used so far (clock ticks of 10 ms). */
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-  return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
 /** System CPU seconds alone. */
@@ -182,15 +172,13 @@ const main = async () => {
 
     // The measured server runs as `npm start` runs it in production: the start bundle, with the start
     // commands' V8 flags, SANDBOX=false, the request log on (to a discarded stdout), the worker apart.
-    const port = await freePort()
-    const base = `http://127.0.0.1:${port}`
-    const server = spawn(NODE, [...START_FLAGS, ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? []), join(ROOT, "deploy/start.mjs"), "server"], {
-      cwd: ROOT,
-      env: { ...process.env, ...PRODUCTION, PORT: String(port), DATABASE_URL: dbUrl, PUBLIC_URL: base, WORKER: process.env.BENCH_WORKER ?? "false" },
-      stdio: ["ignore", "ignore", "inherit"]
-    })
+    const { child: server, base } = await productionServer(
+      ROOT,
+      dbUrl,
+      { WORKER: process.env.BENCH_WORKER ?? "false" },
+      [...START_FLAGS, ...(process.env.BENCH_NODE_ARGS?.split(" ").filter(Boolean) ?? [])]
+    )
     children.push(server)
-    await waitFor(`${base}/healthz`, server)
     const pricingBody = await (await fetch(`${base}/v2/api/pricing`)).text()
 
     const barePort = await freePort()

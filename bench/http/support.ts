@@ -3,10 +3,25 @@
  * unreachable: no measured request calls them), the start command's Node flags, ports, process
  * start and stop, and the funded bench customer.
  */
-import type { ChildProcess } from "node:child_process"
+import { type ChildProcess, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
+import { createRequire } from "node:module"
 import { createServer } from "node:net"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url))
+/** The project's pinned Node. */
+export const NODE = join(ROOT, "node_modules/.bin/node")
+
+/** autocannon (CommonJS), with the parts of its result the benchmarks read. */
+export const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{
+  requests: { average: number }
+  non2xx: number
+  errors: number
+  "2xx": number
+  duration: number
+}>
 
 export const ADMIN_TOKEN = "bench-admin-token-of-32-characters"
 export const BOT_TOKEN = "777:bench-bot-token"
@@ -48,6 +63,42 @@ export const waitFor = async (url: string, child?: ChildProcess) => {
     await new Promise((r) => setTimeout(r, 150))
   }
   throw new Error(`${url} did not come up`)
+}
+
+/**
+ * A server of `checkout` as `npm start` runs it in production (its bundle, `flags`, the production
+ * settings above, the worker apart), on a free port of its own; `env` adds or overrides settings.
+ */
+export const productionServer = async (
+  checkout: string,
+  dbUrl: string,
+  env: Record<string, string> = {},
+  flags: Array<string> = startFlags(checkout)
+) => {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const child = spawn(NODE, [...flags, join(checkout, "deploy/start.mjs"), "server"], {
+    cwd: checkout,
+    env: { ...process.env, ...PRODUCTION, PORT: String(port), DATABASE_URL: dbUrl, PUBLIC_URL: base, WORKER: "false", ...env },
+    stdio: ["ignore", "ignore", "inherit"]
+  })
+  await waitFor(`${base}/healthz`, child).catch((error) => {
+    child.kill("SIGTERM")
+    throw error
+  })
+  return { child, base }
+}
+
+/** User + system CPU seconds a process has used so far (clock ticks of 10 ms). */
+export const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+export const median = (values: Array<number>) => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const middle = Math.floor(sorted.length / 2)
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
 /** SIGTERM, and the exit waited for (a server under --cpu-prof writes its profile then). */
