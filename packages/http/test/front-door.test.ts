@@ -5,6 +5,8 @@ import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Context, Effect, Layer, Logger, Tracer } from "effect"
 import { HttpServer } from "effect/http"
 import { PrometheusMetrics } from "effect/observability"
+import { IncomingMessage, ServerResponse } from "node:http"
+import { connect, Socket } from "node:net"
 import { request } from "undici"
 import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
 import { FrontDoor, frontDoorServer } from "../src/server/FrontDoor.ts"
@@ -146,6 +148,52 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "POST" })).status, 405)
       assert.strictEqual((yield* call(url, "/v2/api/pricingx")).status, 404)
       assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "GET", body: "x" })).status, 200)
+      assert.strictEqual(door.answered(), before)
+    }))
+
+  it.effect("answers requests read in one turn together, in the order they came", () =>
+    Effect.gen(function*() {
+      const { url } = yield* Base
+      const door = yield* FrontDoor
+      yield* get(url, "/v2/api/pricing")
+      const before = door.answered()
+      // Five requests in one write (pipelined): read in one turn, answered at its end, in order.
+      const ids = ["p-1", "p-2", "p-3", "p-4", "p-5"]
+      const text = yield* Effect.promise(() =>
+        new Promise<string>((resolve, reject) => {
+          const socket = connect(Number(new URL(url).port), "127.0.0.1")
+          let got = ""
+          socket.on("data", (chunk) => {
+            got += chunk.toString("latin1")
+            if (got.split("HTTP/1.1 ").length - 1 === ids.length && got.endsWith("}")) socket.end(() => resolve(got))
+          })
+          socket.on("error", reject)
+          socket.write(ids.map((id) => `GET /v2/api/pricing HTTP/1.1\r\nhost: x\r\nx-request-id: ${id}\r\n\r\n`).join(""))
+        })
+      )
+      assert.deepStrictEqual([...text.matchAll(/x-request-id: (\S+)/g)].map((m) => m[1]), ids)
+      assert.deepStrictEqual([...text.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1]), ids.map(() => "200"))
+      assert.strictEqual(door.answered(), before + ids.length)
+      for (const id of ids) assert.strictEqual((yield* lineOf(id))["status"], 200)
+    }))
+
+  it.effect("writes nothing to a client gone before the end of the turn, and logs its request as 499", () =>
+    Effect.gen(function*() {
+      const { url } = yield* Base
+      const door = yield* FrontDoor
+      yield* get(url, "/v2/api/pricing")
+      const before = door.answered()
+      // A request taken at the door whose connection is then destroyed in the same turn.
+      const request = new IncomingMessage(new Socket())
+      request.method = "GET"
+      request.url = "/v2/api/pricing"
+      request.headers = { "x-request-id": "gone-1" }
+      const response = new ServerResponse(request)
+      assert.isTrue(door.server().emit("request", request, response), "taken at the door")
+      response.destroy()
+      const line = yield* lineOf("gone-1", "GET /v2/api/pricing 499")
+      assert.strictEqual(line["status"], 499)
+      assert.isFalse(response.headersSent)
       assert.strictEqual(door.answered(), before)
     }))
 
