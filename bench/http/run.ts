@@ -16,6 +16,8 @@
  * (BENCH_WORKER=true keeps it in).
  * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432) and pgbench.
  * Needs wrk on PATH for the wrk rows (skipped when missing).
+ * The pricing phases run both servers on the first core and the load generator on the others
+ * (`apart`: BENCH_PIN=false leaves them unpinned); the others share all cores with PostgreSQL.
  * BENCH_SYS=true also prints each run's system CPU per request (the kernel's share: sockets).
  * Run: node bench/http/run.ts [seconds per run, default 10] [rounds, default 3]
  */
@@ -29,11 +31,13 @@ import { join } from "node:path"
 import { promisify } from "node:util"
 import {
   ADMIN_TOKEN,
+  apart,
   autocannon,
   BOT_TOKEN,
   cpuSeconds,
   freePort,
   fundedApiKey,
+  generatorThreads,
   median,
   NODE,
   productionServer,
@@ -83,9 +87,10 @@ const hasWrk = (() => {
   }
 })()
 
-/** wrk's req/s (2 threads, as many as the machine's cores). */
-const wrk = async (url: string, connections: number, seconds: number) => {
-  const { stdout } = await execFileAsync("wrk", ["-t2", `-c${connections}`, `-d${seconds}s`, url])
+/** wrk's req/s, on `cores` (`apart`) with a thread per core, or anywhere with one per core of the machine. */
+const wrk = async (url: string, connections: number, seconds: number, cores: string | undefined) => {
+  const args = [`-t${generatorThreads(cores)}`, `-c${connections}`, `-d${seconds}s`, url]
+  const { stdout } = await (cores === undefined ? execFileAsync("wrk", args) : execFileAsync("taskset", ["-c", cores, "wrk", ...args]))
   return {
     rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
     requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0)
@@ -200,36 +205,39 @@ const main = async () => {
     const comparisons: Array<Comparison> = []
     const pids = { base: bare.pid!, app: server.pid! }
     let non2xx = 0
+    let pricingPinned = false
     const cannon = async (url: string, options: Record<string, unknown>, seconds: number) => {
       const result = await autocannon({ url, connections: 50, pipelining: 1, ...options, duration: seconds })
       if (url.startsWith(base)) non2xx += result.non2xx + result.errors
       return result
     }
 
-    // 1. pricing, autocannon then wrk
-    if (PHASES.has("pricing")) comparisons.push(await alternate(
-      { name: "GET /v2/api/pricing, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
-      pids,
-      async (s) => ac(await cannon(`${bareBase}/v2/api/pricing`, {}, s)),
-      async (s) => ac(await sampled(cannon(`${base}/v2/api/pricing`, {}, s)))
-    ))
-    if (hasWrk && PHASES.has("wrk")) {
-      comparisons.push(await alternate(
-        { name: "GET /v2/api/pricing, wrk, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
+    // 1. pricing, autocannon then wrk, and 1b. against a bare server that also writes an access line and
+    // the same headers (not a target: it shows how much of the difference is the line every answer
+    // has); the servers apart from the load generator (`apart`), as nothing else runs in these phases
+    await apart([bare.pid!, server.pid!], async (cores) => {
+      if (PHASES.has("pricing")) comparisons.push(await alternate(
+        { name: "GET /v2/api/pricing, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
         pids,
-        (s) => wrk(`${bareBase}/v2/api/pricing`, 50, s),
-        (s) => sampled(wrk(`${base}/v2/api/pricing`, 50, s))
+        async (s) => ac(await cannon(`${bareBase}/v2/api/pricing`, {}, s)),
+        async (s) => ac(await sampled(cannon(`${base}/v2/api/pricing`, {}, s)))
       ))
-    }
-
-    // 1b. pricing against a bare server that also writes an access line and the same headers (not a
-    // target: it shows how much of the difference above is the line every answer of the service has)
-    if (PHASES.has("pricing-line")) comparisons.push(await alternate(
-      { name: "GET /v2/api/pricing vs a bare server with an access line, autocannon", unit: "req/s", baseName: "bare node:http + line", target: 0.8 },
-      pids,
-      async (s) => ac(await cannon(`${bareBase}/logged/v2/api/pricing`, {}, s)),
-      async (s) => ac(await sampled(cannon(`${base}/v2/api/pricing`, {}, s)))
-    ))
+      if (hasWrk && PHASES.has("wrk")) {
+        comparisons.push(await alternate(
+          { name: "GET /v2/api/pricing, wrk, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
+          pids,
+          (s) => wrk(`${bareBase}/v2/api/pricing`, 50, s, cores),
+          (s) => sampled(wrk(`${base}/v2/api/pricing`, 50, s, cores))
+        ))
+      }
+      if (PHASES.has("pricing-line")) comparisons.push(await alternate(
+        { name: "GET /v2/api/pricing vs a bare server with an access line, autocannon", unit: "req/s", baseName: "bare node:http + line", target: 0.8 },
+        pids,
+        async (s) => ac(await cannon(`${bareBase}/logged/v2/api/pricing`, {}, s)),
+        async (s) => ac(await sampled(cannon(`${base}/v2/api/pricing`, {}, s)))
+      ))
+      pricingPinned = cores !== undefined
+    })
 
     // 2. balance: the same two queries through the same driver
     const keyed = { headers: { "x-api-key": key } }
@@ -302,6 +310,7 @@ SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS c
       }
       console.log(`  ${"server RSS peak".padEnd(34)} ${fmt(c.rss)} MB`)
     }
+    console.log(`pricing phases: ${pricingPinned ? "servers on core 0, load generator on the others (BENCH_PIN=false: unpinned)" : "unpinned"}`)
     console.log(`server non-2xx answers and errors under load: ${non2xx}`)
     console.log(`server RSS peak under load: ${fmt(rssPeak)} MB (target < 250 MB)`)
   } finally {

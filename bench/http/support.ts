@@ -3,10 +3,11 @@
  * unreachable: no measured request calls them), the start command's Node flags, ports, process
  * start and stop, and the funded bench customer.
  */
-import { type ChildProcess, spawn } from "node:child_process"
+import { type ChildProcess, execFileSync, spawn } from "node:child_process"
 import { readFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { createServer } from "node:net"
+import { availableParallelism } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 
@@ -128,3 +129,38 @@ export const fundedApiKey = async (base: string, adminToken: string): Promise<st
   const rotated = await (await fetch(`${base}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: base } })).json()
   return (rotated as { api_key: string }).api_key
 }
+
+const CORES = availableParallelism()
+const taskset = (cores: string, pid: number) => execFileSync("taskset", ["-a", "-cp", cores, String(pid)], { stdio: "ignore" })
+
+/**
+ * Runs `run` with the servers `pids` on the first core and this process (autocannon runs in it) on
+ * the others, then lets every process run anywhere again; `run` is told the generator's cores, for
+ * a load generator it starts (`wrk`), or `undefined` when nothing was pinned. Why: on a small machine
+ * a generator scheduled onto a server's core takes turns with it, so a round measured where the
+ * scheduler put them (0.6x-1.5x by round for the same two servers); apart, each server's own
+ * speed bounds its rate, as with the generator on another machine. BENCH_PIN=false, one core or no
+ * `taskset` leave them unpinned.
+ */
+export const apart = async <A>(pids: ReadonlyArray<number>, run: (generatorCores: string | undefined) => Promise<A>): Promise<A> => {
+  const everywhere = `0-${CORES - 1}`
+  const generator = CORES === 2 ? "1" : `1-${CORES - 1}`
+  let pinned = false
+  try {
+    if (process.env.BENCH_PIN !== "false" && CORES > 1) {
+      for (const pid of pids) taskset("0", pid)
+      taskset(generator, process.pid)
+      pinned = true
+    }
+  } catch {
+    // No taskset here: unpinned.
+  }
+  try {
+    return await run(pinned ? generator : undefined)
+  } finally {
+    if (pinned) for (const pid of [...pids, process.pid]) taskset(everywhere, pid)
+  }
+}
+
+/** How many threads a load generator on `cores` (as `apart` gives them) runs: one per core. */
+export const generatorThreads = (cores: string | undefined) => (cores === undefined ? CORES : CORES - 1)
