@@ -16,8 +16,9 @@
  * (BENCH_WORKER=true keeps it in).
  * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432) and pgbench.
  * Needs wrk on PATH for the wrk rows (skipped when missing).
- * The pricing phases run both servers on the first core and the load generator on the others
- * (`apart`: BENCH_PIN=false leaves them unpinned); the others share all cores with PostgreSQL.
+ * The pricing phases start a new pair of servers (the service and the bare one) for each round, and
+ * run them on the first core and the load generator on the others (`apart`: BENCH_PIN=false leaves
+ * them unpinned); the other phases share all cores with PostgreSQL.
  * BENCH_SYS=true also prints each run's system CPU per request (the kernel's share: sockets).
  * Run: node bench/http/run.ts [seconds per run, default 10] [rounds, default 3]
  */
@@ -123,7 +124,6 @@ const measured = async (pid: number | undefined, run: () => Promise<{ rate: numb
   return rate
 }
 
-/** Runs `base` and `app` alternately, `ROUNDS` times each, after one short warm-up of each. */
 const ac = (result: { requests: { average: number }; "2xx": number; non2xx: number }) => ({
   rate: result.requests.average,
   requests: result["2xx"] + result.non2xx
@@ -134,17 +134,19 @@ let phasePeak = 0
 
 type Load = (seconds: number) => Promise<{ rate: number; requests: number }>
 
+/** Runs `base` and `app` alternately, `rounds` times each, after one short warm-up of each. */
 const alternate = async (
   comparison: Omit<Comparison, "app" | "base" | "appCpu" | "baseCpu" | "rss">,
   pids: { readonly base: number | undefined; readonly app: number },
   base: Load,
-  app: Load
+  app: Load,
+  rounds = ROUNDS
 ): Promise<Comparison> => {
   await base(2)
   await app(2)
   phasePeak = 0
   const result: Comparison = { ...comparison, app: [], base: [], appCpu: [], baseCpu: [], rss: 0 }
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < rounds; round++) {
     result.base.push(await measured(pids.base, () => base(SECONDS), result.baseCpu))
     result.app.push(await measured(pids.app, () => app(SECONDS), result.appCpu))
   }
@@ -193,8 +195,8 @@ const main = async () => {
     const bareBase = `http://127.0.0.1:${barePort}`
 
     let rssPeak = 0
-    const sampled = async <A>(run: Promise<A>) => {
-      const stop = sampleRss(server.pid!)
+    const sampled = async <A>(run: Promise<A>, pid = server.pid!) => {
+      const stop = sampleRss(pid)
       try {
         return await run
       } finally {
@@ -206,38 +208,65 @@ const main = async () => {
     const pids = { base: bare.pid!, app: server.pid! }
     let non2xx = 0
     let pricingPinned = false
+    let pricingBare = bareBase
     const cannon = async (url: string, options: Record<string, unknown>, seconds: number) => {
       const result = await autocannon({ url, connections: 50, pipelining: 1, ...options, duration: seconds })
-      if (url.startsWith(base)) non2xx += result.non2xx + result.errors
+      if (!url.startsWith(bareBase) && !url.startsWith(pricingBare)) non2xx += result.non2xx + result.errors
       return result
     }
 
     // 1. pricing, autocannon then wrk, and 1b. against a bare server that also writes an access line and
     // the same headers (not a target: it shows how much of the difference is the line every answer
-    // has); the servers apart from the load generator (`apart`), as nothing else runs in these phases
-    await apart([bare.pid!, server.pid!], async (cores) => {
-      if (PHASES.has("pricing")) comparisons.push(await alternate(
-        { name: "GET /v2/api/pricing, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
-        pids,
-        async (s) => ac(await cannon(`${bareBase}/v2/api/pricing`, {}, s)),
-        async (s) => ac(await sampled(cannon(`${base}/v2/api/pricing`, {}, s)))
-      ))
-      if (hasWrk && PHASES.has("wrk")) {
-        comparisons.push(await alternate(
-          { name: "GET /v2/api/pricing, wrk, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
-          pids,
-          (s) => wrk(`${bareBase}/v2/api/pricing`, 50, s, cores),
-          (s) => sampled(wrk(`${base}/v2/api/pricing`, 50, s, cores))
-        ))
+    // has). Each round on a pair of processes of its own, a new server and a new bare server: two
+    // processes of the same code differed by up to 14% for as long as they ran, so one pair per run
+    // measured its pair as much as the code. The pair apart from the load generator (`apart`).
+    const pricing = new Map<string, Comparison>()
+    const merged = (comparison: Comparison) => {
+      const seen = pricing.get(comparison.name)
+      if (seen === undefined) return void pricing.set(comparison.name, comparison)
+      seen.app.push(...comparison.app)
+      seen.base.push(...comparison.base)
+      seen.appCpu.push(...comparison.appCpu)
+      seen.baseCpu.push(...comparison.baseCpu)
+      seen.rss = Math.max(seen.rss, comparison.rss)
+    }
+    for (let round = 0; round < ROUNDS && ["pricing", "wrk", "pricing-line"].some((phase) => PHASES.has(phase)); round++) {
+      const { child: app, base: appBase } = await productionServer(ROOT, dbUrl, {}, START_FLAGS)
+      const port = await freePort()
+      const plain = spawn(NODE, [...START_FLAGS, join(ROOT, "bench/http/bare-server.ts"), String(port), pricingBody], { cwd: ROOT, stdio: "ignore" })
+      pricingBare = `http://127.0.0.1:${port}`
+      try {
+        await waitFor(`${pricingBare}/v2/api/pricing`, plain)
+        const pair = { base: plain.pid!, app: app.pid! }
+        await apart([plain.pid!, app.pid!], async (cores) => {
+          if (PHASES.has("pricing")) merged(await alternate(
+            { name: "GET /v2/api/pricing, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
+            pair,
+            async (s) => ac(await cannon(`${pricingBare}/v2/api/pricing`, {}, s)),
+            async (s) => ac(await sampled(cannon(`${appBase}/v2/api/pricing`, {}, s), app.pid!)),
+            1
+          ))
+          if (hasWrk && PHASES.has("wrk")) merged(await alternate(
+            { name: "GET /v2/api/pricing, wrk, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
+            pair,
+            (s) => wrk(`${pricingBare}/v2/api/pricing`, 50, s, cores),
+            (s) => sampled(wrk(`${appBase}/v2/api/pricing`, 50, s, cores), app.pid!),
+            1
+          ))
+          if (PHASES.has("pricing-line")) merged(await alternate(
+            { name: "GET /v2/api/pricing vs a bare server with an access line, autocannon", unit: "req/s", baseName: "bare node:http + line", target: 0.8 },
+            pair,
+            async (s) => ac(await cannon(`${pricingBare}/logged/v2/api/pricing`, {}, s)),
+            async (s) => ac(await sampled(cannon(`${appBase}/v2/api/pricing`, {}, s), app.pid!)),
+            1
+          ))
+          pricingPinned = cores !== undefined
+        })
+      } finally {
+        await Promise.all([stop(app), stop(plain)])
       }
-      if (PHASES.has("pricing-line")) comparisons.push(await alternate(
-        { name: "GET /v2/api/pricing vs a bare server with an access line, autocannon", unit: "req/s", baseName: "bare node:http + line", target: 0.8 },
-        pids,
-        async (s) => ac(await cannon(`${bareBase}/logged/v2/api/pricing`, {}, s)),
-        async (s) => ac(await sampled(cannon(`${base}/v2/api/pricing`, {}, s)))
-      ))
-      pricingPinned = cores !== undefined
-    })
+    }
+    comparisons.push(...pricing.values())
 
     // 2. balance: the same two queries through the same driver
     const keyed = { headers: { "x-api-key": key } }
@@ -310,7 +339,7 @@ SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS c
       }
       console.log(`  ${"server RSS peak".padEnd(34)} ${fmt(c.rss)} MB`)
     }
-    console.log(`pricing phases: ${pricingPinned ? "servers on core 0, load generator on the others (BENCH_PIN=false: unpinned)" : "unpinned"}`)
+    console.log(`pricing phases: a new pair of servers each round, ${pricingPinned ? "on core 0, the load generator on the others (BENCH_PIN=false: unpinned)" : "unpinned"}`)
     console.log(`server non-2xx answers and errors under load: ${non2xx}`)
     console.log(`server RSS peak under load: ${fmt(rssPeak)} MB (target < 250 MB)`)
   } finally {
