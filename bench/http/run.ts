@@ -26,27 +26,12 @@ import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/s
 import { Effect } from "effect"
 import { type ChildProcess, execFile, execFileSync, spawn } from "node:child_process"
 import { createHash } from "node:crypto"
-import { readFileSync, writeFileSync } from "node:fs"
+import { writeFileSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
-import {
-  ADMIN_TOKEN,
-  apart,
-  autocannon,
-  BOT_TOKEN,
-  cpuSeconds,
-  freePort,
-  fundedApiKey,
-  generatorThreads,
-  median,
-  NODE,
-  productionServer,
-  ROOT,
-  startFlags,
-  stop,
-  waitFor
-} from "./support.ts"
+import { ac, alternate, type Comparison, hasWrk, printComparisons, rssPeaks, sampledOn, wrk } from "./compare.ts"
+import { ADMIN_TOKEN, apart, autocannon, BOT_TOKEN, freePort, fundedApiKey, NODE, productionServer, ROOT, startFlags, stop, waitFor } from "./support.ts"
 
 const execFileAsync = promisify(execFile)
 const SECONDS = Number(process.argv[2] ?? 10)
@@ -54,105 +39,6 @@ const ROUNDS = Number(process.argv[3] ?? 3)
 const START_FLAGS = startFlags(ROOT)
 /** BENCH_PHASES=balance,orders runs only those phases (pricing, wrk, pricing-line, balance, orders), e.g. under --cpu-prof. */
 const PHASES = new Set((process.env.BENCH_PHASES ?? "pricing,wrk,pricing-line,balance,orders").split(","))
-
-/** Lowest and highest resale/bare ratio over the rounds. */
-const ratioRange = (app: Array<number>, bare: Array<number>) => {
-  const ratios = app.map((value, i) => value / bare[i]!)
-  return `${Math.min(...ratios).toFixed(2)}x-${Math.max(...ratios).toFixed(2)}x`
-}
-
-const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
-  return line ? Number(line.replace(/\D+/g, "")) / 1024 : NaN
-}
-
-/** System CPU seconds alone. */
-const systemSeconds = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[12]) / 100
-
-const sampleRss = (pid: number) => {
-  let peak = 0
-  const timer = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 200)
-  return () => {
-    clearInterval(timer)
-    return peak
-  }
-}
-
-const hasWrk = (() => {
-  try {
-    execFileSync("wrk", ["--version"], { stdio: "ignore" })
-    return true
-  } catch (error) {
-    // wrk prints its version and exits 1.
-    return (error as { status?: number }).status === 1
-  }
-})()
-
-/** wrk's req/s, on `cores` (`apart`) with a thread per core, or anywhere with one per core of the machine. */
-const wrk = async (url: string, connections: number, seconds: number, cores: string | undefined) => {
-  const args = [`-t${generatorThreads(cores)}`, `-c${connections}`, `-d${seconds}s`, url]
-  const { stdout } = await (cores === undefined ? execFileAsync("wrk", args) : execFileAsync("taskset", ["-c", cores, "wrk", ...args]))
-  return {
-    rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
-    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0)
-  }
-}
-
-interface Comparison {
-  readonly name: string
-  readonly unit: string
-  readonly app: Array<number>
-  readonly base: Array<number>
-  readonly baseName: string
-  readonly target: number
-  /** CPU microseconds per request of the service and of the baseline, per round (when measured). */
-  readonly appCpu: Array<number>
-  readonly baseCpu: Array<number>
-  /** The server's RSS peak during the phase, MB. */
-  rss: number
-}
-
-/** A load run's rate, and the CPU microseconds per request the process `pid` spent on it. */
-const measured = async (pid: number | undefined, run: () => Promise<{ rate: number; requests: number }>, cpu: Array<number>) => {
-  const before = pid === undefined ? 0 : cpuSeconds(pid)
-  const sysBefore = pid === undefined ? 0 : systemSeconds(pid)
-  const { rate, requests } = await run()
-  if (pid !== undefined && requests > 0) {
-    cpu.push(((cpuSeconds(pid) - before) * 1e6) / requests)
-    if (process.env.BENCH_SYS === "true") console.log(`  pid ${pid}: system ${(((systemSeconds(pid) - sysBefore) * 1e6) / requests).toFixed(1)} us per request`)
-  }
-  return rate
-}
-
-const ac = (result: { requests: { average: number }; "2xx": number; non2xx: number }) => ({
-  rate: result.requests.average,
-  requests: result["2xx"] + result.non2xx
-})
-
-/** The server's RSS peak since the current phase's measured rounds began, MB. */
-let phasePeak = 0
-
-type Load = (seconds: number) => Promise<{ rate: number; requests: number }>
-
-/** Runs `base` and `app` alternately, `rounds` times each, after one short warm-up of each. */
-const alternate = async (
-  comparison: Omit<Comparison, "app" | "base" | "appCpu" | "baseCpu" | "rss">,
-  pids: { readonly base: number | undefined; readonly app: number },
-  base: Load,
-  app: Load,
-  rounds = ROUNDS
-): Promise<Comparison> => {
-  await base(2)
-  await app(2)
-  phasePeak = 0
-  const result: Comparison = { ...comparison, app: [], base: [], appCpu: [], baseCpu: [], rss: 0 }
-  for (let round = 0; round < rounds; round++) {
-    result.base.push(await measured(pids.base, () => base(SECONDS), result.baseCpu))
-    result.app.push(await measured(pids.app, () => app(SECONDS), result.appCpu))
-  }
-  result.rss = phasePeak
-  return result
-}
 
 const main = async () => {
   // The bundle `npm start` runs, built now when stale so that no measured start includes a build.
@@ -194,16 +80,7 @@ const main = async () => {
     await waitFor(`http://127.0.0.1:${barePort}/v2/api/pricing`, bare)
     const bareBase = `http://127.0.0.1:${barePort}`
 
-    let rssPeak = 0
-    const sampled = async <A>(run: Promise<A>, pid = server.pid!) => {
-      const stop = sampleRss(pid)
-      try {
-        return await run
-      } finally {
-        phasePeak = Math.max(phasePeak, stop())
-        rssPeak = Math.max(rssPeak, phasePeak)
-      }
-    }
+    const sampled = <A>(run: Promise<A>, pid = server.pid!) => sampledOn(pid, run)
     const comparisons: Array<Comparison> = []
     const pids = { base: bare.pid!, app: server.pid! }
     let non2xx = 0
@@ -244,21 +121,21 @@ const main = async () => {
             pair,
             async (s) => ac(await cannon(`${pricingBare}/v2/api/pricing`, {}, s)),
             async (s) => ac(await sampled(cannon(`${appBase}/v2/api/pricing`, {}, s), app.pid!)),
-            1
+            { rounds: 1, seconds: SECONDS }
           ))
           if (hasWrk && PHASES.has("wrk")) merged(await alternate(
             { name: "GET /v2/api/pricing, wrk, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
             pair,
             (s) => wrk(`${pricingBare}/v2/api/pricing`, 50, s, cores),
             (s) => sampled(wrk(`${appBase}/v2/api/pricing`, 50, s, cores), app.pid!),
-            1
+            { rounds: 1, seconds: SECONDS }
           ))
           if (PHASES.has("pricing-line")) merged(await alternate(
             { name: "GET /v2/api/pricing vs a bare server with an access line, autocannon", unit: "req/s", baseName: "bare node:http + line", target: 0.8 },
             pair,
             async (s) => ac(await cannon(`${pricingBare}/logged/v2/api/pricing`, {}, s)),
             async (s) => ac(await sampled(cannon(`${appBase}/v2/api/pricing`, {}, s), app.pid!)),
-            1
+            { rounds: 1, seconds: SECONDS }
           ))
           pricingPinned = cores !== undefined
         })
@@ -274,7 +151,8 @@ const main = async () => {
       { name: "GET /v2/api/balance, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http, same 2 queries", target: 0.7 },
       pids,
       async (s) => ac(await cannon(`${bareBase}/v2/api/balance`, keyed, s)),
-      async (s) => ac(await sampled(cannon(`${base}/v2/api/balance`, keyed, s)))
+      async (s) => ac(await sampled(cannon(`${base}/v2/api/balance`, keyed, s))),
+      { rounds: ROUNDS, seconds: SECONDS }
     ))
 
     // 3. orders, against the statements the server runs for one, in pgbench: the API key's user
@@ -322,26 +200,15 @@ SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS c
           connections: 32
         }, s))
         return { rate: orders["2xx"] / s, requests: orders["2xx"] + orders.non2xx }
-      }
+      },
+      { rounds: ROUNDS, seconds: SECONDS }
     ))
 
-    const fmt = (n: number) => n.toFixed(0)
-    const runs = (values: Array<number>) => values.map(fmt).join(", ")
     console.log(`\nHTTP benchmark (${SECONDS}s per run, ${ROUNDS} alternating rounds; 2 cores shared by server, load generator and PostgreSQL; worker ${process.env.BENCH_WORKER === "true" ? "in" : "out of"} process; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`)
-    for (const c of comparisons) {
-      console.log(`${c.name}:`)
-      console.log(`  ${c.baseName.padEnd(34)} ${fmt(median(c.base))} ${c.unit}  (median of ${runs(c.base)})`)
-      console.log(`  ${"resale server".padEnd(34)} ${fmt(median(c.app))} ${c.unit}  (median of ${runs(c.app)})`)
-      console.log(`  ${"ratio".padEnd(34)} ${(median(c.app) / median(c.base)).toFixed(2)}x of medians, ${ratioRange(c.app, c.base)} by round; target >= ${c.target}x`)
-      if (c.appCpu.length > 0) {
-        const base = c.baseCpu.length > 0 ? `, baseline ${fmt(median(c.baseCpu))} us` : ""
-        console.log(`  ${"CPU per request".padEnd(34)} server ${fmt(median(c.appCpu))} us${base} (user + system, median of rounds)`)
-      }
-      console.log(`  ${"server RSS peak".padEnd(34)} ${fmt(c.rss)} MB`)
-    }
+    printComparisons(comparisons)
     console.log(`pricing phases: a new pair of servers each round, ${pricingPinned ? "on core 0, the load generator on the others (BENCH_PIN=false: unpinned)" : "unpinned"}`)
     console.log(`server non-2xx answers and errors under load: ${non2xx}`)
-    console.log(`server RSS peak under load: ${fmt(rssPeak)} MB (target < 250 MB)`)
+    console.log(`server RSS peak under load: ${rssPeaks.overall.toFixed(0)} MB (target < 250 MB)`)
   } finally {
     // Waited for, so that a server under --cpu-prof (BENCH_NODE_ARGS) has written its profile.
     await Promise.all(children.map(stop))
