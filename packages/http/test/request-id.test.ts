@@ -1,17 +1,31 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { assert, describe, layer } from "@effect/vitest"
+import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect, Layer, Logger, References } from "effect"
 import { HttpRouter, HttpServer, HttpServerResponse } from "effect/http"
 import { createServer } from "node:http"
 import { MarketplaceError } from "@resale/core/ports"
 import { mapErrors } from "../src/handlers/ErrorMapping.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
-import { RequestId } from "../src/server/RequestId.ts"
+import { newRequestId, RequestId } from "../src/server/RequestId.ts"
 import { fastApiFallback } from "../src/validation/FastApiFallback.ts"
 import { call } from "./Client.ts"
 import { pgTestServer, TestServer } from "./TestServer.ts"
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+describe("new request ids", () => {
+  it("are version 4 UUIDs, all different, every random digit taking many values", () => {
+    // 10,000 ids: many times the 256 that one draw of random bytes makes.
+    const ids = Array.from({ length: 10_000 }, newRequestId)
+    for (const id of ids) assert.match(id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    assert.strictEqual(new Set(ids).size, ids.length)
+    for (let at = 0; at < 36; at++) {
+      if ([8, 13, 14, 18, 23].includes(at)) continue // dashes, the version digit
+      const seen = new Set(ids.map((id) => id[at]))
+      assert.isAtLeast(seen.size, at === 19 ? 4 : 16, `digit ${at}`)
+    }
+  })
+})
 
 layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("request ids on the real app", (it) => {
   it.effect("a safe X-Request-Id is echoed on every kind of answer; an unsafe or missing one is replaced", () =>
