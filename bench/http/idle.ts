@@ -1,6 +1,6 @@
 /**
  * The price list after the server went quiet (prints figures; never pass/fail): two servers of this
- * checkout side by side on one database, one with the start commands' V8 flags and one with the same
+ * checkout side by side on one database, one with the production server's V8 flags and one with the same
  * flags but V8's memory reducer left on (`--no-memory-reducer` taken out). Both are loaded, left idle
  * for IDLE seconds (the reducer collects the heap a few seconds after a process goes quiet), then
  * loaded again in alternating rounds: req/s and CPU per request of each, before and after the idle.

@@ -9,8 +9,9 @@
  * 3. POST /v2/api/stars/buy orders/s at 32 connections against pgbench running the same SQL
  *    transaction (target >= 0.9x);
  * 4. the server's RSS peak under load (target < 250 MB).
- * The server runs as `npm start` runs it in production (the start bundle, `--max-semi-space-size=4`,
- * SANDBOX=false, request log on); a sandbox server sets up the funded user and its API key first.
+ * The server runs as its production unit runs it (the start bundle, the unit's V8 flags:
+ * `--max-semi-space-size=8`, SANDBOX=false, request log on); a sandbox server sets up the funded
+ * user and its API key first.
  * The worker runs in its own process (WORKER=false), as when deployed apart: pgbench runs only the
  * order transaction, so the in-process worker fulfilling the orders would be work pgbench does not do
  * (BENCH_WORKER=true keeps it in).
@@ -63,8 +64,8 @@ const main = async () => {
     const key = await fundedApiKey(setupBase, ADMIN_TOKEN)
     await stop(setup)
 
-    // The measured server runs as `npm start` runs it in production: the start bundle, with the start
-    // commands' V8 flags, SANDBOX=false, the request log on (to a discarded stdout), the worker apart.
+    // The measured server runs as its production unit runs it: the start bundle, with the unit's V8
+    // flags, SANDBOX=false, the request log on (to a discarded stdout), the worker apart.
     const { child: server, base } = await productionServer(
       ROOT,
       dbUrl,

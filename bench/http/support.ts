@@ -1,6 +1,6 @@
 /**
  * What the HTTP benchmarks share: the production settings their servers run with (outside endpoints
- * unreachable: no measured request calls them), the start command's Node flags, ports, process
+ * unreachable: no measured request calls them), the production server's Node flags, ports, process
  * start and stop, and the funded bench customer.
  */
 import { DEFAULT_ACCOUNT_CAPS } from "@resale/core/caps/CapSettings.ts"
@@ -41,13 +41,14 @@ export const PRODUCTION = {
 }
 
 /**
- * The Node flags of `npm start` (package.json's `start` in `checkout`), so the heap and the garbage
- * collector work as in production. BENCH_START_FLAGS replaces them (to try others).
+ * The Node flags of the production server: its systemd unit's (`deploy/systemd/resale.service` in
+ * `checkout`), so the heap and the garbage collector work as in production. BENCH_START_FLAGS
+ * replaces them (to try others).
  */
 export const startFlags = (checkout: string): Array<string> =>
   (process.env.BENCH_START_FLAGS ??
-    (JSON.parse(readFileSync(join(checkout, "package.json"), "utf8")) as { scripts: { start: string } }).scripts.start
-      .replace(/^node\s+/, "").replace(/\s*deploy\/start\.mjs.*$/, "")).split(/\s+/).filter(Boolean)
+    /^ExecStart=\S+\/node\s+(.*?)\s*deploy\/start\.mjs server$/m.exec(readFileSync(join(checkout, "deploy/systemd/resale.service"), "utf8"))![1]!)
+    .split(/\s+/).filter(Boolean)
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -68,7 +69,7 @@ export const waitFor = async (url: string, child?: ChildProcess) => {
 }
 
 /**
- * A server of `checkout` as `npm start` runs it in production (its bundle, `flags`, the production
+ * A server of `checkout` as its production unit runs it (its bundle, `flags`, the production
  * settings above, the worker apart), on a free port of its own; `env` adds or overrides settings.
  */
 export const productionServer = async (
