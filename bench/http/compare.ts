@@ -95,16 +95,16 @@ const measured = async (pid: number | undefined, run: () => Promise<{ rate: numb
   return rate
 }
 
-/** Runs `base` and `app` alternately, `rounds` runs of `seconds` each, after one short warm-up of each. */
+/** Runs `base` and `app` alternately, `rounds` runs of `seconds` each, after a warm-up run of each (2 s unless `warmup` says). */
 export const alternate = async (
   comparison: Omit<Comparison, "app" | "base" | "appCpu" | "baseCpu" | "rss">,
   pids: { readonly base: number | undefined; readonly app: number },
   base: Load,
   app: Load,
-  { rounds, seconds }: { readonly rounds: number; readonly seconds: number }
+  { rounds, seconds, warmup = 2 }: { readonly rounds: number; readonly seconds: number; readonly warmup?: number }
 ): Promise<Comparison> => {
-  await base(2)
-  await app(2)
+  await base(warmup)
+  await app(warmup)
   rssPeaks.phase = 0
   const result: Comparison = { ...comparison, app: [], base: [], appCpu: [], baseCpu: [], rss: 0 }
   for (let round = 0; round < rounds; round++) {
