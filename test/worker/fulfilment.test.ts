@@ -49,12 +49,15 @@ const hotWalletPayments = Effect.gen(function*() {
 
 /**
  * The order's next check falls due now. The layer below checks an unknown outcome again only after
- * minutes, so no check happens by itself while a test looks; a test brings it forward here.
+ * minutes, so no check happens by itself while a test looks; a test brings it forward here. A second
+ * in the past: the worker asks for orders due by its clock's milliseconds, and PostgreSQL's `now()`
+ * has microseconds, so an order made due by it and claimed within the same millisecond was not due
+ * yet (a fast machine did that, and the drain found nothing).
  */
 const dueNow = (id: OrderId) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient
-    yield* sql`UPDATE orders SET next_attempt_at = now() WHERE id = ${id} AND status = 'queued'`
+    yield* sql`UPDATE orders SET next_attempt_at = now() - interval '1 second' WHERE id = ${id} AND status = 'queued'`
   }).pipe(Effect.orDie)
 
 /**
