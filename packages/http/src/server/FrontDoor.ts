@@ -1,9 +1,10 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { requestRecorder, type RequestLogOptions } from "@resale/observability/RequestLog.ts"
 import { Context, Effect, Exit, Layer, Tracer } from "effect"
-import type { HttpServerResponse } from "effect/http"
+import { HttpServer, type HttpServerResponse } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { HttpConfig } from "./HttpConfig.ts"
+import { listenFailed } from "./ListenFailed.ts"
 import { requestIdFor } from "./RequestId.ts"
 import { withSecurityHeaders } from "./SecurityHeaders.ts"
 
@@ -198,8 +199,13 @@ export class FrontDoor extends Context.Service<FrontDoor, {
   }))
 }
 
-/** The Node HTTP server with the front door (given as `FrontDoor` too, for the routes to join it). */
+/**
+ * The Node HTTP server with the front door (given as `FrontDoor` too, for the routes to join it); an
+ * address it cannot listen on stops the start with `ListenFailed`, which says where and why.
+ */
 export const frontDoorServer = (options: { readonly port: number; readonly host: string }) =>
-  Layer.unwrap(Effect.map(Effect.service(FrontDoor), (door) => NodeHttpServer.layer(door.server, options))).pipe(
-    Layer.provideMerge(FrontDoor.layer)
-  )
+  Layer.mergeAll(
+    Layer.effect(HttpServer.HttpServer)(Effect.flatMap(Effect.service(FrontDoor), (door) =>
+      NodeHttpServer.make(door.server, options).pipe(Effect.mapError((error) => listenFailed(error, options))))),
+    NodeHttpServer.layerHttpServices
+  ).pipe(Layer.provideMerge(FrontDoor.layer))
