@@ -40,10 +40,12 @@ export const logStarted = (process: string, settings: object) =>
 export const shutdownBegun = (process: string): Layer.Layer<never> =>
   Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInfo(`${process}: shutdown begun`).pipe(Effect.annotateLogs({ process }))))
 
-const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error && typeof error.message === "string" && error.message !== ""
-    ? error.message
-    : String(error)
+/** `error`'s message; for one without (a tagged error wrapping another), its tag and its cause's message. */
+export const messageOf = (error: unknown): string => {
+  if (typeof error !== "object" || error === null) return String(error)
+  if ("message" in error && typeof error.message === "string" && error.message !== "") return error.message
+  return "cause" in error && error.cause !== undefined && error.cause !== error ? `${String(error)}: ${messageOf(error.cause)}` : String(error)
+}
 
 /**
  * `program` under the configured logger, ending with `shutdown done` (stopped by a signal) or the
