@@ -30,10 +30,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("g
             assert.strictEqual(await tiles.count(), 10)
             const names = await page.locator(".gift-name").allInnerTexts()
             for (const name of NAMES[lang]) assert.include(names, name, `${lang}: ${name}`)
-            // Every picture drew (a data: SVG from the gift sender), none is broken.
-            const drawn = await page.locator(".gift-picture").evaluateAll((imgs) =>
-              imgs.every((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0))
-            assert.isTrue(drawn, `${lang} ${size}: every picture drawn`)
+            // Every picture drew (a data: SVG from the gift sender), none is broken. Waited for: the
+            // pictures load lazily, and the page's load event need not wait for a lazy one.
+            const drawn = await page.waitForFunction(() =>
+              [...document.querySelectorAll<HTMLImageElement>(".gift-picture")].every((img) => img.complete && img.naturalWidth > 0), null, { timeout: 10_000 })
+              .then(() => true, () => false)
+            assert.isTrue(drawn, `${lang} ${size}: every picture drawn within 10 s`)
             assert.isTrue(await tiles.first().locator("input[type=radio]").isChecked(), "a gift is chosen from the start")
             const width = await page.evaluate(() => document.documentElement.scrollWidth)
             assert.isAtMost(width, viewport.width, `${lang} ${size}: no sideways scrolling`)
