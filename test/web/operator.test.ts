@@ -36,9 +36,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await operator.page.waitForURL(/\/v2\/admin\/topups$/)
         const row = operator.page.locator(`#topup-queue [data-topup-row="${topupId}"]`)
         // The receipt itself is shown: the image loaded from /v2/receipts/<id> for the operator.
+        // Waited for: the receipt loads lazily, and the page's load event need not wait for it.
         const image = row.locator("img.receipt")
         await image.waitFor()
-        assert.isTrue(await image.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 1))
+        const drawn = await operator.page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 1, await image.elementHandle(), { timeout: 10_000 })
+          .then(() => true, () => false)
+        assert.isTrue(drawn, "the receipt drawn within 10 s")
         // Deciding is two steps: the first click opens the decision and says what each button does.
         assert.isFalse(await row.getByRole("button", { name: "Approve" }).isVisible())
         await row.locator("summary").click()
