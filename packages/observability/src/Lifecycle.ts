@@ -40,11 +40,15 @@ export const logStarted = (process: string, settings: object) =>
 export const shutdownBegun = (process: string): Layer.Layer<never> =>
   Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInfo(`${process}: shutdown begun`).pipe(Effect.annotateLogs({ process }))))
 
-/** `error`'s message; for one without (a tagged error wrapping another), its tag and its cause's message. */
-export const messageOf = (error: unknown): string => {
+/**
+ * `error`'s message; for one without (a tagged error wrapping another), its tag and its cause's
+ * message, followed at most `depth` causes deep (a chain that loops back must not overflow the stack
+ * while the process says what it stopped on).
+ */
+export const messageOf = (error: unknown, depth = 5): string => {
   if (typeof error !== "object" || error === null) return String(error)
   if ("message" in error && typeof error.message === "string" && error.message !== "") return error.message
-  return "cause" in error && error.cause !== undefined && error.cause !== error ? `${String(error)}: ${messageOf(error.cause)}` : String(error)
+  return "cause" in error && error.cause !== undefined && depth > 0 ? `${String(error)}: ${messageOf(error.cause, depth - 1)}` : String(error)
 }
 
 /**

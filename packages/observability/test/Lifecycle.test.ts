@@ -17,4 +17,11 @@ describe("the error a process stopped on, as its last line says it", () => {
     assert.strictEqual(messageOf(new Wrapped({ cause: new Wrapped({ cause: "deepest" }) })), "Wrapped: Wrapped: deepest")
     assert.strictEqual(messageOf(new Wrapped({ cause: undefined })), "Wrapped")
   })
+
+  it("a chain of causes that loops back ends after a few, instead of overflowing the stack", () => {
+    const first = new Wrapped({ cause: undefined })
+    const second = new Wrapped({ cause: first })
+    ;(first as { cause: unknown }).cause = second
+    assert.strictEqual(messageOf(first), "Wrapped: Wrapped: Wrapped: Wrapped: Wrapped: Wrapped")
+  })
 })
