@@ -37,11 +37,15 @@ module.exports = {
       comment: "an adapter depends on core only, never on another adapter or a composition root",
       severity: "error",
       from: { path: `^packages/${name}/src/` },
-      to: { path: "^packages/(store|ton|marketplace|telegram|push|world|http|worker|cli)/", pathNot: `^packages/${name}/` }
+      to: {
+        path: "^packages/(store|ton|marketplace|telegram|push|world|http|worker|cli)/",
+        pathNot: `^packages/${name}/`
+      }
     })),
     {
       name: "roots-call-use-cases-only",
-      comment: "http, worker and cli reach storage and the outside world through core use cases; only files that wire layers name a port",
+      comment:
+        "http, worker and cli reach storage and the outside world through core use cases; only files that wire layers name a port",
       severity: "error",
       from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring] },
       to: { path: "^packages/core/src/ports/", dependencyTypesNot: ["type-only"] }
@@ -55,42 +59,54 @@ module.exports = {
     },
     {
       name: "http-imports-no-worker",
-      comment: "the server shares adapters with the worker, not its code: only the entry of `npm start` starts the worker in process",
+      comment:
+        "the server shares adapters with the worker, not its code: only the entry of `npm start` starts the worker in process",
       severity: "error",
       from: { path: "^packages/http/", pathNot: "^packages/http/src/main\\.ts$" },
       to: { path: "^packages/worker/" }
     },
     {
       name: "core-index-exports-no-port",
-      comment: "@resale/core's index is the domain and its use cases; the ports are `@resale/core/ports` (core/src/ports/index.ts), which roots-call-use-cases-only sees",
+      comment:
+        "@resale/core's index is the domain and its use cases; the ports are `@resale/core/ports` (core/src/ports/index.ts), which roots-call-use-cases-only sees",
       severity: "error",
       from: { path: "^packages/core/src/index\\.ts$" },
       to: { path: "^packages/core/src/ports/" }
     },
     {
       name: "only-ports-reexport-ports",
-      comment: "no domain or use-case module passes a port on (`export ... from` a port), so no index can carry one past the rules",
+      comment:
+        "no domain or use-case module passes a port on (`export ... from` a port), so no index can carry one past the rules",
       severity: "error",
       from: { path: "^packages/core/src/", pathNot: "^packages/core/src/ports/" },
       to: { path: "^packages/core/src/ports/", dependencyTypes: ["export"] }
     },
     {
       name: "observability-only-effect",
-      comment: "packages/observability is shared by every root: it may import only itself, effect, Node and the word list",
+      comment:
+        "packages/observability is shared by every root: it may import only itself, effect, Node and the word list",
       severity: "error",
       from: { path: "^packages/observability/src/" },
-      to: { dependencyTypesNot: ["core"], pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"] }
+      to: {
+        dependencyTypesNot: ["core"],
+        pathNot: ["^packages/observability/src/", "^node_modules/effect/", "^node_modules/@scure/bip39/"]
+      }
     },
     {
       name: "outbound-only-effect",
-      comment: "packages/outbound (HttpClient over undici and the one retry policy) is shared by adapters and world: it imports only itself, effect, @effect/platform-node and Node",
+      comment:
+        "packages/outbound (HttpClient over undici and the one retry policy) is shared by adapters and world: it imports only itself, effect, @effect/platform-node and Node",
       severity: "error",
       from: { path: "^packages/outbound/src/" },
-      to: { dependencyTypesNot: ["core"], pathNot: ["^packages/outbound/src/", "^node_modules/effect/", "^node_modules/@effect/platform-node/"] }
+      to: {
+        dependencyTypesNot: ["core"],
+        pathNot: ["^packages/outbound/src/", "^node_modules/effect/", "^node_modules/@effect/platform-node/"]
+      }
     },
     {
       name: "apiclient-is-an-outsider",
-      comment: "packages/apiclient is what an integrator generates from the served documents: it knows the product only through them",
+      comment:
+        "packages/apiclient is what an integrator generates from the served documents: it knows the product only through them",
       severity: "error",
       from: { path: "^packages/apiclient/" },
       to: { path: "^packages/", pathNot: "^packages/apiclient/" }

@@ -79,9 +79,14 @@ const namedStars = async (build, text, file) => {
   for (const [line, spec] of text.matchAll(STAR)) {
     const resolved = await build.resolve(spec, { kind: "import-statement", resolveDir: dirname(file) })
     if (resolved.errors.length > 0 || !isCommonJs(resolved.path)) continue
-    const names = Object.keys(createRequire(file)(resolved.path)).filter((n) => n !== "default" && /^[A-Za-z_$][\w$]*$/.test(n))
+    const names = Object.keys(createRequire(file)(resolved.path)).filter(
+      (n) => n !== "default" && /^[A-Za-z_$][\w$]*$/.test(n)
+    )
     const local = `__star_${spec.replace(/\W/g, "_")}`
-    out = out.replace(line, `import ${local} from ${JSON.stringify(spec)}; export const { ${names.join(", ")} } = ${local};`)
+    out = out.replace(
+      line,
+      `import ${local} from ${JSON.stringify(spec)}; export const { ${names.join(", ")} } = ${local};`
+    )
   }
   return out
 }
@@ -94,9 +99,13 @@ const ownLocation = (outdir) => ({
       if (!TOKENS.test(text)) return undefined
       // No `import.meta` is added: esbuild would take a CommonJS file that has one for an ES module.
       const path = `__bundleJoin(__bundleDir, ${JSON.stringify(relative(outdir, args.path))})`
-      const head = /__dirname|__filename/.test(text) ? `var __filename = ${path}; var __dirname = __bundleDirname(__filename);\n` : ""
+      const head = /__dirname|__filename/.test(text)
+        ? `var __filename = ${path}; var __dirname = __bundleDirname(__filename);\n`
+        : ""
       const loader = args.path.endsWith(".ts") ? "ts" : "js"
-      const contents = head + (await namedStars(build, text, args.path)).replaceAll("import.meta.url", `__bundlePathToFileURL(${path}).href`)
+      const contents =
+        head +
+        (await namedStars(build, text, args.path)).replaceAll("import.meta.url", `__bundlePathToFileURL(${path}).href`)
       return { contents, loader, resolveDir: dirname(args.path) }
     })
   }
@@ -120,35 +129,37 @@ export const build = async () => {
   const name = `build-${Date.now()}-${process.pid}`
   const outdir = join(DIST, name)
   mkdirSync(DIST, { recursive: true })
-  const result = await withEsbuild((esbuild) => esbuild.build({
-    absWorkingDir: ROOT,
-    entryPoints: ENTRIES,
-    outdir,
-    outExtension: { ".js": ".mjs" },
-    bundle: true,
-    splitting: true,
-    format: "esm",
-    platform: "node",
-    target: "node22",
-    // Less source for V8 to keep (some 10 MB of memory); names stay, for stack traces and class names.
-    minifyWhitespace: true,
-    minifySyntax: true,
-    keepNames: true,
-    sourcemap: "linked",
-    metafile: true,
-    logLevel: "error",
-    plugins: [ownLocation(outdir)],
-    // CommonJS dependencies call require() (node: modules, optional packages).
-    banner: {
-      js: [
-        'import { createRequire as __bundleCreateRequire } from "node:module";',
-        'import { fileURLToPath as __bundleFileURLToPath, pathToFileURL as __bundlePathToFileURL } from "node:url";',
-        'import { dirname as __bundleDirname, join as __bundleJoin } from "node:path";',
-        "const require = __bundleCreateRequire(import.meta.url);",
-        "const __bundleDir = __bundleDirname(__bundleFileURLToPath(import.meta.url));"
-      ].join(" ")
-    }
-  }))
+  const result = await withEsbuild((esbuild) =>
+    esbuild.build({
+      absWorkingDir: ROOT,
+      entryPoints: ENTRIES,
+      outdir,
+      outExtension: { ".js": ".mjs" },
+      bundle: true,
+      splitting: true,
+      format: "esm",
+      platform: "node",
+      target: "node22",
+      // Less source for V8 to keep (some 10 MB of memory); names stay, for stack traces and class names.
+      minifyWhitespace: true,
+      minifySyntax: true,
+      keepNames: true,
+      sourcemap: "linked",
+      metafile: true,
+      logLevel: "error",
+      plugins: [ownLocation(outdir)],
+      // CommonJS dependencies call require() (node: modules, optional packages).
+      banner: {
+        js: [
+          'import { createRequire as __bundleCreateRequire } from "node:module";',
+          'import { fileURLToPath as __bundleFileURLToPath, pathToFileURL as __bundlePathToFileURL } from "node:url";',
+          'import { dirname as __bundleDirname, join as __bundleJoin } from "node:path";',
+          "const require = __bundleCreateRequire(import.meta.url);",
+          "const __bundleDir = __bundleDirname(__bundleFileURLToPath(import.meta.url));"
+        ].join(" ")
+      }
+    })
+  )
   const files = {}
   for (const file of [...Object.keys(result.metafile.inputs), ...settingsFiles()]) {
     const stamp = stampOf(file)
@@ -164,10 +175,12 @@ export const build = async () => {
 
 // Older builds go, but not the last few: a running process may still import a lazy chunk of its own.
 const prune = (keep) => {
-  const builds = readdirSync(DIST).filter((d) => d.startsWith("build-") && d !== keep).sort((a, b) => {
-    const time = (d) => Number(d.split("-")[1])
-    return time(b) - time(a)
-  })
+  const builds = readdirSync(DIST)
+    .filter((d) => d.startsWith("build-") && d !== keep)
+    .sort((a, b) => {
+      const time = (d) => Number(d.split("-")[1])
+      return time(b) - time(a)
+    })
   for (const old of builds.slice(KEEP - 1)) rmSync(join(DIST, old), { recursive: true, force: true })
 }
 
@@ -182,6 +195,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   } catch (error) {
     // After an install a failed build must not fail the install: the launcher builds or runs the sources.
     if (!process.argv.includes("--if-sources")) throw error
-    process.stderr.write(`resale: the start bundle was not built (${String(error).split("\n")[0]}); npm start will build it or run the sources\n`)
+    process.stderr.write(
+      `resale: the start bundle was not built (${String(error).split("\n")[0]}); npm start will build it or run the sources\n`
+    )
   }
 }

@@ -18,14 +18,17 @@ process.argv.splice(2, 1)
 
 const bundled = async () => {
   // Read here, before any configuration: the same words as every flag of the catalogue (packages/config).
-  if (["true", "yes", "on", "1"].includes((process.env["RESALE_RUN_SOURCES"] ?? "").trim().toLowerCase())) return undefined
+  if (["true", "yes", "on", "1"].includes((process.env["RESALE_RUN_SOURCES"] ?? "").trim().toLowerCase()))
+    return undefined
   const fresh = freshBuild()
   if (fresh !== undefined) return fresh
   try {
     return await build()
   } catch (error) {
     const reason = error instanceof Error ? error.message.split("\n")[0] : String(error)
-    process.stderr.write(`resale: the start bundle is out of date and could not be rebuilt (${reason}); running the sources (slower start). Run \`npm run build\` where the install is writable.\n`)
+    process.stderr.write(
+      `resale: the start bundle is out of date and could not be rebuilt (${reason}); running the sources (slower start). Run \`npm run build\` where the install is writable.\n`
+    )
     return undefined
   }
 }

@@ -51,9 +51,12 @@ const timed = (client: ChainClient): ChainClient => {
   const time = <A, E>(effect: Effect.Effect<A, E>) =>
     Effect.suspend(() => {
       if (emulatorTime.active++ === 0) emulatorTime.since = cpuMs()
-      return Effect.ensuring(effect, Effect.sync(() => {
-        if (--emulatorTime.active === 0) emulatorTime.ms += cpuMs() - emulatorTime.since
-      }))
+      return Effect.ensuring(
+        effect,
+        Effect.sync(() => {
+          if (--emulatorTime.active === 0) emulatorTime.ms += cpuMs() - emulatorTime.since
+        })
+      )
     })
   return {
     ...client,
@@ -65,16 +68,17 @@ const timed = (client: ChainClient): ChainClient => {
 
 class Url extends Context.Service<Url, string>()("bench/direct/Url") {}
 
-const phrase = KIND === "ton24"
-  ? (await mnemonicNew(24)).join(" ")
-  : await (async () => {
-    while (true) {
-      const words = generateMnemonic(wordlist, 128)
-      if (!(await mnemonicValidate(words.split(" ")))) return words
-    }
-  })()
+const phrase =
+  KIND === "ton24"
+    ? (await mnemonicNew(24)).join(" ")
+    : await (async () => {
+        while (true) {
+          const words = generateMnemonic(wordlist, 128)
+          if (!(await mnemonicValidate(words.split(" ")))) return words
+        }
+      })()
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const url = yield* Url
   const sandbox = yield* SandboxBlockchain
   const keys = yield* Effect.orDie(deriveKeys(Redacted.make(phrase)))
@@ -121,24 +125,34 @@ const program = Effect.gen(function*() {
   const f = (x: number) => x.toFixed(1).padStart(7)
   const row = (label: string, xs: ReadonlyArray<number>, extra = "") =>
     console.log(`  ${label.padEnd(30)}${f(median(xs))} ms median ${f(mean(xs))} ms mean${extra}`)
-  console.log(`direct /coin/transfer on the sandbox, ${REQUESTS} requests (${KIND} phrase, v4r2 wallet), one run, CPU time`)
+  console.log(
+    `direct /coin/transfer on the sandbox, ${REQUESTS} requests (${KIND} phrase, v4r2 wallet), one run, CPU time`
+  )
   row("key derivation alone", deriveCpu)
   row("request, end to end", requestCpu, `   ${(median(requestCpu) / median(deriveCpu)).toFixed(2)} x derivation`)
   row("  of which the TON emulator", emulatorMs, "   (the network's work in production)")
-  row("request without the emulator", service, `   ${(median(service) / median(deriveCpu)).toFixed(2)} x derivation (target <= ${TARGET})`)
+  row(
+    "request without the emulator",
+    service,
+    `   ${(median(service) / median(deriveCpu)).toFixed(2)} x derivation (target <= ${TARGET})`
+  )
   row("wall time per request", walls)
 })
 
-const main = Effect.gen(function*() {
+const main = Effect.gen(function* () {
   const name = uniqueName("resale_bench")
   yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
   const connection = Migrations.layer.pipe(Layer.provideMerge(PgConnection.layerFromUrl(databaseUrl(name), 4)))
-  const Chain = Layer.effectContext(Effect.gen(function*() {
-    const sandbox = yield* SandboxBlockchain
-    return Context.make(Blockchain, makeTonBlockchain(timed(sandboxClient(sandbox.emulator, Effect.void))))
-  })).pipe(Layer.provideMerge(SandboxBlockchain.layerWith()))
-  const Ports = Layer.mergeAll(sandboxMarketplace(), Layer.succeed(DirectSettings, { ...DirectSettings.defaultValue(), pollEvery: "20 millis" }))
-    .pipe(Layer.provideMerge(Chain), Layer.provideMerge(connection))
+  const Chain = Layer.effectContext(
+    Effect.gen(function* () {
+      const sandbox = yield* SandboxBlockchain
+      return Context.make(Blockchain, makeTonBlockchain(timed(sandboxClient(sandbox.emulator, Effect.void))))
+    })
+  ).pipe(Layer.provideMerge(SandboxBlockchain.layerWith()))
+  const Ports = Layer.mergeAll(
+    sandboxMarketplace(),
+    Layer.succeed(DirectSettings, { ...DirectSettings.defaultValue(), pollEvery: "20 millis" })
+  ).pipe(Layer.provideMerge(Chain), Layer.provideMerge(connection))
   const Routes = DirectRouteHandlers.pipe(
     Layer.provide(DirectHttpConfig.layerTest({ rateLimit: { perMinute: 1_000_000, burst: 1_000_000 } })),
     Layer.provide(DirectServices)
@@ -146,11 +160,14 @@ const main = Effect.gen(function*() {
   const Served = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
-  const App = Layer.effect(Url, Effect.gen(function*() {
-    const server = yield* HttpServer.HttpServer
-    if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not TCP")
-    return `http://127.0.0.1:${server.address.port}`
-  })).pipe(Layer.provide(Served), Layer.provideMerge(Ports))
+  const App = Layer.effect(
+    Url,
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not TCP")
+      return `http://127.0.0.1:${server.address.port}`
+    })
+  ).pipe(Layer.provide(Served), Layer.provideMerge(Ports))
   yield* program.pipe(Effect.provide(App))
 }).pipe(Effect.scoped, Effect.provide(Logger.layer([])))
 

@@ -61,7 +61,10 @@ const cpuOf = (pid: number): number => {
   return (Number(fields[11]) + Number(fields[12])) / 100
 }
 
-const load = () => loadavg().map((l) => l.toFixed(1)).join(" ")
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")
 
 const rssOf = (pid: number): number => {
   const status = readFileSync(`/proc/${pid}/status`, "utf8")
@@ -109,13 +112,22 @@ const start = async (env: Record<string, string>, port: number, args: ReadonlyAr
   // `nice` execs node (same pid), so every thread of the server runs at the raised priority.
   const options: SpawnOptions = {
     cwd: ROOT,
-    env: { PATH: process.env["PATH"] ?? "", PORT: String(port), LOG_REQUESTS: "false", TELEGRAM_API_URL: "http://127.0.0.1:9", ...env },
+    env: {
+      PATH: process.env["PATH"] ?? "",
+      PORT: String(port),
+      LOG_REQUESTS: "false",
+      TELEGRAM_API_URL: "http://127.0.0.1:9",
+      ...env
+    },
     stdio: ["ignore", "ignore", "inherit"]
   }
   const child = PRIORITY ? spawn("nice", ["-n", "-15", NODE, ...args], options) : spawn(NODE, args, options)
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`)
-    const ok = await fetch(`http://127.0.0.1:${port}/v2/api/pricing`).then((r) => r.ok, () => false)
+    const ok = await fetch(`http://127.0.0.1:${port}/v2/api/pricing`).then(
+      (r) => r.ok,
+      () => false
+    )
     if (ok) return { child, firstAnswerMs: performance.now() - began, cpuSeconds: cpuOf(child.pid!) }
     await sleep(20)
   }
@@ -150,19 +162,24 @@ const measure = async (label: string, env: Record<string, string>, withLoad: boo
   let rps = 0
   if (withLoad) {
     const sampler = setInterval(() => (peak = Math.max(peak, rssOf(server.child.pid!))), 200)
-    const result = await autocannon({ url: `http://127.0.0.1:${port}/v2/api/pricing`, connections: 50, duration: LOAD_SECONDS })
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}/v2/api/pricing`,
+      connections: 50,
+      duration: LOAD_SECONDS
+    })
     clearInterval(sampler)
     rps = result.requests.average
   }
   await stop(server.child)
   console.log(
     `${label.padEnd(42)} first answer ${(server.firstAnswerMs / 1000).toFixed(2)} s (CPU ${server.cpuSeconds.toFixed(2)} s)` +
-      `   idle RSS ${(idle / MB).toFixed(0)} MB` + (withLoad ? `   under load ${(peak / MB).toFixed(0)} MB (${rps.toFixed(0)} req/s)` : "") +
+      `   idle RSS ${(idle / MB).toFixed(0)} MB` +
+      (withLoad ? `   under load ${(peak / MB).toFixed(0)} MB (${rps.toFixed(0)} req/s)` : "") +
       `   load average ${load()}`
   )
 }
 
-const main = Effect.gen(function*() {
+const main = Effect.gen(function* () {
   if (!SKIP_INSTALL) {
     const result = install()
     console.log(
@@ -179,7 +196,11 @@ const main = Effect.gen(function*() {
   yield* createDatabase(name)
   yield* Effect.promise(async () => {
     const url = databaseUrl(name)
-    await measure("external PostgreSQL, sandbox", { DATABASE_URL: url, ADMIN_TOKEN: "bench-footprint-admin-token-0001" }, true)
+    await measure(
+      "external PostgreSQL, sandbox",
+      { DATABASE_URL: url, ADMIN_TOKEN: "bench-footprint-admin-token-0001" },
+      true
+    )
     // Production mode (no emulator, no simulator); the outside endpoints are never called by these requests.
     await measure("external PostgreSQL, production", { DATABASE_URL: url, ...PRODUCTION }, true)
     await measure("external PostgreSQL, production, sources", { DATABASE_URL: url, ...PRODUCTION }, false, SOURCES_ARGS)

@@ -103,7 +103,13 @@ const worldOf = (dataDir: string) =>
 
 const waitReady = async (url: string, child: ChildProcess) => {
   for (let i = 0; i < 1200 && child.exitCode === null; i++) {
-    if (await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return
+    if (
+      await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return
     await sleep(250)
   }
   throw new Error(`the worker did not get ready (${url})`)
@@ -173,15 +179,27 @@ const runOne = async (setting: string): Promise<Figures> => {
     Layer.provideMerge(PgConnection.layerFromUrl(url, 8))
   )
   const placingStarted = Date.now()
-  await Effect.runPromise(Effect.gen(function*() {
-    const accounts = yield* Accounts
-    const balances = yield* Balances
-    const orders = yield* OrderService
-    const user = yield* accounts.signIn({ telegramId: 9_000_001, username: "bench_buyer", firstName: "Bench", photoUrl: null })
-    yield* balances.adjust({ userId: user.id, amount: ORDERS * 1_000_000, reason: "bench funding", key: "bench-fund" }).pipe(Effect.orDie)
-    yield* Effect.forEach(Array.from({ length: ORDERS }, (_, i) => i), (i) =>
-      orders.create(user.id, { kind: "stars", recipient: `bench_r${i}`, stars: STARS }), { concurrency: 8, discard: true })
-  }).pipe(Effect.provide(shop), Effect.scoped))
+  await Effect.runPromise(
+    Effect.gen(function* () {
+      const accounts = yield* Accounts
+      const balances = yield* Balances
+      const orders = yield* OrderService
+      const user = yield* accounts.signIn({
+        telegramId: 9_000_001,
+        username: "bench_buyer",
+        firstName: "Bench",
+        photoUrl: null
+      })
+      yield* balances
+        .adjust({ userId: user.id, amount: ORDERS * 1_000_000, reason: "bench funding", key: "bench-fund" })
+        .pipe(Effect.orDie)
+      yield* Effect.forEach(
+        Array.from({ length: ORDERS }, (_, i) => i),
+        (i) => orders.create(user.id, { kind: "stars", recipient: `bench_r${i}`, stars: STARS }),
+        { concurrency: 8, discard: true }
+      )
+    }).pipe(Effect.provide(shop), Effect.scoped)
+  )
   const placingSeconds = (Date.now() - placingStarted) / 1000
 
   // The sandbox world (TON emulator, Fragment simulator): owned by this process and joined by the worker
@@ -189,12 +207,17 @@ const runOne = async (setting: string): Promise<Figures> => {
   // BENCH_WORLD=worker lets the worker own it (both then run on the worker's thread).
   const worldScope = Scope.makeUnsafe()
   if (process.env.BENCH_WORLD !== "worker") {
-    await Effect.runPromise(Layer.buildWithScope(sharedSandboxWorld(dataDir, {
-      sessionHold: Duration.minutes(3),
-      sessionWait: Duration.seconds(30),
-      blockInterval: Duration.seconds(BLOCK_SECONDS),
-      fragmentSessions: Number(process.env.SANDBOX_FRAGMENT_SESSIONS ?? 4)
-    }), worldScope))
+    await Effect.runPromise(
+      Layer.buildWithScope(
+        sharedSandboxWorld(dataDir, {
+          sessionHold: Duration.minutes(3),
+          sessionWait: Duration.seconds(30),
+          blockInterval: Duration.seconds(BLOCK_SECONDS),
+          fragmentSessions: Number(process.env.SANDBOX_FRAGMENT_SESSIONS ?? 4)
+        }),
+        worldScope
+      )
+    )
   }
   const probePort = await freePort()
   const log = openSync(join(dataDir, "worker.log"), "w")
@@ -233,16 +256,24 @@ const runOne = async (setting: string): Promise<Figures> => {
     // Until every order has settled (or the time allowed is up).
     const deadline = readyAt + MINUTES * 60_000
     const counts = async () =>
-      Effect.runPromise(Effect.gen(function*() {
-        const sql = yield* SqlClient
-        const [row] = yield* sql<{ completed: bigint; failed: bigint; open: bigint; first: Date | null; last: Date | null }>`
+      Effect.runPromise(
+        Effect.gen(function* () {
+          const sql = yield* SqlClient
+          const [row] = yield* sql<{
+            completed: bigint
+            failed: bigint
+            open: bigint
+            first: Date | null
+            last: Date | null
+          }>`
           SELECT count(*) FILTER (WHERE status = 'completed') AS completed,
                  count(*) FILTER (WHERE status = 'failed') AS failed,
                  count(*) FILTER (WHERE status IN ('queued', 'processing')) AS open,
                  min(created_at) AS first, max(completed_at) AS last
           FROM orders`
-        return row!
-      }).pipe(Effect.provide(PgConnection.layerFromUrl(url, 1)), Effect.scoped))
+          return row!
+        }).pipe(Effect.provide(PgConnection.layerFromUrl(url, 1)), Effect.scoped)
+      )
     let state = await counts()
     let lastPrint = Date.now()
     while (Number(state.open) > 0 && Date.now() < deadline && worker.exitCode === null) {
@@ -251,7 +282,9 @@ const runOne = async (setting: string): Promise<Figures> => {
       state = await counts().catch(() => state)
       if (Date.now() - lastPrint > 30_000) {
         lastPrint = Date.now()
-        console.log(`  ${setting}: ${state.completed} completed, ${state.failed} failed, ${state.open} open after ${((Date.now() - readyAt) / 1000).toFixed(0)} s`)
+        console.log(
+          `  ${setting}: ${state.completed} completed, ${state.failed} failed, ${state.open} open after ${((Date.now() - readyAt) / 1000).toFixed(0)} s`
+        )
       }
     }
     const cpu = {
@@ -262,18 +295,22 @@ const runOne = async (setting: string): Promise<Figures> => {
     // From the worker's readiness (every order already queued) to the last one completed.
     const seconds = state.last !== null ? (new Date(state.last).getTime() - readyAt) / 1000 : NaN
     const completed = Number(state.completed)
-    const batches = await Effect.runPromise(Effect.gen(function*() {
-      const sql = yield* SqlClient
-      const [exists] = yield* sql<{ found: boolean }>`SELECT to_regclass('wallet_payments') IS NOT NULL AS found`
-      if (exists?.found !== true) return undefined
-      const [row] = yield* sql<{ paid: bigint; count: bigint; largest: number | null }>`
+    const batches = await Effect.runPromise(
+      Effect.gen(function* () {
+        const sql = yield* SqlClient
+        const [exists] = yield* sql<{ found: boolean }>`SELECT to_regclass('wallet_payments') IS NOT NULL AS found`
+        if (exists?.found !== true) return undefined
+        const [row] = yield* sql<{ paid: bigint; count: bigint; largest: number | null }>`
         SELECT (SELECT count(*) FROM wallet_payments WHERE state = 'paid') AS paid,
                count(*) AS count, max(n) AS largest
         FROM (SELECT batch_id, count(*) AS n FROM wallet_payments WHERE batch_id IS NOT NULL GROUP BY batch_id) b`
-      return { paid: Number(row?.paid ?? 0), count: Number(row?.count ?? 0), largest: Number(row?.largest ?? 0) }
-    }).pipe(Effect.provide(PgConnection.layerFromUrl(url, 1)), Effect.scoped))
+        return { paid: Number(row?.paid ?? 0), count: Number(row?.count ?? 0), largest: Number(row?.largest ?? 0) }
+      }).pipe(Effect.provide(PgConnection.layerFromUrl(url, 1)), Effect.scoped)
+    )
     // The world is fresh: every external message of the hot wallet (funded on its first order) is a payment.
-    const hot = await Effect.runPromise(chain.resolveWallet(sandboxHotWalletPhrase(), { version: wallet as WalletVersion }))
+    const hot = await Effect.runPromise(
+      chain.resolveWallet(sandboxHotWalletPhrase(), { version: wallet as WalletVersion })
+    )
     const spent = await feesSince(toncenter, Address.parse(hot.address), 0n)
     return {
       wallet: setting,
@@ -292,7 +329,7 @@ const runOne = async (setting: string): Promise<Figures> => {
     }
   } finally {
     worker.kill("SIGTERM")
-    await new Promise((r) => worker.exitCode !== null ? r(undefined) : worker.once("exit", r))
+    await new Promise((r) => (worker.exitCode !== null ? r(undefined) : worker.once("exit", r)))
     // The worker's log outlives the run for a look at its batches.
     copyFileSync(join(dataDir, "worker.log"), join(tmpdir(), `resale-fulfil-${setting.replace(/\W/g, "_")}.log`))
     await Effect.runPromise(dropDatabase(name)).catch(() => undefined)
@@ -306,19 +343,34 @@ const refused: Array<string> = []
 for (const setting of WALLETS) {
   console.log(`${setting}: ${ORDERS} orders, block interval ${BLOCK_SECONDS} s ...`)
   // A setting this version of the worker does not know (a wallet type still to come) is reported, not fatal.
-  await runOne(setting).then((r) => results.push(r), (error: unknown) => refused.push(`${setting}: ${String(error)}`))
+  await runOne(setting).then(
+    (r) => results.push(r),
+    (error: unknown) => refused.push(`${setting}: ${String(error)}`)
+  )
 }
-console.log(`\nFulfilment benchmark: ${ORDERS} queued stars orders (${STARS} stars each), one hot wallet, sandbox block interval ${BLOCK_SECONDS} s; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`)
+console.log(
+  `\nFulfilment benchmark: ${ORDERS} queued stars orders (${STARS} stars each), one hot wallet, sandbox block interval ${BLOCK_SECONDS} s; load average ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`
+)
 for (const r of results) {
   const [version, batch] = r.wallet.split(":")
   console.log(`${r.wallet} (HOT_WALLET_VERSION=${version}${batch === undefined ? "" : `, HOT_WALLET_BATCH=${batch}`}):`)
-  console.log(`  ${r.completed} completed, ${r.failed} failed, ${r.open} still open; last completed ${r.seconds.toFixed(0)} s after the worker was ready (all ${ORDERS} queued before it started; placing took ${r.placingSeconds.toFixed(0)} s)`)
+  console.log(
+    `  ${r.completed} completed, ${r.failed} failed, ${r.open} still open; last completed ${r.seconds.toFixed(0)} s after the worker was ready (all ${ORDERS} queued before it started; placing took ${r.placingSeconds.toFixed(0)} s)`
+  )
   console.log(`  ${r.perBlock.toFixed(2)} orders per ${BLOCK_SECONDS} s block interval (target >= 100)`)
-  console.log(`  fees ${r.feePerOrder.toFixed(6)} TON per completed order, ${r.feePerTransfer.toFixed(6)} TON per payment sent (${r.messages} external messages carrying ${r.transfers} payments)`)
-  const perOrder = (seconds: number) => `${(1000 * seconds / Math.max(1, r.completed)).toFixed(1)} ms`
-  console.log(`  CPU until all settled: worker ${r.cpu.worker.toFixed(1)} s, world ${r.cpu.world.toFixed(1)} s, database ${r.cpu.database.toFixed(1)} s (per completed order ${perOrder(r.cpu.worker)} + ${perOrder(r.cpu.world)} + ${perOrder(r.cpu.database)})`)
+  console.log(
+    `  fees ${r.feePerOrder.toFixed(6)} TON per completed order, ${r.feePerTransfer.toFixed(6)} TON per payment sent (${r.messages} external messages carrying ${r.transfers} payments)`
+  )
+  const perOrder = (seconds: number) => `${((1000 * seconds) / Math.max(1, r.completed)).toFixed(1)} ms`
+  console.log(
+    `  CPU until all settled: worker ${r.cpu.worker.toFixed(1)} s, world ${r.cpu.world.toFixed(1)} s, database ${r.cpu.database.toFixed(1)} s (per completed order ${perOrder(r.cpu.worker)} + ${perOrder(r.cpu.world)} + ${perOrder(r.cpu.database)})`
+  )
   if (r.batches !== undefined) {
-    console.log(`  wallet batches: ${r.batches.paid} payments paid on chain in ${r.batches.count} batches, the largest of ${r.batches.largest}`)
+    console.log(
+      `  wallet batches: ${r.batches.paid} payments paid on chain in ${r.batches.count} batches, the largest of ${r.batches.largest}`
+    )
   }
 }
 for (const line of refused) console.log(`not run: ${line}`)

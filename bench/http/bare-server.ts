@@ -20,18 +20,28 @@ const databaseUrl = process.argv[4]
 const sandbox = process.argv[5] === "true"
 
 const scope = Effect.runSync(Scope.make())
-const context = databaseUrl === undefined
-  ? undefined
-  : await Effect.runPromise(Layer.buildWithScope(
-    PgClient.layer({ url: Redacted.make(databaseUrl), maxConnections: 10, minConnections: 1, startupParameters: { timezone: "UTC" } }),
-    scope
-  ))
+const context =
+  databaseUrl === undefined
+    ? undefined
+    : await Effect.runPromise(
+        Layer.buildWithScope(
+          PgClient.layer({
+            url: Redacted.make(databaseUrl),
+            maxConnections: 10,
+            minConnections: 1,
+            startupParameters: { timezone: "UTC" }
+          }),
+          scope
+        )
+      )
 const sql = context === undefined ? undefined : Context.get(context, SqlClient)
 
 const balanceOf = (key: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const hash = createHash("sha256").update(key).digest("hex")
-    const [user] = yield* sql!<{ id: number }>`SELECT id, telegram_id, username, first_name, photo_url, tier, api_key_hash IS NOT NULL AS has_api_key, bot_chat_id, created_at FROM users WHERE api_key_hash = ${hash}`
+    const [user] = yield* sql!<{
+      id: number
+    }>`SELECT id, telegram_id, username, first_name, photo_url, tier, api_key_hash IS NOT NULL AS has_api_key, bot_chat_id, created_at FROM users WHERE api_key_hash = ${hash}`
     if (user === undefined) return undefined
     const [row] = yield* sql!<{ balance_uzs: bigint }>`SELECT balance_uzs FROM accounts WHERE user_id = ${user.id}`
     return String(row?.balance_uzs ?? 0n)
@@ -47,22 +57,29 @@ const flush = () => {
 const pricingLogged = (req: IncomingMessage, res: ServerResponse) => {
   const started = performance.now()
   const id = randomUUID()
-  res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(pricing), "cache-control": "no-store", "x-request-id": id })
+  res.writeHead(200, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(pricing),
+    "cache-control": "no-store",
+    "x-request-id": id
+  })
   res.end(pricing)
   if (lines.length === 0) setImmediate(flush)
-  lines.push(JSON.stringify({
-    time: new Date().toISOString(),
-    level: "info",
-    message: "GET /v2/api/pricing 200",
-    process: "bare",
-    request_id: id,
-    method: "GET",
-    route: "/v2/api/pricing",
-    path: "/v2/api/pricing",
-    status: 200,
-    duration_ms: Math.round((performance.now() - started) * 10) / 10,
-    client: req.socket.remoteAddress ?? null
-  }) + "\n")
+  lines.push(
+    JSON.stringify({
+      time: new Date().toISOString(),
+      level: "info",
+      message: "GET /v2/api/pricing 200",
+      process: "bare",
+      request_id: id,
+      method: "GET",
+      route: "/v2/api/pricing",
+      path: "/v2/api/pricing",
+      status: 200,
+      duration_ms: Math.round((performance.now() - started) * 10) / 10,
+      client: req.socket.remoteAddress ?? null
+    }) + "\n"
+  )
 }
 
 createServer((req, res) => {
@@ -73,16 +90,23 @@ createServer((req, res) => {
     res.end(pricing)
   } else if (req.method === "GET" && req.url === "/v2/api/balance" && sql !== undefined) {
     const key = req.headers["x-api-key"]
-    Effect.runPromise(balanceOf(typeof key === "string" ? key : "")).then((balance) => {
-      const body = balance === undefined
-        ? JSON.stringify({ detail: "Invalid API key" })
-        : `{"balance_uzs":${balance},"sandbox":${sandbox}}`
-      res.writeHead(balance === undefined ? 401 : 200, { "content-type": "application/json", "content-length": Buffer.byteLength(body) })
-      res.end(body)
-    }, () => {
-      res.writeHead(500)
-      res.end()
-    })
+    Effect.runPromise(balanceOf(typeof key === "string" ? key : "")).then(
+      (balance) => {
+        const body =
+          balance === undefined
+            ? JSON.stringify({ detail: "Invalid API key" })
+            : `{"balance_uzs":${balance},"sandbox":${sandbox}}`
+        res.writeHead(balance === undefined ? 401 : 200, {
+          "content-type": "application/json",
+          "content-length": Buffer.byteLength(body)
+        })
+        res.end(body)
+      },
+      () => {
+        res.writeHead(500)
+        res.end()
+      }
+    )
   } else {
     res.writeHead(404)
     res.end()

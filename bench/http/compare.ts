@@ -34,12 +34,15 @@ const ratioRange = (app: Array<number>, bare: Array<number>) => {
 }
 
 const rssMb = (pid: number) => {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").split("\n").find((l) => l.startsWith("VmRSS:"))
+  const line = readFileSync(`/proc/${pid}/status`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith("VmRSS:"))
   return line ? Number(line.replace(/\D+/g, "")) / 1024 : NaN
 }
 
 /** System CPU seconds alone. */
-const systemSeconds = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[12]) / 100
+const systemSeconds = (pid: number) =>
+  Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[12]) / 100
 
 /** The RSS peaks of a server, overall and since the current phase's measured rounds began, MB. */
 export const rssPeaks = { phase: 0, overall: 0 }
@@ -70,7 +73,9 @@ export const hasWrk = (() => {
 /** wrk's req/s, on `cores` (`apart`) with a thread per core, or anywhere with one per core of the machine. */
 export const wrk = async (url: string, connections: number, seconds: number, cores: string | undefined) => {
   const args = [`-t${generatorThreads(cores)}`, `-c${connections}`, `-d${seconds}s`, url]
-  const { stdout } = await (cores === undefined ? execFileAsync("wrk", args) : execFileAsync("taskset", ["-c", cores, "wrk", ...args]))
+  const { stdout } = await (cores === undefined
+    ? execFileAsync("wrk", args)
+    : execFileAsync("taskset", ["-c", cores, "wrk", ...args]))
   return {
     rate: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? NaN),
     requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? 0)
@@ -84,13 +89,20 @@ export const ac = (result: { requests: { average: number }; "2xx": number; non2x
 })
 
 /** A load run's rate, and the CPU microseconds per request the process `pid` spent on it. */
-const measured = async (pid: number | undefined, run: () => Promise<{ rate: number; requests: number }>, cpu: Array<number>) => {
+const measured = async (
+  pid: number | undefined,
+  run: () => Promise<{ rate: number; requests: number }>,
+  cpu: Array<number>
+) => {
   const before = pid === undefined ? 0 : cpuSeconds(pid)
   const sysBefore = pid === undefined ? 0 : systemSeconds(pid)
   const { rate, requests } = await run()
   if (pid !== undefined && requests > 0) {
     cpu.push(((cpuSeconds(pid) - before) * 1e6) / requests)
-    if (process.env.BENCH_SYS === "true") console.log(`  pid ${pid}: system ${(((systemSeconds(pid) - sysBefore) * 1e6) / requests).toFixed(1)} us per request`)
+    if (process.env.BENCH_SYS === "true")
+      console.log(
+        `  pid ${pid}: system ${(((systemSeconds(pid) - sysBefore) * 1e6) / requests).toFixed(1)} us per request`
+      )
   }
   return rate
 }
@@ -123,10 +135,14 @@ export const printComparisons = (comparisons: ReadonlyArray<Comparison>) => {
     console.log(`${c.name}:`)
     console.log(`  ${c.baseName.padEnd(34)} ${fmt(median(c.base))} ${c.unit}  (median of ${runs(c.base)})`)
     console.log(`  ${"resale server".padEnd(34)} ${fmt(median(c.app))} ${c.unit}  (median of ${runs(c.app)})`)
-    console.log(`  ${"ratio".padEnd(34)} ${(median(c.app) / median(c.base)).toFixed(2)}x of medians, ${ratioRange(c.app, c.base)} by round; target >= ${c.target}x`)
+    console.log(
+      `  ${"ratio".padEnd(34)} ${(median(c.app) / median(c.base)).toFixed(2)}x of medians, ${ratioRange(c.app, c.base)} by round; target >= ${c.target}x`
+    )
     if (c.appCpu.length > 0) {
       const base = c.baseCpu.length > 0 ? `, baseline ${fmt(median(c.baseCpu))} us` : ""
-      console.log(`  ${"CPU per request".padEnd(34)} server ${fmt(median(c.appCpu))} us${base} (user + system, median of rounds)`)
+      console.log(
+        `  ${"CPU per request".padEnd(34)} server ${fmt(median(c.appCpu))} us${base} (user + system, median of rounds)`
+      )
     }
     console.log(`  ${"server RSS peak".padEnd(34)} ${fmt(c.rss)} MB`)
   }

@@ -48,8 +48,16 @@ const main = async () => {
   const flags = startFlags(ROOT)
   const sides: Array<Side> = []
   try {
-    sides.push({ name: "start flags", ...await productionServer(ROOT, dbUrl, {}, flags) })
-    sides.push({ name: "memory reducer on", ...await productionServer(ROOT, dbUrl, {}, flags.filter((f) => f !== "--no-memory-reducer")) })
+    sides.push({ name: "start flags", ...(await productionServer(ROOT, dbUrl, {}, flags)) })
+    sides.push({
+      name: "memory reducer on",
+      ...(await productionServer(
+        ROOT,
+        dbUrl,
+        {},
+        flags.filter((f) => f !== "--no-memory-reducer")
+      ))
+    })
     await rounds(sides, "fresh")
     console.log(`idle ${IDLE} s`)
     await new Promise((resolve) => setTimeout(resolve, IDLE * 1000))

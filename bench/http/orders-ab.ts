@@ -21,7 +21,12 @@ const RATE = process.env.AB_RATE ? { overallRate: Number(process.env.AB_RATE) } 
 
 /** `KEY=value KEY2=value` as an environment. */
 const settings = (text: string | undefined) =>
-  Object.fromEntries((text ?? "").split(" ").filter(Boolean).map((pair) => pair.split("=", 2) as [string, string]))
+  Object.fromEntries(
+    (text ?? "")
+      .split(" ")
+      .filter(Boolean)
+      .map((pair) => pair.split("=", 2) as [string, string])
+  )
 
 /** A sandbox server of AFTER signs the bench user in, funds it and makes its API key, then stops. */
 const fundedKey = async (dbUrl: string) => {
@@ -54,11 +59,17 @@ const main = async () => {
         ...RATE
       })
       if (result.non2xx + result.errors > 0) console.log(`  ${result.non2xx} non-2xx answers, ${result.errors} errors`)
-      return { us: ((cpuSeconds(side.child.pid!) - cpu) * 1e6) / (result["2xx"] + result.non2xx), rate: result["2xx"] / seconds }
+      return {
+        us: ((cpuSeconds(side.child.pid!) - cpu) * 1e6) / (result["2xx"] + result.non2xx),
+        rate: result["2xx"] / seconds
+      }
     }
     await run(before, 2)
     await run(after, 2)
-    const results = { before: [] as Array<{ us: number; rate: number }>, after: [] as Array<{ us: number; rate: number }> }
+    const results = {
+      before: [] as Array<{ us: number; rate: number }>,
+      after: [] as Array<{ us: number; rate: number }>
+    }
     for (let round = 0; round < ROUNDS; round++) {
       // Each side goes first in every other round.
       if (round % 2 === 0) {
@@ -69,11 +80,17 @@ const main = async () => {
         results.before.push(await run(before, SECONDS))
       }
       const [b, a] = [results.before.at(-1)!, results.after.at(-1)!]
-      console.log(`round ${round + 1}: before ${b.us.toFixed(0)} us, ${b.rate.toFixed(0)}/s; after ${a.us.toFixed(0)} us, ${a.rate.toFixed(0)}/s; load ${loadavg()[0]!.toFixed(1)}`)
+      console.log(
+        `round ${round + 1}: before ${b.us.toFixed(0)} us, ${b.rate.toFixed(0)}/s; after ${a.us.toFixed(0)} us, ${a.rate.toFixed(0)}/s; load ${loadavg()[0]!.toFixed(1)}`
+      )
     }
     const us = (side: Array<{ us: number }>) => median(side.map((r) => r.us)).toFixed(0)
     const rate = (side: Array<{ rate: number }>) => median(side.map((r) => r.rate)).toFixed(0)
-    console.log(`CPU per order, median of rounds: before ${us(results.before)} us, after ${us(results.after)} us; orders/s before ${rate(results.before)}, after ${rate(results.after)}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`)
+    console.log(
+      `CPU per order, median of rounds: before ${us(results.before)} us, after ${us(results.after)} us; orders/s before ${rate(results.before)}, after ${rate(results.after)}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`
+    )
   } finally {
     for (const child of children) await stop(child)
     await Effect.runPromise(dropDatabase(name)).catch(() => undefined)

@@ -14,14 +14,26 @@ import { type Context, Effect, Logger } from "effect"
 
 const logger = process.env.LINE_SINK === "memory" ? makeJsonLogger(() => undefined) : jsonLogger
 // The production benchmark's secrets, scrubbed from every line as there.
-registerEnvironmentSecrets({ ...process.env, ADMIN_TOKEN: "bench-admin-token-of-32-characters", SESSION_SECRET: "bench-http-session-secret-of-32-characters", TELEGRAM_BOT_TOKEN: "777:bench-bot-token" })
-const context = (await Effect.runPromise(Effect.context<never>().pipe(Effect.provide(Logger.layer([logger]))))) as Context.Context<never>
+registerEnvironmentSecrets({
+  ...process.env,
+  ADMIN_TOKEN: "bench-admin-token-of-32-characters",
+  SESSION_SECRET: "bench-http-session-secret-of-32-characters",
+  TELEGRAM_BOT_TOKEN: "777:bench-bot-token"
+})
+const context = (await Effect.runPromise(
+  Effect.context<never>().pipe(Effect.provide(Logger.layer([logger])))
+)) as Context.Context<never>
 const log = (process.argv[2] ?? "log") === "log"
 const LINES = 300_000
 const record = requestRecorder(context, { log })
 
 const ways = {
-  general: () => recordRequestFacts(unroutedFacts("GET", "/v2/api/pricing", 200, 0.3, "127.0.0.1", crypto.randomUUID()), { log }, context),
+  general: () =>
+    recordRequestFacts(
+      unroutedFacts("GET", "/v2/api/pricing", 200, 0.3, "127.0.0.1", crypto.randomUUID()),
+      { log },
+      context
+    ),
   "front door": () => record("GET", "/v2/api/pricing", 200, 0.3, "127.0.0.1", crypto.randomUUID(), undefined, undefined)
 }
 
@@ -33,6 +45,8 @@ for (let round = 0; round < 4; round++) {
       if (i % 50 === 49) await new Promise((resolve) => setImmediate(resolve))
     }
     const used = process.cpuUsage(started)
-    console.error(`round ${round + 1}, ${name}: ${((used.user + used.system) / LINES).toFixed(2)} us CPU per request (${log ? "line and metrics" : "metrics alone"})`)
+    console.error(
+      `round ${round + 1}, ${name}: ${((used.user + used.system) / LINES).toFixed(2)} us CPU per request (${log ? "line and metrics" : "metrics alone"})`
+    )
   }
 }

@@ -32,7 +32,20 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { ac, alternate, type Comparison, hasWrk, printComparisons, rssPeaks, sampledOn, wrk } from "./compare.ts"
-import { ADMIN_TOKEN, apart, autocannon, BOT_TOKEN, freePort, fundedApiKey, NODE, productionServer, ROOT, startFlags, stop, waitFor } from "./support.ts"
+import {
+  ADMIN_TOKEN,
+  apart,
+  autocannon,
+  BOT_TOKEN,
+  freePort,
+  fundedApiKey,
+  NODE,
+  productionServer,
+  ROOT,
+  startFlags,
+  stop,
+  waitFor
+} from "./support.ts"
 
 const execFileAsync = promisify(execFile)
 const SECONDS = Number(process.argv[2] ?? 10)
@@ -56,7 +69,17 @@ const main = async () => {
     const setupBase = `http://127.0.0.1:${setupPort}`
     const setup = spawn(NODE, [join(ROOT, "deploy/start.mjs"), "server"], {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(setupPort), DATABASE_URL: dbUrl, ADMIN_TOKEN, TELEGRAM_BOT_TOKEN: BOT_TOKEN, SANDBOX: "true", PUBLIC_URL: setupBase, WORKER: "false", LOG_REQUESTS: "false" },
+      env: {
+        ...process.env,
+        PORT: String(setupPort),
+        DATABASE_URL: dbUrl,
+        ADMIN_TOKEN,
+        TELEGRAM_BOT_TOKEN: BOT_TOKEN,
+        SANDBOX: "true",
+        PUBLIC_URL: setupBase,
+        WORKER: "false",
+        LOG_REQUESTS: "false"
+      },
       stdio: ["ignore", "ignore", "inherit"]
     })
     children.push(setup)
@@ -76,7 +99,11 @@ const main = async () => {
     const pricingBody = await (await fetch(`${base}/v2/api/pricing`)).text()
 
     const barePort = await freePort()
-    const bare = spawn(NODE, [...START_FLAGS, join(ROOT, "bench/http/bare-server.ts"), String(barePort), pricingBody, dbUrl, "false"], { cwd: ROOT, stdio: "ignore" })
+    const bare = spawn(
+      NODE,
+      [...START_FLAGS, join(ROOT, "bench/http/bare-server.ts"), String(barePort), pricingBody, dbUrl, "false"],
+      { cwd: ROOT, stdio: "ignore" }
+    )
     children.push(bare)
     await waitFor(`http://127.0.0.1:${barePort}/v2/api/pricing`, bare)
     const bareBase = `http://127.0.0.1:${barePort}`
@@ -108,36 +135,67 @@ const main = async () => {
       seen.baseCpu.push(...comparison.baseCpu)
       seen.rss = Math.max(seen.rss, comparison.rss)
     }
-    for (let round = 0; round < ROUNDS && ["pricing", "wrk", "pricing-line"].some((phase) => PHASES.has(phase)); round++) {
+    for (
+      let round = 0;
+      round < ROUNDS && ["pricing", "wrk", "pricing-line"].some((phase) => PHASES.has(phase));
+      round++
+    ) {
       const { child: app, base: appBase } = await productionServer(ROOT, dbUrl, {}, START_FLAGS)
       const port = await freePort()
-      const plain = spawn(NODE, [...START_FLAGS, join(ROOT, "bench/http/bare-server.ts"), String(port), pricingBody], { cwd: ROOT, stdio: "ignore" })
+      const plain = spawn(NODE, [...START_FLAGS, join(ROOT, "bench/http/bare-server.ts"), String(port), pricingBody], {
+        cwd: ROOT,
+        stdio: "ignore"
+      })
       pricingBare = `http://127.0.0.1:${port}`
       try {
         await waitFor(`${pricingBare}/v2/api/pricing`, plain)
         const pair = { base: plain.pid!, app: app.pid! }
         await apart([plain.pid!, app.pid!], async (cores) => {
-          if (PHASES.has("pricing")) merged(await alternate(
-            { name: "GET /v2/api/pricing, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
-            pair,
-            async (s) => ac(await cannon(`${pricingBare}/v2/api/pricing`, {}, s)),
-            async (s) => ac(await sampled(cannon(`${appBase}/v2/api/pricing`, {}, s), app.pid!)),
-            { rounds: 1, seconds: SECONDS }
-          ))
-          if (hasWrk && PHASES.has("wrk")) merged(await alternate(
-            { name: "GET /v2/api/pricing, wrk, 50 connections", unit: "req/s", baseName: "bare node:http", target: 0.8 },
-            pair,
-            (s) => wrk(`${pricingBare}/v2/api/pricing`, 50, s, cores),
-            (s) => sampled(wrk(`${appBase}/v2/api/pricing`, 50, s, cores), app.pid!),
-            { rounds: 1, seconds: SECONDS }
-          ))
-          if (PHASES.has("pricing-line")) merged(await alternate(
-            { name: "GET /v2/api/pricing vs a bare server with an access line, autocannon", unit: "req/s", baseName: "bare node:http + line", target: 0.8 },
-            pair,
-            async (s) => ac(await cannon(`${pricingBare}/logged/v2/api/pricing`, {}, s)),
-            async (s) => ac(await sampled(cannon(`${appBase}/v2/api/pricing`, {}, s), app.pid!)),
-            { rounds: 1, seconds: SECONDS }
-          ))
+          if (PHASES.has("pricing"))
+            merged(
+              await alternate(
+                {
+                  name: "GET /v2/api/pricing, autocannon, 50 connections",
+                  unit: "req/s",
+                  baseName: "bare node:http",
+                  target: 0.8
+                },
+                pair,
+                async (s) => ac(await cannon(`${pricingBare}/v2/api/pricing`, {}, s)),
+                async (s) => ac(await sampled(cannon(`${appBase}/v2/api/pricing`, {}, s), app.pid!)),
+                { rounds: 1, seconds: SECONDS }
+              )
+            )
+          if (hasWrk && PHASES.has("wrk"))
+            merged(
+              await alternate(
+                {
+                  name: "GET /v2/api/pricing, wrk, 50 connections",
+                  unit: "req/s",
+                  baseName: "bare node:http",
+                  target: 0.8
+                },
+                pair,
+                (s) => wrk(`${pricingBare}/v2/api/pricing`, 50, s, cores),
+                (s) => sampled(wrk(`${appBase}/v2/api/pricing`, 50, s, cores), app.pid!),
+                { rounds: 1, seconds: SECONDS }
+              )
+            )
+          if (PHASES.has("pricing-line"))
+            merged(
+              await alternate(
+                {
+                  name: "GET /v2/api/pricing vs a bare server with an access line, autocannon",
+                  unit: "req/s",
+                  baseName: "bare node:http + line",
+                  target: 0.8
+                },
+                pair,
+                async (s) => ac(await cannon(`${pricingBare}/logged/v2/api/pricing`, {}, s)),
+                async (s) => ac(await sampled(cannon(`${appBase}/v2/api/pricing`, {}, s), app.pid!)),
+                { rounds: 1, seconds: SECONDS }
+              )
+            )
           pricingPinned = cores !== undefined
         })
       } finally {
@@ -148,26 +206,42 @@ const main = async () => {
 
     // 2. balance: the same two queries through the same driver
     const keyed = { headers: { "x-api-key": key } }
-    if (PHASES.has("balance")) comparisons.push(await alternate(
-      { name: "GET /v2/api/balance, autocannon, 50 connections", unit: "req/s", baseName: "bare node:http, same 2 queries", target: 0.7 },
-      pids,
-      async (s) => ac(await cannon(`${bareBase}/v2/api/balance`, keyed, s)),
-      async (s) => ac(await sampled(cannon(`${base}/v2/api/balance`, keyed, s))),
-      { rounds: ROUNDS, seconds: SECONDS }
-    ))
+    if (PHASES.has("balance"))
+      comparisons.push(
+        await alternate(
+          {
+            name: "GET /v2/api/balance, autocannon, 50 connections",
+            unit: "req/s",
+            baseName: "bare node:http, same 2 queries",
+            target: 0.7
+          },
+          pids,
+          async (s) => ac(await cannon(`${bareBase}/v2/api/balance`, keyed, s)),
+          async (s) => ac(await sampled(cannon(`${base}/v2/api/balance`, keyed, s))),
+          { rounds: ROUNDS, seconds: SECONDS }
+        )
+      )
 
     // 3. orders, against the statements the server runs for one, in pgbench: the API key's user
     // (`Users.byApiKeyHash`), then the order's one statement (`Orders.insertCharged`: the account row
     // locked while the quoted price list is current, the order, its ledger entry, the balance moved,
     // the balance after answered), each on its own as the server sends them (no transaction around).
-    const userId = execFileSync("psql", [dbUrl, "-tAc", "SELECT id FROM users WHERE username = 'bench'"]).toString().trim()
+    const userId = execFileSync("psql", [dbUrl, "-tAc", "SELECT id FROM users WHERE username = 'bench'"])
+      .toString()
+      .trim()
     const hash = createHash("sha256").update(key).digest("hex")
-    const prices = execFileSync("psql", [dbUrl, "-tAc",
+    const prices = execFileSync("psql", [
+      dbUrl,
+      "-tAc",
       "SELECT coalesce((SELECT ARRAY[star_price_uzs, premium_3_month_uzs, premium_6_month_uzs, premium_12_month_uzs]::bigint[] FROM prices), ARRAY[230, 170000, 230000, 410000]::bigint[])"
-    ]).toString().trim()
+    ])
+      .toString()
+      .trim()
     const price = 50 * Number(prices.slice(1).split(",")[0])
     const script = join(tmpdir(), `${name}.pgbench.sql`)
-    writeFileSync(script, `\\set uid ${userId}
+    writeFileSync(
+      script,
+      `\\set uid ${userId}
 SELECT id, telegram_id, username, first_name, photo_url, tier, api_key_hash IS NOT NULL AS has_api_key, bot_chat_id, created_at FROM users WHERE api_key_hash = '${hash}';
 WITH account AS (
   SELECT balance_uzs FROM accounts WHERE user_id = :uid AND coalesce(
@@ -185,31 +259,63 @@ WITH account AS (
   UPDATE accounts SET balance_uzs = entry.balance_after_uzs FROM entry WHERE accounts.user_id = :uid
 )
 SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS charge_balance_after_uzs FROM placed, entry;
-`)
+`
+    )
     // Warmed up for a whole run: on a slower machine the server's first rounds were its slowest (372
     // and 414, then 504-520 orders/s), its code and heap still settling; pgbench gets the same.
-    if (PHASES.has("orders")) comparisons.push(await alternate(
-      { name: "POST /v2/api/stars/buy, 32 connections", unit: "orders/s", baseName: "pgbench, same SQL (tx/s)", target: 0.9 },
-      { base: undefined, app: server.pid! },
-      async (s) => {
-        const { stdout } = await execFileAsync("pgbench", ["-n", "-c", "32", "-j", "2", "-T", String(s), "-f", script, dbUrl])
-        return { rate: Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? NaN), requests: 0 }
-      },
-      async (s) => {
-        const orders = await sampled(cannon(`${base}/v2/api/stars/buy`, {
-          method: "POST",
-          headers: { "content-type": "application/json", "x-api-key": key },
-          body: JSON.stringify({ username: "bench_friend", amount: 50 }),
-          connections: 32
-        }, s))
-        return { rate: orders["2xx"] / s, requests: orders["2xx"] + orders.non2xx }
-      },
-      { rounds: ROUNDS, seconds: SECONDS, warmup: Math.max(2, SECONDS) }
-    ))
+    if (PHASES.has("orders"))
+      comparisons.push(
+        await alternate(
+          {
+            name: "POST /v2/api/stars/buy, 32 connections",
+            unit: "orders/s",
+            baseName: "pgbench, same SQL (tx/s)",
+            target: 0.9
+          },
+          { base: undefined, app: server.pid! },
+          async (s) => {
+            const { stdout } = await execFileAsync("pgbench", [
+              "-n",
+              "-c",
+              "32",
+              "-j",
+              "2",
+              "-T",
+              String(s),
+              "-f",
+              script,
+              dbUrl
+            ])
+            return { rate: Number(/tps = ([\d.]+)/.exec(stdout)?.[1] ?? NaN), requests: 0 }
+          },
+          async (s) => {
+            const orders = await sampled(
+              cannon(
+                `${base}/v2/api/stars/buy`,
+                {
+                  method: "POST",
+                  headers: { "content-type": "application/json", "x-api-key": key },
+                  body: JSON.stringify({ username: "bench_friend", amount: 50 }),
+                  connections: 32
+                },
+                s
+              )
+            )
+            return { rate: orders["2xx"] / s, requests: orders["2xx"] + orders.non2xx }
+          },
+          { rounds: ROUNDS, seconds: SECONDS, warmup: Math.max(2, SECONDS) }
+        )
+      )
 
-    console.log(`\nHTTP benchmark (${SECONDS}s per run, ${ROUNDS} alternating rounds; 2 cores shared by server, load generator and PostgreSQL; worker ${process.env.BENCH_WORKER === "true" ? "in" : "out of"} process; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")})`)
+    console.log(
+      `\nHTTP benchmark (${SECONDS}s per run, ${ROUNDS} alternating rounds; 2 cores shared by server, load generator and PostgreSQL; worker ${process.env.BENCH_WORKER === "true" ? "in" : "out of"} process; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")})`
+    )
     printComparisons(comparisons)
-    console.log(`pricing phases: a new pair of servers each round, ${pricingPinned ? "on core 0, the load generator on the others (BENCH_PIN=false: unpinned)" : "unpinned"}`)
+    console.log(
+      `pricing phases: a new pair of servers each round, ${pricingPinned ? "on core 0, the load generator on the others (BENCH_PIN=false: unpinned)" : "unpinned"}`
+    )
     console.log(`server non-2xx answers and errors under load: ${non2xx}`)
     console.log(`server RSS peak under load: ${rssPeaks.overall.toFixed(0)} MB (target < 250 MB)`)
   } finally {

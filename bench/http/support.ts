@@ -17,7 +17,9 @@ export const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 export const NODE = join(ROOT, "node_modules/.bin/node")
 
 /** autocannon (CommonJS), with the parts of its result the benchmarks read. */
-export const autocannon = createRequire(import.meta.url)("autocannon") as (options: Record<string, unknown>) => Promise<{
+export const autocannon = createRequire(import.meta.url)("autocannon") as (
+  options: Record<string, unknown>
+) => Promise<{
   requests: { average: number }
   non2xx: number
   errors: number
@@ -46,9 +48,14 @@ export const PRODUCTION = {
  * replaces them (to try others).
  */
 export const startFlags = (checkout: string): Array<string> =>
-  (process.env.BENCH_START_FLAGS ??
-    /^ExecStart=\S+\/node\s+(.*?)\s*deploy\/start\.mjs server$/m.exec(readFileSync(join(checkout, "deploy/systemd/resale.service"), "utf8"))![1]!)
-    .split(/\s+/).filter(Boolean)
+  (
+    process.env.BENCH_START_FLAGS ??
+    /^ExecStart=\S+\/node\s+(.*?)\s*deploy\/start\.mjs server$/m.exec(
+      readFileSync(join(checkout, "deploy/systemd/resale.service"), "utf8")
+    )![1]!
+  )
+    .split(/\s+/)
+    .filter(Boolean)
 
 export const freePort = () =>
   new Promise<number>((resolve) => {
@@ -62,7 +69,13 @@ export const freePort = () =>
 /** Waits until `url` answers 2xx; gives up when `child` exited. */
 export const waitFor = async (url: string, child?: ChildProcess) => {
   for (let i = 0; i < 800 && (child === undefined || child.exitCode === null); i++) {
-    if (await fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false)) return
+    if (
+      await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.ok,
+        () => false
+      )
+    )
+      return
     await new Promise((r) => setTimeout(r, 150))
   }
   throw new Error(`${url} did not come up`)
@@ -82,7 +95,15 @@ export const productionServer = async (
   const base = `http://127.0.0.1:${port}`
   const child = spawn(NODE, [...flags, join(checkout, "deploy/start.mjs"), "server"], {
     cwd: checkout,
-    env: { ...process.env, ...PRODUCTION, PORT: String(port), DATABASE_URL: dbUrl, PUBLIC_URL: base, WORKER: "false", ...env },
+    env: {
+      ...process.env,
+      ...PRODUCTION,
+      PORT: String(port),
+      DATABASE_URL: dbUrl,
+      PUBLIC_URL: base,
+      WORKER: "false",
+      ...env
+    },
     stdio: ["ignore", "ignore", "inherit"]
   })
   await waitFor(`${base}/healthz`, child).catch((error) => {
@@ -122,19 +143,27 @@ export const fundedApiKey = async (base: string, adminToken: string): Promise<st
   const callback = await fetch(`${base}/v2/auth/sandbox?user=bench`, { redirect: "manual" })
   const cookie = callback.headers.get("set-cookie")!.split(";")[0]!
   for (let i = 0; i < DEFAULT_ACCOUNT_CAPS.topupsPerDay; i++) {
-    const topup = await (await fetch(`${base}/v2/balance/top-up`, {
+    const topup = (await (
+      await fetch(`${base}/v2/balance/top-up`, {
+        method: "POST",
+        headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
+        body: "amount_uzs=100000000"
+      })
+    ).json()) as { topup: { topup_id: number } }
+    await fetch(`${base}/v2/api/admin/topups/${topup.topup.topup_id}/mark-paid`, {
       method: "POST",
-      headers: { cookie, origin: base, "content-type": "application/x-www-form-urlencoded" },
-      body: "amount_uzs=100000000"
-    })).json() as { topup: { topup_id: number } }
-    await fetch(`${base}/v2/api/admin/topups/${topup.topup.topup_id}/mark-paid`, { method: "POST", headers: { "x-admin-token": adminToken } })
+      headers: { "x-admin-token": adminToken }
+    })
   }
-  const rotated = await (await fetch(`${base}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: base } })).json()
+  const rotated = await (
+    await fetch(`${base}/v2/api-key/rotate`, { method: "POST", headers: { cookie, origin: base } })
+  ).json()
   return (rotated as { api_key: string }).api_key
 }
 
 const CORES = availableParallelism()
-const taskset = (cores: string, pid: number) => execFileSync("taskset", ["-a", "-cp", cores, String(pid)], { stdio: "ignore" })
+const taskset = (cores: string, pid: number) =>
+  execFileSync("taskset", ["-a", "-cp", cores, String(pid)], { stdio: "ignore" })
 
 /**
  * Runs `run` with the servers `pids` on the first core and this process (autocannon runs in it) on
@@ -145,7 +174,10 @@ const taskset = (cores: string, pid: number) => execFileSync("taskset", ["-a", "
  * speed bounds its rate, as with the generator on another machine. BENCH_PIN=false, one core or no
  * `taskset` leave them unpinned.
  */
-export const apart = async <A>(pids: ReadonlyArray<number>, run: (generatorCores: string | undefined) => Promise<A>): Promise<A> => {
+export const apart = async <A>(
+  pids: ReadonlyArray<number>,
+  run: (generatorCores: string | undefined) => Promise<A>
+): Promise<A> => {
   const everywhere = `0-${CORES - 1}`
   const generator = CORES === 2 ? "1" : `1-${CORES - 1}`
   let pinned = false

@@ -12,7 +12,14 @@ import { NodeRuntime } from "@effect/platform-node"
 import { Balances, type SignedUzs, type UserId } from "@resale/core"
 import { Ledger, Users } from "@resale/core/ports"
 import { Migrations, PgConnection, PgStore } from "@resale/store"
-import { createDatabase, databaseUrl, dropDatabase, dropStale, serverUrl, uniqueName } from "@resale/store/testing/TestDatabase.ts"
+import {
+  createDatabase,
+  databaseUrl,
+  dropDatabase,
+  dropStale,
+  serverUrl,
+  uniqueName
+} from "@resale/store/testing/TestDatabase.ts"
 import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { execFile } from "node:child_process"
@@ -35,17 +42,20 @@ interface Figure {
 
 /** Runs `op` from `concurrency` fibers for `duration` seconds; operations per second. */
 const throughput = <R>(op: Effect.Effect<unknown, unknown, R>, concurrency: number, duration: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     let done = 0
     const start = performance.now()
     const deadline = start + duration * 1000
-    const worker = Effect.gen(function*() {
+    const worker = Effect.gen(function* () {
       while (performance.now() < deadline) {
         yield* op
         done++
       }
     })
-    yield* Effect.all(Array.from({ length: concurrency }, () => worker), { concurrency: "unbounded", discard: true })
+    yield* Effect.all(
+      Array.from({ length: concurrency }, () => worker),
+      { concurrency: "unbounded", discard: true }
+    )
     return done / ((performance.now() - start) / 1000)
   })
 
@@ -57,8 +67,23 @@ const pgbench = (database: string, script: string, clients: number, duration: nu
     writeFileSync(file, script)
     const url = new URL(serverUrl())
     const args = [
-      "-n", "-M", "prepared", "-f", file, "-c", String(clients), "-j", String(Math.min(clients, cpus().length)),
-      "-T", String(duration), "-h", url.hostname, "-p", url.port || "5432", "-U", decodeURIComponent(url.username || "postgres"),
+      "-n",
+      "-M",
+      "prepared",
+      "-f",
+      file,
+      "-c",
+      String(clients),
+      "-j",
+      String(Math.min(clients, cpus().length)),
+      "-T",
+      String(duration),
+      "-h",
+      url.hostname,
+      "-p",
+      url.port || "5432",
+      "-U",
+      decodeURIComponent(url.username || "postgres"),
       database
     ]
     const env = { ...process.env, ...(url.password === "" ? {} : { PGPASSWORD: decodeURIComponent(url.password) }) }
@@ -78,16 +103,18 @@ const fmt = (n: number) => n.toFixed(0)
 const printTable = (figures: ReadonlyArray<Figure>) => {
   const lines = [
     `${"scenario".padEnd(9)}${pad("clients", 8)}${pad("store tx/s", 12)}${pad("pgbench tps", 13)}${pad("ratio", 8)}`,
-    ...figures.map((f) =>
-      `${f.scenario.padEnd(9)}${pad(String(f.concurrency), 8)}${pad(fmt(f.store), 12)}${pad(fmt(f.pgbench), 13)}${
-        pad((f.store / f.pgbench).toFixed(2), 8)
-      }`
+    ...figures.map(
+      (f) =>
+        `${f.scenario.padEnd(9)}${pad(String(f.concurrency), 8)}${pad(fmt(f.store), 12)}${pad(fmt(f.pgbench), 13)}${pad(
+          (f.store / f.pgbench).toFixed(2),
+          8
+        )}`
     )
   ]
   console.log(`\n${lines.join("\n")}\n\nratio = store / pgbench on the same statements (target >= ${TARGET})`)
 }
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   // Databases of runs killed before their cleanup (old enough not to belong to a run in progress).
   yield* dropStale("resale_bench").pipe(Effect.ignore)
   const name = uniqueName("resale_bench")
@@ -97,12 +124,14 @@ const program = Effect.gen(function*() {
   yield* Migrations.run.pipe(Effect.provide(setup))
 
   // One account with plenty of so'm: every debit of 1 succeeds, all of them on the same row.
-  const { userId, version } = yield* Effect.gen(function*() {
+  const { userId, version } = yield* Effect.gen(function* () {
     const sql = yield* SqlClient
     const user = yield* Users.use((u) =>
       u.upsertTelegram({ telegramId: 1, username: "bench", firstName: "Bench", photoUrl: null }, new Date())
     )
-    yield* Ledger.use((l) => l.post({ userId: user.id, amount: 1e12 as SignedUzs, cause: "adjust", causeId: "bench-funding" }))
+    yield* Ledger.use((l) =>
+      l.post({ userId: user.id, amount: 1e12 as SignedUzs, cause: "adjust", causeId: "bench-funding" })
+    )
     const [row] = yield* sql<{ version: string }>`SELECT version()`
     return { userId: user.id, version: row?.version ?? "" }
   }).pipe(Effect.provide(PgStore.layer.pipe(Layer.provideMerge(setup))))
@@ -112,8 +141,9 @@ const program = Effect.gen(function*() {
   const serviceDebit = (id: UserId) =>
     Balances.use((b) => b.adjust({ userId: id, amount: -1, reason: "bench", key: `bench-${++key}` })).pipe(Effect.orDie)
   const portDebit = (id: UserId) =>
-    Ledger.use((l) => l.post({ userId: id, amount: -1 as SignedUzs, cause: "adjust", causeId: `bench-${++key}`, note: "bench" }))
-      .pipe(Effect.orDie)
+    Ledger.use((l) =>
+      l.post({ userId: id, amount: -1 as SignedUzs, cause: "adjust", causeId: `bench-${++key}`, note: "bench" })
+    ).pipe(Effect.orDie)
 
   const figures: Array<Figure> = []
   for (const concurrency of concurrencies) {
@@ -122,8 +152,9 @@ const program = Effect.gen(function*() {
       Layer.provideMerge(Layer.fresh(PgConnection.layerFromUrl(url, concurrency)))
     )
     for (const scenario of ["service", "port"] as const) {
-      const op: Effect.Effect<unknown, never, Balances | Ledger> = scenario === "service" ? serviceDebit(userId) : portDebit(userId)
-      const store = yield* Effect.gen(function*() {
+      const op: Effect.Effect<unknown, never, Balances | Ledger> =
+        scenario === "service" ? serviceDebit(userId) : portDebit(userId)
+      const store = yield* Effect.gen(function* () {
         yield* throughput(op, concurrency, 1) // warm-up: connections, prepared statements, JIT
         return yield* throughput(op, concurrency, seconds)
       }).pipe(Effect.provide(stack))
@@ -135,7 +166,7 @@ const program = Effect.gen(function*() {
   }
 
   // The figures only count if the money is right: the balance equals its entries.
-  const check = yield* Effect.gen(function*() {
+  const check = yield* Effect.gen(function* () {
     const sql = yield* SqlClient
     const [row] = yield* sql<{ balance: bigint; sum: bigint; entries: bigint }>`
       SELECT a.balance_uzs AS balance, (SELECT sum(amount_uzs) FROM ledger_entries WHERE user_id = a.user_id)::bigint AS sum,
@@ -144,7 +175,9 @@ const program = Effect.gen(function*() {
     return row!
   }).pipe(Effect.provide(setup))
   printTable(figures)
-  console.log(`ledger check: ${check.entries} entries, balance ${check.balance} ${check.balance === check.sum ? "=" : "!="} sum of entries ${check.sum}`)
+  console.log(
+    `ledger check: ${check.entries} entries, balance ${check.balance} ${check.balance === check.sum ? "=" : "!="} sum of entries ${check.sum}`
+  )
   if (check.balance !== check.sum) return yield* Effect.die(new Error("balance and ledger disagree"))
 })
 

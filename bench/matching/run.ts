@@ -43,7 +43,7 @@ const stats = (ms: ReadonlyArray<number>): Stats => {
 
 /** Pending card top-ups with payable amounts base+1 .. base+count (unique among pending, as the schema demands). */
 const addPending = (userId: number, base: number, count: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const chunk = 200_000
     for (let from = 1; from <= count; from += chunk) {
@@ -58,7 +58,7 @@ const addPending = (userId: number, base: number, count: number) =>
 
 /** `samples` payments: even ones pay a pending top-up of the range, odd ones an amount nobody owes. */
 const measure = (base: number, count: number, round: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const payments = yield* Payments
     const matched: Array<number> = []
     const unmatched: Array<number> = []
@@ -69,7 +69,8 @@ const measure = (base: number, count: number, round: number) =>
       const started = performance.now()
       const result = yield* payments.incoming({ amountUzs: amount, externalId: `bench-${round}-${i}` })
       const took = performance.now() - started
-      if (hit && result.outcome !== "matched") yield* Effect.die(new Error(`payment ${amount} did not match: ${result.outcome}`))
+      if (hit && result.outcome !== "matched")
+        yield* Effect.die(new Error(`payment ${amount} did not match: ${result.outcome}`))
       ;(hit ? matched : unmatched).push(took)
     }
     return { matched: stats(matched), unmatched: stats(unmatched) }
@@ -79,16 +80,22 @@ const line = (f: Figures) =>
   `${f.pending.toLocaleString("en").padStart(10)} pending | matched p50 ${f.matched.p50.toFixed(2)} ms p95 ${f.matched.p95.toFixed(2)} ms ` +
   `mean ${f.matched.mean.toFixed(2)} ms | unmatched p50 ${f.unmatched.p50.toFixed(2)} ms p95 ${f.unmatched.p95.toFixed(2)} ms`
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const name = uniqueName("resale_bench")
   yield* createDatabase(name)
   yield* Effect.addFinalizer(() => dropDatabase(name).pipe(Effect.orDie))
   const url = databaseUrl(name)
   yield* Migrations.run.pipe(Effect.provide(Layer.fresh(PgConnection.layerFromUrl(url, 1))))
-  const stack = CoreServices.pipe(Layer.provideMerge(PgStore.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, 4)))
+  const stack = CoreServices.pipe(
+    Layer.provideMerge(PgStore.layer),
+    Layer.provideMerge(PgConnection.layerFromUrl(url, 4))
+  )
 
-  yield* Effect.gen(function*() {
-    const user = yield* (yield* Users).upsertTelegram({ telegramId: 1, username: "bench", firstName: null, photoUrl: null }, new Date())
+  yield* Effect.gen(function* () {
+    const user = yield* (yield* Users).upsertTelegram(
+      { telegramId: 1, username: "bench", firstName: null, photoUrl: null },
+      new Date()
+    )
     const base = 1_000_000
     // Warm-up (connections, plans, code paths) on top-ups its matched half uses up entirely.
     yield* addPending(user.id, base, samples / 2)

@@ -16,7 +16,12 @@ const repo = fileURLToPath(new URL("../../", import.meta.url))
 
 const files: Record<string, string> = {
   "tsconfig.single.json": JSON.stringify({
-    compilerOptions: { module: "nodenext", moduleResolution: "nodenext", allowImportingTsExtensions: true, noEmit: true },
+    compilerOptions: {
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      allowImportingTsExtensions: true,
+      noEmit: true
+    },
     include: ["packages/*/src/**/*.ts"]
   }),
   "packages/core/package.json": JSON.stringify({
@@ -25,25 +30,34 @@ const files: Record<string, string> = {
     exports: { ".": "./src/index.ts", "./ports": "./src/ports/index.ts", "./*": "./src/*" }
   }),
   "packages/core/src/ports/Ledger.ts": "export class Ledger {}\nexport interface LedgerEntry { readonly id: number }\n",
-  "packages/core/src/ports/index.ts": "export * from \"./Ledger.ts\"\n",
-  "packages/core/src/ledger/Balances.ts": "import { Ledger } from \"../ports/Ledger.ts\"\nexport class Balances { ledger = Ledger }\n",
+  "packages/core/src/ports/index.ts": 'export * from "./Ledger.ts"\n',
+  "packages/core/src/ledger/Balances.ts":
+    'import { Ledger } from "../ports/Ledger.ts"\nexport class Balances { ledger = Ledger }\n',
   // bad: the index passes a port on
-  "packages/core/src/index.ts": "export * from \"./ledger/Balances.ts\"\nexport * from \"./ports/Ledger.ts\"\n",
+  "packages/core/src/index.ts": 'export * from "./ledger/Balances.ts"\nexport * from "./ports/Ledger.ts"\n',
   // bad: a use-case module re-exports a port
-  "packages/core/src/ledger/Leak.ts": "export { Ledger } from \"../ports/Ledger.ts\"\n",
+  "packages/core/src/ledger/Leak.ts": 'export { Ledger } from "../ports/Ledger.ts"\n',
   // good: a handler calls a use case and names a record's type
   "packages/http/src/handlers/Good.ts":
-    "import { Balances } from \"@resale/core\"\nimport type { LedgerEntry } from \"@resale/core/ports/Ledger.ts\"\nexport const h = (e: LedgerEntry) => [Balances, e]\n",
+    'import { Balances } from "@resale/core"\nimport type { LedgerEntry } from "@resale/core/ports/Ledger.ts"\nexport const h = (e: LedgerEntry) => [Balances, e]\n',
   // bad: a handler takes a port through the ports index
-  "packages/http/src/handlers/TakesPort.ts": "import { Ledger } from \"@resale/core/ports\"\nexport const h = Ledger\n",
+  "packages/http/src/handlers/TakesPort.ts": 'import { Ledger } from "@resale/core/ports"\nexport const h = Ledger\n',
   // bad: a worker job takes a port by its file
-  "packages/worker/src/jobs/TakesPort.ts": "import { Ledger } from \"@resale/core/ports/Ledger.ts\"\nexport const j = Ledger\n",
+  "packages/worker/src/jobs/TakesPort.ts":
+    'import { Ledger } from "@resale/core/ports/Ledger.ts"\nexport const j = Ledger\n',
   // good: wiring files provide the ports
-  "packages/http/src/main.ts": "import { Ledger } from \"@resale/core/ports\"\nimport \"@resale/worker/jobs/TakesPort.ts\"\nexport const m = Ledger\n",
-  "packages/worker/src/LedgerLive.ts": "import { Ledger } from \"@resale/core/ports/Ledger.ts\"\nexport const l = Ledger\n",
-  "packages/worker/package.json": JSON.stringify({ name: "@resale/worker", type: "module", exports: { "./*": "./src/*" } }),
+  "packages/http/src/main.ts":
+    'import { Ledger } from "@resale/core/ports"\nimport "@resale/worker/jobs/TakesPort.ts"\nexport const m = Ledger\n',
+  "packages/worker/src/LedgerLive.ts":
+    'import { Ledger } from "@resale/core/ports/Ledger.ts"\nexport const l = Ledger\n',
+  "packages/worker/package.json": JSON.stringify({
+    name: "@resale/worker",
+    type: "module",
+    exports: { "./*": "./src/*" }
+  }),
   // bad: http imports the worker outside its entry
-  "packages/http/src/handlers/UsesWorker.ts": "import { j } from \"@resale/worker/jobs/TakesPort.ts\"\nexport const u = j\n"
+  "packages/http/src/handlers/UsesWorker.ts":
+    'import { j } from "@resale/worker/jobs/TakesPort.ts"\nexport const u = j\n'
 }
 
 /** `npm run depcheck` over the tree: its exit code and its error lines ("rule: from → to"). */
@@ -51,7 +65,12 @@ const depcheck = (cwd: string) =>
   new Promise<{ code: number; errors: ReadonlyArray<string> }>((resolve) =>
     execFile(
       process.execPath,
-      [join(repo, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs"), "packages", "--config", join(repo, ".dependency-cruiser.cjs")],
+      [
+        join(repo, "node_modules/dependency-cruiser/bin/dependency-cruiser.mjs"),
+        "packages",
+        "--config",
+        join(repo, ".dependency-cruiser.cjs")
+      ],
       { cwd },
       (error, stdout) =>
         resolve({

@@ -11,7 +11,16 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { cardTopup, CliDatabase, CliTestLayer, fund, json, receiptTopup, runResale, seedUser } from "./support/CliHarness.ts"
+import {
+  cardTopup,
+  CliDatabase,
+  CliTestLayer,
+  fund,
+  json,
+  receiptTopup,
+  runResale,
+  seedUser
+} from "./support/CliHarness.ts"
 import { runInProcess } from "./support/InProcessCli.ts"
 
 const tempDir = Effect.acquireRelease(
@@ -20,7 +29,7 @@ const tempDir = Effect.acquireRelease(
 )
 
 const emptyDatabase = Effect.acquireRelease(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const name = uniqueName("backup_target")
     yield* createDatabase(name)
     return databaseUrl(name)
@@ -34,7 +43,7 @@ const resale = (args: ReadonlyArray<string>, env: Record<string, string | undefi
 
 /** What an operator checks after a restore: users with balances, orders, top-ups and one user's ledger. */
 const snapshot = (env: Record<string, string | undefined>, user: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const users = json(yield* resale(["users", "list", "--limit", "100", "--json"], env))
     const orders = json(yield* resale(["orders", "list", "--limit", "100", "--json"], env))
     const topups = json(yield* resale(["topups", "list", "--limit", "100", "--json"], env))
@@ -43,53 +52,71 @@ const snapshot = (env: Record<string, string | undefined>, user: string) =>
   })
 
 layer(CliTestLayer, { timeout: "240 seconds", excludeTestServices: true })("resale db backup / restore", (it) => {
-  it.effect("external database -> backup -> fresh embedded data directory and empty external database: every balance and order", () =>
-    Effect.gen(function*() {
-      const ann = yield* seedUser("ann_backup")
-      const bob = yield* seedUser("bob_backup")
-      yield* fund(ann.id, 500_000)
-      yield* fund(bob.id, 400_000)
-      yield* OrderService.use((o) => o.create(ann.id, { kind: "stars", recipient: "friend_one", stars: 100 })).pipe(Effect.orDie)
-      const failed = yield* OrderService.use((o) => o.create(bob.id, { kind: "premium", recipient: "friend_two", months: 3 })).pipe(Effect.orDie)
-      yield* OrderService.use((o) => o.fail(failed.id, "marketplace refused")).pipe(Effect.orDie)
-      yield* receiptTopup(ann.id, 25_000)
-      yield* cardTopup(bob.id, 40_000)
+  it.effect(
+    "external database -> backup -> fresh embedded data directory and empty external database: every balance and order",
+    () =>
+      Effect.gen(function* () {
+        const ann = yield* seedUser("ann_backup")
+        const bob = yield* seedUser("bob_backup")
+        yield* fund(ann.id, 500_000)
+        yield* fund(bob.id, 400_000)
+        yield* OrderService.use((o) => o.create(ann.id, { kind: "stars", recipient: "friend_one", stars: 100 })).pipe(
+          Effect.orDie
+        )
+        const failed = yield* OrderService.use((o) =>
+          o.create(bob.id, { kind: "premium", recipient: "friend_two", months: 3 })
+        ).pipe(Effect.orDie)
+        yield* OrderService.use((o) => o.fail(failed.id, "marketplace refused")).pipe(Effect.orDie)
+        yield* receiptTopup(ann.id, 25_000)
+        yield* cardTopup(bob.id, 40_000)
 
-      const source = yield* CliDatabase
-      const sourceEnv = { DATABASE_URL: source.url, DATA_DIR: source.dataDir }
-      const dir = yield* tempDir
-      const file = join(dir, "resale.backup")
-      // The backup by the real launcher; everything else in process.
-      const made = yield* runResale(["db", "backup", file, "--json"], sourceEnv)
-      assert.strictEqual(made.code, 0, made.stderr)
-      assert.strictEqual(statSync(file).mode & 0o777, 0o600)
-      const before = yield* snapshot(sourceEnv, "@ann_backup")
-      assert.isAtLeast(before.orders.items?.length ?? before.orders.length, 2)
+        const source = yield* CliDatabase
+        const sourceEnv = { DATABASE_URL: source.url, DATA_DIR: source.dataDir }
+        const dir = yield* tempDir
+        const file = join(dir, "resale.backup")
+        // The backup by the real launcher; everything else in process.
+        const made = yield* runResale(["db", "backup", file, "--json"], sourceEnv)
+        assert.strictEqual(made.code, 0, made.stderr)
+        assert.strictEqual(statSync(file).mode & 0o777, 0o600)
+        const before = yield* snapshot(sourceEnv, "@ann_backup")
+        assert.isAtLeast(before.orders.items?.length ?? before.orders.length, 2)
 
-      // A fresh embedded data directory.
-      const embeddedEnv = { DATABASE_URL: undefined, DATA_DIR: join(dir, "fresh"), PORT: "9" }
-      const restored = yield* resale(["db", "restore", file, "--json"], embeddedEnv)
-      assert.strictEqual(restored.code, 0, restored.stderr)
-      assert.deepStrictEqual(yield* snapshot(embeddedEnv, "@ann_backup"), before)
-      // New rows get new ids after the restored ones.
-      const carol = yield* resale(["users", "adjust", "@bob_backup", "--amount", "1000", "--reason", "after restore", "--yes", "--json"], embeddedEnv)
-      assert.strictEqual(carol.code, 0, carol.stderr)
+        // A fresh embedded data directory.
+        const embeddedEnv = { DATABASE_URL: undefined, DATA_DIR: join(dir, "fresh"), PORT: "9" }
+        const restored = yield* resale(["db", "restore", file, "--json"], embeddedEnv)
+        assert.strictEqual(restored.code, 0, restored.stderr)
+        assert.deepStrictEqual(yield* snapshot(embeddedEnv, "@ann_backup"), before)
+        // New rows get new ids after the restored ones.
+        const carol = yield* resale(
+          ["users", "adjust", "@bob_backup", "--amount", "1000", "--reason", "after restore", "--yes", "--json"],
+          embeddedEnv
+        )
+        assert.strictEqual(carol.code, 0, carol.stderr)
 
-      // An empty external database.
-      const url = yield* emptyDatabase
-      const externalEnv = { DATABASE_URL: url, DATA_DIR: dir }
-      const again = yield* resale(["db", "restore", file], externalEnv)
-      assert.strictEqual(again.code, 0, again.stderr)
-      assert.deepStrictEqual(yield* snapshot(externalEnv, "@ann_backup"), before)
+        // An empty external database.
+        const url = yield* emptyDatabase
+        const externalEnv = { DATABASE_URL: url, DATA_DIR: dir }
+        const again = yield* resale(["db", "restore", file], externalEnv)
+        assert.strictEqual(again.code, 0, again.stderr)
+        assert.deepStrictEqual(yield* snapshot(externalEnv, "@ann_backup"), before)
 
-      // Not twice, and not from a damaged file.
-      const twice = yield* resale(["db", "restore", file], externalEnv)
-      assert.strictEqual(twice.code, 1)
-      assert.include(twice.stderr, "restore into a fresh data directory or an empty database")
-      const damaged = join(dir, "damaged.backup")
-      writeFileSync(damaged, "{\"format\":\"resale-backup\",\"version\":1,\"migration\":1,\"tables\":[{\"name\":\"users\",\"rows\":3}]}\n")
-      const bad = yield* resale(["db", "restore", damaged], { DATABASE_URL: undefined, DATA_DIR: join(dir, "other"), PORT: "9" })
-      assert.strictEqual(bad.code, 1)
-      assert.include(bad.stderr, "is not a complete resale backup")
-    }), 300_000)
+        // Not twice, and not from a damaged file.
+        const twice = yield* resale(["db", "restore", file], externalEnv)
+        assert.strictEqual(twice.code, 1)
+        assert.include(twice.stderr, "restore into a fresh data directory or an empty database")
+        const damaged = join(dir, "damaged.backup")
+        writeFileSync(
+          damaged,
+          '{"format":"resale-backup","version":1,"migration":1,"tables":[{"name":"users","rows":3}]}\n'
+        )
+        const bad = yield* resale(["db", "restore", damaged], {
+          DATABASE_URL: undefined,
+          DATA_DIR: join(dir, "other"),
+          PORT: "9"
+        })
+        assert.strictEqual(bad.code, 1)
+        assert.include(bad.stderr, "is not a complete resale backup")
+      }),
+    300_000
+  )
 })

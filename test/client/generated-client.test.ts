@@ -34,26 +34,34 @@ const firstDifference = (a: string, b: string): string => {
   const left = a.split("\n")
   const right = b.split("\n")
   const line = left.findIndex((text, i) => text !== right[i])
-  return line < 0 ? `line ${left.length + 1}` : `line ${line + 1}: ${JSON.stringify(left[line])} vs ${JSON.stringify(right[line])}`
+  return line < 0
+    ? `line ${left.length + 1}`
+    : `line ${line + 1}: ${JSON.stringify(left[line])} vs ${JSON.stringify(right[line])}`
 }
 
 // The server shows the Telegram widget (a bot name), so the shopper signs in as Telegram users do.
 layer(webWorldLayer({}, { botUsername: "resale_test_bot" }), { timeout: "180 seconds", excludeTestServices: true })(
   "a client generated from the served OpenAPI document",
   (it) => {
-    it.effect("the committed client types are what the served documents generate (regenerate: npm run generate:client)", () =>
-      Effect.gen(function*() {
-        const { url } = yield* WebWorld
-        for (const { file, path } of DOCUMENTS) {
-          const served = yield* Effect.promise(() => fetch(`${url}${path}`).then((r) => r.text()))
-          const generated = yield* Effect.promise(() => generateTypes(served))
-          const committed = committedTypes(file)
-          assert.isTrue(generated === committed, `${file} drifted from ${path} at ${firstDifference(generated, committed)}`)
-        }
-      }))
+    it.effect(
+      "the committed client types are what the served documents generate (regenerate: npm run generate:client)",
+      () =>
+        Effect.gen(function* () {
+          const { url } = yield* WebWorld
+          for (const { file, path } of DOCUMENTS) {
+            const served = yield* Effect.promise(() => fetch(`${url}${path}`).then((r) => r.text()))
+            const generated = yield* Effect.promise(() => generateTypes(served))
+            const committed = committedTypes(file)
+            assert.isTrue(
+              generated === committed,
+              `${file} drifted from ${path} at ${firstDifference(generated, committed)}`
+            )
+          }
+        })
+    )
 
     it.effect("sign in, API key, top-up, bank payment, stars order, completion, order list", () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const { url } = yield* WebWorld
         // The shopper's session (the Telegram callback's cookie) makes the API key and the top-up.
         const cookie = yield* signIn(url, 97_000_101, "client_journey")
@@ -94,17 +102,28 @@ layer(webWorldLayer({}, { botUsername: "resale_test_bot" }), { timeout: "180 sec
 
         // The worker fulfils it in the sandbox; the integrator follows the order until it is final.
         const order_id = created.order.order_id
-        const final = yield* ok(() => integrator.GET("/v2/api/orders/{order_id}", { params: { path: { order_id } } })).pipe(
+        const final = yield* ok(() =>
+          integrator.GET("/v2/api/orders/{order_id}", { params: { path: { order_id } } })
+        ).pipe(
           Effect.repeat({ schedule: Schedule.spaced("500 millis"), until: (order) => FINAL.includes(order.status) }),
           Effect.timeout("120 seconds")
         )
-        assert.deepStrictEqual([final.status, final.kind, final.stars, final.username], ["completed", "stars", 100, "friend_of_client"])
+        assert.deepStrictEqual(
+          [final.status, final.kind, final.stars, final.username],
+          ["completed", "stars", 100, "friend_of_client"]
+        )
         assert.isString(final.tx_id)
 
-        const list = yield* ok(() => integrator.GET("/v2/api/orders", { params: { query: { status: "completed", kind: "stars", limit: 10 } } }))
-        assert.deepStrictEqual(list.orders.map((o) => o.order_id), [order_id])
+        const list = yield* ok(() =>
+          integrator.GET("/v2/api/orders", { params: { query: { status: "completed", kind: "stars", limit: 10 } } })
+        )
+        assert.deepStrictEqual(
+          list.orders.map((o) => o.order_id),
+          [order_id]
+        )
         assert.isFalse(list.has_more)
         assert.strictEqual((yield* ok(() => integrator.GET("/v2/api/balance"))).balance_uzs, created.balance_uzs)
-      }))
+      })
+    )
   }
 )

@@ -19,12 +19,15 @@ const clean = (extra: Record<string, string>): NodeJS.ProcessEnv => {
 // The start bundle of the entry's sources, as `npm start` and `npm run worker` run it.
 const run = (entry: "server" | "worker", env: Record<string, string>) =>
   Effect.flatMap(bundledEntry(entry), (main) =>
-    Effect.promise(() =>
-      new Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resolve) => {
-        execFile(NODE, [main], { cwd: ROOT, env: clean(env), timeout: 60_000 }, (error, stdout, stderr) =>
-          resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
-      })
-    ))
+    Effect.promise(
+      () =>
+        new Promise<{ readonly code: number | null; readonly stdout: string; readonly stderr: string }>((resolve) => {
+          execFile(NODE, [main], { cwd: ROOT, env: clean(env), timeout: 60_000 }, (error, stdout, stderr) =>
+            resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr })
+          )
+        })
+    )
+  )
 
 const SERVER = "server"
 const WORKER = "worker"
@@ -32,56 +35,68 @@ const WORKER = "worker"
 const reportLines = (stderr: string) => stderr.trim().split("\n")
 
 describe("configuration problems at start", () => {
-  it.live("npm start lists every bad setting at once, one line each, and exits 1 without a stack", () =>
-    Effect.gen(function*() {
-      const { code, stderr, stdout } = yield* run(SERVER, {
-        SANDBOX: "true",
-        PORT: "eighty",
-        DATABASE_URL: "localhost:5432/resale",
-        ORDER_LEASE: "a minute",
-        WORKER_CONCURRENCY: "-1",
-        GIFT_SENDERS: "user, the girl"
-      })
-      assert.strictEqual(code, 1, stderr)
-      assert.deepStrictEqual(reportLines(stderr), [
-        "resale cannot start: the configuration has 5 problems (sandbox mode: SANDBOX=true):",
-        `  PORT: expected a port number from 0 to 65535, got "eighty"`,
-        "  DATABASE_URL: expected a URL like postgres://user:password@host:5432/database",
-        `  GIFT_SENDERS: expected comma-separated names of letters, digits and _, got "user, the girl"`,
-        `  WORKER_CONCURRENCY: expected a whole number of at least 1, got "-1"`,
-        `  ORDER_LEASE: expected a duration such as "5 seconds" or "1500 millis", got "a minute"`
-      ])
-      // At most the lifecycle line of the logger ("server stopped: ConfigProblems"), never a stack.
-      assert.notInclude(`${stdout}${stderr}`, "    at ")
-    }), 90_000)
+  it.live(
+    "npm start lists every bad setting at once, one line each, and exits 1 without a stack",
+    () =>
+      Effect.gen(function* () {
+        const { code, stderr, stdout } = yield* run(SERVER, {
+          SANDBOX: "true",
+          PORT: "eighty",
+          DATABASE_URL: "localhost:5432/resale",
+          ORDER_LEASE: "a minute",
+          WORKER_CONCURRENCY: "-1",
+          GIFT_SENDERS: "user, the girl"
+        })
+        assert.strictEqual(code, 1, stderr)
+        assert.deepStrictEqual(reportLines(stderr), [
+          "resale cannot start: the configuration has 5 problems (sandbox mode: SANDBOX=true):",
+          `  PORT: expected a port number from 0 to 65535, got "eighty"`,
+          "  DATABASE_URL: expected a URL like postgres://user:password@host:5432/database",
+          `  GIFT_SENDERS: expected comma-separated names of letters, digits and _, got "user, the girl"`,
+          `  WORKER_CONCURRENCY: expected a whole number of at least 1, got "-1"`,
+          `  ORDER_LEASE: expected a duration such as "5 seconds" or "1500 millis", got "a minute"`
+        ])
+        // At most the lifecycle line of the logger ("server stopped: ConfigProblems"), never a stack.
+        assert.notInclude(`${stdout}${stderr}`, "    at ")
+      }),
+    90_000
+  )
 
-  it.live("production refuses to start without TELEGRAM_BOT_TOKEN and SESSION_SECRET or with a weak ADMIN_TOKEN", () =>
-    Effect.gen(function*() {
-      const { code, stderr } = yield* run(SERVER, {
-        SANDBOX: "false",
-        WORKER: "false",
-        ADMIN_TOKEN: "only-twenty-chars-xx",
-        FRAGMENT_COOKIES: "stel_ssid=a; stel_dt=-1; stel_token=b; stel_ton_token=c"
-      })
-      assert.strictEqual(code, 1, stderr)
-      assert.deepStrictEqual(reportLines(stderr), [
-        "resale cannot start: the configuration has 3 problems (production mode: SANDBOX=false):",
-        "  TELEGRAM_BOT_TOKEN: required outside sandbox mode (the bot's token from @BotFather)",
-        "  SESSION_SECRET: required outside sandbox mode (at least 32 random characters)",
-        "  ADMIN_TOKEN: too weak: at least 24 characters are required outside sandbox mode"
-      ])
-      assert.notInclude(stderr, "only-twenty-chars-xx")
-    }), 90_000)
+  it.live(
+    "production refuses to start without TELEGRAM_BOT_TOKEN and SESSION_SECRET or with a weak ADMIN_TOKEN",
+    () =>
+      Effect.gen(function* () {
+        const { code, stderr } = yield* run(SERVER, {
+          SANDBOX: "false",
+          WORKER: "false",
+          ADMIN_TOKEN: "only-twenty-chars-xx",
+          FRAGMENT_COOKIES: "stel_ssid=a; stel_dt=-1; stel_token=b; stel_ton_token=c"
+        })
+        assert.strictEqual(code, 1, stderr)
+        assert.deepStrictEqual(reportLines(stderr), [
+          "resale cannot start: the configuration has 3 problems (production mode: SANDBOX=false):",
+          "  TELEGRAM_BOT_TOKEN: required outside sandbox mode (the bot's token from @BotFather)",
+          "  SESSION_SECRET: required outside sandbox mode (at least 32 random characters)",
+          "  ADMIN_TOKEN: too weak: at least 24 characters are required outside sandbox mode"
+        ])
+        assert.notInclude(stderr, "only-twenty-chars-xx")
+      }),
+    90_000
+  )
 
-  it.live("npm run worker outside sandbox names its missing database, hot wallet and Fragment session", () =>
-    Effect.gen(function*() {
-      const { code, stderr } = yield* run(WORKER, { SANDBOX: "false" })
-      assert.strictEqual(code, 1, stderr)
-      assert.deepStrictEqual(reportLines(stderr), [
-        "resale cannot start: the configuration has 3 problems (production mode: SANDBOX=false):",
-        "  HOT_WALLET_MNEMONIC: required outside sandbox mode (the 24 words of the wallet that pays Fragment)",
-        "  DATABASE_URL: required for `npm run worker` (the PostgreSQL the server uses)",
-        "  FRAGMENT_COOKIES: required outside sandbox mode (a signed-in Fragment session)"
-      ])
-    }), 90_000)
+  it.live(
+    "npm run worker outside sandbox names its missing database, hot wallet and Fragment session",
+    () =>
+      Effect.gen(function* () {
+        const { code, stderr } = yield* run(WORKER, { SANDBOX: "false" })
+        assert.strictEqual(code, 1, stderr)
+        assert.deepStrictEqual(reportLines(stderr), [
+          "resale cannot start: the configuration has 3 problems (production mode: SANDBOX=false):",
+          "  HOT_WALLET_MNEMONIC: required outside sandbox mode (the 24 words of the wallet that pays Fragment)",
+          "  DATABASE_URL: required for `npm run worker` (the PostgreSQL the server uses)",
+          "  FRAGMENT_COOKIES: required outside sandbox mode (a signed-in Fragment session)"
+        ])
+      }),
+    90_000
+  )
 })

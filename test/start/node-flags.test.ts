@@ -13,7 +13,8 @@ import { NODE, ROOT } from "../support/ServerEntry.ts"
 /** The flags before the script of each `node --flag ... script` command, by where it was found. */
 const commands = (): Array<{ readonly where: string; readonly flags: Array<string> }> => {
   const found: Array<{ where: string; flags: Array<string> }> = []
-  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts
+  const scripts = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> })
+    .scripts
   for (const [name, command] of Object.entries(scripts)) {
     const flags = /^node\s+((?:--\S+\s+)+)/.exec(command)?.[1]
     if (flags !== undefined) found.push({ where: `package.json ${name}`, flags: flags.trim().split(/\s+/) })
@@ -34,7 +35,12 @@ describe("the start commands' Node flags", () => {
   it("every one is accepted by the pinned Node", () => {
     const found = commands()
     const where = found.map((command) => command.where)
-    assert.includeMembers(where, ["package.json start", "package.json worker", "resale.service", "resale-worker.service"])
+    assert.includeMembers(where, [
+      "package.json start",
+      "package.json worker",
+      "resale.service",
+      "resale-worker.service"
+    ])
     for (const { flags, where } of found) {
       const started = run(flags)
       assert.strictEqual(started.status, 0, `${where}: ${flags.join(" ")}: ${started.stderr}`)

@@ -36,93 +36,119 @@ const parsePrometheus = (text: string) => {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line)
     assert.isNotNull(match, `not a sample line: ${line}`)
     const labels: Record<string, string> = {}
-    for (const pair of (match![2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1]!] = pair[2]!
+    for (const pair of (match![2] ?? "").matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g))
+      labels[pair[1]!] = pair[2]!
     samples.push({ name: match![1]!, labels, value: Number(match![3]) })
   }
   return samples
 }
 
 describe("logs, metrics and probes of the running server", () => {
-  it.live("JSON lines, request lines, lifecycle lines, no secret; /metrics parsed; /livez and /readyz", () =>
-    Effect.gen(function*() {
-      const name = uniqueName("ops_logs")
-      yield* Effect.acquireRelease(createDatabase(name), () => dropDatabase(name).pipe(Effect.orDie)).pipe(Effect.orDie)
-      const dataDir = mkdtempSync(join(tmpdir(), "resale-ops-"))
-      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
-      const port = yield* Effect.promise(freePort)
-      const base = `http://127.0.0.1:${port}`
-      const env: NodeJS.ProcessEnv = {
-        PATH: process.env["PATH"],
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        DATABASE_URL: databaseUrl(name),
-        ADMIN_TOKEN,
-        TELEGRAM_API_URL: "http://127.0.0.1:9"
-      }
-      // The start bundle of these sources, as `npm start` runs it.
-      const server = yield* startEntry(env, port, undefined, yield* bundledEntry("server"))
-
-      assert.deepStrictEqual(JSON.parse((yield* fetchText(`${base}/livez`)).text), { status: "ok" })
-      const ready = yield* fetchText(`${base}/readyz`)
-      assert.strictEqual(ready.status, 200)
-      assert.deepStrictEqual(JSON.parse(ready.text).checks, { database: "ok", migrations: "ok", worker: "ok" })
-      assert.strictEqual((yield* fetchText(`${base}/healthz`)).status, 200)
-
-      // Secrets where a careless caller might put them: in the path, and the admin token in its header.
-      yield* fetchText(`${base}/v2/${API_KEY}/${encodeURIComponent(MNEMONIC)}`)
-      const markPaid = yield* fetchText(`${base}/v2/api/admin/topups/999999/mark-paid`, {
-        method: "POST",
-        headers: { "x-admin-token": ADMIN_TOKEN, "content-type": "application/json" },
-        body: "{}"
-      })
-      yield* fetchText(`${base}/v2/api/pricing`)
-
-      const metrics = yield* fetchText(`${base}/metrics`)
-      assert.strictEqual(metrics.status, 200)
-      const samples = parsePrometheus(metrics.text)
-      const requests = (route: string) =>
-        samples.find((s) => s.name === "http_requests_total" && s.labels["route"] === route && s.labels["status"] === "200")
-      assert.isAtLeast(requests("/livez")?.value ?? 0, 1)
-      assert.isAtLeast(requests("/readyz")?.value ?? 0, 1)
-      assert.isTrue(samples.some((s) => s.name === "http_request_duration_seconds_bucket" && s.labels["le"] === "+Inf"))
-      for (const gauge of ["resale_outbox_backlog", "resale_refunds", "resale_order_fulfilment_attempts"]) {
-        assert.isTrue(samples.some((s) => s.name === gauge), `${gauge} in /metrics`)
-      }
-      // The hot wallet's balance is read from the chain by the worker, once it has started.
-      const chainSamples = yield* Effect.gen(function*() {
-        for (let attempt = 0; attempt < 120; attempt++) {
-          const found = parsePrometheus((yield* fetchText(`${base}/metrics`)).text)
-          if (found.some((s) => s.name === "resale_hot_wallet_balance_ton")) return found
-          yield* Effect.sleep("500 millis")
+  it.live(
+    "JSON lines, request lines, lifecycle lines, no secret; /metrics parsed; /livez and /readyz",
+    () =>
+      Effect.gen(function* () {
+        const name = uniqueName("ops_logs")
+        yield* Effect.acquireRelease(createDatabase(name), () => dropDatabase(name).pipe(Effect.orDie)).pipe(
+          Effect.orDie
+        )
+        const dataDir = mkdtempSync(join(tmpdir(), "resale-ops-"))
+        yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+        const port = yield* Effect.promise(freePort)
+        const base = `http://127.0.0.1:${port}`
+        const env: NodeJS.ProcessEnv = {
+          PATH: process.env["PATH"],
+          PORT: String(port),
+          DATA_DIR: dataDir,
+          DATABASE_URL: databaseUrl(name),
+          ADMIN_TOKEN,
+          TELEGRAM_API_URL: "http://127.0.0.1:9"
         }
-        return yield* Effect.die(new Error("resale_hot_wallet_balance_ton never appeared in /metrics"))
-      })
-      assert.isAtLeast(chainSamples.find((s) => s.name === "resale_hot_wallet_balance_ton")!.value, 0)
-      assert.strictEqual(chainSamples.find((s) => s.name === "resale_key_derivations_in_progress")?.value, 0)
-      // Through a proxy (X-Forwarded-For) only with the token.
-      assert.strictEqual((yield* fetchText(`${base}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9" } })).status, 401)
-      const withToken = yield* fetchText(`${base}/metrics`, {
-        headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${ADMIN_TOKEN}` }
-      })
-      assert.strictEqual(withToken.status, 200)
+        // The start bundle of these sources, as `npm start` runs it.
+        const server = yield* startEntry(env, port, undefined, yield* bundledEntry("server"))
 
-      assert.strictEqual(yield* stopEntry(server), 0)
-      const text = server.stdout()
-      const lines = text.split("\n").filter((line) => line !== "").map((line) => JSON.parse(line) as Record<string, unknown>)
-      for (const line of lines) {
-        assert.match(String(line["time"]), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
-        assert.oneOf(line["level"], ["trace", "debug", "info", "warn", "error", "fatal"])
-        assert.isString(line["message"])
-      }
-      const started = lines.find((line) => line["message"] === "server started")!
-      assert.strictEqual((started["config"] as Record<string, unknown>)["admin_token"], "<redacted>")
-      const admin = lines.find((line) => line["route"] === "/v2/api/admin/topups/:topup_id/mark-paid")!
-      assert.deepInclude(admin, { method: "POST", status: markPaid.status, user: "operator", path: "/v2/api/admin/topups/999999/mark-paid" })
-      assert.isNumber(admin["duration_ms"])
-      assert.isString(admin["client"])
-      assert.match(String(admin["request_id"]), /\S/, "the request id is on the request's line")
-      assert.isTrue(lines.some((line) => line["message"] === "server: shutdown begun"))
-      assert.strictEqual(lines.at(-1)!["message"], "server: shutdown done")
-      for (const secret of [ADMIN_TOKEN, API_KEY, "abandon ability", "abandon%20ability"]) assert.notInclude(server.output(), secret)
-    }), 180_000)
+        assert.deepStrictEqual(JSON.parse((yield* fetchText(`${base}/livez`)).text), { status: "ok" })
+        const ready = yield* fetchText(`${base}/readyz`)
+        assert.strictEqual(ready.status, 200)
+        assert.deepStrictEqual(JSON.parse(ready.text).checks, { database: "ok", migrations: "ok", worker: "ok" })
+        assert.strictEqual((yield* fetchText(`${base}/healthz`)).status, 200)
+
+        // Secrets where a careless caller might put them: in the path, and the admin token in its header.
+        yield* fetchText(`${base}/v2/${API_KEY}/${encodeURIComponent(MNEMONIC)}`)
+        const markPaid = yield* fetchText(`${base}/v2/api/admin/topups/999999/mark-paid`, {
+          method: "POST",
+          headers: { "x-admin-token": ADMIN_TOKEN, "content-type": "application/json" },
+          body: "{}"
+        })
+        yield* fetchText(`${base}/v2/api/pricing`)
+
+        const metrics = yield* fetchText(`${base}/metrics`)
+        assert.strictEqual(metrics.status, 200)
+        const samples = parsePrometheus(metrics.text)
+        const requests = (route: string) =>
+          samples.find(
+            (s) => s.name === "http_requests_total" && s.labels["route"] === route && s.labels["status"] === "200"
+          )
+        assert.isAtLeast(requests("/livez")?.value ?? 0, 1)
+        assert.isAtLeast(requests("/readyz")?.value ?? 0, 1)
+        assert.isTrue(
+          samples.some((s) => s.name === "http_request_duration_seconds_bucket" && s.labels["le"] === "+Inf")
+        )
+        for (const gauge of ["resale_outbox_backlog", "resale_refunds", "resale_order_fulfilment_attempts"]) {
+          assert.isTrue(
+            samples.some((s) => s.name === gauge),
+            `${gauge} in /metrics`
+          )
+        }
+        // The hot wallet's balance is read from the chain by the worker, once it has started.
+        const chainSamples = yield* Effect.gen(function* () {
+          for (let attempt = 0; attempt < 120; attempt++) {
+            const found = parsePrometheus((yield* fetchText(`${base}/metrics`)).text)
+            if (found.some((s) => s.name === "resale_hot_wallet_balance_ton")) return found
+            yield* Effect.sleep("500 millis")
+          }
+          return yield* Effect.die(new Error("resale_hot_wallet_balance_ton never appeared in /metrics"))
+        })
+        assert.isAtLeast(chainSamples.find((s) => s.name === "resale_hot_wallet_balance_ton")!.value, 0)
+        assert.strictEqual(chainSamples.find((s) => s.name === "resale_key_derivations_in_progress")?.value, 0)
+        // Through a proxy (X-Forwarded-For) only with the token.
+        assert.strictEqual(
+          (yield* fetchText(`${base}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9" } })).status,
+          401
+        )
+        const withToken = yield* fetchText(`${base}/metrics`, {
+          headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${ADMIN_TOKEN}` }
+        })
+        assert.strictEqual(withToken.status, 200)
+
+        assert.strictEqual(yield* stopEntry(server), 0)
+        const text = server.stdout()
+        const lines = text
+          .split("\n")
+          .filter((line) => line !== "")
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+        for (const line of lines) {
+          assert.match(String(line["time"]), /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/)
+          assert.oneOf(line["level"], ["trace", "debug", "info", "warn", "error", "fatal"])
+          assert.isString(line["message"])
+        }
+        const started = lines.find((line) => line["message"] === "server started")!
+        assert.strictEqual((started["config"] as Record<string, unknown>)["admin_token"], "<redacted>")
+        const admin = lines.find((line) => line["route"] === "/v2/api/admin/topups/:topup_id/mark-paid")!
+        assert.deepInclude(admin, {
+          method: "POST",
+          status: markPaid.status,
+          user: "operator",
+          path: "/v2/api/admin/topups/999999/mark-paid"
+        })
+        assert.isNumber(admin["duration_ms"])
+        assert.isString(admin["client"])
+        assert.match(String(admin["request_id"]), /\S/, "the request id is on the request's line")
+        assert.isTrue(lines.some((line) => line["message"] === "server: shutdown begun"))
+        assert.strictEqual(lines.at(-1)!["message"], "server: shutdown done")
+        for (const secret of [ADMIN_TOKEN, API_KEY, "abandon ability", "abandon%20ability"])
+          assert.notInclude(server.output(), secret)
+      }),
+    180_000
+  )
 })

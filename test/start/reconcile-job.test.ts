@@ -23,11 +23,15 @@ import { randomBytes } from "node:crypto"
 
 const TON = 1_000_000_000n
 
-const Silent = Layer.succeed(Notifier)(Notifier.of({
-  push: () => Effect.fail(new NotifierError({ channel: "push", reason: "NotConfigured", message: "test" })),
-  botMessage: () => Effect.fail(new NotifierError({ channel: "bot", reason: "NotConfigured", message: "test" }))
-}))
-const Gifts = Layer.effect(GiftSender)(Effect.map(makeSimulatedGiftSender({ accounts: ["user"] }), (sim) => sim.service))
+const Silent = Layer.succeed(Notifier)(
+  Notifier.of({
+    push: () => Effect.fail(new NotifierError({ channel: "push", reason: "NotConfigured", message: "test" })),
+    botMessage: () => Effect.fail(new NotifierError({ channel: "bot", reason: "NotConfigured", message: "test" }))
+  })
+)
+const Gifts = Layer.effect(GiftSender)(
+  Effect.map(makeSimulatedGiftSender({ accounts: ["user"] }), (sim) => sim.service)
+)
 
 /** One emulator, the Fragment simulator on it, a fresh database: the world the jobs run in. */
 const World = Layer.mergeAll(
@@ -47,14 +51,17 @@ const fingerprint = () => randomBytes(32).toString("hex")
 
 /** A funded wallet of a phrase made for this run (never written anywhere). */
 const fundedWallet = (ton: bigint) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const chain = yield* Blockchain
     const faucet = yield* SandboxBlockchain
     const phrase = Redacted.make((yield* Effect.promise(() => mnemonicNew(24))).join(" "))
     const first = yield* Effect.flip(chain.resolveWallet(phrase))
     assert.strictEqual(first.reason, "WalletNotFound")
     const key = (yield* Effect.orDie(deriveKeys(phrase))).find((k) => k.kind === "ton")!
-    const address = walletContract("v5r1", key.key.publicKey, -239).address.toString({ bounceable: false, urlSafe: true })
+    const address = walletContract("v5r1", key.key.publicKey, -239).address.toString({
+      bounceable: false,
+      urlSafe: true
+    })
     yield* faucet.fund(address, (ton * TON) as Nanoton)
     return yield* chain.resolveWallet(phrase)
   })
@@ -74,7 +81,7 @@ const transferClaim = (orderId: string, walletAddress: string, to: string, amoun
 
 /** Polls the record until it is done or failed. */
 const settled = (orderId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const records = yield* DirectPurchaseRecords
     for (let i = 0; i < 120; i++) {
       const found = Option.getOrThrow(Array.head(yield* records.findByOrderId(orderId)))
@@ -85,57 +92,81 @@ const settled = (orderId: string) =>
   })
 
 layer(World, { timeout: "180 seconds", excludeTestServices: true })("worker reconcile job", (it) => {
-  it.effect("settles a paid unknown payment (done, once), one never signed (failed) and a dead process's sent one (done)", () =>
-    Effect.gen(function*() {
-      const chain = yield* Blockchain
-      const records = yield* DirectPurchaseRecords
-      // The jobs start; the payments job makes its first (immediate) round on an empty table, then sleeps an hour.
-      yield* Layer.build(WorkerJobsLive.pipe(Layer.provide(Layer.mergeAll(Settings, Silent, Gifts))))
-      yield* Effect.sleep("1 second")
+  it.effect(
+    "settles a paid unknown payment (done, once), one never signed (failed) and a dead process's sent one (done)",
+    () =>
+      Effect.gen(function* () {
+        const chain = yield* Blockchain
+        const records = yield* DirectPurchaseRecords
+        // The jobs start; the payments job makes its first (immediate) round on an empty table, then sleeps an hour.
+        yield* Layer.build(WorkerJobsLive.pipe(Layer.provide(Layer.mergeAll(Settings, Silent, Gifts))))
+        yield* Effect.sleep("1 second")
 
-      // A transfer whose answer was lost after it was sent: signed, sent, recorded as unknown.
-      const payer = yield* fundedWallet(40n)
-      const paid = `rj-paid-${fingerprint().slice(0, 8)}`
-      const to = freshAddress()
-      const paidId = (yield* records.claim(transferClaim(paid, payer.address, to, 2n * TON), new Date())).record.id
-      const signed = yield* chain.prepareTransfer(payer, { to, amount: (2n * TON) as Nanoton })
-      yield* records.transition(paidId, ["pending"], "sending", { prepared: signed, payTo: to, payAmount: signed.amount, lock: true }, new Date())
-      yield* chain.send(signed)
-      yield* records.transition(paidId, ["sending"], "unknown", {
-        errorReason: "TransferFailed",
-        errorMessage: "the node stopped answering after the message was sent"
-      }, new Date())
+        // A transfer whose answer was lost after it was sent: signed, sent, recorded as unknown.
+        const payer = yield* fundedWallet(40n)
+        const paid = `rj-paid-${fingerprint().slice(0, 8)}`
+        const to = freshAddress()
+        const paidId = (yield* records.claim(transferClaim(paid, payer.address, to, 2n * TON), new Date())).record.id
+        const signed = yield* chain.prepareTransfer(payer, { to, amount: (2n * TON) as Nanoton })
+        yield* records.transition(
+          paidId,
+          ["pending"],
+          "sending",
+          { prepared: signed, payTo: to, payAmount: signed.amount, lock: true },
+          new Date()
+        )
+        yield* chain.send(signed)
+        yield* records.transition(
+          paidId,
+          ["sending"],
+          "unknown",
+          {
+            errorReason: "TransferFailed",
+            errorMessage: "the node stopped answering after the message was sent"
+          },
+          new Date()
+        )
 
-      // One whose process died before anything was signed.
-      const abandoned = `rj-abandoned-${fingerprint().slice(0, 8)}`
-      const abandonedId = (yield* records.claim(transferClaim(abandoned, payer.address, freshAddress(), TON), new Date())).record.id
-      yield* records.transition(abandonedId, ["pending"], "unknown", {}, new Date())
+        // One whose process died before anything was signed.
+        const abandoned = `rj-abandoned-${fingerprint().slice(0, 8)}`
+        const abandonedId = (yield* records.claim(
+          transferClaim(abandoned, payer.address, freshAddress(), TON),
+          new Date()
+        )).record.id
+        yield* records.transition(abandonedId, ["pending"], "unknown", {}, new Date())
 
-      // A process that died right after sending: left `sending`, untouched past PAYMENT_STALE_AFTER.
-      const other = yield* fundedWallet(10n)
-      const dead = `rj-dead-${fingerprint().slice(0, 8)}`
-      const to2 = freshAddress()
-      const deadId = (yield* records.claim(transferClaim(dead, other.address, to2, TON), new Date())).record.id
-      const signed2 = yield* chain.prepareTransfer(other, { to: to2, amount: TON as Nanoton })
-      yield* records.transition(deadId, ["pending"], "sending", { prepared: signed2, payTo: to2, payAmount: signed2.amount, lock: true }, new Date())
-      yield* chain.send(signed2)
+        // A process that died right after sending: left `sending`, untouched past PAYMENT_STALE_AFTER.
+        const other = yield* fundedWallet(10n)
+        const dead = `rj-dead-${fingerprint().slice(0, 8)}`
+        const to2 = freshAddress()
+        const deadId = (yield* records.claim(transferClaim(dead, other.address, to2, TON), new Date())).record.id
+        const signed2 = yield* chain.prepareTransfer(other, { to: to2, amount: TON as Nanoton })
+        yield* records.transition(
+          deadId,
+          ["pending"],
+          "sending",
+          { prepared: signed2, payTo: to2, payAmount: signed2.amount, lock: true },
+          new Date()
+        )
+        yield* chain.send(signed2)
 
-      const paidAfter = yield* settled(paid)
-      assert.strictEqual(paidAfter.state, "done")
-      assert.match(paidAfter.txHash ?? "", /^[0-9a-f]{64}$/)
-      assert.isAbove(Number(paidAfter.fee), 0)
-      assert.strictEqual(yield* chain.balance(payer.address), payer.balance - 2n * TON - paidAfter.fee!)
+        const paidAfter = yield* settled(paid)
+        assert.strictEqual(paidAfter.state, "done")
+        assert.match(paidAfter.txHash ?? "", /^[0-9a-f]{64}$/)
+        assert.isAbove(Number(paidAfter.fee), 0)
+        assert.strictEqual(yield* chain.balance(payer.address), payer.balance - 2n * TON - paidAfter.fee!)
 
-      const abandonedAfter = yield* settled(abandoned)
-      assert.deepStrictEqual([abandonedAfter.state, abandonedAfter.errorReason], ["failed", "Abandoned"])
+        const abandonedAfter = yield* settled(abandoned)
+        assert.deepStrictEqual([abandonedAfter.state, abandonedAfter.errorReason], ["failed", "Abandoned"])
 
-      const deadAfter = yield* settled(dead)
-      assert.strictEqual(deadAfter.state, "done")
-      assert.strictEqual(yield* chain.balance(other.address), other.balance - TON - deadAfter.fee!)
+        const deadAfter = yield* settled(dead)
+        assert.strictEqual(deadAfter.state, "done")
+        assert.strictEqual(yield* chain.balance(other.address), other.balance - TON - deadAfter.fee!)
 
-      // Nothing is sent twice: the rounds that follow leave the balances alone.
-      yield* Effect.sleep("1 second")
-      assert.strictEqual(yield* chain.balance(payer.address), payer.balance - 2n * TON - paidAfter.fee!)
-      assert.strictEqual(yield* chain.balance(other.address), other.balance - TON - deadAfter.fee!)
-    }).pipe(Effect.scoped))
+        // Nothing is sent twice: the rounds that follow leave the balances alone.
+        yield* Effect.sleep("1 second")
+        assert.strictEqual(yield* chain.balance(payer.address), payer.balance - 2n * TON - paidAfter.fee!)
+        assert.strictEqual(yield* chain.balance(other.address), other.balance - TON - deadAfter.fee!)
+      }).pipe(Effect.scoped)
+  )
 })

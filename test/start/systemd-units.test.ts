@@ -26,12 +26,19 @@ describe.skipIf(!analyzer)("systemd units (skipped when systemd-analyze is not i
     const dir = mkdtempSync(join(tmpdir(), "resale-units-"))
     try {
       const files = readdirSync(UNITS).filter((name) => /\.(service|timer)$/.test(name))
-      assert.includeMembers(files, ["resale.service", "resale-worker.service", "resale-backup.service", "resale-backup.timer"])
+      assert.includeMembers(files, [
+        "resale.service",
+        "resale-worker.service",
+        "resale-backup.service",
+        "resale-backup.timer"
+      ])
       for (const name of files) {
         const text = readFileSync(join(UNITS, name), "utf8").replaceAll("/opt/resale/", ROOT)
         writeFileSync(join(dir, name), text)
       }
-      const run = spawnSync("systemd-analyze", ["verify", "--man=no", ...files.map((name) => join(dir, name))], { encoding: "utf8" })
+      const run = spawnSync("systemd-analyze", ["verify", "--man=no", ...files.map((name) => join(dir, name))], {
+        encoding: "utf8"
+      })
       assert.strictEqual(run.status, 0, run.stderr)
       assert.strictEqual(run.stderr.trim(), "", "no warning")
     } finally {

@@ -33,7 +33,12 @@ export interface StartedEntry {
  * is printed (it may follow the first 200 by a moment). `main`: the module node runs, the sources'
  * entry unless given (e.g. its start bundle).
  */
-export const startEntry = (env: NodeJS.ProcessEnv, port: number, timeoutMs = 120_000, main = "packages/http/src/main.ts") =>
+export const startEntry = (
+  env: NodeJS.ProcessEnv,
+  port: number,
+  timeoutMs = 120_000,
+  main = "packages/http/src/main.ts"
+) =>
   Effect.promise(async (): Promise<StartedEntry> => {
     const child = spawn(NODE, [main], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] })
     let output = ""
@@ -45,9 +50,12 @@ export const startEntry = (env: NodeJS.ProcessEnv, port: number, timeoutMs = 120
     child.stderr!.on("data", (d) => (output += d))
     const deadline = Date.now() + timeoutMs
     while (Date.now() < deadline && child.exitCode === null) {
-      const health = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) })
-        .then((r) => r.status, () => 0)
-      if (health === 200 && output.includes("API reference:")) return { child, output: () => output, stdout: () => stdout }
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+        (r) => r.status,
+        () => 0
+      )
+      if (health === 200 && output.includes("API reference:"))
+        return { child, output: () => output, stdout: () => stdout }
       await new Promise((r) => setTimeout(r, 200))
     }
     child.kill("SIGKILL")
@@ -56,17 +64,19 @@ export const startEntry = (env: NodeJS.ProcessEnv, port: number, timeoutMs = 120
 
 /** SIGTERM, then the exit code (or signal) once the process has stopped; SIGKILL after a minute. */
 export const stopEntry = (started: StartedEntry) =>
-  Effect.promise(() =>
-    new Promise<number | string>((resolve) => {
-      const { child } = started
-      if (child.exitCode !== null || child.signalCode !== null) return resolve(child.exitCode ?? String(child.signalCode))
-      const killer = setTimeout(() => child.kill("SIGKILL"), 60_000)
-      child.once("exit", (code, signal) => {
-        clearTimeout(killer)
-        resolve(code ?? String(signal))
+  Effect.promise(
+    () =>
+      new Promise<number | string>((resolve) => {
+        const { child } = started
+        if (child.exitCode !== null || child.signalCode !== null)
+          return resolve(child.exitCode ?? String(child.signalCode))
+        const killer = setTimeout(() => child.kill("SIGKILL"), 60_000)
+        child.once("exit", (code, signal) => {
+          clearTimeout(killer)
+          resolve(code ?? String(signal))
+        })
+        child.kill("SIGTERM")
       })
-      child.kill("SIGTERM")
-    })
   )
 
 /** A started entry, stopped when the scope closes. */

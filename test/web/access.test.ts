@@ -13,17 +13,25 @@ import { browser, person } from "./support/Browser.ts"
 import { shopperName, signInOperator, signInShopper } from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
-const OPERATOR_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string }> = [...PANEL_ROUTES, ...PAYMENT_ROUTES, ...REPORT_ROUTES]
+const OPERATOR_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string }> = [
+  ...PANEL_ROUTES,
+  ...PAYMENT_ROUTES,
+  ...REPORT_ROUTES
+]
 const json = { accept: "application/json" }
 const form = { "content-type": "application/x-www-form-urlencoded", ...json }
 // Valid input for each POST, so only the credentials decide the answer.
-const FORMS: Record<string, string> = { assign: "topup_id=1", stars: "username=friend&amount=50", premium: "username=friend&duration=3" }
+const FORMS: Record<string, string> = {
+  assign: "topup_id=1",
+  stars: "username=friend&amount=50",
+  premium: "username=friend&duration=3"
+}
 const formOf = (path: string) => FORMS[path.split("/").at(-1)!] ?? ""
 const concrete = (path: string) => path.replace(/:\w+/g, "1")
 
 layer(webWorldLayer(), { timeout: "120 seconds", excludeTestServices: true })("web routes: who may call them", (it) => {
   it.effect("panel routes: 401 for anonymous callers and shoppers, answered for the operator", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -34,8 +42,15 @@ layer(webWorldLayer(), { timeout: "120 seconds", excludeTestServices: true })("w
         for (const route of OPERATOR_ROUTES) {
           const path = concrete(route.path)
           const post = route.method === "POST"
-          const anonymous = await fetch(`${url}${path}`, post ? { method: "POST", headers: form, body: formOf(path) } : { headers: json })
-          assert.deepStrictEqual([anonymous.status, await anonymous.json()], [401, { detail: "Not authenticated", code: "not_authenticated" }], `anonymous ${path}`)
+          const anonymous = await fetch(
+            `${url}${path}`,
+            post ? { method: "POST", headers: form, body: formOf(path) } : { headers: json }
+          )
+          assert.deepStrictEqual(
+            [anonymous.status, await anonymous.json()],
+            [401, { detail: "Not authenticated", code: "not_authenticated" }],
+            `anonymous ${path}`
+          )
           const asShopper = post
             ? await shopper.page.request.post(path, { headers: form, data: formOf(path) })
             : await shopper.page.request.get(path, { headers: json })
@@ -44,18 +59,27 @@ layer(webWorldLayer(), { timeout: "120 seconds", excludeTestServices: true })("w
         // The operator gets past the guard (lists answer; missing records are 404, not 401).
         const lists = await operator.page.request.get("/v2/admin/topups/list", { headers: json })
         assert.strictEqual(lists.status(), 200)
-        assert.strictEqual((await operator.page.request.get("/v2/admin/tickets/999999", { headers: json })).status(), 404)
+        assert.strictEqual(
+          (await operator.page.request.get("/v2/admin/tickets/999999", { headers: json })).status(),
+          404
+        )
       })
-    }))
+    })
+  )
 
   it.effect("web order forms: 401 for anonymous callers", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       yield* Effect.promise(async () => {
         for (const route of SHOPPER_ROUTES) {
           const answer = await fetch(`${url}${route.path}`, { method: "POST", headers: form, body: formOf(route.path) })
-          assert.deepStrictEqual([answer.status, await answer.json()], [401, { detail: "Not authenticated", code: "not_authenticated" }], route.path)
+          assert.deepStrictEqual(
+            [answer.status, await answer.json()],
+            [401, { detail: "Not authenticated", code: "not_authenticated" }],
+            route.path
+          )
         }
       })
-    }))
+    })
+  )
 })

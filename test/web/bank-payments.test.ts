@@ -8,12 +8,20 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { browser, PHONE, person, screenshot } from "./support/Browser.ts"
-import { andWait, bankPayment, digits, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
+import {
+  andWait,
+  bankPayment,
+  digits,
+  shopperName,
+  shownBalance,
+  signInOperator,
+  signInShopper
+} from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("bank payments page", (it) => {
   it.effect("lists all payments, filters them, and assigns a near-amount payment to the top-up it offers", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -38,7 +46,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("b
         await signInOperator(operator.page)
         await operator.page.goto("/v2/admin/payments")
         const rows = operator.page.locator("#payments-table [data-payment-id]")
-        assert.deepStrictEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-payment-id"))), [stray, near, matched].map((p) => String(p.payment_id)))
+        assert.deepStrictEqual(
+          await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-payment-id"))),
+          [stray, near, matched].map((p) => String(p.payment_id))
+        )
         const matchedRow = operator.page.locator(`[data-payment-id="${matched.payment_id}"]`)
         assert.include(await matchedRow.innerText(), `#${ann.id}`)
         assert.include(await matchedRow.locator(".person").innerText(), `@${ann.name}`)
@@ -46,16 +57,26 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("b
         // Filters: by status, by amount (a payment nothing is near), by day.
         await operator.page.getByLabel("Status").selectOption("matched")
         await andWait(operator.page, () => operator.page.getByRole("button", { name: "Show" }).click())
-        assert.deepStrictEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-payment-id"))), [String(matched.payment_id)])
+        assert.deepStrictEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-payment-id"))), [
+          String(matched.payment_id)
+        ])
         await operator.page.goto("/v2/admin/payments?amount=777777")
         assert.strictEqual(await rows.count(), 1)
         await rows.first().locator("summary").click()
         assert.include(await rows.first().innerText(), "No open top-up of this or a near amount.")
         await operator.page.goto("/v2/admin/payments?from=2099-01-01")
-        assert.strictEqual(await operator.page.locator("#payments-table").innerText(), "No payments match these filters.")
-        const bad = await operator.page.request.get("/v2/admin/payments?from=2026-13-01&amount=lots", { headers: { accept: "application/json" } })
+        assert.strictEqual(
+          await operator.page.locator("#payments-table").innerText(),
+          "No payments match these filters."
+        )
+        const bad = await operator.page.request.get("/v2/admin/payments?from=2026-13-01&amount=lots", {
+          headers: { accept: "application/json" }
+        })
         assert.strictEqual(bad.status(), 422)
-        assert.deepStrictEqual((await bad.json()).detail.map((d: { loc: Array<string> }) => d.loc.at(-1)), ["from", "amount"])
+        assert.deepStrictEqual(
+          (await bad.json()).detail.map((d: { loc: Array<string> }) => d.loc.at(-1)),
+          ["from", "amount"]
+        )
 
         // The near payment: the choice opens on the first click, offers Bob's top-up with who he is.
         await operator.page.goto("/v2/admin/payments?status=unresolved")
@@ -68,26 +89,41 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("b
         await screenshot(operator.page, "admin-payments-assign-1280")
         await offered.locator("input[type=radio]").check()
         await andWait(operator.page, () => row.getByRole("button", { name: "Assign to the chosen top-up" }).click())
-        assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Payment #${near.payment_id} assigned to top-up #${bob.id}.`)
+        assert.strictEqual(
+          await operator.page.getByRole("status").first().innerText(),
+          `Payment #${near.payment_id} assigned to top-up #${bob.id}.`
+        )
         // Assigned by an operator, not matched on arrival: its own filter, and said on the row.
         await operator.page.goto("/v2/admin/payments?status=assigned")
-        assert.deepStrictEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-payment-id"))), [String(near.payment_id)])
+        assert.deepStrictEqual(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute("data-payment-id"))), [
+          String(near.payment_id)
+        ])
         assert.include(await rows.first().innerText(), "assigned by an operator")
         await operator.page.goto("/v2/admin/payments?status=matched")
-        assert.strictEqual(await operator.page.locator(`[data-payment-id="${matched.payment_id}"] [data-assigned]`).count(), 0)
+        assert.strictEqual(
+          await operator.page.locator(`[data-payment-id="${matched.payment_id}"] [data-assigned]`).count(),
+          0
+        )
         await bob.shopper.page.goto("/v2/dashboard")
         assert.strictEqual(await shownBalance(bob.shopper.page), bob.payable + 300)
 
         await operator.page.setViewportSize(PHONE)
-        for (const [lang, title, open] of [["ru", "Банковские платежи", "Привязать…"], ["uz", "Bank to‘lovlari", "Biriktirish…"]] as const) {
+        for (const [lang, title, open] of [
+          ["ru", "Банковские платежи", "Привязать…"],
+          ["uz", "Bank to‘lovlari", "Biriktirish…"]
+        ] as const) {
           await operator.page.goto(`/v2/lang?to=${lang}&back=/v2/admin/payments`)
           assert.strictEqual(await operator.page.locator("h1").innerText(), title)
           const strayRow = operator.page.locator(`[data-payment-id="${stray.payment_id}"]`)
           assert.strictEqual(await strayRow.locator("summary").innerText(), open)
           await strayRow.locator("summary").click()
-          assert.isAtMost(await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0)
+          assert.isAtMost(
+            await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+            0
+          )
           await screenshot(operator.page, `admin-payments-${lang}-360`)
         }
       })
-    }))
+    })
+  )
 })

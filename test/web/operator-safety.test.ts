@@ -13,7 +13,7 @@ import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("operator safety", (it) => {
   it.effect("refused assignments answer in words; the history shows the credited amount", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -37,7 +37,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await row.locator("summary").click()
         await row.locator("form.assign-number input[name=topup_id]").fill("987654")
         await andWait(operator.page, () => row.getByRole("button", { name: "Assign", exact: true }).click())
-        assert.strictEqual(await operator.page.getByRole("alert").innerText(), "There is no top-up with this number. Check the number and try again.")
+        assert.strictEqual(
+          await operator.page.getByRole("alert").innerText(),
+          "There is no top-up with this number. Check the number and try again."
+        )
         const raw = await operator.page.request.post(`/v2/admin/payments/${short.payment_id}/assign`, {
           form: { topup_id: "987654" },
           headers: { accept: "application/json", origin: url }
@@ -49,7 +52,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         assert.strictEqual(await row.locator("form.assign-number input[name=topup_id]").inputValue(), "987654")
         await row.locator("form.assign-number input[name=topup_id]").fill(topupId)
         await andWait(operator.page, () => row.getByRole("button", { name: "Assign", exact: true }).click())
-        assert.match(await operator.page.getByRole("status").first().innerText(), new RegExp(`assigned to top-up #${topupId}`))
+        assert.match(
+          await operator.page.getByRole("status").first().innerText(),
+          new RegExp(`assigned to top-up #${topupId}`)
+        )
 
         // A second payment assigned to the now credited top-up: said plainly, nothing moves.
         const again = await bankPayment(url, 1_000, `bank-${name}-again`)
@@ -58,7 +64,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await second.locator("summary").click()
         await second.locator("form.assign-number input[name=topup_id]").fill(topupId)
         await andWait(operator.page, () => second.getByRole("button", { name: "Assign", exact: true }).click())
-        assert.strictEqual(await operator.page.getByRole("alert").innerText(), "This top-up is already “Credited”: nothing was changed.")
+        assert.strictEqual(
+          await operator.page.getByRole("alert").innerText(),
+          "This top-up is already “Credited”: nothing was changed."
+        )
 
         // The history says 51,000 arrived, and what was payable beside it.
         await operator.page.goto("/v2/admin/topups")
@@ -66,12 +75,16 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         const text = await settled.innerText()
         assert.include(text, "51,000\u00a0UZS")
         assert.include(text, `Payable: ${payable.toLocaleString("en-US")}\u00a0UZS`)
-        assert.match((await settled.locator("[data-user-link]").getAttribute("href")) ?? "", /^\/v2\/admin\/users\/\d+$/)
+        assert.match(
+          (await settled.locator("[data-user-link]").getAttribute("href")) ?? "",
+          /^\/v2\/admin\/users\/\d+$/
+        )
       })
-    }))
+    })
+  )
 
   it.effect("a receipt is a bounded thumbnail opening the full file; deciding takes two steps", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -97,5 +110,6 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         assert.include(await row.innerText(), "Approve credits 20,000\u00a0UZS to this user’s balance.")
         await screenshot(operator.page, "admin-topups-decide-1280")
       })
-    }))
+    })
+  )
 })

@@ -7,12 +7,23 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
-import { andWait, bankPayment, digits, markDocument, PNG, shopperName, shownBalance, signInOperator, signInShopper, stillSameDocument } from "./support/Flows.ts"
+import {
+  andWait,
+  bankPayment,
+  digits,
+  markDocument,
+  PNG,
+  shopperName,
+  shownBalance,
+  signInOperator,
+  signInShopper,
+  stillSameDocument
+} from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("operator in the browser", (it) => {
   it.effect("approves a receipt top-up from the queue; the shopper's open page shows the money", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -20,7 +31,9 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await signInShopper(shopper.page, shopperName("receipt"))
         const receipt = shopper.page.locator("#receipt")
         await receipt.getByLabel("Amount you paid, UZS").fill("40000")
-        await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "receipt.png", mimeType: "image/png", buffer: PNG })
+        await receipt
+          .getByLabel("Receipt (image or PDF, up to 5 MB)")
+          .setInputFiles({ name: "receipt.png", mimeType: "image/png", buffer: PNG })
         await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         const flash = await shopper.page.getByRole("status").first().innerText()
@@ -39,8 +52,16 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         // Waited for: the receipt loads lazily, and the page's load event need not wait for it.
         const image = row.locator("img.receipt")
         await image.waitFor()
-        const drawn = await operator.page.waitForFunction((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 1, await image.elementHandle(), { timeout: 10_000 })
-          .then(() => true, () => false)
+        const drawn = await operator.page
+          .waitForFunction(
+            (img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 1,
+            await image.elementHandle(),
+            { timeout: 10_000 }
+          )
+          .then(
+            () => true,
+            () => false
+          )
         assert.isTrue(drawn, "the receipt drawn within 10 s")
         // Deciding is two steps: the first click opens the decision and says what each button does.
         assert.isFalse(await row.getByRole("button", { name: "Approve" }).isVisible())
@@ -49,13 +70,18 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await row.getByLabel(/Note/).fill("receipt checked")
         await andWait(operator.page, () => row.getByRole("button", { name: "Approve" }).click())
         await operator.page.waitForURL(/\/v2\/admin\/topups$/)
-        assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Top-up #${topupId} approved and credited.`)
+        assert.strictEqual(
+          await operator.page.getByRole("status").first().innerText(),
+          `Top-up #${topupId} approved and credited.`
+        )
         assert.strictEqual(await operator.page.locator(`#topup-queue [data-topup-row="${topupId}"]`).count(), 0)
         const settled = operator.page.locator(`#history [data-topup-row="${topupId}"]`)
         assert.include(await settled.innerText(), "Credited")
         assert.include(await settled.innerText(), "receipt checked")
 
-        await shopper.page.waitForFunction(() => document.getElementById("balance")?.getAttribute("data-balance") === "40000")
+        await shopper.page.waitForFunction(
+          () => document.getElementById("balance")?.getAttribute("data-balance") === "40000"
+        )
         // Said once where the shopper's own message was (the card's heading names the state).
         const credited = shopper.page.getByText("Top-up #" + topupId + " credited: 40,000\u00a0UZS.")
         await credited.waitFor()
@@ -66,7 +92,9 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         // A second receipt is rejected with a reason: nothing is credited, the shopper sees the outcome.
         await shopper.page.goto("/v2/dashboard")
         await receipt.getByLabel("Amount you paid, UZS").fill("90000")
-        await receipt.getByLabel("Receipt (image or PDF, up to 5 MB)").setInputFiles({ name: "again.png", mimeType: "image/png", buffer: PNG })
+        await receipt
+          .getByLabel("Receipt (image or PDF, up to 5 MB)")
+          .setInputFiles({ name: "again.png", mimeType: "image/png", buffer: PNG })
         await andWait(shopper.page, () => receipt.getByRole("button", { name: "Send the receipt" }).click())
         await shopper.page.waitForURL(/#topup-\d+$/)
         const second = /#topup-(\d+)$/.exec(shopper.page.url())![1]!
@@ -83,10 +111,11 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         assert.strictEqual(await reason.count(), 1)
         assert.strictEqual(await shownBalance(shopper.page), 40_000)
       })
-    }))
+    })
+  )
 
   it.effect("a ticket answered by an operator appears in the shopper's open conversation", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -99,7 +128,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await shopper.page.waitForURL(/\/v2\/tickets\/\d+$/)
         const ticketId = /\/tickets\/(\d+)$/.exec(shopper.page.url())![1]
         assert.strictEqual(await shopper.page.locator("#conversation .msg").count(), 1)
-        assert.strictEqual(await shopper.page.locator("#conversation .msg-body").innerText(), "I paid an hour ago.\nOrder for @durov.")
+        assert.strictEqual(
+          await shopper.page.locator("#conversation .msg-body").innerText(),
+          "I paid an hour ago.\nOrder for @durov."
+        )
         await markDocument(shopper.page)
 
         const operator = await person(b, url)
@@ -117,7 +149,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         // The shopper's page, never reloaded, shows the answer (as text, not markup).
         const answer = shopper.page.locator("#conversation .msg-operator")
         await answer.waitFor({ timeout: 20_000 })
-        assert.strictEqual(await answer.locator(".msg-body").innerText(), "Delivered just now, please check. <b>Thanks</b>")
+        assert.strictEqual(
+          await answer.locator(".msg-body").innerText(),
+          "Delivered just now, please check. <b>Thanks</b>"
+        )
         assert.strictEqual(await answer.locator(".msg-meta strong").innerText(), "Support")
         assert.isTrue(await stillSameDocument(shopper.page))
 
@@ -129,10 +164,11 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await operator.page.waitForURL(new RegExp(`/v2/admin/tickets/${ticketId}$`))
         assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Ticket #${ticketId} reopened.`)
       })
-    }))
+    })
+  )
 
   it.effect("assigns an unmatched bank payment to the right top-up", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -170,74 +206,95 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         assert.include(await done.innerText(), "Matched")
         assert.include(await done.locator(".person").innerText(), `@${name}`)
         assert.strictEqual(await done.locator("details").count(), 0)
-        await shopper.page.waitForFunction(() => document.getElementById("balance")?.getAttribute("data-balance") === "69990")
+        await shopper.page.waitForFunction(
+          () => document.getElementById("balance")?.getAttribute("data-balance") === "69990"
+        )
         assert.strictEqual(await shownBalance(shopper.page), 69_990)
       })
-    }))
+    })
+  )
 
-  it.effect("sees why an order failed, filters by status, retries it and marks another delivered by hand", () =>
-    Effect.gen(function*() {
-      const { market, url } = yield* WebWorld
-      const b = yield* browser
-      yield* Effect.promise(async () => {
-        const shopper = await person(b, url)
-        const name = shopperName("gifter")
-        await signInShopper(shopper.page, name)
-        await shopper.page.locator("#topup").getByLabel("Amount, UZS").fill("100000")
-        await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
-        await shopper.page.waitForURL(/#topup-\d+$/)
-        await bankPayment(url, digits(await shopper.page.locator(".pay-amount .money").textContent()), `bank-${name}`)
-        // Fragment does not know this username: the order fails and its price comes back.
-        market.unknownUser("ghost_user_42")
-        await shopper.page.goto("/v2/dashboard")
-        const stars = shopper.page.locator("#buy-stars")
-        await stars.getByLabel("Telegram username").fill("ghost_user_42")
-        await andWait(shopper.page, () => stars.getByRole("button", { name: "Buy stars" }).click())
-        await shopper.page.waitForURL(/\/v2\/orders$/)
-        const orderId = await shopper.page.locator("[data-order-id]").first().getAttribute("data-order-id")
-        await shopper.page.locator(`[data-order-id="${orderId}"] [data-status="failed"]`).waitFor({ timeout: 60_000 })
-        assert.strictEqual(await shopper.page.locator(`[data-order-id="${orderId}"] [data-status]`).innerText(), "Failed, refunded")
+  it.effect(
+    "sees why an order failed, filters by status, retries it and marks another delivered by hand",
+    () =>
+      Effect.gen(function* () {
+        const { market, url } = yield* WebWorld
+        const b = yield* browser
+        yield* Effect.promise(async () => {
+          const shopper = await person(b, url)
+          const name = shopperName("gifter")
+          await signInShopper(shopper.page, name)
+          await shopper.page.locator("#topup").getByLabel("Amount, UZS").fill("100000")
+          await andWait(shopper.page, () => shopper.page.getByRole("button", { name: "Get payment details" }).click())
+          await shopper.page.waitForURL(/#topup-\d+$/)
+          await bankPayment(url, digits(await shopper.page.locator(".pay-amount .money").textContent()), `bank-${name}`)
+          // Fragment does not know this username: the order fails and its price comes back.
+          market.unknownUser("ghost_user_42")
+          await shopper.page.goto("/v2/dashboard")
+          const stars = shopper.page.locator("#buy-stars")
+          await stars.getByLabel("Telegram username").fill("ghost_user_42")
+          await andWait(shopper.page, () => stars.getByRole("button", { name: "Buy stars" }).click())
+          await shopper.page.waitForURL(/\/v2\/orders$/)
+          const orderId = await shopper.page.locator("[data-order-id]").first().getAttribute("data-order-id")
+          await shopper.page.locator(`[data-order-id="${orderId}"] [data-status="failed"]`).waitFor({ timeout: 60_000 })
+          assert.strictEqual(
+            await shopper.page.locator(`[data-order-id="${orderId}"] [data-status]`).innerText(),
+            "Failed, refunded"
+          )
 
-        const operator = await person(b, url)
-        await signInOperator(operator.page)
-        await andWait(operator.page, () => operator.page.getByRole("link", { name: "Orders", exact: true }).click())
-        await operator.page.getByLabel("Status").selectOption("failed")
-        await andWait(operator.page, () => operator.page.getByRole("button", { name: "Show" }).click())
-        await operator.page.waitForURL(/status=failed/)
-        const row = operator.page.locator(`[data-order-id="${orderId}"]`)
-        assert.match(await row.locator(".reason").innerText(), /not found|no telegram users/i)
-        assert.strictEqual(await operator.page.locator('#admin-orders [data-status]:not([data-status="failed"])').count(), 0)
+          const operator = await person(b, url)
+          await signInOperator(operator.page)
+          await andWait(operator.page, () => operator.page.getByRole("link", { name: "Orders", exact: true }).click())
+          await operator.page.getByLabel("Status").selectOption("failed")
+          await andWait(operator.page, () => operator.page.getByRole("button", { name: "Show" }).click())
+          await operator.page.waitForURL(/status=failed/)
+          const row = operator.page.locator(`[data-order-id="${orderId}"]`)
+          assert.match(await row.locator(".reason").innerText(), /not found|no telegram users/i)
+          assert.strictEqual(
+            await operator.page.locator('#admin-orders [data-status]:not([data-status="failed"])').count(),
+            0
+          )
 
-        market.reset()
-        await andWait(operator.page, () => row.getByRole("button", { name: "Retry" }).click())
-        await operator.page.waitForURL(/\/v2\/admin\/orders$/)
-        assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Order #${orderId} queued again.`)
-        await shopper.page.reload()
-        await shopper.page.locator(`[data-order-id="${orderId}"] [data-status="completed"]`).waitFor({ timeout: 60_000 })
+          market.reset()
+          await andWait(operator.page, () => row.getByRole("button", { name: "Retry" }).click())
+          await operator.page.waitForURL(/\/v2\/admin\/orders$/)
+          assert.strictEqual(
+            await operator.page.getByRole("status").first().innerText(),
+            `Order #${orderId} queued again.`
+          )
+          await shopper.page.reload()
+          await shopper.page
+            .locator(`[data-order-id="${orderId}"] [data-status="completed"]`)
+            .waitFor({ timeout: 60_000 })
 
-        // Marking by hand: a second failed order, delivered outside the service.
-        market.unknownUser("ghost_user_43")
-        await shopper.page.goto("/v2/dashboard")
-        await stars.getByLabel("Telegram username").fill("ghost_user_43")
-        await andWait(shopper.page, () => stars.getByRole("button", { name: "Buy stars" }).click())
-        await shopper.page.waitForURL(/\/v2\/orders$/)
-        const second = await shopper.page.locator("[data-order-id]").first().getAttribute("data-order-id")
-        await shopper.page.locator(`[data-order-id="${second}"] [data-status="failed"]`).waitFor({ timeout: 60_000 })
-        await operator.page.goto("/v2/admin/orders?status=failed")
-        const failed = operator.page.locator(`[data-order-id="${second}"]`)
-        await failed.locator("details:has(form.mark-done) > summary").click()
-        await failed.getByLabel(/Transaction id/).fill("manual-transfer-77")
-        await andWait(operator.page, () => failed.getByRole("button", { name: "Mark as delivered" }).click())
-        await operator.page.waitForURL(/\/v2\/admin\/orders$/)
-        assert.strictEqual(await operator.page.getByRole("status").first().innerText(), `Order #${second} marked as delivered.`)
-        const done = operator.page.locator(`[data-order-id="${second}"]`)
-        assert.strictEqual(await done.locator("[data-status]").innerText(), "Delivered")
-        assert.strictEqual(await done.locator("code.tx").innerText(), "manual-transfer-77")
-      })
-    }), { timeout: 150_000 })
+          // Marking by hand: a second failed order, delivered outside the service.
+          market.unknownUser("ghost_user_43")
+          await shopper.page.goto("/v2/dashboard")
+          await stars.getByLabel("Telegram username").fill("ghost_user_43")
+          await andWait(shopper.page, () => stars.getByRole("button", { name: "Buy stars" }).click())
+          await shopper.page.waitForURL(/\/v2\/orders$/)
+          const second = await shopper.page.locator("[data-order-id]").first().getAttribute("data-order-id")
+          await shopper.page.locator(`[data-order-id="${second}"] [data-status="failed"]`).waitFor({ timeout: 60_000 })
+          await operator.page.goto("/v2/admin/orders?status=failed")
+          const failed = operator.page.locator(`[data-order-id="${second}"]`)
+          await failed.locator("details:has(form.mark-done) > summary").click()
+          await failed.getByLabel(/Transaction id/).fill("manual-transfer-77")
+          await andWait(operator.page, () => failed.getByRole("button", { name: "Mark as delivered" }).click())
+          await operator.page.waitForURL(/\/v2\/admin\/orders$/)
+          assert.strictEqual(
+            await operator.page.getByRole("status").first().innerText(),
+            `Order #${second} marked as delivered.`
+          )
+          const done = operator.page.locator(`[data-order-id="${second}"]`)
+          assert.strictEqual(await done.locator("[data-status]").innerText(), "Delivered")
+          assert.strictEqual(await done.locator("code.tx").innerText(), "manual-transfer-77")
+        })
+      }),
+    { timeout: 150_000 }
+  )
 
   it.effect("changes prices; the shopper sees them before paying", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -255,7 +312,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await operator.page.getByLabel("One star, UZS").fill("0")
         await andWait(operator.page, () => operator.page.getByRole("button", { name: "Save prices" }).click())
         await operator.page.waitForURL(/\/v2\/admin#pricing$/)
-        assert.strictEqual(await operator.page.getByRole("alert").innerText(), "Every price must be a positive whole number of UZS.")
+        assert.strictEqual(
+          await operator.page.getByRole("alert").innerText(),
+          "Every price must be a positive whole number of UZS."
+        )
 
         const visitor = await person(b, url)
         await visitor.page.goto("/v2/")
@@ -268,5 +328,6 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("o
         await premium.getByLabel("Duration").selectOption("6")
         assert.strictEqual(await premium.locator("[data-total]").innerText(), "240,000\u00a0UZS")
       })
-    }))
+    })
+  )
 })

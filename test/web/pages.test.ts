@@ -8,7 +8,16 @@ import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import type { Page } from "playwright-core"
 import { browser, DESKTOP, person, PHONE, screenshot } from "./support/Browser.ts"
-import { andWait, bankPayment, digits, PNG, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
+import {
+  andWait,
+  bankPayment,
+  digits,
+  PNG,
+  shopperName,
+  shownBalance,
+  signInOperator,
+  signInShopper
+} from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 /** Tops the signed-in shopper's balance up through a real card top-up and bank payment. */
@@ -37,7 +46,7 @@ const checkPage = async (page: Page, name: string) => {
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("pages", (it) => {
   it.effect("the language switch changes the page and is remembered; a new browser gets its own language", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -46,7 +55,9 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         assert.strictEqual(await page.locator("html").getAttribute("lang"), "en")
         assert.strictEqual(await page.locator("h1").innerText(), "Telegram Stars, Premium and gifts, paid in UZS")
 
-        await andWait(page, () => page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: "Русский" }).click())
+        await andWait(page, () =>
+          page.getByRole("navigation", { name: "Language" }).getByRole("link", { name: "Русский" }).click()
+        )
         await page.waitForURL(/\/v2\/$/)
         assert.strictEqual(await page.locator("html").getAttribute("lang"), "ru")
         assert.strictEqual(await page.locator("h1").innerText(), "Telegram Stars, Premium и подарки с оплатой в сумах")
@@ -65,82 +76,106 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         await page.goto("/v2/orders")
         assert.strictEqual(await page.locator("h1").innerText(), "Buyurtmalar")
 
-        for (const [locale, heading] of [["ru-RU", "Telegram Stars, Premium и подарки с оплатой в сумах"], ["uz-UZ", "Telegram Stars, Premium va sovg‘alar so‘mda"], ["de-DE", "Telegram Stars, Premium va sovg‘alar so‘mda"], ["en-GB", "Telegram Stars, Premium and gifts, paid in UZS"]] as const) {
+        for (const [locale, heading] of [
+          ["ru-RU", "Telegram Stars, Premium и подарки с оплатой в сумах"],
+          ["uz-UZ", "Telegram Stars, Premium va sovg‘alar so‘mda"],
+          ["de-DE", "Telegram Stars, Premium va sovg‘alar so‘mda"],
+          ["en-GB", "Telegram Stars, Premium and gifts, paid in UZS"]
+        ] as const) {
           const visitor = await person(b, url, { locale })
           await visitor.page.goto("/v2/")
           assert.strictEqual(await visitor.page.locator("h1").innerText(), heading, locale)
           await visitor.context.close()
         }
       })
-    }))
+    })
+  )
 
-  it.effect("main pages for shoppers and operators at desktop and 360 px: screenshots, no sideways scroll, labelled fields", () =>
-    Effect.gen(function*() {
-      const { url } = yield* WebWorld
-      const b = yield* browser
-      yield* Effect.promise(async () => {
-        // Some life on the pages first: a paid balance, a delivered order, a waiting top-up, a receipt, a ticket.
-        const setup = await person(b, url)
-        const name = shopperName("model")
-        await signInShopper(setup.page, name)
-        await fund(setup.page, url, 200_000, name)
-        await setup.page.locator("#buy-stars input[name=username]").fill("durov")
-        await andWait(setup.page, () => setup.page.locator("#buy-stars button[type=submit]").click())
-        await setup.page.waitForURL(/\/v2\/orders$/)
-        await setup.page.locator('[data-status="completed"]').first().waitFor({ timeout: 60_000 })
-        await setup.page.goto("/v2/dashboard")
-        await setup.page.locator("#topup input[name=amount_uzs]").fill("25000")
-        await andWait(setup.page, () => setup.page.locator("#topup button[type=submit]").click())
-        await setup.page.waitForURL(/#topup-\d+$/)
-        await setup.page.locator("#receipt input[name=amount_uzs]").fill("15000")
-        await setup.page.locator("#receipt input[type=file]").setInputFiles({ name: "r.png", mimeType: "image/png", buffer: PNG })
-        await andWait(setup.page, () => setup.page.locator("#receipt button[type=submit]").click())
-        await setup.page.waitForURL(/#topup-\d+$/)
-        await setup.page.goto("/v2/tickets")
-        await setup.page.locator("input[name=subject]").fill("Receipt sent")
-        await setup.page.locator("textarea[name=body]").fill("Please check my receipt.")
-        await andWait(setup.page, () => setup.page.locator("#new-ticket button[type=submit]").click())
-        await setup.page.waitForURL(/\/v2\/tickets\/\d+$/)
-        const ticket = new URL(setup.page.url()).pathname
-        await bankPayment(url, 12_345, `bank-${name}-stray`)
+  it.effect(
+    "main pages for shoppers and operators at desktop and 360 px: screenshots, no sideways scroll, labelled fields",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* WebWorld
+        const b = yield* browser
+        yield* Effect.promise(async () => {
+          // Some life on the pages first: a paid balance, a delivered order, a waiting top-up, a receipt, a ticket.
+          const setup = await person(b, url)
+          const name = shopperName("model")
+          await signInShopper(setup.page, name)
+          await fund(setup.page, url, 200_000, name)
+          await setup.page.locator("#buy-stars input[name=username]").fill("durov")
+          await andWait(setup.page, () => setup.page.locator("#buy-stars button[type=submit]").click())
+          await setup.page.waitForURL(/\/v2\/orders$/)
+          await setup.page.locator('[data-status="completed"]').first().waitFor({ timeout: 60_000 })
+          await setup.page.goto("/v2/dashboard")
+          await setup.page.locator("#topup input[name=amount_uzs]").fill("25000")
+          await andWait(setup.page, () => setup.page.locator("#topup button[type=submit]").click())
+          await setup.page.waitForURL(/#topup-\d+$/)
+          await setup.page.locator("#receipt input[name=amount_uzs]").fill("15000")
+          await setup.page
+            .locator("#receipt input[type=file]")
+            .setInputFiles({ name: "r.png", mimeType: "image/png", buffer: PNG })
+          await andWait(setup.page, () => setup.page.locator("#receipt button[type=submit]").click())
+          await setup.page.waitForURL(/#topup-\d+$/)
+          await setup.page.goto("/v2/tickets")
+          await setup.page.locator("input[name=subject]").fill("Receipt sent")
+          await setup.page.locator("textarea[name=body]").fill("Please check my receipt.")
+          await andWait(setup.page, () => setup.page.locator("#new-ticket button[type=submit]").click())
+          await setup.page.waitForURL(/\/v2\/tickets\/\d+$/)
+          const ticket = new URL(setup.page.url()).pathname
+          await bankPayment(url, 12_345, `bank-${name}-stray`)
 
-        const shopperPages: ReadonlyArray<readonly [string, string]> = [
-          ["home", "/v2/"], ["dashboard", "/v2/dashboard"], ["orders", "/v2/orders"], ["gifts", "/v2/gifts"],
-          ["tickets", "/v2/tickets"], ["ticket", ticket], ["api", "/v2/api-docs"]
-        ]
-        const operatorPages: ReadonlyArray<readonly [string, string]> = [
-          ["panel", "/v2/admin"], ["topups", "/v2/admin/topups"], ["payments", "/v2/admin/payments"],
-          ["orders", "/v2/admin/orders"], ["tickets", "/v2/admin/tickets"], ["ticket", ticket.replace("/v2/", "/v2/admin/")]
-        ]
-        for (const [size, viewport] of [["desktop", DESKTOP], ["360px", PHONE]] as const) {
-          const shopper = await person(b, url, { viewport })
-          await shopper.page.goto("/v2/")
-          await checkPage(shopper.page, `visitor home ${size}`)
-          await screenshot(shopper.page, `shopper-home-signed-out-${size}`)
-          await signInShopper(shopper.page, name)
-          for (const [label, path] of shopperPages) {
-            await shopper.page.goto(path)
-            await checkPage(shopper.page, `shopper ${label} ${size}`)
-            await screenshot(shopper.page, `shopper-${label}-${size}`)
+          const shopperPages: ReadonlyArray<readonly [string, string]> = [
+            ["home", "/v2/"],
+            ["dashboard", "/v2/dashboard"],
+            ["orders", "/v2/orders"],
+            ["gifts", "/v2/gifts"],
+            ["tickets", "/v2/tickets"],
+            ["ticket", ticket],
+            ["api", "/v2/api-docs"]
+          ]
+          const operatorPages: ReadonlyArray<readonly [string, string]> = [
+            ["panel", "/v2/admin"],
+            ["topups", "/v2/admin/topups"],
+            ["payments", "/v2/admin/payments"],
+            ["orders", "/v2/admin/orders"],
+            ["tickets", "/v2/admin/tickets"],
+            ["ticket", ticket.replace("/v2/", "/v2/admin/")]
+          ]
+          for (const [size, viewport] of [
+            ["desktop", DESKTOP],
+            ["360px", PHONE]
+          ] as const) {
+            const shopper = await person(b, url, { viewport })
+            await shopper.page.goto("/v2/")
+            await checkPage(shopper.page, `visitor home ${size}`)
+            await screenshot(shopper.page, `shopper-home-signed-out-${size}`)
+            await signInShopper(shopper.page, name)
+            for (const [label, path] of shopperPages) {
+              await shopper.page.goto(path)
+              await checkPage(shopper.page, `shopper ${label} ${size}`)
+              await screenshot(shopper.page, `shopper-${label}-${size}`)
+            }
+            const operator = await person(b, url, { viewport })
+            await operator.page.goto("/v2/admin/login")
+            await checkPage(operator.page, `operator login ${size}`)
+            await screenshot(operator.page, `operator-login-${size}`)
+            await signInOperator(operator.page)
+            for (const [label, path] of operatorPages) {
+              await operator.page.goto(path)
+              await checkPage(operator.page, `operator ${label} ${size}`)
+              await screenshot(operator.page, `operator-${label}-${size}`)
+            }
+            await shopper.context.close()
+            await operator.context.close()
           }
-          const operator = await person(b, url, { viewport })
-          await operator.page.goto("/v2/admin/login")
-          await checkPage(operator.page, `operator login ${size}`)
-          await screenshot(operator.page, `operator-login-${size}`)
-          await signInOperator(operator.page)
-          for (const [label, path] of operatorPages) {
-            await operator.page.goto(path)
-            await checkPage(operator.page, `operator ${label} ${size}`)
-            await screenshot(operator.page, `operator-${label}-${size}`)
-          }
-          await shopper.context.close()
-          await operator.context.close()
-        }
-      })
-    }), { timeout: 170_000 })
+        })
+      }),
+    { timeout: 170_000 }
+  )
 
   it.effect("the same routes still answer JSON to API clients; browsers get pages and sign-in redirects", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -169,62 +204,79 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         const unknown = await fetch(`${url}/v2/no-such-page`)
         assert.deepStrictEqual(await unknown.json(), { detail: "Not Found", code: "not_found" })
       })
-    }))
+    })
+  )
 
-  it.effect("API page: the key is shown once and works, the lookup tier is bought from the balance after a question with its price", () =>
-    Effect.gen(function*() {
-      const { url } = yield* WebWorld
-      const b = yield* browser
-      yield* Effect.promise(async () => {
-        const { page } = await person(b, url)
-        const name = shopperName("dev")
-        await signInShopper(page, name)
-        await fund(page, url, 60_000, name)
-        const before = await shownBalance(page)
-        await andWait(page, () => page.getByRole("link", { name: "API", exact: true }).click())
-        assert.strictEqual(await page.locator("#api-key p").first().innerText(), "You have no API key yet.")
-        assert.isAbove(await page.locator("#reference .endpoint").count(), 20)
-        await andWait(page, () => page.getByRole("link", { name: "Create a key" }).click())
-        await andWait(page, () => page.getByRole("button", { name: "Create a key" }).click())
-        await page.waitForURL(/\/v2\/api-key\/new$/)
-        const key = await page.locator("#api-key").innerText()
-        assert.isAbove(key.length, 20)
-        assert.strictEqual(await page.getByRole("alert").innerText(), "Copy it now and keep it secret: it is shown only once.")
-        const balance = await fetch(`${url}/v2/api/balance`, { headers: { "x-api-key": key } })
-        assert.strictEqual(balance.status, 200)
-        assert.strictEqual((await balance.json()).balance_uzs, before)
+  it.effect(
+    "API page: the key is shown once and works, the lookup tier is bought from the balance after a question with its price",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* WebWorld
+        const b = yield* browser
+        yield* Effect.promise(async () => {
+          const { page } = await person(b, url)
+          const name = shopperName("dev")
+          await signInShopper(page, name)
+          await fund(page, url, 60_000, name)
+          const before = await shownBalance(page)
+          await andWait(page, () => page.getByRole("link", { name: "API", exact: true }).click())
+          assert.strictEqual(await page.locator("#api-key p").first().innerText(), "You have no API key yet.")
+          assert.isAbove(await page.locator("#reference .endpoint").count(), 20)
+          await andWait(page, () => page.getByRole("link", { name: "Create a key" }).click())
+          await andWait(page, () => page.getByRole("button", { name: "Create a key" }).click())
+          await page.waitForURL(/\/v2\/api-key\/new$/)
+          const key = await page.locator("#api-key").innerText()
+          assert.isAbove(key.length, 20)
+          assert.strictEqual(
+            await page.getByRole("alert").innerText(),
+            "Copy it now and keep it secret: it is shown only once."
+          )
+          const balance = await fetch(`${url}/v2/api/balance`, { headers: { "x-api-key": key } })
+          assert.strictEqual(balance.status, 200)
+          assert.strictEqual((await balance.json()).balance_uzs, before)
 
-        await page.goto("/v2/api-docs")
-        assert.notInclude(await page.locator("body").innerText(), key)
-        assert.strictEqual(await page.locator("#api-key p").first().innerText(), "You have an API key. For safety it was shown only once, when it was created.")
-        await page.locator("#tiers select").selectOption("1")
-        await andWait(page, () => page.getByRole("button", { name: "Upgrade" }).click())
-        // Asked first, with the price; a browser post that skipped the question is sent to it, unpaid.
-        assert.strictEqual(await page.locator("h1").innerText(), "Upgrade to tier 1?")
-        const question = page.locator("#confirm-tier")
-        assert.strictEqual(await question.locator("p").first().innerText(), "Tier 1: 100 lookups a day. Its price is taken from your balance at once:")
-        assert.strictEqual(await question.locator(".pay-amount").innerText(), "50,000\u00a0UZS")
-        assert.strictEqual(await question.getByRole("link", { name: "No, keep my current tier" }).getAttribute("href"), "/v2/api-docs#tiers")
-        await andWait(page, () =>
-          page.evaluate(() => {
-            const form = document.querySelector<HTMLFormElement>("#confirm-tier form")!
-            form.querySelector("input[name=confirm]")!.remove()
-            form.submit()
-          }))
-        assert.match(page.url(), /\/v2\/api-docs\/getinfo-upgrade\/confirm\?tier=1$/)
-        const unpaid = await fetch(`${url}/v2/api/balance`, { headers: { "x-api-key": key } })
-        assert.strictEqual((await unpaid.json()).balance_uzs, before)
-        await andWait(page, () => page.getByRole("button", { name: "Yes, pay 50,000\u00a0UZS" }).click())
-        await page.waitForURL(/\/v2\/api-docs#tiers$/)
-        assert.strictEqual(await page.getByRole("status").first().innerText(), "Your lookup tier is now 1.")
-        assert.strictEqual(await page.locator("#tiers strong").innerText(), "Your tier: 1, 100 lookups a day.")
-        await page.goto("/v2/dashboard")
-        assert.strictEqual(await shownBalance(page), before - 50_000)
+          await page.goto("/v2/api-docs")
+          assert.notInclude(await page.locator("body").innerText(), key)
+          assert.strictEqual(
+            await page.locator("#api-key p").first().innerText(),
+            "You have an API key. For safety it was shown only once, when it was created."
+          )
+          await page.locator("#tiers select").selectOption("1")
+          await andWait(page, () => page.getByRole("button", { name: "Upgrade" }).click())
+          // Asked first, with the price; a browser post that skipped the question is sent to it, unpaid.
+          assert.strictEqual(await page.locator("h1").innerText(), "Upgrade to tier 1?")
+          const question = page.locator("#confirm-tier")
+          assert.strictEqual(
+            await question.locator("p").first().innerText(),
+            "Tier 1: 100 lookups a day. Its price is taken from your balance at once:"
+          )
+          assert.strictEqual(await question.locator(".pay-amount").innerText(), "50,000\u00a0UZS")
+          assert.strictEqual(
+            await question.getByRole("link", { name: "No, keep my current tier" }).getAttribute("href"),
+            "/v2/api-docs#tiers"
+          )
+          await andWait(page, () =>
+            page.evaluate(() => {
+              const form = document.querySelector<HTMLFormElement>("#confirm-tier form")!
+              form.querySelector("input[name=confirm]")!.remove()
+              form.submit()
+            })
+          )
+          assert.match(page.url(), /\/v2\/api-docs\/getinfo-upgrade\/confirm\?tier=1$/)
+          const unpaid = await fetch(`${url}/v2/api/balance`, { headers: { "x-api-key": key } })
+          assert.strictEqual((await unpaid.json()).balance_uzs, before)
+          await andWait(page, () => page.getByRole("button", { name: "Yes, pay 50,000\u00a0UZS" }).click())
+          await page.waitForURL(/\/v2\/api-docs#tiers$/)
+          assert.strictEqual(await page.getByRole("status").first().innerText(), "Your lookup tier is now 1.")
+          assert.strictEqual(await page.locator("#tiers strong").innerText(), "Your tier: 1, 100 lookups a day.")
+          await page.goto("/v2/dashboard")
+          assert.strictEqual(await shownBalance(page), before - 50_000)
+        })
       })
-    }))
+  )
 
   it.effect("a gift from the catalogue is sent; orders are paged", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -261,10 +313,11 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         assert.strictEqual(await page.locator("[data-order-id]").count(), 1)
         assert.strictEqual(await page.locator("[data-order-id] td").nth(1).innerText(), "Gift Rose")
       })
-    }))
+    })
+  )
 
   it.effect("push: the service worker registers for /v2/ and shows a pushed notice", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -282,16 +335,22 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         // The versions' states as devtools reports them, from the start (the first report comes at once).
         const activated = new Set<string>()
         let onActivated = () => {}
-        cdp.on("ServiceWorker.workerVersionUpdated", (event: { versions: Array<{ registrationId: string; status: string }> }) => {
-          for (const v of event.versions) if (v.status === "activated") activated.add(v.registrationId)
-          onActivated()
-        })
+        cdp.on(
+          "ServiceWorker.workerVersionUpdated",
+          (event: { versions: Array<{ registrationId: string; status: string }> }) => {
+            for (const v of event.versions) if (v.status === "activated") activated.add(v.registrationId)
+            onActivated()
+          }
+        )
         await cdp.send("ServiceWorker.enable")
         const registrationId = await new Promise<string>((resolve) => {
-          cdp.on("ServiceWorker.workerRegistrationUpdated", (event: { registrations: Array<{ registrationId: string; scopeURL: string }> }) => {
-            const found = event.registrations.find((r) => r.scopeURL === `${url}/v2/`)
-            if (found) resolve(found.registrationId)
-          })
+          cdp.on(
+            "ServiceWorker.workerRegistrationUpdated",
+            (event: { registrations: Array<{ registrationId: string; scopeURL: string }> }) => {
+              const found = event.registrations.find((r) => r.scopeURL === `${url}/v2/`)
+              if (found) resolve(found.registrationId)
+            }
+          )
         })
         // The message goes to the registration's activated version (a push to one still installing is dropped).
         await new Promise<void>((resolve) => {
@@ -302,7 +361,12 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
           cdp.send("ServiceWorker.deliverPushMessage", {
             origin: url,
             registrationId,
-            data: JSON.stringify({ title: "Top-up credited", body: "50 000 UZS added to your balance.", url: "/v2/dashboard", tag: "topup-1" })
+            data: JSON.stringify({
+              title: "Top-up credited",
+              body: "50 000 UZS added to your balance.",
+              url: "/v2/dashboard",
+              tag: "topup-1"
+            })
           })
         let shown: unknown = false
         // As a push service does, the message is delivered again if the worker showed nothing (on a
@@ -313,23 +377,36 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
           for (let i = 0; i < 50 && shown === false; i++) {
             shown = await page.evaluate(async () => {
               const notes = await (await navigator.serviceWorker.ready).getNotifications()
-              return notes.length > 0 ? { title: notes[0]!.title, body: notes[0]!.body, url: notes[0]!.data?.url } : false
+              return notes.length > 0
+                ? { title: notes[0]!.title, body: notes[0]!.body, url: notes[0]!.data?.url }
+                : false
             })
             if (shown === false) await page.waitForTimeout(200)
           }
         }
-        assert.deepStrictEqual(shown, { title: "Top-up credited", body: "50 000 UZS added to your balance.", url: "/v2/dashboard" })
+        assert.deepStrictEqual(shown, {
+          title: "Top-up credited",
+          body: "50 000 UZS added to your balance.",
+          url: "/v2/dashboard"
+        })
 
         // The subscription the button would post is accepted from the page (same origin, with the session).
         const answer = await page.evaluate(async () => {
           const response = await fetch("/v2/push/subscribe", {
             method: "POST",
             headers: { "content-type": "application/json", accept: "application/json" },
-            body: JSON.stringify({ endpoint: "https://fcm.googleapis.com/fcm/send/abc", keys: { p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM", auth: "tBHItJI5svbpez7KI4CCXg" } })
+            body: JSON.stringify({
+              endpoint: "https://fcm.googleapis.com/fcm/send/abc",
+              keys: {
+                p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+                auth: "tBHItJI5svbpez7KI4CCXg"
+              }
+            })
           })
           return { status: response.status, body: await response.json() }
         })
         assert.deepStrictEqual(answer, { status: 200, body: { ok: true } })
       })
-    }))
+    })
+  )
 })

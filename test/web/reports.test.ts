@@ -16,7 +16,7 @@ import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("reports for operators", (it) => {
   it.effect("the money in, the stars sold and the TON paid for them, on the page and in the CSV", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url, databaseUrl, dataDir } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -41,12 +41,18 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
         assert.strictEqual(digits(await figure("received")), payable)
         assert.strictEqual(digits(await figure("spent-stars")), price)
         assert.strictEqual(digits(await figure("owed-end")), payable - price)
-        assert.include(await figure("check"), `${(payable - price).toLocaleString("en-US")}\u00a0UZS: exactly the change in what users are owed`)
+        assert.include(
+          await figure("check"),
+          `${(payable - price).toLocaleString("en-US")}\u00a0UZS: exactly the change in what users are owed`
+        )
         // The sandbox wallet paid Fragment for the stars: TON with fees, and so a cost per star.
         assert.match(await figure("ton-stars"), /^\d+\.\d{4} TON · 50 stars$/)
         assert.isAbove(Number(/^([\d.]+)/.exec(await figure("ton"))![1]), 0)
         assert.match(await figure("per-star"), /^\d+\.\d{4} TON$/)
-        assert.include(await operator.page.locator("#report-summary").innerText(), "Enter the TON rate to see the margin.")
+        assert.include(
+          await operator.page.locator("#report-summary").innerText(),
+          "Enter the TON rate to see the margin."
+        )
 
         // By month, at a rate: the margin is the stars' sales less their TON at that rate.
         await operator.page.getByLabel("Group by").selectOption("month")
@@ -59,7 +65,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
         // One row per month the range touches (this week may start in the month before), then the total.
         const shownFrom = await operator.page.locator("input[name=from]").inputValue()
         const shownTo = await operator.page.locator("input[name=to]").inputValue()
-        assert.strictEqual(await operator.page.locator("#report-table tbody tr").count(), (shownFrom.slice(0, 7) === shownTo.slice(0, 7) ? 1 : 2) + 1)
+        assert.strictEqual(
+          await operator.page.locator("#report-table tbody tr").count(),
+          (shownFrom.slice(0, 7) === shownTo.slice(0, 7) ? 1 : 2) + 1
+        )
         await screenshot(operator.page, "admin-reports-1280")
 
         // The CSV export of the same request.
@@ -87,22 +96,33 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
         await operator.page.goto("/v2/admin/reports?from=2026-03-02&to=2026-03-01")
         assert.include(await operator.page.getByRole("alert").innerText(), "the end not before the start")
         assert.strictEqual(await operator.page.locator("input[name=from]").inputValue(), "2026-03-02")
-        const refused = await operator.page.request.get("/v2/admin/reports/data?period=year", { headers: { accept: "application/json" } })
+        const refused = await operator.page.request.get("/v2/admin/reports/data?period=year", {
+          headers: { accept: "application/json" }
+        })
         assert.strictEqual(refused.status(), 422)
 
         await operator.page.setViewportSize(PHONE)
-        for (const [lang, title, received] of [["ru", "Отчёты", "Поступило"], ["uz", "Hisobotlar", "Kelib tushdi"]] as const) {
-          await operator.page.goto(`/v2/lang?to=${lang}&back=${encodeURIComponent("/v2/admin/reports?period=month&ton_rate=40000")}`)
+        for (const [lang, title, received] of [
+          ["ru", "Отчёты", "Поступило"],
+          ["uz", "Hisobotlar", "Kelib tushdi"]
+        ] as const) {
+          await operator.page.goto(
+            `/v2/lang?to=${lang}&back=${encodeURIComponent("/v2/admin/reports?period=month&ton_rate=40000")}`
+          )
           assert.strictEqual(await operator.page.locator("h1").innerText(), title)
           assert.include(await operator.page.locator("#report-summary").innerText(), received)
-          assert.isAtMost(await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0)
+          assert.isAtMost(
+            await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+            0
+          )
           await screenshot(operator.page, `admin-reports-${lang}-360`)
         }
       })
-    }))
+    })
+  )
 
   it.effect("on a phone the page opens on this week by day, with presets for the month, last month and the year", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -117,7 +137,10 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
         assert.isAtMost((Date.parse(today) - Date.parse(from)) / 86_400_000, 6)
         const days = await page.locator("#report-table tbody tr:not(.total-row)").count()
         assert.strictEqual(days, (Date.parse(today) - Date.parse(from)) / 86_400_000 + 1)
-        assert.strictEqual(await page.locator("[data-preset][aria-current=true]").getAttribute("data-preset"), "thisWeek")
+        assert.strictEqual(
+          await page.locator("[data-preset][aria-current=true]").getAttribute("data-preset"),
+          "thisWeek"
+        )
         assert.isAtMost(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0)
         await screenshot(page, "admin-reports-default-360")
 
@@ -125,13 +148,20 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
         await andWait(page, () => page.locator("[data-preset=thisYear]").click())
         assert.strictEqual(await page.locator("select[name=period]").inputValue(), "month")
         assert.strictEqual(await page.locator("input[name=from]").inputValue(), `${today.slice(0, 4)}-01-01`)
-        assert.strictEqual(await page.locator("#report-table tbody tr:not(.total-row)").count(), Number(today.slice(5, 7)))
+        assert.strictEqual(
+          await page.locator("#report-table tbody tr:not(.total-row)").count(),
+          Number(today.slice(5, 7))
+        )
         // Last month, by week: whole weeks around it.
         await andWait(page, () => page.locator("[data-preset=lastMonth]").click())
         assert.strictEqual(await page.locator("select[name=period]").inputValue(), "week")
         assert.isAtMost(await page.locator("#report-table tbody tr:not(.total-row)").count(), 6)
-        assert.strictEqual(await page.locator("[data-preset][aria-current=true]").getAttribute("data-preset"), "lastMonth")
+        assert.strictEqual(
+          await page.locator("[data-preset][aria-current=true]").getAttribute("data-preset"),
+          "lastMonth"
+        )
         await screenshot(page, "admin-reports-last-month-360")
       })
-    }))
+    })
+  )
 })

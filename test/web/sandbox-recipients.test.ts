@@ -12,7 +12,15 @@ import { assert, layer } from "@effect/vitest"
 import { Duration, Effect } from "effect"
 import type { Page } from "playwright-core"
 import { browser, person, PHONE, screenshot } from "./support/Browser.ts"
-import { andWait, bankPayment, digits, shopperName, shownBalance, signInOperator, signInShopper } from "./support/Flows.ts"
+import {
+  andWait,
+  bankPayment,
+  digits,
+  shopperName,
+  shownBalance,
+  signInOperator,
+  signInShopper
+} from "./support/Flows.ts"
 import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 const world = webWorldLayer(
@@ -33,7 +41,10 @@ const topUp = async (page: Page, url: string, name: string): Promise<number> => 
   await page.waitForURL(/#topup-\d+$/)
   const payable = digits(await page.locator(".pay-amount .money").textContent())
   await bankPayment(url, payable, `bank-${name}`)
-  await page.waitForFunction((n) => document.getElementById("balance")?.getAttribute("data-balance") === String(n), payable)
+  await page.waitForFunction(
+    (n) => document.getElementById("balance")?.getAttribute("data-balance") === String(n),
+    payable
+  )
   return payable
 }
 
@@ -44,7 +55,10 @@ const buyStars = async (page: Page, recipient: string): Promise<string> => {
   await stars.locator("input[name=username]").fill(recipient)
   await andWait(page, () => stars.locator("button[type=submit]").click())
   await page.waitForURL(/\/v2\/orders$/)
-  return (await page.locator("[data-order-id]", { hasText: `@${recipient}` }).first().getAttribute("data-order-id"))!
+  return (await page
+    .locator("[data-order-id]", { hasText: `@${recipient}` })
+    .first()
+    .getAttribute("data-order-id"))!
 }
 
 const sendGift = async (page: Page, recipient: string): Promise<string> => {
@@ -53,7 +67,10 @@ const sendGift = async (page: Page, recipient: string): Promise<string> => {
   await form.locator("input[name=username]").fill(recipient)
   await andWait(page, () => form.locator("button[type=submit]").click())
   await page.waitForURL(/\/v2\/orders$/)
-  return (await page.locator("[data-order-id]", { hasText: `@${recipient}` }).first().getAttribute("data-order-id"))!
+  return (await page
+    .locator("[data-order-id]", { hasText: `@${recipient}` })
+    .first()
+    .getAttribute("data-order-id"))!
 }
 
 /** The status badge of an order on the page, once it shows `status` (the page updates itself). */
@@ -65,90 +82,110 @@ const operatorRow = async (page: Page, id: string) => {
   await page.goto(`/v2/admin/orders`)
   const row = page.locator(`[data-order-id="${id}"]`)
   const cells = await row.locator("td").allInnerTexts()
-  return { row, status: await row.locator("[data-status]").getAttribute("data-status"), reason: cells[6] ?? "", attempts: Number(cells[7]) }
+  return {
+    row,
+    status: await row.locator("[data-status]").getAttribute("data-status"),
+    reason: cells[6] ?? "",
+    attempts: Number(cells[7])
+  }
 }
 
-layer(world, { timeout: "360 seconds", excludeTestServices: true })("the other test recipients in the browser", (it) => {
-  it.effect("stars for sandbox_timeout, sandbox_late and sandbox_lost_payment end where the table says", () =>
-    Effect.gen(function*() {
-      const { url } = yield* WebWorld
-      const b = yield* browser
-      yield* Effect.promise(async () => {
-        const { page } = await person(b, url, { viewport: PHONE })
-        const name = shopperName("magic_stars")
-        await signInShopper(page, name)
-        // The operator is signed in first, so nothing slow stands between the retry and their look at it.
-        const operator = await person(b, url)
-        await signInOperator(operator.page)
-        const credited = await topUp(page, url, name)
-        const timeout = await buyStars(page, "sandbox_timeout")
-        const late = await buyStars(page, "sandbox_late")
-        const lost = await buyStars(page, "sandbox_lost_payment")
-        const price = digits(await page.locator(`[data-order-id="${timeout}"] td`).nth(3).innerText())
+layer(world, { timeout: "360 seconds", excludeTestServices: true })(
+  "the other test recipients in the browser",
+  (it) => {
+    it.effect(
+      "stars for sandbox_timeout, sandbox_late and sandbox_lost_payment end where the table says",
+      () =>
+        Effect.gen(function* () {
+          const { url } = yield* WebWorld
+          const b = yield* browser
+          yield* Effect.promise(async () => {
+            const { page } = await person(b, url, { viewport: PHONE })
+            const name = shopperName("magic_stars")
+            await signInShopper(page, name)
+            // The operator is signed in first, so nothing slow stands between the retry and their look at it.
+            const operator = await person(b, url)
+            await signInOperator(operator.page)
+            const credited = await topUp(page, url, name)
+            const timeout = await buyStars(page, "sandbox_timeout")
+            const late = await buyStars(page, "sandbox_late")
+            const lost = await buyStars(page, "sandbox_lost_payment")
+            const price = digits(await page.locator(`[data-order-id="${timeout}"] td`).nth(3).innerText())
 
-        // The timeout: nothing was paid, so the shopper is told the attempt missed and when the next one runs.
-        const retry = page.locator(`[data-order-id="${timeout}"] [data-order-retry]`)
-        await retry.waitFor({ timeout: 60_000 })
-        assert.match(await retry.innerText(), /did not go through, nothing was paid; it is tried again/)
-        assert.strictEqual(await page.locator(`[data-order-id="${timeout}"] [data-status]`).getAttribute("data-status"), "queued")
-        await screenshot(page, "sandbox-timeout-retrying-phone")
-        // The operator sees the backoff: the attempts so far and when the next one runs. Their page does
-        // not update itself, so it is reloaded (once a second, no busier) until the order is between two
-        // attempts; only the order's end (the last attempt missed too) stops the looking.
-        let next = ""
-        let status: string | null = "queued"
-        while (next === "" && status !== "failed") {
-          const seen = await operatorRow(operator.page, timeout)
-          status = seen.status
-          if (await seen.row.locator("[data-next-attempt]").count() > 0) next = await seen.row.locator("td").nth(7).innerText()
-          else await operator.page.waitForTimeout(1_000)
-        }
-        assert.match(next, /^[12] next at \d\d:\d\d$/, "the operator saw the order between two attempts")
+            // The timeout: nothing was paid, so the shopper is told the attempt missed and when the next one runs.
+            const retry = page.locator(`[data-order-id="${timeout}"] [data-order-retry]`)
+            await retry.waitFor({ timeout: 60_000 })
+            assert.match(await retry.innerText(), /did not go through, nothing was paid; it is tried again/)
+            assert.strictEqual(
+              await page.locator(`[data-order-id="${timeout}"] [data-status]`).getAttribute("data-status"),
+              "queued"
+            )
+            await screenshot(page, "sandbox-timeout-retrying-phone")
+            // The operator sees the backoff: the attempts so far and when the next one runs. Their page does
+            // not update itself, so it is reloaded (once a second, no busier) until the order is between two
+            // attempts; only the order's end (the last attempt missed too) stops the looking.
+            let next = ""
+            let status: string | null = "queued"
+            while (next === "" && status !== "failed") {
+              const seen = await operatorRow(operator.page, timeout)
+              status = seen.status
+              if ((await seen.row.locator("[data-next-attempt]").count()) > 0)
+                next = await seen.row.locator("td").nth(7).innerText()
+              else await operator.page.waitForTimeout(1_000)
+            }
+            assert.match(next, /^[12] next at \d\d:\d\d$/, "the operator saw the order between two attempts")
 
-        await settles(page, late, "paid_unconfirmed")
-        await settles(page, lost, "completed")
-        await settles(page, timeout, "failed")
-        await screenshot(page, "sandbox-recipients-stars-phone")
-        // Only the timeout's money came back, once: two orders stay paid.
-        await page.goto("/v2/dashboard")
-        assert.strictEqual(await shownBalance(page), credited - 2 * price)
+            await settles(page, late, "paid_unconfirmed")
+            await settles(page, lost, "completed")
+            await settles(page, timeout, "failed")
+            await screenshot(page, "sandbox-recipients-stars-phone")
+            // Only the timeout's money came back, once: two orders stay paid.
+            await page.goto("/v2/dashboard")
+            assert.strictEqual(await shownBalance(page), credited - 2 * price)
 
-        const t = await operatorRow(operator.page, timeout)
-        assert.deepStrictEqual([t.status, t.attempts], ["failed", 3])
-        assert.match(t.reason, /gave up after 3 attempts/)
-        const l = await operatorRow(operator.page, late)
-        assert.strictEqual(l.status, "paid_unconfirmed")
-        assert.include(l.reason, "Ref#", "the payment evidence is shown")
-        const p = await operatorRow(operator.page, lost)
-        // One attempt lost on the chain (nothing paid for it), the retry delivered.
-        assert.deepStrictEqual([p.status, p.attempts], ["completed", 1])
-        await screenshot(operator.page, "sandbox-recipients-stars-operator")
-      })
-    }), 300_000)
+            const t = await operatorRow(operator.page, timeout)
+            assert.deepStrictEqual([t.status, t.attempts], ["failed", 3])
+            assert.match(t.reason, /gave up after 3 attempts/)
+            const l = await operatorRow(operator.page, late)
+            assert.strictEqual(l.status, "paid_unconfirmed")
+            assert.include(l.reason, "Ref#", "the payment evidence is shown")
+            const p = await operatorRow(operator.page, lost)
+            // One attempt lost on the chain (nothing paid for it), the retry delivered.
+            assert.deepStrictEqual([p.status, p.attempts], ["completed", 1])
+            await screenshot(operator.page, "sandbox-recipients-stars-operator")
+          })
+        }),
+      300_000
+    )
 
-  it.effect("gifts for sandbox_gift_refused are refunded once; sandbox_gift_lost is found sent and completes", () =>
-    Effect.gen(function*() {
-      const { url } = yield* WebWorld
-      const b = yield* browser
-      yield* Effect.promise(async () => {
-        const { page } = await person(b, url, { viewport: PHONE, locale: "ru-RU" })
-        const name = shopperName("magic_gifts")
-        await signInShopper(page, name)
-        const credited = await topUp(page, url, name)
-        const refused = await sendGift(page, "sandbox_gift_refused")
-        const lost = await sendGift(page, "sandbox_gift_lost")
-        const price = digits(await page.locator(`[data-order-id="${lost}"] td`).nth(3).innerText())
-        await settles(page, refused, "failed")
-        await settles(page, lost, "completed")
-        await screenshot(page, "sandbox-recipients-gifts-ru-phone")
-        await page.goto("/v2/dashboard")
-        assert.strictEqual(await shownBalance(page), credited - price)
+    it.effect(
+      "gifts for sandbox_gift_refused are refunded once; sandbox_gift_lost is found sent and completes",
+      () =>
+        Effect.gen(function* () {
+          const { url } = yield* WebWorld
+          const b = yield* browser
+          yield* Effect.promise(async () => {
+            const { page } = await person(b, url, { viewport: PHONE, locale: "ru-RU" })
+            const name = shopperName("magic_gifts")
+            await signInShopper(page, name)
+            const credited = await topUp(page, url, name)
+            const refused = await sendGift(page, "sandbox_gift_refused")
+            const lost = await sendGift(page, "sandbox_gift_lost")
+            const price = digits(await page.locator(`[data-order-id="${lost}"] td`).nth(3).innerText())
+            await settles(page, refused, "failed")
+            await settles(page, lost, "completed")
+            await screenshot(page, "sandbox-recipients-gifts-ru-phone")
+            await page.goto("/v2/dashboard")
+            assert.strictEqual(await shownBalance(page), credited - price)
 
-        const operator = await person(b, url)
-        await signInOperator(operator.page)
-        assert.strictEqual((await operatorRow(operator.page, refused)).status, "failed")
-        assert.strictEqual((await operatorRow(operator.page, lost)).status, "completed")
-        await screenshot(operator.page, "sandbox-recipients-gifts-operator")
-      })
-    }), 300_000)
-})
+            const operator = await person(b, url)
+            await signInOperator(operator.page)
+            assert.strictEqual((await operatorRow(operator.page, refused)).status, "failed")
+            assert.strictEqual((await operatorRow(operator.page, lost)).status, "completed")
+            await screenshot(operator.page, "sandbox-recipients-gifts-operator")
+          })
+        }),
+      300_000
+    )
+  }
+)

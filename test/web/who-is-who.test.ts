@@ -12,7 +12,7 @@ import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("who is who", (it) => {
   it.effect("lists show name, @username and Telegram id; search finds by Telegram id", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* WebWorld
       const b = yield* browser
       yield* Effect.promise(async () => {
@@ -51,17 +51,30 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("w
         await operator.page.goto("/v2/admin/users")
         await operator.page.getByLabel("@username, name, user number or Telegram id").fill(telegramId)
         await andWait(operator.page, () => operator.page.getByRole("button", { name: "Find" }).click())
-        assert.strictEqual(await operator.page.locator("#users-table [data-user-row]").first().getAttribute("data-user-row"), userId)
+        assert.strictEqual(
+          await operator.page.locator("#users-table [data-user-row]").first().getAttribute("data-user-row"),
+          userId
+        )
 
-        for (const [lang, label] of [["ru", "Telegram ID"], ["uz", "Telegram ID"]] as const) {
+        for (const [lang, label] of [
+          ["ru", "Telegram ID"],
+          ["uz", "Telegram ID"]
+        ] as const) {
           await operator.page.setViewportSize(PHONE)
           await operator.page.goto(`/v2/lang?to=${lang}&back=/v2/admin/topups`)
-          assert.include(await operator.page.locator(`#topup-queue [data-topup-row="${topupId}"] .person`).innerText(), `@${name}`)
-          assert.isAtMost(await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), 0)
+          assert.include(
+            await operator.page.locator(`#topup-queue [data-topup-row="${topupId}"] .person`).innerText(),
+            `@${name}`
+          )
+          assert.isAtMost(
+            await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+            0
+          )
           await screenshot(operator.page, `admin-topups-people-${lang}-360`)
           await operator.page.goto("/v2/admin/users")
           assert.include(await operator.page.locator("label[for=f-search]").innerText(), label)
         }
       })
-    }))
+    })
+  )
 })

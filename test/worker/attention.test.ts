@@ -38,16 +38,21 @@ const reload = (id: OrderId) => OrderService.use((o) => o.find({ kind: "operator
 
 layer(Stack, { timeout: "90 seconds", excludeTestServices: true })("orders whose delivery stays unknown", (it) => {
   it.effect("past the limit they wait for an operator, who is told, and whose refund happens exactly once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const fulfilment = yield* Fulfilment
       const { control } = yield* FragmentSandbox
       const user = yield* fundedUser(1_000_000)
       control.set({ neverFinish: true })
-      const order = yield* OrderService.use((o) => o.create(user.id, { kind: "stars", recipient: "never_confirmed", stars: 60 }))
+      const order = yield* OrderService.use((o) =>
+        o.create(user.id, { kind: "stars", recipient: "never_confirmed", stars: 60 })
+      )
 
       const seen: Array<string> = []
       for (let check = 1; check <= 3; check++) {
-        assert.isTrue(yield* fulfilment.runOnce, `check ${check} claimed nothing after ${seen.join(",")} (${(yield* reload(order.id)).lastError})`)
+        assert.isTrue(
+          yield* fulfilment.runOnce,
+          `check ${check} claimed nothing after ${seen.join(",")} (${(yield* reload(order.id)).lastError})`
+        )
         const after = yield* reload(order.id)
         seen.push(after.status)
         // Paid; from now on Fragment answers nothing but 403 (blocked), so delivery cannot be told.
@@ -66,18 +71,25 @@ layer(Stack, { timeout: "90 seconds", excludeTestServices: true })("orders whose
       assert.isNotNull(held.evidence!.chainState)
       assert.isAbove(held.evidence!.answers.length, 0)
       // Still charged, never refunded by the worker, and never picked up again.
-      assert.deepStrictEqual((yield* orderEntries(order.id)).map((e) => e.cause), ["order"])
+      assert.deepStrictEqual(
+        (yield* orderEntries(order.id)).map((e) => e.cause),
+        ["order"]
+      )
       assert.isFalse(yield* fulfilment.runOnce)
 
       // The operators' bot chat gets the message through the outbox.
       const sent: Array<{ chatId: number; text: string }> = []
-      const Recording = Layer.succeed(Notifier)(Notifier.of({
-        push: () => Effect.void,
-        botMessage: (chatId, text) => Effect.sync(() => void sent.push({ chatId, text }))
-      }))
+      const Recording = Layer.succeed(Notifier)(
+        Notifier.of({
+          push: () => Effect.void,
+          botMessage: (chatId, text) => Effect.sync(() => void sent.push({ chatId, text }))
+        })
+      )
       // `fresh`: not the worker's own (memoized) delivery over the silent notifier.
       yield* NotificationDelivery.use((d) => d.runOnce).pipe(
-        Effect.provide(Layer.fresh(NotificationDelivery.layer).pipe(Layer.provide([Recording, NotificationSettingsLive])))
+        Effect.provide(
+          Layer.fresh(NotificationDelivery.layer).pipe(Layer.provide([Recording, NotificationSettingsLive]))
+        )
       )
       const toOperators = sent.filter((m) => m.chatId === 4242)
       assert.strictEqual(toOperators.length, 1)
@@ -89,12 +101,16 @@ layer(Stack, { timeout: "90 seconds", excludeTestServices: true })("orders whose
       assert.strictEqual(refunded.status, "failed")
       const second = yield* Effect.flip(orders.refund(order.id, "again"))
       assert.strictEqual(second._tag, "OrderTransitionInvalid")
-      assert.deepStrictEqual((yield* orderEntries(order.id)).map((e) => e.cause), ["order", "refund"])
+      assert.deepStrictEqual(
+        (yield* orderEntries(order.id)).map((e) => e.cause),
+        ["order", "refund"]
+      )
       const money = yield* balanceAndEntries(user.id)
       assert.deepStrictEqual([money.balance, money.entries], [1_000_000, 1_000_000])
       const sql = yield* SqlClient
       const [events] = yield* sql<{ n: bigint }>`SELECT count(*) AS n FROM outbox_events WHERE kind = 'order.attention'`
       assert.strictEqual(Number(events?.n), 1)
       control.set({ neverFinish: false, blocked: false })
-    }))
+    })
+  )
 })

@@ -25,16 +25,20 @@ const Stack = workerOver(Layer.mergeAll(SandboxWorld, IsolatedPostgres.layerStor
 
 const reload = (id: OrderId) => OrderService.use((o) => o.find({ kind: "operator" }, id)).pipe(Effect.orDie)
 const dueNow = (id: OrderId) =>
-  Orders.use((orders) => orders.transition(id, ["queued"], "queued", { nextAttemptAt: null }, new Date())).pipe(Effect.orDie)
+  Orders.use((orders) => orders.transition(id, ["queued"], "queued", { nextAttemptAt: null }, new Date())).pipe(
+    Effect.orDie
+  )
 
 layer(Stack, { timeout: "90 seconds", excludeTestServices: true })("an order Fragment never confirms", (it) => {
   it.effect("completes as paid with delivery not confirmed, on its own evidence, charged once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const fulfilment = yield* Fulfilment
       const { control } = yield* FragmentSandbox
       const user = yield* fundedUser(1_000_000)
       control.set({ neverFinish: true })
-      const order = yield* OrderService.use((o) => o.create(user.id, { kind: "stars", recipient: "never_confirmed", stars: 70 }))
+      const order = yield* OrderService.use((o) =>
+        o.create(user.id, { kind: "stars", recipient: "never_confirmed", stars: 70 })
+      )
 
       // Paid on chain, Fragment's page still says "processing": open, back in the queue.
       assert.isTrue(yield* fulfilment.runOnce)
@@ -47,21 +51,32 @@ layer(Stack, { timeout: "90 seconds", excludeTestServices: true })("an order Fra
         yield* fulfilment.runOnce
         settled = yield* reload(order.id)
       }
-      assert.deepStrictEqual([settled.status, settled.delivery], ["completed", "paid_unconfirmed"], settled.lastError ?? "")
+      assert.deepStrictEqual(
+        [settled.status, settled.delivery],
+        ["completed", "paid_unconfirmed"],
+        settled.lastError ?? ""
+      )
       assert.isNotNull(settled.fragmentRef)
       assert.strictEqual(settled.evidence?.txHash, settled.txId)
       assert.strictEqual(settled.evidence?.ref, settled.fragmentRef)
       assert.include(settled.evidence?.answers.at(-1) ?? "", `Ref#${settled.fragmentRef}`)
       assert.include(settled.evidence?.answers.at(-1) ?? "", "delivery not confirmed")
       // One payment, one charge, never refunded.
-      assert.deepStrictEqual((yield* orderEntries(order.id)).map((e) => e.cause), ["order"])
+      assert.deepStrictEqual(
+        (yield* orderEntries(order.id)).map((e) => e.cause),
+        ["order"]
+      )
       assert.strictEqual(control.invoices().filter((i) => i.username === "never_confirmed").length, 1)
 
       // The order JSON integrators and operators get says so (encoded as the API answers it).
       const wire = Schema.encodeSync(Dto.Order)(orderOut(settled))
       assert.strictEqual(wire.delivery, "paid_unconfirmed")
       const admin = Schema.encodeSync(Dto.AdminOrder)(adminOrderOut(settled))
-      assert.deepStrictEqual([admin.status, admin.delivery, admin.evidence?.ref], ["completed", "paid_unconfirmed", settled.fragmentRef])
+      assert.deepStrictEqual(
+        [admin.status, admin.delivery, admin.evidence?.ref],
+        ["completed", "paid_unconfirmed", settled.fragmentRef]
+      )
       control.set({ neverFinish: false })
-    }))
+    })
+  )
 })

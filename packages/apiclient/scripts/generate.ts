@@ -25,7 +25,9 @@ for (const { file, name, path } of DOCUMENTS) {
     writeFileSync(committedPath(file), types)
     console.log(`${path} -> packages/apiclient/src/${file}`)
   } else if (types !== committedTypes(file)) {
-    console.error(`packages/apiclient/src/${file} is not what ${path} generates: run \`npm run generate:client\` and commit it`)
+    console.error(
+      `packages/apiclient/src/${file} is not what ${path} generates: run \`npm run generate:client\` and commit it`
+    )
     process.exitCode = 1
   }
 }

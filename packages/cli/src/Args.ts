@@ -25,41 +25,51 @@ export const positiveId = <S extends Schema.ConstraintDecoder<unknown>>(what: st
 }
 
 /** A whole number >= `min` (limits, offsets, prices). */
-export const wholeNumber = (what: string, min: number, max = Number.MAX_SAFE_INTEGER) => (raw: string): number => {
-  const text = raw.trim().replace(/_/g, "")
-  const n = Number(text)
-  if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
-    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`
-    throw new InvalidArgumentError(`${what} must be a whole number ${range}, got '${raw}'.`)
+export const wholeNumber =
+  (what: string, min: number, max = Number.MAX_SAFE_INTEGER) =>
+  (raw: string): number => {
+    const text = raw.trim().replace(/_/g, "")
+    const n = Number(text)
+    if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`
+      throw new InvalidArgumentError(`${what} must be a whole number ${range}, got '${raw}'.`)
+    }
+    return n
   }
-  return n
-}
 
 /** A signed, non-zero whole number of so'm (`500000`, `-20000`, `+1_000`). */
 export const signedUzs = (raw: string): number => {
   const text = raw.trim().replace(/_/g, "").replace(/^\+/, "")
   const n = Number(text)
   if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n) || n === 0) {
-    throw new InvalidArgumentError(`the amount must be a non-zero whole number of so'm (e.g. 50000 or -20000), got '${raw}'.`)
+    throw new InvalidArgumentError(
+      `the amount must be a non-zero whole number of so'm (e.g. 50000 or -20000), got '${raw}'.`
+    )
   }
   return n
 }
 
 /** A calendar day `YYYY-MM-DD` (Tashkent time is how the commands read it). */
-export const localDay = (flag: string) => (raw: string): string => {
-  const text = raw.trim()
-  if (!isLocalDate(text)) throw new InvalidArgumentError(`${flag} must be a date YYYY-MM-DD, got '${raw}'.`)
-  return text
-}
+export const localDay =
+  (flag: string) =>
+  (raw: string): string => {
+    const text = raw.trim()
+    if (!isLocalDate(text)) throw new InvalidArgumentError(`${flag} must be a date YYYY-MM-DD, got '${raw}'.`)
+    return text
+  }
 
 /** Text that must not be blank once trimmed. */
-export const nonBlank = (what: string) => (raw: string): string => {
-  if (raw.trim() === "") throw new InvalidArgumentError(`${what} must not be empty.`)
-  return raw
-}
+export const nonBlank =
+  (what: string) =>
+  (raw: string): string => {
+    if (raw.trim() === "") throw new InvalidArgumentError(`${what} must not be empty.`)
+    return raw
+  }
 
 /** A user given as a numeric id or as `@username`. */
-export type UserRef = { readonly kind: "id"; readonly id: UserId } | { readonly kind: "username"; readonly username: string }
+export type UserRef =
+  | { readonly kind: "id"; readonly id: UserId }
+  | { readonly kind: "username"; readonly username: string }
 
 export const userRef = (raw: string): UserRef => {
   const text = raw.trim()
@@ -79,7 +89,9 @@ export const describeUser = (ref: UserRef): string => (ref.kind === "id" ? `user
 export const tonAmount = (raw: string): string => {
   const text = raw.trim()
   if (!/^\d+(\.\d{1,9})?$/.test(text) || /^0+(\.0*)?$/.test(text)) {
-    throw new InvalidArgumentError(`the amount must be a positive number of TON with at most 9 decimals (e.g. 10 or 1.5), got '${raw}'.`)
+    throw new InvalidArgumentError(
+      `the amount must be a positive number of TON with at most 9 decimals (e.g. 10 or 1.5), got '${raw}'.`
+    )
   }
   return text
 }

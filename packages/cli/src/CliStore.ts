@@ -11,7 +11,7 @@ export interface StoreSettings {
   readonly dataDir: string
 }
 
-export const storeSettings: Effect.Effect<StoreSettings, Config.ConfigError> = Effect.gen(function*() {
+export const storeSettings: Effect.Effect<StoreSettings, Config.ConfigError> = Effect.gen(function* () {
   const url = yield* Config.Redacted("DATABASE_URL").pipe(Config.option)
   const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
   // An exported but empty DATABASE_URL means "not set", as in most shells' `DATABASE_URL= resale ...`.
@@ -26,11 +26,13 @@ const CLI_POOL = 4
  * through the Unix socket of the running `npm start` (or another command) that has it open, or opened
  * by this command when no process has (then other commands reach it through this one's socket).
  */
-export const CliConnection = Layer.unwrap(Effect.gen(function*() {
-  const settings = yield* storeSettings
-  if (Option.isSome(settings.databaseUrl)) return PgConnection.layerFromUrl(settings.databaseUrl.value, CLI_POOL)
-  return EmbeddedPostgres.layerShared(EmbeddedPostgres.dataDirOf(settings.dataDir))
-}))
+export const CliConnection = Layer.unwrap(
+  Effect.gen(function* () {
+    const settings = yield* storeSettings
+    if (Option.isSome(settings.databaseUrl)) return PgConnection.layerFromUrl(settings.databaseUrl.value, CLI_POOL)
+    return EmbeddedPostgres.layerShared(EmbeddedPostgres.dataDirOf(settings.dataDir))
+  })
+)
 
 /** Every storage port over that connection, with the connection still visible (for `db` commands). */
 export const CliStore = PgStore.layer.pipe(Layer.provideMerge(CliConnection))

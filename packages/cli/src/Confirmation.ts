@@ -7,7 +7,7 @@ import { CliCommandError, CliUsageError } from "./CliErrors.ts"
  * (a script, a pipe) nobody can answer, so the action is refused instead of guessed.
  */
 export const confirm = (question: string, options: { readonly yes: boolean; readonly action: string }) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (options.yes) return
     if (process.stdin.isTTY !== true) {
       return yield* new CliUsageError({

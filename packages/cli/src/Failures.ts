@@ -30,19 +30,25 @@ const domainMessage = (e: Tagged): string | undefined => {
       return `Top-up #${e["topupId"]} is ${e["from"]}; it cannot be ${topupVerb[String(e["to"])] ?? `moved to ${e["to"]}`}.`
     case "TopupPossibleDuplicate":
       if (e["reason"] === "SameFile") {
-        return `The same receipt file was sent for top-up #${e["duplicateOf"]}: top-up #${e["topupId"]} looks like the same payment. ` +
+        return (
+          `The same receipt file was sent for top-up #${e["duplicateOf"]}: top-up #${e["topupId"]} looks like the same payment. ` +
           `If it is a second payment, approve again with --confirm-duplicate.`
+        )
       }
       if (e["reason"] === "NearAmount") {
-        return `Top-up #${e["duplicateOf"]}, credited to the same user shortly before, is within 1 % or 1,000 UZS of top-up #${e["topupId"]}'s ` +
+        return (
+          `Top-up #${e["duplicateOf"]}, credited to the same user shortly before, is within 1 % or 1,000 UZS of top-up #${e["topupId"]}'s ` +
           `${formatUzs(Number(e["amountUzs"]))} UZS: it looks like the same payment. If it is a second payment, approve again with --confirm-duplicate.`
+        )
       }
       return `Top-up #${e["duplicateOf"]} of ${formatUzs(Number(e["amountUzs"]))} UZS was credited to the same user at ${
         e["creditedAt"] instanceof Date ? e["creditedAt"].toISOString() : String(e["creditedAt"])
       }: top-up #${e["topupId"]} looks like the same payment. If it is a second payment, approve again with --confirm-duplicate.`
     case "PaymentPossibleDuplicate":
-      return `Top-up #${e["creditedTopupId"]} of the same user was credited ${formatUzs(Number(e["amountUzs"]))} UZS on a receipt alone: ` +
+      return (
+        `Top-up #${e["creditedTopupId"]} of the same user was credited ${formatUzs(Number(e["amountUzs"]))} UZS on a receipt alone: ` +
         `payment #${e["paymentId"]} is most likely that money. If it is another payment, assign again with --confirm-duplicate.`
+      )
     case "OrderNotFound":
       return `Order #${e["orderId"]} does not exist.`
     case "OrderTransitionInvalid":
@@ -85,9 +91,12 @@ const messages = (u: unknown): ReadonlyArray<string> => {
   const seen: Array<string> = []
   let current: unknown = u
   for (let depth = 0; depth < 6 && current !== undefined && current !== null; depth++) {
-    const message = typeof current === "object" && typeof (current as { message?: unknown }).message === "string"
-      ? (current as { message: string }).message
-      : typeof current === "string" ? current : undefined
+    const message =
+      typeof current === "object" && typeof (current as { message?: unknown }).message === "string"
+        ? (current as { message: string }).message
+        : typeof current === "string"
+          ? current
+          : undefined
     if (message !== undefined && message !== "" && !seen.includes(message)) seen.push(message)
     current = typeof current === "object" ? (current as { cause?: unknown }).cause : undefined
   }

@@ -35,7 +35,12 @@ export const formatDate = (date: Date): string => `${date.toISOString().slice(0,
 /** So'm with thin grouping, e.g. `1 250 000`; the unit is in the column header. */
 export const formatUzs = (amount: number): string => {
   const sign = amount < 0 ? "-" : ""
-  return sign + Math.abs(amount).toString().replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+  return (
+    sign +
+    Math.abs(amount)
+      .toString()
+      .replace(/\B(?=(\d{3})+(?!\d))/g, " ")
+  )
 }
 
 /** Signed so'm for ledger movements: `+150 000`, `-2 300`. */
@@ -44,15 +49,26 @@ export const formatSignedUzs = (amount: number): string => (amount > 0 ? `+${for
 /** A plain-text table with a header row; numbers right-aligned. */
 export const table = (headers: ReadonlyArray<string>, rows: ReadonlyArray<ReadonlyArray<Cell>>): string => {
   const texts = rows.map((row) => row.map(cell))
-  const rightAligned = headers.map((_, i) =>
-    rows.length > 0 && rows.every((row) => {
-      const v = row[i]
-      return typeof v === "number" || typeof v === "bigint" || (typeof v === "string" && /^[+-]?[\d ]+$/.test(v)) || v == null
-    }) && rows.some((row) => row[i] != null)
+  const rightAligned = headers.map(
+    (_, i) =>
+      rows.length > 0 &&
+      rows.every((row) => {
+        const v = row[i]
+        return (
+          typeof v === "number" ||
+          typeof v === "bigint" ||
+          (typeof v === "string" && /^[+-]?[\d ]+$/.test(v)) ||
+          v == null
+        )
+      }) &&
+      rows.some((row) => row[i] != null)
   )
   const widths = headers.map((h, i) => Math.max(h.length, ...texts.map((row) => (row[i] ?? "").length)))
   const line = (values: ReadonlyArray<string>) =>
-    values.map((v, i) => (rightAligned[i] ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0))).join("  ").trimEnd()
+    values
+      .map((v, i) => (rightAligned[i] ? v.padStart(widths[i] ?? 0) : v.padEnd(widths[i] ?? 0)))
+      .join("  ")
+      .trimEnd()
   return [line(headers), ...texts.map(line)].join("\n")
 }
 
@@ -63,10 +79,12 @@ export const listing = (
   page: { readonly total: number; readonly offset: number },
   noun: string
 ): string => {
-  if (rows.length === 0) return page.total === 0 ? `No ${noun}.` : `No ${noun} at offset ${page.offset} (${page.total} in all).`
-  const shown = rows.length === page.total
-    ? `${page.total} ${noun}`
-    : `${noun} ${page.offset + 1}-${page.offset + rows.length} of ${page.total} (see --offset / --limit)`
+  if (rows.length === 0)
+    return page.total === 0 ? `No ${noun}.` : `No ${noun} at offset ${page.offset} (${page.total} in all).`
+  const shown =
+    rows.length === page.total
+      ? `${page.total} ${noun}`
+      : `${noun} ${page.offset + 1}-${page.offset + rows.length} of ${page.total} (see --offset / --limit)`
   return `${table(headers, rows)}\n\n${shown}`
 }
 

@@ -8,10 +8,7 @@ export interface CommonOptions {
 }
 
 // Logs go to stderr and only from warnings up, so stdout carries nothing but the command's output.
-const Quiet = Layer.mergeAll(
-  Layer.succeed(Logger.LogToStderr)(true),
-  Layer.succeed(References.MinimumLogLevel)("Warn")
-)
+const Quiet = Layer.mergeAll(Layer.succeed(Logger.LogToStderr)(true), Layer.succeed(References.MinimumLogLevel)("Warn"))
 
 /** Prints a failure: the sentence on stderr, and with `--json` also a machine-readable object on stdout. */
 export const reportFailure = (failure: Failure, json: boolean): void => {
@@ -43,7 +40,9 @@ export const runCommand = async <R, E>(
   try {
     const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(settings)), { signal: interrupt.signal })
     if (Exit.isSuccess(exit)) {
-      process.stdout.write(json ? `${toJson(exit.value.json)}\n` : exit.value.file === true ? exit.value.text : `${exit.value.text}\n`)
+      process.stdout.write(
+        json ? `${toJson(exit.value.json)}\n` : exit.value.file === true ? exit.value.text : `${exit.value.text}\n`
+      )
       process.exitCode = 0
     } else {
       reportFailure(describeCause(exit.cause), json)

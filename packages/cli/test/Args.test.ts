@@ -19,7 +19,8 @@ describe("argument parsers", () => {
     const id = positiveId("the order id", OrderId)
     assert.strictEqual(id("42"), OrderId.make(42))
     assert.strictEqual(id("#7"), OrderId.make(7))
-    for (const bad of ["0", "-1", "1.5", "1e3", "12abc", "", "9007199254740993"]) rejects(() => id(bad), "the order id must be")
+    for (const bad of ["0", "-1", "1.5", "1e3", "12abc", "", "9007199254740993"])
+      rejects(() => id(bad), "the order id must be")
   })
 
   it("whole numbers respect their range; underscores group digits", () => {
@@ -48,7 +49,8 @@ describe("argument parsers", () => {
   it("TON amounts stay decimal text with at most 9 decimals and are positive", () => {
     assert.strictEqual(tonAmount("1.5"), "1.5")
     assert.strictEqual(tonAmount("0.000000001"), "0.000000001")
-    for (const bad of ["0", "0.0", "-1", "1.0000000001", "1,5", "ten", ".5"]) rejects(() => tonAmount(bad), "positive number of TON")
+    for (const bad of ["0", "0.0", "-1", "1.0000000001", "1,5", "ten", ".5"])
+      rejects(() => tonAmount(bad), "positive number of TON")
   })
 
   it("blank text is refused", () => {

@@ -10,7 +10,13 @@ describe("output", () => {
   })
 
   it("tables align columns and right-align numbers; empty cells for null", () => {
-    const text = table(["ID", "NAME", "UZS"], [[1, "ann", "1 000"], [22, null, "150 000"]])
+    const text = table(
+      ["ID", "NAME", "UZS"],
+      [
+        [1, "ann", "1 000"],
+        [22, null, "150 000"]
+      ]
+    )
     assert.strictEqual(text, ["ID  NAME      UZS", " 1  ann     1 000", "22        150 000"].join("\n"))
   })
 
@@ -21,7 +27,13 @@ describe("output", () => {
   })
 
   it("records print as aligned label: value lines; JSON carries bigints as strings and dates as ISO", () => {
-    assert.strictEqual(fields([["Top-up", "#1"], ["Admin note", null]]), "Top-up:     #1\nAdmin note:")
+    assert.strictEqual(
+      fields([
+        ["Top-up", "#1"],
+        ["Admin note", null]
+      ]),
+      "Top-up:     #1\nAdmin note:"
+    )
     assert.strictEqual(toJson({ fee: 5n, at: new Date(0) }), '{\n  "fee": "5",\n  "at": "1970-01-01T00:00:00.000Z"\n}')
   })
 })

@@ -6,7 +6,8 @@ import { readSettings } from "./ReadSettings.ts"
 /** The one configuration of this process (mode included), read once by the entry. */
 export class AppConfig extends Context.Service<AppConfig, AppSettings>()("config/AppConfig") {
   /** From the environment for `role`; fails with every problem at once. */
-  static readonly layer = (role: Role): Layer.Layer<AppConfig, ConfigProblems> => Layer.effect(AppConfig, readSettings(role))
+  static readonly layer = (role: Role): Layer.Layer<AppConfig, ConfigProblems> =>
+    Layer.effect(AppConfig, readSettings(role))
 }
 
 /**
@@ -15,4 +16,5 @@ export class AppConfig extends Context.Service<AppConfig, AppSettings>()("config
  */
 export const reportConfigProblems = <A, E, R>(self: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
   Effect.tapError(self, (error) =>
-    error instanceof ConfigProblems ? Effect.sync(() => process.stderr.write(`${error.report}\n`)) : Effect.void)
+    error instanceof ConfigProblems ? Effect.sync(() => process.stderr.write(`${error.report}\n`)) : Effect.void
+  )

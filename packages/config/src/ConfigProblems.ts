@@ -15,6 +15,9 @@ export class ConfigProblems extends Schema.TaggedError<ConfigProblems>()("Config
 
   get report(): string {
     const count = this.problems.length === 1 ? "1 problem" : `${this.problems.length} problems`
-    return [`resale cannot start: the configuration has ${count} (${this.mode}):`, ...this.problems.map((p) => `  ${p}`)].join("\n")
+    return [
+      `resale cannot start: the configuration has ${count} (${this.mode}):`,
+      ...this.problems.map((p) => `  ${p}`)
+    ].join("\n")
   }
 }

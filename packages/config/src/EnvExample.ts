@@ -16,9 +16,14 @@ export const renderEnvExample = (): string => {
       lines.push(`#${setting.name}=${setting.defaultText}`)
     }
   }
-  lines.push("", "# Per gift sender account named in GIFT_SENDERS (production with TELEGRAM_API_ID): an mtcute session string [secret]",
-    "#GIFT_SENDER_USER_SESSION=", "",
+  lines.push(
+    "",
+    "# Per gift sender account named in GIFT_SENDERS (production with TELEGRAM_API_ID): an mtcute session string [secret]",
+    "#GIFT_SENDER_USER_SESSION=",
+    "",
     "# Per Fragment session named in FRAGMENT_SESSIONS: its Cookie header, like FRAGMENT_COOKIES [secret]",
-    "#FRAGMENT_COOKIES_SECOND=", "")
+    "#FRAGMENT_COOKIES_SECOND=",
+    ""
+  )
   return lines.join("\n")
 }

@@ -24,7 +24,7 @@ type Values<G> = { readonly [K in keyof G]: G[K] extends Setting<infer A> ? A : 
 
 /** A variable's text; unset and blank are the same ("VAR= npm start" means unset). */
 const raw = (name: string): Effect.Effect<Option.Option<string>> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const text = yield* Config.option(Config.String(name))
     return Option.filter(text, (t) => t.trim() !== "")
   }).pipe(Effect.orElseSucceed(() => Option.none<string>()))
@@ -43,7 +43,9 @@ const makeReader = () => {
     })
   const group = <G extends Record<string, Setting<any>>>(settings: G): Effect.Effect<Values<G>> =>
     Effect.map(
-      Effect.forEach(Object.entries(settings), ([key, setting]) => Effect.map(read(setting), (value) => [key, value] as const)),
+      Effect.forEach(Object.entries(settings), ([key, setting]) =>
+        Effect.map(read(setting), (value) => [key, value] as const)
+      ),
       (entries) => Object.fromEntries(entries) as Values<G>
     )
   return { problems, read, group }
@@ -54,7 +56,7 @@ const derive = (key: Redacted.Redacted<string>, label: string) =>
 
 /** The settings of `role` from the environment, or every problem found. */
 export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProblems> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const reader = makeReader()
     const { problems } = reader
     const mode = yield* reader.group(Mode)
@@ -70,7 +72,8 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     // Checked with the others at start; the core reads them itself (AccountCaps, PushPolicy).
     const limits = yield* reader.group(Limits)
     for (const [name, value] of Object.entries(limits)) {
-      if (typeof value === "number" && value > 1000) problems.push(`${name}: expected a whole number from 1 to 1000, got ${value}`)
+      if (typeof value === "number" && value > 1000)
+        problems.push(`${name}: expected a whole number from 1 to 1000, got ${value}`)
     }
 
     // THE mode decision.
@@ -79,11 +82,14 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     const sandbox = Option.getOrElse(mode.SANDBOX, () => hints.length === 0)
     const modeReason = Option.isSome(mode.SANDBOX)
       ? `SANDBOX=${mode.SANDBOX.value}`
-      : hints.length === 0 ? "SANDBOX unset and no production setting given" : `SANDBOX unset and ${hints.join(", ")} given`
+      : hints.length === 0
+        ? "SANDBOX unset and no production setting given"
+        : `SANDBOX unset and ${hints.join(", ")} given`
     const modeText = `${sandbox ? "sandbox" : "production"} mode: ${modeReason}`
     // A variable already reported as malformed is not reported again as missing.
     const required = (name: string, what: string) => {
-      if (!problems.some((p) => p.startsWith(`${name}:`))) problems.push(`${name}: required outside sandbox mode (${what})`)
+      if (!problems.some((p) => p.startsWith(`${name}:`)))
+        problems.push(`${name}: required outside sandbox mode (${what})`)
     }
 
     // Secrets: outside sandbox, from the environment only, never from a constant.
@@ -91,9 +97,12 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     const runsWorker = role === "worker" || (server && mode.WORKER)
     if (!sandbox && server) {
       if (Option.isNone(secrets.TELEGRAM_BOT_TOKEN)) required("TELEGRAM_BOT_TOKEN", "the bot's token from @BotFather")
-      if (Option.isNone(secrets.SESSION_SECRET)) required("SESSION_SECRET", `at least ${MIN_SESSION_SECRET} random characters`)
+      if (Option.isNone(secrets.SESSION_SECRET))
+        required("SESSION_SECRET", `at least ${MIN_SESSION_SECRET} random characters`)
       else if (Redacted.value(secrets.SESSION_SECRET.value).length < MIN_SESSION_SECRET) {
-        problems.push(`SESSION_SECRET: too short: at least ${MIN_SESSION_SECRET} random characters are required outside sandbox mode`)
+        problems.push(
+          `SESSION_SECRET: too short: at least ${MIN_SESSION_SECRET} random characters are required outside sandbox mode`
+        )
       }
       if (Option.isNone(secrets.ADMIN_TOKEN)) required("ADMIN_TOKEN", `at least ${MIN_ADMIN_TOKEN} random characters`)
       else if (Redacted.value(secrets.ADMIN_TOKEN.value).length < MIN_ADMIN_TOKEN) {
@@ -113,24 +122,37 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     // The outside world: production adapters when configured (always outside sandbox), else the shared sandbox world.
     const explicitWorld = Option.isSome(world.TONCENTER_URL) || Option.isSome(world.FRAGMENT_COOKIES)
     if (sandbox && Option.isSome(world.TONCENTER_URL) !== Option.isSome(world.FRAGMENT_COOKIES)) {
-      problems.push("TONCENTER_URL, FRAGMENT_COOKIES: set both (an outside chain and Fragment) or neither (the sandbox world) in sandbox mode")
+      problems.push(
+        "TONCENTER_URL, FRAGMENT_COOKIES: set both (an outside chain and Fragment) or neither (the sandbox world) in sandbox mode"
+      )
     }
-    if (!sandbox && role !== "cli" && Option.isNone(world.FRAGMENT_COOKIES)) required("FRAGMENT_COOKIES", "a signed-in Fragment session")
-    const toncenter = sandbox && !explicitWorld ? Option.none() : Option.some({
-      endpoint: Option.getOrElse(world.TONCENTER_URL, () => "https://toncenter.com/api/v2/jsonRPC"),
-      apiKey: world.TONCENTER_API_KEY,
-      network: Option.getOrElse(world.TON_NETWORK, () =>
-        Option.getOrElse(world.TONCENTER_URL, () => "").includes("testnet") ? "testnet" as const : "mainnet" as const),
-      timeout: world.TONCENTER_TIMEOUT
-    })
+    if (!sandbox && role !== "cli" && Option.isNone(world.FRAGMENT_COOKIES))
+      required("FRAGMENT_COOKIES", "a signed-in Fragment session")
+    const toncenter =
+      sandbox && !explicitWorld
+        ? Option.none()
+        : Option.some({
+            endpoint: Option.getOrElse(world.TONCENTER_URL, () => "https://toncenter.com/api/v2/jsonRPC"),
+            apiKey: world.TONCENTER_API_KEY,
+            network: Option.getOrElse(world.TON_NETWORK, () =>
+              Option.getOrElse(world.TONCENTER_URL, () => "").includes("testnet")
+                ? ("testnet" as const)
+                : ("mainnet" as const)
+            ),
+            timeout: world.TONCENTER_TIMEOUT
+          })
     const moreSessions: Array<FragmentSettings["moreSessions"][number]> = []
     for (const name of Option.isSome(world.FRAGMENT_COOKIES) ? world.FRAGMENT_SESSIONS : []) {
       const variable = `FRAGMENT_COOKIES_${name.toUpperCase()}`
       const cookies = yield* reader.read(S.cookieHeader(variable, FRAGMENT_COOKIE_NAMES, "a Fragment session"))
       if (Option.isSome(cookies)) moreSessions.push({ label: name, cookies: cookies.value })
-      else if (!problems.some((p) => p.startsWith(`${variable}:`))) problems.push(`${variable}: required by FRAGMENT_SESSIONS (session "${name}")`)
+      else if (!problems.some((p) => p.startsWith(`${variable}:`)))
+        problems.push(`${variable}: required by FRAGMENT_SESSIONS (session "${name}")`)
     }
-    if (Option.isSome(world.FRAGMENT_PROXY) && !/^https?:\/\/[^\s]+$/.test(Redacted.value(world.FRAGMENT_PROXY.value))) {
+    if (
+      Option.isSome(world.FRAGMENT_PROXY) &&
+      !/^https?:\/\/[^\s]+$/.test(Redacted.value(world.FRAGMENT_PROXY.value))
+    ) {
       problems.push("FRAGMENT_PROXY: expected an http:// or https:// URL")
     }
     const fragment = Option.map(world.FRAGMENT_COOKIES, (cookies) => ({
@@ -146,23 +168,31 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     // Gift sender accounts over MTProto: every named account needs its session.
     let telegramAccounts: AppSettings["telegramAccounts"] = Option.none()
     if (!sandbox && Option.isSome(telegram.TELEGRAM_API_ID)) {
-      if (Option.isNone(telegram.TELEGRAM_API_HASH)) problems.push("TELEGRAM_API_HASH: required with TELEGRAM_API_ID (the MTProto app hash)")
+      if (Option.isNone(telegram.TELEGRAM_API_HASH))
+        problems.push("TELEGRAM_API_HASH: required with TELEGRAM_API_ID (the MTProto app hash)")
       const sessions = []
       for (const name of telegram.GIFT_SENDERS) {
         const variable = `GIFT_SENDER_${name.toUpperCase()}_SESSION`
         const session = yield* raw(variable)
-        if (Option.isNone(session)) problems.push(`${variable}: required with TELEGRAM_API_ID (an mtcute session string of account "${name}")`)
+        if (Option.isNone(session))
+          problems.push(`${variable}: required with TELEGRAM_API_ID (an mtcute session string of account "${name}")`)
         else sessions.push({ name, session: Redacted.make(session.value) })
       }
       if (Option.isSome(telegram.TELEGRAM_API_HASH)) {
-        telegramAccounts = Option.some({ apiId: telegram.TELEGRAM_API_ID.value, apiHash: telegram.TELEGRAM_API_HASH.value, sessions })
+        telegramAccounts = Option.some({
+          apiId: telegram.TELEGRAM_API_ID.value,
+          apiHash: telegram.TELEGRAM_API_HASH.value,
+          sessions
+        })
       }
     }
 
     if (Option.isSome(push.VAPID_PUBLIC_KEY) !== Option.isSome(push.VAPID_PRIVATE_KEY)) {
       problems.push("VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY: set both or neither")
     }
-    const trustedProxies = edges.TRUSTED_PROXIES.split(",").map((s) => s.trim()).filter((s) => s !== "")
+    const trustedProxies = edges.TRUSTED_PROXIES.split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "")
     for (const entry of trustedProxies) {
       const [address = "", bits] = entry.split("/")
       if (isIP(address) === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) {
@@ -191,7 +221,9 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       adminToken,
       adminTokenGenerated: Option.isNone(secrets.ADMIN_TOKEN),
       sessionSecret,
-      webhookSecret: Option.getOrElse(secrets.TELEGRAM_WEBHOOK_SECRET, () => Redacted.make(Redacted.value(derive(sessionSecret, "webhook")).slice(0, 32))),
+      webhookSecret: Option.getOrElse(secrets.TELEGRAM_WEBHOOK_SECRET, () =>
+        Redacted.make(Redacted.value(derive(sessionSecret, "webhook")).slice(0, 32))
+      ),
       botToken: secrets.TELEGRAM_BOT_TOKEN,
       botUsername: telegram.TELEGRAM_BOT_USERNAME,
       telegramApiUrl: telegram.TELEGRAM_API_URL,
@@ -247,9 +279,10 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
         notifyInterval: worker.WORKER_NOTIFY_INTERVAL,
         notifyBatch: worker.WORKER_NOTIFY_BATCH
       },
-      vapid: Option.isSome(push.VAPID_PUBLIC_KEY) && Option.isSome(push.VAPID_PRIVATE_KEY)
-        ? Option.some({ publicKey: push.VAPID_PUBLIC_KEY.value, privateKey: push.VAPID_PRIVATE_KEY.value })
-        : Option.none(),
+      vapid:
+        Option.isSome(push.VAPID_PUBLIC_KEY) && Option.isSome(push.VAPID_PRIVATE_KEY)
+          ? Option.some({ publicKey: push.VAPID_PUBLIC_KEY.value, privateKey: push.VAPID_PRIVATE_KEY.value })
+          : Option.none(),
       vapidSubject: push.VAPID_SUBJECT,
       webhooksAllowLoopback: webhooks.WEBHOOKS_ALLOW_LOOPBACK
     } satisfies AppSettings

@@ -31,7 +31,14 @@ export const optionalText = (name: string, meaning: string): Setting<Option.Opti
   make({ name, meaning, defaultText: "", secret: false, fallback: Option.none(), decode: (t) => ok(Option.some(t)) })
 
 export const secret = (name: string, meaning: string): Setting<Option.Option<Redacted.Redacted<string>>> =>
-  make({ name, meaning, defaultText: "", secret: true, fallback: Option.none(), decode: (t) => ok(Option.some(Redacted.make(t))) })
+  make({
+    name,
+    meaning,
+    defaultText: "",
+    secret: true,
+    fallback: Option.none(),
+    decode: (t) => ok(Option.some(Redacted.make(t)))
+  })
 
 export const integer = (name: string, fallback: number, meaning: string, min = 0): Setting<number> =>
   make({
@@ -40,7 +47,10 @@ export const integer = (name: string, fallback: number, meaning: string, min = 0
     defaultText: String(fallback),
     secret: false,
     fallback,
-    decode: (t) => /^\d+$/.test(t.trim()) && Number(t) >= min && Number.isSafeInteger(Number(t)) ? ok(Number(t)) : expected(`a whole number of at least ${min}`)
+    decode: (t) =>
+      /^\d+$/.test(t.trim()) && Number(t) >= min && Number.isSafeInteger(Number(t))
+        ? ok(Number(t))
+        : expected(`a whole number of at least ${min}`)
   })
 
 export const port = (name: string, fallback: number, meaning: string): Setting<number> =>
@@ -50,7 +60,8 @@ export const port = (name: string, fallback: number, meaning: string): Setting<n
     defaultText: String(fallback),
     secret: false,
     fallback,
-    decode: (t) => /^\d+$/.test(t.trim()) && Number(t) <= 65535 ? ok(Number(t)) : expected("a port number from 0 to 65535")
+    decode: (t) =>
+      /^\d+$/.test(t.trim()) && Number(t) <= 65535 ? ok(Number(t)) : expected("a port number from 0 to 65535")
   })
 
 const TRUE = ["true", "yes", "on", "1"]
@@ -72,7 +83,12 @@ export const flag = (name: string, fallback: boolean, meaning: string): Setting<
 /** Unset means "decided elsewhere" (e.g. `SANDBOX`). */
 export const optionalFlag = (name: string, meaning: string): Setting<Option.Option<boolean>> => {
   const inner = flag(name, false, meaning)
-  return make({ ...inner, defaultText: "", fallback: Option.none(), decode: (t) => Result.map(inner.decode(t), Option.some) })
+  return make({
+    ...inner,
+    defaultText: "",
+    fallback: Option.none(),
+    decode: (t) => Result.map(inner.decode(t), Option.some)
+  })
 }
 
 /** Effect's duration text: "5 seconds", "1500 millis", "2 minutes". */
@@ -107,7 +123,8 @@ export const httpUrl = (name: string, fallback: string, meaning: string): Settin
     defaultText: fallback,
     secret: false,
     fallback,
-    decode: (t) => isUrl(t.trim(), ["http:", "https:"]) ? ok(t.trim().replace(/\/+$/, "")) : expected("an http:// or https:// URL")
+    decode: (t) =>
+      isUrl(t.trim(), ["http:", "https:"]) ? ok(t.trim().replace(/\/+$/, "")) : expected("an http:// or https:// URL")
   })
 
 /** A PostgreSQL connection URL (secret: it may carry a password). */
@@ -125,7 +142,11 @@ export const postgresUrl = (name: string, meaning: string): Setting<Option.Optio
   })
 
 /** One of a few words. */
-export const oneOf = <const W extends string>(name: string, words: ReadonlyArray<W>, meaning: string): Setting<Option.Option<W>> =>
+export const oneOf = <const W extends string>(
+  name: string,
+  words: ReadonlyArray<W>,
+  meaning: string
+): Setting<Option.Option<W>> =>
   make({
     name,
     meaning,
@@ -147,8 +168,13 @@ export const names = (name: string, fallback: ReadonlyArray<string>, meaning: st
     secret: false,
     fallback,
     decode: (t) => {
-      const list = t.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
-      return list.every((n) => /^[A-Za-z0-9_]+$/.test(n)) ? ok(list) : expected("comma-separated names of letters, digits and _")
+      const list = t
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
+      return list.every((n) => /^[A-Za-z0-9_]+$/.test(n))
+        ? ok(list)
+        : expected("comma-separated names of letters, digits and _")
     }
   })
 
@@ -161,7 +187,10 @@ export const chatIds = (name: string, meaning: string): Setting<ReadonlyArray<nu
     secret: false,
     fallback: [],
     decode: (t) => {
-      const list = t.split(",").map((s) => s.trim()).filter((s) => s.length > 0)
+      const list = t
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
       return list.every((n) => /^-?\d+$/.test(n) && Number.isSafeInteger(Number(n)) && Number(n) !== 0)
         ? ok(list.map(Number))
         : expected("comma-separated Telegram chat ids (whole numbers)")
@@ -171,22 +200,41 @@ export const chatIds = (name: string, meaning: string): Setting<ReadonlyArray<nu
 /** A whole number that may be left unset. */
 export const optionalInteger = (name: string, meaning: string): Setting<Option.Option<number>> => {
   const inner = integer(name, 0, meaning, 1)
-  return make({ ...inner, defaultText: "", fallback: Option.none(), decode: (t) => Result.map(inner.decode(t), Option.some) })
+  return make({
+    ...inner,
+    defaultText: "",
+    fallback: Option.none(),
+    decode: (t) => Result.map(inner.decode(t), Option.some)
+  })
 }
 
 export const optionalPort = (name: string, meaning: string): Setting<Option.Option<number>> => {
   const inner = port(name, 0, meaning)
-  return make({ ...inner, defaultText: "", fallback: Option.none(), decode: (t) => Result.map(inner.decode(t), Option.some) })
+  return make({
+    ...inner,
+    defaultText: "",
+    fallback: Option.none(),
+    decode: (t) => Result.map(inner.decode(t), Option.some)
+  })
 }
 
 /** An http(s) URL that may be left unset (the mode then decides). */
 export const optionalUrl = (name: string, meaning: string, defaultText = ""): Setting<Option.Option<string>> => {
   const inner = httpUrl(name, "", meaning)
-  return make({ ...inner, defaultText, fallback: Option.none(), decode: (t) => Result.map(inner.decode(t), Option.some) })
+  return make({
+    ...inner,
+    defaultText,
+    fallback: Option.none(),
+    decode: (t) => Result.map(inner.decode(t), Option.some)
+  })
 }
 
 /** A Cookie header (secret) that must name every cookie of `required`; only names are ever reported. */
-export const cookieHeader = (name: string, required: ReadonlyArray<string>, meaning: string): Setting<Option.Option<Redacted.Redacted<string>>> =>
+export const cookieHeader = (
+  name: string,
+  required: ReadonlyArray<string>,
+  meaning: string
+): Setting<Option.Option<Redacted.Redacted<string>>> =>
   make({
     name,
     meaning,

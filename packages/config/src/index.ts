@@ -3,7 +3,15 @@
  * decided once, production's required secrets checked, every problem reported at once.
  */
 export { AppConfig, reportConfigProblems } from "./AppConfig.ts"
-export type { AppSettings, DirectLimits, FragmentSettings, Role, TelegramAccounts, ToncenterSettings, WorkerTimings } from "./AppSettings.ts"
+export type {
+  AppSettings,
+  DirectLimits,
+  FragmentSettings,
+  Role,
+  TelegramAccounts,
+  ToncenterSettings,
+  WorkerTimings
+} from "./AppSettings.ts"
 export { CATALOGUE } from "./Catalogue.ts"
 export { ConfigProblems } from "./ConfigProblems.ts"
 export { renderEnvExample } from "./EnvExample.ts"

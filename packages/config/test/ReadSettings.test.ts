@@ -11,7 +11,7 @@ const read = (env: Record<string, string>, role: Role = "server") =>
   readSettings(role).pipe(Effect.provide(ConfigProvider.layer(ConfigProvider.fromUnknown(env))))
 
 const problemsOf = (env: Record<string, string>, role: Role = "server") =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const exit = yield* Effect.exit(read(env, role))
     if (Exit.isSuccess(exit)) return assert.fail("the settings were accepted")
     const error = yield* Effect.flip(read(env, role))
@@ -30,7 +30,7 @@ const PRODUCTION = {
 
 describe("readSettings", () => {
   it.effect("every bad setting is reported at once, one line naming the variable and what is expected", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* problemsOf({
         PORT: "eighty",
         WORKER_CONCURRENCY: "0",
@@ -41,30 +41,37 @@ describe("readSettings", () => {
         FRAGMENT_COOKIES: "stel_ssid=secret-value"
       })
       // SANDBOX unreadable and a Fragment cookie given: production, so its missing secrets are listed too.
-      assert.deepStrictEqual(error.problems.map((line) => line.split(":")[0]), [
-        "SANDBOX",
-        "PORT",
-        "DATABASE_URL",
-        "TELEGRAM_API_URL",
-        "FRAGMENT_COOKIES",
-        "WORKER_CONCURRENCY",
-        "ORDER_LEASE",
-        "TELEGRAM_BOT_TOKEN",
-        "SESSION_SECRET",
-        "ADMIN_TOKEN",
-        "HOT_WALLET_MNEMONIC"
-      ])
+      assert.deepStrictEqual(
+        error.problems.map((line) => line.split(":")[0]),
+        [
+          "SANDBOX",
+          "PORT",
+          "DATABASE_URL",
+          "TELEGRAM_API_URL",
+          "FRAGMENT_COOKIES",
+          "WORKER_CONCURRENCY",
+          "ORDER_LEASE",
+          "TELEGRAM_BOT_TOKEN",
+          "SESSION_SECRET",
+          "ADMIN_TOKEN",
+          "HOT_WALLET_MNEMONIC"
+        ]
+      )
       assert.include(error.report, `PORT: expected a port number from 0 to 65535, got "eighty"`)
       assert.include(error.report, `ORDER_LEASE: expected a duration such as "5 seconds" or "1500 millis", got "soon"`)
-      assert.include(error.report, "FRAGMENT_COOKIES: expected a Cookie header with stel_ssid, stel_dt, stel_token, stel_ton_token (missing: stel_dt, stel_token, stel_ton_token)")
+      assert.include(
+        error.report,
+        "FRAGMENT_COOKIES: expected a Cookie header with stel_ssid, stel_dt, stel_token, stel_ton_token (missing: stel_dt, stel_token, stel_ton_token)"
+      )
       // Secrets are named, never echoed.
       assert.notInclude(error.report, "secret-value")
       assert.notInclude(error.report, "mysql://db")
       assert.notInclude(error.report, "    at ")
-    }))
+    })
+  )
 
   it.effect("production refuses to start without its secrets, naming each one", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* problemsOf({ SANDBOX: "false", ADMIN_TOKEN: "short-operator-token" })
       assert.strictEqual(error.mode, "production mode: SANDBOX=false")
       assert.deepStrictEqual(error.problems, [
@@ -76,20 +83,24 @@ describe("readSettings", () => {
       ])
       // Without the worker in process the hot wallet is not the server's business; a missing token is.
       const apart = yield* problemsOf({ ...PRODUCTION, WORKER: "false", HOT_WALLET_MNEMONIC: "", ADMIN_TOKEN: "" })
-      assert.deepStrictEqual(apart.problems, ["ADMIN_TOKEN: required outside sandbox mode (at least 24 random characters)"])
-    }))
+      assert.deepStrictEqual(apart.problems, [
+        "ADMIN_TOKEN: required outside sandbox mode (at least 24 random characters)"
+      ])
+    })
+  )
 
   it.effect("a production setting without SANDBOX means production, never a silent sandbox", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* problemsOf({ TELEGRAM_BOT_TOKEN: "123:token" })
       assert.strictEqual(error.mode, "production mode: SANDBOX unset and TELEGRAM_BOT_TOKEN given")
       const sandbox = yield* read({ DATABASE_URL: "postgres://u@127.0.0.1/db" })
       assert.isTrue(sandbox.sandbox)
       assert.strictEqual(sandbox.host, "127.0.0.1")
-    }))
+    })
+  )
 
   it.effect("production secrets come from the environment only: none derives from a constant", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const one = yield* read(PRODUCTION)
       const two = yield* read({ ...PRODUCTION, SESSION_SECRET: "t".repeat(40) })
       assert.isFalse(one.sandbox)
@@ -100,48 +111,64 @@ describe("readSettings", () => {
       assert.notStrictEqual(Redacted.value(one.webhookSecret), Redacted.value(two.webhookSecret))
       assert.isTrue(Option.isSome(one.fragment) && Option.isSome(one.toncenter))
       assert.isNull(one.paymentCard)
-    }))
+    })
+  )
 
   it.effect("the worker outside sandbox needs its database and hot wallet; the CLI needs neither", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* problemsOf({ SANDBOX: "false" }, "worker")
-      assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]), ["HOT_WALLET_MNEMONIC", "DATABASE_URL", "FRAGMENT_COOKIES"])
+      assert.deepStrictEqual(
+        error.problems.map((p) => p.split(":")[0]),
+        ["HOT_WALLET_MNEMONIC", "DATABASE_URL", "FRAGMENT_COOKIES"]
+      )
       const cli = yield* read({ SANDBOX: "false" }, "cli")
       assert.isFalse(cli.sandbox)
-    }))
+    })
+  )
 })
 
 describe("integrators' webhooks", () => {
   it.effect("WEBHOOKS_ALLOW_LOOPBACK is off by default, allowed in sandbox, refused in production", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       assert.isFalse((yield* read({})).webhooksAllowLoopback)
       assert.isTrue((yield* read({ WEBHOOKS_ALLOW_LOOPBACK: "true" })).webhooksAllowLoopback)
       const error = yield* problemsOf({ ...PRODUCTION, WEBHOOKS_ALLOW_LOOPBACK: "true" })
-      assert.deepStrictEqual(error.problems, ["WEBHOOKS_ALLOW_LOOPBACK: sandbox only (it lets webhooks target this machine)"])
-    }))
+      assert.deepStrictEqual(error.problems, [
+        "WEBHOOKS_ALLOW_LOOPBACK: sandbox only (it lets webhooks target this machine)"
+      ])
+    })
+  )
 })
 
 describe("sign-in window and trusted proxies", () => {
   it.effect("LOGIN_MAX_AGE defaults to 10 minutes; TRUSTED_PROXIES takes addresses and CIDR ranges only", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const settings = yield* read({ TRUSTED_PROXIES: "127.0.0.1, 10.0.0.0/8 ,fd00::/8" }, "server")
       assert.strictEqual(Duration.toMinutes(settings.loginMaxAge), 10)
       assert.deepStrictEqual(settings.trustedProxies, ["127.0.0.1", "10.0.0.0/8", "fd00::/8"])
       const error = yield* problemsOf({ TRUSTED_PROXIES: "127.0.0.1,proxy.local", LOGIN_MAX_AGE: "soon" }, "server")
-      assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]), ["LOGIN_MAX_AGE", "TRUSTED_PROXIES"])
-    }))
+      assert.deepStrictEqual(
+        error.problems.map((p) => p.split(":")[0]),
+        ["LOGIN_MAX_AGE", "TRUSTED_PROXIES"]
+      )
+    })
+  )
 })
 
 describe("Fragment sessions and proxy", () => {
   it.effect("FRAGMENT_SESSIONS names more sessions, each with its own checked cookies; the proxy must be a URL", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* problemsOf({
         ...PRODUCTION,
         FRAGMENT_SESSIONS: "second,third",
         FRAGMENT_COOKIES_SECOND: "stel_ssid=s3cr3t",
         FRAGMENT_PROXY: "socks5://proxy:1080"
       })
-      assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]).sort(), ["FRAGMENT_COOKIES_SECOND", "FRAGMENT_COOKIES_THIRD", "FRAGMENT_PROXY"])
+      assert.deepStrictEqual(error.problems.map((p) => p.split(":")[0]).sort(), [
+        "FRAGMENT_COOKIES_SECOND",
+        "FRAGMENT_COOKIES_THIRD",
+        "FRAGMENT_PROXY"
+      ])
       assert.notInclude(error.report, "s3cr3t")
       const ok = yield* read({
         ...PRODUCTION,
@@ -150,9 +177,13 @@ describe("Fragment sessions and proxy", () => {
         FRAGMENT_PROXY: "http://user:pw@proxy.example:3128"
       })
       const fragment = Option.getOrThrow(ok.fragment)
-      assert.deepStrictEqual(fragment.moreSessions.map((s) => s.label), ["second"])
+      assert.deepStrictEqual(
+        fragment.moreSessions.map((s) => s.label),
+        ["second"]
+      )
       assert.strictEqual(Redacted.value(Option.getOrThrow(fragment.proxy)), "http://user:pw@proxy.example:3128")
-    }))
+    })
+  )
 })
 
 describe(".env.example", () => {

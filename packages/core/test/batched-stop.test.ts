@@ -17,10 +17,14 @@ const start = (purchases: BatchedPurchases["Service"], name: string) =>
 
 /** The log lines of the effect, kept to read what a stop said. */
 const withLines = (lines: Array<string>) =>
-  Effect.provide(Logger.layer([Logger.make(({ message }) => void lines.push(Array.isArray(message) ? message.join(" ") : String(message)))]))
+  Effect.provide(
+    Logger.layer([
+      Logger.make(({ message }) => void lines.push(Array.isArray(message) ? message.join(" ") : String(message)))
+    ])
+  )
 
 /** a's message signed and held in flight; b and c quoted and queued behind it. */
-const aInFlightBAndCQueued = Effect.gen(function*() {
+const aInFlightBAndCQueued = Effect.gen(function* () {
   const world = yield* makeWorld
   const scope = yield* Scope.make()
   const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
@@ -33,7 +37,7 @@ const aInFlightBAndCQueued = Effect.gen(function*() {
 describe("a graceful stop of batched hot-wallet payments", () => {
   it.effect("orders stopped while queued are never signed; the batch in flight is finished once", () => {
     const lines: Array<string> = []
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const { a, purchases, queued, scope, world } = yield* aInFlightBAndCQueued
       // The stop reaches b and c while a's message is in flight: each fiber ends without waiting for it.
       for (const fiber of queued) {
@@ -49,28 +53,37 @@ describe("a graceful stop of batched hot-wallet payments", () => {
       for (const name of ["b", "c"]) assert.isTrue(Option.isNone(yield* world.records.find(`key-${name}`)))
       assert.sameMembers(world.cancelled, ["req-b", "req-c"])
       const paid = yield* world.records.findMany(["key-a", "key-e"])
-      assert.deepStrictEqual(paid.map((p) => [p.key, p.state, p.txHash]), [["key-a", "paid", "tx-0"], ["key-e", "paid", "tx-1"]])
+      assert.deepStrictEqual(
+        paid.map((p) => [p.key, p.state, p.txHash]),
+        [
+          ["key-a", "paid", "tx-0"],
+          ["key-e", "paid", "tx-1"]
+        ]
+      )
       yield* Scope.close(scope, Exit.succeed(undefined))
       assert.include(lines, "wallet payments stopped: 2 queued invoices handed back unsigned")
     }).pipe(withLines(lines))
   })
 
-  it.effect("when the service itself stops, queued orders answer in flight unsigned; the batch in flight is finished once", () => {
-    const lines: Array<string> = []
-    return Effect.gen(function*() {
-      const { a, purchases, queued, scope, world } = yield* aInFlightBAndCQueued
-      const closing = yield* Effect.forkChild(Scope.close(scope, Exit.succeed(undefined)))
-      // Answered while a's message is still in flight: the collector stops before the batch is awaited.
-      for (const fiber of queued) assert.strictEqual((yield* Fiber.join(fiber))._tag, "InFlight")
-      yield* Deferred.succeed(world.gate, undefined)
-      yield* Fiber.join(closing)
-      assert.strictEqual((yield* Fiber.join(a))._tag, "Delivered")
-      // A purchase started once the service has stopped is handed back at once, never signed.
-      assert.strictEqual((yield* purchases.buy(wallet, order("late")))._tag, "InFlight")
-      assert.deepStrictEqual(world.refsSigned(), [["Ra"]])
-      assert.sameMembers(world.cancelled, ["req-b", "req-c", "req-late"])
-      assert.strictEqual(Option.getOrThrow(yield* world.records.find("key-a")).state, "paid")
-      assert.include(lines, "wallet payments stopped: 2 queued invoices handed back unsigned")
-    }).pipe(withLines(lines))
-  })
+  it.effect(
+    "when the service itself stops, queued orders answer in flight unsigned; the batch in flight is finished once",
+    () => {
+      const lines: Array<string> = []
+      return Effect.gen(function* () {
+        const { a, purchases, queued, scope, world } = yield* aInFlightBAndCQueued
+        const closing = yield* Effect.forkChild(Scope.close(scope, Exit.succeed(undefined)))
+        // Answered while a's message is still in flight: the collector stops before the batch is awaited.
+        for (const fiber of queued) assert.strictEqual((yield* Fiber.join(fiber))._tag, "InFlight")
+        yield* Deferred.succeed(world.gate, undefined)
+        yield* Fiber.join(closing)
+        assert.strictEqual((yield* Fiber.join(a))._tag, "Delivered")
+        // A purchase started once the service has stopped is handed back at once, never signed.
+        assert.strictEqual((yield* purchases.buy(wallet, order("late")))._tag, "InFlight")
+        assert.deepStrictEqual(world.refsSigned(), [["Ra"]])
+        assert.sameMembers(world.cancelled, ["req-b", "req-c", "req-late"])
+        assert.strictEqual(Option.getOrThrow(yield* world.records.find("key-a")).state, "paid")
+        assert.include(lines, "wallet payments stopped: 2 queued invoices handed back unsigned")
+      }).pipe(withLines(lines))
+    }
+  )
 })

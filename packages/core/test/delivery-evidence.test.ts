@@ -53,7 +53,10 @@ describe("delivery evidence", () => {
     const text = paidEvidence(paid, Unattributable("req-1", "kpJ55h3BW", "accepted", "the session moved on"))
     assert.include(text ?? "", "tx cafe sent 0.4609 TON to UQfragment with Ref#kpJ55h3BW")
     assert.include(text ?? "", "the session moved on")
-    assert.include(paidEvidence(paid, Pending("req-1", "kpJ55h3BW", "processing", "accepted")) ?? "", "still says \"processing\"")
+    assert.include(
+      paidEvidence(paid, Pending("req-1", "kpJ55h3BW", "processing", "accepted")) ?? "",
+      'still says "processing"'
+    )
   })
 
   it("without its own proof it is not paid: signed message refused or unsent, or no payment on chain", () => {

@@ -15,11 +15,15 @@ const post = (userId: UserId, amount: number, cause: "topup" | "order" | "refund
 
 const sumOfEntries = (userId: UserId) =>
   Effect.map(MemoryDb, (db) =>
-    db.state().ledger.filter((e) => e.userId === userId).reduce((sum, e) => sum + e.amount, 0))
+    db
+      .state()
+      .ledger.filter((e) => e.userId === userId)
+      .reduce((sum, e) => sum + e.amount, 0)
+  )
 
 describe("Ledger", () => {
   it.effect("posting the same cause twice moves money once and returns the first entry", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const ledger = yield* Ledger
       const alice = yield* signUp()
       const first = yield* post(alice.id, 5000, "topup", "1")
@@ -30,10 +34,11 @@ describe("Ledger", () => {
       assert.strictEqual(second.entry.amount, 5000)
       assert.strictEqual(yield* ledger.balance(alice.id), 5000)
       assert.strictEqual((yield* ledger.entries(alice.id, { offset: 0, limit: 10 })).total, 1)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("a debit below zero fails InsufficientBalance and writes nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const ledger = yield* Ledger
       const alice = yield* signUp()
       yield* post(alice.id, 1000, "topup", "7")
@@ -46,10 +51,11 @@ describe("Ledger", () => {
       // the cause was not claimed by the failed attempt
       assert.isTrue((yield* post(alice.id, -1000, "order", "3")).created)
       assert.strictEqual(yield* ledger.balance(alice.id), 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("two concurrent debits cannot both spend the same so'm", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const ledger = yield* Ledger
       const alice = yield* signUp()
       yield* post(alice.id, 1000, "topup", "1")
@@ -59,10 +65,11 @@ describe("Ledger", () => {
       })
       assert.strictEqual(results.filter(Result.isSuccess).length, 1)
       assert.strictEqual(yield* ledger.balance(alice.id), 400)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("entries are newest first and carry the running balance", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const ledger = yield* Ledger
       const alice = yield* signUp()
       yield* post(alice.id, 1000, "topup", "1")
@@ -70,16 +77,20 @@ describe("Ledger", () => {
       yield* post(alice.id, 300, "refund", "1")
       const page = yield* ledger.entries(alice.id, { offset: 0, limit: 2 })
       assert.strictEqual(page.total, 3)
-      assert.deepStrictEqual(page.items.map((e) => [e.cause, e.amount, e.balanceAfter]), [
-        ["refund", 300, 1000],
-        ["order", -300, 700]
-      ])
-    }).pipe(Effect.provide(layerMemory)))
+      assert.deepStrictEqual(
+        page.items.map((e) => [e.cause, e.amount, e.balanceAfter]),
+        [
+          ["refund", 300, 1000],
+          ["order", -300, 700]
+        ]
+      )
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("Balances.adjust", () => {
   it.effect("credits and debits with a reason, once per key, never below zero", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const balances = yield* Balances
       const alice = yield* signUp()
       const credit = yield* balances.adjust({ userId: alice.id, amount: 2500, reason: "bank fee refund", key: "k1" })
@@ -94,12 +105,16 @@ describe("Balances.adjust", () => {
       const db = yield* MemoryDb
       assert.deepStrictEqual(
         [...db.state().outbox.values()].map((e) => [e.kind, e.payload["amountUzs"]]),
-        [["balance.adjusted", 2500], ["balance.adjusted", -500]]
+        [
+          ["balance.adjusted", 2500],
+          ["balance.adjusted", -500]
+        ]
       )
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("rejects zero, fractions, empty reasons and unknown users", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const balances = yield* Balances
       const alice = yield* signUp()
       const tags = yield* Effect.all([
@@ -109,15 +124,13 @@ describe("Balances.adjust", () => {
         Effect.flip(balances.adjust({ userId: alice.id, amount: 10, reason: "r", key: "" })),
         Effect.flip(balances.adjust({ userId: 999 as UserId, amount: 10, reason: "r", key: "d" }))
       ])
-      assert.deepStrictEqual(tags.map((e) => e._tag), [
-        "AdjustmentInvalid",
-        "AdjustmentInvalid",
-        "AdjustmentInvalid",
-        "AdjustmentInvalid",
-        "UserNotFound"
-      ])
+      assert.deepStrictEqual(
+        tags.map((e) => e._tag),
+        ["AdjustmentInvalid", "AdjustmentInvalid", "AdjustmentInvalid", "AdjustmentInvalid", "UserNotFound"]
+      )
       assert.strictEqual(yield* balances.balance(alice.id), 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 type Op =
@@ -142,7 +155,7 @@ describe("ledger property", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { maxLength: 40 }), (ops) =>
         Effect.runPromise(
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const balances = yield* Balances
             const orders = yield* OrderService
             const db = yield* MemoryDb
@@ -151,12 +164,17 @@ describe("ledger property", () => {
             let key = 0
             for (const o of ops) {
               const pick = <A>(xs: ReadonlyArray<A>, n: number) => xs[n % Math.max(1, xs.length)]
-              const attempt = Effect.gen(function*() {
+              const attempt = Effect.gen(function* () {
                 switch (o.kind) {
                   case "credit":
                     return yield* fund(alice, o.amount)
                   case "debit":
-                    return yield* balances.adjust({ userId: alice.id, amount: -o.amount, reason: "p", key: `d${++key}` })
+                    return yield* balances.adjust({
+                      userId: alice.id,
+                      amount: -o.amount,
+                      reason: "p",
+                      key: `d${++key}`
+                    })
                   case "order": {
                     const order = yield* orders.create(alice.id, { kind: "stars", recipient: "durov", stars: o.stars })
                     placed.push(order.id)
@@ -189,15 +207,17 @@ describe("ledger property", () => {
             const ledger = db.state().ledger
             for (const order of db.state().orders.values()) {
               const net = ledger
-                .filter((e) =>
-                  (e.cause === "order" && (e.causeId === `${order.id}` || e.causeId.startsWith(`${order.id}:`))) ||
-                  (e.cause === "refund" && (e.causeId === `${order.id}` || e.causeId.startsWith(`${order.id}:`)))
+                .filter(
+                  (e) =>
+                    (e.cause === "order" && (e.causeId === `${order.id}` || e.causeId.startsWith(`${order.id}:`))) ||
+                    (e.cause === "refund" && (e.causeId === `${order.id}` || e.causeId.startsWith(`${order.id}:`)))
                 )
                 .reduce((s, e) => s + e.amount, 0)
               assert.strictEqual(net, order.status === "failed" ? 0 : -order.priceUzs)
             }
           }).pipe(Effect.provide(layerMemory))
-        )),
+        )
+      ),
       { numRuns: 150 }
     )
   })

@@ -17,62 +17,82 @@ const credit = (userId: UserId, amount: number, causeId: string) =>
 
 describe("memory Transactor", () => {
   it.effect("a failed transaction leaves no trace; a successful one keeps everything", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const tx = yield* Transactor
       const ledger = yield* Ledger
       const alice = yield* signUp()
-      const failed = yield* Effect.result(tx.withTransaction(Effect.gen(function*() {
-        yield* credit(alice.id, 100, "a")
-        yield* credit(alice.id, 200, "b")
-        return yield* Effect.fail(new Boom())
-      })))
+      const failed = yield* Effect.result(
+        tx.withTransaction(
+          Effect.gen(function* () {
+            yield* credit(alice.id, 100, "a")
+            yield* credit(alice.id, 200, "b")
+            return yield* Effect.fail(new Boom())
+          })
+        )
+      )
       assert.isTrue(Result.isFailure(failed))
       assert.strictEqual(yield* ledger.balance(alice.id), 0)
       assert.strictEqual((yield* MemoryDb).state().ledger.length, 0)
       yield* tx.withTransaction(Effect.all([credit(alice.id, 100, "a"), credit(alice.id, 200, "b")]))
       assert.strictEqual(yield* ledger.balance(alice.id), 300)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("defects roll back too", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const tx = yield* Transactor
       const alice = yield* signUp()
       yield* Effect.exit(tx.withTransaction(Effect.andThen(credit(alice.id, 100, "a"), Effect.die("bug"))))
       assert.strictEqual(yield* (yield* Ledger).balance(alice.id), 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("a nested failure caught by the outer transaction rolls back only the inner part (savepoint)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const tx = yield* Transactor
       const alice = yield* signUp()
-      yield* tx.withTransaction(Effect.gen(function*() {
-        yield* credit(alice.id, 100, "outer")
-        yield* Effect.ignore(tx.withTransaction(Effect.andThen(credit(alice.id, 50, "inner"), Effect.fail(new Boom()))))
-      }))
+      yield* tx.withTransaction(
+        Effect.gen(function* () {
+          yield* credit(alice.id, 100, "outer")
+          yield* Effect.ignore(
+            tx.withTransaction(Effect.andThen(credit(alice.id, 50, "inner"), Effect.fail(new Boom())))
+          )
+        })
+      )
       assert.strictEqual(yield* (yield* Ledger).balance(alice.id), 100)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("concurrent transactions are serialised: read-then-write never interleaves", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const tx = yield* Transactor
       const ledger = yield* Ledger
       const alice = yield* signUp()
       yield* credit(alice.id, 1000, "seed")
       // each fiber reads the balance, yields, then debits all of it: only serialisation keeps this safe
       const drain = (i: number) =>
-        tx.withTransaction(Effect.gen(function*() {
-          const balance = yield* ledger.balance(alice.id)
-          yield* Effect.yieldNow
-          if (balance > 0) yield* credit(alice.id, -balance, `drain-${i}`)
-          return balance
-        }))
-      const drained = yield* Effect.all(Array.from({ length: 5 }, (_, i) => drain(i)), { concurrency: "unbounded" })
-      assert.deepStrictEqual([...drained].sort((a, b) => b - a), [1000, 0, 0, 0, 0])
+        tx.withTransaction(
+          Effect.gen(function* () {
+            const balance = yield* ledger.balance(alice.id)
+            yield* Effect.yieldNow
+            if (balance > 0) yield* credit(alice.id, -balance, `drain-${i}`)
+            return balance
+          })
+        )
+      const drained = yield* Effect.all(
+        Array.from({ length: 5 }, (_, i) => drain(i)),
+        { concurrency: "unbounded" }
+      )
+      assert.deepStrictEqual(
+        [...drained].sort((a, b) => b - a),
+        [1000, 0, 0, 0, 0]
+      )
       assert.strictEqual(yield* ledger.balance(alice.id), 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("the same bank message reported concurrently is processed once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -83,5 +103,6 @@ describe("memory Transactor", () => {
       )
       assert.deepStrictEqual(results.map((r) => r.outcome).sort(), ["duplicate", "duplicate", "duplicate", "matched"])
       assert.strictEqual(yield* (yield* Ledger).balance(alice.id), 10_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })

@@ -22,7 +22,7 @@ describe("order delivery mark", () => {
   })
 
   it.effect("complete marks the order `paid_unconfirmed` with its evidence, or `confirmed`; not completed = null", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 100_000)
@@ -33,13 +33,16 @@ describe("order delivery mark", () => {
       const paid = deliveredByReceipt({ ...receipt, delivery: "paid", deliveryNote: note })
       if (paid._tag !== "Delivered") return assert.fail("not delivered")
       const settled = yield* orders.complete(first.id, completionOf(paid))
-      assert.deepStrictEqual([settled.status, settled.delivery, settled.txId, settled.fragmentRef], [
-        "completed",
-        "paid_unconfirmed",
-        "a1b2",
-        "kpJ55h3BW"
-      ])
-      assert.deepStrictEqual(settled.evidence, { txHash: "a1b2", ref: "kpJ55h3BW", chainState: "done", answers: [note] })
+      assert.deepStrictEqual(
+        [settled.status, settled.delivery, settled.txId, settled.fragmentRef],
+        ["completed", "paid_unconfirmed", "a1b2", "kpJ55h3BW"]
+      )
+      assert.deepStrictEqual(settled.evidence, {
+        txHash: "a1b2",
+        ref: "kpJ55h3BW",
+        chainState: "done",
+        answers: [note]
+      })
       // The shopper's notice and the integrator's webhook say paid, not delivered.
       const event = [...(yield* MemoryDb).state().outbox.values()].find((e) => e.kind === "order.completed")!
       assert.include(renderEvent(event).text, "Fragment has not confirmed the delivery")
@@ -48,14 +51,16 @@ describe("order delivery mark", () => {
       yield* orders.claimNext
       const delivered = yield* orders.complete(second.id, { txId: "c3d4" })
       assert.deepStrictEqual([delivered.delivery, delivered.evidence], ["confirmed", null])
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("an operator's mark-done is a confirmation", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 200_000)
       const order = yield* orders.create(alice.id, { kind: "premium", recipient: "durov", months: 3 })
       assert.strictEqual((yield* orders.markDone(order.id, "checked on Fragment")).delivery, "confirmed")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })

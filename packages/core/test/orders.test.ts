@@ -16,17 +16,25 @@ const stars = (n: number, recipient = "durov") => ({ kind: "stars" as const, rec
 const balanceOf = (userId: UserId) => Effect.flatMap(Balances, (b) => b.balance(userId))
 const causesOf = (userId: UserId) =>
   Effect.map(MemoryDb, (db) =>
-    db.state().ledger.filter((e) => e.userId === userId).map((e) => `${e.cause}:${e.causeId}:${e.amount}`))
+    db
+      .state()
+      .ledger.filter((e) => e.userId === userId)
+      .map((e) => `${e.cause}:${e.causeId}:${e.amount}`)
+  )
 
 describe("OrderService.quote", () => {
   it.effect("prices stars, premium and gifts at the current prices", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       assert.strictEqual((yield* orders.quote(stars(100))).priceUzs, 23_000)
       assert.strictEqual((yield* orders.quote({ kind: "premium", recipient: "@durov", months: 3 })).priceUzs, 170_000)
       assert.strictEqual((yield* orders.quote({ kind: "premium", recipient: "durov", months: 6 })).priceUzs, 230_000)
       assert.strictEqual((yield* orders.quote({ kind: "premium", recipient: "durov", months: 12 })).priceUzs, 410_000)
-      const gift = yield* orders.quote({ kind: "gift", recipient: "durov", gift: { id: "5170145012310081615", stars: 15 } })
+      const gift = yield* orders.quote({
+        kind: "gift",
+        recipient: "durov",
+        gift: { id: "5170145012310081615", stars: 15 }
+      })
       assert.strictEqual(gift.priceUzs, 15 * 230)
       assert.deepStrictEqual(gift.item, {
         kind: "gift",
@@ -44,10 +52,11 @@ describe("OrderService.quote", () => {
       })
       assert.strictEqual((yield* orders.quote(stars(50))).priceUzs, 12_500)
       assert.strictEqual((yield* orders.quote({ kind: "premium", recipient: "durov", months: 12 })).priceUzs, 3)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("rejects amounts, durations, usernames, gifts and comments outside the rules", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const reasons = yield* Effect.all([
         Effect.flip(orders.quote(stars(49))),
@@ -58,39 +67,51 @@ describe("OrderService.quote", () => {
         Effect.flip(orders.quote(stars(50, "abc"))),
         Effect.flip(orders.quote({ kind: "gift", recipient: "durov", gift: { id: "rose", stars: 10 } })),
         Effect.flip(orders.quote({ kind: "gift", recipient: "durov", gift: { id: "1", stars: 0 } })),
-        Effect.flip(orders.quote({ kind: "gift", recipient: "durov", gift: { id: "1", stars: 5 }, comment: "x".repeat(256) })),
-        Effect.flip(orders.quote({ kind: "gift", recipient: "durov", gift: { id: "1", stars: 5 }, senderAccount: "../etc" }))
+        Effect.flip(
+          orders.quote({ kind: "gift", recipient: "durov", gift: { id: "1", stars: 5 }, comment: "x".repeat(256) })
+        ),
+        Effect.flip(
+          orders.quote({ kind: "gift", recipient: "durov", gift: { id: "1", stars: 5 }, senderAccount: "../etc" })
+        )
       ])
-      assert.deepStrictEqual(reasons.map((e) => e.reason), [
-        "StarsAmountTooSmall",
-        "StarsAmountTooLarge",
-        "StarsAmountTooSmall",
-        "PremiumDuration",
-        "Username",
-        "Username",
-        "Gift",
-        "Gift",
-        "Comment",
-        "SenderAccount"
-      ])
+      assert.deepStrictEqual(
+        reasons.map((e) => e.reason),
+        [
+          "StarsAmountTooSmall",
+          "StarsAmountTooLarge",
+          "StarsAmountTooSmall",
+          "PremiumDuration",
+          "Username",
+          "Username",
+          "Gift",
+          "Gift",
+          "Comment",
+          "SenderAccount"
+        ]
+      )
       assert.strictEqual((yield* orders.quote(stars(1_000_000))).priceUzs, 230_000_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("OrderService.create", () => {
   it.effect("debits the price and queues the order in one transaction", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 30_000)
       const order = yield* orders.create(alice.id, stars(100, "@Some_User"))
-      assert.deepStrictEqual([order.status, order.recipient, order.priceUzs, order.chargeSeq], ["queued", "Some_User", 23_000, 0])
+      assert.deepStrictEqual(
+        [order.status, order.recipient, order.priceUzs, order.chargeSeq],
+        ["queued", "Some_User", 23_000, 0]
+      )
       assert.strictEqual(yield* balanceOf(alice.id), 7_000)
       assert.include(yield* causesOf(alice.id), `order:${order.id}:-23000`)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("place answers the order and the balance right after its own charge", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 50_000)
@@ -99,26 +120,44 @@ describe("OrderService.create", () => {
       assert.deepStrictEqual([first.balanceAfter, second.balanceAfter], [27_000, 15_500])
       assert.include(yield* causesOf(alice.id), `order:${second.order.id}:-11500`)
       assert.strictEqual(yield* balanceOf(alice.id), 15_500)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("an order after the operator changed the prices is charged at the new prices", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 100_000)
       assert.strictEqual((yield* orders.place(alice.id, stars(100))).order.priceUzs, 23_000)
-      yield* (yield* PricingService).set({ starPriceUzs: 250, premium3MonthUzs: 1, premium6MonthUzs: 2, premium12MonthUzs: 3 })
+      yield* (yield* PricingService).set({
+        starPriceUzs: 250,
+        premium3MonthUzs: 1,
+        premium6MonthUzs: 2,
+        premium12MonthUzs: 3
+      })
       const raised = yield* orders.place(alice.id, stars(100))
       assert.deepStrictEqual([raised.order.priceUzs, raised.balanceAfter], [25_000, 52_000])
-      assert.strictEqual((yield* orders.create(alice.id, { kind: "premium", recipient: "durov", months: 3 })).priceUzs, 1)
+      assert.strictEqual(
+        (yield* orders.create(alice.id, { kind: "premium", recipient: "durov", months: 3 })).priceUzs,
+        1
+      )
       // Short at the new prices, though not at the old ones: refused at the new ones.
-      yield* (yield* PricingService).set({ starPriceUzs: 60_000, premium3MonthUzs: 1, premium6MonthUzs: 2, premium12MonthUzs: 3 })
+      yield* (yield* PricingService).set({
+        starPriceUzs: 60_000,
+        premium3MonthUzs: 1,
+        premium6MonthUzs: 2,
+        premium12MonthUzs: 3
+      })
       const short = yield* Effect.flip(orders.place(alice.id, stars(50)))
-      assert.deepStrictEqual(short, new InsufficientBalance({ userId: alice.id, balance: 51_999 as Uzs, required: 3_000_000 as Uzs }))
-    }).pipe(Effect.provide(layerMemory)))
+      assert.deepStrictEqual(
+        short,
+        new InsufficientBalance({ userId: alice.id, balance: 51_999 as Uzs, required: 3_000_000 as Uzs })
+      )
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("short of balance: InsufficientBalance, and neither the order nor a charge remains", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 22_999)
@@ -127,22 +166,27 @@ describe("OrderService.create", () => {
       assert.strictEqual(yield* balanceOf(alice.id), 22_999)
       assert.strictEqual((yield* orders.listOwn(alice.id, { offset: 0, limit: 20 })).total, 0)
       assert.strictEqual((yield* MemoryDb).state().orders.size, 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("concurrent orders never overdraw", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 23_000 * 3)
-      const results = yield* Effect.all(Array.from({ length: 8 }, () => Effect.result(orders.create(alice.id, stars(100)))), {
-        concurrency: "unbounded"
-      })
+      const results = yield* Effect.all(
+        Array.from({ length: 8 }, () => Effect.result(orders.create(alice.id, stars(100)))),
+        {
+          concurrency: "unbounded"
+        }
+      )
       assert.strictEqual(results.filter((r) => r._tag === "Success").length, 3)
       assert.strictEqual(yield* balanceOf(alice.id), 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("lists the owner's orders newest first with offset/limit and total; others get NotFound", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       const bob = yield* signUp()
@@ -156,17 +200,24 @@ describe("OrderService.create", () => {
       assert.deepStrictEqual([first.total, first.items.length, second.items.length], [25, 20, 5])
       assert.strictEqual(first.items[0]?.id, created[24]?.id)
       assert.strictEqual(second.items[4]?.id, created[0]?.id)
-      assert.notInclude(first.items.concat(second.items).map((o) => o.id), bobs.id)
-      assert.strictEqual((yield* Effect.flip(orders.find({ kind: "user", userId: alice.id }, bobs.id)))._tag, "OrderNotFound")
+      assert.notInclude(
+        first.items.concat(second.items).map((o) => o.id),
+        bobs.id
+      )
+      assert.strictEqual(
+        (yield* Effect.flip(orders.find({ kind: "user", userId: alice.id }, bobs.id)))._tag,
+        "OrderNotFound"
+      )
       assert.strictEqual((yield* orders.find({ kind: "operator" }, bobs.id)).id, bobs.id)
       assert.strictEqual((yield* orders.list({ offset: 0, limit: 100, userId: bob.id })).total, 1)
       assert.strictEqual((yield* orders.list({ offset: 0, limit: 100, kind: "premium" })).total, 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("OrderService worker transitions", () => {
   it.effect("claim -> processing, then complete with tx id; no order is claimed twice", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 50_000)
@@ -178,14 +229,18 @@ describe("OrderService worker transitions", () => {
       const done = yield* orders.complete(o1.id, { txId: "tx-hash-1" })
       assert.deepStrictEqual([done.status, done.txId, done.fragmentRef], ["completed", "tx-hash-1", "Ref#abc"])
       const again = yield* Effect.flip(orders.complete(o1.id, { txId: "tx-hash-2" }))
-      assert.deepStrictEqual([again._tag, again._tag === "OrderTransitionInvalid" && again.from], ["OrderTransitionInvalid", "completed"])
+      assert.deepStrictEqual(
+        [again._tag, again._tag === "OrderTransitionInvalid" && again.from],
+        ["OrderTransitionInvalid", "completed"]
+      )
       assert.strictEqual(yield* balanceOf(alice.id), 27_000)
       const kinds = [...(yield* MemoryDb).state().outbox.values()].map((e) => e.kind)
       assert.include(kinds, "order.completed")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("a permanent failure refunds exactly once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 23_000)
@@ -195,13 +250,17 @@ describe("OrderService worker transitions", () => {
       assert.deepStrictEqual([failed.status, failed.lastError], ["failed", "RecipientNotFound"])
       assert.strictEqual(yield* balanceOf(alice.id), 23_000)
       const twice = yield* Effect.flip(orders.fail(order.id, "again"))
-      assert.deepStrictEqual([twice._tag, twice._tag === "OrderTransitionInvalid" && twice.from], ["OrderTransitionInvalid", "failed"])
+      assert.deepStrictEqual(
+        [twice._tag, twice._tag === "OrderTransitionInvalid" && twice.from],
+        ["OrderTransitionInvalid", "failed"]
+      )
       assert.strictEqual(yield* balanceOf(alice.id), 23_000)
       assert.strictEqual((yield* causesOf(alice.id)).filter((c) => c.startsWith("refund:")).length, 1)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("a transient failure requeues with backoff; after MAX_ATTEMPTS it fails and refunds", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 23_000)
@@ -224,12 +283,13 @@ describe("OrderService worker transitions", () => {
         assert.strictEqual(after.status, attempt < MAX_ATTEMPTS ? "queued" : "failed")
       }
       assert.strictEqual(yield* balanceOf(alice.id), 23_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("OrderService operator transitions", () => {
   it.effect("retry: failed -> queued charging again; a second failure refunds that charge once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 23_000)
@@ -237,7 +297,10 @@ describe("OrderService operator transitions", () => {
       assert.strictEqual((yield* Effect.flip(orders.retry(order.id)))._tag, "OrderTransitionInvalid")
       yield* orders.fail(order.id, "boom")
       const retried = yield* orders.retry(order.id)
-      assert.deepStrictEqual([retried.status, retried.chargeSeq, retried.attempts, retried.lastError], ["queued", 1, 0, null])
+      assert.deepStrictEqual(
+        [retried.status, retried.chargeSeq, retried.attempts, retried.lastError],
+        ["queued", 1, 0, null]
+      )
       assert.strictEqual(yield* balanceOf(alice.id), 0)
       yield* orders.fail(order.id, "boom again")
       assert.strictEqual(yield* balanceOf(alice.id), 23_000)
@@ -252,10 +315,11 @@ describe("OrderService operator transitions", () => {
         `order:${order.id}:retry:2:-23000`
       ])
       assert.strictEqual(yield* balanceOf(alice.id), 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("retry without the balance to pay again: InsufficientBalance, the order stays failed", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const balances = yield* Balances
       const alice = yield* signUp()
@@ -267,10 +331,11 @@ describe("OrderService operator transitions", () => {
       const still = yield* orders.find({ kind: "operator" }, order.id)
       assert.deepStrictEqual([still.status, still.chargeSeq], ["failed", 0])
       assert.strictEqual(yield* balanceOf(alice.id), 22_999)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("mark-done: queued or processing keep their charge; failed is charged again; completed is final", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* OrderService
       const alice = yield* signUp()
       yield* fund(alice, 69_000)
@@ -294,9 +359,13 @@ describe("OrderService operator transitions", () => {
       assert.include(yield* causesOf(alice.id), `order:${failing.id}:retry:1:-23000`)
 
       const final = yield* Effect.flip(orders.markDone(a.id, "again"))
-      assert.deepStrictEqual([final._tag, final._tag === "OrderTransitionInvalid" && final.from], ["OrderTransitionInvalid", "completed"])
+      assert.deepStrictEqual(
+        [final._tag, final._tag === "OrderTransitionInvalid" && final.from],
+        ["OrderTransitionInvalid", "completed"]
+      )
       assert.strictEqual((yield* Effect.flip(orders.markDone(12345 as OrderId)))._tag, "OrderNotFound")
       assert.strictEqual((yield* Effect.flip(orders.fail(a.id, "late")))._tag, "OrderTransitionInvalid")
       assert.strictEqual((yield* Effect.flip(orders.retry(a.id)))._tag, "OrderTransitionInvalid")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })

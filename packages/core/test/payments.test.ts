@@ -15,7 +15,7 @@ const balanceOf = (userId: Parameters<Balances["Service"]["balance"]>[0]) =>
 
 describe("Payments.incoming", () => {
   it.effect("an exact match confirms the one live pending top-up and credits it, in one go", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -24,32 +24,49 @@ describe("Payments.incoming", () => {
       const b = yield* topups.create(bob.id, 100_000)
       const result = yield* payments.incoming({ amountUzs: 100_001, cardLast4: "4242", externalId: "sms-1" })
       assert.strictEqual(result.outcome, "matched")
-      assert.deepStrictEqual([result.payment.status, result.payment.topupId, result.payment.cardLast4], ["matched", b.id, "4242"])
+      assert.deepStrictEqual(
+        [result.payment.status, result.payment.topupId, result.payment.cardLast4],
+        ["matched", b.id, "4242"]
+      )
       const topup = Option.getOrThrow(result.topup)
-      assert.deepStrictEqual([topup.id, topup.status, topup.paymentId, topup.confirmedBy], [b.id, "paid", result.payment.id, "payment"])
+      assert.deepStrictEqual(
+        [topup.id, topup.status, topup.paymentId, topup.confirmedBy],
+        [b.id, "paid", result.payment.id, "payment"]
+      )
       assert.strictEqual(yield* balanceOf(bob.id), 100_001)
       assert.strictEqual(yield* balanceOf(alice.id), 0)
       assert.strictEqual((yield* topups.find({ kind: "operator" }, a.id)).status, "pending")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("no match: stored unmatched for an operator, nothing credited", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
       const t = yield* topups.create(alice.id, 100_000)
       const result = yield* payments.incoming({ amountUzs: 100_000 + 5, externalId: null })
-      assert.deepStrictEqual([result.outcome, result.payment.status, Option.isNone(result.topup)], ["unmatched", "unmatched", true])
+      assert.deepStrictEqual(
+        [result.outcome, result.payment.status, Option.isNone(result.topup)],
+        ["unmatched", "unmatched", true]
+      )
       assert.strictEqual(yield* balanceOf(alice.id), 0)
       assert.strictEqual((yield* topups.find({ kind: "operator" }, t.id)).status, "pending")
       const listed = yield* payments.list({ status: ["unmatched", "ambiguous"], offset: 0, limit: 10 })
-      assert.deepStrictEqual(listed.items.map((p) => p.id), [result.payment.id])
+      assert.deepStrictEqual(
+        listed.items.map((p) => p.id),
+        [result.payment.id]
+      )
       const db = yield* MemoryDb
-      assert.deepStrictEqual([...db.state().outbox.values()].map((e) => [e.kind, e.userId]), [["payment.unmatched", null]])
-    }).pipe(Effect.provide(layerMemory)))
+      assert.deepStrictEqual(
+        [...db.state().outbox.values()].map((e) => [e.kind, e.userId]),
+        [["payment.unmatched", null]]
+      )
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("two candidates: ambiguous, never guessed", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -70,10 +87,11 @@ describe("Payments.incoming", () => {
       const assigned = yield* payments.assign(result.payment.id, b.id)
       assert.strictEqual(assigned.payment.status, "matched")
       assert.strictEqual(yield* balanceOf(bob.id), 40_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("the same external_id twice is processed once and returns the first record", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -91,10 +109,11 @@ describe("Payments.incoming", () => {
       const y = yield* payments.incoming({ amountUzs: 25_001 })
       assert.deepStrictEqual([x.outcome, y.outcome], ["matched", "unmatched"])
       assert.strictEqual(yield* balanceOf(alice.id), 50_001)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("a top-up past its expiry is not matched, even before the worker expired it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -103,10 +122,11 @@ describe("Payments.incoming", () => {
       const result = yield* payments.incoming({ amountUzs: 9_000, externalId: "late" })
       assert.strictEqual(result.outcome, "unmatched")
       assert.strictEqual((yield* topups.find({ kind: "operator" }, t.id)).status, "pending")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("rejects unusable fields", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const errors = yield* Effect.all([
         Effect.flip(payments.incoming({ amountUzs: 0 })),
@@ -114,14 +134,18 @@ describe("Payments.incoming", () => {
         Effect.flip(payments.incoming({ amountUzs: 1000, cardLast4: "12a4" })),
         Effect.flip(payments.incoming({ amountUzs: 1000, externalId: "x".repeat(201) }))
       ])
-      assert.deepStrictEqual(errors.map((e) => e.reason), ["Amount", "Amount", "CardLast4", "ExternalId"])
+      assert.deepStrictEqual(
+        errors.map((e) => e.reason),
+        ["Amount", "Amount", "CardLast4", "ExternalId"]
+      )
       assert.strictEqual((yield* MemoryDb).state().payments.size, 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("Payments.assign and rematch", () => {
   it.effect("an operator assigns an unmatched payment to an expired top-up, crediting what arrived, once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -132,7 +156,10 @@ describe("Payments.assign and rematch", () => {
       assert.strictEqual(p.outcome, "unmatched")
       const assigned = yield* payments.assign(p.payment.id, t.id)
       assert.deepStrictEqual([assigned.payment.status, assigned.payment.topupId], ["matched", t.id])
-      assert.deepStrictEqual([Option.getOrThrow(assigned.topup).status, Option.getOrThrow(assigned.topup).creditedUzs], ["paid", 9_000])
+      assert.deepStrictEqual(
+        [Option.getOrThrow(assigned.topup).status, Option.getOrThrow(assigned.topup).creditedUzs],
+        ["paid", 9_000]
+      )
       assert.strictEqual(yield* balanceOf(alice.id), 9_000)
       const again = yield* Effect.flip(payments.assign(p.payment.id, t.id))
       assert.strictEqual(again._tag, "PaymentAlreadyMatched")
@@ -140,10 +167,11 @@ describe("Payments.assign and rematch", () => {
       assert.strictEqual((yield* Effect.flip(payments.assign(p.payment.id, other.id)))._tag, "PaymentAlreadyMatched")
       assert.strictEqual((yield* Effect.flip(payments.assign(999 as PaymentId, other.id)))._tag, "PaymentNotFound")
       assert.strictEqual(yield* balanceOf(alice.id), 9_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("assigning to a top-up that is paid or missing fails and leaves the payment unmatched", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -155,10 +183,11 @@ describe("Payments.assign and rematch", () => {
       assert.strictEqual((yield* Effect.flip(payments.assign(p.payment.id, 777 as TopupId)))._tag, "TopupNotFound")
       assert.strictEqual((yield* payments.find(p.payment.id)).status, "unmatched")
       assert.strictEqual(yield* balanceOf(alice.id), 3_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("rematch takes only top-ups that existed when the payment arrived", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payments = yield* Payments
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -173,10 +202,17 @@ describe("Payments.assign and rematch", () => {
       const t = yield* topups.create(alice.id, 15_000)
       const db = yield* MemoryDb
       const later = yield* payments.incoming({ amountUzs: 99_999, externalId: "raced" })
-      db.state().payments.set(later.payment.id, { ...db.state().payments.get(later.payment.id)!, amountUzs: 15_000 as Uzs })
+      db.state().payments.set(later.payment.id, {
+        ...db.state().payments.get(later.payment.id)!,
+        amountUzs: 15_000 as Uzs
+      })
       const matched = yield* payments.rematchUnmatched()
-      assert.deepStrictEqual(matched.map((r) => [r.payment.id, Option.getOrThrow(r.topup).id]), [[later.payment.id, t.id]])
+      assert.deepStrictEqual(
+        matched.map((r) => [r.payment.id, Option.getOrThrow(r.topup).id]),
+        [[later.payment.id, t.id]]
+      )
       assert.strictEqual(yield* balanceOf(alice.id), 15_000)
       assert.strictEqual(yield* balanceOf(bob.id), 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })

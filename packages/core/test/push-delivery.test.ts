@@ -18,28 +18,43 @@ const AUTH = "tBHItJI5svbpez7KI4CCXg"
 describe("push delivery per subscription", () => {
   it.effect("a failing push service does not hold the event or the other subscriptions", () => {
     const sent: Array<string> = []
-    const notifier = Layer.succeed(Notifier)(Notifier.of({
-      push: (target) =>
-        target.endpoint.endsWith("/slow")
-          ? Effect.fail(new NotifierError({ channel: "push", reason: "Unavailable", message: "push service answered 503" }))
-          : Effect.sync(() => void sent.push(target.endpoint)),
-      botMessage: () => Effect.void
-    }))
-    return Effect.gen(function*() {
+    const notifier = Layer.succeed(Notifier)(
+      Notifier.of({
+        push: (target) =>
+          target.endpoint.endsWith("/slow")
+            ? Effect.fail(
+                new NotifierError({ channel: "push", reason: "Unavailable", message: "push service answered 503" })
+              )
+            : Effect.sync(() => void sent.push(target.endpoint)),
+        botMessage: () => Effect.void
+      })
+    )
+    return Effect.gen(function* () {
       const notifications = yield* Notifications
       const alice = yield* signUp()
       for (const name of ["slow", "a", "b"]) {
-        yield* notifications.subscribePush(alice.id, { endpoint: `https://fcm.googleapis.com/fcm/send/${name}`, keys: { p256dh: P256, auth: AUTH } })
+        yield* notifications.subscribePush(alice.id, {
+          endpoint: `https://fcm.googleapis.com/fcm/send/${name}`,
+          keys: { p256dh: P256, auth: AUTH }
+        })
       }
       const topups = yield* TopupService
       const topup = yield* topups.create(alice.id, 10_000)
       yield* topups.reject(topup.id, "no payment")
       assert.strictEqual(yield* NotificationDelivery.use((d) => d.runOnce), 1)
-      assert.deepStrictEqual(sent.toSorted(), ["https://fcm.googleapis.com/fcm/send/a", "https://fcm.googleapis.com/fcm/send/b"])
+      assert.deepStrictEqual(sent.toSorted(), [
+        "https://fcm.googleapis.com/fcm/send/a",
+        "https://fcm.googleapis.com/fcm/send/b"
+      ])
       const events = [...(yield* MemoryDb).state().outbox.values()]
-      assert.deepStrictEqual(events.map((e) => e.status), ["delivered"])
+      assert.deepStrictEqual(
+        events.map((e) => e.status),
+        ["delivered"]
+      )
       // The subscription stays: the next event tries it again.
       assert.strictEqual((yield* notifications.pushSubscriptions(alice.id)).length, 3)
-    }).pipe(Effect.provide(NotificationDelivery.layer.pipe(Layer.provideMerge(notifier), Layer.provideMerge(layerMemory))))
+    }).pipe(
+      Effect.provide(NotificationDelivery.layer.pipe(Layer.provideMerge(notifier), Layer.provideMerge(layerMemory)))
+    )
   })
 })

@@ -26,14 +26,30 @@ const refused = (endpoint: string) => Result.isFailure(checkEndpoint(endpoint, p
 
 describe("push endpoint rules", () => {
   it("only https on the push services' hosts, default port, no credentials", () => {
-    for (const ok of ["https://fcm.googleapis.com/fcm/send/x", "https://updates.push.services.mozilla.com/wpush/v2/x",
-      "https://web.push.apple.com/QH", "https://wns2-by3p.notify.windows.com/w/?token=1", "https://fcm.googleapis.com:443/x"]) {
+    for (const ok of [
+      "https://fcm.googleapis.com/fcm/send/x",
+      "https://updates.push.services.mozilla.com/wpush/v2/x",
+      "https://web.push.apple.com/QH",
+      "https://wns2-by3p.notify.windows.com/w/?token=1",
+      "https://fcm.googleapis.com:443/x"
+    ]) {
       assert.isFalse(refused(ok), ok)
     }
-    for (const bad of ["http://fcm.googleapis.com/x", "https://127.0.0.1/x", "https://169.254.169.254/latest/meta-data",
-      "https://[::1]/x", "https://localhost/x", "https://evil.example/?fcm.googleapis.com", "https://fcm.googleapis.com.evil.example/x",
-      "https://push.apple.com/x", "https://fcm.googleapis.com:8443/x", "https://user:pw@fcm.googleapis.com/x", "javascript:alert(1)",
-      "file:///etc/passwd", `https://fcm.googleapis.com/${"a".repeat(1100)}`]) {
+    for (const bad of [
+      "http://fcm.googleapis.com/x",
+      "https://127.0.0.1/x",
+      "https://169.254.169.254/latest/meta-data",
+      "https://[::1]/x",
+      "https://localhost/x",
+      "https://evil.example/?fcm.googleapis.com",
+      "https://fcm.googleapis.com.evil.example/x",
+      "https://push.apple.com/x",
+      "https://fcm.googleapis.com:8443/x",
+      "https://user:pw@fcm.googleapis.com/x",
+      "javascript:alert(1)",
+      "file:///etc/passwd",
+      `https://fcm.googleapis.com/${"a".repeat(1100)}`
+    ]) {
       assert.isTrue(refused(bad), bad)
     }
     assert.isTrue(hostAllowed("FCM.googleapis.com.", ["fcm.googleapis.com"]))
@@ -53,22 +69,34 @@ describe("push endpoint rules", () => {
   })
 
   it.effect("at most N subscriptions per account (the oldest go); an endpoint never moves to another account", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const notifications = yield* Notifications
       const [alice, mallory] = yield* Effect.all([signUp(), signUp()])
-      const sub = (n: number) => ({ endpoint: `https://fcm.googleapis.com/fcm/send/${n}`, keys: { p256dh: P256, auth: AUTH } })
+      const sub = (n: number) => ({
+        endpoint: `https://fcm.googleapis.com/fcm/send/${n}`,
+        keys: { p256dh: P256, auth: AUTH }
+      })
       for (let n = 1; n <= 5; n++) {
         yield* notifications.subscribePush(alice.id, sub(n))
         yield* TestClock.adjust("1 minute")
       }
-      assert.deepStrictEqual((yield* notifications.pushSubscriptions(alice.id)).map((s) => s.endpoint.split("/").pop()).sort(), ["3", "4", "5"])
+      assert.deepStrictEqual(
+        (yield* notifications.pushSubscriptions(alice.id)).map((s) => s.endpoint.split("/").pop()).sort(),
+        ["3", "4", "5"]
+      )
       const stolen = yield* Effect.flip(notifications.subscribePush(mallory.id, sub(5)))
       assert.strictEqual(stolen.reason, "OwnedByAnother")
       assert.strictEqual((yield* notifications.pushSubscriptions(mallory.id)).length, 0)
       assert.strictEqual((yield* notifications.pushSubscriptions(alice.id)).length, 3)
-      const ssrf = yield* Effect.flip(notifications.subscribePush(mallory.id, { ...sub(6), endpoint: "http://127.0.0.1:8000/v2/admin" }))
+      const ssrf = yield* Effect.flip(
+        notifications.subscribePush(mallory.id, { ...sub(6), endpoint: "http://127.0.0.1:8000/v2/admin" })
+      )
       assert.strictEqual(ssrf.reason, "EndpointRefused")
-    }).pipe(Effect.provide(layerMemory), Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, pushSubscriptions: 3 })))
+    }).pipe(
+      Effect.provide(layerMemory),
+      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, pushSubscriptions: 3 })
+    )
+  )
 
   it("the sandbox push receiver: exactly its path on this server's own host names, and only when the policy names it", () => {
     const sandbox = { allowedHosts: DEFAULT_PUSH_HOSTS, sandboxInbox: sandboxInboxOf("http://shop.example:8000") }

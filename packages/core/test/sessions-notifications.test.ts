@@ -15,14 +15,17 @@ const AUTH2 = "AAECAwQFBgcICQoLDA0ODw"
 
 describe("SessionService", () => {
   it.effect("stores only a hash of the token; sessions expire and close", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sessions = yield* SessionService
       const alice = yield* signUp()
       const { session, token } = yield* sessions.open({ kind: "user", userId: alice.id })
       const db = yield* MemoryDb
       assert.isFalse(db.state().sessions.has(Redacted.value(token)))
       assert.isTrue(db.state().sessions.has(session.id))
-      assert.deepStrictEqual(Option.getOrThrow(yield* sessions.resolve(token)).subject, { kind: "user", userId: alice.id })
+      assert.deepStrictEqual(Option.getOrThrow(yield* sessions.resolve(token)).subject, {
+        kind: "user",
+        userId: alice.id
+      })
       const operator = yield* sessions.open({ kind: "operator" })
       yield* TestClock.adjust("13 hours")
       assert.isTrue(Option.isNone(yield* sessions.resolve(operator.token)))
@@ -31,12 +34,13 @@ describe("SessionService", () => {
       yield* sessions.close(token)
       assert.isTrue(Option.isNone(yield* sessions.resolve(token)))
       assert.isTrue(Option.isNone(yield* sessions.resolve("forged")))
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("Notifications", () => {
   it.effect("outbox events are claimed once per lease, retried with backoff, then given up", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const notifications = yield* Notifications
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -59,10 +63,11 @@ describe("Notifications", () => {
       yield* TestClock.adjust("2 hours")
       assert.strictEqual((yield* notifications.claim(10)).length, 0)
       assert.strictEqual((yield* MemoryDb).state().outbox.get(current.id)?.status, "failed")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("delivered events are not claimed again; push subscriptions and bot updates", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const notifications = yield* Notifications
       const topups = yield* TopupService
       const alice = yield* signUp()
@@ -73,13 +78,23 @@ describe("Notifications", () => {
       yield* TestClock.adjust("2 minutes")
       assert.strictEqual((yield* notifications.claim(10)).length, 0)
 
-      const sub = { endpoint: "https://fcm.googleapis.com/fcm/send/abc", keys: { p256dh: P256, auth: "xyz" }, expirationTime: null }
+      const sub = {
+        endpoint: "https://fcm.googleapis.com/fcm/send/abc",
+        keys: { p256dh: P256, auth: "xyz" },
+        expirationTime: null
+      }
       assert.strictEqual((yield* Effect.flip(notifications.subscribePush(alice.id, sub))).reason, "KeysInvalid")
       yield* notifications.subscribePush(alice.id, { ...sub, keys: { p256dh: P256, auth: AUTH } })
       yield* notifications.subscribePush(alice.id, { ...sub, keys: { p256dh: P256, auth: AUTH2 } })
       const subs = yield* notifications.pushSubscriptions(alice.id)
-      assert.deepStrictEqual(subs.map((s) => [s.endpoint, s.auth]), [["https://fcm.googleapis.com/fcm/send/abc", AUTH2]])
-      assert.strictEqual((yield* Effect.flip(notifications.subscribePush(alice.id, { endpoint: "x" })))._tag, "PushSubscriptionInvalid")
+      assert.deepStrictEqual(
+        subs.map((s) => [s.endpoint, s.auth]),
+        [["https://fcm.googleapis.com/fcm/send/abc", AUTH2]]
+      )
+      assert.strictEqual(
+        (yield* Effect.flip(notifications.subscribePush(alice.id, { endpoint: "x" })))._tag,
+        "PushSubscriptionInvalid"
+      )
       assert.strictEqual(
         (yield* Effect.flip(notifications.subscribePush(alice.id, { ...sub, endpoint: "javascript:alert(1)" })))._tag,
         "PushSubscriptionInvalid"
@@ -90,5 +105,6 @@ describe("Notifications", () => {
       assert.isTrue(yield* notifications.firstSeenBotUpdate(1001))
       assert.isFalse(yield* notifications.firstSeenBotUpdate(1001))
       assert.isTrue(yield* notifications.firstSeenBotUpdate(1002))
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })

@@ -9,7 +9,7 @@ const ABC = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
 
 describe("sha256Hasher", () => {
   it.effect("hashes the same with node:crypto's Digest as with Web Crypto (stored API-key hashes keep matching)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const web = yield* sha256Hasher
       const node = yield* Effect.provide(sha256Hasher, NodeCrypto.layerDigest)
       assert.strictEqual(yield* web("abc"), ABC)
@@ -18,5 +18,6 @@ describe("sha256Hasher", () => {
       const key = Redacted.make("rk_0123456789abcdefghijklmnopqrstuvwxyzABCDEFG")
       const nodeKey = yield* Effect.provide(apiKeyHasher, NodeCrypto.layerDigest)
       assert.strictEqual(yield* nodeKey(key), yield* hashApiKey(key))
-    }))
+    })
+  )
 })

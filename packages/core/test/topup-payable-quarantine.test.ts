@@ -12,7 +12,7 @@ const HOUR = 60 * 60 * 1000
 
 describe("payable amount quarantine (memory)", () => {
   it.effect("a cancelled top-up's payable amount is not given to anyone else for 24 hours, then it is", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const [alice, bob, carol, dave, erin] = yield* Effect.all([signUp(), signUp(), signUp(), signUp(), signUp()])
       const a = yield* topups.create(alice.id, 50_000)
@@ -26,15 +26,19 @@ describe("payable amount quarantine (memory)", () => {
       // a and b left the open states 24 h + 1 ms ago; the one made at 23 h is still pending
       assert.strictEqual((yield* topups.create(dave.id, 50_000)).payableUzs, 50_000)
       assert.strictEqual((yield* topups.create(erin.id, 50_000)).payableUzs, 50_001)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("an expired, a rejected and an operator-approved top-up quarantine their payable amounts too", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const [alice, bob, carol, dave] = yield* Effect.all([signUp(), signUp(), signUp(), signUp()])
       const expired = yield* topups.create(alice.id, 30_000)
       yield* TestClock.adjust("15 minutes")
-      assert.deepStrictEqual((yield* topups.expireDue).map((t) => t.id), [expired.id])
+      assert.deepStrictEqual(
+        (yield* topups.expireDue).map((t) => t.id),
+        [expired.id]
+      )
       const rejected = yield* topups.create(bob.id, 30_000)
       yield* topups.reject(rejected.id, "no payment seen")
       const approved = yield* topups.create(carol.id, 30_000)
@@ -50,10 +54,11 @@ describe("payable amount quarantine (memory)", () => {
       // Its owner gets an expired or rejected amount back: a late payment for it credits the same account.
       assert.strictEqual((yield* topups.create(bob.id, 30_000)).payableUzs, 30_001)
       assert.strictEqual((yield* topups.create(alice.id, 30_000)).payableUzs, 30_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("one account creating and cancelling again and again holds one amount, never all of them", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const [mallory, alice] = yield* Effect.all([signUp(), signUp()])
       const payables = new Set<number>()
@@ -67,22 +72,27 @@ describe("payable amount quarantine (memory)", () => {
     }).pipe(
       Effect.provide(layerMemory),
       Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, topupsPerDay: 1000, cancelsPerDay: 1000 })
-    ))
+    )
+  )
 
   it.effect("a top-up confirmed by a bank payment frees its payable amount at once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const bob = yield* signUp()
       const a = yield* topups.create(alice.id, 40_000)
       const bank = yield* Payments.use((p) => p.incoming({ amountUzs: 40_000, externalId: "bank-1" }))
-      assert.deepStrictEqual([bank.outcome, Option.map(bank.topup, (t) => t.confirmedBy)], ["matched", Option.some("payment")])
+      assert.deepStrictEqual(
+        [bank.outcome, Option.map(bank.topup, (t) => t.confirmedBy)],
+        ["matched", Option.some("payment")]
+      )
       const b = yield* topups.create(bob.id, 40_000)
       assert.deepStrictEqual([a.payableUzs, b.payableUzs], [40_000, 40_000])
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("the window is a TopupSettings field", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const [alice, bob, carol] = yield* Effect.all([signUp(), signUp(), signUp()])
       const a = yield* topups.create(alice.id, 20_000)
@@ -90,21 +100,35 @@ describe("payable amount quarantine (memory)", () => {
       const b = yield* topups.create(bob.id, 20_000)
       yield* topups.cancel(bob.id, b.id)
       yield* TestClock.adjust("61 seconds")
-      assert.deepStrictEqual([a.payableUzs, b.payableUzs, (yield* topups.create(carol.id, 20_000)).payableUzs], [20_000, 20_001, 20_000])
+      assert.deepStrictEqual(
+        [a.payableUzs, b.payableUzs, (yield* topups.create(carol.id, 20_000)).payableUzs],
+        [20_000, 20_001, 20_000]
+      )
     }).pipe(
-      Effect.provideService(TopupSettings, { minUzs: 1_000, maxUzs: 100_000_000, ttlMs: 60_000, receiptMaxBytes: 100, payableQuarantineMs: 60_000 }),
+      Effect.provideService(TopupSettings, {
+        minUzs: 1_000,
+        maxUzs: 100_000_000,
+        ttlMs: 60_000,
+        receiptMaxBytes: 100,
+        payableQuarantineMs: 60_000
+      }),
       Effect.provide(layerMemory)
-    ))
+    )
+  )
 
-  it.effect("fails TopupPayableExhausted when all 1,000 offsets are open or quarantined by others", () =>
-    Effect.gen(function*() {
-      const topups = yield* TopupService
-      for (let i = 0; i < 1000; i++) {
-        const user = yield* signUp()
-        const t = yield* topups.create(user.id, 10_000)
-        if (i % 2 === 0) yield* topups.cancel(user.id, t.id)
-      }
-      const error = yield* Effect.flip(topups.create((yield* signUp()).id, 10_000))
-      assert.strictEqual(error._tag, "TopupPayableExhausted")
-    }).pipe(Effect.provide(layerMemory)), 60_000)
+  it.effect(
+    "fails TopupPayableExhausted when all 1,000 offsets are open or quarantined by others",
+    () =>
+      Effect.gen(function* () {
+        const topups = yield* TopupService
+        for (let i = 0; i < 1000; i++) {
+          const user = yield* signUp()
+          const t = yield* topups.create(user.id, 10_000)
+          if (i % 2 === 0) yield* topups.cancel(user.id, t.id)
+        }
+        const error = yield* Effect.flip(topups.create((yield* signUp()).id, 10_000))
+        assert.strictEqual(error._tag, "TopupPayableExhausted")
+      }).pipe(Effect.provide(layerMemory)),
+    60_000
+  )
 })

@@ -17,13 +17,16 @@ const png = () => new Uint8Array([...PNG, ++photos & 0xff, photos >> 8])
 
 const balanceOf = (userId: UserId) => Effect.flatMap(Balances, (b) => b.balance(userId))
 const creditsOf = (userId: UserId) =>
-  Effect.map(Effect.flatMap(Balances, (b) => b.entries(userId, { offset: 0, limit: 50 })), (page) => page.items.length)
+  Effect.map(
+    Effect.flatMap(Balances, (b) => b.entries(userId, { offset: 0, limit: 50 })),
+    (page) => page.items.length
+  )
 const topupCount = Effect.map(MemoryDb, (db) => db.state().topups.size)
 const outbox = Effect.map(MemoryDb, (db) => [...db.state().outbox.values()].map((e) => [e.kind, e.payload] as const))
 
 describe("a receipt for money sent to a pending card top-up", () => {
   it.effect("goes to that top-up (payable amount first, then requested), which awaits review keeping its payable", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const x = yield* topups.create(alice.id, 30_000)
@@ -44,19 +47,26 @@ describe("a receipt for money sent to a pending card top-up", () => {
       assert.strictEqual(yield* topupCount, 2)
       // Nothing pending is left: a third receipt is a top-up of its own, at the stated amount.
       const third = yield* topups.createWithReceipt(alice.id, 30_000, png())
-      assert.deepStrictEqual([third.method, third.status, third.payableUzs, third.expiresAt], ["receipt", "review", 30_000, null])
+      assert.deepStrictEqual(
+        [third.method, third.status, third.payableUzs, third.expiresAt],
+        ["receipt", "review", 30_000, null]
+      )
       assert.strictEqual(yield* topupCount, 3)
       const own = yield* topups.receipt({ kind: "user", userId: alice.id }, x.id)
       assert.deepStrictEqual(Array.from(own.bytes), Array.from(PNG))
-      assert.deepStrictEqual((yield* outbox).map(([kind, p]) => [kind, p["topupId"], p["amountUzs"]]), [
-        ["topup.review", x.id, 30_000],
-        ["topup.review", y.id, 30_001],
-        ["topup.review", third.id, 30_000]
-      ])
-    }).pipe(Effect.provide(layerMemory)))
+      assert.deepStrictEqual(
+        (yield* outbox).map(([kind, p]) => [kind, p["topupId"], p["amountUzs"]]),
+        [
+          ["topup.review", x.id, 30_000],
+          ["topup.review", y.id, 30_001],
+          ["topup.review", third.id, 30_000]
+        ]
+      )
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("never takes someone else's, an expired, a cancelled or a differently sized top-up", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const bob = yield* signUp()
@@ -73,19 +83,29 @@ describe("a receipt for money sent to a pending card top-up", () => {
         yield* topups.createWithReceipt(alice.id, 42_000, png()),
         yield* topups.createWithReceipt(alice.id, 44_500, png())
       ]
-      assert.deepStrictEqual(receipts.map((t) => t.method), ["receipt", "receipt", "receipt", "receipt"])
+      assert.deepStrictEqual(
+        receipts.map((t) => t.method),
+        ["receipt", "receipt", "receipt", "receipt"]
+      )
       const seen = (id: typeof bobs.id) => Effect.map(topups.find({ kind: "operator" }, id), (t) => t.status)
       assert.deepStrictEqual(
-        [yield* seen(bobs.id), yield* seen(cancelled.id), yield* seen(late.id), yield* seen(other.id), yield* seen(fresh.id)],
+        [
+          yield* seen(bobs.id),
+          yield* seen(cancelled.id),
+          yield* seen(late.id),
+          yield* seen(other.id),
+          yield* seen(fresh.id)
+        ],
         ["pending", "cancelled", "pending", "pending", "pending"]
       )
     }).pipe(
       Effect.provide(layerMemory),
       Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 10, openReviews: 10 })
-    ))
+    )
+  )
 
   it.effect("a card top-up in review keeps its payable amount to itself and no longer expires", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const payments = yield* Payments
       const alice = yield* signUp()
@@ -96,15 +116,19 @@ describe("a receipt for money sent to a pending card top-up", () => {
       assert.strictEqual((yield* topups.create(bob.id, 60_000)).payableUzs, 60_001)
       yield* TestClock.adjust("1 hour")
       const expired = yield* topups.expireDue
-      assert.deepStrictEqual(expired.map((e) => e.payableUzs), [60_001])
+      assert.deepStrictEqual(
+        expired.map((e) => e.payableUzs),
+        [60_001]
+      )
       // The bank message comes late: the top-up in review is still the one it pays.
       const paid = yield* payments.incoming({ amountUzs: 60_000, externalId: "late-bank" })
       assert.deepStrictEqual([paid.outcome, Option.getOrThrow(paid.topup).id], ["matched", t.id])
       assert.strictEqual(yield* balanceOf(alice.id), 60_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("a top-up created with a receipt only is never matched by a bank payment (its amount is not unique)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const payments = yield* Payments
       const alice = yield* signUp()
@@ -113,12 +137,13 @@ describe("a receipt for money sent to a pending card top-up", () => {
       assert.strictEqual(result.outcome, "unmatched")
       assert.strictEqual((yield* topups.find({ kind: "operator" }, t.id)).status, "review")
       assert.strictEqual(yield* balanceOf(alice.id), 0)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("bank payment and operator approve of one top-up: one credit, whichever comes first", () => {
   it.effect("bank first: the payment confirms the top-up in review; the operator's approve is a conflict", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const payments = yield* Payments
       const alice = yield* signUp()
@@ -128,7 +153,10 @@ describe("bank payment and operator approve of one top-up: one credit, whichever
       const bank = yield* payments.incoming({ amountUzs: 100_000, cardLast4: "4242", externalId: "sms-100" })
       assert.strictEqual(bank.outcome, "matched")
       const paid = Option.getOrThrow(bank.topup)
-      assert.deepStrictEqual([paid.id, paid.status, paid.confirmedBy, paid.paymentId], [t.id, "paid", "payment", bank.payment.id])
+      assert.deepStrictEqual(
+        [paid.id, paid.status, paid.confirmedBy, paid.paymentId],
+        [t.id, "paid", "payment", bank.payment.id]
+      )
       const approve = yield* Effect.flip(topups.approve(t.id, "receipt looks fine"))
       assert.deepStrictEqual(
         [approve._tag, approve._tag === "TopupTransitionInvalid" && approve.from],
@@ -137,11 +165,15 @@ describe("bank payment and operator approve of one top-up: one credit, whichever
       assert.strictEqual((yield* Effect.flip(topups.markPaid(t.id)))._tag, "TopupTransitionInvalid")
       assert.strictEqual(yield* balanceOf(alice.id), 100_000)
       assert.strictEqual(yield* creditsOf(alice.id), 1)
-      assert.deepStrictEqual((yield* outbox).map(([kind]) => kind), ["topup.review", "topup.paid"])
-    }).pipe(Effect.provide(layerMemory)))
+      assert.deepStrictEqual(
+        (yield* outbox).map(([kind]) => kind),
+        ["topup.review", "topup.paid"]
+      )
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("approve first: one credit; the bank payment finds nothing to pay and stays for an operator", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const payments = yield* Payments
       const alice = yield* signUp()
@@ -149,9 +181,15 @@ describe("bank payment and operator approve of one top-up: one credit, whichever
       yield* topups.create(alice.id, 80_000) // a second one, 80 001: the receipt is not for it
       yield* topups.createWithReceipt(alice.id, 80_000, png())
       const approved = yield* topups.approve(t.id, "receipt matches the statement")
-      assert.deepStrictEqual([approved.status, approved.creditedUzs, approved.confirmedBy], ["paid", 80_000, "operator"])
+      assert.deepStrictEqual(
+        [approved.status, approved.creditedUzs, approved.confirmedBy],
+        ["paid", 80_000, "operator"]
+      )
       const bank = yield* payments.incoming({ amountUzs: 80_000, externalId: "sms-80" })
-      assert.deepStrictEqual([bank.outcome, bank.payment.status, Option.isNone(bank.topup)], ["unmatched", "unmatched", true])
+      assert.deepStrictEqual(
+        [bank.outcome, bank.payment.status, Option.isNone(bank.topup)],
+        ["unmatched", "unmatched", true]
+      )
       const again = yield* payments.incoming({ amountUzs: 80_000, externalId: "sms-80" })
       assert.strictEqual(again.outcome, "duplicate")
       assert.strictEqual((yield* payments.rematchUnmatched()).length, 0)
@@ -160,76 +198,83 @@ describe("bank payment and operator approve of one top-up: one credit, whichever
       assert.strictEqual((yield* payments.find(bank.payment.id)).status, "unmatched")
       assert.strictEqual(yield* balanceOf(alice.id), 80_000)
       assert.strictEqual(yield* creditsOf(alice.id), 1)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("a receipt repeating a recent credit of the same amount", () => {
-  it.effect("waits for the operator to confirm it is a second payment; other amounts, users and old credits do not count", () =>
-    Effect.gen(function*() {
-      const topups = yield* TopupService
-      const payments = yield* Payments
-      const alice = yield* signUp()
-      const bob = yield* signUp()
-      // The card top-up is paid by the bank message, then its receipt comes in as well.
-      const card = yield* topups.create(alice.id, 50_000)
-      yield* payments.incoming({ amountUzs: 50_000, externalId: "sms-dup" })
-      yield* TestClock.adjust("10 minutes")
-      const again = yield* topups.createWithReceipt(alice.id, 50_000, png())
-      assert.deepStrictEqual([again.method, again.status], ["receipt", "review"])
-      assert.strictEqual(Option.getOrThrow(yield* topups.possibleDuplicate(again)).of.id, card.id)
-      const refused = yield* Effect.flip(topups.approve(again.id, "looks fine"))
-      assert.deepStrictEqual(
-        [refused._tag, refused._tag === "TopupPossibleDuplicate" && refused.duplicateOf],
-        ["TopupPossibleDuplicate", card.id]
-      )
-      assert.strictEqual((yield* topups.find({ kind: "operator" }, again.id)).status, "review")
-      assert.strictEqual(yield* balanceOf(alice.id), 50_000)
-      // Rejecting needs no confirmation; approving with it credits once.
-      const confirmed = yield* topups.approve(again.id, "second transfer, checked", { confirmDuplicate: true })
-      assert.deepStrictEqual([confirmed.status, confirmed.confirmedBy], ["paid", "operator"])
-      assert.strictEqual(yield* balanceOf(alice.id), 100_000)
-      // Another amount, another user's credit of the same amount: approved at once.
-      const other = yield* topups.createWithReceipt(alice.id, 53_000, png())
-      assert.strictEqual((yield* topups.approve(other.id)).status, "paid")
-      const bobs = yield* topups.createWithReceipt(bob.id, 50_000, png())
-      assert.isTrue(Option.isNone(yield* topups.possibleDuplicate(bobs)))
-      assert.strictEqual((yield* topups.approve(bobs.id)).status, "paid")
-      // Credits older than three days no longer count.
-      yield* TestClock.adjust("73 hours")
-      const later = yield* topups.createWithReceipt(alice.id, 53_000, png())
-      assert.isTrue(Option.isNone(yield* topups.possibleDuplicate(later)))
-      assert.strictEqual((yield* topups.approve(later.id)).status, "paid")
-      assert.strictEqual(yield* balanceOf(alice.id), 100_000 + 53_000 + 53_000)
-    }).pipe(Effect.provide(layerMemory)))
+  it.effect(
+    "waits for the operator to confirm it is a second payment; other amounts, users and old credits do not count",
+    () =>
+      Effect.gen(function* () {
+        const topups = yield* TopupService
+        const payments = yield* Payments
+        const alice = yield* signUp()
+        const bob = yield* signUp()
+        // The card top-up is paid by the bank message, then its receipt comes in as well.
+        const card = yield* topups.create(alice.id, 50_000)
+        yield* payments.incoming({ amountUzs: 50_000, externalId: "sms-dup" })
+        yield* TestClock.adjust("10 minutes")
+        const again = yield* topups.createWithReceipt(alice.id, 50_000, png())
+        assert.deepStrictEqual([again.method, again.status], ["receipt", "review"])
+        assert.strictEqual(Option.getOrThrow(yield* topups.possibleDuplicate(again)).of.id, card.id)
+        const refused = yield* Effect.flip(topups.approve(again.id, "looks fine"))
+        assert.deepStrictEqual(
+          [refused._tag, refused._tag === "TopupPossibleDuplicate" && refused.duplicateOf],
+          ["TopupPossibleDuplicate", card.id]
+        )
+        assert.strictEqual((yield* topups.find({ kind: "operator" }, again.id)).status, "review")
+        assert.strictEqual(yield* balanceOf(alice.id), 50_000)
+        // Rejecting needs no confirmation; approving with it credits once.
+        const confirmed = yield* topups.approve(again.id, "second transfer, checked", { confirmDuplicate: true })
+        assert.deepStrictEqual([confirmed.status, confirmed.confirmedBy], ["paid", "operator"])
+        assert.strictEqual(yield* balanceOf(alice.id), 100_000)
+        // Another amount, another user's credit of the same amount: approved at once.
+        const other = yield* topups.createWithReceipt(alice.id, 53_000, png())
+        assert.strictEqual((yield* topups.approve(other.id)).status, "paid")
+        const bobs = yield* topups.createWithReceipt(bob.id, 50_000, png())
+        assert.isTrue(Option.isNone(yield* topups.possibleDuplicate(bobs)))
+        assert.strictEqual((yield* topups.approve(bobs.id)).status, "paid")
+        // Credits older than three days no longer count.
+        yield* TestClock.adjust("73 hours")
+        const later = yield* topups.createWithReceipt(alice.id, 53_000, png())
+        assert.isTrue(Option.isNone(yield* topups.possibleDuplicate(later)))
+        assert.strictEqual((yield* topups.approve(later.id)).status, "paid")
+        assert.strictEqual(yield* balanceOf(alice.id), 100_000 + 53_000 + 53_000)
+      }).pipe(Effect.provide(layerMemory))
+  )
 
-  it.effect("matches the requested amount of a card top-up too, and holds a receipt attached to a new card top-up of that amount", () =>
-    Effect.gen(function*() {
-      const topups = yield* TopupService
-      const payments = yield* Payments
-      const alice = yield* signUp()
-      const bob = yield* signUp()
-      yield* topups.create(bob.id, 70_000) // holds 70 000: alice's payable becomes 70 001
-      const card = yield* topups.create(alice.id, 70_000)
-      assert.strictEqual(card.payableUzs, 70_001)
-      yield* payments.incoming({ amountUzs: 70_001, externalId: "sms-70001" })
-      const receipt = yield* topups.createWithReceipt(alice.id, 70_000, png())
-      assert.strictEqual((yield* Effect.flip(topups.approve(receipt.id)))._tag, "TopupPossibleDuplicate")
-      // A new card top-up of the credited amount, with "its" receipt: maybe the first transfer's receipt.
-      const next = yield* topups.create(alice.id, 70_001)
-      const attached = yield* topups.createWithReceipt(alice.id, next.payableUzs, png())
-      assert.deepStrictEqual([attached.id, attached.method], [next.id, "card"])
-      assert.strictEqual((yield* Effect.flip(topups.approve(attached.id)))._tag, "TopupPossibleDuplicate")
-      // Its own bank payment still confirms it: that is the money, no operator needed.
-      const paid = yield* payments.incoming({ amountUzs: next.payableUzs, externalId: "sms-70001-b" })
-      assert.deepStrictEqual([paid.outcome, Option.getOrThrow(paid.topup).id], ["matched", next.id])
-      // A receipt attached to a card top-up of an amount not credited lately is approved at once.
-      const fresh = yield* topups.create(alice.id, 72_000)
-      const freshReceipt = yield* topups.createWithReceipt(alice.id, fresh.payableUzs, png())
-      assert.strictEqual((yield* topups.approve(freshReceipt.id)).status, "paid")
-    }).pipe(Effect.provide(layerMemory)))
+  it.effect(
+    "matches the requested amount of a card top-up too, and holds a receipt attached to a new card top-up of that amount",
+    () =>
+      Effect.gen(function* () {
+        const topups = yield* TopupService
+        const payments = yield* Payments
+        const alice = yield* signUp()
+        const bob = yield* signUp()
+        yield* topups.create(bob.id, 70_000) // holds 70 000: alice's payable becomes 70 001
+        const card = yield* topups.create(alice.id, 70_000)
+        assert.strictEqual(card.payableUzs, 70_001)
+        yield* payments.incoming({ amountUzs: 70_001, externalId: "sms-70001" })
+        const receipt = yield* topups.createWithReceipt(alice.id, 70_000, png())
+        assert.strictEqual((yield* Effect.flip(topups.approve(receipt.id)))._tag, "TopupPossibleDuplicate")
+        // A new card top-up of the credited amount, with "its" receipt: maybe the first transfer's receipt.
+        const next = yield* topups.create(alice.id, 70_001)
+        const attached = yield* topups.createWithReceipt(alice.id, next.payableUzs, png())
+        assert.deepStrictEqual([attached.id, attached.method], [next.id, "card"])
+        assert.strictEqual((yield* Effect.flip(topups.approve(attached.id)))._tag, "TopupPossibleDuplicate")
+        // Its own bank payment still confirms it: that is the money, no operator needed.
+        const paid = yield* payments.incoming({ amountUzs: next.payableUzs, externalId: "sms-70001-b" })
+        assert.deepStrictEqual([paid.outcome, Option.getOrThrow(paid.topup).id], ["matched", next.id])
+        // A receipt attached to a card top-up of an amount not credited lately is approved at once.
+        const fresh = yield* topups.create(alice.id, 72_000)
+        const freshReceipt = yield* topups.createWithReceipt(alice.id, fresh.payableUzs, png())
+        assert.strictEqual((yield* topups.approve(freshReceipt.id)).status, "paid")
+      }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("a bank payment assigned after its receipt was credited waits for the operator too", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const payments = yield* Payments
       const alice = yield* signUp()
@@ -262,30 +307,34 @@ describe("a receipt repeating a recent credit of the same amount", () => {
       const stray = yield* payments.incoming({ amountUzs: expired.payableUzs, externalId: "sms-90-b" })
       assert.strictEqual(stray.outcome, "unmatched")
       assert.strictEqual(Option.getOrThrow((yield* payments.assign(stray.payment.id, expired.id)).topup).status, "paid")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
-  it.effect("a bank payment of a receipt-only credit's amount is not matched to the owner's new card top-up by itself", () =>
-    Effect.gen(function*() {
-      const topups = yield* TopupService
-      const payments = yield* Payments
-      const alice = yield* signUp()
-      const receipt = yield* topups.createWithReceipt(alice.id, 45_000, png())
-      yield* topups.approve(receipt.id)
-      // A new card top-up of the same amount gets the same payable: the bank message cannot tell them apart.
-      const card = yield* topups.create(alice.id, 45_000)
-      assert.strictEqual(card.payableUzs, 45_000)
-      const money = yield* payments.incoming({ amountUzs: 45_000, externalId: "sms-45-again" })
-      assert.deepStrictEqual([money.outcome, Option.isNone(money.topup)], ["ambiguous", true])
-      assert.strictEqual((yield* topups.find({ kind: "operator" }, card.id)).status, "pending")
-      assert.strictEqual(yield* balanceOf(alice.id), 45_000)
-      // A payable with an offset names its top-up: matched at once.
-      const other = yield* topups.createWithReceipt(alice.id, 48_000, png())
-      yield* topups.approve(other.id)
-      const bob = yield* signUp()
-      yield* topups.create(bob.id, 48_000)
-      const offset = yield* topups.create(alice.id, 48_000)
-      assert.strictEqual(offset.payableUzs, 48_001)
-      const named = yield* payments.incoming({ amountUzs: 48_001, externalId: "sms-48001" })
-      assert.strictEqual(named.outcome, "matched")
-    }).pipe(Effect.provide(layerMemory)))
+  it.effect(
+    "a bank payment of a receipt-only credit's amount is not matched to the owner's new card top-up by itself",
+    () =>
+      Effect.gen(function* () {
+        const topups = yield* TopupService
+        const payments = yield* Payments
+        const alice = yield* signUp()
+        const receipt = yield* topups.createWithReceipt(alice.id, 45_000, png())
+        yield* topups.approve(receipt.id)
+        // A new card top-up of the same amount gets the same payable: the bank message cannot tell them apart.
+        const card = yield* topups.create(alice.id, 45_000)
+        assert.strictEqual(card.payableUzs, 45_000)
+        const money = yield* payments.incoming({ amountUzs: 45_000, externalId: "sms-45-again" })
+        assert.deepStrictEqual([money.outcome, Option.isNone(money.topup)], ["ambiguous", true])
+        assert.strictEqual((yield* topups.find({ kind: "operator" }, card.id)).status, "pending")
+        assert.strictEqual(yield* balanceOf(alice.id), 45_000)
+        // A payable with an offset names its top-up: matched at once.
+        const other = yield* topups.createWithReceipt(alice.id, 48_000, png())
+        yield* topups.approve(other.id)
+        const bob = yield* signUp()
+        yield* topups.create(bob.id, 48_000)
+        const offset = yield* topups.create(alice.id, 48_000)
+        assert.strictEqual(offset.payableUzs, 48_001)
+        const named = yield* payments.incoming({ amountUzs: 48_001, externalId: "sms-48001" })
+        assert.strictEqual(named.outcome, "matched")
+      }).pipe(Effect.provide(layerMemory))
+  )
 })

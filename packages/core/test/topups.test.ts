@@ -17,7 +17,7 @@ const outboxKinds = Effect.map(MemoryDb, (db) => [...db.state().outbox.values()]
 
 describe("TopupService.create", () => {
   it.effect("gives each pending top-up a payable amount unique among pending ones, smallest offset first", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const bob = yield* signUp()
@@ -38,24 +38,29 @@ describe("TopupService.create", () => {
       assert.strictEqual(f.payableUzs, 50_001)
       const payables = [a, c, d, e, f].map((t) => t.payableUzs)
       assert.strictEqual(new Set(payables).size, payables.length)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
-  it.effect("fails TopupPayableExhausted when all 1,000 offsets are pending", () =>
-    Effect.gen(function*() {
-      const topups = yield* TopupService
-      const alice = yield* signUp()
-      for (let i = 0; i < 1000; i++) yield* topups.create(alice.id, 10_000)
-      const error = yield* Effect.flip(topups.create(alice.id, 10_000))
-      assert.strictEqual(error._tag, "TopupPayableExhausted")
-      assert.strictEqual((yield* topups.create(alice.id, 20_000)).payableUzs, 20_000)
-    }).pipe(
-      // Far beyond what one account may hold: the store's own limit is under test here.
-      Effect.provide(layerMemory),
-      Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 2000, topupsPerDay: 2000 })
-    ), 60_000)
+  it.effect(
+    "fails TopupPayableExhausted when all 1,000 offsets are pending",
+    () =>
+      Effect.gen(function* () {
+        const topups = yield* TopupService
+        const alice = yield* signUp()
+        for (let i = 0; i < 1000; i++) yield* topups.create(alice.id, 10_000)
+        const error = yield* Effect.flip(topups.create(alice.id, 10_000))
+        assert.strictEqual(error._tag, "TopupPayableExhausted")
+        assert.strictEqual((yield* topups.create(alice.id, 20_000)).payableUzs, 20_000)
+      }).pipe(
+        // Far beyond what one account may hold: the store's own limit is under test here.
+        Effect.provide(layerMemory),
+        Effect.provideService(AccountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 2000, topupsPerDay: 2000 })
+      ),
+    60_000
+  )
 
   it.effect("enforces min 1,000 and max 100,000,000 whole so'm (configurable)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       for (const amount of [999, 0, -5, 1000.5, 100_000_001, Number.NaN]) {
@@ -67,13 +72,17 @@ describe("TopupService.create", () => {
       const stricter = yield* Effect.flip(topups.create(alice.id, 4000)).pipe(
         Effect.provideService(TopupSettings, { minUzs: 5000, maxUzs: 10_000, ttlMs: 60_000, receiptMaxBytes: 100 })
       )
-      assert.deepStrictEqual([stricter._tag, stricter._tag === "TopupAmountInvalid" && stricter.min], ["TopupAmountInvalid", 5000])
-    }).pipe(Effect.provide(layerMemory)))
+      assert.deepStrictEqual(
+        [stricter._tag, stricter._tag === "TopupAmountInvalid" && stricter.min],
+        ["TopupAmountInvalid", 5000]
+      )
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("TopupService expiry", () => {
   it.effect("expires pending top-ups after 15 minutes, once, with a notification", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const t = yield* topups.create(alice.id, 30_000)
@@ -82,11 +91,17 @@ describe("TopupService expiry", () => {
       assert.strictEqual((yield* topups.expireDue).length, 0)
       yield* TestClock.adjust("1 minute")
       const expired = yield* topups.expireDue
-      assert.deepStrictEqual(expired.map((x) => [x.id, x.status]), [[t.id, "expired"]])
+      assert.deepStrictEqual(
+        expired.map((x) => [x.id, x.status]),
+        [[t.id, "expired"]]
+      )
       assert.strictEqual((yield* topups.expireDue).length, 0)
       assert.deepStrictEqual(yield* outboxKinds, ["topup.expired"])
       const late = yield* Effect.flip(topups.approve(t.id))
-      assert.deepStrictEqual([late._tag, late._tag === "TopupTransitionInvalid" && late.from], ["TopupTransitionInvalid", "expired"])
+      assert.deepStrictEqual(
+        [late._tag, late._tag === "TopupTransitionInvalid" && late.from],
+        ["TopupTransitionInvalid", "expired"]
+      )
       // its payable amount stays quarantined for a day for everyone but its owner, then is free again
       const bob = yield* signUp()
       const bobs = yield* topups.create(bob.id, 30_000)
@@ -95,12 +110,13 @@ describe("TopupService expiry", () => {
       yield* TestClock.adjust("25 hours")
       const carol = yield* signUp()
       assert.strictEqual((yield* topups.create(carol.id, 30_000)).payableUzs, 30_000)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("TopupService owner and operator transitions", () => {
   it.effect("approve credits the payable amount exactly once and notifies", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const balances = yield* Balances
       const alice = yield* signUp()
@@ -119,10 +135,11 @@ describe("TopupService owner and operator transitions", () => {
       assert.strictEqual(yield* balances.balance(alice.id), 20_001)
       assert.strictEqual((yield* balances.entries(alice.id, { offset: 0, limit: 10 })).items[0]?.causeId, `${t.id}`)
       assert.deepStrictEqual(yield* outboxKinds, ["topup.paid"])
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("mark-paid (admin API) confirms a pending top-up", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const t = yield* topups.create(alice.id, 5_000)
@@ -130,10 +147,11 @@ describe("TopupService owner and operator transitions", () => {
       assert.deepStrictEqual([paid.status, paid.confirmedBy], ["paid", "admin_api"])
       assert.strictEqual(yield* (yield* Balances).balance(alice.id), 5_000)
       assert.strictEqual((yield* Effect.flip(topups.markPaid(999 as TopupId)))._tag, "TopupNotFound")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("cancel: owner only, pending or review only", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const mallory = yield* signUp()
@@ -141,15 +159,19 @@ describe("TopupService owner and operator transitions", () => {
       assert.strictEqual((yield* Effect.flip(topups.cancel(mallory.id, t.id)))._tag, "TopupNotFound")
       assert.strictEqual((yield* topups.cancel(alice.id, t.id)).status, "cancelled")
       const again = yield* Effect.flip(topups.cancel(alice.id, t.id))
-      assert.deepStrictEqual([again._tag, again._tag === "TopupTransitionInvalid" && again.from], ["TopupTransitionInvalid", "cancelled"])
+      assert.deepStrictEqual(
+        [again._tag, again._tag === "TopupTransitionInvalid" && again.from],
+        ["TopupTransitionInvalid", "cancelled"]
+      )
       const paid = yield* topups.create(alice.id, 6_000)
       yield* topups.approve(paid.id)
       assert.strictEqual((yield* Effect.flip(topups.cancel(alice.id, paid.id)))._tag, "TopupTransitionInvalid")
       assert.strictEqual((yield* Effect.flip(topups.approve(t.id)))._tag, "TopupTransitionInvalid")
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("reject: pending or review -> rejected, nothing credited; a paid one cannot be rejected", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const t = yield* topups.createWithReceipt(alice.id, 70_000, PNG)
@@ -159,12 +181,16 @@ describe("TopupService owner and operator transitions", () => {
       const p = yield* topups.create(alice.id, 5_000)
       yield* topups.approve(p.id)
       const error = yield* Effect.flip(topups.reject(p.id))
-      assert.deepStrictEqual([error._tag, error._tag === "TopupTransitionInvalid" && error.from], ["TopupTransitionInvalid", "paid"])
+      assert.deepStrictEqual(
+        [error._tag, error._tag === "TopupTransitionInvalid" && error.from],
+        ["TopupTransitionInvalid", "paid"]
+      )
       assert.deepStrictEqual(yield* outboxKinds, ["topup.review", "topup.rejected", "topup.paid"])
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("listOwn shows only the owner's top-ups, filtered by status; find hides others'", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const bob = yield* signUp()
@@ -173,17 +199,24 @@ describe("TopupService owner and operator transitions", () => {
       yield* topups.create(bob.id, 3_000)
       yield* topups.cancel(alice.id, a1.id)
       const pending = yield* topups.listOwn(alice.id, { status: ["pending", "review"], offset: 0, limit: 20 })
-      assert.deepStrictEqual(pending.items.map((t) => t.requestedUzs), [2_000])
+      assert.deepStrictEqual(
+        pending.items.map((t) => t.requestedUzs),
+        [2_000]
+      )
       assert.strictEqual((yield* topups.listOwn(alice.id, { offset: 0, limit: 20 })).total, 2)
       assert.strictEqual((yield* topups.list({ offset: 0, limit: 20 })).total, 3)
-      assert.strictEqual((yield* Effect.flip(topups.find({ kind: "user", userId: bob.id }, a1.id)))._tag, "TopupNotFound")
+      assert.strictEqual(
+        (yield* Effect.flip(topups.find({ kind: "user", userId: bob.id }, a1.id)))._tag,
+        "TopupNotFound"
+      )
       assert.strictEqual((yield* topups.find({ kind: "operator" }, a1.id)).id, a1.id)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })
 
 describe("TopupService receipts", () => {
   it.effect("a receipt top-up awaits review; approving credits the stated amount", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       yield* fund(alice, 100)
@@ -192,10 +225,11 @@ describe("TopupService receipts", () => {
       assert.deepStrictEqual([t.receipt?.contentType, t.receipt?.size], ["application/pdf", PDF.length])
       yield* topups.approve(t.id)
       assert.strictEqual(yield* (yield* Balances).balance(alice.id), 45_100)
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("the receipt file is readable by its owner and operators only", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const bob = yield* signUp()
@@ -203,13 +237,20 @@ describe("TopupService receipts", () => {
       const own = yield* topups.receipt({ kind: "user", userId: alice.id }, t.id)
       assert.deepStrictEqual([Array.from(own.bytes), own.contentType], [Array.from(PNG), "image/png"])
       assert.strictEqual((yield* topups.receipt({ kind: "operator" }, t.id)).contentType, "image/png")
-      assert.strictEqual((yield* Effect.flip(topups.receipt({ kind: "user", userId: bob.id }, t.id)))._tag, "TopupNotFound")
+      assert.strictEqual(
+        (yield* Effect.flip(topups.receipt({ kind: "user", userId: bob.id }, t.id)))._tag,
+        "TopupNotFound"
+      )
       const card = yield* topups.create(alice.id, 1_000)
-      assert.strictEqual((yield* Effect.flip(topups.receipt({ kind: "user", userId: alice.id }, card.id)))._tag, "ReceiptNotFound")
-    }).pipe(Effect.provide(layerMemory)))
+      assert.strictEqual(
+        (yield* Effect.flip(topups.receipt({ kind: "user", userId: alice.id }, card.id)))._tag,
+        "ReceiptNotFound"
+      )
+    }).pipe(Effect.provide(layerMemory))
+  )
 
   it.effect("rejects receipts that are not images or PDFs by content, empty or too large", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const topups = yield* TopupService
       const alice = yield* signUp()
       const html = new TextEncoder().encode("<html><script>alert(1)</script>")
@@ -218,14 +259,14 @@ describe("TopupService receipts", () => {
         Effect.flip(topups.createWithReceipt(alice.id, 5_000, new Uint8Array())),
         Effect.flip(topups.createWithReceipt(alice.id, 5_000, new Uint8Array(11 * 1024 * 1024).fill(0xff)))
       ])
-      assert.deepStrictEqual(reasons.map((e) => e._tag === "ReceiptInvalid" ? e.reason : e._tag), [
-        "UnsupportedType",
-        "Empty",
-        "TooLarge"
-      ])
+      assert.deepStrictEqual(
+        reasons.map((e) => (e._tag === "ReceiptInvalid" ? e.reason : e._tag)),
+        ["UnsupportedType", "Empty", "TooLarge"]
+      )
       const db = yield* MemoryDb
       assert.strictEqual(db.state().topups.size, 0)
       assert.strictEqual(db.state().receipts.size, 0)
       assert.isTrue(Option.isNone(yield* Effect.option(topups.createWithReceipt(alice.id, 500, PNG))))
-    }).pipe(Effect.provide(layerMemory)))
+    }).pipe(Effect.provide(layerMemory))
+  )
 })

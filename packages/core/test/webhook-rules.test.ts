@@ -24,14 +24,35 @@ describe("webhook targets", () => {
   const sandbox = { allowLoopback: true }
 
   it("https on a public host only; private, loopback, link-local, metadata and local names refused", () => {
-    for (const ok of ["https://hooks.example.com/in", "https://example.com:8443/x?y=1", "https://8.8.8.8/x", "https://[2001:4860::8888]/x"]) {
+    for (const ok of [
+      "https://hooks.example.com/in",
+      "https://example.com:8443/x?y=1",
+      "https://8.8.8.8/x",
+      "https://[2001:4860::8888]/x"
+    ]) {
       assert.isTrue(Result.isSuccess(checkWebhookUrl(ok, strict)), ok)
     }
     for (const bad of [
-      "http://hooks.example.com/in", "ftp://example.com/", "https://localhost/x", "https://a.localhost/x", "https://127.0.0.1/x",
-      "https://10.0.0.1/", "https://172.16.5.4/", "https://192.168.1.1/", "https://169.254.169.254/", "https://100.64.0.1/",
-      "https://0.0.0.0/", "https://[::1]/", "https://[fe80::1]/", "https://[fd00:ec2::254]/", "https://[::ffff:10.0.0.1]/",
-      "https://metadata.google.internal/", "https://intranet/", "https://u:p@example.com/", "/relative", "x".repeat(3000)
+      "http://hooks.example.com/in",
+      "ftp://example.com/",
+      "https://localhost/x",
+      "https://a.localhost/x",
+      "https://127.0.0.1/x",
+      "https://10.0.0.1/",
+      "https://172.16.5.4/",
+      "https://192.168.1.1/",
+      "https://169.254.169.254/",
+      "https://100.64.0.1/",
+      "https://0.0.0.0/",
+      "https://[::1]/",
+      "https://[fe80::1]/",
+      "https://[fd00:ec2::254]/",
+      "https://[::ffff:10.0.0.1]/",
+      "https://metadata.google.internal/",
+      "https://intranet/",
+      "https://u:p@example.com/",
+      "/relative",
+      "x".repeat(3000)
     ]) {
       assert.isTrue(Result.isFailure(checkWebhookUrl(bad, strict)), bad)
     }
@@ -54,13 +75,25 @@ describe("webhook targets", () => {
 
 describe("webhook events from the outbox", () => {
   it("order and top-up events map to snake_case webhook events with stable ids; others to none", () => {
-    assert.deepStrictEqual(webhookEventsOf(event("order.completed", { orderId: 5, kind: "stars", recipient: "durov", txId: "t" })), [
-      { id: "evt_11", type: "order.completed", data: { order_id: 5, kind: "stars", recipient: "durov", tx_id: "t", delivery: null } }
-    ])
-    assert.deepStrictEqual(webhookEventsOf(event("order.failed", { orderId: 5, kind: "premium", recipient: "x", refundedUzs: 900 })).map((e) => [e.id, e.type]), [
-      ["evt_11", "order.failed"],
-      ["evt_11_refund", "order.refunded"]
-    ])
+    assert.deepStrictEqual(
+      webhookEventsOf(event("order.completed", { orderId: 5, kind: "stars", recipient: "durov", txId: "t" })),
+      [
+        {
+          id: "evt_11",
+          type: "order.completed",
+          data: { order_id: 5, kind: "stars", recipient: "durov", tx_id: "t", delivery: null }
+        }
+      ]
+    )
+    assert.deepStrictEqual(
+      webhookEventsOf(event("order.failed", { orderId: 5, kind: "premium", recipient: "x", refundedUzs: 900 })).map(
+        (e) => [e.id, e.type]
+      ),
+      [
+        ["evt_11", "order.failed"],
+        ["evt_11_refund", "order.refunded"]
+      ]
+    )
     assert.deepStrictEqual(webhookEventsOf(event("topup.paid", { topupId: 2, amountUzs: 5000, balanceUzs: 7000 }))[0], {
       id: "evt_11",
       type: "topup.credited",

@@ -13,7 +13,7 @@ import { Cause, Effect, Exit, Layer, Runtime } from "effect"
 import { HttpConfig } from "./server/HttpConfig.ts"
 import { serverLayer } from "./server/ServerLayer.ts"
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const app = yield* AppConfig
   const settings = yield* HttpConfig
   const worker = app.inProcessWorker ? WorkerLive : Layer.empty

@@ -54,7 +54,10 @@ export const call = (base: string, path: string, options: Call = {}): Effect.Eff
 
 /** Login Widget fields signed with `botToken` as Telegram does (see auth/TelegramLogin.ts). */
 export const signedLogin = (botToken: string, fields: Record<string, string>): Record<string, string> => {
-  const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join("\n")
+  const check = Object.keys(fields)
+    .sort()
+    .map((k) => `${k}=${fields[k]}`)
+    .join("\n")
   const secret = createHash("sha256").update(botToken).digest()
   return { ...fields, hash: createHmac("sha256", secret).update(check).digest("hex") }
 }
@@ -67,10 +70,11 @@ export const TEST_ADMIN_TOKEN = "test-admin-token"
  * callback path (with the `state` bound to that cookie), to which Telegram appends the signed fields.
  */
 export const loginPage = (base: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const page = yield* call(base, "/v2/", { headers: { accept: "text/html" } })
     const authUrl = /data-auth-url="([^"]+)"/.exec(page.text)?.[1]?.replaceAll("&amp;", "&")
-    if (authUrl === undefined) return yield* Effect.die(`no sign-in widget on the home page: ${page.text.slice(0, 200)}`)
+    if (authUrl === undefined)
+      return yield* Effect.die(`no sign-in widget on the home page: ${page.text.slice(0, 200)}`)
     const url = new URL(authUrl)
     return { cookie: cookieNamed(page, "resale_login_state"), callback: `${url.pathname}${url.search}` }
   })
@@ -93,7 +97,7 @@ const freshAuthDate = (telegramId: number): string => {
 
 /** Signs in through the Telegram callback; returns the session cookie (`name=value`). */
 export const signIn = (base: string, telegramId: number, username: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const fields = signedLogin(TEST_BOT_TOKEN, {
       id: String(telegramId),
       first_name: username,
@@ -124,4 +128,6 @@ export const cookieNamed = (answer: Answer, name: string): string => {
 export const adminSignIn = (base: string) =>
   Effect.map(call(base, "/v2/admin/login", { form: { token: TEST_ADMIN_TOKEN } }), cookieOf)
 
-export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1])
+export const PNG = new Uint8Array([
+  0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82, 0, 0, 0, 1
+])

@@ -32,12 +32,14 @@ export const makeTestServer = <E, R>(
   const served = serveLean(app, { logRequests: process.env["HTTP_TEST_LOG"] !== undefined }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
   )
-  return Layer.effect(TestServer)(Effect.gen(function*() {
-    const server = yield* HttpServer.HttpServer
-    const address = server.address
-    if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
-    return TestServer.of({ url: `http://127.0.0.1:${address.port}` })
-  })).pipe(Layer.provide(served)) as Layer.Layer<TestServer, unknown>
+  return Layer.effect(TestServer)(
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      const address = server.address
+      if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+      return TestServer.of({ url: `http://127.0.0.1:${address.port}` })
+    })
+  ).pipe(Layer.provide(served)) as Layer.Layer<TestServer, unknown>
 }
 
 /** The server over the real store on a fresh PostgreSQL database (one per test file). */

@@ -44,11 +44,13 @@ const Served = serveLean(
   Layer.provide(HttpConfig.layerTest({ publicUrl: "https://resale.example" }))
 )
 
-const TestLayer = Layer.effect(Base)(Effect.gen(function*() {
-  const server = yield* HttpServer.HttpServer
-  if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
-  return Base.of({ url: `http://127.0.0.1:${server.address.port}` })
-})).pipe(Layer.provideMerge(Served), Layer.provide(Logger.layer([capture]))) as Layer.Layer<Base | FrontDoor, unknown>
+const TestLayer = Layer.effect(Base)(
+  Effect.gen(function* () {
+    const server = yield* HttpServer.HttpServer
+    if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+    return Base.of({ url: `http://127.0.0.1:${server.address.port}` })
+  })
+).pipe(Layer.provideMerge(Served), Layer.provide(Logger.layer([capture]))) as Layer.Layer<Base | FrontDoor, unknown>
 
 // The same server with a tracing backend installed (as `OTEL_EXPORTER_OTLP_ENDPOINT` installs one):
 // the front door makes no spans only when no backend would see them.
@@ -71,7 +73,7 @@ const get = (url: string, path: string, headers: Record<string, string> = {}) =>
 
 /** The request log line of the request with this id (logged at the end of its event-loop turn). */
 const lineOf = (id: string, message = "GET /v2/api/pricing 200") =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     for (let i = 0; i < 50; i++) {
       const found = lines.find((line) => line["message"] === message && line["request_id"] === id)
       if (found !== undefined) return found
@@ -81,8 +83,11 @@ const lineOf = (id: string, message = "GET /v2/api/pricing 200") =>
   })
 
 const pricingRequests = Effect.map(PrometheusMetrics.format(), (text) => {
-  const line = text.split("\n").find((l) =>
-    l.startsWith("http_requests_total{") && l.includes(`route="/v2/api/pricing"`) && l.includes(`status="200"`))
+  const line = text
+    .split("\n")
+    .find(
+      (l) => l.startsWith("http_requests_total{") && l.includes(`route="/v2/api/pricing"`) && l.includes(`status="200"`)
+    )
   return line === undefined ? 0 : Number(line.split(" ").at(-1))
 })
 
@@ -93,7 +98,7 @@ const withoutVarying = (line: Record<string, unknown>) => {
 
 layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front door", (it) => {
   it.effect("answers pricing with the pipeline's status, body, headers, log line and metrics", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* Base
       const door = yield* FrontDoor
       const countedBefore = yield* pricingRequests
@@ -119,27 +124,37 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       assert.strictEqual(doorLine["route"], "/v2/api/pricing")
       assert.strictEqual(doorLine["path"], "/v2/api/pricing")
       assert.strictEqual(yield* pricingRequests, countedBefore + 2)
-    }))
+    })
+  )
 
-  it.effect("makes request ids as the pipeline does: a safe one echoed, others replaced, secrets scrubbed in the log", () =>
-    Effect.gen(function*() {
-      const { url } = yield* Base
-      const door = yield* FrontDoor
-      yield* get(url, "/v2/api/pricing")
-      const before = door.answered()
-      const unsafe = yield* get(url, "/v2/api/pricing", { "x-request-id": "bad id<script>" })
-      assert.match(String(unsafe.headers["x-request-id"]), /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-      const key = `rk_${"A".repeat(43)}`
-      const keyed = yield* get(url, "/v2/api/pricing", { "x-request-id": key })
-      assert.strictEqual(keyed.headers["x-request-id"], key)
-      assert.strictEqual(door.answered(), before + 2)
-      const logged = yield* lineOf("<redacted>")
-      assert.strictEqual(logged["status"], 200)
-      assert.isFalse(lines.some((line) => JSON.stringify(line).includes(key)), "an API key never reaches the log")
-    }))
+  it.effect(
+    "makes request ids as the pipeline does: a safe one echoed, others replaced, secrets scrubbed in the log",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* Base
+        const door = yield* FrontDoor
+        yield* get(url, "/v2/api/pricing")
+        const before = door.answered()
+        const unsafe = yield* get(url, "/v2/api/pricing", { "x-request-id": "bad id<script>" })
+        assert.match(
+          String(unsafe.headers["x-request-id"]),
+          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+        )
+        const key = `rk_${"A".repeat(43)}`
+        const keyed = yield* get(url, "/v2/api/pricing", { "x-request-id": key })
+        assert.strictEqual(keyed.headers["x-request-id"], key)
+        assert.strictEqual(door.answered(), before + 2)
+        const logged = yield* lineOf("<redacted>")
+        assert.strictEqual(logged["status"], 200)
+        assert.isFalse(
+          lines.some((line) => JSON.stringify(line).includes(key)),
+          "an API key never reaches the log"
+        )
+      })
+  )
 
   it.effect("leaves everything else to the pipeline: other methods, bodies, neighbouring paths", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* Base
       const door = yield* FrontDoor
       yield* get(url, "/v2/api/pricing")
@@ -149,36 +164,47 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       assert.strictEqual((yield* call(url, "/v2/api/pricingx")).status, 404)
       assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "GET", body: "x" })).status, 200)
       assert.strictEqual(door.answered(), before)
-    }))
+    })
+  )
 
   it.effect("answers requests read in one turn together, in the order they came", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* Base
       const door = yield* FrontDoor
       yield* get(url, "/v2/api/pricing")
       const before = door.answered()
       // Five requests in one write (pipelined): read in one turn, answered at its end, in order.
       const ids = ["p-1", "p-2", "p-3", "p-4", "p-5"]
-      const text = yield* Effect.promise(() =>
-        new Promise<string>((resolve, reject) => {
-          const socket = connect(Number(new URL(url).port), "127.0.0.1")
-          let got = ""
-          socket.on("data", (chunk) => {
-            got += chunk.toString("latin1")
-            if (got.split("HTTP/1.1 ").length - 1 === ids.length && got.endsWith("}")) socket.end(() => resolve(got))
+      const text = yield* Effect.promise(
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const socket = connect(Number(new URL(url).port), "127.0.0.1")
+            let got = ""
+            socket.on("data", (chunk) => {
+              got += chunk.toString("latin1")
+              if (got.split("HTTP/1.1 ").length - 1 === ids.length && got.endsWith("}")) socket.end(() => resolve(got))
+            })
+            socket.on("error", reject)
+            socket.write(
+              ids.map((id) => `GET /v2/api/pricing HTTP/1.1\r\nhost: x\r\nx-request-id: ${id}\r\n\r\n`).join("")
+            )
           })
-          socket.on("error", reject)
-          socket.write(ids.map((id) => `GET /v2/api/pricing HTTP/1.1\r\nhost: x\r\nx-request-id: ${id}\r\n\r\n`).join(""))
-        })
       )
-      assert.deepStrictEqual([...text.matchAll(/x-request-id: (\S+)/g)].map((m) => m[1]), ids)
-      assert.deepStrictEqual([...text.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1]), ids.map(() => "200"))
+      assert.deepStrictEqual(
+        [...text.matchAll(/x-request-id: (\S+)/g)].map((m) => m[1]),
+        ids
+      )
+      assert.deepStrictEqual(
+        [...text.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1]),
+        ids.map(() => "200")
+      )
       assert.strictEqual(door.answered(), before + ids.length)
       for (const id of ids) assert.strictEqual((yield* lineOf(id))["status"], 200)
-    }))
+    })
+  )
 
   it.effect("writes nothing to a client gone before the end of the turn, and logs its request as 499", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* Base
       const door = yield* FrontDoor
       yield* get(url, "/v2/api/pricing")
@@ -195,28 +221,38 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       assert.strictEqual(line["status"], 499)
       assert.isFalse(response.headersSent)
       assert.strictEqual(door.answered(), before)
-    }))
+    })
+  )
 
   it.effect("an operator's price change is in the very next answer", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* Base
       yield* get(url, "/v2/api/pricing")
       const op = yield* adminSignIn(url)
-      const prices = { star_price_uzs: "251", premium_3_month_uzs: "180000", premium_6_month_uzs: "240000", premium_12_month_uzs: "420000" }
+      const prices = {
+        star_price_uzs: "251",
+        premium_3_month_uzs: "180000",
+        premium_6_month_uzs: "240000",
+        premium_12_month_uzs: "420000"
+      }
       assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form: prices, cookie: op })).status, 200)
       const after = JSON.parse((yield* get(url, "/v2/api/pricing")).text) as Record<string, unknown>
       assert.strictEqual(after["star_price_uzs"], 251)
-    }))
+    })
+  )
 
   it.effect("answers an API key's balance as the HttpApi route does, and leaves every refusal to it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* Base
       const door = yield* FrontDoor
       const cookie = yield* signIn(url, 5150, "front_door_user")
       const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
       const before = door.answered()
       // A query makes the front route decline: the HttpApi route answers that one.
-      const viaPipeline = yield* get(url, "/v2/api/balance?via=pipeline", { "x-api-key": key, "x-request-id": "balance-1" })
+      const viaPipeline = yield* get(url, "/v2/api/balance?via=pipeline", {
+        "x-api-key": key,
+        "x-request-id": "balance-1"
+      })
       assert.strictEqual(door.answered(), before)
       const viaDoor = yield* get(url, "/v2/api/balance", { "x-api-key": key, "x-request-id": "balance-2" })
       assert.strictEqual(door.answered(), before + 1)
@@ -238,7 +274,10 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       const missing = yield* get(url, "/v2/api/balance")
       assert.strictEqual(missing.status, 401)
       assert.deepStrictEqual(JSON.parse(missing.text), { detail: "Missing X-API-Key header", code: "api_key_missing" })
-      const unknown = yield* get(url, "/v2/api/balance", { "x-api-key": `rk_${"B".repeat(43)}`, "x-request-id": "unknown-key" })
+      const unknown = yield* get(url, "/v2/api/balance", {
+        "x-api-key": `rk_${"B".repeat(43)}`,
+        "x-request-id": "unknown-key"
+      })
       assert.strictEqual(unknown.status, 401)
       assert.deepStrictEqual(JSON.parse(unknown.text), { detail: "Invalid API key", code: "api_key_invalid" })
       assert.strictEqual(unknown.headers["x-request-id"], "unknown-key")
@@ -247,12 +286,13 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       // A rotated key is refused at once: nothing is cached.
       yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })
       assert.strictEqual((yield* get(url, "/v2/api/balance", { "x-api-key": key })).status, 401)
-    }))
+    })
+  )
 })
 
 layer(TracedLayer, { timeout: "60 seconds", excludeTestServices: true })("front door with a tracing backend", (it) => {
   it.effect("exports the spans of what it answers, as the pipeline does", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* Base
       const door = yield* FrontDoor
       const cookie = yield* signIn(url, 5151, "traced_user")
@@ -262,5 +302,6 @@ layer(TracedLayer, { timeout: "60 seconds", excludeTestServices: true })("front 
       assert.strictEqual((yield* get(url, "/v2/api/balance", { "x-api-key": key })).status, 200)
       assert.strictEqual(door.answered(), before + 1)
       assert.includeMembers(spans, ["Accounts.balanceByApiKey", "Users.balanceByApiKeyHash"])
-    }))
+    })
+  )
 })

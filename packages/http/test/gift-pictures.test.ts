@@ -54,16 +54,58 @@ const botApi = () => {
         result: {
           gifts: [
             // Telegram's gift stickers: animated with a WEBP thumbnail, static, animated without one.
-            { id: HEART, star_count: 15, sticker: { file_id: "sticker-heart", file_unique_id: "u1", type: "custom_emoji", width: 512, height: 512, is_animated: true, is_video: false, thumbnail: { file_id: "thumb-heart", file_unique_id: "u2", width: 128, height: 128 } } },
-            { id: ROSE, star_count: 25, sticker: { file_id: "sticker-rose", file_unique_id: "u3", type: "regular", width: 512, height: 512, is_animated: false, is_video: false } },
-            { id: ROCKET, star_count: 50, sticker: { file_id: "sticker-rocket", file_unique_id: "u4", type: "custom_emoji", width: 512, height: 512, is_animated: true, is_video: false } }
+            {
+              id: HEART,
+              star_count: 15,
+              sticker: {
+                file_id: "sticker-heart",
+                file_unique_id: "u1",
+                type: "custom_emoji",
+                width: 512,
+                height: 512,
+                is_animated: true,
+                is_video: false,
+                thumbnail: { file_id: "thumb-heart", file_unique_id: "u2", width: 128, height: 128 }
+              }
+            },
+            {
+              id: ROSE,
+              star_count: 25,
+              sticker: {
+                file_id: "sticker-rose",
+                file_unique_id: "u3",
+                type: "regular",
+                width: 512,
+                height: 512,
+                is_animated: false,
+                is_video: false
+              }
+            },
+            {
+              id: ROCKET,
+              star_count: 50,
+              sticker: {
+                file_id: "sticker-rocket",
+                file_unique_id: "u4",
+                type: "custom_emoji",
+                width: 512,
+                height: 512,
+                is_animated: true,
+                is_video: false
+              }
+            }
           ]
         }
       })
     }
     if (url === `/bot${TOKEN}/getFile`) {
       const { file_id } = await body(req)
-      const path = file_id === "thumb-heart" ? "thumbnails/file_7.webp" : file_id === "sticker-rose" ? "stickers/file_3.webp" : undefined
+      const path =
+        file_id === "thumb-heart"
+          ? "thumbnails/file_7.webp"
+          : file_id === "sticker-rose"
+            ? "stickers/file_3.webp"
+            : undefined
       return path === undefined
         ? reply(400, { ok: false, error_code: 400, description: "Bad Request: invalid file_id" })
         : reply(200, { ok: true, result: { file_id, file_unique_id: "x", file_size: 30, file_path: path } })
@@ -77,40 +119,57 @@ const botApi = () => {
   return Effect.acquireRelease(
     Effect.promise(() => new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()))),
     () => Effect.promise(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  ).pipe(Effect.map(() => ({
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    asked,
-    fail: (on: boolean) => {
-      failing = on
-    }
-  })))
+  ).pipe(
+    Effect.map(() => ({
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      asked,
+      fail: (on: boolean) => {
+        failing = on
+      }
+    }))
+  )
 }
 
-const gift = (id: string, stars: number, title: string): StarGift => ({ id, stars, title, remaining: null, total: null, soldOut: false })
+const gift = (id: string, stars: number, title: string): StarGift => ({
+  id,
+  stars,
+  title,
+  remaining: null,
+  total: null,
+  soldOut: false
+})
 
 /** mtcute's catalogue: the gifts, no pictures. */
-const MtcuteLike = Layer.succeed(GiftSender)(GiftSender.of({
-  accounts: ["user"],
-  catalogue: Effect.succeed([gift(HEART, 15, "Heart"), gift(ROSE, 25, "Rose"), gift(ROCKET, 50, "Rocket")]),
-  send: () => Effect.die("not used"),
-  findSent: () => Effect.die("not used")
-}))
+const MtcuteLike = Layer.succeed(GiftSender)(
+  GiftSender.of({
+    accounts: ["user"],
+    catalogue: Effect.succeed([gift(HEART, 15, "Heart"), gift(ROSE, 25, "Rose"), gift(ROCKET, 50, "Rocket")]),
+    send: () => Effect.die("not used"),
+    findSent: () => Effect.die("not used")
+  })
+)
 
 /** The adapter as the world builds it (its HTTP client lives as long as the layer), in the test's scope. */
 const adapter = (botUrl: string) =>
   Effect.map(
-    Layer.build(Layer.effect(GiftPictures, makeBotGiftPictures({ apiUrl: botUrl, token: Redacted.make(TOKEN) })).pipe(Layer.provide(NodeHttpClient.layerUndici))),
+    Layer.build(
+      Layer.effect(GiftPictures, makeBotGiftPictures({ apiUrl: botUrl, token: Redacted.make(TOKEN) })).pipe(
+        Layer.provide(NodeHttpClient.layerUndici)
+      )
+    ),
     (context) => Context.get(context, GiftPictures)
   )
 
 /** The Bot API adapter against the loopback server, and the catalogue over it as the server builds it. */
 const shopOver = (botUrl: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const impl = yield* adapter(botUrl)
     // As the server wires it: the world's GiftSender and GiftPictures under the catalogue.
-    const built = yield* Layer.build(GiftCatalog.layerWith({ publicUrl: "https://shop.example/" }).pipe(
-      Layer.provide(Layer.mergeAll(MtcuteLike, Layer.succeed(GiftPictures)(impl)))
-    ))
+    const built = yield* Layer.build(
+      GiftCatalog.layerWith({ publicUrl: "https://shop.example/" }).pipe(
+        Layer.provide(Layer.mergeAll(MtcuteLike, Layer.succeed(GiftPictures)(impl)))
+      )
+    )
     return { impl, catalog: Context.get(built, GiftCatalog) }
   })
 
@@ -118,67 +177,88 @@ describe("gift pictures from the Bot API", () => {
   it("the page loads the service's own pictures from its own address, whatever PUBLIC_URL says", () => {
     assert.strictEqual(pictureSrc(`https://shop.example/v2/gift-pictures/${HEART}`), `/v2/gift-pictures/${HEART}`)
     assert.strictEqual(pictureSrc("data:image/svg+xml;base64,PHN2Zy8+"), "data:image/svg+xml;base64,PHN2Zy8+")
-    assert.strictEqual(pictureSrc("https://cdn.example/v2/gift-pictures/1/x"), "https://cdn.example/v2/gift-pictures/1/x")
+    assert.strictEqual(
+      pictureSrc("https://cdn.example/v2/gift-pictures/1/x"),
+      "https://cdn.example/v2/gift-pictures/1/x"
+    )
     assert.strictEqual(pictureSrc(null), "/v2/static/icon.svg")
   })
 
-  it.effect("the list names the service's own address; each picture is fetched once, none for an animated sticker alone", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const bot = yield* botApi()
-      const { catalog } = yield* shopOver(bot.url)
-      const listed = Object.fromEntries((yield* catalog.list).map((g) => [g.id, g.picture]))
-      assert.deepStrictEqual(listed, {
-        [HEART]: `https://shop.example/v2/gift-pictures/${HEART}`,
-        [ROSE]: `https://shop.example/v2/gift-pictures/${ROSE}`,
-        [ROCKET]: null
-      })
-      const heart = Option.getOrThrow(yield* catalog.picture(HEART))
-      assert.strictEqual(heart.contentType, "image/webp")
-      assert.deepStrictEqual(Buffer.from(heart.bytes), THUMB)
-      assert.deepStrictEqual(Buffer.from(Option.getOrThrow(yield* catalog.picture(ROSE)).bytes), STATIC)
-      yield* catalog.picture(HEART)
-      assert.isTrue(Option.isNone(yield* catalog.picture(ROCKET)))
-      assert.isTrue(Option.isNone(yield* catalog.picture("123")))
-      assert.isTrue(Option.isNone(yield* catalog.picture("../etc")))
-      // The list once, and one getFile and one download per picture: the second look is served from memory.
-      assert.deepStrictEqual(bot.asked, [
-        "/bot<token>/getAvailableGifts",
-        "/bot<token>/getFile",
-        "/file/bot<token>/thumbnails/file_7.webp",
-        "/bot<token>/getFile",
-        "/file/bot<token>/stickers/file_3.webp"
-      ])
-    })))
+  it.effect(
+    "the list names the service's own address; each picture is fetched once, none for an animated sticker alone",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const bot = yield* botApi()
+          const { catalog } = yield* shopOver(bot.url)
+          const listed = Object.fromEntries((yield* catalog.list).map((g) => [g.id, g.picture]))
+          assert.deepStrictEqual(listed, {
+            [HEART]: `https://shop.example/v2/gift-pictures/${HEART}`,
+            [ROSE]: `https://shop.example/v2/gift-pictures/${ROSE}`,
+            [ROCKET]: null
+          })
+          const heart = Option.getOrThrow(yield* catalog.picture(HEART))
+          assert.strictEqual(heart.contentType, "image/webp")
+          assert.deepStrictEqual(Buffer.from(heart.bytes), THUMB)
+          assert.deepStrictEqual(Buffer.from(Option.getOrThrow(yield* catalog.picture(ROSE)).bytes), STATIC)
+          yield* catalog.picture(HEART)
+          assert.isTrue(Option.isNone(yield* catalog.picture(ROCKET)))
+          assert.isTrue(Option.isNone(yield* catalog.picture("123")))
+          assert.isTrue(Option.isNone(yield* catalog.picture("../etc")))
+          // The list once, and one getFile and one download per picture: the second look is served from memory.
+          assert.deepStrictEqual(bot.asked, [
+            "/bot<token>/getAvailableGifts",
+            "/bot<token>/getFile",
+            "/file/bot<token>/thumbnails/file_7.webp",
+            "/bot<token>/getFile",
+            "/file/bot<token>/stickers/file_3.webp"
+          ])
+        })
+      )
+  )
 
   it.effect("a failing Bot API leaves the gifts on sale, without pictures, and is asked again later", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const bot = yield* botApi()
-      bot.fail(true)
-      const { catalog, impl } = yield* shopOver(bot.url)
-      const gifts = yield* catalog.list
-      assert.strictEqual(gifts.length, 3)
-      assert.isTrue(gifts.every((g) => g.picture === null))
-      assert.isTrue(Option.isNone(yield* catalog.picture(HEART)))
-      assert.strictEqual((yield* impl.pictured).size, 0)
-      // Telegram answers again: a minute later the pictures are there.
-      bot.fail(false)
-      yield* TestClock.adjust("2 minutes")
-      assert.deepStrictEqual([...(yield* impl.pictured)].sort(), [ROSE, HEART].sort())
-      assert.strictEqual((yield* catalog.list).filter((g) => g.picture !== null).length, 2)
-    })))
+    Effect.scoped(
+      Effect.gen(function* () {
+        const bot = yield* botApi()
+        bot.fail(true)
+        const { catalog, impl } = yield* shopOver(bot.url)
+        const gifts = yield* catalog.list
+        assert.strictEqual(gifts.length, 3)
+        assert.isTrue(gifts.every((g) => g.picture === null))
+        assert.isTrue(Option.isNone(yield* catalog.picture(HEART)))
+        assert.strictEqual((yield* impl.pictured).size, 0)
+        // Telegram answers again: a minute later the pictures are there.
+        bot.fail(false)
+        yield* TestClock.adjust("2 minutes")
+        assert.deepStrictEqual([...(yield* impl.pictured)].sort(), [ROSE, HEART].sort())
+        assert.strictEqual((yield* catalog.list).filter((g) => g.picture !== null).length, 2)
+      })
+    )
+  )
 
   it.effect("the server serves a picture from its own address, with its type; a gift without one is a 404", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const bot = yield* botApi()
-      const impl = yield* adapter(bot.url)
-      const server = yield* Layer.build(makeTestServer(Layer.mergeAll(IsolatedPostgres.layerStore, Layer.succeed(GiftPictures)(impl)), {}, DatabasePing.layer as never, { web: true }))
-      const { url } = Context.get(server, TestServer)
-      const ok = yield* Effect.promise(() => fetch(`${url}/v2/gift-pictures/${HEART}`))
-      assert.strictEqual(ok.status, 200)
-      assert.strictEqual(ok.headers.get("content-type"), "image/webp")
-      assert.strictEqual(ok.headers.get("x-content-type-options"), "nosniff")
-      assert.deepStrictEqual(Buffer.from(yield* Effect.promise(() => ok.arrayBuffer())), THUMB)
-      assert.strictEqual((yield* Effect.promise(() => fetch(`${url}/v2/gift-pictures/${ROCKET}`))).status, 404)
-      assert.strictEqual((yield* Effect.promise(() => fetch(`${url}/v2/gift-pictures/not-a-gift`))).status, 404)
-    })))
+    Effect.scoped(
+      Effect.gen(function* () {
+        const bot = yield* botApi()
+        const impl = yield* adapter(bot.url)
+        const server = yield* Layer.build(
+          makeTestServer(
+            Layer.mergeAll(IsolatedPostgres.layerStore, Layer.succeed(GiftPictures)(impl)),
+            {},
+            DatabasePing.layer as never,
+            { web: true }
+          )
+        )
+        const { url } = Context.get(server, TestServer)
+        const ok = yield* Effect.promise(() => fetch(`${url}/v2/gift-pictures/${HEART}`))
+        assert.strictEqual(ok.status, 200)
+        assert.strictEqual(ok.headers.get("content-type"), "image/webp")
+        assert.strictEqual(ok.headers.get("x-content-type-options"), "nosniff")
+        assert.deepStrictEqual(Buffer.from(yield* Effect.promise(() => ok.arrayBuffer())), THUMB)
+        assert.strictEqual((yield* Effect.promise(() => fetch(`${url}/v2/gift-pictures/${ROCKET}`))).status, 404)
+        assert.strictEqual((yield* Effect.promise(() => fetch(`${url}/v2/gift-pictures/not-a-gift`))).status, 404)
+      })
+    )
+  )
 })

@@ -11,32 +11,49 @@ const withoutExamples = (doc: Json): Array<string> =>
   Object.entries<Json>(doc["paths"]).flatMap(([path, ops]) =>
     Object.entries<Json>(ops).flatMap(([method, op]) => {
       const bodies: Array<[string, Json]> = [
-        ...Object.entries<Json>(op["requestBody"]?.["content"] ?? {}).map(([type, media]): [string, Json] => [`request ${type}`, media]),
+        ...Object.entries<Json>(op["requestBody"]?.["content"] ?? {}).map(([type, media]): [string, Json] => [
+          `request ${type}`,
+          media
+        ]),
         ...Object.entries<Json>(op["responses"] ?? {}).flatMap(([status, response]) =>
-          Object.entries<Json>(response["content"] ?? {}).map(([type, media]): [string, Json] => [`${status} ${type}`, media]))
+          Object.entries<Json>(response["content"] ?? {}).map(([type, media]): [string, Json] => [
+            `${status} ${type}`,
+            media
+          ])
+        )
       ]
-      return bodies.filter(([, media]) => {
-        if (media["example"] !== undefined || media["examples"] !== undefined) return false
-        const ref: string | undefined = media["schema"]?.["$ref"]
-        const schema: Json = ref === undefined ? media["schema"] ?? {} : doc["components"]["schemas"][ref.split("/").pop()!] ?? {}
-        return schema["examples"] === undefined
-      }).map(([body]) => `${method} ${path} ${body}`)
-    }))
+      return bodies
+        .filter(([, media]) => {
+          if (media["example"] !== undefined || media["examples"] !== undefined) return false
+          const ref: string | undefined = media["schema"]?.["$ref"]
+          const schema: Json =
+            ref === undefined ? (media["schema"] ?? {}) : (doc["components"]["schemas"][ref.split("/").pop()!] ?? {})
+          return schema["examples"] === undefined
+        })
+        .map(([body]) => `${method} ${path} ${body}`)
+    })
+  )
 
 /** The served /v2/openapi.json says what a generated client needs (the linter runs in `npm test`). */
 layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the OpenAPI contract", (it) => {
-  const served = Effect.gen(function*() {
+  const served = Effect.gen(function* () {
     const { url } = yield* TestServer
     return (yield* call(url, "/v2/openapi.json")).json as Json
   })
   const operations = (doc: Json) =>
     Object.entries<Json>(doc["paths"]).flatMap(([path, ops]) =>
-      Object.entries<Json>(ops).map(([method, op]) => ({ path, method, op })))
+      Object.entries<Json>(ops).map(([method, op]) => ({ path, method, op }))
+    )
 
   it.effect("security schemes, and each operation's requirement instead of optional credential headers", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const doc = yield* served
-      assert.deepStrictEqual(Object.keys(doc["components"]["securitySchemes"]).sort(), ["adminToken", "apiKey", "operatorSession", "userSession"])
+      assert.deepStrictEqual(Object.keys(doc["components"]["securitySchemes"]).sort(), [
+        "adminToken",
+        "apiKey",
+        "operatorSession",
+        "userSession"
+      ])
       const security = (path: string, method: string) => doc["paths"][path][method]["security"]
       assert.deepStrictEqual(security("/v2/api/stars/buy", "post"), [{ apiKey: [] }])
       assert.deepStrictEqual(security("/v2/api/orders", "get"), [{ apiKey: [] }])
@@ -48,72 +65,117 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
           assert.notInclude(["x-api-key", "x-admin-token"], parameter["name"], path)
         }
       }
-    }))
+    })
+  )
 
   it.effect("every operation has a summary; ids are integers of at least 1; limits and closed sets are stated", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const doc = yield* served
       for (const { method, op, path } of operations(doc)) {
         assert.isString(op["summary"], `${method} ${path}`)
         if (op["operationId"] !== "health.healthz") assert.isDefined(OPERATIONS[op["operationId"]], op["operationId"])
       }
-      const orderId = doc["paths"]["/v2/api/orders/{order_id}"]["get"]["parameters"].find((p: Json) => p["name"] === "order_id")
+      const orderId = doc["paths"]["/v2/api/orders/{order_id}"]["get"]["parameters"].find(
+        (p: Json) => p["name"] === "order_id"
+      )
       assert.deepStrictEqual(orderId["schema"], { type: "integer", minimum: 1 })
       const schemas = doc["components"]["schemas"]
-      assert.deepInclude(schemas["StarsOrderRequest"]["properties"]["amount"], { type: "integer", minimum: 50, maximum: 1_000_000 })
+      assert.deepInclude(schemas["StarsOrderRequest"]["properties"]["amount"], {
+        type: "integer",
+        minimum: 50,
+        maximum: 1_000_000
+      })
       assert.deepStrictEqual(schemas["PremiumOrderRequest"]["properties"]["duration"]["enum"], [3, 6, 12])
       assert.deepStrictEqual(schemas["Order"]["properties"]["order_id"], { type: "integer", minimum: 1 })
       assert.includeMembers(schemas["Order"]["properties"]["status"]["enum"], ["queued", "completed", "failed"])
       assert.includeMembers(schemas["ErrorCode"]["enum"], ["balance_insufficient", "idempotency_key_reused"])
       assert.isArray(schemas["StarsOrderRequest"]["examples"])
       // Responses are open to new fields.
-      assert.notInclude(JSON.stringify(doc), "\"additionalProperties\":false")
-    }))
+      assert.notInclude(JSON.stringify(doc), '"additionalProperties":false')
+    })
+  )
 
-  it.effect("the 303s name Location and Set-Cookie; /healthz is documented; the docs page has tags and an auth section", () =>
-    Effect.gen(function*() {
-      const doc = yield* served
-      assert.hasAllKeys(doc["paths"]["/v2/admin/login"]["post"]["responses"]["303"]["headers"], ["Location", "Set-Cookie"])
-      assert.deepStrictEqual(Object.keys(doc["paths"]["/healthz"]["get"]["responses"]), ["200", "503"])
-      const { url } = yield* TestServer
-      const page = (yield* call(url, "/v2/api-docs", { headers: { accept: "text/html" } })).text
-      assert.include(page, "id=\"authentication\"")
-      assert.include(page, "href=\"#tag-lists\"")
-      assert.include(page, "List orders")
-    }))
+  it.effect(
+    "the 303s name Location and Set-Cookie; /healthz is documented; the docs page has tags and an auth section",
+    () =>
+      Effect.gen(function* () {
+        const doc = yield* served
+        assert.hasAllKeys(doc["paths"]["/v2/admin/login"]["post"]["responses"]["303"]["headers"], [
+          "Location",
+          "Set-Cookie"
+        ])
+        assert.deepStrictEqual(Object.keys(doc["paths"]["/healthz"]["get"]["responses"]), ["200", "503"])
+        const { url } = yield* TestServer
+        const page = (yield* call(url, "/v2/api-docs", { headers: { accept: "text/html" } })).text
+        assert.include(page, 'id="authentication"')
+        assert.include(page, 'href="#tag-lists"')
+        assert.include(page, "List orders")
+      })
+  )
 
   it.effect("every request and response body of both documents has an example (the linter validates them)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       assert.deepStrictEqual(withoutExamples(yield* served), [])
       assert.deepStrictEqual(withoutExamples((yield* call(url, "/direct/openapi.json")).json as Json), [])
       // The checker sees a missing one.
-      assert.deepStrictEqual(withoutExamples({ paths: { "/x": { get: { responses: { "200": { content: { "text/plain": { schema: {} } } } } } } } }), [
-        "get /x 200 text/plain"
-      ])
-    }))
+      assert.deepStrictEqual(
+        withoutExamples({
+          paths: { "/x": { get: { responses: { "200": { content: { "text/plain": { schema: {} } } } } } } }
+        }),
+        ["get /x 200 text/plain"]
+      )
+    })
+  )
 
   it.effect("the direct surface has its own document with its coded errors", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       const doc = (yield* call(url, "/direct/openapi.json")).json as Json
-      assert.hasAllKeys(doc["paths"], ["/stars/buy", "/premium/buy", "/coin/buy", "/coin/transfer", "/balance", "/status"])
-      assert.includeMembers(doc["components"]["schemas"]["Failure"]["properties"]["code"]["enum"], [
-        "VALIDATION_ERROR", "INSUFFICIENT_FUNDS", "WALLET_VM_ERROR", "PENDING_TRANSACTION", "RATE_LIMITED", "SERVICE_BUSY"
+      assert.hasAllKeys(doc["paths"], [
+        "/stars/buy",
+        "/premium/buy",
+        "/coin/buy",
+        "/coin/transfer",
+        "/balance",
+        "/status"
       ])
-      assert.deepInclude(doc["paths"]["/stars/buy"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"]["amount"], {
-        minimum: 50,
-        maximum: 1_000_000
-      })
+      assert.includeMembers(doc["components"]["schemas"]["Failure"]["properties"]["code"]["enum"], [
+        "VALIDATION_ERROR",
+        "INSUFFICIENT_FUNDS",
+        "WALLET_VM_ERROR",
+        "PENDING_TRANSACTION",
+        "RATE_LIMITED",
+        "SERVICE_BUSY"
+      ])
+      assert.deepInclude(
+        doc["paths"]["/stars/buy"]["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"][
+          "amount"
+        ],
+        {
+          minimum: 50,
+          maximum: 1_000_000
+        }
+      )
       // the surface reads every field but the phrase from the query string too: each is an optional
       // query parameter of GET and POST; the phrase is never one (it is refused in a URL)
       for (const [path, ops] of Object.entries(doc["paths"] as Json)) {
-        const fields = Object.keys(ops["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"] ?? {})
+        const fields = Object.keys(
+          ops["post"]["requestBody"]["content"]["application/json"]["schema"]["properties"] ?? {}
+        )
         for (const method of ["get", "post"]) {
           const parameters: Array<Json> = ops[method]["parameters"] ?? []
-          assert.deepStrictEqual(parameters.map((p) => p["name"]), fields.filter((f) => f !== "seed"), `${method} ${path}`)
-          assert.isTrue(parameters.every((p) => p["in"] === "query" && p["required"] === false), `${method} ${path}`)
+          assert.deepStrictEqual(
+            parameters.map((p) => p["name"]),
+            fields.filter((f) => f !== "seed"),
+            `${method} ${path}`
+          )
+          assert.isTrue(
+            parameters.every((p) => p["in"] === "query" && p["required"] === false),
+            `${method} ${path}`
+          )
         }
       }
-    }))
+    })
+  )
 })

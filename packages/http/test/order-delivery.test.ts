@@ -17,58 +17,93 @@ const World = Layer.mergeAll(
   CoreServices.pipe(Layer.provideMerge(Store))
 )
 
-const byId = (orders: ReadonlyArray<{ order_id: number; delivery: string | null }>, id: number) => orders.find((o) => o.order_id === id)
+const byId = (orders: ReadonlyArray<{ order_id: number; delivery: string | null }>, id: number) =>
+  orders.find((o) => o.order_id === id)
 
-layer(World, { timeout: "60 seconds", excludeTestServices: true })("an order's delivery on the wire and the pages", (it) => {
-  it.effect("paid on its own evidence reads `paid_unconfirmed` to integrators, shoppers and operators; a confirmed one `confirmed`", () =>
-    Effect.gen(function*() {
-      const { url } = yield* TestServer
-      const op = yield* adminSignIn(url)
-      const cookie = yield* signIn(url, 96101, "delivery_user")
-      const topup = (yield* call(url, "/v2/balance/top-up", { form: { amount_uzs: "100000" }, cookie })).json.topup
-      const paid = yield* call(url, `/v2/api/admin/topups/${topup.topup_id}/mark-paid`, { method: "POST", headers: { "x-admin-token": TEST_ADMIN_TOKEN } })
-      assert.strictEqual(paid.status, 200, paid.text)
-      const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
-      const headers = { "x-api-key": key }
-      const buy = (username: string) =>
-        Effect.map(call(url, "/v2/api/stars/buy", { json: { username, amount: 50 }, headers }), (r) => {
-          assert.strictEqual(r.status, 200, r.text)
-          return r.json.order.order_id as number
+layer(World, { timeout: "60 seconds", excludeTestServices: true })(
+  "an order's delivery on the wire and the pages",
+  (it) => {
+    it.effect(
+      "paid on its own evidence reads `paid_unconfirmed` to integrators, shoppers and operators; a confirmed one `confirmed`",
+      () =>
+        Effect.gen(function* () {
+          const { url } = yield* TestServer
+          const op = yield* adminSignIn(url)
+          const cookie = yield* signIn(url, 96101, "delivery_user")
+          const topup = (yield* call(url, "/v2/balance/top-up", { form: { amount_uzs: "100000" }, cookie })).json.topup
+          const paid = yield* call(url, `/v2/api/admin/topups/${topup.topup_id}/mark-paid`, {
+            method: "POST",
+            headers: { "x-admin-token": TEST_ADMIN_TOKEN }
+          })
+          assert.strictEqual(paid.status, 200, paid.text)
+          const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
+          const headers = { "x-api-key": key }
+          const buy = (username: string) =>
+            Effect.map(call(url, "/v2/api/stars/buy", { json: { username, amount: 50 }, headers }), (r) => {
+              assert.strictEqual(r.status, 200, r.text)
+              return r.json.order.order_id as number
+            })
+          const unconfirmed = yield* buy("evidence_only")
+          const confirmed = yield* buy("confirmed_friend")
+          assert.isNull(
+            (yield* call(url, `/v2/api/orders/${unconfirmed}`, { headers })).json.delivery,
+            "not completed yet"
+          )
+
+          // The worker's side: the first settled on its payment evidence only, the second confirmed by Fragment.
+          const service = yield* OrderService
+          const first = Option.getOrThrow(yield* service.claimNext)
+          yield* service.complete(first.id, {
+            txId: "ab12",
+            fragmentRef: "kpJ55h3BW",
+            unconfirmed: "Paid to the marketplace: Ref#kpJ55h3BW; delivery not confirmed"
+          })
+          const second = Option.getOrThrow(yield* service.claimNext)
+          yield* service.complete(second.id, { txId: "cd34", fragmentRef: "Zx81" })
+
+          const one = (yield* call(url, `/v2/api/orders/${unconfirmed}`, { headers })).json
+          assert.deepStrictEqual([one.status, one.delivery], ["completed", "paid_unconfirmed"])
+          const listed = (yield* call(url, "/v2/api/orders", { headers })).json.orders
+          assert.deepStrictEqual(
+            [byId(listed, unconfirmed)?.delivery, byId(listed, confirmed)?.delivery],
+            ["paid_unconfirmed", "confirmed"]
+          )
+          const own = (yield* call(url, "/v2/orders/list", { cookie })).json.orders
+          assert.strictEqual(byId(own, unconfirmed)?.delivery, "paid_unconfirmed")
+          const admin = (yield* call(url, "/v2/admin/orders", { cookie: op })).json.orders
+          assert.strictEqual(byId(admin, unconfirmed)?.delivery, "paid_unconfirmed")
+          assert.strictEqual(byId(admin, confirmed)?.delivery, "confirmed")
+
+          // The shopper's order rows (from the same answer) say it in words, in every language, never "Delivered".
+          const rows = (locale: "en" | "ru" | "uz") => ordersTable(translator(locale), own, {}).value
+          const row = (page: string, id: number) =>
+            page.slice(page.indexOf(`data-order-id="${id}"`)).split("</tr>")[0] ?? ""
+          assert.include(row(rows("en"), unconfirmed), "Paid, delivery not confirmed by Fragment")
+          assert.notInclude(row(rows("en"), unconfirmed), "Delivered")
+          assert.include(row(rows("en"), confirmed), "Delivered")
+          assert.include(row(rows("ru"), unconfirmed), "доставка не подтверждена")
+          assert.include(row(rows("uz"), unconfirmed), "tasdiqlanmagan")
+          // The operator's orders page: the same words and the evidence (Ref#) beside it.
+          const ctx = {
+            tr: translator("en"),
+            sandbox: true,
+            csrf: "t",
+            flash: undefined,
+            path: "/v2/admin/orders",
+            area: "admin",
+            signedIn: false,
+            assetVersion: "1"
+          } as const
+          const operatorPage = adminOrdersPage(ctx, {
+            orders: admin,
+            total: admin.length,
+            gifts: {},
+            filter: { status: null, kind: null, offset: 0, limit: 50 }
+          }).value
+          assert.include(row(operatorPage, unconfirmed), "Paid, delivery not confirmed by Fragment")
+          assert.include(row(operatorPage, unconfirmed), "kpJ55h3BW")
+          assert.include(row(operatorPage, confirmed), "Delivered")
         })
-      const unconfirmed = yield* buy("evidence_only")
-      const confirmed = yield* buy("confirmed_friend")
-      assert.isNull((yield* call(url, `/v2/api/orders/${unconfirmed}`, { headers })).json.delivery, "not completed yet")
-
-      // The worker's side: the first settled on its payment evidence only, the second confirmed by Fragment.
-      const service = yield* OrderService
-      const first = Option.getOrThrow(yield* service.claimNext)
-      yield* service.complete(first.id, { txId: "ab12", fragmentRef: "kpJ55h3BW", unconfirmed: "Paid to the marketplace: Ref#kpJ55h3BW; delivery not confirmed" })
-      const second = Option.getOrThrow(yield* service.claimNext)
-      yield* service.complete(second.id, { txId: "cd34", fragmentRef: "Zx81" })
-
-      const one = (yield* call(url, `/v2/api/orders/${unconfirmed}`, { headers })).json
-      assert.deepStrictEqual([one.status, one.delivery], ["completed", "paid_unconfirmed"])
-      const listed = (yield* call(url, "/v2/api/orders", { headers })).json.orders
-      assert.deepStrictEqual([byId(listed, unconfirmed)?.delivery, byId(listed, confirmed)?.delivery], ["paid_unconfirmed", "confirmed"])
-      const own = (yield* call(url, "/v2/orders/list", { cookie })).json.orders
-      assert.strictEqual(byId(own, unconfirmed)?.delivery, "paid_unconfirmed")
-      const admin = (yield* call(url, "/v2/admin/orders", { cookie: op })).json.orders
-      assert.strictEqual(byId(admin, unconfirmed)?.delivery, "paid_unconfirmed")
-      assert.strictEqual(byId(admin, confirmed)?.delivery, "confirmed")
-
-      // The shopper's order rows (from the same answer) say it in words, in every language, never "Delivered".
-      const rows = (locale: "en" | "ru" | "uz") => ordersTable(translator(locale), own, {}).value
-      const row = (page: string, id: number) => page.slice(page.indexOf(`data-order-id="${id}"`)).split("</tr>")[0] ?? ""
-      assert.include(row(rows("en"), unconfirmed), "Paid, delivery not confirmed by Fragment")
-      assert.notInclude(row(rows("en"), unconfirmed), "Delivered")
-      assert.include(row(rows("en"), confirmed), "Delivered")
-      assert.include(row(rows("ru"), unconfirmed), "доставка не подтверждена")
-      assert.include(row(rows("uz"), unconfirmed), "tasdiqlanmagan")
-      // The operator's orders page: the same words and the evidence (Ref#) beside it.
-      const ctx = { tr: translator("en"), sandbox: true, csrf: "t", flash: undefined, path: "/v2/admin/orders", area: "admin", signedIn: false, assetVersion: "1" } as const
-      const operatorPage = adminOrdersPage(ctx, { orders: admin, total: admin.length, gifts: {}, filter: { status: null, kind: null, offset: 0, limit: 50 } }).value
-      assert.include(row(operatorPage, unconfirmed), "Paid, delivery not confirmed by Fragment")
-      assert.include(row(operatorPage, unconfirmed), "kpJ55h3BW")
-      assert.include(row(operatorPage, confirmed), "Delivered")
-    }))
-})
+    )
+  }
+)

@@ -3,12 +3,17 @@ import { Effect } from "effect"
 import { adminSignIn, call } from "./Client.ts"
 import { pgTestServer, TestServer } from "./TestServer.ts"
 
-const PRICES = { star_price_uzs: "250", premium_3_month_uzs: "180000", premium_6_month_uzs: "240000", premium_12_month_uzs: "420000" }
+const PRICES = {
+  star_price_uzs: "250",
+  premium_3_month_uzs: "180000",
+  premium_6_month_uzs: "240000",
+  premium_12_month_uzs: "420000"
+}
 
 /** `GET /v2/api/pricing` is answered in front of the router; it must answer exactly as the contract's endpoint. */
 layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("pricing fast path", (it) => {
   it.effect("answers the contract's JSON, with or without a query, as HEAD (through the HttpApi) describes it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       const get = yield* call(url, "/v2/api/pricing")
       assert.strictEqual(get.status, 200)
@@ -24,10 +29,11 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("pri
       assert.strictEqual(head.status, 200)
       assert.strictEqual(head.headers["content-length"], String(Buffer.byteLength(get.text)))
       assert.strictEqual((yield* call(url, "/v2/api/pricing?lang=ru")).text, get.text)
-    }))
+    })
+  )
 
   it.effect("other methods and neighbouring paths still go to the router", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       const post = yield* call(url, "/v2/api/pricing", { method: "POST" })
       assert.strictEqual(post.status, 405)
@@ -35,10 +41,11 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("pri
       const near = yield* call(url, "/v2/api/pricingx")
       assert.strictEqual(near.status, 404)
       assert.deepStrictEqual(near.json, { detail: "Not Found", code: "not_found" })
-    }))
+    })
+  )
 
   it.effect("an operator's price change is in the very next answer, encoded once per price list", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       const before = (yield* call(url, "/v2/api/pricing")).json as Record<string, unknown>
       const op = yield* adminSignIn(url)
@@ -53,5 +60,6 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("pri
         sandbox: before["sandbox"]
       })
       assert.notStrictEqual(before["star_price_uzs"], 250)
-    }))
+    })
+  )
 })

@@ -29,7 +29,7 @@ describe("new request ids", () => {
 
 layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("request ids on the real app", (it) => {
   it.effect("a safe X-Request-Id is echoed on every kind of answer; an unsafe or missing one is replaced", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       const given = { "x-request-id": "client-42.retry:1_a" }
       for (const path of ["/v2/api/pricing", "/v2/api/balance", "/v2/no-such-page", "/healthz", "/v2/openapi.json"]) {
@@ -44,7 +44,8 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("req
       const b = (yield* call(url, "/healthz")).headers["x-request-id"]
       assert.match(String(a), UUID)
       assert.notStrictEqual(a, b)
-    }))
+    })
+  )
 })
 
 /** Log lines with the annotations they carried. */
@@ -54,7 +55,7 @@ const capture = Logger.make((options) => {
 })
 
 const Routes = HttpRouter.use((router) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     yield* router.add("GET", "/logs", Effect.as(Effect.logInfo("inside the handler"), HttpServerResponse.text("ok")))
     yield* router.add("GET", "/boom", Effect.die(new Error("a bug")))
   })
@@ -67,35 +68,46 @@ const MiniServer = serveLean(Layer.mergeAll(Routes, fastApiFallback([])), { logR
 
 layer(MiniServer, { excludeTestServices: true })("request ids in logs and 5xx bodies", (it) => {
   const base = Effect.map(HttpServer.HttpServer, (server) =>
-    server.address._tag === "UnixPathAddress" ? "" : `http://127.0.0.1:${server.address.port}`)
+    server.address._tag === "UnixPathAddress" ? "" : `http://127.0.0.1:${server.address.port}`
+  )
 
   it.effect("every log line of the request, the request line included, carries request_id", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const url = yield* base
       yield* call(url, "/logs", { headers: { "x-request-id": "trace-me" } })
       const mine = lines.filter((line) => line.annotations["request_id"] === "trace-me")
       assert.isTrue(mine.some((line) => JSON.stringify(line.message).includes("inside the handler")))
       assert.isAtLeast(mine.length, 2, JSON.stringify(lines))
-    }))
+    })
+  )
 
   it.effect("a defect answers 500 with the request id in the body, the header and the log", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const url = yield* base
       const answer = yield* call(url, "/boom", { headers: { "x-request-id": "bug-report-1" } })
       assert.strictEqual(answer.status, 500)
       assert.deepInclude(answer.json, { code: "internal_error", request_id: "bug-report-1" })
       assert.strictEqual(answer.headers["x-request-id"], "bug-report-1")
-      assert.isTrue(lines.some((line) => line.annotations["request_id"] === "bug-report-1" &&
-        JSON.stringify(line.message).includes("unexpected defect")))
-    }))
+      assert.isTrue(
+        lines.some(
+          (line) =>
+            line.annotations["request_id"] === "bug-report-1" &&
+            JSON.stringify(line.message).includes("unexpected defect")
+        )
+      )
+    })
+  )
 })
 
 describe("5xx error bodies", () => {
   layer(Layer.empty)((it) => {
     it.effect("a dependency failure (503) names the request", () =>
-      Effect.gen(function*() {
-        const error = yield* Effect.flip(mapErrors(Effect.fail(new MarketplaceError({ reason: "Unavailable", message: "x" }))))
+      Effect.gen(function* () {
+        const error = yield* Effect.flip(
+          mapErrors(Effect.fail(new MarketplaceError({ reason: "Unavailable", message: "x" })))
+        )
         assert.deepInclude(error, { code: "marketplace_unavailable", request_id: "req-503" })
-      }).pipe(Effect.provideService(RequestId, "req-503")))
+      }).pipe(Effect.provideService(RequestId, "req-503"))
+    )
   })
 })

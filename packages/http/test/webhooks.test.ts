@@ -31,19 +31,22 @@ interface Received {
 
 /** A loopback receiver answering 200, recording every request. */
 const receiver = Effect.acquireRelease(
-  Effect.promise(() =>
-    new Promise<{ url: string; received: Array<Received>; server: http.Server }>((resolve) => {
-      const received: Array<Received> = []
-      const server = http.createServer((req, res) => {
-        let body = ""
-        req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
-        req.on("end", () => {
-          received.push({ headers: req.headers, body })
-          res.writeHead(200).end()
+  Effect.promise(
+    () =>
+      new Promise<{ url: string; received: Array<Received>; server: http.Server }>((resolve) => {
+        const received: Array<Received> = []
+        const server = http.createServer((req, res) => {
+          let body = ""
+          req.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")))
+          req.on("end", () => {
+            received.push({ headers: req.headers, body })
+            res.writeHead(200).end()
+          })
         })
+        server.listen(0, "127.0.0.1", () =>
+          resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`, received, server })
+        )
       })
-      server.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/in`, received, server }))
-    })
   ),
   ({ server }) => Effect.promise(() => new Promise<void>((done) => server.close(() => done())))
 )
@@ -51,32 +54,41 @@ const receiver = Effect.acquireRelease(
 /** Standard Webhooks verification as a receiver writes it: HMAC-SHA256 of `id.timestamp.body` with the decoded secret. */
 const verify = (secret: string, r: Received): boolean => {
   const key = Buffer.from(secret.slice("whsec_".length), "base64")
-  const expected = createHmac("sha256", key).update(`${r.headers["webhook-id"]}.${r.headers["webhook-timestamp"]}.${r.body}`).digest()
-  return String(r.headers["webhook-signature"]).split(" ").some((part) => {
-    const given = Buffer.from(part.split(",")[1] ?? "", "base64")
-    return part.startsWith("v1,") && given.length === expected.length && timingSafeEqual(given, expected)
-  })
+  const expected = createHmac("sha256", key)
+    .update(`${r.headers["webhook-id"]}.${r.headers["webhook-timestamp"]}.${r.body}`)
+    .digest()
+  return String(r.headers["webhook-signature"])
+    .split(" ")
+    .some((part) => {
+      const given = Buffer.from(part.split(",")[1] ?? "", "base64")
+      return part.startsWith("v1,") && given.length === expected.length && timingSafeEqual(given, expected)
+    })
 }
 
 // One database for the server and the worker-side calls of this file (wired as the worker wires them).
 const Store = IsolatedPostgres.layerStore
 const WorkerSide = NotificationDelivery.layer.pipe(
-  Layer.provideMerge(Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.layer).pipe(
-    Layer.provideMerge(Webhooks.layer),
-    Layer.provide(HttpsWebhookSender)
-  )),
+  Layer.provideMerge(
+    Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.layer).pipe(
+      Layer.provideMerge(Webhooks.layer),
+      Layer.provide(HttpsWebhookSender)
+    )
+  ),
   Layer.provideMerge(CoreServices),
   Layer.provide(Layer.succeed(Notifier)({ push: () => Effect.void, botMessage: () => Effect.void })),
   Layer.provide(Layer.succeed(WebhookPolicy)({ allowLoopback: true })),
   Layer.provideMerge(Store)
 )
-const World = Layer.mergeAll(makeTestServer(Store, { sandbox: true, webhooksAllowLoopback: true }, DatabasePing.layer as never), WorkerSide)
+const World = Layer.mergeAll(
+  makeTestServer(Store, { sandbox: true, webhooksAllowLoopback: true }, DatabasePing.layer as never),
+  WorkerSide
+)
 
 const admin = { "x-admin-token": TEST_ADMIN_TOKEN }
 
 layer(World, { timeout: "60 seconds", excludeTestServices: true })("webhooks API", (it) => {
   const account = (telegramId: number, name: string) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       const cookie = yield* signIn(url, telegramId, name)
       const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
@@ -84,20 +96,30 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })("webhooks API
     })
 
   it.effect("an order completing reaches the registered endpoint once, signed; the log shows it delivered", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       const hook = yield* receiver
       const { cookie, headers } = yield* account(97001, "integrator")
-      const created = yield* call(url, "/v2/api/webhooks", { json: { url: hook.url, events: ["order.completed"] }, headers })
+      const created = yield* call(url, "/v2/api/webhooks", {
+        json: { url: hook.url, events: ["order.completed"] },
+        headers
+      })
       assert.strictEqual(created.status, 200, created.text)
       const secret = created.json.secret as string
       assert.match(secret, /^whsec_[A-Za-z0-9+/]{32}$/)
       assert.deepStrictEqual(created.json.events, ["order.completed"])
       const listed = yield* call(url, "/v2/api/webhooks", { headers })
-      assert.deepStrictEqual(listed.json.webhooks.map((w: Record<string, unknown>) => [w["id"], w["url"], "secret" in w]), [[created.json.id, hook.url, false]])
+      assert.deepStrictEqual(
+        listed.json.webhooks.map((w: Record<string, unknown>) => [w["id"], w["url"], "secret" in w]),
+        [[created.json.id, hook.url, false]]
+      )
 
       const topup = (yield* call(url, "/v2/balance/top-up", { form: { amount_uzs: "100000" }, cookie })).json.topup
-      assert.strictEqual((yield* call(url, `/v2/api/admin/topups/${topup.topup_id}/mark-paid`, { method: "POST", headers: admin })).status, 200)
+      assert.strictEqual(
+        (yield* call(url, `/v2/api/admin/topups/${topup.topup_id}/mark-paid`, { method: "POST", headers: admin }))
+          .status,
+        200
+      )
       const bought = yield* call(url, "/v2/api/stars/buy", { json: { username: "friend", amount: 50 }, headers })
       assert.strictEqual(bought.status, 200, bought.text)
       const orderId = bought.json.order.order_id as number
@@ -107,7 +129,9 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })("webhooks API
       yield* orders.complete(orderId as OrderId, { txId: "tx-1" })
       const notifications = yield* NotificationDelivery
       const dispatch = yield* WebhookDispatch
-      while ((yield* notifications.runOnce) > 0) { /* until the outbox is drained */ }
+      while ((yield* notifications.runOnce) > 0) {
+        /* until the outbox is drained */
+      }
       assert.strictEqual(yield* dispatch.runOnce(10), 1, "only order.completed is subscribed")
       assert.strictEqual(yield* dispatch.runOnce(10), 0)
 
@@ -138,25 +162,45 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })("webhooks API
       assert.strictEqual(hook.received[1]!.headers["webhook-id"], test.json.event_id)
       assert.isTrue(verify(rotated.json.secret, hook.received[1]!))
       assert.isFalse(verify(secret, hook.received[1]!))
-    }).pipe(Effect.scoped))
+    }).pipe(Effect.scoped)
+  )
 
   it.effect("refused: private targets (400), another account's endpoint (404), a sixth endpoint (409); delete", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { url } = yield* TestServer
       const { headers } = yield* account(97002, "careful")
       const other = yield* account(97003, "other")
-      for (const target of ["https://10.0.0.5/hook", "https://169.254.169.254/latest", "http://example.com/hook", "https://[fd00::1]/x", "https://192.168.1.1/x"]) {
+      for (const target of [
+        "https://10.0.0.5/hook",
+        "https://169.254.169.254/latest",
+        "http://example.com/hook",
+        "https://[fd00::1]/x",
+        "https://192.168.1.1/x"
+      ]) {
         const refused = yield* call(url, "/v2/api/webhooks", { json: { url: target }, headers })
         assert.strictEqual(refused.status, 400, target)
         assert.deepStrictEqual([refused.json.code, refused.json.params.field], ["webhook_url_refused", "url"])
       }
-      const badEvents = yield* call(url, "/v2/api/webhooks", { json: { url: "https://example.com/h", events: ["order.lost"] }, headers })
+      const badEvents = yield* call(url, "/v2/api/webhooks", {
+        json: { url: "https://example.com/h", events: ["order.lost"] },
+        headers
+      })
       assert.strictEqual(badEvents.json.code, "webhook_events_invalid")
       const ids: Array<number> = []
-      for (let i = 0; i < 5; i++) ids.push((yield* call(url, "/v2/api/webhooks", { json: { url: `https://example.com/h${i}` }, headers })).json.id)
+      for (let i = 0; i < 5; i++)
+        ids.push(
+          (yield* call(url, "/v2/api/webhooks", { json: { url: `https://example.com/h${i}` }, headers })).json.id
+        )
       const sixth = yield* call(url, "/v2/api/webhooks", { json: { url: "https://example.com/h6" }, headers })
-      assert.deepStrictEqual([sixth.status, sixth.json.code, sixth.json.params.limit], [409, "webhook_endpoints_limit", 5])
-      for (const path of [`/v2/api/webhooks/${ids[0]}/deliveries`, `/v2/api/webhooks/${ids[0]}/test`, `/v2/api/webhooks/${ids[0]}`]) {
+      assert.deepStrictEqual(
+        [sixth.status, sixth.json.code, sixth.json.params.limit],
+        [409, "webhook_endpoints_limit", 5]
+      )
+      for (const path of [
+        `/v2/api/webhooks/${ids[0]}/deliveries`,
+        `/v2/api/webhooks/${ids[0]}/test`,
+        `/v2/api/webhooks/${ids[0]}`
+      ]) {
         const method = path.endsWith("deliveries") ? "GET" : path.endsWith("test") ? "POST" : "DELETE"
         const foreign = yield* call(url, path, { method, headers: other.headers })
         assert.deepStrictEqual([foreign.status, foreign.json.code], [404, "webhook_not_found"], path)
@@ -165,5 +209,6 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })("webhooks API
       assert.deepStrictEqual(deleted.json, { id: ids[0], deleted: true })
       assert.strictEqual((yield* call(url, "/v2/api/webhooks", { headers })).json.webhooks.length, 4)
       assert.strictEqual((yield* call(url, "/v2/api/webhooks", { headers: {} })).status, 401)
-    }))
+    })
+  )
 })

@@ -54,11 +54,13 @@ export const LinkMessage = Schema.Struct({
 export const LinkAnswer = Schema.Struct({
   need_verify: Schema.optionalKey(Schema.Boolean),
   evm: Schema.optionalKey(Schema.Boolean),
-  transaction: Schema.optionalKey(Schema.Struct({
-    validUntil: Schema.Number,
-    from: Schema.optionalKey(Schema.String),
-    messages: Schema.Array(LinkMessage)
-  })),
+  transaction: Schema.optionalKey(
+    Schema.Struct({
+      validUntil: Schema.Number,
+      from: Schema.optionalKey(Schema.String),
+      messages: Schema.Array(LinkMessage)
+    })
+  ),
   confirm_method: Schema.optionalKey(Schema.String),
   confirm_params: Schema.optionalKey(Schema.Record(Schema.String, Schema.Unknown))
 })

@@ -46,7 +46,10 @@ export const REQUIRED_COOKIES = ["stel_ssid", "stel_dt", "stel_token", "stel_ton
 /** Names of required cookies missing from a Cookie header (never the values). */
 export const missingCookies = (header: string): ReadonlyArray<string> => {
   const names = new Set(
-    header.split(";").map((part) => part.split("=")[0]?.trim() ?? "").filter((name) => name.length > 0)
+    header
+      .split(";")
+      .map((part) => part.split("=")[0]?.trim() ?? "")
+      .filter((name) => name.length > 0)
   )
   return REQUIRED_COOKIES.filter((name) => !names.has(name))
 }
@@ -67,24 +70,36 @@ const checkedCookies = (name: string) =>
 const MoreSessions: Config.Config<ReadonlyArray<FragmentSession>> = Config.String("FRAGMENT_SESSIONS").pipe(
   Config.withDefault(""),
   Config.mapEffect((text) => {
-    const names = text.split(",").map((n) => n.trim()).filter((n) => n.length > 0)
+    const names = text
+      .split(",")
+      .map((n) => n.trim())
+      .filter((n) => n.length > 0)
     const bad = names.find((n) => !/^[A-Za-z0-9_]{1,32}$/.test(n) || n.toLowerCase() === MAIN_SESSION)
     return bad === undefined
       ? Effect.succeed(names)
-      : Effect.fail(configError(`FRAGMENT_SESSIONS: "${bad}" is not a session name (letters, digits, _; not "${MAIN_SESSION}")`))
+      : Effect.fail(
+          configError(`FRAGMENT_SESSIONS: "${bad}" is not a session name (letters, digits, _; not "${MAIN_SESSION}")`)
+        )
   }),
   Config.flatMap((names) =>
-    Config.all(names.map((name) =>
-      checkedCookies(`FRAGMENT_COOKIES_${name.toUpperCase()}`).pipe(Config.map((cookies): FragmentSession => ({ label: name, cookies })))
-    ))
+    Config.all(
+      names.map((name) =>
+        checkedCookies(`FRAGMENT_COOKIES_${name.toUpperCase()}`).pipe(
+          Config.map((cookies): FragmentSession => ({ label: name, cookies }))
+        )
+      )
+    )
   )
 )
 
 const Proxy = Config.option(Config.Redacted("FRAGMENT_PROXY")).pipe(
   Config.mapEffect((proxy) => {
     if (Option.isNone(proxy)) return Effect.succeed(undefined)
-    const ok = URL.canParse(Redacted.value(proxy.value)) && /^https?:$/.test(new URL(Redacted.value(proxy.value)).protocol)
-    return ok ? Effect.succeed(proxy.value) : Effect.fail(configError("FRAGMENT_PROXY must be an http:// or https:// URL"))
+    const ok =
+      URL.canParse(Redacted.value(proxy.value)) && /^https?:$/.test(new URL(Redacted.value(proxy.value)).protocol)
+    return ok
+      ? Effect.succeed(proxy.value)
+      : Effect.fail(configError("FRAGMENT_PROXY must be an http:// or https:// URL"))
   })
 )
 
@@ -99,7 +114,7 @@ export const FragmentConfig: Config.Config<FragmentOptions> = Config.all({
   proxy: Proxy,
   sessionHold: Config.Duration("FRAGMENT_SESSION_HOLD").pipe(Config.withDefault(Duration.minutes(3))),
   sessionWait: Config.Duration("FRAGMENT_SESSION_WAIT").pipe(Config.withDefault(Duration.seconds(30)))
-}).pipe(Config.map(({ proxy, ...rest }) => proxy === undefined ? rest : { ...rest, proxy }))
+}).pipe(Config.map(({ proxy, ...rest }) => (proxy === undefined ? rest : { ...rest, proxy })))
 
 /** Every session of the options, the main one first. */
 export const sessionsOf = (options: FragmentOptions): ReadonlyArray<FragmentSession> => [

@@ -43,12 +43,15 @@ export const makeFragmentDelivery = (transport: FragmentTransport) => {
   const trackedOf = (reqId: string): Tracked => {
     const known = tracked.get(reqId)
     if (known !== undefined) return known
-    const fresh: Tracked = { memo: { dh: stateNonce(), confirmMethod: "confirmReq", confirmParams: { id: reqId } }, mode: "new" }
+    const fresh: Tracked = {
+      memo: { dh: stateNonce(), confirmMethod: "confirmReq", confirmParams: { id: reqId } },
+      mode: "new"
+    }
     tracked.set(reqId, fresh)
     return fresh
   }
 
-  const report = Effect.fn("FragmentDelivery.report")(function*(request: ConfirmRequest & { readonly boc: string }) {
+  const report = Effect.fn("FragmentDelivery.report")(function* (request: ConfirmRequest & { readonly boc: string }) {
     const flow = flowOf(request.kind)
     const entry = trackedOf(request.reqId)
     const fields: Record<string, string | number> = { boc: request.boc, device: deviceJson() }
@@ -70,13 +73,14 @@ export const makeFragmentDelivery = (transport: FragmentTransport) => {
   })
 
   /** One look at the session's page state; `mode` "done" means its latest purchase was delivered. */
-  const readState = Effect.fn("FragmentDelivery.readState")(function*(request: ConfirmRequest) {
+  const readState = Effect.fn("FragmentDelivery.readState")(function* (request: ConfirmRequest) {
     const flow = flowOf(request.kind)
     const entry = trackedOf(request.reqId)
-    const fields: FormFields = flow.kind === "ton" ? { mode: entry.mode } : { mode: entry.mode, lv: "false", dh: entry.memo.dh }
-    const state = yield* transport.call(flow.page, flow.stateMethod, fields).pipe(
-      Effect.flatMap(decodeAnswer(StateAnswer, flow.stateMethod))
-    )
+    const fields: FormFields =
+      flow.kind === "ton" ? { mode: entry.mode } : { mode: entry.mode, lv: "false", dh: entry.memo.dh }
+    const state = yield* transport
+      .call(flow.page, flow.stateMethod, fields)
+      .pipe(Effect.flatMap(decodeAnswer(StateAnswer, flow.stateMethod)))
     if (state.mode !== undefined) entry.mode = state.mode
     if (state.mode === "done") tracked.delete(request.reqId)
     return entry.mode

@@ -7,7 +7,7 @@ import { MarketplaceError, type MarketplaceErrorReason } from "@resale/core/port
 /** Fragment's answer to a stale or foreign api hash; the transport refreshes the hash once. */
 export const STALE_HASH = "Bad request"
 
-const HTML_ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'" }
+const HTML_ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" }
 
 /** Fragment HTML-escapes some texts ("can&#39;t"); strip tags and cap the length for logs. */
 export const cleanFragmentText = (text: string): string =>

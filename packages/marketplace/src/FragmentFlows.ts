@@ -60,6 +60,9 @@ export const STARS_MAX = 10_000_000
 
 /** "@name", "name" and "t.me/name" all mean the username "name". */
 export const normalizeUsername = (input: string): string | undefined => {
-  const name = input.trim().replace(/^(https?:\/\/)?t\.me\//i, "").replace(/^@/, "")
+  const name = input
+    .trim()
+    .replace(/^(https?:\/\/)?t\.me\//i, "")
+    .replace(/^@/, "")
   return /^[A-Za-z][A-Za-z0-9_]{3,31}$/.test(name) ? name : undefined
 }

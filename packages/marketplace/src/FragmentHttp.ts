@@ -16,23 +16,26 @@ const POOL = { keepAliveTimeout: 10_000, connections: 8 }
 
 const makeDispatcher = (options: FragmentOptions): Effect.Effect<Dispatcher, never, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.sync((): Dispatcher =>
-      options.proxy === undefined
-        ? new Agent(POOL)
-        // a tunnel for plain http:// targets too (the simulator), as for https://fragment.com
-        : new ProxyAgent({ uri: Redacted.value(options.proxy), proxyTunnel: true, ...POOL })
+    Effect.sync(
+      (): Dispatcher =>
+        options.proxy === undefined
+          ? new Agent(POOL)
+          : // a tunnel for plain http:// targets too (the simulator), as for https://fragment.com
+            new ProxyAgent({ uri: Redacted.value(options.proxy), proxyTunnel: true, ...POOL })
     ),
     (dispatcher) => Effect.promise(() => dispatcher.close())
   ).pipe(
     Effect.tap(() =>
-      options.proxy === undefined ? Effect.void : Effect.logInfo("Fragment calls go through FRAGMENT_PROXY").pipe(
-        Effect.annotateLogs({ proxy: proxyHost(options.proxy) })
-      )
+      options.proxy === undefined
+        ? Effect.void
+        : Effect.logInfo("Fragment calls go through FRAGMENT_PROXY").pipe(
+            Effect.annotateLogs({ proxy: proxyHost(options.proxy) })
+          )
     )
   )
 
 export const makeFragmentHttp = (options: FragmentOptions): Effect.Effect<HttpClient.HttpClient, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const dispatcher = yield* makeDispatcher(options)
     const client = yield* NodeHttpClient.makeUndici.pipe(Effect.provideService(NodeHttpClient.Dispatcher, dispatcher))
     const redacted = [...(yield* UrlParams.CurrentRedactedNames), "hash"]
@@ -40,7 +43,8 @@ export const makeFragmentHttp = (options: FragmentOptions): Effect.Effect<HttpCl
       response.pipe(
         Effect.provideService(HttpClient.TracerPropagationEnabled, false),
         Effect.provideService(UrlParams.CurrentRedactedNames, redacted)
-      ))
+      )
+    )
   })
 
 /** host:port of the proxy for logs (never its credentials). */

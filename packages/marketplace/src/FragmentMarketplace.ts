@@ -24,48 +24,77 @@ import { makeMemorySessions } from "./MemorySessions.ts"
 
 const rejected = (message: string) => new MarketplaceError({ reason: "Rejected", message })
 
-export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(function*(options: FragmentOptions) {
+export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(function* (options: FragmentOptions) {
   const client = yield* makeFragmentHttp(options)
   const shared = yield* Effect.serviceOption(MarketplaceSessions)
   if (Option.isNone(shared)) {
-    yield* Effect.logWarning("Fragment purchases are serialized per session in this process only (no shared MarketplaceSessions)")
+    yield* Effect.logWarning(
+      "Fragment purchases are serialized per session in this process only (no shared MarketplaceSessions)"
+    )
   }
   const pool = makeSessionPool(options, client, Option.getOrElse(shared, makeMemorySessions))
 
-  const lookupRecipient = Effect.fn("Marketplace.lookupRecipient")(function*(kind: PurchaseKind, username: string) {
+  const lookupRecipient = Effect.fn("Marketplace.lookupRecipient")(function* (kind: PurchaseKind, username: string) {
     return yield* pool.lookup(kind, username)
   })
 
-  const quoteStars = Effect.fn("Marketplace.quoteStars")(function*(request: StarsQuoteRequest) {
+  const quoteStars = Effect.fn("Marketplace.quoteStars")(function* (request: StarsQuoteRequest) {
     const { quantity } = request
     if (!Number.isSafeInteger(quantity) || quantity < STARS_MIN || quantity > STARS_MAX) {
       return yield* rejected(`Stars quantity must be a whole number from ${STARS_MIN} to ${STARS_MAX}`)
     }
-    return yield* pool.quote(StarsFlow, request.username, { quantity: "" }, { quantity, payment_method: "ton" }, request.payer, request.batched === true)
+    return yield* pool.quote(
+      StarsFlow,
+      request.username,
+      { quantity: "" },
+      { quantity, payment_method: "ton" },
+      request.payer,
+      request.batched === true
+    )
   })
 
-  const quotePremium = Effect.fn("Marketplace.quotePremium")(function*(request: PremiumQuoteRequest) {
+  const quotePremium = Effect.fn("Marketplace.quotePremium")(function* (request: PremiumQuoteRequest) {
     const { months } = request
     if (months !== 3 && months !== 6 && months !== 12) return yield* rejected("Premium lasts 3, 6 or 12 months")
-    return yield* pool.quote(PremiumFlow, request.username, { months }, { months, payment_method: "ton" }, request.payer, request.batched === true)
+    return yield* pool.quote(
+      PremiumFlow,
+      request.username,
+      { months },
+      { months, payment_method: "ton" },
+      request.payer,
+      request.batched === true
+    )
   })
 
-  const quoteTonTopup = Effect.fn("Marketplace.quoteTonTopup")(function*(request: TonTopupQuoteRequest) {
+  const quoteTonTopup = Effect.fn("Marketplace.quoteTonTopup")(function* (request: TonTopupQuoteRequest) {
     const { amount } = request
     if (amount < NANOTON_PER_TON || amount % NANOTON_PER_TON !== 0n) {
       return yield* rejected("Fragment tops up whole TON only, at least 1 TON")
     }
-    return yield* pool.quote(TonTopupFlow, request.username, {}, { amount: String(amount / NANOTON_PER_TON) }, request.payer)
+    return yield* pool.quote(
+      TonTopupFlow,
+      request.username,
+      {},
+      { amount: String(amount / NANOTON_PER_TON) },
+      request.payer
+    )
   })
 
-  return Marketplace.of({ lookupRecipient, quoteStars, quotePremium, quoteTonTopup, confirm: pool.confirm, cancel: pool.cancel })
+  return Marketplace.of({
+    lookupRecipient,
+    quoteStars,
+    quotePremium,
+    quoteTonTopup,
+    confirm: pool.confirm,
+    cancel: pool.cancel
+  })
 })
 
 export class FragmentMarketplace {
   /** From configuration: FRAGMENT_URL, FRAGMENT_COOKIES (required), FRAGMENT_COOKIES_*, FRAGMENT_PROXY, ... */
   static readonly layer = Layer.effect(
     Marketplace,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       return yield* makeFragmentMarketplace(yield* FragmentConfig)
     })
   )

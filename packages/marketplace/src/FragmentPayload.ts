@@ -64,8 +64,11 @@ export const readCommentPayload = (payload: string): Effect.Effect<CommentPayloa
     const parsed = parseCommentPayload(payload)
     return parsed === undefined
       ? Effect.fail(
-        new MarketplaceError({ reason: "Unavailable", message: "Fragment returned a payment payload without a Ref# comment" })
-      )
+          new MarketplaceError({
+            reason: "Unavailable",
+            message: "Fragment returned a payment payload without a Ref# comment"
+          })
+        )
       : Effect.succeed(parsed)
   })
 
@@ -91,7 +94,5 @@ export const encodeCommentPayload = (
   const root = beginCell().storeUint(0, 32).storeBuffer(chunks[0]!)
   const cell = (tail === undefined ? root : root.storeRef(tail)).endCell()
   const base64 = cell.toBoc({ idx: false, crc32: false }).toString("base64")
-  return options.urlSafe === true
-    ? base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")
-    : base64
+  return options.urlSafe === true ? base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "") : base64
 }

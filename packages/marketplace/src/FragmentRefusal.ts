@@ -25,7 +25,8 @@ const fragmentError = (text: string): string | undefined => Option.getOrUndefine
 /** Which edge refused, for the log line (names only, never a body). */
 const edgeOf = (headers: Answer["headers"], text: string): string => {
   const name = headers["server"] ?? ""
-  if (headers["cf-ray"] !== undefined || /cloudflare/i.test(name) || /cf-chl|just a moment/i.test(text)) return "cloudflare"
+  if (headers["cf-ray"] !== undefined || /cloudflare/i.test(name) || /cf-chl|just a moment/i.test(text))
+    return "cloudflare"
   return name.length > 0 ? name.slice(0, 40) : "unknown"
 }
 
@@ -39,13 +40,17 @@ export const refusalOf = (answer: Answer, what: string) => {
   if (own !== undefined) return (_session: string) => Effect.fail(fromFragmentError(what, own))
   const edge = edgeOf(answer.headers, answer.text)
   return (session: string) =>
-    Effect.logWarning("Fragment blocked the request (HTTP 403, not a session problem); route it through FRAGMENT_PROXY").pipe(
+    Effect.logWarning(
+      "Fragment blocked the request (HTTP 403, not a session problem); route it through FRAGMENT_PROXY"
+    ).pipe(
       Effect.annotateLogs({ session, call: what, edge }),
-      Effect.andThen(Effect.fail(
-        new MarketplaceError({
-          reason: "Blocked",
-          message: `Fragment ${what} was blocked before the session was checked (HTTP 403 from ${edge}); not a session problem`
-        })
-      ))
+      Effect.andThen(
+        Effect.fail(
+          new MarketplaceError({
+            reason: "Blocked",
+            message: `Fragment ${what} was blocked before the session was checked (HTTP 403 from ${edge}); not a session problem`
+          })
+        )
+      )
     )
 }

@@ -27,7 +27,11 @@ import { type FormFields, makeFragmentTransport } from "./FragmentTransport.ts"
 /** Pause between two looks for a free session. */
 const TAKE_EVERY = Duration.millis(100)
 
-export const makeSessionPool = (options: FragmentOptions, client: HttpClient.HttpClient, store: MarketplaceSessions["Service"]) => {
+export const makeSessionPool = (
+  options: FragmentOptions,
+  client: HttpClient.HttpClient,
+  store: MarketplaceSessions["Service"]
+) => {
   const holdMillis = Duration.toMillis(Duration.fromInputUnsafe(options.sessionHold ?? Duration.minutes(3)))
   const waitMillis = Duration.toMillis(Duration.fromInputUnsafe(options.sessionWait ?? Duration.seconds(30)))
   const engines = sessionsOf(options).map((session) => {
@@ -51,12 +55,15 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
   const quoting = new Set<string>()
 
   /** A free session, held for `holder`; waits up to `sessionWait` while every session is busy. */
-  const take = Effect.fn("FragmentSessions.take")(function*(holder: string) {
+  const take = Effect.fn("FragmentSessions.take")(function* (holder: string) {
     const deadline = (yield* Clock.currentTimeMillis) + waitMillis
     while (true) {
       const now = yield* Clock.currentTimeMillis
       const rotated = engines.map((_, i) => (nextStart + i) % engines.length)
-      const order = [...rotated.filter((i) => !quoting.has(engines[i]!.label)), ...rotated.filter((i) => quoting.has(engines[i]!.label))]
+      const order = [
+        ...rotated.filter((i) => !quoting.has(engines[i]!.label)),
+        ...rotated.filter((i) => quoting.has(engines[i]!.label))
+      ]
       for (const index of order) {
         const engine = engines[index]!
         if (yield* store.take(engine.label, holder, new Date(now), holdUntil(now))) {
@@ -74,7 +81,7 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
     }
   })
 
-  const quoteOnce = Effect.fn("FragmentSessions.quote")(function*(
+  const quoteOnce = Effect.fn("FragmentSessions.quote")(function* (
     flow: FragmentFlow,
     username: string,
     searchFields: FormFields,
@@ -99,26 +106,40 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
     initFields: FormFields,
     payer: PayerAccount,
     batched: boolean
-  ) => Effect.gen(function*() {
-    let holder = taken
-    const opened = (reqId: string) =>
-      Effect.gen(function*() {
-        const now = yield* Clock.currentTimeMillis
-        const still = yield* store.opened(engine.label, holder, reqId, holdUntil(now))
-        if (!still) return yield* new MarketplaceError({ reason: "Unavailable", message: "The Fragment session's hold ran out during the quote" })
-        holder = reqId
+  ) =>
+    Effect.gen(function* () {
+      let holder = taken
+      const opened = (reqId: string) =>
+        Effect.gen(function* () {
+          const now = yield* Clock.currentTimeMillis
+          const still = yield* store.opened(engine.label, holder, reqId, holdUntil(now))
+          if (!still)
+            return yield* new MarketplaceError({
+              reason: "Unavailable",
+              message: "The Fragment session's hold ran out during the quote"
+            })
+          holder = reqId
+        })
+      const quoted = yield* engine.purchase
+        .quote(flow, username, searchFields, initFields, payer, { opened })
+        .pipe(Effect.tapError(() => Effect.suspend(() => store.release(engine.label, holder))))
+      const payment = quoted.payment
+      engine.delivery.remember(payment.reqId, quoted.memo)
+      const record = store.record({
+        reqId: payment.reqId,
+        session: engine.label,
+        ref: payment.ref,
+        payTo: payment.address,
+        amount: payment.amount
       })
-    const quoted = yield* engine.purchase.quote(flow, username, searchFields, initFields, payer, { opened }).pipe(
-      Effect.tapError(() => Effect.suspend(() => store.release(engine.label, holder)))
-    )
-    const payment = quoted.payment
-    engine.delivery.remember(payment.reqId, quoted.memo)
-    const record = store.record({ reqId: payment.reqId, session: engine.label, ref: payment.ref, payTo: payment.address, amount: payment.amount })
-    // A batched purchase lets the next quote have the session now: many invoices wait for one message.
-    // Both statements at once (neither needs the other): one round trip less while the session is held.
-    yield* Effect.all([record, batched ? store.release(engine.label, holder) : Effect.void], { concurrency: 2, discard: true })
-    return payment
-  })
+      // A batched purchase lets the next quote have the session now: many invoices wait for one message.
+      // Both statements at once (neither needs the other): one round trip less while the session is held.
+      yield* Effect.all([record, batched ? store.release(engine.label, holder) : Effect.void], {
+        concurrency: 2,
+        discard: true
+      })
+      return payment
+    })
 
   const quote = (...args: Parameters<typeof quoteOnce>) => local.withPermit(quoteOnce(...args))
 
@@ -126,11 +147,16 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
   const engineOf = (session: string | undefined): Engine | undefined =>
     session === undefined ? (engines.length === 1 ? engines[0] : undefined) : engines.find((e) => e.label === session)
 
-  const confirm = Effect.fn("FragmentSessions.confirm")(function*(request: ConfirmRequest) {
+  const confirm = Effect.fn("FragmentSessions.confirm")(function* (request: ConfirmRequest) {
     const known = Option.getOrUndefined(yield* store.purchase(request.reqId))
     const engine = engineOf(known?.session)
     if (engine === undefined) {
-      return Unattributable(request.reqId, request.ref, known?.confirm ?? "unsent", "the Fragment session of this invoice is not known here")
+      return Unattributable(
+        request.reqId,
+        request.ref,
+        known?.confirm ?? "unsent",
+        "the Fragment session of this invoice is not known here"
+      )
     }
     let confirmed = known?.confirm ?? "unsent"
     if (request.boc !== undefined && confirmed !== "accepted") {
@@ -149,20 +175,18 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
       )
     }
     // a hold taken just for this read ends with it; a live purchase keeps its hold until done
-    const mode = yield* engine.delivery.readState(request).pipe(
-      Effect.ensuring(mine === "taken" ? store.release(engine.label, request.reqId) : Effect.void)
-    )
+    const mode = yield* engine.delivery
+      .readState(request)
+      .pipe(Effect.ensuring(mine === "taken" ? store.release(engine.label, request.reqId) : Effect.void))
     if (mode !== "done") return Pending(request.reqId, request.ref, mode, confirmed)
     yield* store.release(engine.label, request.reqId)
     return Delivered(request.reqId, request.ref)
   })
 
-  const cancel = Effect.fn("FragmentSessions.cancel")(function*(kind: PurchaseKind, reqId: string) {
+  const cancel = Effect.fn("FragmentSessions.cancel")(function* (kind: PurchaseKind, reqId: string) {
     const known = Option.getOrUndefined(yield* store.purchase(reqId))
     const engine = engineOf(known?.session) ?? engines[0]!
-    yield* engine.purchase.cancel(flowOf(kind), reqId).pipe(
-      Effect.ensuring(store.release(engine.label, reqId))
-    )
+    yield* engine.purchase.cancel(flowOf(kind), reqId).pipe(Effect.ensuring(store.release(engine.label, reqId)))
     engine.delivery.forget(reqId)
   })
 
@@ -171,7 +195,7 @@ export const makeSessionPool = (options: FragmentOptions, client: HttpClient.Htt
    * page's `mode=new` state call before its search is assumed not to disturb a purchase in progress;
    * if it did, that purchase would still settle on its own evidence).
    */
-  const lookup = Effect.fn("FragmentSessions.lookup")(function*(kind: PurchaseKind, username: string) {
+  const lookup = Effect.fn("FragmentSessions.lookup")(function* (kind: PurchaseKind, username: string) {
     const engine = engines[nextStart % engines.length]!
     return yield* engine.purchase.lookup(flowOf(kind), username)
   })

@@ -26,7 +26,11 @@ export interface FragmentTransport {
   /** the session's label (logged; never its cookies) */
   readonly session: string
   /** One api call; `{"error": ...}` answers arrive as a mapped `MarketplaceError`. */
-  readonly call: (page: FragmentPage, method: string, fields: FormFields) => Effect.Effect<FragmentAnswer, MarketplaceError>
+  readonly call: (
+    page: FragmentPage,
+    method: string,
+    fields: FormFields
+  ) => Effect.Effect<FragmentAnswer, MarketplaceError>
 }
 
 /** One answer read whole within its attempt. */
@@ -68,9 +72,13 @@ export const makeFragmentTransport = (
         Effect.map(response.text, (text): RawResponse => ({ status: response.status, headers: response.headers, text }))
       ),
       retrying(policy),
-      Effect.mapError((error) => Cause.isTimeoutError(error) ? timeout(waited) : unavailable("Fragment is unreachable")),
+      Effect.mapError((error) =>
+        Cause.isTimeoutError(error) ? timeout(waited) : unavailable("Fragment is unreachable")
+      ),
       Effect.flatMap((res) =>
-        res.status === 429 ? Effect.fail(unavailable("Fragment rate limit persisted after retries")) : Effect.succeed(res)
+        res.status === 429
+          ? Effect.fail(unavailable("Fragment rate limit persisted after retries"))
+          : Effect.succeed(res)
       )
     )
 
@@ -82,10 +90,14 @@ export const makeFragmentTransport = (
     referer: `${base}${page}`
   })
 
-  const loadHash = Effect.fn("FragmentTransport.loadHash")(function*(page: FragmentPage) {
-    const res = yield* send(HttpClientRequest.get(`${base}${page}`).pipe(
-      HttpClientRequest.setHeaders(headers(page, { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" }))
-    ))
+  const loadHash = Effect.fn("FragmentTransport.loadHash")(function* (page: FragmentPage) {
+    const res = yield* send(
+      HttpClientRequest.get(`${base}${page}`).pipe(
+        HttpClientRequest.setHeaders(
+          headers(page, { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" })
+        )
+      )
+    )
     const refused = refusalOf(res, `page ${page}`)
     if (refused !== undefined) return yield* refused(session.label)
     if (res.status >= 500) return yield* unavailable(`Fragment page ${page} answered HTTP ${res.status}`)
@@ -96,30 +108,37 @@ export const makeFragmentTransport = (
     return hash
   })
 
-  const post = Effect.fn("FragmentTransport.post")(
-    function*(page: FragmentPage, hash: string, method: string, fields: FormFields) {
-      const body = new URLSearchParams({ method })
-      for (const [key, value] of Object.entries(fields)) body.set(key, String(value))
-      const res = yield* send(HttpClientRequest.post(`${base}/api`).pipe(
+  const post = Effect.fn("FragmentTransport.post")(function* (
+    page: FragmentPage,
+    hash: string,
+    method: string,
+    fields: FormFields
+  ) {
+    const body = new URLSearchParams({ method })
+    for (const [key, value] of Object.entries(fields)) body.set(key, String(value))
+    const res = yield* send(
+      HttpClientRequest.post(`${base}/api`).pipe(
         HttpClientRequest.setUrlParam("hash", hash),
-        HttpClientRequest.setHeaders(headers(page, {
-          accept: "application/json, text/javascript, */*; q=0.01",
-          origin: base,
-          "x-requested-with": "XMLHttpRequest",
-          "sec-fetch-dest": "empty",
-          "sec-fetch-mode": "cors",
-          "sec-fetch-site": "same-origin"
-        })),
+        HttpClientRequest.setHeaders(
+          headers(page, {
+            accept: "application/json, text/javascript, */*; q=0.01",
+            origin: base,
+            "x-requested-with": "XMLHttpRequest",
+            "sec-fetch-dest": "empty",
+            "sec-fetch-mode": "cors",
+            "sec-fetch-site": "same-origin"
+          })
+        ),
         HttpClientRequest.bodyText(body.toString(), "application/x-www-form-urlencoded; charset=UTF-8")
-      ))
-      const refused = refusalOf(res, method)
-      if (refused !== undefined) return yield* refused(session.label)
-      if (res.status !== 200) return yield* unavailable(`Fragment ${method} answered HTTP ${res.status}`)
-      return yield* decodeApiAnswer(method, res.text)
-    }
-  )
+      )
+    )
+    const refused = refusalOf(res, method)
+    if (refused !== undefined) return yield* refused(session.label)
+    if (res.status !== 200) return yield* unavailable(`Fragment ${method} answered HTTP ${res.status}`)
+    return yield* decodeApiAnswer(method, res.text)
+  })
 
-  const call = Effect.fn("FragmentTransport.call")(function*(page: FragmentPage, method: string, fields: FormFields) {
+  const call = Effect.fn("FragmentTransport.call")(function* (page: FragmentPage, method: string, fields: FormFields) {
     const hash = hashes.get(page) ?? (yield* loadHash(page))
     let answer = yield* post(page, hash, method, fields)
     if (answer["error"] === STALE_HASH) {

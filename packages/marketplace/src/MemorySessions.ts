@@ -75,7 +75,8 @@ export const makeMemorySessions = (): MarketplaceSessions["Service"] => {
       Effect.sync(() => {
         const known = purchases.get(reqId)
         // an accepted message stays accepted: a later failed re-report does not undo the proof
-        if (known !== undefined && known.confirm !== "accepted") purchases.set(reqId, { ...known, confirm: outcome, confirmNote: note })
+        if (known !== undefined && known.confirm !== "accepted")
+          purchases.set(reqId, { ...known, confirm: outcome, confirmNote: note })
       })
   })
 }

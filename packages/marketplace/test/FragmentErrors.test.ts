@@ -33,31 +33,36 @@ describe("Fragment error texts", () => {
 
 describe("Fragment failures through the adapter", () => {
   it.live("unknown users and non-users are RecipientNotFound", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.unknownUser("ghost_user")
       sim.control.nonUser("some_channel")
       const ghost = yield* Effect.flip(market.quoteStars({ username: "ghost_user", quantity: 50, payer }))
       const channel = yield* Effect.flip(market.lookupRecipient("premium", "@some_channel"))
       const junk = yield* Effect.flip(market.lookupRecipient("stars", "not a name!"))
-      assert.deepStrictEqual([ghost.reason, channel.reason, junk.reason], ["RecipientNotFound", "RecipientNotFound", "RecipientNotFound"])
+      assert.deepStrictEqual(
+        [ghost.reason, channel.reason, junk.reason],
+        ["RecipientNotFound", "RecipientNotFound", "RecipientNotFound"]
+      )
       assert.strictEqual(ghost.message, "Fragment searchStarsRecipient: No Telegram users found.")
       // an invalid username never reaches Fragment
       assert.strictEqual(sim.control.calls("searchStarsRecipient").length, 1)
       assert.strictEqual(sim.control.invoices().length, 0)
-    }))
+    })
+  )
 
   it.live("a premium recipient who already has Premium is AlreadySubscribed", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.subscribed("has_premium")
       const error = yield* Effect.flip(market.quotePremium({ username: "has_premium", months: 6, payer }))
       assert.strictEqual(error.reason, "AlreadySubscribed")
       assert.include(error.message, "already subscribed")
-    }))
+    })
+  )
 
   it.live("need_verify is NeedVerify and the opened invoice is cancelled", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.set({ needVerify: true })
       const error = yield* Effect.flip(market.quoteStars({ username: "kyc_needed", quantity: 50, payer }))
@@ -65,10 +70,11 @@ describe("Fragment failures through the adapter", () => {
       const [invoice] = sim.control.invoices()
       assert.strictEqual(invoice?.status, "cancelled")
       assert.strictEqual(sim.control.calls("cancelInvoice")[0]?.fields["req_id"], invoice?.reqId)
-    }))
+    })
+  )
 
   it.live("Access denied and foreign cookies are SessionExpired", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.set({ sessionExpired: true })
       const denied = yield* Effect.flip(market.quoteStars({ username: "any_user", quantity: 50, payer }))
@@ -76,14 +82,18 @@ describe("Fragment failures through the adapter", () => {
 
       // cookies another Fragment issued: the page hands out an anonymous session whose hash we cannot use
       const stranger = yield* simulated()
-      const other = yield* makeFragmentMarketplace({ ...stranger.sim.fragmentOptions(), cookies: Redacted.make(sim.cookies) })
+      const other = yield* makeFragmentMarketplace({
+        ...stranger.sim.fragmentOptions(),
+        cookies: Redacted.make(sim.cookies)
+      })
       const foreign = yield* Effect.flip(other.lookupRecipient("stars", "any_user"))
       assert.strictEqual(foreign.reason, "SessionExpired")
       assert.strictEqual(stranger.sim.control.pageLoads().length, 2)
-    }))
+    })
+  )
 
   it.live("a session without stel_ton_token may search but not buy", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim } = yield* simulated()
       const cookies = sim.cookies.replace(/stel_ton_token=[0-9a-f]+/, "stel_ton_token=0000")
       const market = yield* makeFragmentMarketplace({ ...sim.fragmentOptions(), cookies: Redacted.make(cookies) })
@@ -92,10 +102,11 @@ describe("Fragment failures through the adapter", () => {
       const error = yield* Effect.flip(market.quoteStars({ username: "searchable", quantity: 50, payer }))
       assert.strictEqual(error.reason, "SessionExpired")
       assert.strictEqual(error.message, "Fragment initBuyStarsRequest: Access denied")
-    }))
+    })
+  )
 
   it.live("refusals are Rejected: cannot gift, price changed, bad quantity, fractional TON, bad payer", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.cannotGift("no_gifts")
       const cannot = yield* Effect.flip(market.quoteStars({ username: "no_gifts", quantity: 50, payer }))
@@ -116,36 +127,44 @@ describe("Fragment failures through the adapter", () => {
       assert.deepStrictEqual([tooFew.reason, fraction.reason, badPayer.reason], ["Rejected", "Rejected", "Rejected"])
       // refused locally, before any call
       assert.strictEqual(sim.control.calls().length, before)
-    }))
+    })
+  )
 
   it.live("a failed confirmReq does not fail confirm; delivery still follows the state", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       const payment = yield* market.quoteStars({ username: "confirm_fails", quantity: 50, payer })
       sim.control.set({ confirmError: true })
       const first = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref, boc: signedBoc })
       // Fragment's refusal is recorded as this invoice's evidence
-      assert.deepStrictEqual(first, { _tag: "Pending", reqId: payment.reqId, ref: payment.ref, mode: "new", confirm: "refused" })
+      assert.deepStrictEqual(first, {
+        _tag: "Pending",
+        reqId: payment.reqId,
+        ref: payment.ref,
+        mode: "new",
+        confirm: "refused"
+      })
       sim.control.markPaid(payment.ref)
       const second = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref, boc: signedBoc })
       const third = yield* market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref })
       assert.deepStrictEqual([second._tag, third._tag], ["Pending", "Delivered"])
       // retried because the first report failed
       assert.strictEqual(sim.control.calls("confirmReq").length, 2)
-    }))
+    })
+  )
 
   it.live("a never-finishing purchase stays Pending in processing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.set({ neverFinish: true })
       const payment = yield* market.quoteStars({ username: "stuck_order", quantity: 50, payer })
       const states = yield* Effect.forEach([1, 2, 3, 4], () =>
-        market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref, boc: signedBoc }))
-      assert.deepStrictEqual(states.map((s) => s._tag === "Pending" ? s.mode : "delivered"), [
-        "processing",
-        "processing",
-        "processing",
-        "processing"
-      ])
-    }))
+        market.confirm({ kind: "stars", reqId: payment.reqId, ref: payment.ref, boc: signedBoc })
+      )
+      assert.deepStrictEqual(
+        states.map((s) => (s._tag === "Pending" ? s.mode : "delivered")),
+        ["processing", "processing", "processing", "processing"]
+      )
+    })
+  )
 })

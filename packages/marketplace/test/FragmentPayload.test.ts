@@ -13,7 +13,10 @@ const handBuilt = (parts: ReadonlyArray<string>): string => {
     tail = (tail === undefined ? b : b.storeRef(tail)).endCell()
   }
   const root = beginCell().storeUint(0, 32).storeBuffer(Buffer.from(parts[0]!, "utf-8"))
-  return (tail === undefined ? root : root.storeRef(tail)).endCell().toBoc({ idx: false, crc32: false }).toString("base64")
+  return (tail === undefined ? root : root.storeRef(tail))
+    .endCell()
+    .toBoc({ idx: false, crc32: false })
+    .toString("base64")
 }
 
 describe("Fragment payload", () => {
@@ -41,7 +44,10 @@ describe("Fragment payload", () => {
       encodeCommentPayload("Telegram Premium for 1 year \n\nRef#rT5bN8qLk"),
       handBuilt(["Telegram Premium for 1 year \n\nRef#r", "T5bN8qLk"])
     )
-    assert.strictEqual(encodeCommentPayload("50 Telegram Stars \n\nRef#k2J9h3BWx"), handBuilt(["50 Telegram Stars \n\nRef#k2J9h3BWx"]))
+    assert.strictEqual(
+      encodeCommentPayload("50 Telegram Stars \n\nRef#k2J9h3BWx"),
+      handBuilt(["50 Telegram Stars \n\nRef#k2J9h3BWx"])
+    )
   })
 
   it("round-trips long comments over several snake cells, url-safe or not", () => {
@@ -50,7 +56,7 @@ describe("Fragment payload", () => {
       const payload = encodeCommentPayload(comment, { urlSafe })
       assert.deepStrictEqual(parseCommentPayload(payload), { comment, ref: "Ab3Cd4Ef5" })
     }
-    const depth = (cell: Cell): number => cell.refs.length === 0 ? 1 : 1 + depth(cell.refs[0]!)
+    const depth = (cell: Cell): number => (cell.refs.length === 0 ? 1 : 1 + depth(cell.refs[0]!))
     assert.isAtLeast(depth(Cell.fromBase64(encodeCommentPayload(comment))), 3)
   })
 
@@ -58,8 +64,13 @@ describe("Fragment payload", () => {
     const comment = `Подарок ⭐ для друга \n\nRef#Xy9Zz8Ww7`
     const bytes = Buffer.from(comment, "utf-8")
     // byte 5 falls inside the two-byte "д"
-    const raw = beginCell().storeUint(0, 32).storeBuffer(bytes.subarray(0, 5))
-      .storeRef(beginCell().storeBuffer(bytes.subarray(5))).endCell().toBoc().toString("base64")
+    const raw = beginCell()
+      .storeUint(0, 32)
+      .storeBuffer(bytes.subarray(0, 5))
+      .storeRef(beginCell().storeBuffer(bytes.subarray(5)))
+      .endCell()
+      .toBoc()
+      .toString("base64")
     assert.strictEqual(parseCommentPayload(raw)?.comment, comment)
   })
 
@@ -79,10 +90,11 @@ describe("Fragment payload", () => {
   })
 
   it.effect("an unreadable payload fails as Unavailable", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const error = yield* Effect.flip(readCommentPayload("AAAA"))
       assert.strictEqual(error.reason, "Unavailable")
       const ok = yield* readCommentPayload(FIXTURE)
       assert.strictEqual(ok.ref, "Zq7Xw2Lm9")
-    }))
+    })
+  )
 })

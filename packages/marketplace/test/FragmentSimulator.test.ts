@@ -28,12 +28,12 @@ const api = (base: string, hash: string, cookie: string, fields: Record<string, 
       headers: { cookie, "content-type": "application/x-www-form-urlencoded; charset=UTF-8" },
       body: new URLSearchParams(fields).toString()
     })
-    return { status: res.statusCode, json: await res.body.json() as Record<string, unknown> }
+    return { status: res.statusCode, json: (await res.body.json()) as Record<string, unknown> }
   })
 
 describe("Fragment simulator wire format", () => {
   it.live("pages carry ajInit with an escaped apiUrl; hashes are bound to the session", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sim = yield* FragmentSimulator.scoped()
       const page = yield* get(`${sim.url}/premium/gift`, sim.cookies)
       assert.strictEqual(page.status, 200)
@@ -43,23 +43,32 @@ describe("Fragment simulator wire format", () => {
       const otherHash = extractApiHash((yield* get(`${sim.url}/premium/gift`, other)).text)!
       assert.notStrictEqual(hash, otherHash)
 
-      const ok = yield* api(sim.url, hash, sim.cookies, { method: "searchPremiumGiftRecipient", query: "wire_user", months: "3" })
+      const ok = yield* api(sim.url, hash, sim.cookies, {
+        method: "searchPremiumGiftRecipient",
+        query: "wire_user",
+        months: "3"
+      })
       assert.strictEqual(ok.status, 200)
       assert.strictEqual((ok.json["found"] as Record<string, unknown>)["name"], "Wire_user")
-      const foreign = yield* api(sim.url, otherHash, sim.cookies, { method: "searchPremiumGiftRecipient", query: "wire_user" })
+      const foreign = yield* api(sim.url, otherHash, sim.cookies, {
+        method: "searchPremiumGiftRecipient",
+        query: "wire_user"
+      })
       assert.deepStrictEqual(foreign.json, { error: "Bad request" })
       const unknown = yield* api(sim.url, hash, sim.cookies, { method: "doSomethingElse" })
       assert.deepStrictEqual(unknown.json, { error: "Invalid method" })
       sim.control.rotateHash()
       const stale = yield* api(sim.url, hash, sim.cookies, { method: "searchPremiumGiftRecipient", query: "wire_user" })
       assert.deepStrictEqual(stale.json, { error: "Bad request" })
-    }))
+    })
+  )
 
   it.live("QR mode: link without transaction, rawRequest message, checkReq until done", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sim = yield* FragmentSimulator.scoped()
       const hash = extractApiHash((yield* get(`${sim.url}/stars/buy`, sim.cookies)).text)!
-      const call = (fields: Record<string, string>) => api(sim.url, hash, sim.cookies, fields).pipe(Effect.map((r) => r.json))
+      const call = (fields: Record<string, string>) =>
+        api(sim.url, hash, sim.cookies, fields).pipe(Effect.map((r) => r.json))
       const found = yield* call({ method: "searchStarsRecipient", query: "qr_user", quantity: "" })
       const recipient = (found["found"] as Record<string, string>)["recipient"]!
       yield* call({ method: "updateStarsBuyState", mode: "new", lv: "false", dh: "123456789" })
@@ -72,28 +81,39 @@ describe("Fragment simulator wire format", () => {
       const raw = yield* get(`${sim.url}/tonkeeper/rawRequest?id=${reqId}&qr=1`, "")
       const message = JSON.parse(raw.text).body.params.messages[0]
       assert.strictEqual(message.amount, "4609000000")
-      assert.strictEqual(parseCommentPayload(message.payload)?.comment, `500 Telegram Stars \n\nRef#${sim.control.invoice(reqId)!.ref}`)
+      assert.strictEqual(
+        parseCommentPayload(message.payload)?.comment,
+        `500 Telegram Stars \n\nRef#${sim.control.invoice(reqId)!.ref}`
+      )
       assert.deepStrictEqual(yield* call({ method: "checkReq", id: reqId }), { ok: true, confirmed: false })
       sim.control.markPaid(sim.control.invoice(reqId)!.ref)
       // the page polls its state by its dh nonce: new -> processing -> done
       const modes = []
-      for (let i = 0; i < 2; i++) modes.push((yield* call({ method: "updateStarsBuyState", mode: "new", lv: "false", dh: "123456789" }))["mode"])
+      for (let i = 0; i < 2; i++)
+        modes.push((yield* call({ method: "updateStarsBuyState", mode: "new", lv: "false", dh: "123456789" }))["mode"])
       assert.deepStrictEqual(modes, ["processing", "done"])
       assert.deepStrictEqual(yield* call({ method: "checkReq", id: reqId }), { ok: true, confirmed: true })
       const late = yield* call({ method: "cancelInvoice", req_id: reqId })
       assert.deepStrictEqual(late, { error: "Request is already paid." })
-    }))
+    })
+  )
   it.live("EVM payment methods get {ok, evm} instead of a TON message; others are refused", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sim = yield* FragmentSimulator.scoped()
       const hash = extractApiHash((yield* get(`${sim.url}/premium/gift`, sim.cookies)).text)!
-      const call = (fields: Record<string, string>) => api(sim.url, hash, sim.cookies, fields).pipe(Effect.map((r) => r.json))
+      const call = (fields: Record<string, string>) =>
+        api(sim.url, hash, sim.cookies, fields).pipe(Effect.map((r) => r.json))
       const found = yield* call({ method: "searchPremiumGiftRecipient", query: "evm_user", months: "6" })
       const recipient = (found["found"] as Record<string, string>)["recipient"]!
       const refused = yield* call({ method: "initGiftPremiumRequest", recipient, months: "6", payment_method: "card" })
       assert.deepStrictEqual(refused, { error: "Unsupported payment method." })
       const init = yield* call({ method: "initGiftPremiumRequest", recipient, months: "6", payment_method: "usdt_evm" })
-      const account = JSON.stringify({ address: payer.address, publicKey: payer.publicKey, chain: "-239", walletStateInit: payer.walletStateInit })
+      const account = JSON.stringify({
+        address: payer.address,
+        publicKey: payer.publicKey,
+        chain: "-239",
+        walletStateInit: payer.walletStateInit
+      })
       const link = yield* call({
         method: "getGiftPremiumLink",
         id: String(init["req_id"]),
@@ -103,12 +123,13 @@ describe("Fragment simulator wire format", () => {
         device: JSON.stringify({ appName: "Tonkeeper" })
       })
       assert.deepStrictEqual(link, { ok: true, evm: true })
-    }))
+    })
+  )
 })
 
 describe("Fragment simulator in sandbox mode", () => {
   it.live("delivers only once paymentSeen reports the Ref# payment at the sandbox wallet", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const seen = new Set<string>()
       const asked: Array<{ ref: string; amount: bigint; address: string }> = []
       const wallet = "UQCsandboxWalletAddressForTestsOnly000000000000000"
@@ -130,35 +151,40 @@ describe("Fragment simulator in sandbox mode", () => {
       assert.deepStrictEqual([during._tag, after._tag], ["Pending", "Delivered"])
       assert.deepStrictEqual(asked[0], { ref: payment.ref, amount: payment.amount, address: wallet })
       assert.strictEqual(sim.control.invoice(payment.reqId)?.status, "done")
-    }))
+    })
+  )
 
   it.live("the default sandbox wallet is a valid address", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { market } = yield* simulated()
       const payment = yield* market.quoteStars({ username: "default_wallet", quantity: 50, payer })
       assert.strictEqual(payment.address, SANDBOX_FRAGMENT_WALLET)
       assert.match(SANDBOX_FRAGMENT_WALLET, /^UQ[A-Za-z0-9_-]{46}$/)
-    }))
+    })
+  )
 })
 
 describe("FragmentMarketplace.layer from configuration", () => {
   it.live("reads FRAGMENT_URL and FRAGMENT_COOKIES and buys through them", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sim = yield* FragmentSimulator.scoped()
-      const config = ConfigProvider.layer(ConfigProvider.fromEnvRecord({
-        FRAGMENT_URL: `${sim.url}/`,
-        FRAGMENT_COOKIES: sim.cookies,
-        FRAGMENT_TIMEOUT: "3 seconds"
-      }))
-      const payment = yield* Effect.gen(function*() {
+      const config = ConfigProvider.layer(
+        ConfigProvider.fromEnvRecord({
+          FRAGMENT_URL: `${sim.url}/`,
+          FRAGMENT_COOKIES: sim.cookies,
+          FRAGMENT_TIMEOUT: "3 seconds"
+        })
+      )
+      const payment = yield* Effect.gen(function* () {
         const market = yield* Marketplace
         return yield* market.quoteStars({ username: "configured", quantity: 50, payer })
       }).pipe(Effect.provide(FragmentMarketplace.layer.pipe(Layer.provide(config))))
       assert.strictEqual(sim.control.invoice(payment.reqId)?.ref, payment.ref)
-    }))
+    })
+  )
 
   it.live("missing cookies stop the start and name the cookie, never a value", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const provider = ConfigProvider.fromEnvRecord({ FRAGMENT_COOKIES: "stel_ssid=s3cr3tvalue; stel_dt=-300" })
       const error = yield* Effect.flip(FragmentConfig.parse(provider))
       assert.include(String(error), "stel_token, stel_ton_token")
@@ -167,12 +193,13 @@ describe("FragmentMarketplace.layer from configuration", () => {
         ConfigProvider.fromEnvRecord({ FRAGMENT_COOKIES: "stel_ssid=a; stel_dt=b; stel_token=c; stel_ton_token=d" })
       )
       assert.strictEqual(defaults.baseUrl, "https://fragment.com")
-    }))
+    })
+  )
 })
 
 describe("FragmentSandbox.layer", () => {
   it.live("provides the simulator and a Marketplace wired to it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const market = yield* Marketplace
       const sandbox = yield* FragmentSandbox
       const payment = yield* market.quoteTonTopup({ username: "sandbox_layer", amount: nanotonFromDecimal("2"), payer })
@@ -181,5 +208,6 @@ describe("FragmentSandbox.layer", () => {
       const state = yield* market.confirm({ kind: "ton", reqId: payment.reqId, ref: payment.ref })
       assert.strictEqual(state._tag, "Delivered")
       assert.strictEqual(sandbox.control.invoice(payment.reqId)?.status, "done")
-    }).pipe(Effect.provide(FragmentSandbox.layer())))
+    }).pipe(Effect.provide(FragmentSandbox.layer()))
+  )
 })

@@ -15,16 +15,20 @@ describe("Fragment transport", () => {
   })
 
   it.live("loads each page's hash once and reuses it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       yield* market.lookupRecipient("stars", "first_one")
       yield* market.lookupRecipient("stars", "second_one")
       yield* market.lookupRecipient("premium", "third_one")
-      assert.deepStrictEqual(sim.control.pageLoads().map((p) => p.page), ["/stars/buy", "/premium/gift"])
-    }))
+      assert.deepStrictEqual(
+        sim.control.pageLoads().map((p) => p.page),
+        ["/stars/buy", "/premium/gift"]
+      )
+    })
+  )
 
   it.live("a stale hash is refreshed once and the call retried", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       yield* market.lookupRecipient("stars", "before_rotation")
       sim.control.rotateHash()
@@ -35,29 +39,38 @@ describe("Fragment transport", () => {
       assert.notStrictEqual(loads[0]!.hash, loads[1]!.hash)
       // exactly one "Bad request" answer: the first search after the rotation
       assert.strictEqual(sim.control.calls("searchStarsRecipient").length, 3)
-    }))
+    })
+  )
 
   it.live("HTTP 429 is retried up to three times", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.inject({ method: "initBuyStarsRequest", status: 429, times: 3 })
       const payment = yield* market.quoteStars({ username: "rate_limited", quantity: 50, payer })
-      assert.strictEqual(sim.control.calls("initBuyStarsRequest").map((c) => c.status).join(","), "429,429,429,200")
+      assert.strictEqual(
+        sim.control
+          .calls("initBuyStarsRequest")
+          .map((c) => c.status)
+          .join(","),
+        "429,429,429,200"
+      )
       assert.strictEqual(sim.control.invoices().length, 1)
       assert.strictEqual(sim.control.invoice(payment.reqId)?.status, "linked")
-    }))
+    })
+  )
 
   it.live("a fourth 429 gives up as Unavailable", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.inject({ method: "searchStarsRecipient", status: 429, times: 4 })
       const error = yield* Effect.flip(market.lookupRecipient("stars", "always_limited"))
       assert.strictEqual(error.reason, "Unavailable")
       assert.strictEqual(sim.control.calls("searchStarsRecipient").length, 4)
-    }))
+    })
+  )
 
   it.live("a slow answer past the timeout is Timeout", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated({}, { timeout: "150 millis" })
       sim.control.inject({ method: "searchPremiumGiftRecipient", delayMs: 1_000 })
       const started = Date.now()
@@ -67,27 +80,30 @@ describe("Fragment transport", () => {
       // the next call works again on the same connection pool
       const found = yield* market.lookupRecipient("premium", "slow_answer")
       assert.strictEqual(found.username, "slow_answer")
-    }))
+    })
+  )
 
   it.live("a slow answer within the timeout is fine", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated({}, { timeout: "2 seconds" })
       sim.control.inject({ method: "searchStarsRecipient", delayMs: 200 })
       const found = yield* market.lookupRecipient("stars", "patient_user")
       assert.strictEqual(found.username, "patient_user")
-    }))
+    })
+  )
 
   it.live("a timeout after the invoice opened cancels it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated({}, { timeout: "150 millis" })
       sim.control.inject({ method: "getBuyStarsLink", delayMs: 1_000 })
       const error = yield* Effect.flip(market.quoteStars({ username: "link_timeout", quantity: 50, payer }))
       assert.strictEqual(error.reason, "Timeout")
       assert.strictEqual(sim.control.invoices()[0]?.status, "cancelled")
-    }))
+    })
+  )
 
   it.live("HTTP 5xx and malformed JSON are Unavailable, on pages and on api calls", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.inject({ method: "/stars/buy", status: 502 })
       const page = yield* Effect.flip(market.lookupRecipient("stars", "page_down"))
@@ -98,11 +114,15 @@ describe("Fragment transport", () => {
       assert.deepStrictEqual([page.reason, api.reason, malformed.reason], ["Unavailable", "Unavailable", "Unavailable"])
       assert.include(malformed.message, "malformed")
       // the invoice behind the broken link answer was cancelled, nothing to pay
-      assert.deepStrictEqual(sim.control.invoices().map((i) => i.status), ["cancelled"])
-    }))
+      assert.deepStrictEqual(
+        sim.control.invoices().map((i) => i.status),
+        ["cancelled"]
+      )
+    })
+  )
 
   it.live("error messages never carry cookies or hashes", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sim, market } = yield* simulated()
       sim.control.set({ sessionExpired: true })
       const error = yield* Effect.flip(market.lookupRecipient("stars", "secret_check"))
@@ -111,5 +131,6 @@ describe("Fragment transport", () => {
         assert.notInclude(error.message, secret)
         assert.notInclude(JSON.stringify(error), secret)
       }
-    }))
+    })
+  )
 })

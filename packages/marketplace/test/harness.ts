@@ -12,7 +12,12 @@ import { FragmentSimulator, type FragmentSimulatorOptions } from "../src/simulat
 export const payer: PayerAccount = {
   address: `0:${"ab".repeat(32)}`,
   publicKey: "cd".repeat(32),
-  walletStateInit: beginCell().storeUint(0, 2).storeRef(beginCell().storeUint(7, 8)).endCell().toBoc().toString("base64")
+  walletStateInit: beginCell()
+    .storeUint(0, 2)
+    .storeRef(beginCell().storeUint(7, 8))
+    .endCell()
+    .toBoc()
+    .toString("base64")
 }
 
 /** Stands in for the signed external message a wallet would broadcast. */
@@ -22,7 +27,7 @@ export const simulated = (
   options: FragmentSimulatorOptions = {},
   adapter: Partial<Omit<FragmentOptions, "baseUrl" | "cookies">> = {}
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sim = yield* FragmentSimulator.scoped(options)
     const market = yield* makeFragmentMarketplace(sim.fragmentOptions(adapter))
     return { sim, market }

@@ -5,7 +5,10 @@
 import { type Context, Effect, Metric } from "effect"
 
 const REQUESTS = "http_requests_total"
-const REQUESTS_OPTIONS = { description: "HTTP requests answered, by method, route and status", incremental: true } as const
+const REQUESTS_OPTIONS = {
+  description: "HTTP requests answered, by method, route and status",
+  incremental: true
+} as const
 
 // Seconds: from a fast cached answer to a slow marketplace call.
 const DURATION = "http_request_duration_seconds"
@@ -21,8 +24,13 @@ export const recordRequest = (method: string, route: string, status: number, dur
 }
 
 /** `recordRequest` without an effect, on the metrics of `context` (the same series, the same updates). */
-export const recordRequestIn = (context: Context.Context<never>, method: string, route: string, status: number, durationMs: number) =>
-  requestSeries(method, route, status).record(context, durationMs)
+export const recordRequestIn = (
+  context: Context.Context<never>,
+  method: string,
+  route: string,
+  status: number,
+  durationMs: number
+) => requestSeries(method, route, status).record(context, durationMs)
 
 export interface RequestSeries {
   readonly requests: Metric.Counter<number>

@@ -38,7 +38,9 @@ export const logStarted = (process: string, settings: object) =>
  * under it (`Layer.provide(app)`), so it is built last and its finalizer runs first.
  */
 export const shutdownBegun = (process: string): Layer.Layer<never> =>
-  Layer.effectDiscard(Effect.addFinalizer(() => Effect.logInfo(`${process}: shutdown begun`).pipe(Effect.annotateLogs({ process }))))
+  Layer.effectDiscard(
+    Effect.addFinalizer(() => Effect.logInfo(`${process}: shutdown begun`).pipe(Effect.annotateLogs({ process })))
+  )
 
 /**
  * `error`'s message; for one without (a tagged error wrapping another), its tag and its cause's
@@ -48,7 +50,9 @@ export const shutdownBegun = (process: string): Layer.Layer<never> =>
 export const messageOf = (error: unknown, depth = 5): string => {
   if (typeof error !== "object" || error === null) return String(error)
   if ("message" in error && typeof error.message === "string" && error.message !== "") return error.message
-  return "cause" in error && error.cause !== undefined && depth > 0 ? `${String(error)}: ${messageOf(error.cause, depth - 1)}` : String(error)
+  return "cause" in error && error.cause !== undefined && depth > 0
+    ? `${String(error)}: ${messageOf(error.cause, depth - 1)}`
+    : String(error)
 }
 
 /**
@@ -59,7 +63,8 @@ export const messageOf = (error: unknown, depth = 5): string => {
 export const runObserved = <A, E, R>(process: string, program: Effect.Effect<A, E, R>) =>
   program.pipe(
     Effect.onExit((exit) => {
-      if (exit._tag === "Success" || Cause.hasInterruptsOnly(exit.cause)) return Effect.logInfo(`${process}: shutdown done`)
+      if (exit._tag === "Success" || Cause.hasInterruptsOnly(exit.cause))
+        return Effect.logInfo(`${process}: shutdown done`)
       // An expected failure (a configuration problem, a database that refused) is its message; a defect keeps its trace.
       const failure = Cause.findErrorOption(exit.cause)
       return Option.isSome(failure) && Cause.hasFails(exit.cause) && !Cause.hasDies(exit.cause)

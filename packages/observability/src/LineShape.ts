@@ -58,7 +58,8 @@ export const shapeLine = (
     out.push(write)
   }
   const annotations = Context.get(context, References.CurrentLogAnnotations)
-  if (Context.get(context, References.CurrentLogSpans).length > 0 || varying.some((key) => key in annotations)) return undefined
+  if (Context.get(context, References.CurrentLogSpans).length > 0 || varying.some((key) => key in annotations))
+    return undefined
   if (out.length === 0 || LogLevel.isGreaterThan(Context.get(context, References.MinimumLogLevel), level)) return null
   const generation = secretsGeneration()
   const added: Record<string, unknown> = { ...fields }
@@ -66,7 +67,10 @@ export const shapeLine = (
   const record = recordOf(new Date(0), level, marker(1), annotations, added, [], undefined)
   record["time"] = marker(0)
   const text = JSON.stringify(record)
-  const found = Array.from({ length: varying.length + 2 }, (_, slot) => ({ slot, at: text.indexOf(JSON.stringify(marker(slot))) }))
+  const found = Array.from({ length: varying.length + 2 }, (_, slot) => ({
+    slot,
+    at: text.indexOf(JSON.stringify(marker(slot)))
+  }))
   if (found.some(({ at }) => at === -1)) return undefined
   found.sort((a, b) => a.at - b.at)
   const pieces: Array<string> = []
@@ -117,7 +121,15 @@ const values: Array<Varying> = []
  * `logInContext` would write it. `false` (nothing written) when a secret was registered since the
  * shape was made: make it again.
  */
-export const logShaped = (shape: LineShape, message: string, a?: Varying, b?: Varying, c?: Varying, d?: Varying, e?: Varying): boolean => {
+export const logShaped = (
+  shape: LineShape,
+  message: string,
+  a?: Varying,
+  b?: Varying,
+  c?: Varying,
+  d?: Varying,
+  e?: Varying
+): boolean => {
   if (shape.generation !== secretsGeneration()) return false
   const now = shape.clock.currentTimeMillisUnsafe()
   if (now !== lastMillis) {

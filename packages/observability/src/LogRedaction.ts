@@ -81,7 +81,7 @@ const mayHoldPhrase = (text: string): boolean => {
   let letters = 0
   for (let i = 0; i < text.length; i++) {
     // 1 for an ASCII letter of either case, else 0.
-    const letter = Number((((text.charCodeAt(i) | 0x20) - 0x61) >>> 0) < 26)
+    const letter = Number(((text.charCodeAt(i) | 0x20) - 0x61) >>> 0 < 26)
     letters = (letters + 1) * letter
     runs += Number(letters === 3)
   }

@@ -39,7 +39,10 @@ const snakeCases = new Map<string, string>()
 export const snakeCase = (key: string): string => {
   let out = snakeCases.get(key)
   if (out === undefined) {
-    out = key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").replace(/[^A-Za-z0-9_]+/g, "_").toLowerCase()
+    out = key
+      .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+      .replace(/[^A-Za-z0-9_]+/g, "_")
+      .toLowerCase()
     if (snakeCases.size < 1024) snakeCases.set(key, out)
   }
   return out
@@ -49,7 +52,8 @@ export const snakeCase = (key: string): string => {
 const loggable = (value: unknown, depth = 0): unknown => {
   if (typeof value === "string") return scrub(value)
   if (typeof value === "bigint") return value.toString()
-  if (value === null || typeof value !== "object") return typeof value === "function" || typeof value === "symbol" ? String(value) : value
+  if (value === null || typeof value !== "object")
+    return typeof value === "function" || typeof value === "symbol" ? String(value) : value
   if (depth > 5) return "<nested>"
   if (value instanceof Date) return value.toISOString()
   if (Array.isArray(value)) return value.map((item) => loggable(item, depth + 1))
@@ -61,9 +65,7 @@ const loggable = (value: unknown, depth = 0): unknown => {
 
 const messageText = (message: unknown): string => {
   const parts = Array.isArray(message) ? message : [message]
-  return parts
-    .map((part) => (typeof part === "string" ? part : JSON.stringify(loggable(part))))
-    .join(" ")
+  return parts.map((part) => (typeof part === "string" ? part : JSON.stringify(loggable(part)))).join(" ")
 }
 
 /**
@@ -87,7 +89,8 @@ export const recordOf = (
   for (const key in annotations) {
     record[snakeCase(key)] = loggable(added !== undefined && key in added ? added[key] : annotations[key])
   }
-  if (added !== undefined) for (const key in added) if (!(key in annotations)) record[snakeCase(key)] = loggable(added[key])
+  if (added !== undefined)
+    for (const key in added) if (!(key in annotations)) record[snakeCase(key)] = loggable(added[key])
   const now = date.getTime()
   for (const [label, started] of spans) record[`${snakeCase(label)}_ms`] = now - started
   if (cause !== undefined && cause.reasons.length > 0) record["error"] = scrub(Cause.pretty(cause))
@@ -174,7 +177,10 @@ const stdout = (line: string) => {
 
 /** One JSON object per line, to `write` (stdout by default). */
 export const makeJsonLogger = (write: (line: string) => void = stdout) => {
-  const logger = registered(Logger.make((options) => write(JSON.stringify(logRecord(options)))), (record) => write(JSON.stringify(record)))
+  const logger = registered(
+    Logger.make((options) => write(JSON.stringify(logRecord(options)))),
+    (record) => write(JSON.stringify(record))
+  )
   jsonWriters.set(logger as Logger.Logger<unknown, unknown>, write)
   return logger
 }
@@ -193,7 +199,10 @@ const prettyLine = (record: Record<string, unknown>): string => {
 
 /** One readable line on stdout: `time LEVEL message key=value ...` (an error's trace on the lines after). */
 export const makePrettyLogger = (write: (line: string) => void = stdout) =>
-  registered(Logger.make((options) => write(prettyLine(logRecord(options)))), (record) => write(prettyLine(record)))
+  registered(
+    Logger.make((options) => write(prettyLine(logRecord(options)))),
+    (record) => write(prettyLine(record))
+  )
 
 export const prettyLogger = makePrettyLogger()
 
@@ -206,7 +215,7 @@ export const loggingLayer = (settings: LogSettings): Layer.Layer<never> =>
 
 /** `loggingLayer` from the environment; the environment's secret values are scrubbed from every line. */
 export const Logging: Layer.Layer<never, Config.ConfigError> = Layer.unwrap(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const settings = yield* logSettings
     registerEnvironmentSecrets(process.env)
     return loggingLayer(settings)

@@ -22,8 +22,10 @@ const LOOPBACK = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"])
 
 /** Loopback and not relayed by a proxy on this machine (a proxy adds X-Forwarded-For or Forwarded). */
 const isLocalCaller = (request: HttpServerRequest.HttpServerRequest): boolean =>
-  request.remoteAddress._tag === "Some" && LOOPBACK.has(request.remoteAddress.value) &&
-  request.headers["x-forwarded-for"] === undefined && request.headers["forwarded"] === undefined
+  request.remoteAddress._tag === "Some" &&
+  LOOPBACK.has(request.remoteAddress.value) &&
+  request.headers["x-forwarded-for"] === undefined &&
+  request.headers["forwarded"] === undefined
 
 const digest = (text: string) => createHash("sha256").update(text).digest()
 
@@ -53,15 +55,15 @@ export interface ProbeOptions {
 
 export const ProbeRoutes = (options: ProbeOptions) =>
   HttpRouter.use((router) =>
-    Effect.gen(function*() {
-      const readiness = Effect.gen(function*() {
+    Effect.gen(function* () {
+      const readiness = Effect.gen(function* () {
         const checks: Record<string, string> = {}
         for (const [name, check] of options.checks) checks[name] = yield* check
         const ready = Object.values(checks).every((check) => check === "ok")
         return json({ status: ready ? "ready" : "not ready", checks }, ready ? 200 : 503)
       })
       const metrics = (request: HttpServerRequest.HttpServerRequest) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!isLocalCaller(request) && !bearerMatches(request, options.token)) {
             return json({ detail: "metrics need Authorization: Bearer <token> from outside this machine" }, 401)
           }

@@ -19,10 +19,12 @@ export const noteRequestUser = (request: HttpServerRequest.HttpServerRequest, us
 }
 
 /** The user noted for the request, if any. */
-export const requestUser = (request: HttpServerRequest.HttpServerRequest): string | undefined => users.get(keyOf(request))
+export const requestUser = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  users.get(keyOf(request))
 
 /** The route pattern the router matched for the request, if it matched one. */
-export const requestRoute = (request: HttpServerRequest.HttpServerRequest): string | undefined => routes.get(keyOf(request))
+export const requestRoute = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
+  routes.get(keyOf(request))
 
 /**
  * A route middleware (every route added in its context gets it) noting the matched pattern. Route

@@ -126,16 +126,25 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
   ): Effect.Effect<void> | undefined => {
     if (seen.url !== url || seen.status !== status || seen.method !== method) {
       const path = pathOf(url)
-      seen = { url, status, method, path, unmatched: routeOfUnmatched(path, status), message: `${method} ${path} ${status}` }
+      seen = {
+        url,
+        status,
+        method,
+        path,
+        unmatched: routeOfUnmatched(path, status),
+        message: `${method} ${path} ${status}`
+      }
     }
     const { path, message } = seen
     const pattern = route ?? seen.unmatched
     let found: Recorded | undefined
-    if (last !== undefined && last.status === status && last.method === method && last.pattern === pattern) found = last.found
+    if (last !== undefined && last.status === status && last.method === method && last.pattern === pattern)
+      found = last.found
     else {
       const key = `${method} ${status} ${pattern}`
       found = recorded.get(key)
-      if (found === undefined) recorded.set(key, found = { series: requestSeries(method, pattern, status), shapes: [] })
+      if (found === undefined)
+        recorded.set(key, (found = { series: requestSeries(method, pattern, status), shapes: [] }))
       last = { method, status, pattern, found }
     }
     found.series.record(context, durationMs)
@@ -180,28 +189,37 @@ export const unroutedFacts = (
  * Wraps the whole HTTP app. The route pattern is the one `RouteNoting` noted (provide it where the
  * routes are added), else the router's `RouteContext` if it is still on the fiber.
  */
-export const requestLog = (options: RequestLogOptions) =>
-<E, R>(
-  app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>
-): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.withFiber((fiber) => {
-    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-    const started = performance.now()
-    return Effect.onExit(app, (exit) =>
-      Effect.withFiber((after) => {
-        const durationMs = Math.round((performance.now() - started) * 10) / 10
-        const matched = requestRoute(request) ?? Context.getOrUndefined(after.context, HttpRouter.RouteContext)?.route.path
-        const path = pathOf(request.url)
-        const status = statusOf(exit)
-        return recordRequestFacts({
-          method: request.method,
-          route: matched ?? routeOfUnmatched(path, status),
-          path,
-          status,
-          durationMs,
-          client: Option.getOrNull(request.remoteAddress),
-          user: requestUser(request),
-          requestId: requestIdOf(request, exit)
-        }, options, after.context as Context.Context<never>) ?? Effect.void
-      }))
-  })
+export const requestLog =
+  (options: RequestLogOptions) =>
+  <E, R>(
+    app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
+    Effect.withFiber((fiber) => {
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      const started = performance.now()
+      return Effect.onExit(app, (exit) =>
+        Effect.withFiber((after) => {
+          const durationMs = Math.round((performance.now() - started) * 10) / 10
+          const matched =
+            requestRoute(request) ?? Context.getOrUndefined(after.context, HttpRouter.RouteContext)?.route.path
+          const path = pathOf(request.url)
+          const status = statusOf(exit)
+          return (
+            recordRequestFacts(
+              {
+                method: request.method,
+                route: matched ?? routeOfUnmatched(path, status),
+                path,
+                status,
+                durationMs,
+                client: Option.getOrNull(request.remoteAddress),
+                user: requestUser(request),
+                requestId: requestIdOf(request, exit)
+              },
+              options,
+              after.context as Context.Context<never>
+            ) ?? Effect.void
+          )
+        })
+      )
+    })

@@ -9,25 +9,31 @@ import { Config, Effect, Layer, Option } from "effect"
 import { FetchHttpClient } from "effect/http"
 import { OtlpSerialization, OtlpTracer } from "effect/observability"
 
-const tracesUrl = Effect.gen(function*() {
+const tracesUrl = Effect.gen(function* () {
   const disabled = yield* Config.Boolean("OTEL_SDK_DISABLED").pipe(Config.withDefault(false))
   const traces = yield* Config.String("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT").pipe(Config.option)
   const base = yield* Config.String("OTEL_EXPORTER_OTLP_ENDPOINT").pipe(Config.option)
   const url = Option.orElse(
     Option.filter(traces, (u) => u.trim() !== ""),
-    () => Option.map(Option.filter(base, (u) => u.trim() !== ""), (u) => `${u.trim().replace(/\/+$/, "")}/v1/traces`)
+    () =>
+      Option.map(
+        Option.filter(base, (u) => u.trim() !== ""),
+        (u) => `${u.trim().replace(/\/+$/, "")}/v1/traces`
+      )
   )
   return disabled ? Option.none<string>() : url
 })
 
 /** The OTLP trace exporter of `process`, or nothing when no endpoint is configured. */
 export const tracingLayer = (process: string): Layer.Layer<never> =>
-  Layer.unwrap(Effect.gen(function*() {
-    const url = yield* tracesUrl
-    if (Option.isNone(url)) return Layer.empty
-    const serviceName = yield* Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault(`resale-${process}`))
-    return OtlpTracer.layer({ url: url.value, resource: { serviceName } }).pipe(
-      Layer.provide(OtlpSerialization.layerJson),
-      Layer.provide(FetchHttpClient.layer)
-    ) as Layer.Layer<unknown>
-  })).pipe(Layer.orDie) as Layer.Layer<never>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const url = yield* tracesUrl
+      if (Option.isNone(url)) return Layer.empty
+      const serviceName = yield* Config.String("OTEL_SERVICE_NAME").pipe(Config.withDefault(`resale-${process}`))
+      return OtlpTracer.layer({ url: url.value, resource: { serviceName } }).pipe(
+        Layer.provide(OtlpSerialization.layerJson),
+        Layer.provide(FetchHttpClient.layer)
+      ) as Layer.Layer<unknown>
+    })
+  ).pipe(Layer.orDie) as Layer.Layer<never>

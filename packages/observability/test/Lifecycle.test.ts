@@ -7,14 +7,25 @@ class Told extends Data.TaggedError("Told")<{ readonly message: string }> {}
 
 describe("the error a process stopped on, as its last line says it", () => {
   it("an error's own message", () => {
-    assert.strictEqual(messageOf(new Told({ message: "cannot listen on 127.0.0.1:80" })), "cannot listen on 127.0.0.1:80")
+    assert.strictEqual(
+      messageOf(new Told({ message: "cannot listen on 127.0.0.1:80" })),
+      "cannot listen on 127.0.0.1:80"
+    )
     assert.strictEqual(messageOf("plain text"), "plain text")
   })
 
   it("a tagged error without a message: its tag and what it wraps (effect's ServeError said only its tag)", () => {
-    const listen = Object.assign(new Error("listen EADDRINUSE: address already in use 127.0.0.1:3000"), { code: "EADDRINUSE" })
-    assert.strictEqual(messageOf(new Wrapped({ cause: listen })), "Wrapped: listen EADDRINUSE: address already in use 127.0.0.1:3000")
-    assert.strictEqual(messageOf(new Wrapped({ cause: new Wrapped({ cause: "deepest" }) })), "Wrapped: Wrapped: deepest")
+    const listen = Object.assign(new Error("listen EADDRINUSE: address already in use 127.0.0.1:3000"), {
+      code: "EADDRINUSE"
+    })
+    assert.strictEqual(
+      messageOf(new Wrapped({ cause: listen })),
+      "Wrapped: listen EADDRINUSE: address already in use 127.0.0.1:3000"
+    )
+    assert.strictEqual(
+      messageOf(new Wrapped({ cause: new Wrapped({ cause: "deepest" }) })),
+      "Wrapped: Wrapped: deepest"
+    )
     assert.strictEqual(messageOf(new Wrapped({ cause: undefined })), "Wrapped")
   })
 

@@ -6,45 +6,55 @@ import { tracingLayer } from "../src/Tracing.ts"
 
 /** A loopback OTLP/HTTP collector: what was posted to `/v1/traces`. */
 const collector = Effect.acquireRelease(
-  Effect.promise(() =>
-    new Promise<{ readonly url: string; readonly bodies: Array<string>; readonly close: () => void }>((resolve) => {
-      const bodies: Array<string> = []
-      const server = createServer((request, response) => {
-        let body = ""
-        request.on("data", (chunk) => (body += chunk))
-        request.on("end", () => {
-          if (request.method === "POST" && request.url === "/v1/traces") bodies.push(body)
-          response.writeHead(200, { "content-type": "application/json" }).end("{}")
+  Effect.promise(
+    () =>
+      new Promise<{ readonly url: string; readonly bodies: Array<string>; readonly close: () => void }>((resolve) => {
+        const bodies: Array<string> = []
+        const server = createServer((request, response) => {
+          let body = ""
+          request.on("data", (chunk) => (body += chunk))
+          request.on("end", () => {
+            if (request.method === "POST" && request.url === "/v1/traces") bodies.push(body)
+            response.writeHead(200, { "content-type": "application/json" }).end("{}")
+          })
         })
+        server.listen(0, "127.0.0.1", () =>
+          resolve({
+            url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+            bodies,
+            close: () => server.close()
+          })
+        )
       })
-      server.listen(0, "127.0.0.1", () =>
-        resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bodies, close: () => server.close() }))
-    })
   ),
   (collected) => Effect.sync(collected.close)
 )
 
 describe("trace export", () => {
-  it.live("with OTEL_EXPORTER_OTLP_ENDPOINT, spans reach the collector (flushed at shutdown) under the service name", () =>
-    Effect.gen(function*() {
-      const { bodies, url } = yield* collector
-      const config = ConfigProvider.layer(ConfigProvider.fromUnknown({ OTEL_EXPORTER_OTLP_ENDPOINT: url }))
-      yield* Effect.void.pipe(
-        Effect.withSpan("Orders.fulfil"),
-        Effect.provide(tracingLayer("worker").pipe(Layer.provide(config)))
-      )
-      const sent = bodies.join("\n")
-      assert.include(sent, "Orders.fulfil")
-      assert.include(sent, "resale-worker")
-    }))
+  it.live(
+    "with OTEL_EXPORTER_OTLP_ENDPOINT, spans reach the collector (flushed at shutdown) under the service name",
+    () =>
+      Effect.gen(function* () {
+        const { bodies, url } = yield* collector
+        const config = ConfigProvider.layer(ConfigProvider.fromUnknown({ OTEL_EXPORTER_OTLP_ENDPOINT: url }))
+        yield* Effect.void.pipe(
+          Effect.withSpan("Orders.fulfil"),
+          Effect.provide(tracingLayer("worker").pipe(Layer.provide(config)))
+        )
+        const sent = bodies.join("\n")
+        assert.include(sent, "Orders.fulfil")
+        assert.include(sent, "resale-worker")
+      })
+  )
 
   it.live("without an endpoint nothing is exported and spans still run", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = ConfigProvider.layer(ConfigProvider.fromUnknown({}))
       const value = yield* Effect.succeed(42).pipe(
         Effect.withSpan("quiet"),
         Effect.provide(tracingLayer("server").pipe(Layer.provide(config)))
       )
       assert.strictEqual(value, 42)
-    }))
+    })
+  )
 })

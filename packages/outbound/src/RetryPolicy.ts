@@ -44,7 +44,9 @@ const TRANSIENT_STATUS = new Set([408, 500, 502, 503, 504])
 
 /** The answer behind a failure, when the failure is an HTTP status (a client that filters statuses). */
 const answerOf = (error: unknown): Answer | undefined =>
-  HttpClientError.isHttpClientError(error) && error.reason._tag === "StatusCodeError" ? error.reason.response : undefined
+  HttpClientError.isHttpClientError(error) && error.reason._tag === "StatusCodeError"
+    ? error.reason.response
+    : undefined
 
 /** How long the server asked us to wait, if it said. */
 const retryAfterOf = (answer: Answer | undefined, now: number): Duration.Duration | undefined => {
@@ -70,47 +72,55 @@ export const isRetryable = <A extends Answer>(policy: RetryPolicy, outcome: Resu
 
 /** Backoff before retry number `retry` (0-based): exponential, jittered by +-20%, at least Retry-After. */
 const waitBefore = (policy: RetryPolicy, retry: number, answer: Answer | undefined) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const now = yield* Clock.currentTimeMillis
     const jitter = yield* Random.nextBetween(0.8, 1.2)
     const backoff = Duration.times(Duration.fromInputUnsafe(policy.firstDelay), 2 ** retry * jitter)
     const asked = retryAfterOf(answer, now)
     if (asked === undefined) return backoff
-    return Duration.isGreaterThan(asked, Duration.fromInputUnsafe(policy.longestWait)) ? undefined : Duration.max(backoff, asked)
+    return Duration.isGreaterThan(asked, Duration.fromInputUnsafe(policy.longestWait))
+      ? undefined
+      : Duration.max(backoff, asked)
   })
 
 /** `attempt` under the policy: timed out per attempt, repeated as the policy allows. */
-export const retrying = (policy: RetryPolicy) =>
-<A extends Answer, E, R>(attempt: Effect.Effect<A, E, R>): Effect.Effect<A, E | Cause.TimeoutError, R> => {
-  const bounded = Effect.result(Effect.timeout(attempt, policy.attemptTimeout))
-  const loop = (retry: number): Effect.Effect<A, E | Cause.TimeoutError, R> =>
-    Effect.flatMap(bounded, (outcome) => {
-      if (retry >= policy.times || !isRetryable(policy, outcome)) return Effect.fromResult(outcome)
-      const answer = Result.isSuccess(outcome) ? outcome.success : answerOf(outcome.failure)
-      return Effect.flatMap(waitBefore(policy, retry, answer), (wait) =>
-        wait === undefined ? Effect.fromResult(outcome) : Effect.andThen(Effect.sleep(wait), loop(retry + 1)))
-    })
-  return loop(0)
-}
+export const retrying =
+  (policy: RetryPolicy) =>
+  <A extends Answer, E, R>(attempt: Effect.Effect<A, E, R>): Effect.Effect<A, E | Cause.TimeoutError, R> => {
+    const bounded = Effect.result(Effect.timeout(attempt, policy.attemptTimeout))
+    const loop = (retry: number): Effect.Effect<A, E | Cause.TimeoutError, R> =>
+      Effect.flatMap(bounded, (outcome) => {
+        if (retry >= policy.times || !isRetryable(policy, outcome)) return Effect.fromResult(outcome)
+        const answer = Result.isSuccess(outcome) ? outcome.success : answerOf(outcome.failure)
+        return Effect.flatMap(waitBefore(policy, retry, answer), (wait) =>
+          wait === undefined ? Effect.fromResult(outcome) : Effect.andThen(Effect.sleep(wait), loop(retry + 1))
+        )
+      })
+    return loop(0)
+  }
 
 /**
  * An `HttpClient` under the policy. Each attempt reads the whole body (undici's answer keeps it for
  * the caller), so a server that stalls mid-body is bounded as well and retried answers free their
  * connection. An attempt past its time is a `TransportError` (no answer), as undici's own would be.
  */
-export const withRetryPolicy = (policy: RetryPolicy) => (client: HttpClient.HttpClient): HttpClient.HttpClient =>
-  HttpClient.transform(client, (response, request) =>
-    response.pipe(
-      Effect.tap((answer) => answer.arrayBuffer),
-      retrying(policy),
-      Effect.catchIf(Cause.isTimeoutError, (cause) =>
-        Effect.fail(
-          new HttpClientError.HttpClientError({
-            reason: new HttpClientError.TransportError({
-              request,
-              cause,
-              description: `no answer within ${Duration.format(Duration.fromInputUnsafe(policy.attemptTimeout))}`
+export const withRetryPolicy =
+  (policy: RetryPolicy) =>
+  (client: HttpClient.HttpClient): HttpClient.HttpClient =>
+    HttpClient.transform(client, (response, request) =>
+      response.pipe(
+        Effect.tap((answer) => answer.arrayBuffer),
+        retrying(policy),
+        Effect.catchIf(Cause.isTimeoutError, (cause) =>
+          Effect.fail(
+            new HttpClientError.HttpClientError({
+              reason: new HttpClientError.TransportError({
+                request,
+                cause,
+                description: `no answer within ${Duration.format(Duration.fromInputUnsafe(policy.attemptTimeout))}`
+              })
             })
-          })
-        ))
-    ))
+          )
+        )
+      )
+    )

@@ -7,39 +7,37 @@ import { BlockList, isIP } from "node:net"
  * re-resolves, to loopback, a private network or a cloud metadata service is refused at connect.
  */
 const blocked = new BlockList()
-for (
-  const [net, prefix] of [
-    ["0.0.0.0", 8], // "this" network
-    ["10.0.0.0", 8], // private
-    ["100.64.0.0", 10], // carrier-grade NAT
-    ["127.0.0.0", 8], // loopback
-    ["169.254.0.0", 16], // link-local, cloud metadata (169.254.169.254)
-    ["172.16.0.0", 12], // private
-    ["192.0.0.0", 24], // IETF protocol assignments
-    ["192.0.2.0", 24], // documentation
-    ["192.88.99.0", 24], // 6to4 relay
-    ["192.168.0.0", 16], // private
-    ["198.18.0.0", 15], // benchmarking
-    ["198.51.100.0", 24], // documentation
-    ["203.0.113.0", 24], // documentation
-    ["224.0.0.0", 4], // multicast
-    ["240.0.0.0", 4] // reserved, broadcast
-  ] as const
-) blocked.addSubnet(net, prefix, "ipv4")
-for (
-  const [net, prefix] of [
-    ["::", 128], // unspecified
-    ["::1", 128], // loopback
-    ["100::", 64], // discard
-    ["2001::", 32], // Teredo
-    ["2001:db8::", 32], // documentation
-    ["2002::", 16], // 6to4
-    ["fc00::", 7], // unique local (incl. fd00:ec2::254, a metadata address)
-    ["fe80::", 10], // link-local
-    ["fec0::", 10], // site-local
-    ["ff00::", 8] // multicast
-  ] as const
-) blocked.addSubnet(net, prefix, "ipv6")
+for (const [net, prefix] of [
+  ["0.0.0.0", 8], // "this" network
+  ["10.0.0.0", 8], // private
+  ["100.64.0.0", 10], // carrier-grade NAT
+  ["127.0.0.0", 8], // loopback
+  ["169.254.0.0", 16], // link-local, cloud metadata (169.254.169.254)
+  ["172.16.0.0", 12], // private
+  ["192.0.0.0", 24], // IETF protocol assignments
+  ["192.0.2.0", 24], // documentation
+  ["192.88.99.0", 24], // 6to4 relay
+  ["192.168.0.0", 16], // private
+  ["198.18.0.0", 15], // benchmarking
+  ["198.51.100.0", 24], // documentation
+  ["203.0.113.0", 24], // documentation
+  ["224.0.0.0", 4], // multicast
+  ["240.0.0.0", 4] // reserved, broadcast
+] as const)
+  blocked.addSubnet(net, prefix, "ipv4")
+for (const [net, prefix] of [
+  ["::", 128], // unspecified
+  ["::1", 128], // loopback
+  ["100::", 64], // discard
+  ["2001::", 32], // Teredo
+  ["2001:db8::", 32], // documentation
+  ["2002::", 16], // 6to4
+  ["fc00::", 7], // unique local (incl. fd00:ec2::254, a metadata address)
+  ["fe80::", 10], // link-local
+  ["fec0::", 10], // site-local
+  ["ff00::", 8] // multicast
+] as const)
+  blocked.addSubnet(net, prefix, "ipv6")
 
 /** The 8 groups of an IPv6 address, or undefined. */
 const groups = (address: string): ReadonlyArray<number> | undefined => {
@@ -47,9 +45,11 @@ const groups = (address: string): ReadonlyArray<number> | undefined => {
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)
   if (v4) {
     const parts = v4[1]!.split(".").map(Number)
-    text = text.slice(0, -v4[1]!.length) + `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`
+    text =
+      text.slice(0, -v4[1]!.length) +
+      `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`
   }
-  const [head, tail] = text.includes("::") ? text.split("::") as [string, string] : [text, undefined]
+  const [head, tail] = text.includes("::") ? (text.split("::") as [string, string]) : [text, undefined]
   const left = head === "" ? [] : head.split(":")
   const right = tail === undefined || tail === "" ? [] : tail.split(":")
   const fill = tail === undefined ? [] : Array(8 - left.length - right.length).fill("0")
@@ -74,33 +74,40 @@ export const isPublicAddress = (address: string): boolean => {
   const g = groups(address)
   if (g === undefined) return false
   const v4 = embeddedV4(g)
-  if (v4 !== undefined && !(g.every((x, i) => i < 7 ? x === 0 : x <= 1))) return !blocked.check(v4, "ipv4")
+  if (v4 !== undefined && !g.every((x, i) => (i < 7 ? x === 0 : x <= 1))) return !blocked.check(v4, "ipv4")
   return !blocked.check(address, "ipv6")
 }
 
 /** The error code of a connection refused for its address. */
 export const REFUSED_CODE = "EADDRNOTPUBLIC"
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Array<LookupAddress>, family?: number) => void
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | Array<LookupAddress>,
+  family?: number
+) => void
 
 /**
  * A `lookup` for sockets (`net.connect`, undici's `connect` option) that fails when ANY address of
  * the name is not `allowed`: a name that mixes allowed and other records is refused as a whole.
  */
-export const lookupAllowing = (allowed: (address: string) => boolean) =>
-(hostname: string, options: LookupOptions, callback: LookupCallback): void => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, [])
-    const refused = addresses.find((a) => !allowed(a.address))
-    if (refused !== undefined || addresses.length === 0) {
-      const denied = Object.assign(new Error(`${REFUSED_CODE}: host ${hostname} resolves to a non-public address`), { code: REFUSED_CODE })
-      return callback(denied, [])
-    }
-    if (options.all === true) return callback(null, addresses)
-    const first = addresses[0]!
-    return callback(null, first.address, first.family)
-  })
-}
+export const lookupAllowing =
+  (allowed: (address: string) => boolean) =>
+  (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, [])
+      const refused = addresses.find((a) => !allowed(a.address))
+      if (refused !== undefined || addresses.length === 0) {
+        const denied = Object.assign(new Error(`${REFUSED_CODE}: host ${hostname} resolves to a non-public address`), {
+          code: REFUSED_CODE
+        })
+        return callback(denied, [])
+      }
+      if (options.all === true) return callback(null, addresses)
+      const first = addresses[0]!
+      return callback(null, first.address, first.family)
+    })
+  }
 
 /** Public addresses only (web push; webhooks outside the sandbox's loopback setting). */
 export const publicOnlyLookup = lookupAllowing(isPublicAddress)
@@ -113,8 +120,11 @@ export const refusedByLookup = (error: unknown): boolean => {
     seen.add(e)
     const { cause, code, errors, reason } = e as { cause?: unknown; code?: unknown; errors?: unknown; reason?: unknown }
     if (code === REFUSED_CODE || String((e as { message?: unknown }).message ?? "").includes(REFUSED_CODE)) return true
-    return visit(cause, depth + 1) || visit(reason, depth + 1) ||
+    return (
+      visit(cause, depth + 1) ||
+      visit(reason, depth + 1) ||
       (Array.isArray(errors) && errors.some((x) => visit(x, depth + 1)))
+    )
   }
   return visit(error, 0)
 }

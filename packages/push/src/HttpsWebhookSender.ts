@@ -41,21 +41,28 @@ export const WEBHOOK_POLICY: RetryPolicy = {
  * `${id}.${timestamp}.${body}`; sent as `v1,<signature>`.
  */
 export const signWebhook = (secret: string, id: string, timestamp: number, body: string): string =>
-  `v1,${createHmac("sha256", Buffer.from(secret.replace(/^whsec_/, ""), "base64")).update(`${id}.${timestamp}.${body}`).digest("base64")}`
+  `v1,${createHmac("sha256", Buffer.from(secret.replace(/^whsec_/, ""), "base64"))
+    .update(`${id}.${timestamp}.${body}`)
+    .digest("base64")}`
 
 const refused = (message: string) => new WebhookSendError({ reason: "Refused", message })
 
 const unreachable = (error: unknown) =>
   new WebhookSendError({
     reason: "Unreachable",
-    message: (Cause.isTimeoutError(error) ? `no answer within ${SEND_TIMEOUT_MS} ms` : `no answer: ${causeText(error)}`).slice(0, 300)
+    message: (Cause.isTimeoutError(error)
+      ? `no answer within ${SEND_TIMEOUT_MS} ms`
+      : `no answer: ${causeText(error)}`
+    ).slice(0, 300)
   })
 
 /** The innermost message of a transport failure (ECONNREFUSED, a TLS error, a reset), for the delivery log. */
 const causeText = (error: unknown): string => {
   let current: unknown = error
   for (let depth = 0; depth < 6; depth++) {
-    const next = (current as { cause?: unknown; reason?: unknown } | null)?.reason ?? (current as { cause?: unknown } | null)?.cause
+    const next =
+      (current as { cause?: unknown; reason?: unknown } | null)?.reason ??
+      (current as { cause?: unknown } | null)?.cause
     if (next === undefined || next === null || typeof next !== "object") break
     current = next
   }
@@ -64,9 +71,10 @@ const causeText = (error: unknown): string => {
 
 export const HttpsWebhookSender = Layer.effect(
   WebhookSender,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const policy = yield* WebhookPolicy
-    const allowed = (address: string) => isPublicAddress(address) || (policy.allowLoopback && isLoopbackAddress(address))
+    const allowed = (address: string) =>
+      isPublicAddress(address) || (policy.allowLoopback && isLoopbackAddress(address))
     // Its own agent (its own memo map: a shared undici layer would bring another client's unguarded agent),
     // living as long as the sender; every send runs with it.
     const clientContext = yield* Layer.buildWithMemoMap(
@@ -76,13 +84,20 @@ export const HttpsWebhookSender = Layer.effect(
     )
     const client = HttpClient.withScope(Context.get(clientContext, HttpClient.HttpClient))
 
-    const send = (target: { readonly url: string; readonly secret: string }, message: { readonly id: string; readonly timestamp: number; readonly body: string }) =>
-      Effect.gen(function*() {
-        const url = yield* Effect.try({ try: () => new URL(target.url), catch: () => refused("the target is not a URL") })
+    const send = (
+      target: { readonly url: string; readonly secret: string },
+      message: { readonly id: string; readonly timestamp: number; readonly body: string }
+    ) =>
+      Effect.gen(function* () {
+        const url = yield* Effect.try({
+          try: () => new URL(target.url),
+          catch: () => refused("the target is not a URL")
+        })
         const host = url.hostname.replace(/^\[|\]$/g, "")
         // An address literal is connected to without a lookup: check it here.
         if (isIP(host) !== 0 && !allowed(host)) return yield* refused("the target is not a public address")
-        if (url.protocol !== "https:" && !(url.protocol === "http:" && policy.allowLoopback)) return yield* refused("the target must be https")
+        if (url.protocol !== "https:" && !(url.protocol === "http:" && policy.allowLoopback))
+          return yield* refused("the target must be https")
 
         const request = HttpClientRequest.post(url).pipe(
           HttpClientRequest.setHeaders({
@@ -94,13 +109,18 @@ export const HttpsWebhookSender = Layer.effect(
           HttpClientRequest.bodyText(message.body, "application/json")
         )
         // One attempt: the status and headers (for the policy); leaving the scope closes the request.
-        const attempt = Effect.scoped(Effect.map(client.execute(request), (answer) => ({ status: answer.status, headers: answer.headers }))).pipe(
+        const attempt = Effect.scoped(
+          Effect.map(client.execute(request), (answer) => ({ status: answer.status, headers: answer.headers }))
+        ).pipe(
           // A refused address is final, never retried.
-          Effect.catchIf((error) => refusedByLookup(error), () => Effect.fail(refused("the target resolves to a non-public address")))
+          Effect.catchIf(
+            (error) => refusedByLookup(error),
+            () => Effect.fail(refused("the target resolves to a non-public address"))
+          )
         )
         const answer = yield* attempt.pipe(
           retrying(WEBHOOK_POLICY),
-          Effect.mapError((error) => error instanceof WebhookSendError ? error : unreachable(error))
+          Effect.mapError((error) => (error instanceof WebhookSendError ? error : unreachable(error)))
         )
         return answer.status
       }).pipe(Effect.provide(clientContext), Effect.withSpan("WebhookSender.send"))

@@ -51,8 +51,19 @@ export const vapidValid = (header: string | undefined, nowMs: number): boolean =
   try {
     const [head = "", claims = "", signature = ""] = (match[1] ?? "").split(".")
     const point = Buffer.from(match[2] ?? "", "base64url")
-    const key = createPublicKey({ key: { kty: "EC", crv: "P-256", x: b64u(point.subarray(1, 33)), y: b64u(point.subarray(33, 65)) }, format: "jwk" })
-    if (!verify("sha256", Buffer.from(`${head}.${claims}`), { key, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url"))) return false
+    const key = createPublicKey({
+      key: { kty: "EC", crv: "P-256", x: b64u(point.subarray(1, 33)), y: b64u(point.subarray(33, 65)) },
+      format: "jwk"
+    })
+    if (
+      !verify(
+        "sha256",
+        Buffer.from(`${head}.${claims}`),
+        { key, dsaEncoding: "ieee-p1363" },
+        Buffer.from(signature, "base64url")
+      )
+    )
+      return false
     const { exp } = JSON.parse(Buffer.from(claims, "base64url").toString("utf8")) as { exp: number }
     return exp * 1000 > nowMs
   } catch {
@@ -61,64 +72,96 @@ export const vapidValid = (header: string | undefined, nowMs: number): boolean =
   }
 }
 
-export class SandboxPushInbox extends Context.Service<SandboxPushInbox, {
-  /** A new subscription of `userId` on this inbox: the endpoint (under `endpointBase`) and the browser-side keys. */
-  readonly open: (userId: number, endpointBase: string) => Effect.Effect<{ readonly endpoint: string; readonly keys: { readonly p256dh: string; readonly auth: string } }>
-  /** A push delivery to subscription `id`: "ok", or why it was refused (unknown id, bad signature, not decryptable). */
-  readonly deliver: (id: string, authorization: string | undefined, encoding: string | undefined, body: Buffer) => Effect.Effect<"ok" | "unknown" | "unsigned" | "undecryptable">
-  readonly received: (userId: number) => Effect.Effect<{ readonly subscribed: boolean; readonly notices: ReadonlyArray<InboxNotice> }>
-}>()("push/SandboxPushInbox") {
-  static readonly layerWith = (dataDir: string) => Layer.effect(SandboxPushInbox, Effect.gen(function*() {
-    const file = join(dataDir, "sandbox-push-inbox.json")
-    const text = yield* Effect.promise(() => readFile(file, "utf8").catch(() => ""))
-    let stored: Stored = { subscriptions: {}, received: {} }
-    try {
-      if (text !== "") stored = JSON.parse(text) as Stored
-    } catch {
-      // a damaged file: start an empty inbox (sandbox data only)
-    }
-    const lock = yield* Semaphore.make(1)
-    const save = Effect.promise(async () => {
-      await mkdir(dirname(file), { recursive: true })
-      await writeFile(`${file}.tmp`, JSON.stringify(stored), { mode: 0o600 })
-      await rename(`${file}.tmp`, file)
-    })
-
-    const open = (userId: number, endpointBase: string) => lock.withPermit(Effect.gen(function*() {
-      const ecdh = createECDH("prime256v1")
-      ecdh.generateKeys()
-      const auth = randomBytes(16)
-      const id = randomBytes(18).toString("base64url")
-      stored.subscriptions[id] = { userId, privateKey: b64u(ecdh.getPrivateKey()), auth: b64u(auth) }
-      yield* save
-      return { endpoint: `${endpointBase}${id}`, keys: { p256dh: b64u(ecdh.getPublicKey()), auth: b64u(auth) } }
-    }))
-
-    const deliver = (id: string, authorization: string | undefined, encoding: string | undefined, body: Buffer) =>
-      lock.withPermit(Effect.gen(function*() {
-        const sub = stored.subscriptions[id]
-        if (sub === undefined) return "unknown" as const
-        if (!vapidValid(authorization, Date.now())) return "unsigned" as const
-        let notice: InboxNotice
+export class SandboxPushInbox extends Context.Service<
+  SandboxPushInbox,
+  {
+    /** A new subscription of `userId` on this inbox: the endpoint (under `endpointBase`) and the browser-side keys. */
+    readonly open: (
+      userId: number,
+      endpointBase: string
+    ) => Effect.Effect<{ readonly endpoint: string; readonly keys: { readonly p256dh: string; readonly auth: string } }>
+    /** A push delivery to subscription `id`: "ok", or why it was refused (unknown id, bad signature, not decryptable). */
+    readonly deliver: (
+      id: string,
+      authorization: string | undefined,
+      encoding: string | undefined,
+      body: Buffer
+    ) => Effect.Effect<"ok" | "unknown" | "unsigned" | "undecryptable">
+    readonly received: (
+      userId: number
+    ) => Effect.Effect<{ readonly subscribed: boolean; readonly notices: ReadonlyArray<InboxNotice> }>
+  }
+>()("push/SandboxPushInbox") {
+  static readonly layerWith = (dataDir: string) =>
+    Layer.effect(
+      SandboxPushInbox,
+      Effect.gen(function* () {
+        const file = join(dataDir, "sandbox-push-inbox.json")
+        const text = yield* Effect.promise(() => readFile(file, "utf8").catch(() => ""))
+        let stored: Stored = { subscriptions: {}, received: {} }
         try {
-          if (encoding !== "aes128gcm") throw new Error("not aes128gcm")
-          const plain = decryptAes128gcm(body, Buffer.from(sub.privateKey, "base64url"), Buffer.from(sub.auth, "base64url"))
-          const json = JSON.parse(plain.toString("utf8")) as { title?: unknown; body?: unknown; url?: unknown }
-          notice = { at: new Date().toISOString(), title: String(json.title ?? ""), body: String(json.body ?? ""), url: typeof json.url === "string" ? json.url : null }
+          if (text !== "") stored = JSON.parse(text) as Stored
         } catch {
-          return "undecryptable" as const
+          // a damaged file: start an empty inbox (sandbox data only)
         }
-        const key = String(sub.userId)
-        stored.received[key] = [notice, ...(stored.received[key] ?? [])].slice(0, KEEP)
-        yield* save
-        return "ok" as const
-      }))
+        const lock = yield* Semaphore.make(1)
+        const save = Effect.promise(async () => {
+          await mkdir(dirname(file), { recursive: true })
+          await writeFile(`${file}.tmp`, JSON.stringify(stored), { mode: 0o600 })
+          await rename(`${file}.tmp`, file)
+        })
 
-    const received = (userId: number) => Effect.sync(() => ({
-      subscribed: Object.values(stored.subscriptions).some((s) => s.userId === userId),
-      notices: stored.received[String(userId)] ?? []
-    }))
+        const open = (userId: number, endpointBase: string) =>
+          lock.withPermit(
+            Effect.gen(function* () {
+              const ecdh = createECDH("prime256v1")
+              ecdh.generateKeys()
+              const auth = randomBytes(16)
+              const id = randomBytes(18).toString("base64url")
+              stored.subscriptions[id] = { userId, privateKey: b64u(ecdh.getPrivateKey()), auth: b64u(auth) }
+              yield* save
+              return { endpoint: `${endpointBase}${id}`, keys: { p256dh: b64u(ecdh.getPublicKey()), auth: b64u(auth) } }
+            })
+          )
 
-    return SandboxPushInbox.of({ open, deliver, received })
-  }))
+        const deliver = (id: string, authorization: string | undefined, encoding: string | undefined, body: Buffer) =>
+          lock.withPermit(
+            Effect.gen(function* () {
+              const sub = stored.subscriptions[id]
+              if (sub === undefined) return "unknown" as const
+              if (!vapidValid(authorization, Date.now())) return "unsigned" as const
+              let notice: InboxNotice
+              try {
+                if (encoding !== "aes128gcm") throw new Error("not aes128gcm")
+                const plain = decryptAes128gcm(
+                  body,
+                  Buffer.from(sub.privateKey, "base64url"),
+                  Buffer.from(sub.auth, "base64url")
+                )
+                const json = JSON.parse(plain.toString("utf8")) as { title?: unknown; body?: unknown; url?: unknown }
+                notice = {
+                  at: new Date().toISOString(),
+                  title: String(json.title ?? ""),
+                  body: String(json.body ?? ""),
+                  url: typeof json.url === "string" ? json.url : null
+                }
+              } catch {
+                return "undecryptable" as const
+              }
+              const key = String(sub.userId)
+              stored.received[key] = [notice, ...(stored.received[key] ?? [])].slice(0, KEEP)
+              yield* save
+              return "ok" as const
+            })
+          )
+
+        const received = (userId: number) =>
+          Effect.sync(() => ({
+            subscribed: Object.values(stored.subscriptions).some((s) => s.userId === userId),
+            notices: stored.received[String(userId)] ?? []
+          }))
+
+        return SandboxPushInbox.of({ open, deliver, received })
+      })
+    )
 }

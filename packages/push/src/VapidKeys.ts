@@ -17,7 +17,8 @@ interface StoredKeys {
 const FILE = "vapid-keys.json"
 
 const isKeys = (value: unknown): value is StoredKeys =>
-  typeof value === "object" && value !== null &&
+  typeof value === "object" &&
+  value !== null &&
   typeof (value as Record<string, unknown>)["publicKey"] === "string" &&
   typeof (value as Record<string, unknown>)["privateKey"] === "string"
 

@@ -38,7 +38,7 @@ const loadWebPush = () => import("web-push").then((m) => m.default)
 
 export const makeWebPushSender = (options: WebPushOptions) =>
   Effect.map(Effect.service(HttpClient.HttpClient), (client) =>
-    Effect.fn("WebPush.send")(function*(target: PushTarget, notice: Notice) {
+    Effect.fn("WebPush.send")(function* (target: PushTarget, notice: Notice) {
       // An endpoint that is not https on a push service is never requested: the subscription is dropped.
       if (options.policy !== undefined && Result.isFailure(checkEndpoint(target.endpoint, options.policy))) {
         return yield* failure("Gone", `push subscription refused: not a known push service`)
@@ -84,4 +84,5 @@ export const makeWebPushSender = (options: WebPushOptions) =>
       if (status === 404 || status === 410) return yield* failure("Gone", where)
       if (status === 429 || status >= 500) return yield* failure("Unavailable", where)
       return yield* failure("Rejected", where)
-    }))
+    })
+  )

@@ -53,7 +53,8 @@ const lockDataDir = (dataDir: string) =>
         }
         throw new Error(`could not lock ${dataDir}`)
       },
-      catch: (cause) => new EmbeddedPostgresError({ message: cause instanceof Error ? cause.message : String(cause), cause })
+      catch: (cause) =>
+        new EmbeddedPostgresError({ message: cause instanceof Error ? cause.message : String(cause), cause })
     }),
     (file) => Effect.sync(() => rmSync(file, { force: true }))
   )
@@ -79,7 +80,9 @@ const start = (dataDir: string | undefined) =>
   Effect.tryPromise({
     try: async (): Promise<Running> => {
       if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
-      const db = await PGlite.create(dataDir === undefined ? { startParams: START_PARAMS } : { dataDir, startParams: START_PARAMS })
+      const db = await PGlite.create(
+        dataDir === undefined ? { startParams: START_PARAMS } : { dataDir, startParams: START_PARAMS }
+      )
       const wire = new PgliteWire(db)
       try {
         const address = await wire.listen({ host: "127.0.0.1", port: 0 })
@@ -96,7 +99,8 @@ const start = (dataDir: string | undefined) =>
         throw error
       }
     },
-    catch: (cause) => new EmbeddedPostgresError({ message: `embedded PostgreSQL did not start: ${String(cause)}`, cause })
+    catch: (cause) =>
+      new EmbeddedPostgresError({ message: `embedded PostgreSQL did not start: ${String(cause)}`, cause })
   })
 
 const stop = ({ db, socket, wire }: Running) =>
@@ -116,7 +120,7 @@ const layer = (
   dataDir: string | undefined
 ): Layer.Layer<PgClient.PgClient | SqlClient, SqlError | EmbeddedPostgresError> =>
   Layer.unwrap(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       if (dataDir !== undefined) yield* lockDataDir(dataDir)
       const running = yield* Effect.acquireRelease(start(dataDir), stop)
       return PgConnection.layerFromUrl(`postgres://postgres@${running.address}/postgres`, 1)
@@ -136,10 +140,14 @@ const ownerOf = (dataDir: string): number | undefined => {
  * One connection either way: the session is shared, and one operator command needs no more.
  */
 const layerShared = (dataDir: string): Layer.Layer<PgClient.PgClient | SqlClient, SqlError | EmbeddedPostgresError> =>
-  Layer.unwrap(Effect.sync(() => {
-    const socket = socketPathOf(dataDir)
-    return ownerOf(dataDir) !== undefined && existsSync(socket) ? PgConnection.layerFromSocket(socket) : layer(dataDir)
-  }))
+  Layer.unwrap(
+    Effect.sync(() => {
+      const socket = socketPathOf(dataDir)
+      return ownerOf(dataDir) !== undefined && existsSync(socket)
+        ? PgConnection.layerFromSocket(socket)
+        : layer(dataDir)
+    })
+  )
 
 /** `${DATA_DIR}/pg`, the directory `npm start` keeps its embedded database in. */
 const dataDirOf = (dataRoot: string): string => join(dataRoot, "pg")

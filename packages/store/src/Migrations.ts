@@ -46,10 +46,14 @@ export const migrationRecord = {
 export const migrations = PgMigrator.fromRecord(migrationRecord)
 
 /** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */
-const run: Effect.Effect<ReadonlyArray<readonly [id: number, name: string]>, PgMigrator.MigrationError | SqlError, PgClient.PgClient | SqlClient> =
-  PgMigrator.run({ loader: migrations }).pipe(Effect.provide(NodeServices.layer))
+const run: Effect.Effect<
+  ReadonlyArray<readonly [id: number, name: string]>,
+  PgMigrator.MigrationError | SqlError,
+  PgClient.PgClient | SqlClient
+> = PgMigrator.run({ loader: migrations }).pipe(Effect.provide(NodeServices.layer))
 
 /** Runs the migrations when built; provide the connection below it (`Layer.provideMerge`). */
-const layer: Layer.Layer<never, PgMigrator.MigrationError | SqlError, PgClient.PgClient | SqlClient> = Layer.effectDiscard(run)
+const layer: Layer.Layer<never, PgMigrator.MigrationError | SqlError, PgClient.PgClient | SqlClient> =
+  Layer.effectDiscard(run)
 
 export const Migrations = { run, layer } as const

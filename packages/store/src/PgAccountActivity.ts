@@ -16,21 +16,27 @@ const activityRows = rowDecoder("account_activity", Schema.Struct({ n: IntColumn
 export const PgAccountActivity = {
   layer: Layer.effect(
     AccountActivity,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const lock = Effect.fn("AccountActivity.lock")(function*(userId: UserId) {
+      const lock = Effect.fn("AccountActivity.lock")(function* (userId: UserId) {
         yield* sql`SELECT pg_advisory_xact_lock(hashtextextended(${`account-caps:${userId}`}, 0))`
       }, orDieSql)
 
-      const countSince = Effect.fn("AccountActivity.countSince")(function*(userId: UserId, action: CappedAction, since: Date) {
-        const [row] = yield* activityRows.all(yield* sql`
+      const countSince = Effect.fn("AccountActivity.countSince")(function* (
+        userId: UserId,
+        action: CappedAction,
+        since: Date
+      ) {
+        const [row] = yield* activityRows.all(
+          yield* sql`
           SELECT count(*) AS n, min(at) AS oldest FROM account_activity
-          WHERE user_id = ${userId} AND action = ${action} AND at > ${since}`)
+          WHERE user_id = ${userId} AND action = ${action} AND at > ${since}`
+        )
         return { count: row?.n ?? 0, oldest: row?.oldest ?? null }
       }, orDieSql)
 
-      const record = Effect.fn("AccountActivity.record")(function*(userId: UserId, action: CappedAction, at: Date) {
+      const record = Effect.fn("AccountActivity.record")(function* (userId: UserId, action: CappedAction, at: Date) {
         yield* sql`INSERT INTO account_activity (user_id, action, at) VALUES (${userId}, ${action}, ${at})`
       }, orDieSql)
 

@@ -29,7 +29,7 @@ interface Header {
   readonly tables: ReadonlyArray<{ readonly name: string; readonly rows: number }>
 }
 
-const quote = (name: string) => `"${name.replaceAll("\"", "\"\"")}"`
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`
 
 /** The application's tables (not the migrator's own), in name order. */
 const tablesOf = (sql: SqlClient) =>
@@ -41,18 +41,17 @@ const tablesOf = (sql: SqlClient) =>
   )
 
 const migrationLevel = (sql: SqlClient) =>
-  Effect.map(
-    sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM effect_sql_migrations`,
-    (rows) => Number(rows[0]?.id ?? 0)
+  Effect.map(sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM effect_sql_migrations`, (rows) =>
+    Number(rows[0]?.id ?? 0)
   )
 
 const io = (what: string) => (cause: unknown) =>
   new BackupError({ reason: "Io", message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}` })
 
 /** Writes the backup to `file` (atomically: a temporary file renamed into place); the header is returned. */
-export const writeBackup = Effect.fn("PgBackup.write")(function*(file: string) {
+export const writeBackup = Effect.fn("PgBackup.write")(function* (file: string) {
   const sql = yield* SqlClient
-  const snapshot = Effect.gen(function*() {
+  const snapshot = Effect.gen(function* () {
     yield* sql.unsafe("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
     const migration = yield* migrationLevel(sql)
     const tables = yield* tablesOf(sql)
@@ -60,7 +59,8 @@ export const writeBackup = Effect.fn("PgBackup.write")(function*(file: string) {
       Effect.map(
         sql.unsafe<{ readonly row: string }>(`SELECT row_to_json(t)::text AS row FROM ${quote(name)} t`),
         (rows) => ({ name, rows: rows.map((r) => r.row) })
-      ))
+      )
+    )
     return { migration, contents }
   })
   const { contents, migration } = yield* sql.withTransaction(snapshot)
@@ -97,13 +97,15 @@ export const writeBackup = Effect.fn("PgBackup.write")(function*(file: string) {
 const parse = (file: string) =>
   Effect.try({
     try: () => {
-      const lines = readFileSync(file, "utf8").split("\n").filter((line) => line !== "")
+      const lines = readFileSync(file, "utf8")
+        .split("\n")
+        .filter((line) => line !== "")
       const header = JSON.parse(lines[0] ?? "{}") as Header
       if (header.format !== FORMAT || header.version !== 1) throw new Error("not a resale backup")
       const tables = new Map<string, Array<string>>()
       let current: Array<string> | undefined
       for (const line of lines.slice(1)) {
-        if (line.startsWith("{\"table\":")) {
+        if (line.startsWith('{"table":')) {
           current = []
           tables.set((JSON.parse(line) as { table: string }).table, current)
         } else if (current !== undefined) current.push(line)
@@ -115,14 +117,17 @@ const parse = (file: string) =>
       return { header, tables }
     },
     catch: (cause) =>
-      new BackupError({ reason: "BadFile", message: `${file} is not a complete resale backup (${cause instanceof Error ? cause.message : String(cause)})` })
+      new BackupError({
+        reason: "BadFile",
+        message: `${file} is not a complete resale backup (${cause instanceof Error ? cause.message : String(cause)})`
+      })
   })
 
 /**
  * Restores `file` into the connected database, which must be empty: it is migrated first, must then
  * be at the backup's migration level, and every application table must have no row.
  */
-export const restoreBackup = Effect.fn("PgBackup.restore")(function*(file: string) {
+export const restoreBackup = Effect.fn("PgBackup.restore")(function* (file: string) {
   const sql = yield* SqlClient
   const { header, tables } = yield* parse(file)
   yield* Migrations.run
@@ -131,16 +136,20 @@ export const restoreBackup = Effect.fn("PgBackup.restore")(function*(file: strin
     const latest = Math.max(0, ...(yield* migrations).map(([id]) => id))
     return yield* new BackupError({
       reason: "OtherVersion",
-      message: `the backup was taken at migration ${header.migration}, this version is at ${latest}: ` +
+      message:
+        `the backup was taken at migration ${header.migration}, this version is at ${latest}: ` +
         `restore it with the version that took it, then upgrade`
     })
   }
   const present = yield* tablesOf(sql)
-  const restore = Effect.gen(function*() {
+  const restore = Effect.gen(function* () {
     for (const name of present) {
       const [row] = yield* sql.unsafe<{ readonly any: boolean }>(`SELECT EXISTS (SELECT 1 FROM ${quote(name)}) AS any`)
       if (row?.any === true) {
-        return yield* new BackupError({ reason: "NotEmpty", message: `table ${name} has rows: restore into a fresh data directory or an empty database` })
+        return yield* new BackupError({
+          reason: "NotEmpty",
+          message: `table ${name} has rows: restore into a fresh data directory or an empty database`
+        })
       }
     }
     // Foreign keys (some refer to each other) are checked once every row is in.
@@ -151,7 +160,8 @@ export const restoreBackup = Effect.fn("PgBackup.restore")(function*(file: strin
       yield* sql.unsafe(`ALTER TABLE ${fk.table} ALTER CONSTRAINT ${quote(fk.name)} DEFERRABLE INITIALLY DEFERRED`)
     }
     for (const name of header.tables.map((t) => t.name)) {
-      if (!present.includes(name)) return yield* new BackupError({ reason: "OtherVersion", message: `table ${name} does not exist here` })
+      if (!present.includes(name))
+        return yield* new BackupError({ reason: "OtherVersion", message: `table ${name} does not exist here` })
       const rows = tables.get(name) ?? []
       for (let at = 0; at < rows.length; at += BATCH) {
         const batch = `[${rows.slice(at, at + BATCH).join(",")}]`

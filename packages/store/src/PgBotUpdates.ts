@@ -13,10 +13,10 @@ const KEEP_DAYS = 7
 export const PgBotUpdates = {
   layer: Layer.effect(
     BotUpdates,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const markSeen = Effect.fn("BotUpdates.markSeen")(function*(updateId: number, now: Date) {
+      const markSeen = Effect.fn("BotUpdates.markSeen")(function* (updateId: number, now: Date) {
         const rows = yield* sql`
           INSERT INTO bot_updates (update_id, seen_at) VALUES (${updateId}, ${now})
           ON CONFLICT (update_id) DO NOTHING

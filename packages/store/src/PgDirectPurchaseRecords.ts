@@ -48,23 +48,25 @@ const Row = Schema.Struct({
   createdAt: DateColumn,
   updatedAt: DateColumn,
   completedAt: Schema.NullOr(DateColumn)
-}).pipe(Schema.encodeKeys({
-  orderId: "order_id",
-  walletAddress: "wallet_address",
-  walletVersion: "wallet_version",
-  amount: "amount_nano",
-  marketplaceReqId: "marketplace_req_id",
-  payTo: "pay_to",
-  payAmount: "pay_amount_nano",
-  txHash: "tx_hash",
-  fee: "fee_nano",
-  walletLock: "wallet_lock",
-  errorReason: "error_reason",
-  errorMessage: "error_message",
-  createdAt: "created_at",
-  updatedAt: "updated_at",
-  completedAt: "completed_at"
-}))
+}).pipe(
+  Schema.encodeKeys({
+    orderId: "order_id",
+    walletAddress: "wallet_address",
+    walletVersion: "wallet_version",
+    amount: "amount_nano",
+    marketplaceReqId: "marketplace_req_id",
+    payTo: "pay_to",
+    payAmount: "pay_amount_nano",
+    txHash: "tx_hash",
+    fee: "fee_nano",
+    walletLock: "wallet_lock",
+    errorReason: "error_reason",
+    errorMessage: "error_message",
+    createdAt: "created_at",
+    updatedAt: "updated_at",
+    completedAt: "completed_at"
+  })
+)
 
 const records = mapRows(
   rowDecoder("direct_purchases", Row),
@@ -86,23 +88,29 @@ const RELEASES: ReadonlyArray<DirectState> = ["done", "failed", "unknown"]
 export const PgDirectPurchaseRecords = {
   layer: Layer.effect(
     DirectPurchaseRecords,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const find = Effect.fn("DirectPurchaseRecords.find")(function*(id: number) {
+      const find = Effect.fn("DirectPurchaseRecords.find")(function* (id: number) {
         return yield* records.first(yield* sql`SELECT * FROM direct_purchases WHERE id = ${id}`)
       }, orDieSql)
 
-      const findLatest = Effect.fn("DirectPurchaseRecords.findLatest")(function*(
-        key: { readonly network: string; readonly walletAddress: string; readonly orderId: string }
-      ) {
-        return yield* records.first(yield* sql`
+      const findLatest = Effect.fn("DirectPurchaseRecords.findLatest")(function* (key: {
+        readonly network: string
+        readonly walletAddress: string
+        readonly orderId: string
+      }) {
+        return yield* records.first(
+          yield* sql`
           SELECT * FROM direct_purchases
-          WHERE network = ${key.network} AND wallet_address = ${key.walletAddress} AND order_id = ${key.orderId} AND latest`)
+          WHERE network = ${key.network} AND wallet_address = ${key.walletAddress} AND order_id = ${key.orderId} AND latest`
+        )
       }, orDieSql)
 
-      const findByOrderId = Effect.fn("DirectPurchaseRecords.findByOrderId")(function*(orderId: string) {
-        return yield* records.all(yield* sql`SELECT * FROM direct_purchases WHERE order_id = ${orderId} ORDER BY created_at DESC, id DESC`)
+      const findByOrderId = Effect.fn("DirectPurchaseRecords.findByOrderId")(function* (orderId: string) {
+        return yield* records.all(
+          yield* sql`SELECT * FROM direct_purchases WHERE order_id = ${orderId} ORDER BY created_at DESC, id DESC`
+        )
       }, orDieSql)
 
       // `attempts` counts the orders a wallet ran under one id.
@@ -116,7 +124,7 @@ export const PgDirectPurchaseRecords = {
           ON CONFLICT (network, wallet_address, order_id) WHERE latest DO NOTHING
           RETURNING *`.pipe(Effect.flatMap(records.first))
 
-      const claim = Effect.fn("DirectPurchaseRecords.claim")(function*(record: NewDirectPurchase, now: Date) {
+      const claim = Effect.fn("DirectPurchaseRecords.claim")(function* (record: NewDirectPurchase, now: Date) {
         for (let round = 0; round < 3; round++) {
           const inserted = yield* insert(record, now)
           if (Option.isSome(inserted)) return { _tag: "Claimed", record: inserted.value } satisfies ClaimResult
@@ -127,22 +135,24 @@ export const PgDirectPurchaseRecords = {
         return yield* Effect.die(new Error("direct purchase claim kept racing a supersede"))
       }, orDieSql)
 
-      const supersede = Effect.fn("DirectPurchaseRecords.supersede")(function*(
+      const supersede = Effect.fn("DirectPurchaseRecords.supersede")(function* (
         previous: DirectPurchaseRecord,
         record: NewDirectPurchase,
         now: Date
       ) {
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          const retired = yield* sql`
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            const retired = yield* sql`
             UPDATE direct_purchases SET latest = false
             WHERE id = ${previous.id} AND latest AND state IN ('done', 'failed')
             RETURNING id`
-          if (retired.length === 0) return Option.none<DirectPurchaseRecord>()
-          return yield* insert(record, now, previous.attempts + 1)
-        }))
+            if (retired.length === 0) return Option.none<DirectPurchaseRecord>()
+            return yield* insert(record, now, previous.attempts + 1)
+          })
+        )
       }, orDieSql)
 
-      const transition = Effect.fn("DirectPurchaseRecords.transition")(function*(
+      const transition = Effect.fn("DirectPurchaseRecords.transition")(function* (
         id: number,
         from: ReadonlyArray<DirectState>,
         to: DirectState,
@@ -167,14 +177,16 @@ export const PgDirectPurchaseRecords = {
         put("error_reason", patch.errorReason)
         put("error_message", patch.errorMessage)
         put("completed_at", patch.completedAt)
-        const lock = RELEASES.includes(to) || patch.lock === false
-          ? sql`, wallet_lock = NULL`
-          : patch.lock === true
-          ? sql`, wallet_lock = wallet_address`
-          : sql``
-        const prepared = patch.prepared === undefined
-          ? sql``
-          : sql`, prepared = ${patch.prepared === null ? null : preparedJson(patch.prepared)}::jsonb`
+        const lock =
+          RELEASES.includes(to) || patch.lock === false
+            ? sql`, wallet_lock = NULL`
+            : patch.lock === true
+              ? sql`, wallet_lock = wallet_address`
+              : sql``
+        const prepared =
+          patch.prepared === undefined
+            ? sql``
+            : sql`, prepared = ${patch.prepared === null ? null : preparedJson(patch.prepared)}::jsonb`
         const statement = sql`
           UPDATE direct_purchases SET ${sql.update(set)} ${prepared} ${lock}
           WHERE id = ${id} AND state IN ${sql.in(from)}
@@ -182,7 +194,9 @@ export const PgDirectPurchaseRecords = {
         // Only taking the lock can be refused; inside a caller's transaction the attempt goes in a savepoint,
         // so a refusal leaves that transaction usable. Alone, a plain statement is enough (and 3x cheaper).
         const outer = yield* Effect.serviceOption(sql.transactionService)
-        const updated = yield* (patch.lock === true && Option.isSome(outer) ? sql.withTransaction(statement) : statement).pipe(
+        const updated = yield* (
+          patch.lock === true && Option.isSome(outer) ? sql.withTransaction(statement) : statement
+        ).pipe(
           Effect.catchIf(
             (e) => isSqlError(e) && e.reason._tag === "UniqueViolation",
             () => Effect.succeed("busy" as const)
@@ -190,7 +204,9 @@ export const PgDirectPurchaseRecords = {
         )
         if (updated === "busy") {
           const current = yield* find(id)
-          return yield* new DirectWalletBusy({ walletAddress: Option.match(current, { onNone: () => "", onSome: (r) => r.walletAddress }) })
+          return yield* new DirectWalletBusy({
+            walletAddress: Option.match(current, { onNone: () => "", onSome: (r) => r.walletAddress })
+          })
         }
         const row = yield* records.first(updated)
         if (Option.isSome(row)) return row.value
@@ -201,15 +217,20 @@ export const PgDirectPurchaseRecords = {
         })
       }, orDieSql)
 
-      const listUnresolved = Effect.fn("DirectPurchaseRecords.listUnresolved")(function*(staleBefore: Date, limit: number) {
-        return yield* records.all(yield* sql`
+      const listUnresolved = Effect.fn("DirectPurchaseRecords.listUnresolved")(function* (
+        staleBefore: Date,
+        limit: number
+      ) {
+        return yield* records.all(
+          yield* sql`
           SELECT * FROM direct_purchases
           WHERE state = 'unknown' OR (state IN ('pending', 'sending', 'sent') AND updated_at <= ${staleBefore})
           ORDER BY updated_at
-          LIMIT ${limit}`)
+          LIMIT ${limit}`
+        )
       }, orDieSql)
 
-      const list = Effect.fn("DirectPurchaseRecords.list")(function*(filter: DirectPurchaseFilter, page: PageRequest) {
+      const list = Effect.fn("DirectPurchaseRecords.list")(function* (filter: DirectPurchaseFilter, page: PageRequest) {
         const where = sql.and([
           ...(filter.state === undefined ? [] : [sql`state = ${filter.state}`]),
           ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`])
@@ -219,11 +240,24 @@ export const PgDirectPurchaseRecords = {
           ORDER BY created_at DESC, id DESC
           LIMIT ${page.limit} OFFSET ${page.offset}`
         // Past the last row the window count is gone with the rows: count apart.
-        const total = yield* pageTotal(rows, page.offset, sql`SELECT count(*) AS total FROM direct_purchases WHERE ${where}`)
+        const total = yield* pageTotal(
+          rows,
+          page.offset,
+          sql`SELECT count(*) AS total FROM direct_purchases WHERE ${where}`
+        )
         return { items: yield* records.all(rows), total } satisfies Page<DirectPurchaseRecord>
       }, orDieSql)
 
-      return DirectPurchaseRecords.of({ claim, supersede, transition, find, findLatest, findByOrderId, listUnresolved, list })
+      return DirectPurchaseRecords.of({
+        claim,
+        supersede,
+        transition,
+        find,
+        findLatest,
+        findByOrderId,
+        listUnresolved,
+        list
+      })
     })
   )
 } as const

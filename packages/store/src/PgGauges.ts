@@ -87,12 +87,14 @@ const QUERIES: ReadonlyArray<Query> = [
 const run = (sql: SqlClient, query: Query) =>
   sql.unsafe<Record<string, unknown>>(query.sql).pipe(
     Effect.map((rows) =>
-      rows.map((row): GaugeSample => ({
-        name: query.name,
-        help: query.help,
-        labels: Object.fromEntries(query.labels.map((label) => [label, String(row[label])])),
-        value: Number(row["value"])
-      }))
+      rows.map(
+        (row): GaugeSample => ({
+          name: query.name,
+          help: query.help,
+          labels: Object.fromEntries(query.labels.map((label) => [label, String(row[label])])),
+          value: Number(row["value"])
+        })
+      )
     ),
     Effect.catchCause((cause) =>
       Effect.as(Effect.logWarning(`metrics: ${query.name} could not be read`, cause), [] as ReadonlyArray<GaugeSample>)
@@ -100,11 +102,13 @@ const run = (sql: SqlClient, query: Query) =>
   )
 
 /** Every gauge, read now. */
-export const readGauges: Effect.Effect<ReadonlyArray<GaugeSample>, never, SqlClient> = Effect.gen(function*() {
+export const readGauges: Effect.Effect<ReadonlyArray<GaugeSample>, never, SqlClient> = Effect.gen(function* () {
   const sql = yield* SqlClient
   const samples = yield* Effect.forEach(QUERIES, (query) => run(sql, query))
   return samples.flat()
 })
 
 /** The gauge names and descriptions, for declaring them before the first scrape. */
-export const gaugeNames: ReadonlyArray<{ readonly name: string; readonly help: string }> = QUERIES.map(({ help, name }) => ({ name, help }))
+export const gaugeNames: ReadonlyArray<{ readonly name: string; readonly help: string }> = QUERIES.map(
+  ({ help, name }) => ({ name, help })
+)

@@ -9,13 +9,16 @@ import { orDieSql } from "./SqlValues.ts"
 const ABANDONED_AFTER_MS = 10 * 60 * 1000
 
 /** The columns `begin` compares: which endpoint and request hold the key, and whether it has an answer. */
-const keyRows = rowDecoder("idempotency_keys", Schema.Struct({
-  endpoint: Schema.String,
-  request_hash: Schema.String,
-  status: Schema.Literals(["in_progress", "completed"]),
-  /** The stored answer (jsonb), replayed as it was stored. */
-  response: Schema.Unknown
-}))
+const keyRows = rowDecoder(
+  "idempotency_keys",
+  Schema.Struct({
+    endpoint: Schema.String,
+    request_hash: Schema.String,
+    status: Schema.Literals(["in_progress", "completed"]),
+    /** The stored answer (jsonb), replayed as it was stored. */
+    response: Schema.Unknown
+  })
+)
 
 /**
  * `IdempotencyKeys` on `idempotency_keys` (primary key (scope, key)). `begin` is one statement: insert the
@@ -26,10 +29,10 @@ const keyRows = rowDecoder("idempotency_keys", Schema.Struct({
 export const PgIdempotencyKeys = {
   layer: Layer.effect(
     IdempotencyKeys,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const begin = Effect.fn("IdempotencyKeys.begin")(function*(
+      const begin = Effect.fn("IdempotencyKeys.begin")(function* (
         scope: string,
         key: string,
         endpoint: string,
@@ -52,18 +55,21 @@ export const PgIdempotencyKeys = {
                 AND idempotency_keys.started_at <= ${abandonedBefore})
           RETURNING 1`
         if (claimed.length > 0) return { _tag: "New" } satisfies IdempotencyBegin
-        const [row] = yield* keyRows.all(yield* sql`
+        const [row] = yield* keyRows.all(
+          yield* sql`
           SELECT endpoint, request_hash, status, response
-          FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`)
+          FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`
+        )
         // Abandoned between the two statements: the caller may simply retry.
         if (row === undefined) return { _tag: "InProgress" } satisfies IdempotencyBegin
         if (row.endpoint !== endpoint) return { _tag: "Conflict", reason: "OtherEndpoint" } satisfies IdempotencyBegin
-        if (row.request_hash !== requestHash) return { _tag: "Conflict", reason: "OtherRequest" } satisfies IdempotencyBegin
+        if (row.request_hash !== requestHash)
+          return { _tag: "Conflict", reason: "OtherRequest" } satisfies IdempotencyBegin
         if (row.status === "completed") return { _tag: "Replay", response: row.response } satisfies IdempotencyBegin
         return { _tag: "InProgress" } satisfies IdempotencyBegin
       }, orDieSql)
 
-      const complete = Effect.fn("IdempotencyKeys.complete")(function*(
+      const complete = Effect.fn("IdempotencyKeys.complete")(function* (
         scope: string,
         key: string,
         response: unknown,
@@ -76,11 +82,11 @@ export const PgIdempotencyKeys = {
           WHERE scope = ${scope} AND key = ${key}`
       }, orDieSql)
 
-      const abandon = Effect.fn("IdempotencyKeys.abandon")(function*(scope: string, key: string) {
+      const abandon = Effect.fn("IdempotencyKeys.abandon")(function* (scope: string, key: string) {
         yield* sql`DELETE FROM idempotency_keys WHERE scope = ${scope} AND key = ${key} AND status = 'in_progress'`
       }, orDieSql)
 
-      const prune = Effect.fn("IdempotencyKeys.prune")(function*(before: Date) {
+      const prune = Effect.fn("IdempotencyKeys.prune")(function* (before: Date) {
         const rows = yield* sql`
           DELETE FROM idempotency_keys WHERE started_at < ${before} RETURNING key`
         return rows.length

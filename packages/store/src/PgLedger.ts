@@ -26,13 +26,15 @@ const EntryRow = Schema.Struct({
   note: Schema.NullOr(Schema.String),
   balanceAfter: intAs(Uzs),
   createdAt: DateColumn
-}).pipe(Schema.encodeKeys({
-  userId: "user_id",
-  amount: "amount_uzs",
-  causeId: "cause_id",
-  balanceAfter: "balance_after_uzs",
-  createdAt: "created_at"
-}))
+}).pipe(
+  Schema.encodeKeys({
+    userId: "user_id",
+    amount: "amount_uzs",
+    causeId: "cause_id",
+    balanceAfter: "balance_after_uzs",
+    createdAt: "created_at"
+  })
+)
 
 const entryRows = rowDecoder("ledger_entries", EntryRow)
 const balanceRows = rowDecoder("accounts", Schema.Struct({ balance_uzs: intAs(Uzs) }))
@@ -47,13 +49,14 @@ const balanceRows = rowDecoder("accounts", Schema.Struct({ balance_uzs: intAs(Uz
 export const PgLedger = {
   layer: Layer.effect(
     Ledger,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const post = Effect.fn("Ledger.post")(function*(posting: LedgerPosting) {
+      const post = Effect.fn("Ledger.post")(function* (posting: LedgerPosting) {
         const { amount, cause, causeId, userId } = posting
         const note = posting.note ?? null
-        const inserted = yield* entryRows.first(yield* sql`
+        const inserted = yield* entryRows.first(
+          yield* sql`
           WITH account AS (
             SELECT balance_uzs FROM accounts WHERE user_id = ${userId} FOR UPDATE
           ), entry AS (
@@ -66,27 +69,34 @@ export const PgLedger = {
             UPDATE accounts SET balance_uzs = entry.balance_after_uzs
             FROM entry WHERE accounts.user_id = entry.user_id
           )
-          SELECT * FROM entry`)
+          SELECT * FROM entry`
+        )
         if (Option.isSome(inserted)) return { entry: inserted.value, created: true }
         // Nothing written: the cause was recorded before (perhaps by a transaction that committed while this
         // statement waited, hence a fresh statement to see it), or the balance is too low, or no account.
-        const existing = yield* entryRows.first(yield* sql`SELECT * FROM ledger_entries WHERE cause = ${cause} AND cause_id = ${causeId}`)
+        const existing = yield* entryRows.first(
+          yield* sql`SELECT * FROM ledger_entries WHERE cause = ${cause} AND cause_id = ${causeId}`
+        )
         if (Option.isSome(existing)) return { entry: existing.value, created: false }
         const [account] = yield* balanceRows.all(yield* sql`SELECT balance_uzs FROM accounts WHERE user_id = ${userId}`)
         if (account === undefined) return yield* Effect.die(new Error(`user ${userId} has no ledger account`))
         return yield* new InsufficientBalance({ userId, balance: account.balance_uzs, required: Uzs.make(-amount) })
       }, orDieSql)
 
-      const balance = Effect.fn("Ledger.balance")(function*(userId: UserId) {
+      const balance = Effect.fn("Ledger.balance")(function* (userId: UserId) {
         const [row] = yield* balanceRows.all(yield* sql`SELECT balance_uzs FROM accounts WHERE user_id = ${userId}`)
         return row?.balance_uzs ?? Uzs.make(0)
       }, orDieSql)
 
-      const entries = Effect.fn("Ledger.entries")(function*(userId: UserId, page: PageRequest) {
+      const entries = Effect.fn("Ledger.entries")(function* (userId: UserId, page: PageRequest) {
         const rows = yield* sql`
           SELECT *, count(*) OVER () AS total FROM ledger_entries WHERE user_id = ${userId}
           ORDER BY id DESC LIMIT ${page.limit} OFFSET ${page.offset}`
-        const total = yield* pageTotal(rows, page.offset, sql`SELECT count(*) AS total FROM ledger_entries WHERE user_id = ${userId}`)
+        const total = yield* pageTotal(
+          rows,
+          page.offset,
+          sql`SELECT count(*) AS total FROM ledger_entries WHERE user_id = ${userId}`
+        )
         return { items: yield* entryRows.all(rows), total } satisfies Page<LedgerEntry>
       }, orDieSql)
 

@@ -16,12 +16,7 @@ import {
   UserId,
   Uzs
 } from "@resale/core"
-import {
-  type NewOrder,
-  type OrderFilter,
-  type OrderPatch,
-  Orders
-} from "@resale/core/ports"
+import { type NewOrder, type OrderFilter, type OrderPatch, Orders } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"
@@ -49,21 +44,23 @@ const OrderRow = Schema.Struct({
   updatedAt: DateColumn,
   completedAt: Schema.NullOr(DateColumn),
   delivery: Schema.NullOr(OrderDelivery)
-}).pipe(Schema.encodeKeys({
-  userId: "user_id",
-  priceUzs: "price_uzs",
-  chargeSeq: "charge_seq",
-  lastError: "last_error",
-  nextAttemptAt: "next_attempt_at",
-  txId: "tx_id",
-  fragmentRef: "fragment_ref",
-  giftRef: "gift_ref",
-  unknownSince: "unknown_since",
-  unknownAttempts: "unknown_attempts",
-  createdAt: "created_at",
-  updatedAt: "updated_at",
-  completedAt: "completed_at"
-}))
+}).pipe(
+  Schema.encodeKeys({
+    userId: "user_id",
+    priceUzs: "price_uzs",
+    chargeSeq: "charge_seq",
+    lastError: "last_error",
+    nextAttemptAt: "next_attempt_at",
+    txId: "tx_id",
+    fragmentRef: "fragment_ref",
+    giftRef: "gift_ref",
+    unknownSince: "unknown_since",
+    unknownAttempts: "unknown_attempts",
+    createdAt: "created_at",
+    updatedAt: "updated_at",
+    completedAt: "completed_at"
+  })
+)
 
 const orderRows = rowDecoder("orders", OrderRow)
 const refusalRows = rowDecoder("accounts", Schema.Struct({ balance_uzs: intAs(Uzs), prices_current: Schema.Boolean }))
@@ -82,15 +79,17 @@ const chargedRows = rowDecoder("orders", Schema.Struct({ charge_balance_after_uz
 export const PgOrders = {
   layer: Layer.effect(
     Orders,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const insert = Effect.fn("Orders.insert")(function*(order: NewOrder, now: Date) {
-        return yield* orderRows.one(yield* sql`
+      const insert = Effect.fn("Orders.insert")(function* (order: NewOrder, now: Date) {
+        return yield* orderRows.one(
+          yield* sql`
           INSERT INTO orders (user_id, recipient, kind, item, price_uzs, status, created_at, updated_at)
           VALUES (${order.userId}, ${order.recipient}, ${order.item.kind}, ${JSON.stringify(order.item)}::jsonb, ${order.priceUzs},
                   'queued', ${now}, ${now})
-          RETURNING *`)
+          RETURNING *`
+        )
       }, orDieSql)
 
       // Whether `prices` is the current price list (the `prices` row, `DEFAULT_PRICES` without one).
@@ -105,7 +104,7 @@ export const PgOrders = {
       // alone, and a refused charge writes nothing. The entry's balance after is the balance right
       // after this charge, whatever other orders do next.
 
-      const insertCharged = Effect.fn("Orders.insertCharged")(function*(order: NewOrder, quotedAt: Prices, now: Date) {
+      const insertCharged = Effect.fn("Orders.insertCharged")(function* (order: NewOrder, quotedAt: Prices, now: Date) {
         const rows = yield* sql`
           WITH account AS (
             SELECT balance_uzs FROM accounts WHERE user_id = ${order.userId} AND ${isCurrentList(quotedAt)} FOR UPDATE
@@ -125,26 +124,34 @@ export const PgOrders = {
           )
           SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS charge_balance_after_uzs FROM placed, entry`
         if (rows.length === 0) {
-          const [account] = yield* refusalRows.all(yield* sql`
-            SELECT balance_uzs, ${isCurrentList(quotedAt)} AS prices_current FROM accounts WHERE user_id = ${order.userId}`)
+          const [account] = yield* refusalRows.all(
+            yield* sql`
+            SELECT balance_uzs, ${isCurrentList(quotedAt)} AS prices_current FROM accounts WHERE user_id = ${order.userId}`
+          )
           if (account === undefined) return yield* Effect.die(new Error(`user ${order.userId} has no ledger account`))
           if (!account.prices_current) return yield* new PricesChanged()
-          return yield* new InsufficientBalance({ userId: order.userId, balance: account.balance_uzs, required: order.priceUzs })
+          return yield* new InsufficientBalance({
+            userId: order.userId,
+            balance: account.balance_uzs,
+            required: order.priceUzs
+          })
         }
         const placed = yield* orderRows.one(rows)
         // The cause id is the core's rule; the statement spells it for chargeSeq 0.
         if (rows[0]!["charge_cause_id"] !== chargeCauseId(placed, 0)) {
-          return yield* Effect.die(new Error(`order ${placed.id}: charge cause id ${String(rows[0]!["charge_cause_id"])} is not the core's`))
+          return yield* Effect.die(
+            new Error(`order ${placed.id}: charge cause id ${String(rows[0]!["charge_cause_id"])} is not the core's`)
+          )
         }
         const charged = yield* chargedRows.one(rows)
         return { order: placed, balanceAfter: charged.charge_balance_after_uzs }
       }, orDieSql)
 
-      const find = Effect.fn("Orders.find")(function*(orderId: OrderId) {
+      const find = Effect.fn("Orders.find")(function* (orderId: OrderId) {
         return yield* orderRows.first(yield* sql`SELECT * FROM orders WHERE id = ${orderId}`)
       }, orDieSql)
 
-      const list = Effect.fn("Orders.list")(function*(filter: OrderFilter) {
+      const list = Effect.fn("Orders.list")(function* (filter: OrderFilter) {
         const where = sql.and([
           ...(filter.userId === undefined ? [] : [sql`user_id = ${filter.userId}`]),
           ...(filter.kind === undefined ? [] : [sql`kind = ${filter.kind}`]),
@@ -163,14 +170,15 @@ export const PgOrders = {
       const set = <K extends keyof OrderPatch>(patch: OrderPatch, key: K, column: string) =>
         patch[key] === undefined ? sql`${sql(column)} = ${sql(column)}` : sql`${sql(column)} = ${patch[key]}`
 
-      const transition = Effect.fn("Orders.transition")(function*(
+      const transition = Effect.fn("Orders.transition")(function* (
         orderId: OrderId,
         from: ReadonlyArray<OrderStatus>,
         to: OrderStatus,
         patch: OrderPatch,
         now: Date
       ) {
-        const [row] = yield* orderRows.all(yield* sql`
+        const [row] = yield* orderRows.all(
+          yield* sql`
           UPDATE orders SET
             status = ${to},
             ${set(patch, "chargeSeq", "charge_seq")},
@@ -187,15 +195,17 @@ export const PgOrders = {
             ${patch.evidence === undefined ? sql`evidence = evidence` : sql`evidence = ${patch.evidence === null ? null : JSON.stringify(patch.evidence)}::jsonb`},
             updated_at = ${now}
           WHERE id = ${orderId} AND status = ANY(${[...from]}::text[])
-          RETURNING *`)
+          RETURNING *`
+        )
         if (row !== undefined) return row
         const [current] = yield* statusRows.all(yield* sql`SELECT status FROM orders WHERE id = ${orderId}`)
         if (current === undefined) return yield* new OrderNotFound({ orderId })
         return yield* new OrderTransitionInvalid({ orderId, from: current.status, to })
       }, orDieSql)
 
-      const claimNext = Effect.fn("Orders.claimNext")(function*(now: Date) {
-        return yield* orderRows.first(yield* sql`
+      const claimNext = Effect.fn("Orders.claimNext")(function* (now: Date) {
+        return yield* orderRows.first(
+          yield* sql`
           UPDATE orders SET status = 'processing', updated_at = ${now}
           WHERE id = (
             SELECT id FROM orders
@@ -203,10 +213,11 @@ export const PgOrders = {
             ORDER BY id
             LIMIT 1
             FOR UPDATE SKIP LOCKED)
-          RETURNING *`)
+          RETURNING *`
+        )
       }, orDieSql)
 
-      const touch = Effect.fn("Orders.touch")(function*(ids: ReadonlyArray<OrderId>, now: Date) {
+      const touch = Effect.fn("Orders.touch")(function* (ids: ReadonlyArray<OrderId>, now: Date) {
         if (ids.length === 0) return
         yield* sql`UPDATE orders SET updated_at = ${now} WHERE id = ANY(${ids.map(String)}::bigint[]) AND status = 'processing'`
       }, orDieSql)

@@ -25,13 +25,15 @@ const EventRow = Schema.Struct({
   availableAt: DateColumn,
   createdAt: DateColumn,
   deliveredAt: Schema.NullOr(DateColumn)
-}).pipe(Schema.encodeKeys({
-  userId: "user_id",
-  lastError: "last_error",
-  availableAt: "available_at",
-  createdAt: "created_at",
-  deliveredAt: "delivered_at"
-}))
+}).pipe(
+  Schema.encodeKeys({
+    userId: "user_id",
+    lastError: "last_error",
+    availableAt: "available_at",
+    createdAt: "created_at",
+    deliveredAt: "delivered_at"
+  })
+)
 
 const eventRows = rowDecoder("outbox_events", EventRow)
 const decodeEvent = Schema.decodeUnknownEffect(EventRow)
@@ -49,14 +51,16 @@ const MAX_ERROR = 1000
 export const PgOutbox = {
   layer: Layer.effect(
     Outbox,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const add = Effect.fn("Outbox.add")(function*(event: NewOutboxEvent, now: Date) {
-        return yield* eventRows.one(yield* sql`
+      const add = Effect.fn("Outbox.add")(function* (event: NewOutboxEvent, now: Date) {
+        return yield* eventRows.one(
+          yield* sql`
           INSERT INTO outbox_events (kind, user_id, payload, status, available_at, created_at)
           VALUES (${event.kind}, ${event.userId}, ${JSON.stringify(event.payload)}::jsonb, 'pending', ${now}, ${now})
-          RETURNING *`)
+          RETURNING *`
+        )
       }, orDieSql)
 
       /**
@@ -66,7 +70,7 @@ export const PgOutbox = {
        * are delivered: one such event never stops every notification.
        */
       const unreadable = (row: unknown, error: Schema.SchemaError) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const key = yield* decodeKey(row).pipe(
             Effect.catch(() => Effect.die(new RowDecodeError({ table: "outbox_events", message: error.message })))
           )
@@ -79,7 +83,7 @@ export const PgOutbox = {
             WHERE id = ${key.id} AND status = 'pending'`
         })
 
-      const claim = Effect.fn("Outbox.claim")(function*(now: Date, limit: number, leaseMs: number) {
+      const claim = Effect.fn("Outbox.claim")(function* (now: Date, limit: number, leaseMs: number) {
         const rows = yield* sql`
           UPDATE outbox_events SET available_at = ${new Date(now.getTime() + leaseMs)}
           WHERE id IN (
@@ -98,13 +102,13 @@ export const PgOutbox = {
         return events.toSorted((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
       }, orDieSql)
 
-      const markDelivered = Effect.fn("Outbox.markDelivered")(function*(eventId: OutboxEventId, now: Date) {
+      const markDelivered = Effect.fn("Outbox.markDelivered")(function* (eventId: OutboxEventId, now: Date) {
         yield* sql`
           UPDATE outbox_events SET status = 'delivered', delivered_at = ${now}
           WHERE id = ${eventId} AND status = 'pending'`
       }, orDieSql)
 
-      const markFailed = Effect.fn("Outbox.markFailed")(function*(
+      const markFailed = Effect.fn("Outbox.markFailed")(function* (
         eventId: OutboxEventId,
         error: string,
         retryAt: Date | null

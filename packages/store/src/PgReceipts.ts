@@ -5,10 +5,13 @@ import { rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"
 
 /** A stored receipt file: its bytes (bytea) and content type. */
-const fileRows = rowDecoder("receipts", Schema.Struct({
-  bytes: Schema.Uint8Array,
-  contentType: Schema.String
-}).pipe(Schema.encodeKeys({ contentType: "content_type" })))
+const fileRows = rowDecoder(
+  "receipts",
+  Schema.Struct({
+    bytes: Schema.Uint8Array,
+    contentType: Schema.String
+  }).pipe(Schema.encodeKeys({ contentType: "content_type" }))
+)
 
 /**
  * `Receipts` as bytea rows in `receipts`: the files travel with the database (backups, several app
@@ -17,17 +20,17 @@ const fileRows = rowDecoder("receipts", Schema.Struct({
 export const PgReceipts = {
   layer: Layer.effect(
     Receipts,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const put = Effect.fn("Receipts.put")(function*(key: string, bytes: Uint8Array, contentType: string) {
+      const put = Effect.fn("Receipts.put")(function* (key: string, bytes: Uint8Array, contentType: string) {
         // Keys are never reused; a repeated put of one key (a retried request) keeps the first file.
         yield* sql`
           INSERT INTO receipts (key, content_type, size, bytes) VALUES (${key}, ${contentType}, ${bytes.length}, ${bytes})
           ON CONFLICT (key) DO NOTHING`
       }, orDieSql)
 
-      const get = Effect.fn("Receipts.get")(function*(key: string) {
+      const get = Effect.fn("Receipts.get")(function* (key: string) {
         return yield* fileRows.first(yield* sql`SELECT bytes, content_type FROM receipts WHERE key = ${key}`)
       }, orDieSql)
 

@@ -5,22 +5,28 @@ import { SqlClient } from "effect/sql/SqlClient"
 import { IntColumn, NanotonColumn, rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"
 
-const ledgerRows = rowDecoder("ledger_entries", Schema.Struct({
-  period: Schema.String,
-  cause: LedgerCause,
-  detail: Schema.NullOr(Schema.String),
-  amountUzs: IntColumn,
-  entries: IntColumn
-}).pipe(Schema.encodeKeys({ amountUzs: "amount" })))
+const ledgerRows = rowDecoder(
+  "ledger_entries",
+  Schema.Struct({
+    period: Schema.String,
+    cause: LedgerCause,
+    detail: Schema.NullOr(Schema.String),
+    amountUzs: IntColumn,
+    entries: IntColumn
+  }).pipe(Schema.encodeKeys({ amountUzs: "amount" }))
+)
 
-const tonRows = rowDecoder("wallet_payments", Schema.Struct({
-  period: Schema.String,
-  kind: Schema.Literals(["stars", "premium"]),
-  paidNano: NanotonColumn,
-  feeNano: NanotonColumn,
-  units: IntColumn,
-  purchases: IntColumn
-}).pipe(Schema.encodeKeys({ paidNano: "paid", feeNano: "fee" })))
+const tonRows = rowDecoder(
+  "wallet_payments",
+  Schema.Struct({
+    period: Schema.String,
+    kind: Schema.Literals(["stars", "premium"]),
+    paidNano: NanotonColumn,
+    feeNano: NanotonColumn,
+    units: IntColumn,
+    purchases: IntColumn
+  }).pipe(Schema.encodeKeys({ paidNano: "paid", feeNano: "fee" }))
+)
 
 const totalRows = rowDecoder("ledger_entries", Schema.Struct({ total: IntColumn }))
 
@@ -37,7 +43,7 @@ const totalRows = rowDecoder("ledger_entries", Schema.Struct({ total: IntColumn 
 export const PgReportFigures = {
   layer: Layer.effect(
     ReportFigures,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
       const local = (column: string) => sql.unsafe(`((${column} AT TIME ZONE 'UTC') + interval '5 hours')`)
       const periodOf = (window: ReportWindow, column: string) =>

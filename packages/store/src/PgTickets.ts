@@ -25,7 +25,9 @@ const TicketRow = Schema.Struct({
   lastAuthor: MessageAuthor,
   createdAt: DateColumn,
   updatedAt: DateColumn
-}).pipe(Schema.encodeKeys({ userId: "user_id", lastAuthor: "last_author", createdAt: "created_at", updatedAt: "updated_at" }))
+}).pipe(
+  Schema.encodeKeys({ userId: "user_id", lastAuthor: "last_author", createdAt: "created_at", updatedAt: "updated_at" })
+)
 
 /** A row of `ticket_messages`, decoded into the core's `TicketMessage`. */
 const MessageRow = Schema.Struct({
@@ -52,10 +54,10 @@ const POLL_LIMIT = 500
 export const PgTickets = {
   layer: Layer.effect(
     Tickets,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const create = Effect.fn("Tickets.create")(function*(input: {
+      const create = Effect.fn("Tickets.create")(function* (input: {
         readonly userId: UserId
         readonly subject: string
         readonly body: string
@@ -75,15 +77,21 @@ export const PgTickets = {
           SELECT t.*, m.id AS m_id, m.body AS m_body FROM t, m`
         const ticket = yield* ticketRows.one(rows)
         const first = yield* firstMessageRows.one(rows)
-        const message: TicketMessage = { id: first.m_id, ticketId: ticket.id, author: "user", body: first.m_body, createdAt: ticket.createdAt }
+        const message: TicketMessage = {
+          id: first.m_id,
+          ticketId: ticket.id,
+          author: "user",
+          body: first.m_body,
+          createdAt: ticket.createdAt
+        }
         return { ticket, message }
       }, orDieSql)
 
-      const find = Effect.fn("Tickets.find")(function*(ticketId: TicketId) {
+      const find = Effect.fn("Tickets.find")(function* (ticketId: TicketId) {
         return yield* ticketRows.first(yield* sql`SELECT * FROM tickets WHERE id = ${ticketId}`)
       }, orDieSql)
 
-      const list = Effect.fn("Tickets.list")(function*(
+      const list = Effect.fn("Tickets.list")(function* (
         filter: { readonly userId?: UserId; readonly status?: TicketStatus } & PageRequest
       ) {
         const where = sql.and([
@@ -97,14 +105,15 @@ export const PgTickets = {
         return { items: yield* ticketRows.all(rows), total } satisfies Page<Ticket>
       }, orDieSql)
 
-      const addMessage = Effect.fn("Tickets.addMessage")(function*(input: {
+      const addMessage = Effect.fn("Tickets.addMessage")(function* (input: {
         readonly ticketId: TicketId
         readonly author: MessageAuthor
         readonly body: string
         readonly now: Date
       }) {
         const { author, body, now, ticketId } = input
-        const [row] = yield* messageRows.all(yield* sql`
+        const [row] = yield* messageRows.all(
+          yield* sql`
           WITH t AS (
             UPDATE tickets SET last_author = ${author}, updated_at = ${now}
             WHERE id = ${ticketId}
@@ -112,20 +121,25 @@ export const PgTickets = {
           )
           INSERT INTO ticket_messages (ticket_id, author, body, created_at)
           SELECT id, ${author}, ${body}, ${now} FROM t
-          RETURNING *`)
+          RETURNING *`
+        )
         if (row === undefined) return yield* new TicketNotFound({ ticketId })
         return row
       }, orDieSql)
 
-      const messagesAfter = Effect.fn("Tickets.messagesAfter")(function*(ticketId: TicketId, after: number) {
-        return yield* messageRows.all(yield* sql`
+      const messagesAfter = Effect.fn("Tickets.messagesAfter")(function* (ticketId: TicketId, after: number) {
+        return yield* messageRows.all(
+          yield* sql`
           SELECT * FROM ticket_messages WHERE ticket_id = ${ticketId} AND id > ${Math.max(0, Math.trunc(after))}
-          ORDER BY id LIMIT ${POLL_LIMIT}`)
+          ORDER BY id LIMIT ${POLL_LIMIT}`
+        )
       }, orDieSql)
 
-      const setStatus = Effect.fn("Tickets.setStatus")(function*(ticketId: TicketId, status: TicketStatus, now: Date) {
-        const [row] = yield* ticketRows.all(yield* sql`
-          UPDATE tickets SET status = ${status}, updated_at = ${now} WHERE id = ${ticketId} RETURNING *`)
+      const setStatus = Effect.fn("Tickets.setStatus")(function* (ticketId: TicketId, status: TicketStatus, now: Date) {
+        const [row] = yield* ticketRows.all(
+          yield* sql`
+          UPDATE tickets SET status = ${status}, updated_at = ${now} WHERE id = ${ticketId} RETURNING *`
+        )
         if (row === undefined) return yield* new TicketNotFound({ ticketId })
         return row
       }, orDieSql)

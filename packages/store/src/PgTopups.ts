@@ -50,14 +50,15 @@ const toTopup = (row: typeof TopupRow.Type): Topup => ({
   payableUzs: row.payable_uzs,
   creditedUzs: row.credited_uzs,
   status: row.status,
-  receipt: row.receipt_key === null
-    ? null
-    : {
-      key: row.receipt_key,
-      contentType: row.receipt_content_type ?? "",
-      size: row.receipt_size ?? 0,
-      sha256: row.receipt_sha256
-    },
+  receipt:
+    row.receipt_key === null
+      ? null
+      : {
+          key: row.receipt_key,
+          contentType: row.receipt_content_type ?? "",
+          size: row.receipt_size ?? 0,
+          sha256: row.receipt_sha256
+        },
   adminNote: row.admin_note,
   paymentId: row.payment_id,
   confirmedBy: row.confirmed_by,
@@ -91,10 +92,10 @@ const PAYABLE_LOCK = 0x746f70757073
 export const PgTopups = {
   layer: Layer.effect(
     Topups,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const insertPending = Effect.fn("Topups.insertPending")(function*(input: {
+      const insertPending = Effect.fn("Topups.insertPending")(function* (input: {
         readonly userId: UserId
         readonly requestedUzs: Uzs
         readonly expiresAt: Date
@@ -102,9 +103,10 @@ export const PgTopups = {
       }) {
         const { expiresAt, now, requestedUzs, userId } = input
         const since = new Date(now.getTime() - payableQuarantineMs(yield* TopupSettings))
-        const rows = yield* sql.withTransaction(Effect.gen(function*() {
-          yield* sql`SELECT pg_advisory_xact_lock(${PAYABLE_LOCK})`
-          return yield* sql`
+        const rows = yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* sql`SELECT pg_advisory_xact_lock(${PAYABLE_LOCK})`
+            return yield* sql`
             INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status, expires_at, created_at, updated_at)
             SELECT ${userId}, 'card', ${requestedUzs}, ${requestedUzs}::bigint + o, 'pending', ${expiresAt}, ${now}, ${now}
             FROM generate_series(0, ${OFFSETS - 1}) AS o
@@ -127,28 +129,31 @@ export const PgTopups = {
                 AND (t.updated_at > ${since} OR t.created_at > ${since})) DESC, o
             LIMIT 1
             RETURNING *`
-        }))
+          })
+        )
         const inserted = yield* topupRows.first(rows)
         if (Option.isNone(inserted)) return yield* new TopupPayableExhausted({ requested: requestedUzs })
         return inserted.value
       }, orDieSql)
 
-      const insertReview = Effect.fn("Topups.insertReview")(function*(input: {
+      const insertReview = Effect.fn("Topups.insertReview")(function* (input: {
         readonly userId: UserId
         readonly requestedUzs: Uzs
         readonly receipt: ReceiptInfo
         readonly now: Date
       }) {
         const { now, receipt, requestedUzs, userId } = input
-        return yield* topupRows.one(yield* sql`
+        return yield* topupRows.one(
+          yield* sql`
           INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status,
                               receipt_key, receipt_content_type, receipt_size, receipt_sha256, created_at, updated_at)
           VALUES (${userId}, 'receipt', ${requestedUzs}, ${requestedUzs}, 'review',
                   ${receipt.key}, ${receipt.contentType}, ${receipt.size}, ${receipt.sha256}, ${now}, ${now})
-          RETURNING *`)
+          RETURNING *`
+        )
       }, orDieSql)
 
-      const attachReceipt = Effect.fn("Topups.attachReceipt")(function*(input: {
+      const attachReceipt = Effect.fn("Topups.attachReceipt")(function* (input: {
         readonly userId: UserId
         readonly amountUzs: Uzs
         readonly receipt: ReceiptInfo
@@ -157,7 +162,8 @@ export const PgTopups = {
         const { amountUzs, now, receipt, userId } = input
         // FOR UPDATE waits for a concurrent confirmation, cancel or expiry of the chosen row and then
         // re-checks it; the outer status test keeps the UPDATE conditional all the same.
-        return yield* topupRows.first(yield* sql`
+        return yield* topupRows.first(
+          yield* sql`
           WITH target AS (
             SELECT id FROM topups
             WHERE user_id = ${userId} AND status = 'pending' AND method = 'card' AND expires_at > ${now}
@@ -174,29 +180,34 @@ export const PgTopups = {
             updated_at = ${now}
           FROM target
           WHERE t.id = target.id AND t.status = 'pending'
-          RETURNING t.*`)
+          RETURNING t.*`
+        )
       }, orDieSql)
 
-      const find = Effect.fn("Topups.find")(function*(topupId: TopupId) {
+      const find = Effect.fn("Topups.find")(function* (topupId: TopupId) {
         return yield* topupRows.first(yield* sql`SELECT * FROM topups WHERE id = ${topupId}`)
       }, orDieSql)
 
-      const countOpen = Effect.fn("Topups.countOpen")(function*(userId: UserId, now: Date) {
-        const [row] = yield* openCounts.all(yield* sql`
+      const countOpen = Effect.fn("Topups.countOpen")(function* (userId: UserId, now: Date) {
+        const [row] = yield* openCounts.all(
+          yield* sql`
           SELECT count(*) FILTER (WHERE status = 'pending' AND method = 'card' AND expires_at > ${now}) AS card_pending,
                  count(*) FILTER (WHERE status = 'review') AS reviews
-          FROM topups WHERE user_id = ${userId} AND status IN ('pending', 'review')`)
+          FROM topups WHERE user_id = ${userId} AND status IN ('pending', 'review')`
+        )
         return { cardPending: row?.card_pending ?? 0, reviews: row?.reviews ?? 0 }
       }, orDieSql)
 
-      const listByReceiptSha256 = Effect.fn("Topups.listByReceiptSha256")(function*(sha256s: ReadonlyArray<string>) {
+      const listByReceiptSha256 = Effect.fn("Topups.listByReceiptSha256")(function* (sha256s: ReadonlyArray<string>) {
         if (sha256s.length === 0) return []
-        return yield* topupRows.all(yield* sql`
+        return yield* topupRows.all(
+          yield* sql`
           SELECT * FROM topups WHERE receipt_sha256 = ANY(${[...sha256s]}::text[])
-          ORDER BY id DESC LIMIT 100`)
+          ORDER BY id DESC LIMIT 100`
+        )
       }, orDieSql)
 
-      const list = Effect.fn("Topups.list")(function*(filter: TopupFilter) {
+      const list = Effect.fn("Topups.list")(function* (filter: TopupFilter) {
         const where = sql.and([
           ...(filter.userId === undefined ? [] : [sql`user_id = ${filter.userId}`]),
           ...(filter.status === undefined ? [] : [sql`status = ANY(${[...filter.status]}::text[])`]),
@@ -211,7 +222,7 @@ export const PgTopups = {
         return { items: yield* topupRows.all(rows), total } satisfies Page<Topup>
       }, orDieSql)
 
-      const transition = Effect.fn("Topups.transition")(function*(
+      const transition = Effect.fn("Topups.transition")(function* (
         topupId: TopupId,
         from: ReadonlyArray<TopupStatus>,
         to: TopupStatus,
@@ -219,7 +230,8 @@ export const PgTopups = {
         now: Date
       ) {
         // Absent patch fields keep their value; `adminNote: null` clears the note.
-        const [row] = yield* topupRows.all(yield* sql`
+        const [row] = yield* topupRows.all(
+          yield* sql`
           UPDATE topups SET
             status = ${to},
             credited_uzs = ${patch.creditedUzs === undefined ? sql`credited_uzs` : sql`${patch.creditedUzs}`},
@@ -228,35 +240,42 @@ export const PgTopups = {
             confirmed_by = ${patch.confirmedBy === undefined ? sql`confirmed_by` : sql`${patch.confirmedBy}`},
             updated_at = ${now}
           WHERE id = ${topupId} AND status = ANY(${[...from]}::text[])
-          RETURNING *`)
+          RETURNING *`
+        )
         if (row !== undefined) return row
         const [current] = yield* statusRows.all(yield* sql`SELECT status FROM topups WHERE id = ${topupId}`)
         if (current === undefined) return yield* new TopupNotFound({ topupId })
         return yield* new TopupTransitionInvalid({ topupId, from: current.status, to })
       }, orDieSql)
 
-      const findLivePendingByPayable = Effect.fn("Topups.findLivePendingByPayable")(function*(amount: Uzs, now: Date) {
-        return yield* topupRows.all(yield* sql`
+      const findLivePendingByPayable = Effect.fn("Topups.findLivePendingByPayable")(function* (amount: Uzs, now: Date) {
+        return yield* topupRows.all(
+          yield* sql`
           SELECT * FROM topups
           WHERE status = 'pending' AND method = 'card' AND payable_uzs = ${amount} AND expires_at > ${now}
-          ORDER BY id`)
+          ORDER BY id`
+        )
       }, orDieSql)
 
-      const findMatchableByPayable = Effect.fn("Topups.findMatchableByPayable")(function*(amount: Uzs, now: Date) {
-        return yield* topupRows.all(yield* sql`
+      const findMatchableByPayable = Effect.fn("Topups.findMatchableByPayable")(function* (amount: Uzs, now: Date) {
+        return yield* topupRows.all(
+          yield* sql`
           SELECT * FROM topups
           WHERE method = 'card' AND payable_uzs = ${amount}
             AND ((status = 'pending' AND expires_at > ${now}) OR status = 'review')
-          ORDER BY id`)
+          ORDER BY id`
+        )
       }, orDieSql)
 
-      const expireDue = Effect.fn("Topups.expireDue")(function*(now: Date) {
+      const expireDue = Effect.fn("Topups.expireDue")(function* (now: Date) {
         // The conditional UPDATE re-checks the status after waiting for a row lock: a top-up confirmed
         // meanwhile is skipped, and two concurrent callers never both expire one top-up.
-        const rows = yield* topupRows.all(yield* sql`
+        const rows = yield* topupRows.all(
+          yield* sql`
           UPDATE topups SET status = 'expired', updated_at = ${now}
           WHERE status = 'pending' AND expires_at <= ${now}
-          RETURNING *`)
+          RETURNING *`
+        )
         return rows.toSorted((a, b) => a.id - b.id)
       }, orDieSql)
 

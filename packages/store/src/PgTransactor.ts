@@ -19,18 +19,24 @@ const dieOnSqlError = <A, E, R>(self: Effect.Effect<A, E | SqlError, R>): Effect
 export const PgTransactor = {
   layer: Layer.effect(
     Transactor,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
       const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const outer = yield* Effect.serviceOption(sql.transactionService)
           if (Option.isSome(outer)) return yield* dieOnSqlError(sql.withTransaction(effect))
           // The adapters turn a deadlock inside a statement into a defect: bring it back as a failure to retry it.
           // At once, without a delay: the other transaction already went on, and no clock is involved.
-          const once = sql.withTransaction(effect).pipe(
-            Effect.catchDefect((defect) => isSqlError(defect) && isRetryable(defect) ? Effect.fail(defect) : Effect.die(defect))
+          const once = sql
+            .withTransaction(effect)
+            .pipe(
+              Effect.catchDefect((defect) =>
+                isSqlError(defect) && isRetryable(defect) ? Effect.fail(defect) : Effect.die(defect)
+              )
+            )
+          return yield* dieOnSqlError(
+            once.pipe(Effect.retry({ while: (e) => isSqlError(e) && isRetryable(e), times: 3 }))
           )
-          return yield* dieOnSqlError(once.pipe(Effect.retry({ while: (e) => isSqlError(e) && isRetryable(e), times: 3 })))
         }).pipe(Effect.withSpan("Transactor.withTransaction"))
       return Transactor.of({ withTransaction })
     })

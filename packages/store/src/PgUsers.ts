@@ -1,4 +1,13 @@
-import { type Page, type PageRequest, type TelegramIdentity, Tier, type User, UserId, UserNotFound, Uzs } from "@resale/core"
+import {
+  type Page,
+  type PageRequest,
+  type TelegramIdentity,
+  Tier,
+  type User,
+  UserId,
+  UserNotFound,
+  Uzs
+} from "@resale/core"
 import { Users } from "@resale/core/ports"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -16,14 +25,16 @@ const UserRow = Schema.Struct({
   hasApiKey: Schema.Boolean,
   botChatId: Schema.NullOr(IntColumn),
   createdAt: DateColumn
-}).pipe(Schema.encodeKeys({
-  telegramId: "telegram_id",
-  firstName: "first_name",
-  photoUrl: "photo_url",
-  hasApiKey: "has_api_key",
-  botChatId: "bot_chat_id",
-  createdAt: "created_at"
-}))
+}).pipe(
+  Schema.encodeKeys({
+    telegramId: "telegram_id",
+    firstName: "first_name",
+    photoUrl: "photo_url",
+    hasApiKey: "has_api_key",
+    botChatId: "bot_chat_id",
+    createdAt: "created_at"
+  })
+)
 
 const userRows = rowDecoder("users", UserRow)
 const keyBalanceRows = rowDecoder(
@@ -40,15 +51,16 @@ const bareUsername = (name: string): string => name.trim().replace(/^@/, "")
 export const PgUsers = {
   layer: Layer.effect(
     Users,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
       const columns = sql`id, telegram_id, username, first_name, photo_url, tier, api_key_hash IS NOT NULL AS has_api_key, bot_chat_id, created_at`
 
       const one = userRows.first
 
-      const upsertTelegram = Effect.fn("Users.upsertTelegram")(function*(identity: TelegramIdentity, now: Date) {
+      const upsertTelegram = Effect.fn("Users.upsertTelegram")(function* (identity: TelegramIdentity, now: Date) {
         const username = identity.username === null ? null : bareUsername(identity.username)
-        return yield* userRows.one(yield* sql`
+        return yield* userRows.one(
+          yield* sql`
           WITH u AS (
             INSERT INTO users (telegram_id, username, first_name, photo_url, created_at, updated_at)
             VALUES (${identity.telegramId}, ${username}, ${identity.firstName}, ${identity.photoUrl}, ${now}, ${now})
@@ -59,18 +71,19 @@ export const PgUsers = {
           ), a AS (
             INSERT INTO accounts (user_id) SELECT id FROM u ON CONFLICT (user_id) DO NOTHING
           )
-          SELECT ${columns} FROM u`)
+          SELECT ${columns} FROM u`
+        )
       }, orDieSql)
 
-      const find = Effect.fn("Users.find")(function*(userId: UserId) {
+      const find = Effect.fn("Users.find")(function* (userId: UserId) {
         return yield* one(yield* sql`SELECT ${columns} FROM users WHERE id = ${userId}`)
       }, orDieSql)
 
-      const findByTelegramId = Effect.fn("Users.findByTelegramId")(function*(telegramId: number) {
+      const findByTelegramId = Effect.fn("Users.findByTelegramId")(function* (telegramId: number) {
         return yield* one(yield* sql`SELECT ${columns} FROM users WHERE telegram_id = ${telegramId}`)
       }, orDieSql)
 
-      const findByUsername = Effect.fn("Users.findByUsername")(function*(username: string) {
+      const findByUsername = Effect.fn("Users.findByUsername")(function* (username: string) {
         const name = bareUsername(username)
         if (name === "") return Option.none()
         // Telegram reassigns usernames: the most recently seen holder wins.
@@ -81,24 +94,29 @@ export const PgUsers = {
         )
       }, orDieSql)
 
-      const findByApiKeyHash = Effect.fn("Users.findByApiKeyHash")(function*(hash: string) {
+      const findByApiKeyHash = Effect.fn("Users.findByApiKeyHash")(function* (hash: string) {
         return yield* one(yield* sql`SELECT ${columns} FROM users WHERE api_key_hash = ${hash.toLowerCase()}`)
       }, orDieSql)
 
-      const balanceByApiKeyHash = Effect.fn("Users.balanceByApiKeyHash")(function*(hash: string) {
-        return yield* keyBalanceRows.first(yield* sql`
+      const balanceByApiKeyHash = Effect.fn("Users.balanceByApiKeyHash")(function* (hash: string) {
+        return yield* keyBalanceRows.first(
+          yield* sql`
           SELECT users.id AS user_id, COALESCE(accounts.balance_uzs, 0) AS balance_uzs
           FROM users LEFT JOIN accounts ON accounts.user_id = users.id
-          WHERE users.api_key_hash = ${hash.toLowerCase()}`)
+          WHERE users.api_key_hash = ${hash.toLowerCase()}`
+        )
       }, orDieSql)
 
       const update = (userId: UserId, rows: ReadonlyArray<unknown>) =>
-        Effect.flatMap(one(rows), Option.match({
-          onNone: () => Effect.fail(new UserNotFound({ userId })),
-          onSome: Effect.succeed
-        }))
+        Effect.flatMap(
+          one(rows),
+          Option.match({
+            onNone: () => Effect.fail(new UserNotFound({ userId })),
+            onSome: Effect.succeed
+          })
+        )
 
-      const setApiKeyHash = Effect.fn("Users.setApiKeyHash")(function*(userId: UserId, hash: string) {
+      const setApiKeyHash = Effect.fn("Users.setApiKeyHash")(function* (userId: UserId, hash: string) {
         return yield* update(
           userId,
           yield* sql`
@@ -107,7 +125,7 @@ export const PgUsers = {
         )
       }, orDieSql)
 
-      const setTier = Effect.fn("Users.setTier")(function*(userId: UserId, tier: Tier) {
+      const setTier = Effect.fn("Users.setTier")(function* (userId: UserId, tier: Tier) {
         return yield* update(
           userId,
           yield* sql`
@@ -116,7 +134,7 @@ export const PgUsers = {
         )
       }, orDieSql)
 
-      const setBotChat = Effect.fn("Users.setBotChat")(function*(userId: UserId, chatId: number | null) {
+      const setBotChat = Effect.fn("Users.setBotChat")(function* (userId: UserId, chatId: number | null) {
         return yield* update(
           userId,
           yield* sql`
@@ -125,11 +143,12 @@ export const PgUsers = {
         )
       }, orDieSql)
 
-      const list = Effect.fn("Users.list")(function*(filter: { readonly search?: string } & PageRequest) {
+      const list = Effect.fn("Users.list")(function* (filter: { readonly search?: string } & PageRequest) {
         const search = filter.search?.trim().replace(/^@/, "") ?? ""
-        const where = search === ""
-          ? sql`true`
-          : sql`(strpos(lower(username), lower(${search})) > 0 OR strpos(lower(first_name), lower(${search})) > 0)`
+        const where =
+          search === ""
+            ? sql`true`
+            : sql`(strpos(lower(username), lower(${search})) > 0 OR strpos(lower(first_name), lower(${search})) > 0)`
         const rows = yield* sql`
           SELECT ${columns}, count(*) OVER () AS total FROM users WHERE ${where}
           ORDER BY created_at DESC, id DESC LIMIT ${filter.limit} OFFSET ${filter.offset}`

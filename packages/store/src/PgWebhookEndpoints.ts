@@ -16,39 +16,47 @@ const EventTypes = Schema.String.pipe(
 )
 
 /** A row of `webhook_endpoints`, decoded into the core's `WebhookEndpoint`. */
-const endpointRows = rowDecoder("webhook_endpoints", Schema.Struct({
-  id: IntColumn,
-  userId: intAs(UserId),
-  url: Schema.String,
-  secret: Schema.String,
-  events: EventTypes,
-  createdAt: DateColumn
-}).pipe(Schema.encodeKeys({ userId: "user_id", createdAt: "created_at" })))
+const endpointRows = rowDecoder(
+  "webhook_endpoints",
+  Schema.Struct({
+    id: IntColumn,
+    userId: intAs(UserId),
+    url: Schema.String,
+    secret: Schema.String,
+    events: EventTypes,
+    createdAt: DateColumn
+  }).pipe(Schema.encodeKeys({ userId: "user_id", createdAt: "created_at" }))
+)
 
 /** A row of `webhook_deliveries`, decoded into the core's `WebhookDelivery`. */
-const deliveryRows = rowDecoder("webhook_deliveries", Schema.Struct({
-  id: IntColumn,
-  endpointId: IntColumn,
-  eventId: Schema.String,
-  eventType: Schema.String,
-  body: Schema.String,
-  status: Schema.Literals(["pending", "delivered", "failed"]),
-  attempts: IntColumn,
-  lastStatusCode: Schema.NullOr(IntColumn),
-  lastError: Schema.NullOr(Schema.String),
-  nextAttemptAt: Schema.NullOr(DateColumn),
-  createdAt: DateColumn,
-  deliveredAt: Schema.NullOr(DateColumn)
-}).pipe(Schema.encodeKeys({
-  endpointId: "endpoint_id",
-  eventId: "event_id",
-  eventType: "event_type",
-  lastStatusCode: "last_status_code",
-  lastError: "last_error",
-  nextAttemptAt: "next_attempt_at",
-  createdAt: "created_at",
-  deliveredAt: "delivered_at"
-})))
+const deliveryRows = rowDecoder(
+  "webhook_deliveries",
+  Schema.Struct({
+    id: IntColumn,
+    endpointId: IntColumn,
+    eventId: Schema.String,
+    eventType: Schema.String,
+    body: Schema.String,
+    status: Schema.Literals(["pending", "delivered", "failed"]),
+    attempts: IntColumn,
+    lastStatusCode: Schema.NullOr(IntColumn),
+    lastError: Schema.NullOr(Schema.String),
+    nextAttemptAt: Schema.NullOr(DateColumn),
+    createdAt: DateColumn,
+    deliveredAt: Schema.NullOr(DateColumn)
+  }).pipe(
+    Schema.encodeKeys({
+      endpointId: "endpoint_id",
+      eventId: "event_id",
+      eventType: "event_type",
+      lastStatusCode: "last_status_code",
+      lastError: "last_error",
+      nextAttemptAt: "next_attempt_at",
+      createdAt: "created_at",
+      deliveredAt: "delivered_at"
+    })
+  )
+)
 
 const countRows = rowDecoder("webhook_endpoints", Schema.Struct({ n: IntColumn }))
 
@@ -56,49 +64,74 @@ const countRows = rowDecoder("webhook_endpoints", Schema.Struct({ n: IntColumn }
 export const PgWebhookEndpoints = {
   layer: Layer.effect(
     WebhookEndpoints,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sql = yield* SqlClient
 
-      const create = Effect.fn("WebhookEndpoints.create")(function*(
-        input: { readonly userId: UserId; readonly url: string; readonly secret: string; readonly events: ReadonlyArray<WebhookEventType> },
+      const create = Effect.fn("WebhookEndpoints.create")(function* (
+        input: {
+          readonly userId: UserId
+          readonly url: string
+          readonly secret: string
+          readonly events: ReadonlyArray<WebhookEventType>
+        },
         max: number,
         now: Date
       ) {
-        return yield* sql.withTransaction(Effect.gen(function*() {
-          // The user's row lock serialises concurrent registrations, so the cap holds.
-          yield* sql`SELECT id FROM users WHERE id = ${input.userId} FOR UPDATE`
-          const count = yield* countRows.one(yield* sql`SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ${input.userId}`)
-          if (count.n >= max) return "full" as const
-          return yield* endpointRows.one(yield* sql`
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            // The user's row lock serialises concurrent registrations, so the cap holds.
+            yield* sql`SELECT id FROM users WHERE id = ${input.userId} FOR UPDATE`
+            const count = yield* countRows.one(
+              yield* sql`SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ${input.userId}`
+            )
+            if (count.n >= max) return "full" as const
+            return yield* endpointRows.one(
+              yield* sql`
             INSERT INTO webhook_endpoints (user_id, url, secret, events, created_at)
             VALUES (${input.userId}, ${input.url}, ${input.secret}, ${input.events.join(",")}, ${now})
-            RETURNING *`)
-        }))
+            RETURNING *`
+            )
+          })
+        )
       }, orDieSql)
 
-      const listByUser = Effect.fn("WebhookEndpoints.listByUser")(function*(userId: UserId) {
-        return yield* endpointRows.all(yield* sql`SELECT * FROM webhook_endpoints WHERE user_id = ${userId} ORDER BY id`)
+      const listByUser = Effect.fn("WebhookEndpoints.listByUser")(function* (userId: UserId) {
+        return yield* endpointRows.all(
+          yield* sql`SELECT * FROM webhook_endpoints WHERE user_id = ${userId} ORDER BY id`
+        )
       }, orDieSql)
 
-      const subscribed = Effect.fn("WebhookEndpoints.subscribed")(function*(userId: UserId, type: WebhookEventType) {
+      const subscribed = Effect.fn("WebhookEndpoints.subscribed")(function* (userId: UserId, type: WebhookEventType) {
         return (yield* listByUser(userId)).filter((e) => e.events.includes(type))
       })
 
-      const find = Effect.fn("WebhookEndpoints.find")(function*(userId: UserId, endpointId: number) {
-        return yield* endpointRows.first(yield* sql`SELECT * FROM webhook_endpoints WHERE id = ${endpointId} AND user_id = ${userId}`)
+      const find = Effect.fn("WebhookEndpoints.find")(function* (userId: UserId, endpointId: number) {
+        return yield* endpointRows.first(
+          yield* sql`SELECT * FROM webhook_endpoints WHERE id = ${endpointId} AND user_id = ${userId}`
+        )
       }, orDieSql)
 
-      const remove = Effect.fn("WebhookEndpoints.remove")(function*(userId: UserId, endpointId: number) {
-        const rows = yield* sql`DELETE FROM webhook_endpoints WHERE id = ${endpointId} AND user_id = ${userId} RETURNING id`
+      const remove = Effect.fn("WebhookEndpoints.remove")(function* (userId: UserId, endpointId: number) {
+        const rows =
+          yield* sql`DELETE FROM webhook_endpoints WHERE id = ${endpointId} AND user_id = ${userId} RETURNING id`
         return rows.length > 0
       }, orDieSql)
 
-      const setSecret = Effect.fn("WebhookEndpoints.setSecret")(function*(userId: UserId, endpointId: number, secret: string) {
-        return yield* endpointRows.first(yield* sql`
-          UPDATE webhook_endpoints SET secret = ${secret} WHERE id = ${endpointId} AND user_id = ${userId} RETURNING *`)
+      const setSecret = Effect.fn("WebhookEndpoints.setSecret")(function* (
+        userId: UserId,
+        endpointId: number,
+        secret: string
+      ) {
+        return yield* endpointRows.first(
+          yield* sql`
+          UPDATE webhook_endpoints SET secret = ${secret} WHERE id = ${endpointId} AND user_id = ${userId} RETURNING *`
+        )
       }, orDieSql)
 
-      const enqueue = Effect.fn("WebhookEndpoints.enqueue")(function*(deliveries: ReadonlyArray<NewWebhookDelivery>, now: Date) {
+      const enqueue = Effect.fn("WebhookEndpoints.enqueue")(function* (
+        deliveries: ReadonlyArray<NewWebhookDelivery>,
+        now: Date
+      ) {
         for (const d of deliveries) {
           yield* sql`
             INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
@@ -107,18 +140,22 @@ export const PgWebhookEndpoints = {
         }
       }, orDieSql)
 
-      const claimDue = Effect.fn("WebhookEndpoints.claimDue")(function*(now: Date, limit: number, leaseMs: number) {
+      const claimDue = Effect.fn("WebhookEndpoints.claimDue")(function* (now: Date, limit: number, leaseMs: number) {
         const lease = new Date(now.getTime() + leaseMs)
-        const rows = yield* deliveryRows.all(yield* sql`
+        const rows = yield* deliveryRows.all(
+          yield* sql`
           UPDATE webhook_deliveries SET next_attempt_at = ${lease}
           WHERE id IN (
             SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now}
             ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          RETURNING *`)
+          RETURNING *`
+        )
         if (rows.length === 0) return []
         const deliveries = rows.toSorted((a, b) => a.id - b.id)
-        const endpoints = yield* endpointRows.all(yield* sql`
-          SELECT * FROM webhook_endpoints WHERE id IN ${sql.in(deliveries.map((d) => d.endpointId))}`)
+        const endpoints = yield* endpointRows.all(
+          yield* sql`
+          SELECT * FROM webhook_endpoints WHERE id IN ${sql.in(deliveries.map((d) => d.endpointId))}`
+        )
         const byId = new Map(endpoints.map((endpoint) => [endpoint.id, endpoint]))
         return deliveries.flatMap((delivery) => {
           const endpoint = byId.get(delivery.endpointId)
@@ -126,7 +163,7 @@ export const PgWebhookEndpoints = {
         })
       }, orDieSql)
 
-      const recordAttempt = Effect.fn("WebhookEndpoints.recordAttempt")(function*(
+      const recordAttempt = Effect.fn("WebhookEndpoints.recordAttempt")(function* (
         deliveryId: number,
         outcome: {
           readonly status: "delivered" | "pending" | "failed"
@@ -144,13 +181,24 @@ export const PgWebhookEndpoints = {
           WHERE id = ${deliveryId} AND status = 'pending'`
       }, orDieSql)
 
-      const deliveries = Effect.fn("WebhookEndpoints.deliveries")(function*(endpointId: number, limit: number) {
-        return yield* deliveryRows.all(yield* sql`
-          SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`)
+      const deliveries = Effect.fn("WebhookEndpoints.deliveries")(function* (endpointId: number, limit: number) {
+        return yield* deliveryRows.all(
+          yield* sql`
+          SELECT * FROM webhook_deliveries WHERE endpoint_id = ${endpointId} ORDER BY id DESC LIMIT ${limit}`
+        )
       }, orDieSql)
 
       return WebhookEndpoints.of({
-        create, listByUser, subscribed, find, remove, setSecret, enqueue, claimDue, recordAttempt, deliveries
+        create,
+        listByUser,
+        subscribed,
+        find,
+        remove,
+        setSecret,
+        enqueue,
+        claimDue,
+        recordAttempt,
+        deliveries
       })
     })
   )

@@ -95,7 +95,10 @@ export class PgliteWire {
     if (this.owner === client) {
       this.owner = undefined
       // The session is shared: an abandoned transaction must not stay open for the next client.
-      void this.db.exec("ROLLBACK").catch(() => undefined).finally(() => this.pump())
+      void this.db
+        .exec("ROLLBACK")
+        .catch(() => undefined)
+        .finally(() => this.pump())
     }
   }
 
@@ -123,12 +126,14 @@ export class PgliteWire {
       const message = buffer.subarray(0, length)
       client.buffer = buffer.subarray(length)
       const type = startup ? 0 : message[0]!
-      if (type === 0x58) { // Terminate: PGlite's session outlives the client
+      if (type === 0x58) {
+        // Terminate: PGlite's session outlives the client
         client.socket.end()
         return
       }
       client.pending.push(message)
-      if (startup || type === 0x53 || type === 0x51) { // startup, Sync, Query
+      if (startup || type === 0x53 || type === 0x51) {
+        // startup, Sync, Query
         this.queue.push({ client, bytes: new Uint8Array(Buffer.concat(client.pending)) })
         client.pending = []
       }

@@ -17,13 +17,16 @@ export const IntColumn = Schema.Union([
   Schema.BigInt,
   Schema.Number,
   Schema.String.check(Schema.isPattern(/^-?\d+$/))
-]).pipe(Schema.decodeTo(Schema.Int, {
-  decode: SchemaGetter.transform((value: bigint | number | string) => Number(value)),
-  encode: SchemaGetter.transform((n: number) => n)
-}))
+]).pipe(
+  Schema.decodeTo(Schema.Int, {
+    decode: SchemaGetter.transform((value: bigint | number | string) => Number(value)),
+    encode: SchemaGetter.transform((n: number) => n)
+  })
+)
 
 /** An integer column decoded into a branded number of the core (an id, an amount): its checks apply. */
-export const intAs = <S extends Schema.Constraint & { readonly Encoded: number }>(to: S) => IntColumn.pipe(Schema.decodeTo(to))
+export const intAs = <S extends Schema.Constraint & { readonly Encoded: number }>(to: S) =>
+  IntColumn.pipe(Schema.decodeTo(to))
 
 /** A nanoton column (numeric, or int8, read as text or bigint) as the core's exact `Nanoton` bigint. */
 export const NanotonColumn = Schema.Union([Schema.BigInt, Schema.String.check(Schema.isPattern(/^\d+$/))]).pipe(
@@ -50,7 +53,10 @@ export class RowDecodeError extends Schema.TaggedError<RowDecodeError>()("RowDec
 }) {}
 
 /** Builds the decoders of a row schema; call it once per module (the parser is compiled here, not per row). */
-export const rowDecoder = <S extends Schema.ConstraintDecoder<unknown>>(table: string, schema: S): RowDecoder<S["Type"]> => {
+export const rowDecoder = <S extends Schema.ConstraintDecoder<unknown>>(
+  table: string,
+  schema: S
+): RowDecoder<S["Type"]> => {
   const decodeOne = Schema.decodeUnknownEffect(schema)
   const decodeAll = Schema.decodeUnknownEffect(Schema.Array(schema))
   const defect = (error: Schema.SchemaError) => Effect.die(new RowDecodeError({ table, message: error.message }))
@@ -83,7 +89,6 @@ export const pageTotal = <E, R>(
   offset: number,
   count: Effect.Effect<ReadonlyArray<unknown>, E, R>
 ): Effect.Effect<number, E, R> =>
-  Effect.flatMap(
-    rows.length > 0 || offset === 0 ? Effect.succeed(rows) : count,
-    (counted) => Effect.map(totals.first(counted), Option.match({ onNone: () => 0, onSome: (row) => row.total }))
+  Effect.flatMap(rows.length > 0 || offset === 0 ? Effect.succeed(rows) : count, (counted) =>
+    Effect.map(totals.first(counted), Option.match({ onNone: () => 0, onSome: (row) => row.total }))
   )

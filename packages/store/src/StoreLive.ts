@@ -15,9 +15,12 @@ export type StoreError = ConfigError | SqlError | PgMigrator.MigrationError | Em
  * set, otherwise the embedded PostgreSQL persisted under `${DATA_DIR}/pg` (`DATA_DIR` default `.data`).
  */
 const selected: Layer.Layer<PgClient.PgClient | SqlClient, StoreError> = Layer.unwrap(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // An exported but empty DATABASE_URL (`DATABASE_URL= npm start`) means "not set", as the CLI reads it.
-    const url = Option.filter(yield* Config.option(Config.Redacted("DATABASE_URL")), (u) => Redacted.value(u).trim() !== "")
+    const url = Option.filter(
+      yield* Config.option(Config.Redacted("DATABASE_URL")),
+      (u) => Redacted.value(u).trim() !== ""
+    )
     if (Option.isSome(url)) {
       const max = yield* Config.Int("PG_POOL_MAX").pipe(Config.withDefault(10))
       return PgConnection.layerFromUrl(url.value, max)

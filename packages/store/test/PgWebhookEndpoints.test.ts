@@ -11,65 +11,103 @@ import { at, newUser } from "./contract/support.ts"
 
 const run = <A, E>(body: Effect.Effect<A, E, StorePorts>) => body.pipe(Effect.provide(IsolatedPostgres.layerStore))
 
-const endpoint = (url: string) => ({ url, secret: "whsec_c2VjcmV0", events: ["order.completed", "topup.credited"] as const })
+const endpoint = (url: string) => ({
+  url,
+  secret: "whsec_c2VjcmV0",
+  events: ["order.completed", "topup.credited"] as const
+})
 
 describe("webhook endpoints (real PostgreSQL)", () => {
-  it.effect("at most `max` endpoints per user, even registered concurrently; others' ids are not found", () =>
-    run(Effect.gen(function*() {
-      const store = yield* WebhookEndpoints
-      const alice = yield* newUser(1)
-      const bob = yield* newUser(2)
-      const made = yield* Effect.all(
-        Array.from({ length: 8 }, (_, i) => store.create({ userId: alice.id, ...endpoint(`https://a.example/${i}`) }, 5, at(i))),
-        { concurrency: "unbounded" }
-      )
-      assert.strictEqual(made.filter((m) => m !== "full").length, 5)
-      const mine = yield* store.listByUser(alice.id)
-      assert.strictEqual(mine.length, 5)
-      assert.deepStrictEqual(mine[0]!.events, ["order.completed", "topup.credited"])
-      assert.isTrue(Option.isNone(yield* store.find(bob.id, mine[0]!.id)))
-      assert.isFalse(yield* store.remove(bob.id, mine[0]!.id))
-      assert.isTrue(Option.isNone(yield* store.setSecret(bob.id, mine[0]!.id, "whsec_b3RoZXI=")))
-      const rotated = yield* store.setSecret(alice.id, mine[0]!.id, "whsec_bmV3")
-      assert.strictEqual(Option.getOrThrow(rotated).secret, "whsec_bmV3")
-      assert.strictEqual((yield* store.subscribed(alice.id, "order.failed")).length, 0)
-      assert.strictEqual((yield* store.subscribed(alice.id, "order.completed")).length, 5)
-    })), 30_000)
+  it.effect(
+    "at most `max` endpoints per user, even registered concurrently; others' ids are not found",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const store = yield* WebhookEndpoints
+          const alice = yield* newUser(1)
+          const bob = yield* newUser(2)
+          const made = yield* Effect.all(
+            Array.from({ length: 8 }, (_, i) =>
+              store.create({ userId: alice.id, ...endpoint(`https://a.example/${i}`) }, 5, at(i))
+            ),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(made.filter((m) => m !== "full").length, 5)
+          const mine = yield* store.listByUser(alice.id)
+          assert.strictEqual(mine.length, 5)
+          assert.deepStrictEqual(mine[0]!.events, ["order.completed", "topup.credited"])
+          assert.isTrue(Option.isNone(yield* store.find(bob.id, mine[0]!.id)))
+          assert.isFalse(yield* store.remove(bob.id, mine[0]!.id))
+          assert.isTrue(Option.isNone(yield* store.setSecret(bob.id, mine[0]!.id, "whsec_b3RoZXI=")))
+          const rotated = yield* store.setSecret(alice.id, mine[0]!.id, "whsec_bmV3")
+          assert.strictEqual(Option.getOrThrow(rotated).secret, "whsec_bmV3")
+          assert.strictEqual((yield* store.subscribed(alice.id, "order.failed")).length, 0)
+          assert.strictEqual((yield* store.subscribed(alice.id, "order.completed")).length, 5)
+        })
+      ),
+    30_000
+  )
 
-  it.effect("one delivery per (endpoint, event id); claims lease; attempts recorded; delete cascades", () =>
-    run(Effect.gen(function*() {
-      const store = yield* WebhookEndpoints
-      const alice = yield* newUser(1)
-      const e = yield* store.create({ userId: alice.id, ...endpoint("https://a.example/hook") }, 5, at(0))
-      assert.notStrictEqual(e, "full")
-      if (e === "full") return
-      const delivery = { endpointId: e.id, eventId: "evt_1", eventType: "order.completed", body: "{}" }
-      yield* store.enqueue([delivery], at(0))
-      yield* store.enqueue([delivery, { ...delivery, body: "{\"changed\":true}" }], at(5))
-      const log = yield* store.deliveries(e.id, 10)
-      assert.strictEqual(log.length, 1)
-      assert.strictEqual(log[0]!.body, "{}")
+  it.effect(
+    "one delivery per (endpoint, event id); claims lease; attempts recorded; delete cascades",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const store = yield* WebhookEndpoints
+          const alice = yield* newUser(1)
+          const e = yield* store.create({ userId: alice.id, ...endpoint("https://a.example/hook") }, 5, at(0))
+          assert.notStrictEqual(e, "full")
+          if (e === "full") return
+          const delivery = { endpointId: e.id, eventId: "evt_1", eventType: "order.completed", body: "{}" }
+          yield* store.enqueue([delivery], at(0))
+          yield* store.enqueue([delivery, { ...delivery, body: '{"changed":true}' }], at(5))
+          const log = yield* store.deliveries(e.id, 10)
+          assert.strictEqual(log.length, 1)
+          assert.strictEqual(log[0]!.body, "{}")
 
-      const [first, second] = yield* Effect.all([store.claimDue(at(10), 10, 60_000), store.claimDue(at(10), 10, 60_000)], {
-        concurrency: "unbounded"
-      })
-      assert.strictEqual(first!.length + second!.length, 1, "a due delivery goes to one claimer")
-      assert.strictEqual((yield* store.claimDue(at(20), 10, 60_000)).length, 0, "leased")
-      const id = log[0]!.id
-      yield* store.recordAttempt(id, { status: "pending", statusCode: 500, error: "answered 500", nextAttemptAt: at(30_000) }, at(11))
-      const retried = (yield* store.deliveries(e.id, 10))[0]!
-      assert.deepInclude(retried, { status: "pending", attempts: 1, lastStatusCode: 500, lastError: "answered 500" })
-      assert.strictEqual(retried.nextAttemptAt?.getTime(), at(30_000).getTime())
-      const again = yield* store.claimDue(at(30_000), 10, 60_000)
-      assert.strictEqual(again[0]!.endpoint.url, "https://a.example/hook")
-      yield* store.recordAttempt(id, { status: "delivered", statusCode: 204, error: null, nextAttemptAt: null }, at(30_001))
-      // a late second record (a lease that ran out) does not undo the delivery
-      yield* store.recordAttempt(id, { status: "failed", statusCode: null, error: "late", nextAttemptAt: null }, at(30_002))
-      const done = (yield* store.deliveries(e.id, 10))[0]!
-      assert.deepInclude(done, { status: "delivered", attempts: 2, lastStatusCode: 204, nextAttemptAt: null })
-      assert.strictEqual(done.deliveredAt?.getTime(), at(30_001).getTime())
+          const [first, second] = yield* Effect.all(
+            [store.claimDue(at(10), 10, 60_000), store.claimDue(at(10), 10, 60_000)],
+            {
+              concurrency: "unbounded"
+            }
+          )
+          assert.strictEqual(first!.length + second!.length, 1, "a due delivery goes to one claimer")
+          assert.strictEqual((yield* store.claimDue(at(20), 10, 60_000)).length, 0, "leased")
+          const id = log[0]!.id
+          yield* store.recordAttempt(
+            id,
+            { status: "pending", statusCode: 500, error: "answered 500", nextAttemptAt: at(30_000) },
+            at(11)
+          )
+          const retried = (yield* store.deliveries(e.id, 10))[0]!
+          assert.deepInclude(retried, {
+            status: "pending",
+            attempts: 1,
+            lastStatusCode: 500,
+            lastError: "answered 500"
+          })
+          assert.strictEqual(retried.nextAttemptAt?.getTime(), at(30_000).getTime())
+          const again = yield* store.claimDue(at(30_000), 10, 60_000)
+          assert.strictEqual(again[0]!.endpoint.url, "https://a.example/hook")
+          yield* store.recordAttempt(
+            id,
+            { status: "delivered", statusCode: 204, error: null, nextAttemptAt: null },
+            at(30_001)
+          )
+          // a late second record (a lease that ran out) does not undo the delivery
+          yield* store.recordAttempt(
+            id,
+            { status: "failed", statusCode: null, error: "late", nextAttemptAt: null },
+            at(30_002)
+          )
+          const done = (yield* store.deliveries(e.id, 10))[0]!
+          assert.deepInclude(done, { status: "delivered", attempts: 2, lastStatusCode: 204, nextAttemptAt: null })
+          assert.strictEqual(done.deliveredAt?.getTime(), at(30_001).getTime())
 
-      assert.isTrue(yield* store.remove(alice.id, e.id))
-      assert.strictEqual((yield* store.deliveries(e.id, 10)).length, 0)
-    })), 30_000)
+          assert.isTrue(yield* store.remove(alice.id, e.id))
+          assert.strictEqual((yield* store.deliveries(e.id, 10)).length, 0)
+        })
+      ),
+    30_000
+  )
 })

@@ -40,15 +40,21 @@ describe("column codecs", () => {
 
 layer(IsolatedPostgres.layerStore)("rows on PostgreSQL", (it) => {
   it.effect("an order row the core cannot read is a defect naming the table", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* Orders
       const sql = yield* SqlClient
       const user = yield* newUser(11)
-      const order = yield* orders.insert({ userId: user.id, recipient: "durov", item: { kind: "stars", stars: 50 }, priceUzs: Uzs.make(11_500) }, t0)
-      yield* sql`UPDATE orders SET item = '{"kind":"stars","stars":"fifty"}'::jsonb WHERE id = ${order.id}`.pipe(Effect.orDie)
+      const order = yield* orders.insert(
+        { userId: user.id, recipient: "durov", item: { kind: "stars", stars: 50 }, priceUzs: Uzs.make(11_500) },
+        t0
+      )
+      yield* sql`UPDATE orders SET item = '{"kind":"stars","stars":"fifty"}'::jsonb WHERE id = ${order.id}`.pipe(
+        Effect.orDie
+      )
       const exit = yield* Effect.exit(orders.find(order.id))
       assert.isTrue(Exit.isFailure(exit))
       const defect = Exit.isFailure(exit) ? Cause.squash(exit.cause) : undefined
       assert.isTrue(defect instanceof RowDecodeError && defect.table === "orders", String(defect))
-    }))
+    })
+  )
 })

@@ -12,21 +12,27 @@ import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "../src/te
 import { identity, t0 } from "./contract/support.ts"
 
 describe("StoreLive with DATABASE_URL", () => {
-  it.effect("connects to that server and migrates it before the ports are used", () =>
-    Effect.gen(function*() {
-      const name = uniqueName("resale_t")
-      yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
-      const config = ConfigProvider.layer(ConfigProvider.fromUnknown({ DATABASE_URL: databaseUrl(name), PG_POOL_MAX: "3" }))
-      const seen = yield* Effect.gen(function*() {
-        const sql = yield* SqlClient
-        const user = yield* Users.use((u) => u.upsertTelegram(identity(5, "live"), t0))
-        const [row] = yield* sql<{ db: string; version: string; migrations: bigint }>`
+  it.effect(
+    "connects to that server and migrates it before the ports are used",
+    () =>
+      Effect.gen(function* () {
+        const name = uniqueName("resale_t")
+        yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
+        const config = ConfigProvider.layer(
+          ConfigProvider.fromUnknown({ DATABASE_URL: databaseUrl(name), PG_POOL_MAX: "3" })
+        )
+        const seen = yield* Effect.gen(function* () {
+          const sql = yield* SqlClient
+          const user = yield* Users.use((u) => u.upsertTelegram(identity(5, "live"), t0))
+          const [row] = yield* sql<{ db: string; version: string; migrations: bigint }>`
           SELECT current_database() AS db, version() AS version, (SELECT count(*) FROM effect_sql_migrations) AS migrations`
-        return { ...row!, userId: user.id }
-      }).pipe(Effect.provide(StoreLive.layer.pipe(Layer.provide(config))))
-      assert.strictEqual(seen.db, name)
-      assert.notInclude(seen.version, "PGlite")
-      assert.strictEqual(Number(seen.migrations), (yield* migrations).length)
-      assert.strictEqual(seen.userId, 1)
-    }), 60_000)
+          return { ...row!, userId: user.id }
+        }).pipe(Effect.provide(StoreLive.layer.pipe(Layer.provide(config))))
+        assert.strictEqual(seen.db, name)
+        assert.notInclude(seen.version, "PGlite")
+        assert.strictEqual(Number(seen.migrations), (yield* migrations).length)
+        assert.strictEqual(seen.userId, 1)
+      }),
+    60_000
+  )
 })

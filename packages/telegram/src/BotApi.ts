@@ -32,10 +32,10 @@ export class BotApiUnreachable extends Schema.TaggedError<BotApiUnreachable>()("
 const decodeAnswer = Schema.decodeUnknownEffect(BotAnswer)
 
 export const makeBotApi = (options: BotApiOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const base = options.apiUrl.replace(/\/+$/, "")
-    const call = Effect.fn("BotApi.call")(function*(method: string, body: unknown) {
+    const call = Effect.fn("BotApi.call")(function* (method: string, body: unknown) {
       const request = HttpClientRequest.post(`${base}/bot${Redacted.value(options.token)}/${method}`).pipe(
         HttpClientRequest.bodyJsonUnsafe(body)
       )

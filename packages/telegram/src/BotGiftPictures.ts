@@ -30,14 +30,23 @@ const Sticker = Schema.Struct({
 })
 const Gift = Schema.Struct({ id: Schema.String, sticker: Sticker })
 const GiftsAnswer = Schema.Struct({ ok: Schema.Literal(true), result: Schema.Struct({ gifts: Schema.Array(Gift) }) })
-const FileAnswer = Schema.Struct({ ok: Schema.Literal(true), result: Schema.Struct({ file_path: Schema.optionalKey(Schema.String) }) })
+const FileAnswer = Schema.Struct({
+  ok: Schema.Literal(true),
+  result: Schema.Struct({ file_path: Schema.optionalKey(Schema.String) })
+})
 
 /** Only images a browser shows in an `<img>`: a gift's animated (TGS) or video sticker is not one. */
-const IMAGE_TYPES: Record<string, string> = { webp: "image/webp", jpg: "image/jpeg", jpeg: "image/jpeg", png: "image/png" }
+const IMAGE_TYPES: Record<string, string> = {
+  webp: "image/webp",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  png: "image/png"
+}
 
 /** The file to show for a gift: its sticker's thumbnail, or the sticker itself when static. */
 const pictureFileOf = (gift: typeof Gift.Type): string | undefined =>
-  gift.sticker.thumbnail?.file_id ?? (gift.sticker.is_animated === true || gift.sticker.is_video === true ? undefined : gift.sticker.file_id)
+  gift.sticker.thumbnail?.file_id ??
+  (gift.sticker.is_animated === true || gift.sticker.is_video === true ? undefined : gift.sticker.file_id)
 
 interface ListState {
   readonly files: ReadonlyMap<string, string>
@@ -45,7 +54,7 @@ interface ListState {
 }
 
 export const makeBotGiftPictures = (options: BotGiftPicturesOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const client = yield* HttpClient.HttpClient
     const base = options.apiUrl.replace(/\/+$/, "")
     const token = () => Redacted.value(options.token)
@@ -57,45 +66,65 @@ export const makeBotGiftPictures = (options: BotGiftPicturesOptions) =>
 
     /** A Bot API method's answer decoded, or none (logged without the URL). */
     const call = <S extends Schema.Top>(method: string, body: unknown, answer: S) =>
-      client.execute(HttpClientRequest.post(`${base}/bot${token()}/${method}`).pipe(HttpClientRequest.bodyJsonUnsafe(body))).pipe(
-        Effect.flatMap((response) => response.json),
-        Effect.flatMap(Schema.decodeUnknownEffect(answer)),
-        Effect.map(Option.some),
-        Effect.catchCause(() => Effect.as(Effect.logWarning(`Bot API ${method} gave no usable answer: no gift pictures from it for now`), Option.none()))
-      ) as Effect.Effect<Option.Option<S["Type"]>, never, S["DecodingServices"]>
+      client
+        .execute(HttpClientRequest.post(`${base}/bot${token()}/${method}`).pipe(HttpClientRequest.bodyJsonUnsafe(body)))
+        .pipe(
+          Effect.flatMap((response) => response.json),
+          Effect.flatMap(Schema.decodeUnknownEffect(answer)),
+          Effect.map(Option.some),
+          Effect.catchCause(() =>
+            Effect.as(
+              Effect.logWarning(`Bot API ${method} gave no usable answer: no gift pictures from it for now`),
+              Option.none()
+            )
+          )
+        ) as Effect.Effect<Option.Option<S["Type"]>, never, S["DecodingServices"]>
 
-    const files = listLock.withPermit(Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const current = yield* Ref.get(list)
-      if (now < current.until) return current.files
-      const read = yield* call("getAvailableGifts", {}, GiftsAnswer)
-      const next: ListState = Option.match(read, {
-        // Keep what was known; ask again in a minute.
-        onNone: () => ({ files: current.files, until: now + 60_000 }),
-        onSome: (answer) => ({
-          files: new Map(answer.result.gifts.flatMap((g) => {
-            const file = pictureFileOf(g)
-            return file === undefined ? [] : [[g.id, file] as const]
-          })),
-          until: now + listTtl
+    const files = listLock.withPermit(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const current = yield* Ref.get(list)
+        if (now < current.until) return current.files
+        const read = yield* call("getAvailableGifts", {}, GiftsAnswer)
+        const next: ListState = Option.match(read, {
+          // Keep what was known; ask again in a minute.
+          onNone: () => ({ files: current.files, until: now + 60_000 }),
+          onSome: (answer) => ({
+            files: new Map(
+              answer.result.gifts.flatMap((g) => {
+                const file = pictureFileOf(g)
+                return file === undefined ? [] : [[g.id, file] as const]
+              })
+            ),
+            until: now + listTtl
+          })
         })
+        yield* Ref.set(list, next)
+        return next.files
       })
-      yield* Ref.set(list, next)
-      return next.files
-    }))
+    )
 
     const download = (filePath: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const type = IMAGE_TYPES[/\.([a-z0-9]+)$/i.exec(filePath)?.[1]?.toLowerCase() ?? ""]
         if (type === undefined) return Option.none<GiftPicture>()
         const response = yield* client.execute(HttpClientRequest.get(`${base}/file/bot${token()}/${filePath}`))
         if (response.status !== 200) return Option.none<GiftPicture>()
         const bytes = new Uint8Array(yield* response.arrayBuffer)
-        return bytes.length === 0 || bytes.length > maxBytes ? Option.none<GiftPicture>() : Option.some({ contentType: type, bytes })
-      }).pipe(Effect.catchCause(() => Effect.as(Effect.logWarning("a gift picture could not be downloaded from the Bot API"), Option.none<GiftPicture>())))
+        return bytes.length === 0 || bytes.length > maxBytes
+          ? Option.none<GiftPicture>()
+          : Option.some({ contentType: type, bytes })
+      }).pipe(
+        Effect.catchCause(() =>
+          Effect.as(
+            Effect.logWarning("a gift picture could not be downloaded from the Bot API"),
+            Option.none<GiftPicture>()
+          )
+        )
+      )
 
     const picture = (giftId: string) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const known = pictures.get(giftId)
         if (known !== undefined) return Option.some(known)
         const file = (yield* files).get(giftId)

@@ -31,7 +31,9 @@ export const toGiftSenderError = (cause: unknown, sending: boolean): GiftSenderE
   if (cause instanceof MtPeerNotFoundError) return fail("RecipientNotFound", "no Telegram user with that username")
   if (!tl.RpcError.is(cause)) {
     // no answer from Telegram: for the paying call the gift may or may not have been sent
-    return sending ? fail("Timeout", "Telegram did not answer the gift payment") : fail("Unavailable", "Telegram could not be reached")
+    return sending
+      ? fail("Timeout", "Telegram did not answer the gift payment")
+      : fail("Unavailable", "Telegram could not be reached")
   }
   const text = cause.text
   if (cause.code === 420) {
@@ -45,12 +47,20 @@ export const toGiftSenderError = (cause: unknown, sending: boolean): GiftSenderE
   if (/^BALANCE_TOO_LOW/.test(text)) return fail("InsufficientStars", "the sender account has too few Stars")
   if (cause.code === 401) return fail("Unavailable", `the sender account's session is not valid (${text})`)
   if (cause.code >= 500 || cause.code < 0) {
-    return sending ? fail("Timeout", `Telegram failed internally (${text}); the gift may have been sent`) : fail("Unavailable", `Telegram: ${text}`)
+    return sending
+      ? fail("Timeout", `Telegram failed internally (${text}); the gift may have been sent`)
+      : fail("Unavailable", `Telegram: ${text}`)
   }
   return fail("Rejected", `Telegram: ${text}`)
 }
 
-const toStarGift = (gift: { id: Long; purchaseStars: Long; title: string | null; isSoldOut: boolean; availability: { remains: number; total: number } | null }): StarGift => ({
+const toStarGift = (gift: {
+  id: Long
+  purchaseStars: Long
+  title: string | null
+  isSoldOut: boolean
+  availability: { remains: number; total: number } | null
+}): StarGift => ({
   id: gift.id.toString(),
   stars: gift.purchaseStars.toNumber(),
   title: gift.title,
@@ -59,13 +69,14 @@ const toStarGift = (gift: { id: Long; purchaseStars: Long; title: string | null;
   soldOut: gift.isSoldOut === true
 })
 
-export const makeMtcuteGiftSender = Effect.fn("MtcuteGiftSender.make")(function*(options: MtcuteGiftSenderOptions) {
+export const makeMtcuteGiftSender = Effect.fn("MtcuteGiftSender.make")(function* (options: MtcuteGiftSenderOptions) {
   const names = options.accounts.map((a) => a.name)
   const ttl = options.catalogueTtl ?? Duration.minutes(10)
   const depth = options.historyDepth ?? 100
 
   const accountOf = (request: GiftRequest) => {
-    const found = request.account === null ? options.accounts[0] : options.accounts.find((a) => a.name === request.account)
+    const found =
+      request.account === null ? options.accounts[0] : options.accounts.find((a) => a.name === request.account)
     return found === undefined
       ? Effect.fail(fail("UnknownAccount", `no gift sender account named "${request.account ?? "(default)"}"`))
       : Effect.succeed(found)
@@ -74,7 +85,7 @@ export const makeMtcuteGiftSender = Effect.fn("MtcuteGiftSender.make")(function*
   const call = <A>(sending: boolean, run: () => Promise<A>) =>
     Effect.tryPromise({ try: run, catch: (cause) => toGiftSenderError(cause, sending) })
 
-  const send = Effect.fn("MtcuteGiftSender.send")(function*(request: GiftRequest) {
+  const send = Effect.fn("MtcuteGiftSender.send")(function* (request: GiftRequest) {
     const account = yield* accountOf(request)
     const gift = yield* Effect.try({
       try: () => Long.fromString(request.giftId),
@@ -90,15 +101,24 @@ export const makeMtcuteGiftSender = Effect.fn("MtcuteGiftSender.make")(function*
       })
     )
     const sentAt = message?.date ?? new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
-    return { account: account.name, reference: message === null ? "sent" : `msg:${message.id}`, sentAt } satisfies GiftSent
+    return {
+      account: account.name,
+      reference: message === null ? "sent" : `msg:${message.id}`,
+      sentAt
+    } satisfies GiftSent
   })
 
-  const findSent = Effect.fn("MtcuteGiftSender.findSent")(function*(request: GiftRequest, since: Date) {
+  const findSent = Effect.fn("MtcuteGiftSender.findSent")(function* (request: GiftRequest, since: Date) {
     const account = yield* accountOf(request)
-    const history = yield* call(false, () => account.client.getHistory(request.recipient.replace(/^@/, ""), { limit: depth }))
-    const found = history.find((m) =>
-      m.isOutgoing && m.action?.type === "star_gift_sent" && m.action.gift.id.toString() === request.giftId &&
-      m.date.getTime() >= since.getTime() - 1000
+    const history = yield* call(false, () =>
+      account.client.getHistory(request.recipient.replace(/^@/, ""), { limit: depth })
+    )
+    const found = history.find(
+      (m) =>
+        m.isOutgoing &&
+        m.action?.type === "star_gift_sent" &&
+        m.action.gift.id.toString() === request.giftId &&
+        m.date.getTime() >= since.getTime() - 1000
     )
     return found === undefined
       ? Option.none<GiftSent>()
@@ -106,9 +126,10 @@ export const makeMtcuteGiftSender = Effect.fn("MtcuteGiftSender.make")(function*
   })
 
   const first = options.accounts[0]
-  const load = first === undefined
-    ? Effect.fail(fail("UnknownAccount", "no gift sender account is configured"))
-    : call(false, () => first.client.getStarGiftOptions()).pipe(Effect.map((gifts) => gifts.map(toStarGift)))
+  const load =
+    first === undefined
+      ? Effect.fail(fail("UnknownAccount", "no gift sender account is configured"))
+      : call(false, () => first.client.getStarGiftOptions()).pipe(Effect.map((gifts) => gifts.map(toStarGift)))
   const catalogue = yield* Effect.cachedWithTTL(load, ttl)
 
   return GiftSender.of({ accounts: names, catalogue, send, findSent })
@@ -124,12 +145,18 @@ export interface MtcuteAccountsOptions {
 const layerWith = (options: MtcuteAccountsOptions) =>
   Layer.effect(
     GiftSender,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const accounts: Array<MtcuteAccount> = []
       for (const { name, session } of options.sessions) {
         const client = yield* Effect.acquireRelease(
-          Effect.sync(() =>
-            new TelegramClient({ apiId: options.apiId, apiHash: Redacted.value(options.apiHash), storage: new MemoryStorage(), disableUpdates: true })
+          Effect.sync(
+            () =>
+              new TelegramClient({
+                apiId: options.apiId,
+                apiHash: Redacted.value(options.apiHash),
+                storage: new MemoryStorage(),
+                disableUpdates: true
+              })
           ),
           (client) => Effect.promise(() => client.destroy())
         )
@@ -137,7 +164,9 @@ const layerWith = (options: MtcuteAccountsOptions) =>
           try: () => client.importSession(Redacted.value(session)),
           catch: () =>
             new Config.ConfigError(
-              new ConfigProvider.SourceError({ message: `GIFT_SENDER_${name.toUpperCase()}_SESSION is not an mtcute session string` })
+              new ConfigProvider.SourceError({
+                message: `GIFT_SENDER_${name.toUpperCase()}_SESSION is not an mtcute session string`
+              })
             )
         })
         accounts.push({ name, client })

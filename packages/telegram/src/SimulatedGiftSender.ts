@@ -68,7 +68,9 @@ const fail = (reason: GiftSenderError["reason"], message: string) => new GiftSen
  * log of sent gifts (a file under the data directory, so `findSent` still knows after a restart).
  * Usernames follow Telegram's rules; `control` lets tests refuse recipients or inject faults.
  */
-export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(function*(options: SimulatedGiftSenderOptions) {
+export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(function* (
+  options: SimulatedGiftSenderOptions
+) {
   const log: Array<SentGiftRecord> = []
   if (options.logFile !== undefined) {
     const file = options.logFile
@@ -88,17 +90,20 @@ export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(fun
   const accounts = options.accounts.length === 0 ? ["user"] : options.accounts
 
   const accountOf = (request: GiftRequest) =>
-    request.account === null ? Effect.succeed(accounts[0] ?? "user")
-    : accounts.includes(request.account) ? Effect.succeed(request.account)
-    : Effect.fail(fail("UnknownAccount", `no gift sender account named "${request.account}"`))
+    request.account === null
+      ? Effect.succeed(accounts[0] ?? "user")
+      : accounts.includes(request.account)
+        ? Effect.succeed(request.account)
+        : Effect.fail(fail("UnknownAccount", `no gift sender account named "${request.account}"`))
 
   const record = (entry: SentGiftRecord) =>
     Effect.promise(async () => {
-      if (options.logFile !== undefined) await appendFile(options.logFile, `${JSON.stringify(entry)}\n`, { flush: true })
+      if (options.logFile !== undefined)
+        await appendFile(options.logFile, `${JSON.stringify(entry)}\n`, { flush: true })
       log.push(entry)
     })
 
-  const send = Effect.fn("SimulatedGiftSender.send")(function*(request: GiftRequest) {
+  const send = Effect.fn("SimulatedGiftSender.send")(function* (request: GiftRequest) {
     const account = yield* accountOf(request)
     const recipient = request.recipient.replace(/^@/, "").toLowerCase()
     if (!/^[a-z][a-z0-9_]{3,31}$/.test(recipient) || control.unknownRecipients.has(recipient)) {
@@ -112,29 +117,34 @@ export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(fun
     }
     const fault = options.magic === true && recipient === GIFT_MAGIC.lost ? "TimeoutAfterSend" : control.faults.shift()
     if (fault !== undefined && fault !== "TimeoutAfterSend") return yield* fail(fault, `simulated ${fault}`)
-    const sent = yield* lock.withPermit(Effect.gen(function*() {
-      const entry: SentGiftRecord = {
-        account,
-        recipient,
-        giftId: request.giftId,
-        message: request.message,
-        anonymous: request.anonymous,
-        reference: `sim-gift-${log.length + 1}`,
-        sentAt: new Date(yield* Effect.clockWith((c) => c.currentTimeMillis)).toISOString()
-      }
-      yield* record(entry)
-      return entry
-    }))
+    const sent = yield* lock.withPermit(
+      Effect.gen(function* () {
+        const entry: SentGiftRecord = {
+          account,
+          recipient,
+          giftId: request.giftId,
+          message: request.message,
+          anonymous: request.anonymous,
+          reference: `sim-gift-${log.length + 1}`,
+          sentAt: new Date(yield* Effect.clockWith((c) => c.currentTimeMillis)).toISOString()
+        }
+        yield* record(entry)
+        return entry
+      })
+    )
     if (fault === "TimeoutAfterSend") return yield* fail("Timeout", "simulated lost answer after the gift was sent")
     return { account, reference: sent.reference, sentAt: new Date(sent.sentAt) } satisfies GiftSent
   })
 
-  const findSent = Effect.fn("SimulatedGiftSender.findSent")(function*(request: GiftRequest, since: Date) {
+  const findSent = Effect.fn("SimulatedGiftSender.findSent")(function* (request: GiftRequest, since: Date) {
     const account = yield* accountOf(request)
     const recipient = request.recipient.replace(/^@/, "").toLowerCase()
-    const found = log.find((e) =>
-      e.account === account && e.recipient === recipient && e.giftId === request.giftId &&
-      new Date(e.sentAt).getTime() >= since.getTime()
+    const found = log.find(
+      (e) =>
+        e.account === account &&
+        e.recipient === recipient &&
+        e.giftId === request.giftId &&
+        new Date(e.sentAt).getTime() >= since.getTime()
     )
     return found === undefined
       ? Option.none<GiftSent>()
@@ -149,5 +159,8 @@ export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(fun
 
 export const SimulatedGiftSender = {
   layer: (options: SimulatedGiftSenderOptions) =>
-    Layer.effect(GiftSender, Effect.map(makeSimulatedGiftSender(options), (sim) => sim.service))
+    Layer.effect(
+      GiftSender,
+      Effect.map(makeSimulatedGiftSender(options), (sim) => sim.service)
+    )
 } as const

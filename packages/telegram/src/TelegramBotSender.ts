@@ -14,16 +14,19 @@ const failure = (reason: NotifierError["reason"], message: string) =>
  */
 export const makeTelegramBotSender = (options: BotApiOptions) =>
   Effect.map(makeBotApi(options), (bot) =>
-    Effect.fn("TelegramBot.sendMessage")(function*(chatId: number, text: string) {
-      const { answer, status } = yield* bot.call("sendMessage", {
-        chat_id: chatId,
-        text,
-        link_preview_options: { is_disabled: true }
-      }).pipe(Effect.mapError(() => failure("Unavailable", "Bot API did not answer")))
+    Effect.fn("TelegramBot.sendMessage")(function* (chatId: number, text: string) {
+      const { answer, status } = yield* bot
+        .call("sendMessage", {
+          chat_id: chatId,
+          text,
+          link_preview_options: { is_disabled: true }
+        })
+        .pipe(Effect.mapError(() => failure("Unavailable", "Bot API did not answer")))
       if (status >= 200 && status < 300 && answer.ok !== false) return
       const description = (answer.description ?? "").slice(0, 200)
       const what = `Bot API answered ${status}${description === "" ? "" : `: ${description}`}`
       if (status === 403 || /chat not found/i.test(description)) return yield* failure("Gone", what)
       if (status === 429 || status >= 500) return yield* failure("Unavailable", what)
       return yield* failure("Rejected", what)
-    }))
+    })
+  )

@@ -9,12 +9,17 @@ const HEART = { id: "5170145012310081615", stars: 15, title: "Heart" }
 const LIMITED = { id: "5782984811920491178", stars: 350, title: "Hat", remains: 12, total: 1000 }
 const GONE = { id: "5782988952269162874", stars: 500, soldOut: true, remains: 0, total: 500 }
 
-const setup = Effect.gen(function*() {
+const setup = Effect.gen(function* () {
   const telegram = new FakeTelegram([HEART, LIMITED, GONE])
   telegram.addUser("alice_gifts")
   const user = yield* Effect.promise(() => telegram.client())
   const girl = yield* Effect.promise(() => telegram.client())
-  const sender = yield* makeMtcuteGiftSender({ accounts: [{ name: "user", client: user }, { name: "girl", client: girl }] })
+  const sender = yield* makeMtcuteGiftSender({
+    accounts: [
+      { name: "user", client: user },
+      { name: "girl", client: girl }
+    ]
+  })
   return { telegram, sender }
 })
 
@@ -29,18 +34,26 @@ const request = (overrides: Partial<GiftRequest> = {}): GiftRequest => ({
 
 describe("MtcuteGiftSender (mtcute's TelegramClient, Telegram faked at the TL call level)", () => {
   it.live("sends a star gift to a username through getPaymentForm + sendStarsForm", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sender, telegram } = yield* setup
       assert.deepStrictEqual(sender.accounts, ["user", "girl"])
       const sent = yield* sender.send(request({ account: "girl", anonymous: true, message: "happy birthday" }))
       assert.strictEqual(sent.account, "girl")
-      assert.deepStrictEqual(telegram.calls, ["contacts.resolveUsername", "payments.getPaymentForm", "payments.sendStarsForm"])
-      assert.deepStrictEqual(telegram.sent.map((s) => [s.giftId, s.message, s.hideName]), [[HEART.id, "happy birthday", true]])
+      assert.deepStrictEqual(telegram.calls, [
+        "contacts.resolveUsername",
+        "payments.getPaymentForm",
+        "payments.sendStarsForm"
+      ])
+      assert.deepStrictEqual(
+        telegram.sent.map((s) => [s.giftId, s.message, s.hideName]),
+        [[HEART.id, "happy birthday", true]]
+      )
       assert.strictEqual(telegram.stars, 10_000 - HEART.stars)
-    }))
+    })
+  )
 
   it.live("the catalogue: numeric-string ids, star prices, limited and sold-out gifts; cached", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sender, telegram } = yield* setup
       const gifts = yield* sender.catalogue
       assert.deepStrictEqual(gifts, [
@@ -50,10 +63,11 @@ describe("MtcuteGiftSender (mtcute's TelegramClient, Telegram faked at the TL ca
       ])
       yield* sender.catalogue
       assert.strictEqual(telegram.calls.filter((c) => c === "payments.getStarGifts").length, 1)
-    }))
+    })
+  )
 
   it.live("maps Telegram's refusals: unknown user, sold out, no Stars, flood wait, unknown account", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sender, telegram } = yield* setup
       const reason = (r: GiftRequest) => Effect.map(Effect.flip(sender.send(r)), (e) => e.reason)
       assert.strictEqual(yield* reason(request({ recipient: "nobody_there" })), "RecipientNotFound")
@@ -67,10 +81,11 @@ describe("MtcuteGiftSender (mtcute's TelegramClient, Telegram faked at the TL ca
       telegram.sendFaults.push({ code: 403, text: "USER_PRIVACY_RESTRICTED" })
       assert.strictEqual(yield* reason(request()), "Rejected")
       assert.strictEqual(telegram.sent.length, 0)
-    }))
+    })
+  )
 
   it.live("a lost answer is Timeout (outcome unknown); findSent then finds the gift in the history", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { sender, telegram } = yield* setup
       const before = new Date(Date.now() - 1000)
       assert.isTrue(Option.isNone(yield* sender.findSent(request(), before)))
@@ -84,13 +99,18 @@ describe("MtcuteGiftSender (mtcute's TelegramClient, Telegram faked at the TL ca
       // Another gift id, or a send older than `since`, is not this one.
       assert.isTrue(Option.isNone(yield* sender.findSent(request({ giftId: LIMITED.id }), before)))
       assert.isTrue(Option.isNone(yield* sender.findSent(request(), new Date(Date.now() + 60_000))))
-    }))
+    })
+  )
 
   it.live("never loads better-sqlite3's native addon (in-memory storage)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* setup
       const require = createRequire(import.meta.url)
       const native = Object.keys(require.cache).filter((path) => path.endsWith(".node"))
-      assert.deepStrictEqual(native.filter((path) => path.includes("sqlite")), [])
-    }))
+      assert.deepStrictEqual(
+        native.filter((path) => path.includes("sqlite")),
+        []
+      )
+    })
+  )
 })

@@ -17,19 +17,21 @@ const request = (recipient: string) => ({
 
 describe("sandbox gift test recipients", () => {
   it.effect("with magic: refused fails Rejected; lost is sent but answers Timeout, and findSent knows it", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { service } = yield* makeSimulatedGiftSender({ accounts: ["user"], magic: true })
       assert.strictEqual((yield* Effect.flip(service.send(request(GIFT_MAGIC.refused)))).reason, "Rejected")
       assert.strictEqual((yield* Effect.flip(service.send(request(GIFT_MAGIC.lost)))).reason, "Timeout")
       const found = yield* service.findSent(request(GIFT_MAGIC.lost), new Date(0))
       assert.strictEqual(found._tag, "Some")
-    }))
+    })
+  )
 
   it.effect("without magic every test recipient gets its gift", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const { service } = yield* makeSimulatedGiftSender({ accounts: ["user"] })
       for (const name of Object.values(GIFT_MAGIC)) yield* service.send(request(name))
-    }))
+    })
+  )
 
   it("the production sender never names them", () => {
     const text = readFileSync(new URL("../src/MtcuteGiftSender.ts", import.meta.url), "utf8")

@@ -36,7 +36,10 @@ export interface ChainClient {
   /** Rejected (with the exit code when known) when the node refuses the message; NetworkError/Timeout otherwise. */
   readonly sendBoc: (boc: Buffer) => Effect.Effect<void, BlockchainError>
   /** Newest first. */
-  readonly transactions: (address: Address, page: TransactionPage) => Effect.Effect<ReadonlyArray<Transaction>, BlockchainError>
+  readonly transactions: (
+    address: Address,
+    page: TransactionPage
+  ) => Effect.Effect<ReadonlyArray<Transaction>, BlockchainError>
 }
 
 /**
@@ -57,6 +60,8 @@ export const rejectionText = (exitCode: number | undefined): string => {
     case 0:
       return "the wallet did not accept the message (not deployed and no StateInit, or no balance)"
     default:
-      return exitCode === undefined ? "the wallet did not accept the message" : `the wallet rejected the message (exit code ${exitCode})`
+      return exitCode === undefined
+        ? "the wallet did not accept the message"
+        : `the wallet rejected the message (exit code ${exitCode})`
   }
 }

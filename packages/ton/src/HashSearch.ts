@@ -44,7 +44,7 @@ export const makeHashSearch = (client: ChainClient, maxPages: number) => {
 
   /** Every transaction of `wallet` since `since` whose external-in message has this normalized hash. */
   const findByHash = (wallet: Address, hash: string, since: number): Effect.Effect<HashSearch, BlockchainError> =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const key = `${wallet.toRawString()} ${hash}`
       const earlier = looks.get(key)
       const found: Array<Transaction> = []
@@ -53,7 +53,10 @@ export const makeHashSearch = (client: ChainClient, maxPages: number) => {
       const done = (complete: boolean): HashSearch => {
         const all = earlier === undefined ? found : [...found, ...earlier.found]
         // Together the two looks cover the history up to the newer of their newest transactions.
-        const top = newest === undefined || (earlier !== undefined && earlier.newest > newest) ? earlier?.newest ?? newest ?? 0n : newest
+        const top =
+          newest === undefined || (earlier !== undefined && earlier.newest > newest)
+            ? (earlier?.newest ?? newest ?? 0n)
+            : newest
         const look = { found: all, complete, newest: top }
         if (complete) remember(key, look)
         return look

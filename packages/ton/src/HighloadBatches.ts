@@ -38,7 +38,11 @@ export interface HighloadKit {
   readonly friendly: (address: Address) => string
   readonly nowSeconds: Effect.Effect<number>
   readonly parseAddress: (text: string) => Effect.Effect<Address, BlockchainError>
-  readonly findByHash: (wallet: Address, hash: string, since: number) => Effect.Effect<
+  readonly findByHash: (
+    wallet: Address,
+    hash: string,
+    since: number
+  ) => Effect.Effect<
     { readonly found: ReadonlyArray<Transaction>; readonly complete: boolean; readonly newest: bigint },
     BlockchainError
   >
@@ -53,7 +57,6 @@ export interface BatchTransfer {
   readonly bodyHash: string
   readonly validUntil: number | undefined
 }
-
 
 /** The first page read for a batch's internal_transfer run. */
 const FIRST_PAGE = 5
@@ -83,19 +86,29 @@ export const makeHighloadBatches = (kit: HighloadKit) => {
     return undefined
   }
 
-  const prepare = Effect.fn("Blockchain.prepareHighloadBatch")(function*(key: WalletKey, transfers: ReadonlyArray<BatchTransfer>) {
+  const prepare = Effect.fn("Blockchain.prepareHighloadBatch")(function* (
+    key: WalletKey,
+    transfers: ReadonlyArray<BatchTransfer>
+  ) {
     const contract = HighloadWalletV3.create(Buffer.from(key.publicKey))
     const account = yield* client.account(contract.address)
     if (account.status === "frozen") return yield* fail("Frozen", "The wallet is frozen")
     const deploy = account.status !== "active"
     const total = transfers.reduce((sum, t) => sum + t.amount, 0n)
     // Two transactions per batch (the external, then the internal_transfer) and a share per payment.
-    const keep = (deploy ? kit.reserve.deploy : kit.reserve.active) + BigInt(transfers.length) * kit.reserve.active / 2n
+    const keep =
+      (deploy ? kit.reserve.deploy : kit.reserve.active) + (BigInt(transfers.length) * kit.reserve.active) / 2n
     yield* ensureFunds(account.balance, total, keep)
     const now = yield* kit.nowSeconds
-    const validUntil = yield* messageDeadline(now, kit.ttl, transfers, "A payment request of the batch has already expired")
+    const validUntil = yield* messageDeadline(
+      now,
+      kit.ttl,
+      transfers,
+      "A payment request of the batch has already expired"
+    )
     const queryId = allocate(contract.address.toRawString(), account.data)
-    if (queryId === undefined) return yield* fail("Busy", "Every query id of the wallet is in use until its timeout passes")
+    if (queryId === undefined)
+      return yield* fail("Busy", "Every query id of the wallet is in use until its timeout passes")
     const boc = signedHighloadExternal({
       contract,
       secretKey: key.secretKey,
@@ -118,7 +131,7 @@ export const makeHighloadBatches = (kit: HighloadKit) => {
 
   /** The wallet's transaction that ran the internal_transfer sent at `createdLt` (newer than `after`). */
   const internalRun = (wallet: Address, createdLt: bigint, after: bigint) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let before: { lt: bigint; hash: Buffer } | undefined
       for (let page = 0; page < kit.maxPages; page++) {
         // It runs right after the external, so among the newest few: a small first page spares parsing
@@ -137,16 +150,18 @@ export const makeHighloadBatches = (kit: HighloadKit) => {
       return undefined
     })
 
-  const confirm = Effect.fn("Blockchain.confirmHighloadBatch")(function*(prepared: PreparedBatch & { readonly queryId: number }) {
+  const confirm = Effect.fn("Blockchain.confirmHighloadBatch")(function* (
+    prepared: PreparedBatch & { readonly queryId: number }
+  ) {
     const wallet = yield* kit.parseAddress(prepared.wallet)
     // State first, history second: whatever the state already shows must then be in the history.
     const account = yield* client.account(wallet)
     const history = yield* kit.findByHash(wallet, prepared.externalHash, prepared.createdAt - 300)
     const accepted = history.found.find(ran) ?? history.found[0]
     if (accepted !== undefined) {
-      const toSelf = accepted.outMessages.values().find((m) =>
-        m.info.type === "internal" && m.info.dest.equals(wallet) && isInternalTransfer(m.body)
-      )
+      const toSelf = accepted.outMessages
+        .values()
+        .find((m) => m.info.type === "internal" && m.info.dest.equals(wallet) && isInternalTransfer(m.body))
       const none = prepared.transfers.map(() => false)
       if (!ran(accepted) || toSelf === undefined || toSelf.info.type !== "internal") {
         // Accepted (its query id is used) but nothing went out: none of it will ever pay.
@@ -172,11 +187,14 @@ export const makeHighloadBatches = (kit: HighloadKit) => {
       } satisfies BatchStatus
     }
     // Judged by the node's view of chain time too, so a lagging node cannot make a live message look dead.
-    const dead = (yield* kit.nowSeconds) > prepared.validUntil + kit.margin && account.syncTime > prepared.validUntil + kit.margin
+    const dead =
+      (yield* kit.nowSeconds) > prepared.validUntil + kit.margin && account.syncTime > prepared.validUntil + kit.margin
     const searched = history.complete && history.newest >= account.lastLt
     if (!dead || !searched) return { _tag: "Pending" } satisfies BatchStatus
     // Dead either way; processed means another message of the phrase took its query id.
-    return processedQueryIds(account.data).has(prepared.queryId) ? { _tag: "Superseded" } satisfies BatchStatus : { _tag: "Expired" } satisfies BatchStatus
+    return processedQueryIds(account.data).has(prepared.queryId)
+      ? ({ _tag: "Superseded" } satisfies BatchStatus)
+      : ({ _tag: "Expired" } satisfies BatchStatus)
   })
 
   return { prepare, confirm }

@@ -98,7 +98,10 @@ export const processedQueryIds = (data: Cell | undefined): ReadonlySet<number> =
   if (data === undefined) return used
   const slice = data.beginParse()
   slice.skip(256 + 32)
-  for (const dict of [slice.loadDict(Dictionary.Keys.Uint(13), Dictionary.Values.Cell()), slice.loadDict(Dictionary.Keys.Uint(13), Dictionary.Values.Cell())]) {
+  for (const dict of [
+    slice.loadDict(Dictionary.Keys.Uint(13), Dictionary.Values.Cell()),
+    slice.loadDict(Dictionary.Keys.Uint(13), Dictionary.Values.Cell())
+  ]) {
     for (const [shift, bits] of dict) {
       const row = bits.beginParse()
       const length = Math.min(row.remainingBits, MAX_BIT_NUMBER + 1)
@@ -150,7 +153,10 @@ export const signedHighloadExternal = (args: {
     .storeUint(args.validUntil - contract.timeout, 64)
     .storeUint(contract.timeout, 22)
     .endCell()
-  const body = beginCell().storeBuffer(sign(inner.hash(), Buffer.from(args.secretKey))).storeRef(inner).endCell()
+  const body = beginCell()
+    .storeBuffer(sign(inner.hash(), Buffer.from(args.secretKey)))
+    .storeRef(inner)
+    .endCell()
   const ext = external({ to: contract.address, init: args.deploy ? contract.init : null, body })
   return beginCell().store(storeMessage(ext)).endCell()
 }

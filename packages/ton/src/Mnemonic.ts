@@ -26,7 +26,11 @@ const invalid = (message: string) => new BlockchainError({ reason: "InvalidMnemo
 
 /** Splits a phrase the way users paste it: any whitespace, any case, commas tolerated. */
 export const phraseWords = (phrase: Redacted.Redacted<string>): ReadonlyArray<string> =>
-  Redacted.value(phrase).normalize("NFKD").toLowerCase().split(/[\s,]+/).filter((w) => w.length > 0)
+  Redacted.value(phrase)
+    .normalize("NFKD")
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((w) => w.length > 0)
 
 const tonKey = (words: ReadonlyArray<string>) =>
   Effect.promise(async (): Promise<DerivedKey | undefined> => {
@@ -52,23 +56,30 @@ const derivationsInProgress = Metric.gauge("resale_key_derivations_in_progress",
  * Every key the phrase can stand for: TON-native first, then BIP39. Fails `InvalidMnemonic` when the
  * word count is not 12 or 24, a word is not in the list, or no checksum matches.
  */
-export const deriveKeys = Effect.fn("Mnemonic.deriveKeys")(function*(phrase: Redacted.Redacted<string>) {
-  const words = phraseWords(phrase)
-  if (!WORD_COUNTS.includes(words.length)) {
-    return yield* invalid(`The mnemonic phrase must have 12 or 24 words, got ${words.length}`)
-  }
-  const unknown = words.filter((w) => !known.has(w)).length
-  if (unknown > 0) {
-    return yield* invalid(`The mnemonic phrase has ${unknown} word(s) outside the BIP39/TON word list`)
-  }
-  const candidates = yield* Effect.all([tonKey(words), bip39Key(words)]).pipe(
-    Effect.catchDefect(() => Effect.fail(invalid("The mnemonic phrase could not be read")))
-  )
-  const keys = candidates.filter((k): k is DerivedKey => k !== undefined)
-  if (keys.length === 0) {
-    return yield* invalid("The mnemonic phrase is not a valid TON or BIP39 phrase (checksum mismatch)")
-  }
-  return keys
-}, (derive) =>
-  // Each derivation costs ~0.1 s of CPU: how many run at once shows in /metrics.
-  Effect.acquireUseRelease(Metric.modify(derivationsInProgress, 1), () => derive, () => Metric.modify(derivationsInProgress, -1)))
+export const deriveKeys = Effect.fn("Mnemonic.deriveKeys")(
+  function* (phrase: Redacted.Redacted<string>) {
+    const words = phraseWords(phrase)
+    if (!WORD_COUNTS.includes(words.length)) {
+      return yield* invalid(`The mnemonic phrase must have 12 or 24 words, got ${words.length}`)
+    }
+    const unknown = words.filter((w) => !known.has(w)).length
+    if (unknown > 0) {
+      return yield* invalid(`The mnemonic phrase has ${unknown} word(s) outside the BIP39/TON word list`)
+    }
+    const candidates = yield* Effect.all([tonKey(words), bip39Key(words)]).pipe(
+      Effect.catchDefect(() => Effect.fail(invalid("The mnemonic phrase could not be read")))
+    )
+    const keys = candidates.filter((k): k is DerivedKey => k !== undefined)
+    if (keys.length === 0) {
+      return yield* invalid("The mnemonic phrase is not a valid TON or BIP39 phrase (checksum mismatch)")
+    }
+    return keys
+  },
+  (derive) =>
+    // Each derivation costs ~0.1 s of CPU: how many run at once shows in /metrics.
+    Effect.acquireUseRelease(
+      Metric.modify(derivationsInProgress, 1),
+      () => derive,
+      () => Metric.modify(derivationsInProgress, -1)
+    )
+)

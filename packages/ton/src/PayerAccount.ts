@@ -27,7 +27,7 @@ export class TonPayerAccounts {
   /** `PayerAccounts` for the direct purchase flow, on the network of the `Blockchain` in use. */
   static readonly layer: Layer.Layer<PayerAccounts, never, Blockchain> = Layer.effect(
     PayerAccounts,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const networkGlobalId = networkGlobalIdOf((yield* Blockchain).network)
       return PayerAccounts.of({ describe: (wallet) => Effect.sync(() => payerAccount(wallet, networkGlobalId)) })
     })

@@ -4,12 +4,7 @@
  * balances survive a restart. Uses mainnet's network id, as the emulator's config does.
  */
 import { Blockchain, BlockchainError, type Nanoton } from "@resale/core/ports/Blockchain.ts"
-import {
-  Blockchain as Emulator,
-  EmulationError,
-  snapshotFromSerializable,
-  snapshotToSerializable
-} from "@ton/sandbox"
+import { Blockchain as Emulator, EmulationError, snapshotFromSerializable, snapshotToSerializable } from "@ton/sandbox"
 import { Address, Cell, SendMode, toNano } from "@ton/ton"
 import { Config, Context, Duration, Effect, Layer, Semaphore } from "effect"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
@@ -51,12 +46,24 @@ export const sandboxClient = (
         const status = state?.type ?? "uninit"
         const code = state?.type === "active" ? state.state.code : undefined
         const codeHash = code == null ? undefined : codeHashOf(code)
-        const seqno = status === "active"
-          ? await emulator.runGetMethod(address, "seqno").then((r) => r.stackReader.readNumber(), () => 0)
-          : 0
+        const seqno =
+          status === "active"
+            ? await emulator.runGetMethod(address, "seqno").then(
+                (r) => r.stackReader.readNumber(),
+                () => 0
+              )
+            : 0
         const syncTime = emulator.now ?? Math.floor(Date.now() / 1000)
-        const data = state?.type === "active" ? state.state.data ?? undefined : undefined
-        return { status, balance: contract.balance, codeHash, seqno, data, syncTime, lastLt: contract.lastTransactionLt }
+        const data = state?.type === "active" ? (state.state.data ?? undefined) : undefined
+        return {
+          status,
+          balance: contract.balance,
+          codeHash,
+          seqno,
+          data,
+          syncTime,
+          lastLt: contract.lastTransactionLt
+        }
       },
       catch: () => networkError("The sandbox could not read the account")
     }),
@@ -65,13 +72,19 @@ export const sandboxClient = (
       try: () => blocks.submit(Cell.fromBoc(boc)[0] ?? Cell.EMPTY),
       catch: (e) =>
         e instanceof EmulationError
-          ? new BlockchainError({ reason: "Rejected", message: `Rejected: ${rejectionText(e.exitCode)}`, ...(e.exitCode === undefined ? {} : { exitCode: e.exitCode }) })
+          ? new BlockchainError({
+              reason: "Rejected",
+              message: `Rejected: ${rejectionText(e.exitCode)}`,
+              ...(e.exitCode === undefined ? {} : { exitCode: e.exitCode })
+            })
           : networkError("The sandbox could not process the message")
     }).pipe(Effect.andThen(afterWrite)),
   transactions: (address, page) =>
     Effect.tryPromise({
       try: async () => {
-        const all = (await emulator.getTransactions(address)).toSorted((a, b) => (a.lt < b.lt ? 1 : a.lt > b.lt ? -1 : 0))
+        const all = (await emulator.getTransactions(address)).toSorted((a, b) =>
+          a.lt < b.lt ? 1 : a.lt > b.lt ? -1 : 0
+        )
         const before = page.before
         return (before === undefined ? all : all.filter((tx) => tx.lt < before.lt)).slice(0, page.limit)
       },
@@ -79,58 +92,70 @@ export const sandboxClient = (
     })
 })
 
-export class SandboxBlockchain extends Context.Service<SandboxBlockchain, {
-  /** The emulator itself, for tests and sandbox tools. */
-  readonly emulator: Emulator
-  /** Faucet: sends sandbox coins (non-bounceable) to any address, e.g. a customer's test wallet. */
-  readonly fund: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
-  /** Writes the emulator state to the data dir now (also done after every send and fund). */
-  readonly persist: Effect.Effect<void, BlockchainError>
-  /** Where external messages go: at once, or into the mempool of the next block. */
-  readonly blocks: SandboxBlocks
-  /** Which payments the chain loses (by their comment): the sandbox Fragment's test recipient says. */
-  readonly dropPayments: (rule: DropRule | undefined) => void
-}>()("ton/SandboxBlockchain") {
+export class SandboxBlockchain extends Context.Service<
+  SandboxBlockchain,
+  {
+    /** The emulator itself, for tests and sandbox tools. */
+    readonly emulator: Emulator
+    /** Faucet: sends sandbox coins (non-bounceable) to any address, e.g. a customer's test wallet. */
+    readonly fund: (address: string, amount: Nanoton) => Effect.Effect<void, BlockchainError>
+    /** Writes the emulator state to the data dir now (also done after every send and fund). */
+    readonly persist: Effect.Effect<void, BlockchainError>
+    /** Where external messages go: at once, or into the mempool of the next block. */
+    readonly blocks: SandboxBlocks
+    /** Which payments the chain loses (by their comment): the sandbox Fragment's test recipient says. */
+    readonly dropPayments: (rule: DropRule | undefined) => void
+  }
+>()("ton/SandboxBlockchain") {
   /** Provides both the `Blockchain` port and the sandbox extras over one emulator. */
-  static readonly layerWith = (options: SandboxOptions = {}): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
-    Layer.effectContext(Effect.gen(function*() {
-      const file = options.dataDir === undefined ? undefined : join(options.dataDir, STATE_FILE)
-      const emulator = yield* Effect.promise(() => Emulator.create())
-      if (file !== undefined) yield* restore(emulator, file)
-      const writing = Semaphore.makeUnsafe(1)
-      const persist = file === undefined ? Effect.void : writing.withPermit(save(emulator, file))
-      const sender = droppingSender(emulator)
-      const blocks = yield* makeSandboxBlocks(emulator, options.blockInterval ?? Duration.zero, persist, sender.send)
-      // With blocks, a send changes nothing until its block runs, which saves the state itself.
-      const afterSend = Duration.toMillis(blocks.interval) > 0 ? Effect.void : persist
-      const port = makeTonBlockchain(sandboxClient(emulator, afterSend, blocks), options)
-      const fund = Effect.fn("SandboxBlockchain.fund")(function*(address: string, amount: Nanoton) {
-        const to = yield* Effect.try({
-          try: () => Address.parse(address.trim()),
-          catch: () => new BlockchainError({ reason: "InvalidAddress", message: "Not a valid TON address" })
+  static readonly layerWith = (
+    options: SandboxOptions = {}
+  ): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
+    Layer.effectContext(
+      Effect.gen(function* () {
+        const file = options.dataDir === undefined ? undefined : join(options.dataDir, STATE_FILE)
+        const emulator = yield* Effect.promise(() => Emulator.create())
+        if (file !== undefined) yield* restore(emulator, file)
+        const writing = Semaphore.makeUnsafe(1)
+        const persist = file === undefined ? Effect.void : writing.withPermit(save(emulator, file))
+        const sender = droppingSender(emulator)
+        const blocks = yield* makeSandboxBlocks(emulator, options.blockInterval ?? Duration.zero, persist, sender.send)
+        // With blocks, a send changes nothing until its block runs, which saves the state itself.
+        const afterSend = Duration.toMillis(blocks.interval) > 0 ? Effect.void : persist
+        const port = makeTonBlockchain(sandboxClient(emulator, afterSend, blocks), options)
+        const fund = Effect.fn("SandboxBlockchain.fund")(function* (address: string, amount: Nanoton) {
+          const to = yield* Effect.try({
+            try: () => Address.parse(address.trim()),
+            catch: () => new BlockchainError({ reason: "InvalidAddress", message: "Not a valid TON address" })
+          })
+          yield* Effect.tryPromise({
+            try: async () => {
+              const faucet = await emulator.treasury("faucet")
+              const account = await emulator.getContract(faucet.address)
+              if (account.balance < amount + toNano(1)) account.balance = amount + toNano(1_000_000)
+              await faucet.send({ to, value: amount, bounce: false, sendMode: SendMode.PAY_GAS_SEPARATELY })
+            },
+            catch: () => networkError("The sandbox faucet failed")
+          })
+          yield* persist
         })
-        yield* Effect.tryPromise({
-          try: async () => {
-            const faucet = await emulator.treasury("faucet")
-            const account = await emulator.getContract(faucet.address)
-            if (account.balance < amount + toNano(1)) account.balance = amount + toNano(1_000_000)
-            await faucet.send({ to, value: amount, bounce: false, sendMode: SendMode.PAY_GAS_SEPARATELY })
-          },
-          catch: () => networkError("The sandbox faucet failed")
-        })
-        yield* persist
+        return Context.make(Blockchain, port).pipe(
+          Context.add(
+            SandboxBlockchain,
+            SandboxBlockchain.of({ emulator, fund, persist, blocks, dropPayments: sender.setRule })
+          )
+        )
       })
-      return Context.make(Blockchain, port).pipe(
-        Context.add(SandboxBlockchain, SandboxBlockchain.of({ emulator, fund, persist, blocks, dropPayments: sender.setRule }))
-      )
-    }))
+    )
 
   /** Sandbox layer for the composition roots: state under `DATA_DIR` (default `.data`), blocks every `SANDBOX_BLOCK_INTERVAL`. */
-  static readonly layer = Layer.unwrap(Effect.gen(function*() {
-    const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-    const blockInterval = yield* Config.Duration("SANDBOX_BLOCK_INTERVAL").pipe(Config.withDefault(Duration.zero))
-    return SandboxBlockchain.layerWith({ dataDir, blockInterval })
-  }))
+  static readonly layer = Layer.unwrap(
+    Effect.gen(function* () {
+      const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
+      const blockInterval = yield* Config.Duration("SANDBOX_BLOCK_INTERVAL").pipe(Config.withDefault(Duration.zero))
+      return SandboxBlockchain.layerWith({ dataDir, blockInterval })
+    })
+  )
 }
 
 const restore = (emulator: Emulator, file: string) =>

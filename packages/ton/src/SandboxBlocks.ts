@@ -24,7 +24,10 @@ export interface SandboxBlocks {
 export type RunMessage = (message: Cell) => Promise<unknown>
 
 /** Runs every message at once (no block interval). */
-export const immediateBlocks = (emulator: Emulator, run: RunMessage = (m) => emulator.sendMessage(m)): SandboxBlocks => ({
+export const immediateBlocks = (
+  emulator: Emulator,
+  run: RunMessage = (m) => emulator.sendMessage(m)
+): SandboxBlocks => ({
   interval: Duration.zero,
   submit: async (message) => void (await run(message))
 })
@@ -39,11 +42,11 @@ export const makeSandboxBlocks = (
   afterBlock: Effect.Effect<void, unknown>,
   run: RunMessage = (m) => emulator.sendMessage(m)
 ): Effect.Effect<SandboxBlocks, never, Scope.Scope> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const every = Duration.fromInputUnsafe(interval)
     if (Duration.toMillis(every) <= 0) return immediateBlocks(emulator, run)
     let mempool: Array<Cell> = []
-    const block = Effect.gen(function*() {
+    const block = Effect.gen(function* () {
       if (mempool.length === 0) return
       const messages = mempool
       mempool = []
@@ -51,7 +54,9 @@ export const makeSandboxBlocks = (
         yield* Effect.tryPromise(() => run(message)).pipe(
           Effect.catch((error) =>
             error.cause instanceof EmulationError
-              ? Effect.logDebug(`sandbox block dropped an external message (exit code ${error.cause.exitCode ?? "none"})`)
+              ? Effect.logDebug(
+                  `sandbox block dropped an external message (exit code ${error.cause.exitCode ?? "none"})`
+                )
               : Effect.logWarning("sandbox block could not run an external message", error.cause)
           )
         )

@@ -24,7 +24,7 @@ export const droppingSender = (emulator: Emulator): DroppingSender => {
   let queue: Promise<unknown> = Promise.resolve()
   const run = async (message: Cell): Promise<void> => {
     const active = rule
-    if (active === undefined) return void await emulator.sendMessage(message)
+    if (active === undefined) return void (await emulator.sendMessage(message))
     const before = emulator.snapshot()
     const result = await emulator.sendMessage(message)
     const lost = result.transactions.some((tx) => {

@@ -18,14 +18,17 @@ export interface SandboxFunding {
 }
 
 /** Over the Blockchain and the SandboxFaucet in context. */
-export const makeSandboxFunding: Effect.Effect<SandboxFunding, never, Blockchain | SandboxFaucet> = Effect.gen(function*() {
-  const chain = yield* Blockchain
-  const faucet = yield* SandboxFaucet
-  // One funding at a time, so the balance answered is the one this call produced.
-  const funding = yield* Semaphore.make(1)
-  return {
-    network: chain.network,
-    parseAddress: chain.parseAddress,
-    fund: (address, amount) => funding.withPermits(1)(Effect.andThen(faucet.fund(address, amount), chain.balance(address)))
+export const makeSandboxFunding: Effect.Effect<SandboxFunding, never, Blockchain | SandboxFaucet> = Effect.gen(
+  function* () {
+    const chain = yield* Blockchain
+    const faucet = yield* SandboxFaucet
+    // One funding at a time, so the balance answered is the one this call produced.
+    const funding = yield* Semaphore.make(1)
+    return {
+      network: chain.network,
+      parseAddress: chain.parseAddress,
+      fund: (address, amount) =>
+        funding.withPermits(1)(Effect.andThen(faucet.fund(address, amount), chain.balance(address)))
+    }
   }
-})
+)

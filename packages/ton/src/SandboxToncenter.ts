@@ -42,11 +42,18 @@ class RpcError extends Error {
 }
 
 const b64 = (cell: Cell) => cell.toBoc().toString("base64")
-const blockId = { "@type": "ton.blockIdExt", workchain: -1, shard: "-9223372036854775808", seqno: 1, root_hash: "", file_hash: "" }
+const blockId = {
+  "@type": "ton.blockIdExt",
+  workchain: -1,
+  shard: "-9223372036854775808",
+  seqno: 1,
+  root_hash: "",
+  file_hash: ""
+}
 
 const messageJson = (m: Message) => ({
   "@type": "raw.message",
-  source: m.info.type === "external-in" ? "" : m.info.src?.toString() ?? "",
+  source: m.info.type === "external-in" ? "" : (m.info.src?.toString() ?? ""),
   destination: m.info.type === "external-out" ? "" : m.info.dest.toString(),
   value: m.info.type === "internal" ? m.info.value.coins.toString() : "0",
   fwd_fee: m.info.type === "internal" ? m.info.forwardFee.toString() : "0",
@@ -80,9 +87,11 @@ const transactionJson = (tx: Transaction) => {
 }
 
 const stackJson = (item: TupleItem): unknown =>
-  item.type === "int" ? ["num", `${item.value < 0n ? "-" : ""}0x${(item.value < 0n ? -item.value : item.value).toString(16)}`]
-    : item.type === "cell" || item.type === "slice" ? [item.type, { bytes: b64(item.cell) }]
-    : ["null", null]
+  item.type === "int"
+    ? ["num", `${item.value < 0n ? "-" : ""}0x${(item.value < 0n ? -item.value : item.value).toString(16)}`]
+    : item.type === "cell" || item.type === "slice"
+      ? [item.type, { bytes: b64(item.cell) }]
+      : ["null", null]
 
 const methods = (sandbox: SandboxChain): Record<string, (params: any) => Promise<unknown>> => {
   const emulator = sandbox.emulator
@@ -138,8 +147,10 @@ const methods = (sandbox: SandboxChain): Record<string, (params: any) => Promise
     },
     getTransactions: async ({ address, hash, limit, lt }) => {
       const all = (await emulator.getTransactions(Address.parse(address))).toSorted((a, b) => (a.lt < b.lt ? 1 : -1))
-      const start = lt === undefined ? 0 : all.findIndex((tx) => tx.lt === BigInt(lt) && tx.hash().toString("hex") === hash)
-      if (start < 0) throw new RpcError(500, "LITE_SERVER_UNKNOWN: cannot locate transaction in block with specified logical time")
+      const start =
+        lt === undefined ? 0 : all.findIndex((tx) => tx.lt === BigInt(lt) && tx.hash().toString("hex") === hash)
+      if (start < 0)
+        throw new RpcError(500, "LITE_SERVER_UNKNOWN: cannot locate transaction in block with specified logical time")
       return all.slice(start, start + Number(limit ?? 10)).map(transactionJson)
     }
   }
@@ -167,7 +178,10 @@ export const serveSandboxToncenter = (sandbox: SandboxChain, options: SandboxTon
         try {
           const rpc = JSON.parse(await readBody(req)) as { method: string; params: unknown }
           const apiKey = req.headers["x-api-key"]
-          const fault = options.intercept?.({ method: rpc.method, apiKey: typeof apiKey === "string" ? apiKey : undefined })
+          const fault = options.intercept?.({
+            method: rpc.method,
+            apiKey: typeof apiKey === "string" ? apiKey : undefined
+          })
           if (fault === "rateLimit") throw new RpcError(429, "Ratelimit exceed")
           if (fault === "dropBefore") throw new RpcError(0, "connection lost")
           const handler = table[rpc.method]
@@ -178,7 +192,13 @@ export const serveSandboxToncenter = (sandbox: SandboxChain, options: SandboxTon
         } catch (e) {
           if (e instanceof RpcError && e.status === 0) return void res.socket?.destroy()
           const status = e instanceof RpcError ? e.status : 500
-          answer(res, status, { ok: false, error: e instanceof Error ? e.message : String(e), code: status, jsonrpc: "2.0", id: "1" })
+          answer(res, status, {
+            ok: false,
+            error: e instanceof Error ? e.message : String(e),
+            code: status,
+            jsonrpc: "2.0",
+            id: "1"
+          })
         }
       })
       const host = options.host ?? "127.0.0.1"
@@ -187,10 +207,11 @@ export const serveSandboxToncenter = (sandbox: SandboxChain, options: SandboxTon
       return { http, url: `http://${host}:${port}/api/v2/jsonRPC` }
     }),
     ({ http }) =>
-      Effect.promise(() =>
-        new Promise<void>((resolve) => {
-          http.close(() => resolve())
-          http.closeAllConnections()
-        })
+      Effect.promise(
+        () =>
+          new Promise<void>((resolve) => {
+            http.close(() => resolve())
+            http.closeAllConnections()
+          })
       )
   ).pipe(Effect.map(({ url }) => ({ url })))

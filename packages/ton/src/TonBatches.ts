@@ -46,82 +46,107 @@ export const makeTonBatches = (kit: BatchKit) => {
   const { client, inFlight } = kit
   const highload = makeHighloadBatches(kit)
 
-  const prepareBatch = Effect.fn("Blockchain.prepareBatch")(function*(wallet: Wallet, requests: ReadonlyArray<TransferRequest>) {
+  const prepareBatch = Effect.fn("Blockchain.prepareBatch")(function* (
+    wallet: Wallet,
+    requests: ReadonlyArray<TransferRequest>
+  ) {
     const limit = batchLimitOf(wallet.version)
     if (requests.length === 0 || requests.length > limit) {
-      return yield* fail("InvalidAmount", `A ${wallet.version} message carries 1 to ${limit} transfers, not ${requests.length}`)
+      return yield* fail(
+        "InvalidAmount",
+        `A ${wallet.version} message carries 1 to ${limit} transfers, not ${requests.length}`
+      )
     }
     const messages = yield* Effect.forEach(requests, (request) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         if (request.amount <= 0n) return yield* fail("InvalidAmount", "The amount must be positive")
         const recipient = yield* parseRecipient(request.to)
         const body = yield* messageBody(request)
         return { recipient, body, request }
-      }))
+      })
+    )
     const key = Wallet.key(wallet)
     if (wallet.version === "highload-v3") {
-      return yield* highload.prepare(key, messages.map((m) => ({
-        to: m.recipient.address,
-        friendly: m.recipient.friendly,
-        bounce: m.recipient.bounce,
-        amount: m.request.amount,
-        body: m.body,
-        bodyHash: (m.body ?? emptyBody()).hash().toString("hex"),
-        validUntil: m.request.validUntil
-      })))
+      return yield* highload.prepare(
+        key,
+        messages.map((m) => ({
+          to: m.recipient.address,
+          friendly: m.recipient.friendly,
+          bounce: m.recipient.bounce,
+          amount: m.request.amount,
+          body: m.body,
+          bodyHash: (m.body ?? emptyBody()).hash().toString("hex"),
+          validUntil: m.request.validUntil
+        }))
+      )
     }
     const contract = walletContract(wallet.version, key.publicKey, client.networkGlobalId)
     const lockKey = contract.address.toRawString()
-    return yield* inFlight.exclusive(lockKey)(Effect.gen(function*() {
-      const previous = inFlight.current(lockKey)
-      if (previous !== undefined) {
-        if ((yield* kit.status(previous))._tag === "Pending") return yield* fail("Busy", "Another message from this wallet is still in flight")
-        inFlight.release(lockKey, previous.externalHash)
-      }
-      const account = yield* client.account(contract.address)
-      if (account.status === "frozen") return yield* fail("Frozen", "The wallet is frozen")
-      const deploy = account.status !== "active"
-      const total = requests.reduce((sum, r) => sum + r.amount, 0n)
-      // Fees grow with the actions; the reserve is per message plus a share per transfer.
-      const keep = (deploy ? kit.reserve.deploy : kit.reserve.active) + BigInt(requests.length - 1) * kit.reserve.active / 2n
-      yield* ensureFunds(account.balance, total, keep)
-      const now = yield* kit.nowSeconds
-      const validUntil = yield* messageDeadline(now, kit.ttl, requests, "A payment request of the batch has already expired")
-      const boc = signedExternal({
-        contract,
-        key,
-        seqno: account.seqno,
-        validUntil,
-        deploy,
-        messages: messages.map((m) => ({ to: m.recipient.address, value: m.request.amount, bounce: m.recipient.bounce, body: m.body }))
+    return yield* inFlight.exclusive(lockKey)(
+      Effect.gen(function* () {
+        const previous = inFlight.current(lockKey)
+        if (previous !== undefined) {
+          if ((yield* kit.status(previous))._tag === "Pending")
+            return yield* fail("Busy", "Another message from this wallet is still in flight")
+          inFlight.release(lockKey, previous.externalHash)
+        }
+        const account = yield* client.account(contract.address)
+        if (account.status === "frozen") return yield* fail("Frozen", "The wallet is frozen")
+        const deploy = account.status !== "active"
+        const total = requests.reduce((sum, r) => sum + r.amount, 0n)
+        // Fees grow with the actions; the reserve is per message plus a share per transfer.
+        const keep =
+          (deploy ? kit.reserve.deploy : kit.reserve.active) + (BigInt(requests.length - 1) * kit.reserve.active) / 2n
+        yield* ensureFunds(account.balance, total, keep)
+        const now = yield* kit.nowSeconds
+        const validUntil = yield* messageDeadline(
+          now,
+          kit.ttl,
+          requests,
+          "A payment request of the batch has already expired"
+        )
+        const boc = signedExternal({
+          contract,
+          key,
+          seqno: account.seqno,
+          validUntil,
+          deploy,
+          messages: messages.map((m) => ({
+            to: m.recipient.address,
+            value: m.request.amount,
+            bounce: m.recipient.bounce,
+            body: m.body
+          }))
+        })
+        const prepared: PreparedBatch = {
+          wallet: kit.friendly(contract.address),
+          seqno: account.seqno,
+          createdAt: now,
+          validUntil,
+          externalHash: normalizedHashOfBoc(boc),
+          boc: boc.toBoc().toString("base64"),
+          transfers: messages.map((m) => ({
+            to: m.recipient.friendly,
+            amount: m.request.amount,
+            bodyHash: (m.body ?? emptyBody()).hash().toString("hex")
+          }))
+        }
+        inFlight.hold(lockKey, asTransfer(prepared))
+        return prepared
       })
-      const prepared: PreparedBatch = {
-        wallet: kit.friendly(contract.address),
-        seqno: account.seqno,
-        createdAt: now,
-        validUntil,
-        externalHash: normalizedHashOfBoc(boc),
-        boc: boc.toBoc().toString("base64"),
-        transfers: messages.map((m) => ({
-          to: m.recipient.friendly,
-          amount: m.request.amount,
-          bodyHash: (m.body ?? emptyBody()).hash().toString("hex")
-        }))
-      }
-      inFlight.hold(lockKey, asTransfer(prepared))
-      return prepared
-    }))
+    )
   })
 
-  const confirmBatch = Effect.fn("Blockchain.confirmBatch")(function*(prepared: PreparedBatch) {
+  const confirmBatch = Effect.fn("Blockchain.confirmBatch")(function* (prepared: PreparedBatch) {
     if (prepared.queryId !== undefined) return yield* highload.confirm({ ...prepared, queryId: prepared.queryId })
     const wallet = yield* kit.parseAddress(prepared.wallet)
     const account = yield* client.account(wallet)
     const history = yield* kit.findByHash(wallet, prepared.externalHash, prepared.createdAt - 300)
-    const tx = history.found.find((t) => {
-      const d = t.description
-      return d.type === "generic" && d.computePhase.type === "vm" && d.computePhase.success
-    }) ?? history.found[0]
+    const tx =
+      history.found.find((t) => {
+        const d = t.description
+        return d.type === "generic" && d.computePhase.type === "vm" && d.computePhase.success
+      }) ?? history.found[0]
     const settle = (status: BatchStatus) => {
       if (status._tag !== "Pending") inFlight.release(wallet.toRawString(), prepared.externalHash)
       return status
@@ -136,13 +161,14 @@ export const makeTonBatches = (kit: BatchKit) => {
         sent: sentOf(tx, prepared.transfers, (to) => parseFriendly(to))
       })
     }
-    const dead = (yield* kit.nowSeconds) > prepared.validUntil + kit.margin && account.syncTime > prepared.validUntil + kit.margin
+    const dead =
+      (yield* kit.nowSeconds) > prepared.validUntil + kit.margin && account.syncTime > prepared.validUntil + kit.margin
     const searched = history.complete && history.newest >= account.lastLt
     if (!dead || !searched) return settle({ _tag: "Pending" })
     return settle(account.seqno > prepared.seqno ? { _tag: "Superseded" } : { _tag: "Expired" })
   })
 
-  const outgoing = Effect.fn("Blockchain.outgoing")(function*(address: string, since: number) {
+  const outgoing = Effect.fn("Blockchain.outgoing")(function* (address: string, since: number) {
     const wallet = yield* kit.parseAddress(address)
     const found: Array<OutgoingPayment> = []
     let before: { lt: bigint; hash: Buffer } | undefined

@@ -38,7 +38,6 @@ export interface TonBlockchainOptions {
   readonly historyPages?: number
 }
 
-
 const nowSeconds = Effect.map(Clock.currentTimeMillis, (ms) => Math.floor(ms / 1000))
 
 const parseAddress = (text: string) =>
@@ -50,17 +49,23 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
   const reserve = options.feeReserve ?? { active: 10_000_000n, deploy: 20_000_000n }
   const maxPages = options.historyPages ?? 50
   const inFlight = makeInFlight()
-  const friendly = (a: Address) => a.toString({ bounceable: false, testOnly: client.network === "testnet", urlSafe: true })
+  const friendly = (a: Address) =>
+    a.toString({ bounceable: false, testOnly: client.network === "testnet", urlSafe: true })
 
-  const resolveWallet = Effect.fn("Blockchain.resolveWallet")(function*(
+  const resolveWallet = Effect.fn("Blockchain.resolveWallet")(function* (
     mnemonic: Redacted.Redacted<string>,
     opts?: { readonly version?: WalletVersion }
   ) {
     const keys = yield* deriveKeys(mnemonic)
     // A version asked for is looked up too (the hot wallet's Highload V3 is no wallet app's default).
-    const versions = opts?.version === undefined || WALLET_VERSIONS.includes(opts.version) ? WALLET_VERSIONS : [opts.version]
+    const versions =
+      opts?.version === undefined || WALLET_VERSIONS.includes(opts.version) ? WALLET_VERSIONS : [opts.version]
     const candidates = keys.flatMap((k) =>
-      versions.map((version) => ({ ...k, version, contract: walletContract(version, k.key.publicKey, client.networkGlobalId) }))
+      versions.map((version) => ({
+        ...k,
+        version,
+        contract: walletContract(version, k.key.publicKey, client.networkGlobalId)
+      }))
     )
     const looked = yield* Effect.forEach(
       candidates,
@@ -80,13 +85,17 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     const live = used.filter((c) => c.account.status !== "frozen")
     if (live.length === 0) return yield* fail("Frozen", "The wallet of this phrase is frozen")
     // Like MyTonWallet: a deployed wallet first, then the bigger balance.
-    const ranked = live.toSorted((a, b) =>
-      (a.account.status === "active" ? 0 : 1) - (b.account.status === "active" ? 0 : 1) ||
-      (b.account.balance > a.account.balance ? 1 : b.account.balance < a.account.balance ? -1 : 0)
+    const ranked = live.toSorted(
+      (a, b) =>
+        (a.account.status === "active" ? 0 : 1) - (b.account.status === "active" ? 0 : 1) ||
+        (b.account.balance > a.account.balance ? 1 : b.account.balance < a.account.balance ? -1 : 0)
     )
     const pick = opts?.version === undefined ? ranked[0] : ranked.find((c) => c.version === opts.version)
     if (pick === undefined) {
-      return yield* fail("VersionMismatch", `The funded wallet of this phrase is ${ranked[0]?.version}, not ${opts?.version}`)
+      return yield* fail(
+        "VersionMismatch",
+        `The funded wallet of this phrase is ${ranked[0]?.version}, not ${opts?.version}`
+      )
     }
     if (pick.account.status === "active" && pick.account.codeHash !== expectedCodeHash(pick.version)) {
       return yield* fail("VersionMismatch", `The wallet does not run standard ${pick.version} code`)
@@ -104,7 +113,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
   // Every transaction of `wallet` since `since` whose external-in message has this normalized hash.
   const findByHash = makeHashSearch(client, maxPages)
 
-  const status = Effect.fn("Blockchain.status")(function*(prepared: PreparedTransfer) {
+  const status = Effect.fn("Blockchain.status")(function* (prepared: PreparedTransfer) {
     const wallet = yield* parseAddress(prepared.wallet)
     const to = yield* parseAddress(prepared.to)
     // State first, history second: whatever the state already shows must then be in the history.
@@ -122,11 +131,12 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     if (first !== undefined) return seqnoUsed || dead ? first.status : pending
     // "Not in the history" only counts if the history we read reaches the state we read (nodes differ).
     const searched = history.complete && history.newest >= account.lastLt
-    if (seqnoUsed) return dead && searched ? { _tag: "Failed", reason: "Superseded" } satisfies TransferStatus : pending
-    return dead ? { _tag: "Expired" } satisfies TransferStatus : pending
+    if (seqnoUsed)
+      return dead && searched ? ({ _tag: "Failed", reason: "Superseded" } satisfies TransferStatus) : pending
+    return dead ? ({ _tag: "Expired" } satisfies TransferStatus) : pending
   })
 
-  const confirm = Effect.fn("Blockchain.confirm")(function*(prepared: PreparedTransfer) {
+  const confirm = Effect.fn("Blockchain.confirm")(function* (prepared: PreparedTransfer) {
     const result = yield* status(prepared)
     if (result._tag !== "Pending") {
       const wallet = yield* parseAddress(prepared.wallet)
@@ -135,59 +145,62 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     return result
   })
 
-  const prepareTransfer = Effect.fn("Blockchain.prepareTransfer")(function*(wallet: Wallet, request: TransferRequest) {
+  const prepareTransfer = Effect.fn("Blockchain.prepareTransfer")(function* (wallet: Wallet, request: TransferRequest) {
     if (request.amount <= 0n) return yield* fail("InvalidAmount", "The amount must be positive")
-    if (wallet.version === "highload-v3") return yield* fail("VersionMismatch", "A Highload Wallet V3 pays through prepareBatch (a batch of one is fine)")
+    if (wallet.version === "highload-v3")
+      return yield* fail("VersionMismatch", "A Highload Wallet V3 pays through prepareBatch (a batch of one is fine)")
     const recipient = yield* parseRecipient(request.to)
     const body = yield* messageBody(request)
     const key = Wallet.key(wallet)
     const contract = walletContract(wallet.version, key.publicKey, client.networkGlobalId)
     const lockKey = contract.address.toRawString()
-    return yield* inFlight.exclusive(lockKey)(Effect.gen(function*() {
-      const previous = inFlight.current(lockKey)
-      if (previous !== undefined) {
-        const before = yield* status(previous)
-        if (before._tag === "Pending") {
-          return yield* fail("Busy", "Another transfer from this wallet is still in flight")
+    return yield* inFlight.exclusive(lockKey)(
+      Effect.gen(function* () {
+        const previous = inFlight.current(lockKey)
+        if (previous !== undefined) {
+          const before = yield* status(previous)
+          if (before._tag === "Pending") {
+            return yield* fail("Busy", "Another transfer from this wallet is still in flight")
+          }
+          inFlight.release(lockKey, previous.externalHash)
         }
-        inFlight.release(lockKey, previous.externalHash)
-      }
-      const account = yield* client.account(contract.address)
-      if (account.status === "frozen") return yield* fail("Frozen", "The wallet is frozen")
-      const deploy = account.status !== "active"
-      const keep = deploy ? reserve.deploy : reserve.active
-      yield* ensureFunds(account.balance, request.amount, keep)
-      const now = yield* nowSeconds
-      const validUntil = yield* messageDeadline(now, ttl, [request], "The payment request has already expired")
-      const boc = signedExternal({
-        contract,
-        key,
-        seqno: account.seqno,
-        validUntil,
-        deploy,
-        messages: [{ to: recipient.address, value: request.amount, bounce: recipient.bounce, body }]
+        const account = yield* client.account(contract.address)
+        if (account.status === "frozen") return yield* fail("Frozen", "The wallet is frozen")
+        const deploy = account.status !== "active"
+        const keep = deploy ? reserve.deploy : reserve.active
+        yield* ensureFunds(account.balance, request.amount, keep)
+        const now = yield* nowSeconds
+        const validUntil = yield* messageDeadline(now, ttl, [request], "The payment request has already expired")
+        const boc = signedExternal({
+          contract,
+          key,
+          seqno: account.seqno,
+          validUntil,
+          deploy,
+          messages: [{ to: recipient.address, value: request.amount, bounce: recipient.bounce, body }]
+        })
+        const prepared: PreparedTransfer = {
+          wallet: friendly(contract.address),
+          to: recipient.friendly,
+          amount: request.amount,
+          bounce: recipient.bounce,
+          seqno: account.seqno,
+          createdAt: now,
+          validUntil,
+          externalHash: normalizedHashOfBoc(boc),
+          boc: boc.toBoc().toString("base64")
+        }
+        inFlight.hold(lockKey, prepared)
+        return prepared
       })
-      const prepared: PreparedTransfer = {
-        wallet: friendly(contract.address),
-        to: recipient.friendly,
-        amount: request.amount,
-        bounce: recipient.bounce,
-        seqno: account.seqno,
-        createdAt: now,
-        validUntil,
-        externalHash: normalizedHashOfBoc(boc),
-        boc: boc.toBoc().toString("base64")
-      }
-      inFlight.hold(lockKey, prepared)
-      return prepared
-    }))
+    )
   })
 
-  const send = Effect.fn("Blockchain.send")(function*(prepared: { readonly boc: string }) {
+  const send = Effect.fn("Blockchain.send")(function* (prepared: { readonly boc: string }) {
     yield* client.sendBoc(Buffer.from(prepared.boc, "base64"))
   })
 
-  const accountState = Effect.fn("Blockchain.accountState")(function*(address: string) {
+  const accountState = Effect.fn("Blockchain.accountState")(function* (address: string) {
     const parsed = yield* parseAddress(address)
     const raw = yield* client.account(parsed)
     return { address, status: raw.status, balance: Nanoton.make(raw.balance), seqno: raw.seqno } satisfies AccountState

@@ -71,9 +71,12 @@ export const tonCenterClient = (
         const state = await client.getContractState(address)
         const status = state.state === "uninitialized" ? "uninit" : state.state
         const code = state.code === null ? undefined : Cell.fromBoc(state.code)[0]
-        const seqno = status === "active"
-          ? await client.runMethodWithError(address, "seqno").then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
-          : 0
+        const seqno =
+          status === "active"
+            ? await client
+                .runMethodWithError(address, "seqno")
+                .then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
+            : 0
         const codeHash = code === undefined ? undefined : codeHashOf(code)
         const lastLt = BigInt(state.lastTransaction?.lt ?? 0)
         const data = status === "active" && state.data !== null ? Cell.fromBoc(state.data)[0] : undefined
@@ -85,8 +88,11 @@ export const tonCenterClient = (
         client.getTransactions(address, {
           limit: page.limit,
           archival: true,
-          ...(page.before === undefined ? {} : { lt: page.before.lt.toString(), hash: page.before.hash.toString("base64") })
-        }))
+          ...(page.before === undefined
+            ? {}
+            : { lt: page.before.lt.toString(), hash: page.before.hash.toString("base64") })
+        })
+      )
   }
 }
 
@@ -109,18 +115,22 @@ export const TonCenterConfig: Config.Config<TonCenterOptions> = Config.all({
   apiKey: Config.option(Config.Redacted("TONCENTER_API_KEY")),
   network: Config.option(Config.Literals(["mainnet", "testnet"], "TON_NETWORK")),
   timeout: Config.Duration("TONCENTER_TIMEOUT").pipe(Config.withDefault(Duration.seconds(15)))
-}).pipe(Config.map(({ apiKey, endpoint, network, timeout }) => ({
-  endpoint,
-  network: Option.getOrElse(network, () => (endpoint.includes("testnet") ? "testnet" as const : "mainnet" as const)),
-  timeout,
-  ...(Option.isSome(apiKey) ? { apiKey: apiKey.value } : {})
-})))
+}).pipe(
+  Config.map(({ apiKey, endpoint, network, timeout }) => ({
+    endpoint,
+    network: Option.getOrElse(network, () =>
+      endpoint.includes("testnet") ? ("testnet" as const) : ("mainnet" as const)
+    ),
+    timeout,
+    ...(Option.isSome(apiKey) ? { apiKey: apiKey.value } : {})
+  }))
+)
 
 export class TonCenterBlockchain {
   /** From configuration (see the file comment). */
   static readonly layer = Layer.effect(
     Blockchain,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       return makeTonCenterBlockchain(yield* TonCenterConfig)
     })
   )

@@ -41,42 +41,54 @@ export const TonHotWallet = {
   layerWith: (settings: HotWalletSettings) =>
     Layer.effect(
       HotWallet,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const chain = yield* Blockchain
         // Funded from the sandbox faucet in sandbox mode only (an outside chain's faucet stub just fails).
         const sandbox = settings.sandbox ? yield* Effect.serviceOption(SandboxFaucet) : Option.none()
         const phrase = Option.isSome(settings.phrase)
           ? settings.phrase.value
           : settings.sandbox
-          ? sandboxHotWalletPhrase()
-          : yield* Effect.die(new Error("HOT_WALLET_MNEMONIC is required outside sandbox mode"))
+            ? sandboxHotWalletPhrase()
+            : yield* Effect.die(new Error("HOT_WALLET_MNEMONIC is required outside sandbox mode"))
         const version = Option.getOrUndefined(settings.version)
 
         const orderKey = (orderId: number, chargeSeq: number) => {
-          const tag = createHmac("sha256", Redacted.value(phrase)).update(`resale-order|${orderId}|${chargeSeq}`).digest("hex")
+          const tag = createHmac("sha256", Redacted.value(phrase))
+            .update(`resale-order|${orderId}|${chargeSeq}`)
+            .digest("hex")
           return `hw-${orderId}-${chargeSeq}-${tag.slice(0, 20)}`
         }
 
         // The address the faucet funds: the phrase's wallet of that version for its first key kind.
-        const funded = Option.isNone(sandbox) ? [] : yield* deriveKeys(phrase).pipe(
-          Effect.map((keys) =>
-            keys.slice(0, 1).map((k) =>
-              walletContract(version ?? "v5r1", k.key.publicKey, networkGlobalIdOf(chain.network)).address.toString({ bounceable: false })
+        const funded = Option.isNone(sandbox)
+          ? []
+          : yield* deriveKeys(phrase).pipe(
+              Effect.map((keys) =>
+                keys
+                  .slice(0, 1)
+                  .map((k) =>
+                    walletContract(
+                      version ?? "v5r1",
+                      k.key.publicKey,
+                      networkGlobalIdOf(chain.network)
+                    ).address.toString({ bounceable: false })
+                  )
+              ),
+              Effect.orDie
             )
-          ),
-          Effect.orDie
-        )
 
         const ensureFunded = Option.match(sandbox, {
           onNone: () => Effect.void,
           onSome: (faucet) =>
-            Effect.forEach(funded, (address) =>
-              Effect.gen(function*() {
-                const balance = yield* chain.balance(address)
-                if (balance < SANDBOX_LOW) yield* faucet.fund(address, Nanoton.make(SANDBOX_FUNDING))
-              }), { discard: true }).pipe(
-                Effect.catch((e) => Effect.logWarning("sandbox hot wallet funding failed", e.message))
-              )
+            Effect.forEach(
+              funded,
+              (address) =>
+                Effect.gen(function* () {
+                  const balance = yield* chain.balance(address)
+                  if (balance < SANDBOX_LOW) yield* faucet.fund(address, Nanoton.make(SANDBOX_FUNDING))
+                }),
+              { discard: true }
+            ).pipe(Effect.catch((e) => Effect.logWarning("sandbox hot wallet funding failed", e.message)))
         })
 
         // Resolved once: a failure (not funded yet, node down) is not kept, so the next order tries again.
@@ -86,29 +98,35 @@ export const TonHotWallet = {
           resolved !== undefined
             ? Effect.succeed(resolved)
             : chain.resolveWallet(phrase, version === undefined ? undefined : { version }).pipe(
-            // Where to fund it: the configured contract's address only (the lookup also names the others).
-            Effect.mapError((e) =>
-              e.reason === "WalletNotFound" && version !== undefined && e.addresses !== undefined
-                ? new BlockchainError({ reason: e.reason, message: e.message, addresses: e.addresses.filter((a) => a.version === version) })
-                : e
-            ),
-              Effect.tap((w) =>
-                Effect.andThen(
-                  Effect.sync(() => void (resolved = w)),
-                  // Where operators fund it: the address is logged once, at the first payment.
-                  Effect.logInfo(`hot wallet ${w.version} ${w.address}: ${Number(w.balance) / 1e9} TON`)
-                )
-              ),
-              // Only an operator can fund it outside sandbox; the sandbox funds it before its first payment.
-              Effect.tapError((e) =>
-                warnedEmpty || Option.isSome(sandbox) || e.reason !== "WalletNotFound"
-                  ? Effect.void
-                  : Effect.andThen(
-                    Effect.sync(() => void (warnedEmpty = true)),
-                    Effect.logWarning(`hot wallet not funded yet: send TON to ${(e.addresses ?? []).map((a) => `${a.address} (${a.version})`).join(" or ")}`)
+                // Where to fund it: the configured contract's address only (the lookup also names the others).
+                Effect.mapError((e) =>
+                  e.reason === "WalletNotFound" && version !== undefined && e.addresses !== undefined
+                    ? new BlockchainError({
+                        reason: e.reason,
+                        message: e.message,
+                        addresses: e.addresses.filter((a) => a.version === version)
+                      })
+                    : e
+                ),
+                Effect.tap((w) =>
+                  Effect.andThen(
+                    Effect.sync(() => void (resolved = w)),
+                    // Where operators fund it: the address is logged once, at the first payment.
+                    Effect.logInfo(`hot wallet ${w.version} ${w.address}: ${Number(w.balance) / 1e9} TON`)
                   )
+                ),
+                // Only an operator can fund it outside sandbox; the sandbox funds it before its first payment.
+                Effect.tapError((e) =>
+                  warnedEmpty || Option.isSome(sandbox) || e.reason !== "WalletNotFound"
+                    ? Effect.void
+                    : Effect.andThen(
+                        Effect.sync(() => void (warnedEmpty = true)),
+                        Effect.logWarning(
+                          `hot wallet not funded yet: send TON to ${(e.addresses ?? []).map((a) => `${a.address} (${a.version})`).join(" or ")}`
+                        )
+                      )
+                )
               )
-            )
         )
 
         return HotWallet.of({ wallet, orderKey, ensureFunded })

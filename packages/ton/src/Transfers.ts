@@ -29,7 +29,8 @@ export const parseRecipient = (text: string): Effect.Effect<Recipient, Blockchai
       const friendly = f.address.toString({ bounceable: f.isBounceable, testOnly: f.isTestOnly, urlSafe: true })
       return { address: f.address, bounce: f.isBounceable, friendly }
     },
-    catch: () => new BlockchainError({ reason: "InvalidAddress", message: "The recipient address is not a valid TON address" })
+    catch: () =>
+      new BlockchainError({ reason: "InvalidAddress", message: "The recipient address is not a valid TON address" })
   })
 
 /** The internal message body: a text comment (op 0), the caller's cell byte for byte, or nothing. */
@@ -40,9 +41,14 @@ export const messageBody = (request: { readonly comment?: string; readonly paylo
   }
   const payload = request.payload
   if (payload !== undefined) {
-    return Effect.try({ try: (): Cell | undefined => Cell.fromBase64(payload.trim()), catch: () => bad("The payload is not a base64 BOC") })
+    return Effect.try({
+      try: (): Cell | undefined => Cell.fromBase64(payload.trim()),
+      catch: () => bad("The payload is not a base64 BOC")
+    })
   }
-  return Effect.succeed(request.comment !== undefined && request.comment.length > 0 ? comment(request.comment) : undefined)
+  return Effect.succeed(
+    request.comment !== undefined && request.comment.length > 0 ? comment(request.comment) : undefined
+  )
 }
 
 /**
@@ -56,7 +62,11 @@ export const normalizedHash = (message: Message): string | undefined => {
     init: null,
     body: message.body
   }
-  return beginCell().store(storeMessage(normal, { forceRef: true })).endCell().hash().toString("hex")
+  return beginCell()
+    .store(storeMessage(normal, { forceRef: true }))
+    .endCell()
+    .hash()
+    .toString("hex")
 }
 
 export const normalizedHashOfBoc = (boc: Cell): string => normalizedHash(loadMessage(boc.beginParse())) ?? ""
@@ -85,14 +95,17 @@ export const verdict = (tx: Transaction, to: Address, amount: bigint): TxVerdict
   if (d.type !== "generic") return notPaid("Aborted")
   const compute = d.computePhase
   if (compute.type !== "vm" || !compute.success || d.aborted) {
-    return notPaid("Aborted", compute.type === "vm" ? (compute.success ? d.actionPhase?.resultCode : compute.exitCode) : undefined)
+    return notPaid(
+      "Aborted",
+      compute.type === "vm" ? (compute.success ? d.actionPhase?.resultCode : compute.exitCode) : undefined
+    )
   }
   const action = d.actionPhase
   if (action == null || !action.success) return notPaid("Aborted", action?.resultCode)
   if (action.skippedActions > 0) return notPaid("SkippedAction", action.resultCode)
-  const paid = tx.outMessages.values().some((m) =>
-    m.info.type === "internal" && m.info.dest.equals(to) && m.info.value.coins === amount
-  )
+  const paid = tx.outMessages
+    .values()
+    .some((m) => m.info.type === "internal" && m.info.dest.equals(to) && m.info.value.coins === amount)
   if (!paid) return notPaid("NoOutMessage")
   return {
     _tag: "Paid",
@@ -101,7 +114,11 @@ export const verdict = (tx: Transaction, to: Address, amount: bigint): TxVerdict
 }
 
 /** Which transfers left in this transaction: each out message matched once, by recipient, amount and body. */
-export const sentOf = (tx: Transaction, transfers: ReadonlyArray<{ readonly to: string; readonly amount: bigint; readonly bodyHash: string }>, parse: (to: string) => Address): Array<boolean> => {
+export const sentOf = (
+  tx: Transaction,
+  transfers: ReadonlyArray<{ readonly to: string; readonly amount: bigint; readonly bodyHash: string }>,
+  parse: (to: string) => Address
+): Array<boolean> => {
   const d = tx.description
   const ran = d.type === "generic" && !d.aborted && d.computePhase.type === "vm" && d.computePhase.success
   if (!ran) return transfers.map(() => false)
@@ -109,9 +126,13 @@ export const sentOf = (tx: Transaction, transfers: ReadonlyArray<{ readonly to: 
   const used = new Set<number>()
   return transfers.map((t) => {
     const to = parse(t.to)
-    const index = outs.findIndex((m, i) =>
-      !used.has(i) && m.info.type === "internal" && m.info.dest.equals(to) && m.info.value.coins === t.amount &&
-      m.body.hash().toString("hex") === t.bodyHash
+    const index = outs.findIndex(
+      (m, i) =>
+        !used.has(i) &&
+        m.info.type === "internal" &&
+        m.info.dest.equals(to) &&
+        m.info.value.coins === t.amount &&
+        m.body.hash().toString("hex") === t.bodyHash
     )
     if (index < 0) return false
     used.add(index)

@@ -16,10 +16,12 @@ export const chainFail = (reason: BlockchainError["reason"], message: string, ex
 /** Fails `InsufficientFunds` unless the balance covers what is sent plus what the fees may take. */
 export const ensureFunds = (balance: bigint, total: bigint, keep: bigint): Effect.Effect<void, BlockchainError> =>
   balance < total + keep
-    ? Effect.fail(chainFail(
-      "InsufficientFunds",
-      `The wallet holds ${formatTon(balance)} TON, less than ${formatTon(total)} TON plus ${formatTon(keep)} TON for fees`
-    ))
+    ? Effect.fail(
+        chainFail(
+          "InsufficientFunds",
+          `The wallet holds ${formatTon(balance)} TON, less than ${formatTon(total)} TON plus ${formatTon(keep)} TON for fees`
+        )
+      )
     : Effect.void
 
 /**

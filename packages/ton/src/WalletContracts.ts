@@ -30,21 +30,36 @@ export type WalletContract = WalletContractV4 | WalletContractV5R1 | HighloadWal
 /** A wallet with a seqno: one external message at a time, signed by @ton/ton. */
 export type SeqnoWalletContract = WalletContractV4 | WalletContractV5R1
 
-export function walletContract(version: "v4r2" | "v5r1", publicKey: Uint8Array, networkGlobalId: NetworkGlobalId): SeqnoWalletContract
-export function walletContract(version: WalletVersion, publicKey: Uint8Array, networkGlobalId: NetworkGlobalId): WalletContract
-export function walletContract(version: WalletVersion, publicKey: Uint8Array, networkGlobalId: NetworkGlobalId): WalletContract {
+export function walletContract(
+  version: "v4r2" | "v5r1",
+  publicKey: Uint8Array,
+  networkGlobalId: NetworkGlobalId
+): SeqnoWalletContract
+export function walletContract(
+  version: WalletVersion,
+  publicKey: Uint8Array,
+  networkGlobalId: NetworkGlobalId
+): WalletContract
+export function walletContract(
+  version: WalletVersion,
+  publicKey: Uint8Array,
+  networkGlobalId: NetworkGlobalId
+): WalletContract {
   const key = Buffer.from(publicKey)
   if (version === "highload-v3") return HighloadWalletV3.create(key)
   return version === "v4r2"
     ? WalletContractV4.create({ workchain: 0, publicKey: key })
     : WalletContractV5R1.create({
-      publicKey: key,
-      walletId: { networkGlobalId, context: { workchain: 0, walletVersion: "v5r1", subwalletNumber: 0 } }
-    })
+        publicKey: key,
+        walletId: { networkGlobalId, context: { workchain: 0, walletVersion: "v5r1", subwalletNumber: 0 } }
+      })
 }
 
 const codeHashes = new Map<WalletVersion, string>(
-  (["v4r2", "v5r1", "highload-v3"] as const).map((v) => [v, walletContract(v, new Uint8Array(32), -239).init.code.hash().toString("hex")])
+  (["v4r2", "v5r1", "highload-v3"] as const).map((v) => [
+    v,
+    walletContract(v, new Uint8Array(32), -239).init.code.hash().toString("hex")
+  ])
 )
 
 /** Hex hash of the code an active wallet of this version must run. */
@@ -94,9 +109,10 @@ export const signedExternal = (args: {
     sendMode: SendMode.PAY_GAS_SEPARATELY + SendMode.IGNORE_ERRORS,
     timeout: args.validUntil
   }
-  const body = args.contract instanceof WalletContractV4
-    ? args.contract.createTransfer(common)
-    : args.contract.createTransfer(common)
+  const body =
+    args.contract instanceof WalletContractV4
+      ? args.contract.createTransfer(common)
+      : args.contract.createTransfer(common)
   const ext = external({ to: args.contract.address, init: args.deploy ? args.contract.init : null, body })
   return beginCell().store(storeMessage(ext)).endCell()
 }

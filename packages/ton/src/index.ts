@@ -10,7 +10,12 @@ export { networkGlobalIdOf, payerAccount, TonPayerAccounts } from "./PayerAccoun
 export { SandboxBlockchain, type SandboxOptions } from "./SandboxBlockchain.ts"
 export { SandboxFaucet } from "./SandboxFaucet.ts"
 export { paymentSeenOn } from "./SandboxPayments.ts"
-export { type Interception, type SandboxChain, type SandboxToncenterOptions, serveSandboxToncenter } from "./SandboxToncenter.ts"
+export {
+  type Interception,
+  type SandboxChain,
+  type SandboxToncenterOptions,
+  serveSandboxToncenter
+} from "./SandboxToncenter.ts"
 export { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
 export {
   makeTonCenterBlockchain,

@@ -32,36 +32,52 @@ const assertNoLeak = (value: unknown, phrase: Redacted.Redacted<string>, secretK
 
 describe("Mnemonic", () => {
   it.effect("a 24-word TON phrase is of kind ton", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const keys = yield* deriveKeys(yield* ton24)
-      assert.include(keys.map((k) => k.kind), "ton")
+      assert.include(
+        keys.map((k) => k.kind),
+        "ton"
+      )
       assert.strictEqual(keys[0]!.key.secretKey.length, 64)
-    }))
+    })
+  )
 
   it.effect("a 12-word TON-native phrase is of kind ton too", () =>
-    Effect.gen(function*() {
-      assert.include((yield* deriveKeys(yield* ton12)).map((k) => k.kind), "ton")
-    }))
+    Effect.gen(function* () {
+      assert.include(
+        (yield* deriveKeys(yield* ton12)).map((k) => k.kind),
+        "ton"
+      )
+    })
+  )
 
   it.effect("the BIP39 test vector derives m/44'/607'/0' to the addresses other wallets show", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const keys = yield* deriveKeys(BIP39_VECTOR)
-      assert.deepStrictEqual(keys.map((k) => k.kind), ["bip39"])
+      assert.deepStrictEqual(
+        keys.map((k) => k.kind),
+        ["bip39"]
+      )
       const key = keys[0]!.key
-      assert.strictEqual(Buffer.from(key.publicKey).toString("hex"), "7952e94118f34607c75e23258dd9220d66ccac5a3ee074125c25068e8107bfbf")
+      assert.strictEqual(
+        Buffer.from(key.publicKey).toString("hex"),
+        "7952e94118f34607c75e23258dd9220d66ccac5a3ee074125c25068e8107bfbf"
+      )
       assert.strictEqual(friendly("v4r2", key.publicKey), BIP39_VECTOR_V4R2)
       assert.strictEqual(friendly("v5r1", key.publicKey), BIP39_VECTOR_V5R1)
-    }))
+    })
+  )
 
   it.effect("pasted with capitals, commas and extra spaces it is the same phrase", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const messy = Redacted.make(`  ${Redacted.value(BIP39_VECTOR).toUpperCase().split(" ").join(",  ")}\n`)
       const [a, b] = [yield* deriveKeys(messy), yield* deriveKeys(BIP39_VECTOR)]
       assert.deepStrictEqual(a[0]!.key.publicKey, b[0]!.key.publicKey)
-    }))
+    })
+  )
 
   it.effect("garbage, wrong length and a bad checksum are InvalidMnemonic (never derived anyway)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const cases = [
         "foo bar baz qux quux corge grault garply waldo fred plugh xyzzy",
         Array(11).fill("abandon").join(" "),
@@ -74,10 +90,11 @@ describe("Mnemonic", () => {
         assert.instanceOf(error, BlockchainError)
         assert.strictEqual(error.reason, "InvalidMnemonic")
       }
-    }))
+    })
+  )
 
   it.effect("the phrase never appears in an error, and a wallet never shows its key", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const phrase = yield* bip39Words12
       const words = phraseWords(phrase)
       // A 12-word phrase has 4 checksum bits: one last word in 16 still checks out, so pick one that does not.
@@ -113,5 +130,6 @@ describe("Mnemonic", () => {
       assertNoLeak({ nested: { wallet } }, phrase, derived!.key.secretKey)
       assert.deepStrictEqual(Wallet.key(wallet).secretKey, derived!.key.secretKey)
       assertNoLeak(phrase, phrase) // the Redacted phrase itself prints as <redacted>
-    }))
+    })
+  )
 })

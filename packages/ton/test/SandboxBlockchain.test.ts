@@ -16,19 +16,22 @@ const Env = TonPayerAccounts.layer.pipe(Layer.provideMerge(SandboxEnv))
 layer(Env, { timeout: "30 seconds" })("SandboxBlockchain (in-process TON VM)", (it) => {
   transferScenarios(it)
 
-  it.effect("TonPayerAccounts describes the resolved wallet on the adapter's network; the StateInit deploys to that address", () =>
-    Effect.gen(function*() {
-      const phrase = yield* bip39Words12
-      const address = yield* fundedWallet(phrase, "v5r1", "bip39", ton(1))
-      const wallet = yield* (yield* Blockchain).resolveWallet(phrase)
-      const payer = yield* (yield* PayerAccounts).describe(wallet)
-      assert.strictEqual(payer.address, Address.parse(address).toRawString())
-      const init = loadStateInit(Cell.fromBase64(payer.walletStateInit).beginParse())
-      assert.strictEqual(contractAddress(0, init).toRawString(), payer.address)
-    }))
+  it.effect(
+    "TonPayerAccounts describes the resolved wallet on the adapter's network; the StateInit deploys to that address",
+    () =>
+      Effect.gen(function* () {
+        const phrase = yield* bip39Words12
+        const address = yield* fundedWallet(phrase, "v5r1", "bip39", ton(1))
+        const wallet = yield* (yield* Blockchain).resolveWallet(phrase)
+        const payer = yield* (yield* PayerAccounts).describe(wallet)
+        assert.strictEqual(payer.address, Address.parse(address).toRawString())
+        const init = loadStateInit(Cell.fromBase64(payer.walletStateInit).beginParse())
+        assert.strictEqual(contractAddress(0, init).toRawString(), payer.address)
+      })
+  )
 
   it.effect("a seqno taken by another message is Superseded once dead, never while the history lags", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* atRealTime
       const { emulator } = yield* SandboxBlockchain
       const here = yield* Blockchain
@@ -48,18 +51,19 @@ layer(Env, { timeout: "30 seconds" })("SandboxBlockchain (in-process TON VM)", (
         ...sandboxClient(emulator, Effect.void),
         transactions: () => Effect.succeed([]) // an index that has not caught up with the state
       })
-      const [stale, settled, late] = yield* Effect.gen(function*() {
+      const [stale, settled, late] = yield* Effect.gen(function* () {
         emulator.now = mine.validUntil + 11
-        return [
-          yield* lagging.confirm(mine),
-          yield* here.confirm(mine),
-          yield* Effect.flip(here.send(mine))
-        ] as const
-      }).pipe(Effect.ensuring(Effect.sync(() => {
-        emulator.now = undefined
-      })))
+        return [yield* lagging.confirm(mine), yield* here.confirm(mine), yield* Effect.flip(here.send(mine))] as const
+      }).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            emulator.now = undefined
+          })
+        )
+      )
       assert.strictEqual(stale._tag, "Pending")
       assert.deepStrictEqual(settled, { _tag: "Failed", reason: "Superseded" })
       assert.strictEqual(late.reason, "Rejected")
-    }))
+    })
+  )
 })

@@ -1,6 +1,16 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Nanoton, Wallet } from "@resale/core/ports/Blockchain.ts"
-import { Address, beginCell, Cell, comment, contractAddress, external, ExternalAddress, loadStateInit, storeMessage } from "@ton/ton"
+import {
+  Address,
+  beginCell,
+  Cell,
+  comment,
+  contractAddress,
+  external,
+  ExternalAddress,
+  loadStateInit,
+  storeMessage
+} from "@ton/ton"
 import { Effect } from "effect"
 import { deriveKeys } from "../src/Mnemonic.ts"
 import { networkGlobalIdOf, payerAccount } from "../src/PayerAccount.ts"
@@ -10,7 +20,7 @@ import { BIP39_VECTOR, BIP39_VECTOR_V4R2, BIP39_VECTOR_V5R1 } from "./support/wa
 
 describe("Transfers", () => {
   it.effect("bounce follows the address the user gave: UQ no, EQ yes, raw yes; flags kept", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const address = Address.parse(BIP39_VECTOR_V4R2)
       const uq = yield* parseRecipient(` ${BIP39_VECTOR_V4R2} `)
       const eq = yield* parseRecipient(address.toString({ bounceable: true }))
@@ -21,33 +31,42 @@ describe("Transfers", () => {
       assert.strictEqual(raw.friendly, address.toString({ bounceable: true, urlSafe: true }))
       assert.strictEqual(testnet.friendly, address.toString({ bounceable: false, testOnly: true, urlSafe: true }))
       assert.isTrue(uq.address.equals(raw.address))
-    }))
+    })
+  )
 
   it.effect("anything else is InvalidAddress, a flipped checksum character included", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const broken = BIP39_VECTOR_V4R2.slice(0, -1) + (BIP39_VECTOR_V4R2.endsWith("Y") ? "Z" : "Y")
       for (const text of ["", "hello", "0:xyz", broken, `${BIP39_VECTOR_V4R2}x`]) {
         assert.strictEqual((yield* Effect.flip(parseRecipient(text))).reason, "InvalidAddress", text)
       }
-    }))
+    })
+  )
 
   it.effect("the body is a comment cell, the payload cell unchanged, or nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const payload = comment("Telegram Premium for 3 months \n\nRef#Ab12Cd34Ef")
       const fromPayload = yield* messageBody({ payload: payload.toBoc().toString("base64").replace(/=+$/, "") })
       assert.isTrue(fromPayload!.equals(payload))
       assert.isTrue((yield* messageBody({ comment: "order o1" }))!.equals(comment("order o1")))
       assert.isUndefined(yield* messageBody({}))
       assert.strictEqual((yield* Effect.flip(messageBody({ payload: "not a boc" }))).reason, "InvalidPayload")
-      assert.strictEqual((yield* Effect.flip(messageBody({ payload: fromPayload!.toBoc().toString("base64"), comment: "x" }))).reason, "InvalidPayload")
-    }))
+      assert.strictEqual(
+        (yield* Effect.flip(messageBody({ payload: fromPayload!.toBoc().toString("base64"), comment: "x" }))).reason,
+        "InvalidPayload"
+      )
+    })
+  )
 
   it("the TEP-467 hash ignores StateInit, source and import fee but not the body", () => {
     const wallet = walletContract("v5r1", new Uint8Array(32).fill(7), -239)
     const body = beginCell().storeUint(42, 64).endCell()
     const plain = external({ to: wallet.address, body })
     const deploy = external({ to: wallet.address, init: wallet.init, body })
-    const relayed = { ...plain, info: { type: "external-in" as const, dest: wallet.address, src: new ExternalAddress(5n, 8), importFee: 1000n } }
+    const relayed = {
+      ...plain,
+      info: { type: "external-in" as const, dest: wallet.address, src: new ExternalAddress(5n, 8), importFee: 1000n }
+    }
     const other = external({ to: wallet.address, body: beginCell().storeUint(43, 64).endCell() })
     assert.strictEqual(normalizedHash(deploy), normalizedHash(plain))
     assert.strictEqual(normalizedHash(relayed), normalizedHash(plain))
@@ -68,7 +87,7 @@ describe("Transfers", () => {
 
 describe("payerAccount", () => {
   it.effect("describes the wallet like TON Connect: raw address, public key, StateInit whose hash is the address", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const [derived] = yield* deriveKeys(BIP39_VECTOR)
       const wallet = new Wallet({
         address: BIP39_VECTOR_V5R1,
@@ -86,5 +105,6 @@ describe("payerAccount", () => {
       assert.notInclude(JSON.stringify(payer), Buffer.from(derived!.key.secretKey).toString("hex"))
       const testnet = payerAccount(wallet, networkGlobalIdOf("testnet"))
       assert.notStrictEqual(testnet.address, payer.address) // V5R1's wallet id carries the network
-    }))
+    })
+  )
 })

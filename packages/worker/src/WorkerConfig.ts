@@ -47,44 +47,49 @@ export const workerSettings = (app: AppSettings): WorkerSettings => ({
 
 export class WorkerConfig extends Context.Service<WorkerConfig, WorkerSettings>()("worker/WorkerConfig") {
   /** From the one configuration (every variable, the mode and production checks live in `@resale/config`). */
-  static readonly layer = Layer.effect(WorkerConfig, Effect.map(AppConfig, (app) => WorkerConfig.of(workerSettings(app))))
+  static readonly layer = Layer.effect(
+    WorkerConfig,
+    Effect.map(AppConfig, (app) => WorkerConfig.of(workerSettings(app)))
+  )
 
   /** Fixed, fast settings for tests. */
   static readonly layerTest = (overrides: Partial<WorkerSettings> = {}) =>
-    Layer.succeed(WorkerConfig)(WorkerConfig.of({
-      sandbox: true,
-      dataDir: ".data/test",
-      hotWalletMnemonic: Option.none(),
-      hotWalletVersion: Option.none(),
-      concurrency: 2,
-      hotWalletBatch: 255,
-      hotWalletParallel: 4,
-      hotWalletBatchWait: Duration.seconds(5),
-      quoteConcurrency: 8,
-      pollInterval: Duration.millis(50),
-      orderLease: Duration.seconds(5),
-      deliveryWait: Duration.seconds(5),
-      confirmWait: Duration.seconds(20),
-      chainPollEvery: Duration.millis(50),
-      paymentStaleAfter: Duration.seconds(10),
-      reconcileDelay: Duration.millis(200),
-      unknownRetryMax: Duration.seconds(2),
-      attentionAfter: Duration.minutes(30),
-      attentionAttempts: 8,
-      retryDelay: Duration.seconds(30),
-      maxAttempts: 8,
-      paymentsInterval: Duration.millis(200),
-      rematchWindow: Duration.minutes(15),
-      notifyInterval: Duration.millis(50),
-      notifyBatch: 20,
-      botToken: Option.none(),
-      telegramApiUrl: "http://127.0.0.1:9",
-      operatorChatIds: [],
-      vapid: Option.none(),
-      vapidSubject: "mailto:operator@localhost",
-      publicUrl: "http://127.0.0.1:8000",
-      giftSenders: ["user", "girl"],
-      webhooksAllowLoopback: false,
-      ...overrides
-    }))
+    Layer.succeed(WorkerConfig)(
+      WorkerConfig.of({
+        sandbox: true,
+        dataDir: ".data/test",
+        hotWalletMnemonic: Option.none(),
+        hotWalletVersion: Option.none(),
+        concurrency: 2,
+        hotWalletBatch: 255,
+        hotWalletParallel: 4,
+        hotWalletBatchWait: Duration.seconds(5),
+        quoteConcurrency: 8,
+        pollInterval: Duration.millis(50),
+        orderLease: Duration.seconds(5),
+        deliveryWait: Duration.seconds(5),
+        confirmWait: Duration.seconds(20),
+        chainPollEvery: Duration.millis(50),
+        paymentStaleAfter: Duration.seconds(10),
+        reconcileDelay: Duration.millis(200),
+        unknownRetryMax: Duration.seconds(2),
+        attentionAfter: Duration.minutes(30),
+        attentionAttempts: 8,
+        retryDelay: Duration.seconds(30),
+        maxAttempts: 8,
+        paymentsInterval: Duration.millis(200),
+        rematchWindow: Duration.minutes(15),
+        notifyInterval: Duration.millis(50),
+        notifyBatch: 20,
+        botToken: Option.none(),
+        telegramApiUrl: "http://127.0.0.1:9",
+        operatorChatIds: [],
+        vapid: Option.none(),
+        vapidSubject: "mailto:operator@localhost",
+        publicUrl: "http://127.0.0.1:8000",
+        giftSenders: ["user", "girl"],
+        webhooksAllowLoopback: false,
+        ...overrides
+      })
+    )
 }

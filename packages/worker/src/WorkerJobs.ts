@@ -45,41 +45,57 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
  * - webhooks: signed POSTs of due webhook deliveries, retried with backoff for a day;
  * - idempotency-prune: hourly, forgets Idempotency-Keys older than 24 hours.
  */
-export const WorkerJobs = Layer.effectDiscard(Effect.gen(function*() {
-  const settings = yield* WorkerConfig
-  const fulfilment = yield* Fulfilment
-  const work = yield* OrderWork
-  const payments = yield* Effect.context<Payments | TopupService | WorkerConfig>()
-  const delivery = yield* NotificationDelivery
-  const idempotency = yield* Idempotency
-  const webhooks = yield* WebhookDispatch
+export const WorkerJobs = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const settings = yield* WorkerConfig
+    const fulfilment = yield* Fulfilment
+    const work = yield* OrderWork
+    const payments = yield* Effect.context<Payments | TopupService | WorkerConfig>()
+    const delivery = yield* NotificationDelivery
+    const idempotency = yield* Idempotency
+    const webhooks = yield* WebhookDispatch
 
-  // One loop claims while a slot is free and carries each order in its own fiber: an idle worker
-  // asks for due orders once per poll whatever WORKER_CONCURRENCY is, so it can be large (a rush's
-  // invoices then fill big hot-wallet batches).
-  const slots = yield* Semaphore.make(Math.max(1, settings.concurrency))
-  // The orders' own scope closes after the claiming loop is stopped (finalizers run last-in first):
-  // nothing is claimed into a closing scope, and every order carried is handed back.
-  const carried = yield* Scope.fork(yield* Effect.scope, "parallel")
-  const dispatch = Effect.gen(function*() {
-    yield* slots.take(1)
-    const started = yield* fulfilment.startNext(carried, Effect.asVoid(slots.release(1)))
-    if (!started) yield* slots.release(1)
-    return started
+    // One loop claims while a slot is free and carries each order in its own fiber: an idle worker
+    // asks for due orders once per poll whatever WORKER_CONCURRENCY is, so it can be large (a rush's
+    // invoices then fill big hot-wallet batches).
+    const slots = yield* Semaphore.make(Math.max(1, settings.concurrency))
+    // The orders' own scope closes after the claiming loop is stopped (finalizers run last-in first):
+    // nothing is claimed into a closing scope, and every order carried is handed back.
+    const carried = yield* Scope.fork(yield* Effect.scope, "parallel")
+    const dispatch = Effect.gen(function* () {
+      yield* slots.take(1)
+      const started = yield* fulfilment.startNext(carried, Effect.asVoid(slots.release(1)))
+      if (!started) yield* slots.release(1)
+      return started
+    })
+    yield* Effect.forkScoped(loop("fulfilment", dispatch, settings.pollInterval))
+    yield* Effect.forkScoped(
+      every("rescue", work.rescueStale, Duration.millis(Math.max(50, Duration.toMillis(settings.orderLease) / 2)))
+    )
+    yield* Effect.forkScoped(
+      every("payments", Effect.provideContext(paymentsRound, payments), settings.paymentsInterval)
+    )
+    yield* Effect.forkScoped(every("idempotency-prune", idempotency.pruneExpired, Duration.hours(1)))
+    yield* Effect.forkScoped(
+      loop(
+        "notifications",
+        Effect.map(delivery.runOnce, (n) => n > 0),
+        settings.notifyInterval
+      )
+    )
+    yield* Effect.forkScoped(
+      loop(
+        "webhooks",
+        Effect.map(webhooks.runOnce(settings.notifyBatch), (n) => n > 0),
+        settings.notifyInterval
+      )
+    )
+    yield* Effect.logInfo(
+      `worker started: up to ${settings.concurrency} orders at once${settings.sandbox ? ", sandbox mode" : ""}`
+    )
+    // Runs before the loops are interrupted (finalizers run in reverse order).
+    yield* Effect.addFinalizer(() =>
+      Effect.logInfo("worker stopping: jobs interrupted, a payment in progress finishes first")
+    )
   })
-  yield* Effect.forkScoped(loop("fulfilment", dispatch, settings.pollInterval))
-  yield* Effect.forkScoped(
-    every("rescue", work.rescueStale, Duration.millis(Math.max(50, Duration.toMillis(settings.orderLease) / 2)))
-  )
-  yield* Effect.forkScoped(every(
-    "payments",
-    Effect.provideContext(paymentsRound, payments),
-    settings.paymentsInterval
-  ))
-  yield* Effect.forkScoped(every("idempotency-prune", idempotency.pruneExpired, Duration.hours(1)))
-  yield* Effect.forkScoped(loop("notifications", Effect.map(delivery.runOnce, (n) => n > 0), settings.notifyInterval))
-  yield* Effect.forkScoped(loop("webhooks", Effect.map(webhooks.runOnce(settings.notifyBatch), (n) => n > 0), settings.notifyInterval))
-  yield* Effect.logInfo(`worker started: up to ${settings.concurrency} orders at once${settings.sandbox ? ", sandbox mode" : ""}`)
-  // Runs before the loops are interrupted (finalizers run in reverse order).
-  yield* Effect.addFinalizer(() => Effect.logInfo("worker stopping: jobs interrupted, a payment in progress finishes first"))
-}))
+)

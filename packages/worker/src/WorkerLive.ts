@@ -30,52 +30,68 @@ export const PayerAccountsLive = TonPayerAccounts.layer
  * database): here to reconcile open direct payments (`DirectReconcileJob`), including those of the hot
  * wallet made before account orders paid in batches.
  */
-export const WorkerDirectPurchases = Layer.unwrap(Effect.gen(function*() {
-  const settings = yield* WorkerConfig
-  return DirectPurchases.layer.pipe(
-    Layer.provide(PayerAccountsLive),
-    Layer.provide(Layer.succeed(DirectSettings)({
-      ...DirectSettings.defaultValue(),
-      confirmWithin: settings.confirmWait,
-      deliveryWithin: settings.deliveryWait,
-      pollEvery: settings.chainPollEvery,
-      staleAfter: settings.paymentStaleAfter
-    }))
-  )
-}))
+export const WorkerDirectPurchases = Layer.unwrap(
+  Effect.gen(function* () {
+    const settings = yield* WorkerConfig
+    return DirectPurchases.layer.pipe(
+      Layer.provide(PayerAccountsLive),
+      Layer.provide(
+        Layer.succeed(DirectSettings)({
+          ...DirectSettings.defaultValue(),
+          confirmWithin: settings.confirmWait,
+          deliveryWithin: settings.deliveryWait,
+          pollEvery: settings.chainPollEvery,
+          staleAfter: settings.paymentStaleAfter
+        })
+      )
+    )
+  })
+)
 
 /**
  * The service's hot wallet (the HotWallet port), from the worker's settings: resolved once over the
  * Blockchain port of the world; funded by the sandbox faucet in sandbox mode.
  */
-export const HotWalletLive = Layer.unwrap(Effect.gen(function*() {
-  const settings = yield* WorkerConfig
-  return TonHotWallet.layerWith({ phrase: settings.hotWalletMnemonic, version: settings.hotWalletVersion, sandbox: settings.sandbox })
-}))
+export const HotWalletLive = Layer.unwrap(
+  Effect.gen(function* () {
+    const settings = yield* WorkerConfig
+    return TonHotWallet.layerWith({
+      phrase: settings.hotWalletMnemonic,
+      version: settings.hotWalletVersion,
+      sandbox: settings.sandbox
+    })
+  })
+)
 
 /**
  * Account orders paid from the hot wallet in batches (`HOT_WALLET_BATCH` per message; a Highload V3
  * has `HOT_WALLET_PARALLEL` messages in flight), timed by the worker's settings.
  */
-export const WorkerBatchedPurchases = Layer.unwrap(Effect.gen(function*() {
-  const settings = yield* WorkerConfig
-  return BatchedPurchases.layer.pipe(
-    Layer.provideMerge(WalletBatches.layer),
-    Layer.provide(PayerAccountsLive),
-    Layer.provide(Layer.succeed(WalletBatchSettings)({
-      confirmWithin: settings.confirmWait,
-      pollEvery: settings.chainPollEvery,
-      parallel: settings.hotWalletParallel
-    })),
-    Layer.provide(Layer.succeed(BatchedPurchaseSettings)({
-      batchLimit: settings.hotWalletBatch,
-      fillWithin: settings.hotWalletBatchWait,
-      quoteConcurrency: settings.quoteConcurrency,
-      deliveryWithin: settings.deliveryWait,
-      pollEvery: settings.chainPollEvery
-    }))
-  )
-}))
+export const WorkerBatchedPurchases = Layer.unwrap(
+  Effect.gen(function* () {
+    const settings = yield* WorkerConfig
+    return BatchedPurchases.layer.pipe(
+      Layer.provideMerge(WalletBatches.layer),
+      Layer.provide(PayerAccountsLive),
+      Layer.provide(
+        Layer.succeed(WalletBatchSettings)({
+          confirmWithin: settings.confirmWait,
+          pollEvery: settings.chainPollEvery,
+          parallel: settings.hotWalletParallel
+        })
+      ),
+      Layer.provide(
+        Layer.succeed(BatchedPurchaseSettings)({
+          batchLimit: settings.hotWalletBatch,
+          fillWithin: settings.hotWalletBatchWait,
+          quoteConcurrency: settings.quoteConcurrency,
+          deliveryWithin: settings.deliveryWait,
+          pollEvery: settings.chainPollEvery
+        })
+      )
+    )
+  })
+)
 
 /** The core order lifecycle timed by the worker's settings. */
 export const OrderWorkSettingsLive = Layer.effect(
@@ -94,13 +110,18 @@ export const OrderWorkSettingsLive = Layer.effect(
 /** Whom the core's notification delivery tells about operators' events, from the worker's settings. */
 export const NotificationSettingsLive = Layer.effect(
   NotificationSettings,
-  Effect.map(Effect.service(WorkerConfig), (settings) => ({ operatorChatIds: settings.operatorChatIds, batch: settings.notifyBatch }))
+  Effect.map(Effect.service(WorkerConfig), (settings) => ({
+    operatorChatIds: settings.operatorChatIds,
+    batch: settings.notifyBatch
+  }))
 )
 
 /** Where webhooks may go, from the worker's settings (loopback in sandbox only). */
 export const WebhookPolicyLive = Layer.effect(
   WebhookPolicy,
-  Effect.map(Effect.service(WorkerConfig), (settings) => ({ allowLoopback: settings.sandbox && settings.webhooksAllowLoopback }))
+  Effect.map(Effect.service(WorkerConfig), (settings) => ({
+    allowLoopback: settings.sandbox && settings.webhooksAllowLoopback
+  }))
 )
 
 /** Integrators' webhooks: the fan-out notification delivery calls, and the signed sends. */
@@ -127,7 +148,9 @@ export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDeliv
 )
 
 /** All jobs over the GiftSender, Notifier, chain and marketplace in context, and `WorkerConfig`. */
-export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob, HotWalletGaugeLive).pipe(Layer.provide(WorkerServices))
+export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob, HotWalletGaugeLive).pipe(
+  Layer.provide(WorkerServices)
+)
 
 /**
  * Every job, its settings from the one configuration (`AppConfig`). Provide the storage ports and the

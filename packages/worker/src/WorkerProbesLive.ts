@@ -22,17 +22,25 @@ export interface WorkerProbeSettings {
 }
 
 export const WorkerProbesLive = (settings: WorkerProbeSettings) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const port = settings.port
-    if (Option.isNone(port)) return Layer.empty
-    const sql = yield* SqlClient
-    const database = pingDatabase.pipe(Effect.map((up) => (up ? "ok" : "unreachable")), Effect.provideService(SqlClient, sql))
-    const routes = ProbeRoutes({
-      checks: [["database", database], ["worker", workerLoopsCheck]],
-      refresh: Effect.void,
-      token: Redacted.value(Option.getOrElse(settings.metricsToken, () => settings.adminToken))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const port = settings.port
+      if (Option.isNone(port)) return Layer.empty
+      const sql = yield* SqlClient
+      const database = pingDatabase.pipe(
+        Effect.map((up) => (up ? "ok" : "unreachable")),
+        Effect.provideService(SqlClient, sql)
+      )
+      const routes = ProbeRoutes({
+        checks: [
+          ["database", database],
+          ["worker", workerLoopsCheck]
+        ],
+        refresh: Effect.void,
+        token: Redacted.value(Option.getOrElse(settings.metricsToken, () => settings.adminToken))
+      })
+      return HttpRouter.serve(routes, { disableLogger: true }).pipe(
+        Layer.provide(NodeHttpServer.layer(createServer, { port: port.value, host: settings.host }))
+      )
     })
-    return HttpRouter.serve(routes, { disableLogger: true }).pipe(
-      Layer.provide(NodeHttpServer.layer(createServer, { port: port.value, host: settings.host }))
-    )
-  }))
+  )

@@ -17,20 +17,29 @@ import { Effect, Layer, Option } from "effect"
 import { WorkerLive } from "./WorkerLive.ts"
 import { WorkerProbesLive } from "./WorkerProbesLive.ts"
 
-const program = Effect.gen(function*() {
+const program = Effect.gen(function* () {
   const app = yield* AppConfig
   yield* logStarted("worker", app)
   // Checked by the configuration for the worker's role.
   const url = Option.getOrThrow(app.databaseUrl)
-  const storage = PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax)))
-  const probes = WorkerProbesLive({ host: app.host, port: app.workerProbePort, adminToken: app.adminToken, metricsToken: app.metricsToken })
-  const worker = Layer.mergeAll(WorkerLive.pipe(Layer.provide(World.layer)), databaseWatch(), probes).pipe(Layer.provide(storage))
+  const storage = PgStore.layer.pipe(
+    Layer.provideMerge(Migrations.layer),
+    Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax))
+  )
+  const probes = WorkerProbesLive({
+    host: app.host,
+    port: app.workerProbePort,
+    adminToken: app.adminToken,
+    metricsToken: app.metricsToken
+  })
+  const worker = Layer.mergeAll(WorkerLive.pipe(Layer.provide(World.layer)), databaseWatch(), probes).pipe(
+    Layer.provide(storage)
+  )
   // `shutdown begun` is the first line once a stop is asked for (its layer is built last).
   return yield* Layer.launch(shutdownBegun("worker").pipe(Layer.provide(worker)))
 })
 
 // Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
-runObserved(
-  "worker",
-  program.pipe(Effect.provide(AppConfig.layer("worker")), reportConfigProblems)
-).pipe(NodeRuntime.runMain({ disableErrorReporting: true, teardown: stopCleanly }))
+runObserved("worker", program.pipe(Effect.provide(AppConfig.layer("worker")), reportConfigProblems)).pipe(
+  NodeRuntime.runMain({ disableErrorReporting: true, teardown: stopCleanly })
+)

@@ -17,7 +17,13 @@ const refused = (reason: MarketplaceErrorReason): PurchaseOutcome => ({
 describe("what a hot-wallet purchase's outcome means for an account order", () => {
   it("money that may have left is never a refund: Unknown, with what is known", () => {
     assert.deepStrictEqual(
-      outcomeOfPurchase({ _tag: "PaidUnconfirmed", message: "MarketplaceTimeout: paid", ref: "R1", txHash: "tx1", state: "paid" }),
+      outcomeOfPurchase({
+        _tag: "PaidUnconfirmed",
+        message: "MarketplaceTimeout: paid",
+        ref: "R1",
+        txHash: "tx1",
+        state: "paid"
+      }),
       { _tag: "Unknown", error: "MarketplaceTimeout: paid", ref: "R1", txHash: "tx1", chainState: "paid" }
     )
     assert.deepStrictEqual(
@@ -59,7 +65,13 @@ describe("what a hot-wallet purchase's outcome means for an account order", () =
       })
     }
     const permanent = MarketplaceErrorReason.literals.filter((r) => !isTransientReason(r))
-    assert.sameMembers(permanent, ["Rejected", "AlreadySubscribed", "RecipientNotFound", "NeedVerify", "SessionExpired"])
+    assert.sameMembers(permanent, [
+      "Rejected",
+      "AlreadySubscribed",
+      "RecipientNotFound",
+      "NeedVerify",
+      "SessionExpired"
+    ])
     for (const reason of permanent) {
       assert.deepStrictEqual(outcomeOfPurchase(refused(reason)), {
         _tag: "NotDelivered",
@@ -95,7 +107,9 @@ describe("notices", () => {
   })
 
   it("say what happened with amounts grouped in thousands and a link to the page", () => {
-    const failed = renderEvent(event("order.failed", { orderId: 12, kind: "stars", recipient: "bob", refundedUzs: 1_150_000 }))
+    const failed = renderEvent(
+      event("order.failed", { orderId: 12, kind: "stars", recipient: "bob", refundedUzs: 1_150_000 })
+    )
     assert.strictEqual(failed.notice.title, "Order #12 failed")
     assert.include(failed.notice.body, "Telegram Stars for @bob")
     assert.include(failed.notice.body, "1 150 000 UZS went back to your balance")

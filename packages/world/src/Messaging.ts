@@ -27,23 +27,43 @@ export interface GiftSenderOptions {
 }
 
 const unconfigured = (accounts: ReadonlyArray<string>) => {
-  const error = new GiftSenderError({ reason: "Unavailable", message: "no gift sender account is configured (TELEGRAM_API_ID)" })
-  return GiftSender.of({ accounts, catalogue: Effect.fail(error), send: () => Effect.fail(error), findSent: () => Effect.fail(error) })
+  const error = new GiftSenderError({
+    reason: "Unavailable",
+    message: "no gift sender account is configured (TELEGRAM_API_ID)"
+  })
+  return GiftSender.of({
+    accounts,
+    catalogue: Effect.fail(error),
+    send: () => Effect.fail(error),
+    findSent: () => Effect.fail(error)
+  })
 }
 
 /** Gift orders without a sender wait with backoff and are refunded after the attempt limit. */
 export const giftSenderLayer = (options: GiftSenderOptions) => {
   if (options.sandbox) {
-    return SimulatedGiftSender.layer({ accounts: options.giftSenders, logFile: join(options.dataDir, "sandbox-gifts.jsonl"), magic: true })
+    return SimulatedGiftSender.layer({
+      accounts: options.giftSenders,
+      logFile: join(options.dataDir, "sandbox-gifts.jsonl"),
+      magic: true
+    })
   }
   return Option.match(options.telegramAccounts, {
     // mtcute (some 600 modules) is loaded only when Telegram accounts are configured.
     onSome: (accounts) =>
-      Layer.unwrap(Effect.promise(() => import("@resale/telegram/MtcuteGiftSender.ts")).pipe(
-        Effect.map(({ MtcuteGiftSender }) => MtcuteGiftSender.layerWith(accounts))
-      )),
+      Layer.unwrap(
+        Effect.promise(() => import("@resale/telegram/MtcuteGiftSender.ts")).pipe(
+          Effect.map(({ MtcuteGiftSender }) => MtcuteGiftSender.layerWith(accounts))
+        )
+      ),
     onNone: () =>
-      Layer.effect(GiftSender, Effect.as(Effect.logWarning("TELEGRAM_API_ID is not set: gift orders cannot be sent"), unconfigured(options.giftSenders)))
+      Layer.effect(
+        GiftSender,
+        Effect.as(
+          Effect.logWarning("TELEGRAM_API_ID is not set: gift orders cannot be sent"),
+          unconfigured(options.giftSenders)
+        )
+      )
   })
 }
 
@@ -60,9 +80,10 @@ export interface GiftPicturesOptions {
 export const giftPicturesLayer = (options: GiftPicturesOptions) =>
   options.sandbox || Option.isNone(options.botToken)
     ? Layer.empty
-    : Layer.effect(GiftPictures, makeBotGiftPictures({ apiUrl: options.telegramApiUrl, token: options.botToken.value })).pipe(
-      Layer.provide(OutboundHttp)
-    )
+    : Layer.effect(
+        GiftPictures,
+        makeBotGiftPictures({ apiUrl: options.telegramApiUrl, token: options.botToken.value })
+      ).pipe(Layer.provide(OutboundHttp))
 
 export interface NotifierOptions {
   readonly sandbox: boolean
@@ -79,8 +100,12 @@ const notConfigured = (channel: "push" | "bot", what: string) =>
 export const notifierLayer = (options: NotifierOptions) =>
   Layer.effect(
     Notifier,
-    Effect.gen(function*() {
-      const keys = yield* resolveVapidKeys({ configured: options.vapid, sandbox: options.sandbox, dataDir: options.dataDir })
+    Effect.gen(function* () {
+      const keys = yield* resolveVapidKeys({
+        configured: options.vapid,
+        sandbox: options.sandbox,
+        dataDir: options.dataDir
+      })
       // Its own client: every connection's addresses are checked (public only) unless a test allows local delivery.
       const policy = yield* PushPolicy
       const pushHttp = policy.unsafeLocalDelivery === true ? OutboundHttp : outboundHttp({ lookup: publicOnlyLookup })
@@ -91,17 +116,20 @@ export const notifierLayer = (options: NotifierOptions) =>
       const pushClient = yield* Layer.buildWithMemoMap(pushHttp, Layer.makeMemoMapUnsafe(), yield* Scope.Scope)
       const sent = Option.isSome(keys)
         ? yield* Effect.map(
-          makeWebPushSender({ keys: keys.value, subject: options.vapidSubject, policy }).pipe(Effect.provide(pushClient)),
-          (send) => (target: PushTarget, notice: Notice) => send(target, notice).pipe(Effect.provide(pushClient))
-        )
+            makeWebPushSender({ keys: keys.value, subject: options.vapidSubject, policy }).pipe(
+              Effect.provide(pushClient)
+            ),
+            (send) => (target: PushTarget, notice: Notice) => send(target, notice).pipe(Effect.provide(pushClient))
+          )
         : () => notConfigured("push", "VAPID keys")
       // Sandbox mode: the server's own push receiver (loopback, plain http) gets real web pushes too.
-      const inbox = Option.isSome(keys) && policy.sandboxInbox !== undefined
-        ? yield* Effect.map(
-          makeWebPushSender({ keys: keys.value, subject: options.vapidSubject }),
-          (send) => (target: PushTarget, notice: Notice) => send(target, notice)
-        )
-        : undefined
+      const inbox =
+        Option.isSome(keys) && policy.sandboxInbox !== undefined
+          ? yield* Effect.map(
+              makeWebPushSender({ keys: keys.value, subject: options.vapidSubject }),
+              (send) => (target: PushTarget, notice: Notice) => send(target, notice)
+            )
+          : undefined
       const push = (target: PushTarget, notice: Notice) =>
         inbox !== undefined && isSandboxInbox(target.endpoint, policy) ? inbox(target, notice) : sent(target, notice)
       const botMessage = Option.isSome(options.botToken)

@@ -68,7 +68,7 @@ const discover = (socket: string): Effect.Effect<Option.Option<Descriptor>> =>
 
 /** Listens on the socket for as long as the scope lives; false when another live process owns it. */
 const claim = (socket: string, descriptor: Descriptor) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const answer = `${JSON.stringify(descriptor)}\n`
     // A process killed while asking leaves a closed socket: writing to it (EPIPE) must not end the owner.
     const server = createServer((connection) => connection.on("error", () => undefined).end(answer))
@@ -102,18 +102,31 @@ export interface SandboxMarketTiming {
 }
 
 const host = (dataDir: string, timing: SandboxMarketTiming) =>
-  Effect.gen(function*() {
-    const chain = yield* Layer.build(SandboxBlockchain.layerWith({ dataDir, ...(timing.blockInterval === undefined ? {} : { blockInterval: timing.blockInterval }) }))
+  Effect.gen(function* () {
+    const chain = yield* Layer.build(
+      SandboxBlockchain.layerWith({
+        dataDir,
+        ...(timing.blockInterval === undefined ? {} : { blockInterval: timing.blockInterval })
+      })
+    )
     const sandbox = Context.get(chain, SandboxBlockchain)
     const toncenter = yield* serveSandboxToncenter(sandbox)
     // magic: the sandbox's test recipients (README "Try the sandbox by hand"); the chain asks Fragment which payments to lose
-    const fragment = yield* Layer.build(FragmentSandbox.layer(
-      { paymentSeen: paymentSeenOn(sandbox.emulator), magic: timing.magic ?? true, sessions: timing.fragmentSessions ?? 1 },
-      { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }
-    ))
+    const fragment = yield* Layer.build(
+      FragmentSandbox.layer(
+        {
+          paymentSeen: paymentSeenOn(sandbox.emulator),
+          magic: timing.magic ?? true,
+          sessions: timing.fragmentSessions ?? 1
+        },
+        { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }
+      )
+    )
     const simulator = Context.get(fragment, FragmentSandbox)
     sandbox.dropPayments(simulator.control.dropsPayment)
-    const context = Context.merge(chain, fragment).pipe(Context.add(SandboxFaucet, SandboxFaucet.of({ fund: sandbox.fund })))
+    const context = Context.merge(chain, fragment).pipe(
+      Context.add(SandboxFaucet, SandboxFaucet.of({ fund: sandbox.fund }))
+    )
     const descriptor: Descriptor = {
       toncenter: toncenter.url,
       fragment: simulator.url,
@@ -126,8 +139,12 @@ const host = (dataDir: string, timing: SandboxMarketTiming) =>
 
 /** The world as a guest: the production adapters on the owner's loopback addresses. */
 const join_ = (descriptor: Descriptor, timing: SandboxMarketTiming) =>
-  Effect.gen(function*() {
-    const client = tonCenterClient(new TonClient({ endpoint: descriptor.toncenter, timeout: 15_000 }), "mainnet", "100 millis")
+  Effect.gen(function* () {
+    const client = tonCenterClient(
+      new TonClient({ endpoint: descriptor.toncenter, timeout: 15_000 }),
+      "mainnet",
+      "100 millis"
+    )
     const chain = makeTonBlockchain({ ...client, network: "sandbox" })
     const marketplace = yield* makeFragmentMarketplace({
       baseUrl: descriptor.fragment,
@@ -139,7 +156,9 @@ const join_ = (descriptor: Descriptor, timing: SandboxMarketTiming) =>
       sessionWait: timing.sessionWait
     })
     const faucet = yield* Layer.build(SandboxFaucet.layerRemote(descriptor.toncenter).pipe(Layer.provide(OutboundHttp)))
-    yield* Effect.logInfo(`sandbox world of process ${descriptor.pid} joined (chain ${descriptor.toncenter}, Fragment ${descriptor.fragment})`)
+    yield* Effect.logInfo(
+      `sandbox world of process ${descriptor.pid} joined (chain ${descriptor.toncenter}, Fragment ${descriptor.fragment})`
+    )
     return Context.make(Blockchain, chain).pipe(Context.add(Marketplace, marketplace), Context.merge(faucet))
   })
 
@@ -154,17 +173,25 @@ interface Reached {
 
 /** Owns the world if nobody does, else joins it. */
 const ownOrJoin = (dataDir: string, socket: string, timing: SandboxMarketTiming) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const existing = yield* discover(socket)
-    if (Option.isSome(existing)) return { context: yield* join_(existing.value, timing), owner: existing.value.pid, toncenter: existing.value.toncenter }
+    if (Option.isSome(existing))
+      return {
+        context: yield* join_(existing.value, timing),
+        owner: existing.value.pid,
+        toncenter: existing.value.toncenter
+      }
     const owned = yield* host(dataDir, timing)
     if (yield* claim(socket, owned.descriptor)) {
-      yield* Effect.logInfo(`sandbox world owned by this process (chain ${owned.descriptor.toncenter}, Fragment ${owned.descriptor.fragment})`)
+      yield* Effect.logInfo(
+        `sandbox world owned by this process (chain ${owned.descriptor.toncenter}, Fragment ${owned.descriptor.fragment})`
+      )
       return { context: owned.context as WorldContext, owner: process.pid, toncenter: owned.descriptor.toncenter }
     }
     // Another process claimed it while this one was starting its own: use theirs.
     const other = yield* discover(socket)
-    if (Option.isSome(other)) return { context: yield* join_(other.value, timing), owner: other.value.pid, toncenter: other.value.toncenter }
+    if (Option.isSome(other))
+      return { context: yield* join_(other.value, timing), owner: other.value.pid, toncenter: other.value.toncenter }
     return yield* Effect.die(new Error(`the sandbox world socket ${socket} can be neither claimed nor joined`))
   })
 
@@ -184,25 +211,33 @@ const delegating = (current: { reached: Reached }): WorldContext => {
  * (the chain from `DATA_DIR/ton-sandbox.json`; the gone owner's open Fragment invoices are lost) or
  * joins whoever did, so the processes of a data directory keep sharing one world.
  */
-export const sharedSandboxWorld = (dataDir: string, timing: SandboxMarketTiming): Layer.Layer<Blockchain | Marketplace | SandboxFaucet, unknown> =>
-  Layer.effectContext(Effect.gen(function*() {
-    yield* Effect.sync(() => mkdirSync(dataDir, { recursive: true }))
-    const socket = worldSocketOf(dataDir)
-    const first = yield* ownOrJoin(dataDir, socket, timing)
-    if (first.owner === process.pid) return first.context
-    const current = { reached: first, misses: 0 }
-    const watch = Effect.gen(function*() {
-      const now = yield* discover(socket)
-      const same = Option.isSome(now) && now.value.pid === current.reached.owner && now.value.toncenter === current.reached.toncenter
-      current.misses = same ? 0 : current.misses + 1
-      if (current.misses < 2) return
-      const gone = current.reached.owner
-      current.reached = yield* ownOrJoin(dataDir, socket, timing)
-      current.misses = 0
-      yield* Effect.logWarning(
-        `sandbox world owner ${gone} is gone: ${current.reached.owner === process.pid ? "this process owns the world now" : `joined process ${current.reached.owner}`}`
-      )
-    }).pipe(Effect.catchCause((cause) => Effect.logWarning("sandbox world watch failed", cause)))
-    yield* Effect.forkScoped(Effect.repeat(watch, Schedule.spaced("1 second")))
-    return delegating(current)
-  }))
+export const sharedSandboxWorld = (
+  dataDir: string,
+  timing: SandboxMarketTiming
+): Layer.Layer<Blockchain | Marketplace | SandboxFaucet, unknown> =>
+  Layer.effectContext(
+    Effect.gen(function* () {
+      yield* Effect.sync(() => mkdirSync(dataDir, { recursive: true }))
+      const socket = worldSocketOf(dataDir)
+      const first = yield* ownOrJoin(dataDir, socket, timing)
+      if (first.owner === process.pid) return first.context
+      const current = { reached: first, misses: 0 }
+      const watch = Effect.gen(function* () {
+        const now = yield* discover(socket)
+        const same =
+          Option.isSome(now) &&
+          now.value.pid === current.reached.owner &&
+          now.value.toncenter === current.reached.toncenter
+        current.misses = same ? 0 : current.misses + 1
+        if (current.misses < 2) return
+        const gone = current.reached.owner
+        current.reached = yield* ownOrJoin(dataDir, socket, timing)
+        current.misses = 0
+        yield* Effect.logWarning(
+          `sandbox world owner ${gone} is gone: ${current.reached.owner === process.pid ? "this process owns the world now" : `joined process ${current.reached.owner}`}`
+        )
+      }).pipe(Effect.catchCause((cause) => Effect.logWarning("sandbox world watch failed", cause)))
+      yield* Effect.forkScoped(Effect.repeat(watch, Schedule.spaced("1 second")))
+      return delegating(current)
+    })
+  )

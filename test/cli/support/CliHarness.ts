@@ -28,18 +28,20 @@ export class CliDatabase extends Context.Service<CliDatabase, { readonly url: st
  * services over it in this process, so a test seeds data the way the server would and then drives
  * the CLI as a separate process against the same database.
  */
-export const CliTestLayer = Layer.unwrap(Effect.gen(function*() {
-  const url = yield* IsolatedPostgres.database
-  const dataDir = yield* Effect.acquireRelease(
-    Effect.sync(() => mkdtempSync(join(tmpdir(), "resale-cli-"))),
-    (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
-  )
-  const connection = PgConnection.layerFromUrl(url, 5)
-  return Layer.mergeAll(
-    Layer.succeed(CliDatabase)({ url, dataDir }),
-    CoreServices.pipe(Layer.provideMerge(PgStore.layer), Layer.provideMerge(connection))
-  )
-})).pipe(Layer.orDie)
+export const CliTestLayer = Layer.unwrap(
+  Effect.gen(function* () {
+    const url = yield* IsolatedPostgres.database
+    const dataDir = yield* Effect.acquireRelease(
+      Effect.sync(() => mkdtempSync(join(tmpdir(), "resale-cli-"))),
+      (dir) => Effect.sync(() => rmSync(dir, { recursive: true, force: true }))
+    )
+    const connection = PgConnection.layerFromUrl(url, 5)
+    return Layer.mergeAll(
+      Layer.succeed(CliDatabase)({ url, dataDir }),
+      CoreServices.pipe(Layer.provideMerge(PgStore.layer), Layer.provideMerge(connection))
+    )
+  })
+).pipe(Layer.orDie)
 
 export type { CliRun }
 
@@ -56,14 +58,16 @@ export interface CliOptions {
  * without `--yes` is refused. `cliProcess` starts the real launcher instead.
  */
 export const cli = (args: ReadonlyArray<string>, options: CliOptions = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* CliDatabase
-    return yield* Effect.promise(() => runInProcess(args, { DATABASE_URL: db.url, DATA_DIR: db.dataDir, ...options.env }))
+    return yield* Effect.promise(() =>
+      runInProcess(args, { DATABASE_URL: db.url, DATA_DIR: db.dataDir, ...options.env })
+    )
   })
 
 /** Runs `resale <args>` as a child process (the launcher) with the test file's database; resolves when it exits. */
 export const cliProcess = (args: ReadonlyArray<string>, options: CliOptions = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* CliDatabase
     return yield* runResale(args, { DATABASE_URL: db.url, DATA_DIR: db.dataDir, ...options.env }, options.input)
   })
@@ -72,20 +76,26 @@ export const cliProcess = (args: ReadonlyArray<string>, options: CliOptions = {}
 export const runResale = (args: ReadonlyArray<string>, env: Record<string, string | undefined>, input?: string) =>
   runProcess(process.execPath, [RESALE_BIN, ...args], { RESALE_RUN_SOURCES: "true", ...env }, input)
 
-const runProcess = (file: string, args: ReadonlyArray<string>, env: Record<string, string | undefined>, input?: string) =>
-  Effect.promise(() =>
-    new Promise<CliRun>((resolve, reject) => {
-      const merged: Record<string, string> = {}
-      for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v
-      const child = spawn(file, args, { env: merged, stdio: ["pipe", "pipe", "pipe"] })
-      let stdout = ""
-      let stderr = ""
-      child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
-      child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
-      child.on("error", reject)
-      child.on("close", (code) => resolve({ code, stdout, stderr }))
-      child.stdin.end(input ?? "")
-    })
+const runProcess = (
+  file: string,
+  args: ReadonlyArray<string>,
+  env: Record<string, string | undefined>,
+  input?: string
+) =>
+  Effect.promise(
+    () =>
+      new Promise<CliRun>((resolve, reject) => {
+        const merged: Record<string, string> = {}
+        for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) merged[k] = v
+        const child = spawn(file, args, { env: merged, stdio: ["pipe", "pipe", "pipe"] })
+        let stdout = ""
+        let stderr = ""
+        child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk))
+        child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk))
+        child.on("error", reject)
+        child.on("close", (code) => resolve({ code, stdout, stderr }))
+        child.stdin.end(input ?? "")
+      })
   )
 
 /** Where util-linux `script` lives, when it does: it gives the CLI a real terminal (a pty) for prompts. */
@@ -96,12 +106,17 @@ export const SCRIPT_BIN = ["/usr/bin/script", "/bin/script"].find((path) => exis
  * terminal's transcript (prompt and output), and the exit code is the CLI's.
  */
 export const cliOnTerminal = (args: ReadonlyArray<string>, input: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* CliDatabase
     if (SCRIPT_BIN === undefined) return yield* Effect.die("util-linux script is not installed")
     const quote = (word: string) => `'${word.replaceAll("'", "'\\''")}'`
     const command = [process.execPath, RESALE_BIN, ...args].map(quote).join(" ")
-    return yield* runProcess(SCRIPT_BIN, ["-qec", command, "/dev/null"], { RESALE_RUN_SOURCES: "true", DATABASE_URL: db.url, DATA_DIR: db.dataDir }, input)
+    return yield* runProcess(
+      SCRIPT_BIN,
+      ["-qec", command, "/dev/null"],
+      { RESALE_RUN_SOURCES: "true", DATABASE_URL: db.url, DATA_DIR: db.dataDir },
+      input
+    )
   })
 
 /** The `--json` output of a run, parsed (fails the test with the run's stderr when it is not JSON). */
@@ -118,12 +133,14 @@ let nextTelegramId = 7_000_000_000 + Math.floor(Math.random() * 1_000_000) * 100
 /** A signed-in user, as the Telegram login would create one. */
 export const seedUser = (username: string): Effect.Effect<User, never, Accounts> =>
   Accounts.use((accounts) =>
-    accounts.signIn({ telegramId: ++nextTelegramId, username, firstName: username, photoUrl: null }))
+    accounts.signIn({ telegramId: ++nextTelegramId, username, firstName: username, photoUrl: null })
+  )
 
 /** A credit by an operator adjustment, so a user can pay for orders. */
 export const fund = (userId: UserId, amount: number) =>
   Balances.use((balances) =>
-    balances.adjust({ userId, amount, reason: "test funds", key: `seed:${userId}:${amount}:${Math.random()}` })).pipe(Effect.orDie)
+    balances.adjust({ userId, amount, reason: "test funds", key: `seed:${userId}:${amount}:${Math.random()}` })
+  ).pipe(Effect.orDie)
 
 /** The first bytes of a PNG: what the receipt check recognises as an image. */
 export const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82])

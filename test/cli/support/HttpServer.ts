@@ -16,12 +16,14 @@ export class ResaleServer extends Context.Service<ResaleServer, { readonly url: 
  * The whole web app in sandbox mode, as `npm start` composes it, over whatever storage ports the
  * layer below provides (the test file's PostgreSQL database, shared with the CLI child processes).
  */
-export const ResaleServerLayer = Layer.effect(ResaleServer)(Effect.gen(function*() {
-  const server = yield* HttpServer.HttpServer
-  const address = server.address
-  if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
-  return ResaleServer.of({ url: `http://127.0.0.1:${address.port}` })
-})).pipe(
+export const ResaleServerLayer = Layer.effect(ResaleServer)(
+  Effect.gen(function* () {
+    const server = yield* HttpServer.HttpServer
+    const address = server.address
+    if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+    return ResaleServer.of({ url: `http://127.0.0.1:${address.port}` })
+  })
+).pipe(
   Layer.provide(
     serveLean(
       httpApp<never, never>().pipe(
@@ -44,9 +46,13 @@ export interface Answer {
 /** One real HTTP request to the server (JSON answers parsed). */
 export const http = (
   path: string,
-  options: { readonly method?: "GET" | "POST"; readonly headers?: Record<string, string>; readonly body?: FormData } = {}
+  options: {
+    readonly method?: "GET" | "POST"
+    readonly headers?: Record<string, string>
+    readonly body?: FormData
+  } = {}
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { url } = yield* ResaleServer
     return yield* Effect.promise(async (): Promise<Answer> => {
       const headers: Record<string, string> = { accept: "application/json", ...options.headers }

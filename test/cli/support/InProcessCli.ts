@@ -49,12 +49,13 @@ const runNow = async (args: ReadonlyArray<string>, env: Record<string, string | 
   const savedConsole = globalThis.console
   const savedExitCode = process.exitCode
   const ttyDescriptor = Object.getOwnPropertyDescriptor(process.stdin, "isTTY")
-  const capture = (chunks: Array<string>) => ((chunk: unknown, ...rest: Array<unknown>) => {
-    chunks.push(typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8"))
-    const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined
-    done?.()
-    return true
-  }) as typeof process.stdout.write
+  const capture = (chunks: Array<string>) =>
+    ((chunk: unknown, ...rest: Array<unknown>) => {
+      chunks.push(typeof chunk === "string" ? chunk : Buffer.from(chunk as Uint8Array).toString("utf8"))
+      const done = rest.find((arg) => typeof arg === "function") as (() => void) | undefined
+      done?.()
+      return true
+    }) as typeof process.stdout.write
   setEnv(env)
   process.exitCode = undefined
   process.stdout.write = capture(stdout)
@@ -64,7 +65,11 @@ const runNow = async (args: ReadonlyArray<string>, env: Record<string, string | 
   try {
     await runCli(args)
     const code = process.exitCode
-    return { code: code === undefined || code === null ? 0 : Number(code), stdout: stdout.join(""), stderr: stderr.join("") }
+    return {
+      code: code === undefined || code === null ? 0 : Number(code),
+      stdout: stdout.join(""),
+      stderr: stderr.join("")
+    }
   } finally {
     process.stdout.write = writeOut
     process.stderr.write = writeErr

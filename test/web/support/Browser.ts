@@ -43,7 +43,7 @@ const IDLE_CLOSE_MS = 20_000
 const lease = async (): Promise<Browser> => {
   clearTimeout(idle)
   leases++
-  const current = shared ??= launch()
+  const current = (shared ??= launch())
   try {
     const b = await current
     if (b.isConnected()) return b
@@ -63,8 +63,11 @@ const screenshotOpenTabs = async (b: Browser): Promise<void> => {
   mkdirSync(ARTIFACTS, { recursive: true })
   const run = `${process.pid}-${++failures}`
   const pages = b.contexts().flatMap((context) => context.pages())
-  await Promise.all(pages.map((page, i) =>
-    page.screenshot({ path: `${ARTIFACTS}failed-${run}-${i + 1}.png`, timeout: 5_000 }).catch(() => undefined)))
+  await Promise.all(
+    pages.map((page, i) =>
+      page.screenshot({ path: `${ARTIFACTS}failed-${run}-${i + 1}.png`, timeout: 5_000 }).catch(() => undefined)
+    )
+  )
 }
 
 /** Ends a lease: the profiles opened under it are closed, so the next test starts from a clean browser. */
@@ -86,9 +89,8 @@ const release = async (b: Browser, failed: boolean): Promise<void> => {
  * The browser for the scope of a test (or a whole test file, when built into its layer): the
  * worker's shared Chromium; when the scope closes, every profile opened in it is closed.
  */
-export const browser = Effect.acquireRelease(
-  Effect.promise(lease),
-  (b, exit) => Effect.promise(() => release(b, Exit.isFailure(exit)))
+export const browser = Effect.acquireRelease(Effect.promise(lease), (b, exit) =>
+  Effect.promise(() => release(b, Exit.isFailure(exit)))
 )
 
 export interface Person {
@@ -112,7 +114,9 @@ export const person = async (
     baseURL: base,
     locale: options.locale ?? "en-US",
     viewport: options.viewport ?? DESKTOP,
-    ...(options.viewport?.width === PHONE.width ? { isMobile: true, hasTouch: true, deviceScaleFactor: SCREENSHOTS ? 2 : 1 } : {})
+    ...(options.viewport?.width === PHONE.width
+      ? { isMobile: true, hasTouch: true, deviceScaleFactor: SCREENSHOTS ? 2 : 1 }
+      : {})
   })
   context.setDefaultTimeout(15_000)
   const page = await context.newPage()

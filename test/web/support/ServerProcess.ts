@@ -11,7 +11,7 @@ import { entryProcess, freePort } from "../../support/ServerEntry.ts"
 
 /** A started server process (stopped with the scope) and its base URL. */
 export const serverProcess = (env: Record<string, string>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const name = uniqueName("resale_t")
     yield* Effect.acquireRelease(createDatabase(name), () => dropDatabase(name).pipe(Effect.orDie)).pipe(Effect.orDie)
     const port = yield* Effect.promise(freePort)
@@ -21,7 +21,14 @@ export const serverProcess = (env: Record<string, string>) =>
     )
     const base = `http://127.0.0.1:${port}`
     yield* entryProcess(
-      { ...process.env, PORT: String(port), DATABASE_URL: databaseUrl(name), DATA_DIR: dataDir, PUBLIC_URL: base, ...env },
+      {
+        ...process.env,
+        PORT: String(port),
+        DATABASE_URL: databaseUrl(name),
+        DATA_DIR: dataDir,
+        PUBLIC_URL: base,
+        ...env
+      },
       port
     )
     return base

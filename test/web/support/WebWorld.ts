@@ -34,13 +34,16 @@ import { join } from "node:path"
 export const ADMIN_TOKEN = "web-test-admin-token"
 
 /** The running product: its base URL, and the Fragment simulator's switches (to make an order fail). */
-export class WebWorld extends Context.Service<WebWorld, {
-  readonly url: string
-  readonly market: SimulatorControl
-  /** The product's database and data directory, for the `resale` CLI run beside the server. */
-  readonly databaseUrl: string
-  readonly dataDir: string
-}>()("test/web/WebWorld") {}
+export class WebWorld extends Context.Service<
+  WebWorld,
+  {
+    readonly url: string
+    readonly market: SimulatorControl
+    /** The product's database and data directory, for the `resale` CLI run beside the server. */
+    readonly databaseUrl: string
+    readonly dataDir: string
+  }
+>()("test/web/WebWorld") {}
 
 /** The sandbox world's own timings: the hot wallet's message lifetime, the test recipients' delays. */
 export interface SandboxTimings {
@@ -58,7 +61,11 @@ export interface SandboxTimings {
  * `http`: the server's (e.g. a bot name, so the home page shows the Telegram sign-in widget);
  * `sandbox`: the chain's and the simulator's timings.
  */
-export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partial<HttpSettings> = {}, sandbox: SandboxTimings = {}) => {
+export const webWorldLayer = (
+  worker: Partial<WorkerSettings> = {},
+  http: Partial<HttpSettings> = {},
+  sandbox: SandboxTimings = {}
+) => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
   const chain = SandboxBlockchain.layerWith({
     expiryMarginSeconds: sandbox.expiryMarginSeconds ?? 5,
@@ -67,10 +74,16 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partia
   // With the sandbox's test recipients, as `npm start` runs it (README "Try the sandbox by hand");
   // `chainPaid`: Fragment delivers only what it sees paid on the emulated chain, as in `npm start`.
   const market = (paymentSeen?: PaymentSeen) =>
-    FragmentSandbox.layer({ magic: sandbox.magic ?? { lateMs: 8_000, timeoutMs: 4_000 }, ...(paymentSeen ? { paymentSeen } : {}) }, { timeout: "3 seconds" })
-  const chainAndMarket = sandbox.chainPaid === true
-    ? Layer.unwrap(Effect.map(Effect.service(SandboxBlockchain), (c) => market(paymentSeenOn(c.emulator)))).pipe(Layer.provideMerge(chain))
-    : Layer.mergeAll(chain, market())
+    FragmentSandbox.layer(
+      { magic: sandbox.magic ?? { lateMs: 8_000, timeoutMs: 4_000 }, ...(paymentSeen ? { paymentSeen } : {}) },
+      { timeout: "3 seconds" }
+    )
+  const chainAndMarket =
+    sandbox.chainPaid === true
+      ? Layer.unwrap(Effect.map(Effect.service(SandboxBlockchain), (c) => market(paymentSeenOn(c.emulator)))).pipe(
+          Layer.provideMerge(chain)
+        )
+      : Layer.mergeAll(chain, market())
   const settings = HttpConfig.layerTest({
     adminToken: Redacted.make(ADMIN_TOKEN),
     dataDir,
@@ -90,24 +103,40 @@ export const webWorldLayer = (worker: Partial<WorkerSettings> = {}, http: Partia
   const messaging = Layer.mergeAll(
     giftSenderLayer(outside),
     // Sandbox push policy: the server's own push receiver (`/v2/sandbox`) is delivered to like a push service.
-    notifierLayer({ ...outside, vapid: Option.none(), vapidSubject: "mailto:operator@localhost", botToken: Option.none(), telegramApiUrl: "http://127.0.0.1:9" })
-      .pipe(Layer.provide(pushPolicyLayerFor(true, "http://127.0.0.1")))
+    notifierLayer({
+      ...outside,
+      vapid: Option.none(),
+      vapidSubject: "mailto:operator@localhost",
+      botToken: Option.none(),
+      telegramApiUrl: "http://127.0.0.1:9"
+    }).pipe(Layer.provide(pushPolicyLayerFor(true, "http://127.0.0.1")))
   )
   // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
   const jobs = WorkerJobsLive.pipe(
     Layer.provide(Layer.mergeAll(messaging, SandboxFaucet.layerLocal)),
-    Layer.provide(WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500), ...worker }))
+    Layer.provide(
+      WorkerConfig.layerTest({ dataDir, publicUrl: "http://127.0.0.1", pollInterval: Duration.millis(1500), ...worker })
+    )
   )
-  return Layer.effect(WebWorld)(Effect.gen(function*() {
-    const server = yield* HttpServer.HttpServer
-    const address = server.address
-    if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
-    const market = (yield* FragmentSandbox).control
-    // The chain loses the payments the simulator's test recipient says (`sandbox_lost_payment`).
-    ;(yield* SandboxBlockchain).dropPayments(market.dropsPayment)
-    const [database] = yield* (yield* SqlClient)<{ readonly name: string }>`SELECT current_database() AS name`.pipe(Effect.orDie)
-    return WebWorld.of({ url: `http://127.0.0.1:${address.port}`, market, databaseUrl: databaseUrl(database!.name), dataDir })
-  })).pipe(
+  return Layer.effect(WebWorld)(
+    Effect.gen(function* () {
+      const server = yield* HttpServer.HttpServer
+      const address = server.address
+      if (address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+      const market = (yield* FragmentSandbox).control
+      // The chain loses the payments the simulator's test recipient says (`sandbox_lost_payment`).
+      ;(yield* SandboxBlockchain).dropPayments(market.dropsPayment)
+      const [database] = yield* (yield* SqlClient)<{ readonly name: string }>`SELECT current_database() AS name`.pipe(
+        Effect.orDie
+      )
+      return WebWorld.of({
+        url: `http://127.0.0.1:${address.port}`,
+        market,
+        databaseUrl: databaseUrl(database!.name),
+        dataDir
+      })
+    })
+  ).pipe(
     Layer.provide(Layer.mergeAll(served, jobs)),
     Layer.provideMerge(chainAndMarket),
     Layer.provide(IsolatedPostgres.layerStore),

@@ -34,7 +34,8 @@ export const startLocalBotApi = Effect.acquireRelease(
         res.writeHead(status, { "content-type": "application/json" })
         res.end(JSON.stringify(answer))
       }
-      if (match === null || req.method !== "POST") return reply(404, { ok: false, error_code: 404, description: "Not Found" })
+      if (match === null || req.method !== "POST")
+        return reply(404, { ok: false, error_code: 404, description: "Not Found" })
       if (failing.next > 0) {
         failing.next--
         return reply(500, { ok: false, error_code: 500, description: "Internal Server Error" })
@@ -44,16 +45,20 @@ export const startLocalBotApi = Effect.acquireRelease(
         return reply(403, { ok: false, error_code: 403, description: "Forbidden: bot was blocked by the user" })
       }
       messages.push({ token: match[1] ?? "", chatId: params.chat_id, text: params.text })
-      reply(200, { ok: true, result: { message_id: ++messageId, chat: { id: params.chat_id, type: "private" }, date: 0, text: params.text } })
+      reply(200, {
+        ok: true,
+        result: { message_id: ++messageId, chat: { id: params.chat_id, type: "private" }, date: 0, text: params.text }
+      })
     })
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))
     return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, messages, blocked, failing }
   }),
   ({ server }) =>
-    Effect.promise(() =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      })
+    Effect.promise(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        })
     )
 ).pipe(Effect.map(({ server: _server, ...rest }) => rest))

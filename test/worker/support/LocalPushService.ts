@@ -25,7 +25,11 @@ export interface ReceivedPush {
 const b64u = (buffer: Buffer) => buffer.toString("base64url")
 
 /** RFC 8291: the key of the message from the UA's private key, the sender's key id and the auth secret. */
-export const decryptAes128gcm = (body: Buffer, uaPrivate: ReturnType<typeof createECDH>, authSecret: Buffer): Buffer => {
+export const decryptAes128gcm = (
+  body: Buffer,
+  uaPrivate: ReturnType<typeof createECDH>,
+  authSecret: Buffer
+): Buffer => {
   const salt = body.subarray(0, 16)
   const idlen = body.readUInt8(20)
   const senderPublic = body.subarray(21, 21 + idlen)
@@ -55,7 +59,12 @@ const checkVapid = (header: string | undefined) => {
     key: { kty: "EC", crv: "P-256", x: b64u(point.subarray(1, 33)), y: b64u(point.subarray(33, 65)) },
     format: "jwk"
   })
-  const ok = verify("sha256", Buffer.from(`${head}.${claims}`), { key, dsaEncoding: "ieee-p1363" }, Buffer.from(signature, "base64url"))
+  const ok = verify(
+    "sha256",
+    Buffer.from(`${head}.${claims}`),
+    { key, dsaEncoding: "ieee-p1363" },
+    Buffer.from(signature, "base64url")
+  )
   if (!ok) throw new Error("VAPID signature does not verify")
   const payload = JSON.parse(Buffer.from(claims, "base64url").toString("utf8")) as { aud: string; exp: number }
   if (payload.exp * 1000 < Date.now()) throw new Error("VAPID token expired")
@@ -124,10 +133,11 @@ export const startLocalPushService = Effect.acquireRelease(
     }
   }),
   ({ server }) =>
-    Effect.promise(() =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve())
-        server.closeAllConnections()
-      })
+    Effect.promise(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve())
+          server.closeAllConnections()
+        })
     )
 ).pipe(Effect.map(({ server: _server, ...rest }) => rest))

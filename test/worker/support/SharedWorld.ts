@@ -28,8 +28,14 @@ export const freshDatabase = IsolatedPostgres.database.pipe(Effect.orDie)
  * several FRAGMENT_COOKIES_<NAME> side by side (one purchase at a time per session, any number of
  * sessions in parallel). Every worker must get the same list: the holds are shared by session name.
  */
-export const fragmentSessions = (fragment: FragmentSandbox["Service"], count: number): NonNullable<FragmentOptions["moreSessions"]> =>
-  Array.from({ length: count }, (_, i) => ({ label: `extra${i + 1}`, cookies: Redacted.make(fragment.control.newSession()) }))
+export const fragmentSessions = (
+  fragment: FragmentSandbox["Service"],
+  count: number
+): NonNullable<FragmentOptions["moreSessions"]> =>
+  Array.from({ length: count }, (_, i) => ({
+    label: `extra${i + 1}`,
+    cookies: Redacted.make(fragment.control.newSession())
+  }))
 
 /** One worker: its own pool, chain adapter and Fragment adapter over the shared world. */
 export const oneWorker = (
@@ -43,26 +49,28 @@ export const oneWorker = (
   },
   settings: Partial<WorkerSettings>
 ) => {
-  const adapters = Layer.effectContext(Effect.gen(function*() {
-    const chain = makeTonBlockchain(sandboxClient(world.sandbox.emulator, Effect.void), { expiryMarginSeconds: 5 })
-    const market = yield* makeFragmentMarketplace(world.fragment.fragmentOptions({
-      timeout: "3 seconds",
-      ...(world.fragmentSessions === undefined ? {} : { moreSessions: world.fragmentSessions })
-    }))
-    return Context.make(Blockchain, chain).pipe(
-      Context.add(Marketplace, market),
-      Context.add(SandboxBlockchain, world.sandbox),
-      // the hot wallet is funded from the emulator's faucet, as in sandbox mode
-      Context.add(SandboxFaucet, SandboxFaucet.of({ fund: world.sandbox.fund }))
-    )
-  }))
+  const adapters = Layer.effectContext(
+    Effect.gen(function* () {
+      const chain = makeTonBlockchain(sandboxClient(world.sandbox.emulator, Effect.void), { expiryMarginSeconds: 5 })
+      const market = yield* makeFragmentMarketplace(
+        world.fragment.fragmentOptions({
+          timeout: "3 seconds",
+          ...(world.fragmentSessions === undefined ? {} : { moreSessions: world.fragmentSessions })
+        })
+      )
+      return Context.make(Blockchain, chain).pipe(
+        Context.add(Marketplace, market),
+        Context.add(SandboxBlockchain, world.sandbox),
+        // the hot wallet is funded from the emulator's faucet, as in sandbox mode
+        Context.add(SandboxFaucet, SandboxFaucet.of({ fund: world.sandbox.fund }))
+      )
+    })
+  )
   const store = PgStore.layer.pipe(Layer.provide(Layer.fresh(PgConnection.layerFromUrl(url, 5))))
   return WorkerJobsLive.pipe(
-    Layer.provide(Layer.mergeAll(
-      Layer.succeed(GiftSender)(world.gifts),
-      SilentNotifier,
-      WorkerConfig.layerTest(settings)
-    )),
+    Layer.provide(
+      Layer.mergeAll(Layer.succeed(GiftSender)(world.gifts), SilentNotifier, WorkerConfig.layerTest(settings))
+    ),
     // the Fragment adapter serializes purchases per session through the shared database, like separate processes
     Layer.provide(adapters.pipe(Layer.provideMerge(store)))
   )

@@ -24,22 +24,28 @@ import { SqlClient } from "effect/sql/SqlClient"
 export class GiftControl extends Context.Service<GiftControl, GiftSimulatorControl>()("test/worker/GiftControl") {}
 
 export const GiftSimulatorLayer = (accounts: ReadonlyArray<string> = ["user", "girl"]) =>
-  Layer.effectContext(Effect.gen(function*() {
-    const sim = yield* makeSimulatedGiftSender({ accounts })
-    return Context.make(GiftSender, sim.service).pipe(Context.add(GiftControl, sim.control))
-  }))
+  Layer.effectContext(
+    Effect.gen(function* () {
+      const sim = yield* makeSimulatedGiftSender({ accounts })
+      return Context.make(GiftSender, sim.service).pipe(Context.add(GiftControl, sim.control))
+    })
+  )
 
 /** A notifier with no channel configured: notifications are skipped, as in a bare sandbox. */
-export const SilentNotifier = Layer.succeed(Notifier)(Notifier.of({
-  push: () => Effect.fail(new NotifierError({ channel: "push", reason: "NotConfigured", message: "test" })),
-  botMessage: () => Effect.fail(new NotifierError({ channel: "bot", reason: "NotConfigured", message: "test" }))
-}))
+export const SilentNotifier = Layer.succeed(Notifier)(
+  Notifier.of({
+    push: () => Effect.fail(new NotifierError({ channel: "push", reason: "NotConfigured", message: "test" })),
+    botMessage: () => Effect.fail(new NotifierError({ channel: "bot", reason: "NotConfigured", message: "test" }))
+  })
+)
 
 /** Chain and marketplace of sandbox mode: the TON VM and the Fragment simulator with the real adapter. */
-export const SandboxWorld = Layer.unwrap(Effect.gen(function*() {
-  const { emulator } = yield* SandboxBlockchain
-  return FragmentSandbox.layer({ paymentSeen: paymentSeenOn(emulator) }, { timeout: "3 seconds" })
-})).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 })))
+export const SandboxWorld = Layer.unwrap(
+  Effect.gen(function* () {
+    const { emulator } = yield* SandboxBlockchain
+    return FragmentSandbox.layer({ paymentSeen: paymentSeenOn(emulator) }, { timeout: "3 seconds" })
+  })
+).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ expiryMarginSeconds: 5 })))
 
 /** Worker services over explicit storage, chain and marketplace. */
 export const workerOver = <E, R>(world: Layer.Layer<R, E>, settings: Partial<WorkerSettings> = {}) =>
@@ -58,29 +64,40 @@ let telegramIds = 7_000_000 + Math.floor(Math.random() * 1_000_000)
 
 /** A signed-up user holding `amount` so'm. */
 export const fundedUser = (amount: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const accounts = yield* Accounts
     const balances = yield* Balances
     const telegramId = ++telegramIds
-    const user: User = yield* accounts.signIn({ telegramId, username: `buyer${telegramId}`, firstName: "Test", photoUrl: null })
-    yield* balances.adjust({ userId: user.id, amount, reason: "test funding", key: `fund-${telegramId}` }).pipe(Effect.orDie)
+    const user: User = yield* accounts.signIn({
+      telegramId,
+      username: `buyer${telegramId}`,
+      firstName: "Test",
+      photoUrl: null
+    })
+    yield* balances
+      .adjust({ userId: user.id, amount, reason: "test funding", key: `fund-${telegramId}` })
+      .pipe(Effect.orDie)
     return user
   })
 
 /** Balance of the account row and the sum of its ledger entries, read straight from the database. */
 export const balanceAndEntries = (userId: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const [row] = yield* sql<{ balance: bigint; total: string | null }>`
       SELECT a.balance_uzs AS balance, (SELECT sum(amount_uzs) FROM ledger_entries e WHERE e.user_id = a.user_id) AS total
       FROM accounts a WHERE a.user_id = ${userId}`
     const ledger = yield* Ledger
-    return { balance: Number(row?.balance ?? -1n), entries: Number(row?.total ?? 0), port: yield* ledger.balance(userId as never) }
+    return {
+      balance: Number(row?.balance ?? -1n),
+      entries: Number(row?.total ?? 0),
+      port: yield* ledger.balance(userId as never)
+    }
   }).pipe(Effect.orDie)
 
 /** Ledger entries of an order's charges and refunds. */
 export const orderEntries = (orderId: number) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     return yield* sql<{ cause: string; cause_id: string; amount_uzs: bigint }>`
       SELECT cause, cause_id, amount_uzs FROM ledger_entries

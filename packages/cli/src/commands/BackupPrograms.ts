@@ -13,10 +13,13 @@ const asCommandError = <E>(error: E) =>
     : error
 
 const summary = (tables: ReadonlyArray<{ readonly name: string; readonly rows: number }>) =>
-  table(["TABLE", "ROWS"], tables.filter((t) => t.rows > 0).map((t) => [t.name, t.rows]))
+  table(
+    ["TABLE", "ROWS"],
+    tables.filter((t) => t.rows > 0).map((t) => [t.name, t.rows])
+  )
 
 export const backup = (file: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const path = resolve(file)
     const header = yield* writeBackup(path).pipe(Effect.mapError(asCommandError))
     const where = yield* target
@@ -27,12 +30,18 @@ export const backup = (file: string) =>
   })
 
 export const restore = (file: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const path = resolve(file)
     const header = yield* restoreBackup(path).pipe(Effect.mapError(asCommandError))
     const where = yield* target
     return output(
-      { file: path, database: where, backupCreatedAt: header.created_at, migration: header.migration, tables: header.tables },
+      {
+        file: path,
+        database: where,
+        backupCreatedAt: header.created_at,
+        migration: header.migration,
+        tables: header.tables
+      },
       `${summary(header.tables)}\n\nRestored ${path} (taken ${header.created_at}) into ${where}.`
     )
   })

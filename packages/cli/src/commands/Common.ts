@@ -32,7 +32,7 @@ export const choiceOption = (flags: string, description: string, values: Readonl
   new Option(flags, description).choices(values)
 
 /** The user an operator named by id or `@username`. */
-export const resolveUser = Effect.fn("cli.resolveUser")(function*(ref: UserRef) {
+export const resolveUser = Effect.fn("cli.resolveUser")(function* (ref: UserRef) {
   const accounts = yield* Accounts
   return ref.kind === "id" ? yield* accounts.find(ref.id) : yield* accounts.findByUsername(ref.username)
 })

@@ -9,19 +9,31 @@ const backups = () => import("./BackupPrograms.ts")
 export const registerDb = (program: Command): void => {
   const db = program.command("db").description("database schema")
 
-  withJson(db.command("migrate").description("apply pending migrations (safe to repeat; the migrator locks)"))
-    .action((options: CommonOptions) => programs().then((p) => runCommand(CliConnection, p.migrate, options)))
+  withJson(db.command("migrate").description("apply pending migrations (safe to repeat; the migrator locks)")).action(
+    (options: CommonOptions) => programs().then((p) => runCommand(CliConnection, p.migrate, options))
+  )
 
-  withJson(db.command("status").description("which migrations have run and which are pending"))
-    .action((options: CommonOptions) => programs().then((p) => runCommand(CliConnection, p.status, options)))
+  withJson(db.command("status").description("which migrations have run and which are pending")).action(
+    (options: CommonOptions) => programs().then((p) => runCommand(CliConnection, p.status, options))
+  )
 
   withJson(
-    db.command("backup").argument("<file>", "where to write the backup (owner-only permissions)")
+    db
+      .command("backup")
+      .argument("<file>", "where to write the backup (owner-only permissions)")
       .description("consistent backup of every table, also while the server runs (embedded or DATABASE_URL)")
-  ).action((file: string, options: CommonOptions) => backups().then((p) => runCommand(CliConnection, p.backup(file), options)))
+  ).action((file: string, options: CommonOptions) =>
+    backups().then((p) => runCommand(CliConnection, p.backup(file), options))
+  )
 
   withJson(
-    db.command("restore").argument("<file>", "a file written by `resale db backup`")
-      .description("restore a backup into an empty database (a fresh DATA_DIR, or a new DATABASE_URL); migrates it first")
-  ).action((file: string, options: CommonOptions) => backups().then((p) => runCommand(CliConnection, p.restore(file), options)))
+    db
+      .command("restore")
+      .argument("<file>", "a file written by `resale db backup`")
+      .description(
+        "restore a backup into an empty database (a fresh DATA_DIR, or a new DATABASE_URL); migrates it first"
+      )
+  ).action((file: string, options: CommonOptions) =>
+    backups().then((p) => runCommand(CliConnection, p.restore(file), options))
+  )
 }

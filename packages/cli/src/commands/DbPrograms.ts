@@ -18,7 +18,8 @@ export const target = Effect.map(storeSettings, (settings) =>
         return "PostgreSQL at DATABASE_URL"
       }
     }
-  }))
+  })
+)
 
 interface AppliedRow {
   readonly migration_id: number
@@ -26,13 +27,16 @@ interface AppliedRow {
 }
 
 /** The migrations the store knows, each with when it ran here (the migrator's own table, read as is). */
-export const status = Effect.gen(function*() {
+export const status = Effect.gen(function* () {
   const sql = yield* SqlClient
   const known = yield* migrations
-  const [registry] = yield* sql<{ readonly exists: boolean }>`SELECT to_regclass('effect_sql_migrations') IS NOT NULL AS exists`
-  const applied = registry?.exists === true
-    ? yield* sql<AppliedRow>`SELECT migration_id, created_at FROM effect_sql_migrations ORDER BY migration_id`
-    : []
+  const [registry] = yield* sql<{
+    readonly exists: boolean
+  }>`SELECT to_regclass('effect_sql_migrations') IS NOT NULL AS exists`
+  const applied =
+    registry?.exists === true
+      ? yield* sql<AppliedRow>`SELECT migration_id, created_at FROM effect_sql_migrations ORDER BY migration_id`
+      : []
   const ranAt = new Map(applied.map((row) => [Number(row.migration_id), row.created_at]))
   const rows = known.map(([id, name]) => ({ id, name, appliedAt: ranAt.get(id) ?? null }))
   const pending = rows.filter((row) => row.appliedAt === null).length
@@ -41,15 +45,20 @@ export const status = Effect.gen(function*() {
   const summary = [
     `Database: ${where}`,
     pending === 0 ? "Up to date." : `${pending} pending: run \`resale db migrate\`.`,
-    ...(unknown === 0 ? [] : [`${unknown} applied migration(s) unknown to this version of the code: is it older than the database?`])
+    ...(unknown === 0
+      ? []
+      : [`${unknown} applied migration(s) unknown to this version of the code: is it older than the database?`])
   ].join("\n")
   return output(
     { database: where, migrations: rows, pending, unknownApplied: unknown },
-    `${table(["ID", "NAME", "APPLIED"], rows.map((r) => [r.id, r.name, r.appliedAt ?? "pending"]))}\n\n${summary}`
+    `${table(
+      ["ID", "NAME", "APPLIED"],
+      rows.map((r) => [r.id, r.name, r.appliedAt ?? "pending"])
+    )}\n\n${summary}`
   )
 })
 
-export const migrate = Effect.gen(function*() {
+export const migrate = Effect.gen(function* () {
   const ran = yield* Migrations.run
   const where = yield* target
   const rows = ran.map(([id, name]) => ({ id, name }))
@@ -60,4 +69,3 @@ export const migrate = Effect.gen(function*() {
       : `Database: ${where}\nApplied ${rows.length} migration(s): ${rows.map((r) => `${r.id} ${r.name}`).join(", ")}.`
   )
 })
-

@@ -7,7 +7,8 @@ const programs = () => import("./HotWalletPrograms.ts")
 
 export const registerHotWallet = (program: Command): void => {
   withJson(
-    program.command("hot-wallet")
+    program
+      .command("hot-wallet")
       .description(
         "the hot wallet that pays Fragment (HOT_WALLET_MNEMONIC, HOT_WALLET_VERSION): its contract, address, state and " +
           "balance, or where to send TON while it holds none (a Highload Wallet V3 is shown by no wallet app)"

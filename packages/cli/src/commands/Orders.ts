@@ -8,7 +8,16 @@ import { CliCore } from "../Layers.ts"
 import { confirm } from "../Confirmation.ts"
 import { fields, formatUzs, listing, output } from "../Output.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
-import { choiceOption, operator, type PageOptions, pageOf, resolveOptionalUser, withJson, withPage, withYes } from "./Common.ts"
+import {
+  choiceOption,
+  operator,
+  type PageOptions,
+  pageOf,
+  resolveOptionalUser,
+  withJson,
+  withPage,
+  withYes
+} from "./Common.ts"
 
 /** `500 stars`, `premium 6 months`, `gift 5170233102089322756 (50 stars)`. */
 export const itemText = (item: OrderItem): string => {
@@ -40,31 +49,40 @@ export const orderText = (o: Order): string =>
     ["Recipient", `@${o.recipient}`],
     ["Item", itemText(o.item)],
     ...(o.item.kind === "gift"
-      ? [
-        ["Gift comment", o.item.comment],
-        ["Sender account", o.item.senderAccount ?? "default"],
-        ["Anonymous", o.item.anonymous ? "yes" : "no"]
-      ] as const
+      ? ([
+          ["Gift comment", o.item.comment],
+          ["Sender account", o.item.senderAccount ?? "default"],
+          ["Anonymous", o.item.anonymous ? "yes" : "no"]
+        ] as const)
       : []),
     ["Price UZS", formatUzs(o.priceUzs)],
     ["Status", o.status],
-    ...(o.delivery === null ? [] : [
-      ["Delivery", o.delivery === "paid_unconfirmed" ? "paid, delivery not confirmed by Fragment (own evidence)" : "confirmed"]
-    ] as const),
+    ...(o.delivery === null
+      ? []
+      : ([
+          [
+            "Delivery",
+            o.delivery === "paid_unconfirmed" ? "paid, delivery not confirmed by Fragment (own evidence)" : "confirmed"
+          ]
+        ] as const)),
     ["Charge", o.chargeSeq === 0 ? "first charge" : `re-charge ${o.chargeSeq}`],
     ["Attempts", o.attempts],
     ["Next attempt", o.nextAttemptAt],
     ["Last error", o.lastError],
     ["Tx id", o.txId],
-    ...(o.item.kind === "gift" ? [["Gift send ref", o.giftRef]] as const : [["Fragment Ref#", o.fragmentRef]] as const),
-    ...(o.evidence === null ? [] : [
-      ["Unknown since", o.unknownSince],
-      ["Unknown checks", o.unknownAttempts],
-      ["Evidence tx", o.evidence.txHash],
-      ["Evidence Ref#", o.evidence.ref],
-      ["Chain state", o.evidence.chainState],
-      ["Answers", o.evidence.answers.join(" | ")]
-    ] as const),
+    ...(o.item.kind === "gift"
+      ? ([["Gift send ref", o.giftRef]] as const)
+      : ([["Fragment Ref#", o.fragmentRef]] as const)),
+    ...(o.evidence === null
+      ? []
+      : ([
+          ["Unknown since", o.unknownSince],
+          ["Unknown checks", o.unknownAttempts],
+          ["Evidence tx", o.evidence.txHash],
+          ["Evidence Ref#", o.evidence.ref],
+          ["Chain state", o.evidence.chainState],
+          ["Answers", o.evidence.answers.join(" | ")]
+        ] as const)),
     ["Created", o.createdAt],
     ["Updated", o.updatedAt],
     ["Completed", o.completedAt]
@@ -77,7 +95,7 @@ interface ListOptions extends CommonOptions, PageOptions {
 }
 
 const list = (options: ListOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const userId = yield* resolveOptionalUser(options.user)
     const page = yield* (yield* OrderService).list({
       ...pageOf(options),
@@ -87,15 +105,20 @@ const list = (options: ListOptions) =>
     })
     return output(
       { items: page.items, total: page.total },
-      listing(["ID", "USER", "RECIPIENT", "ITEM", "PRICE UZS", "STATUS", "ATTEMPTS", "CREATED"], page.items.map(orderRow), {
-        total: page.total,
-        offset: options.offset
-      }, "orders")
+      listing(
+        ["ID", "USER", "RECIPIENT", "ITEM", "PRICE UZS", "STATUS", "ATTEMPTS", "CREATED"],
+        page.items.map(orderRow),
+        {
+          total: page.total,
+          offset: options.offset
+        },
+        "orders"
+      )
     )
   })
 
 const show = (id: OrderId) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const order = yield* (yield* OrderService).find(operator, id)
     return output(order, orderText(order))
   })
@@ -105,7 +128,7 @@ interface RetryOptions extends CommonOptions {
 }
 
 const retry = (id: OrderId, options: RetryOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const orders = yield* OrderService
     const current = yield* orders.find(operator, id)
     yield* confirm(
@@ -122,12 +145,13 @@ interface MarkDoneOptions extends RetryOptions {
 }
 
 const markDone = (id: OrderId, options: MarkDoneOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const orders = yield* OrderService
     const current = yield* orders.find(operator, id)
-    const recharge = current.status === "failed"
-      ? ` It was refunded: user #${current.userId} is charged ${formatUzs(current.priceUzs)} UZS again.`
-      : ""
+    const recharge =
+      current.status === "failed"
+        ? ` It was refunded: user #${current.userId} is charged ${formatUzs(current.priceUzs)} UZS again.`
+        : ""
     yield* confirm(
       `Mark order #${current.id} (${current.status}, ${itemText(current.item)} for @${current.recipient}) as delivered?${recharge}`,
       { yes: options.yes === true, action: `mark order #${current.id} done` }
@@ -137,7 +161,7 @@ const markDone = (id: OrderId, options: MarkDoneOptions) =>
   })
 
 const recheck = (id: OrderId, options: RetryOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const orders = yield* OrderService
     const current = yield* orders.find(operator, id)
     yield* confirm(
@@ -154,7 +178,7 @@ interface RefundOptions extends RetryOptions {
 }
 
 const refund = (id: OrderId, options: RefundOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const orders = yield* OrderService
     const current = yield* orders.find(operator, id)
     yield* confirm(
@@ -163,47 +187,70 @@ const refund = (id: OrderId, options: RefundOptions) =>
       { yes: options.yes === true, action: `refund order #${current.id}` }
     )
     const order = yield* orders.refund(current.id, options.note ?? "")
-    return output(order, `Order #${order.id} is ${order.status}; ${formatUzs(order.priceUzs)} UZS refunded.\n\n${orderText(order)}`)
+    return output(
+      order,
+      `Order #${order.id} is ${order.status}; ${formatUzs(order.priceUzs)} UZS refunded.\n\n${orderText(order)}`
+    )
   })
 
 export const registerOrders = (program: Command): void => {
   const orders = program.command("orders").description("stars, premium and gift orders paid from balances")
 
-  withPage(withJson(
-    orders.command("list")
-      .description("list orders, newest first")
-      .addOption(choiceOption("--status <status>", "only orders in this status", OrderStatus.literals))
-      .addOption(choiceOption("--kind <kind>", "only orders of this kind", OrderKind.literals))
-      .option("--user <user>", "only this user's orders (id or @username)", userRef)
-  )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
+  withPage(
+    withJson(
+      orders
+        .command("list")
+        .description("list orders, newest first")
+        .addOption(choiceOption("--status <status>", "only orders in this status", OrderStatus.literals))
+        .addOption(choiceOption("--kind <kind>", "only orders of this kind", OrderKind.literals))
+        .option("--user <user>", "only this user's orders (id or @username)", userRef)
+    )
+  ).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
-    orders.command("show").description("one order in full").argument("<id>", "order id", positiveId("the order id", OrderId))
+    orders
+      .command("show")
+      .description("one order in full")
+      .argument("<id>", "order id", positiveId("the order id", OrderId))
   ).action((id: OrderId, options: CommonOptions) => runCommand(CliCore, show(id), options))
 
-  withYes(withJson(
-    orders.command("retry")
-      .description("queue a failed order again, charging its price again (its refund stays)")
-      .argument("<id>", "order id", positiveId("the order id", OrderId))
-  )).action((id: OrderId, options: RetryOptions) => runCommand(CliCore, retry(id, options), options))
+  withYes(
+    withJson(
+      orders
+        .command("retry")
+        .description("queue a failed order again, charging its price again (its refund stays)")
+        .argument("<id>", "order id", positiveId("the order id", OrderId))
+    )
+  ).action((id: OrderId, options: RetryOptions) => runCommand(CliCore, retry(id, options), options))
 
-  withYes(withJson(
-    orders.command("recheck")
-      .description("an order that needs attention (delivery unknown past the limit): let the worker check it again")
-      .argument("<id>", "order id", positiveId("the order id", OrderId))
-  )).action((id: OrderId, options: RetryOptions) => runCommand(CliCore, recheck(id, options), options))
+  withYes(
+    withJson(
+      orders
+        .command("recheck")
+        .description("an order that needs attention (delivery unknown past the limit): let the worker check it again")
+        .argument("<id>", "order id", positiveId("the order id", OrderId))
+    )
+  ).action((id: OrderId, options: RetryOptions) => runCommand(CliCore, recheck(id, options), options))
 
-  withYes(withJson(
-    orders.command("refund")
-      .description("an order that needs attention: fail it and refund its price, exactly once")
-      .argument("<id>", "order id", positiveId("the order id", OrderId))
-      .option("--note <text>", "why (kept as the order's error)", nonBlank("--note"))
-  )).action((id: OrderId, options: RefundOptions) => runCommand(CliCore, refund(id, options), options))
+  withYes(
+    withJson(
+      orders
+        .command("refund")
+        .description("an order that needs attention: fail it and refund its price, exactly once")
+        .argument("<id>", "order id", positiveId("the order id", OrderId))
+        .option("--note <text>", "why (kept as the order's error)", nonBlank("--note"))
+    )
+  ).action((id: OrderId, options: RefundOptions) => runCommand(CliCore, refund(id, options), options))
 
-  withYes(withJson(
-    orders.command("mark-done")
-      .description("record an order as delivered by hand, e.g. one that needs attention (a failed one is charged again)")
-      .argument("<id>", "order id", positiveId("the order id", OrderId))
-      .option("--tx-id <id>", "transaction hash or reference of the manual delivery", nonBlank("--tx-id"))
-  )).action((id: OrderId, options: MarkDoneOptions) => runCommand(CliCore, markDone(id, options), options))
+  withYes(
+    withJson(
+      orders
+        .command("mark-done")
+        .description(
+          "record an order as delivered by hand, e.g. one that needs attention (a failed one is charged again)"
+        )
+        .argument("<id>", "order id", positiveId("the order id", OrderId))
+        .option("--tx-id <id>", "transaction hash or reference of the manual delivery", nonBlank("--tx-id"))
+    )
+  ).action((id: OrderId, options: MarkDoneOptions) => runCommand(CliCore, markDone(id, options), options))
 }

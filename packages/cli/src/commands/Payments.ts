@@ -54,7 +54,11 @@ const filterOf = (options: ListOptions) => {
   const status = options.unmatched === true ? "unresolved" : options.status
   return {
     ...pageOf(options),
-    ...(status === undefined ? {} : status === "assigned" ? { matchedBy: "operator" as const } : { status: status === "unresolved" ? UNRESOLVED : [status] as ReadonlyArray<PaymentStatus> }),
+    ...(status === undefined
+      ? {}
+      : status === "assigned"
+        ? { matchedBy: "operator" as const }
+        : { status: status === "unresolved" ? UNRESOLVED : ([status] as ReadonlyArray<PaymentStatus>) }),
     // Whole days in Tashkent time, both ends included.
     ...(options.from === undefined ? {} : { from: startOfTashkentDay(options.from) }),
     ...(options.to === undefined ? {} : { to: new Date(startOfTashkentDay(options.to).getTime() + DAY_MS) }),
@@ -64,7 +68,7 @@ const filterOf = (options: ListOptions) => {
 }
 
 const list = (options: ListOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (options.from !== undefined && options.to !== undefined && options.from > options.to) {
       return yield* new CliUsageError({ message: `--from ${options.from} is after --to ${options.to}.` })
     }
@@ -72,15 +76,20 @@ const list = (options: ListOptions) =>
     const unresolved = options.unmatched === true || options.status === "unresolved"
     return output(
       { items: page.items, total: page.total },
-      listing(["ID", "AMOUNT UZS", "CARD", "EXTERNAL ID", "STATUS", "TOPUP", "RECEIVED"], page.items.map(paymentRow), {
-        total: page.total,
-        offset: options.offset
-      }, unresolved ? "unresolved payments" : "payments")
+      listing(
+        ["ID", "AMOUNT UZS", "CARD", "EXTERNAL ID", "STATUS", "TOPUP", "RECEIVED"],
+        page.items.map(paymentRow),
+        {
+          total: page.total,
+          offset: options.offset
+        },
+        unresolved ? "unresolved payments" : "payments"
+      )
     )
   })
 
 const show = (id: PaymentId) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const payment = yield* (yield* Payments).find(id)
     return output(payment, paymentText(payment))
   })
@@ -91,13 +100,14 @@ interface AssignOptions extends CommonOptions {
 }
 
 const assign = (paymentId: PaymentId, topupId: TopupId, options: AssignOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const payments = yield* Payments
     const payment = yield* payments.find(paymentId)
     const topup = yield* (yield* TopupService).find(operator, topupId)
-    const difference = payment.amountUzs === topup.payableUzs
-      ? ""
-      : ` (the top-up's payable amount is ${formatUzs(topup.payableUzs)} UZS; the amount received is what gets credited)`
+    const difference =
+      payment.amountUzs === topup.payableUzs
+        ? ""
+        : ` (the top-up's payable amount is ${formatUzs(topup.payableUzs)} UZS; the amount received is what gets credited)`
     yield* confirm(
       `Assign payment #${payment.id} of ${formatUzs(payment.amountUzs)} UZS to top-up #${topup.id} (${topup.status}) ` +
         `and credit ${formatUzs(payment.amountUzs)} UZS to user #${topup.userId}${difference}?`,
@@ -114,32 +124,61 @@ const assign = (paymentId: PaymentId, topupId: TopupId, options: AssignOptions) 
 export const registerPayments = (program: Command): void => {
   const payments = program.command("payments").description("card payments reported by the bank relay")
 
-  withPage(withJson(
-    payments.command("list")
-      .description("list incoming payments, oldest first (--newest-first: as the panel lists them)")
-      .option("--unmatched", "only payments that wait for an operator (unmatched or ambiguous); the same as --status unresolved")
-      .addOption(choiceOption(
-        "--status <status>",
-        "only payments in this status; unresolved: unmatched or ambiguous; assigned: matched by an operator",
-        [...PaymentStatus.literals, "unresolved", "assigned"]
-      ).conflicts("unmatched"))
-      .addOption(new Option("--from <date>", "received on or after this day, YYYY-MM-DD (Tashkent time)").argParser(localDay("--from")))
-      .addOption(new Option("--to <date>", "received on or before this day, YYYY-MM-DD (Tashkent time)").argParser(localDay("--to")))
-      .addOption(new Option("--amount <uzs>", "only payments of exactly this many UZS").argParser(wholeNumber("--amount", 1)))
-      .option("--newest-first", "the latest payment first")
-  )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
+  withPage(
+    withJson(
+      payments
+        .command("list")
+        .description("list incoming payments, oldest first (--newest-first: as the panel lists them)")
+        .option(
+          "--unmatched",
+          "only payments that wait for an operator (unmatched or ambiguous); the same as --status unresolved"
+        )
+        .addOption(
+          choiceOption(
+            "--status <status>",
+            "only payments in this status; unresolved: unmatched or ambiguous; assigned: matched by an operator",
+            [...PaymentStatus.literals, "unresolved", "assigned"]
+          ).conflicts("unmatched")
+        )
+        .addOption(
+          new Option("--from <date>", "received on or after this day, YYYY-MM-DD (Tashkent time)").argParser(
+            localDay("--from")
+          )
+        )
+        .addOption(
+          new Option("--to <date>", "received on or before this day, YYYY-MM-DD (Tashkent time)").argParser(
+            localDay("--to")
+          )
+        )
+        .addOption(
+          new Option("--amount <uzs>", "only payments of exactly this many UZS").argParser(wholeNumber("--amount", 1))
+        )
+        .option("--newest-first", "the latest payment first")
+    )
+  ).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
-    payments.command("show").description("one payment in full").argument("<id>", "payment id", positiveId("the payment id", PaymentId))
+    payments
+      .command("show")
+      .description("one payment in full")
+      .argument("<id>", "payment id", positiveId("the payment id", PaymentId))
   ).action((id: PaymentId, options: CommonOptions) => runCommand(CliCore, show(id), options))
 
-  withYes(withJson(
-    payments.command("assign")
-      .description("resolve an unmatched, ambiguous or late payment: confirm this top-up with it and credit the amount received")
-      .argument("<payment_id>", "payment id", positiveId("the payment id", PaymentId))
-      .argument("<topup_id>", "top-up id (pending, review or expired)", positiveId("the top-up id", TopupId))
-      .option("--confirm-duplicate", "the user was credited this amount on a receipt alone, and you checked this payment is other money")
-  )).action((paymentId: PaymentId, topupId: TopupId, options: AssignOptions) =>
+  withYes(
+    withJson(
+      payments
+        .command("assign")
+        .description(
+          "resolve an unmatched, ambiguous or late payment: confirm this top-up with it and credit the amount received"
+        )
+        .argument("<payment_id>", "payment id", positiveId("the payment id", PaymentId))
+        .argument("<topup_id>", "top-up id (pending, review or expired)", positiveId("the top-up id", TopupId))
+        .option(
+          "--confirm-duplicate",
+          "the user was credited this amount on a receipt alone, and you checked this payment is other money"
+        )
+    )
+  ).action((paymentId: PaymentId, topupId: TopupId, options: AssignOptions) =>
     runCommand(CliCore, assign(paymentId, topupId, options), options)
   )
 }

@@ -20,7 +20,8 @@ import { choiceOption, type PageOptions, pageOf, withJson, withPage } from "./Co
  */
 
 const ton = (amount: bigint | null): string | null => (amount === null ? null : formatTon(amount))
-const short = (hash: string | null): string | null => (hash === null ? null : hash.length > 16 ? `${hash.slice(0, 16)}…` : hash)
+const short = (hash: string | null): string | null =>
+  hash === null ? null : hash.length > 16 ? `${hash.slice(0, 16)}…` : hash
 
 /** What the state means for the customer's money and goods. */
 export const deliveryText = (r: DirectPurchaseRecord): string => {
@@ -32,7 +33,11 @@ export const deliveryText = (r: DirectPurchaseRecord): string => {
     case "sent":
       return r.kind === "transfer" ? "payment sent" : "paid, awaiting delivery"
     case "done":
-      return r.kind === "transfer" ? "transferred" : deliveryOf(r) === "paid" ? "paid, delivery not confirmed (own evidence)" : "delivered"
+      return r.kind === "transfer"
+        ? "transferred"
+        : deliveryOf(r) === "paid"
+          ? "paid, delivery not confirmed (own evidence)"
+          : "delivered"
     case "failed":
       return "failed, nothing paid"
     case "unknown":
@@ -40,7 +45,18 @@ export const deliveryText = (r: DirectPurchaseRecord): string => {
   }
 }
 
-const HEADERS = ["ORDER ID", "KIND", "STATE", "DELIVERY", "RECIPIENT", "PAID TON", "FEE TON", "TX HASH", "REF#", "UPDATED"]
+const HEADERS = [
+  "ORDER ID",
+  "KIND",
+  "STATE",
+  "DELIVERY",
+  "RECIPIENT",
+  "PAID TON",
+  "FEE TON",
+  "TX HASH",
+  "REF#",
+  "UPDATED"
+]
 const row = (r: DirectPurchaseRecord) => [
   r.orderId,
   r.kind,
@@ -73,7 +89,10 @@ const recordText = (r: DirectPurchaseRecord): string =>
     ["Marketplace req", r.marketplaceReqId],
     ["Seqno", r.prepared?.seqno ?? null],
     ["Message hash", r.prepared?.externalHash ?? null],
-    [r.state === "done" ? "Evidence" : "Error", r.errorReason === null ? null : `${r.errorReason}: ${r.errorMessage ?? ""}`],
+    [
+      r.state === "done" ? "Evidence" : "Error",
+      r.errorReason === null ? null : `${r.errorReason}: ${r.errorMessage ?? ""}`
+    ],
     ["Attempts", r.attempts],
     ["Created", r.createdAt],
     ["Updated", r.updatedAt],
@@ -89,7 +108,7 @@ const OPEN: ReadonlyArray<DirectState> = ["pending", "sending", "sent", "unknown
 
 /** Every wallet payment, newest first, optionally of one state and one kind. */
 const list = (options: ListOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const filter = {
       ...(options.state === undefined ? {} : { state: options.state }),
       ...(options.kind === undefined ? {} : { kind: options.kind })
@@ -105,10 +124,11 @@ const list = (options: ListOptions) =>
     )
   })
 
-const notFound = (orderId: string) => new CliCommandError({ reason: "NotFound", message: `no wallet payment has order id ${orderId}` })
+const notFound = (orderId: string) =>
+  new CliCommandError({ reason: "NotFound", message: `no wallet payment has order id ${orderId}` })
 
 const show = (orderId: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // An order id belongs to its wallet, so several wallets (or one, over time) may have used it: newest first.
     const found = yield* (yield* DirectPurchaseHistory).byOrderId(orderId)
     if (found.length === 0) return yield* notFound(orderId)
@@ -121,7 +141,7 @@ interface ReconcileOptions extends CommonOptions {
 
 /** Settles open payments from what the chain (and the marketplace) say; never signs or sends anything. */
 const reconcile = (orderId: string | undefined, options: ReconcileOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const direct = yield* DirectPurchases
     const history = yield* DirectPurchaseHistory
     let before: ReadonlyArray<DirectPurchaseRecord>
@@ -135,19 +155,44 @@ const reconcile = (orderId: string | undefined, options: ReconcileOptions) =>
       after = yield* direct.reconcileOpen(options.limit)
     }
     const stateBefore = new Map(before.map((r) => [r.id, r.state]))
-    const changes = after.map((r) => ({ orderId: r.orderId, from: stateBefore.get(r.id) ?? r.state, to: r.state, record: r }))
+    const changes = after.map((r) => ({
+      orderId: r.orderId,
+      from: stateBefore.get(r.id) ?? r.state,
+      to: r.state,
+      record: r
+    }))
     const settled = changes.filter((c) => c.from !== c.to).length
     const stillOpen = after.filter((r) => r.state !== "done" && r.state !== "failed").length
-    const summary = after.length === 0
-      ? "Nothing to reconcile: no payment is open or unknown."
-      : `${after.length} checked, ${settled} settled, ${stillOpen} still open.`
-    const text = after.length === 0 ? summary : `${
-      table(
-        ["ORDER ID", "KIND", "BEFORE", "NOW", "DELIVERY", "PAID TON", "FEE TON", "TX HASH", "REF#"],
-        changes.map((c) => [c.orderId, c.record.kind, c.from, c.to, deliveryText(c.record), ton(c.record.payAmount ?? c.record.amount), ton(c.record.fee), short(c.record.txHash), c.record.ref])
-      )
-    }\n\n${summary}`
-    return output({ checked: after.length, settled, stillOpen, changes: changes.map(({ from, record, to }) => ({ from, to, record })) }, text)
+    const summary =
+      after.length === 0
+        ? "Nothing to reconcile: no payment is open or unknown."
+        : `${after.length} checked, ${settled} settled, ${stillOpen} still open.`
+    const text =
+      after.length === 0
+        ? summary
+        : `${table(
+            ["ORDER ID", "KIND", "BEFORE", "NOW", "DELIVERY", "PAID TON", "FEE TON", "TX HASH", "REF#"],
+            changes.map((c) => [
+              c.orderId,
+              c.record.kind,
+              c.from,
+              c.to,
+              deliveryText(c.record),
+              ton(c.record.payAmount ?? c.record.amount),
+              ton(c.record.fee),
+              short(c.record.txHash),
+              c.record.ref
+            ])
+          )}\n\n${summary}`
+    return output(
+      {
+        checked: after.length,
+        settled,
+        stillOpen,
+        changes: changes.map(({ from, record, to }) => ({ from, to, record }))
+      },
+      text
+    )
   })
 
 const limitOption = () =>
@@ -156,21 +201,26 @@ const limitOption = () =>
 export const registerPayouts = (program: Command): void => {
   const payouts = program.command("payouts").description("payments from customers' own wallets (direct purchases)")
 
-  withPage(withJson(
-    payouts.command("list")
-      .description("every wallet payment, newest first, with fee, tx hash, Ref# and delivery state")
-      .addOption(choiceOption("--state <state>", "only payments in this state", DirectState.literals))
-      .addOption(choiceOption("--kind <kind>", "only payments of this kind", DirectKind.literals))
-  )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
+  withPage(
+    withJson(
+      payouts
+        .command("list")
+        .description("every wallet payment, newest first, with fee, tx hash, Ref# and delivery state")
+        .addOption(choiceOption("--state <state>", "only payments in this state", DirectState.literals))
+        .addOption(choiceOption("--kind <kind>", "only payments of this kind", DirectKind.literals))
+    )
+  ).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
-    payouts.command("show")
+    payouts
+      .command("show")
       .description("one wallet payment, open or finished, by its order id")
       .argument("<order_id>", "the order id of the direct purchase", nonBlank("the order id"))
   ).action((orderId: string, options: CommonOptions) => runCommand(CliCore, show(orderId.trim()), options))
 
   withJson(
-    program.command("reconcile")
+    program
+      .command("reconcile")
       .description("check open wallet payments on chain and settle them (done or failed); never pays anything")
       .argument("[order_id]", "only this payment (default: every unknown or stale one)", nonBlank("the order id"))
       .addOption(limitOption())

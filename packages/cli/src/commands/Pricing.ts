@@ -19,13 +19,16 @@ const LABELS: ReadonlyArray<readonly [keyof Prices, string, string]> = [
 
 const pricesTable = (prices: Prices, previous?: Prices): string =>
   previous === undefined
-    ? table(["ITEM", "PRICE UZS"], LABELS.map(([key, , label]) => [label, formatUzs(prices[key])]))
+    ? table(
+        ["ITEM", "PRICE UZS"],
+        LABELS.map(([key, , label]) => [label, formatUzs(prices[key])])
+      )
     : table(
-      ["ITEM", "BEFORE UZS", "NOW UZS"],
-      LABELS.map(([key, , label]) => [label, formatUzs(previous[key]), formatUzs(prices[key])])
-    )
+        ["ITEM", "BEFORE UZS", "NOW UZS"],
+        LABELS.map(([key, , label]) => [label, formatUzs(previous[key]), formatUzs(prices[key])])
+      )
 
-const show = Effect.gen(function*() {
+const show = Effect.gen(function* () {
   const prices = yield* (yield* PricingService).get
   return output(prices, pricesTable(prices))
 })
@@ -40,7 +43,7 @@ interface SetOptions extends CommonOptions {
 
 /** Prices not given keep their current value; the four are written together, as the web panel does. */
 const set = (options: SetOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pricing = yield* PricingService
     const given: Partial<PricesInput> = {
       ...(options.star === undefined ? {} : { starPriceUzs: options.star }),
@@ -49,12 +52,15 @@ const set = (options: SetOptions) =>
       ...(options.premium12 === undefined ? {} : { premium12MonthUzs: options.premium12 })
     }
     if (Object.keys(given).length === 0) {
-      return yield* new CliUsageError({ message: "give at least one of --star, --premium-3, --premium-6, --premium-12." })
+      return yield* new CliUsageError({
+        message: "give at least one of --star, --premium-3, --premium-6, --premium-12."
+      })
     }
     const current = yield* pricing.get
     const next: PricesInput = { ...current, ...given }
-    const changes = LABELS.filter(([key]) => next[key] !== current[key])
-      .map(([key, , label]) => `${label}: ${formatUzs(current[key])} -> ${formatUzs(next[key])} UZS`)
+    const changes = LABELS.filter(([key]) => next[key] !== current[key]).map(
+      ([key, , label]) => `${label}: ${formatUzs(current[key])} -> ${formatUzs(next[key])} UZS`
+    )
     if (changes.length === 0) return output(current, `Prices unchanged.\n\n${pricesTable(current)}`)
     yield* confirm(`Change prices (${changes.join("; ")})? New orders are charged at these prices.`, {
       yes: options.yes === true,
@@ -70,8 +76,9 @@ const priceOption = (flag: string, label: string) =>
 export const registerPricing = (program: Command): void => {
   const pricing = program.command("pricing").description("the four operator-set prices")
 
-  withJson(pricing.command("show").description("current prices"))
-    .action((options: CommonOptions) => runCommand(CliCore, show, options))
+  withJson(pricing.command("show").description("current prices")).action((options: CommonOptions) =>
+    runCommand(CliCore, show, options)
+  )
 
   const setCommand = pricing.command("set").description("change prices; prices not given keep their value")
   for (const [, flag, label] of LABELS) setCommand.addOption(priceOption(flag, label))

@@ -21,7 +21,20 @@ interface ReportOptions extends CommonOptions {
 /** Nanoton as TON with up to 4 decimals, for the table (JSON and CSV keep exact nanoton). */
 const ton = (nano: bigint): string => (Number(nano) / 1e9).toFixed(4)
 
-const HEADERS = ["PERIOD", "RECEIVED", "BANK", "RECEIPT", "ADMIN API", "SPENT", "REFUNDS", "ADJUST", "OWED AT END", "TON SPENT", "TON/STAR", "MARGIN"]
+const HEADERS = [
+  "PERIOD",
+  "RECEIVED",
+  "BANK",
+  "RECEIPT",
+  "ADMIN API",
+  "SPENT",
+  "REFUNDS",
+  "ADJUST",
+  "OWED AT END",
+  "TON SPENT",
+  "TON/STAR",
+  "MARGIN"
+]
 
 const rowCells = (label: string, r: ReportRow) => [
   label,
@@ -39,7 +52,7 @@ const rowCells = (label: string, r: ReportRow) => [
 ]
 
 const report = (options: ReportOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const today = tashkentDay(new Date())
     const built = yield* (yield* Reports).build({
       period: options.period,
@@ -69,12 +82,17 @@ const report = (options: ReportOptions) =>
 
 export const registerReport = (program: Command): void => {
   withJson(
-    program.command("report")
+    program
+      .command("report")
       .description("money in, money out and what users are owed, per day, week or month (Tashkent time)")
       .addOption(choiceOption("--period <period>", "one row per", REPORT_PERIODS).default("day"))
       .addOption(new Option("--from <date>", "first day, YYYY-MM-DD (default: the 1st of this month)"))
       .addOption(new Option("--to <date>", "last day, YYYY-MM-DD (default: today)"))
-      .addOption(new Option("--ton-rate <uzs>", "UZS per 1 TON, for the margin").argParser(wholeNumber("--ton-rate", 1, 1_000_000_000)))
+      .addOption(
+        new Option("--ton-rate <uzs>", "UZS per 1 TON, for the margin").argParser(
+          wholeNumber("--ton-rate", 1, 1_000_000_000)
+        )
+      )
       .addOption(new Option("--csv", "print CSV (one line per period, then the total)").conflicts("json"))
   ).action((options: ReportOptions) => runCommand(CliCore, report(options), options))
 }

@@ -10,7 +10,8 @@ export const registerSandbox = (program: Command): void => {
   const sandbox = program.command("sandbox").description("tools of sandbox mode (no real money)")
 
   withJson(
-    sandbox.command("fund")
+    sandbox
+      .command("fund")
       .description(
         "send sandbox TON from the emulator's faucet to a wallet, to try the direct purchase endpoints by hand " +
           "(through the running server's faucet when one answers on PUBLIC_URL / PORT, with ADMIN_TOKEN; else into DATA_DIR)"

@@ -37,14 +37,19 @@ export interface RunningServer {
 }
 
 /** The resale server that answers, if any: at `PUBLIC_URL` when set, then on `127.0.0.1:PORT`. */
-export const runningServer = Effect.gen(function*() {
+export const runningServer = Effect.gen(function* () {
   const publicUrl = yield* Config.option(Config.String("PUBLIC_URL"))
   const port = yield* serverPort
   const candidates: Array<RunningServer> = [
-    ...Option.toArray(Option.map(Option.filter(publicUrl, (u) => u.trim() !== ""), (u) => {
-      const base = u.trim().replace(/\/+$/, "")
-      return { base, where: `at ${base}` }
-    })),
+    ...Option.toArray(
+      Option.map(
+        Option.filter(publicUrl, (u) => u.trim() !== ""),
+        (u) => {
+          const base = u.trim().replace(/\/+$/, "")
+          return { base, where: `at ${base}` }
+        }
+      )
+    ),
     { base: `http://127.0.0.1:${port}`, where: `on port ${port}` }
   ]
   for (const candidate of candidates) {
@@ -67,7 +72,10 @@ const post = (url: string, token: string, body: unknown) =>
         signal: AbortSignal.timeout(60_000)
       })
       const parsed = (await response.json().catch(() => ({}))) as unknown
-      return { status: response.status, body: typeof parsed === "object" && parsed !== null ? parsed as Record<string, unknown> : {} }
+      return {
+        status: response.status,
+        body: typeof parsed === "object" && parsed !== null ? (parsed as Record<string, unknown>) : {}
+      }
     },
     catch: (error) => unavailable(`the server at ${url} did not answer the funding request: ${String(error)}`)
   })
@@ -77,13 +85,16 @@ const reasons = (body: Record<string, unknown>): string => {
   const detail = body["detail"]
   if (!Array.isArray(detail)) return String(detail ?? "invalid request")
   return detail
-    .map((d: { loc?: ReadonlyArray<unknown>; msg?: unknown }) => `${(d.loc ?? []).slice(1).join(".") || "body"}: ${String(d.msg)}`)
+    .map(
+      (d: { loc?: ReadonlyArray<unknown>; msg?: unknown }) =>
+        `${(d.loc ?? []).slice(1).join(".") || "body"}: ${String(d.msg)}`
+    )
     .join("; ")
 }
 
 /** Funds `address` with `amount` TON (decimal text, sent as text so it stays exact) through the running server. */
 export const fundThroughServer = ({ base, where }: RunningServer, address: string, amount: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const token = yield* Config.option(Config.Redacted("ADMIN_TOKEN"))
     if (Option.isNone(token)) {
       return yield* unavailable(
@@ -101,14 +112,21 @@ export const fundThroughServer = ({ base, where }: RunningServer, address: strin
           network: String(answer.body["network"])
         } satisfies Funded
       case 401:
-        return yield* unavailable(`the server at ${base} refused the admin token: ADMIN_TOKEN is not the token it runs with`)
+        return yield* unavailable(
+          `the server at ${base} refused the admin token: ADMIN_TOKEN is not the token it runs with`
+        )
       case 404:
         return yield* unavailable(
           `the server at ${base} is not in sandbox mode, so it has no faucet: on mainnet and testnet nobody can make TON`
         )
       case 422:
-        return yield* new CliCommandError({ reason: "Invalid", message: `the server refused the request: ${reasons(answer.body)}` })
+        return yield* new CliCommandError({
+          reason: "Invalid",
+          message: `the server refused the request: ${reasons(answer.body)}`
+        })
       default:
-        return yield* unavailable(`the server at ${base} could not fund the wallet (HTTP ${answer.status}): ${String(answer.body["detail"] ?? "")}`)
+        return yield* unavailable(
+          `the server at ${base} could not fund the wallet (HTTP ${answer.status}): ${String(answer.body["detail"] ?? "")}`
+        )
     }
   })

@@ -17,27 +17,33 @@ export const SandboxLayer = Promise.resolve(Layer.empty)
  * written back; the server loads it at its next start.
  */
 const fundOffline = (address: string, amount: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (!(yield* sandboxMode)) {
       return yield* new CliCommandError({
         reason: "Unavailable",
-        message: "sandbox fund works only in sandbox mode (SANDBOX=true, or no TELEGRAM_BOT_TOKEN / DATABASE_URL): " +
+        message:
+          "sandbox fund works only in sandbox mode (SANDBOX=true, or no TELEGRAM_BOT_TOKEN / DATABASE_URL): " +
           "on mainnet and testnet nobody can make TON"
       })
     }
     const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-    return yield* Effect.gen(function*() {
+    return yield* Effect.gen(function* () {
       const funding = yield* makeSandboxFunding
       const to = yield* funding.parseAddress(address)
       const nano = nanotonFromDecimal(amount)
       const balance = yield* funding.fund(to, nano)
-      return { address: to, funded: formatTon(nano), balance: formatTon(balance), network: funding.network } satisfies Funded
+      return {
+        address: to,
+        funded: formatTon(nano),
+        balance: formatTon(balance),
+        network: funding.network
+      } satisfies Funded
     }).pipe(Effect.provide(SandboxFaucet.layerLocal.pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))))
   })
 
 /** Through the running server's faucet when one answers (it owns the chain), else into the state file. */
 export const fund = (address: string, amount: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const server = yield* runningServer
     const funded = Option.isSome(server)
       ? yield* fundThroughServer(server.value, address, amount)

@@ -29,8 +29,7 @@ const ticketHeader = (t: Ticket): string =>
     ["Updated", t.updatedAt]
   ])
 
-const messageText = (m: TicketMessage): string =>
-  `--- #${m.id} ${m.author} at ${formatDate(m.createdAt)}\n${m.body}`
+const messageText = (m: TicketMessage): string => `--- #${m.id} ${m.author} at ${formatDate(m.createdAt)}\n${m.body}`
 
 interface ListOptions extends CommonOptions, PageOptions {
   readonly status?: TicketStatus
@@ -38,7 +37,7 @@ interface ListOptions extends CommonOptions, PageOptions {
 }
 
 const list = (options: ListOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const userId = yield* resolveOptionalUser(options.user)
     const page = yield* (yield* TicketService).list({
       ...pageOf(options),
@@ -47,15 +46,20 @@ const list = (options: ListOptions) =>
     })
     return output(
       { items: page.items, total: page.total },
-      listing(["ID", "USER", "STATUS", "NEEDS ANSWER", "SUBJECT", "UPDATED"], page.items.map(ticketRow), {
-        total: page.total,
-        offset: options.offset
-      }, "tickets")
+      listing(
+        ["ID", "USER", "STATUS", "NEEDS ANSWER", "SUBJECT", "UPDATED"],
+        page.items.map(ticketRow),
+        {
+          total: page.total,
+          offset: options.offset
+        },
+        "tickets"
+      )
     )
   })
 
 const show = (id: TicketId) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const detail = yield* (yield* TicketService).detail(operator, id)
     return output(detail, [ticketHeader(detail.ticket), "", ...detail.messages.map(messageText)].join("\n"))
   })
@@ -65,13 +69,13 @@ interface ReplyOptions extends CommonOptions {
 }
 
 const reply = (id: TicketId, options: ReplyOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const message = yield* (yield* TicketService).answer(id, options.body)
     return output(message, `Answer #${message.id} added to ticket #${message.ticketId}; the user is notified.`)
   })
 
 const move = (id: TicketId, to: "close" | "reopen") =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const tickets = yield* TicketService
     const ticket = to === "close" ? yield* tickets.close(id) : yield* tickets.reopen(id)
     return output(ticket, `Ticket #${ticket.id} is ${ticket.status}.`)
@@ -82,26 +86,33 @@ const ticketId = positiveId("the ticket id", TicketId)
 export const registerTickets = (program: Command): void => {
   const tickets = program.command("tickets").description("support tickets")
 
-  withPage(withJson(
-    tickets.command("list")
-      .description("list tickets, most recently updated first")
-      .addOption(choiceOption("--status <status>", "only tickets in this status", TicketStatus.literals))
-      .option("--user <user>", "only this user's tickets (id or @username)", userRef)
-  )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
-
-  withJson(tickets.command("show").description("a ticket with all its messages").argument("<id>", "ticket id", ticketId))
-    .action((id: TicketId, options: CommonOptions) => runCommand(CliCore, show(id), options))
+  withPage(
+    withJson(
+      tickets
+        .command("list")
+        .description("list tickets, most recently updated first")
+        .addOption(choiceOption("--status <status>", "only tickets in this status", TicketStatus.literals))
+        .option("--user <user>", "only this user's tickets (id or @username)", userRef)
+    )
+  ).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
-    tickets.command("reply")
+    tickets.command("show").description("a ticket with all its messages").argument("<id>", "ticket id", ticketId)
+  ).action((id: TicketId, options: CommonOptions) => runCommand(CliCore, show(id), options))
+
+  withJson(
+    tickets
+      .command("reply")
       .description("answer a ticket as the operator")
       .argument("<id>", "ticket id", ticketId)
       .requiredOption("--body <text>", "the answer", nonBlank("--body"))
   ).action((id: TicketId, options: ReplyOptions) => runCommand(CliCore, reply(id, options), options))
 
-  withJson(tickets.command("close").description("close an open ticket").argument("<id>", "ticket id", ticketId))
-    .action((id: TicketId, options: CommonOptions) => runCommand(CliCore, move(id, "close"), options))
+  withJson(tickets.command("close").description("close an open ticket").argument("<id>", "ticket id", ticketId)).action(
+    (id: TicketId, options: CommonOptions) => runCommand(CliCore, move(id, "close"), options)
+  )
 
-  withJson(tickets.command("reopen").description("reopen a closed ticket").argument("<id>", "ticket id", ticketId))
-    .action((id: TicketId, options: CommonOptions) => runCommand(CliCore, move(id, "reopen"), options))
+  withJson(
+    tickets.command("reopen").description("reopen a closed ticket").argument("<id>", "ticket id", ticketId)
+  ).action((id: TicketId, options: CommonOptions) => runCommand(CliCore, move(id, "reopen"), options))
 }

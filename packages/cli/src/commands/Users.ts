@@ -24,7 +24,14 @@ const userFields = (u: User, balance: number): string =>
     ["Created", u.createdAt]
   ])
 
-const entryRow = (e: LedgerEntry) => [e.id, formatSignedUzs(e.amount), formatUzs(e.balanceAfter), `${e.cause}:${e.causeId}`, e.note, e.createdAt]
+const entryRow = (e: LedgerEntry) => [
+  e.id,
+  formatSignedUzs(e.amount),
+  formatUzs(e.balanceAfter),
+  `${e.cause}:${e.causeId}`,
+  e.note,
+  e.createdAt
+]
 const ENTRY_HEADERS = ["ENTRY", "AMOUNT UZS", "BALANCE UZS", "CAUSE", "NOTE", "AT"]
 
 interface ListOptions extends CommonOptions, PageOptions {
@@ -32,18 +39,28 @@ interface ListOptions extends CommonOptions, PageOptions {
 }
 
 const list = (options: ListOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const balances = yield* Balances
     const page = yield* (yield* Accounts).list({
       ...pageOf(options),
       ...(options.search === undefined ? {} : { search: options.search })
     })
-    const items = yield* Effect.forEach(page.items, (user) => Effect.map(balances.balance(user.id), (balanceUzs) => ({ ...user, balanceUzs })))
+    const items = yield* Effect.forEach(page.items, (user) =>
+      Effect.map(balances.balance(user.id), (balanceUzs) => ({ ...user, balanceUzs }))
+    )
     return output(
       { items, total: page.total },
       listing(
         ["ID", "USERNAME", "TELEGRAM ID", "BALANCE UZS", "TIER", "API KEY", "CREATED"],
-        items.map((u) => [u.id, u.username === null ? null : `@${u.username}`, u.telegramId, formatUzs(u.balanceUzs), u.tier, u.hasApiKey ? "yes" : "", u.createdAt]),
+        items.map((u) => [
+          u.id,
+          u.username === null ? null : `@${u.username}`,
+          u.telegramId,
+          formatUzs(u.balanceUzs),
+          u.tier,
+          u.hasApiKey ? "yes" : "",
+          u.createdAt
+        ]),
         { total: page.total, offset: options.offset },
         "users"
       )
@@ -55,14 +72,15 @@ interface ShowOptions extends CommonOptions {
 }
 
 const show = (ref: UserRef, options: ShowOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const balances = yield* Balances
     const user = yield* resolveUser(ref)
     const balanceUzs = yield* balances.balance(user.id)
     const entries = yield* balances.entries(user.id, { offset: 0, limit: options.entries })
-    const history = entries.items.length === 0
-      ? "No ledger entries."
-      : `Latest ${entries.items.length} of ${entries.total} ledger entries:\n${table(ENTRY_HEADERS, entries.items.map(entryRow))}`
+    const history =
+      entries.items.length === 0
+        ? "No ledger entries."
+        : `Latest ${entries.items.length} of ${entries.total} ledger entries:\n${table(ENTRY_HEADERS, entries.items.map(entryRow))}`
     return output(
       { user, balanceUzs, entries: entries.items, totalEntries: entries.total },
       `${userFields(user, balanceUzs)}\n\n${history}`
@@ -77,7 +95,7 @@ interface AdjustOptions extends CommonOptions {
 }
 
 const adjust = (ref: UserRef, options: AdjustOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const balances = yield* Balances
     const user = yield* resolveUser(ref)
     // The key makes the adjustment idempotent: running the printed command again moves nothing twice.
@@ -89,7 +107,12 @@ const adjust = (ref: UserRef, options: AdjustOptions) =>
         `(balance ${formatUzs(before)} UZS) for "${options.reason.trim()}"?`,
       { yes: options.yes === true, action: `adjust the balance of user ${userLabel(user)}` }
     )
-    const { created, entry } = yield* balances.adjust({ userId: user.id, amount: options.amount, reason: options.reason, key })
+    const { created, entry } = yield* balances.adjust({
+      userId: user.id,
+      amount: options.amount,
+      reason: options.reason,
+      key
+    })
     const text = created
       ? `Ledger entry #${entry.id}: ${formatSignedUzs(entry.amount)} UZS; balance of ${userLabel(user)} is now ${formatUzs(entry.balanceAfter)} UZS.\nIdempotency key: ${key}`
       : `Key ${key} was already used by ledger entry #${entry.id} (${formatSignedUzs(entry.amount)} UZS); nothing moved.`
@@ -101,7 +124,7 @@ interface RotateOptions extends CommonOptions {
 }
 
 const rotateKey = (ref: UserRef, options: RotateOptions) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const accounts = yield* Accounts
     const user = yield* resolveUser(ref)
     if (user.hasApiKey) {
@@ -122,31 +145,49 @@ const rotateKey = (ref: UserRef, options: RotateOptions) =>
 export const registerUsers = (program: Command): void => {
   const users = program.command("users").description("user accounts, balances and API keys")
 
-  withPage(withJson(
-    users.command("list")
-      .description("list users with their balances, newest first")
-      .option("--search <text>", "username or first name contains this text")
-  )).action((options: ListOptions) => runCommand(CliCore, list(options), options))
+  withPage(
+    withJson(
+      users
+        .command("list")
+        .description("list users with their balances, newest first")
+        .option("--search <text>", "username or first name contains this text")
+    )
+  ).action((options: ListOptions) => runCommand(CliCore, list(options), options))
 
   withJson(
-    users.command("show")
+    users
+      .command("show")
       .description("a user with balance and latest ledger entries")
       .argument("<user>", "user id or @username", userRef)
-      .addOption(new Option("--entries <n>", "ledger entries to show, 1-100").argParser(wholeNumber("--entries", 1, 100)).default(10))
+      .addOption(
+        new Option("--entries <n>", "ledger entries to show, 1-100")
+          .argParser(wholeNumber("--entries", 1, 100))
+          .default(10)
+      )
   ).action((ref: UserRef, options: ShowOptions) => runCommand(CliCore, show(ref, options), options))
 
-  withYes(withJson(
-    users.command("adjust")
-      .description("correct a balance with a new ledger entry (never an edit); negative amounts debit")
-      .argument("<user>", "user id or @username", userRef)
-      .requiredOption("--amount <uzs>", "signed so'm, e.g. 50000 or -20000", signedUzs)
-      .requiredOption("--reason <text>", "why; kept on the entry and shown to the user", nonBlank("--reason"))
-      .option("--key <key>", "idempotency key; reuse it to retry safely (default: a new one, printed)", nonBlank("--key"))
-  )).action((ref: UserRef, options: AdjustOptions) => runCommand(CliCore, adjust(ref, options), options))
+  withYes(
+    withJson(
+      users
+        .command("adjust")
+        .description("correct a balance with a new ledger entry (never an edit); negative amounts debit")
+        .argument("<user>", "user id or @username", userRef)
+        .requiredOption("--amount <uzs>", "signed so'm, e.g. 50000 or -20000", signedUzs)
+        .requiredOption("--reason <text>", "why; kept on the entry and shown to the user", nonBlank("--reason"))
+        .option(
+          "--key <key>",
+          "idempotency key; reuse it to retry safely (default: a new one, printed)",
+          nonBlank("--key")
+        )
+    )
+  ).action((ref: UserRef, options: AdjustOptions) => runCommand(CliCore, adjust(ref, options), options))
 
-  withYes(withJson(
-    users.command("rotate-key")
-      .description("issue a new API key (the old one stops working) and print it once")
-      .argument("<user>", "user id or @username", userRef)
-  )).action((ref: UserRef, options: RotateOptions) => runCommand(CliCore, rotateKey(ref, options), options))
+  withYes(
+    withJson(
+      users
+        .command("rotate-key")
+        .description("issue a new API key (the old one stops working) and print it once")
+        .argument("<user>", "user id or @username", userRef)
+    )
+  ).action((ref: UserRef, options: RotateOptions) => runCommand(CliCore, rotateKey(ref, options), options))
 }

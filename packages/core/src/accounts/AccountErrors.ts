@@ -18,7 +18,7 @@ export class TierUpgradeInvalid extends Schema.TaggedError<TierUpgradeInvalid>()
 }) {}
 
 /** The user's daily info-lookup quota is used up. */
-export class InfoLookupQuotaExceeded extends Schema.TaggedError<InfoLookupQuotaExceeded>()(
-  "InfoLookupQuotaExceeded",
-  { limit: Schema.Int, day: Schema.String }
-) {}
+export class InfoLookupQuotaExceeded extends Schema.TaggedError<InfoLookupQuotaExceeded>()("InfoLookupQuotaExceeded", {
+  limit: Schema.Int,
+  day: Schema.String
+}) {}

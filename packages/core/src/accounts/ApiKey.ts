@@ -6,9 +6,8 @@ export const API_KEY_PREFIX = "rk_"
 const API_KEY_SHAPE = /^rk_[A-Za-z0-9_-]{43}$/
 
 /** A new clear API key: `rk_` + base64url of 32 random bytes (43 characters). */
-export const generateApiKey: Effect.Effect<Redacted.Redacted<string>> = Effect.map(
-  randomToken(32),
-  (token) => Redacted.make(`${API_KEY_PREFIX}${token}`, { label: "ApiKey" })
+export const generateApiKey: Effect.Effect<Redacted.Redacted<string>> = Effect.map(randomToken(32), (token) =>
+  Redacted.make(`${API_KEY_PREFIX}${token}`, { label: "ApiKey" })
 )
 
 /** Whether the text has the shape of one of our keys (checked before hashing). */

@@ -14,23 +14,29 @@ export interface RecipientInfoResult {
  * The paid info lookup of the API: one lookup is counted against the caller's daily quota first
  * (a caller over quota asks the marketplace nothing), then the marketplace is asked who the username is.
  */
-export class RecipientInfo extends Context.Service<RecipientInfo, {
-  readonly lookup: (userId: UserId, username: string) => Effect.Effect<
-    RecipientInfoResult,
-    UserNotFound | InfoLookupQuotaExceeded | MarketplaceError
-  >
-}>()("core/accounts/RecipientInfo") {
+export class RecipientInfo extends Context.Service<
+  RecipientInfo,
+  {
+    readonly lookup: (
+      userId: UserId,
+      username: string
+    ) => Effect.Effect<RecipientInfoResult, UserNotFound | InfoLookupQuotaExceeded | MarketplaceError>
+  }
+>()("core/accounts/RecipientInfo") {
   static readonly layer = Layer.effect(
     RecipientInfo,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const accounts = yield* Accounts
       const marketplace = yield* Marketplace
 
-      const lookup = Effect.fn("RecipientInfo.lookup")(function*(userId: UserId, username: string) {
+      const lookup = Effect.fn("RecipientInfo.lookup")(function* (userId: UserId, username: string) {
         const usage = yield* accounts.takeInfoLookup(userId)
         const recipient = yield* marketplace.lookupRecipient("stars", username).pipe(
           Effect.map(Option.some),
-          Effect.catchIf((e) => e.reason === "RecipientNotFound", () => Effect.succeed(Option.none<Recipient>()))
+          Effect.catchIf(
+            (e) => e.reason === "RecipientNotFound",
+            () => Effect.succeed(Option.none<Recipient>())
+          )
         )
         return { usage, recipient } satisfies RecipientInfoResult
       })

@@ -5,7 +5,10 @@ import { addMillis } from "../Time.ts"
 import { AccountCapReached, type AccountCapReason } from "./AccountCapReached.ts"
 import { AccountCaps, type AccountCapsShape, CAP_WINDOW_MS } from "./CapSettings.ts"
 
-const daily: Record<CappedAction, { readonly reason: AccountCapReason; readonly limit: (caps: AccountCapsShape) => number }> = {
+const daily: Record<
+  CappedAction,
+  { readonly reason: AccountCapReason; readonly limit: (caps: AccountCapsShape) => number }
+> = {
   "topup.create": { reason: "TopupsPerDay", limit: (c) => c.topupsPerDay },
   "topup.cancel": { reason: "CancelsPerDay", limit: (c) => c.cancelsPerDay },
   "receipt.upload": { reason: "UploadsPerDay", limit: (c) => c.uploadsPerDay },
@@ -16,7 +19,11 @@ const daily: Record<CappedAction, { readonly reason: AccountCapReason; readonly 
  * Fails `AccountCapReached` when `userId` did `action` as many times as its daily cap allows within
  * the last 24 hours. Reads only: `takeDaily` is the check that counts.
  */
-export const checkDaily = Effect.fn("AccountCaps.checkDaily")(function*(userId: UserId, action: CappedAction, now: Date) {
+export const checkDaily = Effect.fn("AccountCaps.checkDaily")(function* (
+  userId: UserId,
+  action: CappedAction,
+  now: Date
+) {
   const activity = yield* AccountActivity
   const rule = daily[action]
   const limit = rule.limit(yield* AccountCaps)
@@ -34,7 +41,11 @@ export const checkDaily = Effect.fn("AccountCaps.checkDaily")(function*(userId: 
  * Inside the transaction of the capped write: locks the account's capped writes, checks the daily
  * cap and records the action. A rolled-back write takes its record with it.
  */
-export const takeDaily = Effect.fn("AccountCaps.takeDaily")(function*(userId: UserId, action: CappedAction, now: Date) {
+export const takeDaily = Effect.fn("AccountCaps.takeDaily")(function* (
+  userId: UserId,
+  action: CappedAction,
+  now: Date
+) {
   const activity = yield* AccountActivity
   yield* activity.lock(userId)
   yield* checkDaily(userId, action, now)

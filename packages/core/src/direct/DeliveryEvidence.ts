@@ -21,10 +21,20 @@ export const deliveryOf = (record: Pick<DirectPurchaseRecord, "errorReason">): D
 /** The evidence text, or undefined when this order's own evidence does not prove the payment. */
 export const paidEvidence = (record: DirectPurchaseRecord, state: DeliveryState): string | undefined => {
   const { payAmount, payTo, prepared, ref, txHash } = record
-  if (state._tag === "Delivered" || state.confirm !== "accepted" || txHash === null || payTo === null || payAmount === null || ref === null || prepared === null) {
+  if (
+    state._tag === "Delivered" ||
+    state.confirm !== "accepted" ||
+    txHash === null ||
+    payTo === null ||
+    payAmount === null ||
+    ref === null ||
+    prepared === null
+  ) {
     return undefined
   }
   const why = state._tag === "Unattributable" ? state.why : `the marketplace still says "${state.mode}"`
-  return `Paid to the marketplace: tx ${txHash} sent ${formatTon(payAmount)} TON to ${payTo} with Ref#${ref}, ` +
+  return (
+    `Paid to the marketplace: tx ${txHash} sent ${formatTon(payAmount)} TON to ${payTo} with Ref#${ref}, ` +
     `and it accepted the signed message; delivery not confirmed (${why})`
+  )
 }

@@ -34,7 +34,7 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryDeps) => {
   /** One look at the marketplace: true when delivered (the record is then `done`). */
-  const checkOnce = Effect.fn("DirectDelivery.checkOnce")(function*(
+  const checkOnce = Effect.fn("DirectDelivery.checkOnce")(function* (
     record: DirectPurchaseRecord,
     extra: { readonly boc?: string; readonly payer?: PayerAccount; readonly settleOnEvidence?: boolean } = {}
   ) {
@@ -43,7 +43,14 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
     const state = yield* marketplace.confirm({ kind, reqId: record.marketplaceReqId, ref: record.ref, ...extra })
     const at = yield* now
     if (state._tag === "Delivered") {
-      yield* records.transition(record.id, ["sent", "unknown"], "done", { completedAt: at, errorReason: null, errorMessage: null }, at)
+      yield* records
+        .transition(
+          record.id,
+          ["sent", "unknown"],
+          "done",
+          { completedAt: at, errorReason: null, errorMessage: null },
+          at
+        )
         .pipe(Effect.orDie)
       return true
     }
@@ -51,19 +58,27 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
     if (state._tag === "Pending" && !extra.settleOnEvidence) return false
     const evidence = paidEvidence(record, state)
     if (evidence === undefined) return false
-    yield* records.transition(record.id, ["sent", "unknown"], "done", {
-      completedAt: at,
-      errorReason: DELIVERY_UNCONFIRMED,
-      errorMessage: evidence
-    }, at).pipe(Effect.orDie)
-    yield* Effect.logWarning("direct purchase settled as paid on its own evidence; the marketplace did not confirm its delivery").pipe(
-      Effect.annotateLogs({ orderId: record.id, txHash: record.txHash ?? "", ref: record.ref })
-    )
+    yield* records
+      .transition(
+        record.id,
+        ["sent", "unknown"],
+        "done",
+        {
+          completedAt: at,
+          errorReason: DELIVERY_UNCONFIRMED,
+          errorMessage: evidence
+        },
+        at
+      )
+      .pipe(Effect.orDie)
+    yield* Effect.logWarning(
+      "direct purchase settled as paid on its own evidence; the marketplace did not confirm its delivery"
+    ).pipe(Effect.annotateLogs({ orderId: record.id, txHash: record.txHash ?? "", ref: record.ref }))
     return true
   })
 
   /** Waits for delivery of a `sent` (paid) purchase; `unknown` + MarketplaceTimeout when it does not come in time. */
-  const deliver = Effect.fn("DirectDelivery.deliver")(function*(
+  const deliver = Effect.fn("DirectDelivery.deliver")(function* (
     record: DirectPurchaseRecord,
     prepared: PreparedTransfer,
     payer: PayerAccount
@@ -91,7 +106,14 @@ export const makeDirectDelivery = ({ marketplace, records, settings }: DeliveryD
       outcome: "Paid",
       ...(lastReason === undefined ? {} : { marketplaceReason: lastReason })
     })
-    yield* records.transition(record.id, ["sent"], "unknown", { errorReason: error.reason, errorMessage: error.message }, yield* now)
+    yield* records
+      .transition(
+        record.id,
+        ["sent"],
+        "unknown",
+        { errorReason: error.reason, errorMessage: error.message },
+        yield* now
+      )
       .pipe(Effect.orDie)
     yield* Effect.logWarning("direct purchase paid, delivery unconfirmed").pipe(
       Effect.annotateLogs({ orderId: record.orderId, txHash: record.txHash ?? "" })

@@ -41,14 +41,15 @@ export const isReplay = (record: DirectPurchaseRecord, fresh: NewDirectPurchase,
 
 export const makeOrderIds = ({ reconcile, records, settings }: OrderIdDeps) => {
   /** Claims the wallet's order id: Run with a pending record, or Done with the finished one to answer. */
-  const begin = Effect.fn("DirectOrderIds.begin")(function*(fresh: NewDirectPurchase) {
+  const begin = Effect.fn("DirectOrderIds.begin")(function* (fresh: NewDirectPurchase) {
     for (let round = 0; round < 3; round++) {
       const now = yield* Clock.currentTimeMillis
       const claimed = yield* records.claim(fresh, new Date(now))
       if (claimed._tag === "Claimed") return { _tag: "Run", record: claimed.record } satisfies Begun
       const existing = yield* reconcile(claimed.record)
       if (existing.state !== "done" && existing.state !== "failed") return yield* orderPending(fresh.orderId)
-      if (isReplay(existing, fresh, now, settings.replayWithin)) return { _tag: "Done", record: existing } satisfies Begun
+      if (isReplay(existing, fresh, now, settings.replayWithin))
+        return { _tag: "Done", record: existing } satisfies Begun
       if (existing.state === "done" && !settings.reuseFinishedIds) {
         return yield* new DirectPurchaseError({
           reason: "OrderIdReused",

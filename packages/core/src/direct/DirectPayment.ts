@@ -14,7 +14,11 @@ import {
   type TransferStatus,
   type Wallet
 } from "../ports/Blockchain.ts"
-import type { DirectPurchasePatch, DirectPurchaseRecord, DirectPurchaseRecords } from "../ports/DirectPurchaseRecords.ts"
+import type {
+  DirectPurchasePatch,
+  DirectPurchaseRecord,
+  DirectPurchaseRecords
+} from "../ports/DirectPurchaseRecords.ts"
 import type { DirectState } from "./DirectPurchase.ts"
 import { DirectPurchaseError } from "./DirectPurchaseError.ts"
 import type { DirectSettingsShape } from "./DirectSettings.ts"
@@ -35,14 +39,25 @@ export const failOrder = (
   error: DirectPurchaseError,
   patch: DirectPurchasePatch = {}
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // Reconciliation may have settled a record it took for abandoned (nothing signed): it is final already.
-    yield* records.transition(record.id, from, "failed", {
-      ...patch,
-      errorReason: error.reason,
-      errorMessage: error.message,
-      completedAt: yield* now
-    }, yield* now).pipe(Effect.catchTag("DirectRecordConflict", () => Effect.void), Effect.orDie)
+    yield* records
+      .transition(
+        record.id,
+        from,
+        "failed",
+        {
+          ...patch,
+          errorReason: error.reason,
+          errorMessage: error.message,
+          completedAt: yield* now
+        },
+        yield* now
+      )
+      .pipe(
+        Effect.catchTag("DirectRecordConflict", () => Effect.void),
+        Effect.orDie
+      )
     return yield* new DirectPurchaseError({
       reason: error.reason,
       message: error.message,
@@ -60,7 +75,8 @@ export const takenOver = (record: DirectPurchaseRecord) =>
   Effect.fail(
     new DirectPurchaseError({
       reason: "TransferFailed",
-      message: "The order waited too long before paying and was closed as abandoned; nothing was paid, repeat the request",
+      message:
+        "The order waited too long before paying and was closed as abandoned; nothing was paid, repeat the request",
       orderId: record.orderId,
       outcome: "NotPaid"
     })
@@ -75,9 +91,15 @@ const prepareFailure = (error: BlockchainError): DirectPurchaseError => {
     case "InvalidAmount":
       return new DirectPurchaseError({ reason: "InvalidRequest", message: error.message })
     case "InvalidPayload":
-      return new DirectPurchaseError({ reason: "MarketplaceRejected", message: "The marketplace sent a payment message that cannot be signed" })
+      return new DirectPurchaseError({
+        reason: "MarketplaceRejected",
+        message: "The marketplace sent a payment message that cannot be signed"
+      })
     case "Busy":
-      return new DirectPurchaseError({ reason: "OrderPending", message: "Another payment from this wallet is still in flight; retry when it has finished" })
+      return new DirectPurchaseError({
+        reason: "OrderPending",
+        message: "Another payment from this wallet is still in flight; retry when it has finished"
+      })
     case "Overloaded":
       return new DirectPurchaseError({ reason: "ServiceBusy", message: error.message })
     case "Frozen":
@@ -96,20 +118,24 @@ const prepareFailure = (error: BlockchainError): DirectPurchaseError => {
 const notPaid = (status: Extract<TransferStatus, { _tag: "Failed" | "Expired" }>): DirectPurchaseError =>
   status._tag === "Expired"
     ? new DirectPurchaseError({
-      reason: "TransferFailed",
-      message: "The transfer expired before the network executed it; nothing was paid, the order may be retried"
-    })
+        reason: "TransferFailed",
+        message: "The transfer expired before the network executed it; nothing was paid, the order may be retried"
+      })
     : status.reason === "SkippedAction"
-    ? new DirectPurchaseError({
-      reason: "InsufficientFunds",
-      message: "The wallet ran the transfer but skipped it for lack of funds; only the network fee was charged"
-    })
-    : status.reason === "Superseded"
-    ? new DirectPurchaseError({
-      reason: "TransferFailed",
-      message: "Another message of this wallet used the same seqno (was the phrase used elsewhere at the same time?); nothing was paid"
-    })
-    : new DirectPurchaseError({ reason: "TransferFailed", message: `The transfer did not execute (${status.reason}); nothing was paid` })
+      ? new DirectPurchaseError({
+          reason: "InsufficientFunds",
+          message: "The wallet ran the transfer but skipped it for lack of funds; only the network fee was charged"
+        })
+      : status.reason === "Superseded"
+        ? new DirectPurchaseError({
+            reason: "TransferFailed",
+            message:
+              "Another message of this wallet used the same seqno (was the phrase used elsewhere at the same time?); nothing was paid"
+          })
+        : new DirectPurchaseError({
+            reason: "TransferFailed",
+            message: `The transfer did not execute (${status.reason}); nothing was paid`
+          })
 
 export interface Paid {
   readonly record: DirectPurchaseRecord
@@ -122,7 +148,7 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
    * answer, so the same BOC goes out again while nothing is seen (always safe: one seqno, one execution).
    */
   const watch = (prepared: PreparedTransfer, deadline: number, resend: boolean) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       let again = resend
       while (true) {
         const status = yield* Effect.result(chain.confirm(prepared))
@@ -141,24 +167,37 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
    * (paid on chain, the marketplace still has to deliver). Failures leave the record `failed` (nothing
    * paid) or `unknown` (outcome open) and say which in `outcome`. Run it uninterruptibly.
    */
-  const pay = Effect.fn("DirectPayment.pay")(function*(
+  const pay = Effect.fn("DirectPayment.pay")(function* (
     record: DirectPurchaseRecord,
     wallet: Wallet,
     request: TransferRequest,
     finalState: "done" | "sent"
   ) {
     const orderId = record.orderId
-    const locked = yield* records.transition(record.id, ["pending"], "sending", {
-      lock: true,
-      payTo: request.to,
-      payAmount: request.amount
-    }, yield* now).pipe(Effect.result)
+    const locked = yield* records
+      .transition(
+        record.id,
+        ["pending"],
+        "sending",
+        {
+          lock: true,
+          payTo: request.to,
+          payAmount: request.amount
+        },
+        yield* now
+      )
+      .pipe(Effect.result)
     if (Result.isFailure(locked)) {
       if (locked.failure._tag === "DirectRecordConflict") return yield* takenOver(record)
-      return yield* failOrder(records, record, ["pending"], new DirectPurchaseError({
-        reason: "OrderPending",
-        message: "Another payment from this wallet is still in flight; retry when it has finished"
-      }))
+      return yield* failOrder(
+        records,
+        record,
+        ["pending"],
+        new DirectPurchaseError({
+          reason: "OrderPending",
+          message: "Another payment from this wallet is still in flight; retry when it has finished"
+        })
+      )
     }
     const prepared = yield* Effect.result(chain.prepareTransfer(wallet, request))
     if (Result.isFailure(prepared)) {
@@ -171,7 +210,8 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
       Effect.annotateLogs({ orderId, wallet: message.wallet, seqno: message.seqno, externalHash: message.externalHash })
     )
     const sent = yield* Effect.result(chain.send(message))
-    if (Result.isSuccess(sent)) yield* records.transition(record.id, ["sending"], "sent", {}, yield* now).pipe(Effect.orDie)
+    if (Result.isSuccess(sent))
+      yield* records.transition(record.id, ["sending"], "sent", {}, yield* now).pipe(Effect.orDie)
     else {
       yield* Effect.logWarning("direct payment send had no clean answer; looking for it on chain").pipe(
         Effect.annotateLogs({ orderId, reason: sent.failure.reason })
@@ -186,10 +226,18 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
         orderId,
         outcome: "Unknown"
       })
-      yield* records.transition(record.id, ["sending", "sent"], "unknown", {
-        errorReason: error.reason,
-        errorMessage: error.message
-      }, yield* now).pipe(Effect.orDie)
+      yield* records
+        .transition(
+          record.id,
+          ["sending", "sent"],
+          "unknown",
+          {
+            errorReason: error.reason,
+            errorMessage: error.message
+          },
+          yield* now
+        )
+        .pipe(Effect.orDie)
       return yield* error
     }
     if (verdict._tag !== "Confirmed") {
@@ -198,12 +246,20 @@ export const makeDirectPayment = ({ chain, records, settings }: PaymentDeps) => 
       })
     }
     const at = yield* now
-    const paid = yield* records.transition(record.id, ["sending", "sent"], finalState, {
-      txHash: verdict.txHash,
-      fee: verdict.fee,
-      lock: false,
-      ...(finalState === "done" ? { completedAt: at } : {})
-    }, at).pipe(Effect.orDie)
+    const paid = yield* records
+      .transition(
+        record.id,
+        ["sending", "sent"],
+        finalState,
+        {
+          txHash: verdict.txHash,
+          fee: verdict.fee,
+          lock: false,
+          ...(finalState === "done" ? { completedAt: at } : {})
+        },
+        at
+      )
+      .pipe(Effect.orDie)
     yield* Effect.logInfo("direct payment confirmed on chain").pipe(
       Effect.annotateLogs({ orderId, txHash: verdict.txHash, fee: String(verdict.fee) })
     )

@@ -39,10 +39,14 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 
 const walletFailure = (error: BlockchainError): DirectPurchaseError =>
   error.reason === "NetworkError" || error.reason === "Timeout"
-    ? new DirectPurchaseError({ reason: "TransferFailed", message: `The blockchain could not be reached: ${error.message}`, outcome: "NotPaid" })
+    ? new DirectPurchaseError({
+        reason: "TransferFailed",
+        message: `The blockchain could not be reached: ${error.message}`,
+        outcome: "NotPaid"
+      })
     : error.reason === "Overloaded"
-    ? new DirectPurchaseError({ reason: "ServiceBusy", message: error.message, outcome: "NotPaid" })
-    : new DirectPurchaseError({ reason: "WalletInvalid", message: error.message })
+      ? new DirectPurchaseError({ reason: "ServiceBusy", message: error.message, outcome: "NotPaid" })
+      : new DirectPurchaseError({ reason: "WalletInvalid", message: error.message })
 
 /** The default wallet a new user is shown: the current standard (W5), unless one was asked for. */
 const NEW_WALLET_VERSION: WalletVersion = "v5r1"
@@ -70,29 +74,32 @@ export const receiptOf = (record: DirectPurchaseRecord): DirectReceipt => {
   }
 }
 
-export class DirectPurchases extends Context.Service<DirectPurchases, {
-  readonly network: "mainnet" | "testnet" | "sandbox"
-  readonly buyStars: (request: StarsPurchase) => Order
-  readonly buyPremium: (request: PremiumPurchase) => Order
-  /** /coin/buy: TON to a Telegram account through the marketplace. */
-  readonly buyTonTopup: (request: TonTopupPurchase) => Order
-  /** /coin/transfer: wallet to wallet, with an optional text comment. */
-  readonly transfer: (request: TonTransfer) => Order
-  /** /balance: the funded wallet of a phrase. */
-  readonly walletInfo: (request: WalletInfoRequest) => Effect.Effect<WalletInfo, DirectPurchaseError>
-  /** Settles the open orders under an order id (of any wallet: for operators); the records afterwards. */
-  readonly reconcile: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
-  /** Settles up to `limit` open orders (`unknown`, or in flight and stale): for the worker and the CLI. */
-  readonly reconcileOpen: (limit: number) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
-  /** The latest order of a wallet under an order id. */
-  readonly find: (walletAddress: string, orderId: string) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
-  /** Every record under an order id, of any wallet, newest first: for operators. */
-  readonly findByOrderId: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
-}>()("core/direct/DirectPurchases") {
+export class DirectPurchases extends Context.Service<
+  DirectPurchases,
+  {
+    readonly network: "mainnet" | "testnet" | "sandbox"
+    readonly buyStars: (request: StarsPurchase) => Order
+    readonly buyPremium: (request: PremiumPurchase) => Order
+    /** /coin/buy: TON to a Telegram account through the marketplace. */
+    readonly buyTonTopup: (request: TonTopupPurchase) => Order
+    /** /coin/transfer: wallet to wallet, with an optional text comment. */
+    readonly transfer: (request: TonTransfer) => Order
+    /** /balance: the funded wallet of a phrase. */
+    readonly walletInfo: (request: WalletInfoRequest) => Effect.Effect<WalletInfo, DirectPurchaseError>
+    /** Settles the open orders under an order id (of any wallet: for operators); the records afterwards. */
+    readonly reconcile: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
+    /** Settles up to `limit` open orders (`unknown`, or in flight and stale): for the worker and the CLI. */
+    readonly reconcileOpen: (limit: number) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
+    /** The latest order of a wallet under an order id. */
+    readonly find: (walletAddress: string, orderId: string) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+    /** Every record under an order id, of any wallet, newest first: for operators. */
+    readonly findByOrderId: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
+  }
+>()("core/direct/DirectPurchases") {
   /** Needs Blockchain, Marketplace, DirectPurchaseRecords and PayerAccounts; DirectSettings has defaults. */
   static readonly layer = Layer.effect(
     DirectPurchases,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const chain = yield* Blockchain
       const marketplace = yield* Marketplace
       const records = yield* DirectPurchaseRecords
@@ -117,21 +124,28 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
       const execute = (
         kind: DirectKind,
         common: DirectCommon,
-        fields: { readonly recipient: string; readonly amount: Nanoton | null; readonly units: number | null; readonly comment: string | null },
+        fields: {
+          readonly recipient: string
+          readonly amount: Nanoton | null
+          readonly units: number | null
+          readonly comment: string | null
+        },
         run: (record: DirectPurchaseRecord, wallet: Wallet) => Effect.Effect<DirectPurchaseRecord, DirectPurchaseError>
       ): Order =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const started = yield* Clock.currentTimeMillis
           const wallet = yield* resolve(common.seed, common.walletVersion)
           const orderId = common.orderId ?? (yield* newOrderId)
-          const fingerprint = yield* sha256Hex(JSON.stringify([
-            kind,
-            wallet.address,
-            fields.recipient,
-            fields.amount === null ? null : String(fields.amount),
-            fields.units,
-            fields.comment
-          ]))
+          const fingerprint = yield* sha256Hex(
+            JSON.stringify([
+              kind,
+              wallet.address,
+              fields.recipient,
+              fields.amount === null ? null : String(fields.amount),
+              fields.units,
+              fields.comment
+            ])
+          )
           const begun = yield* orderIds.begin({
             orderId,
             kind,
@@ -142,65 +156,112 @@ export class DirectPurchases extends Context.Service<DirectPurchases, {
             ...fields
           })
           if (begun._tag === "Done") {
-            yield* Effect.logInfo("direct order repeated: stored result, nothing paid").pipe(Effect.annotateLogs({ orderId }))
+            yield* Effect.logInfo("direct order repeated: stored result, nothing paid").pipe(
+              Effect.annotateLogs({ orderId })
+            )
             return receiptOf(begun.record)
           }
           yield* Effect.logInfo("direct order started").pipe(
             Effect.annotateLogs({ orderId, kind, wallet: wallet.address, version: wallet.version })
           )
           const running = yield* Effect.forkIn(Effect.uninterruptible(run(begun.record, wallet)), background)
-          const left = Math.max(0, started + Duration.toMillis(settings.answerWithin) - (yield* Clock.currentTimeMillis))
+          const left = Math.max(
+            0,
+            started + Duration.toMillis(settings.answerWithin) - (yield* Clock.currentTimeMillis)
+          )
           const done = yield* Fiber.join(running).pipe(Effect.timeoutOption(left))
           if (Option.isNone(done)) {
-            yield* Effect.logInfo("direct order still running at the answer deadline").pipe(Effect.annotateLogs({ orderId }))
+            yield* Effect.logInfo("direct order still running at the answer deadline").pipe(
+              Effect.annotateLogs({ orderId })
+            )
             return yield* orderPending(orderId)
           }
           return receiptOf(done.value)
         })
 
-      const buyStars = Effect.fn("DirectPurchases.buyStars")(function*(request: StarsPurchase) {
-        return yield* execute("stars", request, { recipient: request.username, amount: null, units: request.quantity, comment: null }, (record, wallet) =>
-          purchase(record, wallet, 0n, (payer) => marketplace.quoteStars({ username: request.username, quantity: request.quantity, payer })))
+      const buyStars = Effect.fn("DirectPurchases.buyStars")(function* (request: StarsPurchase) {
+        return yield* execute(
+          "stars",
+          request,
+          { recipient: request.username, amount: null, units: request.quantity, comment: null },
+          (record, wallet) =>
+            purchase(record, wallet, 0n, (payer) =>
+              marketplace.quoteStars({ username: request.username, quantity: request.quantity, payer })
+            )
+        )
       })
 
-      const buyPremium = Effect.fn("DirectPurchases.buyPremium")(function*(request: PremiumPurchase) {
-        return yield* execute("premium", request, { recipient: request.username, amount: null, units: request.months, comment: null }, (record, wallet) =>
-          purchase(record, wallet, 0n, (payer) => marketplace.quotePremium({ username: request.username, months: request.months, payer })))
+      const buyPremium = Effect.fn("DirectPurchases.buyPremium")(function* (request: PremiumPurchase) {
+        return yield* execute(
+          "premium",
+          request,
+          { recipient: request.username, amount: null, units: request.months, comment: null },
+          (record, wallet) =>
+            purchase(record, wallet, 0n, (payer) =>
+              marketplace.quotePremium({ username: request.username, months: request.months, payer })
+            )
+        )
       })
 
-      const buyTonTopup = Effect.fn("DirectPurchases.buyTonTopup")(function*(request: TonTopupPurchase) {
-        return yield* execute("ton_topup", request, { recipient: request.username, amount: request.amount, units: null, comment: null }, (record, wallet) =>
-          purchase(record, wallet, request.amount, (payer) => marketplace.quoteTonTopup({ username: request.username, amount: request.amount, payer })))
+      const buyTonTopup = Effect.fn("DirectPurchases.buyTonTopup")(function* (request: TonTopupPurchase) {
+        return yield* execute(
+          "ton_topup",
+          request,
+          { recipient: request.username, amount: request.amount, units: null, comment: null },
+          (record, wallet) =>
+            purchase(record, wallet, request.amount, (payer) =>
+              marketplace.quoteTonTopup({ username: request.username, amount: request.amount, payer })
+            )
+        )
       })
 
-      const transfer = Effect.fn("DirectPurchases.transfer")(function*(request: TonTransfer) {
+      const transfer = Effect.fn("DirectPurchases.transfer")(function* (request: TonTransfer) {
         // Still a field check (DESIGN §8): before the phrase is touched.
-        const to = yield* chain.parseAddress(request.to).pipe(
-          Effect.mapError(() => new DirectPurchaseError({ reason: "InvalidRequest", message: "to is not a valid TON address" }))
-        )
+        const to = yield* chain
+          .parseAddress(request.to)
+          .pipe(
+            Effect.mapError(
+              () => new DirectPurchaseError({ reason: "InvalidRequest", message: "to is not a valid TON address" })
+            )
+          )
         const comment = request.comment ?? null
-        return yield* execute("transfer", request, { recipient: to, amount: request.amount, units: null, comment }, (record, wallet) =>
-          Effect.map(
-            pay(record, wallet, { to, amount: request.amount, ...(comment === null ? {} : { comment }) }, "done"),
-            (paid) => paid.record
-          ))
+        return yield* execute(
+          "transfer",
+          request,
+          { recipient: to, amount: request.amount, units: null, comment },
+          (record, wallet) =>
+            Effect.map(
+              pay(record, wallet, { to, amount: request.amount, ...(comment === null ? {} : { comment }) }, "done"),
+              (paid) => paid.record
+            )
+        )
       })
 
-      const walletInfo = Effect.fn("DirectPurchases.walletInfo")(function*(request: WalletInfoRequest) {
-        const found = yield* chain.resolveWallet(request.seed, request.walletVersion === undefined ? {} : { version: request.walletVersion }).pipe(
-          Effect.map((wallet) => ({ _tag: "Found", wallet }) as const),
-          Effect.catchIf(
-            (e) => e.reason === "WalletNotFound" && e.addresses !== undefined && e.addresses.length > 0,
-            (e) => Effect.succeed({ _tag: "Fresh", addresses: e.addresses ?? [] } as const)
-          ),
-          Effect.mapError(walletFailure)
-        )
+      const walletInfo = Effect.fn("DirectPurchases.walletInfo")(function* (request: WalletInfoRequest) {
+        const found = yield* chain
+          .resolveWallet(request.seed, request.walletVersion === undefined ? {} : { version: request.walletVersion })
+          .pipe(
+            Effect.map((wallet) => ({ _tag: "Found", wallet }) as const),
+            Effect.catchIf(
+              (e) => e.reason === "WalletNotFound" && e.addresses !== undefined && e.addresses.length > 0,
+              (e) => Effect.succeed({ _tag: "Fresh", addresses: e.addresses ?? [] } as const)
+            ),
+            Effect.mapError(walletFailure)
+          )
         if (found._tag === "Found") {
           const w = found.wallet
-          return { address: w.address, version: w.version, status: w.status, balance: w.balance, network: chain.network } satisfies WalletInfo
+          return {
+            address: w.address,
+            version: w.version,
+            status: w.status,
+            balance: w.balance,
+            network: chain.network
+          } satisfies WalletInfo
         }
         // A phrase never funded: where to send the first TON (either version works; wallets show W5 today).
-        const shown = found.addresses.find((a) => a.version === (request.walletVersion ?? NEW_WALLET_VERSION)) ?? found.addresses[0]!
+        const shown =
+          found.addresses.find((a) => a.version === (request.walletVersion ?? NEW_WALLET_VERSION)) ??
+          found.addresses[0]!
         return {
           address: shown.address,
           version: shown.version,

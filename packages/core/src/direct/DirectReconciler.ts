@@ -6,7 +6,11 @@
  */
 import { Clock, Duration, Effect, Option, Result } from "effect"
 import type { Blockchain } from "../ports/Blockchain.ts"
-import type { DirectPurchasePatch, DirectPurchaseRecord, DirectPurchaseRecords } from "../ports/DirectPurchaseRecords.ts"
+import type {
+  DirectPurchasePatch,
+  DirectPurchaseRecord,
+  DirectPurchaseRecords
+} from "../ports/DirectPurchaseRecords.ts"
 import type { Marketplace } from "../ports/Marketplace.ts"
 import { makeDirectDelivery, purchaseKind } from "./DirectDelivery.ts"
 import type { DirectState } from "./DirectPurchase.ts"
@@ -27,7 +31,7 @@ export const makeDirectReconciler = (deps: ReconcilerDeps) => {
 
   /** Moves the record on if it is still in `from`; a record someone else moved meanwhile is read again. */
   const move = (record: DirectPurchaseRecord, to: DirectState, patch: DirectPurchasePatch) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const at = yield* now
       const moved = yield* Effect.result(records.transition(record.id, [record.state], to, patch, at))
       if (Result.isSuccess(moved)) return moved.success
@@ -45,11 +49,13 @@ export const makeDirectReconciler = (deps: ReconcilerDeps) => {
     record.updatedAt.getTime() <= at.getTime() - Duration.toMillis(settings.staleAfter)
 
   /** One attempt to settle `record`; returns it as it is afterwards. */
-  const reconcileRecord = Effect.fn("DirectReconciler.reconcileRecord")(function*(record: DirectPurchaseRecord) {
+  const reconcileRecord = Effect.fn("DirectReconciler.reconcileRecord")(function* (record: DirectPurchaseRecord) {
     if (record.state === "done" || record.state === "failed") return record
     // A live request is still working on it: leave it alone.
     if (record.state !== "unknown" && !isStale(record, yield* now)) return record
-    yield* Effect.logInfo("reconciling direct order").pipe(Effect.annotateLogs({ orderId: record.orderId, state: record.state }))
+    yield* Effect.logInfo("reconciling direct order").pipe(
+      Effect.annotateLogs({ orderId: record.orderId, state: record.state })
+    )
 
     if (record.prepared === null) {
       // Nothing was ever signed, so nothing can have been paid.
@@ -68,18 +74,21 @@ export const makeDirectReconciler = (deps: ReconcilerDeps) => {
       const verdict = status.success
       switch (verdict._tag) {
         case "Pending":
-          return current.state === "unknown" ? current : yield* move(current, "unknown", {
-            errorReason: "TransferFailed",
-            errorMessage: "The payment's outcome is not known yet; it is looked up on chain again later"
-          })
+          return current.state === "unknown"
+            ? current
+            : yield* move(current, "unknown", {
+                errorReason: "TransferFailed",
+                errorMessage: "The payment's outcome is not known yet; it is looked up on chain again later"
+              })
         case "Failed":
         case "Expired":
           yield* cancelInvoice(current)
           return yield* move(current, "failed", {
             errorReason: "TransferFailed",
-            errorMessage: verdict._tag === "Expired"
-              ? "The payment expired before the network executed it; nothing was paid"
-              : `The payment did not execute (${verdict.reason}); nothing was paid`,
+            errorMessage:
+              verdict._tag === "Expired"
+                ? "The payment expired before the network executed it; nothing was paid"
+                : `The payment did not execute (${verdict.reason}); nothing was paid`,
             ...(verdict._tag === "Failed" && verdict.txHash !== undefined ? { txHash: verdict.txHash } : {}),
             completedAt: yield* now
           })
@@ -95,26 +104,30 @@ export const makeDirectReconciler = (deps: ReconcilerDeps) => {
     }
 
     // Past its live wait: its own evidence settles it (the signed message is reported again if needed).
-    const delivered = yield* Effect.result(delivery.checkOnce(current, {
-      settleOnEvidence: true,
-      ...(current.prepared === null ? {} : { boc: current.prepared.boc })
-    }))
+    const delivered = yield* Effect.result(
+      delivery.checkOnce(current, {
+        settleOnEvidence: true,
+        ...(current.prepared === null ? {} : { boc: current.prepared.boc })
+      })
+    )
     if (Result.isSuccess(delivered) && delivered.success) {
       return Option.getOrElse(yield* records.find(current.id), () => current)
     }
-    return current.state === "unknown" ? current : yield* move(current, "unknown", {
-      errorReason: "MarketplaceTimeout",
-      errorMessage: `Paid on chain (tx ${current.txHash ?? "?"}); the marketplace has not confirmed delivery yet`
-    })
+    return current.state === "unknown"
+      ? current
+      : yield* move(current, "unknown", {
+          errorReason: "MarketplaceTimeout",
+          errorMessage: `Paid on chain (tx ${current.txHash ?? "?"}); the marketplace has not confirmed delivery yet`
+        })
   })
 
   /** Reconciles every record under an order id (of any wallet: operators name orders by id); newest first. */
-  const reconcile = Effect.fn("DirectReconciler.reconcile")(function*(orderId: string) {
+  const reconcile = Effect.fn("DirectReconciler.reconcile")(function* (orderId: string) {
     return yield* Effect.forEach(yield* records.findByOrderId(orderId), reconcileRecord)
   })
 
   /** Every open order due for a look (worker / CLI), oldest first. */
-  const reconcileOpen = Effect.fn("DirectReconciler.reconcileOpen")(function*(limit: number) {
+  const reconcileOpen = Effect.fn("DirectReconciler.reconcileOpen")(function* (limit: number) {
     const at = yield* now
     const open = yield* records.listUnresolved(new Date(at.getTime() - Duration.toMillis(settings.staleAfter)), limit)
     return yield* Effect.forEach(open, reconcileRecord)

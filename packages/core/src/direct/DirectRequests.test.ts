@@ -35,12 +35,23 @@ describe("DirectRequests", () => {
     assert.strictEqual(Redacted.value(stars.seed), words12)
     assert.strictEqual(reasonOf(parseStars({ username: "someone", amount: 49 })), "AmountBelowMinimum")
     assert.strictEqual(reasonOf(parseStars({ username: "someone", amount: 1_000_001 })), "AmountAboveMaximum")
-    assert.strictEqual(reasonOf(parseStars({ username: "so me", amount: 10 })), "InvalidRequest", "username before amount")
-    assert.strictEqual(reasonOf(parseStars({ username: "@someone", amount: 10 })), "AmountBelowMinimum", "a leading @ is accepted, as bots send it")
+    assert.strictEqual(
+      reasonOf(parseStars({ username: "so me", amount: 10 })),
+      "InvalidRequest",
+      "username before amount"
+    )
+    assert.strictEqual(
+      reasonOf(parseStars({ username: "@someone", amount: 10 })),
+      "AmountBelowMinimum",
+      "a leading @ is accepted, as bots send it"
+    )
     assert.strictEqual(reasonOf(parsePremium({ username: "someone", duration: 6, seed: words12 })), "InvalidRequest")
     assert.strictEqual(reasonOf(parsePremium({ username: "someone", duration: 6, seed: words24 })), "ok")
     assert.strictEqual(reasonOf(parseTonTopup({ username: "someone", amount: 2.5, seed: words24 })), "InvalidRequest")
-    assert.strictEqual(reasonOf(parseTonTopup({ username: "someone", amount: 2, seed: words24, wallet_version: "W5" })), "ok")
+    assert.strictEqual(
+      reasonOf(parseTonTopup({ username: "someone", amount: 2, seed: words24, wallet_version: "W5" })),
+      "ok"
+    )
   })
 
   it("never lets the phrase into a comment or an order id, and never echoes a field's value", () => {

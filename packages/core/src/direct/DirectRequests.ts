@@ -34,19 +34,30 @@ const absent = (value: unknown) => value === undefined || value === null
 
 /** Words of a phrase the way wallets split it: any whitespace or commas, case-insensitive. */
 export const phraseWords = (text: string): ReadonlyArray<string> =>
-  text.normalize("NFKD").toLowerCase().split(/[\s,]+/).filter((w) => w.length > 0)
+  text
+    .normalize("NFKD")
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((w) => w.length > 0)
 
 /** True when `text` contains the phrase's words in order (whatever separates them). */
 export const containsPhrase = (text: string, words: ReadonlyArray<string>): boolean => {
   if (words.length === 0) return false
-  const tokens = text.normalize("NFKD").toLowerCase().split(/[^a-z]+/).filter((w) => w.length > 0)
+  const tokens = text
+    .normalize("NFKD")
+    .toLowerCase()
+    .split(/[^a-z]+/)
+    .filter((w) => w.length > 0)
   for (let i = 0; i + words.length <= tokens.length; i++) {
     if (words.every((w, j) => tokens[i + j] === w)) return true
   }
   return false
 }
 
-const seedOf = (fields: Fields, counts: ReadonlyArray<number>): Parsed<{ seed: Redacted.Redacted<string>; words: ReadonlyArray<string> }> => {
+const seedOf = (
+  fields: Fields,
+  counts: ReadonlyArray<number>
+): Parsed<{ seed: Redacted.Redacted<string>; words: ReadonlyArray<string> }> => {
   const raw = fields["seed"]
   if (absent(raw) || raw === "") return invalidRequest("seed is required: the wallet's mnemonic phrase")
   if (typeof raw !== "string") return invalidRequest("seed must be a string of words separated by spaces")
@@ -77,7 +88,10 @@ const versionOf = (fields: Fields): Parsed<WalletVersion | undefined> => {
   return invalidRequest("wallet_version must be v4r2 or v5r1")
 }
 
-const commonOf = (fields: Fields, counts: ReadonlyArray<number>): Parsed<DirectCommon & { words: ReadonlyArray<string> }> => {
+const commonOf = (
+  fields: Fields,
+  counts: ReadonlyArray<number>
+): Parsed<DirectCommon & { words: ReadonlyArray<string> }> => {
   const seed = seedOf(fields, counts)
   if (seed instanceof DirectPurchaseError) return seed
   const orderId = orderIdOf(fields, seed.words)
@@ -122,18 +136,19 @@ const tonNumber = (n: number): NanotonParseError | Nanoton => {
  */
 const tonOf = (raw: unknown, field: string): Parsed<Nanoton> => {
   if (absent(raw) || raw === "") return invalidRequest(`${field} is required`)
-  const parsed = typeof raw === "number"
-    ? tonNumber(raw)
-    : typeof raw === "string"
-    ? parseNanoton(raw)
-    : new NanotonParseError({ reason: "Malformed", message: "" })
+  const parsed =
+    typeof raw === "number"
+      ? tonNumber(raw)
+      : typeof raw === "string"
+        ? parseNanoton(raw)
+        : new NanotonParseError({ reason: "Malformed", message: "" })
   if (parsed instanceof NanotonParseError) {
     return invalidRequest(
       parsed.reason === "TooManyDecimals"
         ? `${field} has more than 9 decimals`
         : parsed.reason === "TooLarge"
-        ? `${field} is too large`
-        : `${field} must be a positive number of TON`
+          ? `${field} is too large`
+          : `${field} must be a positive number of TON`
     )
   }
   if (parsed <= 0n) return invalidRequest(`${field} must be greater than 0`)
@@ -153,10 +168,16 @@ export const parseStars = (fields: Fields): Parsed<StarsPurchase> => {
   const quantity = wholeNumber(raw)
   if (quantity === undefined) return invalidRequest("amount must be a whole number of stars")
   if (quantity < STARS_MIN) {
-    return new DirectPurchaseError({ reason: "AmountBelowMinimum", message: `amount must be at least ${STARS_MIN} stars` })
+    return new DirectPurchaseError({
+      reason: "AmountBelowMinimum",
+      message: `amount must be at least ${STARS_MIN} stars`
+    })
   }
   if (quantity > STARS_MAX) {
-    return new DirectPurchaseError({ reason: "AmountAboveMaximum", message: `amount must be at most ${STARS_MAX} stars` })
+    return new DirectPurchaseError({
+      reason: "AmountAboveMaximum",
+      message: `amount must be at most ${STARS_MAX} stars`
+    })
   }
   const common = commonOf(fields, [12, 24])
   if (common instanceof DirectPurchaseError) return common
@@ -169,7 +190,8 @@ export const parsePremium = (fields: Fields): Parsed<PremiumPurchase> => {
   const raw = fields["duration"] ?? fields["months"]
   if (absent(raw) || raw === "") return invalidRequest("duration is required: 3, 6 or 12 months")
   const months = wholeNumber(raw)
-  if (months === undefined || !PREMIUM_MONTHS.includes(months)) return invalidRequest("duration must be 3, 6 or 12 months")
+  if (months === undefined || !PREMIUM_MONTHS.includes(months))
+    return invalidRequest("duration must be 3, 6 or 12 months")
   const common = commonOf(fields, [24])
   if (common instanceof DirectPurchaseError) return common
   return { ...withoutWords(common), username, months: months as PremiumMonths }
@@ -180,7 +202,11 @@ export const parseTonTopup = (fields: Fields): Parsed<TonTopupPurchase> => {
   if (username instanceof DirectPurchaseError) return username
   const amount = tonOf(fields["amount"], "amount")
   if (amount instanceof DirectPurchaseError) return amount
-  if (amount % NANOTON_PER_TON !== 0n || amount < TOPUP_MIN_TON * NANOTON_PER_TON || amount > TOPUP_MAX_TON * NANOTON_PER_TON) {
+  if (
+    amount % NANOTON_PER_TON !== 0n ||
+    amount < TOPUP_MIN_TON * NANOTON_PER_TON ||
+    amount > TOPUP_MAX_TON * NANOTON_PER_TON
+  ) {
     return invalidRequest(`amount must be a whole number of TON from ${TOPUP_MIN_TON} to ${TOPUP_MAX_TON}`)
   }
   const common = commonOf(fields, [12, 24])

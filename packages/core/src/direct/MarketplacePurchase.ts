@@ -29,26 +29,44 @@ const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
 export const marketplaceFailure = (error: MarketplaceError): DirectPurchaseError =>
   error.reason === "Timeout"
     ? new DirectPurchaseError({
-      reason: "MarketplaceTimeout",
-      message: `The marketplace did not answer in time; nothing was paid: ${error.message}`,
-      marketplaceReason: error.reason
-    })
+        reason: "MarketplaceTimeout",
+        message: `The marketplace did not answer in time; nothing was paid: ${error.message}`,
+        marketplaceReason: error.reason
+      })
     : error.reason === "SessionBusy"
-    // the marketplace's sessions are all buying for others: like a busy service, retry shortly
-    ? new DirectPurchaseError({ reason: "ServiceBusy", message: error.message, outcome: "NotPaid", marketplaceReason: error.reason })
-    : new DirectPurchaseError({ reason: "MarketplaceRejected", message: error.message, marketplaceReason: error.reason })
+      ? // the marketplace's sessions are all buying for others: like a busy service, retry shortly
+        new DirectPurchaseError({
+          reason: "ServiceBusy",
+          message: error.message,
+          outcome: "NotPaid",
+          marketplaceReason: error.reason
+        })
+      : new DirectPurchaseError({
+          reason: "MarketplaceRejected",
+          message: error.message,
+          marketplaceReason: error.reason
+        })
 
 export const makeMarketplacePurchase = ({ chain, marketplace, payers, records, settings }: PurchaseDeps) => {
   const payment = makeDirectPayment({ chain, records, settings })
   const delivery = makeDirectDelivery({ marketplace, records, settings })
 
-  const fundsFor = (record: DirectPurchaseRecord, wallet: Wallet, amount: bigint): Effect.Effect<void, DirectPurchaseError> =>
-    Effect.gen(function*() {
+  const fundsFor = (
+    record: DirectPurchaseRecord,
+    wallet: Wallet,
+    amount: bigint
+  ): Effect.Effect<void, DirectPurchaseError> =>
+    Effect.gen(function* () {
       if (wallet.balance >= amount + settings.feeReserve) return
-      return yield* failOrder(records, record, ["pending"], new DirectPurchaseError({
-        reason: "InsufficientFunds",
-        message: `The wallet holds ${formatTon(wallet.balance)} TON, not enough for ${formatTon(amount)} TON plus network fees`
-      }))
+      return yield* failOrder(
+        records,
+        record,
+        ["pending"],
+        new DirectPurchaseError({
+          reason: "InsufficientFunds",
+          message: `The wallet holds ${formatTon(wallet.balance)} TON, not enough for ${formatTon(amount)} TON plus network fees`
+        })
+      )
     })
 
   /** Quote, store the invoice, pay it exactly once, wait for delivery; the record as it ends (`done`). */
@@ -58,27 +76,45 @@ export const makeMarketplacePurchase = ({ chain, marketplace, payers, records, s
     needs: bigint,
     quote: (payer: PayerAccount) => Effect.Effect<PaymentRequest, MarketplaceError>
   ): Effect.Effect<DirectPurchaseRecord, DirectPurchaseError> =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* fundsFor(record, wallet, needs)
       const payer = yield* payers.describe(wallet)
       const quoted = yield* Effect.result(quote(payer))
-      if (quoted._tag === "Failure") return yield* failOrder(records, record, ["pending"], marketplaceFailure(quoted.failure))
+      if (quoted._tag === "Failure")
+        return yield* failOrder(records, record, ["pending"], marketplaceFailure(quoted.failure))
       const invoice = quoted.success
       const cancel = marketplace.cancel(invoice.kind, invoice.reqId).pipe(Effect.ignore)
-      const withInvoice = yield* records.transition(record.id, ["pending"], "pending", {
-        marketplaceReqId: invoice.reqId,
-        ref: invoice.ref
-      }, yield* now).pipe(Effect.catchTags({
-        DirectRecordConflict: () => Effect.andThen(cancel, takenOver(record)),
-        DirectWalletBusy: (e) => Effect.die(e) // no lock is taken here
-      }))
+      const withInvoice = yield* records
+        .transition(
+          record.id,
+          ["pending"],
+          "pending",
+          {
+            marketplaceReqId: invoice.reqId,
+            ref: invoice.ref
+          },
+          yield* now
+        )
+        .pipe(
+          Effect.catchTags({
+            DirectRecordConflict: () => Effect.andThen(cancel, takenOver(record)),
+            DirectWalletBusy: (e) => Effect.die(e) // no lock is taken here
+          })
+        )
       yield* fundsFor(withInvoice, wallet, invoice.amount).pipe(Effect.tapError(() => cancel))
-      const paid = yield* payment.pay(withInvoice, wallet, {
-        to: invoice.address,
-        amount: invoice.amount,
-        payload: invoice.payload,
-        validUntil: invoice.validUntil
-      }, "sent").pipe(Effect.tapError((e) => e.outcome === "NotPaid" ? cancel : Effect.void))
+      const paid = yield* payment
+        .pay(
+          withInvoice,
+          wallet,
+          {
+            to: invoice.address,
+            amount: invoice.amount,
+            payload: invoice.payload,
+            validUntil: invoice.validUntil
+          },
+          "sent"
+        )
+        .pipe(Effect.tapError((e) => (e.outcome === "NotPaid" ? cancel : Effect.void)))
       yield* delivery.deliver(paid.record, paid.prepared, payer)
       return yield* records.find(record.id).pipe(Effect.map(Option.getOrThrow))
     })

@@ -7,15 +7,18 @@ import { GiftSender, type GiftSenderError, type StarGift } from "../ports/GiftSe
  * them (the GiftPictures port): the one way the roots read the catalogue (they never hold the ports
  * themselves; sending goes through the order use cases).
  */
-export class Gifts extends Context.Service<Gifts, {
-  readonly catalogue: Effect.Effect<ReadonlyArray<StarGift>, GiftSenderError>
-  /** Ids of the gifts whose picture the service can serve itself (`picture`). */
-  readonly pictured: Effect.Effect<ReadonlySet<string>>
-  readonly picture: (giftId: string) => Effect.Effect<Option.Option<GiftPicture>>
-}>()("core/gifts/Gifts") {
+export class Gifts extends Context.Service<
+  Gifts,
+  {
+    readonly catalogue: Effect.Effect<ReadonlyArray<StarGift>, GiftSenderError>
+    /** Ids of the gifts whose picture the service can serve itself (`picture`). */
+    readonly pictured: Effect.Effect<ReadonlySet<string>>
+    readonly picture: (giftId: string) => Effect.Effect<Option.Option<GiftPicture>>
+  }
+>()("core/gifts/Gifts") {
   static readonly layer = Layer.effect(
     Gifts,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const sender = yield* GiftSender
       const pictures = yield* GiftPictures
       return Gifts.of({

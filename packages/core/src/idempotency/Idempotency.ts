@@ -27,25 +27,28 @@ export interface IdempotentRequest {
 export type IdempotencyError = IdempotencyKeyConflict | IdempotencyKeyInProgress | IdempotencyKeyInvalid
 
 /** Stores and replays answers of money-moving requests by their `Idempotency-Key`. */
-export class Idempotency extends Context.Service<Idempotency, {
-  /**
-   * Runs `effect` once per (scope, key): the answer is encoded with `schema` and stored in the
-   * same transaction as the effect's writes, so a request that committed always replays and one
-   * that failed can be sent again (failures are not stored). A repeat with the same body gets
-   * the stored answer; with another body `IdempotencyKeyConflict`; while the first still runs
-   * `IdempotencyKeyInProgress`. Keys expire after 24 hours.
-   */
-  readonly run: <A, I, E, R>(
-    request: IdempotentRequest,
-    schema: Schema.Codec<A, I>,
-    effect: Effect.Effect<A, E, R>
-  ) => Effect.Effect<A, E | IdempotencyError, R>
-  /** Forgets the keys older than 24 hours; returns how many. */
-  readonly pruneExpired: Effect.Effect<number>
-}>()("core/idempotency/Idempotency") {
+export class Idempotency extends Context.Service<
+  Idempotency,
+  {
+    /**
+     * Runs `effect` once per (scope, key): the answer is encoded with `schema` and stored in the
+     * same transaction as the effect's writes, so a request that committed always replays and one
+     * that failed can be sent again (failures are not stored). A repeat with the same body gets
+     * the stored answer; with another body `IdempotencyKeyConflict`; while the first still runs
+     * `IdempotencyKeyInProgress`. Keys expire after 24 hours.
+     */
+    readonly run: <A, I, E, R>(
+      request: IdempotentRequest,
+      schema: Schema.Codec<A, I>,
+      effect: Effect.Effect<A, E, R>
+    ) => Effect.Effect<A, E | IdempotencyError, R>
+    /** Forgets the keys older than 24 hours; returns how many. */
+    readonly pruneExpired: Effect.Effect<number>
+  }
+>()("core/idempotency/Idempotency") {
   static readonly layer = Layer.effect(
     Idempotency,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const keys = yield* IdempotencyKeys
       const tx = yield* Transactor
 
@@ -54,11 +57,13 @@ export class Idempotency extends Context.Service<Idempotency, {
         schema: Schema.Codec<A, I>,
         effect: Effect.Effect<A, E, R>
       ): Effect.Effect<A, E | IdempotencyError, R> =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { endpoint, key, requestHash, scope } = request
           if (key === undefined) return yield* effect
           if (key.length === 0 || key.length > IDEMPOTENCY_KEY_MAX) {
-            return yield* new IdempotencyKeyInvalid({ message: `Idempotency-Key must be 1-${IDEMPOTENCY_KEY_MAX} characters` })
+            return yield* new IdempotencyKeyInvalid({
+              message: `Idempotency-Key must be 1-${IDEMPOTENCY_KEY_MAX} characters`
+            })
           }
           const begun = yield* keys.begin(scope, key, endpoint, requestHash, yield* currentDate)
           switch (begun._tag) {
@@ -72,16 +77,20 @@ export class Idempotency extends Context.Service<Idempotency, {
             case "InProgress":
               return yield* new IdempotencyKeyInProgress({ scope })
             case "New":
-              return yield* tx.withTransaction(Effect.gen(function*() {
-                const answer = yield* effect
-                const encoded = yield* Schema.encodeEffect(schema)(answer).pipe(Effect.orDie)
-                yield* keys.complete(scope, key, encoded, yield* currentDate)
-                return answer
-              })).pipe(Effect.onError(() => keys.abandon(scope, key)))
+              return yield* tx
+                .withTransaction(
+                  Effect.gen(function* () {
+                    const answer = yield* effect
+                    const encoded = yield* Schema.encodeEffect(schema)(answer).pipe(Effect.orDie)
+                    yield* keys.complete(scope, key, encoded, yield* currentDate)
+                    return answer
+                  })
+                )
+                .pipe(Effect.onError(() => keys.abandon(scope, key)))
           }
         }).pipe(Effect.withSpan("Idempotency.run"))
 
-      const pruneExpired = Effect.gen(function*() {
+      const pruneExpired = Effect.gen(function* () {
         const now = yield* currentDate
         return yield* keys.prune(new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS))
       }).pipe(Effect.withSpan("Idempotency.pruneExpired"))
@@ -97,7 +106,10 @@ export const hashRequest = (body: unknown): Effect.Effect<string> => sha256Hex(c
 const canonicalJson = (value: unknown): string =>
   JSON.stringify(value, (_key, v: unknown) =>
     v !== null && typeof v === "object" && !Array.isArray(v) && !(v instanceof Date)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        )
       : typeof v === "bigint"
-      ? v.toString()
-      : v)
+        ? v.toString()
+        : v
+  )

@@ -22,35 +22,40 @@ export interface Adjustment {
 }
 
 /** Balances and ledger history; operator corrections are new entries, never edits. */
-export class Balances extends Context.Service<Balances, {
-  readonly balance: (userId: UserId) => Effect.Effect<Uzs>
-  readonly entries: (userId: UserId, page: PageRequest) => Effect.Effect<Page<LedgerEntry>>
-  /**
-   * Operator adjustment: one ledger entry (cause `adjust:<key>`) with the reason as its note, and a
-   * notification to the user. A debit cannot take the balance below zero.
-   */
-  readonly adjust: (adjustment: Adjustment) => Effect.Effect<
-    { readonly entry: LedgerEntry; readonly created: boolean },
-    AdjustmentInvalid | InsufficientBalance | UserNotFound
-  >
-}>()("core/ledger/Balances") {
+export class Balances extends Context.Service<
+  Balances,
+  {
+    readonly balance: (userId: UserId) => Effect.Effect<Uzs>
+    readonly entries: (userId: UserId, page: PageRequest) => Effect.Effect<Page<LedgerEntry>>
+    /**
+     * Operator adjustment: one ledger entry (cause `adjust:<key>`) with the reason as its note, and a
+     * notification to the user. A debit cannot take the balance below zero.
+     */
+    readonly adjust: (
+      adjustment: Adjustment
+    ) => Effect.Effect<
+      { readonly entry: LedgerEntry; readonly created: boolean },
+      AdjustmentInvalid | InsufficientBalance | UserNotFound
+    >
+  }
+>()("core/ledger/Balances") {
   static readonly layer = Layer.effect(
     Balances,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const ledger = yield* Ledger
       const users = yield* Users
       const outbox = yield* Outbox
       const tx = yield* Transactor
 
-      const balance = Effect.fn("Balances.balance")(function*(userId: UserId) {
+      const balance = Effect.fn("Balances.balance")(function* (userId: UserId) {
         return yield* ledger.balance(userId)
       })
 
-      const entries = Effect.fn("Balances.entries")(function*(userId: UserId, page: PageRequest) {
+      const entries = Effect.fn("Balances.entries")(function* (userId: UserId, page: PageRequest) {
         return yield* ledger.entries(userId, page)
       })
 
-      const adjust = Effect.fn("Balances.adjust")(function*(adjustment: Adjustment) {
+      const adjust = Effect.fn("Balances.adjust")(function* (adjustment: Adjustment) {
         const { amount, userId } = adjustment
         if (!Number.isSafeInteger(amount) || amount === 0) {
           return yield* new AdjustmentInvalid({ amount, message: "amount must be a non-zero integer number of so'm" })
@@ -61,24 +66,29 @@ export class Balances extends Context.Service<Balances, {
         if (key === "" || key.length > 200) {
           return yield* new AdjustmentInvalid({ amount, message: "a key of 1-200 characters is required" })
         }
-        return yield* tx.withTransaction(Effect.gen(function*() {
-          if (Option.isNone(yield* users.find(userId))) return yield* new UserNotFound({ userId })
-          const posted = yield* ledger.post({
-            userId,
-            amount: amount as SignedUzs,
-            cause: "adjust",
-            causeId: key,
-            note: reason
-          })
-          if (posted.created) {
-            yield* outbox.add({
-              kind: "balance.adjusted",
+        return yield* tx.withTransaction(
+          Effect.gen(function* () {
+            if (Option.isNone(yield* users.find(userId))) return yield* new UserNotFound({ userId })
+            const posted = yield* ledger.post({
               userId,
-              payload: { amountUzs: amount, balanceUzs: posted.entry.balanceAfter, reason }
-            }, yield* currentDate)
-          }
-          return posted
-        }))
+              amount: amount as SignedUzs,
+              cause: "adjust",
+              causeId: key,
+              note: reason
+            })
+            if (posted.created) {
+              yield* outbox.add(
+                {
+                  kind: "balance.adjusted",
+                  userId,
+                  payload: { amountUzs: amount, balanceUzs: posted.entry.balanceAfter, reason }
+                },
+                yield* currentDate
+              )
+            }
+            return posted
+          })
+        )
       })
 
       return Balances.of({ balance, entries, adjust })

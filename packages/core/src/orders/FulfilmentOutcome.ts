@@ -20,12 +20,12 @@ export type Outcome =
   | { readonly _tag: "NotDelivered"; readonly transient: boolean; readonly error: string }
   | { readonly _tag: "Busy"; readonly error: string }
   | {
-    readonly _tag: "Unknown"
-    readonly error: string
-    readonly ref?: string
-    readonly txHash?: string
-    readonly chainState?: string
-  }
+      readonly _tag: "Unknown"
+      readonly error: string
+      readonly ref?: string
+      readonly txHash?: string
+      readonly chainState?: string
+    }
 
 export const Delivered = (txId: string, ref?: string, unconfirmed?: string): Outcome => ({
   _tag: "Delivered",
@@ -35,7 +35,9 @@ export const Delivered = (txId: string, ref?: string, unconfirmed?: string): Out
 })
 
 /** A marketplace receipt as an outcome: its own word on delivery ("paid" = settled on its evidence) carried over. */
-export const deliveredByReceipt = (receipt: Pick<DirectReceipt, "txHash" | "ref" | "delivery" | "deliveryNote">): Outcome =>
+export const deliveredByReceipt = (
+  receipt: Pick<DirectReceipt, "txHash" | "ref" | "delivery" | "deliveryNote">
+): Outcome =>
   Delivered(
     receipt.txHash,
     receipt.ref ?? undefined,
@@ -60,15 +62,17 @@ export const completionOf = (outcome: Extract<Outcome, { _tag: "Delivered" }>): 
 export const completionPatch = (completion: Completion, before: OrderEvidence | null) => ({
   txId: completion.txId,
   ...(completion.fragmentRef === undefined ? {} : { fragmentRef: completion.fragmentRef }),
-  delivery: completion.unconfirmed === undefined ? "confirmed" as const : "paid_unconfirmed" as const,
-  ...(completion.unconfirmed === undefined ? {} : {
-    evidence: {
-      txHash: completion.txId,
-      ref: completion.fragmentRef ?? before?.ref ?? null,
-      chainState: "done",
-      answers: [...(before?.answers ?? []), completion.unconfirmed.slice(0, 300)].slice(-5)
-    } satisfies OrderEvidence
-  })
+  delivery: completion.unconfirmed === undefined ? ("confirmed" as const) : ("paid_unconfirmed" as const),
+  ...(completion.unconfirmed === undefined
+    ? {}
+    : {
+        evidence: {
+          txHash: completion.txId,
+          ref: completion.fragmentRef ?? before?.ref ?? null,
+          chainState: "done",
+          answers: [...(before?.answers ?? []), completion.unconfirmed.slice(0, 300)].slice(-5)
+        } satisfies OrderEvidence
+      })
 })
 export const NotDelivered = (transient: boolean, error: string): Outcome => ({ _tag: "NotDelivered", transient, error })
 export const Busy = (error: string): Outcome => ({ _tag: "Busy", error })

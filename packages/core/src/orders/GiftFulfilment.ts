@@ -23,12 +23,12 @@ const SETTLE_MS = 60_000
 const requestOf = (order: Order): GiftRequest | undefined =>
   order.item.kind === "gift"
     ? {
-      account: order.item.senderAccount,
-      recipient: order.recipient,
-      giftId: order.item.giftId,
-      message: order.item.comment,
-      anonymous: order.item.anonymous
-    }
+        account: order.item.senderAccount,
+        recipient: order.recipient,
+        giftId: order.item.giftId,
+        message: order.item.comment,
+        anonymous: order.item.anonymous
+      }
     : undefined
 
 /**
@@ -37,12 +37,15 @@ const requestOf = (order: Order): GiftRequest | undefined =>
  * (resumed after a crash, or after a `Timeout`) first asks `findSent` whether that send happened
  * and only sends again when it surely did not.
  */
-export class GiftFulfilment extends Context.Service<GiftFulfilment, {
-  readonly attempt: (order: Order) => Effect.Effect<Outcome>
-}>()("core/orders/GiftFulfilment") {
+export class GiftFulfilment extends Context.Service<
+  GiftFulfilment,
+  {
+    readonly attempt: (order: Order) => Effect.Effect<Outcome>
+  }
+>()("core/orders/GiftFulfilment") {
   static readonly layer = Layer.effect(
     GiftFulfilment,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const gifts = yield* GiftSender
       const work = yield* OrderWork
       const settings = yield* OrderWorkSettings
@@ -51,13 +54,14 @@ export class GiftFulfilment extends Context.Service<GiftFulfilment, {
       const delivered = (sent: { readonly account: string; readonly reference: string }) =>
         Delivered(`gift:${sent.account}:${sent.reference}`)
 
-      const attempt = Effect.fn("GiftFulfilment.attempt")(function*(order: Order) {
+      const attempt = Effect.fn("GiftFulfilment.attempt")(function* (order: Order) {
         const request = requestOf(order)
         if (request === undefined) return NotDelivered(false, `order ${order.id} is not a gift order`)
         const since = markerTime(order.giftRef)
         if (since !== undefined) {
           const found = yield* Effect.result(gifts.findSent(request, since))
-          if (found._tag === "Failure") return Unknown(`could not check whether the gift was sent: ${found.failure.message}`)
+          if (found._tag === "Failure")
+            return Unknown(`could not check whether the gift was sent: ${found.failure.message}`)
           if (Option.isSome(found.success)) return delivered(found.success.value)
           if ((yield* currentDate).getTime() - since.getTime() < settleMs) {
             return Unknown("gift send outcome unknown; checking again before sending")

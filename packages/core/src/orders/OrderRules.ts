@@ -18,14 +18,14 @@ export type OrderRequest =
   | { readonly kind: "stars"; readonly recipient: string; readonly stars: number }
   | { readonly kind: "premium"; readonly recipient: string; readonly months: number }
   | {
-    readonly kind: "gift"
-    readonly recipient: string
-    /** The catalogue entry, resolved by the caller from the gift list (id and its price in stars). */
-    readonly gift: { readonly id: string; readonly stars: number }
-    readonly comment?: string | null | undefined
-    readonly senderAccount?: string | null | undefined
-    readonly anonymous?: boolean | null | undefined
-  }
+      readonly kind: "gift"
+      readonly recipient: string
+      /** The catalogue entry, resolved by the caller from the gift list (id and its price in stars). */
+      readonly gift: { readonly id: string; readonly stars: number }
+      readonly comment?: string | null | undefined
+      readonly senderAccount?: string | null | undefined
+      readonly anonymous?: boolean | null | undefined
+    }
 
 const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/
 
@@ -95,8 +95,8 @@ export const priceOf = (item: OrderItem, prices: Prices): Uzs => {
       return item.months === 3
         ? prices.premium3MonthUzs
         : item.months === 6
-        ? prices.premium6MonthUzs
-        : prices.premium12MonthUzs
+          ? prices.premium6MonthUzs
+          : prices.premium12MonthUzs
     case "gift":
       return multiplyUzs(prices.starPriceUzs, item.giftStars)
   }

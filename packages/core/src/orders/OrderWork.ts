@@ -41,20 +41,26 @@ const mergeEvidence = (order: Order, facts: UnknownFacts): OrderEvidence => {
  *   queue after an exponential, jittered delay, or, past the limit (time AND checks), to
  *   `needs_attention` with what is known, and the operators are told (outbox `order.attention`).
  */
-export class OrderWork extends Context.Service<OrderWork, {
-  /** Runs `work` while keeping the order's lease alive. */
-  readonly hold: <A, E, R>(orderId: OrderId, work: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  readonly requeue: (orderId: OrderId, delay: Duration.Duration, note: string | null) => Effect.Effect<void>
-  /** Sets or clears a gift order's send marker (`giftRef`) while it is `processing`. */
-  readonly setGiftRef: (orderId: OrderId, marker: string | null) => Effect.Effect<void>
-  /** `processing` -> `queued` after the backoff, or -> `needs_attention` past the limit. */
-  readonly unknown: (orderId: OrderId, facts: UnknownFacts) => Effect.Effect<Order, OrderNotFound | OrderTransitionInvalid>
-  /** Returns orders of stopped workers to the queue; how many. */
-  readonly rescueStale: Effect.Effect<number>
-}>()("core/orders/OrderWork") {
+export class OrderWork extends Context.Service<
+  OrderWork,
+  {
+    /** Runs `work` while keeping the order's lease alive. */
+    readonly hold: <A, E, R>(orderId: OrderId, work: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    readonly requeue: (orderId: OrderId, delay: Duration.Duration, note: string | null) => Effect.Effect<void>
+    /** Sets or clears a gift order's send marker (`giftRef`) while it is `processing`. */
+    readonly setGiftRef: (orderId: OrderId, marker: string | null) => Effect.Effect<void>
+    /** `processing` -> `queued` after the backoff, or -> `needs_attention` past the limit. */
+    readonly unknown: (
+      orderId: OrderId,
+      facts: UnknownFacts
+    ) => Effect.Effect<Order, OrderNotFound | OrderTransitionInvalid>
+    /** Returns orders of stopped workers to the queue; how many. */
+    readonly rescueStale: Effect.Effect<number>
+  }
+>()("core/orders/OrderWork") {
   static readonly layer = Layer.effect(
     OrderWork,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orders = yield* Orders
       const outbox = yield* Outbox
       const tx = yield* Transactor
@@ -65,7 +71,7 @@ export class OrderWork extends Context.Service<OrderWork, {
       // (a rush carries a thousand; one UPDATE each, all due at the same moment, stalled the pool).
       const held = new Map<OrderId, number>()
       const scope = yield* Effect.scope
-      const keepLeases = Effect.gen(function*() {
+      const keepLeases = Effect.gen(function* () {
         if (held.size === 0) return
         yield* orders.touch([...held.keys()], yield* currentDate)
       }).pipe(Effect.catchCause((cause) => Effect.logWarning("order leases not kept this round", cause)))
@@ -76,7 +82,10 @@ export class OrderWork extends Context.Service<OrderWork, {
           keeping = false
           return Effect.void
         }
-        return Effect.andThen(Effect.andThen(Effect.sleep(Duration.millis(Math.max(10, Math.floor(leaseMs / 3)))), keepLeases), keeper)
+        return Effect.andThen(
+          Effect.andThen(Effect.sleep(Duration.millis(Math.max(10, Math.floor(leaseMs / 3)))), keepLeases),
+          keeper
+        )
       })
 
       const hold = <A, E, R>(orderId: OrderId, work: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
@@ -85,7 +94,9 @@ export class OrderWork extends Context.Service<OrderWork, {
             held.set(orderId, (held.get(orderId) ?? 0) + 1)
             if (keeping) return Effect.void
             keeping = true
-            return Effect.asVoid(Effect.forkIn(keeper.pipe(Effect.onInterrupt(() => Effect.sync(() => void (keeping = false)))), scope))
+            return Effect.asVoid(
+              Effect.forkIn(keeper.pipe(Effect.onInterrupt(() => Effect.sync(() => void (keeping = false)))), scope)
+            )
           }),
           () => work,
           () =>
@@ -96,64 +107,99 @@ export class OrderWork extends Context.Service<OrderWork, {
             })
         )
 
-      const requeue = Effect.fn("OrderWork.requeue")(function*(orderId: OrderId, delay: Duration.Duration, note: string | null) {
+      const requeue = Effect.fn("OrderWork.requeue")(function* (
+        orderId: OrderId,
+        delay: Duration.Duration,
+        note: string | null
+      ) {
         const now = yield* currentDate
-        yield* orders.transition(orderId, ["processing"], "queued", {
-          nextAttemptAt: Duration.toMillis(delay) <= 0 ? null : addMillis(now, Duration.toMillis(delay)),
-          ...(note === null ? {} : { lastError: note.slice(0, 1000) })
-        }, now).pipe(Effect.ignore)
-      })
-
-      const setGiftRef = Effect.fn("OrderWork.setGiftRef")(function*(orderId: OrderId, marker: string | null) {
-        yield* orders.transition(orderId, ["processing"], "processing", { giftRef: marker }, yield* currentDate)
+        yield* orders
+          .transition(
+            orderId,
+            ["processing"],
+            "queued",
+            {
+              nextAttemptAt: Duration.toMillis(delay) <= 0 ? null : addMillis(now, Duration.toMillis(delay)),
+              ...(note === null ? {} : { lastError: note.slice(0, 1000) })
+            },
+            now
+          )
           .pipe(Effect.ignore)
       })
 
-      const unknown = Effect.fn("OrderWork.unknown")(function*(orderId: OrderId, facts: UnknownFacts) {
+      const setGiftRef = Effect.fn("OrderWork.setGiftRef")(function* (orderId: OrderId, marker: string | null) {
+        yield* orders
+          .transition(orderId, ["processing"], "processing", { giftRef: marker }, yield* currentDate)
+          .pipe(Effect.ignore)
+      })
+
+      const unknown = Effect.fn("OrderWork.unknown")(function* (orderId: OrderId, facts: UnknownFacts) {
         const now = yield* currentDate
         const random = yield* Random.next
-        return yield* tx.withTransaction(Effect.gen(function*() {
-          const found = yield* orders.find(orderId)
-          if (Option.isNone(found)) return yield* new OrderNotFound({ orderId })
-          const order = found.value
-          const since = order.unknownSince ?? now
-          const checks = order.unknownAttempts + 1
-          const patch = {
-            unknownSince: since,
-            unknownAttempts: checks,
-            evidence: mergeEvidence(order, facts),
-            lastError: facts.error.slice(0, 1000),
-            // A gift's reference is its send marker, never a Fragment `Ref#` (the columns are kept apart).
-            ...(facts.ref === undefined ? {} : order.item.kind === "gift" ? { giftRef: facts.ref } : { fragmentRef: facts.ref })
-          }
-          const overdue = checks >= settings.attentionAttempts &&
-            now.getTime() - since.getTime() >= Duration.toMillis(settings.attentionAfter)
-          if (!overdue) {
-            const delay = unknownRetryDelayMs(settings, checks, random)
-            return yield* orders.transition(orderId, ["processing"], "queued", { ...patch, nextAttemptAt: addMillis(now, delay) }, now)
-          }
-          const held = yield* orders.transition(orderId, ["processing"], "needs_attention", { ...patch, nextAttemptAt: null }, now)
-          yield* outbox.add({
-            kind: "order.attention",
-            userId: null,
-            payload: {
-              orderId: held.id,
-              kind: held.item.kind,
-              recipient: held.recipient,
-              checks,
-              txHash: patch.evidence.txHash,
-              ref: patch.evidence.ref,
-              error: patch.lastError.slice(0, 200)
+        return yield* tx.withTransaction(
+          Effect.gen(function* () {
+            const found = yield* orders.find(orderId)
+            if (Option.isNone(found)) return yield* new OrderNotFound({ orderId })
+            const order = found.value
+            const since = order.unknownSince ?? now
+            const checks = order.unknownAttempts + 1
+            const patch = {
+              unknownSince: since,
+              unknownAttempts: checks,
+              evidence: mergeEvidence(order, facts),
+              lastError: facts.error.slice(0, 1000),
+              // A gift's reference is its send marker, never a Fragment `Ref#` (the columns are kept apart).
+              ...(facts.ref === undefined
+                ? {}
+                : order.item.kind === "gift"
+                  ? { giftRef: facts.ref }
+                  : { fragmentRef: facts.ref })
             }
-          }, now)
-          return held
-        }))
+            const overdue =
+              checks >= settings.attentionAttempts &&
+              now.getTime() - since.getTime() >= Duration.toMillis(settings.attentionAfter)
+            if (!overdue) {
+              const delay = unknownRetryDelayMs(settings, checks, random)
+              return yield* orders.transition(
+                orderId,
+                ["processing"],
+                "queued",
+                { ...patch, nextAttemptAt: addMillis(now, delay) },
+                now
+              )
+            }
+            const held = yield* orders.transition(
+              orderId,
+              ["processing"],
+              "needs_attention",
+              { ...patch, nextAttemptAt: null },
+              now
+            )
+            yield* outbox.add(
+              {
+                kind: "order.attention",
+                userId: null,
+                payload: {
+                  orderId: held.id,
+                  kind: held.item.kind,
+                  recipient: held.recipient,
+                  checks,
+                  txHash: patch.evidence.txHash,
+                  ref: patch.evidence.ref,
+                  error: patch.lastError.slice(0, 200)
+                }
+              },
+              now
+            )
+            return held
+          })
+        )
       })
 
       const isStale = (order: Order, now: Date) =>
         order.status === "processing" && order.updatedAt.getTime() < now.getTime() - leaseMs
 
-      const rescueStale = Effect.gen(function*() {
+      const rescueStale = Effect.gen(function* () {
         const now = yield* currentDate
         const { items } = yield* orders.list({ status: ["processing"], offset: 0, limit: 200 })
         let rescued = 0
@@ -162,10 +208,18 @@ export class OrderWork extends Context.Service<OrderWork, {
           // Read again right before: a worker that touched it meanwhile keeps it.
           const fresh = yield* orders.find(candidate.id)
           if (Option.isNone(fresh) || !isStale(fresh.value, yield* currentDate)) continue
-          const moved = yield* orders.transition(candidate.id, ["processing"], "queued", {
-            nextAttemptAt: null,
-            lastError: fresh.value.lastError ?? "resumed: its worker stopped while processing"
-          }, yield* currentDate).pipe(Effect.option)
+          const moved = yield* orders
+            .transition(
+              candidate.id,
+              ["processing"],
+              "queued",
+              {
+                nextAttemptAt: null,
+                lastError: fresh.value.lastError ?? "resumed: its worker stopped while processing"
+              },
+              yield* currentDate
+            )
+            .pipe(Effect.option)
           if (Option.isSome(moved)) rescued++
         }
         if (rescued > 0) yield* Effect.logWarning(`resumed ${rescued} order(s) of stopped workers`)

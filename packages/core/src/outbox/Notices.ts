@@ -96,7 +96,12 @@ export const renderEvent = (event: OutboxEvent): Rendered => {
         `ticket-${str(p["ticketId"])}`
       )
     case "ticket.created":
-      return make("New ticket", `Ticket #${str(p["ticketId"])} was opened.`, "/v2/admin/tickets", `ticket-${str(p["ticketId"])}`)
+      return make(
+        "New ticket",
+        `Ticket #${str(p["ticketId"])} was opened.`,
+        "/v2/admin/tickets",
+        `ticket-${str(p["ticketId"])}`
+      )
     case "balance.adjusted":
       return make(
         "Balance adjusted",

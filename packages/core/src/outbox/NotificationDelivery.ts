@@ -26,14 +26,17 @@ export type DeliveryOutcome = "delivered" | "retry"
  * failed transiently; otherwise it is retried with backoff (so a channel that already took it may
  * see it again: at least once). A dead subscription (404/410) is removed, a blocked bot chat unlinked.
  */
-export class NotificationDelivery extends Context.Service<NotificationDelivery, {
-  readonly deliver: (event: OutboxEvent) => Effect.Effect<DeliveryOutcome>
-  /** Claims up to the batch size of due events and delivers them; returns how many it took. */
-  readonly runOnce: Effect.Effect<number>
-}>()("core/outbox/NotificationDelivery") {
+export class NotificationDelivery extends Context.Service<
+  NotificationDelivery,
+  {
+    readonly deliver: (event: OutboxEvent) => Effect.Effect<DeliveryOutcome>
+    /** Claims up to the batch size of due events and delivers them; returns how many it took. */
+    readonly runOnce: Effect.Effect<number>
+  }
+>()("core/outbox/NotificationDelivery") {
   static readonly layer = Layer.effect(
     NotificationDelivery,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const notifications = yield* Notifications
       const notifier = yield* Notifier
       const users = yield* Users
@@ -56,25 +59,31 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
               case "Gone":
                 return Effect.as(onGone, undefined)
               case "Rejected":
-                return Effect.as(Effect.logWarning(`notification refused by ${error.channel}`, error.message), undefined)
+                return Effect.as(
+                  Effect.logWarning(`notification refused by ${error.channel}`, error.message),
+                  undefined
+                )
               case "NotConfigured":
                 return Effect.succeed(undefined)
             }
           })
         )
 
-      const deliver = Effect.fn("NotificationDelivery.deliver")(function*(event: OutboxEvent) {
+      const deliver = Effect.fn("NotificationDelivery.deliver")(function* (event: OutboxEvent) {
         // Integrators' webhooks first: queued once per endpoint, however often this event is retried.
         yield* fanOut(event)
         const { notice, text } = renderEvent(event)
         const sends: Array<Effect.Effect<string | undefined>> = []
         if (event.userId === null) {
-          for (const chatId of settings.operatorChatIds) sends.push(settle(notifier.botMessage(chatId, text), Effect.void))
+          for (const chatId of settings.operatorChatIds)
+            sends.push(settle(notifier.botMessage(chatId, text), Effect.void))
         } else {
           const userId = event.userId
           const subscriptions = yield* notifications.pushSubscriptions(userId)
           for (const subscription of subscriptions) {
-            sends.push(settle(notifier.push(subscription, notice), notifications.dropPushEndpoint(subscription.endpoint)))
+            sends.push(
+              settle(notifier.push(subscription, notice), notifications.dropPushEndpoint(subscription.endpoint))
+            )
           }
           const user = yield* users.find(userId)
           const chatId = Option.isSome(user) ? user.value.botChatId : null
@@ -91,7 +100,7 @@ export class NotificationDelivery extends Context.Service<NotificationDelivery, 
         return "retry" as const
       })
 
-      const runOnce = Effect.gen(function*() {
+      const runOnce = Effect.gen(function* () {
         const events = yield* notifications.claim(settings.batch)
         yield* Effect.forEach(events, deliver, { concurrency: 4, discard: true })
         return events.length

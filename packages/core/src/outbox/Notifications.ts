@@ -20,28 +20,31 @@ const BrowserSubscription = Schema.Struct({
 })
 
 /** Push subscriptions, delivery bookkeeping of the outbox, and bot update de-duplication. */
-export class Notifications extends Context.Service<Notifications, {
-  /**
-   * Registers a browser's `PushSubscription.toJSON()` (extra properties are ignored): the endpoint
-   * must be https on a known push service (`PushPolicy`), the keys a P-256 point and a 16-byte
-   * secret; an endpoint never moves to another account; the owner keeps its newest
-   * `AccountCaps.pushSubscriptions` browsers.
-   */
-  readonly subscribePush: (userId: UserId, json: unknown) => Effect.Effect<PushSubscription, PushSubscriptionInvalid>
-  readonly pushSubscriptions: (userId: UserId) => Effect.Effect<ReadonlyArray<PushSubscription>>
-  /** Drops an endpoint the push service no longer knows (404 / 410). */
-  readonly dropPushEndpoint: (endpoint: string) => Effect.Effect<void>
-  /** Worker: takes up to `limit` undelivered events. */
-  readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<OutboxEvent>>
-  readonly delivered: (event: OutboxEvent) => Effect.Effect<void>
-  /** Schedules a retry with backoff, or gives up after `MAX_DELIVERY_ATTEMPTS`. */
-  readonly failed: (event: OutboxEvent, error: string) => Effect.Effect<void>
-  /** True the first time a bot update id is seen (Telegram re-delivers). */
-  readonly firstSeenBotUpdate: (updateId: number) => Effect.Effect<boolean>
-}>()("core/outbox/Notifications") {
+export class Notifications extends Context.Service<
+  Notifications,
+  {
+    /**
+     * Registers a browser's `PushSubscription.toJSON()` (extra properties are ignored): the endpoint
+     * must be https on a known push service (`PushPolicy`), the keys a P-256 point and a 16-byte
+     * secret; an endpoint never moves to another account; the owner keeps its newest
+     * `AccountCaps.pushSubscriptions` browsers.
+     */
+    readonly subscribePush: (userId: UserId, json: unknown) => Effect.Effect<PushSubscription, PushSubscriptionInvalid>
+    readonly pushSubscriptions: (userId: UserId) => Effect.Effect<ReadonlyArray<PushSubscription>>
+    /** Drops an endpoint the push service no longer knows (404 / 410). */
+    readonly dropPushEndpoint: (endpoint: string) => Effect.Effect<void>
+    /** Worker: takes up to `limit` undelivered events. */
+    readonly claim: (limit: number) => Effect.Effect<ReadonlyArray<OutboxEvent>>
+    readonly delivered: (event: OutboxEvent) => Effect.Effect<void>
+    /** Schedules a retry with backoff, or gives up after `MAX_DELIVERY_ATTEMPTS`. */
+    readonly failed: (event: OutboxEvent, error: string) => Effect.Effect<void>
+    /** True the first time a bot update id is seen (Telegram re-delivers). */
+    readonly firstSeenBotUpdate: (updateId: number) => Effect.Effect<boolean>
+  }
+>()("core/outbox/Notifications") {
   static readonly layer = Layer.effect(
     Notifications,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const push = yield* PushSubscriptions
       const outbox = yield* Outbox
       const botUpdates = yield* BotUpdates
@@ -49,14 +52,19 @@ export class Notifications extends Context.Service<Notifications, {
       const policy = yield* PushPolicy
       const caps = yield* AccountCaps
 
-      const subscribePush = Effect.fn("Notifications.subscribePush")(function*(userId: UserId, json: unknown) {
+      const subscribePush = Effect.fn("Notifications.subscribePush")(function* (userId: UserId, json: unknown) {
         const parsed = yield* Schema.decodeUnknownEffect(BrowserSubscription)(json).pipe(
-          Effect.mapError(() => new PushSubscriptionInvalid({ reason: "Malformed", message: "expected {endpoint, keys: {p256dh, auth}}" }))
+          Effect.mapError(
+            () =>
+              new PushSubscriptionInvalid({ reason: "Malformed", message: "expected {endpoint, keys: {p256dh, auth}}" })
+          )
         )
         const endpoint = checkEndpoint(parsed.endpoint, policy)
-        if (Result.isFailure(endpoint)) return yield* new PushSubscriptionInvalid({ reason: "EndpointRefused", message: endpoint.failure })
+        if (Result.isFailure(endpoint))
+          return yield* new PushSubscriptionInvalid({ reason: "EndpointRefused", message: endpoint.failure })
         const keys = checkKeys(parsed.keys.p256dh, parsed.keys.auth)
-        if (Result.isFailure(keys)) return yield* new PushSubscriptionInvalid({ reason: "KeysInvalid", message: keys.failure })
+        if (Result.isFailure(keys))
+          return yield* new PushSubscriptionInvalid({ reason: "KeysInvalid", message: keys.failure })
         const subscription: PushSubscription = {
           userId,
           endpoint: endpoint.success.href,
@@ -73,31 +81,32 @@ export class Notifications extends Context.Service<Notifications, {
         return subscription
       })
 
-      const pushSubscriptions = Effect.fn("Notifications.pushSubscriptions")(function*(userId: UserId) {
+      const pushSubscriptions = Effect.fn("Notifications.pushSubscriptions")(function* (userId: UserId) {
         return yield* push.listByUser(userId)
       })
 
-      const dropPushEndpoint = Effect.fn("Notifications.dropPushEndpoint")(function*(endpoint: string) {
+      const dropPushEndpoint = Effect.fn("Notifications.dropPushEndpoint")(function* (endpoint: string) {
         yield* push.remove(endpoint)
       })
 
-      const claim = Effect.fn("Notifications.claim")(function*(limit: number) {
+      const claim = Effect.fn("Notifications.claim")(function* (limit: number) {
         return yield* outbox.claim(yield* currentDate, limit, CLAIM_LEASE_MS)
       })
 
-      const delivered = Effect.fn("Notifications.delivered")(function*(event: OutboxEvent) {
+      const delivered = Effect.fn("Notifications.delivered")(function* (event: OutboxEvent) {
         yield* outbox.markDelivered(event.id, yield* currentDate)
       })
 
-      const failed = Effect.fn("Notifications.failed")(function*(event: OutboxEvent, error: string) {
+      const failed = Effect.fn("Notifications.failed")(function* (event: OutboxEvent, error: string) {
         const attempts = event.attempts + 1
-        const retryAt = attempts >= MAX_DELIVERY_ATTEMPTS
-          ? null
-          : addMillis(yield* currentDate, Math.min(3_600_000, 10_000 * 2 ** (attempts - 1)))
+        const retryAt =
+          attempts >= MAX_DELIVERY_ATTEMPTS
+            ? null
+            : addMillis(yield* currentDate, Math.min(3_600_000, 10_000 * 2 ** (attempts - 1)))
         yield* outbox.markFailed(event.id, error.slice(0, 500), retryAt)
       })
 
-      const firstSeenBotUpdate = Effect.fn("Notifications.firstSeenBotUpdate")(function*(updateId: number) {
+      const firstSeenBotUpdate = Effect.fn("Notifications.firstSeenBotUpdate")(function* (updateId: number) {
         return yield* botUpdates.markSeen(updateId, yield* currentDate)
       })
 

@@ -21,7 +21,10 @@ export const OutboxStatus = Schema.Literals(["pending", "delivered", "failed"])
 export type OutboxStatus = typeof OutboxStatus.Type
 
 /** JSON-safe payload: ids, amounts and short texts only (never secrets). */
-export const OutboxPayload = Schema.Record(Schema.String, Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null]))
+export const OutboxPayload = Schema.Record(
+  Schema.String,
+  Schema.Union([Schema.String, Schema.Number, Schema.Boolean, Schema.Null])
+)
 export type OutboxPayload = typeof OutboxPayload.Type
 
 export const NewOutboxEvent = Schema.Struct({

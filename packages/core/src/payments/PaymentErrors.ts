@@ -23,9 +23,12 @@ export class PaymentInvalid extends Schema.TaggedError<PaymentInvalid>()("Paymen
  * receipt alone (approved, no payment attached) shortly before: the payment is most likely the money
  * behind that receipt. Assigning again with the duplicate confirmed credits it; until then nothing moves.
  */
-export class PaymentPossibleDuplicate extends Schema.TaggedError<PaymentPossibleDuplicate>()("PaymentPossibleDuplicate", {
-  paymentId: PaymentId,
-  topupId: TopupId,
-  creditedTopupId: TopupId,
-  amountUzs: Schema.Int
-}) {}
+export class PaymentPossibleDuplicate extends Schema.TaggedError<PaymentPossibleDuplicate>()(
+  "PaymentPossibleDuplicate",
+  {
+    paymentId: PaymentId,
+    topupId: TopupId,
+    creditedTopupId: TopupId,
+    amountUzs: Schema.Int
+  }
+) {}

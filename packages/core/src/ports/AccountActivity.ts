@@ -15,8 +15,11 @@ export interface ActionCount {
  * checks a cap and writes: it serialises the capped writes of one account until that transaction
  * ends (PG: a transaction-scoped advisory lock), so concurrent requests cannot all pass the check.
  */
-export class AccountActivity extends Context.Service<AccountActivity, {
-  readonly lock: (userId: UserId) => Effect.Effect<void>
-  readonly countSince: (userId: UserId, action: CappedAction, since: Date) => Effect.Effect<ActionCount>
-  readonly record: (userId: UserId, action: CappedAction, at: Date) => Effect.Effect<void>
-}>()("core/ports/AccountActivity") {}
+export class AccountActivity extends Context.Service<
+  AccountActivity,
+  {
+    readonly lock: (userId: UserId) => Effect.Effect<void>
+    readonly countSince: (userId: UserId, action: CappedAction, since: Date) => Effect.Effect<ActionCount>
+    readonly record: (userId: UserId, action: CappedAction, at: Date) => Effect.Effect<void>
+  }
+>()("core/ports/AccountActivity") {}

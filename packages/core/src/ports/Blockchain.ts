@@ -119,7 +119,13 @@ export class Wallet {
   }
 
   toJSON(): unknown {
-    return { address: this.address, version: this.version, kind: this.kind, status: this.status, balance: String(this.balance) }
+    return {
+      address: this.address,
+      version: this.version,
+      kind: this.kind,
+      status: this.status,
+      balance: String(this.balance)
+    }
   }
 
   toString(): string {
@@ -226,35 +232,44 @@ export const BatchStatus = Schema.Union([
 ])
 export type BatchStatus = typeof BatchStatus.Type
 
-export class Blockchain extends Context.Service<Blockchain, {
-  /** "mainnet" | "testnet" | "sandbox": shown to users so sandbox money is never mistaken for real. */
-  readonly network: "mainnet" | "testnet" | "sandbox"
-  readonly resolveWallet: (
-    mnemonic: Redacted.Redacted<string>,
-    options?: { readonly version?: WalletVersion }
-  ) => Effect.Effect<Wallet, BlockchainError>
-  /** Validates an address; returns it user-friendly with its own bounce flag (raw -> bounceable). */
-  readonly parseAddress: (address: string) => Effect.Effect<string, BlockchainError>
-  readonly prepareTransfer: (wallet: Wallet, request: TransferRequest) => Effect.Effect<PreparedTransfer, BlockchainError>
-  /** Posts a prepared message (a transfer's or a batch's) as it was signed. */
-  readonly send: (prepared: { readonly boc: string }) => Effect.Effect<void, BlockchainError>
-  readonly confirm: (prepared: PreparedTransfer) => Effect.Effect<TransferStatus, BlockchainError>
-  readonly balance: (address: string) => Effect.Effect<Nanoton, BlockchainError>
-  readonly accountState: (address: string) => Effect.Effect<AccountState, BlockchainError>
-  /** How many transfers one message of this wallet version may carry (V5R1 255, Highload V3 254, V4R2 4). */
-  readonly batchLimit: (version: WalletVersion) => number
-  /**
-   * Signs ONE external message carrying every request (at most `batchLimit`), under the same rules as
-   * `prepareTransfer` (one message in flight per wallet: `Busy`; balance for all of them plus fees).
-   */
-  readonly prepareBatch: (wallet: Wallet, requests: ReadonlyArray<TransferRequest>) => Effect.Effect<PreparedBatch, BlockchainError>
-  /**
-   * Frees the wallet for a new message: `prepared` was never sent and never will be (its record was
-   * refused). Without it, the wallet stays busy until the message expires.
-   */
-  readonly discard: (prepared: { readonly wallet: string; readonly externalHash: string }) => Effect.Effect<void>
-  /** Looks the batch up by its normalized external hash; per transfer, whether it left the wallet. */
-  readonly confirmBatch: (prepared: PreparedBatch) => Effect.Effect<BatchStatus, BlockchainError>
-  /** Messages that left `wallet` in transactions since `since` (unix seconds), newest first. */
-  readonly outgoing: (wallet: string, since: number) => Effect.Effect<ReadonlyArray<OutgoingPayment>, BlockchainError>
-}>()("core/ports/Blockchain") {}
+export class Blockchain extends Context.Service<
+  Blockchain,
+  {
+    /** "mainnet" | "testnet" | "sandbox": shown to users so sandbox money is never mistaken for real. */
+    readonly network: "mainnet" | "testnet" | "sandbox"
+    readonly resolveWallet: (
+      mnemonic: Redacted.Redacted<string>,
+      options?: { readonly version?: WalletVersion }
+    ) => Effect.Effect<Wallet, BlockchainError>
+    /** Validates an address; returns it user-friendly with its own bounce flag (raw -> bounceable). */
+    readonly parseAddress: (address: string) => Effect.Effect<string, BlockchainError>
+    readonly prepareTransfer: (
+      wallet: Wallet,
+      request: TransferRequest
+    ) => Effect.Effect<PreparedTransfer, BlockchainError>
+    /** Posts a prepared message (a transfer's or a batch's) as it was signed. */
+    readonly send: (prepared: { readonly boc: string }) => Effect.Effect<void, BlockchainError>
+    readonly confirm: (prepared: PreparedTransfer) => Effect.Effect<TransferStatus, BlockchainError>
+    readonly balance: (address: string) => Effect.Effect<Nanoton, BlockchainError>
+    readonly accountState: (address: string) => Effect.Effect<AccountState, BlockchainError>
+    /** How many transfers one message of this wallet version may carry (V5R1 255, Highload V3 254, V4R2 4). */
+    readonly batchLimit: (version: WalletVersion) => number
+    /**
+     * Signs ONE external message carrying every request (at most `batchLimit`), under the same rules as
+     * `prepareTransfer` (one message in flight per wallet: `Busy`; balance for all of them plus fees).
+     */
+    readonly prepareBatch: (
+      wallet: Wallet,
+      requests: ReadonlyArray<TransferRequest>
+    ) => Effect.Effect<PreparedBatch, BlockchainError>
+    /**
+     * Frees the wallet for a new message: `prepared` was never sent and never will be (its record was
+     * refused). Without it, the wallet stays busy until the message expires.
+     */
+    readonly discard: (prepared: { readonly wallet: string; readonly externalHash: string }) => Effect.Effect<void>
+    /** Looks the batch up by its normalized external hash; per transfer, whether it left the wallet. */
+    readonly confirmBatch: (prepared: PreparedBatch) => Effect.Effect<BatchStatus, BlockchainError>
+    /** Messages that left `wallet` in transactions since `since` (unix seconds), newest first. */
+    readonly outgoing: (wallet: string, since: number) => Effect.Effect<ReadonlyArray<OutgoingPayment>, BlockchainError>
+  }
+>()("core/ports/Blockchain") {}

@@ -112,30 +112,35 @@ export class DirectWalletBusy extends Schema.TaggedError<DirectWalletBusy>()("Di
   walletAddress: Schema.String
 }) {}
 
-export class DirectPurchaseRecords extends Context.Service<DirectPurchaseRecords, {
-  readonly claim: (record: NewDirectPurchase, now: Date) => Effect.Effect<ClaimResult>
-  /** Retires `previous` (still latest, `done` or `failed`) for `record`; None when someone else moved first. */
-  readonly supersede: (
-    previous: DirectPurchaseRecord,
-    record: NewDirectPurchase,
-    now: Date
-  ) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
-  readonly transition: (
-    id: number,
-    from: ReadonlyArray<DirectState>,
-    to: DirectState,
-    patch: DirectPurchasePatch,
-    now: Date
-  ) => Effect.Effect<DirectPurchaseRecord, DirectRecordConflict | DirectWalletBusy>
-  readonly find: (id: number) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
-  /** The latest record of a wallet's order id. */
-  readonly findLatest: (
-    key: { readonly network: string; readonly walletAddress: string; readonly orderId: string }
-  ) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
-  /** Every record under an order id, of any wallet, newest first: for operators. */
-  readonly findByOrderId: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
-  /** `unknown` records, and `pending`/`sending`/`sent` ones not touched since `staleBefore`; oldest first. */
-  readonly listUnresolved: (staleBefore: Date, limit: number) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
-  /** Every record matching the filter, newest first (ties by order id); `total` counts all matches. */
-  readonly list: (filter: DirectPurchaseFilter, page: PageRequest) => Effect.Effect<Page<DirectPurchaseRecord>>
-}>()("core/ports/DirectPurchaseRecords") {}
+export class DirectPurchaseRecords extends Context.Service<
+  DirectPurchaseRecords,
+  {
+    readonly claim: (record: NewDirectPurchase, now: Date) => Effect.Effect<ClaimResult>
+    /** Retires `previous` (still latest, `done` or `failed`) for `record`; None when someone else moved first. */
+    readonly supersede: (
+      previous: DirectPurchaseRecord,
+      record: NewDirectPurchase,
+      now: Date
+    ) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+    readonly transition: (
+      id: number,
+      from: ReadonlyArray<DirectState>,
+      to: DirectState,
+      patch: DirectPurchasePatch,
+      now: Date
+    ) => Effect.Effect<DirectPurchaseRecord, DirectRecordConflict | DirectWalletBusy>
+    readonly find: (id: number) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+    /** The latest record of a wallet's order id. */
+    readonly findLatest: (key: {
+      readonly network: string
+      readonly walletAddress: string
+      readonly orderId: string
+    }) => Effect.Effect<Option.Option<DirectPurchaseRecord>>
+    /** Every record under an order id, of any wallet, newest first: for operators. */
+    readonly findByOrderId: (orderId: string) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
+    /** `unknown` records, and `pending`/`sending`/`sent` ones not touched since `staleBefore`; oldest first. */
+    readonly listUnresolved: (staleBefore: Date, limit: number) => Effect.Effect<ReadonlyArray<DirectPurchaseRecord>>
+    /** Every record matching the filter, newest first (ties by order id); `total` counts all matches. */
+    readonly list: (filter: DirectPurchaseFilter, page: PageRequest) => Effect.Effect<Page<DirectPurchaseRecord>>
+  }
+>()("core/ports/DirectPurchaseRecords") {}

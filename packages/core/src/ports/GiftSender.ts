@@ -84,10 +84,13 @@ export class GiftSenderError extends Schema.TaggedError<GiftSenderError>()("Gift
 export const isGiftFailureTransient = (error: GiftSenderError): boolean =>
   error.reason === "InsufficientStars" || error.reason === "FloodWait" || error.reason === "Unavailable"
 
-export class GiftSender extends Context.Service<GiftSender, {
-  /** Configured account names; the first is the default. */
-  readonly accounts: ReadonlyArray<string>
-  readonly catalogue: Effect.Effect<ReadonlyArray<StarGift>, GiftSenderError>
-  readonly send: (request: GiftRequest) => Effect.Effect<GiftSent, GiftSenderError>
-  readonly findSent: (request: GiftRequest, since: Date) => Effect.Effect<Option.Option<GiftSent>, GiftSenderError>
-}>()("core/ports/GiftSender") {}
+export class GiftSender extends Context.Service<
+  GiftSender,
+  {
+    /** Configured account names; the first is the default. */
+    readonly accounts: ReadonlyArray<string>
+    readonly catalogue: Effect.Effect<ReadonlyArray<StarGift>, GiftSenderError>
+    readonly send: (request: GiftRequest) => Effect.Effect<GiftSent, GiftSenderError>
+    readonly findSent: (request: GiftRequest, since: Date) => Effect.Effect<Option.Option<GiftSent>, GiftSenderError>
+  }
+>()("core/ports/GiftSender") {}

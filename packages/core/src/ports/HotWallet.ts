@@ -7,17 +7,20 @@
 import { Context, type Effect } from "effect"
 import type { BlockchainError, Wallet } from "./Blockchain.ts"
 
-export class HotWallet extends Context.Service<HotWallet, {
-  /**
-   * The wallet itself. A failure (not funded yet, node down) is not kept: the next call tries again;
-   * a success is, and every purchase reuses it.
-   */
-  readonly wallet: Effect.Effect<Wallet, BlockchainError>
-  /**
-   * The exactly-once key of one charge of an account order: stable across attempts and restarts, and
-   * unguessable (keyed by the wallet's secret), so no other caller can claim it first.
-   */
-  readonly orderKey: (orderId: number, chargeSeq: number) => string
-  /** Sandbox: makes sure the sandbox faucet has funded the wallet; elsewhere nothing (only operators fund it). */
-  readonly ensureFunded: Effect.Effect<void>
-}>()("core/ports/HotWallet") {}
+export class HotWallet extends Context.Service<
+  HotWallet,
+  {
+    /**
+     * The wallet itself. A failure (not funded yet, node down) is not kept: the next call tries again;
+     * a success is, and every purchase reuses it.
+     */
+    readonly wallet: Effect.Effect<Wallet, BlockchainError>
+    /**
+     * The exactly-once key of one charge of an account order: stable across attempts and restarts, and
+     * unguessable (keyed by the wallet's secret), so no other caller can claim it first.
+     */
+    readonly orderKey: (orderId: number, chargeSeq: number) => string
+    /** Sandbox: makes sure the sandbox faucet has funded the wallet; elsewhere nothing (only operators fund it). */
+    readonly ensureFunded: Effect.Effect<void>
+  }
+>()("core/ports/HotWallet") {}

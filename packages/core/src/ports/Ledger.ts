@@ -9,22 +9,24 @@ import type { Page, PageRequest } from "../Page.ts"
  * The insert-only ledger of UZS balances. The balance of a user is the sum of their entries; the
  * adapter may keep a running total on the account row, updated in the same statement as the insert.
  */
-export class Ledger extends Context.Service<Ledger, {
-  /**
-   * Records one entry and moves the balance, atomically.
-   * - (cause, causeId) is unique: posting an already-recorded cause writes nothing and returns the
-   *   first entry with `created: false` (even if the amount differs: the first one wins).
-   * - a debit that would take the balance below zero fails `InsufficientBalance` and writes nothing;
-   *   two concurrent debits can never both spend the same so'm.
-   * - a zero amount is recorded like any other (it still claims its cause).
-   * - a user without an account is a defect (accounts are created with users).
-   */
-  readonly post: (posting: LedgerPosting) => Effect.Effect<
-    { readonly entry: LedgerEntry; readonly created: boolean },
-    InsufficientBalance
-  >
-  /** Current balance; 0 for a user with no entries. */
-  readonly balance: (userId: UserId) => Effect.Effect<Uzs>
-  /** Newest first. */
-  readonly entries: (userId: UserId, page: PageRequest) => Effect.Effect<Page<LedgerEntry>>
-}>()("core/ports/Ledger") {}
+export class Ledger extends Context.Service<
+  Ledger,
+  {
+    /**
+     * Records one entry and moves the balance, atomically.
+     * - (cause, causeId) is unique: posting an already-recorded cause writes nothing and returns the
+     *   first entry with `created: false` (even if the amount differs: the first one wins).
+     * - a debit that would take the balance below zero fails `InsufficientBalance` and writes nothing;
+     *   two concurrent debits can never both spend the same so'm.
+     * - a zero amount is recorded like any other (it still claims its cause).
+     * - a user without an account is a defect (accounts are created with users).
+     */
+    readonly post: (
+      posting: LedgerPosting
+    ) => Effect.Effect<{ readonly entry: LedgerEntry; readonly created: boolean }, InsufficientBalance>
+    /** Current balance; 0 for a user with no entries. */
+    readonly balance: (userId: UserId) => Effect.Effect<Uzs>
+    /** Newest first. */
+    readonly entries: (userId: UserId, page: PageRequest) => Effect.Effect<Page<LedgerEntry>>
+  }
+>()("core/ports/Ledger") {}

@@ -118,19 +118,19 @@ export type ConfirmOutcome = typeof ConfirmOutcome.Type
 export type DeliveryState =
   | { readonly _tag: "Delivered"; readonly reqId: string; readonly ref: string }
   | {
-    readonly _tag: "Pending"
-    readonly reqId: string
-    readonly ref: string
-    readonly mode: string
-    readonly confirm: ConfirmOutcome
-  }
+      readonly _tag: "Pending"
+      readonly reqId: string
+      readonly ref: string
+      readonly mode: string
+      readonly confirm: ConfirmOutcome
+    }
   | {
-    readonly _tag: "Unattributable"
-    readonly reqId: string
-    readonly ref: string
-    readonly confirm: ConfirmOutcome
-    readonly why: string
-  }
+      readonly _tag: "Unattributable"
+      readonly reqId: string
+      readonly ref: string
+      readonly confirm: ConfirmOutcome
+      readonly why: string
+    }
 
 export const Delivered = (reqId: string, ref: string): DeliveryState => ({ _tag: "Delivered", reqId, ref })
 export const Pending = (reqId: string, ref: string, mode: string, confirm: ConfirmOutcome): DeliveryState => ({
@@ -181,20 +181,19 @@ export class MarketplaceError extends Schema.TaggedError<MarketplaceError>()("Ma
 }) {}
 
 /** Reasons worth retrying later without operator action. */
-export const isTransient = (error: MarketplaceError): boolean =>
-  isTransientReason(error.reason)
+export const isTransient = (error: MarketplaceError): boolean => isTransientReason(error.reason)
 
 export const isTransientReason = (reason: MarketplaceErrorReason): boolean =>
   reason === "Timeout" || reason === "Unavailable" || reason === "Blocked" || reason === "SessionBusy"
 
-export class Marketplace extends Context.Service<Marketplace, {
-  readonly lookupRecipient: (
-    kind: PurchaseKind,
-    username: string
-  ) => Effect.Effect<Recipient, MarketplaceError>
-  readonly quoteStars: (request: StarsQuoteRequest) => Effect.Effect<PaymentRequest, MarketplaceError>
-  readonly quotePremium: (request: PremiumQuoteRequest) => Effect.Effect<PaymentRequest, MarketplaceError>
-  readonly quoteTonTopup: (request: TonTopupQuoteRequest) => Effect.Effect<PaymentRequest, MarketplaceError>
-  readonly confirm: (request: ConfirmRequest) => Effect.Effect<DeliveryState, MarketplaceError>
-  readonly cancel: (kind: PurchaseKind, reqId: string) => Effect.Effect<void, MarketplaceError>
-}>()("core/ports/Marketplace") {}
+export class Marketplace extends Context.Service<
+  Marketplace,
+  {
+    readonly lookupRecipient: (kind: PurchaseKind, username: string) => Effect.Effect<Recipient, MarketplaceError>
+    readonly quoteStars: (request: StarsQuoteRequest) => Effect.Effect<PaymentRequest, MarketplaceError>
+    readonly quotePremium: (request: PremiumQuoteRequest) => Effect.Effect<PaymentRequest, MarketplaceError>
+    readonly quoteTonTopup: (request: TonTopupQuoteRequest) => Effect.Effect<PaymentRequest, MarketplaceError>
+    readonly confirm: (request: ConfirmRequest) => Effect.Effect<DeliveryState, MarketplaceError>
+    readonly cancel: (kind: PurchaseKind, reqId: string) => Effect.Effect<void, MarketplaceError>
+  }
+>()("core/ports/Marketplace") {}

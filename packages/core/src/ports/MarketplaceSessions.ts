@@ -44,12 +44,15 @@ export interface MarketplacePurchase extends OpenedPurchase {
 
 export type Resumed = "held" | "taken" | "refused"
 
-export class MarketplaceSessions extends Context.Service<MarketplaceSessions, {
-  readonly take: (session: string, holder: string, now: Date, until: Date) => Effect.Effect<boolean>
-  readonly opened: (session: string, holder: string, reqId: string, until: Date) => Effect.Effect<boolean>
-  readonly record: (purchase: OpenedPurchase) => Effect.Effect<void>
-  readonly resume: (session: string, reqId: string, now: Date, until: Date) => Effect.Effect<Resumed>
-  readonly release: (session: string, holder: string) => Effect.Effect<void>
-  readonly purchase: (reqId: string) => Effect.Effect<Option.Option<MarketplacePurchase>>
-  readonly confirmed: (reqId: string, outcome: ConfirmOutcome, note: string | null) => Effect.Effect<void>
-}>()("core/ports/MarketplaceSessions") {}
+export class MarketplaceSessions extends Context.Service<
+  MarketplaceSessions,
+  {
+    readonly take: (session: string, holder: string, now: Date, until: Date) => Effect.Effect<boolean>
+    readonly opened: (session: string, holder: string, reqId: string, until: Date) => Effect.Effect<boolean>
+    readonly record: (purchase: OpenedPurchase) => Effect.Effect<void>
+    readonly resume: (session: string, reqId: string, now: Date, until: Date) => Effect.Effect<Resumed>
+    readonly release: (session: string, holder: string) => Effect.Effect<void>
+    readonly purchase: (reqId: string) => Effect.Effect<Option.Option<MarketplacePurchase>>
+    readonly confirmed: (reqId: string, outcome: ConfirmOutcome, note: string | null) => Effect.Effect<void>
+  }
+>()("core/ports/MarketplaceSessions") {}

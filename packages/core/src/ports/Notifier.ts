@@ -40,9 +40,12 @@ export class NotifierError extends Schema.TaggedError<NotifierError>()("Notifier
   message: Schema.String
 }) {}
 
-export class Notifier extends Context.Service<Notifier, {
-  /** Sends one encrypted, VAPID-signed web push. */
-  readonly push: (target: PushTarget, notice: Notice) => Effect.Effect<void, NotifierError>
-  /** Sends one bot message to a chat (plain text). */
-  readonly botMessage: (chatId: number, text: string) => Effect.Effect<void, NotifierError>
-}>()("core/ports/Notifier") {}
+export class Notifier extends Context.Service<
+  Notifier,
+  {
+    /** Sends one encrypted, VAPID-signed web push. */
+    readonly push: (target: PushTarget, notice: Notice) => Effect.Effect<void, NotifierError>
+    /** Sends one bot message to a chat (plain text). */
+    readonly botMessage: (chatId: number, text: string) => Effect.Effect<void, NotifierError>
+  }
+>()("core/ports/Notifier") {}

@@ -50,50 +50,53 @@ export interface OrderFilter extends PageRequest {
  * Storage of account-surface orders. The ledger charge is not this port's business: the use case
  * posts it in the same transaction.
  */
-export class Orders extends Context.Service<Orders, {
-  /** Inserts an order in status `queued`, chargeSeq 0, attempts 0. */
-  readonly insert: (order: NewOrder, now: Date) => Effect.Effect<Order>
-  /**
-   * Inserts the order as `insert` does AND posts its charge as `Ledger.post` would (amount
-   * `-priceUzs`, cause `order`, cause id `chargeCauseId(order, 0)`, the balance moved with it), as
-   * ONE atomic write: both or neither. Fails `InsufficientBalance` (nothing written) when the balance
-   * is below the price. PG: one statement, so the account row is locked only while it runs, not
-   * across a COMMIT round trip. Answers the balance right after this charge (its ledger entry's
-   * `balanceAfter`), so no caller reads it again.
-   * `quotedAt` is the price list the price was computed from: the write happens only if it is still
-   * the current one (`Pricing.get`'s, `DEFAULT_PRICES` when none was set), checked in the same atomic
-   * write; otherwise it fails `PricesChanged` and writes nothing (checked before the balance).
-   */
-  readonly insertCharged: (
-    order: NewOrder,
-    quotedAt: Prices,
-    now: Date
-  ) => Effect.Effect<ChargedOrder, InsufficientBalance | PricesChanged>
-  readonly find: (id: OrderId) => Effect.Effect<Option.Option<Order>>
-  /** Newest first, with the total count for the same filter. */
-  readonly list: (filter: OrderFilter) => Effect.Effect<Page<Order>>
-  /**
-   * Conditional state change: moves the order to `to` and applies `patch` only if its current
-   * status is one of `from`. Fails `OrderNotFound` if absent, `OrderTransitionInvalid` with the
-   * current status otherwise; writes nothing on failure. `to` may equal the current status (a
-   * transient failure keeps `queued`).
-   */
-  readonly transition: (
-    id: OrderId,
-    from: ReadonlyArray<OrderStatus>,
-    to: OrderStatus,
-    patch: OrderPatch,
-    now: Date
-  ) => Effect.Effect<Order, OrderNotFound | OrderTransitionInvalid>
-  /**
-   * Keeps the leases of these orders: `updatedAt = now` for those still `processing`, the others left
-   * alone (one statement for every order a worker carries).
-   */
-  readonly touch: (ids: ReadonlyArray<OrderId>, now: Date) => Effect.Effect<void>
-  /**
-   * Takes one `queued` order whose `nextAttemptAt` is null or <= now (oldest first), marks it
-   * `processing` and returns it. Concurrent callers never get the same order (PG: `FOR UPDATE
-   * SKIP LOCKED`). None when nothing is due.
-   */
-  readonly claimNext: (now: Date) => Effect.Effect<Option.Option<Order>>
-}>()("core/ports/Orders") {}
+export class Orders extends Context.Service<
+  Orders,
+  {
+    /** Inserts an order in status `queued`, chargeSeq 0, attempts 0. */
+    readonly insert: (order: NewOrder, now: Date) => Effect.Effect<Order>
+    /**
+     * Inserts the order as `insert` does AND posts its charge as `Ledger.post` would (amount
+     * `-priceUzs`, cause `order`, cause id `chargeCauseId(order, 0)`, the balance moved with it), as
+     * ONE atomic write: both or neither. Fails `InsufficientBalance` (nothing written) when the balance
+     * is below the price. PG: one statement, so the account row is locked only while it runs, not
+     * across a COMMIT round trip. Answers the balance right after this charge (its ledger entry's
+     * `balanceAfter`), so no caller reads it again.
+     * `quotedAt` is the price list the price was computed from: the write happens only if it is still
+     * the current one (`Pricing.get`'s, `DEFAULT_PRICES` when none was set), checked in the same atomic
+     * write; otherwise it fails `PricesChanged` and writes nothing (checked before the balance).
+     */
+    readonly insertCharged: (
+      order: NewOrder,
+      quotedAt: Prices,
+      now: Date
+    ) => Effect.Effect<ChargedOrder, InsufficientBalance | PricesChanged>
+    readonly find: (id: OrderId) => Effect.Effect<Option.Option<Order>>
+    /** Newest first, with the total count for the same filter. */
+    readonly list: (filter: OrderFilter) => Effect.Effect<Page<Order>>
+    /**
+     * Conditional state change: moves the order to `to` and applies `patch` only if its current
+     * status is one of `from`. Fails `OrderNotFound` if absent, `OrderTransitionInvalid` with the
+     * current status otherwise; writes nothing on failure. `to` may equal the current status (a
+     * transient failure keeps `queued`).
+     */
+    readonly transition: (
+      id: OrderId,
+      from: ReadonlyArray<OrderStatus>,
+      to: OrderStatus,
+      patch: OrderPatch,
+      now: Date
+    ) => Effect.Effect<Order, OrderNotFound | OrderTransitionInvalid>
+    /**
+     * Keeps the leases of these orders: `updatedAt = now` for those still `processing`, the others left
+     * alone (one statement for every order a worker carries).
+     */
+    readonly touch: (ids: ReadonlyArray<OrderId>, now: Date) => Effect.Effect<void>
+    /**
+     * Takes one `queued` order whose `nextAttemptAt` is null or <= now (oldest first), marks it
+     * `processing` and returns it. Concurrent callers never get the same order (PG: `FOR UPDATE
+     * SKIP LOCKED`). None when nothing is due.
+     */
+    readonly claimNext: (now: Date) => Effect.Effect<Option.Option<Order>>
+  }
+>()("core/ports/Orders") {}

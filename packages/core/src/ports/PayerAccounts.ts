@@ -7,6 +7,9 @@ import type { PayerAccount } from "./Marketplace.ts"
  * marketplace's link call requires. Building a StateInit BOC needs the TON libraries, so an adapter
  * next to the Blockchain adapter provides it; the key pair never leaves the `Wallet`.
  */
-export class PayerAccounts extends Context.Service<PayerAccounts, {
-  readonly describe: (wallet: Wallet) => Effect.Effect<PayerAccount>
-}>()("core/ports/PayerAccounts") {}
+export class PayerAccounts extends Context.Service<
+  PayerAccounts,
+  {
+    readonly describe: (wallet: Wallet) => Effect.Effect<PayerAccount>
+  }
+>()("core/ports/PayerAccounts") {}

@@ -39,9 +39,12 @@ export interface TonFigure {
 }
 
 /** Read-only sums for operators' reports; the adapter aggregates where the data lives. */
-export class ReportFigures extends Context.Service<ReportFigures, {
-  readonly ledger: (window: ReportWindow) => Effect.Effect<ReadonlyArray<LedgerFigure>>
-  readonly ton: (window: ReportWindow) => Effect.Effect<ReadonlyArray<TonFigure>>
-  /** The sum of every ledger entry made before `instant`: what the service owed its users then. */
-  readonly outstandingAt: (instant: Date) => Effect.Effect<number>
-}>()("core/ports/ReportFigures") {}
+export class ReportFigures extends Context.Service<
+  ReportFigures,
+  {
+    readonly ledger: (window: ReportWindow) => Effect.Effect<ReadonlyArray<LedgerFigure>>
+    readonly ton: (window: ReportWindow) => Effect.Effect<ReadonlyArray<TonFigure>>
+    /** The sum of every ledger entry made before `instant`: what the service owed its users then. */
+    readonly outstandingAt: (instant: Date) => Effect.Effect<number>
+  }
+>()("core/ports/ReportFigures") {}

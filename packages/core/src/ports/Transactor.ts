@@ -13,6 +13,9 @@ import { Context, Effect } from "effect"
  *   locks / conditional updates in the adapters; memory: one global lock).
  * - an infrastructure failure (connection lost, serialisation failure after retries) is a defect.
  */
-export class Transactor extends Context.Service<Transactor, {
-  readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-}>()("core/ports/Transactor") {}
+export class Transactor extends Context.Service<
+  Transactor,
+  {
+    readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+  }
+>()("core/ports/Transactor") {}

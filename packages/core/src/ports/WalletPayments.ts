@@ -60,38 +60,43 @@ export interface PaymentSettlement {
   readonly error?: string | null
 }
 
-export class WalletPayments extends Context.Service<WalletPayments, {
-  /**
-   * Stores the signed batch and its payments at once (a payment's earlier `failed` record under the
-   * same key is replaced). Fails `WalletBatchBusy` when the wallet has `slots` open batches already
-   * (always 1 for a message with a seqno, whatever is asked), another open batch has the same query
-   * id, or a key is `open` or `paid` already: then nothing is stored and the message must not be sent.
-   */
-  readonly record: (
-    network: string,
-    prepared: PreparedBatch,
-    payments: ReadonlyArray<NewWalletPayment>,
-    now: Date,
-    slots?: number
-  ) => Effect.Effect<WalletBatch, WalletBatchBusy>
-  readonly markSent: (batchId: number, now: Date) => Effect.Effect<void>
-  /** Closes the batch (`executed`, `expired`, `superseded`) and settles its payments in one transaction. */
-  readonly settle: (
-    batchId: number,
-    outcome: { readonly state: WalletBatchState; readonly txHash: string | null; readonly fee: Nanoton | null },
-    payments: ReadonlyArray<PaymentSettlement>,
-    now: Date
-  ) => Effect.Effect<void>
-  /** Settles payments left `open` without an open batch (a result not known yet, or moved in from older records). */
-  readonly settlePayments: (payments: ReadonlyArray<PaymentSettlement>, now: Date) => Effect.Effect<void>
-  /** The wallet's open batches with their payments. */
-  readonly openBatches: (walletAddress: string) => Effect.Effect<ReadonlyArray<{ readonly batch: WalletBatch; readonly payments: ReadonlyArray<WalletPayment> }>>
-  /** The wallet's open payments that no open batch carries. */
-  readonly loosePayments: (walletAddress: string) => Effect.Effect<ReadonlyArray<WalletPayment>>
-  readonly find: (key: string) => Effect.Effect<Option.Option<WalletPayment>>
-  /** The payments of these keys that exist, in one read (a batch's keys). */
-  readonly findMany: (keys: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WalletPayment>>
-  readonly batch: (id: number) => Effect.Effect<Option.Option<WalletBatch>>
-}>()("core/ports/WalletPayments") {}
+export class WalletPayments extends Context.Service<
+  WalletPayments,
+  {
+    /**
+     * Stores the signed batch and its payments at once (a payment's earlier `failed` record under the
+     * same key is replaced). Fails `WalletBatchBusy` when the wallet has `slots` open batches already
+     * (always 1 for a message with a seqno, whatever is asked), another open batch has the same query
+     * id, or a key is `open` or `paid` already: then nothing is stored and the message must not be sent.
+     */
+    readonly record: (
+      network: string,
+      prepared: PreparedBatch,
+      payments: ReadonlyArray<NewWalletPayment>,
+      now: Date,
+      slots?: number
+    ) => Effect.Effect<WalletBatch, WalletBatchBusy>
+    readonly markSent: (batchId: number, now: Date) => Effect.Effect<void>
+    /** Closes the batch (`executed`, `expired`, `superseded`) and settles its payments in one transaction. */
+    readonly settle: (
+      batchId: number,
+      outcome: { readonly state: WalletBatchState; readonly txHash: string | null; readonly fee: Nanoton | null },
+      payments: ReadonlyArray<PaymentSettlement>,
+      now: Date
+    ) => Effect.Effect<void>
+    /** Settles payments left `open` without an open batch (a result not known yet, or moved in from older records). */
+    readonly settlePayments: (payments: ReadonlyArray<PaymentSettlement>, now: Date) => Effect.Effect<void>
+    /** The wallet's open batches with their payments. */
+    readonly openBatches: (
+      walletAddress: string
+    ) => Effect.Effect<ReadonlyArray<{ readonly batch: WalletBatch; readonly payments: ReadonlyArray<WalletPayment> }>>
+    /** The wallet's open payments that no open batch carries. */
+    readonly loosePayments: (walletAddress: string) => Effect.Effect<ReadonlyArray<WalletPayment>>
+    readonly find: (key: string) => Effect.Effect<Option.Option<WalletPayment>>
+    /** The payments of these keys that exist, in one read (a batch's keys). */
+    readonly findMany: (keys: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WalletPayment>>
+    readonly batch: (id: number) => Effect.Effect<Option.Option<WalletBatch>>
+  }
+>()("core/ports/WalletPayments") {}
 
 export { Nanoton }

@@ -17,6 +17,12 @@ export class WebhookSendError extends Schema.TaggedError<WebhookSendError>()("We
 }) {}
 
 /** Signs (Standard Webhooks, HMAC-SHA256 with the endpoint's secret) and posts one message; the answer's status. */
-export class WebhookSender extends Context.Service<WebhookSender, {
-  readonly send: (target: { readonly url: string; readonly secret: string }, message: WebhookMessage) => Effect.Effect<number, WebhookSendError>
-}>()("core/ports/WebhookSender") {}
+export class WebhookSender extends Context.Service<
+  WebhookSender,
+  {
+    readonly send: (
+      target: { readonly url: string; readonly secret: string },
+      message: WebhookMessage
+    ) => Effect.Effect<number, WebhookSendError>
+  }
+>()("core/ports/WebhookSender") {}

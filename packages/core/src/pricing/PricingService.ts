@@ -12,17 +12,20 @@ export interface PricesInput {
 }
 
 /** The four operator-set prices. */
-export class PricingService extends Context.Service<PricingService, {
-  readonly get: Effect.Effect<Prices>
-  /** Replaces all four prices; each must be a positive whole number of so'm. */
-  readonly set: (input: PricesInput) => Effect.Effect<Prices, PricesInvalid>
-}>()("core/pricing/PricingService") {
+export class PricingService extends Context.Service<
+  PricingService,
+  {
+    readonly get: Effect.Effect<Prices>
+    /** Replaces all four prices; each must be a positive whole number of so'm. */
+    readonly set: (input: PricesInput) => Effect.Effect<Prices, PricesInvalid>
+  }
+>()("core/pricing/PricingService") {
   static readonly layer = Layer.effect(
     PricingService,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const pricing = yield* Pricing
 
-      const set = Effect.fn("PricingService.set")(function*(input: PricesInput) {
+      const set = Effect.fn("PricingService.set")(function* (input: PricesInput) {
         for (const field of ["starPriceUzs", "premium3MonthUzs", "premium6MonthUzs", "premium12MonthUzs"] as const) {
           const value = input[field]
           if (!Number.isSafeInteger(value) || value <= 0) {

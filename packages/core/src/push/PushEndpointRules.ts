@@ -53,9 +53,15 @@ export const isSandboxInbox = (endpoint: string, policy: PushPolicyShape): boole
   if (inbox === undefined) return false
   try {
     const url = new URL(endpoint)
-    return (url.protocol === "http:" || url.protocol === "https:") && url.username === "" && url.password === "" &&
-      inbox.hosts.includes(url.hostname) && url.pathname.startsWith(inbox.path) &&
-      /^[A-Za-z0-9_-]{16,64}$/.test(url.pathname.slice(inbox.path.length)) && url.search === ""
+    return (
+      (url.protocol === "http:" || url.protocol === "https:") &&
+      url.username === "" &&
+      url.password === "" &&
+      inbox.hosts.includes(url.hostname) &&
+      url.pathname.startsWith(inbox.path) &&
+      /^[A-Za-z0-9_-]{16,64}$/.test(url.pathname.slice(inbox.path.length)) &&
+      url.search === ""
+    )
   } catch {
     // not a URL: not the inbox
     return false
@@ -68,7 +74,12 @@ export const PushPolicy = Context.Reference<PushPolicyShape>("core/push/PushPoli
 })
 
 export const pushPolicyConfig: Config.Config<PushPolicyShape> = Config.String("PUSH_ALLOWED_HOSTS").pipe(
-  Config.map((text) => ({ allowedHosts: text.split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "") })),
+  Config.map((text) => ({
+    allowedHosts: text
+      .split(",")
+      .map((h) => h.trim().toLowerCase())
+      .filter((h) => h !== "")
+  })),
   Config.withDefault({ allowedHosts: DEFAULT_PUSH_HOSTS })
 )
 
@@ -77,7 +88,10 @@ export const pushPolicyLayerConfig = Layer.effect(PushPolicy, pushPolicyConfig)
 /** The policy of the mode: in sandbox the configured hosts plus the server's own push receiver. */
 export const pushPolicyLayerFor = (sandbox: boolean, publicUrl: string) =>
   sandbox
-    ? Layer.effect(PushPolicy, pushPolicyConfig.pipe(Config.map((p): PushPolicyShape => ({ ...p, sandboxInbox: sandboxInboxOf(publicUrl) }))))
+    ? Layer.effect(
+        PushPolicy,
+        pushPolicyConfig.pipe(Config.map((p): PushPolicyShape => ({ ...p, sandboxInbox: sandboxInboxOf(publicUrl) })))
+      )
     : pushPolicyLayerConfig
 
 /** Longest endpoint accepted (real ones are about 200-500 characters). */
@@ -86,7 +100,9 @@ export const ENDPOINT_MAX = 1024
 /** True when `host` is one of `patterns` (`*.example.com` matches any subdomain, not the bare name). */
 export const hostAllowed = (host: string, patterns: ReadonlyArray<string>): boolean => {
   const name = host.toLowerCase().replace(/\.$/, "")
-  return patterns.some((p) => p.startsWith("*.") ? name.endsWith(p.slice(1)) && name.length > p.length - 1 : name === p)
+  return patterns.some((p) =>
+    p.startsWith("*.") ? name.endsWith(p.slice(1)) && name.length > p.length - 1 : name === p
+  )
 }
 
 /** Why an endpoint is refused, or its parsed URL. */
@@ -101,7 +117,8 @@ export const checkEndpoint = (endpoint: string, policy: PushPolicyShape): Result
     return Result.fail("endpoint must be a URL")
   }
   const local = policy.unsafeLocalDelivery === true
-  if (url.protocol !== "https:" && !(local && url.protocol === "http:")) return Result.fail("endpoint must be an https URL")
+  if (url.protocol !== "https:" && !(local && url.protocol === "http:"))
+    return Result.fail("endpoint must be an https URL")
   if (url.username !== "" || url.password !== "") return Result.fail("endpoint must not carry credentials")
   if (url.port !== "" && url.port !== "443" && !local) return Result.fail("endpoint must use the https port")
   if (!hostAllowed(url.hostname, policy.allowedHosts)) return Result.fail("endpoint is not a known push service")
@@ -132,7 +149,8 @@ const decode = (text: string): Uint8Array | undefined => {
 /** Why the browser's keys are refused: `p256dh` a P-256 point, `auth` a 16-byte secret, both base64url. */
 export const checkKeys = (p256dh: string, auth: string): Result.Result<void, string> => {
   const key = decode(p256dh)
-  if (key === undefined || !isP256Point(key)) return Result.fail("keys.p256dh must be an uncompressed P-256 public key (base64url)")
+  if (key === undefined || !isP256Point(key))
+    return Result.fail("keys.p256dh must be an uncompressed P-256 public key (base64url)")
   const secret = decode(auth)
   if (secret === undefined || secret.length !== 16) return Result.fail("keys.auth must be 16 bytes (base64url)")
   return Result.succeed(undefined)

@@ -23,9 +23,20 @@ export interface ReportRow {
   /** The period's last day, inclusive. */
   readonly last: string
   /** Credited top-ups by how they were confirmed: bank match, receipt (operator), admin API. */
-  readonly received: { readonly bank: number; readonly receipt: number; readonly adminApi: number; readonly total: number }
+  readonly received: {
+    readonly bank: number
+    readonly receipt: number
+    readonly adminApi: number
+    readonly total: number
+  }
   /** What shoppers spent from their balances, by kind (`tier`: paid info-lookup tiers). */
-  readonly spent: { readonly stars: number; readonly premium: number; readonly gift: number; readonly tier: number; readonly total: number }
+  readonly spent: {
+    readonly stars: number
+    readonly premium: number
+    readonly gift: number
+    readonly tier: number
+    readonly total: number
+  }
   readonly refunds: { readonly stars: number; readonly premium: number; readonly gift: number; readonly total: number }
   /** Operators' balance corrections, signed. */
   readonly adjustments: number

@@ -37,7 +37,7 @@ export const REPORT_COLUMNS = [
   "ton_cost_uzs",
   "margin_uzs"
 ] as const
-export type ReportColumn = typeof REPORT_COLUMNS[number]
+export type ReportColumn = (typeof REPORT_COLUMNS)[number]
 
 export type ReportRecord = Record<ReportColumn, string | number | null>
 
@@ -87,8 +87,13 @@ export const reportJson = (report: Report) => ({
 
 /** RFC 4180 CSV: a header line, one line per period, then the total (`period_start` "total"). */
 export const reportCsv = (report: Report): string => {
-  const line = (values: ReadonlyArray<string | number | null>) => values.map((v) => (v === null ? "" : String(v))).join(",")
+  const line = (values: ReadonlyArray<string | number | null>) =>
+    values.map((v) => (v === null ? "" : String(v))).join(",")
   const total = { ...reportRecord(report.total), period_start: "total" }
-  return [REPORT_COLUMNS.join(","), ...[...report.rows.map(reportRecord), total].map((r) => line(REPORT_COLUMNS.map((c) => r[c])))]
-    .join("\r\n") + "\r\n"
+  return (
+    [
+      REPORT_COLUMNS.join(","),
+      ...[...report.rows.map(reportRecord), total].map((r) => line(REPORT_COLUMNS.map((c) => r[c])))
+    ].join("\r\n") + "\r\n"
+  )
 }

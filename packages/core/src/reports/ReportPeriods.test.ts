@@ -17,7 +17,10 @@ describe("report periods (Tashkent, UTC+5)", () => {
       { start: "2026-02-01", last: "2026-02-28" },
       { start: "2026-03-01", last: "2026-03-31" }
     ])
-    assert.deepStrictEqual(periodSpans("week", "2026-12-30", "2027-01-05").map((s) => s.start), ["2026-12-28", "2027-01-04"])
+    assert.deepStrictEqual(
+      periodSpans("week", "2026-12-30", "2027-01-05").map((s) => s.start),
+      ["2026-12-28", "2027-01-04"]
+    )
     assert.strictEqual(periodSpans("day", "2026-11-01", "2026-11-30").length, 30)
   })
 

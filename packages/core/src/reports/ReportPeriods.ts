@@ -4,7 +4,7 @@
  * PostgreSQL's `date_trunc('week')` do), months on the 1st.
  */
 export const REPORT_PERIODS = ["day", "week", "month"] as const
-export type ReportPeriod = typeof REPORT_PERIODS[number]
+export type ReportPeriod = (typeof REPORT_PERIODS)[number]
 
 /** Tashkent's offset from UTC, in hours and milliseconds. */
 export const TASHKENT_UTC_OFFSET_HOURS = 5
@@ -71,7 +71,7 @@ export interface ReportRange {
 }
 
 export const REPORT_PRESETS = ["thisWeek", "thisMonth", "lastMonth", "thisYear"] as const
-export type ReportPreset = typeof REPORT_PRESETS[number]
+export type ReportPreset = (typeof REPORT_PRESETS)[number]
 
 /**
  * The page's presets, each short enough for a phone: this week by day (7 rows at most), this month

@@ -38,10 +38,28 @@ const rowOf = (
   rate: number | null
 ): ReportRow => {
   const sum = (cause: LedgerFigure["cause"], detail?: string) =>
-    ledger.filter((f) => f.cause === cause && (detail === undefined || f.detail === detail)).reduce((n, f) => n + f.amountUzs, 0)
-  const received = { bank: sum("topup", "payment"), receipt: sum("topup", "operator"), adminApi: sum("topup", "admin_api"), total: sum("topup") }
-  const spent = { stars: -sum("order", "stars"), premium: -sum("order", "premium"), gift: -sum("order", "gift"), tier: -sum("tier"), total: -sum("order") - sum("tier") }
-  const refunds = { stars: sum("refund", "stars"), premium: sum("refund", "premium"), gift: sum("refund", "gift"), total: sum("refund") }
+    ledger
+      .filter((f) => f.cause === cause && (detail === undefined || f.detail === detail))
+      .reduce((n, f) => n + f.amountUzs, 0)
+  const received = {
+    bank: sum("topup", "payment"),
+    receipt: sum("topup", "operator"),
+    adminApi: sum("topup", "admin_api"),
+    total: sum("topup")
+  }
+  const spent = {
+    stars: -sum("order", "stars"),
+    premium: -sum("order", "premium"),
+    gift: -sum("order", "gift"),
+    tier: -sum("tier"),
+    total: -sum("order") - sum("tier")
+  }
+  const refunds = {
+    stars: sum("refund", "stars"),
+    premium: sum("refund", "premium"),
+    gift: sum("refund", "gift"),
+    total: sum("refund")
+  }
   const adjustments = sum("adjust")
   const netChange = ledger.reduce((n, f) => n + f.amountUzs, 0)
   const tonOf = (kind: TonFigure["kind"]) => ton.filter((t) => t.kind === kind).reduce<TonSpend>(addTon, NO_TON)
@@ -68,17 +86,26 @@ const rowOf = (
 }
 
 const checked = (request: ReportRequest) =>
-  Effect.gen(function*() {
-    if (!isLocalDate(request.from)) return yield* new ReportRequestInvalid({ field: "from", message: "from must be a date, YYYY-MM-DD" })
-    if (!isLocalDate(request.to)) return yield* new ReportRequestInvalid({ field: "to", message: "to must be a date, YYYY-MM-DD" })
-    if (request.to < request.from) return yield* new ReportRequestInvalid({ field: "to", message: "to must not be before from" })
+  Effect.gen(function* () {
+    if (!isLocalDate(request.from))
+      return yield* new ReportRequestInvalid({ field: "from", message: "from must be a date, YYYY-MM-DD" })
+    if (!isLocalDate(request.to))
+      return yield* new ReportRequestInvalid({ field: "to", message: "to must be a date, YYYY-MM-DD" })
+    if (request.to < request.from)
+      return yield* new ReportRequestInvalid({ field: "to", message: "to must not be before from" })
     const rate = request.tonRateUzs
     if (rate !== null && (!Number.isSafeInteger(rate) || rate <= 0 || rate > 1e9)) {
-      return yield* new ReportRequestInvalid({ field: "ton_rate", message: "the TON rate must be a whole number of UZS per TON, 1 to 1,000,000,000" })
+      return yield* new ReportRequestInvalid({
+        field: "ton_rate",
+        message: "the TON rate must be a whole number of UZS per TON, 1 to 1,000,000,000"
+      })
     }
     const spans = periodSpans(request.period, request.from, request.to)
     if (spans.length > MAX_REPORT_ROWS) {
-      return yield* new ReportRequestInvalid({ field: "to", message: `at most ${MAX_REPORT_ROWS} ${request.period}s in one report` })
+      return yield* new ReportRequestInvalid({
+        field: "to",
+        message: `at most ${MAX_REPORT_ROWS} ${request.period}s in one report`
+      })
     }
     return spans
   })
@@ -89,25 +116,38 @@ const checked = (request: ReportRequest) =>
  * goods with fees, and the margin at a rate the operator gives. Every UZS figure is a sum of ledger
  * entries, so a row always reconciles: outstandingEnd = outstandingStart + received - spent + refunds + adjustments.
  */
-export class Reports extends Context.Service<Reports, {
-  readonly build: (request: ReportRequest) => Effect.Effect<Report, ReportRequestInvalid>
-}>()("core/reports/Reports") {
+export class Reports extends Context.Service<
+  Reports,
+  {
+    readonly build: (request: ReportRequest) => Effect.Effect<Report, ReportRequestInvalid>
+  }
+>()("core/reports/Reports") {
   static readonly layer = Layer.effect(
     Reports,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const figures = yield* ReportFigures
-      const build = Effect.fn("Reports.build")(function*(request: ReportRequest) {
+      const build = Effect.fn("Reports.build")(function* (request: ReportRequest) {
         const spans = yield* checked(request)
         const window = {
           period: request.period,
           start: startOfTashkentDay(spans[0]!.start),
           end: startOfTashkentDay(nextPeriodStart(request.period, spans[spans.length - 1]!.start))
         }
-        const [ledger, ton, opening] = yield* Effect.all([figures.ledger(window), figures.ton(window), figures.outstandingAt(window.start)])
+        const [ledger, ton, opening] = yield* Effect.all([
+          figures.ledger(window),
+          figures.ton(window),
+          figures.outstandingAt(window.start)
+        ])
         const rows: Array<ReportRow> = []
         let liability = opening
         for (const span of spans) {
-          const row = rowOf(span, ledger.filter((f) => f.period === span.start), ton.filter((t) => t.period === span.start), liability, request.tonRateUzs)
+          const row = rowOf(
+            span,
+            ledger.filter((f) => f.period === span.start),
+            ton.filter((t) => t.period === span.start),
+            liability,
+            request.tonRateUzs
+          )
           rows.push(row)
           liability = row.outstandingEnd
         }

@@ -108,17 +108,20 @@ const InTransaction = Context.Reference<boolean>("core/testing/MemoryDb/InTransa
  * transaction holds it for its whole run and restores a snapshot of the state when it fails
  * (nested transactions restore their own snapshot, like savepoints).
  */
-export class MemoryDb extends Context.Service<MemoryDb, {
-  /** Runs `f` atomically on the current state; a failure must be decided before writing. */
-  readonly run: <A, E = never>(f: (state: MemoryState) => Result.Result<A, E>) => Effect.Effect<A, E>
-  readonly read: <A>(f: (state: MemoryState) => A) => Effect.Effect<A>
-  readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
-  /** The live state, for assertions in tests. */
-  readonly state: () => MemoryState
-}>()("core/testing/MemoryDb") {
+export class MemoryDb extends Context.Service<
+  MemoryDb,
+  {
+    /** Runs `f` atomically on the current state; a failure must be decided before writing. */
+    readonly run: <A, E = never>(f: (state: MemoryState) => Result.Result<A, E>) => Effect.Effect<A, E>
+    readonly read: <A>(f: (state: MemoryState) => A) => Effect.Effect<A>
+    readonly withTransaction: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>
+    /** The live state, for assertions in tests. */
+    readonly state: () => MemoryState
+  }
+>()("core/testing/MemoryDb") {
   static readonly layer = Layer.effect(
     MemoryDb,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const lock = yield* Semaphore.make(1)
       const holder = { current: emptyMemoryState() }
 
@@ -126,24 +129,31 @@ export class MemoryDb extends Context.Service<MemoryDb, {
         Effect.flatMap(InTransaction, (inside: boolean) => (inside ? effect : lock.withPermits(1)(effect)))
 
       const run = <A, E = never>(f: (state: MemoryState) => Result.Result<A, E>): Effect.Effect<A, E> =>
-        locked(Effect.flatMap(Effect.sync(() => f(holder.current)), Effect.fromResult))
+        locked(
+          Effect.flatMap(
+            Effect.sync(() => f(holder.current)),
+            Effect.fromResult
+          )
+        )
 
       const read = <A>(f: (state: MemoryState) => A): Effect.Effect<A> => run((state) => Result.succeed(f(state)))
 
       const withTransaction = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-        locked(Effect.suspend(() => {
-          const before = snapshot(holder.current)
-          return effect.pipe(
-            Effect.provideService(InTransaction, true),
-            Effect.onExit((exit) =>
-              Exit.isFailure(exit)
-                ? Effect.sync(() => {
-                  holder.current = before
-                })
-                : Effect.void
+        locked(
+          Effect.suspend(() => {
+            const before = snapshot(holder.current)
+            return effect.pipe(
+              Effect.provideService(InTransaction, true),
+              Effect.onExit((exit) =>
+                Exit.isFailure(exit)
+                  ? Effect.sync(() => {
+                      holder.current = before
+                    })
+                  : Effect.void
+              )
             )
-          )
-        }))
+          })
+        )
 
       return MemoryDb.of({ run, read, withTransaction, state: () => holder.current })
     })

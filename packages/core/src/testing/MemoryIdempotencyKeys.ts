@@ -11,22 +11,29 @@ const id = (scope: string, key: string) => `${scope}\u0000${key}`
 /** `IdempotencyKeys` over the in-memory database. */
 export const MemoryIdempotencyKeys = Layer.effect(
   IdempotencyKeys,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* MemoryDb
     return IdempotencyKeys.of({
       begin: (scope, key, endpoint, requestHash, now) =>
         db.read((s): IdempotencyBegin => {
           const found = s.idempotency.get(id(scope, key))
-          const record = found !== undefined && now.getTime() - found.startedAt.getTime() < IDEMPOTENCY_KEY_TTL_MS
-            ? found
-            : undefined
+          const record =
+            found !== undefined && now.getTime() - found.startedAt.getTime() < IDEMPOTENCY_KEY_TTL_MS
+              ? found
+              : undefined
           if (record !== undefined) {
             if (record.endpoint !== endpoint) return { _tag: "Conflict", reason: "OtherEndpoint" }
             if (record.requestHash !== requestHash) return { _tag: "Conflict", reason: "OtherRequest" }
             if (record.state === "completed") return { _tag: "Replay", response: record.response }
             if (now.getTime() - record.startedAt.getTime() < IDEMPOTENCY_STALE_MS) return { _tag: "InProgress" }
           }
-          s.idempotency.set(id(scope, key), { endpoint, requestHash, state: "in_progress", response: null, startedAt: now })
+          s.idempotency.set(id(scope, key), {
+            endpoint,
+            requestHash,
+            state: "in_progress",
+            response: null,
+            startedAt: now
+          })
           return { _tag: "New" }
         }),
       complete: (scope, key, response) =>

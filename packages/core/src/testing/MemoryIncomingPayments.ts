@@ -9,13 +9,14 @@ import { paginate } from "./paginate.ts"
 /** `IncomingPayments` over the in-memory database. */
 export const MemoryIncomingPayments = Layer.effect(
   IncomingPayments,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* MemoryDb
     const update = (id: PaymentId, now: Date, patch: Pick<IncomingPayment, "status" | "topupId">) =>
       db.run<IncomingPayment, PaymentNotFound | PaymentAlreadyMatched>((s: MemoryState) => {
         const current = s.payments.get(id)
         if (current === undefined) return Result.fail(new PaymentNotFound({ paymentId: id }))
-        if (current.status === "matched") return Result.fail(new PaymentAlreadyMatched({ paymentId: id, status: current.status }))
+        if (current.status === "matched")
+          return Result.fail(new PaymentAlreadyMatched({ paymentId: id, status: current.status }))
         const next: IncomingPayment = { ...current, ...patch, updatedAt: now }
         s.payments.set(id, next)
         return Result.succeed(next)
@@ -24,9 +25,10 @@ export const MemoryIncomingPayments = Layer.effect(
     return IncomingPayments.of({
       record: (payment: NewIncomingPayment, now: Date) =>
         db.read((s) => {
-          const first = payment.externalId === null
-            ? undefined
-            : [...s.payments.values()].find((p) => p.externalId === payment.externalId)
+          const first =
+            payment.externalId === null
+              ? undefined
+              : [...s.payments.values()].find((p) => p.externalId === payment.externalId)
           if (first !== undefined) return { payment: first, created: false }
           const created: IncomingPayment = {
             id: nextId(s, "payments") as PaymentId,
@@ -47,13 +49,23 @@ export const MemoryIncomingPayments = Layer.effect(
           paginate(
             [...s.payments.values()]
               .filter((p) => filter.status === undefined || filter.status.includes(p.status))
-              .filter((p) => (filter.from === undefined || p.createdAt >= filter.from) && (filter.to === undefined || p.createdAt < filter.to))
-              .filter((p) => filter.amountUzs === undefined || p.amountUzs === filter.amountUzs)
-              .filter((p) =>
-                filter.matchedBy === undefined ||
-                (p.topupId !== null && s.topups.get(p.topupId)?.confirmedBy === (filter.matchedBy === "operator" ? "operator" : "payment"))
+              .filter(
+                (p) =>
+                  (filter.from === undefined || p.createdAt >= filter.from) &&
+                  (filter.to === undefined || p.createdAt < filter.to)
               )
-              .sort((a, b) => (a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id) * (filter.newestFirst === true ? -1 : 1)),
+              .filter((p) => filter.amountUzs === undefined || p.amountUzs === filter.amountUzs)
+              .filter(
+                (p) =>
+                  filter.matchedBy === undefined ||
+                  (p.topupId !== null &&
+                    s.topups.get(p.topupId)?.confirmedBy === (filter.matchedBy === "operator" ? "operator" : "payment"))
+              )
+              .sort(
+                (a, b) =>
+                  (a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id) *
+                  (filter.newestFirst === true ? -1 : 1)
+              ),
             filter
           )
         )

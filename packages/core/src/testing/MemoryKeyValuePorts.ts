@@ -27,7 +27,8 @@ export const MemoryPricing = Layer.effect(
           s.prices = prices
           return prices
         })
-    }))
+    })
+  )
 )
 
 export const MemorySessions = Layer.effect(
@@ -36,7 +37,9 @@ export const MemorySessions = Layer.effect(
     Sessions.of({
       create: (session) => db.read((s) => void s.sessions.set(session.id, session)),
       find: (id, now) =>
-        db.read((s) => Option.filter(Option.fromNullishOr(s.sessions.get(id)), (x) => x.expiresAt.getTime() > now.getTime())),
+        db.read((s) =>
+          Option.filter(Option.fromNullishOr(s.sessions.get(id)), (x) => x.expiresAt.getTime() > now.getTime())
+        ),
       remove: (id) => db.read((s) => void s.sessions.delete(id)),
       claimLogin: (hash, keepUntil) =>
         db.read((s) => {
@@ -51,7 +54,8 @@ export const MemorySessions = Layer.effect(
           for (const x of expired) s.sessions.delete(x.id)
           return expired.length
         })
-    }))
+    })
+  )
 )
 
 export const MemoryBotUpdates = Layer.effect(
@@ -64,7 +68,8 @@ export const MemoryBotUpdates = Layer.effect(
           s.botUpdates.add(updateId)
           return true
         })
-    }))
+    })
+  )
 )
 
 export const MemoryPushSubscriptions = Layer.effect(
@@ -76,14 +81,16 @@ export const MemoryPushSubscriptions = Layer.effect(
           const current = s.push.get(subscription.endpoint)
           if (current !== undefined && current.userId !== subscription.userId) return "taken" as const
           s.push.set(subscription.endpoint, subscription)
-          const own = [...s.push.values()].filter((p) => p.userId === subscription.userId)
+          const own = [...s.push.values()]
+            .filter((p) => p.userId === subscription.userId)
             .sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime())
           for (const old of own.slice(keep)) s.push.delete(old.endpoint)
           return "stored" as const
         }),
       listByUser: (userId) => db.read((s) => [...s.push.values()].filter((p) => p.userId === userId)),
       remove: (endpoint) => db.read((s) => void s.push.delete(endpoint))
-    }))
+    })
+  )
 )
 
 export const MemoryInfoLookups = Layer.effect(
@@ -98,7 +105,8 @@ export const MemoryInfoLookups = Layer.effect(
           s.infoLookups.set(`${userId}:${day}`, used + 1)
           return Result.succeed(used + 1)
         })
-    }))
+    })
+  )
 )
 
 export const MemoryReceipts = Layer.effect(
@@ -107,7 +115,8 @@ export const MemoryReceipts = Layer.effect(
     Receipts.of({
       put: (key, bytes, contentType) => db.read((s) => void s.receipts.set(key, { bytes: bytes.slice(), contentType })),
       get: (key) => db.read((s) => Option.fromNullishOr(s.receipts.get(key)))
-    }))
+    })
+  )
 )
 
 // One global lock already serialises the memory store, so `lock` has nothing to do.
@@ -124,5 +133,6 @@ export const MemoryAccountActivity = Layer.effect(
           return { count: times.length, oldest: times.length === 0 ? null : new Date(Math.min(...times)) }
         }),
       record: (userId, action, at) => db.read((s) => void s.activity.push({ userId, action, at }))
-    }))
+    })
+  )
 )

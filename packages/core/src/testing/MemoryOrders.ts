@@ -13,7 +13,7 @@ import { newestFirst, paginate } from "./paginate.ts"
 /** `Orders` over the in-memory database. */
 export const MemoryOrders = Layer.effect(
   Orders,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* MemoryDb
     const make = (s: MemoryState, order: NewOrder, now: Date): Order => ({
       id: nextId(s, "orders") as OrderId,
@@ -42,7 +42,9 @@ export const MemoryOrders = Layer.effect(
           if (balance === undefined) throw new Error(`no ledger account for user ${order.userId}`)
           const after = balance - order.priceUzs
           if (after < 0) {
-            return Result.fail(new InsufficientBalance({ userId: order.userId, balance: balance as Uzs, required: order.priceUzs }))
+            return Result.fail(
+              new InsufficientBalance({ userId: order.userId, balance: balance as Uzs, required: order.priceUzs })
+            )
           }
           const created = make(s, order, now)
           s.orders.set(created.id, created)
@@ -100,7 +102,9 @@ export const MemoryOrders = Layer.effect(
       claimNext: (now: Date) =>
         db.read((s) => {
           const due = [...s.orders.values()]
-            .filter((o) => o.status === "queued" && (o.nextAttemptAt === null || o.nextAttemptAt.getTime() <= now.getTime()))
+            .filter(
+              (o) => o.status === "queued" && (o.nextAttemptAt === null || o.nextAttemptAt.getTime() <= now.getTime())
+            )
             .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)[0]
           if (due === undefined) return Option.none()
           const claimed: Order = { ...due, status: "processing", updatedAt: now }

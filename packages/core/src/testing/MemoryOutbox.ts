@@ -7,7 +7,7 @@ import { MemoryDb, nextId } from "./MemoryDb.ts"
 /** `Outbox` over the in-memory database. */
 export const MemoryOutbox = Layer.effect(
   Outbox,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* MemoryDb
     const patch = (id: OutboxEventId, f: (e: OutboxEvent) => OutboxEvent) =>
       db.read((s) => {

@@ -10,7 +10,7 @@ import { MemoryDb } from "./MemoryDb.ts"
  */
 export const MemoryReportFigures = Layer.effect(
   ReportFigures,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* MemoryDb
     const ledger = (window: ReportWindow) =>
       db.read((s) => {
@@ -19,11 +19,14 @@ export const MemoryReportFigures = Layer.effect(
           if (e.createdAt < window.start || e.createdAt >= window.end) continue
           const period = periodStart(window.period, tashkentDay(e.createdAt))
           const orderId = Number(e.causeId.split(":")[0])
-          const detail = e.cause === "topup"
-            ? (s.topups.get(Number(e.causeId))?.paymentId != null ? "payment" : s.topups.get(Number(e.causeId))?.confirmedBy ?? null)
-            : e.cause === "order" || e.cause === "refund"
-            ? s.orders.get(orderId)?.item.kind ?? null
-            : null
+          const detail =
+            e.cause === "topup"
+              ? s.topups.get(Number(e.causeId))?.paymentId != null
+                ? "payment"
+                : (s.topups.get(Number(e.causeId))?.confirmedBy ?? null)
+              : e.cause === "order" || e.cause === "refund"
+                ? (s.orders.get(orderId)?.item.kind ?? null)
+                : null
           const key = `${period}|${e.cause}|${detail}`
           const before = sums.get(key)
           sums.set(key, {
@@ -39,7 +42,8 @@ export const MemoryReportFigures = Layer.effect(
     return ReportFigures.of({
       ledger,
       ton: () => Effect.succeed([]),
-      outstandingAt: (instant) => db.read((s) => s.ledger.filter((e) => e.createdAt < instant).reduce((n, e) => n + e.amount, 0))
+      outstandingAt: (instant) =>
+        db.read((s) => s.ledger.filter((e) => e.createdAt < instant).reduce((n, e) => n + e.amount, 0))
     })
   })
 )

@@ -9,7 +9,7 @@ import { paginate } from "./paginate.ts"
 /** `Tickets` over the in-memory database; message ids come from one global sequence. */
 export const MemoryTickets = Layer.effect(
   Tickets,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* MemoryDb
     return Tickets.of({
       create: ({ body, now, subject, userId }) =>
@@ -49,7 +49,13 @@ export const MemoryTickets = Layer.effect(
         db.run<TicketMessage, TicketNotFound>((s) => {
           const ticket = s.tickets.get(ticketId)
           if (ticket === undefined) return Result.fail(new TicketNotFound({ ticketId }))
-          const message: TicketMessage = { id: nextId(s, "messages") as MessageId, ticketId, author, body, createdAt: now }
+          const message: TicketMessage = {
+            id: nextId(s, "messages") as MessageId,
+            ticketId,
+            author,
+            body,
+            createdAt: now
+          }
           s.messages.push(message)
           s.tickets.set(ticketId, { ...ticket, lastAuthor: author, updatedAt: now })
           return Result.succeed(message)

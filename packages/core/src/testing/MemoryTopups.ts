@@ -19,7 +19,9 @@ const holdsPayable = (t: Topup): boolean => t.status === "pending" || (t.status 
  * top-ups, so a late bank payment for it cannot credit someone else; one a bank payment confirmed is exempt.
  */
 const quarantinesPayable = (t: Topup, since: number): boolean =>
-  t.method === "card" && !holdsPayable(t) && t.confirmedBy !== "payment" &&
+  t.method === "card" &&
+  !holdsPayable(t) &&
+  t.confirmedBy !== "payment" &&
   (t.updatedAt.getTime() > since || t.createdAt.getTime() > since)
 
 const isLivePending = (t: Topup, now: Date): boolean =>
@@ -28,7 +30,7 @@ const isLivePending = (t: Topup, now: Date): boolean =>
 /** `Topups` over the in-memory database. */
 export const MemoryTopups = Layer.effect(
   Topups,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* MemoryDb
     return Topups.of({
       insertPending: ({ expiresAt, now, requestedUzs, userId }) =>
@@ -39,11 +41,16 @@ export const MemoryTopups = Layer.effect(
             // The owner's own quarantined amount (not one an operator credited) is free for them, and preferred.
             const ownReusable = (t: Topup) => t.userId === userId && t.status !== "paid"
             const taken = new Set(
-              all.filter((t) => holdsPayable(t) || (quarantinesPayable(t, since) && !ownReusable(t))).map((t) => t.payableUzs)
+              all
+                .filter((t) => holdsPayable(t) || (quarantinesPayable(t, since) && !ownReusable(t)))
+                .map((t) => t.payableUzs)
             )
-            const own = new Set(all.filter((t) => quarantinesPayable(t, since) && ownReusable(t)).map((t) => t.payableUzs))
-            const free = Array.from({ length: PAYABLE_OFFSETS }, (_, o) => o)
-              .filter((o) => !taken.has((requestedUzs + o) as Uzs))
+            const own = new Set(
+              all.filter((t) => quarantinesPayable(t, since) && ownReusable(t)).map((t) => t.payableUzs)
+            )
+            const free = Array.from({ length: PAYABLE_OFFSETS }, (_, o) => o).filter(
+              (o) => !taken.has((requestedUzs + o) as Uzs)
+            )
             const offset = free.find((o) => own.has((requestedUzs + o) as Uzs)) ?? free[0]
             if (offset === undefined) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
             const topup: Topup = {
@@ -90,7 +97,8 @@ export const MemoryTopups = Layer.effect(
       attachReceipt: ({ amountUzs, now, receipt, userId }) =>
         db.read((s) => {
           const live = [...s.topups.values()].filter((t) => t.userId === userId && isLivePending(t, now))
-          const target = live.find((t) => t.payableUzs === amountUzs) ??
+          const target =
+            live.find((t) => t.payableUzs === amountUzs) ??
             live.filter((t) => t.requestedUzs === amountUzs).sort((a, b) => b.id - a.id)[0]
           if (target === undefined) return Option.none()
           const next: Topup = { ...target, status: "review", receipt, updatedAt: now }
@@ -138,19 +146,20 @@ export const MemoryTopups = Layer.effect(
           return Result.succeed(next)
         }),
       findLivePendingByPayable: (amount: Uzs, now: Date) =>
-        db.read((s) =>
-          [...s.topups.values()].filter((t) => t.payableUzs === amount && isLivePending(t, now))
-        ),
+        db.read((s) => [...s.topups.values()].filter((t) => t.payableUzs === amount && isLivePending(t, now))),
       findMatchableByPayable: (amount: Uzs, now: Date) =>
         db.read((s) =>
-          [...s.topups.values()].filter((t) =>
-            t.payableUzs === amount && (isLivePending(t, now) || (t.status === "review" && t.method === "card"))
-          ).sort((a, b) => a.id - b.id)
+          [...s.topups.values()]
+            .filter(
+              (t) =>
+                t.payableUzs === amount && (isLivePending(t, now) || (t.status === "review" && t.method === "card"))
+            )
+            .sort((a, b) => a.id - b.id)
         ),
       expireDue: (now: Date) =>
         db.read((s) => {
-          const due = [...s.topups.values()].filter((t) =>
-            t.status === "pending" && t.expiresAt !== null && t.expiresAt.getTime() <= now.getTime()
+          const due = [...s.topups.values()].filter(
+            (t) => t.status === "pending" && t.expiresAt !== null && t.expiresAt.getTime() <= now.getTime()
           )
           return due.map((t) => {
             const expired: Topup = { ...t, status: "expired", updatedAt: now }

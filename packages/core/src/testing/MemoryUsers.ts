@@ -16,7 +16,7 @@ const sameName = (a: string | null, b: string) => a !== null && a.toLowerCase() 
 /** `Users` over the in-memory database; creates the ledger account with the user. */
 export const MemoryUsers = Layer.effect(
   Users,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* MemoryDb
     const update = (id: UserId, f: (row: Row) => Row) =>
       db.run((s) => {
@@ -33,17 +33,18 @@ export const MemoryUsers = Layer.effect(
       upsertTelegram: (identity: TelegramIdentity, now: Date) =>
         db.read((s) => {
           const existing = [...s.users.values()].find((u) => u.telegramId === identity.telegramId)
-          const row: Row = existing === undefined
-            ? {
-              id: nextId(s, "users") as UserId,
-              ...identity,
-              tier: 0,
-              hasApiKey: false,
-              apiKeyHash: null,
-              botChatId: null,
-              createdAt: now
-            }
-            : { ...existing, username: identity.username, firstName: identity.firstName, photoUrl: identity.photoUrl }
+          const row: Row =
+            existing === undefined
+              ? {
+                  id: nextId(s, "users") as UserId,
+                  ...identity,
+                  tier: 0,
+                  hasApiKey: false,
+                  apiKeyHash: null,
+                  botChatId: null,
+                  createdAt: now
+                }
+              : { ...existing, username: identity.username, firstName: identity.firstName, photoUrl: identity.photoUrl }
           s.users.set(row.id, row)
           if (!s.balances.has(row.id)) s.balances.set(row.id, 0)
           return toUser(row)
@@ -66,8 +67,8 @@ export const MemoryUsers = Layer.effect(
         db.read((s) => {
           const q = filter.search?.toLowerCase()
           const rows = [...s.users.values()]
-            .filter((u) =>
-              q === undefined || [u.username, u.firstName].some((v) => v !== null && v.toLowerCase().includes(q))
+            .filter(
+              (u) => q === undefined || [u.username, u.firstName].some((v) => v !== null && v.toLowerCase().includes(q))
             )
             .sort(newestFirst)
             .map(toUser)

@@ -15,8 +15,10 @@ export const makeMemoryWalletPayments = () => {
   let nextBatch = 1
   let nextPayment = 1
 
-  const openOf = (walletAddress: string) => [...batches.values()].filter((b) => b.walletAddress === walletAddress && isOpen(b))
-  const paymentsOf = (batchId: number) => [...payments.values()].filter((p) => p.batchId === batchId).sort((a, b) => a.id - b.id)
+  const openOf = (walletAddress: string) =>
+    [...batches.values()].filter((b) => b.walletAddress === walletAddress && isOpen(b))
+  const paymentsOf = (batchId: number) =>
+    [...payments.values()].filter((p) => p.batchId === batchId).sort((a, b) => a.id - b.id)
   const update = (key: string, change: Partial<WalletPayment>) => {
     const found = payments.get(key)
     if (found !== undefined) payments.set(key, { ...found, ...change })
@@ -25,15 +27,23 @@ export const makeMemoryWalletPayments = () => {
   const busyWhy = (prepared: PreparedBatch, keys: ReadonlyArray<string>, slots: number) => {
     const open = openOf(prepared.wallet)
     if (open.length >= (prepared.queryId === undefined ? 1 : slots)) return "the wallet has no free batch slot"
-    if (prepared.queryId !== undefined && open.some((b) => b.prepared.queryId === prepared.queryId)) return "the query id is in use"
-    const taken = keys.find((k) => { const p = payments.get(k); return p !== undefined && p.state !== "failed" })
+    if (prepared.queryId !== undefined && open.some((b) => b.prepared.queryId === prepared.queryId))
+      return "the query id is in use"
+    const taken = keys.find((k) => {
+      const p = payments.get(k)
+      return p !== undefined && p.state !== "failed"
+    })
     return taken === undefined ? undefined : `payment ${taken} is recorded already`
   }
 
   return WalletPayments.of({
     record: (network, prepared, news, now, slots = 1) =>
       Effect.suspend(() => {
-        const why = busyWhy(prepared, news.map((p) => p.key), slots)
+        const why = busyWhy(
+          prepared,
+          news.map((p) => p.key),
+          slots
+        )
         if (why !== undefined) return Effect.fail(new WalletBatchBusy({ message: why }))
         const batch: WalletBatch = {
           id: nextBatch++,
@@ -47,7 +57,16 @@ export const makeMemoryWalletPayments = () => {
         }
         batches.set(batch.id, batch)
         for (const p of news) {
-          payments.set(p.key, { ...p, id: nextPayment++, batchId: batch.id, state: "open", txHash: null, error: null, createdAt: now, updatedAt: now })
+          payments.set(p.key, {
+            ...p,
+            id: nextPayment++,
+            batchId: batch.id,
+            state: "open",
+            txHash: null,
+            error: null,
+            createdAt: now,
+            updatedAt: now
+          })
         }
         return Effect.succeed(batch)
       }),
@@ -61,17 +80,22 @@ export const makeMemoryWalletPayments = () => {
         const batch = batches.get(batchId)
         if (batch === undefined || !isOpen(batch)) return
         batches.set(batchId, { ...batch, ...outcome })
-        for (const s of settled) update(s.key, { state: s.state, txHash: s.txHash ?? null, error: s.error ?? null, updatedAt: now })
+        for (const s of settled)
+          update(s.key, { state: s.state, txHash: s.txHash ?? null, error: s.error ?? null, updatedAt: now })
       }),
     settlePayments: (settled, now) =>
       Effect.sync(() => {
-        for (const s of settled) update(s.key, { state: s.state, txHash: s.txHash ?? null, error: s.error ?? null, updatedAt: now })
+        for (const s of settled)
+          update(s.key, { state: s.state, txHash: s.txHash ?? null, error: s.error ?? null, updatedAt: now })
       }),
-    openBatches: (walletAddress) => Effect.sync(() => openOf(walletAddress).map((batch) => ({ batch, payments: paymentsOf(batch.id) }))),
+    openBatches: (walletAddress) =>
+      Effect.sync(() => openOf(walletAddress).map((batch) => ({ batch, payments: paymentsOf(batch.id) }))),
     loosePayments: (walletAddress) =>
       Effect.sync(() => {
         const open = new Set(openOf(walletAddress).map((b) => b.id))
-        return [...payments.values()].filter((p) => p.walletAddress === walletAddress && p.state === "open" && (p.batchId === null || !open.has(p.batchId)))
+        return [...payments.values()].filter(
+          (p) => p.walletAddress === walletAddress && p.state === "open" && (p.batchId === null || !open.has(p.batchId))
+        )
       }),
     find: (key) => Effect.sync(() => Option.fromUndefinedOr(payments.get(key))),
     findMany: (keys) => Effect.sync(() => keys.flatMap((k) => payments.get(k) ?? [])),

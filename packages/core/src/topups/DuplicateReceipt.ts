@@ -64,9 +64,12 @@ export const duplicateAmong = (
   const recent = credited.filter(recentFor(topup))
   const same = recent.find((other) => sameOwnerCredit(other, topup, topup.payableUzs))
   if (same !== undefined) return Option.some({ of: same, reason: "SameAmount" })
-  const near = recent.find((other) =>
-    other.id !== topup.id && other.userId === topup.userId && other.status === "paid" &&
-    (nearAmounts(other.payableUzs, topup.payableUzs) || nearAmounts(other.requestedUzs, topup.payableUzs))
+  const near = recent.find(
+    (other) =>
+      other.id !== topup.id &&
+      other.userId === topup.userId &&
+      other.status === "paid" &&
+      (nearAmounts(other.payableUzs, topup.payableUzs) || nearAmounts(other.requestedUzs, topup.payableUzs))
   )
   return near === undefined ? Option.none() : Option.some({ of: near, reason: "NearAmount" })
 }
@@ -76,29 +79,38 @@ export const duplicateAmong = (
  * word alone (an operator's approve, no payment attached) for the payment's amount, within three
  * days of the payment. That credit most likely was this money already.
  */
-export const creditedOnReceiptFor = (target: Topup, payment: PaymentFacts, credited: ReadonlyArray<Topup>): Option.Option<Topup> =>
-  Option.fromNullishOr(credited.find((other) =>
-    sameOwnerCredit(other, target, payment.amountUzs) &&
-    other.confirmedBy === "operator" &&
-    other.paymentId === null &&
-    Math.abs(other.updatedAt.getTime() - payment.createdAt.getTime()) <= DUPLICATE_WINDOW_MS
-  ))
+export const creditedOnReceiptFor = (
+  target: Topup,
+  payment: PaymentFacts,
+  credited: ReadonlyArray<Topup>
+): Option.Option<Topup> =>
+  Option.fromNullishOr(
+    credited.find(
+      (other) =>
+        sameOwnerCredit(other, target, payment.amountUzs) &&
+        other.confirmedBy === "operator" &&
+        other.paymentId === null &&
+        Math.abs(other.updatedAt.getTime() - payment.createdAt.getTime()) <= DUPLICATE_WINDOW_MS
+    )
+  )
 
 /**
  * The latest credited top-ups (newest first, a hundred: more within three days would be a case for
  * an operator anyway) of each owner, read once per owner however many of their top-ups are checked.
  */
 export const recentCredits = (userIds: ReadonlyArray<UserId>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const topups = yield* Topups
     const owners = [...new Set(userIds)]
-    const pages = yield* Effect.forEach(owners, (userId) => topups.list({ userId, status: ["paid"], offset: 0, limit: 100 }))
+    const pages = yield* Effect.forEach(owners, (userId) =>
+      topups.list({ userId, status: ["paid"], offset: 0, limit: 100 })
+    )
     return new Map(owners.map((userId, i) => [userId, pages[i]!.items] as const))
   })
 
 /** The top-ups sharing a receipt file with any of `items` (one query for a whole list). */
 export const receiptTwins = (items: ReadonlyArray<Topup>) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const topups = yield* Topups
     const hashes = [...new Set(items.flatMap((t) => (t.receipt?.sha256 == null ? [] : [t.receipt.sha256])))]
     return yield* topups.listByReceiptSha256(hashes)

@@ -54,5 +54,4 @@ export const Topup = Schema.Struct({
 export type Topup = typeof Topup.Type
 
 /** Statuses from which nothing moves any more. */
-export const isTopupFinal = (status: TopupStatus): boolean =>
-  status !== "pending" && status !== "review"
+export const isTopupFinal = (status: TopupStatus): boolean => status !== "pending" && status !== "review"

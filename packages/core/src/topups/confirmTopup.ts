@@ -14,7 +14,7 @@ import { TopupNotFound } from "./TopupErrors.ts"
  * `TopupTransitionInvalid`, and the unique ledger cause would refuse a second credit anyway.
  * `amount` defaults to the payable amount (what the user was told to pay).
  */
-export const confirmTopup = Effect.fn("confirmTopup")(function*(input: {
+export const confirmTopup = Effect.fn("confirmTopup")(function* (input: {
   readonly topupId: TopupId
   readonly from: ReadonlyArray<TopupStatus>
   readonly amount?: Uzs
@@ -29,23 +29,34 @@ export const confirmTopup = Effect.fn("confirmTopup")(function*(input: {
   const found = yield* topups.find(input.topupId)
   if (Option.isNone(found)) return yield* new TopupNotFound({ topupId: input.topupId })
   const amount = input.amount ?? found.value.payableUzs
-  const topup = yield* topups.transition(input.topupId, input.from, "paid", {
-    creditedUzs: amount,
-    confirmedBy: input.confirmedBy,
-    ...(input.paymentId === undefined ? {} : { paymentId: input.paymentId }),
-    ...(input.adminNote === undefined ? {} : { adminNote: input.adminNote })
-  }, input.now)
-  const { entry } = yield* ledger.post({
-    userId: topup.userId,
-    amount: credit(amount),
-    cause: "topup",
-    causeId: `${topup.id}`,
-    note: input.confirmedBy === "payment" ? "card payment" : `confirmed by ${input.confirmedBy}`
-  }).pipe(Effect.catchTag("InsufficientBalance", Effect.die)) // a credit cannot overdraw
-  yield* outbox.add({
-    kind: "topup.paid",
-    userId: topup.userId,
-    payload: { topupId: topup.id, amountUzs: amount, balanceUzs: entry.balanceAfter }
-  }, input.now)
+  const topup = yield* topups.transition(
+    input.topupId,
+    input.from,
+    "paid",
+    {
+      creditedUzs: amount,
+      confirmedBy: input.confirmedBy,
+      ...(input.paymentId === undefined ? {} : { paymentId: input.paymentId }),
+      ...(input.adminNote === undefined ? {} : { adminNote: input.adminNote })
+    },
+    input.now
+  )
+  const { entry } = yield* ledger
+    .post({
+      userId: topup.userId,
+      amount: credit(amount),
+      cause: "topup",
+      causeId: `${topup.id}`,
+      note: input.confirmedBy === "payment" ? "card payment" : `confirmed by ${input.confirmedBy}`
+    })
+    .pipe(Effect.catchTag("InsufficientBalance", Effect.die)) // a credit cannot overdraw
+  yield* outbox.add(
+    {
+      kind: "topup.paid",
+      userId: topup.userId,
+      payload: { topupId: topup.id, amountUzs: amount, balanceUzs: entry.balanceAfter }
+    },
+    input.now
+  )
   return topup
 })

@@ -9,7 +9,13 @@ import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Queue, Scope
 import type { PurchaseOutcome, WalletPurchase } from "./PurchaseOutcome.ts"
 import { formatTon } from "../money/Nanoton.ts"
 import type { Wallet } from "../ports/Blockchain.ts"
-import { isTransientReason, Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
+import {
+  isTransientReason,
+  Marketplace,
+  type MarketplaceError,
+  type PayerAccount,
+  type PaymentRequest
+} from "../ports/Marketplace.ts"
 import { type WalletPayment, WalletPayments } from "../ports/WalletPayments.ts"
 import { PayerAccounts } from "../ports/PayerAccounts.ts"
 import { type BatchItem, type ItemOutcome, WalletBatches } from "./WalletBatches.ts"
@@ -28,9 +34,18 @@ export interface BatchedPurchaseSettings {
   readonly pollEvery: Duration.Duration
 }
 
-export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings>("core/wallet/BatchedPurchaseSettings", {
-  defaultValue: () => ({ batchLimit: 255, quoteConcurrency: 8, fillWithin: Duration.seconds(5), deliveryWithin: Duration.seconds(60), pollEvery: Duration.millis(1500) })
-})
+export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings>(
+  "core/wallet/BatchedPurchaseSettings",
+  {
+    defaultValue: () => ({
+      batchLimit: 255,
+      quoteConcurrency: 8,
+      fillWithin: Duration.seconds(5),
+      deliveryWithin: Duration.seconds(60),
+      pollEvery: Duration.millis(1500)
+    })
+  }
+)
 
 /** How often a collector with a message in flight looks whether to send one more beside it. */
 const FILL_CHECK = Duration.millis(25)
@@ -55,13 +70,16 @@ const claim = (entries: Iterable<Waiting>): Array<Waiting> => {
   return taken
 }
 
-export class BatchedPurchases extends Context.Service<BatchedPurchases, {
-  readonly buy: (wallet: Wallet, purchase: WalletPurchase) => Effect.Effect<PurchaseOutcome>
-}>()("core/wallet/BatchedPurchases") {
+export class BatchedPurchases extends Context.Service<
+  BatchedPurchases,
+  {
+    readonly buy: (wallet: Wallet, purchase: WalletPurchase) => Effect.Effect<PurchaseOutcome>
+  }
+>()("core/wallet/BatchedPurchases") {
   /** Needs Marketplace, PayerAccounts, WalletPayments and WalletBatches. */
   static readonly layer = Layer.effect(
     BatchedPurchases,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const marketplace = yield* Marketplace
       const payers = yield* PayerAccounts
       const records = yield* WalletPayments
@@ -72,7 +90,9 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       // Queued invoices a stop handed back unsigned; said last when the layer closes.
       let handedBack = 0
       yield* Effect.addFinalizer(() =>
-        handedBack === 0 ? Effect.void : Effect.logInfo(`wallet payments stopped: ${handedBack} queued invoices handed back unsigned`)
+        handedBack === 0
+          ? Effect.void
+          : Effect.logInfo(`wallet payments stopped: ${handedBack} queued invoices handed back unsigned`)
       )
       // Closed in reverse: the collectors stop first (what is queued is handed back), then the batches
       // already taken are finished; never one more batch signed while the layer closes.
@@ -86,13 +106,23 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
 
       /** Pays one batch of the waiting invoices and hands each waiter its outcome, whatever happens. */
       const payBatch = (taken: ReadonlyArray<Waiting>) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const wallet = taken[taken.length - 1]!.wallet
-          const outcomes = yield* batches.pay(wallet, taken.map((w) => w.item)).pipe(
-            Effect.catchCause((cause) =>
-              Effect.as(Effect.logError("wallet batch failed", cause), taken.map((w): ItemOutcome => ({ _tag: "Open", key: w.item.key, message: "the batch stopped unexpectedly" })))
+          const outcomes = yield* batches
+            .pay(
+              wallet,
+              taken.map((w) => w.item)
             )
-          )
+            .pipe(
+              Effect.catchCause((cause) =>
+                Effect.as(
+                  Effect.logError("wallet batch failed", cause),
+                  taken.map(
+                    (w): ItemOutcome => ({ _tag: "Open", key: w.item.key, message: "the batch stopped unexpectedly" })
+                  )
+                )
+              )
+            )
           yield* Effect.forEach(taken, (w, i) => {
             const outcome: ItemOutcome = outcomes[i] ?? { _tag: "Open", key: w.item.key, message: "no outcome" }
             return Deferred.succeed(w.done, outcome)
@@ -110,23 +140,23 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       // and a block after the latest one, what waits can only join a later block (however late we see
       // the latest one settled).
       const collect = (queue: Queue.Queue<Waiting>, wallet: Wallet) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const parallel = batches.parallel(wallet)
           const inFlight = yield* Semaphore.make(parallel)
           const limit = Math.max(1, Math.min(settings.batchLimit, batches.limit(wallet)))
           let running = 0
           let lastSent = 0
-          const gathering = Effect.gen(function*() {
+          const gathering = Effect.gen(function* () {
             if (running === 0) return false
             if ((yield* Queue.size(queue)) >= limit) return false
             return (yield* Clock.currentTimeMillis) - lastSent < Duration.toMillis(settings.fillWithin)
           })
-          return yield* Effect.gen(function*() {
+          return yield* Effect.gen(function* () {
             yield* Semaphore.take(inFlight, 1)
             while (yield* gathering) yield* Effect.sleep(FILL_CHECK)
             // What is taken is in a batch at once: a stop never finds an invoice taken and unanswered.
             yield* Effect.uninterruptibleMask((restore) =>
-              Effect.gen(function*() {
+              Effect.gen(function* () {
                 const taken = claim(yield* restore(Queue.takeN(queue, 1)))
                 // Abandoned entries are dropped on the way and take no room in the batch.
                 let ready = yield* Queue.size(queue)
@@ -138,7 +168,10 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
                 if (taken.length === 0) return yield* Semaphore.release(inFlight, 1)
                 running++
                 lastSent = yield* Clock.currentTimeMillis
-                const over = Effect.andThen(Effect.sync(() => running--), Semaphore.release(inFlight, 1))
+                const over = Effect.andThen(
+                  Effect.sync(() => running--),
+                  Semaphore.release(inFlight, 1)
+                )
                 yield* Effect.forkIn(Effect.ensuring(payBatch(taken), over), batchScope, { uninterruptible: true })
               })
             ).pipe(Effect.onInterrupt(() => Semaphore.release(inFlight, 1)))
@@ -153,12 +186,13 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
                 w.state = "abandoned"
                 handedBack++
                 return Deferred.succeed(w.done, stopping(w.item.key))
-              }))
+              })
+            )
           )
         )
 
       const collectorOf = (wallet: Wallet) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const known = collectors.get(wallet.address)
           if (known !== undefined || stopped) return known
           const queue = yield* Queue.unbounded<Waiting>()
@@ -176,7 +210,7 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
        */
       const payInBatch = (wallet: Wallet, item: BatchItem) =>
         Effect.uninterruptibleMask((restore) =>
-          Effect.gen(function*() {
+          Effect.gen(function* () {
             const entry: Waiting = { item, wallet, done: yield* Deferred.make<ItemOutcome>(), state: "waiting" }
             const queue = yield* collectorOf(wallet)
             if (queue === undefined || !(yield* Queue.offer(queue, entry))) return stopping(item.key)
@@ -195,34 +229,51 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       const payerOf = (wallet: Wallet) =>
         Effect.suspend(() => {
           const known = described.get(wallet.address)
-          return known !== undefined ? Effect.succeed(known) : Effect.tap(payers.describe(wallet), (p) => Effect.sync(() => void described.set(wallet.address, p)))
+          return known !== undefined
+            ? Effect.succeed(known)
+            : Effect.tap(payers.describe(wallet), (p) => Effect.sync(() => void described.set(wallet.address, p)))
         })
 
       const quote = (wallet: Wallet, request: WalletPurchase) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const payer = yield* payerOf(wallet)
-          const ask: Effect.Effect<PaymentRequest, MarketplaceError> = request.kind === "stars"
-            ? marketplace.quoteStars({ username: request.username, quantity: request.units, payer, batched: settings.batchLimit > 1 })
-            : marketplace.quotePremium({ username: request.username, months: request.units, payer, batched: settings.batchLimit > 1 })
+          const ask: Effect.Effect<PaymentRequest, MarketplaceError> =
+            request.kind === "stars"
+              ? marketplace.quoteStars({
+                  username: request.username,
+                  quantity: request.units,
+                  payer,
+                  batched: settings.batchLimit > 1
+                })
+              : marketplace.quotePremium({
+                  username: request.username,
+                  months: request.units,
+                  payer,
+                  batched: settings.batchLimit > 1
+                })
           // At most `quoteConcurrency` at once; the Fragment adapter itself backs off on HTTP 429.
           return yield* quotes.withPermit(ask)
         })
 
       /** Reads the marketplace until it confirms delivery, or the order's own evidence proves the payment. */
       const deliver = (wallet: Wallet, payment: WalletPayment, boc: string | null, settleOnEvidence: boolean) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const payer = yield* payerOf(wallet)
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.deliveryWithin)
           let report = boc
           let last = "the marketplace has not confirmed delivery"
           while (true) {
             // Bounded like quotes: a settled batch's orders report at once, and quotes share the connections.
-            const state = yield* Effect.result(reports.withPermit(marketplace.confirm({
-              kind: payment.kind,
-              reqId: payment.reqId,
-              ref: payment.ref,
-              ...(report === null ? {} : { boc: report, payer })
-            })))
+            const state = yield* Effect.result(
+              reports.withPermit(
+                marketplace.confirm({
+                  kind: payment.kind,
+                  reqId: payment.reqId,
+                  ref: payment.ref,
+                  ...(report === null ? {} : { boc: report, payer })
+                })
+              )
+            )
             if (state._tag === "Success") {
               const s = state.success
               // The signed message is reported again while no answer came (the same message: harmless).
@@ -231,7 +282,11 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
               // Unattributable: the session's state will never be this order's again. Pending: only once looking again.
               if (s.confirm === "accepted" && (s._tag === "Unattributable" || settleOnEvidence)) {
                 const why = s._tag === "Unattributable" ? s.why : `the marketplace still says "${s.mode}"`
-                return delivered(payment, "paid", `Paid to the marketplace: tx ${payment.txHash} sent ${formatTon(payment.amount)} TON to ${payment.payTo} with Ref#${payment.ref}, and it accepted the signed message; delivery not confirmed (${why})`)
+                return delivered(
+                  payment,
+                  "paid",
+                  `Paid to the marketplace: tx ${payment.txHash} sent ${formatTon(payment.amount)} TON to ${payment.payTo} with Ref#${payment.ref}, and it accepted the signed message; delivery not confirmed (${why})`
+                )
               }
               last = s._tag === "Pending" ? `the marketplace still says "${s.mode}"` : s.why
             } else last = `the marketplace answered: ${state.failure.message}`
@@ -247,7 +302,11 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
           } satisfies PurchaseOutcome
         })
 
-      const delivered = (payment: WalletPayment, delivery: "delivered" | "paid", note: string | null): PurchaseOutcome => ({
+      const delivered = (
+        payment: WalletPayment,
+        delivery: "delivered" | "paid",
+        note: string | null
+      ): PurchaseOutcome => ({
         _tag: "Delivered",
         txHash: payment.txHash ?? "",
         ref: payment.ref,
@@ -256,23 +315,37 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
       })
 
       const bocOf = (payment: WalletPayment) =>
-        payment.batchId === null ? Effect.succeed(null) : Effect.map(records.batch(payment.batchId), (b) => Option.match(b, { onNone: () => null, onSome: (x) => x.prepared.boc }))
+        payment.batchId === null
+          ? Effect.succeed(null)
+          : Effect.map(records.batch(payment.batchId), (b) =>
+              Option.match(b, { onNone: () => null, onSome: (x) => x.prepared.boc })
+            )
 
       const afterPayment = (wallet: Wallet, key: string, boc: string | null, answer?: ItemOutcome, again = false) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // A batch's answer carries the payment it read once settled paid; anything else is read here.
           const found = answer?._tag === "Paid" ? Option.some(answer.payment) : yield* records.find(key)
           if (Option.isNone(found)) {
             // Nothing was stored, so nothing was sent: the wallet was busy elsewhere or could not sign.
             return answer?._tag === "Open"
-              ? { _tag: "InFlight", message: answer.message } satisfies PurchaseOutcome
-              : { _tag: "NotPaid", retryable: answer?._tag !== "NotPaid" || answer.retryable, reason: "TransferFailed", message: answer?._tag === "NotPaid" ? answer.message : "Nothing was paid" } satisfies PurchaseOutcome
+              ? ({ _tag: "InFlight", message: answer.message } satisfies PurchaseOutcome)
+              : ({
+                  _tag: "NotPaid",
+                  retryable: answer?._tag !== "NotPaid" || answer.retryable,
+                  reason: "TransferFailed",
+                  message: answer?._tag === "NotPaid" ? answer.message : "Nothing was paid"
+                } satisfies PurchaseOutcome)
           }
           const payment = found.value
           if (payment.state === "paid") return yield* deliver(wallet, payment, boc ?? (yield* bocOf(payment)), again)
           if (payment.state === "failed") {
             yield* marketplace.cancel(payment.kind, payment.reqId).pipe(Effect.ignore)
-            return { _tag: "NotPaid", retryable: true, reason: "TransferFailed", message: payment.error ?? "Not paid" } satisfies PurchaseOutcome
+            return {
+              _tag: "NotPaid",
+              retryable: true,
+              reason: "TransferFailed",
+              message: payment.error ?? "Not paid"
+            } satisfies PurchaseOutcome
           }
           return {
             _tag: "PaidUnconfirmed",
@@ -284,14 +357,20 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
         })
 
       // The wallet's state on chain is read where it matters, when a batch is signed (not per order).
-      const buy = Effect.fn("BatchedPurchases.buy")(function*(wallet: Wallet, request: WalletPurchase) {
+      const buy = Effect.fn("BatchedPurchases.buy")(function* (wallet: Wallet, request: WalletPurchase) {
         const known = yield* records.find(request.key)
         if (Option.isSome(known) && known.value.state === "open") yield* batches.reconcile(wallet)
-        if (Option.isSome(known) && known.value.state !== "failed") return yield* afterPayment(wallet, request.key, null, undefined, true)
+        if (Option.isSome(known) && known.value.state !== "failed")
+          return yield* afterPayment(wallet, request.key, null, undefined, true)
         const quoted = yield* Effect.result(quote(wallet, request))
         if (quoted._tag === "Failure") {
           const reason = quoted.failure.reason
-          return { _tag: "NotPaid", retryable: isTransientReason(reason), reason: "MarketplaceRejected", message: `MarketplaceRejected (${reason}): ${quoted.failure.message}` } satisfies PurchaseOutcome
+          return {
+            _tag: "NotPaid",
+            retryable: isTransientReason(reason),
+            reason: "MarketplaceRejected",
+            message: `MarketplaceRejected (${reason}): ${quoted.failure.message}`
+          } satisfies PurchaseOutcome
         }
         const invoice = quoted.success
         const outcome = yield* payInBatch(wallet, {
@@ -306,7 +385,8 @@ export class BatchedPurchases extends Context.Service<BatchedPurchases, {
         })
         const answer = yield* afterPayment(wallet, request.key, outcome._tag === "Paid" ? outcome.boc : null, outcome)
         // Not paid and never stored: the invoice is let go, the next attempt quotes a new one.
-        if (answer._tag === "NotPaid" || answer._tag === "InFlight") yield* marketplace.cancel(request.kind, invoice.reqId).pipe(Effect.ignore)
+        if (answer._tag === "NotPaid" || answer._tag === "InFlight")
+          yield* marketplace.cancel(request.kind, invoice.reqId).pipe(Effect.ignore)
         return answer
       })
 

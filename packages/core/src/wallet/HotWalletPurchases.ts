@@ -12,16 +12,19 @@ import { HotWallet } from "../ports/HotWallet.ts"
 import { BatchedPurchases } from "./BatchedPurchases.ts"
 import type { PurchaseOutcome, WalletPurchase } from "./PurchaseOutcome.ts"
 
-export class HotWalletPurchases extends Context.Service<HotWalletPurchases, {
-  /** Buys the order's current charge; a gift is not sold by the marketplace (not paid, final). */
-  readonly buy: (order: Order) => Effect.Effect<PurchaseOutcome>
-  /** The hot wallet's balance on chain now; 0 while no wallet of its phrase is funded yet. */
-  readonly balance: Effect.Effect<Nanoton, BlockchainError>
-}>()("core/wallet/HotWalletPurchases") {
+export class HotWalletPurchases extends Context.Service<
+  HotWalletPurchases,
+  {
+    /** Buys the order's current charge; a gift is not sold by the marketplace (not paid, final). */
+    readonly buy: (order: Order) => Effect.Effect<PurchaseOutcome>
+    /** The hot wallet's balance on chain now; 0 while no wallet of its phrase is funded yet. */
+    readonly balance: Effect.Effect<Nanoton, BlockchainError>
+  }
+>()("core/wallet/HotWalletPurchases") {
   /** Needs HotWallet, Blockchain and BatchedPurchases. */
   static readonly layer = Layer.effect(
     HotWalletPurchases,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const hot = yield* HotWallet
       const chain = yield* Blockchain
       const purchases = yield* BatchedPurchases
@@ -30,7 +33,7 @@ export class HotWalletPurchases extends Context.Service<HotWalletPurchases, {
       const funded = joined(hot.ensureFunded, scope)
       const resolved = joined(hot.wallet, scope)
 
-      const buy = Effect.fn("HotWalletPurchases.buy")(function*(order: Order) {
+      const buy = Effect.fn("HotWalletPurchases.buy")(function* (order: Order) {
         const { item } = order
         if (item.kind === "gift") {
           return notPaid(false, "NotForSale", "gifts are not bought from the marketplace")
@@ -42,16 +45,20 @@ export class HotWalletPurchases extends Context.Service<HotWalletPurchases, {
         if (wallet._tag === "Failure") {
           return notPaid(true, wallet.failure.reason, `hot wallet: ${wallet.failure.reason}: ${wallet.failure.message}`)
         }
-        const purchase: WalletPurchase = item.kind === "stars"
-          ? { key, username: order.recipient, kind: "stars", units: item.stars }
-          : { key, username: order.recipient, kind: "premium", units: item.months }
+        const purchase: WalletPurchase =
+          item.kind === "stars"
+            ? { key, username: order.recipient, kind: "stars", units: item.stars }
+            : { key, username: order.recipient, kind: "premium", units: item.months }
         return yield* purchases.buy(wallet.success, purchase)
       })
 
       const balance = hot.wallet.pipe(
         Effect.flatMap((wallet) => chain.balance(wallet.address)),
         // No funded wallet of any version yet: the balance is 0, which is what an alert should see.
-        Effect.catchIf((error) => error.reason === "WalletNotFound", () => Effect.succeed(Nanoton.make(0n)))
+        Effect.catchIf(
+          (error) => error.reason === "WalletNotFound",
+          () => Effect.succeed(Nanoton.make(0n))
+        )
       )
 
       return HotWalletPurchases.of({ buy, balance })
@@ -70,10 +77,20 @@ const joined = <A, E>(effect: Effect.Effect<A, E>, scope: Scope.Scope): Effect.E
     const done = Deferred.makeUnsafe<A, E>()
     running = done
     const run = effect.pipe(
-      Effect.onExit((exit) => Effect.andThen(Effect.sync(() => void (running = undefined)), Deferred.done(done, exit)))
+      Effect.onExit((exit) =>
+        Effect.andThen(
+          Effect.sync(() => void (running = undefined)),
+          Deferred.done(done, exit)
+        )
+      )
     )
     return Effect.andThen(Effect.forkIn(run, scope), Deferred.await(done))
   })
 }
 
-const notPaid = (retryable: boolean, reason: string, message: string): PurchaseOutcome => ({ _tag: "NotPaid", retryable, reason, message })
+const notPaid = (retryable: boolean, reason: string, message: string): PurchaseOutcome => ({
+  _tag: "NotPaid",
+  retryable,
+  reason,
+  message
+})

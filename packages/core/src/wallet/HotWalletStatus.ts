@@ -11,33 +11,42 @@ import { HotWallet } from "../ports/HotWallet.ts"
 
 export type HotWalletReport =
   | {
-    readonly funded: true
-    readonly version: WalletVersion
-    readonly address: string
-    /** `uninit`: funded, deployed by its first payment. */
-    readonly state: "active" | "uninit" | "frozen"
-    readonly balance: Nanoton
-  }
-  | { readonly funded: false; readonly fundAt: ReadonlyArray<{ readonly version: WalletVersion; readonly address: string }> }
+      readonly funded: true
+      readonly version: WalletVersion
+      readonly address: string
+      /** `uninit`: funded, deployed by its first payment. */
+      readonly state: "active" | "uninit" | "frozen"
+      readonly balance: Nanoton
+    }
+  | {
+      readonly funded: false
+      readonly fundAt: ReadonlyArray<{ readonly version: WalletVersion; readonly address: string }>
+    }
 
-export class HotWalletStatus extends Context.Service<HotWalletStatus, {
-  readonly report: Effect.Effect<HotWalletReport, BlockchainError>
-}>()("core/wallet/HotWalletStatus") {
+export class HotWalletStatus extends Context.Service<
+  HotWalletStatus,
+  {
+    readonly report: Effect.Effect<HotWalletReport, BlockchainError>
+  }
+>()("core/wallet/HotWalletStatus") {
   /** Needs HotWallet and Blockchain. */
   static readonly layer = Layer.effect(
     HotWalletStatus,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const hot = yield* HotWallet
       const chain = yield* Blockchain
       const report = hot.wallet.pipe(
         Effect.flatMap((wallet) =>
-          Effect.map(chain.accountState(wallet.address), (state): HotWalletReport => ({
-            funded: true,
-            version: wallet.version,
-            address: wallet.address,
-            state: state.status,
-            balance: Nanoton.make(state.balance)
-          }))
+          Effect.map(
+            chain.accountState(wallet.address),
+            (state): HotWalletReport => ({
+              funded: true,
+              version: wallet.version,
+              address: wallet.address,
+              state: state.status,
+              balance: Nanoton.make(state.balance)
+            })
+          )
         ),
         Effect.catchIf(
           (error) => error.reason === "WalletNotFound",

@@ -38,14 +38,14 @@ export interface BatchItem extends Omit<NewWalletPayment, "walletAddress"> {
 
 export type ItemOutcome =
   | {
-    readonly _tag: "Paid"
-    readonly key: string
-    readonly txHash: string
-    readonly ref: string
-    readonly boc: string | null
-    /** The stored payment as read once it was settled paid (the caller need not read it again). */
-    readonly payment: WalletPayment
-  }
+      readonly _tag: "Paid"
+      readonly key: string
+      readonly txHash: string
+      readonly ref: string
+      readonly boc: string | null
+      /** The stored payment as read once it was settled paid (the caller need not read it again). */
+      readonly payment: WalletPayment
+    }
   | { readonly _tag: "NotPaid"; readonly key: string; readonly retryable: boolean; readonly message: string }
   | { readonly _tag: "Open"; readonly key: string; readonly message: string }
 
@@ -77,18 +77,21 @@ const paidRefs = (outgoing: ReadonlyArray<OutgoingPayment>) => {
   return refs
 }
 
-export class WalletBatches extends Context.Service<WalletBatches, {
-  /** Pays `items` (at most the wallet's batch limit) in one message; one outcome per item, same order. */
-  readonly pay: (wallet: Wallet, items: ReadonlyArray<BatchItem>) => Effect.Effect<ReadonlyArray<ItemOutcome>>
-  /** Settles the wallet's open batches and loose open payments as far as the chain tells now. */
-  readonly reconcile: (wallet: Wallet) => Effect.Effect<void>
-  readonly limit: (wallet: Wallet) => number
-  /** Batches of the wallet that may be paid at once (`pay` calls running side by side). */
-  readonly parallel: (wallet: Wallet) => number
-}>()("core/wallet/WalletBatches") {
+export class WalletBatches extends Context.Service<
+  WalletBatches,
+  {
+    /** Pays `items` (at most the wallet's batch limit) in one message; one outcome per item, same order. */
+    readonly pay: (wallet: Wallet, items: ReadonlyArray<BatchItem>) => Effect.Effect<ReadonlyArray<ItemOutcome>>
+    /** Settles the wallet's open batches and loose open payments as far as the chain tells now. */
+    readonly reconcile: (wallet: Wallet) => Effect.Effect<void>
+    readonly limit: (wallet: Wallet) => number
+    /** Batches of the wallet that may be paid at once (`pay` calls running side by side). */
+    readonly parallel: (wallet: Wallet) => number
+  }
+>()("core/wallet/WalletBatches") {
   static readonly layer = Layer.effect(
     WalletBatches,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const chain = yield* Blockchain
       const records = yield* WalletPayments
       const settings = yield* WalletBatchSettings
@@ -96,37 +99,56 @@ export class WalletBatches extends Context.Service<WalletBatches, {
       const watching = new Set<string>()
 
       /** Per payment of a closed batch: paid by this message, or else by any message carrying its Ref#. */
-      const settleBatch = (batch: WalletBatch, payments: ReadonlyArray<WalletPayment>, status: Exclude<BatchStatus, { _tag: "Pending" }>) =>
-        Effect.gen(function*() {
+      const settleBatch = (
+        batch: WalletBatch,
+        payments: ReadonlyArray<WalletPayment>,
+        status: Exclude<BatchStatus, { _tag: "Pending" }>
+      ) =>
+        Effect.gen(function* () {
           const sent = status._tag === "Executed" ? status.sent : []
           const unsent = payments.filter((_, i) => sent[i] !== true)
-          const elsewhere = unsent.length === 0 ? new Map<string, OutgoingPayment>() : paidRefs(yield* chain.outgoing(batch.walletAddress, batch.prepared.createdAt - 300))
+          const elsewhere =
+            unsent.length === 0
+              ? new Map<string, OutgoingPayment>()
+              : paidRefs(yield* chain.outgoing(batch.walletAddress, batch.prepared.createdAt - 300))
           const settlements: Array<PaymentSettlement> = payments.map((p, i) => {
-            if (sent[i] === true && status._tag === "Executed") return { key: p.key, state: "paid", txHash: status.txHash, error: null }
+            if (sent[i] === true && status._tag === "Executed")
+              return { key: p.key, state: "paid", txHash: status.txHash, error: null }
             const found = elsewhere.get(p.ref)
-            if (found !== undefined && found.to === p.payTo && found.amount === p.amount) return { key: p.key, state: "paid", txHash: found.txHash, error: null }
-            const why = status._tag === "Executed"
-              ? "its action was skipped (the wallet's funds ran short); only the network fee was charged"
-              : status._tag === "Expired"
-              ? "the message expired before the network ran it"
-              : "another message of the wallet used its seqno or query id"
+            if (found !== undefined && found.to === p.payTo && found.amount === p.amount)
+              return { key: p.key, state: "paid", txHash: found.txHash, error: null }
+            const why =
+              status._tag === "Executed"
+                ? "its action was skipped (the wallet's funds ran short); only the network fee was charged"
+                : status._tag === "Expired"
+                  ? "the message expired before the network ran it"
+                  : "another message of the wallet used its seqno or query id"
             return { key: p.key, state: "failed", txHash: null, error: `Not paid: ${why}` }
           })
-          yield* records.settle(batch.id, {
-            state: status._tag === "Executed" ? "executed" : status._tag === "Expired" ? "expired" : "superseded",
-            txHash: status._tag === "Executed" ? status.txHash : null,
-            fee: status._tag === "Executed" ? status.fee : null
-          }, settlements, yield* currentDate)
-          yield* Effect.logInfo(`wallet batch ${batch.id}: ${status._tag}, ${settlements.filter((s) => s.state === "paid").length} of ${payments.length} paid`)
+          yield* records.settle(
+            batch.id,
+            {
+              state: status._tag === "Executed" ? "executed" : status._tag === "Expired" ? "expired" : "superseded",
+              txHash: status._tag === "Executed" ? status.txHash : null,
+              fee: status._tag === "Executed" ? status.fee : null
+            },
+            settlements,
+            yield* currentDate
+          )
+          yield* Effect.logInfo(
+            `wallet batch ${batch.id}: ${status._tag}, ${settlements.filter((s) => s.state === "paid").length} of ${payments.length} paid`
+          )
         }).pipe(
           // The outgoing messages could not be read: the batch stays open and is settled on a later look.
           Effect.catch((error) => Effect.logWarning(`wallet batch ${batch.id} left open: ${error.message}`))
         )
 
-      const reconcile = Effect.fn("WalletBatches.reconcile")(function*(wallet: Wallet) {
+      const reconcile = Effect.fn("WalletBatches.reconcile")(function* (wallet: Wallet) {
         for (const open of yield* records.openBatches(wallet.address)) {
           if (watching.has(open.batch.prepared.externalHash)) continue
-          const status = yield* chain.confirmBatch(open.batch.prepared).pipe(Effect.orElseSucceed((): BatchStatus => ({ _tag: "Pending" })))
+          const status = yield* chain
+            .confirmBatch(open.batch.prepared)
+            .pipe(Effect.orElseSucceed((): BatchStatus => ({ _tag: "Pending" })))
           if (status._tag === "Pending") {
             // Sent or not, re-sending the same message is safe (one seqno, one run).
             yield* chain.send(open.batch.prepared).pipe(Effect.ignore)
@@ -144,13 +166,15 @@ export class WalletBatches extends Context.Service<WalletBatches, {
           const found = refs.get(p.ref)
           if (found !== undefined) return [{ key: p.key, state: "paid", txHash: found.txHash }]
           // Its message could not run after valid_until; a margin for the history to catch up.
-          return now > p.validUntil + 120 ? [{ key: p.key, state: "failed", error: "Not paid: no message carrying its Ref# left the wallet" }] : []
+          return now > p.validUntil + 120
+            ? [{ key: p.key, state: "failed", error: "Not paid: no message carrying its Ref# left the wallet" }]
+            : []
         })
         if (settled.length > 0) yield* records.settlePayments(settled, yield* currentDate)
       })
 
       const watch = (prepared: PreparedBatch, resend: boolean) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.confirmWithin)
           let again = resend
           while (true) {
@@ -162,56 +186,80 @@ export class WalletBatches extends Context.Service<WalletBatches, {
           }
         })
 
-      const notPaid = (items: ReadonlyArray<BatchItem>, error: BlockchainError | string, retryable = true): Array<ItemOutcome> =>
-        items.map((i) => ({ _tag: "NotPaid", key: i.key, retryable, message: typeof error === "string" ? error : `${error.reason}: ${error.message}` }))
+      const notPaid = (
+        items: ReadonlyArray<BatchItem>,
+        error: BlockchainError | string,
+        retryable = true
+      ): Array<ItemOutcome> =>
+        items.map((i) => ({
+          _tag: "NotPaid",
+          key: i.key,
+          retryable,
+          message: typeof error === "string" ? error : `${error.reason}: ${error.message}`
+        }))
 
       const outcomeOf = (p: WalletPayment, boc: string | null): ItemOutcome =>
         p.state === "paid"
           ? { _tag: "Paid", key: p.key, txHash: p.txHash ?? "", ref: p.ref, boc, payment: p }
           : p.state === "failed"
-          ? { _tag: "NotPaid", key: p.key, retryable: true, message: p.error ?? "Not paid" }
-          : { _tag: "Open", key: p.key, message: "The payment's message is still being looked for on chain" }
+            ? { _tag: "NotPaid", key: p.key, retryable: true, message: p.error ?? "Not paid" }
+            : { _tag: "Open", key: p.key, message: "The payment's message is still being looked for on chain" }
 
       const send = (wallet: Wallet, items: ReadonlyArray<BatchItem>) =>
-        Effect.gen(function*() {
-          const prepared = yield* Effect.result(chain.prepareBatch(wallet, items.map((i) => ({
-            to: i.payTo,
-            amount: i.amount,
-            payload: i.payload,
-            validUntil: i.validUntil
-          }))))
-          if (Result.isFailure(prepared)) return notPaid(items, prepared.failure, prepared.failure.reason !== "InvalidPayload")
+        Effect.gen(function* () {
+          const prepared = yield* Effect.result(
+            chain.prepareBatch(
+              wallet,
+              items.map((i) => ({
+                to: i.payTo,
+                amount: i.amount,
+                payload: i.payload,
+                validUntil: i.validUntil
+              }))
+            )
+          )
+          if (Result.isFailure(prepared))
+            return notPaid(items, prepared.failure, prepared.failure.reason !== "InvalidPayload")
           const message = prepared.success
           watching.add(message.externalHash)
-          return yield* sendStored(wallet, items, message).pipe(Effect.ensuring(Effect.sync(() => watching.delete(message.externalHash))))
+          return yield* sendStored(wallet, items, message).pipe(
+            Effect.ensuring(Effect.sync(() => watching.delete(message.externalHash)))
+          )
         })
 
       const sendStored = (wallet: Wallet, items: ReadonlyArray<BatchItem>, message: PreparedBatch) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // Stored before it can go out: from here on only this message may pay these keys.
-          const stored = yield* Effect.result(records.record(
-            chain.network,
-            message,
-            items.map((i) => ({ ...i, walletAddress: wallet.address })),
-            yield* currentDate,
-            parallelOf(wallet, settings.parallel)
-          ))
+          const stored = yield* Effect.result(
+            records.record(
+              chain.network,
+              message,
+              items.map((i) => ({ ...i, walletAddress: wallet.address })),
+              yield* currentDate,
+              parallelOf(wallet, settings.parallel)
+            )
+          )
           if (Result.isFailure(stored)) {
             // Never sent: another process has the wallet's open batch, or a key is taken already.
             yield* chain.discard(message)
             return items.map((i): ItemOutcome => ({ _tag: "Open", key: i.key, message: stored.failure.message }))
           }
           const batch = stored.success
-          yield* Effect.logInfo(`wallet batch ${batch.id} signed: ${items.length} payments, ${message.queryId === undefined ? `seqno ${message.seqno}` : `query id ${message.queryId}`}`)
+          yield* Effect.logInfo(
+            `wallet batch ${batch.id} signed: ${items.length} payments, ${message.queryId === undefined ? `seqno ${message.seqno}` : `query id ${message.queryId}`}`
+          )
           const sent = yield* Effect.result(chain.send(message))
           if (Result.isSuccess(sent)) yield* records.markSent(batch.id, yield* currentDate)
           const status = yield* watch(message, Result.isFailure(sent))
-          const payments = (yield* records.openBatches(wallet.address)).find((b) => b.batch.id === batch.id)?.payments ?? []
+          const payments =
+            (yield* records.openBatches(wallet.address)).find((b) => b.batch.id === batch.id)?.payments ?? []
           if (status !== undefined && payments.length > 0) yield* settleBatch(batch, payments, status)
           const settled = yield* byKey(items)
           return items.map((i): ItemOutcome => {
             const found = settled.get(i.key)
-            return found !== undefined ? outcomeOf(found, message.boc) : { _tag: "Open", key: i.key, message: "no record" }
+            return found !== undefined
+              ? outcomeOf(found, message.boc)
+              : { _tag: "Open", key: i.key, message: "no record" }
           })
         })
 
@@ -219,8 +267,10 @@ export class WalletBatches extends Context.Service<WalletBatches, {
       const byKey = (items: ReadonlyArray<BatchItem>) =>
         Effect.map(records.findMany(items.map((i) => i.key)), (found) => new Map(found.map((p) => [p.key, p])))
 
-      const pay = Effect.fn("WalletBatches.pay")(function*(wallet: Wallet, items: ReadonlyArray<BatchItem>) {
-        yield* reconcile(wallet).pipe(Effect.catchCause((cause) => Effect.logWarning("wallet batch reconciliation failed", cause)))
+      const pay = Effect.fn("WalletBatches.pay")(function* (wallet: Wallet, items: ReadonlyArray<BatchItem>) {
+        yield* reconcile(wallet).pipe(
+          Effect.catchCause((cause) => Effect.logWarning("wallet batch reconciliation failed", cause))
+        )
         const stored = yield* byKey(items)
         const known = items.map((i) => Option.fromUndefinedOr(stored.get(i.key)))
         const fresh = items.filter((_, n) => known[n]?._tag !== "Some" || known[n]?.value.state === "failed")
@@ -229,7 +279,9 @@ export class WalletBatches extends Context.Service<WalletBatches, {
           const own = answered.find((a) => a.key === item.key)
           if (own !== undefined) return own
           const found = known[n]
-          return found?._tag === "Some" ? outcomeOf(found.value, null) : { _tag: "Open", key: item.key, message: "no record" }
+          return found?._tag === "Some"
+            ? outcomeOf(found.value, null)
+            : { _tag: "Open", key: item.key, message: "no record" }
         })
       })
 

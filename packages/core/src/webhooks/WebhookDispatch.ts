@@ -24,46 +24,67 @@ export const retryDelayMs = (attempts: number, random: number): number => {
 }
 
 /** Sends due webhook deliveries: 2xx delivers, anything else retries with backoff for a day, then fails. */
-export class WebhookDispatch extends Context.Service<WebhookDispatch, {
-  /** Claims up to `batch` due deliveries and attempts each once; how many it took. */
-  readonly runOnce: (batch: number) => Effect.Effect<number>
-}>()("core/webhooks/WebhookDispatch") {
+export class WebhookDispatch extends Context.Service<
+  WebhookDispatch,
+  {
+    /** Claims up to `batch` due deliveries and attempts each once; how many it took. */
+    readonly runOnce: (batch: number) => Effect.Effect<number>
+  }
+>()("core/webhooks/WebhookDispatch") {
   static readonly layer = Layer.effect(
     WebhookDispatch,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* WebhookEndpoints
       const sender = yield* WebhookSender
 
-      const attempt = Effect.fn("WebhookDispatch.attempt")(function*(delivery: WebhookDelivery, endpoint: WebhookEndpoint) {
+      const attempt = Effect.fn("WebhookDispatch.attempt")(function* (
+        delivery: WebhookDelivery,
+        endpoint: WebhookEndpoint
+      ) {
         const now = yield* currentDate
-        const answer = yield* sender.send(
-          { url: endpoint.url, secret: endpoint.secret },
-          { id: delivery.eventId, timestamp: Math.floor(now.getTime() / 1000), body: delivery.body }
-        ).pipe(
-          // The sender has its own timeout; this bound keeps a stuck send inside the claim's lease.
-          Effect.timeout(SEND_BOUND_MS),
-          Effect.map((code) => ({ code, error: null })),
-          Effect.catch((e) => Effect.succeed({ code: null, error: e._tag === "WebhookSendError" ? e.message : "no answer in time" }))
-        )
+        const answer = yield* sender
+          .send(
+            { url: endpoint.url, secret: endpoint.secret },
+            { id: delivery.eventId, timestamp: Math.floor(now.getTime() / 1000), body: delivery.body }
+          )
+          .pipe(
+            // The sender has its own timeout; this bound keeps a stuck send inside the claim's lease.
+            Effect.timeout(SEND_BOUND_MS),
+            Effect.map((code) => ({ code, error: null })),
+            Effect.catch((e) =>
+              Effect.succeed({ code: null, error: e._tag === "WebhookSendError" ? e.message : "no answer in time" })
+            )
+          )
         const after = yield* currentDate
         if (answer.code !== null && answer.code >= 200 && answer.code < 300) {
-          return yield* store.recordAttempt(delivery.id, { status: "delivered", statusCode: answer.code, error: null, nextAttemptAt: null }, after)
+          return yield* store.recordAttempt(
+            delivery.id,
+            { status: "delivered", statusCode: answer.code, error: null, nextAttemptAt: null },
+            after
+          )
         }
         const error = (answer.error ?? `answered ${answer.code}`).slice(0, 500)
         const next = addMillis(after, retryDelayMs(delivery.attempts + 1, yield* Random.next))
         const giveUp = next.getTime() - delivery.createdAt.getTime() > RETRY_WINDOW_MS
-        yield* store.recordAttempt(delivery.id, {
-          status: giveUp ? "failed" : "pending",
-          statusCode: answer.code,
-          error,
-          nextAttemptAt: giveUp ? null : next
-        }, after)
+        yield* store.recordAttempt(
+          delivery.id,
+          {
+            status: giveUp ? "failed" : "pending",
+            statusCode: answer.code,
+            error,
+            nextAttemptAt: giveUp ? null : next
+          },
+          after
+        )
       })
 
       const runOnce = (batch: number) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const due = yield* store.claimDue(yield* currentDate, batch, DELIVERY_LEASE_MS)
-          yield* Effect.forEach(due, ({ delivery, endpoint }) => attempt(delivery, endpoint), { concurrency: 4, discard: true })
+          yield* Effect.forEach(due, ({ delivery, endpoint }) => attempt(delivery, endpoint), {
+            concurrency: 4,
+            discard: true
+          })
           return due.length
         }).pipe(Effect.withSpan("WebhookDispatch.runOnce"))
 

@@ -8,7 +8,11 @@ export interface WebhookEvent {
   readonly data: Readonly<Record<string, string | number | boolean | null>>
 }
 
-const order = (p: OutboxEvent["payload"]) => ({ order_id: p["orderId"] ?? null, kind: p["kind"] ?? null, recipient: p["recipient"] ?? null })
+const order = (p: OutboxEvent["payload"]) => ({
+  order_id: p["orderId"] ?? null,
+  kind: p["kind"] ?? null,
+  recipient: p["recipient"] ?? null
+})
 
 /**
  * The webhook events an outbox event announces (none for operators' and other events). A failed
@@ -21,7 +25,13 @@ export const webhookEventsOf = (event: OutboxEvent): ReadonlyArray<WebhookEvent>
   const id = `evt_${event.id}`
   switch (event.kind) {
     case "order.completed":
-      return [{ id, type: "order.completed", data: { ...order(p), tx_id: p["txId"] ?? null, delivery: p["delivery"] ?? null } }]
+      return [
+        {
+          id,
+          type: "order.completed",
+          data: { ...order(p), tx_id: p["txId"] ?? null, delivery: p["delivery"] ?? null }
+        }
+      ]
     case "order.failed": {
       const refunded = typeof p["refundedUzs"] === "number" ? p["refundedUzs"] : 0
       const failed: WebhookEvent = { id, type: "order.failed", data: { ...order(p), refunded_uzs: refunded } }
@@ -30,11 +40,17 @@ export const webhookEventsOf = (event: OutboxEvent): ReadonlyArray<WebhookEvent>
         : [failed]
     }
     case "topup.paid":
-      return [{
-        id,
-        type: "topup.credited",
-        data: { topup_id: p["topupId"] ?? null, amount_uzs: p["amountUzs"] ?? null, balance_uzs: p["balanceUzs"] ?? null }
-      }]
+      return [
+        {
+          id,
+          type: "topup.credited",
+          data: {
+            topup_id: p["topupId"] ?? null,
+            amount_uzs: p["amountUzs"] ?? null,
+            balance_uzs: p["balanceUzs"] ?? null
+          }
+        }
+      ]
     default:
       return []
   }

@@ -7,9 +7,15 @@ import { Webhooks } from "./Webhooks.ts"
  * worker wires it to `Webhooks.fanOut`; elsewhere (tests of notifications alone) it does nothing.
  * Calling it again for a retried event adds no second delivery.
  */
-export const WebhookFanOut = Context.Reference<(event: OutboxEvent) => Effect.Effect<void>>("core/webhooks/WebhookFanOut", {
-  defaultValue: () => () => Effect.void
-})
+export const WebhookFanOut = Context.Reference<(event: OutboxEvent) => Effect.Effect<void>>(
+  "core/webhooks/WebhookFanOut",
+  {
+    defaultValue: () => () => Effect.void
+  }
+)
 
 /** `WebhookFanOut` backed by `Webhooks`. */
-export const WebhookFanOutLive = Layer.effect(WebhookFanOut, Effect.map(Effect.service(Webhooks), (webhooks) => webhooks.fanOut))
+export const WebhookFanOutLive = Layer.effect(
+  WebhookFanOut,
+  Effect.map(Effect.service(Webhooks), (webhooks) => webhooks.fanOut)
+)

@@ -26,7 +26,10 @@ const ipv4 = (text: string): ReadonlyArray<number> | undefined => {
 }
 
 const privateV4 = ([a, b]: ReadonlyArray<number>): boolean =>
-  a === 0 || a === 10 || a === 127 || a! >= 224 || // this network, private, loopback, multicast + reserved
+  a === 0 ||
+  a === 10 ||
+  a === 127 ||
+  a! >= 224 || // this network, private, loopback, multicast + reserved
   (a === 100 && b! >= 64 && b! <= 127) || // carrier-grade NAT
   (a === 169 && b === 254) || // link-local, cloud metadata (169.254.169.254)
   (a === 172 && b! >= 16 && b! <= 31) ||
@@ -70,11 +73,13 @@ export const checkWebhookUrl = (text: string, policy: WebhookPolicyShape): Resul
   if (url.username !== "" || url.password !== "") return Result.fail("url must not carry credentials")
   const host = url.hostname.toLowerCase()
   const loopback = host === "localhost" || isLoopbackAddress(host)
-  if (policy.allowLoopback && loopback && (url.protocol === "http:" || url.protocol === "https:")) return Result.succeed(url)
+  if (policy.allowLoopback && loopback && (url.protocol === "http:" || url.protocol === "https:"))
+    return Result.succeed(url)
   if (url.protocol !== "https:") return Result.fail("url must be https")
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local")) {
     return Result.fail("url must name a public host")
   }
-  if (IP_LITERAL.test(host) ? !isPublicAddress(host) : !host.includes(".")) return Result.fail("url must name a public host")
+  if (IP_LITERAL.test(host) ? !isPublicAddress(host) : !host.includes("."))
+    return Result.fail("url must name a public host")
   return Result.succeed(url)
 }

@@ -24,40 +24,50 @@ const newSecret = Effect.map(randomBytes(24), (bytes) => `whsec_${Base64.encode(
 export const DELIVERY_LOG_LIMIT = 100
 
 /** An integrator's webhook endpoints (API key surface) and the fan-out of outbox events to them. */
-export class Webhooks extends Context.Service<Webhooks, {
-  /** Registers an https URL of a public host for `events` (all when absent); the secret is shown only here. */
-  readonly register: (
-    userId: UserId,
-    input: { readonly url: string; readonly events?: ReadonlyArray<string> | undefined }
-  ) => Effect.Effect<WebhookEndpoint, WebhookEndpointInvalid>
-  readonly list: (userId: UserId) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>
-  readonly remove: (userId: UserId, id: number) => Effect.Effect<void, WebhookEndpointNotFound>
-  /** A new secret; the old one stops signing at once. */
-  readonly rotateSecret: (userId: UserId, id: number) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
-  /** Queues a `webhook.test` event for the endpoint; its event id. */
-  readonly sendTest: (userId: UserId, id: number) => Effect.Effect<string, WebhookEndpointNotFound>
-  readonly deliveries: (userId: UserId, id: number) => Effect.Effect<ReadonlyArray<WebhookDelivery>, WebhookEndpointNotFound>
-  /** One delivery per subscribed endpoint of the event's user; a repeated fan-out adds nothing. */
-  readonly fanOut: (event: OutboxEvent) => Effect.Effect<void>
-}>()("core/webhooks/Webhooks") {
+export class Webhooks extends Context.Service<
+  Webhooks,
+  {
+    /** Registers an https URL of a public host for `events` (all when absent); the secret is shown only here. */
+    readonly register: (
+      userId: UserId,
+      input: { readonly url: string; readonly events?: ReadonlyArray<string> | undefined }
+    ) => Effect.Effect<WebhookEndpoint, WebhookEndpointInvalid>
+    readonly list: (userId: UserId) => Effect.Effect<ReadonlyArray<WebhookEndpoint>>
+    readonly remove: (userId: UserId, id: number) => Effect.Effect<void, WebhookEndpointNotFound>
+    /** A new secret; the old one stops signing at once. */
+    readonly rotateSecret: (userId: UserId, id: number) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
+    /** Queues a `webhook.test` event for the endpoint; its event id. */
+    readonly sendTest: (userId: UserId, id: number) => Effect.Effect<string, WebhookEndpointNotFound>
+    readonly deliveries: (
+      userId: UserId,
+      id: number
+    ) => Effect.Effect<ReadonlyArray<WebhookDelivery>, WebhookEndpointNotFound>
+    /** One delivery per subscribed endpoint of the event's user; a repeated fan-out adds nothing. */
+    readonly fanOut: (event: OutboxEvent) => Effect.Effect<void>
+  }
+>()("core/webhooks/Webhooks") {
   static readonly layer = Layer.effect(
     Webhooks,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const store = yield* WebhookEndpoints
       const policy = yield* WebhookPolicy
 
       const owned = (userId: UserId, id: number) =>
-        Effect.flatMap(store.find(userId, id), Option.match({
-          onNone: () => Effect.fail(new WebhookEndpointNotFound({ endpointId: id })),
-          onSome: Effect.succeed
-        }))
+        Effect.flatMap(
+          store.find(userId, id),
+          Option.match({
+            onNone: () => Effect.fail(new WebhookEndpointNotFound({ endpointId: id })),
+            onSome: Effect.succeed
+          })
+        )
 
-      const register = Effect.fn("Webhooks.register")(function*(
+      const register = Effect.fn("Webhooks.register")(function* (
         userId: UserId,
         input: { readonly url: string; readonly events?: ReadonlyArray<string> | undefined }
       ) {
         const url = checkWebhookUrl(input.url, policy)
-        if (Result.isFailure(url)) return yield* new WebhookEndpointInvalid({ reason: "UrlRefused", message: url.failure })
+        if (Result.isFailure(url))
+          return yield* new WebhookEndpointInvalid({ reason: "UrlRefused", message: url.failure })
         const events = input.events ?? WEBHOOK_EVENT_TYPES
         const unknown = events.filter((e) => !(WEBHOOK_EVENT_TYPES as ReadonlyArray<string>).includes(e))
         if (events.length === 0 || unknown.length > 0) {
@@ -67,7 +77,12 @@ export class Webhooks extends Context.Service<Webhooks, {
           })
         }
         const created = yield* store.create(
-          { userId, url: url.success.href, secret: yield* newSecret, events: [...new Set(events as ReadonlyArray<WebhookEventType>)] },
+          {
+            userId,
+            url: url.success.href,
+            secret: yield* newSecret,
+            events: [...new Set(events as ReadonlyArray<WebhookEventType>)]
+          },
           MAX_ENDPOINTS_PER_USER,
           yield* currentDate
         )
@@ -80,21 +95,21 @@ export class Webhooks extends Context.Service<Webhooks, {
         return created
       })
 
-      const list = Effect.fn("Webhooks.list")(function*(userId: UserId) {
+      const list = Effect.fn("Webhooks.list")(function* (userId: UserId) {
         return yield* store.listByUser(userId)
       })
 
-      const remove = Effect.fn("Webhooks.remove")(function*(userId: UserId, id: number) {
+      const remove = Effect.fn("Webhooks.remove")(function* (userId: UserId, id: number) {
         if (!(yield* store.remove(userId, id))) return yield* new WebhookEndpointNotFound({ endpointId: id })
       })
 
-      const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function*(userId: UserId, id: number) {
+      const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function* (userId: UserId, id: number) {
         const updated = yield* store.setSecret(userId, id, yield* newSecret)
         if (Option.isNone(updated)) return yield* new WebhookEndpointNotFound({ endpointId: id })
         return updated.value
       })
 
-      const sendTest = Effect.fn("Webhooks.sendTest")(function*(userId: UserId, id: number) {
+      const sendTest = Effect.fn("Webhooks.sendTest")(function* (userId: UserId, id: number) {
         const endpoint = yield* owned(userId, id)
         const now = yield* currentDate
         const eventId = `evt_test_${yield* randomToken(12)}`
@@ -103,12 +118,12 @@ export class Webhooks extends Context.Service<Webhooks, {
         return eventId
       })
 
-      const deliveries = Effect.fn("Webhooks.deliveries")(function*(userId: UserId, id: number) {
+      const deliveries = Effect.fn("Webhooks.deliveries")(function* (userId: UserId, id: number) {
         const endpoint = yield* owned(userId, id)
         return yield* store.deliveries(endpoint.id, DELIVERY_LOG_LIMIT)
       })
 
-      const fanOut = Effect.fn("Webhooks.fanOut")(function*(event: OutboxEvent) {
+      const fanOut = Effect.fn("Webhooks.fanOut")(function* (event: OutboxEvent) {
         if (event.userId === null) return
         const userId = event.userId
         const now = yield* currentDate

@@ -12,16 +12,22 @@ import { BatchedPurchases, BatchedPurchaseSettings } from "../../src/wallet/Batc
 import type { WalletPurchase } from "../../src/wallet/PurchaseOutcome.ts"
 import { WalletBatches, WalletBatchSettings } from "../../src/wallet/WalletBatches.ts"
 
-export const walletOf = (version: WalletVersion) => new Wallet({
-  address: "EQhot",
-  version,
-  kind: "bip39",
-  status: "active",
-  balance: 10_000_000_000n as Nanoton,
-  key: { publicKey: new Uint8Array(32), secretKey: new Uint8Array(64) }
-})
+export const walletOf = (version: WalletVersion) =>
+  new Wallet({
+    address: "EQhot",
+    version,
+    kind: "bip39",
+    status: "active",
+    balance: 10_000_000_000n as Nanoton,
+    key: { publicKey: new Uint8Array(32), secretKey: new Uint8Array(64) }
+  })
 
-export const order = (name: string): WalletPurchase => ({ key: `key-${name}`, username: name, kind: "stars", units: 50 })
+export const order = (name: string): WalletPurchase => ({
+  key: `key-${name}`,
+  username: name,
+  kind: "stars",
+  units: 50
+})
 
 export interface BatchWorldOptions {
   /** Payments per message (the wallet allows 255). */
@@ -36,73 +42,87 @@ export interface BatchWorldOptions {
  * A wallet whose first message runs only when `gate` opens (it stays in flight until then),
  * and a marketplace whose invoice for user `x` has Ref# `Rx`; both keep what they were asked.
  */
-export const makeBatchWorld = (options: BatchWorldOptions = {}) => Effect.gen(function*() {
-  const gate = yield* Deferred.make<void>()
-  const firstSigned = yield* Deferred.make<void>()
-  const signed: Array<PreparedBatch> = []
-  const cancelled: Array<string> = []
-  const chain: Pick<Blockchain["Service"], "network" | "batchLimit" | "prepareBatch" | "send" | "discard" | "confirmBatch" | "outgoing"> = {
-    network: "sandbox",
-    batchLimit: () => 255,
-    prepareBatch: (w, requests) =>
-      Effect.gen(function*() {
-        const prepared: PreparedBatch = {
-          wallet: w.address,
-          seqno: signed.length,
-          ...(w.version === "highload-v3" ? { queryId: signed.length } : {}),
-          createdAt: 1_800_000_000,
-          validUntil: 1_800_000_600,
-          externalHash: `msg-${signed.length}`,
-          boc: `boc-${signed.length}`,
-          transfers: requests.map((r) => ({ to: r.to, amount: r.amount, bodyHash: r.payload ?? "" }))
-        }
-        signed.push(prepared)
-        yield* Deferred.succeed(firstSigned, undefined)
-        return prepared
+export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
+  Effect.gen(function* () {
+    const gate = yield* Deferred.make<void>()
+    const firstSigned = yield* Deferred.make<void>()
+    const signed: Array<PreparedBatch> = []
+    const cancelled: Array<string> = []
+    const chain: Pick<
+      Blockchain["Service"],
+      "network" | "batchLimit" | "prepareBatch" | "send" | "discard" | "confirmBatch" | "outgoing"
+    > = {
+      network: "sandbox",
+      batchLimit: () => 255,
+      prepareBatch: (w, requests) =>
+        Effect.gen(function* () {
+          const prepared: PreparedBatch = {
+            wallet: w.address,
+            seqno: signed.length,
+            ...(w.version === "highload-v3" ? { queryId: signed.length } : {}),
+            createdAt: 1_800_000_000,
+            validUntil: 1_800_000_600,
+            externalHash: `msg-${signed.length}`,
+            boc: `boc-${signed.length}`,
+            transfers: requests.map((r) => ({ to: r.to, amount: r.amount, bodyHash: r.payload ?? "" }))
+          }
+          signed.push(prepared)
+          yield* Deferred.succeed(firstSigned, undefined)
+          return prepared
+        }),
+      send: () => Effect.void,
+      discard: () => Effect.void,
+      confirmBatch: (prepared) =>
+        Effect.as(prepared.seqno === 0 ? Deferred.await(gate) : Effect.void, {
+          _tag: "Executed",
+          txHash: `tx-${prepared.seqno}`,
+          lt: "1",
+          fee: 1_000_000n as Nanoton,
+          utime: 1_800_000_001,
+          sent: prepared.transfers.map(() => true)
+        } as const),
+      outgoing: () => Effect.succeed([])
+    }
+    const invoice = (username: string): PaymentRequest => ({
+      kind: "stars",
+      reqId: `req-${username}`,
+      amount: 100_000_000n as Nanoton,
+      address: "EQfragment",
+      payload: `Ref#R${username}`,
+      ref: `R${username}`,
+      comment: "",
+      validUntil: 1_800_000_600
+    })
+    const market: Pick<Marketplace["Service"], "quoteStars" | "quotePremium" | "confirm" | "cancel"> = {
+      quoteStars: (r) => Effect.succeed(invoice(r.username)),
+      quotePremium: (r) => Effect.succeed(invoice(r.username)),
+      confirm: (r) => Effect.succeed(Delivered(r.reqId, r.ref)),
+      cancel: (_kind, reqId) => Effect.sync(() => void cancelled.push(reqId))
+    }
+    const records = makeMemoryWalletPayments()
+    const ports = Layer.mergeAll(
+      // The only calls batched purchases make of the chain and the marketplace.
+      Layer.succeed(Blockchain)(chain as Blockchain["Service"]),
+      Layer.succeed(Marketplace)(market as Marketplace["Service"]),
+      Layer.succeed(WalletPayments)(records),
+      Layer.succeed(PayerAccounts)({
+        describe: (w) => Effect.succeed({ address: w.address, publicKey: "00", walletStateInit: "" })
+      })
+    )
+    const settings = Layer.mergeAll(
+      Layer.succeed(BatchedPurchaseSettings)({
+        ...BatchedPurchaseSettings.defaultValue(),
+        batchLimit: options.batchLimit ?? 255,
+        ...(options.fillWithin === undefined ? {} : { fillWithin: options.fillWithin })
       }),
-    send: () => Effect.void,
-    discard: () => Effect.void,
-    confirmBatch: (prepared) =>
-      Effect.as(
-        prepared.seqno === 0 ? Deferred.await(gate) : Effect.void,
-        { _tag: "Executed", txHash: `tx-${prepared.seqno}`, lt: "1", fee: 1_000_000n as Nanoton, utime: 1_800_000_001, sent: prepared.transfers.map(() => true) } as const
-      ),
-    outgoing: () => Effect.succeed([])
-  }
-  const invoice = (username: string): PaymentRequest => ({
-    kind: "stars",
-    reqId: `req-${username}`,
-    amount: 100_000_000n as Nanoton,
-    address: "EQfragment",
-    payload: `Ref#R${username}`,
-    ref: `R${username}`,
-    comment: "",
-    validUntil: 1_800_000_600
+      Layer.succeed(WalletBatchSettings)({ ...WalletBatchSettings.defaultValue(), parallel: options.parallel ?? 1 })
+    )
+    const layer = BatchedPurchases.layer.pipe(
+      Layer.provide(WalletBatches.layer),
+      Layer.provideMerge(ports),
+      Layer.provide(settings)
+    )
+    /** The refs each signed message carries, one list per message. */
+    const refsSigned = () => signed.map((m) => m.transfers.map((t) => t.bodyHash.replace("Ref#", "")))
+    return { gate, firstSigned, layer, records, refsSigned, cancelled }
   })
-  const market: Pick<Marketplace["Service"], "quoteStars" | "quotePremium" | "confirm" | "cancel"> = {
-    quoteStars: (r) => Effect.succeed(invoice(r.username)),
-    quotePremium: (r) => Effect.succeed(invoice(r.username)),
-    confirm: (r) => Effect.succeed(Delivered(r.reqId, r.ref)),
-    cancel: (_kind, reqId) => Effect.sync(() => void cancelled.push(reqId))
-  }
-  const records = makeMemoryWalletPayments()
-  const ports = Layer.mergeAll(
-    // The only calls batched purchases make of the chain and the marketplace.
-    Layer.succeed(Blockchain)(chain as Blockchain["Service"]),
-    Layer.succeed(Marketplace)(market as Marketplace["Service"]),
-    Layer.succeed(WalletPayments)(records),
-    Layer.succeed(PayerAccounts)({ describe: (w) => Effect.succeed({ address: w.address, publicKey: "00", walletStateInit: "" }) })
-  )
-  const settings = Layer.mergeAll(
-    Layer.succeed(BatchedPurchaseSettings)({
-      ...BatchedPurchaseSettings.defaultValue(),
-      batchLimit: options.batchLimit ?? 255,
-      ...(options.fillWithin === undefined ? {} : { fillWithin: options.fillWithin })
-    }),
-    Layer.succeed(WalletBatchSettings)({ ...WalletBatchSettings.defaultValue(), parallel: options.parallel ?? 1 })
-  )
-  const layer = BatchedPurchases.layer.pipe(Layer.provide(WalletBatches.layer), Layer.provideMerge(ports), Layer.provide(settings))
-  /** The refs each signed message carries, one list per message. */
-  const refsSigned = () => signed.map((m) => m.transfers.map((t) => t.bodyHash.replace("Ref#", "")))
-  return { gate, firstSigned, layer, records, refsSigned, cancelled }
-})

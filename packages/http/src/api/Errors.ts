@@ -31,7 +31,8 @@ export class NotFound extends Schema.Error<NotFound>("NotFound")(fields, {
 }) {}
 export class Conflict extends Schema.Error<Conflict>("Conflict")(fields, {
   httpApiStatus: 409,
-  description: "A state conflict: balance too low, invalid transition, Idempotency-Key reused (another body or another endpoint) or in progress."
+  description:
+    "A state conflict: balance too low, invalid transition, Idempotency-Key reused (another body or another endpoint) or in progress."
 }) {}
 export class TooManyRequests extends Schema.Error<TooManyRequests>("TooManyRequests")(fields, {
   httpApiStatus: 429,
@@ -56,34 +57,31 @@ export const ValidationErrorItem = Schema.Struct({
 }).annotate({ identifier: "ValidationError", title: "ValidationError" })
 export type ValidationErrorItem = typeof ValidationErrorItem.Type
 
-export class HTTPValidationError extends Schema.Error<HTTPValidationError>("HTTPValidationError")({
-  detail: Schema.Array(ValidationErrorItem)
-}, { httpApiStatus: 422, title: "HTTPValidationError" }) {}
+export class HTTPValidationError extends Schema.Error<HTTPValidationError>("HTTPValidationError")(
+  {
+    detail: Schema.Array(ValidationErrorItem)
+  },
+  { httpApiStatus: 422, title: "HTTPValidationError" }
+) {}
 
 /** The errors a handler may answer besides validation and authentication. */
-export const HandlerErrors = [
-  BadRequest,
-  Forbidden,
-  NotFound,
-  Conflict,
-  TooManyRequests,
-  ServiceUnavailable
-] as const
-export type HandlerError =
-  | BadRequest
-  | Forbidden
-  | NotFound
-  | Conflict
-  | TooManyRequests
-  | ServiceUnavailable
+export const HandlerErrors = [BadRequest, Forbidden, NotFound, Conflict, TooManyRequests, ServiceUnavailable] as const
+export type HandlerError = BadRequest | Forbidden | NotFound | Conflict | TooManyRequests | ServiceUnavailable
 
 /** The HTTP status of each error class (the schema's `httpApiStatus`), for routes that answer by hand. */
 export const statusOf = (error: HandlerError | Unauthorized | PayloadTooLarge): number =>
-  error instanceof BadRequest ? 400
-  : error instanceof Unauthorized ? 401
-  : error instanceof Forbidden ? 403
-  : error instanceof NotFound ? 404
-  : error instanceof Conflict ? 409
-  : error instanceof PayloadTooLarge ? 413
-  : error instanceof TooManyRequests ? 429
-  : 503
+  error instanceof BadRequest
+    ? 400
+    : error instanceof Unauthorized
+      ? 401
+      : error instanceof Forbidden
+        ? 403
+        : error instanceof NotFound
+          ? 404
+          : error instanceof Conflict
+            ? 409
+            : error instanceof PayloadTooLarge
+              ? 413
+              : error instanceof TooManyRequests
+                ? 429
+                : 503

@@ -11,11 +11,17 @@ import { ApiKeyAuth } from "./Middleware.ts"
 export const LIST_LIMIT_MAX = 100
 
 const pageQuery = {
-  limit: IntDefault(20).annotate({ description: `Items per page, 1 to ${LIST_LIMIT_MAX} (larger values are clamped).` }),
-  cursor: Schema.optionalKey(Id.annotate({
-    description: "The `next_cursor` of the previous page: only items older than it. Absent for the first page."
-  })),
-  created_after: OptionalStr.annotate({ description: "Only items created strictly after this instant (ISO 8601 date-time)." })
+  limit: IntDefault(20).annotate({
+    description: `Items per page, 1 to ${LIST_LIMIT_MAX} (larger values are clamped).`
+  }),
+  cursor: Schema.optionalKey(
+    Id.annotate({
+      description: "The `next_cursor` of the previous page: only items older than it. Absent for the first page."
+    })
+  ),
+  created_after: OptionalStr.annotate({
+    description: "Only items created strictly after this instant (ISO 8601 date-time)."
+  })
 }
 
 export const OrderList = Schema.Struct({
@@ -31,25 +37,27 @@ export const TopupList = Schema.Struct({
 }).annotate({ identifier: "TopupList", description: "One page of top-ups, newest first." })
 
 /** The API-key lists: an integrator's orders and top-ups, newest first, by cursor. */
-export class ListsApi extends HttpApiGroup.make("lists").add(
-  HttpApiEndpoint.get("listOrders", "/v2/api/orders", {
-    headers: ApiKeyHeader,
-    query: {
-      ...pageQuery,
-      status: Schema.optionalKey(OrderStatus),
-      kind: Schema.optionalKey(OrderKind)
-    },
-    success: OrderList,
-    error: HandlerErrors
-  }),
-  HttpApiEndpoint.get("listTopups", "/v2/api/topups", {
-    headers: ApiKeyHeader,
-    query: {
-      ...pageQuery,
-      status: Schema.optionalKey(TopupStatus),
-      method: Schema.optionalKey(TopupMethod)
-    },
-    success: TopupList,
-    error: HandlerErrors
-  })
-).middleware(ApiKeyAuth) {}
+export class ListsApi extends HttpApiGroup.make("lists")
+  .add(
+    HttpApiEndpoint.get("listOrders", "/v2/api/orders", {
+      headers: ApiKeyHeader,
+      query: {
+        ...pageQuery,
+        status: Schema.optionalKey(OrderStatus),
+        kind: Schema.optionalKey(OrderKind)
+      },
+      success: OrderList,
+      error: HandlerErrors
+    }),
+    HttpApiEndpoint.get("listTopups", "/v2/api/topups", {
+      headers: ApiKeyHeader,
+      query: {
+        ...pageQuery,
+        status: Schema.optionalKey(TopupStatus),
+        method: Schema.optionalKey(TopupMethod)
+      },
+      success: TopupList,
+      error: HandlerErrors
+    })
+  )
+  .middleware(ApiKeyAuth) {}

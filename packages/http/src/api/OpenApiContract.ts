@@ -11,7 +11,12 @@ import { OPERATIONS, TAGS } from "./OperationDocs.ts"
 type Json = Record<string, any>
 
 const SECURITY_SCHEMES = {
-  apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "The user's API key (Dashboard -> API key)." },
+  apiKey: {
+    type: "apiKey",
+    in: "header",
+    name: "X-API-Key",
+    description: "The user's API key (Dashboard -> API key)."
+  },
   adminToken: { type: "apiKey", in: "header", name: "X-Admin-Token", description: "The operator's admin token." },
   userSession: {
     type: "apiKey",
@@ -48,7 +53,10 @@ const LIMITS: Record<string, Record<string, Json>> = {
 
 const REDIRECT_HEADERS = {
   Location: { description: "Where the browser goes next.", schema: { type: "string" } },
-  "Set-Cookie": { description: "The session cookie set or cleared (HttpOnly, SameSite=Lax).", schema: { type: "string" } }
+  "Set-Cookie": {
+    description: "The session cookie set or cleared (HttpOnly, SameSite=Lax).",
+    schema: { type: "string" }
+  }
 }
 
 const HEALTHZ = {
@@ -62,7 +70,10 @@ const HEALTHZ = {
       "200": {
         description: "Up",
         content: {
-          "application/json": { schema: { type: "object", properties: { status: { type: "string", enum: ["ok"] } } }, example: { status: "ok" } }
+          "application/json": {
+            schema: { type: "object", properties: { status: { type: "string", enum: ["ok"] } } },
+            example: { status: "ok" }
+          }
         }
       },
       "503": {
@@ -100,7 +111,10 @@ const positiveIds = (schema: Json): void => {
 
 const fixParameter = (parameter: Json): Json => {
   if (parameter["schema"]?.["pattern"] === NUMERIC_TEXT) {
-    parameter["schema"] = { type: "integer", ...(parameter["name"].endsWith("_id") || parameter["name"] === "cursor" ? { minimum: 1 } : {}) }
+    parameter["schema"] = {
+      type: "integer",
+      ...(parameter["name"].endsWith("_id") || parameter["name"] === "cursor" ? { minimum: 1 } : {})
+    }
   }
   return parameter
 }
@@ -113,7 +127,8 @@ const exemplify = (operation: Json): void => {
   }
   for (const response of Object.values<Json>(operation["responses"] ?? {})) {
     for (const [type, media] of Object.entries<Json>(response["content"] ?? {})) {
-      if (media["schema"]?.["$ref"] === undefined && MEDIA_EXAMPLES[type] !== undefined) media["example"] = MEDIA_EXAMPLES[type]
+      if (media["schema"]?.["$ref"] === undefined && MEDIA_EXAMPLES[type] !== undefined)
+        media["example"] = MEDIA_EXAMPLES[type]
     }
   }
 }
@@ -126,9 +141,11 @@ export const contractTransform = (spec: Json): Json => {
   const schemas: Json = spec["components"]["schemas"] ?? {}
   for (const schema of Object.values<Json>(schemas)) positiveIds(schema)
   for (const [name, limits] of Object.entries(LIMITS)) {
-    for (const [field, extra] of Object.entries(limits)) Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, extra)
+    for (const [field, extra] of Object.entries(limits))
+      Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, extra)
   }
-  for (const [name, example] of Object.entries(SCHEMA_EXAMPLES)) if (schemas[name]) schemas[name]["examples"] = [example]
+  for (const [name, example] of Object.entries(SCHEMA_EXAMPLES))
+    if (schemas[name]) schemas[name]["examples"] = [example]
   for (const operations of Object.values<Json>(spec["paths"])) {
     for (const operation of Object.values<Json>(operations)) {
       const tag: string = operation["tags"]?.[0] ?? ""

@@ -9,22 +9,74 @@ type Json = Record<string, unknown>
 const AT = "2026-01-31T12:00:00.000Z"
 const LATER = "2026-01-31T12:30:00.000Z"
 
-const pricing = { star_price_uzs: 230, premium_3_month_uzs: 180000, premium_6_month_uzs: 240000, premium_12_month_uzs: 430000, sandbox: false }
+const pricing = {
+  star_price_uzs: 230,
+  premium_3_month_uzs: 180000,
+  premium_6_month_uzs: 240000,
+  premium_12_month_uzs: 430000,
+  sandbox: false
+}
 const order = {
-  order_id: 42, user_id: 7, kind: "stars", username: "durov", stars: 100, months: null, gift_id: null, price_uzs: 23000,
-  status: "completed", tx_id: "b5f1c2d8e0a94f3b", error: null, delivery: "confirmed", created_at: AT
+  order_id: 42,
+  user_id: 7,
+  kind: "stars",
+  username: "durov",
+  stars: 100,
+  months: null,
+  gift_id: null,
+  price_uzs: 23000,
+  status: "completed",
+  tx_id: "b5f1c2d8e0a94f3b",
+  error: null,
+  delivery: "confirmed",
+  created_at: AT
 }
 const queued = { ...order, status: "queued", tx_id: null, delivery: null }
 const topup = {
-  topup_id: 15, user_id: 7, method: "card", status: "pending", amount_uzs: 50000, payable_uzs: 50003, credited_uzs: null,
-  has_receipt: false, admin_note: null, expires_at: LATER, created_at: AT
+  topup_id: 15,
+  user_id: 7,
+  method: "card",
+  status: "pending",
+  amount_uzs: 50000,
+  payable_uzs: 50003,
+  credited_uzs: null,
+  has_receipt: false,
+  admin_note: null,
+  expires_at: LATER,
+  created_at: AT
 }
 const paid = { ...topup, status: "paid", credited_uzs: 50003, expires_at: null }
-const user = { user_id: 7, telegram_id: 777000111, username: "nodira", first_name: "Nodira", tier: 0, has_api_key: true, bot_linked: false }
-const ticket = { ticket_id: 3, user_id: 7, subject: "Stars not received", status: "open", last_author: "user", created_at: AT, updated_at: LATER }
-const message = { message_id: 11, author: "user", body: "I bought 100 stars an hour ago and see nothing yet.", created_at: AT }
+const user = {
+  user_id: 7,
+  telegram_id: 777000111,
+  username: "nodira",
+  first_name: "Nodira",
+  tier: 0,
+  has_api_key: true,
+  bot_linked: false
+}
+const ticket = {
+  ticket_id: 3,
+  user_id: 7,
+  subject: "Stars not received",
+  status: "open",
+  last_author: "user",
+  created_at: AT,
+  updated_at: LATER
+}
+const message = {
+  message_id: 11,
+  author: "user",
+  body: "I bought 100 stars an hour ago and see nothing yet.",
+  created_at: AT
+}
 const quota = { tier: 0, used: 3, limit: 20 }
-const webhook = { id: 5, url: "https://example.com/hooks/resale", events: ["order.completed", "order.failed"], created_at: AT }
+const webhook = {
+  id: 5,
+  url: "https://example.com/hooks/resale",
+  events: ["order.completed", "order.failed"],
+  created_at: AT
+}
 const coded = (detail: string, code: string, params?: Json): Json => ({ detail, code, ...(params ? { params } : {}) })
 
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
@@ -33,11 +85,23 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   UnauthorizedEncoded: coded("Missing API key", "api_key_missing"),
   ForbiddenEncoded: coded("Cross-site request refused", "cross_site_refused"),
   NotFoundEncoded: coded("Order not found", "order_not_found"),
-  ConflictEncoded: coded("Insufficient balance: 23000 UZS required, 1500 UZS available", "balance_insufficient", { required_uzs: 23000, balance_uzs: 1500 }),
+  ConflictEncoded: coded("Insufficient balance: 23000 UZS required, 1500 UZS available", "balance_insufficient", {
+    required_uzs: 23000,
+    balance_uzs: 1500
+  }),
   PayloadTooLargeEncoded: coded("Request body too large", "payload_too_large"),
-  TooManyRequestsEncoded: coded("Daily info lookup quota of 20 is used up; upgrade the tier for more", "info_quota_exceeded", { limit: 20 }),
-  ServiceUnavailableEncoded: { ...coded("Marketplace is unavailable; try again later", "marketplace_unavailable"), request_id: "req-8f2c41d0" },
-  HTTPValidationErrorEncoded: { detail: [{ type: "missing", loc: ["body", "amount"], msg: "Field required", input: null }] },
+  TooManyRequestsEncoded: coded(
+    "Daily info lookup quota of 20 is used up; upgrade the tier for more",
+    "info_quota_exceeded",
+    { limit: 20 }
+  ),
+  ServiceUnavailableEncoded: {
+    ...coded("Marketplace is unavailable; try again later", "marketplace_unavailable"),
+    request_id: "req-8f2c41d0"
+  },
+  HTTPValidationErrorEncoded: {
+    detail: [{ type: "missing", loc: ["body", "amount"], msg: "Field required", input: null }]
+  },
   ValidationError: { type: "missing", loc: ["body", "amount"], msg: "Field required", input: null },
   // Requests.
   StarsOrderRequest: { username: "durov", amount: 100 },
@@ -47,8 +111,22 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   IncomingPaymentRequest: { amount_uzs: 50003, card_last4: "1234", external_id: "bank-msg-8812" },
   WebhookCreateRequest: { url: "https://example.com/hooks/resale", events: ["order.completed", "order.failed"] },
   // Answers.
-  Home: { service: "resale", version: "0.1.0", sandbox: false, signed_in: false, bot_username: "resale_bot", sign_in_url: "/v2/#sign-in" },
-  ApiDocs: { openapi_url: "/v2/openapi.json", tiers: [{ tier: 0, daily_limit: 20, price_uzs: 0 }, { tier: 1, daily_limit: 200, price_uzs: 25000 }], current_tier: 0 },
+  Home: {
+    service: "resale",
+    version: "0.1.0",
+    sandbox: false,
+    signed_in: false,
+    bot_username: "resale_bot",
+    sign_in_url: "/v2/#sign-in"
+  },
+  ApiDocs: {
+    openapi_url: "/v2/openapi.json",
+    tiers: [
+      { tier: 0, daily_limit: 20, price_uzs: 0 },
+      { tier: 1, daily_limit: 200, price_uzs: 25000 }
+    ],
+    current_tier: 0
+  },
   LoginPage: { login: "/v2/admin/login", signed_in: false },
   Ok: { ok: true },
   Pricing: pricing,
@@ -64,29 +142,83 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   OrderCreated: { ok: true, order: queued, balance_uzs: 104000, sandbox: false },
   OrdersPage: { orders: [order], total: 1, offset: 0, limit: 20 },
   OrderList: { orders: [order], has_more: false, next_cursor: null },
-  Gift: { gift_id: "5170145012310081615", title: "Heart", stars: 15, price_uzs: 3450, remaining: null, picture_url: null },
-  Gifts: { gifts: [{ gift_id: "5170145012310081615", title: "Heart", stars: 15, price_uzs: 3450, remaining: null, picture_url: null }], sandbox: false },
+  Gift: {
+    gift_id: "5170145012310081615",
+    title: "Heart",
+    stars: 15,
+    price_uzs: 3450,
+    remaining: null,
+    picture_url: null
+  },
+  Gifts: {
+    gifts: [
+      { gift_id: "5170145012310081615", title: "Heart", stars: 15, price_uzs: 3450, remaining: null, picture_url: null }
+    ],
+    sandbox: false
+  },
   InfoLookup: { username: "durov", found: true, name: "Pavel Durov", photo_url: null, quota, sandbox: false },
   TierUpgrade: { tier: 1, price_uzs: 25000, balance_uzs: 102000, quota: { tier: 1, used: 3, limit: 200 } },
   Ticket: ticket,
   TicketMessage: message,
   Tickets: { tickets: [ticket], total: 1 },
   TicketDetail: { ticket, messages: [message] },
-  TicketPoll: { ticket_id: 3, status: "open", messages: [{ ...message, message_id: 12, author: "operator", body: "Sent now, sorry for the wait." }], cursor: 12 },
+  TicketPoll: {
+    ticket_id: 3,
+    status: "open",
+    messages: [{ ...message, message_id: 12, author: "operator", body: "Sent now, sorry for the wait." }],
+    cursor: 12
+  },
   AdminHome: { pricing, pending_topups: 2, review_topups: 1, open_tickets: 3, sandbox: false },
-  AdminTopup: { ...topup, method: "receipt", status: "review", has_receipt: true, expires_at: null, possible_duplicate_of: null, possible_duplicate_reason: null },
+  AdminTopup: {
+    ...topup,
+    method: "receipt",
+    status: "review",
+    has_receipt: true,
+    expires_at: null,
+    possible_duplicate_of: null,
+    possible_duplicate_reason: null
+  },
   AdminTopups: {
-    topups: [{ ...topup, method: "receipt", status: "review", has_receipt: true, expires_at: null, possible_duplicate_of: 14, possible_duplicate_reason: "same_amount" }],
+    topups: [
+      {
+        ...topup,
+        method: "receipt",
+        status: "review",
+        has_receipt: true,
+        expires_at: null,
+        possible_duplicate_of: 14,
+        possible_duplicate_reason: "same_amount"
+      }
+    ],
     total: 1
   },
-  OrderEvidence: { tx_hash: "9f3ac1e07b2d4c58", ref: "kpJ55h3BW", chain_state: "confirmed", answers: ["Paid to the marketplace: Ref#kpJ55h3BW"] },
+  OrderEvidence: {
+    tx_hash: "9f3ac1e07b2d4c58",
+    ref: "kpJ55h3BW",
+    chain_state: "confirmed",
+    answers: ["Paid to the marketplace: Ref#kpJ55h3BW"]
+  },
   AdminOrder: { ...order, attempts: 1, next_attempt_at: null, unknown_checks: 0, unknown_since: null, evidence: null },
   AdminOrders: {
-    orders: [{
-      ...order, status: "needs_attention", tx_id: null, delivery: null, error: "Marketplace did not confirm the delivery", attempts: 3, next_attempt_at: null,
-      unknown_checks: 2, unknown_since: AT,
-      evidence: { tx_hash: "9f3ac1e07b2d4c58", ref: "kpJ55h3BW", chain_state: "confirmed", answers: ["Paid to the marketplace: Ref#kpJ55h3BW"] }
-    }],
+    orders: [
+      {
+        ...order,
+        status: "needs_attention",
+        tx_id: null,
+        delivery: null,
+        error: "Marketplace did not confirm the delivery",
+        attempts: 3,
+        next_attempt_at: null,
+        unknown_checks: 2,
+        unknown_since: AT,
+        evidence: {
+          tx_hash: "9f3ac1e07b2d4c58",
+          ref: "kpJ55h3BW",
+          chain_state: "confirmed",
+          answers: ["Paid to the marketplace: Ref#kpJ55h3BW"]
+        }
+      }
+    ],
     total: 1
   },
   IncomingPaymentResult: { payment_id: 31, status: "matched", topup_id: 15, duplicate: false },
@@ -96,30 +228,54 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   WebhookDeleted: { id: 5, deleted: true },
   WebhookTestSent: { event_id: "evt_01JH8Z3Q6W2T" },
   WebhookDeliveryLog: {
-    deliveries: [{
-      id: 90, event_id: "evt_01JH8Z3Q6W2T", event: "order.completed", status: "delivered", attempts: 1, last_status_code: 200,
-      last_error: null, next_attempt_at: null, created_at: AT, delivered_at: AT
-    }]
+    deliveries: [
+      {
+        id: 90,
+        event_id: "evt_01JH8Z3Q6W2T",
+        event: "order.completed",
+        status: "delivered",
+        attempts: 1,
+        last_status_code: 200,
+        last_error: null,
+        next_attempt_at: null,
+        created_at: AT,
+        delivered_at: AT
+      }
+    ]
   },
   ErrorCode: "balance_insufficient"
 }
 
 /** The inline request bodies (forms mostly: every field is text), by operationId. */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
-  "public.botWebhook": { update_id: 10001, message: { message_id: 1, chat: { id: 777000111, type: "private" }, text: "/start" } },
+  "public.botWebhook": {
+    update_id: 10001,
+    message: { message_id: 1, chat: { id: 777000111, type: "private" }, text: "/start" }
+  },
   "adminLogin.login": { token: "the-admin-token" },
   "account.createTopup": { amount_uzs: "50000" },
   "account.uploadReceipt": { amount_uzs: "50000", receipt: "(an image or PDF file)" },
   "account.buyGift": { username: "durov", gift_id: "5170145012310081615", comment: "Happy birthday" },
   "account.upgradeInfoTier": { tier: "1" },
-  "account.createTicket": { subject: "Stars not received", body: "I bought 100 stars an hour ago and see nothing yet." },
+  "account.createTicket": {
+    subject: "Stars not received",
+    body: "I bought 100 stars an hour ago and see nothing yet."
+  },
   "account.replyTicket": { body: "Thank you!" },
   "account.pushSubscribe": {
     endpoint: "https://push.example.com/send/abc123",
     expirationTime: null,
-    keys: { p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM", auth: "tBHItJI5svbpez7KI4CCXg" }
+    keys: {
+      p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
+      auth: "tBHItJI5svbpez7KI4CCXg"
+    }
   },
-  "admin.pricing": { star_price_uzs: "230", premium_3_month_uzs: "180000", premium_6_month_uzs: "240000", premium_12_month_uzs: "430000" },
+  "admin.pricing": {
+    star_price_uzs: "230",
+    premium_3_month_uzs: "180000",
+    premium_6_month_uzs: "240000",
+    premium_12_month_uzs: "430000"
+  },
   "admin.approveTopup": { admin_note: "Receipt checked against the bank statement", confirm_duplicate: "false" },
   "admin.rejectTopup": { admin_note: "The receipt shows another card" },
   "admin.markOrderDone": { tx_id: "b5f1c2d8e0a94f3b" },
@@ -129,6 +285,6 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
 
 /** Pages and files, whatever the operation. */
 export const MEDIA_EXAMPLES: Record<string, string> = {
-  "text/html": "<!doctype html><html lang=\"en\">...</html>",
+  "text/html": '<!doctype html><html lang="en">...</html>',
   "application/octet-stream": "(the receipt file: an image or a PDF)"
 }

@@ -24,15 +24,25 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "public.home": { summary: "Home", description: "Service name, version, mode and the sign-in links." },
   "public.telegramCallback": {
     summary: "Telegram sign-in callback",
-    description: "Checks the Telegram Login Widget's signed fields (query) and sets the session cookie (303 to the dashboard)."
+    description:
+      "Checks the Telegram Login Widget's signed fields (query) and sets the session cookie (303 to the dashboard)."
   },
   "public.sandboxSignIn": { summary: "Sandbox sign-in", description: "Sandbox mode only: signs in a demo user (303)." },
   "public.logout": { summary: "Sign out", description: "Ends the session and clears its cookie (303)." },
-  "public.apiDocs": { summary: "API documentation", description: "This contract as a page, with the info-lookup tiers." },
+  "public.apiDocs": {
+    summary: "API documentation",
+    description: "This contract as a page, with the info-lookup tiers."
+  },
   "public.receipt": { summary: "Receipt file", description: "A top-up's receipt, for its owner or an operator." },
-  "public.botWebhook": { summary: "Telegram bot webhook", description: "Updates from Telegram, with the secret path and header." },
+  "public.botWebhook": {
+    summary: "Telegram bot webhook",
+    description: "Updates from Telegram, with the secret path and header."
+  },
   "adminLogin.loginPage": { summary: "Operator sign-in page" },
-  "adminLogin.login": { summary: "Operator sign-in", description: "Form field `token`; sets the operator cookie (303)." },
+  "adminLogin.login": {
+    summary: "Operator sign-in",
+    description: "Form field `token`; sets the operator cookie (303)."
+  },
   "adminLogin.logout": { summary: "Operator sign-out", description: "Clears the operator cookie (303)." },
   "pricing.pricing": { summary: "Price list", description: "The current prices in UZS." },
   "account.dashboard": { summary: "Dashboard", description: "The user, balance, open top-ups and recent orders." },
@@ -52,7 +62,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "account.topupStatus": { summary: "Open top-ups", description: "Balance and the open top-ups, for polling." },
   "account.ordersPage": { summary: "Orders page" },
-  "account.ordersList": { summary: "Orders (offset pages)", description: "The user's orders with `offset` and `limit`." },
+  "account.ordersList": {
+    summary: "Orders (offset pages)",
+    description: "The user's orders with `offset` and `limit`."
+  },
   "account.giftsPage": { summary: "Gift catalogue" },
   "account.buyGift": { summary: "Buy a gift (form)", description: "Debits the balance and queues the order." },
   "account.upgradeInfoTier": { summary: "Upgrade the info-lookup tier", description: "Debits the tier's price." },
@@ -95,27 +108,40 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "api.getInfo": { summary: "Look up a recipient", description: "Counts against the daily quota of the key's tier." },
   "lists.listOrders": {
     summary: "List orders",
-    description: "Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `kind`, `created_after`."
+    description:
+      "Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `kind`, `created_after`."
   },
   "lists.listTopups": {
     summary: "List top-ups",
-    description: "Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `method`, `created_after`."
+    description:
+      "Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `method`, `created_after`."
   },
   "webhooks.createWebhook": {
     summary: "Register a webhook endpoint",
-    description: "An https URL of a public host and the event types (`order.completed`, `order.failed`, `order.refunded`, " +
+    description:
+      "An https URL of a public host and the event types (`order.completed`, `order.failed`, `order.refunded`, " +
       "`topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here."
   },
-  "webhooks.listWebhooks": { summary: "List webhook endpoints", description: "The account's endpoints, oldest first, without secrets." },
-  "webhooks.deleteWebhook": { summary: "Delete a webhook endpoint", description: "Stops its deliveries and forgets their log." },
+  "webhooks.listWebhooks": {
+    summary: "List webhook endpoints",
+    description: "The account's endpoints, oldest first, without secrets."
+  },
+  "webhooks.deleteWebhook": {
+    summary: "Delete a webhook endpoint",
+    description: "Stops its deliveries and forgets their log."
+  },
   "webhooks.rotateWebhookSecret": {
     summary: "Rotate a webhook secret",
     description: "A new signing secret, shown only here; the old one stops signing at once."
   },
-  "webhooks.testWebhook": { summary: "Send a test event", description: "Queues a signed `webhook.test` event to the endpoint." },
+  "webhooks.testWebhook": {
+    summary: "Send a test event",
+    description: "Queues a signed `webhook.test` event to the endpoint."
+  },
   "webhooks.webhookDeliveries": {
     summary: "Webhook delivery log",
-    description: "The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at."
+    description:
+      "The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at."
   },
   "apiAdmin.markPaid": { summary: "Mark a top-up paid", description: "Credits the balance once." },
   "apiAdmin.incomingPayment": {

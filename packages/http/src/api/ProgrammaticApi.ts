@@ -2,7 +2,18 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Dto from "./Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import { AdminTokenHeader, ApiKeyHeader, Float, IdempotencyHeader, Int, NullableBool, NullableStr, OrderIdPath, Str, TopupIdPath } from "./Fields.ts"
+import {
+  AdminTokenHeader,
+  ApiKeyHeader,
+  Float,
+  IdempotencyHeader,
+  Int,
+  NullableBool,
+  NullableStr,
+  OrderIdPath,
+  Str,
+  TopupIdPath
+} from "./Fields.ts"
 import { AdminTokenAuth, ApiKeyAuth } from "./Middleware.ts"
 
 export const StarsOrderRequest = Schema.Struct({ username: Str, amount: Int }).annotate({
@@ -28,54 +39,58 @@ export const IncomingPaymentRequest = Schema.Struct({
 const userHeaders = { ...ApiKeyHeader, ...IdempotencyHeader }
 
 /** The API-key API (`X-API-Key`). */
-export class ProgrammaticApi extends HttpApiGroup.make("api").add(
-  HttpApiEndpoint.get("balance", "/v2/api/balance", { headers: ApiKeyHeader, success: Dto.Balance }),
-  HttpApiEndpoint.post("buyStars", "/v2/api/stars/buy", {
-    headers: userHeaders,
-    payload: StarsOrderRequest,
-    success: Dto.OrderCreated,
-    error: HandlerErrors
-  }),
-  HttpApiEndpoint.post("buyPremium", "/v2/api/premium/buy", {
-    headers: userHeaders,
-    payload: PremiumOrderRequest,
-    success: Dto.OrderCreated,
-    error: HandlerErrors
-  }),
-  HttpApiEndpoint.post("buyGift", "/v2/api/gift/buy", {
-    headers: userHeaders,
-    payload: GiftOrderRequest,
-    success: Dto.OrderCreated,
-    error: HandlerErrors
-  }),
-  // Not in the original service: an integrator that placed an order follows it here.
-  HttpApiEndpoint.get("order", "/v2/api/orders/:order_id", {
-    params: { order_id: OrderIdPath },
-    headers: ApiKeyHeader,
-    success: Dto.Order,
-    error: HandlerErrors
-  }),
-  HttpApiEndpoint.get("gifts", "/v2/api/gifts", { headers: ApiKeyHeader, success: Dto.Gifts, error: HandlerErrors }),
-  HttpApiEndpoint.post("getInfo", "/v2/api/getInfo", {
-    headers: ApiKeyHeader,
-    payload: NameRequest,
-    success: Dto.InfoLookup,
-    error: HandlerErrors
-  })
-).middleware(ApiKeyAuth) {}
+export class ProgrammaticApi extends HttpApiGroup.make("api")
+  .add(
+    HttpApiEndpoint.get("balance", "/v2/api/balance", { headers: ApiKeyHeader, success: Dto.Balance }),
+    HttpApiEndpoint.post("buyStars", "/v2/api/stars/buy", {
+      headers: userHeaders,
+      payload: StarsOrderRequest,
+      success: Dto.OrderCreated,
+      error: HandlerErrors
+    }),
+    HttpApiEndpoint.post("buyPremium", "/v2/api/premium/buy", {
+      headers: userHeaders,
+      payload: PremiumOrderRequest,
+      success: Dto.OrderCreated,
+      error: HandlerErrors
+    }),
+    HttpApiEndpoint.post("buyGift", "/v2/api/gift/buy", {
+      headers: userHeaders,
+      payload: GiftOrderRequest,
+      success: Dto.OrderCreated,
+      error: HandlerErrors
+    }),
+    // Not in the original service: an integrator that placed an order follows it here.
+    HttpApiEndpoint.get("order", "/v2/api/orders/:order_id", {
+      params: { order_id: OrderIdPath },
+      headers: ApiKeyHeader,
+      success: Dto.Order,
+      error: HandlerErrors
+    }),
+    HttpApiEndpoint.get("gifts", "/v2/api/gifts", { headers: ApiKeyHeader, success: Dto.Gifts, error: HandlerErrors }),
+    HttpApiEndpoint.post("getInfo", "/v2/api/getInfo", {
+      headers: ApiKeyHeader,
+      payload: NameRequest,
+      success: Dto.InfoLookup,
+      error: HandlerErrors
+    })
+  )
+  .middleware(ApiKeyAuth) {}
 
 /** Operator calls of the programmatic API (`X-Admin-Token`). */
-export class AdminProgrammaticApi extends HttpApiGroup.make("apiAdmin").add(
-  HttpApiEndpoint.post("markPaid", "/v2/api/admin/topups/:topup_id/mark-paid", {
-    params: { topup_id: TopupIdPath },
-    headers: { ...AdminTokenHeader, ...IdempotencyHeader },
-    success: Dto.Topup,
-    error: HandlerErrors
-  }),
-  HttpApiEndpoint.post("incomingPayment", "/v2/api/admin/payments/incoming", {
-    headers: { ...AdminTokenHeader, ...IdempotencyHeader },
-    payload: IncomingPaymentRequest,
-    success: Dto.IncomingPaymentResult,
-    error: HandlerErrors
-  })
-).middleware(AdminTokenAuth) {}
+export class AdminProgrammaticApi extends HttpApiGroup.make("apiAdmin")
+  .add(
+    HttpApiEndpoint.post("markPaid", "/v2/api/admin/topups/:topup_id/mark-paid", {
+      params: { topup_id: TopupIdPath },
+      headers: { ...AdminTokenHeader, ...IdempotencyHeader },
+      success: Dto.Topup,
+      error: HandlerErrors
+    }),
+    HttpApiEndpoint.post("incomingPayment", "/v2/api/admin/payments/incoming", {
+      headers: { ...AdminTokenHeader, ...IdempotencyHeader },
+      payload: IncomingPaymentRequest,
+      success: Dto.IncomingPaymentResult,
+      error: HandlerErrors
+    })
+  )
+  .middleware(AdminTokenAuth) {}

@@ -15,7 +15,8 @@ export const CALLBACK_PATH = "/v2/auth/messenger/callback"
 // Long enough for someone who keeps the sign-in page open; each new page keeps the same value.
 const STATE_COOKIE_MAX_AGE = "86400 seconds"
 
-const mac = (secret: string, cookie: string) => createHmac("sha256", secret).update(`login-state\n${cookie}`).digest("base64url")
+const mac = (secret: string, cookie: string) =>
+  createHmac("sha256", secret).update(`login-state\n${cookie}`).digest("base64url")
 
 /** The browser's existing state cookie when well formed, else a fresh one (which must then be set). */
 export const loginStateCookie = (existing: string | undefined): { readonly value: string; readonly isNew: boolean } =>
@@ -38,7 +39,10 @@ export const withLoginStateCookie = (
   value: string,
   secure: boolean
 ): HttpServerResponse.HttpServerResponse =>
-  HttpServerResponse.setCookieUnsafe(response, LOGIN_STATE_COOKIE, value, { ...cookieOptions(secure), maxAge: STATE_COOKIE_MAX_AGE })
+  HttpServerResponse.setCookieUnsafe(response, LOGIN_STATE_COOKIE, value, {
+    ...cookieOptions(secure),
+    maxAge: STATE_COOKIE_MAX_AGE
+  })
 
 /** Clears it once it served a sign-in: the next sign-in page gets a fresh one. */
 export const clearLoginStateCookie = (response: HttpServerResponse.HttpServerResponse, secure: boolean) =>

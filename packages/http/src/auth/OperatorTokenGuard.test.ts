@@ -15,7 +15,7 @@ const capture = () => {
 describe("OperatorTokenGuard", () => {
   it.effect("five free failures, then blocks of 5, 10, 20, 40, 60, 60 s; each failure logged", () => {
     const { lines, layer } = capture()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const guard = yield* OperatorTokenGuard.make
       const blocks: Array<number> = []
       for (let i = 0; i < 11; i++) {
@@ -29,12 +29,17 @@ describe("OperatorTokenGuard", () => {
       }
       assert.deepStrictEqual(blocks, [0, 0, 0, 0, 5, 10, 20, 40, 60, 60, 60])
       assert.strictEqual(lines.length, 11)
-      assert.deepInclude(lines[10]!.annotations, { client: "a", via: "x-admin-token", failures: 11, blocked_seconds: 60 })
+      assert.deepInclude(lines[10]!.annotations, {
+        client: "a",
+        via: "x-admin-token",
+        failures: 11,
+        blocked_seconds: 60
+      })
     }).pipe(Effect.provide(layer))
   })
 
   it.effect("a right token clears the address; failures are forgotten after 15 quiet minutes", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const guard = yield* OperatorTokenGuard.make
       for (let i = 0; i < 4; i++) yield* guard.failed("a", "sign-in form")
       yield* guard.succeeded("a")
@@ -42,5 +47,6 @@ describe("OperatorTokenGuard", () => {
       yield* TestClock.adjust("16 minutes")
       for (let i = 0; i < 4; i++) assert.strictEqual(yield* guard.failed("a", "sign-in form"), 0)
       assert.strictEqual(yield* guard.failed("a", "sign-in form"), 5)
-    }))
+    })
+  )
 })

@@ -19,13 +19,16 @@ interface Record {
   blockedUntil: number
 }
 
-export class OperatorTokenGuard extends Context.Service<OperatorTokenGuard, {
-  /** Seconds `client` must still wait before its token is even looked at; 0 when it may try. */
-  readonly waitFor: (client: string) => Effect.Effect<number>
-  /** Records a wrong token from `client`; returns the seconds it is now blocked for (0: still free). */
-  readonly failed: (client: string, via: "sign-in form" | "x-admin-token") => Effect.Effect<number>
-  readonly succeeded: (client: string) => Effect.Effect<void>
-}>()("http/auth/OperatorTokenGuard") {
+export class OperatorTokenGuard extends Context.Service<
+  OperatorTokenGuard,
+  {
+    /** Seconds `client` must still wait before its token is even looked at; 0 when it may try. */
+    readonly waitFor: (client: string) => Effect.Effect<number>
+    /** Records a wrong token from `client`; returns the seconds it is now blocked for (0: still free). */
+    readonly failed: (client: string, via: "sign-in form" | "x-admin-token") => Effect.Effect<number>
+    readonly succeeded: (client: string) => Effect.Effect<void>
+  }
+>()("http/auth/OperatorTokenGuard") {
   static readonly make = Effect.sync(() => {
     const records = new Map<string, Record>()
 
@@ -35,12 +38,16 @@ export class OperatorTokenGuard extends Context.Service<OperatorTokenGuard, {
         return record === undefined || record.blockedUntil <= now ? 0 : Math.ceil((record.blockedUntil - now) / 1000)
       })
 
-    const failed = Effect.fn("OperatorTokenGuard.failed")(function*(client: string, via: "sign-in form" | "x-admin-token") {
+    const failed = Effect.fn("OperatorTokenGuard.failed")(function* (
+      client: string,
+      via: "sign-in form" | "x-admin-token"
+    ) {
       const now = yield* Clock.currentTimeMillis
       const previous = records.get(client)
-      const record = previous !== undefined && now - previous.lastFailureAt < FORGET_AFTER_MS
-        ? previous
-        : { failures: 0, lastFailureAt: now, blockedUntil: 0 }
+      const record =
+        previous !== undefined && now - previous.lastFailureAt < FORGET_AFTER_MS
+          ? previous
+          : { failures: 0, lastFailureAt: now, blockedUntil: 0 }
       record.failures += 1
       record.lastFailureAt = now
       const over = record.failures - FREE_FAILURES

@@ -6,13 +6,22 @@ import { dataCheckString, DEFAULT_LOGIN_MAX_AGE_SECONDS, loginHash, verifyTelegr
 // Vectors computed independently here from the documented algorithm (not with the module under test).
 const BOT_TOKEN = "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"
 const sign = (fields: Record<string, string>) => {
-  const check = Object.keys(fields).sort().map((k) => `${k}=${fields[k]}`).join("\n")
+  const check = Object.keys(fields)
+    .sort()
+    .map((k) => `${k}=${fields[k]}`)
+    .join("\n")
   const secret = createHash("sha256").update(BOT_TOKEN).digest()
   return { ...fields, hash: createHmac("sha256", secret).update(check).digest("hex") }
 }
 const now = new Date("2026-03-01T12:00:00Z")
 const authDate = String(Math.floor(now.getTime() / 1000) - 60)
-const widget = { id: "424242", first_name: "Ann", username: "ann_uz", photo_url: "https://t.me/i/userpic/320/a.jpg", auth_date: authDate }
+const widget = {
+  id: "424242",
+  first_name: "Ann",
+  username: "ann_uz",
+  photo_url: "https://t.me/i/userpic/320/a.jpg",
+  auth_date: authDate
+}
 
 describe("Telegram Login Widget check", () => {
   it("builds the data-check-string from the sorted fields without the hash", () => {
@@ -41,7 +50,11 @@ describe("Telegram Login Widget check", () => {
 
   it("refuses a tampered field", () => {
     const signed = sign(widget)
-    for (const [key, value] of [["id", "424243"], ["username", "mallory"], ["auth_date", String(Number(authDate) + 1)]]) {
+    for (const [key, value] of [
+      ["id", "424243"],
+      ["username", "mallory"],
+      ["auth_date", String(Number(authDate) + 1)]
+    ]) {
       const result = verifyTelegramLogin({ ...signed, [key!]: value! }, BOT_TOKEN, now)
       assert.deepStrictEqual(result, Result.fail("BadHash"), `tampered ${key}`)
     }
@@ -55,9 +68,15 @@ describe("Telegram Login Widget check", () => {
   })
 
   it("refuses a stale auth_date (older than 10 minutes by default) even with a valid hash", () => {
-    const stale = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) - DEFAULT_LOGIN_MAX_AGE_SECONDS - 1) })
+    const stale = sign({
+      ...widget,
+      auth_date: String(Math.floor(now.getTime() / 1000) - DEFAULT_LOGIN_MAX_AGE_SECONDS - 1)
+    })
     assert.deepStrictEqual(verifyTelegramLogin(stale, BOT_TOKEN, now), Result.fail("Stale"))
-    const edge = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) - DEFAULT_LOGIN_MAX_AGE_SECONDS) })
+    const edge = sign({
+      ...widget,
+      auth_date: String(Math.floor(now.getTime() / 1000) - DEFAULT_LOGIN_MAX_AGE_SECONDS)
+    })
     assert.isTrue(Result.isSuccess(verifyTelegramLogin(edge, BOT_TOKEN, now)))
     // A longer window when configured so.
     const hourOld = sign({ ...widget, auth_date: String(Math.floor(now.getTime() / 1000) - 3600) })

@@ -57,7 +57,11 @@ export const verifyTelegramLogin = (
   if (!safeEqual(loginHash(fields, botToken), hash.toLowerCase())) return Result.fail("BadHash")
   const authDate = Number(fields["auth_date"])
   const nowSeconds = Math.floor(now.getTime() / 1000)
-  if (!Number.isInteger(authDate) || nowSeconds - authDate > maxAgeSeconds || authDate - nowSeconds > FUTURE_SKEW_SECONDS) {
+  if (
+    !Number.isInteger(authDate) ||
+    nowSeconds - authDate > maxAgeSeconds ||
+    authDate - nowSeconds > FUTURE_SKEW_SECONDS
+  ) {
     return Result.fail("Stale")
   }
   const telegramId = Number(fields["id"])

@@ -28,18 +28,21 @@ const formatUzs = (n: number) => n.toString().replace(/\B(?=(\d{3})+(?!\d))/g, "
  * `/start` creates or refreshes the sender's account, links the chat for notifications and
  * answers with the balance. Seen updates are recorded by `Notifications.firstSeenBotUpdate`.
  */
-export class BotWebhook extends Context.Service<BotWebhook, {
-  readonly handle: (update: unknown) => Effect.Effect<WebhookOutcome>
-}>()("http/bot/BotWebhook") {
+export class BotWebhook extends Context.Service<
+  BotWebhook,
+  {
+    readonly handle: (update: unknown) => Effect.Effect<WebhookOutcome>
+  }
+>()("http/bot/BotWebhook") {
   static readonly layer = Layer.effect(
     BotWebhook,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const notifications = yield* Notifications
       const accounts = yield* Accounts
       const balances = yield* Balances
       const bot = yield* TelegramBotApi
 
-      const handle = Effect.fn("BotWebhook.handle")(function*(raw: unknown) {
+      const handle = Effect.fn("BotWebhook.handle")(function* (raw: unknown) {
         const update = (raw ?? {}) as TelegramUpdate
         if (typeof update.update_id !== "number" || !Number.isSafeInteger(update.update_id)) return "ignored" as const
         if (!(yield* notifications.firstSeenBotUpdate(update.update_id))) return "duplicate" as const
@@ -47,7 +50,8 @@ export class BotWebhook extends Context.Service<BotWebhook, {
         const from = message?.from
         const chatId = message?.chat?.id
         const text = typeof message?.text === "string" ? message.text.trim() : ""
-        if (!from || typeof from.id !== "number" || from.is_bot === true || typeof chatId !== "number") return "ignored" as const
+        if (!from || typeof from.id !== "number" || from.is_bot === true || typeof chatId !== "number")
+          return "ignored" as const
         if (!/^\/start(@\w+)?(\s|$)/.test(text)) return "ignored" as const
         const user = yield* accounts.signIn({
           telegramId: from.id,
@@ -57,9 +61,9 @@ export class BotWebhook extends Context.Service<BotWebhook, {
         })
         yield* accounts.linkBotChat(user.id, chatId).pipe(Effect.orDie)
         const balance = yield* balances.balance(user.id)
-        yield* bot.sendMessage(chatId, `Your account is linked. Balance: ${formatUzs(balance)} UZS`).pipe(
-          Effect.catch((error) => Effect.logWarning("bot reply failed", error.message))
-        )
+        yield* bot
+          .sendMessage(chatId, `Your account is linked. Balance: ${formatUzs(balance)} UZS`)
+          .pipe(Effect.catch((error) => Effect.logWarning("bot reply failed", error.message)))
         return "handled" as const
       })
       return BotWebhook.of({ handle })

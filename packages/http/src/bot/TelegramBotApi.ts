@@ -12,12 +12,15 @@ export class TelegramBotApiError extends Schema.TaggedError<TelegramBotApiError>
  * The few Telegram Bot API calls the server makes (base URL `TELEGRAM_API_URL`, so tests can receive
  * them), through `@resale/telegram`'s client on the product's one outbound HTTP policy.
  */
-export class TelegramBotApi extends Context.Service<TelegramBotApi, {
-  readonly sendMessage: (chatId: number, text: string) => Effect.Effect<void, TelegramBotApiError>
-}>()("http/bot/TelegramBotApi") {
+export class TelegramBotApi extends Context.Service<
+  TelegramBotApi,
+  {
+    readonly sendMessage: (chatId: number, text: string) => Effect.Effect<void, TelegramBotApiError>
+  }
+>()("http/bot/TelegramBotApi") {
   static readonly layer = Layer.effect(
     TelegramBotApi,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const config = yield* HttpConfig
       const bot = yield* makeBotApi({ apiUrl: config.telegramApiUrl, token: config.botToken })
       // The token is part of the URL: messages carry the status and Telegram's description only.
@@ -27,7 +30,13 @@ export class TelegramBotApi extends Context.Service<TelegramBotApi, {
           Effect.flatMap(({ answer, status }) =>
             status < 300 && answer.ok !== false
               ? Effect.void
-              : Effect.fail(new TelegramBotApiError({ method, message: `status ${status}: ${(answer.description ?? "").slice(0, 200)}` })))
+              : Effect.fail(
+                  new TelegramBotApiError({
+                    method,
+                    message: `status ${status}: ${(answer.description ?? "").slice(0, 200)}`
+                  })
+                )
+          )
         )
       return TelegramBotApi.of({
         sendMessage: (chatId, text) => call("sendMessage", { chat_id: chatId, text })

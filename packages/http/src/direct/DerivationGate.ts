@@ -20,20 +20,24 @@ export const DerivationGateSettings = Context.Reference<DerivationGateSettings>(
 
 /** The key derivation queue in /metrics: requests waiting for a turn right now. */
 export const derivationQueue = Metric.gauge("resale_key_derivation_queue", {
-  description: "Direct-surface requests waiting for a key derivation turn (refused as SERVICE_BUSY past the queue limit)"
+  description:
+    "Direct-surface requests waiting for a key derivation turn (refused as SERVICE_BUSY past the queue limit)"
 })
 
 const overloaded = () =>
-  new BlockchainError({ reason: "Overloaded", message: "The service is busy deriving other wallets' keys; retry in a few seconds" })
+  new BlockchainError({
+    reason: "Overloaded",
+    message: "The service is busy deriving other wallets' keys; retry in a few seconds"
+  })
 
 /** Runs effects at most `permits` at a time; refuses at once past `queue` waiting, or after `maxWait`. */
 export const makeGate = (settings: DerivationGateSettings) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const semaphore = yield* Semaphore.make(Math.max(1, settings.permits))
     let waiting = 0
     const run = <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E | BlockchainError, R> =>
       Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (waiting >= settings.queue) return yield* overloaded()
           waiting++
           yield* Metric.update(derivationQueue, waiting)
@@ -50,9 +54,12 @@ export const makeGate = (settings: DerivationGateSettings) =>
 /** The Blockchain in context, with `resolveWallet` (the one call that derives keys) behind the gate. */
 export const GatedBlockchain = Layer.effect(
   Blockchain,
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const chain = yield* Blockchain
     const gate = yield* makeGate(yield* DerivationGateSettings)
-    return Blockchain.of({ ...chain, resolveWallet: (mnemonic, options) => gate.run(chain.resolveWallet(mnemonic, options)) })
+    return Blockchain.of({
+      ...chain,
+      resolveWallet: (mnemonic, options) => gate.run(chain.resolveWallet(mnemonic, options))
+    })
   })
 )

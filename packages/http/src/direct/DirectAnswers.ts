@@ -6,7 +6,8 @@
 import type { DirectReceipt, WalletInfo } from "@resale/core/direct/DirectPurchase.ts"
 import { formatTon, tonNumber } from "@resale/core/money/Nanoton.ts"
 
-const sandboxNote = (network: DirectReceipt["network"]) => network === "sandbox" ? " (sandbox: no real TON moved)" : ""
+const sandboxNote = (network: DirectReceipt["network"]) =>
+  network === "sandbox" ? " (sandbox: no real TON moved)" : ""
 
 /** A purchase settled on its own evidence says so: paid to Fragment, its delivery not confirmed by Fragment. */
 const bought = (r: DirectReceipt, done: string, what: string) =>
@@ -16,7 +17,11 @@ const bought = (r: DirectReceipt, done: string, what: string) =>
 
 export const starsAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: bought(r, `Bought ${r.units} Telegram Stars for @${r.recipient}`, `${r.units} Telegram Stars for @${r.recipient}`),
+  message: bought(
+    r,
+    `Bought ${r.units} Telegram Stars for @${r.recipient}`,
+    `${r.units} Telegram Stars for @${r.recipient}`
+  ),
   order_id: r.orderId,
   username: r.recipient,
   stars_amount: r.units ?? 0,
@@ -25,7 +30,11 @@ export const starsAnswer = (r: DirectReceipt) => ({
 
 export const premiumAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: bought(r, `Gifted ${r.units} months of Telegram Premium to @${r.recipient}`, `${r.units} months of Telegram Premium for @${r.recipient}`),
+  message: bought(
+    r,
+    `Gifted ${r.units} months of Telegram Premium to @${r.recipient}`,
+    `${r.units} months of Telegram Premium for @${r.recipient}`
+  ),
   order_id: r.orderId,
   username: r.recipient,
   duration: r.units ?? 0,
@@ -34,7 +43,11 @@ export const premiumAnswer = (r: DirectReceipt) => ({
 
 export const topupAnswer = (r: DirectReceipt) => ({
   ok: true,
-  message: bought(r, `Topped up @${r.recipient} with ${formatTon(r.amount ?? r.paid)} TON`, `a ${formatTon(r.amount ?? r.paid)} TON top-up of @${r.recipient}`),
+  message: bought(
+    r,
+    `Topped up @${r.recipient} with ${formatTon(r.amount ?? r.paid)} TON`,
+    `a ${formatTon(r.amount ?? r.paid)} TON top-up of @${r.recipient}`
+  ),
   order_id: r.orderId,
   username: r.recipient,
   amount: tonNumber(r.amount ?? r.paid),
@@ -55,17 +68,21 @@ export const transferAnswer = (r: DirectReceipt) => ({
  */
 export const balanceAnswer = (w: WalletInfo) => ({
   ok: true,
-  message: w.addresses === undefined
-    ? `Wallet ${w.version} holds ${formatTon(w.balance)} TON${w.network === "sandbox" ? " (sandbox)" : ""}`
-    : `No TON has reached this phrase's wallets yet: send TON to ${w.address} (or to its ${
-      w.addresses.filter((a) => a.version !== w.version).map((a) => a.version).join(", ")
-    } address) to start${w.network === "sandbox" ? " (sandbox)" : ""}`,
+  message:
+    w.addresses === undefined
+      ? `Wallet ${w.version} holds ${formatTon(w.balance)} TON${w.network === "sandbox" ? " (sandbox)" : ""}`
+      : `No TON has reached this phrase's wallets yet: send TON to ${w.address} (or to its ${w.addresses
+          .filter((a) => a.version !== w.version)
+          .map((a) => a.version)
+          .join(", ")} address) to start${w.network === "sandbox" ? " (sandbox)" : ""}`,
   address: w.address,
   version: w.version,
   status: w.status,
   state: w.status,
   balance: tonNumber(w.balance),
-  ...(w.addresses === undefined ? {} : { addresses: Object.fromEntries(w.addresses.map((a) => [a.version, a.address])) })
+  ...(w.addresses === undefined
+    ? {}
+    : { addresses: Object.fromEntries(w.addresses.map((a) => [a.version, a.address])) })
 })
 
 export const statusAnswer = (network: DirectReceipt["network"]) => ({

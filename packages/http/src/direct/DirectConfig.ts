@@ -29,7 +29,9 @@ export interface DirectHttpSettings {
   readonly maxBodyBytes: number
 }
 
-export class DirectHttpConfig extends Context.Service<DirectHttpConfig, DirectHttpSettings>()("http/direct/DirectHttpConfig") {
+export class DirectHttpConfig extends Context.Service<DirectHttpConfig, DirectHttpSettings>()(
+  "http/direct/DirectHttpConfig"
+) {
   static readonly defaults: DirectHttpSettings = {
     rateLimit: { perMinute: 600, burst: 100 },
     sharedRateLimit: false,
@@ -38,29 +40,31 @@ export class DirectHttpConfig extends Context.Service<DirectHttpConfig, DirectHt
   }
 
   /** From the one configuration (`@resale/config`), with the core's DirectSettings and the derivation gate's. */
-  static readonly layer = Layer.effectContext(Effect.map(AppConfig, ({ direct }) => {
-    const core: DirectSettingsShape = {
-      ...DirectSettings.defaultValue(),
-      confirmWithin: direct.confirmWithin,
-      deliveryWithin: direct.deliveryWithin,
-      pollEvery: direct.pollEvery,
-      answerWithin: direct.answerWithin,
-      replayWithin: direct.replayWithin
-    }
-    return Context.make(DirectHttpConfig, {
-      rateLimit: { perMinute: Math.max(1, direct.ratePerMinute), burst: Math.max(1, direct.rateBurst) },
-      sharedRateLimit: direct.rateShared,
-      trustProxy: direct.trustProxy,
-      maxBodyBytes: Math.max(1024, direct.maxBodyBytes)
-    }).pipe(
-      Context.add(DirectSettings, core),
-      Context.add(DerivationGateSettings, {
-        permits: Math.max(1, direct.derivations),
-        queue: Math.max(0, direct.derivationQueue),
-        maxWait: direct.derivationWait
-      })
-    )
-  }))
+  static readonly layer = Layer.effectContext(
+    Effect.map(AppConfig, ({ direct }) => {
+      const core: DirectSettingsShape = {
+        ...DirectSettings.defaultValue(),
+        confirmWithin: direct.confirmWithin,
+        deliveryWithin: direct.deliveryWithin,
+        pollEvery: direct.pollEvery,
+        answerWithin: direct.answerWithin,
+        replayWithin: direct.replayWithin
+      }
+      return Context.make(DirectHttpConfig, {
+        rateLimit: { perMinute: Math.max(1, direct.ratePerMinute), burst: Math.max(1, direct.rateBurst) },
+        sharedRateLimit: direct.rateShared,
+        trustProxy: direct.trustProxy,
+        maxBodyBytes: Math.max(1024, direct.maxBodyBytes)
+      }).pipe(
+        Context.add(DirectSettings, core),
+        Context.add(DerivationGateSettings, {
+          permits: Math.max(1, direct.derivations),
+          queue: Math.max(0, direct.derivationQueue),
+          maxWait: direct.derivationWait
+        })
+      )
+    })
+  )
 
   static readonly layerTest = (overrides: Partial<DirectHttpSettings> = {}) =>
     Layer.succeed(DirectHttpConfig, { ...DirectHttpConfig.defaults, ...overrides })

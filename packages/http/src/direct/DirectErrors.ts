@@ -77,7 +77,8 @@ export const rateLimited = (perMinute: number, retryAfterSeconds: number): Direc
 export const notFound: DirectFailure = {
   status: 404,
   code: "NOT_FOUND",
-  message: "No such endpoint: the direct surface has /stars/buy, /premium/buy, /coin/buy, /coin/transfer, /ton/buy, /ton/transfer, /balance and /status"
+  message:
+    "No such endpoint: the direct surface has /stars/buy, /premium/buy, /coin/buy, /coin/transfer, /ton/buy, /ton/transfer, /balance and /status"
 }
 export const methodNotAllowed = (method: string, path: string): DirectFailure => ({
   status: 405,

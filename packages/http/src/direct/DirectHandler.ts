@@ -8,7 +8,15 @@ import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseErro
 import { randomToken } from "@resale/core/Secrets.ts"
 import { ByteSize, Clock, Effect, Option, Result } from "effect"
 import { HttpIncomingMessage, type HttpServerRequest, HttpServerResponse, UrlParams } from "effect/http"
-import { badRequest, critical, type DirectEndpoint, type DirectFailure, failureOf, failureResponse, rateLimited } from "./DirectErrors.ts"
+import {
+  badRequest,
+  critical,
+  type DirectEndpoint,
+  type DirectFailure,
+  failureOf,
+  failureResponse,
+  rateLimited
+} from "./DirectErrors.ts"
 import type { DirectHttpSettings } from "./DirectConfig.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
 import { redactedRequest, scrubPhrases } from "./Redaction.ts"
@@ -45,10 +53,13 @@ const hideQueryInSpan = (request: HttpServerRequest.HttpServerRequest) => {
   if (at < 0) return Effect.void
   const names = [...new URLSearchParams(request.url.slice(at + 1)).keys()]
   const redact = (key: string, value: unknown): unknown =>
-    typeof value !== "string" ? value
-    : key === "url.full" ? UrlParams.redactUrl(value, names)
-    : key === "url.query" ? UrlParams.redactUrl(`?${value}`, names).slice(1)
-    : value
+    typeof value !== "string"
+      ? value
+      : key === "url.full"
+        ? UrlParams.redactUrl(value, names)
+        : key === "url.query"
+          ? UrlParams.redactUrl(`?${value}`, names).slice(1)
+          : value
   return Effect.currentParentSpan.pipe(
     Effect.tap((span) =>
       Effect.sync(() => {
@@ -87,15 +98,19 @@ const queryFields = (url: string): Fields => {
 }
 
 // Read without echoing: the parser error of JSON.parse quotes the input, so its message is dropped.
-type Read = { readonly _tag: "Fields"; readonly fields: Fields } | { readonly _tag: "Bad"; readonly failure: DirectFailure }
+type Read =
+  | { readonly _tag: "Fields"; readonly fields: Fields }
+  | { readonly _tag: "Bad"; readonly failure: DirectFailure }
 
 const bad = (message: string): Read => ({ _tag: "Bad", failure: badRequest(message) })
 
 const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
-  Effect.gen(function*(): Effect.fn.Return<Read> {
+  Effect.gen(function* (): Effect.fn.Return<Read> {
     const query = queryText(request.url)
     if (/(^|&)seed=/i.test(query) || scrubPhrases(query) !== query) {
-      return bad("The mnemonic phrase must not be sent in the URL (it would be logged by every proxy): send seed in the JSON body")
+      return bad(
+        "The mnemonic phrase must not be sent in the URL (it would be logged by every proxy): send seed in the JSON body"
+      )
     }
     const fromQuery = queryFields(request.url)
     const length = Number(request.headers["content-length"] ?? "0")
@@ -119,54 +134,64 @@ const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: numb
     return { _tag: "Fields", fields: { ...fromQuery, ...(parsed as Fields) } }
   })
 
-export const makeDirectHandler = (settings: DirectHttpSettings, limiter: RateLimiter["Service"]) =>
+export const makeDirectHandler =
+  (settings: DirectHttpSettings, limiter: RateLimiter["Service"]) =>
   (route: DirectRoute) =>
   (request: HttpServerRequest.HttpServerRequest) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const started = yield* Clock.currentTimeMillis
       yield* hideQueryInSpan(request)
       const client = clientAddress(request, settings.trustProxy)
       const answer = (failure: DirectFailure, headers: Record<string, string> = {}) =>
         Effect.as(
-          Effect.logInfo("direct answer").pipe(Effect.annotateLogs({
-            path: route.path,
-            status: failure.status,
-            code: failure.code,
-            order_id: failure.orderId ?? "",
-            ms: Date.now() - started
-          })),
+          Effect.logInfo("direct answer").pipe(
+            Effect.annotateLogs({
+              path: route.path,
+              status: failure.status,
+              code: failure.code,
+              order_id: failure.orderId ?? "",
+              ms: Date.now() - started
+            })
+          ),
           failureResponse(failure, headers)
         )
       if (route.limited) {
         const wait = yield* limiter.take(client)
         if (wait > 0) return yield* answer(rateLimited(limiter.limit.perMinute, wait), { "retry-after": String(wait) })
       }
-      const read: Read = route.withBody ? yield* readFields(request, settings.maxBodyBytes) : { _tag: "Fields", fields: {} }
+      const read: Read = route.withBody
+        ? yield* readFields(request, settings.maxBodyBytes)
+        : { _tag: "Fields", fields: {} }
       if (read._tag === "Bad") return yield* answer(read.failure)
       // The house-wide Idempotency-Key header stands in for a missing order_id (same rules apply).
       const key = request.headers["idempotency-key"]
-      const fields = read.fields["order_id"] === undefined && typeof key === "string" && key !== ""
-        ? { ...read.fields, order_id: key }
-        : read.fields
-      yield* Effect.logInfo("direct request").pipe(Effect.annotateLogs({
-        path: route.path,
-        method: request.method,
-        client,
-        request: redactedRequest(fields)
-      }))
+      const fields =
+        read.fields["order_id"] === undefined && typeof key === "string" && key !== ""
+          ? { ...read.fields, order_id: key }
+          : read.fields
+      yield* Effect.logInfo("direct request").pipe(
+        Effect.annotateLogs({
+          path: route.path,
+          method: request.method,
+          client,
+          request: redactedRequest(fields)
+        })
+      )
       const outcome = yield* Effect.result(route.run(fields))
       if (Result.isFailure(outcome)) return yield* answer(failureOf(route.endpoint, outcome.failure))
       const body = outcome.success as Record<string, unknown>
-      yield* Effect.logInfo("direct answer").pipe(Effect.annotateLogs({
-        path: route.path,
-        status: 200,
-        order_id: typeof body["order_id"] === "string" ? body["order_id"] : "",
-        ms: Date.now() - started
-      }))
+      yield* Effect.logInfo("direct answer").pipe(
+        Effect.annotateLogs({
+          path: route.path,
+          status: 200,
+          order_id: typeof body["order_id"] === "string" ? body["order_id"] : "",
+          ms: Date.now() - started
+        })
+      )
       return HttpServerResponse.jsonUnsafe(body)
     }).pipe(
       Effect.catchDefect((defect) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const errorId = yield* randomToken(8)
           const summary = defect instanceof Error ? `${defect.name}: ${defect.message}` : String(defect)
           yield* Effect.logError("direct request failed with a defect").pipe(

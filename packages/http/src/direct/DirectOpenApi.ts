@@ -14,10 +14,16 @@ const CODES: { readonly [C in DirectCode]: { readonly status: number; readonly d
   VALIDATION_ERROR: { status: 400, description: "Malformed JSON or a missing / invalid field." },
   INVALID_AMOUNT_MIN: { status: 400, description: "The amount is below the minimum." },
   INVALID_AMOUNT_MAX: { status: 400, description: "The amount is above the maximum." },
-  WALLET_VM_ERROR: { status: 400, description: "The phrase opens no usable wallet (wrong phrase, frozen, other version)." },
+  WALLET_VM_ERROR: {
+    status: 400,
+    description: "The phrase opens no usable wallet (wrong phrase, frozen, other version)."
+  },
   INSUFFICIENT_FUNDS: { status: 400, description: "The wallet cannot pay the price and the network fee." },
   MARKETPLACE_ERROR: { status: 400, description: "/stars/buy: the marketplace refused the purchase." },
-  MARKETPLACE_API_ERROR: { status: 400, description: "The marketplace refused the purchase (unknown user, already subscribed)." },
+  MARKETPLACE_API_ERROR: {
+    status: 400,
+    description: "The marketplace refused the purchase (unknown user, already subscribed)."
+  },
   USER_TRANSFER_FAIL: { status: 400, description: "The transfer did not go through; check the order again later." },
   PENDING_TRANSACTION: { status: 409, description: "This order id is being paid; ask again for the result." },
   NOT_FOUND: { status: 404, description: "No such direct endpoint." },
@@ -32,9 +38,12 @@ const str = (description: string, extra: Json = {}): Json => ({ type: "string", 
 const num = (description: string, extra: Json = {}): Json => ({ type: "number", description, ...extra })
 
 const SEED = str("The wallet's 12 or 24-word mnemonic. Only in the body: never in the URL; never stored or logged.")
-const ORDER_ID = str("Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result.", {
-  pattern: "^[A-Za-z0-9_.:-]{1,128}$"
-})
+const ORDER_ID = str(
+  "Your id of the order (1-128 of A-Z a-z 0-9 _ . : -); the same id asks for the same order's result.",
+  {
+    pattern: "^[A-Za-z0-9_.:-]{1,128}$"
+  }
+)
 const WALLET_VERSION = str("Which wallet of the phrase pays.", { enum: ["v4r2", "v5r1"] })
 // A placeholder, never a real phrase: a mnemonic is not written anywhere, examples included.
 const PHRASE = "word1 word2 word3 ... word24"
@@ -53,29 +62,55 @@ const Failure = {
 }
 
 const errorResponses = (statuses: ReadonlyArray<number>): Json =>
-  Object.fromEntries(statuses.map((status) => [String(status), {
-    description: Object.entries(CODES).filter(([, c]) => c.status === status).map(([code, c]) => `${code}: ${c.description}`).join(" "),
-    content: { "application/json": { schema: { $ref: "#/components/schemas/Failure" } } }
-  }]))
+  Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: Object.entries(CODES)
+          .filter(([, c]) => c.status === status)
+          .map(([code, c]) => `${code}: ${c.description}`)
+          .join(" "),
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Failure" } } }
+      }
+    ])
+  )
 
 /**
  * Every field but `seed` may come in the query string instead of the body (the body's win): each is
  * an optional query parameter. The phrase is refused in the URL, so it is no parameter.
  */
 const queryParameters = (request: Json): ReadonlyArray<Json> =>
-  Object.entries(request).filter(([name]) => name !== "seed").map(([name, field]) => {
-    const { description, "x-required": _required, ...schema } = field as Json
-    return {
-      name,
-      in: "query",
-      required: false,
-      description: `${description === undefined ? `\`${name}\`.` : String(description)} In the query instead of the body (the body's value wins).`,
-      schema
-    }
-  })
+  Object.entries(request)
+    .filter(([name]) => name !== "seed")
+    .map(([name, field]) => {
+      const { description, "x-required": _required, ...schema } = field as Json
+      return {
+        name,
+        in: "query",
+        required: false,
+        description: `${description === undefined ? `\`${name}\`.` : String(description)} In the query instead of the body (the body's value wins).`,
+        schema
+      }
+    })
 
-const operation = (summary: string, description: string, request: Json, success: Json, example: Json, asked: Json): Json => {
-  const body = { type: "object", examples: [asked], required: Object.entries(request).filter(([, v]) => (v as Json)["x-required"]).map(([k]) => k), properties: Object.fromEntries(Object.entries(request).map(([k, v]) => [k, { ...(v as Json), "x-required": undefined }])) }
+const operation = (
+  summary: string,
+  description: string,
+  request: Json,
+  success: Json,
+  example: Json,
+  asked: Json
+): Json => {
+  const body = {
+    type: "object",
+    examples: [asked],
+    required: Object.entries(request)
+      .filter(([, v]) => (v as Json)["x-required"])
+      .map(([k]) => k),
+    properties: Object.fromEntries(
+      Object.entries(request).map(([k, v]) => [k, { ...(v as Json), "x-required": undefined }])
+    )
+  }
   const parameters = queryParameters(request)
   return {
     summary,
@@ -83,7 +118,10 @@ const operation = (summary: string, description: string, request: Json, success:
     ...(parameters.length === 0 ? {} : { parameters }),
     requestBody: { required: false, content: { "application/json": { schema: JSON.parse(JSON.stringify(body)) } } },
     responses: {
-      "200": { description: "Done", content: { "application/json": { schema: { type: "object", properties: success, examples: [example] } } } },
+      "200": {
+        description: "Done",
+        content: { "application/json": { schema: { type: "object", properties: success, examples: [example] } } }
+      },
       ...errorResponses([400, 404, 405, 409, 413, 429, 500, 503])
     }
   }
@@ -94,7 +132,14 @@ const OK = { ok: { type: "boolean" }, message: { type: "string" } }
 
 /** `asked`: an example request body; `example`: its answer. */
 const purchase = (fields: Json, success: Json, summary: string, description: string, example: Json, asked: Json) => {
-  const op = operation(summary, description, fields, { ...OK, order_id: { type: "string" }, ...success }, example, asked)
+  const op = operation(
+    summary,
+    description,
+    fields,
+    { ...OK, order_id: { type: "string" }, ...success },
+    example,
+    asked
+  )
   const get = {
     ...op,
     operationId: `${summary}.get`,
@@ -107,44 +152,89 @@ const purchase = (fields: Json, success: Json, summary: string, description: str
 
 const paths: Json = {
   "/stars/buy": purchase(
-    { username: required(USERNAME), amount: required({ type: "integer", minimum: 50, maximum: 1_000_000 }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
-    { username: { type: "string" }, stars_amount: { type: "integer" }, cost: num("TON taken from the wallet (price + fee).") },
-    "buyStars", "Buy Telegram Stars for a username, paid from the caller's wallet.",
+    {
+      username: required(USERNAME),
+      amount: required({ type: "integer", minimum: 50, maximum: 1_000_000 }),
+      seed: required(SEED),
+      order_id: ORDER_ID,
+      wallet_version: WALLET_VERSION
+    },
+    {
+      username: { type: "string" },
+      stars_amount: { type: "integer" },
+      cost: num("TON taken from the wallet (price + fee).")
+    },
+    "buyStars",
+    "Buy Telegram Stars for a username, paid from the caller's wallet.",
     { ok: true, message: "Stars sent", order_id: "ORD1", username: "durov", stars_amount: 100, cost: 0.42 },
     { username: "durov", amount: 100, seed: PHRASE, order_id: "ORD1", wallet_version: "v5r1" }
   ),
   "/premium/buy": purchase(
-    { username: required(USERNAME), duration: required({ type: "integer", enum: [3, 6, 12] }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
-    { username: { type: "string" }, duration: { type: "integer" }, cost: num("TON taken from the wallet (price + fee).") },
-    "buyPremium", "Gift Telegram Premium (3, 6 or 12 months), paid from the caller's wallet.",
+    {
+      username: required(USERNAME),
+      duration: required({ type: "integer", enum: [3, 6, 12] }),
+      seed: required(SEED),
+      order_id: ORDER_ID,
+      wallet_version: WALLET_VERSION
+    },
+    {
+      username: { type: "string" },
+      duration: { type: "integer" },
+      cost: num("TON taken from the wallet (price + fee).")
+    },
+    "buyPremium",
+    "Gift Telegram Premium (3, 6 or 12 months), paid from the caller's wallet.",
     { ok: true, message: "Premium sent", order_id: "ORD2", username: "durov", duration: 3, cost: 4.1 },
     { username: "durov", duration: 3, seed: PHRASE, order_id: "ORD2" }
   ),
   "/coin/buy": purchase(
-    { username: required(USERNAME), amount: required({ type: "integer", minimum: 1, maximum: 1_000_000 }), seed: required(SEED), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
+    {
+      username: required(USERNAME),
+      amount: required({ type: "integer", minimum: 1, maximum: 1_000_000 }),
+      seed: required(SEED),
+      order_id: ORDER_ID,
+      wallet_version: WALLET_VERSION
+    },
     { username: { type: "string" }, amount: { type: "number" }, cost: num("TON taken from the wallet (price + fee).") },
-    "buyTon", "Top up a username's Telegram TON balance (alias: /ton/buy).",
+    "buyTon",
+    "Top up a username's Telegram TON balance (alias: /ton/buy).",
     { ok: true, message: "TON sent", order_id: "ORD3", username: "durov", amount: 5, cost: 5.01 },
     { username: "durov", amount: 5, seed: PHRASE, order_id: "ORD3" }
   ),
   "/coin/transfer": purchase(
-    { to: required(str("Destination TON address.")), amount: required(num("TON, up to 9 decimals.", { exclusiveMinimum: 0 })), seed: required(SEED), comment: str("Public on chain."), order_id: ORDER_ID, wallet_version: WALLET_VERSION },
+    {
+      to: required(str("Destination TON address.")),
+      amount: required(num("TON, up to 9 decimals.", { exclusiveMinimum: 0 })),
+      seed: required(SEED),
+      comment: str("Public on chain."),
+      order_id: ORDER_ID,
+      wallet_version: WALLET_VERSION
+    },
     { tx_hash: { type: "string" }, fee: num("Network fee on top of amount.") },
-    "transfer", "Send TON from the caller's wallet (alias: /ton/transfer).",
+    "transfer",
+    "Send TON from the caller's wallet (alias: /ton/transfer).",
     { ok: true, message: "Sent", order_id: "ORD4", tx_hash: "ab12", fee: 0.004 },
     { to: "UQ...", amount: 0.5, seed: PHRASE, comment: "invoice 118", order_id: "ORD4" }
   ),
   "/balance": purchase(
     { seed: required(SEED), wallet_version: WALLET_VERSION },
-    { address: { type: "string" }, version: { type: "string" }, status: { type: "string" }, state: { type: "string" }, balance: { type: "number" } },
-    "balance", "The wallet of a phrase: address, state and balance.",
+    {
+      address: { type: "string" },
+      version: { type: "string" },
+      status: { type: "string" },
+      state: { type: "string" },
+      balance: { type: "number" }
+    },
+    "balance",
+    "The wallet of a phrase: address, state and balance.",
     { ok: true, message: "ok", address: "UQ...", version: "v5r1", status: "active", state: "active", balance: 1.5 },
     { seed: PHRASE, wallet_version: "v5r1" }
   ),
   "/status": purchase(
     {},
     { status: { type: "string" }, network: { type: "string" }, sandbox: { type: "boolean" } },
-    "status", "Whether the service is up and which network it pays on.",
+    "status",
+    "Whether the service is up and which network it pays on.",
     { ok: true, status: "ok", message: "ok", network: "mainnet", sandbox: false },
     {}
   )
@@ -155,15 +245,24 @@ export const directOpenApi: Json = {
   info: {
     title: "Resale direct purchase surface",
     version: "0.1.0",
-    description: "Purchases paid from the caller's own TON wallet, exactly once per wallet and `order_id`. " +
-      "Errors are flat: `{\"ok\": false, \"code\", \"message\"}` (codes in the Failure schema). Every answer carries `X-Request-Id`.",
+    description:
+      "Purchases paid from the caller's own TON wallet, exactly once per wallet and `order_id`. " +
+      'Errors are flat: `{"ok": false, "code", "message"}` (codes in the Failure schema). Every answer carries `X-Request-Id`.',
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" }
   },
   servers: [{ url: "/", description: "This server" }],
   security: [],
   tags: [{ name: "direct", description: "Pay from your own wallet." }],
-  paths: Object.fromEntries(Object.entries(paths).map(([path, ops]) => [path, Object.fromEntries(
-    Object.entries(ops as Record<string, Json>).map(([method, op]) => [method, { ...JSON.parse(JSON.stringify(op)), tags: ["direct"] }])
-  )])),
+  paths: Object.fromEntries(
+    Object.entries(paths).map(([path, ops]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(ops as Record<string, Json>).map(([method, op]) => [
+          method,
+          { ...JSON.parse(JSON.stringify(op)), tags: ["direct"] }
+        ])
+      )
+    ])
+  ),
   components: { schemas: { Failure } }
 }

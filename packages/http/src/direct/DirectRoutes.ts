@@ -27,7 +27,14 @@ import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
 import { HttpConfig } from "../server/HttpConfig.ts"
 import type { KnownRoute } from "../validation/FastApiFallback.ts"
-import { balanceAnswer, premiumAnswer, starsAnswer, statusAnswer, topupAnswer, transferAnswer } from "./DirectAnswers.ts"
+import {
+  balanceAnswer,
+  premiumAnswer,
+  starsAnswer,
+  statusAnswer,
+  topupAnswer,
+  transferAnswer
+} from "./DirectAnswers.ts"
 import { DirectHttpConfig } from "./DirectConfig.ts"
 import { GatedBlockchain } from "./DerivationGate.ts"
 import { failureResponse, methodNotAllowed, notFound } from "./DirectErrors.ts"
@@ -70,7 +77,8 @@ const routesOf = (service: DirectPurchases["Service"]): ReadonlyArray<DirectRout
       endpoint: "balance",
       withBody: true,
       limited: true,
-      run: (fields) => parsed(parseWalletInfo(fields)).pipe(Effect.flatMap(service.walletInfo), Effect.map(balanceAnswer))
+      run: (fields) =>
+        parsed(parseWalletInfo(fields)).pipe(Effect.flatMap(service.walletInfo), Effect.map(balanceAnswer))
     },
     {
       path: "/status",
@@ -82,27 +90,45 @@ const routesOf = (service: DirectPurchases["Service"]): ReadonlyArray<DirectRout
   ]
 }
 
-const DIRECT_PATHS = ["/stars/buy", "/premium/buy", "/coin/buy", "/ton/buy", "/coin/transfer", "/ton/transfer", "/balance", "/status"] as const
+const DIRECT_PATHS = [
+  "/stars/buy",
+  "/premium/buy",
+  "/coin/buy",
+  "/ton/buy",
+  "/coin/transfer",
+  "/ton/transfer",
+  "/balance",
+  "/status"
+] as const
 /** Unknown paths under these answer the direct surface's own 404 (clients parse `{ok, code, message}`). */
 const DIRECT_PREFIXES = ["/stars", "/premium", "/coin", "/ton"] as const
 const OTHER_METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS"] as const
 
 /** Every method and path served here, for the server's 404/405 answers. */
-export const directKnownRoutes: ReadonlyArray<KnownRoute> = DIRECT_PATHS.flatMap((path) => [{ method: "GET", path }, { method: "POST", path }])
+export const directKnownRoutes: ReadonlyArray<KnownRoute> = DIRECT_PATHS.flatMap((path) => [
+  { method: "GET", path },
+  { method: "POST", path }
+])
 
 /** The routes over DirectPurchases and DirectHttpConfig. */
 export const DirectRouteHandlers = HttpRouter.use((router) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const service = yield* DirectPurchases
     const settings = yield* DirectHttpConfig
-    const limiter = yield* (settings.sharedRateLimit ? RateLimiter.shared(settings.rateLimit) : RateLimiter.make(settings.rateLimit))
+    const limiter = yield* settings.sharedRateLimit
+      ? RateLimiter.shared(settings.rateLimit)
+      : RateLimiter.make(settings.rateLimit)
     const handler = makeDirectHandler(settings, limiter)
     for (const route of routesOf(service)) {
       // /status too: bots call it with POST {}.
       yield* router.add("GET", route.path, handler(route))
       yield* router.add("POST", route.path, handler(route))
       for (const method of OTHER_METHODS) {
-        yield* router.add(method, route.path, failureResponse(methodNotAllowed(method, route.path), { allow: "GET, POST" }))
+        yield* router.add(
+          method,
+          route.path,
+          failureResponse(methodNotAllowed(method, route.path), { allow: "GET, POST" })
+        )
       }
     }
     for (const prefix of DIRECT_PREFIXES) {
@@ -123,12 +149,14 @@ export const DirectServices = DirectPurchases.layer.pipe(
 )
 
 /** Chain and marketplace for the configured mode (same layer values as other roots use, so they are shared). */
-const chainAndMarketplace = Layer.unwrap(Effect.gen(function*() {
-  const settings = yield* HttpConfig
-  if (!settings.sandbox) return Layer.merge(TonCenterBlockchain.layer, FragmentMarketplace.layer)
-  // Imported only in sandbox mode: production never loads the emulator and the simulator.
-  return (yield* Effect.promise(() => import("./DirectSandbox.ts"))).DirectSandbox.layer
-}))
+const chainAndMarketplace = Layer.unwrap(
+  Effect.gen(function* () {
+    const settings = yield* HttpConfig
+    if (!settings.sandbox) return Layer.merge(TonCenterBlockchain.layer, FragmentMarketplace.layer)
+    // Imported only in sandbox mode: production never loads the emulator and the simulator.
+    return (yield* Effect.promise(() => import("./DirectSandbox.ts"))).DirectSandbox.layer
+  })
+)
 
 /** Mounted by `main.ts`: everything but HttpRouter, HttpConfig and the app's SqlClient comes with it. */
 export const DirectRoutes = DirectRouteHandlers.pipe(

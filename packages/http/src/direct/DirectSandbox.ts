@@ -17,15 +17,21 @@ type AdapterOptions = Partial<Omit<FragmentOptions, "baseUrl" | "cookies">>
 
 /** The simulated Fragment (and the real Fragment adapter on it) over the `SandboxBlockchain` in context. */
 export const sandboxMarketplace = (simulator: FragmentSimulatorOptions = {}, adapter: AdapterOptions = {}) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const chain = yield* SandboxBlockchain
-    // With the test recipients on, the chain asks the simulator which payments to lose.
-    const dropping = Layer.effectDiscard(Effect.gen(function*() {
-      const { control } = yield* FragmentSandbox
-      if (simulator.magic !== undefined && simulator.magic !== false) chain.dropPayments(control.dropsPayment)
-    }))
-    return dropping.pipe(Layer.provideMerge(FragmentSandbox.layer({ ...simulator, paymentSeen: paymentSeenOn(chain.emulator) }, adapter)))
-  }))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const chain = yield* SandboxBlockchain
+      // With the test recipients on, the chain asks the simulator which payments to lose.
+      const dropping = Layer.effectDiscard(
+        Effect.gen(function* () {
+          const { control } = yield* FragmentSandbox
+          if (simulator.magic !== undefined && simulator.magic !== false) chain.dropPayments(control.dropsPayment)
+        })
+      )
+      return dropping.pipe(
+        Layer.provideMerge(FragmentSandbox.layer({ ...simulator, paymentSeen: paymentSeenOn(chain.emulator) }, adapter))
+      )
+    })
+  )
 
 export const DirectSandbox = {
   /**

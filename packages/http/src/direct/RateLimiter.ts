@@ -21,11 +21,14 @@ interface Bucket {
 const MAX_KEYS = 50_000
 const MINUTE = 60_000
 
-export class RateLimiter extends Context.Service<RateLimiter, {
-  readonly limit: RateLimit
-  /** Takes a token for `key`: 0 when allowed, else the seconds until the next token. */
-  readonly take: (key: string) => Effect.Effect<number>
-}>()("http/direct/RateLimiter") {
+export class RateLimiter extends Context.Service<
+  RateLimiter,
+  {
+    readonly limit: RateLimit
+    /** Takes a token for `key`: 0 when allowed, else the seconds until the next token. */
+    readonly take: (key: string) => Effect.Effect<number>
+  }
+>()("http/direct/RateLimiter") {
   static readonly make = (limit: RateLimit) =>
     Effect.sync(() => {
       const buckets = new Map<string, Bucket>()
@@ -50,11 +53,11 @@ export class RateLimiter extends Context.Service<RateLimiter, {
 
   /** `perMinute` per address and calendar minute, counted in PostgreSQL by every instance. */
   static readonly shared = (limit: RateLimit) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const windows = yield* PgDirectRateWindows.make
       let prunedAt = 0
       const take = (key: string) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
           const start = now - (now % MINUTE)
           if (start > prunedAt) {

@@ -10,7 +10,18 @@ export const PLACEHOLDER = PHRASE_PLACEHOLDER
 
 const MAX_LOGGED = 120
 
-const FIELDS = ["order_id", "username", "amount", "quantity", "duration", "months", "to", "address", "wallet_version", "version"]
+const FIELDS = [
+  "order_id",
+  "username",
+  "amount",
+  "quantity",
+  "duration",
+  "months",
+  "to",
+  "address",
+  "wallet_version",
+  "version"
+]
 
 const loggable = (value: unknown): unknown => {
   if (typeof value === "number" || typeof value === "boolean" || value === null) return value

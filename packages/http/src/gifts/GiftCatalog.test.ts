@@ -26,32 +26,48 @@ const UNTITLED = gift("5168043875654172773", 100, { title: null })
 const scripted = () => {
   const sender = {
     calls: 0,
-    answer: Effect.succeed([HEART, LIMITED, SOLD_OUT, UNTITLED]) as Effect.Effect<ReadonlyArray<StarGift>, GiftSenderError>
+    answer: Effect.succeed([HEART, LIMITED, SOLD_OUT, UNTITLED]) as Effect.Effect<
+      ReadonlyArray<StarGift>,
+      GiftSenderError
+    >
   }
-  const layer = Layer.succeed(GiftSender)(GiftSender.of({
-    accounts: ["user"],
-    catalogue: Effect.suspend(() => {
-      sender.calls++
-      return sender.answer
-    }),
-    send: () => Effect.die("not used"),
-    findSent: () => Effect.die("not used")
-  }))
+  const layer = Layer.succeed(GiftSender)(
+    GiftSender.of({
+      accounts: ["user"],
+      catalogue: Effect.suspend(() => {
+        sender.calls++
+        return sender.answer
+      }),
+      send: () => Effect.die("not used"),
+      findSent: () => Effect.die("not used")
+    })
+  )
   return { sender, layer }
 }
 
-const unavailable = Effect.fail(new GiftSenderError({ reason: "Unavailable", message: "Telegram could not be reached" }))
+const unavailable = Effect.fail(
+  new GiftSenderError({ reason: "Unavailable", message: "Telegram could not be reached" })
+)
 
 describe("GiftCatalog over the GiftSender port", () => {
   it.effect("lists what can be ordered (not sold out), titles the untitled, finds by numeric id", () => {
     const { layer } = scripted()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const catalog = yield* GiftCatalog
       const gifts = yield* catalog.list
-      assert.deepStrictEqual(gifts.map((g) => g.id), [HEART.id, LIMITED.id, UNTITLED.id])
+      assert.deepStrictEqual(
+        gifts.map((g) => g.id),
+        [HEART.id, LIMITED.id, UNTITLED.id]
+      )
       assert.deepStrictEqual(gifts[1], { id: LIMITED.id, title: "Plush", stars: 350, remaining: 12, picture: null })
       assert.strictEqual(gifts[2]?.title, `Gift ${UNTITLED.id}`)
-      assert.deepStrictEqual(yield* catalog.find(` ${HEART.id} `), { id: HEART.id, title: "Heart", stars: 15, remaining: null, picture: null })
+      assert.deepStrictEqual(yield* catalog.find(` ${HEART.id} `), {
+        id: HEART.id,
+        title: "Heart",
+        stars: 15,
+        remaining: null,
+        picture: null
+      })
       assert.strictEqual((yield* Effect.flip(catalog.find(SOLD_OUT.id)))._tag, "GiftNotFound")
       assert.strictEqual((yield* Effect.flip(catalog.find("heart")))._tag, "GiftNotFound")
       assert.strictEqual((yield* Effect.flip(catalog.find("1")))._tag, "GiftNotFound")
@@ -60,7 +76,7 @@ describe("GiftCatalog over the GiftSender port", () => {
 
   it.effect("reads the sender once per minute; a changed list shows after that", () => {
     const { layer, sender } = scripted()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const catalog = yield* GiftCatalog
       yield* catalog.list
       yield* catalog.find(HEART.id)
@@ -69,7 +85,10 @@ describe("GiftCatalog over the GiftSender port", () => {
       assert.strictEqual(sender.calls, 1)
       sender.answer = Effect.succeed([LIMITED])
       yield* TestClock.adjust("1 second")
-      assert.deepStrictEqual((yield* catalog.list).map((g) => g.id), [LIMITED.id])
+      assert.deepStrictEqual(
+        (yield* catalog.list).map((g) => g.id),
+        [LIMITED.id]
+      )
       assert.strictEqual((yield* Effect.flip(catalog.find(HEART.id)))._tag, "GiftNotFound")
       assert.strictEqual(sender.calls, 2)
     }).pipe(Effect.provide(GiftCatalog.layer.pipe(Layer.provide(layer))))
@@ -77,7 +96,7 @@ describe("GiftCatalog over the GiftSender port", () => {
 
   it.effect("while Telegram fails, the last list is served and asked again only every 10 seconds", () => {
     const { layer, sender } = scripted()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const catalog = yield* GiftCatalog
       assert.strictEqual((yield* catalog.list).length, 3)
       sender.answer = unavailable
@@ -89,7 +108,10 @@ describe("GiftCatalog over the GiftSender port", () => {
       assert.strictEqual(sender.calls, 2)
       sender.answer = Effect.succeed([HEART])
       yield* TestClock.adjust("1 second")
-      assert.deepStrictEqual((yield* catalog.list).map((g) => g.id), [HEART.id])
+      assert.deepStrictEqual(
+        (yield* catalog.list).map((g) => g.id),
+        [HEART.id]
+      )
       assert.strictEqual(sender.calls, 3)
     }).pipe(Effect.provide(GiftCatalog.layer.pipe(Layer.provide(layer))))
   })
@@ -97,7 +119,7 @@ describe("GiftCatalog over the GiftSender port", () => {
   it.effect("never read: the list is empty and an order's gift cannot be checked (unavailable, not unknown)", () => {
     const { layer, sender } = scripted()
     sender.answer = unavailable
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const catalog = yield* GiftCatalog
       assert.deepStrictEqual(yield* catalog.list, [])
       const refused = yield* Effect.flip(catalog.find(HEART.id))
@@ -112,7 +134,7 @@ describe("GiftCatalog over the GiftSender port", () => {
   it.effect("a read that does not answer within 10 seconds counts as failed", () => {
     const { layer, sender } = scripted()
     sender.answer = Effect.never
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const catalog = yield* GiftCatalog
       const fiber = yield* Effect.forkChild(catalog.list)
       yield* TestClock.adjust("10 seconds")
@@ -122,7 +144,7 @@ describe("GiftCatalog over the GiftSender port", () => {
 
   it.effect("concurrent callers of an expired list share one read", () => {
     const { layer, sender } = scripted()
-    return Effect.gen(function*() {
+    return Effect.gen(function* () {
       const gate = yield* Deferred.make<void>()
       const open = Effect.succeed([HEART])
       sender.answer = Effect.andThen(Deferred.await(gate), open)
@@ -137,11 +159,15 @@ describe("GiftCatalog over the GiftSender port", () => {
   })
 
   it.effect("layerSandbox serves the simulator's catalogue (Telegram's standard gifts)", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const catalog = yield* GiftCatalog
       const gifts = yield* catalog.list
-      assert.deepStrictEqual(gifts.map((g) => [g.id, g.stars]), SANDBOX_GIFTS.map((g) => [g.id, g.stars]))
+      assert.deepStrictEqual(
+        gifts.map((g) => [g.id, g.stars]),
+        SANDBOX_GIFTS.map((g) => [g.id, g.stars])
+      )
       assert.strictEqual((yield* catalog.find("5170145012310081615")).title, "Heart")
       assert.isTrue(gifts.every((g) => /^\d+$/.test(g.id)))
-    }).pipe(Effect.provide(GiftCatalog.layerSandbox)))
+    }).pipe(Effect.provide(GiftCatalog.layerSandbox))
+  )
 })

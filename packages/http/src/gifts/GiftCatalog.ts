@@ -47,11 +47,20 @@ const toCatalogGift = (gift: StarGift, pictured: ReadonlySet<string>, base: stri
   title: gift.title ?? `Gift ${gift.id}`,
   stars: gift.stars,
   remaining: gift.remaining,
-  picture: gift.picture !== undefined && gift.picture !== "" ? gift.picture : pictured.has(gift.id) ? `${base}${giftPicturePath(gift.id)}` : null
+  picture:
+    gift.picture !== undefined && gift.picture !== ""
+      ? gift.picture
+      : pictured.has(gift.id)
+        ? `${base}${giftPicturePath(gift.id)}`
+        : null
 })
 
 /** What can be ordered: on sale, with a numeric id and a positive price. */
-const onSale = (gifts: ReadonlyArray<StarGift>, pictured: ReadonlySet<string>, base: string): ReadonlyArray<CatalogGift> =>
+const onSale = (
+  gifts: ReadonlyArray<StarGift>,
+  pictured: ReadonlySet<string>,
+  base: string
+): ReadonlyArray<CatalogGift> =>
   gifts.filter((g) => !g.soldOut && NUMERIC_ID.test(g.id) && g.stars > 0).map((g) => toCatalogGift(g, pictured, base))
 
 interface CacheState {
@@ -65,14 +74,17 @@ interface CacheState {
  * list in sandbox mode, Telegram's through mtcute in production) and kept for a short while. When
  * Telegram cannot be reached the last list read is served, so a short outage does not empty the shop.
  */
-export class GiftCatalog extends Context.Service<GiftCatalog, {
-  /** Gifts on sale; the last list read while the GiftSender fails; empty if none was ever read. */
-  readonly list: Effect.Effect<ReadonlyArray<CatalogGift>>
-  readonly find: (id: string) => Effect.Effect<CatalogGift, GiftNotFound | GiftCatalogUnavailable>
-  /** A gift's picture the service fetched from Telegram (served at `giftPicturePath`), if any. */
-  readonly picture: (id: string) => Effect.Effect<Option.Option<GiftPicture>>
-}>()("http/gifts/GiftCatalog") {
-  static readonly make = Effect.fn("GiftCatalog.make")(function*(options: GiftCatalogOptions = {}) {
+export class GiftCatalog extends Context.Service<
+  GiftCatalog,
+  {
+    /** Gifts on sale; the last list read while the GiftSender fails; empty if none was ever read. */
+    readonly list: Effect.Effect<ReadonlyArray<CatalogGift>>
+    readonly find: (id: string) => Effect.Effect<CatalogGift, GiftNotFound | GiftCatalogUnavailable>
+    /** A gift's picture the service fetched from Telegram (served at `giftPicturePath`), if any. */
+    readonly picture: (id: string) => Effect.Effect<Option.Option<GiftPicture>>
+  }
+>()("http/gifts/GiftCatalog") {
+  static readonly make = Effect.fn("GiftCatalog.make")(function* (options: GiftCatalogOptions = {}) {
     const sender = yield* Gifts
     const ttl = Duration.toMillis(options.ttl ?? "1 minute")
     const retryAfter = Duration.toMillis(options.retryAfter ?? "10 seconds")
@@ -82,11 +94,14 @@ export class GiftCatalog extends Context.Service<GiftCatalog, {
     // One read at a time: concurrent callers of an expired list wait for the same read.
     const lock = yield* Semaphore.make(1)
 
-    const load = Effect.gen(function*() {
+    const load = Effect.gen(function* () {
       const read = yield* sender.catalogue.pipe(Effect.timeoutOption(loadTimeout), Effect.result)
       if (read._tag === "Success" && Option.isSome(read.success)) {
         // Pictures are a nicety: a list of them that is slow to come is skipped, the gifts are not.
-        const pictured = yield* sender.pictured.pipe(Effect.timeoutOption(loadTimeout), Effect.map(Option.getOrElse(() => new Set<string>())))
+        const pictured = yield* sender.pictured.pipe(
+          Effect.timeoutOption(loadTimeout),
+          Effect.map(Option.getOrElse(() => new Set<string>()))
+        )
         return Option.some(onSale(read.success.value, pictured, base))
       }
       const why = read._tag === "Failure" ? read.failure.message : "Telegram did not answer in time"
@@ -94,31 +109,36 @@ export class GiftCatalog extends Context.Service<GiftCatalog, {
       return Option.none<ReadonlyArray<CatalogGift>>()
     })
 
-    const current = lock.withPermit(Effect.gen(function*() {
-      const now = yield* Clock.currentTimeMillis
-      const cached = yield* Ref.get(state)
-      const fresh = cached.gifts !== null && now - cached.loadedAt < ttl
-      const waiting = cached.failedAt !== null && now - cached.failedAt < retryAfter
-      if (fresh || waiting) return Option.fromNullishOr(cached.gifts)
-      const loaded = yield* load
-      if (Option.isSome(loaded)) {
-        yield* Ref.set(state, { gifts: loaded.value, loadedAt: now, failedAt: null })
-        return loaded
-      }
-      yield* Ref.set(state, { ...cached, failedAt: now })
-      return Option.fromNullishOr(cached.gifts)
-    }))
-
-    const list = Effect.map(current, Option.getOrElse((): ReadonlyArray<CatalogGift> => [])).pipe(
-      Effect.withSpan("GiftCatalog.list")
+    const current = lock.withPermit(
+      Effect.gen(function* () {
+        const now = yield* Clock.currentTimeMillis
+        const cached = yield* Ref.get(state)
+        const fresh = cached.gifts !== null && now - cached.loadedAt < ttl
+        const waiting = cached.failedAt !== null && now - cached.failedAt < retryAfter
+        if (fresh || waiting) return Option.fromNullishOr(cached.gifts)
+        const loaded = yield* load
+        if (Option.isSome(loaded)) {
+          yield* Ref.set(state, { gifts: loaded.value, loadedAt: now, failedAt: null })
+          return loaded
+        }
+        yield* Ref.set(state, { ...cached, failedAt: now })
+        return Option.fromNullishOr(cached.gifts)
+      })
     )
 
-    const find = Effect.fn("GiftCatalog.find")(function*(id: string) {
+    const list = Effect.map(
+      current,
+      Option.getOrElse((): ReadonlyArray<CatalogGift> => [])
+    ).pipe(Effect.withSpan("GiftCatalog.list"))
+
+    const find = Effect.fn("GiftCatalog.find")(function* (id: string) {
       const giftId = id.trim()
       if (!NUMERIC_ID.test(giftId)) return yield* new GiftNotFound({ giftId: id })
       const gifts = yield* current
       if (Option.isNone(gifts)) {
-        return yield* new GiftCatalogUnavailable({ message: "The gift list cannot be read right now; try again shortly" })
+        return yield* new GiftCatalogUnavailable({
+          message: "The gift list cannot be read right now; try again shortly"
+        })
       }
       const gift = gifts.value.find((g) => g.id === giftId)
       if (gift === undefined) return yield* new GiftNotFound({ giftId: id })

@@ -26,7 +26,7 @@ const me = { kind: "user" as const }
 
 /** The signed-in user's account routes. Each handler calls one core service and maps its errors. */
 export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const accounts = yield* Accounts
     const balances = yield* Balances
     const topups = yield* TopupService
@@ -38,13 +38,13 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
     const config = yield* HttpConfig
     const sandbox = config.sandbox
 
-    const giftList = Effect.gen(function*() {
+    const giftList = Effect.gen(function* () {
       return giftsOut(yield* gifts.list, yield* pricing.get, sandbox)
     })
 
     return handlers
       .handle("dashboard", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const user = yield* accounts.find(userId).pipe(Effect.orDie)
           const data = {
@@ -56,21 +56,24 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
             sandbox
           }
           return html(request) ? dashboardPage(data) : data
-        }))
+        })
+      )
       .handle("rotateApiKey", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const { apiKey } = yield* accounts.rotateApiKey(userId)
           const key = Redacted.value(apiKey)
           return { api_key: key, prefix: key.slice(0, 9) }
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("balance", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           return { balance_uzs: yield* balances.balance(userId), sandbox }
-        }))
+        })
+      )
       .handle("createTopup", ({ headers, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           return yield* idempotent(
             headers["idempotency-key"],
@@ -86,18 +89,21 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
               sandbox
             }))
           )
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("cancelTopup", ({ params }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           return topupOut(yield* topups.cancel(userId, params.topup_id))
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("uploadReceipt", ({ headers, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const fs = yield* FileSystem.FileSystem
           const bytes = yield* fs.readFile(payload.receipt.path).pipe(Effect.orDie)
-          if (bytes.length > 5 * 1024 * 1024) return yield* new BadRequest({ detail: "Receipt is larger than 5 MB", code: "receipt_too_large" })
+          if (bytes.length > 5 * 1024 * 1024)
+            return yield* new BadRequest({ detail: "Receipt is larger than 5 MB", code: "receipt_too_large" })
           return yield* idempotent(
             headers["idempotency-key"],
             { user: userId },
@@ -106,33 +112,48 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
             Dto.Topup,
             Effect.map(topups.createWithReceipt(userId, payload.amount_uzs, bytes), topupOut)
           )
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("topupStatus", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const page = yield* topups.listOwn(userId, { status: ["pending", "review"], offset: 0, limit: 20 })
           return { balance_uzs: yield* balances.balance(userId), topups: page.items.map(topupOut), sandbox }
-        }))
+        })
+      )
       .handle("ordersPage", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const page = yield* orders.listOwn(userId, { offset: 0, limit: 20 })
           const data = { orders: page.items.map(orderOut), total: page.total, offset: 0, limit: 20 }
           return html(request) ? userPage("Orders", sandbox, data) : data
-        }))
+        })
+      )
       .handle("ordersList", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
-          if (query.offset < 0) return yield* new BadRequest({ detail: "offset must be 0 or more", code: "page_invalid", params: { field: "offset" } })
-          if (query.limit < 1) return yield* new BadRequest({ detail: "limit must be 1 or more", code: "page_invalid", params: { field: "limit" } })
+          if (query.offset < 0)
+            return yield* new BadRequest({
+              detail: "offset must be 0 or more",
+              code: "page_invalid",
+              params: { field: "offset" }
+            })
+          if (query.limit < 1)
+            return yield* new BadRequest({
+              detail: "limit must be 1 or more",
+              code: "page_invalid",
+              params: { field: "limit" }
+            })
           const limit = Math.min(query.limit, 100)
           const page = yield* orders.listOwn(userId, { offset: query.offset, limit })
           return { orders: page.items.map(orderOut), total: page.total, offset: query.offset, limit }
-        }))
+        })
+      )
       .handle("giftsPage", ({ request }) =>
-        Effect.map(giftList, (data) => (html(request) ? giftsPage(sandbox, data) : data)))
+        Effect.map(giftList, (data) => (html(request) ? giftsPage(sandbox, data) : data))
+      )
       .handle("buyGift", ({ headers, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const gift = yield* gifts.find(payload.gift_id)
           return yield* idempotent(
@@ -141,16 +162,20 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
             "POST /v2/gifts/buy",
             payload,
             Dto.OrderCreated,
-            Effect.map(orders.place(userId, {
-              kind: "gift",
-              recipient: payload.username,
-              gift: { id: gift.id, stars: gift.stars },
-              comment: payload.comment === "" ? null : payload.comment
-            }), ({ order, balanceAfter }) => ({ ok: true, order: orderOut(order), balance_uzs: balanceAfter, sandbox }))
+            Effect.map(
+              orders.place(userId, {
+                kind: "gift",
+                recipient: payload.username,
+                gift: { id: gift.id, stars: gift.stars },
+                comment: payload.comment === "" ? null : payload.comment
+              }),
+              ({ order, balanceAfter }) => ({ ok: true, order: orderOut(order), balance_uzs: balanceAfter, sandbox })
+            )
           )
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("upgradeInfoTier", ({ headers, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           return yield* idempotent(
             headers["idempotency-key"],
@@ -158,7 +183,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
             "POST /v2/api-docs/getinfo-upgrade",
             payload,
             Dto.TierUpgrade,
-            Effect.gen(function*() {
+            Effect.gen(function* () {
               const { chargedUzs, user } = yield* accounts.upgradeTier(userId, payload.tier)
               const usage = yield* accounts.lookupUsage(userId)
               return {
@@ -169,29 +194,33 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
               }
             })
           )
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("tickets", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const page = yield* tickets.listOwn(userId, { offset: 0, limit: 100 })
           const data = { tickets: page.items.map(ticketOut), total: page.total }
           return html(request) ? ticketsPage(sandbox, data) : data
-        }))
+        })
+      )
       .handle("createTicket", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const detail = yield* tickets.create(userId, { subject: payload.subject, body: payload.body })
           return { ticket: ticketOut(detail.ticket), messages: detail.messages.map(messageOut) }
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("ticket", ({ params, request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const detail = yield* tickets.detail({ ...me, userId }, params.ticket_id)
           const data = { ticket: ticketOut(detail.ticket), messages: detail.messages.map(messageOut) }
           return html(request) ? ticketPage(sandbox, params.ticket_id, data) : data
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("pollTicket", ({ params, query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const viewer = { ...me, userId }
           const messages = yield* tickets.poll(viewer, params.ticket_id, query.after)
@@ -202,18 +231,26 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
             messages: messages.map(messageOut),
             cursor: messages.length > 0 ? messages[messages.length - 1]!.id : query.after
           }
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("replyTicket", ({ params, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           return messageOut(yield* tickets.reply(userId, params.ticket_id, payload.body))
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("pushSubscribe", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           yield* notifications.subscribePush(userId, payload)
           return { ok: true }
-        }).pipe(mapErrors))
-  }))
+        }).pipe(mapErrors)
+      )
+  })
+)
 
-export const tierTable = Object.values(TIERS).map((t) => ({ tier: t.tier, daily_limit: t.dailyLookups, price_uzs: t.priceUzs }))
+export const tierTable = Object.values(TIERS).map((t) => ({
+  tier: t.tier,
+  daily_limit: t.dailyLookups,
+  price_uzs: t.priceUzs
+}))

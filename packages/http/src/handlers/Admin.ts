@@ -22,7 +22,7 @@ const note = (text: string) => (text.trim() === "" ? undefined : text.trim())
 
 /** Operator pages and operations (admin session). */
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const topups = yield* TopupService
     const orders = yield* OrderService
     const pricing = yield* PricingService
@@ -31,7 +31,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const { sandbox } = yield* HttpConfig
 
     const home = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const data = {
           pricing: pricingOut(yield* pricing.get, sandbox),
           pending_topups: (yield* topups.list({ status: ["pending"], offset: 0, limit: 1 })).total,
@@ -45,49 +45,98 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     return handlers
       .handle("root", ({ request }) => home(request))
       .handle("topups", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const page = yield* topups.list({ offset: 0, limit: 100 })
           const data = { topups: yield* adminTopupsOut(topups, page.items), total: page.total }
           return html(request) ? adminPage("Top-ups", sandbox, data) : data
-        }))
+        })
+      )
       .handle("pricing", ({ payload }) =>
-        pricing.set({
-          starPriceUzs: payload.star_price_uzs,
-          premium3MonthUzs: payload.premium_3_month_uzs,
-          premium6MonthUzs: payload.premium_6_month_uzs,
-          premium12MonthUzs: payload.premium_12_month_uzs
-        }).pipe(Effect.tap(() => pricingCache.invalidate), Effect.map((p) => pricingOut(p, sandbox)), mapErrors))
+        pricing
+          .set({
+            starPriceUzs: payload.star_price_uzs,
+            premium3MonthUzs: payload.premium_3_month_uzs,
+            premium6MonthUzs: payload.premium_6_month_uzs,
+            premium12MonthUzs: payload.premium_12_month_uzs
+          })
+          .pipe(
+            Effect.tap(() => pricingCache.invalidate),
+            Effect.map((p) => pricingOut(p, sandbox)),
+            mapErrors
+          )
+      )
       .handle("approveTopup", ({ headers, params, payload }) =>
-        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/topups/:topup_id/approve", { ...params, ...payload }, Dto.Topup,
-          Effect.map(topups.approve(params.topup_id, note(payload.admin_note), { confirmDuplicate: payload.confirm_duplicate }), topupOut)).pipe(mapErrors))
+        idempotent(
+          headers["idempotency-key"],
+          "operator",
+          "POST /v2/admin/topups/:topup_id/approve",
+          { ...params, ...payload },
+          Dto.Topup,
+          Effect.map(
+            topups.approve(params.topup_id, note(payload.admin_note), { confirmDuplicate: payload.confirm_duplicate }),
+            topupOut
+          )
+        ).pipe(mapErrors)
+      )
       .handle("rejectTopup", ({ params, payload }) =>
-        Effect.map(topups.reject(params.topup_id, note(payload.admin_note)), topupOut).pipe(mapErrors))
+        Effect.map(topups.reject(params.topup_id, note(payload.admin_note)), topupOut).pipe(mapErrors)
+      )
       .handle("orders", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const page = yield* orders.list({ offset: 0, limit: 100 })
           const data = { orders: page.items.map(adminOrderOut), total: page.total }
           return html(request) ? adminPage("Orders", sandbox, data) : data
-        }))
+        })
+      )
       .handle("retryOrder", ({ headers, params }) =>
-        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/retry", params, Dto.Order,
-          Effect.map(orders.retry(params.order_id), orderOut)).pipe(mapErrors))
+        idempotent(
+          headers["idempotency-key"],
+          "operator",
+          "POST /v2/admin/orders/:order_id/retry",
+          params,
+          Dto.Order,
+          Effect.map(orders.retry(params.order_id), orderOut)
+        ).pipe(mapErrors)
+      )
       .handle("markOrderDone", ({ headers, params, payload }) =>
-        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/mark-done", { ...params, ...payload }, Dto.Order,
-          Effect.map(orders.markDone(params.order_id, note(payload.tx_id)), orderOut)).pipe(mapErrors))
+        idempotent(
+          headers["idempotency-key"],
+          "operator",
+          "POST /v2/admin/orders/:order_id/mark-done",
+          { ...params, ...payload },
+          Dto.Order,
+          Effect.map(orders.markDone(params.order_id, note(payload.tx_id)), orderOut)
+        ).pipe(mapErrors)
+      )
       .handle("recheckOrder", ({ headers, params }) =>
-        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/recheck", params, Dto.Order,
-          Effect.map(orders.recheck(params.order_id), orderOut)).pipe(mapErrors))
+        idempotent(
+          headers["idempotency-key"],
+          "operator",
+          "POST /v2/admin/orders/:order_id/recheck",
+          params,
+          Dto.Order,
+          Effect.map(orders.recheck(params.order_id), orderOut)
+        ).pipe(mapErrors)
+      )
       .handle("refundOrder", ({ headers, params, payload }) =>
-        idempotent(headers["idempotency-key"], "operator", "POST /v2/admin/orders/:order_id/refund", { ...params, ...payload }, Dto.Order,
-          Effect.map(orders.refund(params.order_id, payload.note), orderOut)).pipe(mapErrors))
+        idempotent(
+          headers["idempotency-key"],
+          "operator",
+          "POST /v2/admin/orders/:order_id/refund",
+          { ...params, ...payload },
+          Dto.Order,
+          Effect.map(orders.refund(params.order_id, payload.note), orderOut)
+        ).pipe(mapErrors)
+      )
       .handle("tickets", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const page = yield* tickets.list({ offset: 0, limit: 100 })
           const data = { tickets: page.items.map(ticketOut), total: page.total }
           return html(request) ? adminPage("Tickets", sandbox, data) : data
-        }))
+        })
+      )
       .handle("pollTicket", ({ params, query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const id = params.ticket_id
           const messages = yield* tickets.poll(operator, id, query.after)
           const detail = yield* tickets.detail(operator, id)
@@ -97,11 +146,12 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
             messages: messages.map(messageOut),
             cursor: messages.length > 0 ? messages[messages.length - 1]!.id : query.after
           }
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("replyTicket", ({ params, payload }) =>
-        Effect.map(tickets.answer(params.ticket_id, payload.body), messageOut).pipe(mapErrors))
-      .handle("closeTicket", ({ params }) =>
-        Effect.map(tickets.close(params.ticket_id), ticketOut).pipe(mapErrors))
-      .handle("reopenTicket", ({ params }) =>
-        Effect.map(tickets.reopen(params.ticket_id), ticketOut).pipe(mapErrors))
-  }))
+        Effect.map(tickets.answer(params.ticket_id, payload.body), messageOut).pipe(mapErrors)
+      )
+      .handle("closeTicket", ({ params }) => Effect.map(tickets.close(params.ticket_id), ticketOut).pipe(mapErrors))
+      .handle("reopenTicket", ({ params }) => Effect.map(tickets.reopen(params.ticket_id), ticketOut).pipe(mapErrors))
+  })
+)

@@ -22,6 +22,9 @@ export const adminTopupsOut = (service: TopupService["Service"], items: Readonly
       items.map((t, i) => ({
         ...topupOut(t),
         possible_duplicate_of: Option.match(duplicates[i]!, { onNone: () => null, onSome: (d) => d.of.id }),
-        possible_duplicate_reason: Option.match(duplicates[i]!, { onNone: () => null, onSome: (d) => REASONS[d.reason] })
+        possible_duplicate_reason: Option.match(duplicates[i]!, {
+          onNone: () => null,
+          onSome: (d) => REASONS[d.reason]
+        })
       }))
   )

@@ -126,7 +126,11 @@ const CAP_ANSWERS: Record<AccountCapReached["reason"], { readonly code: ErrorCod
 const accountCapAnswer = (e: AccountCapReached): HandlerError => {
   const { code, what } = CAP_ANSWERS[e.reason]
   if (e.retryAfterSeconds === null) {
-    return new Conflict({ detail: `Too many open: at most ${e.limit} ${what}; finish or cancel one first`, code, params: { limit: e.limit } })
+    return new Conflict({
+      detail: `Too many open: at most ${e.limit} ${what}; finish or cancel one first`,
+      code,
+      params: { limit: e.limit }
+    })
   }
   return new TooManyRequests({
     detail: `Daily limit reached: at most ${e.limit} ${what}; try again in ${Math.ceil(e.retryAfterSeconds / 3600)} h`,
@@ -142,12 +146,16 @@ const MAPPING: Mapping = {
   ApiKeyInvalid: () => new Forbidden({ detail: "Invalid API key", code: "api_key_invalid" }),
   TierUpgradeInvalid: (e) =>
     e.reason === "UnknownTier"
-      ? new BadRequest({ detail: `Unknown tier ${e.requested}`, code: "tier_unknown", params: { requested: e.requested } })
+      ? new BadRequest({
+          detail: `Unknown tier ${e.requested}`,
+          code: "tier_unknown",
+          params: { requested: e.requested }
+        })
       : new Conflict({
-        detail: `Tier ${e.requested} is not an upgrade of tier ${e.current}`,
-        code: "tier_not_upgrade",
-        params: { requested: e.requested, current: e.current }
-      }),
+          detail: `Tier ${e.requested} is not an upgrade of tier ${e.current}`,
+          code: "tier_not_upgrade",
+          params: { requested: e.requested, current: e.current }
+        }),
   InfoLookupQuotaExceeded: (e) =>
     new TooManyRequests({
       detail: `Daily info lookup quota of ${e.limit} is used up; upgrade the tier for more`,
@@ -179,8 +187,8 @@ const MAPPING: Mapping = {
         e.reason === "SameFile"
           ? `the same receipt file was sent for top-up #${e.duplicateOf}`
           : e.reason === "NearAmount"
-          ? `top-up #${e.duplicateOf}, credited to this user at ${e.creditedAt.toISOString()}, is within 1 % or 1,000 UZS of this receipt's ${e.amountUzs} UZS`
-          : `top-up #${e.duplicateOf} of ${e.amountUzs} UZS was credited to this user at ${e.creditedAt.toISOString()}`
+            ? `top-up #${e.duplicateOf}, credited to this user at ${e.creditedAt.toISOString()}, is within 1 % or 1,000 UZS of this receipt's ${e.amountUzs} UZS`
+            : `top-up #${e.duplicateOf} of ${e.amountUzs} UZS was credited to this user at ${e.creditedAt.toISOString()}`
       }; if this receipt is a second payment, approve again with confirm_duplicate=true`,
       code: "topup_possible_duplicate",
       params: {
@@ -191,7 +199,10 @@ const MAPPING: Mapping = {
       }
     }),
   TopupPayableExhausted: () =>
-    new Conflict({ detail: "Too many pending top-ups of this amount; try again shortly", code: "topup_payable_exhausted" }),
+    new Conflict({
+      detail: "Too many pending top-ups of this amount; try again shortly",
+      code: "topup_payable_exhausted"
+    }),
   ReceiptNotFound: () => new NotFound({ detail: "Receipt not found", code: "receipt_not_found" }),
   ReceiptInvalid: (e) => new BadRequest({ detail: e.message, code: RECEIPT_CODES[e.reason] }),
   OrderNotFound: () => new NotFound({ detail: "Order not found", code: "order_not_found" }),
@@ -204,7 +215,10 @@ const MAPPING: Mapping = {
   OrderRequestInvalid: (e) => new BadRequest({ detail: e.message, code: ORDER_REQUEST_CODES[e.reason] }),
   TicketNotFound: () => new NotFound({ detail: "Ticket not found", code: "ticket_not_found" }),
   TicketMessageInvalid: (e) =>
-    new BadRequest({ detail: e.message, code: e.reason === "Empty" ? "ticket_message_empty" : "ticket_message_too_long" }),
+    new BadRequest({
+      detail: e.message,
+      code: e.reason === "Empty" ? "ticket_message_empty" : "ticket_message_too_long"
+    }),
   TicketTransitionInvalid: (e) =>
     new Conflict({
       detail: `Ticket is ${e.from}; it cannot become ${e.to}`,
@@ -218,17 +232,26 @@ const MAPPING: Mapping = {
     new Conflict({
       detail: `Possible duplicate: receipt top-up #${e.creditedTopupId} of ${e.amountUzs} UZS was credited to the same user without a bank payment, so payment #${e.paymentId} is most likely that money; if it is other money, assign again with confirm_duplicate=true`,
       code: "payment_possible_duplicate",
-      params: { payment_id: e.paymentId, topup_id: e.topupId, credited_topup_id: e.creditedTopupId, amount_uzs: e.amountUzs }
+      params: {
+        payment_id: e.paymentId,
+        topup_id: e.topupId,
+        credited_topup_id: e.creditedTopupId,
+        amount_uzs: e.amountUzs
+      }
     }),
-  PaymentAlreadyMatched: () => new Conflict({ detail: "Payment already matched a top-up", code: "payment_already_matched" }),
+  PaymentAlreadyMatched: () =>
+    new Conflict({ detail: "Payment already matched a top-up", code: "payment_already_matched" }),
   PaymentInvalid: (e) => new BadRequest({ detail: e.message, code: "payment_invalid", params: { field: e.reason } }),
   IdempotencyKeyConflict: (e) =>
     e.reason === "OtherEndpoint"
       ? new Conflict({
-        detail: "Idempotency-Key was already used for another endpoint; use a new key for each request",
-        code: "idempotency_key_endpoint_mismatch"
-      })
-      : new Conflict({ detail: "Idempotency-Key was already used with a different request", code: "idempotency_key_reused" }),
+          detail: "Idempotency-Key was already used for another endpoint; use a new key for each request",
+          code: "idempotency_key_endpoint_mismatch"
+        })
+      : new Conflict({
+          detail: "Idempotency-Key was already used with a different request",
+          code: "idempotency_key_reused"
+        }),
   IdempotencyKeyInProgress: () =>
     new Conflict({
       detail: "A request with this Idempotency-Key is still being processed; retry shortly",
@@ -242,8 +265,11 @@ const MAPPING: Mapping = {
     e.reason === "RecipientNotFound"
       ? new NotFound({ detail: "Username not found", code: "username_not_found" })
       : e.reason === "Rejected" || e.reason === "AlreadySubscribed"
-      ? new BadRequest({ detail: e.message, code: "marketplace_rejected", params: { reason: e.reason } })
-      : new ServiceUnavailable({ detail: "Marketplace is unavailable; try again later", code: "marketplace_unavailable" }),
+        ? new BadRequest({ detail: e.message, code: "marketplace_rejected", params: { reason: e.reason } })
+        : new ServiceUnavailable({
+            detail: "Marketplace is unavailable; try again later",
+            code: "marketplace_unavailable"
+          }),
   AccountCapReached: accountCapAnswer,
   PushSubscriptionInvalid: (e) =>
     e.reason === "OwnedByAnother"
@@ -251,24 +277,35 @@ const MAPPING: Mapping = {
       : new BadRequest({ detail: `Push subscription refused: ${e.message}`, code: "push_subscription_invalid" }),
   WebhookEndpointInvalid: (e) =>
     e.reason === "TooMany"
-      ? new Conflict({ detail: `Webhook refused: ${e.message}`, code: "webhook_endpoints_limit", params: { limit: MAX_ENDPOINTS_PER_USER } })
+      ? new Conflict({
+          detail: `Webhook refused: ${e.message}`,
+          code: "webhook_endpoints_limit",
+          params: { limit: MAX_ENDPOINTS_PER_USER }
+        })
       : new BadRequest({
-        detail: `Webhook refused: ${e.message}`,
-        code: e.reason === "UrlRefused" ? "webhook_url_refused" : "webhook_events_invalid",
-        params: { field: e.reason === "UrlRefused" ? "url" : "events" }
-      }),
-  WebhookEndpointNotFound: (e) => new NotFound({ detail: "Webhook endpoint not found", code: "webhook_not_found", params: { id: e.endpointId } })
+          detail: `Webhook refused: ${e.message}`,
+          code: e.reason === "UrlRefused" ? "webhook_url_refused" : "webhook_events_invalid",
+          params: { field: e.reason === "UrlRefused" ? "url" : "events" }
+        }),
+  WebhookEndpointNotFound: (e) =>
+    new NotFound({ detail: "Webhook endpoint not found", code: "webhook_not_found", params: { id: e.endpointId } })
 }
 
 /** How long a client should wait before repeating a request whose key is still being processed. */
 export const IN_PROGRESS_RETRY_SECONDS = 2
 
 const isHttpError = (e: unknown): e is HandlerError =>
-  e instanceof BadRequest || e instanceof Conflict || e instanceof Forbidden || e instanceof NotFound ||
-  e instanceof ServiceUnavailable || e instanceof TooManyRequests
+  e instanceof BadRequest ||
+  e instanceof Conflict ||
+  e instanceof Forbidden ||
+  e instanceof NotFound ||
+  e instanceof ServiceUnavailable ||
+  e instanceof TooManyRequests
 
 const isDomainError = (e: unknown): e is DomainError =>
-  typeof e === "object" && e !== null && typeof (e as { _tag?: unknown })._tag === "string" &&
+  typeof e === "object" &&
+  e !== null &&
+  typeof (e as { _tag?: unknown })._tag === "string" &&
   Object.hasOwn(MAPPING, (e as { _tag: string })._tag)
 
 /** The HTTP answer of a handler or domain error; `undefined` for anything else (a defect). */
@@ -282,23 +319,23 @@ const withRequestId = (error: ServiceUnavailable, requestId: string): ServiceUna
   requestId === ""
     ? error
     : new ServiceUnavailable({
-      detail: error.detail,
-      code: error.code,
-      ...(error.params === undefined ? {} : { params: error.params }),
-      request_id: requestId
-    })
+        detail: error.detail,
+        code: error.code,
+        ...(error.params === undefined ? {} : { params: error.params }),
+        request_id: requestId
+      })
 
 /** Seconds a client should wait before retrying this answer, if it is a retry-later one. */
 export const retryAfterSeconds = (error: HandlerError, now: number): number | undefined =>
   error.code === "idempotency_key_in_progress"
     ? IN_PROGRESS_RETRY_SECONDS
     : error.code === "info_quota_exceeded"
-    ? secondsToMidnightUtc(now)
-    : error instanceof TooManyRequests && typeof error.params?.["retry_after_seconds"] === "number"
-    ? error.params["retry_after_seconds"]
-    : error instanceof TooManyRequests
-    ? 1
-    : undefined
+      ? secondsToMidnightUtc(now)
+      : error instanceof TooManyRequests && typeof error.params?.["retry_after_seconds"] === "number"
+        ? error.params["retry_after_seconds"]
+        : error instanceof TooManyRequests
+          ? 1
+          : undefined
 
 /**
  * Maps a use case's errors to HTTP answers. Only mapped domain errors and HTTP errors may reach it
@@ -308,7 +345,7 @@ export const mapErrors = <A, E extends DomainError | HandlerError, R>(
   effect: Effect.Effect<A, E, R>
 ): Effect.Effect<A, HandlerError, R> =>
   Effect.catch(effect, (error: E) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const mapped = toHttpError(error)
       if (mapped === undefined) return yield* Effect.die(error)
       const after = retryAfterSeconds(mapped, yield* Clock.currentTimeMillis)
@@ -316,4 +353,5 @@ export const mapErrors = <A, E extends DomainError | HandlerError, R>(
       // A server-side failure names the request, so a report can be matched to the logs.
       if (mapped instanceof ServiceUnavailable) return yield* Effect.fail(withRequestId(mapped, yield* RequestId))
       return yield* Effect.fail(mapped)
-    }))
+    })
+  )

@@ -21,9 +21,13 @@ export const idempotent = <A, I, E, R>(
   schema: Schema.Codec<A, I>,
   effect: Effect.Effect<A, E, R>
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (key === undefined) return yield* effect
     const idempotency = yield* Idempotency
     const requestHash = yield* hashRequest(body)
-    return yield* idempotency.run({ scope: scopeOf(owner), endpoint, key, requestHash, onReplay: markReplayed }, schema, effect)
+    return yield* idempotency.run(
+      { scope: scopeOf(owner), endpoint, key, requestHash, onReplay: markReplayed },
+      schema,
+      effect
+    )
   })

@@ -19,9 +19,13 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2
 
 /** The storage filter of a page request: one row more than asked, to learn whether more follow. */
 const window = (query: PageQuery) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     if (query.limit < 1) {
-      return yield* new BadRequest({ detail: "limit must be 1 or more", code: "page_invalid", params: { field: "limit" } })
+      return yield* new BadRequest({
+        detail: "limit must be 1 or more",
+        code: "page_invalid",
+        params: { field: "limit" }
+      })
     }
     const limit = Math.min(query.limit, LIST_LIMIT_MAX)
     let createdAfter: Date | undefined
@@ -54,12 +58,12 @@ const cut = <A extends { readonly id: number }>(page: Page<A>, limit: number) =>
 }
 
 export const ListsHandlers = HttpApiBuilder.group(Api, "lists", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const orders = yield* OrderService
     const topups = yield* TopupService
     return handlers
       .handle("listOrders", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const { filter, limit } = yield* window(query)
           const page = yield* orders.listOwn(userId, {
@@ -69,9 +73,10 @@ export const ListsHandlers = HttpApiBuilder.group(Api, "lists", (handlers) =>
           })
           const { has_more, items, next_cursor } = cut(page, limit)
           return { orders: items.map(orderOut), has_more, next_cursor }
-        }))
+        })
+      )
       .handle("listTopups", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const { filter, limit } = yield* window(query)
           const page = yield* topups.listOwn(userId, {
@@ -81,5 +86,7 @@ export const ListsHandlers = HttpApiBuilder.group(Api, "lists", (handlers) =>
           })
           const { has_more, items, next_cursor } = cut(page, limit)
           return { topups: items.map(topupOut), has_more, next_cursor }
-        }))
-  }))
+        })
+      )
+  })
+)

@@ -20,8 +20,13 @@ import { balanceAnswer } from "./ProgrammaticFront.ts"
 import { giftsOut, orderOut, pricingOut, topupOut } from "./Wire.ts"
 
 /** Creates an order (balance debited, order queued) and answers it with the new balance. */
-const placeOrder = (endpoint: string, key: string | undefined, body: unknown, build: Effect.Effect<OrderRequest, GiftNotFound | GiftCatalogUnavailable, GiftCatalog>) =>
-  Effect.gen(function*() {
+const placeOrder = (
+  endpoint: string,
+  key: string | undefined,
+  body: unknown,
+  build: Effect.Effect<OrderRequest, GiftNotFound | GiftCatalogUnavailable, GiftCatalog>
+) =>
+  Effect.gen(function* () {
     const { userId } = yield* CurrentUser
     const orders = yield* OrderService
     const sandbox = (yield* HttpConfig).sandbox
@@ -32,20 +37,26 @@ const placeOrder = (endpoint: string, key: string | undefined, body: unknown, bu
       endpoint,
       body,
       Dto.OrderCreated,
-      Effect.map(orders.place(userId, request), ({ order, balanceAfter }) => ({ ok: true, order: orderOut(order), balance_uzs: balanceAfter, sandbox }))
+      Effect.map(orders.place(userId, request), ({ order, balanceAfter }) => ({
+        ok: true,
+        order: orderOut(order),
+        balance_uzs: balanceAfter,
+        sandbox
+      }))
     )
   }).pipe(mapErrors)
 
 export const PricingHandlers = HttpApiBuilder.group(Api, "pricing", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const pricing = yield* PricingCache
     const { sandbox } = yield* HttpConfig
     return handlers.handle("pricing", () => Effect.map(pricing.get, (p) => pricingOut(p, sandbox)))
-  }))
+  })
+)
 
 /** The API-key API. */
 export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const balances = yield* Balances
     const accounts = yield* Accounts
     const recipients = yield* RecipientInfo
@@ -56,69 +67,117 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
     const services = Effect.provideService(GiftCatalog, gifts)
     return handlers
       .handle("balance", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           return balanceAnswer(yield* balances.balance(userId), sandbox)
-        }))
+        })
+      )
       .handle("buyStars", ({ headers, payload }) =>
-        placeOrder("POST /v2/api/stars/buy", headers["idempotency-key"], payload,
-          Effect.succeed({ kind: "stars", recipient: payload.username, stars: payload.amount })).pipe(services))
+        placeOrder(
+          "POST /v2/api/stars/buy",
+          headers["idempotency-key"],
+          payload,
+          Effect.succeed({ kind: "stars", recipient: payload.username, stars: payload.amount })
+        ).pipe(services)
+      )
       .handle("buyPremium", ({ headers, payload }) =>
-        placeOrder("POST /v2/api/premium/buy", headers["idempotency-key"], payload,
-          Effect.succeed({ kind: "premium", recipient: payload.username, months: payload.duration })).pipe(services))
+        placeOrder(
+          "POST /v2/api/premium/buy",
+          headers["idempotency-key"],
+          payload,
+          Effect.succeed({ kind: "premium", recipient: payload.username, months: payload.duration })
+        ).pipe(services)
+      )
       .handle("buyGift", ({ headers, payload }) =>
-        placeOrder("POST /v2/api/gift/buy", headers["idempotency-key"], payload,
-          Effect.map(GiftCatalog.use((c) => c.find(payload.gift_id)), (gift): OrderRequest => ({
-            kind: "gift",
-            recipient: payload.username,
-            gift: { id: gift.id, stars: gift.stars },
-            comment: payload.comment ?? null,
-            senderAccount: payload.account ?? null,
-            anonymous: payload.anonymous ?? null
-          }))).pipe(services))
+        placeOrder(
+          "POST /v2/api/gift/buy",
+          headers["idempotency-key"],
+          payload,
+          Effect.map(
+            GiftCatalog.use((c) => c.find(payload.gift_id)),
+            (gift): OrderRequest => ({
+              kind: "gift",
+              recipient: payload.username,
+              gift: { id: gift.id, stars: gift.stars },
+              comment: payload.comment ?? null,
+              senderAccount: payload.account ?? null,
+              anonymous: payload.anonymous ?? null
+            })
+          )
+        ).pipe(services)
+      )
       .handle("order", ({ params }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           // Someone else's order answers 404, as a missing one does.
           const order = yield* orders.find({ kind: "user", userId }, params.order_id)
           return orderOut(order)
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("gifts", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           return giftsOut(yield* gifts.list, yield* pricing.get, sandbox)
-        }))
+        })
+      )
       .handle("getInfo", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const username = payload.username.trim().replace(/^@/, "")
           const { recipient, usage } = yield* recipients.lookup(userId, username)
           const quota = { tier: usage.tier, used: usage.used, limit: usage.limit }
           return Option.match(recipient, {
             onNone: () => ({ username, found: false, name: null, photo_url: null, quota, sandbox }),
-            onSome: (r) => ({ username: r.username, found: true, name: r.name, photo_url: r.photo ?? null, quota, sandbox })
+            onSome: (r) => ({
+              username: r.username,
+              found: true,
+              name: r.name,
+              photo_url: r.photo ?? null,
+              quota,
+              sandbox
+            })
           })
-        }).pipe(mapErrors))
-  }))
+        }).pipe(mapErrors)
+      )
+  })
+)
 
 /** Operator calls of the programmatic API (`X-Admin-Token`). */
 export const AdminProgrammaticHandlers = HttpApiBuilder.group(Api, "apiAdmin", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const topups = yield* TopupService
     const payments = yield* Payments
     return handlers
       .handle("markPaid", ({ headers, params }) =>
-        idempotent(headers["idempotency-key"], "operator", "POST /v2/api/admin/topups/:topup_id/mark-paid", params, Dto.Topup,
-          Effect.map(topups.markPaid(params.topup_id), topupOut)).pipe(mapErrors))
+        idempotent(
+          headers["idempotency-key"],
+          "operator",
+          "POST /v2/api/admin/topups/:topup_id/mark-paid",
+          params,
+          Dto.Topup,
+          Effect.map(topups.markPaid(params.topup_id), topupOut)
+        ).pipe(mapErrors)
+      )
       .handle("incomingPayment", ({ headers, payload }) =>
-        idempotent(headers["idempotency-key"], "operator", "POST /v2/api/admin/payments/incoming", payload, Dto.IncomingPaymentResult,
-          Effect.map(payments.incoming({
-            amountUzs: payload.amount_uzs,
-            cardLast4: payload.card_last4 ?? null,
-            externalId: payload.external_id ?? null
-          }), (result) => ({
-            payment_id: result.payment.id,
-            status: result.outcome === "duplicate" ? result.payment.status : result.outcome,
-            topup_id: Option.match(result.topup, { onNone: () => result.payment.topupId, onSome: (t) => t.id }),
-            duplicate: result.outcome === "duplicate"
-          }))).pipe(mapErrors))
-  }))
+        idempotent(
+          headers["idempotency-key"],
+          "operator",
+          "POST /v2/api/admin/payments/incoming",
+          payload,
+          Dto.IncomingPaymentResult,
+          Effect.map(
+            payments.incoming({
+              amountUzs: payload.amount_uzs,
+              cardLast4: payload.card_last4 ?? null,
+              externalId: payload.external_id ?? null
+            }),
+            (result) => ({
+              payment_id: result.payment.id,
+              status: result.outcome === "duplicate" ? result.payment.status : result.outcome,
+              topup_id: Option.match(result.topup, { onNone: () => result.payment.topupId, onSome: (t) => t.id }),
+              duplicate: result.outcome === "duplicate"
+            })
+          )
+        ).pipe(mapErrors)
+      )
+  })
+)

@@ -8,7 +8,10 @@ import { FrontDoor } from "../server/FrontDoor.ts"
 import { HttpConfig } from "../server/HttpConfig.ts"
 
 /** The answer of `GET /v2/api/balance`: the HttpApi handler and the front route give this one. */
-export const balanceAnswer = (balance: Uzs, sandbox: boolean): typeof Dto.Balance.Type => ({ balance_uzs: balance, sandbox })
+export const balanceAnswer = (balance: Uzs, sandbox: boolean): typeof Dto.Balance.Type => ({
+  balance_uzs: balance,
+  sandbox
+})
 
 const BALANCE_PATH: string = ProgrammaticApi.endpoints.balance.path
 
@@ -21,7 +24,7 @@ const BALANCE_PATH: string = ProgrammaticApi.endpoints.balance.path
  * always (its 401s and 422s included). Both are read-only, so a request handed on loses nothing.
  */
 export const ProgrammaticFrontRoutes: Layer.Layer<never, never, Accounts | HttpConfig> = Layer.effectDiscard(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const door = yield* Effect.serviceOption(FrontDoor)
     if (Option.isNone(door)) return
     const accounts = yield* Accounts

@@ -50,7 +50,7 @@ const sandboxTelegramId = (name: string) =>
   9_000_000_000 + (createHash("sha256").update(name).digest().readUInt32BE(0) % 900_000_000)
 
 export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* HttpConfig
     const sessions = yield* WebSessions
     const accounts = yield* Accounts
@@ -61,7 +61,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
     const cookieSecret = Redacted.value(config.cookieSecret)
     const openApi = OpenApi.fromApi(Api) as unknown as Record<string, unknown>
     const signIn = (identity: Parameters<typeof accounts.signIn>[0]) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const user = yield* accounts.signIn(identity)
         const cookie = yield* sessions.startUser(user.id)
         return redirectWithCookie("/v2/dashboard", cookie, sessions.secureCookies)
@@ -69,7 +69,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
 
     return handlers
       .handle("home", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const signedIn = Option.isSome(yield* sessions.user(request))
           const data = {
             service: "resale",
@@ -82,24 +82,34 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
           if (!prefersHtml(request.headers["accept"])) return data
           // The sign-in widget's callback is bound to this browser (auth/LoginState.ts).
           const state = loginStateCookie(request.cookies[LOGIN_STATE_COOKIE])
-          const page = HttpServerResponse.html(homePage({ ...data, auth_url: callbackUrl(config.publicUrl, cookieSecret, state.value) }))
+          const page = HttpServerResponse.html(
+            homePage({ ...data, auth_url: callbackUrl(config.publicUrl, cookieSecret, state.value) })
+          )
           return state.isNew ? withLoginStateCookie(page, state.value, sessions.secureCookies) : page
-        }))
+        })
+      )
       .handle("telegramCallback", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const query = yield* HttpServerRequest.ParsedSearchParams
           const fields: Record<string, string> = {}
-          for (const [key, value] of Object.entries(query)) fields[key] = Array.isArray(value) ? value[value.length - 1]! : value
+          for (const [key, value] of Object.entries(query))
+            fields[key] = Array.isArray(value) ? value[value.length - 1]! : value
           // Our own parameter, not Telegram's: it is not part of the signed data.
           const state = fields[LOGIN_STATE_PARAM]
           delete fields[LOGIN_STATE_PARAM]
           const refuse = (detail: string, code: "telegram_login_invalid" | "telegram_login_stale", why: string) =>
             Effect.andThen(
-              Effect.logWarning("telegram sign-in refused").pipe(Effect.annotateLogs({ why, telegram_id: fields["id"] ?? "" })),
+              Effect.logWarning("telegram sign-in refused").pipe(
+                Effect.annotateLogs({ why, telegram_id: fields["id"] ?? "" })
+              ),
               Effect.fail(new Unauthorized({ detail, code }))
             )
           if (!loginStateValid(cookieSecret, request.cookies[LOGIN_STATE_COOKIE], state)) {
-            return yield* refuse("Sign-in must start from this site's sign-in page, in the same browser", "telegram_login_invalid", "state")
+            return yield* refuse(
+              "Sign-in must start from this site's sign-in page, in the same browser",
+              "telegram_login_invalid",
+              "state"
+            )
           }
           const now = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis))
           const verified = verifyTelegramLogin(fields, Redacted.value(config.botToken), now, config.loginMaxAgeSeconds)
@@ -112,7 +122,11 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
           // Once only: the payload is remembered for as long as it would be accepted.
           const keepUntil = new Date((data.authDate + config.loginMaxAgeSeconds + FUTURE_SKEW_SECONDS) * 1000)
           if (!(yield* sessionService.claimLogin(fields["hash"]!.toLowerCase(), keepUntil))) {
-            return yield* refuse("This Telegram sign-in was already used; sign in again", "telegram_login_invalid", "replay")
+            return yield* refuse(
+              "This Telegram sign-in was already used; sign in again",
+              "telegram_login_invalid",
+              "replay"
+            )
           }
           const answer = yield* signIn({
             telegramId: data.telegramId,
@@ -121,18 +135,27 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
             photoUrl: data.photoUrl
           })
           return clearLoginStateCookie(answer, sessions.secureCookies)
-        }))
+        })
+      )
       .handle("sandboxSignIn", ({ query }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           if (!sandbox) return yield* new NotFound({ detail: "Not Found", code: "not_found" })
           const name = (query.user ?? "demo").replace(/[^A-Za-z0-9_]/g, "").slice(0, 32) || "demo"
-          return yield* signIn({ telegramId: sandboxTelegramId(name), username: name, firstName: "Sandbox", photoUrl: null })
-        }))
+          return yield* signIn({
+            telegramId: sandboxTelegramId(name),
+            username: name,
+            firstName: "Sandbox",
+            photoUrl: null
+          })
+        })
+      )
       .handle("logout", ({ request }) =>
         Effect.map(sessions.end(request, USER_COOKIE), (cookie) =>
-          redirectWithCookie("/v2/", cookie, sessions.secureCookies)))
+          redirectWithCookie("/v2/", cookie, sessions.secureCookies)
+        )
+      )
       .handle("apiDocs", ({ request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const userId = yield* sessions.user(request)
           const user = Option.isSome(userId) ? yield* Effect.option(accounts.find(userId.value)) : Option.none()
           const data = {
@@ -145,17 +168,19 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
             ? `<form method="post" action="/v2/api-key/rotate"><button>Create a new API key</button></form>`
             : ""
           return renderApiDocs(openApi, { sandbox, extra })
-        }))
+        })
+      )
       .handle("receipt", ({ params, request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // Owner or operator only: someone else's top-up answers 404 from the core.
           const viewer: Viewer | undefined = (yield* sessions.operator(request))
             ? { kind: "operator" }
             : Option.match(yield* sessions.user(request), {
-              onNone: () => undefined,
-              onSome: (userId) => ({ kind: "user", userId })
-            })
-          if (viewer === undefined) return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
+                onNone: () => undefined,
+                onSome: (userId) => ({ kind: "user", userId })
+              })
+          if (viewer === undefined)
+            return yield* new Unauthorized({ detail: "Not authenticated", code: "not_authenticated" })
           const file = yield* topups.receipt(viewer, params.topup_id).pipe(mapErrors)
           // Uploaded by a user, so never active content of this site: a sandboxed document with no
           // scripts, and a PDF (which the browser would render as a document) downloaded, not shown.
@@ -169,9 +194,10 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
               "cache-control": "private, no-store"
             }
           })
-        }))
+        })
+      )
       .handle("botWebhook", ({ headers, params, payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const secret = Redacted.value(config.webhookSecret)
           if (!safeEqual(params.secret, secret)) return yield* new NotFound({ detail: "Not Found", code: "not_found" })
           if (!safeEqual(headers["x-telegram-bot-api-secret-token"] ?? "", secret)) {
@@ -179,11 +205,13 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
           }
           yield* bot.handle(payload)
           return { ok: true }
-        }))
-  }))
+        })
+      )
+  })
+)
 
 export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* HttpConfig
     const sessions = yield* WebSessions
     const guard = yield* OperatorTokenGuard
@@ -194,9 +222,11 @@ export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handl
         Effect.map(sessions.operator(request), (signedIn) =>
           prefersHtml(request.headers["accept"])
             ? adminLoginPage(config.sandbox, signedIn)
-            : { login: "POST /v2/admin/login with form field token", signed_in: signedIn }))
+            : { login: "POST /v2/admin/login with form field token", signed_in: signedIn }
+        )
+      )
       .handle("login", ({ payload, request }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           // Throttled per address like X-Admin-Token: a blocked address's token is not compared.
           const client = limitKey(clientAddress(request, trusted))
           const wait = yield* guard.waitFor(client)
@@ -211,8 +241,12 @@ export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handl
           yield* guard.succeeded(client)
           const cookie = yield* sessions.startOperator
           return redirectWithCookie("/v2/admin", cookie, sessions.secureCookies)
-        }))
+        })
+      )
       .handle("logout", ({ request }) =>
         Effect.map(sessions.end(request, ADMIN_COOKIE), (cookie) =>
-          redirectWithCookie("/v2/admin/login", cookie, sessions.secureCookies)))
-  }))
+          redirectWithCookie("/v2/admin/login", cookie, sessions.secureCookies)
+        )
+      )
+  })
+)

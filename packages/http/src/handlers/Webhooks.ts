@@ -6,7 +6,12 @@ import { Api } from "../api/Api.ts"
 import { CurrentUser } from "../api/Middleware.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 
-const endpointOut = (e: WebhookEndpoint) => ({ id: e.id, url: e.url, events: [...e.events], created_at: e.createdAt.toISOString() })
+const endpointOut = (e: WebhookEndpoint) => ({
+  id: e.id,
+  url: e.url,
+  events: [...e.events],
+  created_at: e.createdAt.toISOString()
+})
 
 const deliveryOut = (d: WebhookDelivery) => ({
   id: d.id,
@@ -24,34 +29,41 @@ const deliveryOut = (d: WebhookDelivery) => ({
 const caller = Effect.map(Effect.service(CurrentUser), (u) => u.userId)
 
 export const WebhooksHandlers = HttpApiBuilder.group(Api, "webhooks", (handlers) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const webhooks = yield* Webhooks
     return handlers
       .handle("createWebhook", ({ payload }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const created = yield* webhooks.register(yield* caller, payload)
           return { ...endpointOut(created), secret: created.secret }
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("listWebhooks", () =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           return { webhooks: (yield* webhooks.list(yield* caller)).map(endpointOut) }
-        }))
+        })
+      )
       .handle("deleteWebhook", ({ params }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           yield* webhooks.remove(yield* caller, params.webhook_id)
           return { id: params.webhook_id, deleted: true }
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("rotateWebhookSecret", ({ params }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const rotated = yield* webhooks.rotateSecret(yield* caller, params.webhook_id)
           return { ...endpointOut(rotated), secret: rotated.secret }
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("testWebhook", ({ params }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           return { event_id: yield* webhooks.sendTest(yield* caller, params.webhook_id) }
-        }).pipe(mapErrors))
+        }).pipe(mapErrors)
+      )
       .handle("webhookDeliveries", ({ params }) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           return { deliveries: (yield* webhooks.deliveries(yield* caller, params.webhook_id)).map(deliveryOut) }
-        }).pipe(mapErrors))
-  }))
+        }).pipe(mapErrors)
+      )
+  })
+)

@@ -42,12 +42,15 @@ export const adminOrderOut = (o: Order): typeof Dto.AdminOrder.Type => ({
   next_attempt_at: iso(o.nextAttemptAt),
   unknown_checks: o.unknownAttempts,
   unknown_since: iso(o.unknownSince),
-  evidence: o.evidence === null ? null : {
-    tx_hash: o.evidence.txHash,
-    ref: o.evidence.ref,
-    chain_state: o.evidence.chainState,
-    answers: o.evidence.answers
-  }
+  evidence:
+    o.evidence === null
+      ? null
+      : {
+          tx_hash: o.evidence.txHash,
+          ref: o.evidence.ref,
+          chain_state: o.evidence.chainState,
+          answers: o.evidence.answers
+        }
 })
 
 export const pricingOut = (p: Prices, sandbox: boolean): typeof Dto.Pricing.Type => ({
@@ -86,7 +89,11 @@ export const messageOut = (m: TicketMessage): typeof Dto.TicketMessage.Type => (
 })
 
 /** The gift list as clients see it: each gift priced in UZS from its stars at the current star price. */
-export const giftsOut = (gifts: ReadonlyArray<CatalogGift>, prices: Prices, sandbox: boolean): typeof Dto.Gifts.Type => ({
+export const giftsOut = (
+  gifts: ReadonlyArray<CatalogGift>,
+  prices: Prices,
+  sandbox: boolean
+): typeof Dto.Gifts.Type => ({
   gifts: gifts.map((g) => ({
     gift_id: g.id,
     title: g.title,

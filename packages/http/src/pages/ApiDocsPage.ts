@@ -22,8 +22,9 @@ const schemaText = (schema: unknown, doc: Json, depth = 0): string => {
   if (s["type"] === "array") return `array of ${schemaText(s["items"], doc, depth)}`
   if (s["type"] === "object" && s["properties"]) {
     const required = new Set((s["required"] as Array<string> | undefined) ?? [])
-    const props = Object.entries(s["properties"] as Json)
-      .map(([k, v]) => `${k}${required.has(k) ? "" : "?"}: ${schemaText(v, doc, depth + 1)}`)
+    const props = Object.entries(s["properties"] as Json).map(
+      ([k, v]) => `${k}${required.has(k) ? "" : "?"}: ${schemaText(v, doc, depth + 1)}`
+    )
     return `{ ${props.join(", ")} }`
   }
   return String(s["type"] ?? (s["const"] !== undefined ? JSON.stringify(s["const"]) : "any"))
@@ -32,29 +33,33 @@ const schemaText = (schema: unknown, doc: Json, depth = 0): string => {
 const METHODS = new Set(["get", "post", "put", "patch", "delete"])
 
 const operationSection = (doc: Json, path: string, method: string, op: Json): string => {
-  const params = ((op["parameters"] as Array<Json> | undefined) ?? [])
-    .map((p) =>
+  const params = ((op["parameters"] as Array<Json> | undefined) ?? []).map(
+    (p) =>
       `<li><code>${escapeHtml(String(p["name"]))}</code> in ${escapeHtml(String(p["in"]))}` +
       `${p["required"] ? " (required)" : ""}: ${escapeHtml(schemaText(p["schema"], doc))}` +
       `${p["description"] ? ` - ${escapeHtml(String(p["description"]))}` : ""}</li>`
-    )
+  )
   const content = ((op["requestBody"] as Json | undefined)?.["content"] ?? {}) as Record<string, Json>
-  const bodies = Object.entries(content).map(([type, c]) =>
-    `<li>${escapeHtml(type)}: <code>${escapeHtml(schemaText(c["schema"], doc))}</code></li>`
+  const bodies = Object.entries(content).map(
+    ([type, c]) => `<li>${escapeHtml(type)}: <code>${escapeHtml(schemaText(c["schema"], doc))}</code></li>`
   )
   const responses = Object.entries((op["responses"] ?? {}) as Record<string, Json>).map(([status, r]) => {
     const rc = (r["content"] ?? {}) as Record<string, Json>
-    const shape = Object.entries(rc).map(([type, c]) => `${type}: ${schemaText(c["schema"], doc)}`).join("; ")
+    const shape = Object.entries(rc)
+      .map(([type, c]) => `${type}: ${schemaText(c["schema"], doc)}`)
+      .join("; ")
     return `<li><strong>${escapeHtml(status)}</strong> ${escapeHtml(String(r["description"] ?? ""))} <code>${escapeHtml(shape)}</code></li>`
   })
   const security = ((op["security"] as Array<Json> | undefined) ?? []).flatMap((s) => Object.keys(s))
-  return `<section class="endpoint" id="${escapeHtml(`${method}-${path}`)}"><h4><code>${method.toUpperCase()} ${escapeHtml(path)}</code>` +
+  return (
+    `<section class="endpoint" id="${escapeHtml(`${method}-${path}`)}"><h4><code>${method.toUpperCase()} ${escapeHtml(path)}</code>` +
     `${op["summary"] ? ` ${escapeHtml(String(op["summary"]))}` : ""}</h4>` +
     (op["description"] ? `<p>${escapeHtml(String(op["description"]))}</p>` : "") +
     `<p>Authentication: ${security.length ? security.map((s) => `<a href="#auth-${escapeHtml(s)}">${escapeHtml(s)}</a>`).join(" or ") : "none"}</p>` +
     (params.length ? `<p>Parameters</p><ul>${params.join("")}</ul>` : "") +
     (bodies.length ? `<p>Request body</p><ul>${bodies.join("")}</ul>` : "") +
     `<p>Responses</p><ul>${responses.join("")}</ul></section>`
+  )
 }
 
 /** The operations grouped by tag, each tag with its description, after a navigation list of the tags. */
@@ -73,29 +78,34 @@ export const renderApiSections = (doc: Json): string => {
     }
   }
   const listed = tags.filter((t) => byTag.has(t.name))
-  const nav = `<nav aria-label="API sections"><ul>${
-    listed.map((t) => `<li><a href="#tag-${escapeHtml(t.name)}">${escapeHtml(t.name)}</a> ${escapeHtml(t.description)}</li>`).join("")
-  }</ul></nav>`
-  return nav + listed.map((t) =>
-    `<section class="tag" id="tag-${escapeHtml(t.name)}"><h3>${escapeHtml(t.name)}</h3><p>${escapeHtml(t.description)}</p>` +
-    (byTag.get(t.name) ?? []).join("") + "</section>"
-  ).join("")
+  const nav = `<nav aria-label="API sections"><ul>${listed
+    .map((t) => `<li><a href="#tag-${escapeHtml(t.name)}">${escapeHtml(t.name)}</a> ${escapeHtml(t.description)}</li>`)
+    .join("")}</ul></nav>`
+  return (
+    nav +
+    listed
+      .map(
+        (t) =>
+          `<section class="tag" id="tag-${escapeHtml(t.name)}"><h3>${escapeHtml(t.name)}</h3><p>${escapeHtml(t.description)}</p>` +
+          (byTag.get(t.name) ?? []).join("") +
+          "</section>"
+      )
+      .join("")
+  )
 }
 
 /** The security schemes of the document: who sends what. */
 export const renderAuthSection = (doc: Json): string => {
-  const schemes = (((doc["components"] as Json | undefined)?.["securitySchemes"] ?? {}) as Record<string, Json>)
-  const items = Object.entries(schemes).map(([name, s]) =>
-    `<li id="auth-${escapeHtml(name)}"><strong>${escapeHtml(name)}</strong>: ${escapeHtml(String(s["in"]))} ` +
-    `<code>${escapeHtml(String(s["name"]))}</code> - ${escapeHtml(String(s["description"] ?? ""))}</li>`
+  const schemes = ((doc["components"] as Json | undefined)?.["securitySchemes"] ?? {}) as Record<string, Json>
+  const items = Object.entries(schemes).map(
+    ([name, s]) =>
+      `<li id="auth-${escapeHtml(name)}"><strong>${escapeHtml(name)}</strong>: ${escapeHtml(String(s["in"]))} ` +
+      `<code>${escapeHtml(String(s["name"]))}</code> - ${escapeHtml(String(s["description"] ?? ""))}</li>`
   )
   return `<section id="authentication"><h3>Authentication</h3><ul>${items.join("")}</ul></section>`
 }
 
-export const renderApiDocs = (
-  doc: Json,
-  options: { readonly sandbox: boolean; readonly extra: string }
-): string => {
+export const renderApiDocs = (doc: Json, options: { readonly sandbox: boolean; readonly extra: string }): string => {
   const info = (doc["info"] ?? {}) as Json
   return layout(
     { title: `${String(info["title"] ?? "API")} ${String(info["version"] ?? "")}`, sandbox: options.sandbox },

@@ -30,12 +30,16 @@ export const homePage = (data: {
     data.signed_in
       ? `<p><a href="/v2/dashboard">Open your dashboard</a></p>`
       : (data.bot_username
-        ? `<script async src="https://telegram.org/js/telegram-widget.js?22" data-telegram-login="${escapeHtml(data.bot_username)}" data-size="large" data-auth-url="${escapeHtml(data.auth_url)}"></script>`
-        : "") +
-        (data.sign_in_url ? `<p><a href="${escapeHtml(data.sign_in_url)}">Sign in as the sandbox demo user</a></p>` : "")
+          ? `<script async src="https://telegram.org/js/telegram-widget.js?22" data-telegram-login="${escapeHtml(data.bot_username)}" data-size="large" data-auth-url="${escapeHtml(data.auth_url)}"></script>`
+          : "") +
+          (data.sign_in_url
+            ? `<p><a href="${escapeHtml(data.sign_in_url)}">Sign in as the sandbox demo user</a></p>`
+            : "")
   )
 
-export const dashboardPage = (data: { readonly sandbox: boolean; readonly balance_uzs: number } & Record<string, unknown>) =>
+export const dashboardPage = (
+  data: { readonly sandbox: boolean; readonly balance_uzs: number } & Record<string, unknown>
+) =>
   layout(
     { title: "Dashboard", sandbox: data.sandbox, nav: userNav },
     `<p>Balance: <strong>${data.balance_uzs} UZS</strong></p>` +
@@ -52,14 +56,39 @@ export const giftsPage = (sandbox: boolean, data: unknown) =>
     "Gifts",
     sandbox,
     data,
-    form("/v2/gifts/buy", [["username", "Recipient"], ["gift_id", "Gift id"], ["comment", "Comment"]], "Send gift")
+    form(
+      "/v2/gifts/buy",
+      [
+        ["username", "Recipient"],
+        ["gift_id", "Gift id"],
+        ["comment", "Comment"]
+      ],
+      "Send gift"
+    )
   )
 
 export const ticketsPage = (sandbox: boolean, data: unknown) =>
-  userPage("Support tickets", sandbox, data, form("/v2/tickets/new", [["subject", "Subject"], ["body", "Message", "textarea"]], "Open ticket"))
+  userPage(
+    "Support tickets",
+    sandbox,
+    data,
+    form(
+      "/v2/tickets/new",
+      [
+        ["subject", "Subject"],
+        ["body", "Message", "textarea"]
+      ],
+      "Open ticket"
+    )
+  )
 
 export const ticketPage = (sandbox: boolean, ticketId: number, data: unknown) =>
-  userPage(`Ticket #${ticketId}`, sandbox, data, form(`/v2/tickets/${ticketId}/reply`, [["body", "Reply", "textarea"]], "Send"))
+  userPage(
+    `Ticket #${ticketId}`,
+    sandbox,
+    data,
+    form(`/v2/tickets/${ticketId}/reply`, [["body", "Reply", "textarea"]], "Send")
+  )
 
 export const adminPage = (title: string, sandbox: boolean, data: unknown, extra = "") =>
   layout({ title, sandbox, nav: adminNav }, extra + renderValue(data))
@@ -69,16 +98,22 @@ export const adminHomePage = (sandbox: boolean, data: unknown) =>
     "Operator panel",
     sandbox,
     data,
-    form("/v2/admin/pricing", [
-      ["star_price_uzs", "Star price (UZS)", "number"],
-      ["premium_3_month_uzs", "Premium 3 months", "number"],
-      ["premium_6_month_uzs", "Premium 6 months", "number"],
-      ["premium_12_month_uzs", "Premium 12 months", "number"]
-    ], "Update prices")
+    form(
+      "/v2/admin/pricing",
+      [
+        ["star_price_uzs", "Star price (UZS)", "number"],
+        ["premium_3_month_uzs", "Premium 3 months", "number"],
+        ["premium_6_month_uzs", "Premium 6 months", "number"],
+        ["premium_12_month_uzs", "Premium 12 months", "number"]
+      ],
+      "Update prices"
+    )
   )
 
 export const adminLoginPage = (sandbox: boolean, signedIn: boolean) =>
   layout(
     { title: "Operator sign-in", sandbox },
-    signedIn ? `<p>Signed in. <a href="/v2/admin">Open the panel</a></p>` : form("/v2/admin/login", [["token", "Admin token", "password"]], "Sign in")
+    signedIn
+      ? `<p>Signed in. <a href="/v2/admin">Open the panel</a></p>`
+      : form("/v2/admin/login", [["token", "Admin token", "password"]], "Sign in")
   )

@@ -8,24 +8,30 @@ const TTL_MS = 1000
  * The public price list, read from the database at most once a second per instance and dropped
  * when an operator changes it here. Display only: orders always quote fresh prices in the core.
  */
-export class PricingCache extends Context.Service<PricingCache, {
-  readonly get: Effect.Effect<Prices>
-  readonly invalidate: Effect.Effect<void>
-  /**
-   * The price list `get` would answer now without reading the database, if it is still within its
-   * second; `undefined` otherwise (then `get` reads it). For answers given outside an effect.
-   */
-  readonly current: () => Prices | undefined
-}>()("http/pricing/PricingCache") {
+export class PricingCache extends Context.Service<
+  PricingCache,
+  {
+    readonly get: Effect.Effect<Prices>
+    readonly invalidate: Effect.Effect<void>
+    /**
+     * The price list `get` would answer now without reading the database, if it is still within its
+     * second; `undefined` otherwise (then `get` reads it). For answers given outside an effect.
+     */
+    readonly current: () => Prices | undefined
+  }
+>()("http/pricing/PricingCache") {
   static readonly layer = Layer.effect(
     PricingCache,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const pricing = yield* PricingService
       // The list and when it was read: it is what the cache holds while younger than its TTL.
       let latest: { readonly prices: Prices; readonly at: number } | undefined
       const read = Effect.tap(pricing.get, (prices) => Effect.sync(() => (latest = { prices, at: Date.now() })))
       const [get, invalidateCached] = yield* Effect.cachedInvalidateWithTTL(read, `${TTL_MS} millis`)
-      const invalidate = Effect.andThen(Effect.sync(() => (latest = undefined)), invalidateCached)
+      const invalidate = Effect.andThen(
+        Effect.sync(() => (latest = undefined)),
+        invalidateCached
+      )
       const current = () => (latest !== undefined && Date.now() - latest.at < TTL_MS ? latest.prices : undefined)
       return PricingCache.of({ get, invalidate, current })
     })

@@ -29,7 +29,7 @@ const isPricing = (url: string): boolean => {
  * request fiber at all); the first request after the list expired comes here and reads it again.
  */
 export const PricingFastPath = HttpRouter.middleware(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const cache = yield* PricingCache
     const { sandbox } = yield* HttpConfig
     const encode = Schema.encodeSync(Dto.Pricing)

@@ -27,19 +27,36 @@ const amountOf = (raw: unknown): ValidationErrorItem | Nanoton => {
   const loc = ["body", "amount_ton"]
   const input = raw
   if (typeof raw !== "string" && typeof raw !== "number") {
-    return { type: "decimal_type", loc, msg: "Decimal input should be an integer, float, string or Decimal object", input }
+    return {
+      type: "decimal_type",
+      loc,
+      msg: "Decimal input should be an integer, float, string or Decimal object",
+      input
+    }
   }
   const parsed = typeof raw === "string" ? parseNanoton(raw) : parseNanotonNumber(raw)
   if (parsed instanceof NanotonParseError) {
     return parsed.reason === "TooManyDecimals"
-      ? { type: "decimal_max_places", loc, msg: "Decimal input should have no more than 9 decimal places", input, ctx: { decimal_places: 9 } }
+      ? {
+          type: "decimal_max_places",
+          loc,
+          msg: "Decimal input should have no more than 9 decimal places",
+          input,
+          ctx: { decimal_places: 9 }
+        }
       : parsed.reason === "Negative"
-      ? { type: "greater_than", loc, msg: "Input should be greater than 0", input, ctx: { gt: 0 } }
-      : { type: "decimal_parsing", loc, msg: "Input should be a valid decimal", input }
+        ? { type: "greater_than", loc, msg: "Input should be greater than 0", input, ctx: { gt: 0 } }
+        : { type: "decimal_parsing", loc, msg: "Input should be a valid decimal", input }
   }
   if (parsed === 0n) return { type: "greater_than", loc, msg: "Input should be greater than 0", input, ctx: { gt: 0 } }
   if (parsed > MAX_FAUCET_NANOTON) {
-    return { type: "less_than_equal", loc, msg: "Input should be less than or equal to 1000000000", input, ctx: { le: 1_000_000_000 } }
+    return {
+      type: "less_than_equal",
+      loc,
+      msg: "Input should be less than or equal to 1000000000",
+      input,
+      ctx: { le: 1_000_000_000 }
+    }
   }
   return parsed
 }
@@ -52,10 +69,19 @@ const objectOf = (text: string): Result.Result<Record<string, unknown>, Readonly
     body = JSON.parse(text)
   } catch {
     // JSON.parse's message quotes the input: report only that it broke, as FastAPI does.
-    return Result.fail([{ type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: "Expecting value" } }])
+    return Result.fail([
+      { type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: "Expecting value" } }
+    ])
   }
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return Result.fail([{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: body }])
+    return Result.fail([
+      {
+        type: "model_attributes_type",
+        loc: ["body"],
+        msg: "Input should be a valid dictionary or object to extract fields from",
+        input: body
+      }
+    ])
   }
   return Result.succeed(body as Record<string, unknown>)
 }
@@ -64,7 +90,7 @@ const objectOf = (text: string): Result.Result<Record<string, unknown>, Readonly
  * Parses the raw body text (already size-checked). `checkAddress` normalizes an address or says why
  * it is not one (the chain adapter decides what a valid address is).
  */
-export const parseFaucetRequest = Effect.fnUntraced(function*(
+export const parseFaucetRequest = Effect.fnUntraced(function* (
   text: string,
   checkAddress: (address: string) => Effect.Effect<string, { readonly message: string }>
 ) {
@@ -77,11 +103,23 @@ export const parseFaucetRequest = Effect.fnUntraced(function*(
   if (rawAddress === undefined) {
     errors.push({ type: "missing", loc: ["body", "address"], msg: "Field required", input: fields })
   } else if (typeof rawAddress !== "string") {
-    errors.push({ type: "string_type", loc: ["body", "address"], msg: "Input should be a valid string", input: rawAddress })
+    errors.push({
+      type: "string_type",
+      loc: ["body", "address"],
+      msg: "Input should be a valid string",
+      input: rawAddress
+    })
   } else {
     const checked = yield* Effect.result(checkAddress(rawAddress.trim()))
     if (Result.isSuccess(checked)) address = checked.success
-    else errors.push({ type: "value_error", loc: ["body", "address"], msg: `Value error, ${checked.failure.message}`, input: rawAddress, ctx: { error: {} } })
+    else
+      errors.push({
+        type: "value_error",
+        loc: ["body", "address"],
+        msg: `Value error, ${checked.failure.message}`,
+        input: rawAddress,
+        ctx: { error: {} }
+      })
   }
   const rawAmount = fields["amount_ton"]
   let amount: Nanoton | undefined

@@ -28,15 +28,16 @@ const json = (body: unknown, status = 200) => HttpServerResponse.jsonUnsafe(body
 
 /** The faucet route over the sandbox chain in context. */
 export const SandboxFaucetRoute = HttpRouter.use((router) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const config = yield* HttpConfig
     const funding = yield* makeSandboxFunding
     const expected = Redacted.value(config.adminToken)
 
     const handle = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const length = Number(request.headers["content-length"] ?? "0")
-        if (Number.isFinite(length) && length > MAX_BODY_BYTES) return json({ detail: "Request body too large", code: "payload_too_large" }, 413)
+        if (Number.isFinite(length) && length > MAX_BODY_BYTES)
+          return json({ detail: "Request body too large", code: "payload_too_large" }, 413)
         const text = yield* request.text.pipe(
           Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(MAX_BODY_BYTES)),
           Effect.result
@@ -47,8 +48,10 @@ export const SandboxFaucetRoute = HttpRouter.use((router) =>
         if (parsed._tag === "Invalid") return json({ detail: parsed.detail }, 422)
 
         const token = request.headers["x-admin-token"]
-        if (token === undefined) return json({ detail: "Missing X-Admin-Token header", code: "admin_token_missing" }, 401)
-        if (!safeEqual(token, expected)) return json({ detail: "Invalid admin token", code: "admin_token_invalid" }, 401)
+        if (token === undefined)
+          return json({ detail: "Missing X-Admin-Token header", code: "admin_token_missing" }, 401)
+        if (!safeEqual(token, expected))
+          return json({ detail: "Invalid admin token", code: "admin_token_invalid" }, 401)
 
         const { address: to, amount } = parsed.request
         const funded = yield* Effect.result(funding.fund(to, amount))

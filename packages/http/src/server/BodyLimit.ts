@@ -18,7 +18,9 @@ export const FORM_OVERHEAD = 256 * 1024
 export const UPLOAD_BODY_LIMIT = RECEIPT_MAX_BYTES + FORM_OVERHEAD
 
 /** Routes taking a file: the contract's multipart endpoints (the receipt upload); every other request gets `JSON_BODY_LIMIT`. */
-export const UPLOAD_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string }> = Object.values(Api.groups)
+export const UPLOAD_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string }> = Object.values(
+  Api.groups
+)
   .flatMap((group) => Object.values(group.endpoints))
   .filter((endpoint) => [...endpoint.payload.values()].some((entry) => entry.encoding._tag === "Multipart"))
   .map((endpoint) => ({ method: endpoint.method, path: endpoint.path }))
@@ -45,21 +47,25 @@ export const payloadTooLarge = (url: string, limit: number): HttpServerResponse.
 }
 
 const isBodyTooLarge = (error: unknown): boolean =>
-  HttpServerError.isHttpServerError(error) && error.reason._tag === "RequestParseError" &&
+  HttpServerError.isHttpServerError(error) &&
+  error.reason._tag === "RequestParseError" &&
   error.reason.reason === "BodyTooLarge"
 
 /**
  * Declared lengths are checked here; undeclared ones are bounded by `MaxBodySize` for every reader
  * below (text, JSON, forms, multipart). Registered before every other global middleware.
  */
-export const BodyLimit = HttpRouter.middleware((httpEffect) =>
-  Effect.withFiber((fiber) => {
-    const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-    const limit = bodyLimitFor(request.method, request.url)
-    const declared = request.headers["content-length"]
-    if (declared !== undefined && Number(declared) > limit) return Effect.succeed(payloadTooLarge(request.url, limit))
-    return httpEffect.pipe(
-      Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
-      Effect.catchIf(isBodyTooLarge, () => Effect.succeed(payloadTooLarge(request.url, limit)))
-    )
-  }), { global: true })
+export const BodyLimit = HttpRouter.middleware(
+  (httpEffect) =>
+    Effect.withFiber((fiber) => {
+      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+      const limit = bodyLimitFor(request.method, request.url)
+      const declared = request.headers["content-length"]
+      if (declared !== undefined && Number(declared) > limit) return Effect.succeed(payloadTooLarge(request.url, limit))
+      return httpEffect.pipe(
+        Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
+        Effect.catchIf(isBodyTooLarge, () => Effect.succeed(payloadTooLarge(request.url, limit)))
+      )
+    }),
+  { global: true }
+)

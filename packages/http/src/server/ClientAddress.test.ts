@@ -16,7 +16,10 @@ describe("client address", () => {
   it("behind trusted proxies: the rightmost hop that is not one of them; hops the client wrote are ignored", () => {
     const proxies = trustedProxies(["127.0.0.1", "10.0.0.0/8", "fd00::/8"])
     assert.strictEqual(clientAddress(request("127.0.0.1", "6.6.6.6, 203.0.113.9"), proxies), "203.0.113.9")
-    assert.strictEqual(clientAddress(request("::ffff:127.0.0.1", "6.6.6.6, 203.0.113.9, 10.1.2.3"), proxies), "203.0.113.9")
+    assert.strictEqual(
+      clientAddress(request("::ffff:127.0.0.1", "6.6.6.6, 203.0.113.9, 10.1.2.3"), proxies),
+      "203.0.113.9"
+    )
     assert.strictEqual(clientAddress(request("fd00::1", "2001:db8::5"), proxies), "2001:db8::5")
     // A socket that is not a proxy: its own address, whatever the header says.
     assert.strictEqual(clientAddress(request("203.0.113.50", "1.1.1.1"), proxies), "203.0.113.50")

@@ -24,7 +24,8 @@ export const trustedProxies = (entries: ReadonlyArray<string>): TrustedProxies =
   for (const entry of entries) {
     const [address = "", bits] = entry.trim().split("/")
     const family = isIP(address)
-    if (family === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits))) throw new Error(`TRUSTED_PROXIES: not an address or CIDR range: ${entry}`)
+    if (family === 0 || (bits !== undefined && !/^\d{1,3}$/.test(bits)))
+      throw new Error(`TRUSTED_PROXIES: not an address or CIDR range: ${entry}`)
     const type = family === 4 ? "ipv4" : "ipv6"
     if (bits === undefined) list.addAddress(address, type)
     else list.addSubnet(address, Number(bits), type)
@@ -46,7 +47,10 @@ export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trus
   if (!trusted.has(client)) return client
   const forwarded = request.headers["x-forwarded-for"]
   if (typeof forwarded !== "string") return client
-  const hops = forwarded.split(",").map(plainAddress).filter((hop) => hop !== "")
+  const hops = forwarded
+    .split(",")
+    .map(plainAddress)
+    .filter((hop) => hop !== "")
   for (let i = hops.length - 1; i >= 0; i--) {
     const hop = hops[i]!
     // A trusted proxy writes addresses only; anything else came from the client: stop at the last good hop.
@@ -66,5 +70,8 @@ export const limitKey = (address: string): string => {
   const groups = address.includes("::")
     ? [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right]
     : left
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, "")).join(":")}::/64`
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`
 }

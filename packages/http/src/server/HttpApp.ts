@@ -58,20 +58,55 @@ export const apiRoutes = (): Array<KnownRoute> =>
  */
 const Handlers = Layer.mergeAll(
   buildWithOnly(PublicHandlers, [
-    Accounts, BotWebhook, HttpConfig, RequestValidation, SessionService, TopupService, WebSessions
+    Accounts,
+    BotWebhook,
+    HttpConfig,
+    RequestValidation,
+    SessionService,
+    TopupService,
+    WebSessions
   ]),
   buildWithOnly(AdminLoginHandlers, [HttpConfig, OperatorTokenGuard, RequestValidation, WebSessions]),
   buildWithOnly(PricingHandlers, [HttpConfig, PricingCache, RequestValidation]),
   buildWithOnly(AccountHandlers, [
-    Accounts, Balances, FileSystem.FileSystem, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService,
-    Notifications, Receipts, SessionService, TicketService, TopupService, UserSession, RequestValidation, WebSessions
+    Accounts,
+    Balances,
+    FileSystem.FileSystem,
+    GiftCatalog,
+    HttpConfig,
+    Idempotency,
+    OrderService,
+    PricingService,
+    Notifications,
+    Receipts,
+    SessionService,
+    TicketService,
+    TopupService,
+    UserSession,
+    RequestValidation,
+    WebSessions
   ]),
   buildWithOnly(AdminHandlers, [
-    HttpConfig, Idempotency, OrderService, PricingCache, PricingService, TicketService, TopupService, OperatorSession,
+    HttpConfig,
+    Idempotency,
+    OrderService,
+    PricingCache,
+    PricingService,
+    TicketService,
+    TopupService,
+    OperatorSession,
     RequestValidation
   ]),
   buildWithOnly(ProgrammaticHandlers, [
-    Accounts, ApiKeyAuth, Balances, GiftCatalog, HttpConfig, Idempotency, OrderService, PricingService, RecipientInfo,
+    Accounts,
+    ApiKeyAuth,
+    Balances,
+    GiftCatalog,
+    HttpConfig,
+    Idempotency,
+    OrderService,
+    PricingService,
+    RecipientInfo,
     RequestValidation
   ]),
   buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
@@ -88,18 +123,24 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
 export class DatabasePing extends Context.Service<DatabasePing, { readonly ping: Effect.Effect<boolean> }>()(
   "http/server/DatabasePing"
 ) {
-  static readonly layer = Layer.effect(DatabasePing)(Effect.gen(function*() {
-    const sql = yield* SqlClient
-    return DatabasePing.of({
-      ping: sql`SELECT 1 AS ok`.pipe(Effect.timeout("3 seconds"), Effect.as(true), Effect.catchCause(() => Effect.succeed(false)))
+  static readonly layer = Layer.effect(DatabasePing)(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient
+      return DatabasePing.of({
+        ping: sql`SELECT 1 AS ok`.pipe(
+          Effect.timeout("3 seconds"),
+          Effect.as(true),
+          Effect.catchCause(() => Effect.succeed(false))
+        )
+      })
     })
-  }))
+  )
   static readonly layerAlwaysUp = Layer.succeed(DatabasePing)(DatabasePing.of({ ping: Effect.succeed(true) }))
 }
 
 /** 200 while the database answers, 503 otherwise; and the direct surface's OpenAPI document. */
 const HealthRoute = HttpRouter.use((router) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const db = yield* DatabasePing
     yield* router.add(
       "GET",
@@ -107,7 +148,8 @@ const HealthRoute = HttpRouter.use((router) =>
       Effect.map(db.ping, (up) =>
         up
           ? HttpServerResponse.jsonUnsafe({ status: "ok" })
-          : HttpServerResponse.jsonUnsafe({ status: "database unreachable" }, { status: 503 }))
+          : HttpServerResponse.jsonUnsafe({ status: "database unreachable" }, { status: 503 })
+      )
     )
     yield* router.add("GET", DIRECT_OPENAPI_PATH, Effect.succeed(HttpServerResponse.jsonUnsafe(directOpenApi)))
   })
@@ -123,18 +165,22 @@ export const HttpServices = Layer.mergeAll(
   Webhooks.layer
 ).pipe(
   // Webhook targets: loopback only in sandbox with WEBHOOKS_ALLOW_LOOPBACK.
-  Layer.provide(Layer.effect(
-    WebhookPolicy,
-    Effect.map(Effect.service(HttpConfig), (s) => ({ allowLoopback: s.sandbox && s.webhooksAllowLoopback }))
-  )),
+  Layer.provide(
+    Layer.effect(
+      WebhookPolicy,
+      Effect.map(Effect.service(HttpConfig), (s) => ({ allowLoopback: s.sandbox && s.webhooksAllowLoopback }))
+    )
+  ),
   Layer.provide(TelegramBotApi.layer),
   Layer.provideMerge(CoreServices),
-  Layer.provide(Layer.succeed(TopupSettings)({
-    minUzs: 1_000,
-    maxUzs: 100_000_000,
-    ttlMs: 15 * 60 * 1000,
-    receiptMaxBytes: RECEIPT_MAX_BYTES
-  })),
+  Layer.provide(
+    Layer.succeed(TopupSettings)({
+      minUzs: 1_000,
+      maxUzs: 100_000_000,
+      ttlMs: 15 * 60 * 1000,
+      receiptMaxBytes: RECEIPT_MAX_BYTES
+    })
+  ),
   // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
   Layer.provide(accountCapsLayerConfig),
   Layer.provide(Layer.unwrap(Effect.map(Effect.service(HttpConfig), (s) => pushPolicyLayerFor(s.sandbox, s.publicUrl))))
@@ -154,7 +200,13 @@ export const httpApp = <E, R>(
     ApiRoutes,
     HealthRoute,
     extra.routes,
-    fastApiFallback([...apiRoutes(), { method: "GET", path: OPENAPI_PATH }, { method: "GET", path: "/healthz" }, { method: "GET", path: DIRECT_OPENAPI_PATH }, ...extra.known])
+    fastApiFallback([
+      ...apiRoutes(),
+      { method: "GET", path: OPENAPI_PATH },
+      { method: "GET", path: "/healthz" },
+      { method: "GET", path: DIRECT_OPENAPI_PATH },
+      ...extra.known
+    ])
   ).pipe(
     // Registered first, so it is the outermost global middleware: the other ones never run for it.
     Layer.provideMerge(PricingFastPath),

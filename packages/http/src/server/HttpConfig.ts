@@ -67,30 +67,35 @@ export interface HttpSettings {
 
 export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("http/server/HttpConfig") {
   /** The server's view of the one configuration (`@resale/config`: every variable, the mode, production checks). */
-  static readonly layer = Layer.effect(HttpConfig, Effect.map(AppConfig, (app) => HttpConfig.of(serverSettings(app))))
+  static readonly layer = Layer.effect(
+    HttpConfig,
+    Effect.map(AppConfig, (app) => HttpConfig.of(serverSettings(app)))
+  )
 
   /** Fixed settings for tests. */
   static readonly layerTest = (overrides: Partial<HttpSettings> = {}) =>
-    Layer.succeed(HttpConfig)(HttpConfig.of({
-      host: "127.0.0.1",
-      port: 0,
-      dataDir: ".data/test",
-      databaseUrl: Option.none(),
-      adminToken: Redacted.make("test-admin-token"),
-      adminTokenGenerated: false,
-      metricsToken: Option.none(),
-      botToken: Redacted.make("123456:TEST-bot-token"),
-      botUsername: "resale_test_bot",
-      webhookSecret: Redacted.make("test-webhook-secret"),
-      telegramApiUrl: "http://127.0.0.1:9",
-      publicUrl: "http://127.0.0.1",
-      sandbox: true,
-      cookieSecret: Redacted.make("test-cookie-secret"),
-      paymentCard: "8600 0000 0000 0000",
-      logRequests: false,
-      loginMaxAgeSeconds: 600,
-      trustedProxies: [],
-      webhooksAllowLoopback: false,
-      ...overrides
-    }))
+    Layer.succeed(HttpConfig)(
+      HttpConfig.of({
+        host: "127.0.0.1",
+        port: 0,
+        dataDir: ".data/test",
+        databaseUrl: Option.none(),
+        adminToken: Redacted.make("test-admin-token"),
+        adminTokenGenerated: false,
+        metricsToken: Option.none(),
+        botToken: Redacted.make("123456:TEST-bot-token"),
+        botUsername: "resale_test_bot",
+        webhookSecret: Redacted.make("test-webhook-secret"),
+        telegramApiUrl: "http://127.0.0.1:9",
+        publicUrl: "http://127.0.0.1",
+        sandbox: true,
+        cookieSecret: Redacted.make("test-cookie-secret"),
+        paymentCard: "8600 0000 0000 0000",
+        logRequests: false,
+        loginMaxAgeSeconds: 600,
+        trustedProxies: [],
+        webhooksAllowLoopback: false,
+        ...overrides
+      })
+    )
 }

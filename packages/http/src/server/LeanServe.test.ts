@@ -23,21 +23,31 @@ const platform = Layer.mergeAll(
 )
 
 describe("platformOnly (the lean request context)", () => {
-  it.effect("keeps every service the platform layers provide and the program's logging references, drops the application's", () =>
-    Effect.scoped(Effect.gen(function*() {
-      const built = yield* Layer.build(Layer.merge(platform, Layer.succeed(AppService, { n: 1 })))
-      const kept = platformOnly(built)
-      for (const key of built.mapUnsafe.keys()) {
-        if (key !== AppService.key) assert.isTrue(kept.mapUnsafe.has(key), `platformOnly drops ${key}`)
-      }
-      // By name, the ones a request needs while it is answered (file answers, uploads, hashing, logging).
-      const services: ReadonlyArray<Context.Key<any, any>> = [
-        HttpServer.HttpServer, HttpPlatform.HttpPlatform, Etag.Generator, FileSystem.FileSystem, Path.Path, Digest.Digest
-      ]
-      for (const service of services) assert.isTrue(kept.mapUnsafe.has(service.key), service.key)
-      for (const reference of [References.MinimumLogLevel, References.TracerEnabled, Logger.CurrentLoggers]) {
-        assert.isTrue(kept.mapUnsafe.has(reference.key), reference.key)
-      }
-      assert.isFalse(kept.mapUnsafe.has(AppService.key))
-    })))
+  it.effect(
+    "keeps every service the platform layers provide and the program's logging references, drops the application's",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const built = yield* Layer.build(Layer.merge(platform, Layer.succeed(AppService, { n: 1 })))
+          const kept = platformOnly(built)
+          for (const key of built.mapUnsafe.keys()) {
+            if (key !== AppService.key) assert.isTrue(kept.mapUnsafe.has(key), `platformOnly drops ${key}`)
+          }
+          // By name, the ones a request needs while it is answered (file answers, uploads, hashing, logging).
+          const services: ReadonlyArray<Context.Key<any, any>> = [
+            HttpServer.HttpServer,
+            HttpPlatform.HttpPlatform,
+            Etag.Generator,
+            FileSystem.FileSystem,
+            Path.Path,
+            Digest.Digest
+          ]
+          for (const service of services) assert.isTrue(kept.mapUnsafe.has(service.key), service.key)
+          for (const reference of [References.MinimumLogLevel, References.TracerEnabled, Logger.CurrentLoggers]) {
+            assert.isTrue(kept.mapUnsafe.has(reference.key), reference.key)
+          }
+          assert.isFalse(kept.mapUnsafe.has(AppService.key))
+        })
+      )
+  )
 })

@@ -44,18 +44,28 @@ export const serveLean = <A, E, R>(
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
       // One log line per request (unless turned off) and the request metrics.
       // The request id wraps the request log, so its line and every line of the request carry `request_id`.
-      const served = HttpServer.serveEffect(handler, (app) => withRequestId(requestLog({ log: options.logRequests })(app)))
+      const served = HttpServer.serveEffect(handler, (app) =>
+        withRequestId(requestLog({ log: options.logRequests })(app))
+      )
       // A front door (if the server has one) logs what it answers in the context request fibers get.
-      return Layer.effectDiscard(Effect.contextWith((outer: Context.Context<never>) => {
-        const door = Context.getOption(outer, FrontDoor)
-        const attach = door._tag === "None" ? Effect.void : Effect.contextWith((requests: Context.Context<never>) =>
-          Effect.sync(() => door.value.attach(requests, { log: options.logRequests })))
-        const serving: Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> = Effect.andThen(attach, served)
-        return Effect.updateContext(
-          serving,
-          (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) => platformOnly(context)
-        )
-      }))
+      return Layer.effectDiscard(
+        Effect.contextWith((outer: Context.Context<never>) => {
+          const door = Context.getOption(outer, FrontDoor)
+          const attach =
+            door._tag === "None"
+              ? Effect.void
+              : Effect.contextWith((requests: Context.Context<never>) =>
+                  Effect.sync(() => door.value.attach(requests, { log: options.logRequests }))
+                )
+          const serving: Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> = Effect.andThen(
+            attach,
+            served
+          )
+          return Effect.updateContext(serving, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) =>
+            platformOnly(context)
+          )
+        })
+      )
     }),
     Layer.unwrap,
     HttpServer.withLogAddress
@@ -67,7 +77,9 @@ type KeyId<K> = K extends Context.Key<infer I, infer _S> ? I : never
 type Needed<R> = HttpRouter.Request.Without<R> | HttpRouter.Request.Only<"Requires", R>
 
 /** `Keys`, or a type error naming the services they leave out of `R`. */
-type Covering<R, Keys extends ReadonlyArray<Context.Key<any, any>>> = [Exclude<Needed<R>, KeyId<Keys[number]>>] extends [never]
+type Covering<R, Keys extends ReadonlyArray<Context.Key<any, any>>> = [
+  Exclude<Needed<R>, KeyId<Keys[number]>>
+] extends [never]
   ? Keys
   : { readonly missing: Exclude<Needed<R>, KeyId<Keys[number]>> }
 
@@ -82,8 +94,7 @@ export const buildWithOnly = <A, E, R, const Keys extends ReadonlyArray<Context.
 ): Layer.Layer<A, E, Needed<R>> =>
   // The request-time needs are now met by the kept context: the type says so.
   Layer.fromBuild((memoMap, scope) =>
-    Effect.updateContext(
-      Layer.buildWithMemoMap(layer, memoMap, scope),
-      (context: Context.Context<R>) => Context.merge(platformOnly(context), Context.pick(...(keys as Keys))(context))
+    Effect.updateContext(Layer.buildWithMemoMap(layer, memoMap, scope), (context: Context.Context<R>) =>
+      Context.merge(platformOnly(context), Context.pick(...(keys as Keys))(context))
     )
   ) as unknown as Layer.Layer<A, E, Needed<R>>

@@ -16,11 +16,17 @@ const REASONS: Readonly<Record<string, string>> = {
 }
 
 /** `error`, the failure to listen on `host:port`, as a `ListenFailed`. */
-export const listenFailed = (error: HttpServerError.ServeError, at: { readonly host: string; readonly port: number }): ListenFailed => {
+export const listenFailed = (
+  error: HttpServerError.ServeError,
+  at: { readonly host: string; readonly port: number }
+): ListenFailed => {
   const cause = error.cause as { readonly code?: unknown; readonly message?: unknown } | undefined
   const code = typeof cause?.code === "string" ? cause.code : undefined
-  const reason = code !== undefined && REASONS[code] !== undefined
-    ? `${REASONS[code]} (${code})`
-    : typeof cause?.message === "string" && cause.message !== "" ? cause.message : String(cause)
+  const reason =
+    code !== undefined && REASONS[code] !== undefined
+      ? `${REASONS[code]} (${code})`
+      : typeof cause?.message === "string" && cause.message !== ""
+        ? cause.message
+        : String(cause)
   return new ListenFailed({ message: `cannot listen on ${at.host}:${at.port}: ${reason}` })
 }

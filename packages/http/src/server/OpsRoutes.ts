@@ -21,7 +21,7 @@ const gauges = new Map(gaugeNames.map(({ help, name }) => [name, Metric.gauge(na
 // Series set at the last scrape: one absent now (no row any more) is set back to 0, not left stale.
 let lastSeries = new Map<string, { readonly name: string; readonly labels: Readonly<Record<string, string>> }>()
 
-const refreshGauges = Effect.gen(function*() {
+const refreshGauges = Effect.gen(function* () {
   const samples = yield* readGauges
   const seen = new Map<string, { readonly name: string; readonly labels: Readonly<Record<string, string>> }>()
   const set = (name: string, labels: Readonly<Record<string, string>>, value: number) => {
@@ -42,23 +42,30 @@ export interface OpsRoutesOptions {
 }
 
 export const OpsRoutes = (options: OpsRoutesOptions) =>
-  Layer.unwrap(Effect.gen(function*() {
-    const sql = yield* SqlClient
-    const config = yield* HttpConfig
-    const latest = Math.max(0, ...(yield* migrations).map(([id]) => id))
-    const database = pingDatabase.pipe(Effect.map((up) => (up ? "ok" : "unreachable")), Effect.provideService(SqlClient, sql))
-    const migrationsApplied = sql<{ readonly id: number | null }>`SELECT max(migration_id) AS id FROM effect_sql_migrations`.pipe(
-      Effect.map((rows) => (Number(rows[0]?.id ?? 0) >= latest ? "ok" : "pending")),
-      Effect.timeout("3 seconds"),
-      Effect.catchCause(() => Effect.succeed("unknown"))
-    )
-    return ProbeRoutes({
-      checks: [
-        ["database", database],
-        ["migrations", migrationsApplied],
-        ...(options.workerInProcess ? [["worker", workerLoopsCheck] as const] : [])
-      ],
-      refresh: refreshGauges.pipe(Effect.provideService(SqlClient, sql)),
-      token: Redacted.value(Option.getOrElse(config.metricsToken, () => config.adminToken))
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const sql = yield* SqlClient
+      const config = yield* HttpConfig
+      const latest = Math.max(0, ...(yield* migrations).map(([id]) => id))
+      const database = pingDatabase.pipe(
+        Effect.map((up) => (up ? "ok" : "unreachable")),
+        Effect.provideService(SqlClient, sql)
+      )
+      const migrationsApplied = sql<{
+        readonly id: number | null
+      }>`SELECT max(migration_id) AS id FROM effect_sql_migrations`.pipe(
+        Effect.map((rows) => (Number(rows[0]?.id ?? 0) >= latest ? "ok" : "pending")),
+        Effect.timeout("3 seconds"),
+        Effect.catchCause(() => Effect.succeed("unknown"))
+      )
+      return ProbeRoutes({
+        checks: [
+          ["database", database],
+          ["migrations", migrationsApplied],
+          ...(options.workerInProcess ? [["worker", workerLoopsCheck] as const] : [])
+        ],
+        refresh: refreshGauges.pipe(Effect.provideService(SqlClient, sql)),
+        token: Redacted.value(Option.getOrElse(config.metricsToken, () => config.adminToken))
+      })
     })
-  }))
+  )

@@ -31,7 +31,8 @@ export const newRequestId = (): string => {
   for (let i = 0; i < 16; i++) {
     if (i === 4 || i === 6 || i === 8 || i === 10) text[at++] = 0x2d
     let byte = pool[used + i]!
-    if (i === 6) byte = (byte & 0x0f) | 0x40 // version 4
+    if (i === 6)
+      byte = (byte & 0x0f) | 0x40 // version 4
     else if (i === 8) byte = (byte & 0x3f) | 0x80 // variant 10xx
     text[at++] = HEX[byte >> 4]!
     text[at++] = HEX[byte & 0x0f]!
@@ -51,11 +52,12 @@ export const requestIdFor = (header: string | undefined): string =>
 export const withRequestId = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
 ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const id = requestIdFor(request.headers["x-request-id"])
     yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id)))
+      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id))
+    )
     // Inner middleware (the request log) reads the safe id from the request, never the raw header.
     const withId = request.modify({ headers: Headers.set(request.headers, "x-request-id", id) })
     return yield* app.pipe(

@@ -10,7 +10,8 @@ export const addResponseHeader = (name: string, value: string): Effect.Effect<vo
   Effect.contextWith((context) =>
     Effect.sync(() =>
       HttpEffect.appendPreResponseHandlerUnsafe(context, (_request, response) =>
-        Effect.succeed(HttpServerResponse.setHeader(response, name, value)))
+        Effect.succeed(HttpServerResponse.setHeader(response, name, value))
+      )
     )
   )
 

@@ -22,7 +22,7 @@ export const withSecurityHeaders = (
 }
 
 export const SecurityHeaders = HttpRouter.middleware(
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const https = (yield* HttpConfig).publicUrl.startsWith("https://")
     return (httpEffect) => Effect.map(httpEffect, (response) => withSecurityHeaders(response, https))
   }),

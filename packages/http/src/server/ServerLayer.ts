@@ -45,11 +45,15 @@ const banner = (settings: HttpSettings, worker: boolean) =>
         : "admin token: from ADMIN_TOKEN",
       `operator panel: ${settings.publicUrl}/v2/admin/login`,
       `API reference: ${settings.publicUrl}/v2/api-docs`,
-      worker ? "worker: running in this process (WORKER=false to run it apart)" : "worker: not in this process (WORKER=false)"
+      worker
+        ? "worker: running in this process (WORKER=false to run it apart)"
+        : "worker: not in this process (WORKER=false)"
     ]
     if (settings.sandbox) {
       lines.push(`sandbox sign-in: ${settings.publicUrl}/v2/auth/sandbox?user=demo`)
-      lines.push(`sandbox faucet: POST ${settings.publicUrl}/v2/api/admin/sandbox/fund (or: resale sandbox fund ADDRESS TON)`)
+      lines.push(
+        `sandbox faucet: POST ${settings.publicUrl}/v2/api/admin/sandbox/fund (or: resale sandbox fund ADDRESS TON)`
+      )
     }
     // One log line each: plain lines on a terminal, JSON objects in production.
     return Effect.forEach(lines, (line) => Effect.logInfo(line), { discard: true })
@@ -79,12 +83,18 @@ const opsKnownRoutes = OPS_PATHS.map((path) => ({ method: "GET", path }))
 export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
   const { settings } = options
   const ops = OpsRoutes({ workerInProcess: options.inProcessWorker })
-  const routes = settings.sandbox ? Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute, ops) : Layer.mergeAll(WebUi, DirectMounted, ops)
+  const routes = settings.sandbox
+    ? Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute, ops)
+    : Layer.mergeAll(WebUi, DirectMounted, ops)
   const known = settings.sandbox
     ? [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes, ...opsKnownRoutes]
     : [...WEB_ROUTES, ...directKnownRoutes, ...opsKnownRoutes]
   // ONE gift sender (mtcute when configured) for the catalogue and the worker: one Telegram client per account.
-  const server = Layer.mergeAll(serve(settings, httpApp({ routes, known }), GiftCatalog.layerWith({ publicUrl: settings.publicUrl })), options.worker, databaseWatch()).pipe(
+  const server = Layer.mergeAll(
+    serve(settings, httpApp({ routes, known }), GiftCatalog.layerWith({ publicUrl: settings.publicUrl })),
+    options.worker,
+    databaseWatch()
+  ).pipe(
     Layer.provide(World.layer),
     Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings)),

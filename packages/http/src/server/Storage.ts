@@ -15,12 +15,17 @@ export const storageLayer = (settings: HttpSettings) => {
   const connection: Layer.Layer<PgClient | SqlClient, StoreError> = Option.match(settings.databaseUrl, {
     // PGlite is loaded only for the embedded database, never with DATABASE_URL.
     onNone: () =>
-      Layer.unwrap(Effect.promise(() => import("@resale/store/EmbeddedPostgres.ts")).pipe(
-        Effect.map(({ EmbeddedPostgres }) => EmbeddedPostgres.layer(EmbeddedPostgres.dataDirOf(settings.dataDir)))
-      )),
+      Layer.unwrap(
+        Effect.promise(() => import("@resale/store/EmbeddedPostgres.ts")).pipe(
+          Effect.map(({ EmbeddedPostgres }) => EmbeddedPostgres.layer(EmbeddedPostgres.dataDirOf(settings.dataDir)))
+        )
+      ),
     onSome: (url) =>
-      Layer.unwrap(Effect.map(Config.Int("PG_POOL_MAX").pipe(Config.withDefault(10)), (max) =>
-        PgConnection.layerFromUrl(Redacted.value(url), Math.max(1, max))))
+      Layer.unwrap(
+        Effect.map(Config.Int("PG_POOL_MAX").pipe(Config.withDefault(10)), (max) =>
+          PgConnection.layerFromUrl(Redacted.value(url), Math.max(1, max))
+        )
+      )
   })
   return PgStore.layer.pipe(Layer.provideMerge(Migrations.layer), Layer.provideMerge(connection))
 }

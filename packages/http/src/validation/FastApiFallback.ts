@@ -40,7 +40,12 @@ const issueDetail = (kind: string, issue: SchemaIssue.Issue): Array<ValidationEr
       case "Filter":
         return walk(path, i.issue)
       case "MissingKey":
-        out.push({ type: "missing", loc: [LOC[kind] ?? "body", ...path.map(String)], msg: "Field required", input: null })
+        out.push({
+          type: "missing",
+          loc: [LOC[kind] ?? "body", ...path.map(String)],
+          msg: "Field required",
+          input: null
+        })
         return
     }
     out.push({ type: "value_error", loc: [LOC[kind] ?? "body", ...path.map(String)], msg: format(i), input: null })
@@ -55,36 +60,54 @@ const issueDetail = (kind: string, issue: SchemaIssue.Issue): Array<ValidationEr
  */
 export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
   const compiled = compile(routes)
-  return HttpRouter.middleware((httpEffect) =>
-    httpEffect.pipe(
-      Effect.catchIf(
-        (e: unknown) => HttpServerError.isHttpServerError(e) && e.reason._tag === "RouteNotFound",
-        () =>
-          Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
-            const path = request.url.split("?")[0]!
-            const allowed = compiled.filter((r) => r.regex.test(path)).map((r) => r.method)
-            return allowed.length > 0
-              ? json({ detail: "Method Not Allowed", code: "method_not_allowed" }, 405, { allow: [...new Set(allowed)].join(", ") })
-              : json({ detail: "Not Found", code: "not_found" }, 404)
-          })
+  return HttpRouter.middleware(
+    (httpEffect) =>
+      httpEffect.pipe(
+        Effect.catchIf(
+          (e: unknown) => HttpServerError.isHttpServerError(e) && e.reason._tag === "RouteNotFound",
+          () =>
+            Effect.map(HttpServerRequest.HttpServerRequest, (request) => {
+              const path = request.url.split("?")[0]!
+              const allowed = compiled.filter((r) => r.regex.test(path)).map((r) => r.method)
+              return allowed.length > 0
+                ? json({ detail: "Method Not Allowed", code: "method_not_allowed" }, 405, {
+                    allow: [...new Set(allowed)].join(", ")
+                  })
+                : json({ detail: "Not Found", code: "not_found" }, 404)
+            })
+        ),
+        Effect.catchDefect((defect) =>
+          HttpApiError.HttpApiSchemaError.is(defect) && defect.kind !== "Body" && defect.kind !== "ResponseHeaders"
+            ? Effect.succeed(json({ detail: issueDetail(defect.kind, defect.cause.issue) }, 422))
+            : Effect.gen(function* () {
+                // A bug, not a client mistake: the ids link the answer to the log line; the body says nothing more.
+                const errorId = randomUUID()
+                const requestId = yield* RequestId
+                yield* Effect.logError("unexpected defect", { errorId, defect })
+                return json(
+                  { detail: "Internal Server Error", code: "internal_error", error_id: errorId, request_id: requestId },
+                  500
+                )
+              })
+        ),
+        Effect.map((response) =>
+          response.status === 415
+            ? json(
+                {
+                  detail: [
+                    {
+                      type: "model_attributes_type",
+                      loc: ["body"],
+                      msg: "Input should be a valid dictionary or object to extract fields from",
+                      input: null
+                    }
+                  ]
+                },
+                422
+              )
+            : response
+        )
       ),
-      Effect.catchDefect((defect) =>
-        HttpApiError.HttpApiSchemaError.is(defect) && defect.kind !== "Body" && defect.kind !== "ResponseHeaders"
-          ? Effect.succeed(json({ detail: issueDetail(defect.kind, defect.cause.issue) }, 422))
-          : Effect.gen(function*() {
-            // A bug, not a client mistake: the ids link the answer to the log line; the body says nothing more.
-            const errorId = randomUUID()
-            const requestId = yield* RequestId
-            yield* Effect.logError("unexpected defect", { errorId, defect })
-            return json({ detail: "Internal Server Error", code: "internal_error", error_id: errorId, request_id: requestId }, 500)
-          })
-      ),
-      Effect.map((response) =>
-        response.status === 415
-          ? json({
-            detail: [{ type: "model_attributes_type", loc: ["body"], msg: "Input should be a valid dictionary or object to extract fields from", input: null }]
-          }, 422)
-          : response
-      )
-    ), { global: true })
+    { global: true }
+  )
 }

@@ -38,7 +38,9 @@ const unwrapNullable = (ast: SchemaAST.AST): { ast: SchemaAST.AST; nullable: boo
 /** The exclusive minimum a number schema declares with `Schema.isGreaterThan`, if any. */
 const checkPayload = (ast: SchemaAST.AST, id: string, key: string): number | undefined => {
   for (const check of ast.checks ?? []) {
-    const representation = check.annotations?.["representation"] as { id?: string; payload?: Record<string, unknown> } | undefined
+    const representation = check.annotations?.["representation"] as
+      | { id?: string; payload?: Record<string, unknown> }
+      | undefined
     const value = representation?.id === id ? representation.payload?.[key] : undefined
     if (typeof value === "number") return value
   }
@@ -88,8 +90,12 @@ export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpe
   })
 }
 
-const item = (loc: ReadonlyArray<string | number>, type: string, msg: string, input: unknown): ValidationErrorItem =>
-  ({ type, loc, msg, input: input === undefined ? null : input })
+const item = (loc: ReadonlyArray<string | number>, type: string, msg: string, input: unknown): ValidationErrorItem => ({
+  type,
+  loc,
+  msg,
+  input: input === undefined ? null : input
+})
 
 const INT_TEXT = /^\s*[+-]?\d+(?:_\d+)*(?:\.0*)?\s*$/
 const FLOAT_TEXT = /^\s*[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$|^\s*[+-]?(?:inf|infinity|nan)\s*$/i
@@ -102,22 +108,28 @@ export const laxBool = (text: string): boolean | undefined => {
   return TRUE.has(t) ? true : FALSE.has(t) ? false : undefined
 }
 
-type Check = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly type: string; readonly msg: string }
+type Check =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly type: string; readonly msg: string }
 const ok = (value: unknown): Check => ({ ok: true, value })
 const bad = (type: string, msg: string): Check => ({ ok: false, type, msg })
 
 const checkInt = (v: unknown): Check => {
   if (typeof v === "number") {
     if (!Number.isFinite(v)) return bad("finite_number", "Input should be a finite number")
-    if (!Number.isInteger(v)) return bad("int_from_float", "Input should be a valid integer, got a number with a fractional part")
-    if (!Number.isSafeInteger(v)) return bad("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size")
+    if (!Number.isInteger(v))
+      return bad("int_from_float", "Input should be a valid integer, got a number with a fractional part")
+    if (!Number.isSafeInteger(v))
+      return bad("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size")
     return ok(v)
   }
   if (typeof v === "boolean") return ok(v ? 1 : 0)
   if (typeof v === "string") {
-    if (!INT_TEXT.test(v)) return bad("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
+    if (!INT_TEXT.test(v))
+      return bad("int_parsing", "Input should be a valid integer, unable to parse string as an integer")
     const n = Number(v.trim().replaceAll("_", ""))
-    if (!Number.isSafeInteger(n)) return bad("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size")
+    if (!Number.isSafeInteger(n))
+      return bad("int_parsing_size", "Unable to parse input string as an integer, exceeded maximum size")
     return ok(n)
   }
   return bad("int_type", "Input should be a valid integer")
@@ -127,7 +139,8 @@ const checkFloat = (v: unknown): Check => {
   if (typeof v === "number") return Number.isFinite(v) ? ok(v) : bad("finite_number", "Input should be a finite number")
   if (typeof v === "boolean") return ok(v ? 1 : 0)
   if (typeof v === "string") {
-    if (!FLOAT_TEXT.test(v)) return bad("float_parsing", "Input should be a valid number, unable to parse string as a number")
+    if (!FLOAT_TEXT.test(v))
+      return bad("float_parsing", "Input should be a valid number, unable to parse string as a number")
     const n = Number(v.trim().replaceAll("_", ""))
     return Number.isFinite(n) ? ok(n) : bad("finite_number", "Input should be a finite number")
   }
@@ -153,8 +166,7 @@ const isFile = (v: unknown): boolean =>
     : typeof v === "object" && v !== null && (v as { _tag?: unknown })._tag === "PersistedFile"
 
 /** The `input` of an error record as JSON (an uploaded file is reported by its name). */
-const jsonInput = (v: unknown): unknown =>
-  isFile(v) ? (Array.isArray(v) ? v[0] : v).name : v
+const jsonInput = (v: unknown): unknown => (isFile(v) ? (Array.isArray(v) ? v[0] : v).name : v)
 
 const checkValue = (kind: FieldKind, v: unknown): Check => {
   switch (kind) {
@@ -167,9 +179,16 @@ const checkValue = (kind: FieldKind, v: unknown): Check => {
     case "str":
       return typeof v === "string" ? ok(v) : bad("string_type", "Input should be a valid string")
     case "file":
-      return isFile(v) ? ok(v) : bad("value_error", `Value error, Expected UploadFile, received: ${typeof v === "string" ? "<class 'str'>" : "<class 'NoneType'>"}`)
+      return isFile(v)
+        ? ok(v)
+        : bad(
+            "value_error",
+            `Value error, Expected UploadFile, received: ${typeof v === "string" ? "<class 'str'>" : "<class 'NoneType'>"}`
+          )
     case "object":
-      return typeof v === "object" && v !== null && !Array.isArray(v) ? ok(v) : bad("dict_type", "Input should be a valid dictionary")
+      return typeof v === "object" && v !== null && !Array.isArray(v)
+        ? ok(v)
+        : bad("dict_type", "Input should be a valid dictionary")
     case "any":
       return ok(v)
   }
@@ -222,7 +241,10 @@ export const checkFields = (
       continue
     }
     if (field.gt !== undefined && typeof result.value === "number" && !(result.value > field.gt)) {
-      errors.push({ ...item([loc, field.name], "greater_than", `Input should be greater than ${field.gt}`, jsonInput(raw)), ctx: { gt: field.gt } })
+      errors.push({
+        ...item([loc, field.name], "greater_than", `Input should be greater than ${field.gt}`, jsonInput(raw)),
+        ctx: { gt: field.gt }
+      })
       continue
     }
     const maxLength = Math.min(field.maxLength ?? MAX_TEXT_LENGTH, MAX_TEXT_LENGTH)
@@ -236,8 +258,12 @@ export const checkFields = (
     }
     if (field.literals !== undefined && !field.literals.includes(String(result.value))) {
       const expected = field.literals.map((l) => `'${l}'`)
-      const words = expected.length > 1 ? `${expected.slice(0, -1).join(", ")} or ${expected.at(-1)}` : expected.join("")
-      errors.push({ ...item([loc, field.name], "enum", `Input should be ${words}`, jsonInput(raw)), ctx: { expected: words } })
+      const words =
+        expected.length > 1 ? `${expected.slice(0, -1).join(", ")} or ${expected.at(-1)}` : expected.join("")
+      errors.push({
+        ...item([loc, field.name], "enum", `Input should be ${words}`, jsonInput(raw)),
+        ctx: { expected: words }
+      })
       continue
     }
     const value = mode === "text" && typeof result.value !== "object" ? String(result.value) : result.value

@@ -14,16 +14,18 @@ interface Plan {
   readonly params: ReadonlyArray<FieldSpec>
   readonly query: ReadonlyArray<FieldSpec>
   readonly headers: ReadonlyArray<FieldSpec>
-  readonly body: {
-    readonly kind: BodyKind
-    readonly contentType: string
-    readonly fields: ReadonlyArray<FieldSpec>
-    /** A model (struct) body, as opposed to a free JSON value. */
-    readonly isModel: boolean
-    /** The kind of a non-model body (a free JSON object or any JSON value). */
-    readonly valueKind: FieldKind
-    readonly limits: Multipart.withLimits.Options | undefined
-  } | undefined
+  readonly body:
+    | {
+        readonly kind: BodyKind
+        readonly contentType: string
+        readonly fields: ReadonlyArray<FieldSpec>
+        /** A model (struct) body, as opposed to a free JSON value. */
+        readonly isModel: boolean
+        /** The kind of a non-model body (a free JSON object or any JSON value). */
+        readonly valueKind: FieldKind
+        readonly limits: Multipart.withLimits.Options | undefined
+      }
+    | undefined
   readonly trivial: boolean
 }
 
@@ -39,31 +41,40 @@ const planFor = (endpoint: HttpApiEndpoint.Top): Plan => {
   for (const [contentType, entry] of endpoint.payload) {
     const encoding = entry.encoding
     const schema = entry.schemas[0] as Schema.Top
-    const kind: BodyKind | undefined = encoding._tag === "Json"
-      ? "json"
-      : encoding._tag === "FormUrlEncoded"
-      ? "form"
-      : encoding._tag === "Multipart"
-      ? "multipart"
-      : undefined
+    const kind: BodyKind | undefined =
+      encoding._tag === "Json"
+        ? "json"
+        : encoding._tag === "FormUrlEncoded"
+          ? "form"
+          : encoding._tag === "Multipart"
+            ? "multipart"
+            : undefined
     if (kind === undefined) continue
     const fields = fieldsOf(schema)
     body = {
       kind,
       contentType,
       fields,
-      isModel: fields.length > 0 || (schema.ast._tag === "Objects" && !["object", "any"].includes(kindFromAst(schema.ast))),
+      isModel:
+        fields.length > 0 || (schema.ast._tag === "Objects" && !["object", "any"].includes(kindFromAst(schema.ast))),
       limits: encoding._tag === "Multipart" ? encoding.limits : undefined,
       valueKind: kindFromAst(schema.ast)
     }
   }
-  const plan: Plan = { params, query, headers, body, trivial: !params.length && !query.length && !headers.length && !body }
+  const plan: Plan = {
+    params,
+    query,
+    headers,
+    body,
+    trivial: !params.length && !query.length && !headers.length && !body
+  }
   plans.set(endpoint, plan)
   return plan
 }
 
 const mediaType = (header: string | undefined) => (header ?? "").split(";")[0]!.trim().toLowerCase()
-const isJsonType = (type: string) => type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"))
+const isJsonType = (type: string) =>
+  type === "application/json" || (type.startsWith("application/") && type.endsWith("+json"))
 
 /** Python's json error position, taken from V8's message when it names one. */
 const jsonErrorPosition = (text: string, error: unknown): number => {
@@ -85,18 +96,19 @@ const formBody = (values: Record<string, unknown>) => {
   return params.toString()
 }
 
-const tooLarge = new PayloadTooLarge({ detail: "The request body is larger than this route accepts", code: "payload_too_large" })
+const tooLarge = new PayloadTooLarge({
+  detail: "The request body is larger than this route accepts",
+  code: "payload_too_large"
+})
 
 const isBodyTooLarge = (error: { readonly reason: { readonly _tag: string; readonly reason?: string } }) =>
   error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
 
 /** The body as text; past the server's body limit a 413, any other read failure an empty body. */
 const bodyText = (request: HttpServerRequest.HttpServerRequest) =>
-  request.text.pipe(
-    Effect.catch((error) => isBodyTooLarge(error) ? Effect.fail(tooLarge) : Effect.succeed(""))
-  )
+  request.text.pipe(Effect.catch((error) => (isBodyTooLarge(error) ? Effect.fail(tooLarge) : Effect.succeed(""))))
 
-const checkBody = Effect.fnUntraced(function*(
+const checkBody = Effect.fnUntraced(function* (
   plan: NonNullable<Plan["body"]>,
   request: HttpServerRequest.HttpServerRequest
 ) {
@@ -109,19 +121,23 @@ const checkBody = Effect.fnUntraced(function*(
     if (type !== "" && !isJsonType(type)) {
       // FastAPI hands a non-JSON body to pydantic as bytes.
       return {
-        errors: [{
-          type: plan.isModel ? "model_attributes_type" : "dict_type",
-          loc: ["body"],
-          msg: plan.isModel
-            ? "Input should be a valid dictionary or object to extract fields from"
-            : "Input should be a valid dictionary",
-          input: text
-        }]
+        errors: [
+          {
+            type: plan.isModel ? "model_attributes_type" : "dict_type",
+            loc: ["body"],
+            msg: plan.isModel
+              ? "Input should be a valid dictionary or object to extract fields from"
+              : "Input should be a valid dictionary",
+            input: text
+          }
+        ]
       } as BodyResult
     }
     if (jsonTooDeep(text)) {
       return {
-        errors: [{ type: "json_too_deep", loc: ["body"], msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, input: null }]
+        errors: [
+          { type: "json_too_deep", loc: ["body"], msg: `JSON nested deeper than ${MAX_JSON_DEPTH} levels`, input: null }
+        ]
       } as BodyResult
     }
     let parsed: unknown
@@ -129,27 +145,36 @@ const checkBody = Effect.fnUntraced(function*(
       parsed = JSON.parse(text)
     } catch (error) {
       return {
-        errors: [{
-          type: "json_invalid",
-          loc: ["body", jsonErrorPosition(text, error)],
-          msg: "JSON decode error",
-          input: {},
-          ctx: { error: "Expecting value" }
-        }]
+        errors: [
+          {
+            type: "json_invalid",
+            loc: ["body", jsonErrorPosition(text, error)],
+            msg: "JSON decode error",
+            input: {},
+            ctx: { error: "Expecting value" }
+          }
+        ]
       } as BodyResult
     }
     if (!plan.isModel) {
-      const result = checkFields("body", [{ name: "body", kind: plan.valueKind, required: true, nullable: false }], { body: parsed }, "json")
+      const result = checkFields(
+        "body",
+        [{ name: "body", kind: plan.valueKind, required: true, nullable: false }],
+        { body: parsed },
+        "json"
+      )
       return { errors: result.errors.map((e) => ({ ...e, loc: ["body"] })) } as BodyResult
     }
     if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
       return {
-        errors: [{
-          type: "model_attributes_type",
-          loc: ["body"],
-          msg: "Input should be a valid dictionary or object to extract fields from",
-          input: parsed
-        }]
+        errors: [
+          {
+            type: "model_attributes_type",
+            loc: ["body"],
+            msg: "Input should be a valid dictionary or object to extract fields from",
+            input: parsed
+          }
+        ]
       } as BodyResult
     }
     const result = checkFields("body", plan.fields, parsed as Record<string, unknown>, "json", parsed)
@@ -174,8 +199,9 @@ const checkBody = Effect.fnUntraced(function*(
         error.reason._tag === "BodyTooLarge"
           ? Effect.fail(tooLarge)
           : error.reason._tag === "FileTooLarge"
-          ? Effect.fail(new BadRequest({ detail: "File too large", code: "payload_too_large" }))
-          : Effect.fail(new BadRequest({ detail: "There was an error parsing the body", code: "body_unreadable" })))
+            ? Effect.fail(new BadRequest({ detail: "File too large", code: "payload_too_large" }))
+            : Effect.fail(new BadRequest({ detail: "There was an error parsing the body", code: "body_unreadable" }))
+      )
     )
     input = { ...persisted }
   }
@@ -207,42 +233,51 @@ const rebuildRequest = (request: HttpServerRequest.HttpServerRequest, contentTyp
 }
 
 /** The RequestValidation middleware: every slot is checked, then the coerced values are handed on. */
-export const RequestValidatorLayer = Layer.effect(RequestValidation)(Effect.gen(function*() {
-  const fs = yield* FileSystem.FileSystem
-  const path = yield* Path.Path
-  return (httpEffect, { endpoint }) => {
-  const plan = planFor(endpoint)
-  if (plan.trivial) return httpEffect
-  return Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const route = yield* HttpRouter.RouteContext
-    const query = yield* HttpServerRequest.ParsedSearchParams
-    const params = checkFields("path", plan.params, route.params, "text")
-    const search = checkFields("query", plan.query, query, "text")
-    const headers = checkFields("header", plan.headers, request.headers, "text")
-    const body = plan.body
-      ? yield* checkBody(plan.body, request).pipe(
-        Effect.provideService(FileSystem.FileSystem, fs),
-        Effect.provideService(Path.Path, path)
-      )
-      : { errors: [] } as BodyResult
-    const errors = [...params.errors, ...search.errors, ...headers.errors, ...body.errors]
-    if (errors.length > 0) return yield* new HTTPValidationError({ detail: errors.map(jsonSafeInput) })
-    let effect = httpEffect
-    if (params.changed) {
-      effect = Effect.provideService(effect, HttpRouter.RouteContext, { ...route, params: params.values as Record<string, string> })
+export const RequestValidatorLayer = Layer.effect(RequestValidation)(
+  Effect.gen(function* () {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    return (httpEffect, { endpoint }) => {
+      const plan = planFor(endpoint)
+      if (plan.trivial) return httpEffect
+      return Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        const route = yield* HttpRouter.RouteContext
+        const query = yield* HttpServerRequest.ParsedSearchParams
+        const params = checkFields("path", plan.params, route.params, "text")
+        const search = checkFields("query", plan.query, query, "text")
+        const headers = checkFields("header", plan.headers, request.headers, "text")
+        const body = plan.body
+          ? yield* checkBody(plan.body, request).pipe(
+              Effect.provideService(FileSystem.FileSystem, fs),
+              Effect.provideService(Path.Path, path)
+            )
+          : ({ errors: [] } as BodyResult)
+        const errors = [...params.errors, ...search.errors, ...headers.errors, ...body.errors]
+        if (errors.length > 0) return yield* new HTTPValidationError({ detail: errors.map(jsonSafeInput) })
+        let effect = httpEffect
+        if (params.changed) {
+          effect = Effect.provideService(effect, HttpRouter.RouteContext, {
+            ...route,
+            params: params.values as Record<string, string>
+          })
+        }
+        if (search.changed) {
+          effect = Effect.provideService(
+            effect,
+            HttpServerRequest.ParsedSearchParams,
+            search.values as Record<string, string>
+          )
+        }
+        if (body.rebuild) {
+          effect = Effect.provideService(
+            effect,
+            HttpServerRequest.HttpServerRequest,
+            rebuildRequest(request, body.rebuild.contentType, body.rebuild.body)
+          )
+        }
+        return yield* effect
+      })
     }
-    if (search.changed) {
-      effect = Effect.provideService(effect, HttpServerRequest.ParsedSearchParams, search.values as Record<string, string>)
-    }
-    if (body.rebuild) {
-      effect = Effect.provideService(
-        effect,
-        HttpServerRequest.HttpServerRequest,
-        rebuildRequest(request, body.rebuild.contentType, body.rebuild.body)
-      )
-    }
-    return yield* effect
   })
-  }
-}))
+)

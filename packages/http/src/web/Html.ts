@@ -13,7 +13,7 @@ const make = (value: string): Html => ({ [HtmlTypeId]: true, value })
 
 export const isHtml = (u: unknown): u is Html => typeof u === "object" && u !== null && HtmlTypeId in u
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "\"": "&quot;", "'": "&#39;" }
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }
 
 export const escape = (text: string): string => text.replace(/[&<>"']/g, (c) => ESCAPES[c]!)
 
@@ -46,7 +46,8 @@ export const toString = (value: Html): string => value.value
 /** JSON for a `<script type="application/json">` block: `<` is escaped so no tag can close it. */
 export const jsonBlock = (id: string, data: unknown): Html =>
   make(
-    `<script type="application/json" id="${escape(id)}">${
-      JSON.stringify(data).replace(/</g, "\\u003c").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029")
-    }</script>`
+    `<script type="application/json" id="${escape(id)}">${JSON.stringify(data)
+      .replace(/</g, "\\u003c")
+      .replace(/\u2028/g, "\\u2028")
+      .replace(/\u2029/g, "\\u2029")}</script>`
   )

@@ -17,7 +17,30 @@ import { SHOPPER_ROUTES, ShopperRoutes } from "./routes/ShopperRoutes.ts"
  * browser requests into pages (global middleware), the static assets and language switch, and the
  * few JSON routes the pages need that the contract lacks. API clients see no difference.
  */
-export const WebUi = Layer.mergeAll(WebGateway, AssetRoutes, ShopperRoutes, OperatorRoutes, RootRoute, HistoryRoutes, PeopleRoutes, ReportRoutes, PaymentRoutes, SandboxRoutes, GiftPictureRoutes)
+export const WebUi = Layer.mergeAll(
+  WebGateway,
+  AssetRoutes,
+  ShopperRoutes,
+  OperatorRoutes,
+  RootRoute,
+  HistoryRoutes,
+  PeopleRoutes,
+  ReportRoutes,
+  PaymentRoutes,
+  SandboxRoutes,
+  GiftPictureRoutes
+)
 
 /** Method and path of every route the web UI adds, for the server's 405 answers. */
-export const WEB_ROUTES: ReadonlyArray<KnownRoute> = [...ROOT_ROUTES, ...ASSET_ROUTES, ...SHOPPER_ROUTES, ...HISTORY_ROUTES, ...OPERATOR_ROUTES, ...PEOPLE_ROUTES, ...REPORT_ROUTES, ...PAYMENT_ROUTES, ...SANDBOX_ROUTES, ...GIFT_PICTURE_ROUTES]
+export const WEB_ROUTES: ReadonlyArray<KnownRoute> = [
+  ...ROOT_ROUTES,
+  ...ASSET_ROUTES,
+  ...SHOPPER_ROUTES,
+  ...HISTORY_ROUTES,
+  ...OPERATOR_ROUTES,
+  ...PEOPLE_ROUTES,
+  ...REPORT_ROUTES,
+  ...PAYMENT_ROUTES,
+  ...SANDBOX_ROUTES,
+  ...GIFT_PICTURE_ROUTES
+]

@@ -11,20 +11,24 @@ import { freshAddress, fundedWallet, incoming, latestRecord, orderId, ton } from
 
 /** Asks the store until the order is final (the background fiber writes it there). */
 const settled = (env: DirectTestEnv["Service"], id: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     for (let i = 0; i < 200; i++) {
       const record = yield* latestRecord(env, id)
-      if (Option.isSome(record) && (record.value.state === "done" || record.value.state === "failed")) return record.value
+      if (Option.isSome(record) && (record.value.state === "done" || record.value.state === "failed"))
+        return record.value
       yield* Effect.sleep("25 millis")
     }
     return yield* Effect.die(new Error(`${id} did not settle`))
   })
 
-layer(makeDirectTestEnv({ settings: { answerWithin: "1 second" } }), { timeout: "60 seconds", excludeTestServices: true })(
-  "direct answer deadline",
-  (it) => {
-    it.effect("a payment still confirming answers 409 with its order_id; the same request later gets the result, paid once", () =>
-      Effect.gen(function*() {
+layer(makeDirectTestEnv({ settings: { answerWithin: "1 second" } }), {
+  timeout: "60 seconds",
+  excludeTestServices: true
+})("direct answer deadline", (it) => {
+  it.effect(
+    "a payment still confirming answers 409 with its order_id; the same request later gets the result, paid once",
+    () =>
+      Effect.gen(function* () {
         const env = yield* DirectTestEnv
         const { phrase } = yield* fundedWallet(env, "ton24", "v5r1", ton(5))
         const to = freshAddress()
@@ -43,10 +47,14 @@ layer(makeDirectTestEnv({ settings: { answerWithin: "1 second" } }), { timeout: 
         const final = yield* post(env, "/coin/transfer", body)
         assert.deepStrictEqual([final.status, final.body["order_id"], final.body["tx_hash"]], [200, id, record.txHash])
         assert.strictEqual((yield* incoming(env, to)).length, 1)
-      }), 30_000)
+      }),
+    30_000
+  )
 
-    it.effect("without an order_id the 409 names the order the service made, and that id gets the result", () =>
-      Effect.gen(function*() {
+  it.effect(
+    "without an order_id the 409 names the order the service made, and that id gets the result",
+    () =>
+      Effect.gen(function* () {
         const env = yield* DirectTestEnv
         const { phrase } = yield* fundedWallet(env, "bip12", "v4r2", ton(5))
         const to = freshAddress()
@@ -60,6 +68,7 @@ layer(makeDirectTestEnv({ settings: { answerWithin: "1 second" } }), { timeout: 
         const final = yield* post(env, "/coin/transfer", { to, amount: 1, seed: phrase, order_id: id })
         assert.strictEqual(final.status, 200, final.text)
         assert.strictEqual((yield* incoming(env, to)).length, 1)
-      }), 30_000)
-  }
-)
+      }),
+    30_000
+  )
+})

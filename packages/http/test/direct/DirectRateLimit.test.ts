@@ -15,7 +15,7 @@ import { newPhrase } from "./support/wallets.ts"
 
 describe("RateLimiter and the derivation gate", () => {
   it.effect("a burst, then one token per 60/perMinute seconds, per key", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const limiter = yield* RateLimiter.make({ perMinute: 6, burst: 3 })
       const first = yield* Effect.forEach([1, 2, 3, 4], () => limiter.take("10.0.0.1"))
       assert.deepStrictEqual(first, [0, 0, 0, 10])
@@ -25,10 +25,11 @@ describe("RateLimiter and the derivation gate", () => {
       yield* TestClock.adjust("1 second")
       assert.strictEqual(yield* limiter.take("10.0.0.1"), 0)
       assert.strictEqual(yield* limiter.take("10.0.0.1"), 10)
-    }))
+    })
+  )
 
   it.effect("the gate runs `permits` at once, queues the next ones, refuses only a full queue or a long wait", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const gate = yield* makeGate({ permits: 1, queue: 1, maxWait: "2 seconds" })
       const hold = yield* Deferred.make<void>()
       const first = yield* Effect.forkChild(gate.run(Deferred.await(hold)))
@@ -53,12 +54,13 @@ describe("RateLimiter and the derivation gate", () => {
       yield* Deferred.succeed(blocker, undefined)
       yield* Fiber.join(busy)
       assert.strictEqual(gate.waiting(), 0)
-    }))
+    })
+  )
 })
 
 layer(IsolatedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true })("shared rate limit", (it) => {
   it.effect("two instances count in one PostgreSQL window: the limit holds for the pair, per address", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const a = yield* RateLimiter.shared({ perMinute: 5, burst: 5 })
       const b = yield* RateLimiter.shared({ perMinute: 5, burst: 5 })
       const waits = yield* Effect.forEach([a, b, a, b, a], (limiter) => limiter.take("198.51.100.7"))
@@ -69,18 +71,23 @@ layer(IsolatedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true
       // The next minute is a new window.
       yield* TestClock.adjust("1 minute")
       assert.strictEqual(yield* b.take("198.51.100.7"), 0)
-    }).pipe(Effect.provide(TestClock.layer())))
+    }).pipe(Effect.provide(TestClock.layer()))
+  )
 })
 
-layer(makeDirectTestEnv({ http: { rateLimit: { perMinute: 6, burst: 3 } } }), { timeout: "60 seconds", excludeTestServices: true })(
-  "rate limit over HTTP",
-  (it) => {
-    it.effect("the fourth quick request from one address answers 429 RATE_LIMITED with Retry-After; /status stays open", () =>
-      Effect.gen(function*() {
+layer(makeDirectTestEnv({ http: { rateLimit: { perMinute: 6, burst: 3 } } }), {
+  timeout: "60 seconds",
+  excludeTestServices: true
+})("rate limit over HTTP", (it) => {
+  it.effect(
+    "the fourth quick request from one address answers 429 RATE_LIMITED with Retry-After; /status stays open",
+    () =>
+      Effect.gen(function* () {
         const env = yield* DirectTestEnv
         const seed = yield* newPhrase("ton24")
         // Cheap requests (a field missing): the limit counts requests, whatever they ask.
-        for (let i = 0; i < 3; i++) assertFailure(yield* post(env, "/stars/buy", { amount: 50, seed }), 400, "VALIDATION_ERROR", seed)
+        for (let i = 0; i < 3; i++)
+          assertFailure(yield* post(env, "/stars/buy", { amount: 50, seed }), 400, "VALIDATION_ERROR", seed)
         const limited = yield* post(env, "/stars/buy", { username: "someone", amount: 50, seed })
         assertFailure(limited, 429, "RATE_LIMITED", seed)
         assert.match(String(limited.body["message"]), /at most 6 per minute/)
@@ -90,6 +97,7 @@ layer(makeDirectTestEnv({ http: { rateLimit: { perMinute: 6, burst: 3 } } }), { 
         const forged = yield* call(env, "POST", "/coin/transfer", { seed }, { "x-forwarded-for": "203.0.113.9" })
         assertFailure(forged, 429, "RATE_LIMITED", seed)
         assert.strictEqual((yield* get(env, "/status")).status, 200)
-      }), 30_000)
-  }
-)
+      }),
+    30_000
+  )
+})

@@ -15,7 +15,14 @@ describe("Redaction", () => {
   })
 
   it("logs the known fields, the phrase as the placeholder and other keys by name only", () => {
-    const logged = redactedRequest({ username: phrase, amount: 50, seed: phrase, comment: "hello", memo: phrase, [phrase]: 1 })
+    const logged = redactedRequest({
+      username: phrase,
+      amount: 50,
+      seed: phrase,
+      comment: "hello",
+      memo: phrase,
+      [phrase]: 1
+    })
     const text = JSON.stringify(logged)
     assert.notInclude(text, "abandon ability")
     assert.deepStrictEqual([logged["seed"], logged["comment"], logged["amount"]], [PLACEHOLDER, "<5 characters>", 50])

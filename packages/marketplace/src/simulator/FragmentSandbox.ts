@@ -23,7 +23,7 @@ export class FragmentSandbox extends Context.Service<FragmentSandbox, FragmentSi
   ) =>
     Layer.effect(
       Marketplace,
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const sandbox = yield* FragmentSandbox
         return yield* makeFragmentMarketplace(sandbox.fragmentOptions(adapter))
       })

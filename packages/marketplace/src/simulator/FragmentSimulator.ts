@@ -77,13 +77,21 @@ const send = (res: ServerResponse, status: number, type: string, body: string, e
 }
 
 const json = (res: ServerResponse, body: unknown) =>
-  send(res, 200, "application/json", JSON.stringify(body, (_k, v) => typeof v === "bigint" ? v.toString() : v))
+  send(
+    res,
+    200,
+    "application/json",
+    JSON.stringify(body, (_k, v) => (typeof v === "bigint" ? v.toString() : v))
+  )
 
 const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSimulatorHandle> => {
   const magic = options.magic ?? false
   const state = new SimulatorState(new SimulatorMagic(magic !== false, typeof magic === "object" ? magic : {}))
   const primary = state.newSession()
-  const more = Array.from({ length: Math.max(0, (options.sessions ?? 1) - 1) }, (_, i) => ({ label: `s${i + 2}`, cookies: cookieHeader(state.newSession()) }))
+  const more = Array.from({ length: Math.max(0, (options.sessions ?? 1) - 1) }, (_, i) => ({
+    label: `s${i + 2}`,
+    cookies: cookieHeader(state.newSession())
+  }))
   const walletAddress = options.walletAddress ?? SANDBOX_FRAGMENT_WALLET
   const validForSeconds = options.validForSeconds ?? 900
   const timers = new Set<NodeJS.Timeout>()
@@ -101,12 +109,15 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     const url = new URL(req.url ?? "/", "http://localhost")
     const body = req.method === "POST" ? await readBody(req) : ""
     const fields: Fields = Object.fromEntries(new URLSearchParams(body))
-    const method = url.pathname === "/api" ? fields["method"] ?? "" : url.pathname
+    const method = url.pathname === "/api" ? (fields["method"] ?? "") : url.pathname
     const fault = state.takeInjection(method)
     if (fault?.delayMs !== undefined) await sleep(fault.delayMs)
     if (fault?.antiBot === true || state.switches.blocked) {
       state.calls.push({ method, fields, status: 403 })
-      return send(res, 403, "text/html; charset=UTF-8", ANTI_BOT_PAGE, { server: "cloudflare", "cf-ray": "8f0sandbox-AMS" })
+      return send(res, 403, "text/html; charset=UTF-8", ANTI_BOT_PAGE, {
+        server: "cloudflare",
+        "cf-ray": "8f0sandbox-AMS"
+      })
     }
     if (fault?.status !== undefined) {
       state.calls.push({ method, fields, status: fault.status })
@@ -115,14 +126,15 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     }
     if (fault?.malformed === true) {
       state.calls.push({ method, fields, status: 200 })
-      return send(res, 200, "application/json", "{\"ok\":true,\"transaction\":{\"validUntil\":")
+      return send(res, 200, "application/json", '{"ok":true,"transaction":{"validUntil":')
     }
     const session = state.sessionOf(req.headers.cookie)
     if (req.method === "GET" && isPage(url.pathname)) {
       // unknown cookies get a fresh anonymous session, as the real site hands one out
       const viewer = session ?? state.newSession()
       state.pageLoads.push({ page: url.pathname, hash: viewer.hash })
-      const setCookie: Record<string, string> = session === undefined ? { "set-cookie": `stel_ssid=${viewer.ssid}; path=/` } : {}
+      const setCookie: Record<string, string> =
+        session === undefined ? { "set-cookie": `stel_ssid=${viewer.ssid}; path=/` } : {}
       return send(res, 200, "text/html; charset=UTF-8", renderPage(url.pathname, viewer.hash, 3.25), setCookie)
     }
     if (req.method === "POST" && url.pathname === "/api") {
@@ -130,24 +142,41 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
         state.calls.push({ method, fields, status: 200 })
         return json(res, { error: "Bad request" })
       }
-      const answer = await handleApi({
-        state,
-        session,
-        hasTonToken: state.hasTonToken(req.headers.cookie, session),
-        prices: options.prices ?? {},
-        walletAddress,
-        validForSeconds,
-        paymentSeen: options.paymentSeen,
-        baseUrl,
-        sleep
-      }, method, fields)
+      const answer = await handleApi(
+        {
+          state,
+          session,
+          hasTonToken: state.hasTonToken(req.headers.cookie, session),
+          prices: options.prices ?? {},
+          walletAddress,
+          validForSeconds,
+          paymentSeen: options.paymentSeen,
+          baseUrl,
+          sleep
+        },
+        method,
+        fields
+      )
       state.calls.push({ method, fields, status: 200 })
       return json(res, answer)
     }
     if (req.method === "GET" && url.pathname === "/tonkeeper/rawRequest") {
       const invoice = state.invoices.get(url.searchParams.get("id") ?? "")
-      if (invoice === undefined) return send(res, 404, "application/json", "{\"error\":\"Not found\"}")
-      return json(res, rawRequest({ state, prices: options.prices ?? {}, walletAddress, validForSeconds, paymentSeen: options.paymentSeen, baseUrl }, invoice))
+      if (invoice === undefined) return send(res, 404, "application/json", '{"error":"Not found"}')
+      return json(
+        res,
+        rawRequest(
+          {
+            state,
+            prices: options.prices ?? {},
+            walletAddress,
+            validForSeconds,
+            paymentSeen: options.paymentSeen,
+            baseUrl
+          },
+          invoice
+        )
+      )
     }
     return send(res, 404, "text/html", "<html><body>Not found</body></html>")
   }
@@ -172,7 +201,9 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     fragmentOptions: (overrides = {}) => ({
       timeout: "5 seconds",
       rateLimitDelay: "10 millis",
-      ...(more.length === 0 ? {} : { moreSessions: more.map((s) => ({ label: s.label, cookies: Redacted.make(s.cookies) })) }),
+      ...(more.length === 0
+        ? {}
+        : { moreSessions: more.map((s) => ({ label: s.label, cookies: Redacted.make(s.cookies) })) }),
       ...overrides,
       baseUrl,
       cookies: Redacted.make(cookies)
@@ -191,5 +222,8 @@ export const FragmentSimulator = {
   start,
   /** `start` as a scoped Effect: the server closes with the scope. */
   scoped: (options: FragmentSimulatorOptions = {}) =>
-    Effect.acquireRelease(Effect.promise(() => start(options)), (sim) => Effect.promise(() => sim.close()))
+    Effect.acquireRelease(
+      Effect.promise(() => start(options)),
+      (sim) => Effect.promise(() => sim.close())
+    )
 }

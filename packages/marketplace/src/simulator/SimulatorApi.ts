@@ -5,13 +5,7 @@
 import { encodeCommentPayload } from "../FragmentPayload.ts"
 import { confirmReq, pageState } from "./SimulatorDelivery.ts"
 import { commentOf, formatTon, priceOf, type SimulatorPrices } from "./SimulatorPricing.ts"
-import {
-  randomHex,
-  type SimInvoice,
-  type SimKind,
-  type SimSession,
-  type SimulatorState
-} from "./SimulatorState.ts"
+import { randomHex, type SimInvoice, type SimKind, type SimSession, type SimulatorState } from "./SimulatorState.ts"
 
 export type Answer = Record<string, unknown>
 export type Fields = Readonly<Record<string, string>>
@@ -56,7 +50,10 @@ const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/
 const isInt = (text: string | undefined): boolean => text !== undefined && /^\d{1,12}$/.test(text)
 
 const search = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
-  const query = (fields["query"] ?? "").trim().replace(/^(https?:\/\/)?t\.me\//i, "").replace(/^@/, "")
+  const query = (fields["query"] ?? "")
+    .trim()
+    .replace(/^(https?:\/\/)?t\.me\//i, "")
+    .replace(/^@/, "")
   const key = query.toLowerCase()
   if (!USERNAME.test(query) || ctx.state.unknownUsers.has(key)) return { error: "No Telegram users found." }
   const refusal = ctx.state.magic.searchRefusal(key)
@@ -137,10 +134,14 @@ const init = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
 const validAccount = (text: string | undefined): string | undefined => {
   try {
     const account = JSON.parse(text ?? "") as Record<string, unknown>
-    const ok = typeof account["address"] === "string" && /^-?\d+:[0-9a-f]{64}$/.test(account["address"]) &&
-      typeof account["publicKey"] === "string" && /^[0-9a-f]{64}$/.test(account["publicKey"]) &&
-      account["chain"] === "-239" && typeof account["walletStateInit"] === "string"
-    return ok ? account["address"] as string : undefined
+    const ok =
+      typeof account["address"] === "string" &&
+      /^-?\d+:[0-9a-f]{64}$/.test(account["address"]) &&
+      typeof account["publicKey"] === "string" &&
+      /^[0-9a-f]{64}$/.test(account["publicKey"]) &&
+      account["chain"] === "-239" &&
+      typeof account["walletStateInit"] === "string"
+    return ok ? (account["address"] as string) : undefined
   } catch {
     // JSON.parse failure: treated like any malformed account
     return undefined
@@ -236,7 +237,9 @@ export const handleApi = async (ctx: ApiContext, method: string, fields: Fields)
       return cancelInvoice(ctx, fields)
     case "checkReq": {
       const invoice = ctx.state.invoices.get(fields["id"] ?? "")
-      return invoice === undefined ? { error: "Request not found." } : { ok: true, confirmed: invoice.status === "done" }
+      return invoice === undefined
+        ? { error: "Request not found." }
+        : { ok: true, confirmed: invoice.status === "done" }
     }
     default:
       return { error: "Invalid method" }
@@ -244,7 +247,10 @@ export const handleApi = async (ctx: ApiContext, method: string, fields: Fields)
 }
 
 /** GET /tonkeeper/rawRequest?id=...&qr=1 (the older and QR-mode way to fetch the message) */
-export const rawRequest = (ctx: Omit<ApiContext, "session" | "hasTonToken" | "sleep">, invoice: SimInvoice): Answer => ({
+export const rawRequest = (
+  ctx: Omit<ApiContext, "session" | "hasTonToken" | "sleep">,
+  invoice: SimInvoice
+): Answer => ({
   version: "0",
   body: {
     type: "send-transaction",

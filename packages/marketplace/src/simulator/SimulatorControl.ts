@@ -57,7 +57,7 @@ export const makeControl = (state: SimulatorState): SimulatorControl => ({
   invoice: (reqId) => state.invoices.get(reqId),
   invoiceByRef: (ref) => state.invoiceByRef(ref),
   invoices: () => [...state.invoices.values()],
-  calls: (method) => method === undefined ? [...state.calls] : state.calls.filter((c) => c.method === method),
+  calls: (method) => (method === undefined ? [...state.calls] : state.calls.filter((c) => c.method === method)),
   pageLoads: () => [...state.pageLoads],
   dropsPayment: (comment) => state.magic.dropsPayment(comment),
   reset: () => {

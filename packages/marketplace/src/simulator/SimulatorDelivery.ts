@@ -15,7 +15,11 @@ const isPaid = async (ctx: ApiContext, invoice: SimInvoice): Promise<boolean> =>
   if (ctx.state.paidRefs.has(invoice.ref)) return true
   if (ctx.paymentSeen !== undefined) {
     // sandbox: only money that reached the wallet counts, a reported boc does not
-    return ctx.paymentSeen(invoice.ref, { amount: invoice.amount, address: ctx.walletAddress, comment: invoice.comment })
+    return ctx.paymentSeen(invoice.ref, {
+      amount: invoice.amount,
+      address: ctx.walletAddress,
+      comment: invoice.comment
+    })
   }
   return invoice.boc !== undefined
 }
@@ -23,7 +27,7 @@ const isPaid = async (ctx: ApiContext, invoice: SimInvoice): Promise<boolean> =>
 const poll = async (ctx: ApiContext, invoice: SimInvoice): Promise<Answer> => {
   // a cancelled purchase leaves the page at a fresh form
   if (invoice.status === "cancelled") return { ok: true, need_update: false, mode: "new" }
-  if ((invoice.status === "created" || invoice.status === "linked") && await isPaid(ctx, invoice)) {
+  if ((invoice.status === "created" || invoice.status === "linked") && (await isPaid(ctx, invoice))) {
     invoice.status = "processing"
     invoice.paidAt = Date.now()
     return { ok: true, need_update: true, mode: "processing" }
@@ -53,7 +57,8 @@ const remember = (boc: string) => {
 export const confirmReq = (ctx: ApiContext, fields: Fields): Answer => {
   const invoice = ctx.state.invoices.get(fields["id"] ?? "")
   if (invoice === undefined || invoice.ssid !== ctx.session.ssid) return { error: "Request not found." }
-  if (ctx.state.switches.confirmError || ctx.state.magic.refusesConfirm(invoice)) return { error: "Transaction not found." }
+  if (ctx.state.switches.confirmError || ctx.state.magic.refusesConfirm(invoice))
+    return { error: "Transaction not found." }
   const boc = fields["boc"] ?? ""
   if (!readable.has(boc)) {
     try {

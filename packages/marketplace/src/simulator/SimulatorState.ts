@@ -160,7 +160,8 @@ export class SimulatorState {
   sessionOf(cookieHeaderValue: string | undefined): SimSession | undefined {
     const cookies = parseCookies(cookieHeaderValue)
     const session = this.sessions.get(cookies.get("stel_ssid") ?? "")
-    if (session === undefined || cookies.get("stel_token") !== session.token || !cookies.has("stel_dt")) return undefined
+    if (session === undefined || cookies.get("stel_token") !== session.token || !cookies.has("stel_dt"))
+      return undefined
     return session
   }
 

@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * message processed twice, states outside their lists), so an adapter bug becomes an error, not a loss.
  * Money is bigint so'm; ids are identities; times are timestamptz.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
 
   yield* sql`

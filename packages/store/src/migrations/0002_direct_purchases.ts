@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * wallet's lock, a `done` row without its transaction, a signed message without its hash and seqno.
  * There is no column for a mnemonic or a key, on purpose. Nanoton are bigint; times timestamptz.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
 
   yield* sql`

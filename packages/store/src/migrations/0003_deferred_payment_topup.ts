@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * already, the use case fails with a typed error and rolls back. Checked immediately, the constraint
  * fired first and turned that answer into a storage defect. A committed duplicate is still impossible.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`ALTER TABLE incoming_payments DROP CONSTRAINT incoming_payments_topup_id_key`
   yield* sql`

@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * key now covers card top-ups in review as well as pending ones. Before this release no card top-up
  * could be in review, so existing rows satisfy the wider index.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     CREATE UNIQUE INDEX topups_open_payable_key ON topups (payable_uzs)

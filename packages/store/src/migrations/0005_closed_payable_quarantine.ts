@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * bank payment cannot credit someone else. The offset choice probes those rows by payable amount and
  * closing time; top-ups a bank payment confirmed never block an amount and stay out of the index.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     CREATE INDEX topups_closed_card_payable_idx ON topups (payable_uzs, updated_at)

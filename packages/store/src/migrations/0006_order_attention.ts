@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * `needs_attention` (no more retries) with what the checks found (`evidence`); `unknown_since` and
  * `unknown_attempts` count the current run of unknown checks.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`ALTER TABLE orders DROP CONSTRAINT orders_status_check`
   yield* sql`

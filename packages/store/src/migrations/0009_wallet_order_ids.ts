@@ -9,7 +9,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * request under the same id) stay as they are, with `latest = false`. Existing rows keep their order
  * ids and all become latest (they were unique on `order_id` alone, so they are unique per wallet too).
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`ALTER TABLE direct_purchases DROP CONSTRAINT direct_purchases_pkey`
   yield* sql`ALTER TABLE direct_purchases ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY`

@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * instances (`DIRECT_RATE_SHARED=true`): every instance counts in the same row, so the limit holds for
  * the whole service. Rows older than a few minutes are deleted by the instances as they go.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     CREATE TABLE direct_rate_windows (

@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * latest invoice; `marketplace_purchases` keeps each invoice's own evidence (session, Ref#, the
  * address and amount Fragment asked for, and Fragment's answer to its signed message).
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     CREATE TABLE marketplace_sessions (

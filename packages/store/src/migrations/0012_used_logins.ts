@@ -5,7 +5,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * Telegram sign-in payloads already used, by the SHA-256 of their signature: a payload signs in
  * once only. A row is kept while the payload would still be accepted (its short window), then swept.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     CREATE TABLE used_logins (

@@ -9,7 +9,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * - `topups.receipt_sha256`: the SHA-256 of the receipt file, so the same file again (any amount,
  *   any user, any time) is held for an operator. Rows stored before have none.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     CREATE TABLE account_activity (

@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * endpoint it was used for (a reuse elsewhere is a conflict, not a second charge). Keys expire after
  * 24 hours and are pruned by their start time.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`ALTER TABLE idempotency_keys ADD COLUMN endpoint text NOT NULL DEFAULT ''`
   yield* sql`CREATE INDEX idempotency_keys_started_at_idx ON idempotency_keys (started_at)`

@@ -6,7 +6,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * a repeated fan-out of the same outbox event a no-op, so at-least-once never becomes many times.
  * Deleting an endpoint deletes its deliveries.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     CREATE TABLE webhook_endpoints (

@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * kept in `evidence`). Null while not completed. Orders completed before this column were all
  * completed on a confirmation, so they are `confirmed`.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     ALTER TABLE orders

@@ -7,7 +7,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * ask the gift service whether that send happened. It moves from `fragment_ref` to `gift_ref`, and
  * each column is held to its own kind of order.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`ALTER TABLE orders ADD COLUMN gift_ref text`
   yield* sql`UPDATE orders SET gift_ref = fragment_ref, fragment_ref = NULL WHERE kind = 'gift' AND fragment_ref IS NOT NULL`

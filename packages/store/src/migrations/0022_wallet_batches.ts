@@ -9,7 +9,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * The account orders' rows of `direct_purchases` (order ids `hw-...`) move here: finished ones as
  * paid or failed, open ones as `open` without a batch, settled on chain by their `Ref#`.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     CREATE TABLE wallet_batches (

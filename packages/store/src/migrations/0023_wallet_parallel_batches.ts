@@ -8,7 +8,7 @@ import { SqlClient } from "effect/sql/SqlClient"
  * The query id of every open batch of a wallet is unique as well: two open messages of one wallet can
  * never share one, whichever process signed them.
  */
-export default Effect.gen(function*() {
+export default Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`ALTER TABLE wallet_batches ADD COLUMN slot smallint NOT NULL DEFAULT 0 CHECK (slot >= 0)`
   yield* sql`ALTER TABLE wallet_batches ADD COLUMN query_id bigint CHECK (query_id >= 0)`

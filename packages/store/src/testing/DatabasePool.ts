@@ -53,11 +53,14 @@ const EMPTY = `
   END $$`
 
 const schemaOf = (name: string): Effect.Effect<string, SqlError> =>
-  withAdmin((sql) => Effect.map(sql.unsafe<{ schema: string }>(SCHEMA), (rows) => rows[0]?.schema ?? ""), databaseUrl(name))
+  withAdmin(
+    (sql) => Effect.map(sql.unsafe<{ schema: string }>(SCHEMA), (rows) => rows[0]?.schema ?? ""),
+    databaseUrl(name)
+  )
 
 /** Empties `name` and returns it to the pool if its schema is unchanged; drops it otherwise. */
 const release = (template: string, name: string): Effect.Effect<void> =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const schema = yield* schemaOf(name)
     if (schema !== schemas.get(template)) return yield* dropDatabase(name)
     yield* withAdmin((sql) => sql.unsafe(EMPTY), databaseUrl(name))
@@ -70,7 +73,7 @@ const release = (template: string, name: string): Effect.Effect<void> =>
 /** A copy of `template` for this scope: an emptied one from the pool, or a new one. Its name. */
 export const pooledCopy = (template: string): Effect.Effect<string, SqlError, Scope.Scope> =>
   Effect.acquireRelease(
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const reused = idle.get(template)?.pop()
       if (reused !== undefined) return reused
       const name = `${template}_${randomBytes(6).toString("hex")}`
@@ -84,8 +87,10 @@ export const pooledCopy = (template: string): Effect.Effect<string, SqlError, Sc
 /** Drops every copy of `template` (at the end of the run, when no test uses them any more). */
 export const dropCopies = (template: string): Effect.Effect<void, SqlError> =>
   withAdmin((sql) =>
-    Effect.gen(function*() {
-      const rows = yield* sql<{ datname: string }>`SELECT datname FROM pg_database WHERE datname LIKE ${`${template}\\_%`}`
+    Effect.gen(function* () {
+      const rows = yield* sql<{
+        datname: string
+      }>`SELECT datname FROM pg_database WHERE datname LIKE ${`${template}\\_%`}`
       yield* Effect.forEach(rows, (row) => dropDatabase(row.datname), { concurrency: 4, discard: true })
     })
   )

@@ -26,7 +26,7 @@ const templateName = (): string | undefined => {
  * template's schema is emptied and reused, any other is dropped); without the global setup a new
  * database that migrates itself and is dropped afterwards (slower, same start).
  */
-const database: Effect.Effect<string, SqlError | PgMigrator.MigrationError, Scope.Scope> = Effect.gen(function*() {
+const database: Effect.Effect<string, SqlError | PgMigrator.MigrationError, Scope.Scope> = Effect.gen(function* () {
   const template = templateName()
   if (template !== undefined) return databaseUrl(yield* pooledCopy(template))
   const name = uniqueName(isolatedPrefix)
@@ -40,7 +40,9 @@ const database: Effect.Effect<string, SqlError | PgMigrator.MigrationError, Scop
  * A pool over `database`: built once per `layer(...)` block (one database per test file) or once
  * per test with `Effect.provide(IsolatedPostgres.layer)`.
  */
-const make = (maxConnections: number): Layer.Layer<PgClient.PgClient | SqlClient, SqlError | PgMigrator.MigrationError> =>
+const make = (
+  maxConnections: number
+): Layer.Layer<PgClient.PgClient | SqlClient, SqlError | PgMigrator.MigrationError> =>
   Layer.unwrap(Effect.map(database, (url) => PgConnection.layerFromUrl(url, maxConnections)))
 
 /** The connection only (pool of 10). */

@@ -39,9 +39,9 @@ export const withAdmin = <A, E>(
   f: (sql: SqlClient) => Effect.Effect<A, E>,
   url: string = serverUrl()
 ): Effect.Effect<A, E | SqlError> =>
-  Effect.scoped(
-    Effect.flatMap(PgClient.make({ url: Redacted.make(maintenanceUrl(url)), maxConnections: 1 }), f)
-  ).pipe(Effect.provide(Reactivity.layer))
+  Effect.scoped(Effect.flatMap(PgClient.make({ url: Redacted.make(maintenanceUrl(url)), maxConnections: 1 }), f)).pipe(
+    Effect.provide(Reactivity.layer)
+  )
 
 const identifier = (name: string): string => {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`)
@@ -52,11 +52,13 @@ const identifier = (name: string): string => {
 export const createDatabase = (name: string, template?: string, url?: string): Effect.Effect<void, SqlError> =>
   withAdmin(
     (sql) =>
-      sql.unsafe(
-        template === undefined
-          ? `CREATE DATABASE ${identifier(name)}`
-          : `CREATE DATABASE ${identifier(name)} TEMPLATE ${identifier(template)}`
-      ).pipe(Effect.asVoid),
+      sql
+        .unsafe(
+          template === undefined
+            ? `CREATE DATABASE ${identifier(name)}`
+            : `CREATE DATABASE ${identifier(name)} TEMPLATE ${identifier(template)}`
+        )
+        .pipe(Effect.asVoid),
     url
   )
 
@@ -64,7 +66,7 @@ export const createDatabase = (name: string, template?: string, url?: string): E
 export const dropDatabase = (name: string, url?: string): Effect.Effect<void, SqlError> =>
   withAdmin(
     (sql) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const exists = yield* sql`SELECT 1 FROM pg_database WHERE datname = ${name}`
         if (exists.length === 0) return
         yield* sql.unsafe(`ALTER DATABASE ${identifier(name)} WITH IS_TEMPLATE false ALLOW_CONNECTIONS true`)
@@ -76,9 +78,10 @@ export const dropDatabase = (name: string, url?: string): Effect.Effect<void, Sq
 /** Makes `name` a template nobody can connect to, so `CREATE DATABASE … TEMPLATE` never finds a user on it. */
 export const freezeAsTemplate = (name: string, url?: string): Effect.Effect<void, SqlError> =>
   withAdmin(
-    (sql) => sql.unsafe(`ALTER DATABASE ${identifier(name)} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`).pipe(
-      Effect.asVoid
-    ),
+    (sql) =>
+      sql
+        .unsafe(`ALTER DATABASE ${identifier(name)} WITH IS_TEMPLATE true ALLOW_CONNECTIONS false`)
+        .pipe(Effect.asVoid),
     url
   )
 
@@ -89,16 +92,18 @@ export const freezeAsTemplate = (name: string, url?: string): Effect.Effect<void
 export const dropStale = (prefix: string, maxAgeHours = 12, url?: string): Effect.Effect<number, SqlError> =>
   withAdmin(
     (sql) =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         const rows = yield* sql<{ datname: string }>`
           SELECT datname FROM pg_database d
           WHERE datname LIKE ${`${prefix}\\_%`}
             AND NOT EXISTS (SELECT 1 FROM pg_stat_activity a WHERE a.datname = d.datname)`
         const cutoff = Date.now() / 1000 - maxAgeHours * 3600
-        const stale = rows.map((r) => r.datname).filter((name) => {
-          const born = parseInt(name.slice(prefix.length + 1).split("_")[0] ?? "", 36)
-          return Number.isFinite(born) && born < cutoff
-        })
+        const stale = rows
+          .map((r) => r.datname)
+          .filter((name) => {
+            const born = parseInt(name.slice(prefix.length + 1).split("_")[0] ?? "", 36)
+            return Number.isFinite(born) && born < cutoff
+          })
         for (const name of stale) {
           yield* sql.unsafe(`ALTER DATABASE ${identifier(name)} WITH IS_TEMPLATE false`).pipe(Effect.ignore)
           yield* sql.unsafe(`DROP DATABASE IF EXISTS ${identifier(name)}`).pipe(Effect.ignore)

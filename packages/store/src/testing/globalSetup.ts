@@ -23,7 +23,7 @@ declare module "vitest" {
 export const templatePrefix = "resale_tpl"
 
 /** Creates and migrates a fresh template database; returns its name. */
-export const createTemplate: Effect.Effect<string, unknown> = Effect.gen(function*() {
+export const createTemplate: Effect.Effect<string, unknown> = Effect.gen(function* () {
   // Clean what killed runs left, but only old ones: a young one may belong to a run in progress.
   yield* dropStale(templatePrefix).pipe(Effect.ignore)
   yield* dropStale("resale_t").pipe(Effect.ignore)

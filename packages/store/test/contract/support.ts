@@ -15,7 +15,7 @@ export type StoreServices = StorePorts | SqlClient
 export type StoreTest = (name: string, body: Effect.Effect<unknown, unknown, StoreServices | Scope.Scope>) => void
 
 /** Empties every table (identities restart), so each test starts from a fresh, migrated database. */
-export const reset: Effect.Effect<void, never, SqlClient> = Effect.gen(function*() {
+export const reset: Effect.Effect<void, never, SqlClient> = Effect.gen(function* () {
   const sql = yield* SqlClient
   yield* sql`
     TRUNCATE users, accounts, ledger_entries, topups, incoming_payments, orders, tickets, ticket_messages,
@@ -23,7 +23,6 @@ export const reset: Effect.Effect<void, never, SqlClient> = Effect.gen(function*
       direct_purchases, marketplace_sessions, marketplace_purchases
     RESTART IDENTITY CASCADE`
 }).pipe(Effect.orDie)
-
 
 /** Fixed instants: the ports take `now` from their callers, so tests choose it. */
 export const t0 = new Date("2026-01-01T10:00:00.000Z")
@@ -42,8 +41,10 @@ export const newUser = (telegramId: number, username?: string | null): Effect.Ef
   Users.use((users) => users.upsertTelegram(identity(telegramId, username), t0))
 
 /** The balance on the account row and the sum of the user's entries, read straight from the tables. */
-export const booked = (userId: UserId): Effect.Effect<{ readonly balance: number; readonly sum: number; readonly entries: number }, never, SqlClient> =>
-  Effect.gen(function*() {
+export const booked = (
+  userId: UserId
+): Effect.Effect<{ readonly balance: number; readonly sum: number; readonly entries: number }, never, SqlClient> =>
+  Effect.gen(function* () {
     const sql = yield* SqlClient
     const [row] = yield* sql<{ balance: bigint; sum: bigint; entries: bigint }>`
       SELECT a.balance_uzs AS balance,

@@ -13,10 +13,16 @@ export const beforeMigration = <A, E, R>(
   migration: string,
   body: (applied: ReadonlyArray<readonly [id: number, name: string]>) => Effect.Effect<A, E, R>
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const name = uniqueName("resale_t")
     yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
     const client = Layer.fresh(PgClient.layer({ url: Redacted.make(databaseUrl(name)), maxConnections: 1 }))
-    const loader = PgMigrator.fromRecord(Object.fromEntries(Object.entries(migrationRecord).filter(([key]) => key < migration)))
-    return yield* PgMigrator.run({ loader }).pipe(Effect.provide(NodeServices.layer), Effect.flatMap(body), Effect.provide(client))
+    const loader = PgMigrator.fromRecord(
+      Object.fromEntries(Object.entries(migrationRecord).filter(([key]) => key < migration))
+    )
+    return yield* PgMigrator.run({ loader }).pipe(
+      Effect.provide(NodeServices.layer),
+      Effect.flatMap(body),
+      Effect.provide(client)
+    )
   })

@@ -32,16 +32,19 @@ const user = (id: number, username: string): tl.RawUser => ({
   firstName: username
 })
 
-const starGift = (gift: FakeGift): tl.RawStarGift => ({
-  _: "starGift",
-  id: Long.fromString(gift.id),
-  stars: Long.fromNumber(gift.stars),
-  convertStars: Long.fromNumber(Math.floor(gift.stars * 0.85)),
-  sticker: { _: "documentEmpty", id: Long.ZERO },
-  ...(gift.title === undefined ? {} : { title: gift.title }),
-  ...(gift.remains === undefined ? {} : { limited: true, availabilityRemains: gift.remains, availabilityTotal: gift.total ?? gift.remains }),
-  ...(gift.soldOut === true ? { soldOut: true } : {})
-} as tl.RawStarGift)
+const starGift = (gift: FakeGift): tl.RawStarGift =>
+  ({
+    _: "starGift",
+    id: Long.fromString(gift.id),
+    stars: Long.fromNumber(gift.stars),
+    convertStars: Long.fromNumber(Math.floor(gift.stars * 0.85)),
+    sticker: { _: "documentEmpty", id: Long.ZERO },
+    ...(gift.title === undefined ? {} : { title: gift.title }),
+    ...(gift.remains === undefined
+      ? {}
+      : { limited: true, availabilityRemains: gift.remains, availabilityTotal: gift.total ?? gift.remains }),
+    ...(gift.soldOut === true ? { soldOut: true } : {})
+  }) as tl.RawStarGift
 
 export class FakeTelegram {
   readonly users = new Map<string, number>()
@@ -79,7 +82,12 @@ export class FakeTelegram {
       case "contacts.resolveUsername": {
         const id = this.users.get(request.username.toLowerCase())
         if (id === undefined) throw new tl.RpcError(400, "USERNAME_NOT_OCCUPIED")
-        return { _: "contacts.resolvedPeer", peer: { _: "peerUser", userId: id }, users: [user(id, request.username)], chats: [] }
+        return {
+          _: "contacts.resolvedPeer",
+          peer: { _: "peerUser", userId: id },
+          users: [user(id, request.username)],
+          chats: []
+        }
       }
       case "payments.getStarGifts":
         return { _: "payments.starGifts", hash: 1, gifts: this.gifts.map(starGift), users: [], chats: [] }
@@ -88,7 +96,11 @@ export class FakeTelegram {
         const gift = this.gifts.find((g) => g.id === invoice.giftId.toString())
         if (gift === undefined) throw new tl.RpcError(400, "STARGIFT_INVALID")
         if (gift.soldOut === true) throw new tl.RpcError(400, "STARGIFT_USAGE_LIMITED")
-        return { _: "payments.paymentFormStarGift", formId: Long.fromNumber(this.nextMessage), invoice: { _: "invoice", currency: "XTR", prices: [] } }
+        return {
+          _: "payments.paymentFormStarGift",
+          formId: Long.fromNumber(this.nextMessage),
+          invoice: { _: "invoice", currency: "XTR", prices: [] }
+        }
       }
       case "payments.sendStarsForm": {
         const invoice = request.invoice as tl.RawInputInvoiceStarGift
@@ -106,24 +118,39 @@ export class FakeTelegram {
           date: Math.floor(Date.now() / 1000)
         })
         if (fault === "lose") throw new Error("connection reset by peer")
-        return { _: "payments.paymentResult", updates: { _: "updates", updates: [], users: [], chats: [], date: 0, seq: 0 } }
+        return {
+          _: "payments.paymentResult",
+          updates: { _: "updates", updates: [], users: [], chats: [], date: 0, seq: 0 }
+        }
       }
       case "messages.getHistory": {
         const userId = this.peerUserId(request.peer)
-        const messages = this.sent.filter((s) => s.userId === userId).toReversed().map((s): tl.RawMessageService => ({
-          _: "messageService",
-          id: s.messageId,
-          out: true,
-          peerId: { _: "peerUser", userId },
-          date: s.date,
-          action: {
-            _: "messageActionStarGift",
-            gift: starGift(this.gifts.find((g) => g.id === s.giftId)!),
-            nameHidden: s.hideName,
-            ...(s.message === null ? {} : { message: { _: "textWithEntities", text: s.message, entities: [] } })
-          } as tl.RawMessageActionStarGift
-        } as tl.RawMessageService))
-        return { _: "messages.messages", messages, users: [user(userId, this.usernameOf(userId))], chats: [], topics: [] }
+        const messages = this.sent
+          .filter((s) => s.userId === userId)
+          .toReversed()
+          .map(
+            (s): tl.RawMessageService =>
+              ({
+                _: "messageService",
+                id: s.messageId,
+                out: true,
+                peerId: { _: "peerUser", userId },
+                date: s.date,
+                action: {
+                  _: "messageActionStarGift",
+                  gift: starGift(this.gifts.find((g) => g.id === s.giftId)!),
+                  nameHidden: s.hideName,
+                  ...(s.message === null ? {} : { message: { _: "textWithEntities", text: s.message, entities: [] } })
+                } as tl.RawMessageActionStarGift
+              }) as tl.RawMessageService
+          )
+        return {
+          _: "messages.messages",
+          messages,
+          users: [user(userId, this.usernameOf(userId))],
+          chats: [],
+          topics: []
+        }
       }
       default:
         throw new tl.RpcError(400, `METHOD_NOT_FAKED_${request._}`)

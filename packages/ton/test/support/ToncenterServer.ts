@@ -20,7 +20,7 @@ export interface ToncenterServer {
 
 /** Starts on 127.0.0.1 at a random port; stops with the scope. */
 export const startToncenterServer = (chain: SandboxChain | Emulator) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const sandbox = "emulator" in chain ? chain : { emulator: chain, persist: Effect.void }
     const state = { rateLimitNext: 0, sendFaults: [] as Array<SendFault>, calls: [] as ToncenterServer["calls"] }
     const { url } = yield* serveSandboxToncenter(sandbox, {

@@ -31,23 +31,32 @@ const withFaults = (client: ChainClient, faults: Array<SendFault>): ChainClient 
 })
 
 /** The in-process emulator adapter, with fault injection between the port and the emulator. */
-export const SandboxEnv = Layer.effectContext(Effect.gen(function*() {
-  const sandbox = yield* SandboxBlockchain
-  const faults: Array<SendFault> = []
-  const port = makeTonBlockchain(withFaults(sandboxClient(sandbox.emulator, Effect.void), faults), testOptions)
-  return Context.make(Blockchain, port).pipe(Context.add(SandboxBlockchain, sandbox), Context.add(SendFaults, faults))
-})).pipe(Layer.provide(SandboxBlockchain.layerWith()))
+export const SandboxEnv = Layer.effectContext(
+  Effect.gen(function* () {
+    const sandbox = yield* SandboxBlockchain
+    const faults: Array<SendFault> = []
+    const port = makeTonBlockchain(withFaults(sandboxClient(sandbox.emulator, Effect.void), faults), testOptions)
+    return Context.make(Blockchain, port).pipe(Context.add(SandboxBlockchain, sandbox), Context.add(SendFaults, faults))
+  })
+).pipe(Layer.provide(SandboxBlockchain.layerWith()))
 
 export const TEST_API_KEY = "loopback-test-key"
 
 /** The toncenter adapter (real TonClient) against a loopback toncenter over the emulator. */
-export const ToncenterEnv = Layer.effectContext(Effect.gen(function*() {
-  const sandbox = yield* SandboxBlockchain
-  const server = yield* startToncenterServer(sandbox)
-  const port = makeTonCenterBlockchain({ endpoint: server.url, network: "mainnet", apiKey: Redacted.make(TEST_API_KEY), ...testOptions })
-  return Context.make(Blockchain, port).pipe(
-    Context.add(SandboxBlockchain, sandbox),
-    Context.add(SendFaults, server.sendFaults),
-    Context.add(Loopback, server)
-  )
-})).pipe(Layer.provide(SandboxBlockchain.layerWith()))
+export const ToncenterEnv = Layer.effectContext(
+  Effect.gen(function* () {
+    const sandbox = yield* SandboxBlockchain
+    const server = yield* startToncenterServer(sandbox)
+    const port = makeTonCenterBlockchain({
+      endpoint: server.url,
+      network: "mainnet",
+      apiKey: Redacted.make(TEST_API_KEY),
+      ...testOptions
+    })
+    return Context.make(Blockchain, port).pipe(
+      Context.add(SandboxBlockchain, sandbox),
+      Context.add(SendFaults, server.sendFaults),
+      Context.add(Loopback, server)
+    )
+  })
+).pipe(Layer.provide(SandboxBlockchain.layerWith()))

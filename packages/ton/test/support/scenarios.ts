@@ -3,7 +3,13 @@
  * sandbox test runs them in process; the toncenter test runs them through TonClient and a loopback
  * toncenter v2 server over the same emulator.
  */
-import { Blockchain, type MnemonicKind, type Nanoton, type Wallet, type WalletVersion } from "@resale/core/ports/Blockchain.ts"
+import {
+  Blockchain,
+  type MnemonicKind,
+  type Nanoton,
+  type Wallet,
+  type WalletVersion
+} from "@resale/core/ports/Blockchain.ts"
 import { assert, type Vitest } from "@effect/vitest"
 import { Address, beginCell, type Transaction } from "@ton/ton"
 import { Effect, type Redacted } from "effect"
@@ -16,15 +22,20 @@ type Env = Blockchain | SandboxBlockchain | SendFaults
 
 /** Incoming transactions of `address`, oldest first (the emulator's own order flips per call). */
 export const incoming = (address: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const { emulator } = yield* SandboxBlockchain
     const txs = yield* Effect.promise(() => emulator.getTransactions(Address.parse(address)))
     return txs.toSorted((a, b) => (a.lt < b.lt ? -1 : 1)) as ReadonlyArray<Transaction>
   })
 
 /** A wallet of this phrase, version and kind funded through the faucet. */
-export const fundedWallet = (phrase: Redacted.Redacted<string>, version: WalletVersion, kind: MnemonicKind, amount: Nanoton) =>
-  Effect.gen(function*() {
+export const fundedWallet = (
+  phrase: Redacted.Redacted<string>,
+  version: WalletVersion,
+  kind: MnemonicKind,
+  amount: Nanoton
+) =>
+  Effect.gen(function* () {
     const address = yield* walletAddress(phrase, version, kind)
     yield* (yield* SandboxBlockchain).fund(address, amount)
     return address
@@ -32,7 +43,7 @@ export const fundedWallet = (phrase: Redacted.Redacted<string>, version: WalletV
 
 /** Prepare, send, confirm; asserts the sender paid exactly amount + reported fee. */
 export const pay = (wallet: Wallet, to: string, amount: Nanoton, extra: { comment?: string; payload?: string } = {}) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const chain = yield* Blockchain
     const before = yield* chain.balance(wallet.address)
     const prepared = yield* chain.prepareTransfer(wallet, { to, amount, ...extra })
@@ -45,21 +56,25 @@ export const pay = (wallet: Wallet, to: string, amount: Nanoton, extra: { commen
   })
 
 export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
-  const cases: ReadonlyArray<readonly [string, Effect.Effect<Redacted.Redacted<string>>, MnemonicKind, WalletVersion]> = [
-    ["24-word TON", ton24, "ton", "v4r2"],
-    ["24-word TON", ton24, "ton", "v5r1"],
-    ["12-word BIP39", bip39Words12, "bip39", "v4r2"],
-    ["12-word BIP39", bip39Words12, "bip39", "v5r1"]
-  ]
+  const cases: ReadonlyArray<readonly [string, Effect.Effect<Redacted.Redacted<string>>, MnemonicKind, WalletVersion]> =
+    [
+      ["24-word TON", ton24, "ton", "v4r2"],
+      ["24-word TON", ton24, "ton", "v5r1"],
+      ["12-word BIP39", bip39Words12, "bip39", "v4r2"],
+      ["12-word BIP39", bip39Words12, "bip39", "v5r1"]
+    ]
   for (const [label, makePhrase, kind, version] of cases) {
     it.effect(`${version}, ${label}: resolves, deploys on first send, pays with a comment, fee exact`, () =>
-      Effect.gen(function*() {
+      Effect.gen(function* () {
         yield* atRealTime
         const chain = yield* Blockchain
         const phrase = yield* makePhrase
         const address = yield* fundedWallet(phrase, version, kind, ton(3))
         const wallet = yield* chain.resolveWallet(phrase)
-        assert.deepStrictEqual([wallet.address, wallet.version, wallet.kind, wallet.status, wallet.balance], [address, version, kind, "uninit", ton(3)])
+        assert.deepStrictEqual(
+          [wallet.address, wallet.version, wallet.kind, wallet.status, wallet.balance],
+          [address, version, kind, "uninit", ton(3)]
+        )
 
         const to = freshAddress(false)
         const first = yield* pay(wallet, to, ton(1), { comment: "order o1" })
@@ -75,11 +90,12 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
         assert.strictEqual(second.prepared.seqno, 1)
         const received2 = (yield* incoming(to))[1]!.inMessage!.info
         assert(received2.type === "internal" && received2.value.coins === milliTon(250))
-      }))
+      })
+    )
   }
 
   it.effect("bounce comes from the address: a bounceable address of an empty account gets nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* atRealTime
       const chain = yield* Blockchain
       const phrase = yield* bip39Words12
@@ -95,10 +111,11 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
       const bounced = (yield* incoming(wallet.address)).at(-1)
       const info = bounced!.inMessage!.info
       assert(info.type === "internal" && info.bounced && info.src.equals(Address.parse(to)))
-    }))
+    })
+  )
 
   it.effect("refuses a transfer the balance cannot cover with its fees, and sends nothing", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* atRealTime
       const chain = yield* Blockchain
       const phrase = yield* bip39Words12
@@ -108,10 +125,11 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
       assert.strictEqual(error.reason, "InsufficientFunds")
       const state = yield* chain.accountState(address)
       assert.deepStrictEqual([state.status, state.balance], ["uninit", milliTon(1005)])
-    }))
+    })
+  )
 
   it.effect("a funded wallet of the other version answers VersionMismatch; an unfunded phrase WalletNotFound", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* atRealTime
       const chain = yield* Blockchain
       const phrase = yield* bip39Words12
@@ -121,12 +139,15 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
       assert.strictEqual((yield* chain.resolveWallet(phrase, { version: "v4r2" })).version, "v4r2")
       const empty = yield* Effect.flip(chain.resolveWallet(yield* bip39Words12))
       assert.strictEqual(empty.reason, "WalletNotFound")
-      const invalid = yield* Effect.flip(chain.prepareTransfer(yield* chain.resolveWallet(phrase), { to: "not-an-address", amount: ton(1) }))
+      const invalid = yield* Effect.flip(
+        chain.prepareTransfer(yield* chain.resolveWallet(phrase), { to: "not-an-address", amount: ton(1) })
+      )
       assert.strictEqual(invalid.reason, "InvalidAddress")
-    }))
+    })
+  )
 
   it.effect("forwards a Fragment payload cell byte for byte", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* atRealTime
       const { emulator } = yield* SandboxBlockchain
       const phrase = yield* bip39Words12
@@ -140,11 +161,15 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
       assert.isTrue(prepared.bounce)
       const received = (yield* incoming(prepared.to)).at(-1)!
       assert.strictEqual(received.inMessage!.body.hash().toString("hex"), cell.hash().toString("hex"))
-      assert.strictEqual(received.inMessage!.body.beginParse().skip(32).loadStringTail(), "50 Telegram Stars \n\nRef#Zz9Yy8Xx7")
-    }))
+      assert.strictEqual(
+        received.inMessage!.body.beginParse().skip(32).loadStringTail(),
+        "50 Telegram Stars \n\nRef#Zz9Yy8Xx7"
+      )
+    })
+  )
 
   it.effect("one transfer in flight per wallet; a message never sent expires only after valid_until", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* atRealTime
       const chain = yield* Blockchain
       const { emulator } = yield* SandboxBlockchain
@@ -159,23 +184,32 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
       yield* TestClock.adjust(`${lost.validUntil - lost.createdAt} seconds`)
       assert.strictEqual((yield* chain.confirm(lost))._tag, "Pending", "still inside the margin")
       yield* TestClock.adjust("5 minutes")
-      assert.strictEqual((yield* chain.confirm(lost))._tag, "Pending", "our clock says dead, the node has not seen that time yet")
-      const late = yield* Effect.gen(function*() {
+      assert.strictEqual(
+        (yield* chain.confirm(lost))._tag,
+        "Pending",
+        "our clock says dead, the node has not seen that time yet"
+      )
+      const late = yield* Effect.gen(function* () {
         emulator.now = lost.validUntil + 11 // the chain moves past valid_until + margin
         assert.strictEqual((yield* chain.confirm(lost))._tag, "Expired")
         return yield* Effect.flip(chain.send(lost)) // and the old message can indeed never execute
-      }).pipe(Effect.ensuring(Effect.sync(() => {
-        emulator.now = undefined
-      })))
+      }).pipe(
+        Effect.ensuring(
+          Effect.sync(() => {
+            emulator.now = undefined
+          })
+        )
+      )
       assert.deepStrictEqual([late.reason, late.exitCode], ["Rejected", 36])
       assert.strictEqual(yield* chain.balance(address), ton(2))
 
       yield* atRealTime
       yield* pay(wallet, freshAddress(false), ton(1))
-    }))
+    })
+  )
 
   it.effect("answer lost after the node applied the send: confirm finds it, nothing is paid twice", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* atRealTime
       const chain = yield* Blockchain
       const phrase = yield* bip39Words12
@@ -194,10 +228,11 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
       assert.strictEqual((yield* chain.confirm(prepared))._tag, "Confirmed")
       assert.strictEqual((yield* incoming(to)).length, 1)
       assert.strictEqual(yield* chain.balance(address), ton(2) - status.fee)
-    }))
+    })
+  )
 
   it.effect("answer lost before the node saw it: still pending, the same BOC sent again pays once", () =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       yield* atRealTime
       const chain = yield* Blockchain
       const phrase = yield* bip39Words12
@@ -215,5 +250,6 @@ export const transferScenarios = (it: Vitest.MethodsNonLive<Env>) => {
       assert.strictEqual((yield* chain.confirm(prepared))._tag, "Confirmed")
       assert.strictEqual((yield* Effect.flip(chain.send(prepared))).exitCode, 33)
       assert.strictEqual((yield* incoming(to)).length, 1)
-    }))
+    })
+  )
 }

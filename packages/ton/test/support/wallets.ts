@@ -14,14 +14,22 @@ import { deriveKeys } from "../../src/Mnemonic.ts"
 import { walletContract } from "../../src/WalletContracts.ts"
 
 /** The public BIP39 vector; its addresses below were cross-checked against other wallet code. */
-export const BIP39_VECTOR = Redacted.make("abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about")
+export const BIP39_VECTOR = Redacted.make(
+  "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about"
+)
 export const BIP39_VECTOR_V4R2 = "UQAzWZa6nM5mJev91wGc7VCSfBoIsYRqKJpV78N8Add9-RKY"
 export const BIP39_VECTOR_V5R1 = "UQBHyu-oZVDHRYQ1-rKlGqpHy5yAqanPBirEQNMNOmfHLtaT"
 
-export const ton24 = Effect.map(Effect.promise(() => mnemonicNew(24)), (w) => Redacted.make(w.join(" ")))
-export const ton12 = Effect.map(Effect.promise(() => mnemonicNew(12)), (w) => Redacted.make(w.join(" ")))
+export const ton24 = Effect.map(
+  Effect.promise(() => mnemonicNew(24)),
+  (w) => Redacted.make(w.join(" "))
+)
+export const ton12 = Effect.map(
+  Effect.promise(() => mnemonicNew(12)),
+  (w) => Redacted.make(w.join(" "))
+)
 /** A random 12-word BIP39 phrase that is not also a TON-native one (1 in 256 would be). */
-export const bip39Words12: Effect.Effect<Redacted.Redacted<string>> = Effect.gen(function*() {
+export const bip39Words12: Effect.Effect<Redacted.Redacted<string>> = Effect.gen(function* () {
   const words = generateMnemonic(wordlist, 128)
   return (yield* Effect.promise(() => mnemonicValidate(words.split(" ")))) ? yield* bip39Words12 : Redacted.make(words)
 })

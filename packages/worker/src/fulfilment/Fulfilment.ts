@@ -19,19 +19,22 @@ const busyDelay = (base: Duration.Duration) =>
  * counting an attempt (busy, stop). Holds no order rule of its own. The order's lease is kept alive
  * while it runs, so a dead worker's order is resumed by another one.
  */
-export class Fulfilment extends Context.Service<Fulfilment, {
-  /** Claims and processes the next due order; false when none was due. */
-  readonly runOnce: Effect.Effect<boolean>
-  /**
-   * Claims the next due order and carries it in a fiber of `scope` (interrupted when the scope
-   * closes), running `done` when it is over; false, and `done` not run, when none was due.
-   */
-  readonly startNext: (scope: Scope.Scope, done: Effect.Effect<void>) => Effect.Effect<boolean>
-  readonly process: (order: Order) => Effect.Effect<Outcome>
-}>()("worker/fulfilment/Fulfilment") {
+export class Fulfilment extends Context.Service<
+  Fulfilment,
+  {
+    /** Claims and processes the next due order; false when none was due. */
+    readonly runOnce: Effect.Effect<boolean>
+    /**
+     * Claims the next due order and carries it in a fiber of `scope` (interrupted when the scope
+     * closes), running `done` when it is over; false, and `done` not run, when none was due.
+     */
+    readonly startNext: (scope: Scope.Scope, done: Effect.Effect<void>) => Effect.Effect<boolean>
+    readonly process: (order: Order) => Effect.Effect<Outcome>
+  }
+>()("worker/fulfilment/Fulfilment") {
   static readonly layer = Layer.effect(
     Fulfilment,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const orderService = yield* OrderService
       const work = yield* OrderWork
       const marketplace = yield* MarketplaceFulfilment
@@ -43,27 +46,31 @@ export class Fulfilment extends Context.Service<Fulfilment, {
           case "Delivered":
             return orderService.complete(order.id, completionOf(outcome)).pipe(Effect.asVoid)
           case "NotDelivered":
-            return (outcome.transient ? orderService.defer(order.id, outcome.error) : orderService.fail(order.id, outcome.error))
-              .pipe(Effect.asVoid)
+            return (
+              outcome.transient
+                ? orderService.defer(order.id, outcome.error)
+                : orderService.fail(order.id, outcome.error)
+            ).pipe(Effect.asVoid)
           case "Busy":
             return work.requeue(order.id, busyDelay(settings.pollInterval), null)
           case "Unknown":
-            return work.unknown(order.id, {
-              error: outcome.error,
-              ref: outcome.ref,
-              txHash: outcome.txHash,
-              chainState: outcome.chainState
-            }).pipe(Effect.asVoid)
+            return work
+              .unknown(order.id, {
+                error: outcome.error,
+                ref: outcome.ref,
+                txHash: outcome.txHash,
+                chainState: outcome.chainState
+              })
+              .pipe(Effect.asVoid)
         }
       }
 
       // `restore` makes the attempt itself interruptible (a stop); the hand-back and the outcome are not.
       const carry = (order: Order, restore: <A, E, R>(effect: Effect.Effect<A, E, R>) => Effect.Effect<A, E, R>) =>
-        Effect.gen(function*() {
-          const outcome = yield* restore(work.hold(
-            order.id,
-            order.item.kind === "gift" ? gifts.attempt(order) : marketplace.attempt(order)
-          )).pipe(
+        Effect.gen(function* () {
+          const outcome = yield* restore(
+            work.hold(order.id, order.item.kind === "gift" ? gifts.attempt(order) : marketplace.attempt(order))
+          ).pipe(
             // A stop in the middle hands the order back; the next worker resumes it (same payment key).
             Effect.onInterrupt(() => work.requeue(order.id, Duration.zero, null))
           )
@@ -80,13 +87,13 @@ export class Fulfilment extends Context.Service<Fulfilment, {
           return outcome
         })
 
-      const process = Effect.fn("Fulfilment.process")(function*(order: Order) {
+      const process = Effect.fn("Fulfilment.process")(function* (order: Order) {
         return yield* Effect.uninterruptibleMask((restore) => carry(order, restore))
       })
 
       // The claim and the hand-over to `carry` are one step for a stop: a claimed order is never dropped.
       const runOnce = Effect.uninterruptibleMask((restore) =>
-        Effect.gen(function*() {
+        Effect.gen(function* () {
           const claimed = yield* orderService.claimNext
           if (Option.isNone(claimed)) return false
           yield* carry(claimed.value, restore)
@@ -96,12 +103,16 @@ export class Fulfilment extends Context.Service<Fulfilment, {
 
       // The claim and the fork are one step for a stop; the forked attempt is interruptible, its outcome not.
       const startNext = (scope: Scope.Scope, done: Effect.Effect<void>) =>
-        Effect.uninterruptible(Effect.gen(function*() {
-          const claimed = yield* orderService.claimNext
-          if (Option.isNone(claimed)) return false
-          yield* Effect.forkIn(carry(claimed.value, Effect.interruptible).pipe(Effect.ensuring(done)), scope, { uninterruptible: true })
-          return true
-        })).pipe(Effect.withSpan("Fulfilment.startNext"))
+        Effect.uninterruptible(
+          Effect.gen(function* () {
+            const claimed = yield* orderService.claimNext
+            if (Option.isNone(claimed)) return false
+            yield* Effect.forkIn(carry(claimed.value, Effect.interruptible).pipe(Effect.ensuring(done)), scope, {
+              uninterruptible: true
+            })
+            return true
+          })
+        ).pipe(Effect.withSpan("Fulfilment.startNext"))
 
       return Fulfilment.of({ runOnce, process, startNext })
     })

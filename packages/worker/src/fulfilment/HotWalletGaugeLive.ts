@@ -13,13 +13,15 @@ export const hotWalletBalance = Metric.gauge("resale_hot_wallet_balance_ton", {
   description: "Balance of the hot wallet that pays Fragment for balance orders, in TON (read every minute)"
 })
 
-export const HotWalletGaugeLive = Layer.effectDiscard(Effect.gen(function*() {
-  const hot = yield* HotWalletPurchases
-  // The wallet is resolved once (the HotWallet port); each read is one balance look-up, no key derivation.
-  const read = hot.balance.pipe(
-    Effect.map((balance) => Number(balance) / NANO),
-    Effect.flatMap((ton) => Metric.update(hotWalletBalance, ton)),
-    Effect.catchCause((cause) => Effect.logDebug("hot wallet balance could not be read", cause))
-  )
-  yield* Effect.forkScoped(Effect.repeat(read, Schedule.spaced("1 minute")))
-}))
+export const HotWalletGaugeLive = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const hot = yield* HotWalletPurchases
+    // The wallet is resolved once (the HotWallet port); each read is one balance look-up, no key derivation.
+    const read = hot.balance.pipe(
+      Effect.map((balance) => Number(balance) / NANO),
+      Effect.flatMap((ton) => Metric.update(hotWalletBalance, ton)),
+      Effect.catchCause((cause) => Effect.logDebug("hot wallet balance could not be read", cause))
+    )
+    yield* Effect.forkScoped(Effect.repeat(read, Schedule.spaced("1 minute")))
+  })
+)

@@ -14,7 +14,10 @@ export const outcomeOfPurchase = (purchase: PurchaseOutcome): Outcome => {
     case "InFlight":
       return Busy(purchase.message)
     case "PaidUnconfirmed":
-      return Unknown(purchase.message, purchase.ref ?? undefined, { txHash: purchase.txHash, chainState: purchase.state })
+      return Unknown(purchase.message, purchase.ref ?? undefined, {
+        txHash: purchase.txHash,
+        chainState: purchase.state
+      })
   }
 }
 
@@ -23,12 +26,15 @@ export const outcomeOfPurchase = (purchase: PurchaseOutcome): Outcome => {
  * `HotWalletPurchases` (one key per charge of the order, batched payments, exactly once); this maps
  * its typed outcome to what the order does next.
  */
-export class MarketplaceFulfilment extends Context.Service<MarketplaceFulfilment, {
-  readonly attempt: (order: Order) => Effect.Effect<Outcome>
-}>()("worker/fulfilment/MarketplaceFulfilment") {
+export class MarketplaceFulfilment extends Context.Service<
+  MarketplaceFulfilment,
+  {
+    readonly attempt: (order: Order) => Effect.Effect<Outcome>
+  }
+>()("worker/fulfilment/MarketplaceFulfilment") {
   static readonly layer = Layer.effect(
     MarketplaceFulfilment,
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const purchases = yield* HotWalletPurchases
       const attempt = (order: Order) => Effect.map(purchases.buy(order), outcomeOfPurchase)
       return MarketplaceFulfilment.of({ attempt })

@@ -8,13 +8,13 @@ import { WorkerConfig } from "../WorkerConfig.ts"
  * the very rules of a bank payment's arrival (`Payments.rematchUnmatched`), so no path of the
  * worker confirms a top-up on its own.
  */
-export const rematchRound = Effect.gen(function*() {
+export const rematchRound = Effect.gen(function* () {
   const settings = yield* WorkerConfig
   return yield* (yield* Payments).rematchUnmatched({ window: settings.rematchWindow })
 }).pipe(Effect.withSpan("PaymentsJob.rematchRound"))
 
 /** One round: unmatched payments tried again, then pending top-ups past their expiry expired. */
-export const paymentsRound = Effect.gen(function*() {
+export const paymentsRound = Effect.gen(function* () {
   const rematched = yield* rematchRound
   const expired = yield* (yield* TopupService).expireDue
   return { rematched, expired }

@@ -17,33 +17,39 @@ const settled = (record: DirectPurchaseRecord) => record.state === "done" || rec
 
 /** One round: reconciles up to a batch; answers how many records it settled (done or failed). */
 export const reconcileRound = (direct: DirectPurchases["Service"], limit: number = RECONCILE_BATCH) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const after = yield* direct.reconcileOpen(limit)
     const done = after.filter((r) => r.state === "done").length
     const failed = after.filter((r) => r.state === "failed").length
     if (done + failed > 0) {
-      yield* Effect.logInfo(`reconciled open wallet payments: ${done} done, ${failed} failed, ${after.length - done - failed} still open`)
+      yield* Effect.logInfo(
+        `reconciled open wallet payments: ${done} done, ${failed} failed, ${after.length - done - failed} still open`
+      )
     }
     return { looked: after.length, settled: after.filter(settled).length }
   })
 
 /** The job, started with the layer and interrupted with its scope. */
-export const DirectReconcileJob = Layer.effectDiscard(Effect.gen(function*() {
-  const settings = yield* WorkerConfig
-  const direct = yield* DirectPurchases
-  const pause = Duration.millis(Math.max(50, Duration.toMillis(settings.reconcileDelay)))
-  const round = reconcileRound(direct).pipe(
-    Effect.map(({ looked, settled }) => looked >= RECONCILE_BATCH && settled > 0),
-    // A defect is logged and the job goes on after the pause: one bad record never stops it.
-    Effect.catchCause((cause) =>
-      Cause.hasInterruptsOnly(cause) ? Effect.failCause(cause) : Effect.as(Effect.logError("reconcile failed", cause), false)
+export const DirectReconcileJob = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const settings = yield* WorkerConfig
+    const direct = yield* DirectPurchases
+    const pause = Duration.millis(Math.max(50, Duration.toMillis(settings.reconcileDelay)))
+    const round = reconcileRound(direct).pipe(
+      Effect.map(({ looked, settled }) => looked >= RECONCILE_BATCH && settled > 0),
+      // A defect is logged and the job goes on after the pause: one bad record never stops it.
+      Effect.catchCause((cause) =>
+        Cause.hasInterruptsOnly(cause)
+          ? Effect.failCause(cause)
+          : Effect.as(Effect.logError("reconcile failed", cause), false)
+      )
     )
-  )
-  yield* Effect.forkScoped(
-    round.pipe(
-      Effect.flatMap((more) => (more ? Effect.void : Effect.sleep(pause))),
-      Effect.forever,
-      Effect.annotateLogs({ job: "reconcile" })
+    yield* Effect.forkScoped(
+      round.pipe(
+        Effect.flatMap((more) => (more ? Effect.void : Effect.sleep(pause))),
+        Effect.forever,
+        Effect.annotateLogs({ job: "reconcile" })
+      )
     )
-  )
-}))
+  })
+)

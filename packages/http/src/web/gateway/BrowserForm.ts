@@ -28,10 +28,11 @@ export const isFormPost = (request: HttpServerRequest.HttpServerRequest): boolea
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
 export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     // The server's own limit for the route (server/BodyLimit.ts) stays in force when it is smaller.
     const outer = yield* HttpIncomingMessage.MaxBodySize
-    const limit = outer === undefined ? ByteSize.bytes(MAX_FORM_BYTES) : ByteSize.min(outer, ByteSize.bytes(MAX_FORM_BYTES))
+    const limit =
+      outer === undefined ? ByteSize.bytes(MAX_FORM_BYTES) : ByteSize.min(outer, ByteSize.bytes(MAX_FORM_BYTES))
     const bytes = yield* request.arrayBuffer.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, limit))
     const url = new URL(request.url, "http://localhost")
     const headers = new Headers()
@@ -44,7 +45,8 @@ export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest) =>
     )
     const csrf = text(parsed?.get(CSRF_FIELD) ?? null)
     const idempotencyKey = text(parsed?.get("idempotency_key") ?? null)
-    if (idempotencyKey !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(idempotencyKey)) headers.set("idempotency-key", idempotencyKey)
+    if (idempotencyKey !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(idempotencyKey))
+      headers.set("idempotency-key", idempotencyKey)
     const forward = HttpServerRequest.fromWeb(new Request(url, { method: "POST", headers, body: bytes })).modify({
       remoteAddress: request.remoteAddress
     })

@@ -41,7 +41,8 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   tier_unknown: () => line("error.tierUnknown"),
   tier_not_upgrade: () => line("error.tierNotUpgrade"),
   info_quota_exceeded: () => line("error.quota"),
-  balance_insufficient: (p) => line("error.insufficient", { required: money(p["required_uzs"]), balance: money(p["balance_uzs"]) }),
+  balance_insufficient: (p) =>
+    line("error.insufficient", { required: money(p["required_uzs"]), balance: money(p["balance_uzs"]) }),
   topup_not_found: () => line("error.topupNotFound"),
   // The same state twice (a second click, two operators at once) is no conflict to explain: say it is done.
   topup_transition_invalid: (p) =>
@@ -53,9 +54,9 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
     p["reason"] === "same_file"
       ? line("error.possibleDuplicateFile", { id: text(p["duplicate_of"]) })
       : line(p["reason"] === "near_amount" ? "error.possibleDuplicateNear" : "error.possibleDuplicate", {
-        id: text(p["duplicate_of"]),
-        amount: money(p["amount_uzs"])
-      }),
+          id: text(p["duplicate_of"]),
+          amount: money(p["amount_uzs"])
+        }),
   topup_payable_exhausted: () => line("error.payableExhausted"),
   receipt_not_found: () => line("error.notFoundThing"),
   receipt_type_unsupported: () => line("error.receiptType"),
@@ -68,7 +69,8 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   account_cap_uploads_per_day: (p) => line("error.capUploadsPerDay", { limit: text(p["limit"]), n: hours(p) }),
   account_cap_tickets_per_day: (p) => line("error.capTicketsPerDay", { limit: text(p["limit"]), n: hours(p) }),
   order_not_found: () => line("error.notFoundThing"),
-  order_transition_invalid: (p) => line("error.orderState", { from: state("order", p["from"]), to: state("order", p["to"]) }),
+  order_transition_invalid: (p) =>
+    line("error.orderState", { from: state("order", p["from"]), to: state("order", p["to"]) }),
   stars_amount_too_small: () => line("error.starsMin"),
   stars_amount_too_large: () => line("error.starsMax"),
   premium_duration_invalid: () => line("error.duration"),
@@ -110,9 +112,27 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
 }
 
 const FIELD_KEYS = new Set([
-  "amount_uzs", "receipt", "username", "amount", "duration", "gift_id", "comment", "subject", "body", "tier", "token",
-  "star_price_uzs", "premium_3_month_uzs", "premium_6_month_uzs", "premium_12_month_uzs", "admin_note", "tx_id", "topup_id",
-  "offset", "limit", "reason"
+  "amount_uzs",
+  "receipt",
+  "username",
+  "amount",
+  "duration",
+  "gift_id",
+  "comment",
+  "subject",
+  "body",
+  "tier",
+  "token",
+  "star_price_uzs",
+  "premium_3_month_uzs",
+  "premium_6_month_uzs",
+  "premium_12_month_uzs",
+  "admin_note",
+  "tx_id",
+  "topup_id",
+  "offset",
+  "limit",
+  "reason"
 ])
 
 const fieldParam = (loc: ReadonlyArray<unknown>): string => {
@@ -124,7 +144,8 @@ const fieldParam = (loc: ReadonlyArray<unknown>): string => {
 const validationLine = (item: { readonly loc?: ReadonlyArray<unknown>; readonly type?: string }): FlashLine => {
   const field = fieldParam(item.loc ?? [])
   if (item.type === "missing") return line("error.fieldMissing", { field })
-  if (item.type === "int_parsing" || item.type === "int_from_float" || item.type === "int_type") return line("error.fieldInt", { field })
+  if (item.type === "int_parsing" || item.type === "int_from_float" || item.type === "int_type")
+    return line("error.fieldInt", { field })
   return line("error.fieldInvalid", { field })
 }
 

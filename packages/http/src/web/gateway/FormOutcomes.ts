@@ -23,7 +23,10 @@ type Json = Readonly<Record<string, unknown>>
 
 /** A value inside the route's JSON answer, by path (`at(json, "order", "order_id")`). */
 const at = (json: Json, ...path: ReadonlyArray<string>): unknown =>
-  path.reduce<unknown>((value, key) => (typeof value === "object" && value !== null ? (value as Json)[key] : undefined), json)
+  path.reduce<unknown>(
+    (value, key) => (typeof value === "object" && value !== null ? (value as Json)[key] : undefined),
+    json
+  )
 
 const ok = (key: MessageKey, params?: Params): Flash => ({ kind: "ok", lines: [params ? { key, params } : { key }] })
 const money = (n: unknown) => `${MONEY_PARAM}${typeof n === "number" ? n : 0}`
@@ -34,7 +37,10 @@ const about = (topup: unknown, flash: Flash): Flash => (typeof topup === "number
 
 const orderPlaced = (_: RegExpExecArray, json: Json): FormOutcome => ({
   next: "/v2/orders",
-  flash: ok("flash.orderPlaced", { id: id(at(json, "order", "order_id")), price: money(at(json, "order", "price_uzs")) })
+  flash: ok("flash.orderPlaced", {
+    id: id(at(json, "order", "order_id")),
+    price: money(at(json, "order", "price_uzs"))
+  })
 })
 
 const RULES: ReadonlyArray<FormRule> = [
@@ -43,7 +49,10 @@ const RULES: ReadonlyArray<FormRule> = [
     back: () => "/v2/dashboard#topup",
     success: (_, json) => ({
       next: `/v2/dashboard#topup-${id(at(json, "topup", "topup_id"))}`,
-      flash: about(at(json, "topup", "topup_id"), ok("flash.topupCreated", { id: id(at(json, "topup", "topup_id")), amount: money(at(json, "payable_uzs")) }))
+      flash: about(
+        at(json, "topup", "topup_id"),
+        ok("flash.topupCreated", { id: id(at(json, "topup", "topup_id")), amount: money(at(json, "payable_uzs")) })
+      )
     })
   },
   {
@@ -70,7 +79,10 @@ const RULES: ReadonlyArray<FormRule> = [
   {
     pattern: /^\/v2\/api-docs\/getinfo-upgrade$/,
     back: () => "/v2/api-docs#tiers",
-    success: (_, json) => ({ next: "/v2/api-docs#tiers", flash: ok("flash.tierUpgraded", { tier: id(at(json, "tier")) }) })
+    success: (_, json) => ({
+      next: "/v2/api-docs#tiers",
+      flash: ok("flash.tierUpgraded", { tier: id(at(json, "tier")) })
+    })
   },
   {
     pattern: /^\/v2\/tickets\/new$/,
@@ -85,8 +97,16 @@ const RULES: ReadonlyArray<FormRule> = [
     back: (m) => `/v2/tickets/${m[1]}#reply`,
     success: (m) => ({ next: `/v2/tickets/${m[1]}#conversation`, flash: ok("flash.replySent") })
   },
-  { pattern: /^\/v2\/admin\/login$/, back: () => "/v2/admin/login", success: () => ({ next: "/v2/admin", flash: ok("flash.done") }) },
-  { pattern: /^\/v2\/admin\/pricing$/, back: () => "/v2/admin#pricing", success: () => ({ next: "/v2/admin", flash: ok("flash.pricesSaved") }) },
+  {
+    pattern: /^\/v2\/admin\/login$/,
+    back: () => "/v2/admin/login",
+    success: () => ({ next: "/v2/admin", flash: ok("flash.done") })
+  },
+  {
+    pattern: /^\/v2\/admin\/pricing$/,
+    back: () => "/v2/admin#pricing",
+    success: () => ({ next: "/v2/admin", flash: ok("flash.pricesSaved") })
+  },
   {
     pattern: /^\/v2\/admin\/topups\/(\d+)\/approve$/,
     back: () => "/v2/admin/topups",
@@ -110,7 +130,10 @@ const RULES: ReadonlyArray<FormRule> = [
     back: (m) => `/v2/admin/users/${m[1]}#adjust`,
     success: (m, json) => ({
       next: `/v2/admin/users/${m[1]}#user-history`,
-      flash: ok("flash.balanceAdjusted", { amount: money(at(json, "amount_uzs")), balance: money(at(json, "balance_uzs")) })
+      flash: ok("flash.balanceAdjusted", {
+        amount: money(at(json, "amount_uzs")),
+        balance: money(at(json, "balance_uzs"))
+      })
     })
   },
   {

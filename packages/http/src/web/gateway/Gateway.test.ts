@@ -9,20 +9,32 @@ const words = (locale: "en" | "ru" | "uz", lines: ReadonlyArray<FlashLine>) =>
 
 describe("API errors in words", () => {
   it("the server's codes become sentences in the reader's language, with the values of their params", () => {
-    const insufficient = errorLines(409, JSON.stringify({
-      detail: "Insufficient balance: 23000 UZS required, 1500 UZS available",
-      code: "balance_insufficient",
-      params: { required_uzs: 23000, balance_uzs: 1500 }
-    }))
-    assert.deepStrictEqual(words("en", insufficient), ["Not enough balance: 23,000\u00a0UZS needed, you have 1,500\u00a0UZS."])
-    assert.deepStrictEqual(words("uz", insufficient), ["Mablag‘ yetarli emas: 23\u00a0000\u00a0so‘m kerak, balansda 1\u00a0500\u00a0so‘m."])
+    const insufficient = errorLines(
+      409,
+      JSON.stringify({
+        detail: "Insufficient balance: 23000 UZS required, 1500 UZS available",
+        code: "balance_insufficient",
+        params: { required_uzs: 23000, balance_uzs: 1500 }
+      })
+    )
+    assert.deepStrictEqual(words("en", insufficient), [
+      "Not enough balance: 23,000\u00a0UZS needed, you have 1,500\u00a0UZS."
+    ])
+    assert.deepStrictEqual(words("uz", insufficient), [
+      "Mablag‘ yetarli emas: 23\u00a0000\u00a0so‘m kerak, balansda 1\u00a0500\u00a0so‘m."
+    ])
     // The words come from the code, not from the English detail (which may be reworded).
-    const state = errorLines(409, JSON.stringify({
-      detail: "reworded",
-      code: "topup_transition_invalid",
-      params: { from: "paid", to: "cancelled" }
-    }))
-    assert.deepStrictEqual(words("ru", state), ["Пополнение уже в статусе «Зачислено», перевести его в «Отменено» нельзя."])
+    const state = errorLines(
+      409,
+      JSON.stringify({
+        detail: "reworded",
+        code: "topup_transition_invalid",
+        params: { from: "paid", to: "cancelled" }
+      })
+    )
+    assert.deepStrictEqual(words("ru", state), [
+      "Пополнение уже в статусе «Зачислено», перевести его в «Отменено» нельзя."
+    ])
   })
 
   it("FastAPI's 422 list names each field", () => {
@@ -41,11 +53,18 @@ describe("API errors in words", () => {
   })
 
   it("an unknown code or a detail without a code is shown as the words it is; a body without one by its status; never JSON", () => {
-    assert.deepStrictEqual(words("en", errorLines(400, JSON.stringify({ detail: "New rule", code: "brand_new_code" }))), ["New rule"])
-    assert.deepStrictEqual(words("en", errorLines(400, JSON.stringify({ detail: "Something new happened" }))), ["Something new happened"])
-    assert.deepStrictEqual(words("en", errorLines(500, "")), ["Something went wrong on our side. Please try again in a minute."])
+    assert.deepStrictEqual(
+      words("en", errorLines(400, JSON.stringify({ detail: "New rule", code: "brand_new_code" }))),
+      ["New rule"]
+    )
+    assert.deepStrictEqual(words("en", errorLines(400, JSON.stringify({ detail: "Something new happened" }))), [
+      "Something new happened"
+    ])
+    assert.deepStrictEqual(words("en", errorLines(500, "")), [
+      "Something went wrong on our side. Please try again in a minute."
+    ])
     assert.deepStrictEqual(words("en", errorLines(401, "<html>")), ["Please sign in first."])
-    for (const line of words("en", errorLines(418, "{\"weird\":true}"))) assert.notInclude(line, "{")
+    for (const line of words("en", errorLines(418, '{"weird":true}'))) assert.notInclude(line, "{")
   })
 })
 
@@ -56,7 +75,9 @@ describe("form outcomes", () => {
     assert.deepStrictEqual(words("en", created.flash.lines), ["Top-up #7 created. Transfer exactly 50,003\u00a0UZS."])
     const order = formSuccess("/v2/orders/stars", { order: { order_id: 3, price_uzs: 11_500 } })
     assert.strictEqual(order.next, "/v2/orders")
-    assert.deepStrictEqual(words("en", order.flash.lines), ["Order #3 placed: 11,500\u00a0UZS was taken from your balance."])
+    assert.deepStrictEqual(words("en", order.flash.lines), [
+      "Order #3 placed: 11,500\u00a0UZS was taken from your balance."
+    ])
     assert.strictEqual(formSuccess("/v2/tickets/12/reply", {}).next, "/v2/tickets/12#conversation")
     assert.strictEqual(formSuccess("/v2/admin/topups/9/reject", {}).next, "/v2/admin/topups")
     assert.strictEqual(formBack("/v2/orders/premium"), "/v2/dashboard#buy-premium")
@@ -82,7 +103,9 @@ describe("web cookies", () => {
     assert.deepStrictEqual(decodeFlash("server-key", value), flash)
     assert.isUndefined(decodeFlash("other-key", value))
     const [body, mac] = value.split(".")
-    const altered = Buffer.from(JSON.stringify({ kind: "ok", lines: [{ text: "Call +998 00 000 00 00" }] })).toString("base64url")
+    const altered = Buffer.from(JSON.stringify({ kind: "ok", lines: [{ text: "Call +998 00 000 00 00" }] })).toString(
+      "base64url"
+    )
     assert.isUndefined(decodeFlash("server-key", `${altered}.${mac}`))
     assert.isDefined(body)
   })

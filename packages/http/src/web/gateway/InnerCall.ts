@@ -40,7 +40,10 @@ const answer = (response: HttpServerResponse.HttpServerResponse): InnerAnswer =>
 }
 
 const notFound = HttpServerResponse.jsonUnsafe({ detail: "Not Found", code: "not_found" }, { status: 404 })
-const defect = HttpServerResponse.jsonUnsafe({ detail: "Internal Server Error", code: "internal_error" }, { status: 500 })
+const defect = HttpServerResponse.jsonUnsafe(
+  { detail: "Internal Server Error", code: "internal_error" },
+  { status: 500 }
+)
 
 /** Runs the router for `request`; a missing route is a 404 and a defect a 500, as the server would answer. */
 export const runInner = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>
@@ -56,7 +59,4 @@ export const runInner = (router: RouterEffect, request: HttpServerRequest.HttpSe
 
 /** A GET of `url` (path and query) on behalf of the browser's request, asking for JSON. */
 export const getJson = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest, url: string) =>
-  runInner(
-    router,
-    request.modify({ url, headers: Headers.set(request.headers, "accept", "application/json") })
-  )
+  runInner(router, request.modify({ url, headers: Headers.set(request.headers, "accept", "application/json") }))

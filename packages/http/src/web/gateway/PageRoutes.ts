@@ -5,7 +5,12 @@ import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { type Person, userIdsIn } from "../layout/People.ts"
 import { type AdminOrdersFilter, adminOrdersPage } from "../pages/AdminOrdersPage.ts"
-import { type AdminPayment, adminPaymentsPage, PAYMENT_FILTERS, type PaymentsFilter } from "../pages/AdminPaymentsPage.ts"
+import {
+  type AdminPayment,
+  adminPaymentsPage,
+  PAYMENT_FILTERS,
+  type PaymentsFilter
+} from "../pages/AdminPaymentsPage.ts"
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
 import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/AdminReportsPage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
@@ -101,10 +106,11 @@ const loadWithPeople = <const T extends ReadonlyArray<unknown>>(
   urls: ReadonlyArray<string>,
   draw: (ctx: PageContext, ...json: T) => Html
 ) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const answers = yield* Effect.forEach(urls, env.get)
     const ids = [...userIdsIn(answers.map((a) => a.json))]
-    const brief = ids.length === 0 ? undefined : yield* env.get(`/v2/admin/users/brief?ids=${ids.slice(0, 200).join(",")}`)
+    const brief =
+      ids.length === 0 ? undefined : yield* env.get(`/v2/admin/users/brief?ids=${ids.slice(0, 200).join(",")}`)
     const found = brief?.status === 200 ? (brief.json as { users: ReadonlyArray<Person> }).users : []
     const ctx = { ...env.ctx, people: new Map(found.map((p) => [p.user_id, p])) }
     return withJson(env, answers, (...json: T) => draw(ctx, ...json))
@@ -113,125 +119,240 @@ const loadWithPeople = <const T extends ReadonlyArray<unknown>>(
 type Loader = (env: PageEnv) => Effect.Effect<PageResult, Types.unhandled>
 
 export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
-  [/^\/v2\/?$/, (env) =>
-    load(env, ["/v2/", "/v2/api/pricing"], (home: typeof Dto.Home.Type, pricing: typeof Dto.Pricing.Type) =>
-      homePage(env.ctx, { home, pricing, authUrl: env.authUrl }))],
-  [/^\/v2\/dashboard$/, (env) =>
-    Effect.flatMap(env.giftTitles, (gifts) =>
-      load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) =>
-        dashboardPage(env.ctx, { dashboard, card: env.paymentCard, limits: env.topupLimits, gifts })))],
-  [/^\/v2\/orders$/, (env) => {
-    const { offset, limit } = paging(env.query, 20)
-    return Effect.flatMap(env.giftTitles, (gifts) =>
-      load(env, [`/v2/orders/list?offset=${offset}&limit=${limit}`], (list: typeof Dto.OrdersPage.Type) =>
-        ordersPage(env.ctx, { page: list, gifts })))
-  }],
-  [/^\/v2\/history$/, (env) => {
-    const { offset, limit } = paging(env.query, 20)
-    return load(env, [`/v2/balance/history?offset=${offset}&limit=${limit}`], (history: HistoryPage) => historyPage(env.ctx, history))
-  }],
+  [
+    /^\/v2\/?$/,
+    (env) =>
+      load(env, ["/v2/", "/v2/api/pricing"], (home: typeof Dto.Home.Type, pricing: typeof Dto.Pricing.Type) =>
+        homePage(env.ctx, { home, pricing, authUrl: env.authUrl })
+      )
+  ],
+  [
+    /^\/v2\/dashboard$/,
+    (env) =>
+      Effect.flatMap(env.giftTitles, (gifts) =>
+        load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) =>
+          dashboardPage(env.ctx, { dashboard, card: env.paymentCard, limits: env.topupLimits, gifts })
+        )
+      )
+  ],
+  [
+    /^\/v2\/orders$/,
+    (env) => {
+      const { offset, limit } = paging(env.query, 20)
+      return Effect.flatMap(env.giftTitles, (gifts) =>
+        load(env, [`/v2/orders/list?offset=${offset}&limit=${limit}`], (list: typeof Dto.OrdersPage.Type) =>
+          ordersPage(env.ctx, { page: list, gifts })
+        )
+      )
+    }
+  ],
+  [
+    /^\/v2\/history$/,
+    (env) => {
+      const { offset, limit } = paging(env.query, 20)
+      return load(env, [`/v2/balance/history?offset=${offset}&limit=${limit}`], (history: HistoryPage) =>
+        historyPage(env.ctx, history)
+      )
+    }
+  ],
   // Sandbox mode only: in production the inbox route does not exist and the page answers "not found".
-  [/^\/v2\/sandbox$/, (env) => load(env, ["/v2/sandbox/push/inbox"], (inbox: SandboxInboxView) => sandboxPage(env.ctx, inbox))],
+  [
+    /^\/v2\/sandbox$/,
+    (env) => load(env, ["/v2/sandbox/push/inbox"], (inbox: SandboxInboxView) => sandboxPage(env.ctx, inbox))
+  ],
   [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
-  [/^\/v2\/tickets$/, (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))],
-  [/^\/v2\/tickets\/(\d{1,15})$/, (env) =>
-    load(env, [`/v2/tickets/${env.match[1]}`], (detail: typeof Dto.TicketDetail.Type) =>
-      ticketPage(env.ctx, { detail, viewer: "user" }))],
-  [/^\/v2\/api-docs$/, (env) =>
-    load(env, ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard"] : [])], (docs: typeof Dto.ApiDocs.Type, dashboard?: typeof Dto.Dashboard.Type) =>
-      apiPage(env.ctx, { docs, user: dashboard?.user ?? null, baseUrl: env.publicUrl, reference: env.reference }))],
-  [/^\/v2\/api-key\/confirm$/, (env) =>
-    load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) => confirmRotatePage(env.ctx, dashboard.user))],
-  [/^\/v2\/api-docs\/getinfo-upgrade\/confirm$/, (env) =>
-    Effect.map(Effect.forEach(["/v2/balance", "/v2/api-docs"], env.get), (answers): PageResult => {
-      const failed = answers.find((a) => a.status !== 200)
-      if (failed) return failure(env.ctx, failed)
-      const [balance, docs] = [answers[0]!.json as { balance_uzs: number }, answers[1]!.json as typeof Dto.ApiDocs.Type]
-      const current = docs.current_tier ?? 0
-      const tier = docs.tiers.find((terms) => String(terms.tier) === env.query.get("tier"))
-      // Nothing to ask about: back to the tiers with the reason, as a refused form would be.
-      const refused = tier === undefined ? "error.tierUnknown" as const : tier.tier <= current ? "error.tierNotUpgrade" as const : undefined
-      if (refused !== undefined || tier === undefined) {
-        return { _tag: "Redirect", to: "/v2/api-docs#tiers", flash: { kind: "error", lines: [{ key: refused ?? "error.tierUnknown" }], form: "tiers" } }
+  [
+    /^\/v2\/tickets$/,
+    (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))
+  ],
+  [
+    /^\/v2\/tickets\/(\d{1,15})$/,
+    (env) =>
+      load(env, [`/v2/tickets/${env.match[1]}`], (detail: typeof Dto.TicketDetail.Type) =>
+        ticketPage(env.ctx, { detail, viewer: "user" })
+      )
+  ],
+  [
+    /^\/v2\/api-docs$/,
+    (env) =>
+      load(
+        env,
+        ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard"] : [])],
+        (docs: typeof Dto.ApiDocs.Type, dashboard?: typeof Dto.Dashboard.Type) =>
+          apiPage(env.ctx, { docs, user: dashboard?.user ?? null, baseUrl: env.publicUrl, reference: env.reference })
+      )
+  ],
+  [
+    /^\/v2\/api-key\/confirm$/,
+    (env) =>
+      load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) => confirmRotatePage(env.ctx, dashboard.user))
+  ],
+  [
+    /^\/v2\/api-docs\/getinfo-upgrade\/confirm$/,
+    (env) =>
+      Effect.map(Effect.forEach(["/v2/balance", "/v2/api-docs"], env.get), (answers): PageResult => {
+        const failed = answers.find((a) => a.status !== 200)
+        if (failed) return failure(env.ctx, failed)
+        const [balance, docs] = [
+          answers[0]!.json as { balance_uzs: number },
+          answers[1]!.json as typeof Dto.ApiDocs.Type
+        ]
+        const current = docs.current_tier ?? 0
+        const tier = docs.tiers.find((terms) => String(terms.tier) === env.query.get("tier"))
+        // Nothing to ask about: back to the tiers with the reason, as a refused form would be.
+        const refused =
+          tier === undefined
+            ? ("error.tierUnknown" as const)
+            : tier.tier <= current
+              ? ("error.tierNotUpgrade" as const)
+              : undefined
+        if (refused !== undefined || tier === undefined) {
+          return {
+            _tag: "Redirect",
+            to: "/v2/api-docs#tiers",
+            flash: { kind: "error", lines: [{ key: refused ?? "error.tierUnknown" }], form: "tiers" }
+          }
+        }
+        return page(tierConfirmPage(env.ctx, { tier, balance: balance.balance_uzs }))
+      })
+  ],
+  [
+    /^\/v2\/admin\/login$/,
+    (env) =>
+      Effect.map(
+        env.get("/v2/admin/login"),
+        (answer): PageResult =>
+          (answer.json as { signed_in?: boolean } | undefined)?.signed_in === true
+            ? { _tag: "Redirect", to: "/v2/admin" }
+            : page(adminLoginPage(env.ctx))
+      )
+  ],
+  [
+    /^\/v2\/admin\/?$/,
+    (env) =>
+      load(env, ["/v2/admin", "/v2/admin/payments"], (home: typeof Dto.AdminHome.Type, payments: { total: number }) =>
+        adminHomePage(env.ctx, { home, unmatchedPayments: payments.total })
+      )
+  ],
+  [
+    /^\/v2\/admin\/topups$/,
+    (env) =>
+      loadWithPeople(
+        env,
+        [
+          "/v2/admin/topups/list?status=review,pending&limit=100",
+          "/v2/admin/topups/list?status=paid,cancelled,rejected,expired&limit=50"
+        ],
+        (ctx, queue: { topups: ReadonlyArray<AdminTopup> }, history: { topups: ReadonlyArray<AdminTopup> }) =>
+          // Receipts waiting for a decision first, then the oldest transfer still pending.
+          adminTopupsPage(ctx, {
+            queue: [...queue.topups].sort(
+              (a, b) =>
+                Number(b.status === "review") - Number(a.status === "review") ||
+                a.created_at.localeCompare(b.created_at)
+            ),
+            history: history.topups
+          })
+      )
+  ],
+  [
+    /^\/v2\/admin\/payments$/,
+    (env) => {
+      const { offset, limit } = paging(env.query, 50)
+      const status = env.query.get("status") || "all"
+      const filter: PaymentsFilter = {
+        status: (PAYMENT_FILTERS as ReadonlyArray<string>).includes(status) ? status : "all",
+        from: env.query.get("from") ?? "",
+        to: env.query.get("to") ?? "",
+        amount: env.query.get("amount") ?? "",
+        offset,
+        limit
       }
-      return page(tierConfirmPage(env.ctx, { tier, balance: balance.balance_uzs }))
-    })],
-  [/^\/v2\/admin\/login$/, (env) =>
-    Effect.map(env.get("/v2/admin/login"), (answer): PageResult =>
-      (answer.json as { signed_in?: boolean } | undefined)?.signed_in === true
-        ? { _tag: "Redirect", to: "/v2/admin" }
-        : page(adminLoginPage(env.ctx)))],
-  [/^\/v2\/admin\/?$/, (env) =>
-    load(env, ["/v2/admin", "/v2/admin/payments"], (home: typeof Dto.AdminHome.Type, payments: { total: number }) =>
-      adminHomePage(env.ctx, { home, unmatchedPayments: payments.total }))],
-  [/^\/v2\/admin\/topups$/, (env) =>
-    loadWithPeople(
-      env,
-      ["/v2/admin/topups/list?status=review,pending&limit=100", "/v2/admin/topups/list?status=paid,cancelled,rejected,expired&limit=50"],
-      (ctx, queue: { topups: ReadonlyArray<AdminTopup> }, history: { topups: ReadonlyArray<AdminTopup> }) =>
-        // Receipts waiting for a decision first, then the oldest transfer still pending.
-        adminTopupsPage(ctx, {
-          queue: [...queue.topups].sort((a, b) =>
-            Number(b.status === "review") - Number(a.status === "review") || a.created_at.localeCompare(b.created_at)
-          ),
-          history: history.topups
-        })
-    )],
-  [/^\/v2\/admin\/payments$/, (env) => {
-    const { offset, limit } = paging(env.query, 50)
-    const status = env.query.get("status") || "all"
-    const filter: PaymentsFilter = {
-      status: (PAYMENT_FILTERS as ReadonlyArray<string>).includes(status) ? status : "all",
-      from: env.query.get("from") ?? "",
-      to: env.query.get("to") ?? "",
-      amount: env.query.get("amount") ?? "",
-      offset,
-      limit
+      const params = new URLSearchParams({ ...filter, offset: String(offset), limit: String(limit) })
+      return loadWithPeople(
+        env,
+        [`/v2/admin/payments?${params}`],
+        (ctx, list: { payments: ReadonlyArray<AdminPayment>; total: number }) =>
+          adminPaymentsPage(ctx, { payments: list.payments, total: list.total, filter })
+      )
     }
-    const params = new URLSearchParams({ ...filter, offset: String(offset), limit: String(limit) })
-    return loadWithPeople(env, [`/v2/admin/payments?${params}`], (ctx, list: { payments: ReadonlyArray<AdminPayment>; total: number }) =>
-      adminPaymentsPage(ctx, { payments: list.payments, total: list.total, filter }))
-  }],
-  [/^\/v2\/admin\/orders$/, (env) => {
-    const { offset, limit } = paging(env.query, 50)
-    const status = env.query.get("status") || null
-    const kind = env.query.get("kind") || null
-    const filter: AdminOrdersFilter = { status, kind, offset, limit }
-    const params = new URLSearchParams({ offset: String(offset), limit: String(limit), ...(status ? { status } : {}), ...(kind ? { kind } : {}) })
-    return Effect.flatMap(env.giftTitles, (gifts) =>
-      loadWithPeople(env, [`/v2/admin/orders/list?${params}`], (ctx, list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
-        adminOrdersPage(ctx, { orders: list.orders, total: list.total, filter, gifts })))
-  }],
-  [/^\/v2\/admin\/users$/, (env) => {
-    const { offset, limit } = paging(env.query, 50)
-    const search = (env.query.get("search") ?? "").slice(0, 64)
-    const params = new URLSearchParams({ search, offset: String(offset), limit: String(limit) })
-    return load(env, [`/v2/admin/users/list?${params}`], (list: AdminUsersList) => adminUsersPage(env.ctx, list, search))
-  }],
-  [/^\/v2\/admin\/users\/(\d{1,15})$/, (env) =>
-    load(env, [`/v2/admin/users/${env.match[1]}`], (detail: AdminUserDetail) => adminUserPage(env.ctx, detail))],
-  [/^\/v2\/admin\/reports$/, (env) => {
-    const query: ReportQuery = {
-      period: env.query.get("period") || "day",
-      from: env.query.get("from") ?? "",
-      to: env.query.get("to") ?? "",
-      tonRate: env.query.get("ton_rate") ?? ""
+  ],
+  [
+    /^\/v2\/admin\/orders$/,
+    (env) => {
+      const { offset, limit } = paging(env.query, 50)
+      const status = env.query.get("status") || null
+      const kind = env.query.get("kind") || null
+      const filter: AdminOrdersFilter = { status, kind, offset, limit }
+      const params = new URLSearchParams({
+        offset: String(offset),
+        limit: String(limit),
+        ...(status ? { status } : {}),
+        ...(kind ? { kind } : {})
+      })
+      return Effect.flatMap(env.giftTitles, (gifts) =>
+        loadWithPeople(
+          env,
+          [`/v2/admin/orders/list?${params}`],
+          (ctx, list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
+            adminOrdersPage(ctx, { orders: list.orders, total: list.total, filter, gifts })
+        )
+      )
     }
-    const params = new URLSearchParams({ period: query.period, from: query.from, to: query.to, ton_rate: query.tonRate })
-    // A refused request (bad dates or rate) is the same page with the form kept and the reason, not an error page.
-    return Effect.gen(function*() {
-      const today = tashkentDay(new Date(yield* Clock.currentTimeMillis))
-      const answer = yield* env.get(`/v2/admin/reports/data?${params}`)
-      if (answer.status === 422) return page(adminReportsPage(env.ctx, query, undefined, today))
-      return withJson(env, [answer], (data: ReportData) =>
-        adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data, today))
-    })
-  }],
-  [/^\/v2\/admin\/tickets$/, (env) =>
-    loadWithPeople(env, ["/v2/admin/tickets"], (ctx, list: typeof Dto.Tickets.Type) => adminTicketsPage(ctx, list))],
-  [/^\/v2\/admin\/tickets\/(\d{1,15})$/, (env) =>
-    loadWithPeople(env, [`/v2/admin/tickets/${env.match[1]}`], (ctx, detail: typeof Dto.TicketDetail.Type) =>
-      ticketPage(ctx, { detail, viewer: "operator" }))]
+  ],
+  [
+    /^\/v2\/admin\/users$/,
+    (env) => {
+      const { offset, limit } = paging(env.query, 50)
+      const search = (env.query.get("search") ?? "").slice(0, 64)
+      const params = new URLSearchParams({ search, offset: String(offset), limit: String(limit) })
+      return load(env, [`/v2/admin/users/list?${params}`], (list: AdminUsersList) =>
+        adminUsersPage(env.ctx, list, search)
+      )
+    }
+  ],
+  [
+    /^\/v2\/admin\/users\/(\d{1,15})$/,
+    (env) => load(env, [`/v2/admin/users/${env.match[1]}`], (detail: AdminUserDetail) => adminUserPage(env.ctx, detail))
+  ],
+  [
+    /^\/v2\/admin\/reports$/,
+    (env) => {
+      const query: ReportQuery = {
+        period: env.query.get("period") || "day",
+        from: env.query.get("from") ?? "",
+        to: env.query.get("to") ?? "",
+        tonRate: env.query.get("ton_rate") ?? ""
+      }
+      const params = new URLSearchParams({
+        period: query.period,
+        from: query.from,
+        to: query.to,
+        ton_rate: query.tonRate
+      })
+      // A refused request (bad dates or rate) is the same page with the form kept and the reason, not an error page.
+      return Effect.gen(function* () {
+        const today = tashkentDay(new Date(yield* Clock.currentTimeMillis))
+        const answer = yield* env.get(`/v2/admin/reports/data?${params}`)
+        if (answer.status === 422) return page(adminReportsPage(env.ctx, query, undefined, today))
+        return withJson(env, [answer], (data: ReportData) =>
+          adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data, today)
+        )
+      })
+    }
+  ],
+  [
+    /^\/v2\/admin\/tickets$/,
+    (env) =>
+      loadWithPeople(env, ["/v2/admin/tickets"], (ctx, list: typeof Dto.Tickets.Type) => adminTicketsPage(ctx, list))
+  ],
+  [
+    /^\/v2\/admin\/tickets\/(\d{1,15})$/,
+    (env) =>
+      loadWithPeople(env, [`/v2/admin/tickets/${env.match[1]}`], (ctx, detail: typeof Dto.TicketDetail.Type) =>
+        ticketPage(ctx, { detail, viewer: "operator" })
+      )
+  ]
 ]
 
 export const findPage = (path: string): readonly [RegExpExecArray, Loader] | undefined => {

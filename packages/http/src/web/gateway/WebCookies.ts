@@ -24,9 +24,7 @@ export const csrfValid = (secret: string, cookie: string | undefined, token: str
   cookie !== undefined && cookie.length >= 16 && token !== undefined && safeEqual(csrfToken(secret, cookie), token)
 
 /** One line of a flash: a dictionary message, or text that is already in words (a server detail). */
-export type FlashLine =
-  | { readonly key: MessageKey; readonly params?: Params }
-  | { readonly text: string }
+export type FlashLine = { readonly key: MessageKey; readonly params?: Params } | { readonly text: string }
 
 export interface Flash {
   readonly kind: "ok" | "error"

@@ -20,11 +20,20 @@ describe("dictionaries", () => {
 
   it("the three languages really differ where words are shown (no untranslated copy of English)", () => {
     const same = (locale: "uz" | "ru") =>
-      Object.keys(en).filter((key) => DICTIONARIES[locale][key as MessageKey] === en[key as MessageKey] && /[a-z]{4,}/.test(en[key as MessageKey]))
+      Object.keys(en).filter(
+        (key) =>
+          DICTIONARIES[locale][key as MessageKey] === en[key as MessageKey] && /[a-z]{4,}/.test(en[key as MessageKey])
+      )
     // Product names and codes stay as they are; "Panel" and "Telegram username" are Uzbek as well.
     const allowed = new Set(["app.name", "nav.api", "api.title", "kind.premium", "field.username"])
-    assert.deepStrictEqual(same("ru").filter((k) => !allowed.has(k)), [])
-    assert.deepStrictEqual(same("uz").filter((k) => !allowed.has(k) && k !== "nav.admin" && k !== "buy.username"), [])
+    assert.deepStrictEqual(
+      same("ru").filter((k) => !allowed.has(k)),
+      []
+    )
+    assert.deepStrictEqual(
+      same("uz").filter((k) => !allowed.has(k) && k !== "nav.admin" && k !== "buy.username"),
+      []
+    )
   })
 })
 
@@ -62,14 +71,23 @@ describe("formatting", () => {
 
   it("plural forms follow each language's rules; money and message parameters render in the reader's language", () => {
     const ru = translator("ru")
-    assert.deepStrictEqual([1, 2, 5, 21, 1000].map((n) => ru.t("order.stars", { n })), ["1 звезда", "2 звезды", "5 звёзд", "21 звезда", "1\u00a0000 звёзд"])
+    assert.deepStrictEqual(
+      [1, 2, 5, 21, 1000].map((n) => ru.t("order.stars", { n })),
+      ["1 звезда", "2 звезды", "5 звёзд", "21 звезда", "1\u00a0000 звёзд"]
+    )
     const en = translator("en")
-    assert.deepStrictEqual([1, 50].map((n) => en.t("order.stars", { n })), ["1 star", "50 stars"])
+    assert.deepStrictEqual(
+      [1, 50].map((n) => en.t("order.stars", { n })),
+      ["1 star", "50 stars"]
+    )
     assert.strictEqual(translator("uz").t("order.stars", { n: 50 }), "50 yulduz")
     assert.strictEqual(
       ru.t("error.insufficient", { required: "uzs:11500", balance: "uzs:0" }),
       "Недостаточно средств: нужно 11\u00a0500\u00a0сум, на балансе 0\u00a0сум."
     )
-    assert.strictEqual(en.t("error.orderState", { from: "msg:status.order.completed", to: "msg:status.order.queued" }), "This order is Delivered, so it cannot be Queued.")
+    assert.strictEqual(
+      en.t("error.orderState", { from: "msg:status.order.completed", to: "msg:status.order.queued" }),
+      "This order is Delivered, so it cannot be Queued."
+    )
   })
 })

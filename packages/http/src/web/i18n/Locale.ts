@@ -32,7 +32,11 @@ export const fromAcceptLanguage = (header: string | undefined): Locale | undefin
       const [range = "", ...params] = part.trim().split(";")
       const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="))
       const weight = q === undefined ? 1 : Number(q.slice(2))
-      return { primary: range.trim().toLowerCase().split("-")[0] ?? "", weight: Number.isFinite(weight) ? weight : 0, index }
+      return {
+        primary: range.trim().toLowerCase().split("-")[0] ?? "",
+        weight: Number.isFinite(weight) ? weight : 0,
+        index
+      }
     })
     .filter((entry) => entry.weight > 0)
     .sort((a, b) => b.weight - a.weight || a.index - b.index)
@@ -41,4 +45,4 @@ export const fromAcceptLanguage = (header: string | undefined): Locale | undefin
 
 /** The cookie wins (the user chose), then the browser's languages, then the default. */
 export const negotiateLocale = (cookie: string | undefined, acceptLanguage: string | undefined): Locale =>
-  isLocale(cookie) ? cookie : fromAcceptLanguage(acceptLanguage) ?? DEFAULT_LOCALE
+  isLocale(cookie) ? cookie : (fromAcceptLanguage(acceptLanguage) ?? DEFAULT_LOCALE)

@@ -23,7 +23,9 @@ export const MONEY_FORMAT: Record<Locale, { readonly group: string; readonly uni
 }
 
 export const groupDigits = (n: number, group: string): string => {
-  const digits = Math.trunc(Math.abs(n)).toString().replace(/\B(?=(\d{3})+(?!\d))/g, group)
+  const digits = Math.trunc(Math.abs(n))
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, group)
   return n < 0 ? `−${digits}` : digits
 }
 

@@ -6,7 +6,7 @@
 export const en = {
   "app.name": "Resale",
   "app.tagline": "Telegram Stars, Premium and gifts, paid in UZS",
-  "skip": "Skip to content",
+  skip: "Skip to content",
   "sandbox.banner": "No real money moves here: payments, Stars and gifts are simulated.",
   "lang.label": "Language",
   "nav.label": "Main menu",
@@ -43,7 +43,8 @@ export const en = {
   "common.close": "Close",
 
   "home.title": "Telegram Stars, Premium and gifts, paid in UZS",
-  "home.lead": "Top up your balance with a card transfer in UZS and buy Stars, Premium and gifts for any Telegram username.",
+  "home.lead":
+    "Top up your balance with a card transfer in UZS and buy Stars, Premium and gifts for any Telegram username.",
   "home.prices": "Prices",
   "home.step1": "Sign in with Telegram.",
   "home.step2": "Top up the balance: transfer the exact amount shown to our card.",
@@ -72,7 +73,8 @@ export const en = {
   "topup.reviewTitle": "Top-up #{id}: receipt under review",
   "topup.reviewText": "An operator is checking your receipt for {amount}. Your balance will update automatically.",
   "topup.payExactly": "Transfer exactly",
-  "topup.exactHint": "Transfer this exact amount, down to the last digit: that is how we recognise your payment automatically.",
+  "topup.exactHint":
+    "Transfer this exact amount, down to the last digit: that is how we recognise your payment automatically.",
   "topup.card": "Card number",
   "topup.noCard": "The card number is not set up yet: please ask support before paying.",
   "topup.expiresIn": "Time left",
@@ -83,7 +85,8 @@ export const en = {
   "topup.settledTitle": "Top-up #{id}: {status}",
   "topup.cancel": "Cancel this top-up",
   "receipt.title": "Paid already? Upload the receipt",
-  "receipt.lead": "If you paid a different amount or the time ran out, send a photo or PDF of the receipt and an operator will credit it.",
+  "receipt.lead":
+    "If you paid a different amount or the time ran out, send a photo or PDF of the receipt and an operator will credit it.",
   "receipt.amount": "Amount you paid, UZS",
   "receipt.file": "Receipt (image or PDF, up to 5 MB)",
   "receipt.submit": "Send the receipt",
@@ -115,7 +118,8 @@ export const en = {
   "push.failed": "Could not turn notifications on. Please try again.",
   "sandbox.link": "Sandbox: test recipients and push inbox",
   "sandbox.title": "Sandbox: try every path",
-  "sandbox.lead": "Order stars, Premium or a gift for one of these Telegram usernames and the sandbox fails on purpose, so you can watch a refund, a retry, a late delivery or an order that waits for an operator. Outside the sandbox they are ordinary usernames.",
+  "sandbox.lead":
+    "Order stars, Premium or a gift for one of these Telegram usernames and the sandbox fails on purpose, so you can watch a refund, a retry, a late delivery or an order that waits for an operator. Outside the sandbox they are ordinary usernames.",
   "sandbox.recipients": "Test recipients",
   "sandbox.col.name": "Username",
   "sandbox.col.what": "What the sandbox does",
@@ -123,7 +127,8 @@ export const en = {
   "sandbox.m.notFound.what": "Fragment finds no such user.",
   "sandbox.m.notFound.ends": "Failed; the money is back on your balance at once.",
   "sandbox.m.timeout.what": "Fragment answers too late; nothing is paid.",
-  "sandbox.m.timeout.ends": "Tried again after 30 s, 1 min, 2 min…; after 8 attempts it fails and the money comes back.",
+  "sandbox.m.timeout.ends":
+    "Tried again after 30 s, 1 min, 2 min…; after 8 attempts it fails and the money comes back.",
   "sandbox.m.late.what": "Paid, but Fragment confirms the delivery only 90 s later.",
   "sandbox.m.late.ends": "Delivered, marked “paid, not confirmed by Fragment”.",
   "sandbox.m.unknown.what": "Paid, and Fragment never confirms the delivery.",
@@ -135,7 +140,8 @@ export const en = {
   "sandbox.m.giftLost.what": "Gift: sent, but the answer is lost.",
   "sandbox.m.giftLost.ends": "Checked again, found sent: delivered.",
   "sandbox.push.title": "Push notifications without a push service",
-  "sandbox.push.lead": "The server can receive this account's notifications itself, the way a browser's push service does: real web push, signed and encrypted, then decrypted and listed here.",
+  "sandbox.push.lead":
+    "The server can receive this account's notifications itself, the way a browser's push service does: real web push, signed and encrypted, then decrypted and listed here.",
   "sandbox.push.enable": "Receive my notifications here",
   "sandbox.push.on": "This account's notifications come to this inbox too.",
   "sandbox.push.received": "Received notifications",
@@ -153,7 +159,8 @@ export const en = {
   "orders.price": "Price",
   "orders.reason": "Reason",
   "orders.attempts": "Attempts",
-  "orders.retrying": "Not sent yet: the last attempt did not go through, nothing was paid; it is tried again automatically.",
+  "orders.retrying":
+    "Not sent yet: the last attempt did not go through, nothing was paid; it is tried again automatically.",
   "orders.nextAttempt": "next at {time}",
   "history.reason": "Reason: {reason}",
   "history.adjust": "Correction by support",
@@ -200,7 +207,8 @@ export const en = {
   "ticket.back": "All requests",
 
   "api.title": "API",
-  "api.lead": "Buy Stars, Premium and gifts from your own bot or shop with an API key. Purchases are paid from this balance.",
+  "api.lead":
+    "Buy Stars, Premium and gifts from your own bot or shop with an API key. Purchases are paid from this balance.",
   "api.keyTitle": "API key",
   "api.keyHas": "You have an API key. For safety it was shown only once, when it was created.",
   "api.keyNone": "You have no API key yet.",
@@ -228,11 +236,13 @@ export const en = {
   "api.showReference": "Show every endpoint",
   "api.create": "Create a key",
   "api.confirmTitle": "Replace your API key?",
-  "api.confirmReplace": "A new key stops the old one at once: your bot or shop will get “invalid key” until you put the new key in. The new key is shown only once.",
+  "api.confirmReplace":
+    "A new key stops the old one at once: your bot or shop will get “invalid key” until you put the new key in. The new key is shown only once.",
   "api.confirmCreate": "The key is shown only once, right after it is created: have a safe place ready to keep it.",
   "api.confirmYes": "Yes, replace the key",
   "api.confirmNo": "No, keep the current key",
-  "api.keyShownAlready": "This key has already been shown and is not shown again. If you did not copy it, create another one: the one you did not copy stops working.",
+  "api.keyShownAlready":
+    "This key has already been shown and is not shown again. If you did not copy it, create another one: the one you did not copy stops working.",
   "api.signInFirst": "Sign in to create an API key.",
 
   "admin.loginTitle": "Operator sign-in",
@@ -263,10 +273,12 @@ export const en = {
   "admin.approve": "Approve",
   "admin.reject": "Reject",
   "admin.decide": "Approve or reject…",
-  "admin.decideText": "Approve credits {amount} to this user’s balance. Reject credits nothing; your note is shown to the user.",
+  "admin.decideText":
+    "Approve credits {amount} to this user’s balance. Reject credits nothing; your note is shown to the user.",
   "admin.nothingToDo": "Nothing to do.",
   "admin.paymentsTitle": "Bank payments",
-  "admin.paymentsLead": "Every card payment the bank reported, newest first. One that matched no waiting top-up, or several, waits for you: open “Assign…”, choose the top-up, and the amount received is credited to its owner.",
+  "admin.paymentsLead":
+    "Every card payment the bank reported, newest first. One that matched no waiting top-up, or several, waits for you: open “Assign…”, choose the top-up, and the amount received is credited to its owner.",
   "admin.card": "Card",
   "admin.reference": "Bank reference",
   "admin.received": "Received",
@@ -279,7 +291,8 @@ export const en = {
   "payments.assignedBy": "assigned by an operator",
   "payments.topup": "Top-up",
   "payments.assignOpen": "Assign…",
-  "payments.assignText": "The top-up you choose is credited {amount}, the amount that arrived, and this payment is closed.",
+  "payments.assignText":
+    "The top-up you choose is credited {amount}, the amount that arrived, and this payment is closed.",
   "payments.pick": "Assign to the chosen top-up",
   "payments.byNumber": "Or a top-up number",
   "payments.same": "same amount",
@@ -315,11 +328,13 @@ export const en = {
   "people.adjustAmount": "Amount, UZS (minus to take away)",
   "people.adjustAmountHint": "For example 50000 or -20000",
   "people.adjustReason": "Reason (the user sees it)",
-  "people.adjustWarn": "The correction is a new ledger entry: it cannot be undone, only corrected again. The user is notified.",
+  "people.adjustWarn":
+    "The correction is a new ledger entry: it cannot be undone, only corrected again. The user is notified.",
   "people.adjustSubmit": "Correct the balance",
   "nav.reports": "Reports",
   "reports.title": "Reports",
-  "reports.lead": "Money in, money out and what the service owes its users, in Tashkent time. Every UZS figure is a sum of the balance ledger.",
+  "reports.lead":
+    "Money in, money out and what the service owes its users, in Tashkent time. Every UZS figure is a sum of the balance ledger.",
   "reports.presets": "Period",
   "reports.preset.thisWeek": "This week",
   "reports.preset.thisMonth": "This month",
@@ -357,12 +372,14 @@ export const en = {
   "reports.margin": "Margin",
   "reports.marginText": "Stars and Premium sold for {sales}, their TON cost {cost} at {rate} per TON.",
   "reports.noRate": "Enter the TON rate to see the margin.",
-  "reports.giftNote": "Gifts are paid with the sending account’s stars, not TON: they are in neither the TON cost nor the margin.",
+  "reports.giftNote":
+    "Gifts are paid with the sending account’s stars, not TON: they are in neither the TON cost nor the margin.",
   "reports.period": "Period",
   "reports.total": "Total",
   "reports.owedEnd": "Owed at the end",
   "reports.tonCol": "TON spent",
-  "reports.invalid": "These dates or this rate cannot make a report: dates as YYYY-MM-DD, the end not before the start, at most 400 rows; the rate a whole number.",
+  "reports.invalid":
+    "These dates or this rate cannot make a report: dates as YYYY-MM-DD, the end not before the start, at most 400 rows; the rate a whole number.",
 
   "method.card": "Card transfer",
   "method.receipt": "Receipt",
@@ -441,24 +458,33 @@ export const en = {
   "error.tierNotUpgrade": "You already have this tier or a higher one.",
   "error.quota": "The daily lookup limit is used up. Upgrade the tier for more.",
   "error.prices": "Every price must be a positive whole number of UZS.",
-  "error.payableExhausted": "Too many top-ups of this amount are waiting right now. Please try a slightly different amount.",
+  "error.payableExhausted":
+    "Too many top-ups of this amount are waiting right now. Please try a slightly different amount.",
   "error.idempotency": "This form was already sent with other values. Reload the page and try again.",
   "error.inProgress": "This form is still being processed. Wait a moment and reload the page.",
   "error.adminToken": "Wrong admin token.",
   "error.telegramLogin": "Telegram sign-in failed. Please try again.",
   "error.paymentMatched": "This payment was already assigned.",
-  "error.possibleDuplicate": "Top-up #{id} of {amount} was credited to this user shortly before; this receipt looks like the same payment. If you checked it is a second payment, tick the box and approve again.",
-  "error.paymentPossibleDuplicate": "Payment #{payment}: Receipt top-up #{id} of {amount} was credited to this user without a bank payment; this payment is most likely that money. If you checked it is another payment, tick the box and assign again.",
-  "error.capOpenTopups": "You already have {limit} top-ups waiting for payment, the most at once. Pay or cancel one of them first.",
-  "error.capOpenReviews": "You already have {limit} receipts waiting for the operator, the most at once. Please wait for the decision.",
+  "error.possibleDuplicate":
+    "Top-up #{id} of {amount} was credited to this user shortly before; this receipt looks like the same payment. If you checked it is a second payment, tick the box and approve again.",
+  "error.paymentPossibleDuplicate":
+    "Payment #{payment}: Receipt top-up #{id} of {amount} was credited to this user without a bank payment; this payment is most likely that money. If you checked it is another payment, tick the box and assign again.",
+  "error.capOpenTopups":
+    "You already have {limit} top-ups waiting for payment, the most at once. Pay or cancel one of them first.",
+  "error.capOpenReviews":
+    "You already have {limit} receipts waiting for the operator, the most at once. Please wait for the decision.",
   "error.capTopupsPerDay": "Daily limit reached: at most {limit} top-ups in 24 hours. Try again in {n} h.",
   "error.capCancelsPerDay": "Daily limit reached: at most {limit} cancelled top-ups in 24 hours. Try again in {n} h.",
   "error.capUploadsPerDay": "Daily limit reached: at most {limit} receipts in 24 hours. Try again in {n} h.",
-  "error.capTicketsPerDay": "Daily limit reached: at most {limit} support requests in 24 hours. Try again in {n} h, or write in an open request.",
-  "error.possibleDuplicateFile": "The same receipt file was already sent for top-up #{id}; this receipt looks like the same payment. If you checked it is a second payment, tick the box and approve again.",
-  "error.possibleDuplicateNear": "Top-up #{id} of almost the same amount as this receipt ({amount}) was credited to this user shortly before; it looks like the same payment. If you checked it is a second payment, tick the box and approve again.",
+  "error.capTicketsPerDay":
+    "Daily limit reached: at most {limit} support requests in 24 hours. Try again in {n} h, or write in an open request.",
+  "error.possibleDuplicateFile":
+    "The same receipt file was already sent for top-up #{id}; this receipt looks like the same payment. If you checked it is a second payment, tick the box and approve again.",
+  "error.possibleDuplicateNear":
+    "Top-up #{id} of almost the same amount as this receipt ({amount}) was credited to this user shortly before; it looks like the same payment. If you checked it is a second payment, tick the box and approve again.",
   "admin.possibleDuplicateFile": "Possible duplicate: the same receipt file was sent for top-up",
-  "admin.possibleDuplicateNear": "Possible duplicate: almost the same amount was credited to this user shortly before, top-up",
+  "admin.possibleDuplicateNear":
+    "Possible duplicate: almost the same amount was credited to this user shortly before, top-up",
   "error.pushInvalid": "This device could not be signed up for notifications.",
   "error.notFoundThing": "Not found: it may have been removed, or it is not yours.",
   "error.topupNotFound": "There is no top-up with this number. Check the number and try again.",

@@ -4,8 +4,9 @@ import type { Messages } from "./en.ts"
 export const uz: Messages = {
   "app.name": "Resale",
   "app.tagline": "Telegram Stars, Premium va sovg‘alar so‘mda",
-  "skip": "Asosiy qismga o‘tish",
-  "sandbox.banner": "Sinov rejimi: haqiqiy pul ishlatilmaydi — to‘lovlar, yulduzlar va sovg‘alar faqat taqlid qilinadi.",
+  skip: "Asosiy qismga o‘tish",
+  "sandbox.banner":
+    "Sinov rejimi: haqiqiy pul ishlatilmaydi — to‘lovlar, yulduzlar va sovg‘alar faqat taqlid qilinadi.",
   "lang.label": "Til",
   "nav.label": "Asosiy menyu",
   "nav.home": "Bosh sahifa",
@@ -41,13 +42,15 @@ export const uz: Messages = {
   "common.close": "Yopish",
 
   "home.title": "Telegram Stars, Premium va sovg‘alar so‘mda",
-  "home.lead": "Balansni kartaga so‘mda o‘tkazma orqali to‘ldiring va istalgan Telegram foydalanuvchisi uchun yulduzlar, Premium va sovg‘alar xarid qiling.",
+  "home.lead":
+    "Balansni kartaga so‘mda o‘tkazma orqali to‘ldiring va istalgan Telegram foydalanuvchisi uchun yulduzlar, Premium va sovg‘alar xarid qiling.",
   "home.prices": "Narxlar",
   "home.step1": "Telegram orqali kiring.",
   "home.step2": "Balansni to‘ldiring: kartamizga aynan ko‘rsatilgan summani o‘tkazing.",
   "home.step3": "Yulduzlar, Premium yoki sovg‘a xarid qiling: bir necha daqiqada yetkaziladi.",
   "home.signIn": "Kirish",
-  "home.signInHint": "Biz faqat Telegramdagi ismingiz va username’ingizni olamiz; telefon raqamingiz va xabarlaringizni emas.",
+  "home.signInHint":
+    "Biz faqat Telegramdagi ismingiz va username’ingizni olamiz; telefon raqamingiz va xabarlaringizni emas.",
   "home.sandboxSignIn": "Sinov rejimiga kirish",
   "home.sandboxName": "Sinov foydalanuvchisi nomi",
   "home.openDashboard": "Kabinetni ochish",
@@ -81,7 +84,8 @@ export const uz: Messages = {
   "topup.settledTitle": "To‘ldirish №{id}: {status}",
   "topup.cancel": "To‘ldirishni bekor qilish",
   "receipt.title": "To‘lab bo‘ldingizmi? Chekni yuklang",
-  "receipt.lead": "Boshqa summa o‘tkazgan bo‘lsangiz yoki vaqt tugagan bo‘lsa, chekning rasmi yoki PDF faylini yuboring, operator uni hisobga o‘tkazadi.",
+  "receipt.lead":
+    "Boshqa summa o‘tkazgan bo‘lsangiz yoki vaqt tugagan bo‘lsa, chekning rasmi yoki PDF faylini yuboring, operator uni hisobga o‘tkazadi.",
   "receipt.amount": "To‘langan summa, so‘m",
   "receipt.file": "Chek (rasm yoki PDF, 5 MB gacha)",
   "receipt.submit": "Chekni yuborish",
@@ -104,7 +108,8 @@ export const uz: Messages = {
   "buy.notEnough": "Mablag‘ yetarli emas: yana {amount} to‘ldiring.",
 
   "push.title": "Bildirishnomalar",
-  "push.lead": "To‘ldirish hisobga o‘tganda, buyurtma yetkazilganda yoki yordam xizmati javob berganda bildirishnoma oling.",
+  "push.lead":
+    "To‘ldirish hisobga o‘tganda, buyurtma yetkazilganda yoki yordam xizmati javob berganda bildirishnoma oling.",
   "push.enable": "Bildirishnomalarni yoqish",
   "push.enabled": "Bu brauzerda bildirishnomalar yoqilgan.",
   "push.unsupported": "Bu brauzer bildirishnomalarni ko‘rsata olmaydi.",
@@ -113,7 +118,8 @@ export const uz: Messages = {
   "push.failed": "Bildirishnomalarni yoqib bo‘lmadi. Yana urinib ko‘ring.",
   "sandbox.link": "Sinov rejimi: sinov qabul qiluvchilari va bildirishnomalar qutisi",
   "sandbox.title": "Sinov rejimi: har bir holatni sinab ko‘ring",
-  "sandbox.lead": "Shu Telegram foydalanuvchi nomlaridan biriga yulduz, Premium yoki sovg‘a buyurtma qiling — sinov rejimi ataylab xato beradi: pul qaytarilishini, qayta urinishni, kechikkan yetkazishni yoki operatorni kutayotgan buyurtmani ko‘rasiz. Sinov rejimidan tashqarida bular oddiy foydalanuvchi nomlari.",
+  "sandbox.lead":
+    "Shu Telegram foydalanuvchi nomlaridan biriga yulduz, Premium yoki sovg‘a buyurtma qiling — sinov rejimi ataylab xato beradi: pul qaytarilishini, qayta urinishni, kechikkan yetkazishni yoki operatorni kutayotgan buyurtmani ko‘rasiz. Sinov rejimidan tashqarida bular oddiy foydalanuvchi nomlari.",
   "sandbox.recipients": "Sinov qabul qiluvchilari",
   "sandbox.col.name": "Foydalanuvchi nomi",
   "sandbox.col.what": "Nima bo‘ladi",
@@ -121,11 +127,13 @@ export const uz: Messages = {
   "sandbox.m.notFound.what": "Fragment bunday foydalanuvchini topmaydi.",
   "sandbox.m.notFound.ends": "Bajarilmaydi, pul darhol balansga qaytadi.",
   "sandbox.m.timeout.what": "Fragment juda kech javob beradi, to‘lov qilinmaydi.",
-  "sandbox.m.timeout.ends": "30 soniya, 1 daqiqa, 2 daqiqa… o‘tib qayta urinadi; 8 urinishdan keyin bekor qilinadi va pul qaytadi.",
+  "sandbox.m.timeout.ends":
+    "30 soniya, 1 daqiqa, 2 daqiqa… o‘tib qayta urinadi; 8 urinishdan keyin bekor qilinadi va pul qaytadi.",
   "sandbox.m.late.what": "To‘langan, lekin Fragment yetkazishni faqat 90 soniyadan keyin tasdiqlaydi.",
   "sandbox.m.late.ends": "Bajariladi, «to‘langan, Fragment tasdiqlamagan» belgisi bilan.",
   "sandbox.m.unknown.what": "To‘langan, lekin Fragment yetkazishni hech qachon tasdiqlamaydi.",
-  "sandbox.m.unknown.ends": "Operatorni kutadi («E’tibor talab qiladi»): qayta tekshirish, yetkazildi deb belgilash yoki pulni qaytarish.",
+  "sandbox.m.unknown.ends":
+    "Operatorni kutadi («E’tibor talab qiladi»): qayta tekshirish, yetkazildi deb belgilash yoki pulni qaytarish.",
   "sandbox.m.lost.what": "Tarmoq bu foydalanuvchiga har ikkinchi to‘lovni yo‘qotadi.",
   "sandbox.m.lost.ends": "Birinchi safar hech narsa to‘lanmaydi; 30 soniyadan keyin qayta urinadi va bajariladi.",
   "sandbox.m.giftRefused.what": "Sovg‘a: foydalanuvchi sovg‘a qabul qilmaydi.",
@@ -133,7 +141,8 @@ export const uz: Messages = {
   "sandbox.m.giftLost.what": "Sovg‘a yuborildi, lekin javob yo‘qoldi.",
   "sandbox.m.giftLost.ends": "Qayta tekshirilganda yuborilgani aniqlanadi: bajarildi.",
   "sandbox.push.title": "Push-xizmatsiz bildirishnomalar",
-  "sandbox.push.lead": "Server bu hisobning bildirishnomalarini o‘zi qabul qila oladi — brauzerning push-xizmati kabi: imzolangan va shifrlangan haqiqiy web push shu yerda ochiladi va ko‘rsatiladi.",
+  "sandbox.push.lead":
+    "Server bu hisobning bildirishnomalarini o‘zi qabul qila oladi — brauzerning push-xizmati kabi: imzolangan va shifrlangan haqiqiy web push shu yerda ochiladi va ko‘rsatiladi.",
   "sandbox.push.enable": "Bildirishnomalarimni shu yerda qabul qilish",
   "sandbox.push.on": "Bu hisobning bildirishnomalari shu qutiga ham keladi.",
   "sandbox.push.received": "Kelgan bildirishnomalar",
@@ -151,7 +160,8 @@ export const uz: Messages = {
   "orders.price": "Narx",
   "orders.reason": "Sabab",
   "orders.attempts": "Urinishlar",
-  "orders.retrying": "Hali yuborilmadi: oxirgi urinish o‘tmadi, hech narsa to‘lanmadi; avtomatik ravishda yana urinib ko‘ramiz.",
+  "orders.retrying":
+    "Hali yuborilmadi: oxirgi urinish o‘tmadi, hech narsa to‘lanmadi; avtomatik ravishda yana urinib ko‘ramiz.",
   "orders.nextAttempt": "keyingisi soat {time} da",
   "history.reason": "Sabab: {reason}",
   "history.adjust": "Yordam xizmati tuzatishi",
@@ -198,7 +208,8 @@ export const uz: Messages = {
   "ticket.back": "Barcha murojaatlar",
 
   "api.title": "API",
-  "api.lead": "O‘z botingiz yoki do‘koningizdan API kaliti orqali yulduzlar, Premium va sovg‘alar xarid qiling. Xaridlar shu balansdan to‘lanadi.",
+  "api.lead":
+    "O‘z botingiz yoki do‘koningizdan API kaliti orqali yulduzlar, Premium va sovg‘alar xarid qiling. Xaridlar shu balansdan to‘lanadi.",
   "api.keyTitle": "API kaliti",
   "api.keyHas": "Sizda API kaliti bor. Xavfsizlik uchun u faqat bir marta, yaratilganda ko‘rsatilgan.",
   "api.keyNone": "Sizda hali API kaliti yo‘q.",
@@ -226,11 +237,14 @@ export const uz: Messages = {
   "api.showReference": "Barcha metodlarni ko‘rsatish",
   "api.create": "Kalit yaratish",
   "api.confirmTitle": "API kalitini almashtirasizmi?",
-  "api.confirmReplace": "Yangi kalit eskisini darhol o‘chiradi: yangisini kiritmaguningizcha botingiz yoki do‘koningiz «kalit noto‘g‘ri» javobini oladi. Yangi kalit faqat bir marta ko‘rsatiladi.",
-  "api.confirmCreate": "Kalit faqat bir marta, yaratilgan zahoti ko‘rsatiladi: uni saqlash uchun ishonchli joy tayyorlab qo‘ying.",
+  "api.confirmReplace":
+    "Yangi kalit eskisini darhol o‘chiradi: yangisini kiritmaguningizcha botingiz yoki do‘koningiz «kalit noto‘g‘ri» javobini oladi. Yangi kalit faqat bir marta ko‘rsatiladi.",
+  "api.confirmCreate":
+    "Kalit faqat bir marta, yaratilgan zahoti ko‘rsatiladi: uni saqlash uchun ishonchli joy tayyorlab qo‘ying.",
   "api.confirmYes": "Ha, kalitni almashtirish",
   "api.confirmNo": "Yo‘q, joriy kalit qolsin",
-  "api.keyShownAlready": "Bu kalit allaqachon ko‘rsatilgan va qayta ko‘rsatilmaydi. Nusxalab olmagan bo‘lsangiz, yangisini yarating: nusxalanmagani ishlamay qoladi.",
+  "api.keyShownAlready":
+    "Bu kalit allaqachon ko‘rsatilgan va qayta ko‘rsatilmaydi. Nusxalab olmagan bo‘lsangiz, yangisini yarating: nusxalanmagani ishlamay qoladi.",
   "api.signInFirst": "API kaliti yaratish uchun kiring.",
 
   "admin.loginTitle": "Operator sifatida kirish",
@@ -261,10 +275,12 @@ export const uz: Messages = {
   "admin.approve": "Tasdiqlash",
   "admin.reject": "Rad etish",
   "admin.decide": "Tasdiqlash yoki rad etish…",
-  "admin.decideText": "«Tasdiqlash» foydalanuvchi balansiga {amount} o‘tkazadi. «Rad etish» hech narsa o‘tkazmaydi; izohingizni foydalanuvchi ko‘radi.",
+  "admin.decideText":
+    "«Tasdiqlash» foydalanuvchi balansiga {amount} o‘tkazadi. «Rad etish» hech narsa o‘tkazmaydi; izohingizni foydalanuvchi ko‘radi.",
   "admin.nothingToDo": "Bajariladigan ish yo‘q.",
   "admin.paymentsTitle": "Bank to‘lovlari",
-  "admin.paymentsLead": "Bank xabar bergan barcha karta to‘lovlari, yangilari yuqorida. Kutilayotgan birorta to‘ldirishga mos kelmagan yoki bir nechtasiga mos kelgan to‘lov sizni kutadi: «Biriktirish…» tugmasini bosing, to‘ldirishni tanlang — olingan summa uning egasi hisobiga o‘tkaziladi.",
+  "admin.paymentsLead":
+    "Bank xabar bergan barcha karta to‘lovlari, yangilari yuqorida. Kutilayotgan birorta to‘ldirishga mos kelmagan yoki bir nechtasiga mos kelgan to‘lov sizni kutadi: «Biriktirish…» tugmasini bosing, to‘ldirishni tanlang — olingan summa uning egasi hisobiga o‘tkaziladi.",
   "admin.card": "Karta",
   "admin.reference": "Bank raqami",
   "admin.received": "Olingan",
@@ -313,11 +329,13 @@ export const uz: Messages = {
   "people.adjustAmount": "Summa, so‘m (minus bilan — yechish)",
   "people.adjustAmountHint": "Masalan 50000 yoki -20000",
   "people.adjustReason": "Sabab (foydalanuvchi ko‘radi)",
-  "people.adjustWarn": "Tuzatish jurnalga yangi yozuv bo‘lib tushadi: uni bekor qilib bo‘lmaydi, faqat yana tuzatish mumkin. Foydalanuvchiga xabar yuboriladi.",
+  "people.adjustWarn":
+    "Tuzatish jurnalga yangi yozuv bo‘lib tushadi: uni bekor qilib bo‘lmaydi, faqat yana tuzatish mumkin. Foydalanuvchiga xabar yuboriladi.",
   "people.adjustSubmit": "Balansni tuzatish",
   "nav.reports": "Hisobotlar",
   "reports.title": "Hisobotlar",
-  "reports.lead": "Kelgan va sarflangan pul hamda xizmatning foydalanuvchilar oldidagi qarzi, Toshkent vaqti bilan. So‘mdagi har bir raqam balans jurnalidagi yozuvlar yig‘indisi.",
+  "reports.lead":
+    "Kelgan va sarflangan pul hamda xizmatning foydalanuvchilar oldidagi qarzi, Toshkent vaqti bilan. So‘mdagi har bir raqam balans jurnalidagi yozuvlar yig‘indisi.",
   "reports.presets": "Davr",
   "reports.preset.thisWeek": "Shu hafta",
   "reports.preset.thisMonth": "Shu oy",
@@ -345,7 +363,8 @@ export const uz: Messages = {
   "reports.adjustments": "Tuzatishlar",
   "reports.owed": "Foydalanuvchilar oldidagi qarz (balanslar yig‘indisi)",
   "reports.owedText": "boshida {start} → oxirida {end}",
-  "reports.check": "Kelib tushgan − sarflangan + qaytarilgan + tuzatishlar = {net}: foydalanuvchilar oldidagi qarz aynan shunchaga o‘zgardi.",
+  "reports.check":
+    "Kelib tushgan − sarflangan + qaytarilgan + tuzatishlar = {net}: foydalanuvchilar oldidagi qarz aynan shunchaga o‘zgardi.",
   "reports.ton": "Sarflangan TON (tarmoq komissiyalari bilan)",
   "reports.tonPaid": "To‘langan",
   "reports.tonFees": "Tarmoq komissiyalari",
@@ -355,12 +374,14 @@ export const uz: Messages = {
   "reports.margin": "Marja",
   "reports.marginText": "Yulduzlar va Premium {sales}ga sotildi, ularga ketgan TON {rate} kursida {cost} bo‘ldi.",
   "reports.noRate": "Marjani ko‘rish uchun TON kursini kiriting.",
-  "reports.giftNote": "Sovg‘alar TON bilan emas, yuboruvchi akkauntning yulduzlari bilan to‘lanadi: ular TON xarajatiga ham, marjaga ham kirmaydi.",
+  "reports.giftNote":
+    "Sovg‘alar TON bilan emas, yuboruvchi akkauntning yulduzlari bilan to‘lanadi: ular TON xarajatiga ham, marjaga ham kirmaydi.",
   "reports.period": "Davr",
   "reports.total": "Jami",
   "reports.owedEnd": "Oxiridagi qarz",
   "reports.tonCol": "Sarflangan TON",
-  "reports.invalid": "Bu sanalar yoki kurs bilan hisobot tuzib bo‘lmaydi: sanalar YYYY-MM-DD ko‘rinishida, oxiri boshidan oldin emas, ko‘pi bilan 400 qator; kurs butun son bo‘lsin.",
+  "reports.invalid":
+    "Bu sanalar yoki kurs bilan hisobot tuzib bo‘lmaydi: sanalar YYYY-MM-DD ko‘rinishida, oxiri boshidan oldin emas, ko‘pi bilan 400 qator; kurs butun son bo‘lsin.",
 
   "method.card": "Kartaga o‘tkazma",
   "method.receipt": "Chek",
@@ -440,23 +461,35 @@ export const uz: Messages = {
   "error.quota": "Kunlik so‘rovlar limiti tugadi. Ko‘proq uchun tarifni oshiring.",
   "error.prices": "Har bir narx musbat butun so‘m bo‘lishi kerak.",
   "error.payableExhausted": "Hozir shu summadagi to‘ldirishlar juda ko‘p kutilmoqda. Biroz boshqa summa kiriting.",
-  "error.idempotency": "Bu shakl boshqa ma’lumotlar bilan allaqachon yuborilgan. Sahifani yangilab, qayta urinib ko‘ring.",
+  "error.idempotency":
+    "Bu shakl boshqa ma’lumotlar bilan allaqachon yuborilgan. Sahifani yangilab, qayta urinib ko‘ring.",
   "error.inProgress": "Shakl hali qayta ishlanmoqda. Biroz kuting va sahifani yangilang.",
   "error.adminToken": "Administrator tokeni noto‘g‘ri.",
   "error.telegramLogin": "Telegram orqali kirib bo‘lmadi. Yana urinib ko‘ring.",
   "error.paymentMatched": "Bu to‘lov allaqachon biriktirilgan.",
-  "error.possibleDuplicate": "#{id} to‘ldirish ({amount}) yaqinda bu foydalanuvchiga o‘tkazilgan; bu chek o‘sha to‘lovga o‘xshaydi. Ikkinchi to‘lov ekanini tekshirgan bo‘lsangiz, belgini qo‘yib, qayta tasdiqlang.",
-  "error.paymentPossibleDuplicate": "#{payment} to‘lov: chek bo‘yicha #{id} to‘ldirish ({amount}) bu foydalanuvchiga bank to‘lovisiz o‘tkazilgan; bu to‘lov, ehtimol, o‘sha pul. Boshqa to‘lov ekanini tekshirgan bo‘lsangiz, belgini qo‘yib, qayta biriktiring.",
-  "error.capOpenTopups": "To‘lovni kutayotgan to‘ldirishlar allaqachon {limit} ta — bu eng ko‘pi. Avval ulardan birini to‘lang yoki bekor qiling.",
-  "error.capOpenReviews": "Operator tekshiruvidagi cheklar allaqachon {limit} ta — bu eng ko‘pi. Iltimos, qarorni kuting.",
-  "error.capTopupsPerDay": "Kunlik limitga yetildi: 24 soatda ko‘pi bilan {limit} ta to‘ldirish. {n} soatdan keyin qayta urinib ko‘ring.",
-  "error.capCancelsPerDay": "Kunlik limitga yetildi: 24 soatda ko‘pi bilan {limit} ta to‘ldirishni bekor qilish mumkin. {n} soatdan keyin qayta urinib ko‘ring.",
-  "error.capUploadsPerDay": "Kunlik limitga yetildi: 24 soatda ko‘pi bilan {limit} ta chek. {n} soatdan keyin qayta urinib ko‘ring.",
-  "error.capTicketsPerDay": "Kunlik limitga yetildi: 24 soatda ko‘pi bilan {limit} ta murojaat. {n} soatdan keyin qayta urinib ko‘ring yoki ochiq murojaatga yozing.",
-  "error.possibleDuplicateFile": "Aynan shu chek fayli #{id} to‘ldirish uchun allaqachon yuborilgan; bu o‘sha to‘lovga o‘xshaydi. Ikkinchi to‘lov ekanini tekshirgan bo‘lsangiz, belgini qo‘yib, qayta tasdiqlang.",
-  "error.possibleDuplicateNear": "Bu chekdagi summaga ({amount}) juda yaqin summali #{id} to‘ldirish yaqinda bu foydalanuvchiga o‘tkazilgan; bu o‘sha to‘lovga o‘xshaydi. Ikkinchi to‘lov ekanini tekshirgan bo‘lsangiz, belgini qo‘yib, qayta tasdiqlang.",
+  "error.possibleDuplicate":
+    "#{id} to‘ldirish ({amount}) yaqinda bu foydalanuvchiga o‘tkazilgan; bu chek o‘sha to‘lovga o‘xshaydi. Ikkinchi to‘lov ekanini tekshirgan bo‘lsangiz, belgini qo‘yib, qayta tasdiqlang.",
+  "error.paymentPossibleDuplicate":
+    "#{payment} to‘lov: chek bo‘yicha #{id} to‘ldirish ({amount}) bu foydalanuvchiga bank to‘lovisiz o‘tkazilgan; bu to‘lov, ehtimol, o‘sha pul. Boshqa to‘lov ekanini tekshirgan bo‘lsangiz, belgini qo‘yib, qayta biriktiring.",
+  "error.capOpenTopups":
+    "To‘lovni kutayotgan to‘ldirishlar allaqachon {limit} ta — bu eng ko‘pi. Avval ulardan birini to‘lang yoki bekor qiling.",
+  "error.capOpenReviews":
+    "Operator tekshiruvidagi cheklar allaqachon {limit} ta — bu eng ko‘pi. Iltimos, qarorni kuting.",
+  "error.capTopupsPerDay":
+    "Kunlik limitga yetildi: 24 soatda ko‘pi bilan {limit} ta to‘ldirish. {n} soatdan keyin qayta urinib ko‘ring.",
+  "error.capCancelsPerDay":
+    "Kunlik limitga yetildi: 24 soatda ko‘pi bilan {limit} ta to‘ldirishni bekor qilish mumkin. {n} soatdan keyin qayta urinib ko‘ring.",
+  "error.capUploadsPerDay":
+    "Kunlik limitga yetildi: 24 soatda ko‘pi bilan {limit} ta chek. {n} soatdan keyin qayta urinib ko‘ring.",
+  "error.capTicketsPerDay":
+    "Kunlik limitga yetildi: 24 soatda ko‘pi bilan {limit} ta murojaat. {n} soatdan keyin qayta urinib ko‘ring yoki ochiq murojaatga yozing.",
+  "error.possibleDuplicateFile":
+    "Aynan shu chek fayli #{id} to‘ldirish uchun allaqachon yuborilgan; bu o‘sha to‘lovga o‘xshaydi. Ikkinchi to‘lov ekanini tekshirgan bo‘lsangiz, belgini qo‘yib, qayta tasdiqlang.",
+  "error.possibleDuplicateNear":
+    "Bu chekdagi summaga ({amount}) juda yaqin summali #{id} to‘ldirish yaqinda bu foydalanuvchiga o‘tkazilgan; bu o‘sha to‘lovga o‘xshaydi. Ikkinchi to‘lov ekanini tekshirgan bo‘lsangiz, belgini qo‘yib, qayta tasdiqlang.",
   "admin.possibleDuplicateFile": "Takror bo‘lishi mumkin: aynan shu chek fayli yuborilgan to‘ldirish",
-  "admin.possibleDuplicateNear": "Takror bo‘lishi mumkin: deyarli shu summa yaqinda bu foydalanuvchiga o‘tkazilgan, to‘ldirish",
+  "admin.possibleDuplicateNear":
+    "Takror bo‘lishi mumkin: deyarli shu summa yaqinda bu foydalanuvchiga o‘tkazilgan, to‘ldirish",
   "error.pushInvalid": "Bu qurilmani bildirishnomalarga obuna qilib bo‘lmadi.",
   "error.notFoundThing": "Topilmadi: o‘chirilgan yoki sizga tegishli emas.",
   "error.topupNotFound": "Bunday raqamli to‘ldirish yo‘q. Raqamni tekshirib, qayta urinib ko‘ring.",

@@ -18,9 +18,7 @@ export const flashBox = (ctx: PageContext): Html => {
   // data-flash-topup: the script rewrites a message about a top-up once that top-up is settled.
   return html`<div class="flash flash-${flash.kind}" role="${role}" id="flash" tabindex="-1"${
     flash.topup === undefined ? "" : html` data-flash-topup="${String(flash.topup)}"`
-  }>${
-    lines.length === 1 ? html`<p>${lines[0]}</p>` : html`<ul>${lines.map((l) => html`<li>${l}</li>`)}</ul>`
-  }</div>`
+  }>${lines.length === 1 ? html`<p>${lines[0]}</p>` : html`<ul>${lines.map((l) => html`<li>${l}</li>`)}</ul>`}</div>`
 }
 
 export const money = (tr: Translator, amount: number): Html => html`<span class="money">${tr.uzs(amount)}</span>`
@@ -32,9 +30,9 @@ export type StatusKind = "topup" | "order" | "ticket" | "payment"
 
 /** A status word with its colour; `data-status` lets the client script update it in place. */
 export const statusBadge = (tr: Translator, kind: StatusKind, status: string): Html =>
-  html`<span class="badge badge-${status}" data-status="${status}" data-status-kind="${kind}">${
-    tr.t(`status.${kind}.${status}` as MessageKey)
-  }</span>`
+  html`<span class="badge badge-${status}" data-status="${status}" data-status-kind="${kind}">${tr.t(
+    `status.${kind}.${status}` as MessageKey
+  )}</span>`
 
 /** Hidden fields every POST form carries: the CSRF token and, for money-moving forms, a fresh idempotency key. */
 export const formGuards = (ctx: PageContext, options: { readonly idempotent?: boolean } = {}): Html =>
@@ -79,7 +77,14 @@ export const field = (spec: FieldSpec): Html => {
   }>${spec.hint ? html`<p class="hint" id="${hintId}">${spec.hint}</p>` : ""}</div>`
 }
 
-export const textarea = (spec: { readonly name: string; readonly label: string; readonly required?: boolean; readonly maxlength?: number; readonly id?: string; readonly rows?: number }): Html => {
+export const textarea = (spec: {
+  readonly name: string
+  readonly label: string
+  readonly required?: boolean
+  readonly maxlength?: number
+  readonly id?: string
+  readonly rows?: number
+}): Html => {
   const id = spec.id ?? `f-${spec.name}`
   return html`<div class="field"><label for="${id}">${spec.label}</label><textarea id="${id}" name="${spec.name}" rows="${
     spec.rows ?? 4
@@ -89,29 +94,38 @@ export const textarea = (spec: { readonly name: string; readonly label: string; 
 export const select = (spec: {
   readonly name: string
   readonly label: string
-  readonly options: ReadonlyArray<{ readonly value: string; readonly label: string; readonly selected?: boolean; readonly data?: Html }>
+  readonly options: ReadonlyArray<{
+    readonly value: string
+    readonly label: string
+    readonly selected?: boolean
+    readonly data?: Html
+  }>
   readonly id?: string
 }): Html => {
   const id = spec.id ?? `f-${spec.name}`
-  return html`<div class="field"><label for="${id}">${spec.label}</label><select id="${id}" name="${spec.name}">${
-    spec.options.map((o) =>
-      html`<option value="${o.value}"${o.selected ? html` selected` : ""}${o.data ?? ""}>${o.label}</option>`
-    )
-  }</select></div>`
+  return html`<div class="field"><label for="${id}">${spec.label}</label><select id="${id}" name="${spec.name}">${spec.options.map(
+    (o) => html`<option value="${o.value}"${o.selected ? html` selected` : ""}${o.data ?? ""}>${o.label}</option>`
+  )}</select></div>`
 }
 
 export const submit = (label: string, options: { readonly kind?: "primary" | "secondary" | "danger" } = {}): Html =>
   html`<button type="submit" class="btn btn-${options.kind ?? "primary"}">${label}</button>`
 
 /** A one-button form (approve, cancel, retry...). */
-export const actionForm = (ctx: PageContext, action: string, label: string, options: {
-  readonly kind?: "primary" | "secondary" | "danger"
-  readonly idempotent?: boolean
-  readonly fields?: Html
-} = {}): Html =>
-  html`<form method="post" action="${action}" class="inline">${formGuards(ctx, options)}${options.fields ?? ""}${
-    submit(label, options)
-  }</form>`
+export const actionForm = (
+  ctx: PageContext,
+  action: string,
+  label: string,
+  options: {
+    readonly kind?: "primary" | "secondary" | "danger"
+    readonly idempotent?: boolean
+    readonly fields?: Html
+  } = {}
+): Html =>
+  html`<form method="post" action="${action}" class="inline">${formGuards(ctx, options)}${options.fields ?? ""}${submit(
+    label,
+    options
+  )}</form>`
 
 /**
  * A table that turns into labelled cards on narrow screens (each cell repeats its column name),
@@ -127,13 +141,12 @@ export const table = (spec: {
   if (spec.rows.length === 0) return html`<p class="empty"${spec.id ? html` id="${spec.id}"` : ""}>${spec.empty}</p>`
   return html`<div class="table-wrap" role="region" aria-label="${spec.caption}" tabindex="0"><table class="stack"${
     spec.id ? html` id="${spec.id}"` : ""
-  }><caption class="visually-hidden">${spec.caption}</caption><thead><tr>${
-    spec.headers.map((h) => html`<th scope="col">${h}</th>`)
-  }</tr></thead><tbody>${
-    spec.rows.map((row) =>
+  }><caption class="visually-hidden">${spec.caption}</caption><thead><tr>${spec.headers.map(
+    (h) => html`<th scope="col">${h}</th>`
+  )}</tr></thead><tbody>${spec.rows.map(
+    (row) =>
       html`<tr${row.attrs ?? ""}>${row.cells.map((cell, i) => html`<td data-label="${spec.headers[i] ?? ""}">${cell}</td>`)}</tr>`
-    )
-  }</tbody></table></div>`
+  )}</tbody></table></div>`
 }
 
 /** Newer / older links over an offset-limit list. */
@@ -145,7 +158,9 @@ export const pagination = (tr: Translator, base: string, offset: number, limit: 
   return html`<nav class="pager" aria-label="${tr.t("common.page", { page: String(page), pages: String(pages) })}">${
     offset > 0 ? html`<a rel="prev" href="${link(offset - limit)}">← ${tr.t("common.newer")}</a>` : html`<span></span>`
   }<span class="pager-label">${tr.t("common.page", { page: String(page), pages: String(pages) })}</span>${
-    offset + limit < total ? html`<a rel="next" href="${link(offset + limit)}">${tr.t("common.older")} →</a>` : html`<span></span>`
+    offset + limit < total
+      ? html`<a rel="next" href="${link(offset + limit)}">${tr.t("common.older")} →</a>`
+      : html`<span></span>`
   }</nav>`
 }
 

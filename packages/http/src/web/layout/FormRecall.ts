@@ -62,7 +62,9 @@ const refillSelects = (part: string, values: Readonly<Record<string, string>>): 
     const name = attr(open, "name")
     const chosen = name === undefined ? undefined : values[name]
     if (chosen === undefined || !options.includes(`value="${escape(chosen)}"`)) return whole
-    const marked = options.replace(/ selected/g, "").replace(`value="${escape(chosen)}"`, `value="${escape(chosen)}" selected`)
+    const marked = options
+      .replace(/ selected/g, "")
+      .replace(`value="${escape(chosen)}"`, `value="${escape(chosen)}" selected`)
     return open + marked + close
   })
 
@@ -79,6 +81,9 @@ const refillRadios = (part: string, values: Readonly<Record<string, string>>): s
 export const refillSection = (page: string, id: string, values: Readonly<Record<string, string>>): string => {
   const bounds = sectionBounds(page, id)
   if (!bounds) return page
-  const part = refillRadios(refillSelects(refillTextareas(refillInputs(page.slice(bounds[0], bounds[1]), values), values), values), values)
+  const part = refillRadios(
+    refillSelects(refillTextareas(refillInputs(page.slice(bounds[0], bounds[1]), values), values), values),
+    values
+  )
   return page.slice(0, bounds[0]) + part + page.slice(bounds[1])
 }

@@ -8,12 +8,37 @@ import type { NavKey, PageContext } from "./PageContext.ts"
 
 /** Messages the client script needs for what it writes itself (live statuses, countdowns, push). */
 const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
-  "common.copied", "error.network", "error.generic", "topup.credited", "topup.settledTitle", "topup.rejectedBecause", "topup.expired", "topup.waiting",
-  "buy.afterBalance", "buy.notEnough", "ticket.you", "ticket.support", "common.user",
-  "push.enabled", "push.unsupported", "push.denied", "push.unavailable", "push.failed",
-  "status.topup.pending", "status.topup.review", "status.topup.paid", "status.topup.cancelled",
-  "status.topup.rejected", "status.topup.expired", "status.order.queued", "status.order.processing",
-  "status.order.completed", "status.order.paid_unconfirmed", "status.order.failed", "status.ticket.open", "status.ticket.closed",
+  "common.copied",
+  "error.network",
+  "error.generic",
+  "topup.credited",
+  "topup.settledTitle",
+  "topup.rejectedBecause",
+  "topup.expired",
+  "topup.waiting",
+  "buy.afterBalance",
+  "buy.notEnough",
+  "ticket.you",
+  "ticket.support",
+  "common.user",
+  "push.enabled",
+  "push.unsupported",
+  "push.denied",
+  "push.unavailable",
+  "push.failed",
+  "status.topup.pending",
+  "status.topup.review",
+  "status.topup.paid",
+  "status.topup.cancelled",
+  "status.topup.rejected",
+  "status.topup.expired",
+  "status.order.queued",
+  "status.order.processing",
+  "status.order.completed",
+  "status.order.paid_unconfirmed",
+  "status.order.failed",
+  "status.ticket.open",
+  "status.ticket.closed",
   "orders.retrying"
 ]
 
@@ -38,33 +63,33 @@ const ADMIN_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
 
 const menu = (ctx: PageContext, active: NavKey): Html => {
   const { t } = ctx.tr
-  const entries = ctx.area === "admin"
-    ? ADMIN_NAV
-    : ctx.signedIn
-    ? USER_NAV
-    : [["home", "/v2/", "nav.home"] as const, ["api", "/v2/api-docs", "nav.api"] as const]
-  const signOut = ctx.area === "admin"
-    ? html`<li><a href="/v2/admin/logout">${t("nav.signOut")}</a></li>`
-    : ctx.signedIn
-    ? html`<li><a href="/v2/logout">${t("nav.signOut")}</a></li>`
-    : html``
-  return html`<nav class="menu" aria-label="${t("nav.label")}"><ul>${
-    entries.map(([key, href, label]) =>
+  const entries =
+    ctx.area === "admin"
+      ? ADMIN_NAV
+      : ctx.signedIn
+        ? USER_NAV
+        : [["home", "/v2/", "nav.home"] as const, ["api", "/v2/api-docs", "nav.api"] as const]
+  const signOut =
+    ctx.area === "admin"
+      ? html`<li><a href="/v2/admin/logout">${t("nav.signOut")}</a></li>`
+      : ctx.signedIn
+        ? html`<li><a href="/v2/logout">${t("nav.signOut")}</a></li>`
+        : html``
+  return html`<nav class="menu" aria-label="${t("nav.label")}"><ul>${entries.map(
+    ([key, href, label]) =>
       html`<li><a href="${href}"${key === active ? html` aria-current="page"` : ""}>${t(label)}</a></li>`
-    )
-  }${signOut}</ul></nav>`
+  )}${signOut}</ul></nav>`
 }
 
 const languages = (ctx: PageContext): Html =>
-  html`<nav class="langs" aria-label="${ctx.tr.t("lang.label")}"><ul>${
-    LOCALES.map((locale) =>
+  html`<nav class="langs" aria-label="${ctx.tr.t("lang.label")}"><ul>${LOCALES.map(
+    (locale) =>
       html`<li><a href="/v2/lang?to=${locale}&amp;back=${encodeURIComponent(ctx.path)}" lang="${LOCALE_TAGS[locale]}" hreflang="${
         LOCALE_TAGS[locale]
       }"${locale === ctx.tr.locale ? html` aria-current="true"` : ""}><span class="lang-long">${LOCALE_NAMES[locale]}</span><span class="lang-short" aria-hidden="true">${
         LOCALE_SHORT[locale]
       }</span></a></li>`
-    )
-  }</ul></nav>`
+  )}</ul></nav>`
 
 export interface PageSpec {
   readonly title: string
@@ -112,9 +137,9 @@ export const layout = (ctx: PageContext, page: PageSpec): Html => {
 <a class="skip" href="#main">${t("skip")}</a>
 ${ctx.sandbox ? html`<div class="sandbox" role="note"><strong>Sandbox</strong> ${t("sandbox.banner")} <a href="/v2/sandbox">${t("sandbox.link")}</a></div>` : ""}
 <header class="top">
-<a class="brand" href="${home}"><img src="/v2/static/icon.svg?v=${ctx.assetVersion}" alt="" width="28" height="28"><span>${
-    t("app.name")
-  }</span>${ctx.area === "admin" ? html`<span class="brand-tag">${t("nav.admin")}</span>` : ""}</a>
+<a class="brand" href="${home}"><img src="/v2/static/icon.svg?v=${ctx.assetVersion}" alt="" width="28" height="28"><span>${t(
+    "app.name"
+  )}</span>${ctx.area === "admin" ? html`<span class="brand-tag">${t("nav.admin")}</span>` : ""}</a>
 ${languages(ctx)}
 ${menu(ctx, page.active)}
 </header>

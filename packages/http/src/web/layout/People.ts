@@ -26,11 +26,15 @@ export const personView = (person: Person): Html =>
   html`<span class="person" data-person="${person.user_id}"><a href="/v2/admin/users/${person.user_id}" data-user-link><strong>${
     person.first_name ?? `#${person.user_id}`
   }</strong></a>${
-    person.username ? html` <a href="https://t.me/${person.username}" rel="noopener noreferrer" target="_blank" class="nowrap">@${person.username}</a>` : ""
+    person.username
+      ? html` <a href="https://t.me/${person.username}" rel="noopener noreferrer" target="_blank" class="nowrap">@${person.username}</a>`
+      : ""
   } <span class="hint nowrap">Telegram ${person.telegram_id}</span></span>`
 
 /** A user on an operator page: the person when the page knows them, else the number, linked. */
 export const userLink = (ctx: PageContext, userId: number): Html => {
   const person = ctx.people?.get(userId)
-  return person === undefined ? html`<a href="/v2/admin/users/${userId}" data-user-link>#${userId}</a>` : personView(person)
+  return person === undefined
+    ? html`<a href="/v2/admin/users/${userId}" data-user-link>#${userId}</a>`
+    : personView(person)
 }

@@ -27,12 +27,16 @@ ${counter("/v2/admin/topups", t("admin.pendingTopups"), data.home.pending_topups
 ${counter("/v2/admin/payments?status=unresolved", t("admin.unmatched"), data.unmatchedPayments)}
 ${counter("/v2/admin/tickets", t("admin.openTickets"), data.home.open_tickets)}
 </ul>
-${section("pricing", t("admin.pricing"), html`<form method="post" action="/v2/admin/pricing" class="pricing">${formGuards(ctx)}
+${section(
+  "pricing",
+  t("admin.pricing"),
+  html`<form method="post" action="/v2/admin/pricing" class="pricing">${formGuards(ctx)}
 ${price("star_price_uzs", t("admin.starPrice"), p.star_price_uzs)}
 ${price("premium_3_month_uzs", t("admin.premium3"), p.premium_3_month_uzs)}
 ${price("premium_6_month_uzs", t("admin.premium6"), p.premium_6_month_uzs)}
 ${price("premium_12_month_uzs", t("admin.premium12"), p.premium_12_month_uzs)}
-${submit(t("admin.savePrices"))}</form>`)}`
+${submit(t("admin.savePrices"))}</form>`
+)}`
   })
 }
 

@@ -45,7 +45,15 @@ export interface AdminPaymentsData {
   readonly filter: PaymentsFilter
 }
 
-export const PAYMENT_FILTERS = ["all", "unresolved", "unmatched", "ambiguous", "matched", "assigned", "received"] as const
+export const PAYMENT_FILTERS = [
+  "all",
+  "unresolved",
+  "unmatched",
+  "ambiguous",
+  "matched",
+  "assigned",
+  "received"
+] as const
 
 /** The payment the last assign was held for (a possible duplicate): its forms offer the confirmation. */
 const heldPayment = (ctx: PageContext): string | undefined => {
@@ -60,9 +68,10 @@ const confirmOther = (ctx: PageContext, payment: AdminPayment): Html =>
 
 const candidate = (ctx: PageContext, payment: AdminPayment, c: PaymentCandidate): Html => {
   const { t, uzs } = ctx.tr
-  const amount = c.difference_uzs === 0
-    ? t("payments.same")
-    : t("payments.differs", { amount: `uzs:${c.payable_uzs}`, diff: `uzs:${Math.abs(c.difference_uzs)}` })
+  const amount =
+    c.difference_uzs === 0
+      ? t("payments.same")
+      : t("payments.differs", { amount: `uzs:${c.payable_uzs}`, diff: `uzs:${Math.abs(c.difference_uzs)}` })
   return html`<label class="check candidate" data-candidate="${c.topup_id}"><input type="radio" name="topup_id" value="${c.topup_id}" required${
     payment.candidates.length === 1 ? html` checked` : ""
   }> <span>#${c.topup_id} · ${userLink(ctx, c.user_id)} · ${statusBadge(ctx.tr, "topup", c.status)} · <span class="hint">${amount} · ${time(c.created_at)}</span>${
@@ -77,9 +86,10 @@ const assign = (ctx: PageContext, payment: AdminPayment): Html => {
   const { t } = ctx.tr
   const action = `/v2/admin/payments/${payment.payment_id}/assign`
   const id = `assign-${payment.payment_id}`
-  const pick = payment.candidates.length === 0
-    ? html`<p class="hint">${t("payments.noCandidates")}</p>`
-    : html`<form method="post" action="${action}" class="assign-pick">${formGuards(ctx, { idempotent: true })}
+  const pick =
+    payment.candidates.length === 0
+      ? html`<p class="hint">${t("payments.noCandidates")}</p>`
+      : html`<form method="post" action="${action}" class="assign-pick">${formGuards(ctx, { idempotent: true })}
 <fieldset><legend>${t("admin.candidates")}</legend>${payment.candidates.map((c) => candidate(ctx, payment, c))}</fieldset>
 ${confirmOther(ctx, payment)}${submit(t("payments.pick"))}</form>`
   // Open again after a refusal: the failure is drawn inside it (the redirect's #pay-N), next to what was chosen.
@@ -113,27 +123,36 @@ export const adminPaymentsPage = (ctx: PageContext, data: AdminPaymentsData): Ht
     body: html`<h1>${tr.t("admin.paymentsTitle")}</h1>
 <p class="lead">${tr.t("admin.paymentsLead")}</p>
 ${filters(ctx, filter)}
-${
-      table({
-        id: "payments-table",
-        caption: tr.t("admin.paymentsTitle"),
-        headers: ["#", tr.t("common.amount"), tr.t("admin.card"), tr.t("admin.reference"), tr.t("common.status"), tr.t("admin.received"), tr.t("payments.topup"), tr.t("common.actions")],
-        empty: tr.t("admin.noPayments"),
-        rows: data.payments.map((p) => ({
-          attrs: html` data-payment-id="${p.payment_id}" id="payment-${p.payment_id}"`,
-          cells: [
-            `#${p.payment_id}`,
-            money(tr, p.amount_uzs),
-            p.card_last4 ? html`<span class="nowrap">•••• ${p.card_last4}</span>` : "—",
-            p.external_id ?? "—",
-            html`${statusBadge(tr, "payment", p.status)}${p.assigned ? html`<br><span class="hint" data-assigned>${tr.t("payments.assignedBy")}</span>` : ""}`,
-            time(p.created_at),
-            p.topup_id === null ? "—" : html`#${p.topup_id}${p.topup_user_id === null ? "" : html` · ${userLink(ctx, p.topup_user_id)}`}`,
-            p.status === "unmatched" || p.status === "ambiguous" ? assign(ctx, p) : "—"
-          ]
-        }))
-      })
-    }
+${table({
+  id: "payments-table",
+  caption: tr.t("admin.paymentsTitle"),
+  headers: [
+    "#",
+    tr.t("common.amount"),
+    tr.t("admin.card"),
+    tr.t("admin.reference"),
+    tr.t("common.status"),
+    tr.t("admin.received"),
+    tr.t("payments.topup"),
+    tr.t("common.actions")
+  ],
+  empty: tr.t("admin.noPayments"),
+  rows: data.payments.map((p) => ({
+    attrs: html` data-payment-id="${p.payment_id}" id="payment-${p.payment_id}"`,
+    cells: [
+      `#${p.payment_id}`,
+      money(tr, p.amount_uzs),
+      p.card_last4 ? html`<span class="nowrap">•••• ${p.card_last4}</span>` : "—",
+      p.external_id ?? "—",
+      html`${statusBadge(tr, "payment", p.status)}${p.assigned ? html`<br><span class="hint" data-assigned>${tr.t("payments.assignedBy")}</span>` : ""}`,
+      time(p.created_at),
+      p.topup_id === null
+        ? "—"
+        : html`#${p.topup_id}${p.topup_user_id === null ? "" : html` · ${userLink(ctx, p.topup_user_id)}`}`,
+      p.status === "unmatched" || p.status === "ambiguous" ? assign(ctx, p) : "—"
+    ]
+  }))
+})}
 ${pagination(tr, `/v2/admin/payments?${query}`, filter.offset, filter.limit, data.total)}`
   })
 }

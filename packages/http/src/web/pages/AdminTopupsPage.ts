@@ -27,12 +27,16 @@ const decide = (ctx: PageContext, topup: AdminTopup): Html => {
   const { t } = ctx.tr
   const base = `/v2/admin/topups/${topup.topup_id}`
   const duplicateOf = topup.possible_duplicate_of
-  const why = topup.possible_duplicate_reason === "same_file"
-    ? t("admin.possibleDuplicateFile")
-    : topup.possible_duplicate_reason === "near_amount"
-    ? t("admin.possibleDuplicateNear")
-    : t("admin.possibleDuplicate")
-  const duplicate = duplicateOf === null ? "" : html`<p class="warn" data-duplicate-of="${duplicateOf}">${why} #${duplicateOf}</p>
+  const why =
+    topup.possible_duplicate_reason === "same_file"
+      ? t("admin.possibleDuplicateFile")
+      : topup.possible_duplicate_reason === "near_amount"
+        ? t("admin.possibleDuplicateNear")
+        : t("admin.possibleDuplicate")
+  const duplicate =
+    duplicateOf === null
+      ? ""
+      : html`<p class="warn" data-duplicate-of="${duplicateOf}">${why} #${duplicateOf}</p>
 <label class="check"><input type="checkbox" name="confirm_duplicate" value="true"> ${t("admin.confirmDuplicate")}</label>`
   // Two steps without script: the first click opens the decision and says what each button does.
   const credits = topup.method === "receipt" ? topup.amount_uzs : topup.payable_uzs
@@ -65,7 +69,15 @@ const rows = (ctx: PageContext, topups: ReadonlyArray<AdminTopup>, actions: bool
 
 export const adminTopupsPage = (ctx: PageContext, data: AdminTopupsData): Html => {
   const { t } = ctx.tr
-  const headers = ["#", t("common.user"), t("admin.method"), t("common.amount"), t("common.status"), t("common.date"), t("field.receipt")]
+  const headers = [
+    "#",
+    t("common.user"),
+    t("admin.method"),
+    t("common.amount"),
+    t("common.status"),
+    t("common.date"),
+    t("field.receipt")
+  ]
   return layout(ctx, {
     title: t("admin.topupsTitle"),
     active: "topups",

@@ -1,7 +1,18 @@
 import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import type { MessageKey } from "../i18n/en.ts"
-import { field, formGuards, money, pagination, section, statusBadge, submit, table, textarea, time } from "../layout/Components.ts"
+import {
+  field,
+  formGuards,
+  money,
+  pagination,
+  section,
+  statusBadge,
+  submit,
+  table,
+  textarea,
+  time
+} from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { personView } from "../layout/People.ts"
@@ -32,19 +43,28 @@ export const adminUsersPage = (ctx: PageContext, data: AdminUsersList, search: s
     title: t("people.title"),
     active: "people",
     body: html`<h1>${t("people.title")}</h1>
-${section("search", t("people.search"), html`<form method="get" action="/v2/admin/users" role="search">
+${section(
+  "search",
+  t("people.search"),
+  html`<form method="get" action="/v2/admin/users" role="search">
 ${field({ name: "search", label: t("people.searchLabel"), value: search, hint: t("people.searchHint") })}
-${submit(t("people.find"))}</form>`)}
+${submit(t("people.find"))}</form>`
+)}
 ${table({
-      id: "users-table",
-      caption: t("people.title"),
-      headers: [t("common.user"), t("dash.balance"), t("api.keyTitle"), "#"],
-      empty: t("people.none"),
-      rows: data.users.map((u) => ({
-        attrs: html` data-user-row="${u.user_id}"`,
-        cells: [personView(u), money(ctx.tr, u.balance_uzs), u.has_api_key ? t("people.keyYes") : t("people.keyNo"), html`<a href="/v2/admin/users/${u.user_id}">#${u.user_id}</a>`]
-      }))
-    })}
+  id: "users-table",
+  caption: t("people.title"),
+  headers: [t("common.user"), t("dash.balance"), t("api.keyTitle"), "#"],
+  empty: t("people.none"),
+  rows: data.users.map((u) => ({
+    attrs: html` data-user-row="${u.user_id}"`,
+    cells: [
+      personView(u),
+      money(ctx.tr, u.balance_uzs),
+      u.has_api_key ? t("people.keyYes") : t("people.keyNo"),
+      html`<a href="/v2/admin/users/${u.user_id}">#${u.user_id}</a>`
+    ]
+  }))
+})}
 ${pagination(ctx.tr, `/v2/admin/users?search=${encodeURIComponent(search)}`, data.offset, data.limit, data.total)}`
   })
 }
@@ -52,12 +72,16 @@ ${pagination(ctx.tr, `/v2/admin/users?search=${encodeURIComponent(search)}`, dat
 /** The correction form, behind a disclosure: opening it is the operator's first step, sending the second. */
 const adjustForm = (ctx: PageContext, user: UserOut): Html => {
   const { t } = ctx.tr
-  return section("adjust", t("people.adjust"), html`<details class="confirm"><summary class="btn btn-secondary">${t("people.adjustOpen")}</summary>
+  return section(
+    "adjust",
+    t("people.adjust"),
+    html`<details class="confirm"><summary class="btn btn-secondary">${t("people.adjustOpen")}</summary>
 <form method="post" action="/v2/admin/users/${user.user_id}/adjust">${formGuards(ctx, { idempotent: true })}
 ${field({ name: "amount_uzs", label: t("people.adjustAmount"), required: true, inputmode: "numeric", pattern: "[+\\-]?[0-9]{1,12}", hint: t("people.adjustAmountHint") })}
 ${textarea({ name: "reason", label: t("people.adjustReason"), required: true, maxlength: 500, rows: 2 })}
 <p class="hint">${t("people.adjustWarn")}</p>
-${submit(t("people.adjustSubmit"), { kind: "danger" })}</form></details>`)
+${submit(t("people.adjustSubmit"), { kind: "danger" })}</form></details>`
+  )
 }
 
 export const adminUserPage = (ctx: PageContext, data: AdminUserDetail): Html => {
@@ -73,39 +97,77 @@ export const adminUserPage = (ctx: PageContext, data: AdminUserDetail): Html => 
 <p>${t("dash.balance")}: <strong id="user-balance" data-balance="${data.balance_uzs}">${ctx.tr.uzs(data.balance_uzs)}</strong></p>
 <p>${t("api.keyTitle")}: ${u.has_api_key ? t("people.keyYes") : t("people.keyNo")} · ${t("field.tier")} ${u.tier}</p></section>
 ${adjustForm(ctx, u)}
-${section("user-history", t("history.title"), table({
-      id: "user-history-table",
-      caption: t("history.title"),
-      headers: [t("common.date"), t("history.what"), t("common.amount"), t("history.balanceAfter")],
-      empty: t("history.empty"),
-      rows: data.history.map((e) => ({
-        attrs: html` data-cause="${e.cause}"`,
-        cells: [time(e.created_at), html`${causeText(ctx.tr, e)}${e.note ? html`<p class="hint">${e.note}</p>` : ""}`, signed(e.amount_uzs), ctx.tr.uzs(e.balance_after_uzs)]
-      }))
-    }))}
-${section("user-topups", t("admin.topupsTitle"), table({
-      caption: t("admin.topupsTitle"),
-      headers: ["#", t("common.amount"), t("common.status"), t("common.date")],
-      empty: t("common.none"),
-      rows: data.topups.map((tp) => ({
-        cells: [`#${tp.topup_id}`, money(ctx.tr, tp.credited_uzs ?? tp.payable_uzs), html`${statusBadge(ctx.tr, "topup", tp.status)}${tp.admin_note ? html`<p class="reason">${tp.admin_note}</p>` : ""}`, time(tp.created_at)]
-      }))
-    }))}
-${section("user-orders", t("admin.ordersTitle"), table({
-      caption: t("admin.ordersTitle"),
-      headers: ["#", t("admin.kind"), t("orders.recipient"), t("orders.price"), t("common.status"), t("common.date")],
-      empty: t("orders.empty"),
-      rows: data.orders.map((o) => ({
-        cells: [`#${o.order_id}`, t(`kind.${o.kind}` as MessageKey), `@${o.username}`, money(ctx.tr, o.price_uzs), statusBadge(ctx.tr, "order", o.status), time(o.created_at)]
-      }))
-    }))}
-${section("user-tickets", t("admin.ticketsTitle"), table({
-      caption: t("admin.ticketsTitle"),
-      headers: ["#", t("tickets.subject"), t("common.status"), t("common.date")],
-      empty: t("common.none"),
-      rows: data.tickets.map((tk) => ({
-        cells: [html`<a href="/v2/admin/tickets/${tk.ticket_id}">#${tk.ticket_id}</a>`, tk.subject, statusBadge(ctx.tr, "ticket", tk.status), time(tk.created_at)]
-      }))
-    }))}`
+${section(
+  "user-history",
+  t("history.title"),
+  table({
+    id: "user-history-table",
+    caption: t("history.title"),
+    headers: [t("common.date"), t("history.what"), t("common.amount"), t("history.balanceAfter")],
+    empty: t("history.empty"),
+    rows: data.history.map((e) => ({
+      attrs: html` data-cause="${e.cause}"`,
+      cells: [
+        time(e.created_at),
+        html`${causeText(ctx.tr, e)}${e.note ? html`<p class="hint">${e.note}</p>` : ""}`,
+        signed(e.amount_uzs),
+        ctx.tr.uzs(e.balance_after_uzs)
+      ]
+    }))
+  })
+)}
+${section(
+  "user-topups",
+  t("admin.topupsTitle"),
+  table({
+    caption: t("admin.topupsTitle"),
+    headers: ["#", t("common.amount"), t("common.status"), t("common.date")],
+    empty: t("common.none"),
+    rows: data.topups.map((tp) => ({
+      cells: [
+        `#${tp.topup_id}`,
+        money(ctx.tr, tp.credited_uzs ?? tp.payable_uzs),
+        html`${statusBadge(ctx.tr, "topup", tp.status)}${tp.admin_note ? html`<p class="reason">${tp.admin_note}</p>` : ""}`,
+        time(tp.created_at)
+      ]
+    }))
+  })
+)}
+${section(
+  "user-orders",
+  t("admin.ordersTitle"),
+  table({
+    caption: t("admin.ordersTitle"),
+    headers: ["#", t("admin.kind"), t("orders.recipient"), t("orders.price"), t("common.status"), t("common.date")],
+    empty: t("orders.empty"),
+    rows: data.orders.map((o) => ({
+      cells: [
+        `#${o.order_id}`,
+        t(`kind.${o.kind}` as MessageKey),
+        `@${o.username}`,
+        money(ctx.tr, o.price_uzs),
+        statusBadge(ctx.tr, "order", o.status),
+        time(o.created_at)
+      ]
+    }))
+  })
+)}
+${section(
+  "user-tickets",
+  t("admin.ticketsTitle"),
+  table({
+    caption: t("admin.ticketsTitle"),
+    headers: ["#", t("tickets.subject"), t("common.status"), t("common.date")],
+    empty: t("common.none"),
+    rows: data.tickets.map((tk) => ({
+      cells: [
+        html`<a href="/v2/admin/tickets/${tk.ticket_id}">#${tk.ticket_id}</a>`,
+        tk.subject,
+        statusBadge(ctx.tr, "ticket", tk.status),
+        time(tk.created_at)
+      ]
+    }))
+  })
+)}`
   })
 }

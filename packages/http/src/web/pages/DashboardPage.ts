@@ -27,9 +27,13 @@ const pendingPanel = (ctx: PageContext, topup: Topup, card: string | null): Html
 <p class="pay-amount"><span id="payable-${topup.topup_id}" class="money big">${payable}</span>
 <button type="button" class="btn btn-secondary btn-small" data-copy="${String(topup.payable_uzs)}" aria-describedby="payable-${topup.topup_id}">${t("common.copy")}</button></p>
 <p class="hint">${t("topup.exactHint")}</p>
-${card ? html`<p class="pay-label">${t("topup.card")}</p>
+${
+  card
+    ? html`<p class="pay-label">${t("topup.card")}</p>
 <p class="pay-card"><span id="card-${topup.topup_id}" class="card-number">${card}</span>
-<button type="button" class="btn btn-secondary btn-small" data-copy="${card.replace(/\s/g, "")}" aria-describedby="card-${topup.topup_id}">${t("common.copy")}</button></p>` : html`<p class="reason">${t("topup.noCard")}</p>`}
+<button type="button" class="btn btn-secondary btn-small" data-copy="${card.replace(/\s/g, "")}" aria-describedby="card-${topup.topup_id}">${t("common.copy")}</button></p>`
+    : html`<p class="reason">${t("topup.noCard")}</p>`
+}
 ${topup.expires_at ? html`<p class="countdown">${t("topup.expiresIn")}: <strong data-expires="${topup.expires_at}">--:--</strong></p>` : ""}
 </div>
 <p class="live-status" role="status" aria-live="polite" data-topup-status>${t("topup.waiting")}</p>
@@ -40,23 +44,31 @@ ${topup.expires_at ? html`<p class="countdown">${t("topup.expiresIn")}: <strong 
 const reviewPanel = (ctx: PageContext, topup: Topup): Html =>
   html`<section class="card topup-live" id="topup-${topup.topup_id}" data-topup-id="${topup.topup_id}" data-status="review" aria-labelledby="topup-${topup.topup_id}-h">
 <h2 id="topup-${topup.topup_id}-h">${ctx.tr.t("topup.reviewTitle", { id: String(topup.topup_id) })}</h2>
-<p class="live-status" role="status" aria-live="polite" data-topup-status>${
-    ctx.tr.t("topup.reviewText", { amount: ctx.tr.uzs(topup.amount_uzs) })
-  }</p>
+<p class="live-status" role="status" aria-live="polite" data-topup-status>${ctx.tr.t("topup.reviewText", {
+    amount: ctx.tr.uzs(topup.amount_uzs)
+  })}</p>
 </section>`
 
 const topupForms = (ctx: PageContext, data: DashboardData): Html => {
   const { t } = ctx.tr
   const { min, max } = data.limits
   const hint = t("topup.amountHint", { min: ctx.tr.uzs(min), max: ctx.tr.uzs(max) })
-  return html`${section("topup", t("topup.title"), html`<form method="post" action="/v2/balance/top-up">${formGuards(ctx, { idempotent: true })}
+  return html`${section(
+    "topup",
+    t("topup.title"),
+    html`<form method="post" action="/v2/balance/top-up">${formGuards(ctx, { idempotent: true })}
 ${field({ name: "amount_uzs", label: t("topup.amount"), type: "number", required: true, min, max, step: 1, inputmode: "numeric", hint })}
-${submit(t("topup.submit"))}</form>`)}
-${section("receipt", t("receipt.title"), html`<p class="hint">${t("receipt.lead")}</p>
+${submit(t("topup.submit"))}</form>`
+  )}
+${section(
+  "receipt",
+  t("receipt.title"),
+  html`<p class="hint">${t("receipt.lead")}</p>
 <form method="post" action="/v2/balance/top-up/receipt" enctype="multipart/form-data">${formGuards(ctx, { idempotent: true })}
 ${field({ name: "amount_uzs", id: "receipt-amount", label: t("receipt.amount"), type: "number", required: true, min: 1, step: 1, inputmode: "numeric" })}
 ${field({ name: "receipt", label: t("receipt.file"), type: "file", required: true, accept: "image/jpeg,image/png,image/webp,image/gif,application/pdf" })}
-${submit(t("receipt.submit"), { kind: "secondary" })}</form>`)}`
+${submit(t("receipt.submit"), { kind: "secondary" })}</form>`
+)}`
 }
 
 const buyForms = (ctx: PageContext, data: DashboardData): Html => {
@@ -76,31 +88,40 @@ const buyForms = (ctx: PageContext, data: DashboardData): Html => {
   const premium = [3, 6, 12] as const
   const premiumPrice = (n: 3 | 6 | 12) =>
     n === 3 ? pricing.premium_3_month_uzs : n === 6 ? pricing.premium_6_month_uzs : pricing.premium_12_month_uzs
-  return html`${section("buy-stars", t("buy.stars.title"), html`<form method="post" action="/v2/orders/stars" data-price-form data-unit-price="${pricing.star_price_uzs}">${
-    formGuards(ctx, { idempotent: true })
-  }
+  return html`${section(
+    "buy-stars",
+    t("buy.stars.title"),
+    html`<form method="post" action="/v2/orders/stars" data-price-form data-unit-price="${pricing.star_price_uzs}">${formGuards(
+      ctx,
+      { idempotent: true }
+    )}
 ${username("stars-username")}
 ${field({ name: "amount", id: "stars-amount", label: t("buy.stars.amount"), type: "number", required: true, min: 50, max: 1_000_000, step: 1, value: 50, inputmode: "numeric", hint: t("buy.stars.amountHint", { min: ctx.tr.number(50), max: ctx.tr.number(1_000_000), price: ctx.tr.uzs(pricing.star_price_uzs) }), extra: html` data-quantity` })}
 <p class="total">${t("buy.total")}: <output data-total for="stars-amount">${ctx.tr.uzs(50 * pricing.star_price_uzs)}</output></p>
 <p class="hint" data-after aria-live="polite"></p>
-${submit(t("buy.stars.submit"))}</form>`)}
-${section("buy-premium", t("buy.premium.title"), html`<form method="post" action="/v2/orders/premium" data-price-form>${formGuards(ctx, { idempotent: true })}
+${submit(t("buy.stars.submit"))}</form>`
+  )}
+${section(
+  "buy-premium",
+  t("buy.premium.title"),
+  html`<form method="post" action="/v2/orders/premium" data-price-form>${formGuards(ctx, { idempotent: true })}
 ${username("premium-username")}
 ${select({
-    name: "duration",
-    id: "premium-duration",
-    label: t("buy.premium.duration"),
-    options: premium.map((n) => ({
-      value: String(n),
-      label: t("buy.premium.option", { n, price: ctx.tr.uzs(premiumPrice(n)) }),
-      selected: n === 3,
-      data: html` data-price="${premiumPrice(n)}"`
-    }))
-  })}
+  name: "duration",
+  id: "premium-duration",
+  label: t("buy.premium.duration"),
+  options: premium.map((n) => ({
+    value: String(n),
+    label: t("buy.premium.option", { n, price: ctx.tr.uzs(premiumPrice(n)) }),
+    selected: n === 3,
+    data: html` data-price="${premiumPrice(n)}"`
+  }))
+})}
 <p class="total">${t("buy.total")}: <output data-total for="premium-duration">${ctx.tr.uzs(pricing.premium_3_month_uzs)}</output></p>
 <p class="hint" data-after aria-live="polite"></p>
 ${submit(t("buy.premium.submit"))}</form>
-<p><a href="/v2/gifts">${t("buy.gift.link")} →</a></p>`)}`
+<p><a href="/v2/gifts">${t("buy.gift.link")} →</a></p>`
+)}`
 }
 
 export const dashboardPage = (ctx: PageContext, data: DashboardData): Html => {

@@ -24,9 +24,10 @@ const giftChoice = (ctx: PageContext, gift: Gift, first: boolean): Html => {
   const name = giftName(ctx.tr.locale, gift.gift_id, gift.title)
   return html`<li class="gift" data-gift-id="${gift.gift_id}"><input type="radio" class="gift-radio" name="gift_id" id="${id}" value="${gift.gift_id}"${
     first ? html` checked` : ""
-  } required><label for="${id}"><img class="gift-picture" src="${pictureSrc(gift.picture_url)}" alt="" width="64" height="64" loading="lazy"><span class="gift-name">${name}</span><span class="gift-price">${
-    money(ctx.tr, gift.price_uzs)
-  }</span><span class="hint">${t("gift.stars", { n: gift.stars })}${
+  } required><label for="${id}"><img class="gift-picture" src="${pictureSrc(gift.picture_url)}" alt="" width="64" height="64" loading="lazy"><span class="gift-name">${name}</span><span class="gift-price">${money(
+    ctx.tr,
+    gift.price_uzs
+  )}</span><span class="hint">${t("gift.stars", { n: gift.stars })}${
     gift.remaining === null ? "" : html`, ${t("gift.remaining", { n: gift.remaining })}`
   }</span></label></li>`
 }

@@ -15,12 +15,14 @@ const STAR_EXAMPLES = [50, 100, 500, 1000] as const
 
 export const pricesList = (ctx: PageContext, pricing: typeof Dto.Pricing.Type): Html => {
   const { t } = ctx.tr
-  const row = (label: string, amount: number) => html`<div class="price"><dt>${label}</dt><dd>${money(ctx.tr, amount)}</dd></div>`
-  return html`<dl class="prices">${row(t("price.star"), pricing.star_price_uzs)}${
-    STAR_EXAMPLES.map((n) => row(t("price.stars", { n }), n * pricing.star_price_uzs))
-  }${row(t("price.premium", { n: 3 }), pricing.premium_3_month_uzs)}${row(t("price.premium", { n: 6 }), pricing.premium_6_month_uzs)}${
-    row(t("price.premium", { n: 12 }), pricing.premium_12_month_uzs)
-  }</dl>`
+  const row = (label: string, amount: number) =>
+    html`<div class="price"><dt>${label}</dt><dd>${money(ctx.tr, amount)}</dd></div>`
+  return html`<dl class="prices">${row(t("price.star"), pricing.star_price_uzs)}${STAR_EXAMPLES.map((n) =>
+    row(t("price.stars", { n }), n * pricing.star_price_uzs)
+  )}${row(t("price.premium", { n: 3 }), pricing.premium_3_month_uzs)}${row(t("price.premium", { n: 6 }), pricing.premium_6_month_uzs)}${row(
+    t("price.premium", { n: 12 }),
+    pricing.premium_12_month_uzs
+  )}</dl>`
 }
 
 const signIn = (ctx: PageContext, data: HomeData): Html => {
@@ -32,8 +34,8 @@ const signIn = (ctx: PageContext, data: HomeData): Html => {
   const widget = data.home.bot_username
     ? html`<div class="tg-login"><script async src="https://telegram.org/js/telegram-widget.js?22" data-telegram-login="${data.home.bot_username}" data-size="large" data-radius="8" data-auth-url="${data.authUrl}" data-request-access="write" data-lang="${ctx.tr.locale}"></script></div>`
     : data.home.sandbox
-    ? html``
-    : html`<p>${t("home.widgetMissing")}</p>`
+      ? html``
+      : html`<p>${t("home.widgetMissing")}</p>`
   // Sandbox: sign in as any made-up name, so several demo shoppers can be tried side by side.
   const sandbox = data.home.sign_in_url
     ? html`<form method="get" action="/v2/auth/sandbox" class="card narrow sandbox-sign-in">

@@ -36,15 +36,27 @@ const reason = (tr: Translator, order: Order): Html => {
   if (order.status === "queued" && order.error) {
     return html`<span class="reason" data-order-reason><span data-order-retry>${tr.t("orders.retrying")}</span></span>`
   }
-  return html`<span class="reason" data-order-reason>${order.status === "failed" ? order.error ?? "" : ""}</span>`
+  return html`<span class="reason" data-order-reason>${order.status === "failed" ? (order.error ?? "") : ""}</span>`
 }
 
 /** The shopper's orders; rows carry `data-order-id` so the client script can update their status live. */
-export const ordersTable = (tr: Translator, orders: ReadonlyArray<Order>, gifts: GiftTitles, id = "orders-table"): Html =>
+export const ordersTable = (
+  tr: Translator,
+  orders: ReadonlyArray<Order>,
+  gifts: GiftTitles,
+  id = "orders-table"
+): Html =>
   table({
     id,
     caption: tr.t("orders.title"),
-    headers: [tr.t("orders.order"), tr.t("orders.item"), tr.t("orders.recipient"), tr.t("orders.price"), tr.t("common.status"), tr.t("common.date")],
+    headers: [
+      tr.t("orders.order"),
+      tr.t("orders.item"),
+      tr.t("orders.recipient"),
+      tr.t("orders.price"),
+      tr.t("common.status"),
+      tr.t("common.date")
+    ],
     empty: tr.t("orders.empty"),
     rows: orders.map((o) => ({
       attrs: html` data-order-id="${o.order_id}"`,
@@ -73,7 +85,9 @@ export const topupsTable = (tr: Translator, topups: ReadonlyArray<Topup>): Html 
         money(tr, tp.credited_uzs ?? tp.payable_uzs),
         // A refusal carries the operator's reason: the shopper sees why.
         html`${statusBadge(tr, "topup", tp.status)}${
-          tp.status === "rejected" && tp.admin_note ? html`<p class="reason">${tr.t("history.reason", { reason: tp.admin_note })}</p>` : ""
+          tp.status === "rejected" && tp.admin_note
+            ? html`<p class="reason">${tr.t("history.reason", { reason: tp.admin_note })}</p>`
+            : ""
         }`,
         time(tp.created_at)
       ]

@@ -8,7 +8,11 @@ import type { PageContext } from "../layout/PageContext.ts"
  */
 export const pushCard = (ctx: PageContext): Html => {
   const { t } = ctx.tr
-  return section("push", t("push.title"), html`<p>${t("push.lead")}</p>
+  return section(
+    "push",
+    t("push.title"),
+    html`<p>${t("push.lead")}</p>
 <p><button type="button" class="btn btn-secondary" id="push-enable" hidden>${t("push.enable")}</button></p>
-<p class="hint" id="push-status" role="status" aria-live="polite"></p>`)
+<p class="hint" id="push-status" role="status" aria-live="polite"></p>`
+  )
 }

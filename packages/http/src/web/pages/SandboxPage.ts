@@ -31,7 +31,11 @@ export const sandboxPage = (ctx: PageContext, inbox: SandboxInboxView): Html => 
     headers: [t("sandbox.col.name"), t("sandbox.col.what"), t("sandbox.col.ends")],
     rows: RECIPIENTS.map(([name, key]) => ({
       attrs: html` data-recipient="${name}"`,
-      cells: [html`<code>${name}</code>`, t(`sandbox.m.${key}.what` as MessageKey), t(`sandbox.m.${key}.ends` as MessageKey)]
+      cells: [
+        html`<code>${name}</code>`,
+        t(`sandbox.m.${key}.what` as MessageKey),
+        t(`sandbox.m.${key}.ends` as MessageKey)
+      ]
     })),
     empty: ""
   })

@@ -17,10 +17,11 @@ export interface TicketData {
 const message = (ctx: PageContext, viewer: TicketData["viewer"], m: Message): Html => {
   const { t } = ctx.tr
   const mine = m.author === viewer
-  const who = m.author === "operator" ? (mine ? t("ticket.you") : t("ticket.support")) : mine ? t("ticket.you") : t("common.user")
-  return html`<li class="msg msg-${m.author}${mine ? " msg-mine" : ""}" data-message-id="${m.message_id}"><p class="msg-meta"><strong>${who}</strong> ${
-    time(m.created_at)
-  }</p><p class="msg-body">${m.body}</p></li>`
+  const who =
+    m.author === "operator" ? (mine ? t("ticket.you") : t("ticket.support")) : mine ? t("ticket.you") : t("common.user")
+  return html`<li class="msg msg-${m.author}${mine ? " msg-mine" : ""}" data-message-id="${m.message_id}"><p class="msg-meta"><strong>${who}</strong> ${time(
+    m.created_at
+  )}</p><p class="msg-body">${m.body}</p></li>`
 }
 
 /** A ticket's conversation; new messages arrive by polling `…/poll?after=<cursor>`. */
@@ -46,9 +47,9 @@ export const ticketPage = (ctx: PageContext, data: TicketData): Html => {
 <p>${statusBadge(ctx.tr, "ticket", ticket.status)}${operator ? html` · ${userLink(ctx, ticket.user_id)}` : ""} ${actions}</p>
 ${!operator && ticket.status === "closed" ? html`<p class="hint">${t("ticket.closedNote")}</p>` : ""}
 <p class="hint">${t("ticket.live")}</p>
-<ol class="conversation" id="conversation" aria-live="polite" aria-label="${title}" data-viewer="${data.viewer}">${
-      messages.map((m) => message(ctx, data.viewer, m))
-    }</ol>
+<ol class="conversation" id="conversation" aria-live="polite" aria-label="${title}" data-viewer="${data.viewer}">${messages.map(
+      (m) => message(ctx, data.viewer, m)
+    )}</ol>
 <form method="post" action="${base}/reply" class="card reply" id="reply">${formGuards(ctx)}
 ${textarea({ name: "body", label: replyLabel, required: true, maxlength: 4000, rows: 4 })}
 ${submit(operator ? t("admin.send") : t("ticket.send"))}</form>`,

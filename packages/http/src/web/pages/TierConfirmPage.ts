@@ -25,20 +25,25 @@ export const tierConfirmPage = (ctx: PageContext, data: TierConfirmData): Html =
   const short = tier.price_uzs - balance
   const terms = html`<p>${t("api.tierConfirmText", { tier: String(tier.tier), limit: ctx.tr.number(tier.daily_limit) })}</p>
 <p class="pay-amount"><strong>${money(ctx.tr, tier.price_uzs)}</strong></p>`
-  const decide = short > 0
-    ? html`<p class="reason">${t("buy.notEnough", { amount: ctx.tr.uzs(short) })}</p>
+  const decide =
+    short > 0
+      ? html`<p class="reason">${t("buy.notEnough", { amount: ctx.tr.uzs(short) })}</p>
 <p><a class="btn btn-primary" href="/v2/dashboard#topup">${t("topup.title")}</a></p>`
-    : html`<p>${t("api.tierConfirmBalance", { balance: ctx.tr.uzs(balance), after: ctx.tr.uzs(balance - tier.price_uzs) })}</p>
+      : html`<p>${t("api.tierConfirmBalance", { balance: ctx.tr.uzs(balance), after: ctx.tr.uzs(balance - tier.price_uzs) })}</p>
 ${actionForm(ctx, TIER_UPGRADE_PATH, t("api.tierConfirmYes", { price: ctx.tr.uzs(tier.price_uzs) }), {
-      idempotent: true,
-      fields: html`<input type="hidden" name="tier" value="${String(tier.tier)}"><input type="hidden" name="confirm" value="yes">`
-    })}`
+  idempotent: true,
+  fields: html`<input type="hidden" name="tier" value="${String(tier.tier)}"><input type="hidden" name="confirm" value="yes">`
+})}`
   return layout(ctx, {
     title: t("api.tierConfirmTitle", { tier: String(tier.tier) }),
     active: "api",
     body: html`<h1>${t("api.tierConfirmTitle", { tier: String(tier.tier) })}</h1>
-${section("confirm-tier", t("api.tierTitle"), html`${terms}
+${section(
+  "confirm-tier",
+  t("api.tierTitle"),
+  html`${terms}
 ${decide}
-<p><a href="/v2/api-docs#tiers">${t("api.tierConfirmNo")}</a></p>`)}`
+<p><a href="/v2/api-docs#tiers">${t("api.tierConfirmNo")}</a></p>`
+)}`
   })
 }

@@ -35,7 +35,11 @@ const FILES: Record<string, Uint8Array> = Object.fromEntries(
 
 /** Changes whenever any asset changes, so `?v=` URLs can be cached for a year. */
 export const ASSET_VERSION = createHash("sha256")
-  .update(Object.values(FILES).map((bytes) => Buffer.from(bytes).toString("base64")).join("\n"))
+  .update(
+    Object.values(FILES)
+      .map((bytes) => Buffer.from(bytes).toString("base64"))
+      .join("\n")
+  )
   .digest("hex")
   .slice(0, 12)
 
@@ -55,45 +59,53 @@ const asset = (name: string, versioned: boolean) =>
     }
   })
 
-export const AssetRoutes = Layer.effectDiscard(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  const config = yield* HttpConfig
-  const configured = yield* Effect.orDie(Config.option(Config.String("VAPID_PUBLIC_KEY")))
-  // Sandbox without keys: the pair the worker generates and keeps in the data directory. Looked up
-  // when first asked (not at start, where it would race the worker writing the same file), then kept.
-  let known: Option.Option<string> = configured
-  const publicKey = Effect.suspend(() =>
-    Option.isSome(known)
-      ? Effect.succeed(known)
-      : resolveVapidKeys({ configured: Option.none(), sandbox: config.sandbox, dataDir: config.dataDir }).pipe(
-        Effect.map(Option.map((keys) => keys.publicKey)),
-        Effect.tap((key) => Effect.sync(() => (known = key))),
-        Effect.catchCause(() => Effect.succeedNone)
-      )
-  )
-
-  yield* router.add("GET", "/v2/static/:file", (request) =>
-    Effect.map(HttpRouter.params, (params) => {
-      const name = params["file"] ?? ""
-      // Own properties only: `constructor` or `toString` are not files.
-      if (name === "sw.js" || !Object.hasOwn(FILES, name)) return json({ detail: "Not Found", code: "not_found" }, 404)
-      return asset(name, new URL(request.url, "http://localhost").searchParams.get("v") === ASSET_VERSION)
-    }))
-  yield* router.add("GET", "/v2/sw.js", asset("sw.js", false))
-  yield* router.add("GET", "/v2/push/key", Effect.map(publicKey, (key) => json({ public_key: Option.getOrNull(key) })))
-  yield* router.add("GET", "/v2/lang", (request: HttpServerRequest.HttpServerRequest) => {
-    const query = new URL(request.url, "http://localhost").searchParams
-    const to = query.get("to")
-    const response = HttpServerResponse.redirect(safeBack(query.get("back")), { status: 303 })
-    return Effect.succeed(
-      isLocale(to)
-        ? HttpServerResponse.setCookieUnsafe(response, LOCALE_COOKIE, to, {
-          path: "/",
-          sameSite: "lax",
-          maxAge: `${ONE_YEAR_SECONDS} seconds`,
-          secure: config.publicUrl.startsWith("https://")
-        })
-        : response
+export const AssetRoutes = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    const config = yield* HttpConfig
+    const configured = yield* Effect.orDie(Config.option(Config.String("VAPID_PUBLIC_KEY")))
+    // Sandbox without keys: the pair the worker generates and keeps in the data directory. Looked up
+    // when first asked (not at start, where it would race the worker writing the same file), then kept.
+    let known: Option.Option<string> = configured
+    const publicKey = Effect.suspend(() =>
+      Option.isSome(known)
+        ? Effect.succeed(known)
+        : resolveVapidKeys({ configured: Option.none(), sandbox: config.sandbox, dataDir: config.dataDir }).pipe(
+            Effect.map(Option.map((keys) => keys.publicKey)),
+            Effect.tap((key) => Effect.sync(() => (known = key))),
+            Effect.catchCause(() => Effect.succeedNone)
+          )
     )
+
+    yield* router.add("GET", "/v2/static/:file", (request) =>
+      Effect.map(HttpRouter.params, (params) => {
+        const name = params["file"] ?? ""
+        // Own properties only: `constructor` or `toString` are not files.
+        if (name === "sw.js" || !Object.hasOwn(FILES, name))
+          return json({ detail: "Not Found", code: "not_found" }, 404)
+        return asset(name, new URL(request.url, "http://localhost").searchParams.get("v") === ASSET_VERSION)
+      })
+    )
+    yield* router.add("GET", "/v2/sw.js", asset("sw.js", false))
+    yield* router.add(
+      "GET",
+      "/v2/push/key",
+      Effect.map(publicKey, (key) => json({ public_key: Option.getOrNull(key) }))
+    )
+    yield* router.add("GET", "/v2/lang", (request: HttpServerRequest.HttpServerRequest) => {
+      const query = new URL(request.url, "http://localhost").searchParams
+      const to = query.get("to")
+      const response = HttpServerResponse.redirect(safeBack(query.get("back")), { status: 303 })
+      return Effect.succeed(
+        isLocale(to)
+          ? HttpServerResponse.setCookieUnsafe(response, LOCALE_COOKIE, to, {
+              path: "/",
+              sameSite: "lax",
+              maxAge: `${ONE_YEAR_SECONDS} seconds`,
+              secure: config.publicUrl.startsWith("https://")
+            })
+          : response
+      )
+    })
   })
-}))
+)

@@ -13,17 +13,20 @@ export const GIFT_PICTURE_ROUTES = [{ method: "GET", path: "/v2/gift-pictures/:g
 
 const ONE_DAY_SECONDS = 24 * 60 * 60
 
-export const GiftPictureRoutes = Layer.effectDiscard(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  const catalog = yield* GiftCatalog
-  yield* router.add("GET", "/v2/gift-pictures/:gift_id", () =>
-    Effect.gen(function*() {
-      const id = (yield* HttpRouter.params)["gift_id"] ?? ""
-      const found = yield* catalog.picture(id)
-      if (Option.isNone(found)) return json({ detail: "Not Found", code: "not_found" }, 404)
-      return HttpServerResponse.uint8Array(found.value.bytes, {
-        contentType: found.value.contentType,
-        headers: { "cache-control": `public, max-age=${ONE_DAY_SECONDS}`, "x-content-type-options": "nosniff" }
+export const GiftPictureRoutes = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    const catalog = yield* GiftCatalog
+    yield* router.add("GET", "/v2/gift-pictures/:gift_id", () =>
+      Effect.gen(function* () {
+        const id = (yield* HttpRouter.params)["gift_id"] ?? ""
+        const found = yield* catalog.picture(id)
+        if (Option.isNone(found)) return json({ detail: "Not Found", code: "not_found" }, 404)
+        return HttpServerResponse.uint8Array(found.value.bytes, {
+          contentType: found.value.contentType,
+          headers: { "cache-control": `public, max-age=${ONE_DAY_SECONDS}`, "x-content-type-options": "nosniff" }
+        })
       })
-    }))
-}))
+    )
+  })
+)

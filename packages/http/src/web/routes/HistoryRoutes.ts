@@ -33,33 +33,36 @@ export interface HistoryPage {
   readonly limit: number
 }
 
-export const HistoryRoutes = Layer.effectDiscard(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  const sessions = yield* WebSessions
-  const config = yield* HttpConfig
-  const balances = yield* Balances
+export const HistoryRoutes = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    const sessions = yield* WebSessions
+    const config = yield* HttpConfig
+    const balances = yield* Balances
 
-  yield* router.add("GET", "/v2/balance/history", (request: HttpServerRequest.HttpServerRequest) =>
-    Effect.gen(function*() {
-      const who = yield* requireUser(sessions, config.publicUrl)
-      if ("refused" in who) return who.refused
-      const query = new URL(request.url, "http://localhost").searchParams
-      const page = clampPage({ offset: queryInt(query, "offset", 0), limit: queryInt(query, "limit", 20) })
-      const found = yield* balances.entries(who.ok, page)
-      const body: HistoryPage = {
-        entries: found.items.map((e) => ({
-          entry_id: e.id,
-          amount_uzs: e.amount,
-          cause: e.cause,
-          cause_id: e.causeId,
-          note: e.note,
-          balance_after_uzs: e.balanceAfter,
-          created_at: e.createdAt.toISOString()
-        })),
-        total: found.total,
-        offset: page.offset,
-        limit: page.limit
-      }
-      return json(body)
-    }))
-}))
+    yield* router.add("GET", "/v2/balance/history", (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const who = yield* requireUser(sessions, config.publicUrl)
+        if ("refused" in who) return who.refused
+        const query = new URL(request.url, "http://localhost").searchParams
+        const page = clampPage({ offset: queryInt(query, "offset", 0), limit: queryInt(query, "limit", 20) })
+        const found = yield* balances.entries(who.ok, page)
+        const body: HistoryPage = {
+          entries: found.items.map((e) => ({
+            entry_id: e.id,
+            amount_uzs: e.amount,
+            cause: e.cause,
+            cause_id: e.causeId,
+            note: e.note,
+            balance_after_uzs: e.balanceAfter,
+            created_at: e.createdAt.toISOString()
+          })),
+          total: found.total,
+          offset: page.offset,
+          limit: page.limit
+        }
+        return json(body)
+      })
+    )
+  })
+)

@@ -9,7 +9,19 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
 import { adminOrderOut, ticketOut, topupOut, userOut } from "../../handlers/Wire.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
-import { detail, errorResponse, formFields, intField, json, operatorOnly as operatorOnlyWith, pathIdOf, queryInt, strField, validationFailed, type ValidationItem } from "./RouteKit.ts"
+import {
+  detail,
+  errorResponse,
+  formFields,
+  intField,
+  json,
+  operatorOnly as operatorOnlyWith,
+  pathIdOf,
+  queryInt,
+  strField,
+  validationFailed,
+  type ValidationItem
+} from "./RouteKit.ts"
 
 /**
  * Who is who, for operators: find a shopper by @username, name or user number, see one
@@ -30,88 +42,119 @@ export const PEOPLE_ROUTES = [
 
 const pathUser = pathIdOf(UserId)
 
-export const PeopleRoutes = Layer.effectDiscard(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  const sessions = yield* WebSessions
-  const config = yield* HttpConfig
-  const accounts = yield* Accounts
-  const balances = yield* Balances
-  const topups = yield* TopupService
-  const orders = yield* OrderService
-  const tickets = yield* TicketService
+export const PeopleRoutes = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    const sessions = yield* WebSessions
+    const config = yield* HttpConfig
+    const accounts = yield* Accounts
+    const balances = yield* Balances
+    const topups = yield* TopupService
+    const orders = yield* OrderService
+    const tickets = yield* TicketService
 
-  const operatorOnly = operatorOnlyWith(sessions, config.publicUrl)
+    const operatorOnly = operatorOnlyWith(sessions, config.publicUrl)
 
-  const list = Effect.gen(function*() {
-    const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams
-    // "@durov", "durov" or a name part, as the store's search matches; a number is also tried as a user number.
-    const search = (query.get("search") ?? "").trim().replace(/^@/, "").slice(0, 64)
-    const offset = queryInt(query, "offset", 0)
-    const limit = Math.max(1, queryInt(query, "limit", 50, 100))
-    // A number is also tried as a user number and a Telegram id (the core puts those first).
-    const page = yield* accounts.list({ offset, limit, ...(search === "" ? {} : { search }) })
-    const users = yield* Effect.forEach(page.items, (u) => Effect.map(balances.balance(u.id), (balance) => ({ ...userOut(u), balance_uzs: balance })))
-    return json({ users, total: page.total, offset, limit })
-  })
-
-  // Who the user numbers on an operator list are: name, @username, Telegram id (unknown numbers are left out).
-  const brief = Effect.gen(function*() {
-    const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams
-    const ids = [...new Set((query.get("ids") ?? "").split(",").map((raw) => pathUser(raw.trim())).filter((id) => id !== undefined))].slice(0, 200)
-    const found = yield* Effect.forEach(ids, (id) => Effect.option(accounts.find(id)), { concurrency: 4 })
-    return json({ users: found.flatMap((u) => Option.toArray(u)).map(userOut) })
-  })
-
-  const one = Effect.gen(function*() {
-    const userId = pathUser((yield* HttpRouter.params)["user_id"])
-    if (userId === undefined) return detail(404, "User not found", "user_not_found")
-    const found = yield* accounts.find(userId).pipe(Effect.option)
-    if (Option.isNone(found)) return detail(404, "User not found", "user_not_found")
-    const recent = { offset: 0, limit: 20 }
-    return json({
-      user: userOut(found.value),
-      balance_uzs: yield* balances.balance(userId),
-      history: (yield* balances.entries(userId, recent)).items.map((e) => ({
-        entry_id: e.id,
-        amount_uzs: e.amount,
-        cause: e.cause,
-        cause_id: e.causeId,
-        note: e.note,
-        balance_after_uzs: e.balanceAfter,
-        created_at: e.createdAt.toISOString()
-      })),
-      topups: (yield* topups.list({ ...recent, userId })).items.map(topupOut),
-      orders: (yield* orders.list({ ...recent, userId })).items.map(adminOrderOut),
-      tickets: (yield* tickets.list({ ...recent, userId })).items.map(ticketOut)
-    })
-  })
-
-  const adjust = Effect.gen(function*() {
-    const request = yield* HttpServerRequest.HttpServerRequest
-    const userId = pathUser((yield* HttpRouter.params)["user_id"])
-    const fields = yield* formFields(request)
-    const errors: Array<ValidationItem> = []
-    const amount = intField(["body", "amount_uzs"], fields["amount_uzs"]?.replace(/^\+/, ""), errors)
-    const reason = strField(["body", "reason"], fields["reason"], errors).trim()
-    if (errors.length === 0 && amount === 0) errors.push({ type: "value_error", loc: ["body", "amount_uzs"], msg: "Value error, must not be zero", input: 0 })
-    if (errors.length === 0 && (reason === "" || reason.length > 500)) errors.push({ type: "value_error", loc: ["body", "reason"], msg: "Value error, 1 to 500 characters", input: reason })
-    // The form's one-time key makes the correction idempotent: a double submit moves money once.
-    const key = request.headers["idempotency-key"]
-    if (errors.length === 0 && (key === undefined || !/^[A-Za-z0-9-]{8,100}$/.test(key))) errors.push({ type: "missing", loc: ["header", "idempotency-key"], msg: "Field required", input: null })
-    if (userId === undefined) return detail(404, "User not found", "user_not_found")
-    if (errors.length > 0) return validationFailed(errors)
-    return yield* operatorOnly(
-      balances.adjust({ userId, amount, reason, key: `web:${key}` }).pipe(
-        Effect.map(({ entry }) => json({ user_id: userId, entry_id: entry.id, amount_uzs: entry.amount, balance_uzs: entry.balanceAfter })),
-        Effect.catchTag("AdjustmentInvalid", (e) =>
-          Effect.succeed(validationFailed([{ type: "value_error", loc: ["body", "amount_uzs"], msg: `Value error, ${e.message}`, input: amount }]))),
-        Effect.catch(errorResponse)
+    const list = Effect.gen(function* () {
+      const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams
+      // "@durov", "durov" or a name part, as the store's search matches; a number is also tried as a user number.
+      const search = (query.get("search") ?? "").trim().replace(/^@/, "").slice(0, 64)
+      const offset = queryInt(query, "offset", 0)
+      const limit = Math.max(1, queryInt(query, "limit", 50, 100))
+      // A number is also tried as a user number and a Telegram id (the core puts those first).
+      const page = yield* accounts.list({ offset, limit, ...(search === "" ? {} : { search }) })
+      const users = yield* Effect.forEach(page.items, (u) =>
+        Effect.map(balances.balance(u.id), (balance) => ({ ...userOut(u), balance_uzs: balance }))
       )
-    )
-  })
+      return json({ users, total: page.total, offset, limit })
+    })
 
-  yield* router.add("GET", "/v2/admin/users/list", operatorOnly(list))
-  yield* router.add("GET", "/v2/admin/users/brief", operatorOnly(brief))
-  yield* router.add("GET", "/v2/admin/users/:user_id", operatorOnly(one))
-  yield* router.add("POST", "/v2/admin/users/:user_id/adjust", adjust)
-}))
+    // Who the user numbers on an operator list are: name, @username, Telegram id (unknown numbers are left out).
+    const brief = Effect.gen(function* () {
+      const query = new URL((yield* HttpServerRequest.HttpServerRequest).url, "http://localhost").searchParams
+      const ids = [
+        ...new Set(
+          (query.get("ids") ?? "")
+            .split(",")
+            .map((raw) => pathUser(raw.trim()))
+            .filter((id) => id !== undefined)
+        )
+      ].slice(0, 200)
+      const found = yield* Effect.forEach(ids, (id) => Effect.option(accounts.find(id)), { concurrency: 4 })
+      return json({ users: found.flatMap((u) => Option.toArray(u)).map(userOut) })
+    })
+
+    const one = Effect.gen(function* () {
+      const userId = pathUser((yield* HttpRouter.params)["user_id"])
+      if (userId === undefined) return detail(404, "User not found", "user_not_found")
+      const found = yield* accounts.find(userId).pipe(Effect.option)
+      if (Option.isNone(found)) return detail(404, "User not found", "user_not_found")
+      const recent = { offset: 0, limit: 20 }
+      return json({
+        user: userOut(found.value),
+        balance_uzs: yield* balances.balance(userId),
+        history: (yield* balances.entries(userId, recent)).items.map((e) => ({
+          entry_id: e.id,
+          amount_uzs: e.amount,
+          cause: e.cause,
+          cause_id: e.causeId,
+          note: e.note,
+          balance_after_uzs: e.balanceAfter,
+          created_at: e.createdAt.toISOString()
+        })),
+        topups: (yield* topups.list({ ...recent, userId })).items.map(topupOut),
+        orders: (yield* orders.list({ ...recent, userId })).items.map(adminOrderOut),
+        tickets: (yield* tickets.list({ ...recent, userId })).items.map(ticketOut)
+      })
+    })
+
+    const adjust = Effect.gen(function* () {
+      const request = yield* HttpServerRequest.HttpServerRequest
+      const userId = pathUser((yield* HttpRouter.params)["user_id"])
+      const fields = yield* formFields(request)
+      const errors: Array<ValidationItem> = []
+      const amount = intField(["body", "amount_uzs"], fields["amount_uzs"]?.replace(/^\+/, ""), errors)
+      const reason = strField(["body", "reason"], fields["reason"], errors).trim()
+      if (errors.length === 0 && amount === 0)
+        errors.push({
+          type: "value_error",
+          loc: ["body", "amount_uzs"],
+          msg: "Value error, must not be zero",
+          input: 0
+        })
+      if (errors.length === 0 && (reason === "" || reason.length > 500))
+        errors.push({
+          type: "value_error",
+          loc: ["body", "reason"],
+          msg: "Value error, 1 to 500 characters",
+          input: reason
+        })
+      // The form's one-time key makes the correction idempotent: a double submit moves money once.
+      const key = request.headers["idempotency-key"]
+      if (errors.length === 0 && (key === undefined || !/^[A-Za-z0-9-]{8,100}$/.test(key)))
+        errors.push({ type: "missing", loc: ["header", "idempotency-key"], msg: "Field required", input: null })
+      if (userId === undefined) return detail(404, "User not found", "user_not_found")
+      if (errors.length > 0) return validationFailed(errors)
+      return yield* operatorOnly(
+        balances.adjust({ userId, amount, reason, key: `web:${key}` }).pipe(
+          Effect.map(({ entry }) =>
+            json({ user_id: userId, entry_id: entry.id, amount_uzs: entry.amount, balance_uzs: entry.balanceAfter })
+          ),
+          Effect.catchTag("AdjustmentInvalid", (e) =>
+            Effect.succeed(
+              validationFailed([
+                { type: "value_error", loc: ["body", "amount_uzs"], msg: `Value error, ${e.message}`, input: amount }
+              ])
+            )
+          ),
+          Effect.catch(errorResponse)
+        )
+      )
+    })
+
+    yield* router.add("GET", "/v2/admin/users/list", operatorOnly(list))
+    yield* router.add("GET", "/v2/admin/users/brief", operatorOnly(brief))
+    yield* router.add("GET", "/v2/admin/users/:user_id", operatorOnly(one))
+    yield* router.add("POST", "/v2/admin/users/:user_id/adjust", adjust)
+  })
+)

@@ -7,7 +7,9 @@ import { HttpRouter, HttpServerResponse } from "effect/http"
  */
 export const ROOT_ROUTES = [{ method: "GET", path: "/" }] as const
 
-export const RootRoute = Layer.effectDiscard(Effect.gen(function*() {
-  const router = yield* HttpRouter.HttpRouter
-  yield* router.add("GET", "/", Effect.succeed(HttpServerResponse.redirect("/v2/", { status: 302 })))
-}))
+export const RootRoute = Layer.effectDiscard(
+  Effect.gen(function* () {
+    const router = yield* HttpRouter.HttpRouter
+    yield* router.add("GET", "/", Effect.succeed(HttpServerResponse.redirect("/v2/", { status: 302 })))
+  })
+)

@@ -36,32 +36,59 @@ export interface ValidationItem {
   readonly input: unknown
 }
 
-export const missing = (loc: ReadonlyArray<string>): ValidationItem => ({ type: "missing", loc, msg: "Field required", input: null })
+export const missing = (loc: ReadonlyArray<string>): ValidationItem => ({
+  type: "missing",
+  loc,
+  msg: "Field required",
+  input: null
+})
 
 /** pydantic's lax `int` from text: digits with an optional sign, nothing else. */
-export const intField = (loc: ReadonlyArray<string>, raw: string | undefined, errors: Array<ValidationItem>): number => {
+export const intField = (
+  loc: ReadonlyArray<string>,
+  raw: string | undefined,
+  errors: Array<ValidationItem>
+): number => {
   if (raw === undefined) {
     errors.push(missing(loc))
     return 0
   }
   const trimmed = raw.trim()
   if (!/^[+-]?\d+$/.test(trimmed) || !Number.isSafeInteger(Number(trimmed))) {
-    errors.push({ type: "int_parsing", loc, msg: "Input should be a valid integer, unable to parse string as an integer", input: raw })
+    errors.push({
+      type: "int_parsing",
+      loc,
+      msg: "Input should be a valid integer, unable to parse string as an integer",
+      input: raw
+    })
     return 0
   }
   return Number(trimmed)
 }
 
 /** pydantic's lax optional `bool` from text (absent = false). */
-export const boolField = (loc: ReadonlyArray<string>, raw: string | undefined, errors: Array<ValidationItem>): boolean => {
+export const boolField = (
+  loc: ReadonlyArray<string>,
+  raw: string | undefined,
+  errors: Array<ValidationItem>
+): boolean => {
   if (raw === undefined) return false
   const value = laxBool(raw)
   if (value !== undefined) return value
-  errors.push({ type: "bool_parsing", loc, msg: "Input should be a valid boolean, unable to interpret input", input: raw })
+  errors.push({
+    type: "bool_parsing",
+    loc,
+    msg: "Input should be a valid boolean, unable to interpret input",
+    input: raw
+  })
   return false
 }
 
-export const strField = (loc: ReadonlyArray<string>, raw: string | undefined, errors: Array<ValidationItem>): string => {
+export const strField = (
+  loc: ReadonlyArray<string>,
+  raw: string | undefined,
+  errors: Array<ValidationItem>
+): string => {
   if (raw === undefined) errors.push(missing(loc))
   return raw ?? ""
 }
@@ -70,11 +97,14 @@ export const validationFailed = (errors: ReadonlyArray<ValidationItem>) => json(
 
 /** The urlencoded (or multipart text) fields of a POST body; an unreadable body is an empty form. */
 export const formFields = (request: HttpServerRequest.HttpServerRequest) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
     const fields: Record<string, string> = {}
     if (type === "application/x-www-form-urlencoded") {
-      const params = yield* Effect.orElseSucceed(request.urlParamsBody, () => [] as ReadonlyArray<readonly [string, string]>)
+      const params = yield* Effect.orElseSucceed(
+        request.urlParamsBody,
+        () => [] as ReadonlyArray<readonly [string, string]>
+      )
       for (const [key, value] of params) fields[key] = typeof value === "string" ? value : Redacted.value(value)
     }
     return fields
@@ -87,31 +117,36 @@ const crossSite = (request: HttpServerRequest.HttpServerRequest, publicUrl: stri
   request.method !== "GET" && request.method !== "HEAD" && !isSameOrigin(request.headers, [publicUrl])
 
 export const requireUser = (sessions: WebSessions["Service"], publicUrl: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const userId = yield* sessions.user(request)
-    if (Option.isNone(userId)) return { refused: detail(401, "Not authenticated", "not_authenticated") } as Guarded<UserId>
-    if (crossSite(request, publicUrl)) return { refused: detail(403, "Cross-site request refused", "cross_site_refused") } as Guarded<UserId>
+    if (Option.isNone(userId))
+      return { refused: detail(401, "Not authenticated", "not_authenticated") } as Guarded<UserId>
+    if (crossSite(request, publicUrl))
+      return { refused: detail(403, "Cross-site request refused", "cross_site_refused") } as Guarded<UserId>
     return { ok: userId.value } as Guarded<UserId>
   })
 
 /** An operator signed in on the web (admin session cookie), with the same cross-site rule. */
 export const requireOperator = (sessions: WebSessions["Service"], publicUrl: string) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
-    if (!(yield* sessions.operator(request))) return { refused: detail(401, "Not authenticated", "not_authenticated") } as Guarded<true>
-    if (crossSite(request, publicUrl)) return { refused: detail(403, "Cross-site request refused", "cross_site_refused") } as Guarded<true>
+    if (!(yield* sessions.operator(request)))
+      return { refused: detail(401, "Not authenticated", "not_authenticated") } as Guarded<true>
+    if (crossSite(request, publicUrl))
+      return { refused: detail(403, "Cross-site request refused", "cross_site_refused") } as Guarded<true>
     return { ok: true } as Guarded<true>
   })
 
 /** Runs a route's `body` for a signed-in operator only; anyone else gets the guard's refusal. */
-export const operatorOnly = (sessions: WebSessions["Service"], publicUrl: string) =>
-<A, E, R>(body: Effect.Effect<A, E, R>) =>
-  Effect.gen(function*() {
-    const who = yield* requireOperator(sessions, publicUrl)
-    if ("refused" in who) return who.refused
-    return yield* body
-  })
+export const operatorOnly =
+  (sessions: WebSessions["Service"], publicUrl: string) =>
+  <A, E, R>(body: Effect.Effect<A, E, R>) =>
+    Effect.gen(function* () {
+      const who = yield* requireOperator(sessions, publicUrl)
+      if ("refused" in who) return who.refused
+      return yield* body
+    })
 
 /** A path id: digits only and positive, else the route does not exist for it. */
 export const pathId = (raw: string | undefined): number | undefined =>
@@ -127,7 +162,12 @@ export const pathIdOf = <S extends Schema.ConstraintDecoder<unknown>>(id: S) => 
 }
 
 /** `?name=` as a non-negative integer within bounds, or the default. */
-export const queryInt = (query: URLSearchParams, name: string, fallback: number, max = Number.MAX_SAFE_INTEGER): number => {
+export const queryInt = (
+  query: URLSearchParams,
+  name: string,
+  fallback: number,
+  max = Number.MAX_SAFE_INTEGER
+): number => {
   const raw = query.get(name)
   if (raw === null || !/^\d+$/.test(raw)) return fallback
   return Math.min(max, Number(raw))

@@ -1,14 +1,23 @@
 // Resale web UI: the little script behind the server-rendered pages. Everything works without it
 // except the live parts: balance and status polling, countdowns, price totals, copy buttons, push.
-(function () {
+;(function () {
   "use strict"
 
   var readJson = function (id) {
     var node = document.getElementById(id)
     if (!node) return null
-    try { return JSON.parse(node.textContent || "null") } catch (e) { return null }
+    try {
+      return JSON.parse(node.textContent || "null")
+    } catch (e) {
+      return null
+    }
   }
-  var config = readJson("client-config") || { locale: "en", money: { group: ",", unit: "UZS" }, plural: ["one", "other"], messages: {} }
+  var config = readJson("client-config") || {
+    locale: "en",
+    money: { group: ",", unit: "UZS" },
+    plural: ["one", "other"],
+    messages: {}
+  }
   var page = readJson("page-data") || {}
   var POLL_MS = 3000
 
@@ -17,7 +26,11 @@
   var failure = document.querySelector(".flash[role=alert][tabindex]")
   if (failure) {
     failure.focus()
-    window.addEventListener("load", function () { setTimeout(function () { failure.focus() }, 0) })
+    window.addEventListener("load", function () {
+      setTimeout(function () {
+        failure.focus()
+      }, 0)
+    })
   }
 
   // Same grouping as the server (Translate.ts): digits by three, then the unit.
@@ -33,14 +46,22 @@
       var index = config.plural.indexOf(new Intl.PluralRules(config.locale).select(params.n))
       text = forms[index >= 0 && index < forms.length ? index : forms.length - 1]
     }
-    return text.replace(/\{(\w+)\}/g, function (whole, name) { return params[name] === undefined ? whole : String(params[name]) })
+    return text.replace(/\{(\w+)\}/g, function (whole, name) {
+      return params[name] === undefined ? whole : String(params[name])
+    })
   }
 
   var getJson = function (url) {
-    return fetch(url, { headers: { accept: "application/json" }, credentials: "same-origin" }).then(function (response) {
-      if (!response.ok) { var error = new Error("HTTP " + response.status); error.status = response.status; throw error }
-      return response.json()
-    })
+    return fetch(url, { headers: { accept: "application/json" }, credentials: "same-origin" }).then(
+      function (response) {
+        if (!response.ok) {
+          var error = new Error("HTTP " + response.status)
+          error.status = response.status
+          throw error
+        }
+        return response.json()
+      }
+    )
   }
 
   // A polling loop that pauses while the tab is hidden, backs off on errors and stops on 401/403/404.
@@ -51,20 +72,37 @@
     var tick = function () {
       timer = null
       if (stopped) return
-      if (document.hidden) { timer = setTimeout(tick, delay); return }
-      Promise.resolve().then(run).then(function (keepGoing) {
-        delay = POLL_MS
-        setNetworkProblem(false)
-        if (keepGoing === false) stopped = true
-      }, function (error) {
-        if (error && (error.status === 401 || error.status === 403 || error.status === 404)) { stopped = true; return }
-        setNetworkProblem(true)
-        delay = Math.min(delay * 2, 30000)
-      }).then(function () { if (!stopped) timer = setTimeout(tick, delay) })
+      if (document.hidden) {
+        timer = setTimeout(tick, delay)
+        return
+      }
+      Promise.resolve()
+        .then(run)
+        .then(
+          function (keepGoing) {
+            delay = POLL_MS
+            setNetworkProblem(false)
+            if (keepGoing === false) stopped = true
+          },
+          function (error) {
+            if (error && (error.status === 401 || error.status === 403 || error.status === 404)) {
+              stopped = true
+              return
+            }
+            setNetworkProblem(true)
+            delay = Math.min(delay * 2, 30000)
+          }
+        )
+        .then(function () {
+          if (!stopped) timer = setTimeout(tick, delay)
+        })
     }
     timer = setTimeout(tick, delay)
     document.addEventListener("visibilitychange", function () {
-      if (!document.hidden && timer !== null && !stopped) { clearTimeout(timer); timer = setTimeout(tick, 0) }
+      if (!document.hidden && timer !== null && !stopped) {
+        clearTimeout(timer)
+        timer = setTimeout(tick, 0)
+      }
     })
   }
 
@@ -94,11 +132,16 @@
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-copy]")
     if (!button || !navigator.clipboard) return
-    navigator.clipboard.writeText(button.getAttribute("data-copy")).then(function () {
-      var label = button.textContent
-      button.textContent = t("common.copied")
-      setTimeout(function () { button.textContent = label }, 1500)
-    }, function () {})
+    navigator.clipboard.writeText(button.getAttribute("data-copy")).then(
+      function () {
+        var label = button.textContent
+        button.textContent = t("common.copied")
+        setTimeout(function () {
+          button.textContent = label
+        }, 1500)
+      },
+      function () {}
+    )
   })
 
   // A form is sent once: its buttons are disabled after the click (the idempotency key guards the rest).
@@ -106,7 +149,9 @@
     var form = event.target
     if (form.getAttribute("method") !== "post") return
     setTimeout(function () {
-      Array.prototype.forEach.call(form.querySelectorAll("button[type=submit]"), function (b) { b.disabled = true })
+      Array.prototype.forEach.call(form.querySelectorAll("button[type=submit]"), function (b) {
+        b.disabled = true
+      })
     }, 0)
   })
 
@@ -124,11 +169,16 @@
       }
     })
   }
-  if (countdowns.length > 0) { renderCountdowns(); setInterval(renderCountdowns, 1000) }
+  if (countdowns.length > 0) {
+    renderCountdowns()
+    setInterval(renderCountdowns, 1000)
+  }
 
   // Price totals before paying, and what the balance will be afterwards.
   var balanceNode = document.getElementById("balance")
-  var currentBalance = function () { return balanceNode ? Number(balanceNode.getAttribute("data-balance")) : null }
+  var currentBalance = function () {
+    return balanceNode ? Number(balanceNode.getAttribute("data-balance")) : null
+  }
   var priceForms = Array.prototype.slice.call(document.querySelectorAll("[data-price-form]"))
   var renderTotals = function () {
     priceForms.forEach(function (form) {
@@ -146,12 +196,18 @@
       var after = form.querySelector("[data-after]")
       var balance = currentBalance()
       if (after && balance !== null) {
-        after.textContent = total > balance ? t("buy.notEnough", { amount: formatUzs(total - balance) }) : t("buy.afterBalance", { amount: formatUzs(balance - total) })
+        after.textContent =
+          total > balance
+            ? t("buy.notEnough", { amount: formatUzs(total - balance) })
+            : t("buy.afterBalance", { amount: formatUzs(balance - total) })
         after.classList.toggle("reason", total > balance)
       }
     })
   }
-  priceForms.forEach(function (form) { form.addEventListener("input", renderTotals); form.addEventListener("change", renderTotals) })
+  priceForms.forEach(function (form) {
+    form.addEventListener("input", renderTotals)
+    form.addEventListener("change", renderTotals)
+  })
   if (priceForms.length > 0) renderTotals()
 
   var setBalance = function (amount) {
@@ -168,23 +224,31 @@
   // Live top-ups: the balance and the waiting top-ups, until each one is settled.
   if (page.topupPoll) {
     var watched = {}
-    ;(page.live || []).forEach(function (tp) { watched[tp.id] = tp.status })
+    ;(page.live || []).forEach(function (tp) {
+      watched[tp.id] = tp.status
+    })
     var settle = function (id) {
       return getJson("/v2/dashboard").then(function (dashboard) {
-        var found = (dashboard.topups || []).filter(function (tp) { return tp.topup_id === id })[0]
+        var found = (dashboard.topups || []).filter(function (tp) {
+          return tp.topup_id === id
+        })[0]
         setBalance(dashboard.balance_uzs)
         if (!found) return
-        var said = found.status === "paid"
-          ? t("topup.credited", { id: id, amount: formatUzs(found.credited_uzs || found.payable_uzs) })
-          : found.status === "rejected" && found.admin_note
-          ? t("topup.rejectedBecause", { reason: found.admin_note })
-          : t("status.topup." + found.status)
+        var said =
+          found.status === "paid"
+            ? t("topup.credited", { id: id, amount: formatUzs(found.credited_uzs || found.payable_uzs) })
+            : found.status === "rejected" && found.admin_note
+              ? t("topup.rejectedBecause", { reason: found.admin_note })
+              : t("status.topup." + found.status)
         // The message the form left ("created, transfer exactly ...") is stale now: it says what happened.
         var note = document.querySelector('[data-flash-topup="' + id + '"]')
         if (note) {
           note.className = "flash flash-" + (found.status === "paid" ? "ok" : "error")
           note.textContent = ""
-          var lines = found.status === "paid" ? [said] : [t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })]
+          var lines =
+            found.status === "paid"
+              ? [said]
+              : [t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })]
           if (found.status === "rejected" && found.admin_note) lines.push(said)
           lines.forEach(function (words) {
             var text = document.createElement("p")
@@ -197,13 +261,16 @@
         panel.setAttribute("data-status", found.status)
         // Settled: the card says so in full; the transfer details and buttons go (nothing left to pay).
         var heading = panel.querySelector("h2")
-        if (heading) heading.textContent = t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })
+        if (heading)
+          heading.textContent = t("topup.settledTitle", { id: id, status: t("status.topup." + found.status) })
         // One statement, announced once: when the message at the top already says it, the card's own
         // live line goes (its heading still names the state); otherwise the card's line says it.
         var line = panel.querySelector("[data-topup-status]")
         if (line && note) line.remove()
         else if (line) line.textContent = said
-        Array.prototype.forEach.call(panel.querySelectorAll("form, .countdown, .pay"), function (node) { node.remove() })
+        Array.prototype.forEach.call(panel.querySelectorAll("form, .countdown, .pay"), function (node) {
+          node.remove()
+        })
         var row = document.querySelector('[data-topup-row="' + id + '"] [data-status]')
         setBadge(row, "topup", found.status)
       })
@@ -212,10 +279,21 @@
       return getJson(page.topupPoll).then(function (status) {
         setBalance(status.balance_uzs)
         var now = {}
-        ;(status.topups || []).forEach(function (tp) { now[tp.topup_id] = tp.status })
-        var done = Object.keys(watched).filter(function (id) { return now[id] === undefined })
-        Object.keys(now).forEach(function (id) { watched[id] = now[id] })
-        return Promise.all(done.map(function (id) { delete watched[id]; return settle(Number(id)) }))
+        ;(status.topups || []).forEach(function (tp) {
+          now[tp.topup_id] = tp.status
+        })
+        var done = Object.keys(watched).filter(function (id) {
+          return now[id] === undefined
+        })
+        Object.keys(now).forEach(function (id) {
+          watched[id] = now[id]
+        })
+        return Promise.all(
+          done.map(function (id) {
+            delete watched[id]
+            return settle(Number(id))
+          })
+        )
       })
     })
   }
@@ -237,7 +315,8 @@
           var row = document.querySelector('[data-order-id="' + order.order_id + '"]')
           if (!row) return
           // Paid on its own evidence but never confirmed by Fragment: shown as such, not as delivered.
-          var shown = order.status === "completed" && order.delivery === "paid_unconfirmed" ? "paid_unconfirmed" : order.status
+          var shown =
+            order.status === "completed" && order.delivery === "paid_unconfirmed" ? "paid_unconfirmed" : order.status
           setBadge(row.querySelector("[data-status]"), "order", shown)
           var reason = row.querySelector("[data-order-reason]")
           if (reason) {
@@ -251,7 +330,10 @@
             }
           }
         })
-        if (page.topupPoll === undefined && balanceNode) return getJson("/v2/balance").then(function (b) { setBalance(b.balance_uzs) })
+        if (page.topupPoll === undefined && balanceNode)
+          return getJson("/v2/balance").then(function (b) {
+            setBalance(b.balance_uzs)
+          })
       })
     })
   }
@@ -276,7 +358,8 @@
           meta.appendChild(who)
           var when = document.createElement("time")
           when.setAttribute("datetime", m.created_at)
-          when.textContent = " " + new Date(Date.parse(m.created_at) + 5 * 3600 * 1000).toISOString().slice(0, 16).replace("T", " ")
+          when.textContent =
+            " " + new Date(Date.parse(m.created_at) + 5 * 3600 * 1000).toISOString().slice(0, 16).replace("T", " ")
           meta.appendChild(when)
           var body = document.createElement("p")
           body.className = "msg-body"
@@ -295,7 +378,9 @@
   // Push notifications: service worker, subscription with the server's VAPID key, then /v2/push/subscribe.
   var pushButton = document.getElementById("push-enable")
   var pushStatus = document.getElementById("push-status")
-  var say = function (key) { if (pushStatus) pushStatus.textContent = t(key) }
+  var say = function (key) {
+    if (pushStatus) pushStatus.textContent = t(key)
+  }
   var keyBytes = function (base64url) {
     var padded = (base64url + "===".slice((base64url.length + 3) % 4)).replace(/-/g, "+").replace(/_/g, "/")
     var raw = atob(padded)
@@ -309,34 +394,59 @@
     } else if (Notification.permission === "denied") {
       say("push.denied")
     } else {
-      navigator.serviceWorker.register("/v2/sw.js", { scope: "/v2/" }).then(function (registration) {
-        return registration.pushManager.getSubscription().then(function (existing) {
-          if (existing) { say("push.enabled"); return }
-          pushButton.hidden = false
-          pushButton.addEventListener("click", function () {
-            pushButton.disabled = true
-            getJson("/v2/push/key").then(function (key) {
-              if (!key.public_key) { say("push.unavailable"); return null }
-              return Notification.requestPermission().then(function (permission) {
-                if (permission !== "granted") { say("push.denied"); return null }
-                return registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key.public_key) })
-              })
-            }).then(function (subscription) {
-              if (!subscription) return
-              return fetch("/v2/push/subscribe", {
-                method: "POST",
-                credentials: "same-origin",
-                headers: { "content-type": "application/json", accept: "application/json" },
-                body: JSON.stringify(subscription)
-              }).then(function (response) {
-                if (!response.ok) throw new Error("HTTP " + response.status)
-                pushButton.hidden = true
-                say("push.enabled")
-              })
-            }).catch(function () { say("push.failed") }).then(function () { pushButton.disabled = false })
+      navigator.serviceWorker.register("/v2/sw.js", { scope: "/v2/" }).then(
+        function (registration) {
+          return registration.pushManager.getSubscription().then(function (existing) {
+            if (existing) {
+              say("push.enabled")
+              return
+            }
+            pushButton.hidden = false
+            pushButton.addEventListener("click", function () {
+              pushButton.disabled = true
+              getJson("/v2/push/key")
+                .then(function (key) {
+                  if (!key.public_key) {
+                    say("push.unavailable")
+                    return null
+                  }
+                  return Notification.requestPermission().then(function (permission) {
+                    if (permission !== "granted") {
+                      say("push.denied")
+                      return null
+                    }
+                    return registration.pushManager.subscribe({
+                      userVisibleOnly: true,
+                      applicationServerKey: keyBytes(key.public_key)
+                    })
+                  })
+                })
+                .then(function (subscription) {
+                  if (!subscription) return
+                  return fetch("/v2/push/subscribe", {
+                    method: "POST",
+                    credentials: "same-origin",
+                    headers: { "content-type": "application/json", accept: "application/json" },
+                    body: JSON.stringify(subscription)
+                  }).then(function (response) {
+                    if (!response.ok) throw new Error("HTTP " + response.status)
+                    pushButton.hidden = true
+                    say("push.enabled")
+                  })
+                })
+                .catch(function () {
+                  say("push.failed")
+                })
+                .then(function () {
+                  pushButton.disabled = false
+                })
+            })
           })
-        })
-      }, function () { say("push.unsupported") })
+        },
+        function () {
+          say("push.unsupported")
+        }
+      )
     }
   }
 })()

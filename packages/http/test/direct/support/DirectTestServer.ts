@@ -77,10 +77,11 @@ const unreachable = () => new BlockchainError({ reason: "NetworkError", message:
 
 const faulty = (client: ChainClient, faults: ChainFaults): ChainClient => ({
   ...client,
-  account: (address) => Effect.suspend(() => faults.down ? Effect.fail(unreachable()) : client.account(address)),
-  transactions: (address, page) => Effect.suspend(() => faults.down ? Effect.fail(unreachable()) : client.transactions(address, page)),
+  account: (address) => Effect.suspend(() => (faults.down ? Effect.fail(unreachable()) : client.account(address))),
+  transactions: (address, page) =>
+    Effect.suspend(() => (faults.down ? Effect.fail(unreachable()) : client.transactions(address, page))),
   sendBoc: (boc) =>
-    Effect.gen(function*() {
+    Effect.gen(function* () {
       const gate = faults.gate
       if (gate !== undefined) {
         faults.waiting++
@@ -102,7 +103,9 @@ const faulty = (client: ChainClient, faults: ChainFaults): ChainClient => ({
 })
 
 const safeJson = (value: unknown) =>
-  JSON.stringify(value, (_k, v) => typeof v === "bigint" ? v.toString() : v instanceof Map ? Object.fromEntries(v) : v)
+  JSON.stringify(value, (_k, v) =>
+    typeof v === "bigint" ? v.toString() : v instanceof Map ? Object.fromEntries(v) : v
+  )
 
 const captureLogger = (lines: Array<string>) =>
   Logger.map(Logger.formatStructured, (entry) => {
@@ -116,12 +119,14 @@ const captureTracer = (spans: Array<string>) =>
       const end = span.end.bind(span)
       span.end = (endTime, exit) => {
         end(endTime, exit)
-        spans.push(safeJson({
-          name: span.name,
-          attributes: span.attributes,
-          events: span.events,
-          failure: Exit.isFailure(exit) ? Cause.pretty(exit.cause) : null
-        }))
+        spans.push(
+          safeJson({
+            name: span.name,
+            attributes: span.attributes,
+            events: span.events,
+            failure: Exit.isFailure(exit) ? Cause.pretty(exit.cause) : null
+          })
+        )
       }
       return span
     }
@@ -153,58 +158,68 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
   const logs: Array<string> = []
   const spans: Array<string> = []
   const faults: ChainFaults = { sends: [], down: false, gate: undefined, waiting: 0 }
-  return Layer.unwrap(Effect.gen(function*() {
-    const dataDir = yield* Effect.acquireRelease(
-      Effect.promise(() => mkdtemp(join(tmpdir(), "direct-test-"))),
-      (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
-    )
-    // A short message lifetime so "never landed" turns into "expired" within a test.
-    const Chain = Layer.effectContext(Effect.gen(function*() {
-      const sandbox = yield* SandboxBlockchain
-      const port = makeTonBlockchain(faulty(sandboxClient(sandbox.emulator, sandbox.persist, sandbox.blocks), faults), {
-        ttlSeconds: 4,
-        expiryMarginSeconds: 1
+  return Layer.unwrap(
+    Effect.gen(function* () {
+      const dataDir = yield* Effect.acquireRelease(
+        Effect.promise(() => mkdtemp(join(tmpdir(), "direct-test-"))),
+        (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true }))
+      )
+      // A short message lifetime so "never landed" turns into "expired" within a test.
+      const Chain = Layer.effectContext(
+        Effect.gen(function* () {
+          const sandbox = yield* SandboxBlockchain
+          const port = makeTonBlockchain(
+            faulty(sandboxClient(sandbox.emulator, sandbox.persist, sandbox.blocks), faults),
+            {
+              ttlSeconds: 4,
+              expiryMarginSeconds: 1
+            }
+          )
+          return Context.make(Blockchain, port)
+        })
+      ).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))
+      const Market = sandboxMarketplace(options.fragmentMagic === undefined ? {} : { magic: options.fragmentMagic }, {
+        timeout: options.fragmentTimeout ?? "1 second",
+        ...(options.fragmentSessions?.hold === undefined ? {} : { sessionHold: options.fragmentSessions.hold }),
+        ...(options.fragmentSessions?.wait === undefined ? {} : { sessionWait: options.fragmentSessions.wait })
       })
-      return Context.make(Blockchain, port)
-    })).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))
-    const Market = sandboxMarketplace(options.fragmentMagic === undefined ? {} : { magic: options.fragmentMagic }, {
-      timeout: options.fragmentTimeout ?? "1 second",
-      ...(options.fragmentSessions?.hold === undefined ? {} : { sessionHold: options.fragmentSessions.hold }),
-      ...(options.fragmentSessions?.wait === undefined ? {} : { sessionWait: options.fragmentSessions.wait })
+      const Ports = Layer.mergeAll(
+        Market,
+        Layer.succeed(DirectSettings, { ...testSettings, ...options.settings })
+      ).pipe(Layer.provideMerge(Chain), Layer.provideMerge(IsolatedPostgres.layer))
+      const Services = DirectServices.pipe(Layer.provideMerge(Ports))
+      const Routes = DirectRouteHandlers.pipe(
+        Layer.provide(DirectHttpConfig.layerTest({ rateLimit: { perMinute: 10_000, burst: 10_000 }, ...options.http }))
+      )
+      const Served = serveLean(Routes, { logRequests: false }).pipe(
+        Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
+      )
+      const Env = Layer.effect(
+        DirectTestEnv,
+        Effect.gen(function* () {
+          const server = yield* HttpServer.HttpServer
+          if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
+          const sandbox = yield* SandboxBlockchain
+          return DirectTestEnv.of({
+            url: `http://127.0.0.1:${server.address.port}`,
+            emulator: sandbox.emulator,
+            sandbox,
+            fragment: yield* FragmentSandbox,
+            faults,
+            logs,
+            spans,
+            dataDir,
+            service: yield* DirectPurchases,
+            chain: yield* Blockchain,
+            sql: yield* SqlClient
+          })
+        })
+      ).pipe(Layer.provide(Served), Layer.provideMerge(Services))
+      return Env.pipe(
+        Layer.provide(Logger.layer([captureLogger(logs)])),
+        Layer.provide(Layer.succeed(References.MinimumLogLevel, "All")),
+        Layer.provide(Layer.succeed(Tracer.Tracer, captureTracer(spans)))
+      )
     })
-    const Ports = Layer.mergeAll(Market, Layer.succeed(DirectSettings, { ...testSettings, ...options.settings })).pipe(
-      Layer.provideMerge(Chain),
-      Layer.provideMerge(IsolatedPostgres.layer)
-    )
-    const Services = DirectServices.pipe(Layer.provideMerge(Ports))
-    const Routes = DirectRouteHandlers.pipe(
-      Layer.provide(DirectHttpConfig.layerTest({ rateLimit: { perMinute: 10_000, burst: 10_000 }, ...options.http }))
-    )
-    const Served = serveLean(Routes, { logRequests: false }).pipe(
-      Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))
-    )
-    const Env = Layer.effect(DirectTestEnv, Effect.gen(function*() {
-      const server = yield* HttpServer.HttpServer
-      if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
-      const sandbox = yield* SandboxBlockchain
-      return DirectTestEnv.of({
-        url: `http://127.0.0.1:${server.address.port}`,
-        emulator: sandbox.emulator,
-        sandbox,
-        fragment: yield* FragmentSandbox,
-        faults,
-        logs,
-        spans,
-        dataDir,
-        service: yield* DirectPurchases,
-        chain: yield* Blockchain,
-        sql: yield* SqlClient
-      })
-    })).pipe(Layer.provide(Served), Layer.provideMerge(Services))
-    return Env.pipe(
-      Layer.provide(Logger.layer([captureLogger(logs)])),
-      Layer.provide(Layer.succeed(References.MinimumLogLevel, "All")),
-      Layer.provide(Layer.succeed(Tracer.Tracer, captureTracer(spans)))
-    )
-  })) as Layer.Layer<DirectTestEnv, unknown>
+  ) as Layer.Layer<DirectTestEnv, unknown>
 }

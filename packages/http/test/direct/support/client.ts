@@ -46,7 +46,11 @@ export const assertFailure = (res: Answer, status: number, code: string, secret?
     throw new Error(`not a coded error body: ${res.text}`)
   }
   if (secret !== undefined && res.text.includes(secret)) throw new Error("the answer repeats the phrase")
-  if (secret !== undefined && secret.split(" ").length > 1 && res.text.includes(secret.split(" ").slice(0, 3).join(" "))) {
+  if (
+    secret !== undefined &&
+    secret.split(" ").length > 1 &&
+    res.text.includes(secret.split(" ").slice(0, 3).join(" "))
+  ) {
     throw new Error("the answer repeats words of the phrase")
   }
 }

@@ -18,14 +18,17 @@ export type PhraseKind = "ton24" | "bip12"
 
 export const newPhrase = (kind: PhraseKind): Effect.Effect<string> =>
   kind === "ton24"
-    ? Effect.map(Effect.promise(() => mnemonicNew(24)), (w) => w.join(" "))
-    : Effect.gen(function*() {
-      // A 12-word BIP39 phrase that is not also a TON-native one (1 in 256 would be).
-      while (true) {
-        const words = generateMnemonic(wordlist, 128)
-        if (!(yield* Effect.promise(() => mnemonicValidate(words.split(" "))))) return words
-      }
-    })
+    ? Effect.map(
+        Effect.promise(() => mnemonicNew(24)),
+        (w) => w.join(" ")
+      )
+    : Effect.gen(function* () {
+        // A 12-word BIP39 phrase that is not also a TON-native one (1 in 256 would be).
+        while (true) {
+          const words = generateMnemonic(wordlist, 128)
+          if (!(yield* Effect.promise(() => mnemonicValidate(words.split(" "))))) return words
+        }
+      })
 
 /** The wallet address of a phrase for a version (the phrase's own derivation kind). */
 export const addressOf = (phrase: string, version: WalletVersion) =>
@@ -53,7 +56,7 @@ export const balanceOf = (env: DirectEnv, address: string) =>
 
 /** A funded wallet (left uninitialised: it deploys on its first send). */
 export const fundedWallet = (env: DirectEnv, kind: PhraseKind, version: WalletVersion, amount: Nanoton) =>
-  Effect.gen(function*() {
+  Effect.gen(function* () {
     const phrase = yield* newPhrase(kind)
     const address = yield* addressOf(phrase, version)
     yield* env.sandbox.fund(address, amount)
