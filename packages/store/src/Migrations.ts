@@ -4,6 +4,7 @@ import type { PgClient } from "@effect/sql-pg"
 import { Effect, Layer } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import { checkMigrationGaps } from "./MigrationGaps.ts"
 import Foundation from "./migrations/0001_foundation.ts"
 import DirectPurchases from "./migrations/0002_direct_purchases.ts"
 import DeferredPaymentTopup from "./migrations/0003_deferred_payment_topup.ts"
@@ -45,12 +46,19 @@ export const migrationRecord = {
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)
 
-/** Brings the connected database up to date; safe to run from several processes at once (the migrator locks). */
+/**
+ * Brings the connected database up to date; safe to run from several processes at once (the migrator
+ * locks). Stops first on a migration below the latest applied one that the database lacks (the
+ * migrator would skip it).
+ */
 const run: Effect.Effect<
   ReadonlyArray<readonly [id: number, name: string]>,
   PgMigrator.MigrationError | SqlError,
   PgClient.PgClient | SqlClient
-> = PgMigrator.run({ loader: migrations }).pipe(Effect.provide(NodeServices.layer))
+> = checkMigrationGaps(Object.keys(migrationRecord)).pipe(
+  Effect.andThen(PgMigrator.run({ loader: migrations })),
+  Effect.provide(NodeServices.layer)
+)
 
 /** Runs the migrations when built; provide the connection below it (`Layer.provideMerge`). */
 const layer: Layer.Layer<never, PgMigrator.MigrationError | SqlError, PgClient.PgClient | SqlClient> =
