@@ -1,8 +1,8 @@
 /**
  * The business gauges `/metrics` reads from the database at scrape time: orders by state and kind,
  * fulfilment attempts and retries, refunds, direct purchases (with their unknown outcomes), top-ups by
- * state, bank payments by state (the unmatched ones wait for the operator) and the notification
- * outbox backlog. Each query stands alone: one that fails leaves its gauges out of this scrape.
+ * state, bank payments by state (the unmatched ones wait for the operator), the notification
+ * outbox and webhook backlogs, and the Fragment sessions with their purchases of the last hour. Each query stands alone: one that fails leaves its gauges out of this scrape.
  */
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -81,6 +81,30 @@ const QUERIES: ReadonlyArray<Query> = [
     help: "Age of the oldest notification waiting to be delivered (0 when none)",
     labels: [],
     sql: "SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS value FROM outbox_events WHERE status = 'pending'"
+  },
+  {
+    name: "resale_webhook_deliveries_pending",
+    help: "Webhook deliveries to integrators waiting for their next attempt",
+    labels: [],
+    sql: "SELECT count(*)::float8 AS value FROM webhook_deliveries WHERE status = 'pending'"
+  },
+  {
+    name: "resale_webhook_oldest_pending_seconds",
+    help: "Age of the oldest webhook delivery still pending (0 when none)",
+    labels: [],
+    sql: "SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0)::float8 AS value FROM webhook_deliveries WHERE status = 'pending'"
+  },
+  {
+    name: "resale_marketplace_sessions",
+    help: "Fragment sessions by state: held by a purchase in flight, or free",
+    labels: ["state"],
+    sql: "SELECT CASE WHEN holder IS NOT NULL AND held_until > now() THEN 'held' ELSE 'free' END AS state, count(*)::float8 AS value FROM marketplace_sessions GROUP BY 1"
+  },
+  {
+    name: "resale_marketplace_purchases_last_hour",
+    help: "Fragment purchases of the last hour by session and by what Fragment said of their signed message",
+    labels: ["session", "confirm"],
+    sql: "SELECT session, confirm, count(*)::float8 AS value FROM marketplace_purchases WHERE created_at > now() - interval '1 hour' GROUP BY session, confirm"
   }
 ]
 

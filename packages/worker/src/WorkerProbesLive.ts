@@ -5,6 +5,7 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { pingDatabase } from "@resale/observability/DatabaseWatch.ts"
+import { refreshProcessGauges } from "@resale/observability/ProcessGauges.ts"
 import { ProbeRoutes, workerLoopsCheck } from "@resale/observability/ProbeRoutes.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter } from "effect/http"
@@ -36,7 +37,7 @@ export const WorkerProbesLive = (settings: WorkerProbeSettings) =>
           ["database", database],
           ["worker", workerLoopsCheck]
         ],
-        refresh: Effect.void,
+        refresh: refreshProcessGauges({ ping: pingDatabase.pipe(Effect.provideService(SqlClient, sql)), worker: true }),
         token: Redacted.value(Option.getOrElse(settings.metricsToken, () => settings.adminToken))
       })
       return HttpRouter.serve(routes, { disableLogger: true }).pipe(

@@ -10,6 +10,7 @@
 import { migrations } from "@resale/store/Migrations.ts"
 import { gaugeNames, readGauges } from "@resale/store/PgGauges.ts"
 import { pingDatabase } from "@resale/observability/DatabaseWatch.ts"
+import { refreshProcessGauges } from "@resale/observability/ProcessGauges.ts"
 import { PROBE_PATHS, ProbeRoutes, workerLoopsCheck } from "@resale/observability/ProbeRoutes.ts"
 import { Effect, Layer, Metric, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -64,7 +65,15 @@ export const OpsRoutes = (options: OpsRoutesOptions) =>
           ["migrations", migrationsApplied],
           ...(options.workerInProcess ? [["worker", workerLoopsCheck] as const] : [])
         ],
-        refresh: refreshGauges.pipe(Effect.provideService(SqlClient, sql)),
+        refresh: refreshGauges.pipe(
+          Effect.andThen(
+            refreshProcessGauges({
+              ping: pingDatabase.pipe(Effect.provideService(SqlClient, sql)),
+              worker: options.workerInProcess
+            })
+          ),
+          Effect.provideService(SqlClient, sql)
+        ),
         token: Redacted.value(Option.getOrElse(config.metricsToken, () => config.adminToken))
       })
     })
