@@ -10,7 +10,7 @@ import { longestFirst } from "./vitest.sequencer.ts"
 // (projects that differ in it cannot run side by side). An explicit VITEST_MAX_WORKERS wins.
 process.env["VITEST_MAX_WORKERS"] ??= String(availableParallelism() + 1)
 
-// The longest files of a full run, longest first (vitest's file times, README "## Tests"): started
+// The longest files of a full run, longest first (vitest's file times, docs/testing.md): started
 // first, so that no core finishes the run alone on one of them. A fresh clone has no timings of an
 // earlier run, and a file's size says little of its time (the crash test is mid-sized).
 const SLOW_FIRST = [

@@ -5,7 +5,7 @@
  * for IDLE seconds (the reducer collects the heap a few seconds after a process goes quiet), then
  * loaded again in alternating rounds: req/s and CPU per request of each, before and after the idle.
  * Why: after the reducer's collections Node's `process.nextTick` stayed on V8's slow path and the
- * route answered about a quarter slower until the server restarted (README, Benchmarks).
+ * route answered about a quarter slower until the server restarted (docs/performance.md).
  * Run: node bench/http/idle.ts [idle seconds, default 40] [seconds per run, 5] [rounds, 3]
  */
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"

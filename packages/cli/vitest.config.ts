@@ -9,7 +9,7 @@ export default defineProject({
     name: "cli",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Each worker process runs its files one after another without reloading modules per file
-    // (see the README's Tests section): each file still builds its own layers and databases.
+    // (see docs/testing.md): each file still builds its own layers and databases.
     isolate: false
   }
 })

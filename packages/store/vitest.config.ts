@@ -7,7 +7,7 @@ export default defineProject({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Each worker process runs its files one after another without reloading modules per file
-    // (see the README's Tests section): each file still builds its own layers and databases.
+    // (see docs/testing.md): each file still builds its own layers and databases.
     isolate: false,
     name: "store",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],

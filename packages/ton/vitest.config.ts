@@ -5,7 +5,7 @@ export default defineProject({
     name: "ton",
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Each worker process runs its files one after another without reloading modules per file
-    // (see the README's Tests section): each file still builds its own layers and databases.
+    // (see docs/testing.md): each file still builds its own layers and databases.
     isolate: false,
     // The first test of a file also pays for starting the TON VM: on a loaded machine (the whole suite
     // runs a file per worker beside it) that alone can pass vitest's default of 5 seconds.

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The sandbox's test recipients that `sandbox.test.ts` and `sandbox-attention.test.ts` leave out,
- * met as a shopper on a phone and an operator on a desktop would meet them (README "Test
+ * met as a shopper on a phone and an operator on a desktop would meet them (docs/sandbox.md, "Test
  * recipients"): `sandbox_timeout` is queued again with its backoff and refunded once at the attempt
  * limit, `sandbox_late` ends paid with the delivery unconfirmed, `sandbox_lost_payment` is retried
  * and lands, `sandbox_gift_refused` is refunded, `sandbox_gift_lost` is found sent and completes.

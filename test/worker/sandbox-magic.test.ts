@@ -1,5 +1,5 @@
 /**
- * The sandbox's test recipients (README "Try the sandbox by hand"), each through the worker on real
+ * The sandbox's test recipients (docs/sandbox.md, "Test recipients"), each through the worker on real
  * parts (PostgreSQL, the TON VM, the Fragment simulator behind the real adapter, the gift simulator):
  * every one ends the account order where the table says, and money moves once. Each attempt is run
  * by hand (`runOnce`), its backoff skipped (`dueNow`), so nothing waits on the worker's schedule.

@@ -248,7 +248,7 @@ export const Worker = {
   HOT_WALLET_VERSION: S.oneOf(
     "HOT_WALLET_VERSION",
     ["v5r1", "v4r2", "highload-v3"],
-    "wallet contract of HOT_WALLET_MNEMONIC that pays: v5r1, v4r2 or highload-v3 (Highload Wallet V3; see the README's hot wallet section); unset: the funded v5r1 or v4r2 one (sandbox: v5r1)"
+    "wallet contract of HOT_WALLET_MNEMONIC that pays: v5r1, v4r2 or highload-v3 (Highload Wallet V3; see the hot wallet section of docs/operations.md); unset: the funded v5r1 or v4r2 one (sandbox: v5r1)"
   ),
   HOT_WALLET_BATCH: S.integer(
     "HOT_WALLET_BATCH",

@@ -43,7 +43,7 @@ export interface GiftSimulatorControl {
 }
 
 /**
- * The sandbox's test recipients of gifts (README "Try the sandbox by hand"), known only to this
+ * The sandbox's test recipients of gifts (docs/sandbox.md, "Test recipients"), known only to this
  * simulator and only with `magic` (sandbox mode): the production sender treats them as any name.
  */
 export const GIFT_MAGIC = {

@@ -3,7 +3,7 @@ import type { WalletVersion } from "@resale/core/ports/Blockchain.ts"
 import { Context, Duration, Effect, Layer, Option, type Redacted } from "effect"
 
 /**
- * Settings of the worker, read and validated once at start (see the README for every variable).
+ * Settings of the worker, read and validated once at start (every variable: .env.example, docs/operations.md).
  * Durations accept Effect's duration text ("5 seconds", "2 minutes").
  */
 export interface WorkerSettings extends WorkerTimings {

@@ -111,7 +111,8 @@ const host = (dataDir: string, timing: SandboxMarketTiming) =>
     )
     const sandbox = Context.get(chain, SandboxBlockchain)
     const toncenter = yield* serveSandboxToncenter(sandbox)
-    // magic: the sandbox's test recipients (README "Try the sandbox by hand"); the chain asks Fragment which payments to lose
+    // magic: the sandbox's test recipients (docs/sandbox.md, "Test recipients"); the chain asks
+    // Fragment which payments to lose
     const fragment = yield* Layer.build(
       FragmentSandbox.layer(
         {

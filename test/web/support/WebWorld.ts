@@ -71,7 +71,7 @@ export const webWorldLayer = (
     expiryMarginSeconds: sandbox.expiryMarginSeconds ?? 5,
     ...(sandbox.ttlSeconds === undefined ? {} : { ttlSeconds: sandbox.ttlSeconds })
   })
-  // With the sandbox's test recipients, as `npm start` runs it (README "Try the sandbox by hand");
+  // With the sandbox's test recipients, as `npm start` runs it (docs/sandbox.md, "Test recipients");
   // `chainPaid`: Fragment delivers only what it sees paid on the emulated chain, as in `npm start`.
   const market = (paymentSeen?: PaymentSeen) =>
     FragmentSandbox.layer(

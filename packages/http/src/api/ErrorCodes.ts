@@ -3,7 +3,7 @@ import { Schema } from "effect"
 /**
  * Every machine `code` a /v2 error body may carry: a closed, stable set (clients and the web pages
  * switch on it; the English `detail` beside it may be reworded). Adding a code here makes the
- * compiler ask for its translations (web/i18n) and its README row's neighbours stay in this order.
+ * compiler ask for its translations (web/i18n); its row's neighbours in docs/api.md (Errors) stay in this order.
  */
 export const ERROR_CODES = [
   // authentication and the edge

@@ -15,7 +15,7 @@ const env = makeDirectTestEnv({
 
 layer(env, { timeout: "150 seconds", excludeTestServices: true })("direct: sandbox test recipients", (it) => {
   it.effect(
-    "each recipient answers as the README table says",
+    "each recipient answers as the table of docs/sandbox.md says",
     () =>
       Effect.gen(function* () {
         const env = yield* DirectTestEnv

@@ -12,7 +12,7 @@ export interface SandboxInboxView {
   readonly notices: ReadonlyArray<InboxNotice>
 }
 
-/** The test recipients, in the README's order, with the words that explain each. */
+/** The test recipients, in the order of docs/sandbox.md, with the words that explain each. */
 const RECIPIENTS: ReadonlyArray<readonly [string, string]> = [
   [FRAGMENT_MAGIC.notFound, "notFound"],
   [FRAGMENT_MAGIC.timeout, "timeout"],

@@ -139,7 +139,7 @@ export interface DirectTestOptions {
   readonly fragmentTimeout?: Duration.Input
   /** How long one purchase may hold the Fragment session, and how long a quote waits for it. */
   readonly fragmentSessions?: { readonly hold?: Duration.Input; readonly wait?: Duration.Input }
-  /** The sandbox's test recipients (README "Try the sandbox by hand"); off unless given. */
+  /** The sandbox's test recipients (docs/sandbox.md, "Test recipients"); off unless given. */
   readonly fragmentMagic?: MagicOptions
 }
 
