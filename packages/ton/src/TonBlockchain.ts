@@ -78,7 +78,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
       const first = candidates.filter((c) => c.kind === candidates[0]?.kind)
       return yield* new BlockchainError({
         reason: "WalletNotFound",
-        message: `No funded wallet (${versions.join(" or ")}) belongs to this phrase: wrong phrase, or the wallet is empty`,
+        message: `No wallet of this phrase (${versions.join(" or ")}) holds TON or is deployed yet`,
         addresses: first.map((c) => ({ version: c.version, address: friendly(c.contract.address) }))
       })
     }

@@ -158,6 +158,11 @@ export interface components {
          *       "code": "INSUFFICIENT_FUNDS",
          *       "message": "The wallet holds 0.1 TON; 2.35 TON are needed"
          *     }
+         * @example {
+         *       "ok": false,
+         *       "code": "INSUFFICIENT_FUNDS",
+         *       "message": "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1); its v4r2 wallet UQ... works too, then try again"
+         *     }
          */
         Failure: {
             /** @enum {boolean} */
@@ -206,12 +211,12 @@ export interface operations {
                         order_id?: string;
                         username?: string;
                         stars_amount?: number;
-                        /** @description TON taken from the wallet (price + fee). */
+                        /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
                         cost?: number;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -331,12 +336,12 @@ export interface operations {
                         order_id?: string;
                         username?: string;
                         stars_amount?: number;
-                        /** @description TON taken from the wallet (price + fee). */
+                        /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
                         cost?: number;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -439,12 +444,12 @@ export interface operations {
                         order_id?: string;
                         username?: string;
                         duration?: number;
-                        /** @description TON taken from the wallet (price + fee). */
+                        /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
                         cost?: number;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -565,12 +570,12 @@ export interface operations {
                         order_id?: string;
                         username?: string;
                         duration?: number;
-                        /** @description TON taken from the wallet (price + fee). */
+                        /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
                         cost?: number;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -673,12 +678,12 @@ export interface operations {
                         order_id?: string;
                         username?: string;
                         amount?: number;
-                        /** @description TON taken from the wallet (price + fee). */
+                        /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
                         cost?: number;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -798,12 +803,12 @@ export interface operations {
                         order_id?: string;
                         username?: string;
                         amount?: number;
-                        /** @description TON taken from the wallet (price + fee). */
+                        /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
                         cost?: number;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -907,12 +912,12 @@ export interface operations {
                         message?: string;
                         order_id?: string;
                         tx_hash?: string;
-                        /** @description Network fee on top of amount. */
+                        /** @description Network fee on top of amount, exact to the nanoton: up to 9 decimals. */
                         fee?: number;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1036,12 +1041,12 @@ export interface operations {
                         message?: string;
                         order_id?: string;
                         tx_hash?: string;
-                        /** @description Network fee on top of amount. */
+                        /** @description Network fee on top of amount, exact to the nanoton: up to 9 decimals. */
                         fee?: number;
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1144,7 +1149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1259,7 +1264,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1357,7 +1362,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1459,7 +1464,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase opens no usable wallet (wrong phrase, frozen, other version). INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
             400: {
                 headers: {
                     [name: string]: unknown;

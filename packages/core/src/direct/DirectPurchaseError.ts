@@ -14,8 +14,8 @@ export class DirectPurchaseError extends Schema.TaggedError<DirectPurchaseError>
     "InvalidRequest", // a field missing or wrong
     "AmountBelowMinimum", // stars below 50
     "AmountAboveMaximum", // stars above 1,000,000
-    "WalletInvalid", // wrong phrase, no funded wallet, frozen, or not the version asked for
-    "InsufficientFunds", // balance below amount + fees
+    "WalletInvalid", // not a valid phrase, a frozen wallet, or a funded wallet of another version than asked for
+    "InsufficientFunds", // balance below amount + fees, or a valid phrase whose wallets hold nothing yet
     "MarketplaceRejected", // the marketplace refused (already subscribed, unknown user, ...)
     "MarketplaceTimeout", // the marketplace did not answer in time (before or after payment)
     "TransferFailed", // the chain refused, a network error, or the message never executed

@@ -9,7 +9,7 @@
  */
 import { Clock, Context, Duration, Effect, Fiber, Layer, Option } from "effect"
 import { Nanoton } from "../money/Nanoton.ts"
-import { Blockchain, type BlockchainError, type Wallet, type WalletVersion } from "../ports/Blockchain.ts"
+import { Blockchain, type Wallet, type WalletVersion } from "../ports/Blockchain.ts"
 import { DirectPurchaseRecords, type DirectPurchaseRecord } from "../ports/DirectPurchaseRecords.ts"
 import { Marketplace } from "../ports/Marketplace.ts"
 import { deliveryOf } from "./DeliveryEvidence.ts"
@@ -31,25 +31,12 @@ import { makeOrderIds, orderPending } from "./DirectOrderIds.ts"
 import { makeDirectReconciler } from "./DirectReconciler.ts"
 import { makeMarketplacePurchase } from "./MarketplacePurchase.ts"
 import { DirectSettings } from "./DirectSettings.ts"
+import { fundingAddress, walletFailure } from "./DirectWallets.ts"
 import { PayerAccounts } from "../ports/PayerAccounts.ts"
 
 type Order = Effect.Effect<DirectReceipt, DirectPurchaseError>
 
 const now = Effect.map(Clock.currentTimeMillis, (ms) => new Date(ms))
-
-const walletFailure = (error: BlockchainError): DirectPurchaseError =>
-  error.reason === "NetworkError" || error.reason === "Timeout"
-    ? new DirectPurchaseError({
-        reason: "TransferFailed",
-        message: `The blockchain could not be reached: ${error.message}`,
-        outcome: "NotPaid"
-      })
-    : error.reason === "Overloaded"
-      ? new DirectPurchaseError({ reason: "ServiceBusy", message: error.message, outcome: "NotPaid" })
-      : new DirectPurchaseError({ reason: "WalletInvalid", message: error.message })
-
-/** The default wallet a new user is shown: the current standard (W5), unless one was asked for. */
-const NEW_WALLET_VERSION: WalletVersion = "v5r1"
 
 /** The receipt of a `done` record; any field missing there is a storage bug. */
 export const receiptOf = (record: DirectPurchaseRecord): DirectReceipt => {
@@ -112,7 +99,9 @@ export class DirectPurchases extends Context.Service<
       const background = yield* Effect.scope
 
       const resolve = (seed: DirectCommon["seed"], version: WalletVersion | undefined) =>
-        chain.resolveWallet(seed, version === undefined ? {} : { version }).pipe(Effect.mapError(walletFailure))
+        chain
+          .resolveWallet(seed, version === undefined ? {} : { version })
+          .pipe(Effect.mapError((error) => walletFailure(error, version)))
 
       const newOrderId = Effect.map(randomToken(9), (token) => `d${Date.now().toString(36)}${token}`)
 
@@ -246,7 +235,7 @@ export class DirectPurchases extends Context.Service<
               (e) => e.reason === "WalletNotFound" && e.addresses !== undefined && e.addresses.length > 0,
               (e) => Effect.succeed({ _tag: "Fresh", addresses: e.addresses ?? [] } as const)
             ),
-            Effect.mapError(walletFailure)
+            Effect.mapError((error) => walletFailure(error, request.walletVersion))
           )
         if (found._tag === "Found") {
           const w = found.wallet
@@ -259,9 +248,7 @@ export class DirectPurchases extends Context.Service<
           } satisfies WalletInfo
         }
         // A phrase never funded: where to send the first TON (either version works; wallets show W5 today).
-        const shown =
-          found.addresses.find((a) => a.version === (request.walletVersion ?? NEW_WALLET_VERSION)) ??
-          found.addresses[0]!
+        const shown = fundingAddress(found.addresses, request.walletVersion)!
         return {
           address: shown.address,
           version: shown.version,

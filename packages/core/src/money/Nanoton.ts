@@ -86,5 +86,8 @@ export const formatTon = (amount: Nanoton | bigint): string => {
   return `${negative ? "-" : ""}${whole}${frac === "" ? "" : `.${frac}`}`
 }
 
-/** Nanoton as a JS number of TON for JSON answers only (display; never for arithmetic). */
+/**
+ * Nanoton as the nearest JS number of TON, read from its exact decimal text (never a float division);
+ * it prints back as that text below 10^15 nanoton (15 significant digits). Display only.
+ */
 export const tonNumber = (amount: Nanoton): number => Number(formatTon(amount))

@@ -1,10 +1,12 @@
 /**
  * Success bodies of the direct surface, exactly the fields spec §4.4 lists, built from the stored
- * receipt (so a repeated order id answers the very same body). TON amounts are JSON numbers for
- * display; `cost` is everything the purchase took from the wallet (marketplace price + network fee).
+ * receipt (so a repeated order id answers the very same body). TON amounts are JSON numbers exact to
+ * the nanoton (`DirectJson`); `cost` is everything the purchase took from the wallet (marketplace
+ * price + network fee), `fee` the network fee on top of a transfer's amount.
  */
 import type { DirectReceipt, WalletInfo } from "@resale/core/direct/DirectPurchase.ts"
-import { formatTon, tonNumber } from "@resale/core/money/Nanoton.ts"
+import { formatTon } from "@resale/core/money/Nanoton.ts"
+import { tonAmount } from "./DirectJson.ts"
 
 const sandboxNote = (network: DirectReceipt["network"]) =>
   network === "sandbox" ? " (sandbox: no real TON moved)" : ""
@@ -25,7 +27,7 @@ export const starsAnswer = (r: DirectReceipt) => ({
   order_id: r.orderId,
   username: r.recipient,
   stars_amount: r.units ?? 0,
-  cost: tonNumber(r.cost)
+  cost: tonAmount(r.cost)
 })
 
 export const premiumAnswer = (r: DirectReceipt) => ({
@@ -38,7 +40,7 @@ export const premiumAnswer = (r: DirectReceipt) => ({
   order_id: r.orderId,
   username: r.recipient,
   duration: r.units ?? 0,
-  cost: tonNumber(r.cost)
+  cost: tonAmount(r.cost)
 })
 
 export const topupAnswer = (r: DirectReceipt) => ({
@@ -50,15 +52,15 @@ export const topupAnswer = (r: DirectReceipt) => ({
   ),
   order_id: r.orderId,
   username: r.recipient,
-  amount: tonNumber(r.amount ?? r.paid),
-  cost: tonNumber(r.cost)
+  amount: tonAmount(r.amount ?? r.paid),
+  cost: tonAmount(r.cost)
 })
 
 export const transferAnswer = (r: DirectReceipt) => ({
   ok: true,
   message: `Sent ${formatTon(r.paid)} TON to ${r.recipient}${sandboxNote(r.network)}`,
   tx_hash: r.txHash,
-  fee: tonNumber(r.fee),
+  fee: tonAmount(r.fee),
   order_id: r.orderId
 })
 
@@ -79,7 +81,7 @@ export const balanceAnswer = (w: WalletInfo) => ({
   version: w.version,
   status: w.status,
   state: w.status,
-  balance: tonNumber(w.balance),
+  balance: tonAmount(w.balance),
   ...(w.addresses === undefined
     ? {}
     : { addresses: Object.fromEntries(w.addresses.map((a) => [a.version, a.address])) })

@@ -18,6 +18,7 @@ import {
   rateLimited
 } from "./DirectErrors.ts"
 import type { DirectHttpSettings } from "./DirectConfig.ts"
+import { answerJson } from "./DirectJson.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
 import { redactedRequest, scrubPhrases } from "./Redaction.ts"
 import { clientAddress as forwardedClient, limitKey, noTrustedProxies, plainAddress } from "../server/ClientAddress.ts"
@@ -188,7 +189,8 @@ export const makeDirectHandler =
           ms: Date.now() - started
         })
       )
-      return HttpServerResponse.jsonUnsafe(body)
+      // Written by hand so TON amounts keep every nanoton (DirectJson).
+      return HttpServerResponse.text(answerJson(body), { contentType: "application/json" })
     }).pipe(
       Effect.catchDefect((defect) =>
         Effect.gen(function* () {

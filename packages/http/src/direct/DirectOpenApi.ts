@@ -16,9 +16,14 @@ const CODES: { readonly [C in DirectCode]: { readonly status: number; readonly d
   INVALID_AMOUNT_MAX: { status: 400, description: "The amount is above the maximum." },
   WALLET_VM_ERROR: {
     status: 400,
-    description: "The phrase opens no usable wallet (wrong phrase, frozen, other version)."
+    description:
+      "The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for."
   },
-  INSUFFICIENT_FUNDS: { status: 400, description: "The wallet cannot pay the price and the network fee." },
+  INSUFFICIENT_FUNDS: {
+    status: 400,
+    description:
+      "The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund."
+  },
   MARKETPLACE_ERROR: { status: 400, description: "/stars/buy: the marketplace refused the purchase." },
   MARKETPLACE_API_ERROR: {
     status: 400,
@@ -36,6 +41,7 @@ const CODES: { readonly [C in DirectCode]: { readonly status: number; readonly d
 
 const str = (description: string, extra: Json = {}): Json => ({ type: "string", description, ...extra })
 const num = (description: string, extra: Json = {}): Json => ({ type: "number", description, ...extra })
+const COST = num("TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals.")
 
 const SEED = str("The wallet's 12 or 24-word mnemonic. Only in the body: never in the URL; never stored or logged.")
 const ORDER_ID = str(
@@ -58,7 +64,15 @@ const Failure = {
     message: { type: "string" },
     order_id: { type: "string" }
   },
-  examples: [{ ok: false, code: "INSUFFICIENT_FUNDS", message: "The wallet holds 0.1 TON; 2.35 TON are needed" }]
+  examples: [
+    { ok: false, code: "INSUFFICIENT_FUNDS", message: "The wallet holds 0.1 TON; 2.35 TON are needed" },
+    {
+      ok: false,
+      code: "INSUFFICIENT_FUNDS",
+      message:
+        "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1); its v4r2 wallet UQ... works too, then try again"
+    }
+  ]
 }
 
 const errorResponses = (statuses: ReadonlyArray<number>): Json =>
@@ -162,11 +176,11 @@ const paths: Json = {
     {
       username: { type: "string" },
       stars_amount: { type: "integer" },
-      cost: num("TON taken from the wallet (price + fee).")
+      cost: COST
     },
     "buyStars",
     "Buy Telegram Stars for a username, paid from the caller's wallet.",
-    { ok: true, message: "Stars sent", order_id: "ORD1", username: "durov", stars_amount: 100, cost: 0.42 },
+    { ok: true, message: "Stars sent", order_id: "ORD1", username: "durov", stars_amount: 100, cost: 0.466420801 },
     { username: "durov", amount: 100, seed: PHRASE, order_id: "ORD1", wallet_version: "v5r1" }
   ),
   "/premium/buy": purchase(
@@ -180,7 +194,7 @@ const paths: Json = {
     {
       username: { type: "string" },
       duration: { type: "integer" },
-      cost: num("TON taken from the wallet (price + fee).")
+      cost: COST
     },
     "buyPremium",
     "Gift Telegram Premium (3, 6 or 12 months), paid from the caller's wallet.",
@@ -195,7 +209,7 @@ const paths: Json = {
       order_id: ORDER_ID,
       wallet_version: WALLET_VERSION
     },
-    { username: { type: "string" }, amount: { type: "number" }, cost: num("TON taken from the wallet (price + fee).") },
+    { username: { type: "string" }, amount: { type: "number" }, cost: COST },
     "buyTon",
     "Top up a username's Telegram TON balance (alias: /ton/buy).",
     { ok: true, message: "TON sent", order_id: "ORD3", username: "durov", amount: 5, cost: 5.01 },
@@ -210,10 +224,10 @@ const paths: Json = {
       order_id: ORDER_ID,
       wallet_version: WALLET_VERSION
     },
-    { tx_hash: { type: "string" }, fee: num("Network fee on top of amount.") },
+    { tx_hash: { type: "string" }, fee: num("Network fee on top of amount, exact to the nanoton: up to 9 decimals.") },
     "transfer",
     "Send TON from the caller's wallet (alias: /ton/transfer).",
-    { ok: true, message: "Sent", order_id: "ORD4", tx_hash: "ab12", fee: 0.004 },
+    { ok: true, message: "Sent", order_id: "ORD4", tx_hash: "ab12", fee: 0.003110001 },
     { to: "UQ...", amount: 0.5, seed: PHRASE, comment: "invoice 118", order_id: "ORD4" }
   ),
   "/balance": purchase(

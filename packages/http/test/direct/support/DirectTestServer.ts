@@ -28,6 +28,7 @@ import { DirectRouteHandlers, DirectServices } from "../../../src/direct/DirectR
 import { serveLean } from "../../../src/server/LeanServe.ts"
 import { sandboxMarketplace } from "../../../src/direct/DirectSandbox.ts"
 import type { MagicOptions } from "@resale/marketplace/simulator/SimulatorMagic.ts"
+import type { SimulatorPrices } from "@resale/marketplace/simulator/SimulatorPricing.ts"
 
 /** Switches between the Blockchain port and the emulator. */
 export interface ChainFaults {
@@ -141,6 +142,8 @@ export interface DirectTestOptions {
   readonly fragmentSessions?: { readonly hold?: Duration.Input; readonly wait?: Duration.Input }
   /** The sandbox's test recipients (docs/sandbox.md, "Test recipients"); off unless given. */
   readonly fragmentMagic?: MagicOptions
+  /** What the simulated Fragment charges (default: its usual prices). */
+  readonly fragmentPrices?: SimulatorPrices
 }
 
 export const testSettings: DirectSettingsShape = {
@@ -178,7 +181,11 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
           return Context.make(Blockchain, port)
         })
       ).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))
-      const Market = sandboxMarketplace(options.fragmentMagic === undefined ? {} : { magic: options.fragmentMagic }, {
+      const simulator = {
+        ...(options.fragmentMagic === undefined ? {} : { magic: options.fragmentMagic }),
+        ...(options.fragmentPrices === undefined ? {} : { prices: options.fragmentPrices })
+      }
+      const Market = sandboxMarketplace(simulator, {
         timeout: options.fragmentTimeout ?? "1 second",
         ...(options.fragmentSessions?.hold === undefined ? {} : { sessionHold: options.fragmentSessions.hold }),
         ...(options.fragmentSessions?.wait === undefined ? {} : { sessionWait: options.fragmentSessions.wait })

@@ -6,12 +6,12 @@ import type { Nanoton, WalletVersion } from "@resale/core/ports/Blockchain.ts"
 import { parseNanotonNumber } from "@resale/core/money/Nanoton.ts"
 import { deriveKeys } from "@resale/ton/Mnemonic.ts"
 import { walletContract } from "@resale/ton/WalletContracts.ts"
-import { generateMnemonic } from "@scure/bip39"
+import { generateMnemonic, validateMnemonic } from "@scure/bip39"
 import { wordlist } from "@scure/bip39/wordlists/english.js"
 import { mnemonicNew, mnemonicValidate } from "@ton/crypto"
 import { Address, type Transaction } from "@ton/ton"
 import { Effect, Option, Redacted } from "effect"
-import { randomBytes } from "node:crypto"
+import { randomBytes, randomInt } from "node:crypto"
 import type { DirectEnv } from "./DirectTestServer.ts"
 
 export type PhraseKind = "ton24" | "bip12"
@@ -29,6 +29,20 @@ export const newPhrase = (kind: PhraseKind): Effect.Effect<string> =>
           if (!(yield* Effect.promise(() => mnemonicValidate(words.split(" "))))) return words
         }
       })
+
+/**
+ * Words of the list that are neither a TON nor a BIP39 phrase (a random pick passes a checksum about
+ * once in 128 tries, and a valid phrase with empty wallets answers INSUFFICIENT_FUNDS, not WALLET_VM_ERROR).
+ */
+export const invalidPhrase = (count: 12 | 24): Effect.Effect<string> =>
+  Effect.gen(function* () {
+    while (true) {
+      const words = Array.from({ length: count }, () => wordlist[randomInt(wordlist.length)]!)
+      const phrase = words.join(" ")
+      if (validateMnemonic(phrase, wordlist)) continue
+      if (!(yield* Effect.promise(() => mnemonicValidate(words)))) return phrase
+    }
+  })
 
 /** The wallet address of a phrase for a version (the phrase's own derivation kind). */
 export const addressOf = (phrase: string, version: WalletVersion) =>
