@@ -2,11 +2,17 @@ import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyBegin } from "@resale/core"
 import { IdempotencyKeys } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { rowDecoder } from "./Rows.ts"
+import { DateColumn, rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"
 
-/** An in-progress key older than this is a crashed request's: the next request with it takes it over. */
+/**
+ * A claim committed on its own (before claims were bound to their transaction, or a `begin` outside
+ * one) belongs to no session: only its age tells that its request died, so it is taken over after this.
+ */
 const ABANDONED_AFTER_MS = 10 * 60 * 1000
+
+/** The key's advisory lock: one bigint per (scope, key); a rare collision only reports a busy key. */
+const lockKey = (scope: string, key: string) => `idempotency:${JSON.stringify([scope, key])}`
 
 /** The columns `begin` compares: which endpoint and request hold the key, and whether it has an answer. */
 const keyRows = rowDecoder(
@@ -16,15 +22,18 @@ const keyRows = rowDecoder(
     request_hash: Schema.String,
     status: Schema.Literals(["in_progress", "completed"]),
     /** The stored answer (jsonb), replayed as it was stored. */
-    response: Schema.Unknown
+    response: Schema.Unknown,
+    started_at: DateColumn
   })
 )
 
 /**
- * `IdempotencyKeys` on `idempotency_keys` (primary key (scope, key)). `begin` is one statement: insert the
- * claim, or take over an abandoned claim with the same request, or an expired record (older than 24 h)
- * whatever it held, and report which row won. Concurrent
- * first requests with one key serialise on the primary key: exactly one of them gets `New`.
+ * `IdempotencyKeys` on `idempotency_keys` (primary key (scope, key)). `begin`, inside the caller's
+ * transaction, first takes the key's transaction-scoped advisory lock without waiting: held by another
+ * live transaction, the key is in progress. The holder's claim row is uncommitted until its answer
+ * commits with it, so a holder that dies (its connection drops, PostgreSQL rolls it back) frees the
+ * key at once and leaves nothing behind, and one that committed left its answer to replay.
+ * Only one transaction at a time writes a key's row, so nobody ever waits on it.
  */
 export const PgIdempotencyKeys = {
   layer: Layer.effect(
@@ -41,10 +50,13 @@ export const PgIdempotencyKeys = {
       ) {
         const abandonedBefore = new Date(now.getTime() - ABANDONED_AFTER_MS)
         const expiredBefore = new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_MS)
-        // RETURNING yields a row for a fresh insert or a takeover, none when someone else holds the key.
+        // One statement: the lock (a materialised CTE, evaluated once and before the row is touched),
+        // then the claim: a fresh insert, or a takeover of an expired record or of a session-less claim.
+        // RETURNING yields a row for a claim, none when the lock is held elsewhere or the record stays.
         const claimed = yield* sql`
+          WITH lock AS (SELECT pg_try_advisory_xact_lock(hashtextextended(${lockKey(scope, key)}, 0)) AS held)
           INSERT INTO idempotency_keys (scope, key, endpoint, request_hash, status, started_at)
-          VALUES (${scope}, ${key}, ${endpoint}, ${requestHash}, 'in_progress', ${now})
+          SELECT ${scope}, ${key}, ${endpoint}, ${requestHash}, 'in_progress', ${now} FROM lock WHERE held
           ON CONFLICT (scope, key) DO UPDATE SET
             started_at = EXCLUDED.started_at, endpoint = EXCLUDED.endpoint, request_hash = EXCLUDED.request_hash,
             status = 'in_progress', response = NULL, completed_at = NULL
@@ -55,13 +67,15 @@ export const PgIdempotencyKeys = {
                 AND idempotency_keys.started_at <= ${abandonedBefore})
           RETURNING 1`
         if (claimed.length > 0) return { _tag: "New" } satisfies IdempotencyBegin
+        // A plain read never waits: a live holder's uncommitted claim is simply not seen.
         const [row] = yield* keyRows.all(
           yield* sql`
-          SELECT endpoint, request_hash, status, response
+          SELECT endpoint, request_hash, status, response, started_at
           FROM idempotency_keys WHERE scope = ${scope} AND key = ${key}`
         )
-        // Abandoned between the two statements: the caller may simply retry.
-        if (row === undefined) return { _tag: "InProgress" } satisfies IdempotencyBegin
+        // No record, or an expired one we did not take over: another transaction holds the key.
+        if (row === undefined || row.started_at <= expiredBefore)
+          return { _tag: "InProgress" } satisfies IdempotencyBegin
         if (row.endpoint !== endpoint) return { _tag: "Conflict", reason: "OtherEndpoint" } satisfies IdempotencyBegin
         if (row.request_hash !== requestHash)
           return { _tag: "Conflict", reason: "OtherRequest" } satisfies IdempotencyBegin
@@ -76,10 +90,11 @@ export const PgIdempotencyKeys = {
         now: Date
       ) {
         const encoded = JSON.stringify(response === undefined ? null : response)
-        // No row: the claim was abandoned and dropped; a retry then runs as new (its effects are idempotent).
-        yield* sql`
+        const rows = yield* sql`
           UPDATE idempotency_keys SET status = 'completed', response = ${encoded}::jsonb, completed_at = ${now}
-          WHERE scope = ${scope} AND key = ${key}`
+          WHERE scope = ${scope} AND key = ${key} RETURNING 1`
+        // No claim to complete: the caller's writes must not commit without their answer (a retry would repeat them).
+        if (rows.length === 0) return yield* Effect.die(new Error(`idempotency key ${scope}/${key} has no claim`))
       }, orDieSql)
 
       const abandon = Effect.fn("IdempotencyKeys.abandon")(function* (scope: string, key: string) {

@@ -31,11 +31,12 @@ export class Idempotency extends Context.Service<
   Idempotency,
   {
     /**
-     * Runs `effect` once per (scope, key): the answer is encoded with `schema` and stored in the
-     * same transaction as the effect's writes, so a request that committed always replays and one
-     * that failed can be sent again (failures are not stored). A repeat with the same body gets
-     * the stored answer; with another body `IdempotencyKeyConflict`; while the first still runs
-     * `IdempotencyKeyInProgress`. Keys expire after 24 hours.
+     * Runs `effect` once per (scope, key): the key is claimed and the answer, encoded with `schema`,
+     * stored in the same transaction as the effect's writes, so a request that committed always
+     * replays and one that failed or died with its process can be sent again at once (failures are
+     * not stored). A repeat with the same body gets the stored answer; with another body
+     * `IdempotencyKeyConflict`; while the first still runs `IdempotencyKeyInProgress`. Keys expire
+     * after 24 hours.
      */
     readonly run: <A, I, E, R>(
       request: IdempotentRequest,
@@ -65,29 +66,30 @@ export class Idempotency extends Context.Service<
               message: `Idempotency-Key must be 1-${IDEMPOTENCY_KEY_MAX} characters`
             })
           }
-          const begun = yield* keys.begin(scope, key, endpoint, requestHash, yield* currentDate)
-          switch (begun._tag) {
-            case "Replay": {
-              const answer = yield* Schema.decodeUnknownEffect(schema)(begun.response).pipe(Effect.orDie)
-              if (request.onReplay !== undefined) yield* request.onReplay
-              return answer
-            }
-            case "Conflict":
-              return yield* new IdempotencyKeyConflict({ scope, reason: begun.reason })
-            case "InProgress":
-              return yield* new IdempotencyKeyInProgress({ scope })
-            case "New":
-              return yield* tx
-                .withTransaction(
-                  Effect.gen(function* () {
-                    const answer = yield* effect
-                    const encoded = yield* Schema.encodeEffect(schema)(answer).pipe(Effect.orDie)
-                    yield* keys.complete(scope, key, encoded, yield* currentDate)
-                    return answer
-                  })
-                )
-                .pipe(Effect.onError(() => keys.abandon(scope, key)))
-          }
+          // The claim, the effect's writes and the answer commit together: a holder that dies or
+          // fails takes its claim with it, and one that committed left its answer to replay.
+          return yield* tx.withTransaction(
+            Effect.gen(function* () {
+              const begun = yield* keys.begin(scope, key, endpoint, requestHash, yield* currentDate)
+              switch (begun._tag) {
+                case "Replay": {
+                  const answer = yield* Schema.decodeUnknownEffect(schema)(begun.response).pipe(Effect.orDie)
+                  if (request.onReplay !== undefined) yield* request.onReplay
+                  return answer
+                }
+                case "Conflict":
+                  return yield* new IdempotencyKeyConflict({ scope, reason: begun.reason })
+                case "InProgress":
+                  return yield* new IdempotencyKeyInProgress({ scope })
+                case "New": {
+                  const answer = yield* effect
+                  const encoded = yield* Schema.encodeEffect(schema)(answer).pipe(Effect.orDie)
+                  yield* keys.complete(scope, key, encoded, yield* currentDate)
+                  return answer
+                }
+              }
+            })
+          )
         }).pipe(Effect.withSpan("Idempotency.run"))
 
       const pruneExpired = Effect.gen(function* () {

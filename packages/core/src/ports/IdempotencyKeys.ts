@@ -11,13 +11,15 @@ export class IdempotencyKeys extends Context.Service<
   IdempotencyKeys,
   {
     /**
-     * Claims (scope, key) atomically (PG: `INSERT ... ON CONFLICT DO NOTHING`, then read):
-     * - no record (or an abandoned one)  -> records "in progress" with `requestHash`, returns New
+     * Claims (scope, key) for the caller's transaction, without waiting:
+     * - another live transaction holds the key -> InProgress (PG: its advisory lock; the holder's
+     *   claim is not committed yet, so a holder that dies or fails frees the key at once)
+     * - no record (or an expired one)    -> records "in progress" with `requestHash`, returns New
      * - completed, same hash             -> Replay with the stored response
      * - any state, other endpoint        -> Conflict OtherEndpoint
      * - any state, other hash            -> Conflict OtherRequest
-     * - in progress, same hash           -> InProgress (a record older than 10 minutes counts as
-     *   abandoned and is taken over, so a crashed request does not block its key forever)
+     * - a committed "in progress" record, same hash (a claim made outside a transaction, which no
+     *   session holds) -> InProgress for 10 minutes, then taken over
      * - a record older than `IDEMPOTENCY_KEY_TTL_MS` counts as absent (the key expired)
      */
     readonly begin: (
@@ -29,7 +31,7 @@ export class IdempotencyKeys extends Context.Service<
     ) => Effect.Effect<IdempotencyBegin>
     /** Stores the (JSON-encodable) response and marks the key completed. Call inside the use case's transaction. */
     readonly complete: (scope: string, key: string, response: unknown, now: Date) => Effect.Effect<void>
-    /** Forgets an in-progress key after a failure, so the request may be sent again. */
+    /** Forgets a committed in-progress claim (one made outside a transaction), so the request may be sent again. */
     readonly abandon: (scope: string, key: string) => Effect.Effect<void>
     /** Deletes the records started before `before` (expired keys); returns how many. */
     readonly prune: (before: Date) => Effect.Effect<number>

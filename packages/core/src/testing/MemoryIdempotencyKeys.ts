@@ -3,7 +3,7 @@ import { IDEMPOTENCY_KEY_TTL_MS, type IdempotencyBegin } from "../idempotency/Id
 import { IdempotencyKeys } from "../ports/IdempotencyKeys.ts"
 import { MemoryDb } from "./MemoryDb.ts"
 
-/** An in-progress key older than this counts as abandoned by a crashed request. */
+/** A committed in-progress claim (begun outside a transaction) older than this counts as abandoned. */
 export const IDEMPOTENCY_STALE_MS = 10 * 60 * 1000
 
 const id = (scope: string, key: string) => `${scope}\u0000${key}`
