@@ -1,6 +1,6 @@
 import { FragmentSandbox } from "@resale/marketplace"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
-import { Effect, Layer } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { connect } from "node:net"
 import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
@@ -8,7 +8,8 @@ import { frontDoorServer } from "../src/server/FrontDoor.ts"
 import { HttpConfig, type HttpSettings } from "../src/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
-import { OPS_PATHS, OpsRoutes } from "../src/server/OpsRoutes.ts"
+import { opsPaths } from "../src/server/MetricsAccess.ts"
+import { OpsRoutes } from "../src/server/OpsRoutes.ts"
 import { TestServer } from "./TestServer.ts"
 
 /**
@@ -17,7 +18,8 @@ import { TestServer } from "./TestServer.ts"
  */
 export const opsTestServer = (settings: Partial<HttpSettings> = {}) => {
   const config = HttpConfig.layerTest(settings)
-  const known = OPS_PATHS.map((path) => ({ method: "GET", path }))
+  const probe = { sandbox: true, metricsToken: Option.none(), trustedProxies: [], ...settings }
+  const known = opsPaths(probe).map((path) => ({ method: "GET", path }))
   const app = httpApp({ routes: OpsRoutes({ workerInProcess: false }), known }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([GiftCatalog.layerSandbox, FragmentSandbox.layer(), config, DatabasePing.layer]),
