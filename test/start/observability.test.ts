@@ -15,6 +15,7 @@ import { freePort, startEntry, stopEntry } from "../support/ServerEntry.ts"
 import { bundledEntry } from "../worker/support/BundledEntry.ts"
 
 const ADMIN_TOKEN = "ops-test-admin-token-5d1f0c2b9e"
+const METRICS_TOKEN = "ops-test-metrics-token-8a3e6d1f40"
 const API_KEY = "rk_Zx8Vb7Nm6Lk5Jh4Gf3Ds2Aq1Wz0Xs9Ed8Cr7Tf6Yg5Uh"
 const MNEMONIC = "abandon ability able about above absent absorb abstract absurd abuse access accident"
 
@@ -62,6 +63,7 @@ describe("logs, metrics and probes of the running server", () => {
           DATA_DIR: dataDir,
           DATABASE_URL: databaseUrl(name),
           ADMIN_TOKEN,
+          METRICS_TOKEN,
           TELEGRAM_API_URL: "http://127.0.0.1:9"
         }
         // The start bundle of these sources, as `npm start` runs it.
@@ -111,13 +113,18 @@ describe("logs, metrics and probes of the running server", () => {
         })
         assert.isAtLeast(chainSamples.find((s) => s.name === "resale_hot_wallet_balance_ton")!.value, 0)
         assert.strictEqual(chainSamples.find((s) => s.name === "resale_key_derivations_in_progress")?.value, 0)
-        // Through a proxy (X-Forwarded-For) only with the token.
+        // Through a proxy (X-Forwarded-For) only with the metrics token; the operator token is never
+        // accepted there (it was before METRICS_TOKEN had to be its own).
         assert.strictEqual(
           (yield* fetchText(`${base}/metrics`, { headers: { "x-forwarded-for": "203.0.113.9" } })).status,
           401
         )
-        const withToken = yield* fetchText(`${base}/metrics`, {
+        const withAdminToken = yield* fetchText(`${base}/metrics`, {
           headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${ADMIN_TOKEN}` }
+        })
+        assert.strictEqual(withAdminToken.status, 401)
+        const withToken = yield* fetchText(`${base}/metrics`, {
+          headers: { "x-forwarded-for": "203.0.113.9", authorization: `Bearer ${METRICS_TOKEN}` }
         })
         assert.strictEqual(withToken.status, 200)
 
@@ -146,7 +153,7 @@ describe("logs, metrics and probes of the running server", () => {
         assert.match(String(admin["request_id"]), /\S/, "the request id is on the request's line")
         assert.isTrue(lines.some((line) => line["message"] === "server: shutdown begun"))
         assert.strictEqual(lines.at(-1)!["message"], "server: shutdown done")
-        for (const secret of [ADMIN_TOKEN, API_KEY, "abandon ability", "abandon%20ability"])
+        for (const secret of [ADMIN_TOKEN, METRICS_TOKEN, API_KEY, "abandon ability", "abandon%20ability"])
           assert.notInclude(server.output(), secret)
       }),
     180_000

@@ -13,9 +13,9 @@ import { join } from "node:path"
 import { freePort, NODE, ROOT } from "../support/ServerEntry.ts"
 import { bundledEntry } from "./support/BundledEntry.ts"
 
-const get = (url: string) =>
+const get = (url: string, headers: Record<string, string> = {}) =>
   Effect.promise(() =>
-    fetch(url, { signal: AbortSignal.timeout(5_000) }).then(
+    fetch(url, { headers, signal: AbortSignal.timeout(5_000) }).then(
       async (r) => ({ status: r.status, text: await r.text() }),
       () => undefined
     )
@@ -64,6 +64,8 @@ describe("worker probes", () => {
         for (const line of metrics!.text.split("\n").filter((l) => l !== "" && !l.startsWith("#"))) {
           assert.match(line, /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{.*\})? \S+$/)
         }
+        // Relayed by a proxy: not local, and without METRICS_TOKEN no token reads it.
+        assert.strictEqual((yield* get(`${base}/metrics`, { "x-forwarded-for": "203.0.113.9" }))?.status, 401)
         assert.strictEqual((yield* get(`${base}/nothing`))?.status, 404)
 
         const code = yield* Effect.promise(

@@ -107,7 +107,7 @@ export interface AppSettings {
   readonly dataDir: string
   readonly inProcessWorker: boolean
   readonly logRequests: boolean
-  /** Bearer token `/metrics` asks of callers from elsewhere (`METRICS_TOKEN`); none: the admin token. */
+  /** Bearer token of `/metrics` (`METRICS_TOKEN`); none: `/metrics` is off outside sandbox. */
   readonly metricsToken: Option.Option<Redacted.Redacted<string>>
   /** `npm run worker` serves its probes on HOST:this port (`WORKER_PROBE_PORT`); none: no probes. */
   readonly workerProbePort: Option.Option<number>

@@ -53,7 +53,7 @@ export const Mode = {
   ),
   METRICS_TOKEN: S.secret(
     "METRICS_TOKEN",
-    "bearer token for /metrics from other hosts (loopback callers need none); default ADMIN_TOKEN"
+    "bearer token of /metrics (never ADMIN_TOKEN); outside sandbox /metrics is off (404) until it is set; sandbox: loopback callers need none"
   ),
   WORKER_PROBE_PORT: S.optionalPort(
     "WORKER_PROBE_PORT",

@@ -22,6 +22,11 @@ export const noteRequestUser = (request: HttpServerRequest.HttpServerRequest, us
 export const requestUser = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
   users.get(keyOf(request))
 
+/** Records the route pattern of a request answered in front of the router by a route of the table (a fast path). */
+export const noteRequestRoute = (request: HttpServerRequest.HttpServerRequest, route: string): void => {
+  routes.set(keyOf(request), route)
+}
+
 /** The route pattern the router matched for the request, if it matched one. */
 export const requestRoute = (request: HttpServerRequest.HttpServerRequest): string | undefined =>
   routes.get(keyOf(request))

@@ -5,7 +5,7 @@
  */
 import { Context, Effect, Exit, LogLevel, Option } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
-import { recordRequestIn, requestSeries, type RequestSeries } from "./HttpMetrics.ts"
+import { recordRequestIn, requestSeries, type RequestSeries, UNMATCHED_ROUTE } from "./HttpMetrics.ts"
 import { type LineShape, logShaped, shapeLine } from "./LineShape.ts"
 import { logInContext } from "./Logging.ts"
 import { requestRoute, requestUser } from "./RequestFacts.ts"
@@ -16,13 +16,6 @@ const pathOf = (url: string): string => {
   const end = url.search(/[?#]/)
   return end === -1 ? url : url.slice(0, end)
 }
-
-/**
- * A request answered before the router (a fast path) has no pattern: its path stands in, with numeric
- * segments as `:id` so ids never become series of their own. Not-found answers share one series.
- */
-const routeOfUnmatched = (path: string, status: number): string =>
-  status === 404 || status === 405 ? "unmatched" : path.replace(/\/\d+(?=\/|$)/g, "/:id")
 
 const statusOf = (exit: Exit.Exit<HttpServerResponse.HttpServerResponse, unknown>): number =>
   Exit.isSuccess(exit) ? exit.value.status : HttpServerError.causeResponseStripped(exit.cause)[0].status
@@ -41,7 +34,7 @@ export interface RequestLogOptions {
 /** What the request log says of one answered request. */
 export interface RequestFactsOf {
   readonly method: string
-  /** The route pattern, or the path with numeric segments as `:id` when no route matched. */
+  /** The route pattern, or `unmatched` when no route matched (a caller's path never becomes a label). */
   readonly route: string
   readonly path: string
   readonly status: number
@@ -113,7 +106,7 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
   // The last series, found again without a key: under load most requests are of the same one.
   let last: { method: string; status: number; pattern: string; found: Recorded } | undefined
   // The last request's url, status and method, and what was made of them (same reason).
-  let seen = { url: "", status: 0, method: "", path: "", unmatched: "", message: "" }
+  let seen = { url: "", status: 0, method: "", path: "", message: "" }
   return (
     method: string,
     url: string,
@@ -126,17 +119,10 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
   ): Effect.Effect<void> | undefined => {
     if (seen.url !== url || seen.status !== status || seen.method !== method) {
       const path = pathOf(url)
-      seen = {
-        url,
-        status,
-        method,
-        path,
-        unmatched: routeOfUnmatched(path, status),
-        message: `${method} ${path} ${status}`
-      }
+      seen = { url, status, method, path, message: `${method} ${path} ${status}` }
     }
     const { path, message } = seen
-    const pattern = route ?? seen.unmatched
+    const pattern = route ?? UNMATCHED_ROUTE
     let found: Recorded | undefined
     if (last !== undefined && last.status === status && last.method === method && last.pattern === pattern)
       found = last.found
@@ -167,10 +153,7 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
   }
 }
 
-/**
- * Facts of a request answered without the router: its route is `route` when the answer names it,
- * else its path (ids as `:id`), or `unmatched`.
- */
+/** Facts of a request answered without the router: its route is `route` when the answer names it, else `unmatched`. */
 export const unroutedFacts = (
   method: string,
   url: string,
@@ -182,7 +165,7 @@ export const unroutedFacts = (
   user?: string
 ): RequestFactsOf => {
   const path = pathOf(url)
-  return { method, route: route ?? routeOfUnmatched(path, status), path, status, durationMs, client, user, requestId }
+  return { method, route: route ?? UNMATCHED_ROUTE, path, status, durationMs, client, user, requestId }
 }
 
 /**
@@ -208,7 +191,7 @@ export const requestLog =
             recordRequestFacts(
               {
                 method: request.method,
-                route: matched ?? routeOfUnmatched(path, status),
+                route: matched ?? UNMATCHED_ROUTE,
                 path,
                 status,
                 durationMs,

@@ -119,8 +119,10 @@ describe("request lines from a shape (requestRecorder)", () => {
         text.split("\n").filter((l) => l.startsWith("http_requests_total{") && l.includes(`route="/v2/shape-test"`))
       )
       const context = yield* Effect.context<never>()
-      recordRequestFacts(unroutedFacts("GET", "/v2/shape-test", 200, 1, null, "a"), { log: false }, context)
-      requestRecorder(context, { log: false })("GET", "/v2/shape-test", 200, 1, null, "b", undefined, undefined)
+      // The route is named: a request without one is counted as `unmatched`, never under its path.
+      const route = "/v2/shape-test"
+      recordRequestFacts(unroutedFacts("GET", route, 200, 1, null, "a", route), { log: false }, context)
+      requestRecorder(context, { log: false })("GET", route, 200, 1, null, "b", route, undefined)
       const series = yield* count
       assert.strictEqual(series.length, 1)
       assert.match(series[0]!, /method="GET".*status="200".* 2$/)

@@ -29,7 +29,7 @@ const program = Effect.gen(function* () {
   const probes = WorkerProbesLive({
     host: app.host,
     port: app.workerProbePort,
-    adminToken: app.adminToken,
+    sandbox: app.sandbox,
     metricsToken: app.metricsToken
   })
   const worker = Layer.mergeAll(WorkerLive.pipe(Layer.provide(World.layer)), databaseWatch(), probes).pipe(

@@ -41,6 +41,6 @@ export const ProgrammaticFrontRoutes: Layer.Layer<never, never, Accounts | HttpC
         })),
         Effect.catchCause(() => Effect.succeed(undefined))
       )
-    })
+    }, BALANCE_PATH)
   })
 )

@@ -1,4 +1,5 @@
 import type { Prices } from "@resale/core"
+import { noteRequestRoute } from "@resale/observability/RequestFacts.ts"
 import { Context, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import * as Dto from "../api/Dtos.ts"
@@ -47,12 +48,15 @@ export const PricingFastPath = HttpRouter.middleware(
         if (method !== "GET" || !isPricing(url)) return undefined
         const prices = cache.current()
         return prices === undefined ? undefined : responseFor(prices)
-      })
+      }, PRICING_PATH)
     }
     return (router) =>
       Effect.withFiber((fiber) => {
         const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-        return request.method === "GET" && isPricing(request.url) ? answer : router
+        if (request.method !== "GET" || !isPricing(request.url)) return router
+        // Answered before the router: the route is named here, as the router's routes note theirs.
+        noteRequestRoute(request, PRICING_PATH)
+        return answer
       })
   }),
   { global: true }

@@ -19,7 +19,7 @@ export interface FrontAnswer {
 
 /**
  * A route answered in front of effect's request handling, given a request with no body:
- * - a response made once and reused (its route is its path), or
+ * - a response made once and reused (counted under the pattern the route was added with), or
  * - an effect, run in the request fibers' context in one fiber, giving the answer; when it gives
  *   `undefined` (or fails) nothing was sent and the request goes to effect's handler after all,
  *   which answers it as it would have (errors included): only read-only work may be done there;
@@ -47,8 +47,11 @@ export type FrontRoute = (
 export class FrontDoor extends Context.Service<
   FrontDoor,
   {
-    /** Adds a route; routes are asked in the order they were added. */
-    readonly add: (route: FrontRoute) => void
+    /**
+     * Adds a route; routes are asked in the order they were added. `pattern` is the route table's path
+     * its reused responses are counted under (metrics labels never come from the request).
+     */
+    readonly add: (route: FrontRoute, pattern: string) => void
     /** Called by the server (`serveLean`): where to log, once request fibers' context is known. */
     readonly attach: (context: Context.Context<never>, options: RequestLogOptions) => void
     /** A Node server whose `request` events go through the front door first. */
@@ -60,7 +63,7 @@ export class FrontDoor extends Context.Service<
   static readonly layer = Layer.effect(FrontDoor)(
     Effect.gen(function* () {
       const https = (yield* HttpConfig).publicUrl.startsWith("https://")
-      const routes: Array<FrontRoute> = []
+      const routes: Array<{ readonly answer: FrontRoute; readonly pattern: string }> = []
       let sink:
         | {
             readonly context: Context.Context<never>
@@ -166,14 +169,19 @@ export class FrontDoor extends Context.Service<
         if (headers["content-length"] !== undefined || headers["transfer-encoding"] !== undefined) return false
         const url = request.url ?? "/"
         let made: ReturnType<FrontRoute>
-        for (const route of routes) if ((made = route(method, url, headers)) !== undefined) break
+        let pattern = ""
+        for (const route of routes)
+          if ((made = route.answer(method, url, headers)) !== undefined) {
+            pattern = route.pattern
+            break
+          }
         if (made === undefined) return false
         const started = performance.now()
         const id = requestIdFor(headers["x-request-id"] as string | undefined)
         if (!Effect.isEffect(made)) {
           const ready = prepare(made)
           if (ready === undefined) return false
-          write({ request, response, ready, status: made.status, id, started, route: undefined, user: undefined })
+          write({ request, response, ready, status: made.status, id, started, route: pattern, user: undefined })
           return true
         }
         // Without a tracing backend a front route's spans are seen by no one (a failure is handed on, so
@@ -217,7 +225,7 @@ export class FrontDoor extends Context.Service<
       }
 
       return FrontDoor.of({
-        add: (route) => void routes.push(route),
+        add: (answer, pattern) => void routes.push({ answer, pattern }),
         attach: (context, options) =>
           void (sink = {
             context,

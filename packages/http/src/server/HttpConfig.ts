@@ -42,7 +42,7 @@ export interface HttpSettings {
   readonly adminToken: Redacted.Redacted<string>
   /** True when ADMIN_TOKEN was not set and a fresh one was generated (it is then printed). */
   readonly adminTokenGenerated: boolean
-  /** Bearer token of `/metrics` for callers from elsewhere (`METRICS_TOKEN`); none: the admin token. */
+  /** Bearer token of `/metrics` (`METRICS_TOKEN`); none: `/metrics` is off outside sandbox (`MetricsAccess.ts`). */
   readonly metricsToken: Option.Option<Redacted.Redacted<string>>
   readonly botToken: Redacted.Redacted<string>
   readonly botUsername: string | null

@@ -4,19 +4,18 @@
  * - `GET /readyz`: the database answers, every migration of this build is applied, and the in-process
  *   worker's loops still beat (when the worker runs here); 503 with the failing check otherwise;
  * - `GET /metrics`: Prometheus text (effect's exporter) of the request metrics and the business gauges
- *   read from the database now. Open to loopback callers that did not come through a proxy; anyone
- *   else needs `Authorization: Bearer <ADMIN_TOKEN>` (or `METRICS_TOKEN` when set).
+ *   read from the database now, for the callers `MetricsAccess.ts` lets in (`METRICS_TOKEN`; never the
+ *   operator token; off outside sandbox until it is set).
  */
 import { migrations } from "@resale/store/Migrations.ts"
 import { gaugeNames, readGauges } from "@resale/store/PgGauges.ts"
 import { pingDatabase } from "@resale/observability/DatabaseWatch.ts"
 import { refreshProcessGauges } from "@resale/observability/ProcessGauges.ts"
-import { PROBE_PATHS, ProbeRoutes, workerLoopsCheck } from "@resale/observability/ProbeRoutes.ts"
-import { Effect, Layer, Metric, Option, Redacted } from "effect"
+import { ProbeRoutes, workerLoopsCheck } from "@resale/observability/ProbeRoutes.ts"
+import { Effect, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { HttpConfig } from "./HttpConfig.ts"
-
-export const OPS_PATHS = PROBE_PATHS
+import { metricsAccess } from "./MetricsAccess.ts"
 
 const gauges = new Map(gaugeNames.map(({ help, name }) => [name, Metric.gauge(name, { description: help })]))
 // Series set at the last scrape: one absent now (no row any more) is set back to 0, not left stale.
@@ -74,7 +73,7 @@ export const OpsRoutes = (options: OpsRoutesOptions) =>
           ),
           Effect.provideService(SqlClient, sql)
         ),
-        token: Redacted.value(Option.getOrElse(config.metricsToken, () => config.adminToken))
+        metrics: yield* metricsAccess(config)
       })
     })
   )

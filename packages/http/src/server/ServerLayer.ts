@@ -23,7 +23,8 @@ import { HttpConfig, type HttpSettings } from "./HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "./HttpApp.ts"
 import { frontDoorServer } from "./FrontDoor.ts"
 import { serveLean } from "./LeanServe.ts"
-import { OPS_PATHS, OpsRoutes } from "./OpsRoutes.ts"
+import { opsPaths } from "./MetricsAccess.ts"
+import { OpsRoutes } from "./OpsRoutes.ts"
 import { storageLayer } from "./Storage.ts"
 
 export interface ServerOptions<WE, WR> {
@@ -72,9 +73,6 @@ const serve = <E, R, GE, GR>(
     Layer.provide(frontDoorServer({ port: settings.port, host: settings.host }))
   )
 
-/** `/livez`, `/readyz`, `/metrics`; the worker's loops count for readiness when it runs here. */
-const opsKnownRoutes = OPS_PATHS.map((path) => ({ method: "GET", path }))
-
 /**
  * The whole process for `options`: the routes of the mode (the faucet in sandbox mode), the worker,
  * over one storage and one outside world (`World.layer`); the banner is logged once the server listens.
@@ -82,7 +80,9 @@ const opsKnownRoutes = OPS_PATHS.map((path) => ({ method: "GET", path }))
  */
 export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
   const { settings } = options
+  // `/livez`, `/readyz`, `/metrics` (when served); the worker's loops count for readiness when it runs here.
   const ops = OpsRoutes({ workerInProcess: options.inProcessWorker })
+  const opsKnownRoutes = opsPaths(settings).map((path) => ({ method: "GET", path }))
   const routes = settings.sandbox
     ? Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute, ops)
     : Layer.mergeAll(WebUi, DirectMounted, ops)
