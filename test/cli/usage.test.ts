@@ -10,7 +10,19 @@ const resale = (...args: Array<string>) => runResale(args, env)
 /** The same program entry in this process: for sweeps over every command. */
 const inProcess = (...args: Array<string>) => Effect.promise(() => runInProcess(args, env))
 
-const GROUPS = ["topups", "payments", "orders", "pricing", "tickets", "users", "payouts", "reconcile", "db", "sandbox"]
+const GROUPS = [
+  "topups",
+  "payments",
+  "orders",
+  "pricing",
+  "tickets",
+  "users",
+  "payouts",
+  "reconcile",
+  "db",
+  "sandbox",
+  "bot"
+]
 const LEAVES = [
   ["topups", "list"],
   ["topups", "show"],
@@ -40,7 +52,8 @@ const LEAVES = [
   ["payouts", "show"],
   ["db", "migrate"],
   ["db", "status"],
-  ["sandbox", "fund"]
+  ["sandbox", "fund"],
+  ["bot", "set-webhook"]
 ]
 const DESTRUCTIVE = [
   ["topups", "approve"],

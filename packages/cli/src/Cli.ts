@@ -1,4 +1,5 @@
 import { Command } from "commander"
+import { registerBot } from "./commands/Bot.ts"
 import { registerDb } from "./commands/Db.ts"
 import { registerHotWallet } from "./commands/HotWallet.ts"
 import { registerOrders } from "./commands/Orders.ts"
@@ -45,5 +46,6 @@ export const makeCli = (): Command => {
   registerReport(program)
   registerDb(program)
   registerSandbox(program)
+  registerBot(program)
   return program
 }

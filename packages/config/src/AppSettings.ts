@@ -117,7 +117,18 @@ export interface AppSettings {
   /** True when ADMIN_TOKEN was unset in sandbox mode and a fresh one was generated (it is then printed). */
   readonly adminTokenGenerated: boolean
   readonly sessionSecret: Redacted.Redacted<string>
+  /** Path secret of the bot webhook (`TELEGRAM_WEBHOOK_SECRET`, else derived from the session secret). */
   readonly webhookSecret: Redacted.Redacted<string>
+  /**
+   * The webhook's `secret_token` (`TELEGRAM_WEBHOOK_HEADER_SECRET`, else derived with another label):
+   * never the path secret, which request lines and proxies' logs may show.
+   */
+  readonly webhookHeaderSecret: Redacted.Redacted<string>
+  /**
+   * Every secret text of this configuration (catalogue secrets, their parts, derived keys), for the log
+   * scrubber. A function, so the `started` line (which shows settings) does not list them.
+   */
+  readonly secretTexts: () => ReadonlyArray<string>
   /** None in sandbox mode without a token: no Bot API call is made. */
   readonly botToken: Option.Option<Redacted.Redacted<string>>
   readonly botUsername: Option.Option<string>

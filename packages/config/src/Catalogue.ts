@@ -2,6 +2,7 @@
  * Every environment variable the product reads, in one place: name, default and meaning. The start
  * reads and checks all of them at once (`ReadSettings.ts`); `.env.example` lists exactly these.
  */
+import * as Secret from "./SecretSettings.ts"
 import * as S from "./Setting.ts"
 
 export const Mode = {
@@ -63,6 +64,10 @@ export const Mode = {
     "OTEL_EXPORTER_OTLP_ENDPOINT",
     "OTLP/HTTP collector for traces (JSON to <url>/v1/traces); unset: no trace export; the other standard OTEL_* settings apply"
   ),
+  OTEL_EXPORTER_OTLP_HEADERS: Secret.headerList(
+    "OTEL_EXPORTER_OTLP_HEADERS",
+    "headers sent to the OTLP collector, key=value,key2=value2 (secret: usually its credentials)"
+  ),
   OTEL_SERVICE_NAME: S.optionalText(
     "OTEL_SERVICE_NAME",
     "service name on exported traces; default resale-server / resale-worker"
@@ -92,7 +97,11 @@ export const Secrets = {
   ),
   TELEGRAM_WEBHOOK_SECRET: S.secret(
     "TELEGRAM_WEBHOOK_SECRET",
-    "path secret of the bot webhook; default derived from SESSION_SECRET"
+    "path secret of the bot webhook (PUBLIC_URL/v2/bot/webhook/<this>); default derived from SESSION_SECRET"
+  ),
+  TELEGRAM_WEBHOOK_HEADER_SECRET: Secret.webhookToken(
+    "TELEGRAM_WEBHOOK_HEADER_SECRET",
+    "the bot webhook's secret_token (Telegram sends it as X-Telegram-Bot-Api-Secret-Token), unlike the path secret never in a URL; default derived from SESSION_SECRET"
   ),
   HOT_WALLET_MNEMONIC: S.secret(
     "HOT_WALLET_MNEMONIC",
@@ -145,7 +154,7 @@ export const World = {
     [],
     "more Fragment sessions, bought through side by side; each needs FRAGMENT_COOKIES_<NAME>"
   ),
-  FRAGMENT_PROXY: S.secret(
+  FRAGMENT_PROXY: Secret.secretUrl(
     "FRAGMENT_PROXY",
     "http:// or https:// proxy every Fragment call goes through (secret: may hold a password)"
   ),

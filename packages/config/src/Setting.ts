@@ -11,8 +11,10 @@ export interface Setting<A> {
   readonly meaning: string
   /** The default as written in `.env.example` ("" when unset by default). */
   readonly defaultText: string
-  /** Never echoed in a problem report. */
+  /** Never echoed in a problem report, and scrubbed from every log line (`secretTexts`). */
   readonly secret: boolean
+  /** The parts of a secret's text a log must never show; the whole text when absent. */
+  readonly secretParts?: (text: string) => ReadonlyArray<string>
   /** The value when the variable is unset or empty. */
   readonly fallback: A
   /** The value of a non-empty text, or what was expected instead. */
@@ -127,6 +129,12 @@ export const httpUrl = (name: string, fallback: string, meaning: string): Settin
       isUrl(t.trim(), ["http:", "https:"]) ? ok(t.trim().replace(/\/+$/, "")) : expected("an http:// or https:// URL")
   })
 
+/** The text and, for a URL with userinfo, its password as written and decoded. */
+export const withPassword = (text: string): ReadonlyArray<string> => {
+  const password = URL.canParse(text.trim()) ? new URL(text.trim()).password : ""
+  return password === "" ? [text] : [text, password, decodeURIComponent(password)]
+}
+
 /** A PostgreSQL connection URL (secret: it may carry a password). */
 export const postgresUrl = (name: string, meaning: string): Setting<Option.Option<Redacted.Redacted<string>>> =>
   make({
@@ -134,6 +142,7 @@ export const postgresUrl = (name: string, meaning: string): Setting<Option.Optio
     meaning,
     defaultText: "",
     secret: true,
+    secretParts: withPassword,
     fallback: Option.none(),
     decode: (t) =>
       isUrl(t.trim(), ["postgres:", "postgresql:"])

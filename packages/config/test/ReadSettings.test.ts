@@ -127,6 +127,70 @@ describe("readSettings", () => {
   )
 })
 
+describe("secrets of the bot webhook and of the logs", () => {
+  it.effect("the header secret is another value than the path secret, derived or set; never the same", () =>
+    Effect.gen(function* () {
+      const derived = yield* read(PRODUCTION)
+      const path = Redacted.value(derived.webhookSecret)
+      const header = Redacted.value(derived.webhookHeaderSecret)
+      assert.match(header, /^[0-9a-f]{32}$/)
+      assert.notStrictEqual(header, path)
+      // A set path secret leaves the header derived from SESSION_SECRET, not from the path.
+      const setPath = yield* read({ ...PRODUCTION, TELEGRAM_WEBHOOK_SECRET: "operator-path-secret" })
+      assert.strictEqual(Redacted.value(setPath.webhookSecret), "operator-path-secret")
+      assert.strictEqual(Redacted.value(setPath.webhookHeaderSecret), header)
+      const setBoth = yield* read({ ...PRODUCTION, TELEGRAM_WEBHOOK_HEADER_SECRET: "operator-header_secret-1" })
+      assert.strictEqual(Redacted.value(setBoth.webhookHeaderSecret), "operator-header_secret-1")
+      const same = yield* problemsOf({
+        ...PRODUCTION,
+        TELEGRAM_WEBHOOK_SECRET: "same-value-twice",
+        TELEGRAM_WEBHOOK_HEADER_SECRET: "same-value-twice"
+      })
+      assert.deepStrictEqual(
+        same.problems.map((p) => p.split(":")[0]),
+        ["TELEGRAM_WEBHOOK_HEADER_SECRET"]
+      )
+      const badShape = yield* problemsOf({ ...PRODUCTION, TELEGRAM_WEBHOOK_HEADER_SECRET: "no spaces allowed" })
+      assert.deepStrictEqual(badShape.problems, [
+        "TELEGRAM_WEBHOOK_HEADER_SECRET: expected 1 to 256 letters, digits, _ or -"
+      ])
+    })
+  )
+
+  it.effect("every secret the catalogue marks, its parts and the derived keys are given to the log scrubber", () =>
+    Effect.gen(function* () {
+      const settings = yield* read({
+        ...PRODUCTION,
+        DATABASE_URL: "postgres://app:db-pass-4242@db/resale",
+        FRAGMENT_PROXY: "http://proxyuser:proxy%2Fpass-77@proxy.example:3128",
+        GIFT_SENDERS: "user,girl",
+        GIFT_SENDER_USER_SESSION: "mtcute-session-of-user-account",
+        OTEL_EXPORTER_OTLP_HEADERS: "x-api-key=otlp-key-123456,authorization=Bearer%20otlp-bearer-654321"
+      })
+      const texts = settings.secretTexts()
+      for (const secret of [
+        PRODUCTION.TELEGRAM_BOT_TOKEN,
+        PRODUCTION.SESSION_SECRET,
+        PRODUCTION.FRAGMENT_COOKIES,
+        "db-pass-4242",
+        "proxy%2Fpass-77",
+        "proxy/pass-77",
+        "mtcute-session-of-user-account",
+        "otlp-key-123456",
+        "Bearer otlp-bearer-654321",
+        Redacted.value(settings.webhookSecret),
+        Redacted.value(settings.webhookHeaderSecret)
+      ])
+        assert.include(texts, secret)
+      // Names and non-secret settings are not.
+      assert.notInclude(texts, "user,girl")
+      // FRAGMENT_PROXY is checked as a URL and, a secret, never echoed.
+      const bad = yield* problemsOf({ ...PRODUCTION, FRAGMENT_PROXY: "socks5://u:p@h" })
+      assert.deepStrictEqual(bad.problems, ["FRAGMENT_PROXY: expected an http:// or https:// URL"])
+    })
+  )
+})
+
 describe("integrators' webhooks", () => {
   it.effect("WEBHOOKS_ALLOW_LOOPBACK is off by default, allowed in sandbox, refused in production", () =>
     Effect.gen(function* () {

@@ -7,6 +7,7 @@
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { AppConfig, reportConfigProblems } from "@resale/config"
+import { registerSecrets } from "@resale/observability/LogRedaction.ts"
 import { logStarted, runObserved } from "@resale/observability/Lifecycle.ts"
 import { WorkerLive } from "@resale/worker/WorkerLive.ts"
 import { Cause, Effect, Exit, Layer, Runtime } from "effect"
@@ -17,6 +18,8 @@ const program = Effect.gen(function* () {
   const app = yield* AppConfig
   const settings = yield* HttpConfig
   const worker = app.inProcessWorker ? WorkerLive : Layer.empty
+  // Every secret of the configuration is scrubbed from every line from here on.
+  registerSecrets(app.secretTexts())
   yield* logStarted("server", app)
   return yield* Layer.launch(serverLayer({ settings, worker, inProcessWorker: app.inProcessWorker }))
 })

@@ -107,7 +107,7 @@ layer(pgTestServer(), { timeout: "120 seconds", excludeTestServices: true })("bo
     Effect.gen(function* () {
       const { url } = yield* TestServer
       const deep = "[".repeat(32_000) + "]".repeat(32_000)
-      const webhook = { "x-telegram-bot-api-secret-token": "test-webhook-secret" }
+      const webhook = { "x-telegram-bot-api-secret-token": "test-webhook-header-secret" }
       for (const path of ["/v2/bot/webhook/test-webhook-secret", "/v2/api/stars/buy", "/v2/api/getInfo"]) {
         const answer = yield* call(url, path, {
           body: deep,

@@ -286,7 +286,7 @@ layer(pgTestServer({ telegramApiUrl: telegram.url }), { timeout: "60 seconds", e
               chat: { id: 555001, type: "private" }
             }
           })
-          const headers = { "x-telegram-bot-api-secret-token": "test-webhook-secret" }
+          const headers = { "x-telegram-bot-api-secret-token": "test-webhook-header-secret" }
           const wrongPath = yield* call(url, "/v2/bot/webhook/not-the-secret", { json: update(1, "/start"), headers })
           assert.strictEqual(wrongPath.status, 404)
           const wrongHeader = yield* call(url, "/v2/bot/webhook/test-webhook-secret", {
@@ -294,6 +294,12 @@ layer(pgTestServer({ telegramApiUrl: telegram.url }), { timeout: "60 seconds", e
             headers: { "x-telegram-bot-api-secret-token": "x" }
           })
           assert.strictEqual(wrongHeader.status, 403)
+          // The path secret is in every request's URL: as the header it proves nothing.
+          const pathAsHeader = yield* call(url, "/v2/bot/webhook/test-webhook-secret", {
+            json: update(2, "/start"),
+            headers: { "x-telegram-bot-api-secret-token": "test-webhook-secret" }
+          })
+          assert.strictEqual(pathAsHeader.status, 403)
           const before = telegram.calls.length
           const first = yield* call(url, "/v2/bot/webhook/test-webhook-secret", {
             json: update(1001, "/start"),

@@ -2,14 +2,15 @@
  * The `HttpClient` every Fragment session shares: effect's client over one undici pool, a plain
  * keep-alive agent or, with FRAGMENT_PROXY, undici's ProxyAgent, so every call (pages and api) leaves
  * through that proxy (CONNECT tunnel for https://fragment.com). Closed with the adapter's scope.
- * Requests carry no trace headers (we send what a browser sends), and spans show the api hash as
- * redacted (it is bound to a cookie session).
+ * Requests carry no trace headers (we send what a browser sends), and spans show no path or query
+ * (`withRedactedPathSpans`): the api hash is bound to a cookie session, pages name recipients.
  */
 import * as NodeHttpClient from "@effect/platform-node/NodeHttpClient"
 import { Agent, type Dispatcher, ProxyAgent } from "@effect/platform-node/Undici"
 import { Effect, Redacted } from "effect"
 import type { Scope } from "effect"
 import { HttpClient, UrlParams } from "effect/http"
+import { wholePathRedacted, withRedactedPathSpans } from "@resale/outbound/RedactedSpans.ts"
 import type { FragmentOptions } from "./FragmentConfig.ts"
 
 const POOL = { keepAliveTimeout: 10_000, connections: 8 }
@@ -39,12 +40,13 @@ export const makeFragmentHttp = (options: FragmentOptions): Effect.Effect<HttpCl
     const dispatcher = yield* makeDispatcher(options)
     const client = yield* NodeHttpClient.makeUndici.pipe(Effect.provideService(NodeHttpClient.Dispatcher, dispatcher))
     const redacted = [...(yield* UrlParams.CurrentRedactedNames), "hash"]
-    return HttpClient.transformResponse(client, (response) =>
+    const quiet = HttpClient.transformResponse(client, (response) =>
       response.pipe(
         Effect.provideService(HttpClient.TracerPropagationEnabled, false),
         Effect.provideService(UrlParams.CurrentRedactedNames, redacted)
       )
     )
+    return withRedactedPathSpans(quiet, wholePathRedacted)
   })
 
 /** host:port of the proxy for logs (never its credentials). */

@@ -24,13 +24,22 @@ let generation = 0
 export const secretsGeneration = (): number => generation
 
 /** Adds a secret the process made itself (a generated admin token) to the values scrubbed from logs. */
-export const registerSecret = (value: string): void => {
-  if (value.length >= MIN_SECRET_LENGTH) known.add(value)
+export const registerSecret = (value: string): void => registerSecrets([value])
+
+/**
+ * Adds the secret texts of the process's configuration (every setting the catalogue marks secret, their
+ * parts, keys derived from them): the entry passes them once it has read its settings.
+ */
+export const registerSecrets = (values: Iterable<string>): void => {
+  for (const value of values) if (value.length >= MIN_SECRET_LENGTH) known.add(value)
   generation++
   remembered.clear()
 }
 
-/** Registers the secret values of an environment: variables named like secrets, and a database URL's password. */
+/**
+ * Registers the secret values of an environment by name (variables named like secrets, a database URL's
+ * password): the net for lines written before the configuration is read; `registerSecrets` follows.
+ */
 export const registerEnvironmentSecrets = (env: Readonly<Record<string, string | undefined>>): void => {
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || value === "") continue

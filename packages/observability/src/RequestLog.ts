@@ -12,7 +12,15 @@ import { requestRoute, requestUser } from "./RequestFacts.ts"
 
 const PROBES = new Set(["/livez", "/readyz", "/healthz", "/metrics"])
 
-const pathOf = (url: string): string => {
+/** Prefixes of routes whose parameter is a secret, each with the pattern logged in its place. */
+type SecretPrefixes = ReadonlyArray<readonly [prefix: string, pattern: string]>
+
+const prefixesOf = (options: RequestLogOptions): SecretPrefixes =>
+  (options.secretRoutes ?? []).map((pattern) => [pattern.slice(0, pattern.indexOf(":")), pattern] as const)
+
+/** The path a line shows: a secret-bearing one as its pattern, matched or not (a prefix check, no regex). */
+const pathOf = (url: string, secret: SecretPrefixes = []): string => {
+  for (const [prefix, pattern] of secret) if (url.startsWith(prefix)) return pattern
   const end = url.search(/[?#]/)
   return end === -1 ? url : url.slice(0, end)
 }
@@ -29,6 +37,11 @@ const requestIdOf = (
 export interface RequestLogOptions {
   /** Write the per-request line (`LOG_REQUESTS`, default true); metrics are recorded either way. */
   readonly log: boolean
+  /**
+   * Route patterns whose parameter is a secret (`/v2/bot/webhook/:secret`, the part before `:` a
+   * fixed prefix): any path under one is logged as the pattern, whatever the answer (403, 404, 413).
+   */
+  readonly secretRoutes?: ReadonlyArray<string>
 }
 
 /** What the request log says of one answered request. */
@@ -103,6 +116,7 @@ interface Recorded {
  */
 export const requestRecorder = (context: Context.Context<never>, options: RequestLogOptions) => {
   const recorded = new Map<string, Recorded>()
+  const secret = prefixesOf(options)
   // The last series, found again without a key: under load most requests are of the same one.
   let last: { method: string; status: number; pattern: string; found: Recorded } | undefined
   // The last request's url, status and method, and what was made of them (same reason).
@@ -118,7 +132,7 @@ export const requestRecorder = (context: Context.Context<never>, options: Reques
     user: string | undefined
   ): Effect.Effect<void> | undefined => {
     if (seen.url !== url || seen.status !== status || seen.method !== method) {
-      const path = pathOf(url)
+      const path = pathOf(url, secret)
       seen = { url, status, method, path, message: `${method} ${path} ${status}` }
     }
     const { path, message } = seen
@@ -162,9 +176,10 @@ export const unroutedFacts = (
   client: string | null,
   requestId: string,
   route?: string,
-  user?: string
+  user?: string,
+  secretRoutes: ReadonlyArray<string> = []
 ): RequestFactsOf => {
-  const path = pathOf(url)
+  const path = pathOf(url, prefixesOf({ log: true, secretRoutes }))
   return { method, route: route ?? UNMATCHED_ROUTE, path, status, durationMs, client, user, requestId }
 }
 
@@ -176,8 +191,9 @@ export const requestLog =
   (options: RequestLogOptions) =>
   <E, R>(
     app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest>
-  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> =>
-    Effect.withFiber((fiber) => {
+  ): Effect.Effect<HttpServerResponse.HttpServerResponse, E, R | HttpServerRequest.HttpServerRequest> => {
+    const secret = prefixesOf(options)
+    return Effect.withFiber((fiber) => {
       const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
       const started = performance.now()
       return Effect.onExit(app, (exit) =>
@@ -185,7 +201,7 @@ export const requestLog =
           const durationMs = Math.round((performance.now() - started) * 10) / 10
           const matched =
             requestRoute(request) ?? Context.getOrUndefined(after.context, HttpRouter.RouteContext)?.route.path
-          const path = pathOf(request.url)
+          const path = pathOf(request.url, secret)
           const status = statusOf(exit)
           return (
             recordRequestFacts(
@@ -206,3 +222,4 @@ export const requestLog =
         })
       )
     })
+  }

@@ -8,7 +8,8 @@
  */
 import type { GiftPicture, GiftPicturesShape } from "@resale/core/ports/GiftPictures.ts"
 import { Clock, Duration, Effect, Option, Redacted, Ref, Schema, Semaphore } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { HttpClientRequest } from "effect/http"
+import { botClient } from "./BotApi.ts"
 
 export interface BotGiftPicturesOptions {
   /** e.g. https://api.telegram.org (TELEGRAM_API_URL) */
@@ -55,7 +56,7 @@ interface ListState {
 
 export const makeBotGiftPictures = (options: BotGiftPicturesOptions) =>
   Effect.gen(function* () {
-    const client = yield* HttpClient.HttpClient
+    const client = yield* botClient
     const base = options.apiUrl.replace(/\/+$/, "")
     const token = () => Redacted.value(options.token)
     const listTtl = Duration.toMillis(options.listTtl ?? "1 hour")

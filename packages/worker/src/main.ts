@@ -10,6 +10,7 @@ import { AppConfig, reportConfigProblems } from "@resale/config"
 import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
+import { registerSecrets } from "@resale/observability/LogRedaction.ts"
 import { logStarted, runObserved, shutdownBegun, stopCleanly } from "@resale/observability/Lifecycle.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { World } from "@resale/world"
@@ -19,6 +20,8 @@ import { WorkerProbesLive } from "./WorkerProbesLive.ts"
 
 const program = Effect.gen(function* () {
   const app = yield* AppConfig
+  // Every secret of the configuration is scrubbed from every line from here on.
+  registerSecrets(app.secretTexts())
   yield* logStarted("worker", app)
   // Checked by the configuration for the worker's role.
   const url = Option.getOrThrow(app.databaseUrl)

@@ -198,9 +198,12 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
       )
       .handle("botWebhook", ({ headers, params, payload }) =>
         Effect.gen(function* () {
-          const secret = Redacted.value(config.webhookSecret)
-          if (!safeEqual(params.secret, secret)) return yield* new NotFound({ detail: "Not Found", code: "not_found" })
-          if (!safeEqual(headers["x-telegram-bot-api-secret-token"] ?? "", secret)) {
+          // Two secrets: the path one is in every URL (proxies, logs); only the header one proves Telegram.
+          if (!safeEqual(params.secret, Redacted.value(config.webhookSecret)))
+            return yield* new NotFound({ detail: "Not Found", code: "not_found" })
+          if (
+            !safeEqual(headers["x-telegram-bot-api-secret-token"] ?? "", Redacted.value(config.webhookHeaderSecret))
+          ) {
             return yield* new Forbidden({ detail: "Invalid secret token", code: "secret_token_invalid" })
           }
           yield* bot.handle(payload)

@@ -21,6 +21,7 @@ export const serverSettings = (app: AppSettings): HttpSettings => ({
   }),
   botUsername: Option.getOrNull(app.botUsername),
   webhookSecret: app.webhookSecret,
+  webhookHeaderSecret: app.webhookHeaderSecret,
   telegramApiUrl: app.telegramApiUrl,
   publicUrl: app.publicUrl,
   sandbox: app.sandbox,
@@ -46,8 +47,10 @@ export interface HttpSettings {
   readonly metricsToken: Option.Option<Redacted.Redacted<string>>
   readonly botToken: Redacted.Redacted<string>
   readonly botUsername: string | null
-  /** Path secret of the bot webhook (`/v2/bot/webhook/<secret>`) and its secret-token header. */
+  /** Path secret of the bot webhook (`/v2/bot/webhook/<secret>`). */
   readonly webhookSecret: Redacted.Redacted<string>
+  /** The bot webhook's `X-Telegram-Bot-Api-Secret-Token` (`secret_token` of setWebhook): another value. */
+  readonly webhookHeaderSecret: Redacted.Redacted<string>
   readonly telegramApiUrl: string
   readonly publicUrl: string
   readonly sandbox: boolean
@@ -86,6 +89,7 @@ export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("htt
         botToken: Redacted.make("123456:TEST-bot-token"),
         botUsername: "resale_test_bot",
         webhookSecret: Redacted.make("test-webhook-secret"),
+        webhookHeaderSecret: Redacted.make("test-webhook-header-secret"),
         telegramApiUrl: "http://127.0.0.1:9",
         publicUrl: "http://127.0.0.1",
         sandbox: true,

@@ -4,6 +4,7 @@ import { requestLog } from "@resale/observability/RequestLog.ts"
 import { HttpRouter, HttpServer } from "effect/http"
 import { FrontDoor } from "./FrontDoor.ts"
 import { withRequestId } from "./RequestId.ts"
+import { SECRET_ROUTES, withoutSecretPathTracing, withSecretRouteSpan } from "./SecretRoutes.ts"
 
 /**
  * The platform's own services (`effect/...`: HTTP platform, file system, path, scope, references),
@@ -44,8 +45,10 @@ export const serveLean = <A, E, R>(
       const handler = Context.get(built, HttpRouter.HttpRouter).asHttpEffect()
       // One log line per request (unless turned off) and the request metrics.
       // The request id wraps the request log, so its line and every line of the request carry `request_id`.
-      const served = HttpServer.serveEffect(handler, (app) =>
-        withRequestId(requestLog({ log: options.logRequests })(app))
+      // Paths carrying a secret are logged and traced as their pattern (`SecretRoutes.ts`).
+      const logOptions = { log: options.logRequests, secretRoutes: SECRET_ROUTES }
+      const served = withoutSecretPathTracing(
+        HttpServer.serveEffect(handler, (app) => withSecretRouteSpan(withRequestId(requestLog(logOptions)(app))))
       )
       // A front door (if the server has one) logs what it answers in the context request fibers get.
       return Layer.effectDiscard(
@@ -55,7 +58,7 @@ export const serveLean = <A, E, R>(
             door._tag === "None"
               ? Effect.void
               : Effect.contextWith((requests: Context.Context<never>) =>
-                  Effect.sync(() => door.value.attach(requests, { log: options.logRequests }))
+                  Effect.sync(() => door.value.attach(requests, logOptions))
                 )
           const serving: Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> = Effect.andThen(
             attach,
