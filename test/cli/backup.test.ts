@@ -2,13 +2,24 @@
  * `resale db backup` / `resale db restore`: a backup of an external PostgreSQL restored into a fresh
  * embedded data directory (and back into an empty external database) holds every user, balance,
  * ledger entry, order and top-up, and the ids go on after the restored ones. A restore refuses a
- * database that already has rows and a file that is not a complete backup.
+ * database that already has rows and a file that is not a complete backup. A backup is always a new
+ * owner-only file: a stale `<file>.partial` or a link planted there is never reused or followed.
  */
 import { assert, layer } from "@effect/vitest"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { Effect } from "effect"
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync
+} from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import {
@@ -118,5 +129,43 @@ layer(CliTestLayer, { timeout: "240 seconds", excludeTestServices: true })("resa
         assert.include(bad.stderr, "is not a complete resale backup")
       }),
     300_000
+  )
+
+  it.effect(
+    "a stale or planted <file>.partial is never reused or followed: the backup is a new 0600 file",
+    () =>
+      Effect.gen(function* () {
+        const source = yield* CliDatabase
+        const env = { DATABASE_URL: source.url, DATA_DIR: source.dataDir }
+        const dir = yield* tempDir
+        const file = join(dir, "nightly.backup")
+        const partial = `${file}.partial`
+
+        // A crashed run's partial file, readable by everyone, and an old world-readable backup.
+        writeFileSync(partial, "stale", { mode: 0o644 })
+        chmodSync(partial, 0o644)
+        writeFileSync(file, "old", { mode: 0o644 })
+        chmodSync(file, 0o644)
+        const first = yield* resale(["db", "backup", file, "--json"], env)
+        assert.strictEqual(first.code, 0, first.stderr)
+        assert.strictEqual(statSync(file).mode & 0o777, 0o600)
+        assert.isFalse(existsSync(partial))
+        assert.include(readFileSync(file, "utf8"), '"format":"resale-backup"')
+
+        // A link planted where the partial file goes: the target is neither written nor re-moded.
+        const elsewhere = join(dir, "elsewhere")
+        writeFileSync(elsewhere, "someone else's file", { mode: 0o644 })
+        chmodSync(elsewhere, 0o644)
+        symlinkSync(elsewhere, partial)
+        const second = yield* resale(["db", "backup", file, "--json"], env)
+        assert.strictEqual(second.code, 0, second.stderr)
+        assert.isFalse(lstatSync(file).isSymbolicLink())
+        assert.strictEqual(statSync(file).mode & 0o777, 0o600)
+        assert.include(readFileSync(file, "utf8"), '"format":"resale-backup"')
+        assert.strictEqual(readFileSync(elsewhere, "utf8"), "someone else's file")
+        assert.strictEqual(statSync(elsewhere).mode & 0o777, 0o644)
+        assert.isFalse(existsSync(partial))
+      }),
+    120_000
   )
 })

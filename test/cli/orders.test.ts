@@ -125,6 +125,22 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
       })
     )
 
+    it.effect("an order's error text (from the marketplace, often echoing the shopper) is printed escaped", () =>
+      Effect.gen(function* () {
+        const zed = yield* seedUser("zed_orders")
+        yield* fund(zed.id, 30_000)
+        const order = yield* starsOrder(zed.id, "friend_eight")
+        yield* OrderService.use((o) => o.fail(order.id, "refused: \x1b]0;pwned\x07\x1b[2K\r\x1b[32mOK")).pipe(
+          Effect.orDie
+        )
+        const shown = yield* cli(["orders", "show", String(order.id)])
+        assert.strictEqual(shown.code, 0, shown.stderr)
+        assert.notInclude(shown.stdout, "\x1b")
+        assert.notInclude(shown.stdout, "\x07")
+        assert.include(shown.stdout, "refused: \\x1b]0;pwned\\x07\\x1b[2K\\r\\x1b[32mOK")
+      })
+    )
+
     it.effect("bad flag values, and no confirmation without a terminal, are usage errors", () =>
       Effect.gen(function* () {
         const badKind = yield* cli(["orders", "list", "--kind", "ton"])

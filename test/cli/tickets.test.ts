@@ -5,6 +5,8 @@ import { Effect } from "effect"
 import { cli, CliTestLayer, json, seedUser } from "./support/CliHarness.ts"
 
 const operator = { kind: "operator" as const }
+// What a shopper typed to retitle the operator's window and fake an "OK" over the current line.
+const ATTACK = "\x1b]0;pwned\x07\x1b[2K\r\x1b[32mOK"
 
 const openTicket = (userId: UserId, subject: string, body: string) =>
   TicketService.use((t) => t.create(userId, { subject, body })).pipe(
@@ -62,6 +64,33 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         assert.include(shown.stdout, "Delivered now, sorry for the wait.")
         const shownJson = json(yield* cli(["tickets", "show", String(ticket.id), "--json"]))
         assert.strictEqual(shownJson.messages.length, 2)
+      })
+    )
+
+    it.effect("a shopper's control characters reach the operator's terminal escaped, never raw", () =>
+      Effect.gen(function* () {
+        const eve = yield* seedUser("eve_tickets")
+        const ticket = yield* openTicket(eve.id, ATTACK, `first line\n${ATTACK}\u202e reversed\nlast line`)
+        const runs = {
+          list: yield* cli(["tickets", "list", "--user", "@eve_tickets"]),
+          show: yield* cli(["tickets", "show", String(ticket.id)]),
+          json: yield* cli(["tickets", "show", String(ticket.id), "--json"])
+        }
+        for (const [name, run] of Object.entries(runs)) {
+          assert.strictEqual(run.code, 0, `${name}: ${run.stderr}`)
+          for (const raw of ["\x1b", "\x07", "\r", "\u202e"]) {
+            assert.notInclude(run.stdout + run.stderr, raw, `${name} printed ${JSON.stringify(raw)} raw`)
+          }
+        }
+        const escaped = "\\x1b]0;pwned\\x07\\x1b[2K\\r\\x1b[32mOK"
+        assert.include(runs.list.stdout, escaped.slice(0, 40))
+        assert.include(runs.show.stdout, `Subject:     ${escaped}`)
+        // The body keeps its lines, indented under the message's heading.
+        assert.include(runs.show.stdout, `    first line\n    ${escaped}\\u202e reversed\n    last line`)
+        // --json is the exact text, escaped by JSON itself.
+        const shown = json(runs.json)
+        assert.strictEqual(shown.ticket.subject, ATTACK)
+        assert.strictEqual(shown.messages[0].body, `first line\n${ATTACK}\u202e reversed\nlast line`)
       })
     )
 

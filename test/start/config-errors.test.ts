@@ -85,6 +85,40 @@ describe("configuration problems at start", () => {
   )
 
   it.live(
+    "sandbox mode refuses a real chain or a real Fragment: npm start and npm run worker name the setting, not its value",
+    () =>
+      Effect.gen(function* () {
+        const cookies = "stel_ssid=s3cr3t-ssid; stel_dt=-1; stel_token=s3cr3t-token; stel_ton_token=s3cr3t-ton"
+        const [chain, fragment] = yield* Effect.all(
+          [
+            run(SERVER, { SANDBOX: "true", TONCENTER_URL: "https://toncenter.com/api/v2/jsonRPC" }),
+            run(WORKER, { SANDBOX: "true", DATABASE_URL: "postgres://u@127.0.0.1/db", FRAGMENT_COOKIES: cookies })
+          ],
+          { concurrency: 2 }
+        )
+        const refusal = (names: string) =>
+          `  ${names}: refused in sandbox mode (sandbox sign-in, faucet and the public hot wallet phrase would face ` +
+          `a real chain or Fragment): set SANDBOX=false with production's secrets, or unset ${names} to use the sandbox world`
+        assert.strictEqual(chain.code, 1, chain.stderr)
+        assert.deepStrictEqual(reportLines(chain.stderr), [
+          "resale cannot start: the configuration has 1 problem (sandbox mode: SANDBOX=true):",
+          refusal("TONCENTER_URL")
+        ])
+        assert.strictEqual(fragment.code, 1, fragment.stderr)
+        assert.deepStrictEqual(reportLines(fragment.stderr), [
+          "resale cannot start: the configuration has 1 problem (sandbox mode: SANDBOX=true):",
+          refusal("FRAGMENT_COOKIES")
+        ])
+        // Neither started anything sandbox-shaped, and no cookie value reached the output.
+        for (const { stderr, stdout } of [chain, fragment]) {
+          assert.notInclude(`${stdout}${stderr}`, "s3cr3t")
+          assert.notInclude(`${stdout}${stderr}`, "SANDBOX MODE")
+        }
+      }),
+    90_000
+  )
+
+  it.live(
     "npm run worker outside sandbox names its missing database, hot wallet and Fragment session",
     () =>
       Effect.gen(function* () {

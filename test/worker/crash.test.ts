@@ -1,7 +1,8 @@
 /**
  * Crash safety: the worker runs as its own process (the start bundle of `packages/worker/src/main.ts`
  * on Node 22, as `npm run worker` starts it) against real PostgreSQL, a loopback toncenter over the TON VM and the
- * Fragment simulator, all living in this test process so they outlive the worker. It is killed with
+ * Fragment simulator, all living in this test process (the sandbox world of the worker's data directory,
+ * `support/OwnedWorld.ts`) so they outlive the worker. It is killed with
  * SIGKILL at random moments during 50 orders and started again each time. Afterwards every order is
  * completed or refunded exactly once, every payment happened once on chain, every gift was sent
  * once, and every balance equals the sum of its ledger entries.
@@ -27,6 +28,7 @@ import { join, resolve } from "node:path"
 import { startToncenterServer } from "../../packages/ton/test/support/ToncenterServer.ts"
 import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { bundledEntry } from "./support/BundledEntry.ts"
+import { ownSandboxWorld } from "./support/OwnedWorld.ts"
 import { freshDatabase } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
 
@@ -72,6 +74,8 @@ const scenario = (signal: "SIGKILL" | "SIGTERM", version: "v5r1" | "highload-v3"
     const fragment = yield* FragmentSimulator.scoped({ paymentSeen: paymentSeenOn(sandbox.emulator) })
     const dataDir = mkdtempSync(join(tmpdir(), `resale-${signal.toLowerCase()}-`))
     yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dataDir, { recursive: true, force: true })))
+    // The worker joins this process's chain and simulator as the sandbox world of its data directory.
+    yield* ownSandboxWorld(dataDir, { toncenter: toncenter.url, fragment: fragment.url, cookies: fragment.cookies })
 
     // The hot wallet the worker pays from, funded on the chain this process owns.
     const phrase = sandboxHotWalletPhrase()
@@ -106,11 +110,6 @@ const scenario = (signal: "SIGKILL" | "SIGTERM", version: "v5r1" | "highload-v3"
       DATABASE_URL: url,
       PG_POOL_MAX: "4",
       DATA_DIR: dataDir,
-      TONCENTER_URL: toncenter.url,
-      TON_NETWORK: "mainnet",
-      FRAGMENT_URL: fragment.url,
-      FRAGMENT_COOKIES: fragment.cookies,
-      FRAGMENT_TIMEOUT: "3 seconds",
       // a killed worker's purchase keeps the Fragment session until its hold runs out (timings scaled down)
       FRAGMENT_SESSION_HOLD: "10 seconds",
       HOT_WALLET_MNEMONIC: Redacted.value(phrase),

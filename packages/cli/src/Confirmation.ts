@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { createInterface } from "node:readline/promises"
 import { CliCommandError, CliUsageError } from "./CliErrors.ts"
+import { terminalSafe } from "./TerminalText.ts"
 
 /**
  * Asks before a destructive action. `--yes` skips the question; without a terminal on stdin
@@ -19,7 +20,8 @@ export const confirm = (question: string, options: { readonly yes: boolean; read
       try: async () => {
         const rl = createInterface({ input: process.stdin, output: process.stderr })
         try {
-          return await rl.question(`${question} [y/N] `)
+          // A question may name a shopper's text (a recipient, a username).
+          return await rl.question(`${terminalSafe(question)} [y/N] `)
         } finally {
           rl.close()
         }

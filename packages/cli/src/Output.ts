@@ -1,7 +1,10 @@
 /**
  * What a command prints: the same result as a human table (default) or as JSON for scripts
- * (`--json`). Commands build an `Output`; `main` decides which half goes to stdout.
+ * (`--json`). Commands build an `Output`; `main` decides which half goes to stdout. Shoppers' text is
+ * escaped for the terminal in both (`TerminalText.ts`): per cell here, and over the whole output in `Runner.ts`.
  */
+import { jsonTerminalSafe, terminalSafe } from "./TerminalText.ts"
+
 export interface Output {
   /** The machine-readable result (`--json`): domain records, dates as ISO strings, bigints as strings. */
   readonly json: unknown
@@ -16,17 +19,20 @@ export const output = (json: unknown, text: string): Output => ({ json, text })
 /** A file printed exactly as the server would send it (`resale report --csv` is the panel's download). */
 export const fileOutput = (json: unknown, content: string): Output => ({ json, text: content, file: true })
 
-/** JSON text of a result; bigint becomes a decimal string (sql-pg and nanoton amounts are bigints). */
+/**
+ * JSON text of a result; bigint becomes a decimal string (sql-pg and nanoton amounts are bigints), and
+ * the characters JSON.stringify leaves raw that a terminal obeys (DEL, C1, bidi) are `\uXXXX` escapes.
+ */
 export const toJson = (value: unknown): string =>
-  JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)
+  jsonTerminalSafe(JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2))
 
 type Cell = string | number | bigint | boolean | null | undefined | Date
 
-/** A cell as text: empty for null, a compact UTC timestamp for dates. */
+/** A cell as text on one line: empty for null, a compact UTC timestamp for dates, controls escaped. */
 export const cell = (value: Cell): string => {
   if (value === null || value === undefined) return ""
   if (value instanceof Date) return formatDate(value)
-  return String(value)
+  return terminalSafe(String(value))
 }
 
 /** `2026-11-25 22:16:45Z`: sortable, unambiguous, and short enough for a table. */

@@ -1,6 +1,7 @@
 import { ConfigProvider, Effect, Exit, Layer, Logger, ManagedRuntime, References } from "effect"
 import { describeCause, describeError, type Failure } from "./Failures.ts"
 import { type Output, toJson } from "./Output.ts"
+import { terminalSafe } from "./TerminalText.ts"
 
 /** Options every leaf command accepts. */
 export interface CommonOptions {
@@ -13,7 +14,7 @@ const Quiet = Layer.mergeAll(Layer.succeed(Logger.LogToStderr)(true), Layer.succ
 /** Prints a failure: the sentence on stderr, and with `--json` also a machine-readable object on stdout. */
 export const reportFailure = (failure: Failure, json: boolean): void => {
   if (json) process.stdout.write(`${toJson({ ok: false, code: failure.code, message: failure.message })}\n`)
-  process.stderr.write(`error: ${failure.message}\n`)
+  process.stderr.write(`error: ${terminalSafe(failure.message, { keepNewlines: true })}\n`)
   process.exitCode = failure.exitCode
 }
 
@@ -40,8 +41,14 @@ export const runCommand = async <R, E>(
   try {
     const exit = await runtime.runPromiseExit(program.pipe(Effect.provide(settings)), { signal: interrupt.signal })
     if (Exit.isSuccess(exit)) {
+      // Human text is escaped as a whole too: sentences built around a shopper's text (a recipient, a
+      // username in a question) get no control character through. A file (CSV) is printed as it is.
       process.stdout.write(
-        json ? `${toJson(exit.value.json)}\n` : exit.value.file === true ? exit.value.text : `${exit.value.text}\n`
+        json
+          ? `${toJson(exit.value.json)}\n`
+          : exit.value.file === true
+            ? exit.value.text
+            : `${terminalSafe(exit.value.text, { keepNewlines: true })}\n`
       )
       process.exitCode = 0
     } else {

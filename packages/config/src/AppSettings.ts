@@ -147,11 +147,11 @@ export interface AppSettings {
   readonly sandboxFragmentSessions: number
   /** The sandbox's test recipients: `sandbox_timeout`'s search delay and `sandbox_late`'s delivery delay. */
   readonly sandboxMagic: { readonly slowSearch: Duration.Duration; readonly lateDelivery: Duration.Duration }
-  /** None: the shared sandbox chain (sandbox mode without TONCENTER_URL). */
+  /** None in sandbox mode (the shared sandbox chain; TONCENTER_URL is refused there). */
   readonly toncenter: Option.Option<ToncenterSettings>
   /** How long a purchase may keep a Fragment session, and wait for one (also the sandbox world's). */
   readonly fragmentSessions: { readonly hold: Duration.Duration; readonly wait: Duration.Duration }
-  /** None: the shared sandbox Fragment simulator (sandbox mode without FRAGMENT_COOKIES). */
+  /** None in sandbox mode (the shared Fragment simulator; FRAGMENT_COOKIES is refused there). */
   readonly fragment: Option.Option<FragmentSettings>
   readonly direct: DirectLimits
   /** How long a Telegram sign-in payload is accepted (`LOGIN_MAX_AGE`). */

@@ -9,7 +9,8 @@ export const Mode = {
   SANDBOX: S.optionalFlag(
     "SANDBOX",
     "true: sandbox (emulated TON chain, simulated Fragment and gifts, faucet, fake money); false: production. " +
-      "Unset: sandbox unless a production setting (TELEGRAM_BOT_TOKEN, HOT_WALLET_MNEMONIC, FRAGMENT_COOKIES) is given"
+      "Unset: sandbox unless a production setting (TELEGRAM_BOT_TOKEN, HOT_WALLET_MNEMONIC, FRAGMENT_COOKIES) is given. " +
+      "Sandbox mode refuses to start with TONCENTER_URL or FRAGMENT_COOKIES (a real chain or Fragment)"
   ),
   HOST: S.text(
     "HOST",
@@ -128,7 +129,7 @@ export const Telegram = {
 export const World = {
   TONCENTER_URL: S.optionalUrl(
     "TONCENTER_URL",
-    "toncenter v2 JSON-RPC endpoint; sandbox: unset uses the shared sandbox chain of DATA_DIR",
+    "toncenter v2 JSON-RPC endpoint; production only (sandbox mode refuses it and uses the shared sandbox chain of DATA_DIR)",
     "https://toncenter.com/api/v2/jsonRPC"
   ),
   TONCENTER_API_KEY: S.secret("TONCENTER_API_KEY", "toncenter API key (secret)"),
@@ -146,7 +147,7 @@ export const World = {
   FRAGMENT_COOKIES: S.cookieHeader(
     "FRAGMENT_COOKIES",
     ["stel_ssid", "stel_dt", "stel_token", "stel_ton_token"],
-    "Cookie header of a signed-in Fragment session (secret); required outside sandbox"
+    "Cookie header of a signed-in Fragment session (secret); required outside sandbox, refused in sandbox mode"
   ),
   FRAGMENT_TIMEOUT: S.duration("FRAGMENT_TIMEOUT", "20 seconds", "per Fragment request"),
   FRAGMENT_SESSIONS: S.names(

@@ -17,6 +17,9 @@ const FRAGMENT_COOKIE_NAMES = ["stel_ssid", "stel_dt", "stel_token", "stel_ton_t
 export const MIN_ADMIN_TOKEN = 24
 export const MIN_SESSION_SECRET = 32
 
+/** Settings that reach the real chain or the real Fragment: never in sandbox mode. */
+const OUTSIDE_WORLD = ["TONCENTER_URL", "FRAGMENT_COOKIES"] as const
+
 /** Settings whose presence means "this is production" when SANDBOX is unset. */
 const PRODUCTION_HINTS = ["TELEGRAM_BOT_TOKEN", "HOT_WALLET_MNEMONIC", "FRAGMENT_COOKIES"] as const
 
@@ -126,28 +129,31 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       problems.push("DATABASE_URL: required for `npm run worker` (the PostgreSQL the server uses)")
     }
 
-    // The outside world: production adapters when configured (always outside sandbox), else the shared sandbox world.
-    const explicitWorld = Option.isSome(world.TONCENTER_URL) || Option.isSome(world.FRAGMENT_COOKIES)
-    if (sandbox && Option.isSome(world.TONCENTER_URL) !== Option.isSome(world.FRAGMENT_COOKIES)) {
+    // The outside world: production adapters outside sandbox, the shared sandbox world in it. A real chain or
+    // Fragment never runs with sandbox features on (open sign-in, faucet, public hot wallet phrase, banner).
+    const outside = []
+    for (const name of OUTSIDE_WORLD) if (Option.isSome(yield* raw(name))) outside.push(name)
+    if (sandbox && outside.length > 0) {
       problems.push(
-        "TONCENTER_URL, FRAGMENT_COOKIES: set both (an outside chain and Fragment) or neither (the sandbox world) in sandbox mode"
+        `${outside.join(", ")}: refused in sandbox mode (sandbox sign-in, faucet and the public hot wallet phrase ` +
+          `would face a real chain or Fragment): set SANDBOX=false with production's secrets, or unset ` +
+          `${outside.join(" and ")} to use the sandbox world`
       )
     }
     if (!sandbox && role !== "cli" && Option.isNone(world.FRAGMENT_COOKIES))
       required("FRAGMENT_COOKIES", "a signed-in Fragment session")
-    const toncenter =
-      sandbox && !explicitWorld
-        ? Option.none()
-        : Option.some({
-            endpoint: Option.getOrElse(world.TONCENTER_URL, () => "https://toncenter.com/api/v2/jsonRPC"),
-            apiKey: world.TONCENTER_API_KEY,
-            network: Option.getOrElse(world.TON_NETWORK, () =>
-              Option.getOrElse(world.TONCENTER_URL, () => "").includes("testnet")
-                ? ("testnet" as const)
-                : ("mainnet" as const)
-            ),
-            timeout: world.TONCENTER_TIMEOUT
-          })
+    const toncenter = sandbox
+      ? Option.none()
+      : Option.some({
+          endpoint: Option.getOrElse(world.TONCENTER_URL, () => "https://toncenter.com/api/v2/jsonRPC"),
+          apiKey: world.TONCENTER_API_KEY,
+          network: Option.getOrElse(world.TON_NETWORK, () =>
+            Option.getOrElse(world.TONCENTER_URL, () => "").includes("testnet")
+              ? ("testnet" as const)
+              : ("mainnet" as const)
+          ),
+          timeout: world.TONCENTER_TIMEOUT
+        })
     const moreSessions: Array<FragmentSettings["moreSessions"][number]> = []
     for (const name of Option.isSome(world.FRAGMENT_COOKIES) ? world.FRAGMENT_SESSIONS : []) {
       const variable = `FRAGMENT_COOKIES_${name.toUpperCase()}`
@@ -156,7 +162,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       else if (!problems.some((p) => p.startsWith(`${variable}:`)))
         problems.push(`${variable}: required by FRAGMENT_SESSIONS (session "${name}")`)
     }
-    const fragment = Option.map(world.FRAGMENT_COOKIES, (cookies) => ({
+    const fragment = Option.map(sandbox ? Option.none() : world.FRAGMENT_COOKIES, (cookies) => ({
       baseUrl: Option.getOrElse(world.FRAGMENT_URL, () => "https://fragment.com"),
       cookies,
       moreSessions,

@@ -99,6 +99,45 @@ describe("readSettings", () => {
     })
   )
 
+  it.effect("sandbox mode refuses a real chain or Fragment, naming the settings and never their values", () =>
+    Effect.gen(function* () {
+      const chain = yield* problemsOf({ SANDBOX: "true", TONCENTER_URL: "https://toncenter.com/api/v2/jsonRPC" })
+      assert.strictEqual(chain.mode, "sandbox mode: SANDBOX=true")
+      assert.deepStrictEqual(chain.problems, [
+        "TONCENTER_URL: refused in sandbox mode (sandbox sign-in, faucet and the public hot wallet phrase would " +
+          "face a real chain or Fragment): set SANDBOX=false with production's secrets, or unset TONCENTER_URL to " +
+          "use the sandbox world"
+      ])
+      const both = yield* problemsOf({
+        SANDBOX: "true",
+        TONCENTER_URL: "https://testnet.toncenter.com/api/v2/jsonRPC",
+        FRAGMENT_COOKIES: "stel_ssid=s3cr3t; stel_dt=-1; stel_token=t0k3n; stel_ton_token=t0n"
+      })
+      assert.deepStrictEqual(
+        both.problems.map((p) => p.split(": ")[0]),
+        ["TONCENTER_URL, FRAGMENT_COOKIES"]
+      )
+      assert.include(both.report, "unset TONCENTER_URL and FRAGMENT_COOKIES")
+      assert.notInclude(both.report, "s3cr3t")
+      assert.notInclude(both.report, "t0k3n")
+      // Unset SANDBOX with only a chain is sandbox by the hints: refused the same way, not run half-real.
+      const unset = yield* problemsOf({ TONCENTER_URL: "https://toncenter.com/api/v2/jsonRPC" })
+      assert.deepStrictEqual(
+        unset.problems.map((p) => p.split(": ")[0]),
+        ["TONCENTER_URL"]
+      )
+      // A malformed cookie is still refused for being there, besides its own problem.
+      const bad = yield* problemsOf({ SANDBOX: "true", FRAGMENT_COOKIES: "stel_ssid=s3cr3t" }, "cli")
+      assert.deepStrictEqual(
+        bad.problems.map((p) => p.split(": ")[0]),
+        ["FRAGMENT_COOKIES", "FRAGMENT_COOKIES"]
+      )
+      assert.notInclude(bad.report, "s3cr3t")
+      const sandbox = yield* read({ SANDBOX: "true" })
+      assert.isTrue(Option.isNone(sandbox.toncenter) && Option.isNone(sandbox.fragment))
+    })
+  )
+
   it.effect("production secrets come from the environment only: none derives from a constant", () =>
     Effect.gen(function* () {
       const one = yield* read(PRODUCTION)

@@ -11,7 +11,7 @@ import { GiftPictures } from "@resale/core/ports/GiftPictures.ts"
 import { GiftSender, type StarGift } from "@resale/core/ports/GiftSender.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { makeBotGiftPictures } from "@resale/telegram/BotGiftPictures.ts"
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
@@ -29,10 +29,11 @@ const HEART = "5170145012310081615"
 const ROSE = "5168103777563050263"
 const ROCKET = "5170564780938756245"
 
-/** The Bot API, as far as gift pictures go; counts what it is asked and can be made to fail. */
+/** The Bot API, as far as gift pictures go; counts what it is asked, can be made to fail or to hold its answers. */
 const botApi = () => {
   const asked: Array<string> = []
   let failing = false
+  let gate: Promise<void> = Promise.resolve()
   const body = (req: IncomingMessage) =>
     new Promise<any>((resolve) => {
       let text = ""
@@ -42,6 +43,7 @@ const botApi = () => {
   const server = createServer(async (req, res) => {
     const url = req.url ?? ""
     asked.push(url.replace(TOKEN, "<token>"))
+    await gate
     const reply = (status: number, value: unknown) => {
       res.writeHead(status, { "content-type": "application/json" })
       res.end(JSON.stringify(value))
@@ -125,6 +127,12 @@ const botApi = () => {
       asked,
       fail: (on: boolean) => {
         failing = on
+      },
+      /** Answers nothing until the returned function is called (requests are still counted). */
+      hold: () => {
+        let release = () => {}
+        gate = new Promise<void>((resolve) => (release = resolve))
+        return release
       }
     }))
   )
@@ -235,6 +243,53 @@ describe("gift pictures from the Bot API", () => {
         assert.strictEqual((yield* catalog.list).filter((g) => g.picture !== null).length, 2)
       })
     )
+  )
+
+  it.effect(
+    "a picture Telegram fails to give: concurrent requests share one call, a repeat within 5 minutes makes none",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const bot = yield* botApi()
+          const impl = yield* adapter(bot.url)
+          assert.strictEqual((yield* impl.pictured).size, 2)
+          const calls = () => bot.asked.filter((url) => !url.endsWith("/getAvailableGifts"))
+          // Anonymous visitors ask for one picture at once while Telegram is failing and slow.
+          bot.fail(true)
+          const release = bot.hold()
+          const waiting = yield* Effect.forkChild(
+            Effect.all(
+              Array.from({ length: 20 }, () => impl.picture(HEART)),
+              { concurrency: "unbounded" }
+            )
+          )
+          // Real time (the test clock stands still): until Telegram is asked, then a little longer for any other call.
+          const pause = (ms: number) => Effect.promise(() => new Promise((resolve) => setTimeout(resolve, ms)))
+          for (let i = 0; i < 100 && calls().length === 0; i++) yield* pause(50)
+          yield* pause(300)
+          assert.deepStrictEqual(calls(), ["/bot<token>/getFile"], "one call in flight for 20 requests")
+          release()
+          assert.isTrue((yield* Fiber.join(waiting)).every(Option.isNone))
+          // Within the window nobody asks Telegram again, however often the page is loaded.
+          yield* TestClock.adjust("4 minutes")
+          assert.isTrue(Option.isNone(yield* impl.picture(HEART)))
+          assert.isTrue(Option.isNone(yield* impl.picture(HEART)))
+          assert.deepStrictEqual(calls(), ["/bot<token>/getFile"])
+          // After it, Telegram is asked once more; the picture it gives is kept, shared by concurrent requests.
+          bot.fail(false)
+          yield* TestClock.adjust("2 minutes")
+          const pictures = yield* Effect.all(
+            Array.from({ length: 5 }, () => impl.picture(HEART)),
+            { concurrency: "unbounded" }
+          )
+          assert.isTrue(pictures.every((p) => Option.isSome(p) && Buffer.from(p.value.bytes).equals(THUMB)))
+          assert.deepStrictEqual(calls(), [
+            "/bot<token>/getFile",
+            "/bot<token>/getFile",
+            "/file/bot<token>/thumbnails/file_7.webp"
+          ])
+        })
+      )
   )
 
   it.effect("the server serves a picture from its own address, with its type; a gift without one is a 404", () =>

@@ -9,7 +9,17 @@
  */
 import { Effect, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { closeSync, openSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs"
+import {
+  closeSync,
+  constants,
+  fchmodSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeSync
+} from "node:fs"
 import { Migrations, migrations } from "./Migrations.ts"
 
 export class BackupError extends Schema.TaggedError<BackupError>()("BackupError", {
@@ -48,6 +58,24 @@ const migrationLevel = (sql: SqlClient) =>
 const io = (what: string) => (cause: unknown) =>
   new BackupError({ reason: "Io", message: `${what}: ${cause instanceof Error ? cause.message : String(cause)}` })
 
+/**
+ * A new file only the owner can read, at `path`: whatever is there (a stale partial file of any mode,
+ * a symbolic link) is unlinked, never reused or followed; O_EXCL | O_NOFOLLOW refuse anything planted
+ * between the unlink and the open.
+ */
+const createOwnerOnly = (path: string): number => {
+  try {
+    unlinkSync(path)
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== "ENOENT") throw cause
+  }
+  const { O_CREAT, O_EXCL, O_NOFOLLOW, O_WRONLY } = constants
+  const fd = openSync(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+  // The umask may only have narrowed it: exactly 0600 whatever the umask.
+  fchmodSync(fd, 0o600)
+  return fd
+}
+
 /** Writes the backup to `file` (atomically: a temporary file renamed into place); the header is returned. */
 export const writeBackup = Effect.fn("PgBackup.write")(function* (file: string) {
   const sql = yield* SqlClient
@@ -74,22 +102,26 @@ export const writeBackup = Effect.fn("PgBackup.write")(function* (file: string) 
   const temporary = `${file}.partial`
   yield* Effect.try({
     try: () => {
-      const fd = openSync(temporary, "w", 0o600)
+      const fd = createOwnerOnly(temporary)
       try {
-        writeSync(fd, `${JSON.stringify(header)}\n`)
-        for (const { name, rows } of contents) {
-          writeSync(fd, `${JSON.stringify({ table: name })}\n`)
-          for (const row of rows) writeSync(fd, `${row}\n`)
+        try {
+          writeSync(fd, `${JSON.stringify(header)}\n`)
+          for (const { name, rows } of contents) {
+            writeSync(fd, `${JSON.stringify({ table: name })}\n`)
+            for (const row of rows) writeSync(fd, `${row}\n`)
+          }
+        } finally {
+          closeSync(fd)
         }
-      } finally {
-        closeSync(fd)
+        // rename replaces whatever is at `file` (a link included) with this 0600 file, never writing through it.
+        renameSync(temporary, file)
+      } catch (cause) {
+        // Ours to remove: O_EXCL made it.
+        rmSync(temporary, { force: true })
+        throw cause
       }
-      renameSync(temporary, file)
     },
-    catch: (cause) => {
-      rmSync(temporary, { force: true })
-      return io(`cannot write ${file}`)(cause)
-    }
+    catch: io(`cannot write ${file}`)
   })
   return header
 })

@@ -5,9 +5,12 @@
  * endpoint `{apiUrl}/file/bot{token}/{file_path}`. The list is kept for `listTtl`, each picture for
  * as long as the process runs: the service serves them from its own address, so a shopper's browser
  * never talks to Telegram and never sees the bot token. No failure carries a URL (the token is in it).
+ * Anyone may ask for a picture, so the bot's calls are bounded: one download at a time per gift
+ * (concurrent requests await it) and a failed one is not tried again for `failureTtl`, which keeps
+ * anonymous requests from driving the bot into Telegram's flood limits.
  */
 import type { GiftPicture, GiftPicturesShape } from "@resale/core/ports/GiftPictures.ts"
-import { Clock, Duration, Effect, Option, Redacted, Ref, Schema, Semaphore } from "effect"
+import { Cache, Clock, Duration, Effect, Exit, Option, Redacted, Ref, Schema, Semaphore } from "effect"
 import { HttpClientRequest } from "effect/http"
 import { botClient } from "./BotApi.ts"
 
@@ -19,7 +22,12 @@ export interface BotGiftPicturesOptions {
   readonly listTtl?: Duration.Input
   /** The largest picture accepted (default 512 KiB): a thumbnail is a few kilobytes. */
   readonly maxBytes?: number
+  /** How long a picture that could not be fetched is not asked for again (default 5 minutes). */
+  readonly failureTtl?: Duration.Input
 }
+
+/** Entries are gifts of Telegram's own list only (unknown ids never reach the cache): a few hundred at most. */
+const PICTURE_CAPACITY = 1000
 
 // The Bot API's own field names (https://core.telegram.org/bots/api#gift); the rest is ignored.
 const PhotoSize = Schema.Struct({ file_id: Schema.String })
@@ -63,7 +71,6 @@ export const makeBotGiftPictures = (options: BotGiftPicturesOptions) =>
     const maxBytes = options.maxBytes ?? 512 * 1024
     const list = yield* Ref.make<ListState>({ files: new Map(), until: 0 })
     const listLock = yield* Semaphore.make(1)
-    const pictures = new Map<string, GiftPicture>()
 
     /** A Bot API method's answer decoded, or none (logged without the URL). */
     const call = <S extends Schema.Top>(method: string, body: unknown, answer: S) =>
@@ -124,18 +131,28 @@ export const makeBotGiftPictures = (options: BotGiftPicturesOptions) =>
         )
       )
 
-    const picture = (giftId: string) =>
+    /** One gift's picture from Telegram: its file's path, then the bytes. */
+    const fetchPicture = (file: string) =>
       Effect.gen(function* () {
-        const known = pictures.get(giftId)
-        if (known !== undefined) return Option.some(known)
-        const file = (yield* files).get(giftId)
-        if (file === undefined) return Option.none<GiftPicture>()
         const found = yield* call("getFile", { file_id: file }, FileAnswer)
         const path = Option.flatMap(found, (answer) => Option.fromNullishOr(answer.result.file_path))
         if (Option.isNone(path)) return Option.none<GiftPicture>()
-        const fetched = yield* download(path.value)
-        if (Option.isSome(fetched)) pictures.set(giftId, fetched.value)
-        return fetched
+        return yield* download(path.value)
+      })
+
+    // Keyed by the gift's file: one lookup in flight per picture, its waiters share it; a picture is
+    // kept for good, a failure (none) for failureTtl.
+    const failureTtl = options.failureTtl ?? "5 minutes"
+    const pictures = yield* Cache.makeWith(fetchPicture, {
+      capacity: PICTURE_CAPACITY,
+      timeToLive: (exit) => (Exit.isSuccess(exit) && Option.isSome(exit.value) ? Duration.infinity : failureTtl)
+    })
+
+    const picture = (giftId: string) =>
+      Effect.gen(function* () {
+        const file = (yield* files).get(giftId)
+        if (file === undefined) return Option.none<GiftPicture>()
+        return yield* Cache.get(pictures, file)
       })
 
     return {

@@ -1,7 +1,8 @@
 /**
  * The outside world of every process (server, worker, CLI), chosen once from the one configuration:
- * - production (and sandbox with TONCENTER_URL + FRAGMENT_COOKIES): toncenter and Fragment;
- * - sandbox: the shared sandbox world of DATA_DIR (`SharedSandbox.ts`);
+ * - production: toncenter and Fragment;
+ * - sandbox: the shared sandbox world of DATA_DIR (`SharedSandbox.ts`); config refuses sandbox mode with
+ *   TONCENTER_URL or FRAGMENT_COOKIES, so sandbox features never face a real chain or Fragment;
  * plus the GiftSender and the Notifier of `Messaging.ts`. Provided once at the top of a root, so
  * every consumer in the process shares the same instances.
  */

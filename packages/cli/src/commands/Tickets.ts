@@ -7,6 +7,7 @@ import { nonBlank, positiveId, type UserRef, userRef } from "../Args.ts"
 import { CliCore } from "../Layers.ts"
 import { fields, formatDate, listing, output } from "../Output.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
+import { indentedBlock } from "../TerminalText.ts"
 import { choiceOption, operator, type PageOptions, pageOf, resolveOptionalUser, withJson, withPage } from "./Common.ts"
 
 const ticketRow = (t: Ticket) => [
@@ -29,7 +30,9 @@ const ticketHeader = (t: Ticket): string =>
     ["Updated", t.updatedAt]
   ])
 
-const messageText = (m: TicketMessage): string => `--- #${m.id} ${m.author} at ${formatDate(m.createdAt)}\n${m.body}`
+// The body indented under its heading: a line of it cannot pass for the next heading or the CLI's own.
+const messageText = (m: TicketMessage): string =>
+  `--- #${m.id} ${m.author} at ${formatDate(m.createdAt)}\n${indentedBlock(m.body)}`
 
 interface ListOptions extends CommonOptions, PageOptions {
   readonly status?: TicketStatus
