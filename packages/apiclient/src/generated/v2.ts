@@ -1009,7 +1009,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description An https URL of a public host and the event types (`order.completed`, `order.failed`, `order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here.
+         * @description An https URL of a public host on the default port (443) and the event types (`order.completed`, `order.failed`, `order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here. An endpoint holds at most 500 undelivered events; later ones are logged failed, not sent.
          */
         post: operations["webhooks.createWebhook"];
         delete?: never;
@@ -1069,7 +1069,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a signed `webhook.test` event to the endpoint.
+         * @description Queues a signed `webhook.test` event to the endpoint (retried for 10 minutes). At most 3 may wait per endpoint: more answer 429 `webhook_tests_pending` with `Retry-After`.
          */
         post: operations["webhooks.testWebhook"];
         delete?: never;
@@ -1087,7 +1087,7 @@ export interface paths {
         };
         /**
          * Webhook delivery log
-         * @description The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at.
+         * @description The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at. `last_error` is `answered <status>`, `timed out` or `could not connect`.
          */
         get: operations["webhooks.webhookDeliveries"];
         put?: never;
@@ -1181,7 +1181,7 @@ export interface components {
          * @example balance_insufficient
          * @enum {string}
          */
-        ErrorCode: "not_authenticated" | "api_key_missing" | "api_key_invalid" | "admin_token_missing" | "admin_token_invalid" | "cross_site_refused" | "telegram_login_invalid" | "telegram_login_stale" | "secret_token_invalid" | "not_found" | "method_not_allowed" | "body_unreadable" | "payload_too_large" | "rate_limited" | "internal_error" | "user_not_found" | "tier_unknown" | "tier_not_upgrade" | "info_quota_exceeded" | "balance_insufficient" | "topup_not_found" | "topup_transition_invalid" | "topup_amount_invalid" | "topup_possible_duplicate" | "topup_payable_exhausted" | "receipt_not_found" | "receipt_type_unsupported" | "receipt_too_large" | "receipt_empty" | "account_cap_open_topups" | "account_cap_open_reviews" | "account_cap_topups_per_day" | "account_cap_cancels_per_day" | "account_cap_uploads_per_day" | "account_cap_tickets_per_day" | "order_not_found" | "order_transition_invalid" | "stars_amount_too_small" | "stars_amount_too_large" | "premium_duration_invalid" | "username_invalid" | "gift_invalid" | "comment_invalid" | "sender_account_invalid" | "gift_not_found" | "gift_catalog_unavailable" | "username_not_found" | "marketplace_rejected" | "marketplace_unavailable" | "ticket_not_found" | "ticket_message_empty" | "ticket_message_too_long" | "ticket_transition_invalid" | "prices_invalid" | "payment_not_found" | "payment_possible_duplicate" | "payment_already_matched" | "payment_invalid" | "page_invalid" | "push_subscription_invalid" | "push_subscription_taken" | "webhook_url_refused" | "webhook_events_invalid" | "webhook_endpoints_limit" | "webhook_not_found" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_endpoint_mismatch" | "idempotency_key_in_progress";
+        ErrorCode: "not_authenticated" | "api_key_missing" | "api_key_invalid" | "admin_token_missing" | "admin_token_invalid" | "cross_site_refused" | "telegram_login_invalid" | "telegram_login_stale" | "secret_token_invalid" | "not_found" | "method_not_allowed" | "body_unreadable" | "payload_too_large" | "rate_limited" | "internal_error" | "user_not_found" | "tier_unknown" | "tier_not_upgrade" | "info_quota_exceeded" | "balance_insufficient" | "topup_not_found" | "topup_transition_invalid" | "topup_amount_invalid" | "topup_possible_duplicate" | "topup_payable_exhausted" | "receipt_not_found" | "receipt_type_unsupported" | "receipt_too_large" | "receipt_empty" | "account_cap_open_topups" | "account_cap_open_reviews" | "account_cap_topups_per_day" | "account_cap_cancels_per_day" | "account_cap_uploads_per_day" | "account_cap_tickets_per_day" | "order_not_found" | "order_transition_invalid" | "stars_amount_too_small" | "stars_amount_too_large" | "premium_duration_invalid" | "username_invalid" | "gift_invalid" | "comment_invalid" | "sender_account_invalid" | "gift_not_found" | "gift_catalog_unavailable" | "username_not_found" | "marketplace_rejected" | "marketplace_unavailable" | "ticket_not_found" | "ticket_message_empty" | "ticket_message_too_long" | "ticket_transition_invalid" | "prices_invalid" | "payment_not_found" | "payment_possible_duplicate" | "payment_already_matched" | "payment_invalid" | "page_invalid" | "push_subscription_invalid" | "push_subscription_taken" | "webhook_url_refused" | "webhook_events_invalid" | "webhook_endpoints_limit" | "webhook_not_found" | "webhook_tests_pending" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_endpoint_mismatch" | "idempotency_key_in_progress";
         /**
          * @example {
          *       "detail": [

@@ -119,8 +119,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "webhooks.createWebhook": {
     summary: "Register a webhook endpoint",
     description:
-      "An https URL of a public host and the event types (`order.completed`, `order.failed`, `order.refunded`, " +
-      "`topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here."
+      "An https URL of a public host on the default port (443) and the event types (`order.completed`, `order.failed`, " +
+      "`order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing " +
+      "secret, shown only here. An endpoint holds at most 500 undelivered events; later ones are logged failed, not sent."
   },
   "webhooks.listWebhooks": {
     summary: "List webhook endpoints",
@@ -136,12 +137,15 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "webhooks.testWebhook": {
     summary: "Send a test event",
-    description: "Queues a signed `webhook.test` event to the endpoint."
+    description:
+      "Queues a signed `webhook.test` event to the endpoint (retried for 10 minutes). At most 3 may wait per " +
+      "endpoint: more answer 429 `webhook_tests_pending` with `Retry-After`."
   },
   "webhooks.webhookDeliveries": {
     summary: "Webhook delivery log",
     description:
-      "The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at."
+      "The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at. " +
+      "`last_error` is `answered <status>`, `timed out` or `could not connect`."
   },
   "apiAdmin.markPaid": { summary: "Mark a top-up paid", description: "Credits the balance once." },
   "apiAdmin.incomingPayment": {
