@@ -48,7 +48,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "account.dashboard": { summary: "Dashboard", description: "The user, balance, open top-ups and recent orders." },
   "account.rotateApiKey": {
     summary: "Create a new API key",
-    description: "Replaces the user's API key; the new key is shown once."
+    description:
+      "Replaces the user's API key; the new key is shown once. The webhook endpoints registered with the old key are " +
+      "removed unless the form field `keep_webhooks` is true; `webhooks_removed` says how many."
+  },
+  "account.ownWebhooks": {
+    summary: "The API key's webhook endpoints",
+    description: "The signed-in user's webhook endpoints (the API page lists them), without secrets."
+  },
+  "account.deleteOwnWebhook": {
+    summary: "Delete a webhook endpoint (signed in)",
+    description: "Removes one of the user's webhook endpoints and its log, as `DELETE /v2/api/webhooks/{id}` does."
   },
   "account.balance": { summary: "Balance", description: "The user's balance in UZS." },
   "account.createTopup": {
