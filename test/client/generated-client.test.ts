@@ -66,7 +66,12 @@ layer(webWorldLayer({}, { botUsername: "resale_test_bot" }), { timeout: "180 sec
         // The shopper's session (the Telegram callback's cookie) makes the API key and the top-up.
         const cookie = yield* signIn(url, 97_000_101, "client_journey")
         const shopper = v2Client(url, { headers: { cookie } })
-        const { api_key } = yield* ok(() => shopper.POST("/v2/api-key/rotate"))
+        const { api_key } = yield* ok(() =>
+          shopper.POST("/v2/api-key/rotate", {
+            body: {},
+            headers: { "content-type": "application/x-www-form-urlencoded" }
+          })
+        )
         const topup = yield* ok(() =>
           shopper.POST("/v2/balance/top-up", {
             body: { amount_uzs: "100000" },

@@ -2,7 +2,13 @@ import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
 import type { OutboxEvent, OutboxKind } from "../src/outbox/OutboxEvent.ts"
 import type { OutboxEventId, UserId } from "../src/ids.ts"
-import { BASE_DELAY_MS, MAX_DELAY_MS, RETRY_WINDOW_MS, retryDelayMs } from "../src/webhooks/WebhookDispatch.ts"
+import {
+  attemptErrorText,
+  BASE_DELAY_MS,
+  MAX_DELAY_MS,
+  RETRY_WINDOW_MS,
+  retryDelayMs
+} from "../src/webhooks/WebhookDispatch.ts"
 import { webhookBody, webhookEventsOf } from "../src/webhooks/WebhookEvents.ts"
 import { checkWebhookUrl, isPublicAddress } from "../src/webhooks/WebhookTargets.ts"
 
@@ -26,7 +32,7 @@ describe("webhook targets", () => {
   it("https on a public host only; private, loopback, link-local, metadata and local names refused", () => {
     for (const ok of [
       "https://hooks.example.com/in",
-      "https://example.com:8443/x?y=1",
+      "https://example.com:443/x?y=1",
       "https://8.8.8.8/x",
       "https://[2001:4860::8888]/x"
     ]) {
@@ -34,6 +40,8 @@ describe("webhook targets", () => {
     }
     for (const bad of [
       "http://hooks.example.com/in",
+      "https://example.com:8443/x?y=1",
+      "https://8.8.8.8:22/x",
       "ftp://example.com/",
       "https://localhost/x",
       "https://a.localhost/x",
@@ -110,6 +118,16 @@ describe("webhook events from the outbox", () => {
       timestamp: "1970-01-01T00:00:00.000Z",
       data: { topup_id: 2, amount_uzs: 5000, balance_uzs: 7000 }
     })
+  })
+})
+
+describe("the delivery log's error text", () => {
+  it("is one of a few fixed phrases: DNS failures, private resolutions and refusals read the same", () => {
+    assert.strictEqual(attemptErrorText("Refused"), "could not connect")
+    assert.strictEqual(attemptErrorText("Unreachable"), "could not connect")
+    assert.strictEqual(attemptErrorText("Timeout"), "timed out")
+    assert.strictEqual(attemptErrorText("bound"), "timed out")
+    assert.strictEqual(attemptErrorText(500), "answered 500")
   })
 })
 

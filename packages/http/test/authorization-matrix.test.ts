@@ -93,6 +93,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })(
           assert.isAtLeast(endpoints.length, 40)
           const bodyless = new Set([
             "account.rotateApiKey",
+            "account.deleteOwnWebhook",
             "account.cancelTopup",
             "admin.retryOrder",
             "admin.recheckOrder",

@@ -13,10 +13,10 @@
  * attempt stays well inside the dispatch's send bound.
  */
 import { WebhookSendError, WebhookSender } from "@resale/core/ports/WebhookSender.ts"
-import { isLoopbackAddress, WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
+import { checkWebhookUrl, isLoopbackAddress, WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { DEFAULT_POLICY, retrying, type RetryPolicy } from "@resale/outbound/RetryPolicy.ts"
 import { undiciHttp } from "@resale/outbound/OutboundHttp.ts"
-import { Cause, Context, Duration, Effect, Layer, Scope } from "effect"
+import { Cause, Context, Duration, Effect, Layer, Result, Scope } from "effect"
 import { HttpClient, HttpClientRequest } from "effect/http"
 import { createHmac } from "node:crypto"
 import { isIP } from "node:net"
@@ -48,13 +48,9 @@ export const signWebhook = (secret: string, id: string, timestamp: number, body:
 const refused = (message: string) => new WebhookSendError({ reason: "Refused", message })
 
 const unreachable = (error: unknown) =>
-  new WebhookSendError({
-    reason: "Unreachable",
-    message: (Cause.isTimeoutError(error)
-      ? `no answer within ${SEND_TIMEOUT_MS} ms`
-      : `no answer: ${causeText(error)}`
-    ).slice(0, 300)
-  })
+  Cause.isTimeoutError(error)
+    ? new WebhookSendError({ reason: "Timeout", message: `no answer within ${SEND_TIMEOUT_MS} ms` })
+    : new WebhookSendError({ reason: "Unreachable", message: `no answer: ${causeText(error)}`.slice(0, 300) })
 
 /** The innermost message of a transport failure (ECONNREFUSED, a TLS error, a reset), for the delivery log. */
 const causeText = (error: unknown): string => {
@@ -89,15 +85,13 @@ export const HttpsWebhookSender = Layer.effect(
       message: { readonly id: string; readonly timestamp: number; readonly body: string }
     ) =>
       Effect.gen(function* () {
-        const url = yield* Effect.try({
-          try: () => new URL(target.url),
-          catch: () => refused("the target is not a URL")
-        })
+        // The registration rule again (an endpoint stored under older rules, another port): refused, not sent.
+        const checked = checkWebhookUrl(target.url, policy)
+        if (Result.isFailure(checked)) return yield* refused(checked.failure)
+        const url = checked.success
         const host = url.hostname.replace(/^\[|\]$/g, "")
         // An address literal is connected to without a lookup: check it here.
         if (isIP(host) !== 0 && !allowed(host)) return yield* refused("the target is not a public address")
-        if (url.protocol !== "https:" && !(url.protocol === "http:" && policy.allowLoopback))
-          return yield* refused("the target must be https")
 
         const request = HttpClientRequest.post(url).pipe(
           HttpClientRequest.setHeaders({

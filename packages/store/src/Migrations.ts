@@ -22,6 +22,7 @@ import OrderDelivery from "./migrations/0020_order_delivery.ts"
 import GiftRef from "./migrations/0021_gift_ref.ts"
 import WalletBatches from "./migrations/0022_wallet_batches.ts"
 import WalletParallelBatches from "./migrations/0023_wallet_parallel_batches.ts"
+import WebhookFairness from "./migrations/0024_webhook_fairness.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrationRecord = {
@@ -41,7 +42,8 @@ export const migrationRecord = {
   "0020_order_delivery": OrderDelivery,
   "0021_gift_ref": GiftRef,
   "0022_wallet_batches": WalletBatches,
-  "0023_wallet_parallel_batches": WalletParallelBatches
+  "0023_wallet_parallel_batches": WalletParallelBatches,
+  "0024_webhook_fairness": WebhookFairness
 } as const
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)

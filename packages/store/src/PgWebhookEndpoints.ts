@@ -59,6 +59,7 @@ const deliveryRows = rowDecoder(
 )
 
 const countRows = rowDecoder("webhook_endpoints", Schema.Struct({ n: IntColumn }))
+const testRows = rowDecoder("webhook_deliveries", Schema.Struct({ n: IntColumn, next: Schema.NullOr(DateColumn) }))
 
 /** `WebhookEndpoints` on `webhook_endpoints` and `webhook_deliveries`. */
 export const PgWebhookEndpoints = {
@@ -128,27 +129,84 @@ export const PgWebhookEndpoints = {
         )
       }, orDieSql)
 
+      const removeAllByUser = Effect.fn("WebhookEndpoints.removeAllByUser")(function* (userId: UserId) {
+        return (yield* sql`DELETE FROM webhook_endpoints WHERE user_id = ${userId} RETURNING id`).length
+      }, orDieSql)
+
+      // The endpoint's row lock serialises enqueues of one endpoint, so a count read after it holds.
+      const lockEndpoint = (endpointId: number) =>
+        sql`SELECT id FROM webhook_endpoints WHERE id = ${endpointId} FOR UPDATE`
+
       const enqueue = Effect.fn("WebhookEndpoints.enqueue")(function* (
         deliveries: ReadonlyArray<NewWebhookDelivery>,
+        cap: { readonly maxPending: number; readonly overflowError: string },
         now: Date
       ) {
         for (const d of deliveries) {
-          yield* sql`
-            INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
-            VALUES (${d.endpointId}, ${d.eventId}, ${d.eventType}, ${d.body}, 'pending', ${now}, ${now})
-            ON CONFLICT (endpoint_id, event_id) DO NOTHING`
+          yield* sql.withTransaction(
+            Effect.gen(function* () {
+              yield* lockEndpoint(d.endpointId)
+              // Past the cap the event is logged as failed, never sent: the backlog stays bounded.
+              yield* sql`
+                WITH waiting AS (
+                  SELECT count(*) < ${cap.maxPending} AS room FROM webhook_deliveries
+                  WHERE endpoint_id = ${d.endpointId} AND status = 'pending')
+                INSERT INTO webhook_deliveries
+                  (endpoint_id, event_id, event_type, body, status, next_attempt_at, last_error, created_at)
+                SELECT ${d.endpointId}, ${d.eventId}, ${d.eventType}, ${d.body},
+                  CASE WHEN room THEN 'pending' ELSE 'failed' END,
+                  CASE WHEN room THEN ${now}::timestamptz END,
+                  CASE WHEN room THEN NULL ELSE ${cap.overflowError} END, ${now}
+                FROM waiting
+                ON CONFLICT (endpoint_id, event_id) DO NOTHING`
+            })
+          )
         }
+      }, orDieSql)
+
+      const enqueueTest = Effect.fn("WebhookEndpoints.enqueueTest")(function* (
+        d: NewWebhookDelivery,
+        maxTests: number,
+        now: Date
+      ) {
+        return yield* sql.withTransaction(
+          Effect.gen(function* () {
+            yield* lockEndpoint(d.endpointId)
+            const waiting = yield* testRows.one(
+              yield* sql`
+              SELECT count(*) AS n, min(next_attempt_at) AS next FROM webhook_deliveries
+              WHERE endpoint_id = ${d.endpointId} AND status = 'pending' AND event_type = ${d.eventType}`
+            )
+            if (waiting.n >= maxTests) return { queued: false as const, nextAttemptAt: waiting.next }
+            yield* sql`
+              INSERT INTO webhook_deliveries (endpoint_id, event_id, event_type, body, status, next_attempt_at, created_at)
+              VALUES (${d.endpointId}, ${d.eventId}, ${d.eventType}, ${d.body}, 'pending', ${now}, ${now})
+              ON CONFLICT (endpoint_id, event_id) DO NOTHING`
+            return { queued: true as const }
+          })
+        )
       }, orDieSql)
 
       const claimDue = Effect.fn("WebhookEndpoints.claimDue")(function* (now: Date, limit: number, leaseMs: number) {
         const lease = new Date(now.getTime() + leaseMs)
+        // Endpoints with something due and nothing in flight, served longest ago first; each gives its oldest due delivery.
         const rows = yield* deliveryRows.all(
           yield* sql`
+          WITH free AS (
+            SELECT id FROM webhook_endpoints
+            WHERE (lease_until IS NULL OR lease_until <= ${now})
+              AND id IN (SELECT endpoint_id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now})
+            ORDER BY lease_until NULLS FIRST, id LIMIT ${limit} FOR UPDATE SKIP LOCKED),
+          picked AS (
+            SELECT d.id FROM free CROSS JOIN LATERAL (
+              SELECT id FROM webhook_deliveries
+              WHERE endpoint_id = free.id AND status = 'pending' AND next_attempt_at <= ${now}
+              ORDER BY next_attempt_at, id LIMIT 1) d),
+          leased AS (
+            UPDATE webhook_endpoints SET lease_until = ${lease} FROM free WHERE webhook_endpoints.id = free.id)
           UPDATE webhook_deliveries SET next_attempt_at = ${lease}
-          WHERE id IN (
-            SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= ${now}
-            ORDER BY next_attempt_at, id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-          RETURNING *`
+          FROM picked WHERE webhook_deliveries.id = picked.id
+          RETURNING webhook_deliveries.*`
         )
         if (rows.length === 0) return []
         const deliveries = rows.toSorted((a, b) => a.id - b.id)
@@ -173,12 +231,16 @@ export const PgWebhookEndpoints = {
         },
         now: Date
       ) {
+        // The endpoint is freed only by the attempt that still held it (a late record frees nothing).
         yield* sql`
-          UPDATE webhook_deliveries SET
-            status = ${outcome.status}, attempts = attempts + 1, last_status_code = ${outcome.statusCode},
-            last_error = ${outcome.error}, next_attempt_at = ${outcome.status === "pending" ? outcome.nextAttemptAt : null},
-            delivered_at = ${outcome.status === "delivered" ? now : null}
-          WHERE id = ${deliveryId} AND status = 'pending'`
+          WITH recorded AS (
+            UPDATE webhook_deliveries SET
+              status = ${outcome.status}, attempts = attempts + 1, last_status_code = ${outcome.statusCode},
+              last_error = ${outcome.error}, next_attempt_at = ${outcome.status === "pending" ? outcome.nextAttemptAt : null},
+              delivered_at = ${outcome.status === "delivered" ? now : null}
+            WHERE id = ${deliveryId} AND status = 'pending'
+            RETURNING endpoint_id)
+          UPDATE webhook_endpoints SET lease_until = ${now} FROM recorded WHERE webhook_endpoints.id = recorded.endpoint_id`
       }, orDieSql)
 
       const deliveries = Effect.fn("WebhookEndpoints.deliveries")(function* (endpointId: number, limit: number) {
@@ -194,8 +256,10 @@ export const PgWebhookEndpoints = {
         subscribed,
         find,
         remove,
+        removeAllByUser,
         setSecret,
         enqueue,
+        enqueueTest,
         claimDue,
         recordAttempt,
         deliveries

@@ -1,6 +1,7 @@
 /**
  * On real PostgreSQL: the per-account endpoint cap holds under concurrent registrations, a repeated
- * fan-out adds no second delivery, a claimed delivery is leased, and attempts are recorded.
+ * fan-out adds no second delivery, a claimed delivery is leased, and attempts are recorded; claims
+ * are fair per endpoint, and the pending caps hold under concurrent enqueues.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { WebhookEndpoints } from "@resale/core/ports/WebhookEndpoints.ts"
@@ -16,6 +17,8 @@ const endpoint = (url: string) => ({
   secret: "whsec_c2VjcmV0",
   events: ["order.completed", "topup.credited"] as const
 })
+
+const roomy = { maxPending: 100, overflowError: "full" }
 
 describe("webhook endpoints (real PostgreSQL)", () => {
   it.effect(
@@ -59,8 +62,8 @@ describe("webhook endpoints (real PostgreSQL)", () => {
           assert.notStrictEqual(e, "full")
           if (e === "full") return
           const delivery = { endpointId: e.id, eventId: "evt_1", eventType: "order.completed", body: "{}" }
-          yield* store.enqueue([delivery], at(0))
-          yield* store.enqueue([delivery, { ...delivery, body: '{"changed":true}' }], at(5))
+          yield* store.enqueue([delivery], roomy, at(0))
+          yield* store.enqueue([delivery, { ...delivery, body: '{"changed":true}' }], roomy, at(5))
           const log = yield* store.deliveries(e.id, 10)
           assert.strictEqual(log.length, 1)
           assert.strictEqual(log[0]!.body, "{}")
@@ -105,6 +108,119 @@ describe("webhook endpoints (real PostgreSQL)", () => {
           assert.strictEqual(done.deliveredAt?.getTime(), at(30_001).getTime())
 
           assert.isTrue(yield* store.remove(alice.id, e.id))
+          assert.strictEqual((yield* store.deliveries(e.id, 10)).length, 0)
+        })
+      ),
+    30_000
+  )
+  it.effect(
+    "claims: one delivery per endpoint, none while its send is in flight, endpoints served in turn",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const store = yield* WebhookEndpoints
+          const alice = yield* newUser(1)
+          const made = yield* Effect.forEach(["slow", "fast", "other"], (name, i) =>
+            store.create({ userId: alice.id, ...endpoint(`https://${name}.example/hook`) }, 5, at(i))
+          )
+          const [slow, fast, other] = made.map((e) => (e === "full" ? assert.fail("full") : e))
+          for (let i = 0; i < 5; i++)
+            yield* store.enqueue(
+              [slow!, fast!].map((e) => ({
+                endpointId: e.id,
+                eventId: `evt_${i}`,
+                eventType: "order.completed",
+                body: "{}"
+              })),
+              roomy,
+              at(10 + i)
+            )
+          const first = yield* store.claimDue(at(100), 10, 60_000)
+          assert.deepStrictEqual(first.map((c) => c.endpoint.id).sort(), [slow!.id, fast!.id].sort(), "one each")
+          assert.deepStrictEqual(
+            first.map((c) => c.delivery.eventId),
+            ["evt_0", "evt_0"],
+            "the oldest of each endpoint"
+          )
+          assert.strictEqual((yield* store.claimDue(at(101), 10, 60_000)).length, 0, "both endpoints busy")
+          // the fast one answers; its next delivery is claimable at once, the slow one stays busy
+          const fastClaim = first.find((c) => c.endpoint.id === fast!.id)!
+          yield* store.recordAttempt(
+            fastClaim.delivery.id,
+            { status: "delivered", statusCode: 200, error: null, nextAttemptAt: null },
+            at(102)
+          )
+          const next = yield* store.claimDue(at(103), 10, 60_000)
+          assert.deepStrictEqual(
+            next.map((c) => [c.endpoint.id, c.delivery.eventId]),
+            [[fast!.id, "evt_1"]]
+          )
+          // round-robin: an endpoint never served goes before the ones served
+          yield* store.enqueue(
+            [{ endpointId: other!.id, eventId: "evt_x", eventType: "order.completed", body: "{}" }],
+            roomy,
+            at(104)
+          )
+          yield* store.recordAttempt(
+            next[0]!.delivery.id,
+            { status: "delivered", statusCode: 200, error: null, nextAttemptAt: null },
+            at(105)
+          )
+          const turn = yield* store.claimDue(at(106), 1, 60_000)
+          assert.strictEqual(turn[0]!.endpoint.id, other!.id)
+          // a lease that ran out (a worker died) frees the endpoint again
+          const later = yield* store.claimDue(at(200_000), 10, 60_000)
+          assert.includeMembers(
+            later.map((c) => c.endpoint.id),
+            [slow!.id, fast!.id]
+          )
+        })
+      ),
+    30_000
+  )
+
+  it.effect(
+    "pending caps: past `maxPending` an event is logged failed, not queued; tests refused past theirs, even at once",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const store = yield* WebhookEndpoints
+          const alice = yield* newUser(1)
+          const e = yield* store.create({ userId: alice.id, ...endpoint("https://a.example/hook") }, 5, at(0))
+          if (e === "full") return assert.fail("full")
+          const cap = { maxPending: 3, overflowError: "not queued: full" }
+          yield* Effect.forEach(
+            Array.from({ length: 6 }, (_, i) => i),
+            (i) =>
+              store.enqueue(
+                [{ endpointId: e.id, eventId: `evt_${i}`, eventType: "order.completed", body: "{}" }],
+                cap,
+                at(i)
+              ),
+            { concurrency: "unbounded", discard: true }
+          )
+          const log = yield* store.deliveries(e.id, 10)
+          assert.strictEqual(log.filter((d) => d.status === "pending").length, 3)
+          const dropped = log.filter((d) => d.status === "failed")
+          assert.strictEqual(dropped.length, 3)
+          assert.isTrue(dropped.every((d) => d.lastError === "not queued: full" && d.attempts === 0))
+
+          const tests = yield* Effect.all(
+            Array.from({ length: 8 }, (_, i) =>
+              store.enqueueTest(
+                { endpointId: e.id, eventId: `evt_test_${i}`, eventType: "webhook.test", body: "{}" },
+                3,
+                at(50)
+              )
+            ),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(tests.filter((t) => t.queued).length, 3)
+          const refused = tests.find((t) => !t.queued)
+          assert.strictEqual(refused?.queued === false && refused.nextAttemptAt?.getTime(), at(50).getTime())
+
+          assert.strictEqual(yield* store.removeAllByUser(alice.id), 1)
+          assert.strictEqual((yield* store.listByUser(alice.id)).length, 0)
           assert.strictEqual((yield* store.deliveries(e.id, 10)).length, 0)
         })
       ),

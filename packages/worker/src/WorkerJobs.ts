@@ -32,6 +32,23 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
   loop(name, Effect.as(step, false), interval)
 
 /**
+ * One step of the webhook job: waits for a free slot of `concurrency`, starts the next due send in its
+ * own fiber (in the caller's scope), true when one started. A receiver that hangs holds one slot for
+ * one bounded attempt, never the loop, and claims give each endpoint one send at a time.
+ */
+export const webhookSends = (dispatch: WebhookDispatch["Service"], concurrency: number) =>
+  Effect.gen(function* () {
+    const slots = yield* Semaphore.make(Math.max(1, concurrency))
+    const sending = yield* Scope.fork(yield* Effect.scope, "parallel")
+    return Effect.gen(function* () {
+      yield* slots.take(1)
+      const started = yield* dispatch.startNext(sending, Effect.asVoid(slots.release(1)))
+      if (!started) yield* slots.release(1)
+      return started
+    })
+  })
+
+/**
  * The worker's jobs, started with the layer and interrupted when its scope closes (SIGTERM through
  * `NodeRuntime.runMain`): an order in the middle of a payment finishes that payment first (a batch
  * signed or being signed runs uninterruptibly), then is handed back to the queue; an order whose
@@ -42,7 +59,8 @@ const every = <A>(name: string, step: Effect.Effect<A>, interval: Duration.Durat
  * - payments: re-match unmatched card payments, expire top-ups (open direct purchases are settled by
  *   the reconcile job);
  * - notifications: outbox delivery by web push and bot message (and the fan-out to webhook endpoints);
- * - webhooks: signed POSTs of due webhook deliveries, retried with backoff for a day;
+ * - webhooks: signed POSTs of due webhook deliveries (one in flight per endpoint, endpoints in turn,
+ *   up to `notifyBatch` at once), retried with backoff for a day;
  * - idempotency-prune: hourly, forgets Idempotency-Keys older than 24 hours.
  */
 export const WorkerJobs = Layer.effectDiscard(
@@ -84,11 +102,7 @@ export const WorkerJobs = Layer.effectDiscard(
       )
     )
     yield* Effect.forkScoped(
-      loop(
-        "webhooks",
-        Effect.map(webhooks.runOnce(settings.notifyBatch), (n) => n > 0),
-        settings.notifyInterval
-      )
+      loop("webhooks", yield* webhookSends(webhooks, settings.notifyBatch), settings.notifyInterval)
     )
     yield* Effect.logInfo(
       `worker started: up to ${settings.concurrency} orders at once${settings.sandbox ? ", sandbox mode" : ""}`

@@ -236,9 +236,49 @@ export interface paths {
         put?: never;
         /**
          * Create a new API key
-         * @description Replaces the user's API key; the new key is shown once.
+         * @description Replaces the user's API key; the new key is shown once. The webhook endpoints registered with the old key are removed unless the form field `keep_webhooks` is true; `webhooks_removed` says how many.
          */
         post: operations["account.rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/api-key/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API key's webhook endpoints
+         * @description The signed-in user's webhook endpoints (the API page lists them), without secrets.
+         */
+        get: operations["account.ownWebhooks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/api-key/webhooks/{webhook_id}/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a webhook endpoint (signed in)
+         * @description Removes one of the user's webhook endpoints and its log, as `DELETE /v2/api/webhooks/{id}` does.
+         */
+        post: operations["account.deleteOwnWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1009,7 +1049,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description An https URL of a public host and the event types (`order.completed`, `order.failed`, `order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here.
+         * @description An https URL of a public host on the default port (443) and the event types (`order.completed`, `order.failed`, `order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here. An endpoint holds at most 500 undelivered events; later ones are logged failed, not sent.
          */
         post: operations["webhooks.createWebhook"];
         delete?: never;
@@ -1069,7 +1109,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event
-         * @description Queues a signed `webhook.test` event to the endpoint.
+         * @description Queues a signed `webhook.test` event to the endpoint (retried for 10 minutes). At most 3 may wait per endpoint: more answer 429 `webhook_tests_pending` with `Retry-After`.
          */
         post: operations["webhooks.testWebhook"];
         delete?: never;
@@ -1087,7 +1127,7 @@ export interface paths {
         };
         /**
          * Webhook delivery log
-         * @description The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at.
+         * @description The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at. `last_error` is `answered <status>`, `timed out` or `could not connect`.
          */
         get: operations["webhooks.webhookDeliveries"];
         put?: never;
@@ -1181,7 +1221,7 @@ export interface components {
          * @example balance_insufficient
          * @enum {string}
          */
-        ErrorCode: "not_authenticated" | "api_key_missing" | "api_key_invalid" | "admin_token_missing" | "admin_token_invalid" | "cross_site_refused" | "telegram_login_invalid" | "telegram_login_stale" | "secret_token_invalid" | "not_found" | "method_not_allowed" | "body_unreadable" | "payload_too_large" | "rate_limited" | "internal_error" | "user_not_found" | "tier_unknown" | "tier_not_upgrade" | "info_quota_exceeded" | "balance_insufficient" | "topup_not_found" | "topup_transition_invalid" | "topup_amount_invalid" | "topup_possible_duplicate" | "topup_payable_exhausted" | "receipt_not_found" | "receipt_type_unsupported" | "receipt_too_large" | "receipt_empty" | "account_cap_open_topups" | "account_cap_open_reviews" | "account_cap_topups_per_day" | "account_cap_cancels_per_day" | "account_cap_uploads_per_day" | "account_cap_tickets_per_day" | "order_not_found" | "order_transition_invalid" | "stars_amount_too_small" | "stars_amount_too_large" | "premium_duration_invalid" | "username_invalid" | "gift_invalid" | "comment_invalid" | "sender_account_invalid" | "gift_not_found" | "gift_catalog_unavailable" | "username_not_found" | "marketplace_rejected" | "marketplace_unavailable" | "ticket_not_found" | "ticket_message_empty" | "ticket_message_too_long" | "ticket_transition_invalid" | "prices_invalid" | "payment_not_found" | "payment_possible_duplicate" | "payment_already_matched" | "payment_invalid" | "page_invalid" | "push_subscription_invalid" | "push_subscription_taken" | "webhook_url_refused" | "webhook_events_invalid" | "webhook_endpoints_limit" | "webhook_not_found" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_endpoint_mismatch" | "idempotency_key_in_progress";
+        ErrorCode: "not_authenticated" | "api_key_missing" | "api_key_invalid" | "admin_token_missing" | "admin_token_invalid" | "cross_site_refused" | "telegram_login_invalid" | "telegram_login_stale" | "secret_token_invalid" | "not_found" | "method_not_allowed" | "body_unreadable" | "payload_too_large" | "rate_limited" | "internal_error" | "user_not_found" | "tier_unknown" | "tier_not_upgrade" | "info_quota_exceeded" | "balance_insufficient" | "topup_not_found" | "topup_transition_invalid" | "topup_amount_invalid" | "topup_possible_duplicate" | "topup_payable_exhausted" | "receipt_not_found" | "receipt_type_unsupported" | "receipt_too_large" | "receipt_empty" | "account_cap_open_topups" | "account_cap_open_reviews" | "account_cap_topups_per_day" | "account_cap_cancels_per_day" | "account_cap_uploads_per_day" | "account_cap_tickets_per_day" | "order_not_found" | "order_transition_invalid" | "stars_amount_too_small" | "stars_amount_too_large" | "premium_duration_invalid" | "username_invalid" | "gift_invalid" | "comment_invalid" | "sender_account_invalid" | "gift_not_found" | "gift_catalog_unavailable" | "username_not_found" | "marketplace_rejected" | "marketplace_unavailable" | "ticket_not_found" | "ticket_message_empty" | "ticket_message_too_long" | "ticket_transition_invalid" | "prices_invalid" | "payment_not_found" | "payment_possible_duplicate" | "payment_already_matched" | "payment_invalid" | "page_invalid" | "push_subscription_invalid" | "push_subscription_taken" | "webhook_url_refused" | "webhook_events_invalid" | "webhook_endpoints_limit" | "webhook_not_found" | "webhook_tests_pending" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_endpoint_mismatch" | "idempotency_key_in_progress";
         /**
          * @example {
          *       "detail": [
@@ -2170,12 +2210,14 @@ export interface components {
         /**
          * @example {
          *       "api_key": "rk_live_3q7X9vB2mN8pL4sT6wY1zC5d",
-         *       "prefix": "rk_live_3q7X"
+         *       "prefix": "rk_live_3q7X",
+         *       "webhooks_removed": 0
          *     }
          */
         ApiKey: {
             api_key: string;
             prefix: string;
+            webhooks_removed: number;
         };
         /**
          * @example {
@@ -3174,7 +3216,14 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/x-www-form-urlencoded": {
+                    /** @enum {string} */
+                    keep_webhooks?: "true" | "false";
+                };
+            };
+        };
         responses: {
             /** @description ApiKey */
             200: {
@@ -3183,6 +3232,174 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description The request breaks a business rule; `code` says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestEncoded"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credentials are valid but the request is refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description No such record, or one the caller may not see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundEncoded"];
+                };
+            };
+            /** @description A state conflict: balance too low, invalid transition, Idempotency-Key reused (another body or another endpoint) or in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictEncoded"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeEncoded"];
+                };
+            };
+            /** @description HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationErrorEncoded"];
+                };
+            };
+            /** @description A quota or rate limit is used up; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsEncoded"];
+                };
+            };
+            /** @description A dependency (the marketplace, the gift catalogue) is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "account.ownWebhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookEndpointList */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointList"];
+                };
+            };
+            /** @description The request breaks a business rule; `code` says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestEncoded"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credentials are valid but the request is refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeEncoded"];
+                };
+            };
+            /** @description HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationErrorEncoded"];
+                };
+            };
+        };
+    };
+    "account.deleteOwnWebhook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                webhook_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description WebhookDeleted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeleted"];
                 };
             };
             /** @description The request breaks a business rule; `code` says which. */

@@ -8,11 +8,12 @@ export interface WebhookMessage {
 }
 
 /**
- * No HTTP answer: `Refused` (the host resolves to a non-public address), `Unreachable` (DNS,
- * connection, TLS or timeout).
+ * No HTTP answer: `Refused` (the URL is not allowed, or the host resolves to a non-public address),
+ * `Unreachable` (DNS, connection, TLS), `Timeout` (connected, but no answer in time). The message
+ * is for operators' logs only: it may name addresses, so it never reaches an integrator.
  */
 export class WebhookSendError extends Schema.TaggedError<WebhookSendError>()("WebhookSendError", {
-  reason: Schema.Literals(["Refused", "Unreachable"]),
+  reason: Schema.Literals(["Refused", "Unreachable", "Timeout"]),
   message: Schema.String
 }) {}
 

@@ -9,6 +9,17 @@ export type WebhookEventType = typeof WebhookEventType.Type
 /** Endpoints one account may register at once. */
 export const MAX_ENDPOINTS_PER_USER = 5
 
+/** `webhook.test` events one endpoint may have waiting at once; more answer 429. */
+export const MAX_PENDING_TESTS_PER_ENDPOINT = 3
+
+/**
+ * Undelivered events one endpoint may have waiting. Past it a new event is not queued: it is logged
+ * at once as failed (`DELIVERY_OVERFLOW_ERROR`), so a dead endpoint's backlog stays bounded, what it
+ * already has keeps its order, and the integrator sees in the log what to fetch through the API.
+ */
+export const MAX_PENDING_PER_ENDPOINT = 500
+export const DELIVERY_OVERFLOW_ERROR = `not queued: ${MAX_PENDING_PER_ENDPOINT} deliveries were already waiting`
+
 /** An integrator's endpoint; `secret` is `whsec_<base64 of 24 random bytes>`. */
 export interface WebhookEndpoint {
   readonly id: number
@@ -57,6 +68,13 @@ export interface NewWebhookDelivery {
 export class WebhookEndpointInvalid extends Schema.TaggedError<WebhookEndpointInvalid>()("WebhookEndpointInvalid", {
   reason: Schema.Literals(["UrlRefused", "EventsInvalid", "TooMany"]),
   message: Schema.String
+}) {}
+
+/** The endpoint already has `MAX_PENDING_TESTS_PER_ENDPOINT` test events waiting; one may settle in `retryAfterSeconds`. */
+export class WebhookTestsPending extends Schema.TaggedError<WebhookTestsPending>()("WebhookTestsPending", {
+  endpointId: Schema.Number,
+  limit: Schema.Number,
+  retryAfterSeconds: Schema.Number
 }) {}
 
 /** No endpoint with this id belongs to the caller. */

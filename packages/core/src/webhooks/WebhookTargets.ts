@@ -60,7 +60,10 @@ export const isPublicAddress = (address: string): boolean => {
 
 const IP_LITERAL = /^(\d+\.\d+\.\d+\.\d+|\[[0-9a-f:.]+\])$/i
 
-/** Why a webhook URL is refused, or the URL. */
+/**
+ * Why a webhook URL is refused, or the URL: https on a public host and port 443; loopback (any
+ * port, http too) only with `allowLoopback`. The sender applies the same rule before each send.
+ */
 export const checkWebhookUrl = (text: string, policy: WebhookPolicyShape): Result.Result<URL, string> => {
   if (text.length > WEBHOOK_URL_MAX) return Result.fail(`url is longer than ${WEBHOOK_URL_MAX} characters`)
   let url: URL
@@ -76,6 +79,8 @@ export const checkWebhookUrl = (text: string, policy: WebhookPolicyShape): Resul
   if (policy.allowLoopback && loopback && (url.protocol === "http:" || url.protocol === "https:"))
     return Result.succeed(url)
   if (url.protocol !== "https:") return Result.fail("url must be https")
+  // Only the default port: other ports would let the worker probe any service a public host runs.
+  if (url.port !== "") return Result.fail("url must use the default https port (443)")
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local")) {
     return Result.fail("url must name a public host")
   }

@@ -4,14 +4,19 @@ import type { UserId } from "../ids.ts"
 import type { OutboxEvent } from "../outbox/OutboxEvent.ts"
 import { randomBytes, randomToken } from "../Secrets.ts"
 import { currentDate } from "../Time.ts"
+import { TEST_RETRY_WINDOW_MS } from "./WebhookDispatch.ts"
 import {
+  DELIVERY_OVERFLOW_ERROR,
   MAX_ENDPOINTS_PER_USER,
+  MAX_PENDING_PER_ENDPOINT,
+  MAX_PENDING_TESTS_PER_ENDPOINT,
   WEBHOOK_EVENT_TYPES,
   type WebhookDelivery,
   type WebhookEndpoint,
   WebhookEndpointInvalid,
   WebhookEndpointNotFound,
-  type WebhookEventType
+  type WebhookEventType,
+  WebhookTestsPending
 } from "./Webhook.ts"
 import { WebhookEndpoints } from "../ports/WebhookEndpoints.ts"
 import { webhookBody, webhookEventsOf } from "./WebhookEvents.ts"
@@ -36,8 +41,13 @@ export class Webhooks extends Context.Service<
     readonly remove: (userId: UserId, id: number) => Effect.Effect<void, WebhookEndpointNotFound>
     /** A new secret; the old one stops signing at once. */
     readonly rotateSecret: (userId: UserId, id: number) => Effect.Effect<WebhookEndpoint, WebhookEndpointNotFound>
-    /** Queues a `webhook.test` event for the endpoint; its event id. */
-    readonly sendTest: (userId: UserId, id: number) => Effect.Effect<string, WebhookEndpointNotFound>
+    /** Removes every endpoint of the account (a rotated API key's); how many. */
+    readonly removeAll: (userId: UserId) => Effect.Effect<number>
+    /** Queues a `webhook.test` event for the endpoint (at most `MAX_PENDING_TESTS_PER_ENDPOINT` waiting); its event id. */
+    readonly sendTest: (
+      userId: UserId,
+      id: number
+    ) => Effect.Effect<string, WebhookEndpointNotFound | WebhookTestsPending>
     readonly deliveries: (
       userId: UserId,
       id: number
@@ -103,6 +113,10 @@ export class Webhooks extends Context.Service<
         if (!(yield* store.remove(userId, id))) return yield* new WebhookEndpointNotFound({ endpointId: id })
       })
 
+      const removeAll = Effect.fn("Webhooks.removeAll")(function* (userId: UserId) {
+        return yield* store.removeAllByUser(userId)
+      })
+
       const rotateSecret = Effect.fn("Webhooks.rotateSecret")(function* (userId: UserId, id: number) {
         const updated = yield* store.setSecret(userId, id, yield* newSecret)
         if (Option.isNone(updated)) return yield* new WebhookEndpointNotFound({ endpointId: id })
@@ -114,7 +128,20 @@ export class Webhooks extends Context.Service<
         const now = yield* currentDate
         const eventId = `evt_test_${yield* randomToken(12)}`
         const body = webhookBody({ id: eventId, type: "webhook.test", data: { endpoint_id: endpoint.id } }, now)
-        yield* store.enqueue([{ endpointId: endpoint.id, eventId, eventType: "webhook.test", body }], now)
+        const queued = yield* store.enqueueTest(
+          { endpointId: endpoint.id, eventId, eventType: "webhook.test", body },
+          MAX_PENDING_TESTS_PER_ENDPOINT,
+          now
+        )
+        if (!queued.queued) {
+          // A waiting test settles at its next attempt at the latest within its short retry window.
+          const wait = queued.nextAttemptAt === null ? 1 : (queued.nextAttemptAt.getTime() - now.getTime()) / 1000
+          return yield* new WebhookTestsPending({
+            endpointId: endpoint.id,
+            limit: MAX_PENDING_TESTS_PER_ENDPOINT,
+            retryAfterSeconds: Math.min(TEST_RETRY_WINDOW_MS / 1000, Math.max(1, Math.ceil(wait)))
+          })
+        }
         return eventId
       })
 
@@ -133,12 +160,13 @@ export class Webhooks extends Context.Service<
           const body = webhookBody(webhook, event.createdAt)
           yield* store.enqueue(
             endpoints.map((e) => ({ endpointId: e.id, eventId: webhook.id, eventType: webhook.type, body })),
+            { maxPending: MAX_PENDING_PER_ENDPOINT, overflowError: DELIVERY_OVERFLOW_ERROR },
             now
           )
         }
       })
 
-      return Webhooks.of({ register, list, remove, rotateSecret, sendTest, deliveries, fanOut })
+      return Webhooks.of({ register, list, remove, removeAll, rotateSecret, sendTest, deliveries, fanOut })
     })
   )
 }

@@ -4,7 +4,9 @@ import * as Dto from "./Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
 import {
   AnyObject,
+  BoolDefaultFalse,
   File,
+  Id,
   IdempotencyHeader,
   Int,
   IntDefault,
@@ -16,8 +18,15 @@ import {
   TopupIdPath
 } from "./Fields.ts"
 import { UserSession } from "./Middleware.ts"
+import { WebhookDeleted, WebhookEndpointList } from "./WebhooksApi.ts"
 
 const form = <F extends Schema.Struct.Fields>(fields: F) => Schema.Struct(fields).pipe(HttpApiSchema.asFormUrlEncoded())
+
+const KeepWebhooks = BoolDefaultFalse.annotate({
+  description: "Keep the webhook endpoints registered with the old key; by default they are removed with it."
+})
+/** The rotation's one choice: a form field, as every post of the signed-in surface (the page's checkbox too). */
+const RotateRequest = form({ keep_webhooks: KeepWebhooks })
 
 /** Receipts are at most 5 MB; larger uploads answer 400. */
 export const RECEIPT_MAX_BYTES = 5 * 1024 * 1024
@@ -26,7 +35,18 @@ export const RECEIPT_MAX_BYTES = 5 * 1024 * 1024
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
     HttpApiEndpoint.get("dashboard", "/v2/dashboard", { success: page(Dto.Dashboard) }),
-    HttpApiEndpoint.post("rotateApiKey", "/v2/api-key/rotate", { success: Dto.ApiKey, error: HandlerErrors }),
+    HttpApiEndpoint.post("rotateApiKey", "/v2/api-key/rotate", {
+      payload: RotateRequest,
+      success: Dto.ApiKey,
+      error: HandlerErrors
+    }),
+    // The signed-in owner's view of the key's webhook endpoints (the API page), and their removal.
+    HttpApiEndpoint.get("ownWebhooks", "/v2/api-key/webhooks", { success: WebhookEndpointList }),
+    HttpApiEndpoint.post("deleteOwnWebhook", "/v2/api-key/webhooks/:webhook_id/delete", {
+      params: { webhook_id: Id },
+      success: WebhookDeleted,
+      error: HandlerErrors
+    }),
     HttpApiEndpoint.get("balance", "/v2/balance", { success: Dto.Balance }),
     HttpApiEndpoint.post("createTopup", "/v2/balance/top-up", {
       headers: IdempotencyHeader,

@@ -141,7 +141,9 @@ export const TicketPoll = Schema.Struct({
 export const ApiKey = Schema.Struct({
   /** Shown once; only its hash is stored. */
   api_key: Schema.String,
-  prefix: Schema.String
+  prefix: Schema.String,
+  /** Webhook endpoints removed with the old key (0 when `keep_webhooks` was true). */
+  webhooks_removed: Schema.Int
 }).annotate({ identifier: "ApiKey" })
 
 export const Quota = Schema.Struct({ tier: Schema.Int, used: Schema.Int, limit: Schema.Int })

@@ -80,6 +80,7 @@ export const ERROR_CODES = [
   "webhook_events_invalid",
   "webhook_endpoints_limit",
   "webhook_not_found",
+  "webhook_tests_pending",
   // idempotency
   "idempotency_key_invalid",
   "idempotency_key_reused",

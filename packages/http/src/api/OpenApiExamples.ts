@@ -132,7 +132,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   Pricing: pricing,
   User: user,
   Dashboard: { user, balance_uzs: 127000, pricing, topups: [topup], orders: [order], sandbox: false },
-  ApiKey: { api_key: "rk_live_3q7X9vB2mN8pL4sT6wY1zC5d", prefix: "rk_live_3q7X" },
+  ApiKey: { api_key: "rk_live_3q7X9vB2mN8pL4sT6wY1zC5d", prefix: "rk_live_3q7X", webhooks_removed: 0 },
   Balance: { balance_uzs: 150000, sandbox: false },
   Topup: topup,
   TopupCreated: { topup, payable_uzs: 50003, expires_at: LATER, pay_to_card: "8600 1234 5678 9012", sandbox: false },

@@ -48,7 +48,17 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "account.dashboard": { summary: "Dashboard", description: "The user, balance, open top-ups and recent orders." },
   "account.rotateApiKey": {
     summary: "Create a new API key",
-    description: "Replaces the user's API key; the new key is shown once."
+    description:
+      "Replaces the user's API key; the new key is shown once. The webhook endpoints registered with the old key are " +
+      "removed unless the form field `keep_webhooks` is true; `webhooks_removed` says how many."
+  },
+  "account.ownWebhooks": {
+    summary: "The API key's webhook endpoints",
+    description: "The signed-in user's webhook endpoints (the API page lists them), without secrets."
+  },
+  "account.deleteOwnWebhook": {
+    summary: "Delete a webhook endpoint (signed in)",
+    description: "Removes one of the user's webhook endpoints and its log, as `DELETE /v2/api/webhooks/{id}` does."
   },
   "account.balance": { summary: "Balance", description: "The user's balance in UZS." },
   "account.createTopup": {
@@ -119,8 +129,9 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "webhooks.createWebhook": {
     summary: "Register a webhook endpoint",
     description:
-      "An https URL of a public host and the event types (`order.completed`, `order.failed`, `order.refunded`, " +
-      "`topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here."
+      "An https URL of a public host on the default port (443) and the event types (`order.completed`, `order.failed`, " +
+      "`order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing " +
+      "secret, shown only here. An endpoint holds at most 500 undelivered events; later ones are logged failed, not sent."
   },
   "webhooks.listWebhooks": {
     summary: "List webhook endpoints",
@@ -136,12 +147,15 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "webhooks.testWebhook": {
     summary: "Send a test event",
-    description: "Queues a signed `webhook.test` event to the endpoint."
+    description:
+      "Queues a signed `webhook.test` event to the endpoint (retried for 10 minutes). At most 3 may wait per " +
+      "endpoint: more answer 429 `webhook_tests_pending` with `Retry-After`."
   },
   "webhooks.webhookDeliveries": {
     summary: "Webhook delivery log",
     description:
-      "The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at."
+      "The latest 100 deliveries, newest first: event, status, attempts, last status code, next attempt, delivered_at. " +
+      "`last_error` is `answered <status>`, `timed out` or `could not connect`."
   },
   "apiAdmin.markPaid": { summary: "Mark a top-up paid", description: "Credits the balance once." },
   "apiAdmin.incomingPayment": {

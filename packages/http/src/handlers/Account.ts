@@ -1,4 +1,5 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
 import { TIERS } from "@resale/core/accounts/Tiers.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
@@ -6,6 +7,7 @@ import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Notifications } from "@resale/core/outbox/Notifications.ts"
+import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { Effect, FileSystem, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -19,6 +21,7 @@ import { dashboardPage, giftsPage, ticketPage, ticketsPage, userPage } from "../
 import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
+import { endpointOut } from "./Webhooks.ts"
 import { giftsOut, messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "./Wire.ts"
 
 const html = (request: HttpServerRequest.HttpServerRequest) => prefersHtml(request.headers["accept"])
@@ -28,6 +31,8 @@ const me = { kind: "user" as const }
 export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =>
   Effect.gen(function* () {
     const accounts = yield* Accounts
+    const rotation = yield* ApiKeyRotation
+    const webhooks = yield* Webhooks
     const balances = yield* Balances
     const topups = yield* TopupService
     const orders = yield* OrderService
@@ -58,12 +63,25 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           return html(request) ? dashboardPage(data) : data
         })
       )
-      .handle("rotateApiKey", () =>
+      .handle("rotateApiKey", ({ payload }) =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
-          const { apiKey } = yield* accounts.rotateApiKey(userId)
+          const { apiKey, webhooksRemoved } = yield* rotation.rotate(userId, { keepWebhooks: payload.keep_webhooks })
           const key = Redacted.value(apiKey)
-          return { api_key: key, prefix: key.slice(0, 9) }
+          return { api_key: key, prefix: key.slice(0, 9), webhooks_removed: webhooksRemoved }
+        }).pipe(mapErrors)
+      )
+      .handle("ownWebhooks", () =>
+        Effect.gen(function* () {
+          const { userId } = yield* CurrentUser
+          return { webhooks: (yield* webhooks.list(userId)).map(endpointOut) }
+        })
+      )
+      .handle("deleteOwnWebhook", ({ params }) =>
+        Effect.gen(function* () {
+          const { userId } = yield* CurrentUser
+          yield* webhooks.remove(userId, params.webhook_id)
+          return { id: params.webhook_id, deleted: true }
         }).pipe(mapErrors)
       )
       .handle("balance", () =>

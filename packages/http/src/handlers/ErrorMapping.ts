@@ -28,7 +28,8 @@ import type {
   TopupTransitionInvalid,
   UserNotFound,
   WebhookEndpointInvalid,
-  WebhookEndpointNotFound
+  WebhookEndpointNotFound,
+  WebhookTestsPending
 } from "@resale/core"
 import type { MarketplaceError } from "@resale/core/ports"
 import { MAX_ENDPOINTS_PER_USER } from "@resale/core/webhooks/Webhook.ts"
@@ -87,6 +88,7 @@ export type DomainError =
   | PushSubscriptionInvalid
   | WebhookEndpointInvalid
   | WebhookEndpointNotFound
+  | WebhookTestsPending
 
 type Mapping = { readonly [E in DomainError as E["_tag"]]: (error: E) => HandlerError }
 
@@ -288,7 +290,13 @@ const MAPPING: Mapping = {
           params: { field: e.reason === "UrlRefused" ? "url" : "events" }
         }),
   WebhookEndpointNotFound: (e) =>
-    new NotFound({ detail: "Webhook endpoint not found", code: "webhook_not_found", params: { id: e.endpointId } })
+    new NotFound({ detail: "Webhook endpoint not found", code: "webhook_not_found", params: { id: e.endpointId } }),
+  WebhookTestsPending: (e) =>
+    new TooManyRequests({
+      detail: `At most ${e.limit} test events may wait per webhook endpoint; try again when one is delivered`,
+      code: "webhook_tests_pending",
+      params: { id: e.endpointId, limit: e.limit, retry_after_seconds: e.retryAfterSeconds }
+    })
 }
 
 /** How long a client should wait before repeating a request whose key is still being processed. */

@@ -6,7 +6,7 @@ import { Api } from "../api/Api.ts"
 import { CurrentUser } from "../api/Middleware.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 
-const endpointOut = (e: WebhookEndpoint) => ({
+export const endpointOut = (e: WebhookEndpoint) => ({
   id: e.id,
   url: e.url,
   events: [...e.events],

@@ -33,6 +33,7 @@ import { ProgrammaticFrontRoutes } from "../handlers/ProgrammaticFront.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
 import { WebhooksHandlers } from "../handlers/Webhooks.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
 import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
@@ -70,6 +71,8 @@ const Handlers = Layer.mergeAll(
   buildWithOnly(PricingHandlers, [HttpConfig, PricingCache, RequestValidation]),
   buildWithOnly(AccountHandlers, [
     Accounts,
+    ApiKeyRotation,
+    Webhooks,
     Balances,
     FileSystem.FileSystem,
     GiftCatalog,
@@ -162,7 +165,7 @@ export const HttpServices = Layer.mergeAll(
   PricingCache.layer,
   OperatorTokenGuard.layer,
   RecipientInfo.layer,
-  Webhooks.layer
+  ApiKeyRotation.layer.pipe(Layer.provideMerge(Webhooks.layer))
 ).pipe(
   // Webhook targets: loopback only in sandbox with WEBHOOKS_ALLOW_LOOPBACK.
   Layer.provide(

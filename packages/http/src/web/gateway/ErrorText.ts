@@ -105,6 +105,7 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   webhook_events_invalid: () => line("error.generic"),
   webhook_endpoints_limit: () => line("error.generic"),
   webhook_not_found: () => line("error.notFoundThing"),
+  webhook_tests_pending: () => line("error.generic"),
   idempotency_key_invalid: () => line("error.idempotency"),
   idempotency_key_reused: () => line("error.idempotency"),
   idempotency_key_endpoint_mismatch: () => line("error.idempotency"),

@@ -85,6 +85,11 @@ const RULES: ReadonlyArray<FormRule> = [
     })
   },
   {
+    pattern: /^\/v2\/api-key\/webhooks\/(\d+)\/delete$/,
+    back: () => "/v2/api-docs#webhooks",
+    success: (m) => ({ next: "/v2/api-docs#webhooks", flash: ok("flash.webhookDeleted", { id: m[1]! }) })
+  },
+  {
     pattern: /^\/v2\/tickets\/new$/,
     back: () => "/v2/tickets#new-ticket",
     success: (_, json) => ({

@@ -16,6 +16,7 @@ import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/Ad
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
+import type { WebhookEndpointList } from "../../api/WebhooksApi.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
@@ -177,9 +178,19 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     (env) =>
       load(
         env,
-        ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard"] : [])],
-        (docs: typeof Dto.ApiDocs.Type, dashboard?: typeof Dto.Dashboard.Type) =>
-          apiPage(env.ctx, { docs, user: dashboard?.user ?? null, baseUrl: env.publicUrl, reference: env.reference })
+        ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard", "/v2/api-key/webhooks"] : [])],
+        (
+          docs: typeof Dto.ApiDocs.Type,
+          dashboard?: typeof Dto.Dashboard.Type,
+          hooks?: typeof WebhookEndpointList.Type
+        ) =>
+          apiPage(env.ctx, {
+            docs,
+            user: dashboard?.user ?? null,
+            baseUrl: env.publicUrl,
+            reference: env.reference,
+            webhooks: hooks?.webhooks ?? []
+          })
       )
   ],
   [

@@ -243,6 +243,17 @@ export const en = {
   "api.confirmNo": "No, keep the current key",
   "api.keyShownAlready":
     "This key has already been shown and is not shown again. If you did not copy it, create another one: the one you did not copy stops working.",
+  "api.webhooksTitle": "Webhooks",
+  "api.webhooksLead":
+    "Endpoints registered with your API key. They are removed when you create a new key, unless you choose to keep them.",
+  "api.webhooksNone": "No webhook endpoints.",
+  "api.webhookUrl": "URL",
+  "api.webhookEvents": "Events",
+  "api.webhookCreated": "Registered",
+  "api.webhookActions": "Actions",
+  "api.webhookDelete": "Delete",
+  "api.keepWebhooks":
+    "Keep the webhook endpoints registered with the old key (leave unticked if the key may have leaked)",
   "api.signInFirst": "Sign in to create an API key.",
 
   "admin.loginTitle": "Operator sign-in",
@@ -422,6 +433,7 @@ export const en = {
   "flash.ticketClosed": "Ticket #{id} closed.",
   "flash.ticketReopened": "Ticket #{id} reopened.",
   "flash.paymentAssigned": "Payment #{id} assigned to top-up #{topup}.",
+  "flash.webhookDeleted": "Webhook endpoint {id} deleted.",
   "flash.done": "Done.",
   "flash.balanceAdjusted": "Balance corrected by {amount}; it is now {balance}.",
 

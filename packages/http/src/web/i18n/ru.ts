@@ -240,6 +240,16 @@ export const ru: Messages = {
   "api.confirmNo": "Нет, оставить текущий ключ",
   "api.keyShownAlready":
     "Этот ключ уже был показан, повторно он не показывается. Если вы его не скопировали, создайте новый: нескопированный перестанет работать.",
+  "api.webhooksTitle": "Вебхуки",
+  "api.webhooksLead":
+    "Адреса, зарегистрированные с вашим API-ключом. При создании нового ключа они удаляются, если вы не решите их оставить.",
+  "api.webhooksNone": "Вебхуков нет.",
+  "api.webhookUrl": "URL",
+  "api.webhookEvents": "События",
+  "api.webhookCreated": "Добавлен",
+  "api.webhookActions": "Действия",
+  "api.webhookDelete": "Удалить",
+  "api.keepWebhooks": "Оставить вебхуки, зарегистрированные со старым ключом (не отмечайте, если ключ мог утечь)",
   "api.signInFirst": "Войдите, чтобы создать API-ключ.",
 
   "admin.loginTitle": "Вход для оператора",
@@ -420,6 +430,7 @@ export const ru: Messages = {
   "flash.ticketClosed": "Обращение №{id} закрыто.",
   "flash.ticketReopened": "Обращение №{id} снова открыто.",
   "flash.paymentAssigned": "Платёж №{id} привязан к пополнению №{topup}.",
+  "flash.webhookDeleted": "Вебхук {id} удалён.",
   "flash.done": "Готово.",
   "flash.balanceAdjusted": "Баланс исправлен на {amount}; теперь {balance}.",
 

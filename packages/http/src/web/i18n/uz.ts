@@ -245,6 +245,17 @@ export const uz: Messages = {
   "api.confirmNo": "Yo‘q, joriy kalit qolsin",
   "api.keyShownAlready":
     "Bu kalit allaqachon ko‘rsatilgan va qayta ko‘rsatilmaydi. Nusxalab olmagan bo‘lsangiz, yangisini yarating: nusxalanmagani ishlamay qoladi.",
+  "api.webhooksTitle": "Vebxuklar",
+  "api.webhooksLead":
+    "API kalitingiz bilan roʻyxatdan oʻtgan manzillar. Yangi kalit yaratilganda ular oʻchiriladi, agar saqlab qolishni tanlamasangiz.",
+  "api.webhooksNone": "Vebxuklar yoʻq.",
+  "api.webhookUrl": "URL",
+  "api.webhookEvents": "Hodisalar",
+  "api.webhookCreated": "Qoʻshilgan",
+  "api.webhookActions": "Amallar",
+  "api.webhookDelete": "Oʻchirish",
+  "api.keepWebhooks":
+    "Eski kalit bilan roʻyxatdan oʻtgan vebxuklarni saqlash (kalit sizib chiqqan boʻlishi mumkin boʻlsa, belgilamang)",
   "api.signInFirst": "API kaliti yaratish uchun kiring.",
 
   "admin.loginTitle": "Operator sifatida kirish",
@@ -424,6 +435,7 @@ export const uz: Messages = {
   "flash.ticketClosed": "Murojaat №{id} yopildi.",
   "flash.ticketReopened": "Murojaat №{id} qayta ochildi.",
   "flash.paymentAssigned": "№{id} to‘lov №{topup} to‘ldirishga biriktirildi.",
+  "flash.webhookDeleted": "{id}-vebxuk oʻchirildi.",
   "flash.done": "Bajarildi.",
   "flash.balanceAdjusted": "Balans {amount}ga tuzatildi; endi {balance}.",
 

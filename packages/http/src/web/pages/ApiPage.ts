@@ -1,6 +1,7 @@
 import type * as Dto from "../../api/Dtos.ts"
+import type { WebhookEndpoint } from "../../api/WebhooksApi.ts"
 import { type Html, html } from "../Html.ts"
-import { actionForm, section, select, submit } from "../layout/Components.ts"
+import { actionForm, section, select, submit, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { TIER_CONFIRM_PATH } from "./TierConfirmPage.ts"
@@ -12,6 +13,34 @@ export interface ApiData {
   readonly baseUrl: string
   /** The endpoint list rendered from the OpenAPI document. */
   readonly reference: Html
+  /** The signed-in shopper's webhook endpoints (registered with the API key). */
+  readonly webhooks: ReadonlyArray<typeof WebhookEndpoint.Type>
+}
+
+/** The key's webhook endpoints, each with a delete button (a guarded form post, like the page's others). */
+const webhooksCard = (ctx: PageContext, data: ApiData): Html => {
+  const { t } = ctx.tr
+  if (data.user === null) return html``
+  return section(
+    "webhooks",
+    t("api.webhooksTitle"),
+    html`<p class="hint">${t("api.webhooksLead")}</p>
+${table({
+  caption: t("api.webhooksTitle"),
+  id: "webhook-list",
+  headers: [t("api.webhookUrl"), t("api.webhookEvents"), t("api.webhookCreated"), t("api.webhookActions")],
+  rows: data.webhooks.map((w) => ({
+    attrs: html`id="webhook-${String(w.id)}"`,
+    cells: [
+      html`<code>${w.url}</code>`,
+      w.events.join(", "),
+      time(w.created_at),
+      actionForm(ctx, `/v2/api-key/webhooks/${w.id}/delete`, t("api.webhookDelete"), { kind: "danger" })
+    ]
+  })),
+  empty: t("api.webhooksNone")
+})}`
+  )
 }
 
 const examples = (ctx: PageContext, baseUrl: string): Html => {
@@ -77,6 +106,7 @@ export const apiPage = (ctx: PageContext, data: ApiData): Html => {
     body: html`<h1>${t("api.title")}</h1>
 <p class="lead">${t("api.lead")}</p>
 ${keyCard(ctx, data.user)}
+${webhooksCard(ctx, data)}
 ${examples(ctx, data.baseUrl)}
 ${tierCard(ctx, data)}
 ${section(
@@ -101,7 +131,11 @@ ${section(
   html`<p>${user.has_api_key ? t("api.confirmReplace") : t("api.confirmCreate")}</p>
 ${actionForm(ctx, "/v2/api-key/rotate", user.has_api_key ? t("api.confirmYes") : t("api.create"), {
   kind: user.has_api_key ? "danger" : "primary",
-  fields: html`<input type="hidden" name="confirm" value="yes">`
+  fields: html`<input type="hidden" name="confirm" value="yes">${
+    user.has_api_key
+      ? html`<p><label><input type="checkbox" name="keep_webhooks" value="true"> ${t("api.keepWebhooks")}</label></p>`
+      : ""
+  }`
 })}
 <p><a href="/v2/api-docs#api-key">${t("api.confirmNo")}</a></p>`
 )}`
