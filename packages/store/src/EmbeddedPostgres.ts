@@ -3,10 +3,20 @@ import type { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync
+} from "node:fs"
+import { basename, dirname, join, resolve } from "node:path"
 import { PgConnection } from "./PgConnection.ts"
-import { listenOwnerOnly } from "./OwnerOnlySocket.ts"
 import { PgliteWire } from "./PgliteWire.ts"
 
 /** Starting or stopping the embedded database failed (disk, WASM start, socket). */
@@ -62,6 +72,26 @@ const lockDataDir = (dataDir: string) =>
 
 /** The Unix socket local tools reach a running process's embedded database on (owner-only permissions). */
 const socketPathOf = (dataDir: string): string => resolve(`${dataDir}.sock`)
+
+/**
+ * Binds `listen` (e.g. `PgliteWire.listen`) at the Unix socket `path` so that only this OS user can
+ * connect, from the socket's first moment there. Listening on `path` and then changing its mode
+ * leaves a moment in which any local account could connect (DATA_DIR may be world-readable, e.g.
+ * `.data` in a checkout), and a connection accepted then stays open. So it is bound inside a fresh
+ * directory beside `path` (mkdtemp makes it 0700), made 0600 there and renamed into place: rename
+ * keeps it bound, and atomically replaces a socket left by a process that died.
+ */
+export const listenOwnerOnly = async (path: string, listen: (at: string) => Promise<unknown>): Promise<void> => {
+  const staging = mkdtempSync(join(dirname(path), `.${basename(path)}-`))
+  try {
+    const bound = join(staging, "s")
+    await listen(bound)
+    chmodSync(bound, 0o600)
+    renameSync(bound, path)
+  } finally {
+    rmSync(staging, { recursive: true, force: true })
+  }
+}
 
 /**
  * PGlite's single-user PostgreSQL zero-fills its buffer pool at start, so every megabyte of

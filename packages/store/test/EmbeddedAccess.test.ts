@@ -10,8 +10,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, 
 import { createServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { EmbeddedPostgres } from "../src/EmbeddedPostgres.ts"
-import { listenOwnerOnly } from "../src/OwnerOnlySocket.ts"
+import { EmbeddedPostgres, listenOwnerOnly } from "../src/EmbeddedPostgres.ts"
 import { PgConnection } from "../src/PgConnection.ts"
 import { asAnotherUser, canSwitchUser } from "../src/testing/AnotherUser.ts"
 
