@@ -3,8 +3,19 @@ import type { PgClient } from "@effect/sql-pg"
 import { Effect, Layer, Schema } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs"
-import { dirname, join, resolve } from "node:path"
+import {
+  chmodSync,
+  closeSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync
+} from "node:fs"
+import { basename, dirname, join, resolve } from "node:path"
 import { PgConnection } from "./PgConnection.ts"
 import { PgliteWire } from "./PgliteWire.ts"
 
@@ -63,36 +74,67 @@ const lockDataDir = (dataDir: string) =>
 const socketPathOf = (dataDir: string): string => resolve(`${dataDir}.sock`)
 
 /**
+ * Binds `listen` (e.g. `PgliteWire.listen`) at the Unix socket `path` so that only this OS user can
+ * connect, from the socket's first moment there. Listening on `path` and then changing its mode
+ * leaves a moment in which any local account could connect (DATA_DIR may be world-readable, e.g.
+ * `.data` in a checkout), and a connection accepted then stays open. So it is bound inside a fresh
+ * directory beside `path` (mkdtemp makes it 0700), made 0600 there and renamed into place: rename
+ * keeps it bound, and atomically replaces a socket left by a process that died.
+ */
+export const listenOwnerOnly = async (path: string, listen: (at: string) => Promise<unknown>): Promise<void> => {
+  const staging = mkdtempSync(join(dirname(path), `.${basename(path)}-`))
+  try {
+    const bound = join(staging, "s")
+    await listen(bound)
+    chmodSync(bound, 0o600)
+    renameSync(bound, path)
+  } finally {
+    rmSync(staging, { recursive: true, force: true })
+  }
+}
+
+/**
  * PGlite's single-user PostgreSQL zero-fills its buffer pool at start, so every megabyte of
  * shared_buffers is resident: 16 MB instead of the default 128 MB takes some 120 MB off the idle RSS.
  * The data files stay in the operating system's page cache, which serves what the pool does not hold.
  */
 const START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"]
 
+/**
+ * The data directory, owner-only: PGlite creates its files world-writable (0666), so the directory
+ * is the only thing keeping other local accounts from the ledger. One made by an older version
+ * (0755) is tightened at start.
+ */
+const privateDirectory = (dataDir: string) => {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  chmodSync(dataDir, 0o700)
+}
+
 interface Running {
   readonly db: PGlite
   readonly wire: PgliteWire
-  readonly address: string
   readonly socket: string | undefined
 }
 
+/**
+ * No TCP listener: anyone on the machine could connect to one as `postgres`, PGlite checks no
+ * password. This process's pool is served in-process; other processes of the same user (the CLI,
+ * backups) come through the owner-only Unix socket.
+ */
 const start = (dataDir: string | undefined) =>
   Effect.tryPromise({
     try: async (): Promise<Running> => {
-      if (dataDir !== undefined) mkdirSync(dataDir, { recursive: true })
+      if (dataDir !== undefined) privateDirectory(dataDir)
       const db = await PGlite.create(
         dataDir === undefined ? { startParams: START_PARAMS } : { dataDir, startParams: START_PARAMS }
       )
       const wire = new PgliteWire(db)
       try {
-        const address = await wire.listen({ host: "127.0.0.1", port: 0 })
-        if (dataDir === undefined) return { db, wire, address, socket: undefined }
+        if (dataDir === undefined) return { db, wire, socket: undefined }
         // A socket left by a process that died is ours to replace: we hold the directory's lock.
         const socket = socketPathOf(dataDir)
-        rmSync(socket, { force: true })
-        await wire.listen({ path: socket })
-        chmodSync(socket, 0o600)
-        return { db, wire, address, socket }
+        await listenOwnerOnly(socket, (path) => wire.listen({ path }))
+        return { db, wire, socket }
       } catch (error) {
         await wire.close()
         await db.close()
@@ -111,10 +153,11 @@ const stop = ({ db, socket, wire }: Running) =>
   })
 
 /**
- * PGlite (PostgreSQL compiled to WASM) persisted in `dataDir` (in memory when undefined), served over the
- * PostgreSQL wire protocol on 127.0.0.1 at a random port, and the same `PgClient` the real server uses,
- * with a pool of one connection. Both are stopped when the layer's scope closes (the client first).
- * A persisted directory is held by one process at a time (`<dataDir>.lock`).
+ * PGlite (PostgreSQL compiled to WASM) persisted in `dataDir` (in memory when undefined), and the same
+ * `PgClient` the real server uses, with a pool of one connection served in this process; a persisted
+ * one is also served to local tools on its owner-only socket `<dataDir>.sock`. Both are stopped when
+ * the layer's scope closes (the client first). A persisted directory is held by one process at a time
+ * (`<dataDir>.lock`).
  */
 const layer = (
   dataDir: string | undefined
@@ -123,7 +166,7 @@ const layer = (
     Effect.gen(function* () {
       if (dataDir !== undefined) yield* lockDataDir(dataDir)
       const running = yield* Effect.acquireRelease(start(dataDir), stop)
-      return PgConnection.layerFromUrl(`postgres://postgres@${running.address}/postgres`, 1)
+      return PgConnection.layerFromStream(() => running.wire.connect())
     })
   )
 

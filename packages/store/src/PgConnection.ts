@@ -3,6 +3,7 @@ import { Config, Layer, Redacted } from "effect"
 import type { ConfigError } from "effect/Config"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
+import type { Duplex } from "node:stream"
 
 /** What every connection layer of the store provides: the PostgreSQL client under both of its tags. */
 export type PgConnectionLayer = Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigError>
@@ -35,6 +36,21 @@ const layerFromSocket = (path: string): Layer.Layer<PgClient.PgClient | SqlClien
     startupParameters
   })
 
+/**
+ * One connection to an embedded database served in this very process (`PgliteWire.connect`): no
+ * socket, so nothing outside the process can reach it.
+ */
+const layerFromStream = (open: () => Duplex): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
+  PgClient.layer({
+    stream: open,
+    username: "postgres",
+    database: "postgres",
+    maxConnections: 1,
+    minConnections: 1,
+    idleTimeout: "30 seconds",
+    startupParameters
+  })
+
 /** `DATABASE_URL` (required) and `PG_POOL_MAX` (default 10) from the environment. */
 const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigError> = PgClient.layerConfig({
   url: Config.Redacted("DATABASE_URL"),
@@ -44,4 +60,4 @@ const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigE
   startupParameters: Config.succeed(startupParameters)
 })
 
-export const PgConnection = { layerFromUrl, layerFromSocket, layerConfig } as const
+export const PgConnection = { layerFromUrl, layerFromSocket, layerFromStream, layerConfig } as const

@@ -1,7 +1,7 @@
 /**
  * The embedded PGlite served over the PostgreSQL wire protocol to several clients at once: the
- * server's own pool on loopback TCP, and local tools (the CLI, backups) on a Unix socket next to the
- * data directory. PGlite is one session, so clients take turns:
+ * server's own pool through in-process streams (`connect`), and local tools (the CLI, backups) on a
+ * Unix socket next to the data directory. PGlite is one session, so clients take turns:
  * - a client's messages run as whole cycles (up to its Sync or simple Query), never interleaved with
  *   another client's, so an extended-protocol cycle cannot be split by another client's Parse/Bind;
  * - while a client's transaction is open, only that client runs; the others wait until it ends;
@@ -9,15 +9,19 @@
  * (`@electric-sql/pglite-socket`, no longer a dependency, queues single messages, which splits cycles between clients.)
  */
 import type { PGlite } from "@electric-sql/pglite"
-import { createServer, type Server, type Socket } from "node:net"
+import { createServer, type Server } from "node:net"
+import { type Duplex, duplexPair } from "node:stream"
 
 const SSL_REQUEST = 80877103
 const CANCEL_REQUEST = 80877102
 const PROTOCOL_3 = 196608
 
+/** What a client is reached through: a socket, or the wire's end of an in-process pair. */
+type Peer = Duplex & { setNoDelay?: (noDelay: boolean) => unknown }
+
 interface Client {
   readonly id: number
-  readonly socket: Socket
+  readonly socket: Peer
   buffer: Buffer
   pending: Array<Buffer>
 }
@@ -69,6 +73,19 @@ export class PgliteWire {
     })
   }
 
+  /**
+   * A client inside this process, with no socket anyone else could reach: the returned stream is the
+   * client's end of a pair whose other end is served like a socket. Closing either end closes both
+   * (a plain pair would leave the other end open, and a vanished client's transaction with it).
+   */
+  connect(): Duplex {
+    const [client, served] = duplexPair()
+    client.once("close", () => served.destroy())
+    served.once("close", () => client.destroy())
+    this.attach(served)
+    return client
+  }
+
   /** Batches waiting for their turn (for tests and diagnostics). */
   get waiting(): number {
     return this.queue.length
@@ -80,7 +97,7 @@ export class PgliteWire {
     await Promise.all(this.servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))))
   }
 
-  private attach(socket: Socket) {
+  private attach(socket: Peer) {
     const client: Client = { id: this.nextId++, socket, buffer: Buffer.alloc(0), pending: [] }
     this.clients.add(client)
     socket.setNoDelay?.(true)
