@@ -83,8 +83,6 @@ export const userRef = (raw: string): UserRef => {
   return { kind: "id", id: positiveId("a user (id or @username)", UserId)(text) }
 }
 
-export const describeUser = (ref: UserRef): string => (ref.kind === "id" ? `user #${ref.id}` : `user @${ref.username}`)
-
 /** A decimal TON amount as text (`1.5`), kept as text so it is converted to nanoton exactly. */
 export const tonAmount = (raw: string): string => {
   const text = raw.trim()

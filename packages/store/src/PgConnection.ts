@@ -5,9 +5,6 @@ import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Duplex } from "node:stream"
 
-/** What every connection layer of the store provides: the PostgreSQL client under both of its tags. */
-export type PgConnectionLayer = Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigError>
-
 // Timestamps are compared with now() in SQL; pin the session to UTC so text renderings agree everywhere.
 const startupParameters = { timezone: "UTC" }
 

@@ -22,5 +22,3 @@ export class AccountCapReached extends Schema.TaggedError<AccountCapReached>()("
   retryAfterSeconds: Schema.NullOr(Schema.Int)
 }) {}
 
-/** True for the caps on what an account holds at once (answered 409), false for the daily rates (429). */
-export const isOpenCap = (reason: AccountCapReason): boolean => reason === "OpenCardTopups" || reason === "OpenReviews"

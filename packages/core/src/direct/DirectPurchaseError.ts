@@ -29,6 +29,4 @@ export class DirectPurchaseError extends Schema.TaggedError<DirectPurchaseError>
   marketplaceReason: Schema.optionalKey(MarketplaceErrorReason)
 }) {}
 
-export type DirectFailureReason = DirectPurchaseError["reason"]
-
 export const invalidRequest = (message: string) => new DirectPurchaseError({ reason: "InvalidRequest", message })

@@ -18,8 +18,5 @@ export const uzsOrUndefined = (n: number): Uzs | undefined =>
 export const credit = (amount: Uzs): SignedUzs => amount as number as SignedUzs
 export const debit = (amount: Uzs): SignedUzs => (amount === 0 ? 0 : -amount) as SignedUzs
 
-/** Sum of amounts; throws if the result leaves the safe-integer range (a bug, never user input). */
-export const addUzs = (a: Uzs, b: Uzs): Uzs => uzs(a + b)
-
 /** `count` units at `unitPrice` each, e.g. stars x price per star; throws past the safe-integer range. */
 export const multiplyUzs = (unitPrice: Uzs, count: number): Uzs => uzs(unitPrice * count)

@@ -53,5 +53,3 @@ export const Topup = Schema.Struct({
 })
 export type Topup = typeof Topup.Type
 
-/** Statuses from which nothing moves any more. */
-export const isTopupFinal = (status: TopupStatus): boolean => status !== "pending" && status !== "review"

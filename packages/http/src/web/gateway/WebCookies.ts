@@ -10,7 +10,6 @@ import type { Params } from "../i18n/Translate.ts"
 export const CSRF_COOKIE = "resale_csrf"
 export const FLASH_COOKIE = "resale_flash"
 export const CSRF_FIELD = "_csrf"
-export const CSRF_HEADER = "x-csrf-token"
 
 const mac = (secret: string, label: string, value: string) =>
   createHmac("sha256", secret).update(`${label}\n${value}`).digest("base64url")
