@@ -21,4 +21,3 @@ export class AccountCapReached extends Schema.TaggedError<AccountCapReached>()("
   /** Daily caps: seconds until the oldest counted action leaves the 24 h window; null for open caps. */
   retryAfterSeconds: Schema.NullOr(Schema.Int)
 }) {}
-

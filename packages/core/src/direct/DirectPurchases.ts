@@ -36,7 +36,6 @@ import { PayerAccounts } from "../ports/PayerAccounts.ts"
 
 type Order = Effect.Effect<DirectReceipt, DirectPurchaseError>
 
-
 /** The receipt of a `done` record; any field missing there is a storage bug. */
 export const receiptOf = (record: DirectPurchaseRecord): DirectReceipt => {
   if (record.state !== "done" || record.payAmount === null || record.fee === null || record.txHash === null) {

@@ -52,4 +52,3 @@ export const Topup = Schema.Struct({
   updatedAt: Schema.Date
 })
 export type Topup = typeof Topup.Type
-
