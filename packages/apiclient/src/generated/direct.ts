@@ -168,7 +168,7 @@ export interface components {
             /** @enum {boolean} */
             ok: false;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "INVALID_AMOUNT_MIN" | "INVALID_AMOUNT_MAX" | "WALLET_VM_ERROR" | "INSUFFICIENT_FUNDS" | "MARKETPLACE_ERROR" | "MARKETPLACE_API_ERROR" | "USER_TRANSFER_FAIL" | "PENDING_TRANSACTION" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "CRITICAL_SERVER_ERROR" | "MARKETPLACE_TIMEOUT" | "SERVICE_BUSY";
+            code: "VALIDATION_ERROR" | "INVALID_AMOUNT_MIN" | "INVALID_AMOUNT_MAX" | "WALLET_VM_ERROR" | "INSUFFICIENT_FUNDS" | "MARKETPLACE_ERROR" | "MARKETPLACE_API_ERROR" | "USER_TRANSFER_FAIL" | "PENDING_TRANSACTION" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "CRITICAL_SERVER_ERROR" | "MARKETPLACE_TIMEOUT" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE";
             message: string;
             order_id?: string;
         };
@@ -278,7 +278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -403,7 +403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -511,7 +511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -637,7 +637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -745,7 +745,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -870,7 +870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -979,7 +979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1108,7 +1108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1211,7 +1211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1326,7 +1326,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1424,7 +1424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -1526,7 +1526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). */
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   "payload_too_large",
   "rate_limited",
   "internal_error",
+  "database_unavailable",
   // accounts
   "user_not_found",
   "tier_unknown",

@@ -23,6 +23,7 @@ export type DirectCode =
   | "INVALID_AMOUNT_MAX"
   | "RATE_LIMITED"
   | "SERVICE_BUSY"
+  | "SERVICE_UNAVAILABLE"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
 
@@ -92,6 +93,18 @@ export const critical = (errorId: string): DirectFailure => ({
   code: "CRITICAL_SERVER_ERROR",
   message: `Internal error (id ${errorId}); the operators can find it in the log by this id`
 })
+
+/**
+ * The database does not answer (a restart, a failover). Not CRITICAL_SERVER_ERROR (500, a bug with
+ * an id) nor MARKETPLACE_TIMEOUT (503, Fragment): something may already be recorded, so the caller
+ * retries the same request with the same order_id after `Retry-After`, which never pays twice.
+ */
+export const serviceUnavailable: DirectFailure = {
+  status: 503,
+  code: "SERVICE_UNAVAILABLE",
+  message:
+    "The service is briefly unavailable (its database does not answer); retry the same request with the same order_id shortly"
+}
 
 export const failureResponse = (failure: DirectFailure, headers: Record<string, string> = {}) =>
   HttpServerResponse.jsonUnsafe(

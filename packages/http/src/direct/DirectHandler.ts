@@ -1,7 +1,8 @@
 /**
  * One direct request, start to end: rate limit by client address, read the JSON body (GET or POST),
- * log it redacted, run the use case, answer. Failures become answers in `DirectErrors`; a defect
- * becomes CRITICAL_SERVER_ERROR with an id that is also logged (scrubbed). The raw body, and so the
+ * log it redacted, run the use case, answer. Failures become answers in `DirectErrors`; the database
+ * being away SERVICE_UNAVAILABLE (503, `Retry-After`); any other defect CRITICAL_SERVER_ERROR with an
+ * id that is also logged (scrubbed). The raw body, and so the
  * phrase, is never logged, stored, traced or echoed; it is only handed to the request parser.
  */
 import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
@@ -15,13 +16,15 @@ import {
   type DirectFailure,
   failureOf,
   failureResponse,
-  rateLimited
+  rateLimited,
+  serviceUnavailable
 } from "./DirectErrors.ts"
 import type { DirectHttpSettings } from "./DirectConfig.ts"
 import { answerJson } from "./DirectJson.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
 import { redactedRequest, scrubPhrases } from "./Redaction.ts"
 import { clientAddress as forwardedClient, limitKey, noTrustedProxies, plainAddress } from "../server/ClientAddress.ts"
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../server/DatabaseOutage.ts"
 
 export type Fields = Readonly<Record<string, unknown>>
 
@@ -194,6 +197,8 @@ export const makeDirectHandler =
     }).pipe(
       Effect.catchDefect((defect) =>
         Effect.gen(function* () {
+          if (isDatabaseUnavailable(defect))
+            return failureResponse(serviceUnavailable, { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) })
           const errorId = yield* randomToken(8)
           const summary = defect instanceof Error ? `${defect.name}: ${defect.message}` : String(defect)
           yield* Effect.logError("direct request failed with a defect").pipe(

@@ -36,7 +36,11 @@ const CODES: { readonly [C in DirectCode]: { readonly status: number; readonly d
   RATE_LIMITED: { status: 429, description: "Too many requests from this address; see Retry-After." },
   CRITICAL_SERVER_ERROR: { status: 500, description: "A bug; the message carries an id that is in the log." },
   MARKETPLACE_TIMEOUT: { status: 503, description: "The marketplace did not answer in time; nothing was lost." },
-  SERVICE_BUSY: { status: 503, description: "Too many wallets being opened; retry shortly (nothing was done)." }
+  SERVICE_BUSY: { status: 503, description: "Too many wallets being opened; retry shortly (nothing was done)." },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    description: "The database does not answer; retry the same request (same order_id) after Retry-After."
+  }
 }
 
 const str = (description: string, extra: Json = {}): Json => ({ type: "string", description, ...extra })

@@ -3,6 +3,7 @@ import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } fr
 import { HttpApiError } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import type { ValidationErrorItem } from "../api/Errors.ts"
+import { databaseUnavailableAnswer } from "../server/DatabaseOutage.ts"
 import { RequestId } from "../server/RequestId.ts"
 
 /** Method and path pattern (`/v2/tickets/:ticket_id`) of every route the server answers. */
@@ -56,7 +57,8 @@ const issueDetail = (kind: string, issue: SchemaIssue.Issue): Array<ValidationEr
 
 /**
  * Global router middleware giving unknown routes FastAPI's `{"detail":"Not Found"}`, a wrong
- * method 405, any remaining request-decoding defect or 415 a 422 record, and a defect a 500 with an id.
+ * method 405, any remaining request-decoding defect or 415 a 422 record, the database being away a 503
+ * (`server/DatabaseOutage.ts`), and any other defect a 500 with an id.
  */
 export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
   const compiled = compile(routes)
@@ -79,7 +81,8 @@ export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
         Effect.catchDefect((defect) =>
           HttpApiError.HttpApiSchemaError.is(defect) && defect.kind !== "Body" && defect.kind !== "ResponseHeaders"
             ? Effect.succeed(json({ detail: issueDetail(defect.kind, defect.cause.issue) }, 422))
-            : Effect.gen(function* () {
+            : (databaseUnavailableAnswer(defect) ??
+              Effect.gen(function* () {
                 // A bug, not a client mistake: the ids link the answer to the log line; the body says nothing more.
                 const errorId = randomUUID()
                 const requestId = yield* RequestId
@@ -88,7 +91,7 @@ export const fastApiFallback = (routes: ReadonlyArray<KnownRoute>) => {
                   { detail: "Internal Server Error", code: "internal_error", error_id: errorId, request_id: requestId },
                   500
                 )
-              })
+              }))
         ),
         Effect.map((response) =>
           response.status === 415

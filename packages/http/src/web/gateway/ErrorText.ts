@@ -37,6 +37,7 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   payload_too_large: () => line("error.receiptLarge"),
   rate_limited: () => line("error.tooMany"),
   internal_error: () => line("error.server"),
+  database_unavailable: () => line("error.database"),
   user_not_found: () => line("error.notFoundThing"),
   tier_unknown: () => line("error.tierUnknown"),
   tier_not_upgrade: () => line("error.tierNotUpgrade"),

@@ -1,6 +1,7 @@
 import { Effect } from "effect"
 import { Headers, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { Types } from "effect"
+import { databaseUnavailableAnswer } from "../../server/DatabaseOutage.ts"
 
 /**
  * Calls the server's own routes from inside the web gateway: the browser's request, re-addressed
@@ -45,7 +46,7 @@ const defect = HttpServerResponse.jsonUnsafe(
   { status: 500 }
 )
 
-/** Runs the router for `request`; a missing route is a 404 and a defect a 500, as the server would answer. */
+/** Runs the router for `request`; a missing route is a 404, the database away a 503 and a defect a 500, as the server would answer. */
 export const runInner = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>
   router.pipe(
     Effect.provideService(HttpServerRequest.HttpServerRequest, request),
@@ -53,7 +54,10 @@ export const runInner = (router: RouterEffect, request: HttpServerRequest.HttpSe
       (e: unknown) => HttpServerError.isHttpServerError(e) && e.reason._tag === "RouteNotFound",
       () => Effect.succeed(notFound)
     ),
-    Effect.catchDefect((cause) => Effect.as(Effect.logError("web page: inner call failed", cause), defect)),
+    Effect.catchDefect(
+      (cause) =>
+        databaseUnavailableAnswer(cause) ?? Effect.as(Effect.logError("web page: inner call failed", cause), defect)
+    ),
     Effect.map(answer)
   )
 

@@ -444,6 +444,7 @@ export const en = {
   "error.signIn": "Please sign in first.",
   "error.adminSignIn": "Please sign in as an operator.",
   "error.server": "Something went wrong on our side. Please try again in a minute.",
+  "error.database": "The service is briefly unavailable. Please try again in a few seconds.",
   "error.csrf": "This form has expired. Please send it again.",
   "error.crossSite": "This request came from another site and was refused.",
   "error.insufficient": "Not enough balance: {required} needed, you have {balance}.",

@@ -446,6 +446,7 @@ export const uz: Messages = {
   "error.signIn": "Avval tizimga kiring.",
   "error.adminSignIn": "Operator sifatida kiring.",
   "error.server": "Bizda nimadir buzildi. Bir daqiqadan so‘ng qayta urinib ko‘ring.",
+  "error.database": "Xizmat qisqa vaqtga ishlamayapti. Bir necha soniyadan so‘ng qayta urinib ko‘ring.",
   "error.csrf": "Shaklning muddati o‘tdi. Uni qayta yuboring.",
   "error.crossSite": "So‘rov boshqa saytdan keldi va rad etildi.",
   "error.insufficient": "Mablag‘ yetarli emas: {required} kerak, balansda {balance}.",
