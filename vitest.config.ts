@@ -16,6 +16,7 @@ process.env["VITEST_MAX_WORKERS"] ??= String(availableParallelism() + 1)
 const SLOW_FIRST = [
   "test/worker/concurrency.test.ts",
   "test/worker/crash.test.ts",
+  "test/start/database-restart.test.ts",
   "test/web/pages.test.ts",
   "test/web/sandbox-recipients.test.ts",
   "test/web/operator.test.ts",
