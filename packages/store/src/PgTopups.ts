@@ -8,8 +8,6 @@ import {
   TopupMethod,
   TopupNotFound,
   TopupPayableExhausted,
-  payableQuarantineMs,
-  TopupSettings,
   TopupStatus,
   TopupTransitionInvalid,
   UserId,
@@ -81,7 +79,7 @@ const PAYABLE_LOCK = 0x746f70757073
 /**
  * `Topups` on the `topups` table. The payable amount of a card top-up is chosen under a transaction-scoped
  * advisory lock: the smallest offset not held by an open card top-up (`pending`, or `review` after a
- * receipt) nor quarantined by a card top-up created or closed within `TopupSettings.payableQuarantineMs`
+ * receipt) nor quarantined by a card top-up created or closed after the `quarantineSince` the service passes (its `TopupSettings`)
  * and not confirmed by a bank payment (a late payment for it must not credit someone else; index
  * `topups_closed_card_payable_idx`, migration 0005). A quarantined amount blocks other accounts only:
  * its owner's own cancelled, rejected or expired amounts are taken first (a late payment then credits
@@ -99,10 +97,11 @@ export const PgTopups = {
         readonly userId: UserId
         readonly requestedUzs: Uzs
         readonly expiresAt: Date
+        readonly quarantineSince: Date
         readonly now: Date
       }) {
         const { expiresAt, now, requestedUzs, userId } = input
-        const since = new Date(now.getTime() - payableQuarantineMs(yield* TopupSettings))
+        const since = input.quarantineSince
         const rows = yield* sql.withTransaction(
           Effect.gen(function* () {
             yield* sql`SELECT pg_advisory_xact_lock(${PAYABLE_LOCK})`
