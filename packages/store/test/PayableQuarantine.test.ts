@@ -176,6 +176,18 @@ describe("payable amount quarantine (real PostgreSQL)", () => {
           AND (t.updated_at > ${at(0)} OR t.created_at > ${at(0)})`
           const text = plan.map((r) => r["QUERY PLAN"]).join("\n")
           assert.include(text, "topups_closed_card_payable_idx")
+          // The one read of what is taken (PgTopups.insertPending) scans both partial indexes by range.
+          const taken = yield* sql<{ "QUERY PLAN": string }>`
+        EXPLAIN SELECT payable_uzs FROM topups
+        WHERE (status = 'pending' OR (status = 'review' AND method = 'card')) AND payable_uzs BETWEEN 10000 AND 10999
+        UNION ALL
+        SELECT payable_uzs FROM topups
+        WHERE method = 'card' AND status IN ('paid', 'cancelled', 'rejected', 'expired')
+          AND confirmed_by IS DISTINCT FROM 'payment' AND payable_uzs BETWEEN 10000 AND 10999
+          AND (updated_at > ${at(0)} OR created_at > ${at(0)})`
+          const takenPlan = taken.map((r) => r["QUERY PLAN"]).join("\n")
+          assert.include(takenPlan, "topups_open_payable_key")
+          assert.include(takenPlan, "topups_closed_card_payable_idx")
         })
       ),
     60_000
