@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import { Payments } from "../src/payments/Payments.ts"
 import { signUp } from "../src/testing/fixtures.ts"
@@ -105,14 +105,19 @@ describe("payable amount quarantine (memory)", () => {
         [20_000, 20_001, 20_000]
       )
     }).pipe(
-      Effect.provideService(TopupSettings, {
-        minUzs: 1_000,
-        maxUzs: 100_000_000,
-        ttlMs: 60_000,
-        receiptMaxBytes: 100,
-        payableQuarantineMs: 60_000
-      }),
-      Effect.provide(layerMemory)
+      Effect.provide(
+        layerMemory.pipe(
+          Layer.provide(
+            Layer.succeed(TopupSettings)({
+              minUzs: 1_000,
+              maxUzs: 100_000_000,
+              ttlMs: 60_000,
+              receiptMaxBytes: 100,
+              payableQuarantineMs: 60_000
+            })
+          )
+        )
+      )
     )
   )
 

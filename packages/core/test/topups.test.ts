@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { Effect, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { TestClock } from "effect/testing"
 import type { TopupId } from "../src/ids.ts"
 import { Balances } from "../src/ledger/Balances.ts"
@@ -69,8 +69,16 @@ describe("TopupService.create", () => {
       }
       assert.strictEqual((yield* topups.create(alice.id, 1000)).requestedUzs, 1000)
       assert.strictEqual((yield* topups.create(alice.id, 100_000_000)).requestedUzs, 100_000_000)
-      const stricter = yield* Effect.flip(topups.create(alice.id, 4000)).pipe(
-        Effect.provideService(TopupSettings, { minUzs: 5000, maxUzs: 10_000, ttlMs: 60_000, receiptMaxBytes: 100 })
+      // Settings are read when the service is built: a fresh one over the same ports, with the override.
+      const stricter = yield* Effect.flip(TopupService.use((t) => t.create(alice.id, 4000))).pipe(
+        Effect.provide(
+          TopupService.layer.pipe(
+            Layer.provide(
+              Layer.succeed(TopupSettings)({ minUzs: 5000, maxUzs: 10_000, ttlMs: 60_000, receiptMaxBytes: 100 })
+            )
+          ),
+          { local: true }
+        )
       )
       assert.deepStrictEqual(
         [stricter._tag, stricter._tag === "TopupAmountInvalid" && stricter.min],

@@ -54,9 +54,12 @@ export const TonTopupFlow: FragmentFlow = {
 export const flowOf = (kind: PurchaseKind): FragmentFlow =>
   kind === "stars" ? StarsFlow : kind === "premium" ? PremiumFlow : TonTopupFlow
 
-/** Fragment's own limits (our API narrows stars to 50..1,000,000 before this). */
-export const STARS_MIN = 50
-export const STARS_MAX = 10_000_000
+/**
+ * Fragment's own bounds on a stars purchase, what this adapter knows of Fragment (its simulator
+ * answers by them too); the product's limits are core's `STARS_MIN` / `STARS_MAX`, checked before.
+ */
+export const FRAGMENT_STARS_MIN = 50
+export const FRAGMENT_STARS_MAX = 10_000_000
 
 /** "@name", "name" and "t.me/name" all mean the username "name". */
 export const normalizeUsername = (input: string): string | undefined => {

@@ -18,7 +18,7 @@ import { MarketplaceSessions } from "@resale/core/ports/MarketplaceSessions.ts"
 import { NANOTON_PER_TON } from "@resale/core/money/Nanoton.ts"
 import { FragmentConfig, type FragmentOptions } from "./FragmentConfig.ts"
 import { makeFragmentHttp } from "./FragmentHttp.ts"
-import { PremiumFlow, STARS_MAX, STARS_MIN, StarsFlow, TonTopupFlow } from "./FragmentFlows.ts"
+import { FRAGMENT_STARS_MAX, FRAGMENT_STARS_MIN, PremiumFlow, StarsFlow, TonTopupFlow } from "./FragmentFlows.ts"
 import { makeSessionPool } from "./FragmentSessionPool.ts"
 import { makeMemorySessions } from "./MemorySessions.ts"
 
@@ -40,8 +40,10 @@ export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(fun
 
   const quoteStars = Effect.fn("Marketplace.quoteStars")(function* (request: StarsQuoteRequest) {
     const { quantity } = request
-    if (!Number.isSafeInteger(quantity) || quantity < STARS_MIN || quantity > STARS_MAX) {
-      return yield* rejected(`Stars quantity must be a whole number from ${STARS_MIN} to ${STARS_MAX}`)
+    if (!Number.isSafeInteger(quantity) || quantity < FRAGMENT_STARS_MIN || quantity > FRAGMENT_STARS_MAX) {
+      return yield* rejected(
+        `Stars quantity must be a whole number from ${FRAGMENT_STARS_MIN} to ${FRAGMENT_STARS_MAX}`
+      )
     }
     return yield* pool.quote(
       StarsFlow,

@@ -8,14 +8,13 @@ import {
   TopupMethod,
   TopupNotFound,
   TopupPayableExhausted,
-  payableQuarantineMs,
-  TopupSettings,
   TopupStatus,
   TopupTransitionInvalid,
   UserId,
   Uzs
 } from "@resale/core"
 import { type TopupFilter, type TopupPatch, Topups } from "@resale/core/ports"
+import { choosePayable, PAYABLE_OFFSETS, payableTakenOf } from "@resale/core/topups/PayableAmount.ts"
 import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, mapRows, pageTotal, rowDecoder } from "./Rows.ts"
@@ -71,23 +70,25 @@ const topupRows = mapRows(rowDecoder("topups", TopupRow), toTopup)
 const statusRows = rowDecoder("topups", Schema.Struct({ status: TopupStatus }))
 const openCounts = rowDecoder("topups", Schema.Struct({ card_pending: IntColumn, reviews: IntColumn }))
 
-/** Offsets 0..999 so'm above the requested amount make a card top-up's payable amount recognisable. */
-const OFFSETS = 1000
-
 // Advisory lock key ("topups" in ASCII) serialising the choice of payable amounts: ranges of different
 // requested amounts overlap (10000+5 = 10005+0), so a lock per requested amount would not be enough.
 const PAYABLE_LOCK = 0x746f70757073
 
+/** What stands in the way of one payable amount (core's `PayableTaken`), one row per top-up. */
+const payableClaims = rowDecoder(
+  "topups",
+  Schema.Struct({ payable_uzs: IntColumn, claim: Schema.Literals(["open", "quarantinedByOthers", "ownQuarantined"]) })
+)
+
 /**
- * `Topups` on the `topups` table. The payable amount of a card top-up is chosen under a transaction-scoped
- * advisory lock: the smallest offset not held by an open card top-up (`pending`, or `review` after a
- * receipt) nor quarantined by a card top-up created or closed within `TopupSettings.payableQuarantineMs`
- * and not confirmed by a bank payment (a late payment for it must not credit someone else; index
- * `topups_closed_card_payable_idx`, migration 0005). A quarantined amount blocks other accounts only:
- * its owner's own cancelled, rejected or expired amounts are taken first (a late payment then credits
- * the same account), so one account's churn of creates and cancels holds no more amounts than it has
- * top-ups open at once (with the daily caps of `core/caps`, far below the 1,000 offsets). The partial unique index `topups_open_payable_key`
- * (migration 0004) makes a duplicate open amount impossible even for a writer that skips the lock.
+ * `Topups` on the `topups` table. The payable amount of a card top-up is chosen by core's `choosePayable`
+ * under a transaction-scoped advisory lock, over one read of what is taken in the requested range: amounts
+ * held by open card top-ups (`pending`, or `review` after a receipt; partial unique index
+ * `topups_open_payable_key`, migration 0004, which also stops a duplicate from a writer that skips the
+ * lock) and amounts of card top-ups created or closed after the `quarantineSince` the service passes and
+ * not confirmed by a bank payment (index `topups_closed_card_payable_idx`, migration 0005), split into the
+ * owner's own cancelled, rejected or expired ones and everyone else's. The chosen amount is inserted in
+ * the same transaction.
  */
 export const PgTopups = {
   layer: Layer.effect(
@@ -99,41 +100,39 @@ export const PgTopups = {
         readonly userId: UserId
         readonly requestedUzs: Uzs
         readonly expiresAt: Date
+        readonly quarantineSince: Date
         readonly now: Date
       }) {
-        const { expiresAt, now, requestedUzs, userId } = input
-        const since = new Date(now.getTime() - payableQuarantineMs(yield* TopupSettings))
+        const { expiresAt, now, quarantineSince: since, requestedUzs, userId } = input
+        const last = requestedUzs + PAYABLE_OFFSETS - 1
         const rows = yield* sql.withTransaction(
           Effect.gen(function* () {
             yield* sql`SELECT pg_advisory_xact_lock(${PAYABLE_LOCK})`
+            // Each branch repeats its partial index's predicate, so both are range scans of an index.
+            const claims = yield* payableClaims.all(
+              yield* sql`
+              SELECT payable_uzs, 'open' AS claim FROM topups
+              WHERE (status = 'pending' OR (status = 'review' AND method = 'card'))
+                AND payable_uzs BETWEEN ${requestedUzs} AND ${last}
+              UNION ALL
+              SELECT payable_uzs,
+                     CASE WHEN user_id = ${userId} AND status <> 'paid' THEN 'ownQuarantined'
+                          ELSE 'quarantinedByOthers' END
+              FROM topups
+              WHERE method = 'card' AND status IN ('paid', 'cancelled', 'rejected', 'expired')
+                AND confirmed_by IS DISTINCT FROM 'payment'
+                AND payable_uzs BETWEEN ${requestedUzs} AND ${last}
+                AND (updated_at > ${since} OR created_at > ${since})`
+            )
+            const payable = choosePayable(requestedUzs, payableTakenOf(claims.map((r) => [r.claim, r.payable_uzs])))
+            if (Option.isNone(payable)) return yield* new TopupPayableExhausted({ requested: requestedUzs })
             return yield* sql`
             INSERT INTO topups (user_id, method, requested_uzs, payable_uzs, status, expires_at, created_at, updated_at)
-            SELECT ${userId}, 'card', ${requestedUzs}, ${requestedUzs}::bigint + o, 'pending', ${expiresAt}, ${now}, ${now}
-            FROM generate_series(0, ${OFFSETS - 1}) AS o
-            WHERE NOT EXISTS (
-              SELECT 1 FROM topups t
-              WHERE (t.status = 'pending' OR (t.status = 'review' AND t.method = 'card'))
-                AND t.payable_uzs = ${requestedUzs}::bigint + o)
-            AND NOT EXISTS (
-              SELECT 1 FROM topups t
-              WHERE t.method = 'card' AND t.status IN ('paid', 'cancelled', 'rejected', 'expired')
-                AND t.payable_uzs = ${requestedUzs}::bigint + o
-                AND t.confirmed_by IS DISTINCT FROM 'payment'
-                AND (t.updated_at > ${since} OR t.created_at > ${since})
-                AND NOT (t.user_id = ${userId} AND t.status <> 'paid'))
-            ORDER BY EXISTS (
-              SELECT 1 FROM topups t
-              WHERE t.method = 'card' AND t.status IN ('cancelled', 'rejected', 'expired')
-                AND t.payable_uzs = ${requestedUzs}::bigint + o
-                AND t.user_id = ${userId}
-                AND (t.updated_at > ${since} OR t.created_at > ${since})) DESC, o
-            LIMIT 1
+            VALUES (${userId}, 'card', ${requestedUzs}, ${payable.value}, 'pending', ${expiresAt}, ${now}, ${now})
             RETURNING *`
           })
         )
-        const inserted = yield* topupRows.first(rows)
-        if (Option.isNone(inserted)) return yield* new TopupPayableExhausted({ requested: requestedUzs })
-        return inserted.value
+        return yield* topupRows.one(rows)
       }, orDieSql)
 
       const insertReview = Effect.fn("Topups.insertReview")(function* (input: {

@@ -4,16 +4,20 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import {
+  DEFAULT_TOPUP_SETTINGS,
+  quarantineSince,
   type Topup,
   type TopupConfirmation,
+  TopupService,
   TopupSettings,
   type TopupStatus,
   type UserId,
   type Uzs
 } from "@resale/core"
 import { Topups } from "@resale/core/ports"
-import { Effect } from "effect"
+import { Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { TestClock } from "effect/testing"
 import { IsolatedPostgres } from "../src/testing/IsolatedPostgres.ts"
 import { at, minutes, newUser } from "./contract/support.ts"
 
@@ -21,7 +25,13 @@ const HOUR = minutes(60)
 
 const open = (userId: UserId, requested: number, now: Date) =>
   Topups.use((t) =>
-    t.insertPending({ userId, requestedUzs: requested as Uzs, expiresAt: new Date(now.getTime() + minutes(15)), now })
+    t.insertPending({
+      userId,
+      requestedUzs: requested as Uzs,
+      expiresAt: new Date(now.getTime() + minutes(15)),
+      quarantineSince: quarantineSince(DEFAULT_TOPUP_SETTINGS, now),
+      now
+    })
   )
 
 const close = (topup: Topup, to: TopupStatus, now: Date, confirmedBy?: TopupConfirmation) =>
@@ -111,24 +121,33 @@ describe("payable amount quarantine (real PostgreSQL)", () => {
   it.effect(
     "the window comes from TopupSettings",
     () =>
-      run(
-        Effect.gen(function* () {
-          const [user, other, third] = yield* Effect.all([newUser(4), newUser(41), newUser(42)])
-          const a = yield* open(user.id, 20_000, at(0))
-          yield* close(a, "cancelled", at(0))
-          const b = yield* open(other.id, 20_000, at(minutes(1) - 1))
-          yield* close(b, "cancelled", at(minutes(1) - 1))
-          // a closed exactly one window ago: free again; b (closed 1 ms ago) is still quarantined
-          const c = yield* open(third.id, 20_000, at(minutes(1)))
-          assert.deepStrictEqual([a.payableUzs, b.payableUzs, c.payableUzs], [20_000, 20_001, 20_000])
-        }).pipe(
-          Effect.provideService(TopupSettings, {
-            minUzs: 1_000,
-            maxUzs: 100_000_000,
-            ttlMs: 60_000,
-            receiptMaxBytes: 100,
-            payableQuarantineMs: minutes(1)
-          })
+      Effect.gen(function* () {
+        // Given to the service's layer, as a composition root gives it; the store gets it from the service.
+        const topups = yield* TopupService
+        const [user, other, third] = yield* Effect.all([newUser(4), newUser(41), newUser(42)])
+        const a = yield* topups.create(user.id, 20_000)
+        yield* topups.cancel(user.id, a.id)
+        yield* TestClock.adjust(minutes(1) - 1)
+        const b = yield* topups.create(other.id, 20_000)
+        yield* topups.cancel(other.id, b.id)
+        // a closed exactly one window ago: free again; b (closed 1 ms ago) is still quarantined
+        yield* TestClock.adjust(1)
+        const c = yield* topups.create(third.id, 20_000)
+        assert.deepStrictEqual([a.payableUzs, b.payableUzs, c.payableUzs], [20_000, 20_001, 20_000])
+      }).pipe(
+        Effect.provide(
+          TopupService.layer.pipe(
+            Layer.provide(
+              Layer.succeed(TopupSettings)({
+                minUzs: 1_000,
+                maxUzs: 100_000_000,
+                ttlMs: 60_000,
+                receiptMaxBytes: 100,
+                payableQuarantineMs: minutes(1)
+              })
+            ),
+            Layer.provideMerge(IsolatedPostgres.layerStore)
+          )
         )
       ),
     60_000
@@ -157,6 +176,18 @@ describe("payable amount quarantine (real PostgreSQL)", () => {
           AND (t.updated_at > ${at(0)} OR t.created_at > ${at(0)})`
           const text = plan.map((r) => r["QUERY PLAN"]).join("\n")
           assert.include(text, "topups_closed_card_payable_idx")
+          // The one read of what is taken (PgTopups.insertPending) scans both partial indexes by range.
+          const taken = yield* sql<{ "QUERY PLAN": string }>`
+        EXPLAIN SELECT payable_uzs FROM topups
+        WHERE (status = 'pending' OR (status = 'review' AND method = 'card')) AND payable_uzs BETWEEN 10000 AND 10999
+        UNION ALL
+        SELECT payable_uzs FROM topups
+        WHERE method = 'card' AND status IN ('paid', 'cancelled', 'rejected', 'expired')
+          AND confirmed_by IS DISTINCT FROM 'payment' AND payable_uzs BETWEEN 10000 AND 10999
+          AND (updated_at > ${at(0)} OR created_at > ${at(0)})`
+          const takenPlan = taken.map((r) => r["QUERY PLAN"]).join("\n")
+          assert.include(takenPlan, "topups_open_payable_key")
+          assert.include(takenPlan, "topups_closed_card_payable_idx")
         })
       ),
     60_000

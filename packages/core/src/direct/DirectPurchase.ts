@@ -102,8 +102,6 @@ export const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/
 /** Caller order ids: printable, no spaces, so a phrase can never hide in one. */
 export const ORDER_ID = /^[A-Za-z0-9_.:\-]{1,128}$/
 
-export const STARS_MIN = 50
-export const STARS_MAX = 1_000_000
 export const PREMIUM_MONTHS: ReadonlyArray<number> = [3, 6, 12]
 /** The marketplace tops up whole TON only, 1..1,000,000. */
 export const TOPUP_MIN_TON = 1n

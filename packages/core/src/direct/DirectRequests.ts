@@ -14,8 +14,6 @@ import {
   ORDER_ID,
   type PremiumPurchase,
   PREMIUM_MONTHS,
-  STARS_MAX,
-  STARS_MIN,
   type StarsPurchase,
   TOPUP_MAX_TON,
   TOPUP_MIN_TON,
@@ -24,6 +22,7 @@ import {
   USERNAME,
   type WalletInfoRequest
 } from "./DirectPurchase.ts"
+import { STARS_MAX, STARS_MIN } from "../orders/OrderRules.ts"
 import { DirectPurchaseError, invalidRequest } from "./DirectPurchaseError.ts"
 
 export type Fields = Readonly<Record<string, unknown>>

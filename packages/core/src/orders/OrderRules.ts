@@ -3,6 +3,7 @@ import type { Prices } from "../pricing/Prices.ts"
 import type { OrderItem, PremiumMonths } from "./Order.ts"
 import { OrderRequestInvalid } from "./OrderErrors.ts"
 
+/** Stars one order may buy, for every surface (account, programmatic API, direct purchase, pages). */
 export const STARS_MIN = 50
 export const STARS_MAX = 1_000_000
 /** Telegram's limit on a star gift's text. */

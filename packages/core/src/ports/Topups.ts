@@ -32,7 +32,7 @@ export class Topups extends Context.Service<
      * no open card top-up (`pending`, or `review` after its owner sent a receipt) holds as its payable
      * amount; the adapter guarantees this uniqueness under concurrency (PG: partial unique index on
      * payable over those rows). Amounts of card top-ups closed (paid by an operator, cancelled, rejected,
-     * expired) within the quarantine window of `TopupSettings` are skipped too, unless a bank payment
+     * expired) after `quarantineSince` (the service's `TopupSettings`) are skipped too, unless a bank payment
      * confirmed them, so a late payment never matches someone else's top-up. A quarantined amount stays
      * reserved for its own owner only: the owner's cancelled, rejected or expired amounts are free for
      * that owner and preferred (a late payment for one credits the same account), so creating and
@@ -43,6 +43,8 @@ export class Topups extends Context.Service<
       readonly userId: UserId
       readonly requestedUzs: Uzs
       readonly expiresAt: Date
+      /** Closed card top-ups created or updated after this instant still hold their amount. */
+      readonly quarantineSince: Date
       readonly now: Date
     }) => Effect.Effect<Topup, TopupPayableExhausted>
     /** Inserts a receipt top-up in status `review`; payable = requested, no expiry, no offset. */

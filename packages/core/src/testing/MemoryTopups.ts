@@ -3,26 +3,10 @@ import type { TopupId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import { type TopupFilter, type TopupPatch, Topups } from "../ports/Topups.ts"
 import type { Topup, TopupStatus } from "../topups/Topup.ts"
+import { choosePayable, payableTakenAmong } from "../topups/PayableAmount.ts"
 import { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
-import { payableQuarantineMs, TopupSettings } from "../topups/TopupSettings.ts"
 import { MemoryDb, nextId } from "./MemoryDb.ts"
 import { newestFirst, paginate } from "./paginate.ts"
-
-/** Offsets 0..999 so'm make a card top-up's payable amount unique among open and quarantined card top-ups. */
-export const PAYABLE_OFFSETS = 1000
-
-/** Holds its payable amount: pending, or a card top-up in review (its owner also sent a receipt). */
-const holdsPayable = (t: Topup): boolean => t.status === "pending" || (t.status === "review" && t.method === "card")
-
-/**
- * A closed card top-up created or closed after `since` keeps its payable amount out of reach of new
- * top-ups, so a late bank payment for it cannot credit someone else; one a bank payment confirmed is exempt.
- */
-const quarantinesPayable = (t: Topup, since: number): boolean =>
-  t.method === "card" &&
-  !holdsPayable(t) &&
-  t.confirmedBy !== "payment" &&
-  (t.updatedAt.getTime() > since || t.createdAt.getTime() > since)
 
 const isLivePending = (t: Topup, now: Date): boolean =>
   t.status === "pending" && t.method === "card" && t.expiresAt !== null && t.expiresAt.getTime() > now.getTime()
@@ -33,45 +17,29 @@ export const MemoryTopups = Layer.effect(
   Effect.gen(function* () {
     const db = yield* MemoryDb
     return Topups.of({
-      insertPending: ({ expiresAt, now, requestedUzs, userId }) =>
-        Effect.flatMap(TopupSettings, (settings) => {
-          const since = now.getTime() - payableQuarantineMs(settings)
-          return db.run<Topup, TopupPayableExhausted>((s) => {
-            const all = [...s.topups.values()]
-            // The owner's own quarantined amount (not one an operator credited) is free for them, and preferred.
-            const ownReusable = (t: Topup) => t.userId === userId && t.status !== "paid"
-            const taken = new Set(
-              all
-                .filter((t) => holdsPayable(t) || (quarantinesPayable(t, since) && !ownReusable(t)))
-                .map((t) => t.payableUzs)
-            )
-            const own = new Set(
-              all.filter((t) => quarantinesPayable(t, since) && ownReusable(t)).map((t) => t.payableUzs)
-            )
-            const free = Array.from({ length: PAYABLE_OFFSETS }, (_, o) => o).filter(
-              (o) => !taken.has((requestedUzs + o) as Uzs)
-            )
-            const offset = free.find((o) => own.has((requestedUzs + o) as Uzs)) ?? free[0]
-            if (offset === undefined) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
-            const topup: Topup = {
-              id: nextId(s, "topups") as TopupId,
-              userId,
-              method: "card",
-              requestedUzs,
-              payableUzs: (requestedUzs + offset) as Uzs,
-              creditedUzs: null,
-              status: "pending",
-              receipt: null,
-              adminNote: null,
-              paymentId: null,
-              confirmedBy: null,
-              expiresAt,
-              createdAt: now,
-              updatedAt: now
-            }
-            s.topups.set(topup.id, topup)
-            return Result.succeed(topup)
-          })
+      insertPending: ({ expiresAt, now, quarantineSince, requestedUzs, userId }) =>
+        db.run<Topup, TopupPayableExhausted>((s) => {
+          // The same choice as the PostgreSQL store's: core's rule over what is taken.
+          const payable = choosePayable(requestedUzs, payableTakenAmong(s.topups.values(), userId, quarantineSince))
+          if (Option.isNone(payable)) return Result.fail(new TopupPayableExhausted({ requested: requestedUzs }))
+          const topup: Topup = {
+            id: nextId(s, "topups") as TopupId,
+            userId,
+            method: "card",
+            requestedUzs,
+            payableUzs: payable.value,
+            creditedUzs: null,
+            status: "pending",
+            receipt: null,
+            adminNote: null,
+            paymentId: null,
+            confirmedBy: null,
+            expiresAt,
+            createdAt: now,
+            updatedAt: now
+          }
+          s.topups.set(topup.id, topup)
+          return Result.succeed(topup)
         }),
       insertReview: ({ now, receipt, requestedUzs, userId }) =>
         db.read((s) => {

@@ -1,6 +1,7 @@
 import { Effect, Option } from "effect"
 import type { UserId } from "../ids.ts"
 import { Topups } from "../ports/Topups.ts"
+import { isNearDuplicate } from "./NearAmount.ts"
 import type { Topup } from "./Topup.ts"
 
 /** How far back a credit of the same amount makes a top-up or a payment a possible duplicate. */
@@ -23,7 +24,7 @@ const sameOwnerCredit = (other: Topup, topup: Topup, amount: number) =>
  * - SameFile: another top-up (any user, any amount, any time) carries the very same file (SHA-256);
  * - SameAmount: the same owner was credited the same amount (payable or requested) within three days;
  * - NearAmount: the same owner was credited within three days an amount within the tolerance of it
- *   (`DUPLICATE_TOLERANCE_*`), e.g. 30,001 after 30,000.
+ *   (`DUPLICATE_TOLERANCE` of `NearAmount`), e.g. 30,001 after 30,000.
  */
 export type DuplicateReason = "SameFile" | "SameAmount" | "NearAmount"
 
@@ -32,14 +33,6 @@ export interface PossibleDuplicate {
   readonly of: Topup
   readonly reason: DuplicateReason
 }
-
-/** Amounts this close to a recent credit are held too: 1 % of the larger one, and at least 1,000 so'm. */
-export const DUPLICATE_TOLERANCE_RATIO = 0.01
-export const DUPLICATE_TOLERANCE_MIN_UZS = 1_000
-
-/** True when `a` and `b` are within the duplicate tolerance of each other. */
-export const nearAmounts = (a: number, b: number): boolean =>
-  Math.abs(a - b) <= Math.max(DUPLICATE_TOLERANCE_MIN_UZS, Math.ceil(Math.max(a, b) * DUPLICATE_TOLERANCE_RATIO))
 
 const recentFor = (topup: Topup) => (other: Topup) =>
   other.updatedAt.getTime() >= topup.createdAt.getTime() - DUPLICATE_WINDOW_MS
@@ -69,7 +62,7 @@ export const duplicateAmong = (
       other.id !== topup.id &&
       other.userId === topup.userId &&
       other.status === "paid" &&
-      (nearAmounts(other.payableUzs, topup.payableUzs) || nearAmounts(other.requestedUzs, topup.payableUzs))
+      (isNearDuplicate(other.payableUzs, topup.payableUzs) || isNearDuplicate(other.requestedUzs, topup.payableUzs))
   )
   return near === undefined ? Option.none() : Option.some({ of: near, reason: "NearAmount" })
 }

@@ -27,7 +27,7 @@ import {
   TopupPossibleDuplicate,
   TopupTransitionInvalid
 } from "./TopupErrors.ts"
-import { TopupSettings } from "./TopupSettings.ts"
+import { quarantineSince, TopupSettings } from "./TopupSettings.ts"
 
 type Transition = TopupNotFound | TopupTransitionInvalid
 
@@ -110,13 +110,15 @@ export class TopupService extends Context.Service<
       const activity = yield* AccountActivity
       // Read once when the service is built (from config at the composition root), like its ports.
       const caps = yield* AccountCaps
+      // Read here, never per call: an override provided to this layer is what every call sees.
+      const settings = yield* TopupSettings
+      const { maxUzs, minUzs, receiptMaxBytes, ttlMs } = settings
       const capped = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
         effect.pipe(Effect.provideService(AccountActivity, activity), Effect.provideService(AccountCaps, caps))
       // confirmTopup is shared with Payments and reads its ports from the context.
       const ports = yield* Effect.context<Topups | Outbox | Ledger>()
 
       const checkAmount = Effect.fn("TopupService.checkAmount")(function* (amount: number) {
-        const { maxUzs, minUzs } = yield* TopupSettings
         if (!Number.isSafeInteger(amount) || amount < minUzs || amount > maxUzs) {
           return yield* new TopupAmountInvalid({ amount, min: minUzs, max: maxUzs })
         }
@@ -125,14 +127,19 @@ export class TopupService extends Context.Service<
 
       const create = Effect.fn("TopupService.create")(function* (userId: UserId, amountUzs: number) {
         const requestedUzs = yield* checkAmount(amountUzs)
-        const { ttlMs } = yield* TopupSettings
         const now = yield* currentDate
         return yield* tx.withTransaction(
           Effect.gen(function* () {
             yield* activity.lock(userId)
             yield* checkOpen("OpenCardTopups", (yield* topups.countOpen(userId, now)).cardPending)
             yield* takeDaily(userId, "topup.create", now)
-            return yield* topups.insertPending({ userId, requestedUzs, expiresAt: addMillis(now, ttlMs), now })
+            return yield* topups.insertPending({
+              userId,
+              requestedUzs,
+              expiresAt: addMillis(now, ttlMs),
+              quarantineSince: quarantineSince(settings, now),
+              now
+            })
           })
         )
       }, capped)
@@ -143,7 +150,6 @@ export class TopupService extends Context.Service<
         bytes: Uint8Array
       ) {
         const requestedUzs = yield* checkAmount(amountUzs)
-        const { receiptMaxBytes } = yield* TopupSettings
         if (bytes.length === 0)
           return yield* new ReceiptInvalid({ reason: "Empty", message: "the receipt file is empty" })
         if (bytes.length > receiptMaxBytes) {

@@ -1,3 +1,4 @@
+import { RECEIPT_MAX_BYTES } from "@resale/core/topups/TopupSettings.ts"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Dto from "./Dtos.ts"
@@ -27,9 +28,6 @@ const KeepWebhooks = BoolDefaultFalse.annotate({
 })
 /** The rotation's one choice: a form field, as every post of the signed-in surface (the page's checkbox too). */
 const RotateRequest = form({ keep_webhooks: KeepWebhooks })
-
-/** Receipts are at most 5 MB; larger uploads answer 400. */
-export const RECEIPT_MAX_BYTES = 5 * 1024 * 1024
 
 /** The signed-in web user's account: dashboard, balance and top-ups, orders, gifts, tickets, push. */
 export class AccountApi extends HttpApiGroup.make("account")
@@ -61,6 +59,7 @@ export class AccountApi extends HttpApiGroup.make("account")
     }),
     HttpApiEndpoint.post("uploadReceipt", "/v2/balance/top-up/receipt", {
       headers: IdempotencyHeader,
+      // Larger receipts answer 400 here, before the core's own check sees them.
       payload: Schema.Struct({ amount_uzs: IntText, receipt: File }).pipe(
         HttpApiSchema.asMultipart({ maxFileSize: RECEIPT_MAX_BYTES, maxTotalSize: RECEIPT_MAX_BYTES + 64 * 1024 })
       ),

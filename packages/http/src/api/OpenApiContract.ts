@@ -1,3 +1,4 @@
+import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
 import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
 import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
 import { OPERATIONS, TAGS } from "./OperationDocs.ts"
@@ -46,7 +47,10 @@ const NUMERIC_TEXT = "^[+-]?(?:\\d+(?:\\.\\d+)?|\\.\\d+)(?:[Ee][+-]?\\d+)?$"
 
 /** Business limits and closed sets the server enforces with a coded 400 (not in the schema decoders). */
 const LIMITS: Record<string, Record<string, Json>> = {
-  StarsOrderRequest: { amount: { minimum: 50, maximum: 1_000_000 }, username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } },
+  StarsOrderRequest: {
+    amount: { minimum: STARS_MIN, maximum: STARS_MAX },
+    username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" }
+  },
   PremiumOrderRequest: { duration: { enum: [3, 6, 12] }, username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } },
   GiftOrderRequest: { username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } }
 }

@@ -1,3 +1,4 @@
+import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
 import type { DirectCode } from "./DirectErrors.ts"
 
 /**
@@ -172,7 +173,7 @@ const paths: Json = {
   "/stars/buy": purchase(
     {
       username: required(USERNAME),
-      amount: required({ type: "integer", minimum: 50, maximum: 1_000_000 }),
+      amount: required({ type: "integer", minimum: STARS_MIN, maximum: STARS_MAX }),
       seed: required(SEED),
       order_id: ORDER_ID,
       wallet_version: WALLET_VERSION

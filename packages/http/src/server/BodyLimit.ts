@@ -1,6 +1,6 @@
 import { ByteSize, Context, Effect } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
+import { RECEIPT_MAX_BYTES } from "@resale/core/topups/TopupSettings.ts"
 import { Api } from "../api/Api.ts"
 
 /**

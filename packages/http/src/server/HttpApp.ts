@@ -13,12 +13,10 @@ import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
 import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
-import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { SqlClient } from "effect/sql/SqlClient"
-import { RECEIPT_MAX_BYTES } from "../api/AccountApi.ts"
 import { Api, OPENAPI_PATH } from "../api/Api.ts"
 import { AdminTokenAuth, ApiKeyAuth, OperatorSession, RequestValidation, UserSession } from "../api/Middleware.ts"
 import { AuthMiddlewareLayer } from "../auth/AuthMiddleware.ts"
@@ -176,14 +174,6 @@ export const HttpServices = Layer.mergeAll(
   ),
   Layer.provide(TelegramBotApi.layer),
   Layer.provideMerge(CoreServices),
-  Layer.provide(
-    Layer.succeed(TopupSettings)({
-      minUzs: 1_000,
-      maxUzs: 100_000_000,
-      ttlMs: 15 * 60 * 1000,
-      receiptMaxBytes: RECEIPT_MAX_BYTES
-    })
-  ),
   // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
   Layer.provide(accountCapsLayerConfig),
   Layer.provide(Layer.unwrap(Effect.map(Effect.service(HttpConfig), (s) => pushPolicyLayerFor(s.sandbox, s.publicUrl))))

@@ -2,6 +2,7 @@
  * The simulated `/api?hash=` methods, answering in Fragment's wire format (HTTP 200, JSON,
  * errors as `{"error": "<text>"}` with Fragment's own texts where they are known).
  */
+import { FRAGMENT_STARS_MAX, FRAGMENT_STARS_MIN } from "../FragmentFlows.ts"
 import { encodeCommentPayload } from "../FragmentPayload.ts"
 import { confirmReq, pageState } from "./SimulatorDelivery.ts"
 import { commentOf, formatTon, priceOf, type SimulatorPrices } from "./SimulatorPricing.ts"
@@ -80,7 +81,8 @@ const init = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
   const raw = kind === "stars" ? fields["quantity"] : kind === "premium" ? fields["months"] : fields["amount"]
   if (!isInt(raw)) return { error: "Invalid amount." }
   const units = Number(raw)
-  if (kind === "stars" && (units < 50 || units > 10_000_000)) return { error: "Invalid number of stars." }
+  if (kind === "stars" && (units < FRAGMENT_STARS_MIN || units > FRAGMENT_STARS_MAX))
+    return { error: "Invalid number of stars." }
   if (kind === "premium" && units !== 3 && units !== 6 && units !== 12) return { error: "Invalid duration." }
   if (kind === "ton" && (units < 1 || units > 1_000_000)) return { error: "Invalid amount." }
   if (kind === "premium" && ctx.state.subscribed.has(username)) {

@@ -1,5 +1,12 @@
 import { assert } from "@effect/vitest"
-import { type PaymentId, type TopupId, type UserId, type Uzs } from "@resale/core"
+import {
+  DEFAULT_TOPUP_SETTINGS,
+  type PaymentId,
+  quarantineSince,
+  type TopupId,
+  type UserId,
+  type Uzs
+} from "@resale/core"
 import { IncomingPayments, Topups, Transactor } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -11,6 +18,7 @@ const pending = (userId: UserId, requested: number, now = t0) =>
       userId,
       requestedUzs: requested as Uzs,
       expiresAt: at(minutes(15) + now.getTime() - t0.getTime()),
+      quarantineSince: quarantineSince(DEFAULT_TOPUP_SETTINGS, now),
       now
     })
   )

@@ -1,6 +1,6 @@
 import { ByteSize, Effect } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
-import { RECEIPT_MAX_BYTES } from "../../api/AccountApi.ts"
+import { RECEIPT_MAX_BYTES } from "@resale/core/topups/TopupSettings.ts"
 import { CSRF_FIELD } from "./WebCookies.ts"
 
 /**

@@ -1,3 +1,4 @@
+import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
 import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { field, formGuards, money, section, select, submit } from "../layout/Components.ts"
@@ -96,7 +97,7 @@ const buyForms = (ctx: PageContext, data: DashboardData): Html => {
       { idempotent: true }
     )}
 ${username("stars-username")}
-${field({ name: "amount", id: "stars-amount", label: t("buy.stars.amount"), type: "number", required: true, min: 50, max: 1_000_000, step: 1, value: 50, inputmode: "numeric", hint: t("buy.stars.amountHint", { min: ctx.tr.number(50), max: ctx.tr.number(1_000_000), price: ctx.tr.uzs(pricing.star_price_uzs) }), extra: html` data-quantity` })}
+${field({ name: "amount", id: "stars-amount", label: t("buy.stars.amount"), type: "number", required: true, min: STARS_MIN, max: STARS_MAX, step: 1, value: STARS_MIN, inputmode: "numeric", hint: t("buy.stars.amountHint", { min: ctx.tr.number(STARS_MIN), max: ctx.tr.number(STARS_MAX), price: ctx.tr.uzs(pricing.star_price_uzs) }), extra: html` data-quantity` })}
 <p class="total">${t("buy.total")}: <output data-total for="stars-amount">${ctx.tr.uzs(50 * pricing.star_price_uzs)}</output></p>
 <p class="hint" data-after aria-live="polite"></p>
 ${submit(t("buy.stars.submit"))}</form>`

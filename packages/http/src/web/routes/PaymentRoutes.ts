@@ -1,5 +1,6 @@
 import { PaymentId, TopupId } from "@resale/core/ids.ts"
 import type { IncomingPayment, PaymentStatus } from "@resale/core/payments/IncomingPayment.ts"
+import { paymentCandidates } from "@resale/core/payments/PaymentCandidates.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { isLocalDate, startOfTashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type { Topup } from "@resale/core/topups/Topup.ts"
@@ -33,7 +34,7 @@ const topupIdOf = Schema.decodeUnknownOption(TopupId)
  *        `unresolved` (unmatched and ambiguous: what waits for an operator; the default), `assigned`
  *        (matched by an operator's assignment) or `all`; each says `assigned`; `from`/`to` Tashkent days,
  *        inclusive; `amount` exact UZS. A matched payment names its top-up and that top-up's user; an
- *        unresolved one lists candidate top-ups (open, same or near amount, closest first).
+ *        unresolved one lists candidate top-ups (core `paymentCandidates`: open, same or near amount, closest first).
  *   POST /v2/admin/payments/:payment_id/assign   form: topup_id, confirm_duplicate?; credits that top-up with the payment
  */
 export const PAYMENT_ROUTES = [
@@ -44,17 +45,6 @@ export const PAYMENT_ROUTES = [
 const STATUSES: ReadonlyArray<string> = ["received", "matched", "unmatched", "ambiguous"]
 const UNRESOLVED: ReadonlyArray<PaymentStatus> = ["unmatched", "ambiguous"]
 const DAY_MS = 86_400_000
-
-/** Near enough to be the same transfer: a bank fee or a typo, within 5 % or 1,000 UZS. */
-export const isNearAmount = (payment: number, topup: number): boolean =>
-  Math.abs(payment - topup) <= Math.max(1_000, Math.round(payment * 0.05))
-
-const candidatesOf = (payment: IncomingPayment, open: ReadonlyArray<Topup>) =>
-  open
-    .filter((t) => t.requestedUzs === payment.amountUzs || isNearAmount(payment.amountUzs, t.payableUzs))
-    .map((topup) => ({ topup, difference: topup.payableUzs - payment.amountUzs }))
-    .sort((a, b) => Math.abs(a.difference) - Math.abs(b.difference) || b.topup.id - a.topup.id)
-    .slice(0, 5)
 
 export const PaymentRoutes = Layer.effectDiscard(
   Effect.gen(function* () {
@@ -127,7 +117,7 @@ export const PaymentRoutes = Layer.effectDiscard(
           : (yield* topups.list({ status: ["pending", "review", "expired"], offset: 0, limit: 100 })).items
       // A hint for the operator, never an automatic match; each with the receipt-only credit it may repeat.
       const pairs = unresolved.flatMap((payment) =>
-        candidatesOf(payment, open).map(({ topup, difference }) => ({ payment, topup, difference }))
+        paymentCandidates(payment.amountUzs, open).map(({ topup, difference }) => ({ payment, topup, difference }))
       )
       const credited = yield* payments.creditsOnReceipt(pairs)
       // Whose top-up a matched payment credited.
