@@ -1557,6 +1557,7 @@ export interface components {
          *           "status": "completed",
          *           "tx_id": "b5f1c2d8e0a94f3b",
          *           "error": null,
+         *           "error_code": null,
          *           "delivery": "confirmed",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
@@ -1583,6 +1584,7 @@ export interface components {
          *       "status": "completed",
          *       "tx_id": "b5f1c2d8e0a94f3b",
          *       "error": null,
+         *       "error_code": null,
          *       "delivery": "confirmed",
          *       "created_at": "2026-01-31T12:00:00.000Z"
          *     }
@@ -1601,6 +1603,8 @@ export interface components {
             status: "queued" | "processing" | "completed" | "failed" | "needs_attention";
             tx_id: string | null;
             error: string | null;
+            /** @description Why the last attempt did not go through, a stable code (null when `error` is null); switch on this, not on `error`'s text */
+            error_code: ("recipient_not_found" | "already_premium" | "purchase_refused" | "gift_refused" | "gift_sold_out" | "marketplace_timeout" | "service_unavailable" | "refunded_by_operator" | "unknown") | null;
             delivery: ("confirmed" | "paid_unconfirmed") | null;
             /** @description ISO 8601 instant */
             created_at: string;
@@ -1691,6 +1695,7 @@ export interface components {
          *         "status": "queued",
          *         "tx_id": null,
          *         "error": null,
+         *         "error_code": null,
          *         "delivery": null,
          *         "created_at": "2026-01-31T12:00:00.000Z"
          *       },
@@ -1845,6 +1850,7 @@ export interface components {
          *           "status": "needs_attention",
          *           "tx_id": null,
          *           "error": "Marketplace did not confirm the delivery",
+         *           "error_code": "unknown",
          *           "delivery": null,
          *           "created_at": "2026-01-31T12:00:00.000Z",
          *           "attempts": 3,
@@ -1881,6 +1887,7 @@ export interface components {
          *       "status": "completed",
          *       "tx_id": "b5f1c2d8e0a94f3b",
          *       "error": null,
+         *       "error_code": null,
          *       "delivery": "confirmed",
          *       "created_at": "2026-01-31T12:00:00.000Z",
          *       "attempts": 1,
@@ -1904,6 +1911,8 @@ export interface components {
             status: "queued" | "processing" | "completed" | "failed" | "needs_attention";
             tx_id: string | null;
             error: string | null;
+            /** @description Why the last attempt did not go through, a stable code (null when `error` is null); switch on this, not on `error`'s text */
+            error_code: ("recipient_not_found" | "already_premium" | "purchase_refused" | "gift_refused" | "gift_sold_out" | "marketplace_timeout" | "service_unavailable" | "refunded_by_operator" | "unknown") | null;
             delivery: ("confirmed" | "paid_unconfirmed") | null;
             /** @description ISO 8601 instant */
             created_at: string;
@@ -2098,6 +2107,7 @@ export interface components {
          *           "status": "completed",
          *           "tx_id": "b5f1c2d8e0a94f3b",
          *           "error": null,
+         *           "error_code": null,
          *           "delivery": "confirmed",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
@@ -2224,6 +2234,7 @@ export interface components {
          *           "status": "completed",
          *           "tx_id": "b5f1c2d8e0a94f3b",
          *           "error": null,
+         *           "error_code": null,
          *           "delivery": "confirmed",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
