@@ -26,6 +26,7 @@ const SLOW_FIRST = [
   "test/cli/backup.test.ts",
   "test/web/server-process.test.ts",
   "test/web/sandbox.test.ts",
+  "test/web/shopper-reasons.test.ts",
   "test/web/shopper.test.ts",
   "test/web/balance-history.test.ts",
   "test/worker/sandbox-magic.test.ts",

@@ -33,6 +33,7 @@ export * from "./accounts/ApiKey.ts"
 export * from "./topups/TopupSettings.ts"
 export * from "./topups/ReceiptRules.ts"
 export * from "./orders/OrderRules.ts"
+export * from "./orders/OrderFailure.ts"
 
 // Use-case services: the only entry points of http, cli and worker.
 export * from "./accounts/Accounts.ts"

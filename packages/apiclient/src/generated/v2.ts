@@ -1597,6 +1597,7 @@ export interface components {
          *           "status": "completed",
          *           "tx_id": "b5f1c2d8e0a94f3b",
          *           "error": null,
+         *           "error_code": null,
          *           "delivery": "confirmed",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
@@ -1623,6 +1624,7 @@ export interface components {
          *       "status": "completed",
          *       "tx_id": "b5f1c2d8e0a94f3b",
          *       "error": null,
+         *       "error_code": null,
          *       "delivery": "confirmed",
          *       "created_at": "2026-01-31T12:00:00.000Z"
          *     }
@@ -1641,6 +1643,8 @@ export interface components {
             status: "queued" | "processing" | "completed" | "failed" | "needs_attention";
             tx_id: string | null;
             error: string | null;
+            /** @description Why the last attempt did not go through, a stable code (null when `error` is null); switch on this, not on `error`'s text */
+            error_code: ("recipient_not_found" | "already_premium" | "purchase_refused" | "gift_refused" | "gift_sold_out" | "marketplace_timeout" | "service_unavailable" | "refunded_by_operator" | "unknown") | null;
             delivery: ("confirmed" | "paid_unconfirmed") | null;
             /** @description ISO 8601 instant */
             created_at: string;
@@ -1731,6 +1735,7 @@ export interface components {
          *         "status": "queued",
          *         "tx_id": null,
          *         "error": null,
+         *         "error_code": null,
          *         "delivery": null,
          *         "created_at": "2026-01-31T12:00:00.000Z"
          *       },
@@ -1885,6 +1890,7 @@ export interface components {
          *           "status": "needs_attention",
          *           "tx_id": null,
          *           "error": "Marketplace did not confirm the delivery",
+         *           "error_code": "unknown",
          *           "delivery": null,
          *           "created_at": "2026-01-31T12:00:00.000Z",
          *           "attempts": 3,
@@ -1921,6 +1927,7 @@ export interface components {
          *       "status": "completed",
          *       "tx_id": "b5f1c2d8e0a94f3b",
          *       "error": null,
+         *       "error_code": null,
          *       "delivery": "confirmed",
          *       "created_at": "2026-01-31T12:00:00.000Z",
          *       "attempts": 1,
@@ -1944,6 +1951,8 @@ export interface components {
             status: "queued" | "processing" | "completed" | "failed" | "needs_attention";
             tx_id: string | null;
             error: string | null;
+            /** @description Why the last attempt did not go through, a stable code (null when `error` is null); switch on this, not on `error`'s text */
+            error_code: ("recipient_not_found" | "already_premium" | "purchase_refused" | "gift_refused" | "gift_sold_out" | "marketplace_timeout" | "service_unavailable" | "refunded_by_operator" | "unknown") | null;
             delivery: ("confirmed" | "paid_unconfirmed") | null;
             /** @description ISO 8601 instant */
             created_at: string;
@@ -2138,6 +2147,7 @@ export interface components {
          *           "status": "completed",
          *           "tx_id": "b5f1c2d8e0a94f3b",
          *           "error": null,
+         *           "error_code": null,
          *           "delivery": "confirmed",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
@@ -2266,6 +2276,7 @@ export interface components {
          *           "status": "completed",
          *           "tx_id": "b5f1c2d8e0a94f3b",
          *           "error": null,
+         *           "error_code": null,
          *           "delivery": "confirmed",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }

@@ -3,6 +3,7 @@ import { type GiftRequest, GiftSender, isGiftFailureTransient } from "../ports/G
 import { currentDate } from "../Time.ts"
 import { Delivered, NotDelivered, type Outcome, Unknown } from "./FulfilmentOutcome.ts"
 import type { Order } from "./Order.ts"
+import { giftFailure } from "./OrderFailure.ts"
 import { OrderWork } from "./OrderWork.ts"
 import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
@@ -76,7 +77,7 @@ export class GiftFulfilment extends Context.Service<
         if (error.reason === "Timeout") return Unknown(`gift send outcome unknown: ${error.message}`)
         // Nothing was sent: the marker goes, so the next attempt does not wait for a lookup.
         yield* work.setGiftRef(order.id, null)
-        return NotDelivered(isGiftFailureTransient(error), `gift not sent (${error.reason}): ${error.message}`)
+        return NotDelivered(isGiftFailureTransient(error), giftFailure(error.reason, error.message))
       })
 
       return GiftFulfilment.of({ attempt })

@@ -14,6 +14,7 @@ import { addMillis, currentDate } from "../Time.ts"
 import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCauseId } from "./Order.ts"
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
 import { type Completion, completionPatch } from "./FulfilmentOutcome.ts"
+import { gaveUp, operatorRefund } from "./OrderFailure.ts"
 import { backoffMs, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
 import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
@@ -332,8 +333,7 @@ export class OrderService extends Context.Service<
 
       const refund = Effect.fn("OrderService.refund")(function* (orderId: OrderId, note: string) {
         const now = yield* currentDate
-        const reason = note.trim() === "" ? "refunded by an operator" : `refunded by an operator: ${note.trim()}`
-        return yield* tx.withTransaction(failAndRefund(orderId, reason.slice(0, 1000), {}, now, ["needs_attention"]))
+        return yield* tx.withTransaction(failAndRefund(orderId, operatorRefund(note), {}, now, ["needs_attention"]))
       })
 
       const defer = Effect.fn("OrderService.defer")(function* (orderId: OrderId, error: string) {
@@ -343,7 +343,7 @@ export class OrderService extends Context.Service<
             const current = yield* find({ kind: "operator" }, orderId)
             const attempts = current.attempts + 1
             if (attempts >= settings.maxAttempts) {
-              return yield* failAndRefund(orderId, `gave up after ${attempts} attempts: ${error}`, { attempts }, now)
+              return yield* failAndRefund(orderId, gaveUp(attempts, error), { attempts }, now)
             }
             return yield* orders.transition(
               orderId,

@@ -18,6 +18,7 @@ import {
 } from "../ports/Marketplace.ts"
 import { type WalletPayment, WalletPayments } from "../ports/WalletPayments.ts"
 import { PayerAccounts } from "../ports/PayerAccounts.ts"
+import { marketplaceFailure } from "../orders/OrderFailure.ts"
 import { type BatchItem, type ItemOutcome, WalletBatches } from "./WalletBatches.ts"
 
 export interface BatchedPurchaseSettings {
@@ -369,7 +370,7 @@ export class BatchedPurchases extends Context.Service<
             _tag: "NotPaid",
             retryable: isTransientReason(reason),
             reason: "MarketplaceRejected",
-            message: `MarketplaceRejected (${reason}): ${quoted.failure.message}`
+            message: marketplaceFailure(reason, quoted.failure.message)
           } satisfies PurchaseOutcome
         }
         const invoice = quoted.success

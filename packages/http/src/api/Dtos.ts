@@ -1,4 +1,5 @@
 import { OrderDelivery, OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
+import { OrderFailureCode } from "@resale/core/orders/OrderFailure.ts"
 import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
 import { TopupMethod, TopupStatus as TopupState } from "@resale/core/topups/Topup.ts"
 import { Schema } from "effect"
@@ -70,6 +71,16 @@ export const Order = Schema.Struct({
   status: OrderStatus,
   tx_id: Schema.NullOr(Schema.String),
   error: Schema.NullOr(Schema.String),
+  /**
+   * Why the last attempt did not go through, stable for programs (null when `error` is null):
+   * `recipient_not_found`, `already_premium`, `purchase_refused`, `gift_refused`, `gift_sold_out`,
+   * `marketplace_timeout`, `service_unavailable`, `refunded_by_operator`, or `unknown`. `error` is the
+   * text for people and may change.
+   */
+  error_code: Schema.NullOr(OrderFailureCode).annotate({
+    description:
+      "Why the last attempt did not go through, a stable code (null when `error` is null); switch on this, not on `error`'s text"
+  }),
   /**
    * How a completed order's delivery is known (null until completed): `confirmed` when Fragment's
    * answer was about this order, `paid_unconfirmed` when it was settled on its own payment evidence

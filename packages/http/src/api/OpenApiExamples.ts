@@ -28,6 +28,7 @@ const order = {
   status: "completed",
   tx_id: "b5f1c2d8e0a94f3b",
   error: null,
+  error_code: null,
   delivery: "confirmed",
   created_at: AT
 }
@@ -207,6 +208,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
         tx_id: null,
         delivery: null,
         error: "Marketplace did not confirm the delivery",
+        error_code: "unknown",
         attempts: 3,
         next_attempt_at: null,
         unknown_checks: 2,

@@ -1,4 +1,12 @@
-import type { Order, Prices, Ticket, TicketMessage, Topup, User } from "@resale/core"
+import {
+  failureCode,
+  type Order,
+  type Prices,
+  type Ticket,
+  type TicketMessage,
+  type Topup,
+  type User
+} from "@resale/core"
 import type * as Dto from "../api/Dtos.ts"
 import type { CatalogGift } from "../gifts/GiftCatalog.ts"
 
@@ -31,6 +39,7 @@ export const orderOut = (o: Order): typeof Dto.Order.Type => ({
   status: o.status,
   tx_id: o.txId,
   error: o.lastError,
+  error_code: failureCode(o.lastError),
   delivery: o.delivery,
   created_at: o.createdAt.toISOString()
 })

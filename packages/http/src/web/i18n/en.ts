@@ -162,6 +162,24 @@ export const en = {
   "orders.retrying":
     "Not sent yet: the last attempt did not go through, nothing was paid; it is tried again automatically.",
   "orders.nextAttempt": "next at {time}",
+  "orders.failure.recipient_not_found":
+    "No Telegram user has this username, so nothing was sent. Your balance was refunded. Check the username (without @) and order again.",
+  "orders.failure.already_premium":
+    "This account already has Telegram Premium, so it could not be given. Your balance was refunded. Order Premium again when the current one ends, or send stars instead.",
+  "orders.failure.purchase_refused":
+    "This account cannot receive this purchase, so nothing was sent. Your balance was refunded. Check the username, or choose another amount or recipient.",
+  "orders.failure.gift_refused":
+    "The recipient does not accept gifts, so the gift was not sent. Your balance was refunded. Ask them to allow gifts in Telegram's privacy settings, or send it to someone else.",
+  "orders.failure.gift_sold_out":
+    "This gift is sold out or no longer on sale, so it was not sent. Your balance was refunded. Choose another gift.",
+  "orders.failure.marketplace_timeout":
+    "The delivery service did not answer in time, even after several tries; nothing was paid. Your balance was refunded. Please order again a little later.",
+  "orders.failure.service_unavailable":
+    "The delivery service was unavailable, so nothing was sent. Your balance was refunded. Please order again a little later.",
+  "orders.failure.refunded_by_operator":
+    "We could not confirm the delivery, so support refunded your balance. Write to support if you have questions.",
+  "orders.failure.unknown":
+    "Something went wrong on our side and the order was not sent. Your balance was refunded. Try again, or write to support.",
   "history.reason": "Reason: {reason}",
   "history.adjust": "Correction by support",
   "history.tier": "Lookup tier {tier}",

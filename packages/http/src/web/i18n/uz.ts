@@ -163,6 +163,24 @@ export const uz: Messages = {
   "orders.retrying":
     "Hali yuborilmadi: oxirgi urinish o‘tmadi, hech narsa to‘lanmadi; avtomatik ravishda yana urinib ko‘ramiz.",
   "orders.nextAttempt": "keyingisi soat {time} da",
+  "orders.failure.recipient_not_found":
+    "Bunday nomli Telegram foydalanuvchisi yo‘q, hech narsa yuborilmadi. Pul balansingizga qaytarildi. Foydalanuvchi nomini (@ belgisiz) tekshirib, qayta buyurtma bering.",
+  "orders.failure.already_premium":
+    "Bu akkauntda Telegram Premium allaqachon bor, shuning uchun uni sovg‘a qilib bo‘lmadi. Pul balansingizga qaytarildi. Joriy obuna tugagach qayta buyurtma bering yoki yulduzlar yuboring.",
+  "orders.failure.purchase_refused":
+    "Bu akkaunt ushbu xaridni qabul qila olmaydi, hech narsa yuborilmadi. Pul balansingizga qaytarildi. Foydalanuvchi nomini tekshiring yoki boshqa miqdor yoki qabul qiluvchini tanlang.",
+  "orders.failure.gift_refused":
+    "Qabul qiluvchi sovg‘alarni qabul qilmaydi, sovg‘a yuborilmadi. Pul balansingizga qaytarildi. Undan Telegram maxfiylik sozlamalarida sovg‘alarga ruxsat berishini so‘rang yoki sovg‘ani boshqa odamga yuboring.",
+  "orders.failure.gift_sold_out":
+    "Bu sovg‘a tugagan yoki endi sotilmaydi, u yuborilmadi. Pul balansingizga qaytarildi. Boshqa sovg‘a tanlang.",
+  "orders.failure.marketplace_timeout":
+    "Yetkazib berish xizmati bir necha urinishdan keyin ham o‘z vaqtida javob bermadi; hech narsa to‘lanmadi. Pul balansingizga qaytarildi. Birozdan keyin qayta buyurtma bering.",
+  "orders.failure.service_unavailable":
+    "Yetkazib berish xizmati ishlamay turgan edi, hech narsa yuborilmadi. Pul balansingizga qaytarildi. Birozdan keyin qayta buyurtma bering.",
+  "orders.failure.refunded_by_operator":
+    "Yetkazib berilganini tasdiqlay olmadik, shuning uchun yordam xizmati pulni balansingizga qaytardi. Savollaringiz bo‘lsa, yordam xizmatiga yozing.",
+  "orders.failure.unknown":
+    "Biz tomonda nimadir xato ketdi, buyurtma yuborilmadi. Pul balansingizga qaytarildi. Qayta urinib ko‘ring yoki yordam xizmatiga yozing.",
   "history.reason": "Sabab: {reason}",
   "history.adjust": "Yordam xizmati tuzatishi",
   "history.tier": "Qidiruv tarifi {tier}",

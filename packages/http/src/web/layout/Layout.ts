@@ -1,10 +1,12 @@
 import { type Html, html, jsonBlock, toString, unsafeRaw } from "../Html.ts"
+import { OrderFailureCode } from "@resale/core/orders/OrderFailure.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import { LOCALE_NAMES, LOCALE_SHORT, LOCALE_TAGS, LOCALES } from "../i18n/Locale.ts"
 import { MONEY_FORMAT, PLURAL_ORDER } from "../i18n/Translate.ts"
 import { flashBox } from "./Components.ts"
 import { placeInSection, refillSection } from "./FormRecall.ts"
 import type { NavKey, PageContext } from "./PageContext.ts"
+import { failureKey } from "../pages/OrderViews.ts"
 
 /** Messages the client script needs for what it writes itself (live statuses, countdowns, push). */
 const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
@@ -39,7 +41,8 @@ const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
   "status.order.failed",
   "status.ticket.open",
   "status.ticket.closed",
-  "orders.retrying"
+  "orders.retrying",
+  ...OrderFailureCode.literals.map(failureKey)
 ]
 
 const USER_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [

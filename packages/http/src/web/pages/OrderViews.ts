@@ -1,3 +1,4 @@
+import type { OrderFailureCode } from "@resale/core/orders/OrderFailure.ts"
 import type * as Dto from "../../api/Dtos.ts"
 import { giftName } from "../i18n/GiftNames.ts"
 import { type Html, html } from "../Html.ts"
@@ -27,16 +28,20 @@ export const shownStatus = (order: Pick<Order, "status" | "delivery">): string =
 /** "14:05" in Tashkent time (UTC+5, no daylight saving). */
 export const clock = (iso: string): string => new Date(Date.parse(iso) + 5 * 3600_000).toISOString().slice(11, 16)
 
+/** The dictionary key of a failure code's sentence: a code without a sentence does not compile. */
+export const failureKey = (code: OrderFailureCode): `orders.failure.${OrderFailureCode}` => `orders.failure.${code}`
+
 /**
- * The reason under the status: the worker's last error of a failed order; a queued order that an
- * attempt already missed (nothing was paid) says in the shopper's words that it is tried again (the
- * technical error is the operators').
+ * The reason under the status, always in the shopper's words (the technical error is the operators'):
+ * a failed order says what happened, that it was refunded and what to do, chosen by its `error_code`;
+ * a queued order that an attempt already missed (nothing was paid) says it is tried again.
  */
 const reason = (tr: Translator, order: Order): Html => {
   if (order.status === "queued" && order.error) {
     return html`<span class="reason" data-order-reason><span data-order-retry>${tr.t("orders.retrying")}</span></span>`
   }
-  return html`<span class="reason" data-order-reason>${order.status === "failed" ? (order.error ?? "") : ""}</span>`
+  const failed = order.status === "failed" ? tr.t(failureKey(order.error_code ?? "unknown")) : ""
+  return html`<span class="reason" data-order-reason data-order-failure="${order.error_code ?? ""}">${failed}</span>`
 }
 
 /** The shopper's orders; rows carry `data-order-id` so the client script can update their status live. */

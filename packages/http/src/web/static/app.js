@@ -320,8 +320,9 @@
           setBadge(row.querySelector("[data-status]"), "order", shown)
           var reason = row.querySelector("[data-order-reason]")
           if (reason) {
-            // A queued order an attempt already missed (nothing paid) says it is tried again, in words.
-            reason.textContent = order.status === "failed" ? order.error || "" : ""
+            // Always the shopper's words, chosen by the code: a failed order's sentence, or that a missed attempt is tried again.
+            reason.textContent = order.status === "failed" ? t("orders.failure." + (order.error_code || "unknown")) : ""
+            reason.setAttribute("data-order-failure", order.error_code || "")
             if (order.status === "queued" && order.error) {
               var retry = document.createElement("span")
               retry.setAttribute("data-order-retry", "")
