@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   "payload_too_large",
   "rate_limited",
   "internal_error",
+  "validation_error",
+  "request_refused",
   // accounts
   "user_not_found",
   "tier_unknown",

@@ -1,11 +1,12 @@
 import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
 import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
 import { OPERATIONS, TAGS } from "./OperationDocs.ts"
+import { type RouteTable, securityByOperation } from "./OpenApiSecurity.ts"
 
 /**
  * What the generated OpenAPI document does not say by itself, added in one pass over it: the
- * security schemes and each operation's requirement (the auth middlewares are not security
- * middlewares, so effect lists none), summaries and tags, integer ids, business limits, examples,
+ * security schemes and each operation's requirement (its auth middleware's, `OpenApiSecurity.ts`),
+ * every error body's `code` and `request_id` required, summaries and tags, integer ids, business limits, examples,
  * the 303s' headers, /healthz, and response schemas open to new fields.
  */
 type Json = Record<string, any>
@@ -30,14 +31,6 @@ const SECURITY_SCHEMES = {
     name: ADMIN_COOKIE,
     description: "The operator's session, set by POST /v2/admin/login."
   }
-}
-
-const SECURITY_BY_TAG: Record<string, ReadonlyArray<Record<string, Array<string>>>> = {
-  api: [{ apiKey: [] }],
-  lists: [{ apiKey: [] }],
-  apiAdmin: [{ adminToken: [] }],
-  account: [{ userSession: [] }],
-  admin: [{ operatorSession: [] }]
 }
 
 /** Headers that are security schemes now, not parameters. */
@@ -119,6 +112,24 @@ const fixParameter = (parameter: Json): Json => {
   return parameter
 }
 
+/** The schemas answered with a status of 400 or more (FastAPI's 422 and the coded errors). */
+const errorSchemas = (spec: Json): Set<string> => {
+  const names = new Set<string>()
+  for (const operations of Object.values<Json>(spec["paths"]))
+    for (const operation of Object.values<Json>(operations))
+      for (const [status, response] of Object.entries<Json>(operation["responses"] ?? {}))
+        for (const media of Object.values<Json>(response["content"] ?? {})) {
+          const ref: string | undefined = media["schema"]?.["$ref"]
+          if (Number(status) >= 400 && ref !== undefined) names.add(ref.split("/").pop()!)
+        }
+  return names
+}
+
+/** The server stamps both on every error body where answers are sent (`server/ErrorBody.ts`). */
+const requireCodeAndRequestId = (schema: Json): void => {
+  schema["required"] = [...new Set([...(schema["required"] ?? []), "code", "request_id"])]
+}
+
 /** Examples of the inline bodies (a `$ref`'d schema carries its own). */
 const exemplify = (operation: Json): void => {
   for (const media of Object.values<Json>(operation["requestBody"]?.["content"] ?? {})) {
@@ -133,7 +144,13 @@ const exemplify = (operation: Json): void => {
   }
 }
 
-export const contractTransform = (spec: Json): Json => {
+/** The transform of the document of `api` (its route table says who may call what). */
+export const contractTransform = (api: RouteTable) => {
+  const security = securityByOperation(api)
+  return (spec: Json): Json => transform(spec, security)
+}
+
+const transform = (spec: Json, security: ReturnType<typeof securityByOperation>): Json => {
   relax(spec)
   spec["servers"] = [{ url: "/", description: "This server" }]
   spec["info"] = { ...spec["info"], license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } }
@@ -144,14 +161,14 @@ export const contractTransform = (spec: Json): Json => {
     for (const [field, extra] of Object.entries(limits))
       Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, extra)
   }
+  for (const name of errorSchemas(spec)) if (schemas[name]) requireCodeAndRequestId(schemas[name])
   for (const [name, example] of Object.entries(SCHEMA_EXAMPLES))
     if (schemas[name]) schemas[name]["examples"] = [example]
-  for (const operations of Object.values<Json>(spec["paths"])) {
-    for (const operation of Object.values<Json>(operations)) {
-      const tag: string = operation["tags"]?.[0] ?? ""
+  for (const [path, operations] of Object.entries<Json>(spec["paths"])) {
+    for (const [method, operation] of Object.entries<Json>(operations)) {
       const docs = OPERATIONS[operation["operationId"]]
       if (docs) Object.assign(operation, docs)
-      operation["security"] = SECURITY_BY_TAG[tag] ?? []
+      operation["security"] = security.get(`${method} ${path}`) ?? []
       operation["parameters"] = (operation["parameters"] ?? [])
         .filter((p: Json) => !(p["in"] === "header" && CREDENTIAL_HEADERS.has(p["name"])))
         .map(fixParameter)

@@ -25,6 +25,7 @@ export type DirectCode =
   | "SERVICE_BUSY"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
+  | "PAYLOAD_TOO_LARGE"
 
 export interface DirectFailure {
   readonly status: number
