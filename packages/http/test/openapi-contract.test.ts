@@ -127,6 +127,10 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
         (p: Json) => p["name"] === "order_id"
       )
       assert.deepStrictEqual(orderId["schema"], { type: "integer", minimum: 1 })
+      for (const list of ["/v2/api/orders", "/v2/api/topups"]) {
+        const limit = doc["paths"][list]["get"]["parameters"].find((p: Json) => p["name"] === "limit")
+        assert.deepInclude(limit["schema"], { type: "integer", minimum: 1, maximum: 100, default: 20 }, list)
+      }
       const schemas = doc["components"]["schemas"]
       assert.deepInclude(schemas["StarsOrderRequest"]["properties"]["amount"], {
         type: "integer",

@@ -1,5 +1,6 @@
 import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
 import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
+import { LIST_LIMIT_MAX } from "./ListsApi.ts"
 import { OPERATIONS, TAGS } from "./OperationDocs.ts"
 import { type RouteTable, securityByOperation } from "./OpenApiSecurity.ts"
 
@@ -42,6 +43,19 @@ const LIMITS: Record<string, Record<string, Json>> = {
   StarsOrderRequest: { amount: { minimum: 50, maximum: 1_000_000 }, username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } },
   PremiumOrderRequest: { duration: { enum: [3, 6, 12] }, username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } },
   GiftOrderRequest: { username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } }
+}
+
+/** Query parameters whose bounds the encoded (text) schema loses, by operation. */
+const PAGE_LIMIT = {
+  type: "integer",
+  minimum: 1,
+  maximum: LIST_LIMIT_MAX,
+  default: 20,
+  description: `Items per page, 1 to ${LIST_LIMIT_MAX}; outside these bounds the answer is 422.`
+}
+const QUERY_LIMITS: Record<string, Record<string, Json>> = {
+  "lists.listOrders": { limit: PAGE_LIMIT },
+  "lists.listTopups": { limit: PAGE_LIMIT }
 }
 
 const REDIRECT_HEADERS = {
@@ -172,6 +186,10 @@ const transform = (spec: Json, security: ReturnType<typeof securityByOperation>)
       operation["parameters"] = (operation["parameters"] ?? [])
         .filter((p: Json) => !(p["in"] === "header" && CREDENTIAL_HEADERS.has(p["name"])))
         .map(fixParameter)
+        .map((p: Json) => {
+          const bounds = QUERY_LIMITS[operation["operationId"]]?.[p["name"]]
+          return bounds === undefined || p["in"] !== "query" ? p : { ...p, schema: bounds }
+        })
       exemplify(operation)
       const redirect = operation["responses"]?.["303"]
       if (redirect) Object.assign(redirect, { description: "Redirect (See Other)", headers: REDIRECT_HEADERS })
