@@ -193,7 +193,11 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
 
         const anonymous = await fetch(`${url}/v2/dashboard`, { headers: json })
         assert.strictEqual(anonymous.status, 401)
-        assert.deepStrictEqual(await anonymous.json(), { detail: "Not authenticated", code: "not_authenticated" })
+        assert.deepStrictEqual(await anonymous.json(), {
+          detail: "Not authenticated",
+          code: "not_authenticated",
+          request_id: anonymous.headers.get("x-request-id")
+        })
         const stranger = await person(b, url)
         await stranger.page.goto("/v2/dashboard")
         assert.strictEqual(new URL(stranger.page.url()).pathname, "/v2/")
@@ -202,7 +206,11 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("p
         assert.strictEqual(missing?.status(), 404)
         assert.strictEqual(await stranger.page.getByRole("alert").innerText(), "This page does not exist.")
         const unknown = await fetch(`${url}/v2/no-such-page`)
-        assert.deepStrictEqual(await unknown.json(), { detail: "Not Found", code: "not_found" })
+        assert.deepStrictEqual(await unknown.json(), {
+          detail: "Not Found",
+          code: "not_found",
+          request_id: unknown.headers.get("x-request-id")
+        })
       })
     })
   )

@@ -97,7 +97,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("API
   )
 
   it.effect(
-    "bad list input: an unknown status is FastAPI's 422 enum record; a bad date or limit is 400 page_invalid",
+    "bad list input: an unknown status or a limit outside 1..100 is FastAPI's 422; a bad date is 400 page_invalid",
     () =>
       Effect.gen(function* () {
         const { url } = yield* TestServer
@@ -112,8 +112,30 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("API
           [date.status, date.json.code, date.json.params],
           [400, "page_invalid", { field: "created_after" }]
         )
+        // limit is bounded by the schema (1..100) as FastAPI's Query(ge=1, le=100): 422, never cut to 100.
         const limit = yield* call(url, "/v2/api/topups?limit=0", { headers })
-        assert.deepStrictEqual([limit.status, limit.json.code], [400, "page_invalid"])
+        assert.strictEqual(limit.status, 422)
+        assert.deepStrictEqual(limit.json.detail, [
+          {
+            type: "greater_than_equal",
+            loc: ["query", "limit"],
+            msg: "Input should be greater than or equal to 1",
+            input: "0",
+            ctx: { ge: 1 }
+          }
+        ])
+        const over = yield* call(url, "/v2/api/orders?limit=101", { headers })
+        assert.strictEqual(over.status, 422)
+        assert.deepStrictEqual(over.json.detail, [
+          {
+            type: "less_than_equal",
+            loc: ["query", "limit"],
+            msg: "Input should be less than or equal to 100",
+            input: "101",
+            ctx: { le: 100 }
+          }
+        ])
+        assert.strictEqual((yield* call(url, "/v2/api/orders?limit=100", { headers })).status, 200)
         assert.strictEqual((yield* call(url, "/v2/api/orders")).status, 401)
       })
   )

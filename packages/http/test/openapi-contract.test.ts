@@ -1,5 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
+import { Api } from "../src/api/Api.ts"
+import { AdminTokenAuth, ApiKeyAuth, OperatorSession, UserSession } from "../src/api/Middleware.ts"
 import { OPERATIONS } from "../src/api/OperationDocs.ts"
 import { call } from "./Client.ts"
 import { pgTestServer, TestServer } from "./TestServer.ts"
@@ -68,6 +70,52 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
     })
   )
 
+  it.effect("an operation declares a credential scheme exactly when its route runs behind that check, both ways", () =>
+    Effect.gen(function* () {
+      const doc = yield* served
+      // Independent of the transform: the route table's middleware, by scheme.
+      const checks = [
+        [ApiKeyAuth, "apiKey"],
+        [AdminTokenAuth, "adminToken"],
+        [UserSession, "userSession"],
+        [OperatorSession, "operatorSession"]
+      ] as const
+      const required = new Map<string, Array<string>>()
+      for (const group of Object.values(Api.groups))
+        for (const endpoint of Object.values(group.endpoints)) {
+          const key = `${endpoint.method.toLowerCase()} ${endpoint.path.replace(/:(\w+)/g, "{$1}")}`
+          const schemes = checks.filter(([m]) => endpoint.middlewares.has(m)).map(([, s]) => s)
+          required.set(key, schemes)
+        }
+      const declared = new Map<string, Array<string>>()
+      for (const { method, op, path } of operations(doc))
+        declared.set(
+          `${method} ${path}`,
+          (op["security"] as Array<Json>).flatMap((r) => Object.keys(r))
+        )
+      const mismatches: Array<string> = []
+      for (const [key, schemes] of required) {
+        const said = declared.get(key)
+        if (said === undefined) mismatches.push(`${key}: not in the document`)
+        else if (schemes.some((s) => !said.includes(s)))
+          mismatches.push(`${key}: required ${schemes}, declared ${said}`)
+      }
+      for (const [key, said] of declared) {
+        if (key === "get /healthz") continue // not an HttpApi route; open
+        const schemes = required.get(key)
+        if (schemes === undefined) mismatches.push(`${key}: not in the route table`)
+        else if (said.some((s) => !schemes.includes(s)))
+          mismatches.push(`${key}: declared ${said}, required ${schemes}`)
+      }
+      assert.deepStrictEqual(mismatches, [])
+      assert.deepStrictEqual(doc["paths"]["/healthz"]["get"]["security"], [])
+      // The six webhook operations are behind the key, so a generated client sends it.
+      const webhooks = [...required].filter(([key]) => key.includes("/v2/api/webhooks"))
+      assert.strictEqual(webhooks.length, 6)
+      for (const [key] of webhooks) assert.deepStrictEqual(declared.get(key), ["apiKey"], key)
+    })
+  )
+
   it.effect("every operation has a summary; ids are integers of at least 1; limits and closed sets are stated", () =>
     Effect.gen(function* () {
       const doc = yield* served
@@ -79,6 +127,10 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
         (p: Json) => p["name"] === "order_id"
       )
       assert.deepStrictEqual(orderId["schema"], { type: "integer", minimum: 1 })
+      for (const list of ["/v2/api/orders", "/v2/api/topups"]) {
+        const limit = doc["paths"][list]["get"]["parameters"].find((p: Json) => p["name"] === "limit")
+        assert.deepInclude(limit["schema"], { type: "integer", minimum: 1, maximum: 100, default: 20 }, list)
+      }
       const schemas = doc["components"]["schemas"]
       assert.deepInclude(schemas["StarsOrderRequest"]["properties"]["amount"], {
         type: "integer",

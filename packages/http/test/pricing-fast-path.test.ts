@@ -37,10 +37,18 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("pri
       const { url } = yield* TestServer
       const post = yield* call(url, "/v2/api/pricing", { method: "POST" })
       assert.strictEqual(post.status, 405)
-      assert.deepStrictEqual(post.json, { detail: "Method Not Allowed", code: "method_not_allowed" })
+      assert.deepStrictEqual(post.json, {
+        detail: "Method Not Allowed",
+        code: "method_not_allowed",
+        request_id: post.headers["x-request-id"]
+      })
       const near = yield* call(url, "/v2/api/pricingx")
       assert.strictEqual(near.status, 404)
-      assert.deepStrictEqual(near.json, { detail: "Not Found", code: "not_found" })
+      assert.deepStrictEqual(near.json, {
+        detail: "Not Found",
+        code: "not_found",
+        request_id: near.headers["x-request-id"]
+      })
     })
   )
 

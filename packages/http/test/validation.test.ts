@@ -10,8 +10,11 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("Fas
       const { url } = yield* TestServer
       const answer = yield* call(url, "/v2/balance/top-up", { form: { other: "1" } })
       assert.strictEqual(answer.status, 422)
+      // FastAPI's list unchanged, plus the code and request id every error body carries.
       assert.deepStrictEqual(answer.json, {
-        detail: [{ type: "missing", loc: ["body", "amount_uzs"], msg: "Field required", input: null }]
+        detail: [{ type: "missing", loc: ["body", "amount_uzs"], msg: "Field required", input: null }],
+        code: "validation_error",
+        request_id: answer.headers["x-request-id"]
       })
     })
   )
@@ -179,10 +182,18 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("Fas
       const { url } = yield* TestServer
       const missing = yield* call(url, "/v2/no-such-page")
       assert.strictEqual(missing.status, 404)
-      assert.deepStrictEqual(missing.json, { detail: "Not Found", code: "not_found" })
+      assert.deepStrictEqual(missing.json, {
+        detail: "Not Found",
+        code: "not_found",
+        request_id: missing.headers["x-request-id"]
+      })
       const method = yield* call(url, "/v2/api/pricing", { method: "DELETE" })
       assert.strictEqual(method.status, 405)
-      assert.deepStrictEqual(method.json, { detail: "Method Not Allowed", code: "method_not_allowed" })
+      assert.deepStrictEqual(method.json, {
+        detail: "Method Not Allowed",
+        code: "method_not_allowed",
+        request_id: method.headers["x-request-id"]
+      })
       const get = yield* call(url, "/v2/balance/top-up")
       assert.strictEqual(get.status, 405)
     })

@@ -156,21 +156,25 @@ export interface components {
          * @example {
          *       "ok": false,
          *       "code": "INSUFFICIENT_FUNDS",
-         *       "message": "The wallet holds 0.1 TON; 2.35 TON are needed"
+         *       "message": "The wallet holds 0.1 TON; 2.35 TON are needed",
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          * @example {
          *       "ok": false,
          *       "code": "INSUFFICIENT_FUNDS",
-         *       "message": "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1); its v4r2 wallet UQ... works too, then try again"
+         *       "message": "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1); its v4r2 wallet UQ... works too, then try again",
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         Failure: {
             /** @enum {boolean} */
             ok: false;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "INVALID_AMOUNT_MIN" | "INVALID_AMOUNT_MAX" | "WALLET_VM_ERROR" | "INSUFFICIENT_FUNDS" | "MARKETPLACE_ERROR" | "MARKETPLACE_API_ERROR" | "USER_TRANSFER_FAIL" | "PENDING_TRANSACTION" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "RATE_LIMITED" | "CRITICAL_SERVER_ERROR" | "MARKETPLACE_TIMEOUT" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "INVALID_AMOUNT_MIN" | "INVALID_AMOUNT_MAX" | "WALLET_VM_ERROR" | "INSUFFICIENT_FUNDS" | "MARKETPLACE_ERROR" | "MARKETPLACE_API_ERROR" | "USER_TRANSFER_FAIL" | "PENDING_TRANSACTION" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "CRITICAL_SERVER_ERROR" | "MARKETPLACE_TIMEOUT" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE";
             message: string;
             order_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
     };
     responses: never;
@@ -252,6 +256,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -377,6 +382,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -485,6 +491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -611,6 +618,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -719,6 +727,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -844,6 +853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -953,6 +963,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1082,6 +1093,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1185,6 +1197,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1300,6 +1313,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1398,6 +1412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;
@@ -1500,6 +1515,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
             413: {
                 headers: {
                     [name: string]: unknown;

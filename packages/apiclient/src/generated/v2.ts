@@ -1205,7 +1205,8 @@ export interface components {
         /**
          * @example {
          *       "detail": "Request body too large",
-         *       "code": "payload_too_large"
+         *       "code": "payload_too_large",
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         PayloadTooLargeEncoded: {
@@ -1214,14 +1215,15 @@ export interface components {
             params?: {
                 [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
             };
-            request_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * @description Stable machine code of the error; the `detail` text beside it may change.
          * @example balance_insufficient
          * @enum {string}
          */
-        ErrorCode: "not_authenticated" | "api_key_missing" | "api_key_invalid" | "admin_token_missing" | "admin_token_invalid" | "cross_site_refused" | "telegram_login_invalid" | "telegram_login_stale" | "secret_token_invalid" | "not_found" | "method_not_allowed" | "body_unreadable" | "payload_too_large" | "rate_limited" | "internal_error" | "database_unavailable" | "user_not_found" | "tier_unknown" | "tier_not_upgrade" | "info_quota_exceeded" | "balance_insufficient" | "topup_not_found" | "topup_transition_invalid" | "topup_amount_invalid" | "topup_possible_duplicate" | "topup_payable_exhausted" | "receipt_not_found" | "receipt_type_unsupported" | "receipt_too_large" | "receipt_empty" | "account_cap_open_topups" | "account_cap_open_reviews" | "account_cap_topups_per_day" | "account_cap_cancels_per_day" | "account_cap_uploads_per_day" | "account_cap_tickets_per_day" | "order_not_found" | "order_transition_invalid" | "stars_amount_too_small" | "stars_amount_too_large" | "premium_duration_invalid" | "username_invalid" | "gift_invalid" | "comment_invalid" | "sender_account_invalid" | "gift_not_found" | "gift_catalog_unavailable" | "username_not_found" | "marketplace_rejected" | "marketplace_unavailable" | "ticket_not_found" | "ticket_message_empty" | "ticket_message_too_long" | "ticket_transition_invalid" | "prices_invalid" | "payment_not_found" | "payment_possible_duplicate" | "payment_already_matched" | "payment_invalid" | "page_invalid" | "push_subscription_invalid" | "push_subscription_taken" | "webhook_url_refused" | "webhook_events_invalid" | "webhook_endpoints_limit" | "webhook_not_found" | "webhook_tests_pending" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_endpoint_mismatch" | "idempotency_key_in_progress";
+        ErrorCode: "not_authenticated" | "api_key_missing" | "api_key_invalid" | "admin_token_missing" | "admin_token_invalid" | "cross_site_refused" | "telegram_login_invalid" | "telegram_login_stale" | "secret_token_invalid" | "not_found" | "method_not_allowed" | "body_unreadable" | "payload_too_large" | "rate_limited" | "internal_error" | "database_unavailable" | "validation_error" | "request_refused" | "user_not_found" | "tier_unknown" | "tier_not_upgrade" | "info_quota_exceeded" | "balance_insufficient" | "topup_not_found" | "topup_transition_invalid" | "topup_amount_invalid" | "topup_possible_duplicate" | "topup_payable_exhausted" | "receipt_not_found" | "receipt_type_unsupported" | "receipt_too_large" | "receipt_empty" | "account_cap_open_topups" | "account_cap_open_reviews" | "account_cap_topups_per_day" | "account_cap_cancels_per_day" | "account_cap_uploads_per_day" | "account_cap_tickets_per_day" | "order_not_found" | "order_transition_invalid" | "stars_amount_too_small" | "stars_amount_too_large" | "premium_duration_invalid" | "username_invalid" | "gift_invalid" | "comment_invalid" | "sender_account_invalid" | "gift_not_found" | "gift_catalog_unavailable" | "username_not_found" | "marketplace_rejected" | "marketplace_unavailable" | "ticket_not_found" | "ticket_message_empty" | "ticket_message_too_long" | "ticket_transition_invalid" | "prices_invalid" | "payment_not_found" | "payment_possible_duplicate" | "payment_already_matched" | "payment_invalid" | "page_invalid" | "push_subscription_invalid" | "push_subscription_taken" | "webhook_url_refused" | "webhook_events_invalid" | "webhook_endpoints_limit" | "webhook_not_found" | "webhook_tests_pending" | "idempotency_key_invalid" | "idempotency_key_reused" | "idempotency_key_endpoint_mismatch" | "idempotency_key_in_progress";
         /**
          * @example {
          *       "detail": [
@@ -1234,11 +1236,20 @@ export interface components {
          *           "msg": "Field required",
          *           "input": null
          *         }
-         *       ]
+         *       ],
+         *       "code": "validation_error",
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         HTTPValidationErrorEncoded: {
             detail: components["schemas"]["ValidationError"][];
+            /**
+             * @description Always `validation_error` on a 422.
+             * @enum {string}
+             */
+            code: "validation_error";
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * ValidationError
@@ -1262,7 +1273,8 @@ export interface components {
         /**
          * @example {
          *       "detail": "Missing API key",
-         *       "code": "api_key_missing"
+         *       "code": "api_key_missing",
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         UnauthorizedEncoded: {
@@ -1271,13 +1283,14 @@ export interface components {
             params?: {
                 [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
             };
-            request_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * @example {
          *       "detail": "Marketplace is unavailable; try again later",
          *       "code": "marketplace_unavailable",
-         *       "request_id": "req-8f2c41d0"
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         ServiceUnavailableEncoded: {
@@ -1286,7 +1299,8 @@ export interface components {
             params?: {
                 [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
             };
-            request_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * @example {
@@ -1294,7 +1308,8 @@ export interface components {
          *       "code": "info_quota_exceeded",
          *       "params": {
          *         "limit": 20
-         *       }
+         *       },
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         TooManyRequestsEncoded: {
@@ -1303,7 +1318,8 @@ export interface components {
             params?: {
                 [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
             };
-            request_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * @example {
@@ -1312,7 +1328,8 @@ export interface components {
          *       "params": {
          *         "required_uzs": 23000,
          *         "balance_uzs": 1500
-         *       }
+         *       },
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         ConflictEncoded: {
@@ -1321,12 +1338,14 @@ export interface components {
             params?: {
                 [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
             };
-            request_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * @example {
          *       "detail": "Order not found",
-         *       "code": "order_not_found"
+         *       "code": "order_not_found",
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         NotFoundEncoded: {
@@ -1335,12 +1354,14 @@ export interface components {
             params?: {
                 [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
             };
-            request_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * @example {
          *       "detail": "Cross-site request refused",
-         *       "code": "cross_site_refused"
+         *       "code": "cross_site_refused",
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         ForbiddenEncoded: {
@@ -1349,15 +1370,14 @@ export interface components {
             params?: {
                 [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
             };
-            request_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * @example {
-         *       "detail": "Stars amount must be at least 50",
+         *       "detail": "amount must be a whole number of at least 50 stars",
          *       "code": "stars_amount_too_small",
-         *       "params": {
-         *         "min": 50
-         *       }
+         *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */
         BadRequestEncoded: {
@@ -1366,7 +1386,8 @@ export interface components {
             params?: {
                 [key: string]: string | number | ("Infinity" | "-Infinity" | "NaN");
             };
-            request_id?: string;
+            /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
+            request_id: string;
         };
         /**
          * @example {

@@ -12,7 +12,7 @@ const API_DESCRIPTION = [
   "Account surface, operator pages and the API-key API under /v2.",
   "",
   "Authentication: integrators send `X-API-Key`; operators' machines `X-Admin-Token`; web pages use the session cookies.",
-  'Errors: `{"detail", "code", "params"}`; `code` is stable (see the ErrorCode schema), invalid input is FastAPI\'s 422 list.',
+  'Errors: `{"detail", "code", "params", "request_id"}`; `code` is stable (see the ErrorCode schema), invalid input is FastAPI\'s 422 list (with `code: "validation_error"` and `request_id`).',
   "Money-moving calls take an `Idempotency-Key` (24 hours, one per request of its owner; replays say `Idempotent-Replayed: true`).",
   "Every answer carries `X-Request-Id` (send your own to correlate).",
   "Webhooks: register endpoints under /v2/api/webhooks; events are signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`).",
@@ -23,7 +23,7 @@ const API_DESCRIPTION = [
  * The whole /v2 surface. RequestValidation is added last so it wraps every other middleware:
  * invalid input answers 422 before any authentication check, as the original service does.
  */
-export class Api extends HttpApi.make("resale")
+const Routes = HttpApi.make("resale")
   .add(PublicApi)
   .add(AdminLoginApi)
   .add(PricingApi)
@@ -34,13 +34,14 @@ export class Api extends HttpApi.make("resale")
   .add(WebhooksApi)
   .add(AdminProgrammaticApi)
   .middleware(RequestValidation)
-  .annotateMerge(
-    OpenApi.annotations({
-      title: "Resale account service",
-      version: "0.1.0",
-      description: API_DESCRIPTION,
-      transform: contractTransform
-    })
-  ) {}
+
+export class Api extends Routes.annotateMerge(
+  OpenApi.annotations({
+    title: "Resale account service",
+    version: "0.1.0",
+    description: API_DESCRIPTION,
+    transform: contractTransform(Routes)
+  })
+) {}
 
 export const OPENAPI_PATH = "/v2/openapi.json"

@@ -23,6 +23,8 @@ export const ERROR_CODES = [
   "rate_limited",
   "internal_error",
   "database_unavailable",
+  "validation_error",
+  "request_refused",
   // accounts
   "user_not_found",
   "tier_unknown",

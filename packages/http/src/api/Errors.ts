@@ -2,15 +2,23 @@ import { Schema } from "effect"
 import { ErrorCode, ErrorParams } from "./ErrorCodes.ts"
 
 /**
- * Every non-validation failure answers `{"detail": "...", "code": "..."}`: `detail` as the original
- * FastAPI service words it, `code` for machines (stable), `params` with the values behind the text,
- * and `request_id` on server-side failures (5xx) so a report can be matched to the logs.
+ * The request's id in an error body: the server adds it to every error answer where answers are
+ * sent (`server/ErrorBody.ts`), so handlers never set it; the document lists it as required.
+ */
+const RequestIdField = Schema.String.annotate({
+  description: "The answer's `X-Request-Id`: quote it to find the request in the server's logs."
+})
+
+/**
+ * Every non-validation failure answers `{"detail": "...", "code": "...", "request_id": "..."}`:
+ * `detail` as the original FastAPI service words it, `code` for machines (stable), `params` with
+ * the values behind the text.
  */
 const fields = {
   detail: Schema.String,
   code: ErrorCode,
   params: Schema.optionalKey(ErrorParams),
-  request_id: Schema.optionalKey(Schema.String)
+  request_id: Schema.optionalKey(RequestIdField)
 }
 
 export class BadRequest extends Schema.Error<BadRequest>("BadRequest")(fields, {
@@ -57,9 +65,14 @@ export const ValidationErrorItem = Schema.Struct({
 }).annotate({ identifier: "ValidationError", title: "ValidationError" })
 export type ValidationErrorItem = typeof ValidationErrorItem.Type
 
+/** FastAPI's 422 body, `detail` unchanged; `code` and `request_id` are added as to every error body. */
 export class HTTPValidationError extends Schema.Error<HTTPValidationError>("HTTPValidationError")(
   {
-    detail: Schema.Array(ValidationErrorItem)
+    detail: Schema.Array(ValidationErrorItem),
+    code: Schema.optionalKey(
+      Schema.Literal("validation_error").annotate({ description: "Always `validation_error` on a 422." })
+    ),
+    request_id: Schema.optionalKey(RequestIdField)
   },
   { httpApiStatus: 422, title: "HTTPValidationError" }
 ) {}

@@ -1,19 +1,19 @@
 import { OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
 import { TopupMethod, TopupStatus } from "@resale/core/topups/Topup.ts"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Dto from "./Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import { ApiKeyHeader, Id, IntDefault, OptionalStr } from "./Fields.ts"
+import { ApiKeyHeader, Id, Int, OptionalStr } from "./Fields.ts"
 import { ApiKeyAuth } from "./Middleware.ts"
 
-/** Largest page of a cursor list; a larger `limit` is clamped. */
+/** Largest page of a cursor list; a `limit` outside 1..100 answers FastAPI's 422, as `Query(ge=1, le=100)` does. */
 export const LIST_LIMIT_MAX = 100
 
 const pageQuery = {
-  limit: IntDefault(20).annotate({
-    description: `Items per page, 1 to ${LIST_LIMIT_MAX} (larger values are clamped).`
-  }),
+  limit: Int.check(Schema.isGreaterThanOrEqualTo(1), Schema.isLessThanOrEqualTo(LIST_LIMIT_MAX))
+    .annotate({ description: `Items per page, 1 to ${LIST_LIMIT_MAX}.` })
+    .pipe(Schema.withDecodingDefaultKey(Effect.succeed(20))),
   cursor: Schema.optionalKey(
     Id.annotate({
       description: "The `next_cursor` of the previous page: only items older than it. Absent for the first page."

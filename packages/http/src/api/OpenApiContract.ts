@@ -1,12 +1,14 @@
 import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
 import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
 import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
+import { LIST_LIMIT_MAX } from "./ListsApi.ts"
 import { OPERATIONS, TAGS } from "./OperationDocs.ts"
+import { type RouteTable, securityByOperation } from "./OpenApiSecurity.ts"
 
 /**
  * What the generated OpenAPI document does not say by itself, added in one pass over it: the
- * security schemes and each operation's requirement (the auth middlewares are not security
- * middlewares, so effect lists none), summaries and tags, integer ids, business limits, examples,
+ * security schemes and each operation's requirement (its auth middleware's, `OpenApiSecurity.ts`),
+ * every error body's `code` and `request_id` required, summaries and tags, integer ids, business limits, examples,
  * the 303s' headers, /healthz, and response schemas open to new fields.
  */
 type Json = Record<string, any>
@@ -33,14 +35,6 @@ const SECURITY_SCHEMES = {
   }
 }
 
-const SECURITY_BY_TAG: Record<string, ReadonlyArray<Record<string, Array<string>>>> = {
-  api: [{ apiKey: [] }],
-  lists: [{ apiKey: [] }],
-  apiAdmin: [{ adminToken: [] }],
-  account: [{ userSession: [] }],
-  admin: [{ operatorSession: [] }]
-}
-
 /** Headers that are security schemes now, not parameters. */
 const CREDENTIAL_HEADERS = new Set(["x-api-key", "x-admin-token"])
 const NUMERIC_TEXT = "^[+-]?(?:\\d+(?:\\.\\d+)?|\\.\\d+)(?:[Ee][+-]?\\d+)?$"
@@ -53,6 +47,19 @@ const LIMITS: Record<string, Record<string, Json>> = {
   },
   PremiumOrderRequest: { duration: { enum: [3, 6, 12] }, username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } },
   GiftOrderRequest: { username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } }
+}
+
+/** Query parameters whose bounds the encoded (text) schema loses, by operation. */
+const PAGE_LIMIT = {
+  type: "integer",
+  minimum: 1,
+  maximum: LIST_LIMIT_MAX,
+  default: 20,
+  description: `Items per page, 1 to ${LIST_LIMIT_MAX}; outside these bounds the answer is 422.`
+}
+const QUERY_LIMITS: Record<string, Record<string, Json>> = {
+  "lists.listOrders": { limit: PAGE_LIMIT },
+  "lists.listTopups": { limit: PAGE_LIMIT }
 }
 
 const REDIRECT_HEADERS = {
@@ -123,6 +130,24 @@ const fixParameter = (parameter: Json): Json => {
   return parameter
 }
 
+/** The schemas answered with a status of 400 or more (FastAPI's 422 and the coded errors). */
+const errorSchemas = (spec: Json): Set<string> => {
+  const names = new Set<string>()
+  for (const operations of Object.values<Json>(spec["paths"]))
+    for (const operation of Object.values<Json>(operations))
+      for (const [status, response] of Object.entries<Json>(operation["responses"] ?? {}))
+        for (const media of Object.values<Json>(response["content"] ?? {})) {
+          const ref: string | undefined = media["schema"]?.["$ref"]
+          if (Number(status) >= 400 && ref !== undefined) names.add(ref.split("/").pop()!)
+        }
+  return names
+}
+
+/** The server stamps both on every error body where answers are sent (`server/ErrorBody.ts`). */
+const requireCodeAndRequestId = (schema: Json): void => {
+  schema["required"] = [...new Set([...(schema["required"] ?? []), "code", "request_id"])]
+}
+
 /** Examples of the inline bodies (a `$ref`'d schema carries its own). */
 const exemplify = (operation: Json): void => {
   for (const media of Object.values<Json>(operation["requestBody"]?.["content"] ?? {})) {
@@ -137,7 +162,13 @@ const exemplify = (operation: Json): void => {
   }
 }
 
-export const contractTransform = (spec: Json): Json => {
+/** The transform of the document of `api` (its route table says who may call what). */
+export const contractTransform = (api: RouteTable) => {
+  const security = securityByOperation(api)
+  return (spec: Json): Json => transform(spec, security)
+}
+
+const transform = (spec: Json, security: ReturnType<typeof securityByOperation>): Json => {
   relax(spec)
   spec["servers"] = [{ url: "/", description: "This server" }]
   spec["info"] = { ...spec["info"], license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" } }
@@ -148,17 +179,21 @@ export const contractTransform = (spec: Json): Json => {
     for (const [field, extra] of Object.entries(limits))
       Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, extra)
   }
+  for (const name of errorSchemas(spec)) if (schemas[name]) requireCodeAndRequestId(schemas[name])
   for (const [name, example] of Object.entries(SCHEMA_EXAMPLES))
     if (schemas[name]) schemas[name]["examples"] = [example]
-  for (const operations of Object.values<Json>(spec["paths"])) {
-    for (const operation of Object.values<Json>(operations)) {
-      const tag: string = operation["tags"]?.[0] ?? ""
+  for (const [path, operations] of Object.entries<Json>(spec["paths"])) {
+    for (const [method, operation] of Object.entries<Json>(operations)) {
       const docs = OPERATIONS[operation["operationId"]]
       if (docs) Object.assign(operation, docs)
-      operation["security"] = SECURITY_BY_TAG[tag] ?? []
+      operation["security"] = security.get(`${method} ${path}`) ?? []
       operation["parameters"] = (operation["parameters"] ?? [])
         .filter((p: Json) => !(p["in"] === "header" && CREDENTIAL_HEADERS.has(p["name"])))
         .map(fixParameter)
+        .map((p: Json) => {
+          const bounds = QUERY_LIMITS[operation["operationId"]]?.[p["name"]]
+          return bounds === undefined || p["in"] !== "query" ? p : { ...p, schema: bounds }
+        })
       exemplify(operation)
       const redirect = operation["responses"]?.["303"]
       if (redirect) Object.assign(redirect, { description: "Redirect (See Other)", headers: REDIRECT_HEADERS })

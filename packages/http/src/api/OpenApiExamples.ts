@@ -78,11 +78,18 @@ const webhook = {
   events: ["order.completed", "order.failed"],
   created_at: AT
 }
-const coded = (detail: string, code: string, params?: Json): Json => ({ detail, code, ...(params ? { params } : {}) })
+/** Every error body carries the request's id (the `X-Request-Id` it was answered with). */
+const REQUEST_ID = "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
+const coded = (detail: string, code: string, params?: Json): Json => ({
+  detail,
+  code,
+  ...(params ? { params } : {}),
+  request_id: REQUEST_ID
+})
 
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   // Errors, one typical code per status.
-  BadRequestEncoded: coded("Stars amount must be at least 50", "stars_amount_too_small", { min: 50 }),
+  BadRequestEncoded: coded("amount must be a whole number of at least 50 stars", "stars_amount_too_small"),
   UnauthorizedEncoded: coded("Missing API key", "api_key_missing"),
   ForbiddenEncoded: coded("Cross-site request refused", "cross_site_refused"),
   NotFoundEncoded: coded("Order not found", "order_not_found"),
@@ -96,12 +103,11 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     "info_quota_exceeded",
     { limit: 20 }
   ),
-  ServiceUnavailableEncoded: {
-    ...coded("Marketplace is unavailable; try again later", "marketplace_unavailable"),
-    request_id: "req-8f2c41d0"
-  },
+  ServiceUnavailableEncoded: coded("Marketplace is unavailable; try again later", "marketplace_unavailable"),
   HTTPValidationErrorEncoded: {
-    detail: [{ type: "missing", loc: ["body", "amount"], msg: "Field required", input: null }]
+    detail: [{ type: "missing", loc: ["body", "amount"], msg: "Field required", input: null }],
+    code: "validation_error",
+    request_id: REQUEST_ID
   },
   ValidationError: { type: "missing", loc: ["body", "amount"], msg: "Field required", input: null },
   // Requests.

@@ -26,6 +26,7 @@ export type DirectCode =
   | "SERVICE_UNAVAILABLE"
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
+  | "PAYLOAD_TOO_LARGE"
 
 export interface DirectFailure {
   readonly status: number

@@ -34,6 +34,7 @@ const CODES: { readonly [C in DirectCode]: { readonly status: number; readonly d
   PENDING_TRANSACTION: { status: 409, description: "This order id is being paid; ask again for the result." },
   NOT_FOUND: { status: 404, description: "No such direct endpoint." },
   METHOD_NOT_ALLOWED: { status: 405, description: "Direct endpoints answer GET and POST only." },
+  PAYLOAD_TOO_LARGE: { status: 413, description: "The request body is larger than the surface accepts." },
   RATE_LIMITED: { status: 429, description: "Too many requests from this address; see Retry-After." },
   CRITICAL_SERVER_ERROR: { status: 500, description: "A bug; the message carries an id that is in the log." },
   MARKETPLACE_TIMEOUT: { status: 503, description: "The marketplace did not answer in time; nothing was lost." },
@@ -60,22 +61,30 @@ const WALLET_VERSION = str("Which wallet of the phrase pays.", { enum: ["v4r2", 
 const PHRASE = "word1 word2 word3 ... word24"
 const USERNAME = str("Telegram username, with or without @.", { pattern: "^@?[A-Za-z0-9_]{4,32}$" })
 
+const REQUEST_ID = "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
 const Failure = {
   type: "object",
-  required: ["ok", "code", "message"],
+  required: ["ok", "code", "message", "request_id"],
   properties: {
     ok: { type: "boolean", enum: [false] },
     code: { type: "string", enum: Object.keys(CODES) },
     message: { type: "string" },
-    order_id: { type: "string" }
+    order_id: { type: "string" },
+    request_id: str("The answer's `X-Request-Id`: quote it to find the request in the server's logs.")
   },
   examples: [
-    { ok: false, code: "INSUFFICIENT_FUNDS", message: "The wallet holds 0.1 TON; 2.35 TON are needed" },
+    {
+      ok: false,
+      code: "INSUFFICIENT_FUNDS",
+      message: "The wallet holds 0.1 TON; 2.35 TON are needed",
+      request_id: REQUEST_ID
+    },
     {
       ok: false,
       code: "INSUFFICIENT_FUNDS",
       message:
-        "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1); its v4r2 wallet UQ... works too, then try again"
+        "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1); its v4r2 wallet UQ... works too, then try again",
+      request_id: REQUEST_ID
     }
   ]
 }
@@ -266,7 +275,7 @@ export const directOpenApi: Json = {
     version: "0.1.0",
     description:
       "Purchases paid from the caller's own TON wallet, exactly once per wallet and `order_id`. " +
-      'Errors are flat: `{"ok": false, "code", "message"}` (codes in the Failure schema). Every answer carries `X-Request-Id`.',
+      'Errors are flat: `{"ok": false, "code", "message", "request_id"}` (codes in the Failure schema). Every answer carries `X-Request-Id`.',
     license: { name: "Proprietary", identifier: "LicenseRef-Proprietary" }
   },
   servers: [{ url: "/", description: "This server" }],

@@ -2,6 +2,7 @@ import { ByteSize, Context, Effect } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { RECEIPT_MAX_BYTES } from "@resale/core/topups/TopupSettings.ts"
 import { Api } from "../api/Api.ts"
+import type { DirectCode } from "../direct/DirectErrors.ts"
 
 /**
  * One server-wide bound on request bodies, decided before any route, validation or authentication
@@ -41,7 +42,7 @@ export const payloadTooLarge = (url: string, limit: number): HttpServerResponse.
   return HttpServerResponse.jsonUnsafe(
     url.startsWith("/v2")
       ? { detail: message, code: "payload_too_large" }
-      : { ok: false, code: "PAYLOAD_TOO_LARGE", message },
+      : { ok: false, code: "PAYLOAD_TOO_LARGE" satisfies DirectCode, message },
     { status: 413, headers: { connection: "close" } }
   )
 }

@@ -5,6 +5,7 @@ import { HttpServer, type HttpServerResponse } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
 import { HttpConfig } from "./HttpConfig.ts"
 import { listenFailed } from "./ListenFailed.ts"
+import { stampErrorBody } from "./ErrorBody.ts"
 import { requestIdFor } from "./RequestId.ts"
 import { withSecurityHeaders } from "./SecurityHeaders.ts"
 
@@ -36,7 +37,7 @@ export type FrontRoute = (
  * Node's response, without a request fiber, scope or middleware chain; everything else is passed
  * to effect's handler untouched. A front answer is what the server's own pipeline would give: the
  * same response (its route makes it with the contract's encoding), the security headers
- * (`withSecurityHeaders`), `x-request-id` (`requestIdFor`), and the request log line and metrics
+ * (`withSecurityHeaders`), `x-request-id` (`requestIdFor`, and `request_id` in an error body), and the request log line and metrics
  * made by the same function as the request log middleware's (`recordRequestFacts`), in the request
  * fibers' context.
  * Why: a fiber per request costs more than all the rest of answering the most polled route.
@@ -179,7 +180,8 @@ export class FrontDoor extends Context.Service<
         const started = performance.now()
         const id = requestIdFor(headers["x-request-id"] as string | undefined)
         if (!Effect.isEffect(made)) {
-          const ready = prepare(made)
+          // An error answer carries its request's id in the body, so it is never reused as made.
+          const ready = made.status >= 400 ? prepareNow(stampErrorBody(made, id)) : prepare(made)
           if (ready === undefined) return false
           write({ request, response, ready, status: made.status, id, started, route: pattern, user: undefined })
           return true
@@ -191,7 +193,10 @@ export class FrontDoor extends Context.Service<
           onExit: (exit) => {
             if (response.destroyed || response.headersSent) return
             const given = Exit.isSuccess(exit) ? exit.value : undefined
-            const ready = given === undefined ? undefined : prepareNow(given.response)
+            const ready =
+              given === undefined
+                ? undefined
+                : prepareNow(given.response.status >= 400 ? stampErrorBody(given.response, id) : given.response)
             if (given !== undefined && ready !== undefined) {
               return write({
                 request,

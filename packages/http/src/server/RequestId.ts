@@ -1,11 +1,12 @@
 import { Context, Effect } from "effect"
 import { Headers, HttpEffect, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { randomFillSync } from "node:crypto"
+import { stampErrorBody } from "./ErrorBody.ts"
 
 /**
  * The id of the request being answered: the caller's `X-Request-Id` when it is safe to echo and
- * log (1-128 of `A-Z a-z 0-9 . _ : -`), otherwise a new UUID. Echoed on every answer, put in 5xx
- * bodies (`request_id`) and in every log line of the request as the annotation `request_id`.
+ * log (1-128 of `A-Z a-z 0-9 . _ : -`), otherwise a new UUID. Echoed on every answer, put in every
+ * error body (`request_id`) and in every log line of the request as the annotation `request_id`.
  */
 export class RequestId extends Context.Reference<string>("http/server/RequestId", { defaultValue: () => "" }) {}
 
@@ -47,7 +48,8 @@ export const requestIdFor = (header: string | undefined): string =>
 
 /**
  * Outermost middleware of the server: every answer, whichever route or failure made it (even the
- * pricing fast path, the direct surface and a 404), carries `x-request-id`.
+ * pricing fast path, the direct surface and a 404), carries `x-request-id`; an error body carries it
+ * as `request_id` too (`ErrorBody.ts`).
  */
 export const withRequestId = <E, R>(
   app: Effect.Effect<HttpServerResponse.HttpServerResponse, E, R>
@@ -56,7 +58,13 @@ export const withRequestId = <E, R>(
     const request = yield* HttpServerRequest.HttpServerRequest
     const id = requestIdFor(request.headers["x-request-id"])
     yield* HttpEffect.appendPreResponseHandler((_request, response) =>
-      Effect.succeed(HttpServerResponse.setHeader(response, "x-request-id", id))
+      Effect.succeed(
+        HttpServerResponse.setHeader(
+          response.status >= 400 ? stampErrorBody(response, id) : response,
+          "x-request-id",
+          id
+        )
+      )
     )
     // Inner middleware (the request log) reads the safe id from the request, never the raw header.
     const withId = request.modify({ headers: Headers.set(request.headers, "x-request-id", id) })

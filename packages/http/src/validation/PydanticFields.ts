@@ -14,6 +14,9 @@ export interface FieldSpec {
   readonly nullable: boolean
   /** Exclusive lower bound of a number (`Schema.isGreaterThan`), as pydantic's `gt`. */
   readonly gt?: number
+  /** Inclusive bounds of a number (`Schema.isGreaterThanOrEqualTo` / `isLessThanOrEqualTo`), as pydantic's `ge` / `le`. */
+  readonly ge?: number
+  readonly le?: number
   /** Longest text accepted (`Schema.isMaxLength`, else `MAX_TEXT_LENGTH`), as pydantic's `max_length`. */
   readonly maxLength?: number
   /** The closed set of a text field (`Schema.Literals`), as a pydantic `Enum`/`Literal`. */
@@ -76,6 +79,8 @@ export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpe
     const { ast: inner, nullable } = unwrapNullable(ps.type)
     const encoded = SchemaAST.toEncoded(ps.type)
     const gt = checkPayload(inner, "effect/schema/isGreaterThan", "exclusiveMinimum")
+    const ge = checkPayload(inner, "effect/schema/isGreaterThanOrEqualTo", "minimum")
+    const le = checkPayload(inner, "effect/schema/isLessThanOrEqualTo", "maximum")
     const maxLength = checkPayload(inner, "effect/schema/isMaxLength", "maxLength")
     const literals = stringLiterals(inner)
     return {
@@ -85,6 +90,8 @@ export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpe
       required: !SchemaAST.isOptional(ps.type) && !SchemaAST.isOptional(encoded),
       nullable,
       ...(gt === undefined ? {} : { gt }),
+      ...(ge === undefined ? {} : { ge }),
+      ...(le === undefined ? {} : { le }),
       ...(maxLength === undefined ? {} : { maxLength })
     }
   })
@@ -96,6 +103,20 @@ const item = (loc: ReadonlyArray<string | number>, type: string, msg: string, in
   msg,
   input: input === undefined ? null : input
 })
+
+/** pydantic's `ge` / `le` failure of a number, if it breaks one. */
+const boundError = (field: FieldSpec, value: unknown) => {
+  if (typeof value !== "number") return undefined
+  if (field.ge !== undefined && value < field.ge)
+    return {
+      type: "greater_than_equal",
+      msg: `Input should be greater than or equal to ${field.ge}`,
+      ctx: { ge: field.ge }
+    }
+  if (field.le !== undefined && value > field.le)
+    return { type: "less_than_equal", msg: `Input should be less than or equal to ${field.le}`, ctx: { le: field.le } }
+  return undefined
+}
 
 const INT_TEXT = /^\s*[+-]?\d+(?:_\d+)*(?:\.0*)?\s*$/
 const FLOAT_TEXT = /^\s*[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?\s*$|^\s*[+-]?(?:inf|infinity|nan)\s*$/i
@@ -245,6 +266,11 @@ export const checkFields = (
         ...item([loc, field.name], "greater_than", `Input should be greater than ${field.gt}`, jsonInput(raw)),
         ctx: { gt: field.gt }
       })
+      continue
+    }
+    const bound = boundError(field, result.value)
+    if (bound !== undefined) {
+      errors.push({ ...item([loc, field.name], bound.type, bound.msg, jsonInput(raw)), ctx: bound.ctx })
       continue
     }
     const maxLength = Math.min(field.maxLength ?? MAX_TEXT_LENGTH, MAX_TEXT_LENGTH)

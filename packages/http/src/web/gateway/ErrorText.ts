@@ -38,6 +38,9 @@ const LINES: { readonly [C in ErrorCode]: (p: ErrorParams) => FlashLine } = {
   rate_limited: () => line("error.tooMany"),
   internal_error: () => line("error.server"),
   database_unavailable: () => line("error.database"),
+  // A 422 body is read by its `detail` list above; a coded refusal nobody foresaw is generic.
+  validation_error: () => line("error.generic"),
+  request_refused: () => line("error.generic"),
   user_not_found: () => line("error.notFoundThing"),
   tier_unknown: () => line("error.tierUnknown"),
   tier_not_upgrade: () => line("error.tierNotUpgrade"),

@@ -37,13 +37,16 @@ export const call = (
 export const post = (env: DirectEnv, path: string, body: unknown) => call(env, "POST", path, body)
 export const get = (env: DirectEnv, path: string, body?: unknown) => call(env, "GET", path, body)
 
-/** A coded error answer of spec §7: status, the flat body, and a message that never repeats `secret`. */
+/** A coded error answer of spec §7: status, the flat body with the request's id, and a message that never repeats `secret`. */
 export const assertFailure = (res: Answer, status: number, code: string, secret?: string) => {
   if (res.status !== status || res.body["code"] !== code) {
     throw new Error(`expected ${status} ${code}, got ${res.status} ${res.text}`)
   }
   if (res.body["ok"] !== false || typeof res.body["message"] !== "string" || res.body["message"] === "") {
     throw new Error(`not a coded error body: ${res.text}`)
+  }
+  if (res.body["request_id"] !== res.headers["x-request-id"]) {
+    throw new Error(`request_id is not the X-Request-Id header: ${res.text}`)
   }
   if (secret !== undefined && res.text.includes(secret)) throw new Error("the answer repeats the phrase")
   if (
