@@ -32,6 +32,7 @@ import { ListsHandlers } from "../handlers/Lists.ts"
 import { WebhooksHandlers } from "../handlers/Webhooks.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
+import { WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
 import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
@@ -163,7 +164,7 @@ export const HttpServices = Layer.mergeAll(
   PricingCache.layer,
   OperatorTokenGuard.layer,
   RecipientInfo.layer,
-  ApiKeyRotation.layer.pipe(Layer.provideMerge(Webhooks.layer))
+  Layer.mergeAll(ApiKeyRotation.layer, WebhookOversight.layer).pipe(Layer.provideMerge(Webhooks.layer))
 ).pipe(
   // Webhook targets: loopback only in sandbox with WEBHOOKS_ALLOW_LOOPBACK.
   Layer.provide(

@@ -142,6 +142,14 @@ const RULES: ReadonlyArray<FormRule> = [
     })
   },
   {
+    pattern: /^\/v2\/admin\/users\/(\d+)\/webhooks\/(\d+)\/delete$/,
+    back: (m) => `/v2/admin/users/${m[1]}#user-webhooks`,
+    success: (m) => ({
+      next: `/v2/admin/users/${m[1]}#user-webhooks`,
+      flash: ok("flash.operatorWebhookDeleted", { id: m[2]! })
+    })
+  },
+  {
     pattern: /^\/v2\/admin\/orders\/(\d+)\/retry$/,
     back: () => "/v2/admin/orders",
     success: (m) => ({ next: "/v2/admin/orders", flash: ok("flash.orderRetried", { id: m[1]! }) })

@@ -360,6 +360,20 @@ export const en = {
   "people.adjustWarn":
     "The correction is a new ledger entry: it cannot be undone, only corrected again. The user is notified.",
   "people.adjustSubmit": "Correct the balance",
+  "people.webhooks": "Webhooks",
+  "people.webhooksLead":
+    "Endpoints the user registered with their API key. Removing one stops its events at once; the user can register it again.",
+  "people.webhooksNone": "No webhook endpoints.",
+  "people.webhookLast": "Last delivery",
+  "people.webhookNever": "No events yet",
+  "people.webhookAttempts": "{n} attempt|{n} attempts",
+  "people.webhookAnswered": "answered HTTP {code}",
+  "people.webhookTimedOut": "timed out",
+  "people.webhookNoConnect": "could not connect",
+  "people.webhookNotQueued": "not queued: too many events waiting",
+  "people.webhookDeleteOpen": "Remove…",
+  "people.webhookDeleteWarn": "The endpoint and its delivery log are removed; its events stop at once.",
+  "people.webhookDeleteSubmit": "Remove the endpoint",
   "nav.reports": "Reports",
   "reports.title": "Reports",
   "reports.lead":
@@ -433,6 +447,9 @@ export const en = {
   "status.payment.matched": "Matched",
   "status.payment.unmatched": "No matching top-up",
   "status.payment.ambiguous": "Several top-ups match",
+  "status.delivery.pending": "Waiting",
+  "status.delivery.delivered": "Delivered",
+  "status.delivery.failed": "Failed",
 
   "flash.topupCreated": "Top-up #{id} created. Transfer exactly {amount}.",
   "flash.topupCancelled": "Top-up #{id} cancelled.",
@@ -454,6 +471,7 @@ export const en = {
   "flash.webhookDeleted": "Webhook endpoint {id} deleted.",
   "flash.done": "Done.",
   "flash.balanceAdjusted": "Balance corrected by {amount}; it is now {balance}.",
+  "flash.operatorWebhookDeleted": "Webhook endpoint {id} removed.",
 
   "error.title": "Something went wrong",
   "error.back": "Go back",

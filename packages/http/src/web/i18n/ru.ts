@@ -356,6 +356,20 @@ export const ru: Messages = {
   "people.adjustWarn":
     "Исправление — новая запись в журнале: её нельзя отменить, только исправить снова. Пользователь получит уведомление.",
   "people.adjustSubmit": "Исправить баланс",
+  "people.webhooks": "Вебхуки",
+  "people.webhooksLead":
+    "Адреса, которые пользователь добавил своим API-ключом. Удалённый адрес сразу перестаёт получать события; пользователь может добавить его снова.",
+  "people.webhooksNone": "Вебхуков нет.",
+  "people.webhookLast": "Последняя отправка",
+  "people.webhookNever": "Событий ещё не было",
+  "people.webhookAttempts": "{n} попытка|{n} попытки|{n} попыток",
+  "people.webhookAnswered": "ответ HTTP {code}",
+  "people.webhookTimedOut": "нет ответа вовремя",
+  "people.webhookNoConnect": "не удалось подключиться",
+  "people.webhookNotQueued": "не поставлено в очередь: ждёт слишком много событий",
+  "people.webhookDeleteOpen": "Удалить…",
+  "people.webhookDeleteWarn": "Адрес и журнал его отправок удаляются; события перестают уходить сразу.",
+  "people.webhookDeleteSubmit": "Удалить адрес",
   "nav.reports": "Отчёты",
   "reports.title": "Отчёты",
   "reports.lead":
@@ -430,6 +444,9 @@ export const ru: Messages = {
   "status.payment.matched": "Привязан",
   "status.payment.unmatched": "Нет подходящего пополнения",
   "status.payment.ambiguous": "Подходят несколько пополнений",
+  "status.delivery.pending": "Ожидает",
+  "status.delivery.delivered": "Доставлено",
+  "status.delivery.failed": "Не доставлено",
 
   "flash.topupCreated": "Пополнение №{id} создано. Переведите ровно {amount}.",
   "flash.topupCancelled": "Пополнение №{id} отменено.",
@@ -451,6 +468,7 @@ export const ru: Messages = {
   "flash.webhookDeleted": "Вебхук {id} удалён.",
   "flash.done": "Готово.",
   "flash.balanceAdjusted": "Баланс исправлен на {amount}; теперь {balance}.",
+  "flash.operatorWebhookDeleted": "Вебхук {id} удалён.",
 
   "error.title": "Что-то пошло не так",
   "error.back": "Назад",

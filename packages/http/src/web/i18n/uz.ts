@@ -361,6 +361,20 @@ export const uz: Messages = {
   "people.adjustWarn":
     "Tuzatish jurnalga yangi yozuv bo‘lib tushadi: uni bekor qilib bo‘lmaydi, faqat yana tuzatish mumkin. Foydalanuvchiga xabar yuboriladi.",
   "people.adjustSubmit": "Balansni tuzatish",
+  "people.webhooks": "Vebxuklar",
+  "people.webhooksLead":
+    "Foydalanuvchi API kaliti bilan qo‘shgan manzillar. O‘chirilgan manzilga hodisalar darhol yuborilmay qoladi; foydalanuvchi uni qayta qo‘shishi mumkin.",
+  "people.webhooksNone": "Vebxuklar yo‘q.",
+  "people.webhookLast": "Oxirgi yuborish",
+  "people.webhookNever": "Hali hodisa bo‘lmagan",
+  "people.webhookAttempts": "{n} urinish",
+  "people.webhookAnswered": "HTTP {code} javobi",
+  "people.webhookTimedOut": "vaqtida javob bermadi",
+  "people.webhookNoConnect": "ulanib bo‘lmadi",
+  "people.webhookNotQueued": "navbatga qo‘yilmadi: juda ko‘p hodisa kutmoqda",
+  "people.webhookDeleteOpen": "O‘chirish…",
+  "people.webhookDeleteWarn": "Manzil va uning yuborishlar jurnali o‘chiriladi; hodisalar darhol to‘xtaydi.",
+  "people.webhookDeleteSubmit": "Manzilni o‘chirish",
   "nav.reports": "Hisobotlar",
   "reports.title": "Hisobotlar",
   "reports.lead":
@@ -435,6 +449,9 @@ export const uz: Messages = {
   "status.payment.matched": "Biriktirilgan",
   "status.payment.unmatched": "Mos to‘ldirish yo‘q",
   "status.payment.ambiguous": "Bir nechta to‘ldirish mos keladi",
+  "status.delivery.pending": "Kutmoqda",
+  "status.delivery.delivered": "Yetkazildi",
+  "status.delivery.failed": "Yetkazilmadi",
 
   "flash.topupCreated": "To‘ldirish №{id} yaratildi. Aynan {amount} o‘tkazing.",
   "flash.topupCancelled": "To‘ldirish №{id} bekor qilindi.",
@@ -456,6 +473,7 @@ export const uz: Messages = {
   "flash.webhookDeleted": "{id}-vebxuk oʻchirildi.",
   "flash.done": "Bajarildi.",
   "flash.balanceAdjusted": "Balans {amount}ga tuzatildi; endi {balance}.",
+  "flash.operatorWebhookDeleted": "{id}-vebxuk o‘chirildi.",
 
   "error.title": "Nimadir noto‘g‘ri ketdi",
   "error.back": "Orqaga",

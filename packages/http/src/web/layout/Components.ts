@@ -26,7 +26,7 @@ export const money = (tr: Translator, amount: number): Html => html`<span class=
 export const time = (iso: string | null | undefined): Html =>
   iso ? html`<time datetime="${iso}">${formatDateTime(iso)}</time>` : html`<span>—</span>`
 
-export type StatusKind = "topup" | "order" | "ticket" | "payment"
+export type StatusKind = "topup" | "order" | "ticket" | "payment" | "delivery"
 
 /** A status word with its colour; `data-status` lets the client script update it in place. */
 export const statusBadge = (tr: Translator, kind: StatusKind, status: string): Html =>

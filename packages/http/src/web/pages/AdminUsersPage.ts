@@ -2,6 +2,7 @@ import type * as Dto from "../../api/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import {
+  actionForm,
   field,
   formGuards,
   money,
@@ -35,6 +36,24 @@ export interface AdminUserDetail {
   readonly topups: ReadonlyArray<typeof Dto.Topup.Type>
   readonly orders: ReadonlyArray<typeof Dto.AdminOrder.Type>
   readonly tickets: ReadonlyArray<typeof Dto.Ticket.Type>
+  readonly webhooks: ReadonlyArray<AdminUserWebhook>
+}
+
+/** One of the user's webhook endpoints as `GET /v2/admin/users/:user_id` gives it (no secret). */
+export interface AdminUserWebhook {
+  readonly id: number
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly created_at: string
+  readonly last_delivery: {
+    readonly event: string
+    readonly status: "pending" | "delivered" | "failed"
+    readonly attempts: number
+    readonly last_status_code: number | null
+    readonly last_error: string | null
+    readonly created_at: string
+    readonly delivered_at: string | null
+  } | null
 }
 
 export const adminUsersPage = (ctx: PageContext, data: AdminUsersList, search: string): Html => {
@@ -84,6 +103,59 @@ ${submit(t("people.adjustSubmit"), { kind: "danger" })}</form></details>`
   )
 }
 
+/** The delivery log's generic reasons (`answered <status>`, `timed out`, ...) in the page's language. */
+const deliveryReason = (ctx: PageContext, d: NonNullable<AdminUserWebhook["last_delivery"]>): string => {
+  const { t } = ctx.tr
+  if (d.last_error === "timed out") return t("people.webhookTimedOut")
+  if (d.last_error === "could not connect") return t("people.webhookNoConnect")
+  if (d.last_error?.startsWith("not queued")) return t("people.webhookNotQueued")
+  if (d.last_status_code !== null) return t("people.webhookAnswered", { code: String(d.last_status_code) })
+  return d.last_error ?? ""
+}
+
+const lastDelivery = (ctx: PageContext, w: AdminUserWebhook): Html => {
+  const d = w.last_delivery
+  if (d === null) return html`<span data-delivery="none">${ctx.tr.t("people.webhookNever")}</span>`
+  const reason = d.status === "delivered" ? "" : deliveryReason(ctx, d)
+  return html`${statusBadge(ctx.tr, "delivery", d.status)} <code>${d.event}</code> ${time(d.delivered_at ?? d.created_at)}
+<p class="hint">${ctx.tr.t("people.webhookAttempts", { n: String(d.attempts) })}${reason === "" ? "" : ` · ${reason}`}</p>`
+}
+
+/** The user's webhook endpoints; removing one sits behind a disclosure, like the balance correction. */
+const webhooksSection = (ctx: PageContext, data: AdminUserDetail): Html => {
+  const { t } = ctx.tr
+  const userId = data.user.user_id
+  return section(
+    "user-webhooks",
+    t("people.webhooks"),
+    html`<p class="hint">${t("people.webhooksLead")}</p>
+${table({
+  id: "user-webhooks-table",
+  caption: t("people.webhooks"),
+  headers: [
+    t("api.webhookUrl"),
+    t("api.webhookEvents"),
+    t("api.webhookCreated"),
+    t("people.webhookLast"),
+    t("api.webhookActions")
+  ],
+  empty: t("people.webhooksNone"),
+  rows: data.webhooks.map((w) => ({
+    attrs: html` data-webhook-row="${w.id}"`,
+    cells: [
+      html`<code class="tx">${w.url}</code>`,
+      w.events.join(", "),
+      time(w.created_at),
+      lastDelivery(ctx, w),
+      html`<details class="confirm"><summary class="btn btn-secondary">${t("people.webhookDeleteOpen")}</summary>
+<p class="hint">${t("people.webhookDeleteWarn")}</p>
+${actionForm(ctx, `/v2/admin/users/${userId}/webhooks/${w.id}/delete`, t("people.webhookDeleteSubmit"), { kind: "danger" })}</details>`
+    ]
+  }))
+})}`
+  )
+}
+
 export const adminUserPage = (ctx: PageContext, data: AdminUserDetail): Html => {
   const { t } = ctx.tr
   const u = data.user
@@ -97,6 +169,7 @@ export const adminUserPage = (ctx: PageContext, data: AdminUserDetail): Html => 
 <p>${t("dash.balance")}: <strong id="user-balance" data-balance="${data.balance_uzs}">${ctx.tr.uzs(data.balance_uzs)}</strong></p>
 <p>${t("api.keyTitle")}: ${u.has_api_key ? t("people.keyYes") : t("people.keyNo")} · ${t("field.tier")} ${u.tier}</p></section>
 ${adjustForm(ctx, u)}
+${webhooksSection(ctx, data)}
 ${section(
   "user-history",
   t("history.title"),

@@ -30,7 +30,7 @@ ${table({
   id: "webhook-list",
   headers: [t("api.webhookUrl"), t("api.webhookEvents"), t("api.webhookCreated"), t("api.webhookActions")],
   rows: data.webhooks.map((w) => ({
-    attrs: html`id="webhook-${String(w.id)}"`,
+    attrs: html` id="webhook-${String(w.id)}"`,
     cells: [
       html`<code>${w.url}</code>`,
       w.events.join(", "),

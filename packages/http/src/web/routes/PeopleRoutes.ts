@@ -4,6 +4,7 @@ import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { type WebhookOverview, WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "../../auth/WebSessions.ts"
@@ -16,6 +17,7 @@ import {
   intField,
   json,
   operatorOnly as operatorOnlyWith,
+  pathId,
   pathIdOf,
   queryInt,
   strField,
@@ -25,22 +27,45 @@ import {
 
 /**
  * Who is who, for operators: find a shopper by @username, name or user number, see one
- * shopper whole (balance, ledger history, top-ups, orders, tickets, API key state) and correct
- * the balance with a reason the shopper is shown, through the core's own adjustment use case.
+ * shopper whole (balance, ledger history, top-ups, orders, tickets, API key state, webhooks),
+ * correct the balance with a reason the shopper is shown, through the core's own adjustment use
+ * case, and remove one of the shopper's webhook endpoints.
  *
  *   GET  /v2/admin/users/list?search=&offset=&limit=   -> { users: [UserOut + balance_uzs], total }
  *   GET  /v2/admin/users/brief?ids=1,2,3               -> { users: [UserOut] } (who the numbers on a list are)
- *   GET  /v2/admin/users/:user_id                      -> { user, balance_uzs, history, topups, orders, tickets }
+ *   GET  /v2/admin/users/:user_id                      -> { user, balance_uzs, history, topups, orders, tickets, webhooks }
  *   POST /v2/admin/users/:user_id/adjust               form: amount_uzs (signed), reason; Idempotency-Key required
+ *   POST /v2/admin/users/:user_id/webhooks/:webhook_id/delete  -> { id, deleted: true }
  */
 export const PEOPLE_ROUTES = [
   { method: "GET", path: "/v2/admin/users/list" },
   { method: "GET", path: "/v2/admin/users/brief" },
   { method: "GET", path: "/v2/admin/users/:user_id" },
-  { method: "POST", path: "/v2/admin/users/:user_id/adjust" }
+  { method: "POST", path: "/v2/admin/users/:user_id/adjust" },
+  { method: "POST", path: "/v2/admin/users/:user_id/webhooks/:webhook_id/delete" }
 ] as const
 
 const pathUser = pathIdOf(UserId)
+
+/** An endpoint for the operator: no secret; its newest delivery's state, or null before any event. */
+const webhookOut = ({ endpoint: e, lastDelivery: d }: WebhookOverview) => ({
+  id: e.id,
+  url: e.url,
+  events: [...e.events],
+  created_at: e.createdAt.toISOString(),
+  last_delivery:
+    d === null
+      ? null
+      : {
+          event: d.eventType,
+          status: d.status,
+          attempts: d.attempts,
+          last_status_code: d.lastStatusCode,
+          last_error: d.lastError,
+          created_at: d.createdAt.toISOString(),
+          delivered_at: d.deliveredAt?.toISOString() ?? null
+        }
+})
 
 export const PeopleRoutes = Layer.effectDiscard(
   Effect.gen(function* () {
@@ -52,6 +77,7 @@ export const PeopleRoutes = Layer.effectDiscard(
     const topups = yield* TopupService
     const orders = yield* OrderService
     const tickets = yield* TicketService
+    const webhooks = yield* WebhookOversight
 
     const operatorOnly = operatorOnlyWith(sessions, config.publicUrl)
 
@@ -104,8 +130,23 @@ export const PeopleRoutes = Layer.effectDiscard(
         })),
         topups: (yield* topups.list({ ...recent, userId })).items.map(topupOut),
         orders: (yield* orders.list({ ...recent, userId })).items.map(adminOrderOut),
-        tickets: (yield* tickets.list({ ...recent, userId })).items.map(ticketOut)
+        tickets: (yield* tickets.list({ ...recent, userId })).items.map(ticketOut),
+        webhooks: (yield* webhooks.ofUser(userId)).map(webhookOut)
       })
+    })
+
+    // The shopper's endpoint, removed by an operator; another user's endpoint is 404 as for its owner.
+    const deleteWebhook = Effect.gen(function* () {
+      const params = yield* HttpRouter.params
+      const userId = pathUser(params["user_id"])
+      const endpointId = pathId(params["webhook_id"])
+      if (userId === undefined || endpointId === undefined)
+        return yield* operatorOnly(Effect.succeed(detail(404, "Webhook endpoint not found", "webhook_not_found")))
+      return yield* operatorOnly(
+        webhooks
+          .remove(userId, endpointId)
+          .pipe(Effect.as(json({ id: endpointId, deleted: true })), Effect.catch(errorResponse))
+      )
     })
 
     const adjust = Effect.gen(function* () {
@@ -156,5 +197,6 @@ export const PeopleRoutes = Layer.effectDiscard(
     yield* router.add("GET", "/v2/admin/users/brief", operatorOnly(brief))
     yield* router.add("GET", "/v2/admin/users/:user_id", operatorOnly(one))
     yield* router.add("POST", "/v2/admin/users/:user_id/adjust", adjust)
+    yield* router.add("POST", "/v2/admin/users/:user_id/webhooks/:webhook_id/delete", deleteWebhook)
   })
 )

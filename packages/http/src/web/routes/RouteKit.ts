@@ -1,4 +1,5 @@
 import type { UserId } from "@resale/core"
+import { noteRequestUser } from "@resale/observability/RequestFacts.ts"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { isSameOrigin } from "../../auth/OriginCheck.ts"
@@ -127,7 +128,10 @@ export const requireUser = (sessions: WebSessions["Service"], publicUrl: string)
     return { ok: userId.value } as Guarded<UserId>
   })
 
-/** An operator signed in on the web (admin session cookie), with the same cross-site rule. */
+/**
+ * An operator signed in on the web (admin session cookie), with the same cross-site rule. The request
+ * line then names the operator, as the contract's operator routes do (`OperatorSession`).
+ */
 export const requireOperator = (sessions: WebSessions["Service"], publicUrl: string) =>
   Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
@@ -135,6 +139,7 @@ export const requireOperator = (sessions: WebSessions["Service"], publicUrl: str
       return { refused: detail(401, "Not authenticated", "not_authenticated") } as Guarded<true>
     if (crossSite(request, publicUrl))
       return { refused: detail(403, "Cross-site request refused", "cross_site_refused") } as Guarded<true>
+    noteRequestUser(request, "operator")
     return { ok: true } as Guarded<true>
   })
 
