@@ -1551,6 +1551,7 @@ export interface components {
          *           "kind": "stars",
          *           "username": "durov",
          *           "stars": 100,
+         *           "duration": null,
          *           "months": null,
          *           "gift_id": null,
          *           "price_uzs": 23000,
@@ -1577,6 +1578,7 @@ export interface components {
          *       "kind": "stars",
          *       "username": "durov",
          *       "stars": 100,
+         *       "duration": null,
          *       "months": null,
          *       "gift_id": null,
          *       "price_uzs": 23000,
@@ -1594,6 +1596,12 @@ export interface components {
             kind: "stars" | "premium" | "gift";
             username: string;
             stars: number | null;
+            /** @description Premium: the months bought (3, 6 or 12), the `duration` of the request; null for other kinds. */
+            duration: number | null;
+            /**
+             * @deprecated
+             * @description Deprecated: use duration. The same value, kept for clients written before it.
+             */
             months: number | null;
             gift_id: string | null;
             price_uzs: number;
@@ -1685,6 +1693,7 @@ export interface components {
          *         "kind": "stars",
          *         "username": "durov",
          *         "stars": 100,
+         *         "duration": null,
          *         "months": null,
          *         "gift_id": null,
          *         "price_uzs": 23000,
@@ -1839,6 +1848,7 @@ export interface components {
          *           "kind": "stars",
          *           "username": "durov",
          *           "stars": 100,
+         *           "duration": null,
          *           "months": null,
          *           "gift_id": null,
          *           "price_uzs": 23000,
@@ -1875,6 +1885,7 @@ export interface components {
          *       "kind": "stars",
          *       "username": "durov",
          *       "stars": 100,
+         *       "duration": null,
          *       "months": null,
          *       "gift_id": null,
          *       "price_uzs": 23000,
@@ -1897,6 +1908,12 @@ export interface components {
             kind: "stars" | "premium" | "gift";
             username: string;
             stars: number | null;
+            /** @description Premium: the months bought (3, 6 or 12), the `duration` of the request; null for other kinds. */
+            duration: number | null;
+            /**
+             * @deprecated
+             * @description Deprecated: use duration. The same value, kept for clients written before it.
+             */
             months: number | null;
             gift_id: string | null;
             price_uzs: number;
@@ -2092,6 +2109,7 @@ export interface components {
          *           "kind": "stars",
          *           "username": "durov",
          *           "stars": 100,
+         *           "duration": null,
          *           "months": null,
          *           "gift_id": null,
          *           "price_uzs": 23000,
@@ -2218,6 +2236,7 @@ export interface components {
          *           "kind": "stars",
          *           "username": "durov",
          *           "stars": 100,
+         *           "duration": null,
          *           "months": null,
          *           "gift_id": null,
          *           "price_uzs": 23000,

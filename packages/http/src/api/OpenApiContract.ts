@@ -51,6 +51,9 @@ const LIMITS: Record<string, Record<string, Json>> = {
   GiftOrderRequest: { username: { pattern: "^@?[A-Za-z0-9_]{4,32}$" } }
 }
 
+/** Fields kept for older clients: effect's Schema annotations carry no `deprecated`, so it is set here. */
+const DEPRECATED: Record<string, ReadonlyArray<string>> = { Order: ["months"], AdminOrder: ["months"] }
+
 const REDIRECT_HEADERS = {
   Location: { description: "Where the browser goes next.", schema: { type: "string" } },
   "Set-Cookie": {
@@ -143,6 +146,9 @@ export const contractTransform = (spec: Json): Json => {
   for (const [name, limits] of Object.entries(LIMITS)) {
     for (const [field, extra] of Object.entries(limits))
       Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, extra)
+  }
+  for (const [name, fields] of Object.entries(DEPRECATED)) {
+    for (const field of fields) Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, { deprecated: true })
   }
   for (const [name, example] of Object.entries(SCHEMA_EXAMPLES))
     if (schemas[name]) schemas[name]["examples"] = [example]
