@@ -865,7 +865,7 @@ export interface paths {
         put?: never;
         /**
          * Buy Telegram Premium
-         * @description A gift of 3, 6 or 12 months; debits the balance and queues the order. Send an `Idempotency-Key`.
+         * @description A gift of `duration` months (3, 6 or 12); debits the balance and queues the order, which answers `duration` too (`months` is its deprecated alias). Send an `Idempotency-Key`.
          */
         post: operations["api.buyPremium"];
         delete?: never;
