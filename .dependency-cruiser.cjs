@@ -66,6 +66,29 @@ module.exports = {
       to: { path: "^packages/worker/" }
     },
     {
+      name: "cli-and-http-apart",
+      comment:
+        "the CLI and the server are separate roots: they share the record shapes through packages/wire, never each other's code",
+      severity: "error",
+      from: { path: "^packages/(cli|http)/" },
+      to: { path: "^packages/(cli|http)/", pathNot: "^packages/$1/" }
+    },
+    {
+      name: "wire-only-core-and-effect",
+      comment:
+        "packages/wire maps domain records to their snake_case wire shapes: pure, it imports only itself, core's domain and effect",
+      severity: "error",
+      from: { path: "^packages/wire/src/" },
+      to: { pathNot: ["^packages/wire/src/", "^packages/core/src/", "^node_modules/effect/"] }
+    },
+    {
+      name: "wire-takes-no-port",
+      comment: "the wire shapes are of domain records; no port passes through them",
+      severity: "error",
+      from: { path: "^packages/wire/src/" },
+      to: { path: "^packages/core/src/ports/" }
+    },
+    {
       name: "core-index-exports-no-port",
       comment:
         "@resale/core's index is the domain and its use cases; the ports are `@resale/core/ports` (core/src/ports/index.ts), which roots-call-use-cases-only sees",

@@ -90,7 +90,7 @@ layer(CliTestLayer, { timeout: "240 seconds", excludeTestServices: true })("resa
         assert.strictEqual(made.code, 0, made.stderr)
         assert.strictEqual(statSync(file).mode & 0o777, 0o600)
         const before = yield* snapshot(sourceEnv, "@ann_backup")
-        assert.isAtLeast(before.orders.items?.length ?? before.orders.length, 2)
+        assert.isAtLeast(before.orders.orders.length, 2)
 
         // A fresh embedded data directory.
         const embeddedEnv = { DATABASE_URL: undefined, DATA_DIR: join(dir, "fresh"), PORT: "9" }

@@ -57,7 +57,7 @@ describe("resale beside the running server (embedded database)", () => {
           ],
           { concurrency: 3 }
         )
-        assert.strictEqual(json(shown).starPriceUzs, 321)
+        assert.strictEqual(json(shown).star_price_uzs, 321)
         assert.strictEqual(json(status).pending, 0)
         assert.strictEqual(ready, 200)
         const priced = yield* Effect.promise(() =>
@@ -69,7 +69,7 @@ describe("resale beside the running server (embedded database)", () => {
         assert.isFalse(existsSync(join(dataDir, "pg.sock")))
         const after = yield* resale(["pricing", "show", "--json"], env)
         assert.strictEqual(after.code, 0, after.stderr)
-        assert.strictEqual(json(after).starPriceUzs, 321)
+        assert.strictEqual(json(after).star_price_uzs, 321)
       }),
     240_000
   )

@@ -40,7 +40,7 @@ layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })(
         const body = json(run)
         assert.strictEqual(body.pending, 0)
         assert.isAtLeast(body.migrations.length, 1)
-        assert.isTrue(body.migrations.every((m: { appliedAt: string | null }) => m.appliedAt !== null))
+        assert.isTrue(body.migrations.every((m: { applied_at: string | null }) => m.applied_at !== null))
         assert.match(body.database, /^PostgreSQL at 127\.0\.0\.1:5432\/resale_t/)
 
         const text = yield* cli(["db", "status"])
@@ -95,7 +95,7 @@ layer(CliTestLayer, { timeout: "120 seconds", excludeTestServices: true })(
         assert.strictEqual(set.code, 0, set.stderr)
         // A separate process (the real launcher) finds what the commands before it wrote.
         const shown = json(yield* runResale(["pricing", "show", "--json"], env))
-        assert.strictEqual(shown.starPriceUzs, 321)
+        assert.strictEqual(shown.star_price_uzs, 321)
         assert.isFalse(existsSync(join(dataDir, "resale-cli.lock")))
       })
     )

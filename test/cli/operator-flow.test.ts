@@ -27,7 +27,7 @@ layer(Flow, { timeout: "120 seconds", excludeTestServices: true })(
         // The operator finds it from the terminal and approves it.
         const waiting = json(yield* cli(["topups", "list", "--status", "review", "--user", "@zoe_flow", "--json"]))
         assert.deepStrictEqual(
-          waiting.items.map((t: { id: number }) => t.id),
+          waiting.topups.map((t: { topup_id: number }) => t.topup_id),
           [topupId]
         )
         const approve = yield* cli([
@@ -48,7 +48,7 @@ layer(Flow, { timeout: "120 seconds", excludeTestServices: true })(
         const status = yield* http("/v2/balance/topup-status", { headers: { cookie } })
         assert.strictEqual(status.status, 200)
 
-        const key = json(yield* cli(["users", "rotate-key", "@zoe_flow", "--json"])).apiKey
+        const key = json(yield* cli(["users", "rotate-key", "@zoe_flow", "--json"])).api_key
         const api = yield* http("/v2/api/balance", { headers: { "x-api-key": key } })
         assert.strictEqual(api.status, 200, JSON.stringify(api.body))
         assert.strictEqual(api.body.balance_uzs, 150_000)

@@ -48,7 +48,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
 
         const listed = json(yield* cli(["orders", "list", "--status", "needs_attention", "--json"]))
         assert.deepStrictEqual(
-          listed.items.map((o: { id: number }) => o.id),
+          listed.orders.map((o: { order_id: number }) => o.order_id),
           [held.id]
         )
         const shown = yield* cli(["orders", "show", String(held.id)])
@@ -87,7 +87,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const rechecked = yield* cli(["orders", "recheck", String(first.id), "--yes", "--json"])
         assert.strictEqual(rechecked.code, 0, rechecked.stderr)
         assert.deepStrictEqual(
-          [json(rechecked).status, json(rechecked).unknownAttempts, json(rechecked).nextAttemptAt],
+          [json(rechecked).status, json(rechecked).unknown_checks, json(rechecked).next_attempt_at],
           ["queued", 0, null]
         )
 
@@ -101,7 +101,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
           "--json"
         ])
         assert.strictEqual(done.code, 0, done.stderr)
-        assert.deepStrictEqual([json(done).status, json(done).txId], ["completed", "Ref#CLIREF1 delivered"])
+        assert.deepStrictEqual([json(done).status, json(done).tx_id], ["completed", "Ref#CLIREF1 delivered"])
         assert.strictEqual(yield* balance(bob.id), 100_000 - 2 * 23_000)
       })
     )

@@ -34,14 +34,15 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
 
         const byKind = json(yield* cli(["orders", "list", "--kind", "premium", "--user", "@ann_orders", "--json"]))
         assert.deepStrictEqual(
-          byKind.items.map((o: { id: number }) => o.id),
+          byKind.orders.map((o: { order_id: number }) => o.order_id),
           [premium.id]
         )
-        assert.deepStrictEqual(byKind.items[0].item, { kind: "premium", months: 6 })
+        // The item as the API names it: kind and the premium `duration` (months).
+        assert.deepStrictEqual([byKind.orders[0].kind, byKind.orders[0].duration], ["premium", 6])
 
         const byStatus = json(yield* cli(["orders", "list", "--status", "failed", "--json"]))
         assert.deepStrictEqual(
-          byStatus.items.map((o: { id: number }) => o.id),
+          byStatus.orders.map((o: { order_id: number }) => o.order_id),
           [failed.id]
         )
 
@@ -78,7 +79,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const run = yield* cli(["orders", "retry", String(failed.id), "--yes", "--json"])
         assert.strictEqual(run.code, 0, run.stderr)
         assert.strictEqual(json(run).status, "queued")
-        assert.strictEqual(json(run).chargeSeq, 1)
+        assert.strictEqual(json(run).charge_seq, 1)
         assert.strictEqual(yield* balance(bob.id), 50_000 - 23_000)
 
         const again = yield* cli(["orders", "retry", String(failed.id), "--yes"])
@@ -116,7 +117,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const run = yield* cli(["orders", "mark-done", String(order.id), "--tx-id", "manual-ref-77", "--yes", "--json"])
         assert.strictEqual(run.code, 0, run.stderr)
         assert.strictEqual(json(run).status, "completed")
-        assert.strictEqual(json(run).txId, "manual-ref-77")
+        assert.strictEqual(json(run).tx_id, "manual-ref-77")
         assert.strictEqual(yield* balance(dan.id), 100_000 - 23_000)
 
         const again = yield* cli(["orders", "mark-done", String(order.id), "--yes"])

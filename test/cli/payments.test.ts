@@ -33,13 +33,13 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
           [stray.payment.id]
         )
         assert.strictEqual(unresolved.items[0].status, "unmatched")
-        assert.strictEqual(unresolved.items[0].externalId, "bank-stray-1")
+        assert.strictEqual(unresolved.items[0].external_id, "bank-stray-1")
 
         const all = json(yield* cli(["payments", "list", "--json"]))
         assert.strictEqual(all.total, 2)
         const onlyMatched = json(yield* cli(["payments", "list", "--status", "matched", "--json"]))
         assert.deepStrictEqual(
-          onlyMatched.items.map((p: { topupId: number }) => p.topupId),
+          onlyMatched.items.map((p: { topup_id: number }) => p.topup_id),
           [topup.id]
         )
 
@@ -108,9 +108,9 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         assert.strictEqual(run.code, 0, run.stderr)
         const body = json(run)
         assert.strictEqual(body.payment.status, "matched")
-        assert.strictEqual(body.payment.topupId, topup.id)
+        assert.strictEqual(body.payment.topup_id, topup.id)
         assert.strictEqual(body.topup.status, "paid")
-        assert.strictEqual(body.topup.creditedUzs, 199_000)
+        assert.strictEqual(body.topup.credited_uzs, 199_000)
         assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 199_000)
 
         // Assigned by an operator, not matched by its amount: the panel's "assigned" filter.
@@ -167,7 +167,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         )
 
         const show = json(yield* cli(["payments", "show", String(stray.payment.id), "--json"]))
-        assert.strictEqual(show.amountUzs, 77_777)
+        assert.strictEqual(show.amount_uzs, 77_777)
 
         const badStatus = yield* cli(["payments", "list", "--status", "lost"])
         assert.strictEqual(badStatus.code, 2)

@@ -129,7 +129,7 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })(
 
           const open = json(yield* resale("payouts", "list", "--json"))
           assert.sameMembers(
-            open.items.map((r: { orderId: string }) => r.orderId),
+            open.items.map((r: { order_id: string }) => r.order_id),
             [paidOrder, abandoned]
           )
           assert.isTrue(open.items.every((r: { state: string }) => r.state === "unknown"))
@@ -140,23 +140,23 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })(
           )
 
           const shown = json(yield* resale("payouts", "show", paidOrder, "--json"))
-          assert.strictEqual(shown.prepared.externalHash, prepared.externalHash)
-          assert.strictEqual(shown.payAmount, "1500000000")
+          assert.strictEqual(shown.prepared.external_hash, prepared.externalHash)
+          assert.strictEqual(shown.pay_amount, "1500000000")
 
           const settled = yield* resale("reconcile", "--json")
           assert.strictEqual(settled.code, 0, settled.stderr)
           const body = json(settled)
           assert.strictEqual(body.checked, 2)
           assert.strictEqual(body.settled, 2)
-          assert.strictEqual(body.stillOpen, 0)
-          const byId = new Map(body.changes.map((c: { record: { orderId: string } }) => [c.record.orderId, c]))
+          assert.strictEqual(body.still_open, 0)
+          const byId = new Map(body.changes.map((c: { record: { order_id: string } }) => [c.record.order_id, c]))
           const paid: any = byId.get(paidOrder)
           assert.deepStrictEqual([paid.from, paid.to], ["unknown", "done"])
-          assert.match(paid.record.txHash, /^[0-9a-f]{64}$/)
+          assert.match(paid.record.tx_hash, /^[0-9a-f]{64}$/)
           assert.isAbove(Number(paid.record.fee), 0)
           const dead: any = byId.get(abandoned)
           assert.deepStrictEqual([dead.from, dead.to], ["unknown", "failed"])
-          assert.strictEqual(dead.record.errorReason, "Abandoned")
+          assert.strictEqual(dead.record.error_reason, "Abandoned")
 
           // The store agrees, and the chain moved exactly once: amount + the fee reported.
           const stored = Option.getOrThrow(Array.head(yield* records.findByOrderId(paidOrder)))
@@ -175,9 +175,9 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })(
           // Finished payments stay listed with what they cost; filters and paging narrow the list.
           const every = json(yield* resale("payouts", "list", "--json"))
           assert.strictEqual(every.total, 2)
-          const listed: any = every.items.find((r: { orderId: string }) => r.orderId === paidOrder)
+          const listed: any = every.items.find((r: { order_id: string }) => r.order_id === paidOrder)
           assert.deepStrictEqual(
-            [listed.state, listed.txHash, listed.fee, listed.ref],
+            [listed.state, listed.tx_hash, listed.fee, listed.ref],
             ["done", stored.txHash, String(stored.fee), null]
           )
           const finished = (yield* resale("payouts", "list")).stdout
@@ -192,8 +192,8 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })(
           assert.include(finished, "2 wallet payments")
           const secondPage = yield* resale("payouts", "list", "--limit", "1", "--offset", "1", "--json")
           assert.deepStrictEqual(
-            json(secondPage).items.map((r: { orderId: string }) => r.orderId),
-            [every.items[1].orderId]
+            json(secondPage).items.map((r: { order_id: string }) => r.order_id),
+            [every.items[1].order_id]
           )
           assert.strictEqual(json(secondPage).total, 2)
           assert.include(
@@ -202,7 +202,7 @@ layer(CliTestLayer, { timeout: "180 seconds", excludeTestServices: true })(
           )
           const failed = json(yield* resale("payouts", "list", "--state", "failed", "--kind", "transfer", "--json"))
           assert.deepStrictEqual(
-            failed.items.map((r: { orderId: string }) => r.orderId),
+            failed.items.map((r: { order_id: string }) => r.order_id),
             [abandoned]
           )
           assert.include((yield* resale("payouts", "list", "--kind", "stars")).stdout, "No stars wallet payments.")

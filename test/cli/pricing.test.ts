@@ -1,6 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { DEFAULT_PRICES } from "@resale/core/pricing/Prices.ts"
+import { pricingOut } from "@resale/wire"
 import { Effect } from "effect"
 import { cli, CliTestLayer, json } from "./support/CliHarness.ts"
 
@@ -15,7 +16,8 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         assert.strictEqual(run.code, 0)
         assert.match(run.stdout, /1 star\s+230/)
         assert.match(run.stdout, /premium, 12 months\s+410 000/)
-        assert.deepStrictEqual(json(yield* cli(["pricing", "show", "--json"])), { ...DEFAULT_PRICES })
+        // The API's pricing answer (snake_case, with the mode: sandbox here, no production setting given).
+        assert.deepStrictEqual(json(yield* cli(["pricing", "show", "--json"])), pricingOut(DEFAULT_PRICES, true))
       })
     )
 
@@ -24,7 +26,11 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const run = yield* cli(["pricing", "set", "--star", "250", "--premium-6", "240_000", "--yes", "--json"])
         assert.strictEqual(run.code, 0, run.stderr)
         const expected = { ...DEFAULT_PRICES, starPriceUzs: 250, premium6MonthUzs: 240_000 }
-        assert.deepStrictEqual(json(run), expected)
+        assert.deepStrictEqual(json(run), {
+          ...pricingOut(DEFAULT_PRICES, true),
+          star_price_uzs: 250,
+          premium_6_month_uzs: 240_000
+        })
         assert.deepStrictEqual({ ...(yield* current) }, expected)
 
         const all = yield* cli([

@@ -24,10 +24,10 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
 
         const listed = json(yield* cli(["tickets", "list", "--status", "open", "--json"]))
         assert.deepStrictEqual(
-          listed.items.map((t: { id: number }) => t.id),
+          listed.tickets.map((t: { ticket_id: number }) => t.ticket_id),
           [ticket.id]
         )
-        assert.strictEqual(listed.items[0].lastAuthor, "user")
+        assert.strictEqual(listed.tickets[0].last_author, "user")
 
         const table = yield* cli(["tickets", "list"])
         assert.match(

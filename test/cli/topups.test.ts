@@ -30,19 +30,19 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const pending = yield* cardTopup(bob.id, 50_000)
 
         const all = json(yield* cli(["topups", "list", "--json"]))
-        const ids = all.items.map((t: { id: number }) => t.id)
+        const ids = all.topups.map((t: { topup_id: number }) => t.topup_id)
         assert.includeMembers(ids, [review.id, pending.id])
 
         const reviewOnly = json(yield* cli(["topups", "list", "--status", "review", "--json"]))
         assert.deepStrictEqual(
-          reviewOnly.items.map((t: { id: number }) => t.id),
+          reviewOnly.topups.map((t: { topup_id: number }) => t.topup_id),
           [review.id]
         )
-        assert.strictEqual(reviewOnly.items[0].requestedUzs, 120_000)
+        assert.strictEqual(reviewOnly.topups[0].amount_uzs, 120_000)
 
         const bobs = json(yield* cli(["topups", "list", "--user", "@bob_topups", "--json"]))
         assert.deepStrictEqual(
-          bobs.items.map((t: { id: number }) => t.id),
+          bobs.topups.map((t: { topup_id: number }) => t.topup_id),
           [pending.id]
         )
         assert.strictEqual(bobs.total, 1)
@@ -62,9 +62,9 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const user = yield* seedUser("cat_topups")
         const topup = yield* cardTopup(user.id, 75_000)
         const shown = json(yield* cli(["topups", "show", String(topup.id), "--json"]))
-        assert.strictEqual(shown.id, topup.id)
+        assert.strictEqual(shown.topup_id, topup.id)
         assert.strictEqual(shown.status, "pending")
-        assert.strictEqual(shown.payableUzs, topup.payableUzs)
+        assert.strictEqual(shown.payable_uzs, topup.payableUzs)
 
         const missing = yield* cli(["topups", "show", "999999"])
         assert.strictEqual(missing.code, 1)
@@ -90,9 +90,9 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const saved = yield* cli(["topups", "receipt", String(topup.id), "--out", out, "--json"])
         assert.strictEqual(saved.code, 0, saved.stderr)
         assert.deepStrictEqual(json(saved), {
-          topupId: topup.id,
+          topup_id: topup.id,
           path: out,
-          contentType: "image/png",
+          content_type: "image/png",
           bytes: PNG.length
         })
         assert.deepStrictEqual(new Uint8Array(readFileSync(out)), PNG)
@@ -125,9 +125,9 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         assert.strictEqual(approved.code, 0, approved.stderr)
         const body = json(approved)
         assert.strictEqual(body.status, "paid")
-        assert.strictEqual(body.creditedUzs, 90_000)
-        assert.strictEqual(body.adminNote, "receipt checked")
-        assert.strictEqual(body.confirmedBy, "operator")
+        assert.strictEqual(body.credited_uzs, 90_000)
+        assert.strictEqual(body.admin_note, "receipt checked")
+        assert.strictEqual(body.confirmed_by, "operator")
         assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), 90_000)
 
         const again = yield* cli(["topups", "approve", String(topup.id), "--yes"])
@@ -179,7 +179,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const topup = yield* cardTopup(user.id, 30_000)
         const run = yield* cli(["topups", "mark-paid", String(topup.id), "--yes", "--json"])
         assert.strictEqual(run.code, 0, run.stderr)
-        assert.strictEqual(json(run).confirmedBy, "admin_api")
+        assert.strictEqual(json(run).confirmed_by, "admin_api")
         assert.strictEqual(yield* Balances.use((b) => b.balance(user.id)), topup.payableUzs)
       })
     )

@@ -15,17 +15,17 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
 
         const found = json(yield* cli(["users", "list", "--search", "ann_u", "--json"]))
         assert.deepStrictEqual(
-          found.items.map((u: { id: number }) => u.id),
+          found.users.map((u: { user_id: number }) => u.user_id),
           [ann.id]
         )
-        assert.strictEqual(found.items[0].balanceUzs, 12_345)
+        assert.strictEqual(found.users[0].balance_uzs, 12_345)
 
         const table = yield* cli(["users", "list"])
         assert.match(table.stdout, new RegExp(`^\\s*${ann.id}\\s+@Ann_Users\\s+\\d+\\s+12 345`, "m"))
 
         const byName = json(yield* cli(["users", "show", "@ann_users", "--json"]))
-        assert.strictEqual(byName.user.id, ann.id)
-        assert.strictEqual(byName.balanceUzs, 12_345)
+        assert.strictEqual(byName.user.user_id, ann.id)
+        assert.strictEqual(byName.balance_uzs, 12_345)
         assert.strictEqual(byName.entries[0].cause, "adjust")
         const byId = yield* cli(["users", "show", String(ann.id)])
         assert.match(byId.stdout, /Balance UZS:\s+12 345/)
@@ -62,7 +62,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         assert.strictEqual(body.created, true)
         assert.strictEqual(body.entry.amount, 50_000)
         assert.strictEqual(body.entry.note, "bank refund #88")
-        assert.strictEqual(body.entry.causeId, "ticket-88")
+        assert.strictEqual(body.entry.cause_id, "ticket-88")
 
         const repeat = yield* cli([
           "users",
@@ -93,7 +93,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
             "--json"
           ])
         )
-        assert.strictEqual(debit.entry.balanceAfter, 30_000)
+        assert.strictEqual(debit.entry.balance_after, 30_000)
         assert.match(debit.key, /^cli:/)
 
         const overdraw = yield* cli([
@@ -135,7 +135,7 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         const eve = yield* seedUser("eve_users")
         const first = yield* cli(["users", "rotate-key", "@eve_users", "--json"])
         assert.strictEqual(first.code, 0, first.stderr)
-        const key1: string = json(first).apiKey
+        const key1: string = json(first).api_key
         assert.match(key1, /^rk_[A-Za-z0-9_-]{43}$/)
         assert.strictEqual((yield* Accounts.use((a) => a.authenticate(key1)).pipe(Effect.orDie)).id, eve.id)
 

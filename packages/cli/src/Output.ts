@@ -3,10 +3,11 @@
  * (`--json`). Commands build an `Output`; `main` decides which half goes to stdout. Shoppers' text is
  * escaped for the terminal in both (`TerminalText.ts`): per cell here, and over the whole output in `Runner.ts`.
  */
+import { snakeReplacer } from "./SnakeKeys.ts"
 import { jsonTerminalSafe, terminalSafe } from "./TerminalText.ts"
 
 export interface Output {
-  /** The machine-readable result (`--json`): domain records, dates as ISO strings, bigints as strings. */
+  /** The machine-readable result (`--json`): `@resale/wire` shapes where the API has the record, snake_case names. */
   readonly json: unknown
   /** The human rendering, without a trailing newline. */
   readonly text: string
@@ -20,11 +21,14 @@ export const output = (json: unknown, text: string): Output => ({ json, text })
 export const fileOutput = (json: unknown, content: string): Output => ({ json, text: content, file: true })
 
 /**
- * JSON text of a result; bigint becomes a decimal string (sql-pg and nanoton amounts are bigints), and
- * the characters JSON.stringify leaves raw that a terminal obeys (DEL, C1, bidi) are `\uXXXX` escapes.
+ * JSON text of a result; field names in snake_case as the API's (`SnakeKeys.ts`), bigint becomes a
+ * decimal string (sql-pg and nanoton amounts are bigints), and the characters JSON.stringify leaves
+ * raw that a terminal obeys (DEL, C1, bidi) are `\uXXXX` escapes.
  */
 export const toJson = (value: unknown): string =>
-  jsonTerminalSafe(JSON.stringify(value, (_key, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2))
+  jsonTerminalSafe(
+    JSON.stringify(value, (key, v: unknown) => (typeof v === "bigint" ? v.toString() : snakeReplacer(key, v)), 2)
+  )
 
 type Cell = string | number | bigint | boolean | null | undefined | Date
 

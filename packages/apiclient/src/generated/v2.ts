@@ -905,7 +905,7 @@ export interface paths {
         put?: never;
         /**
          * Buy Telegram Premium
-         * @description A gift of 3, 6 or 12 months; debits the balance and queues the order. Send an `Idempotency-Key`.
+         * @description A gift of `duration` months (3, 6 or 12); debits the balance and queues the order, which answers `duration` too (`months` is its deprecated alias). Send an `Idempotency-Key`.
          */
         post: operations["api.buyPremium"];
         delete?: never;
@@ -1612,6 +1612,7 @@ export interface components {
          *           "kind": "stars",
          *           "username": "durov",
          *           "stars": 100,
+         *           "duration": null,
          *           "months": null,
          *           "gift_id": null,
          *           "price_uzs": 23000,
@@ -1639,6 +1640,7 @@ export interface components {
          *       "kind": "stars",
          *       "username": "durov",
          *       "stars": 100,
+         *       "duration": null,
          *       "months": null,
          *       "gift_id": null,
          *       "price_uzs": 23000,
@@ -1657,6 +1659,12 @@ export interface components {
             kind: "stars" | "premium" | "gift";
             username: string;
             stars: number | null;
+            /** @description Premium: the months bought (3, 6 or 12), the `duration` of the request; null for other kinds. */
+            duration: number | null;
+            /**
+             * @deprecated
+             * @description Deprecated: use duration. The same value, kept for clients written before it.
+             */
             months: number | null;
             gift_id: string | null;
             price_uzs: number;
@@ -1664,7 +1672,7 @@ export interface components {
             status: "queued" | "processing" | "completed" | "failed" | "needs_attention";
             tx_id: string | null;
             error: string | null;
-            /** @description Why the last attempt did not go through, a stable code (null when `error` is null); switch on this, not on `error`'s text */
+            /** @description Why the last attempt did not go through, a stable code (null when `error` is null): recipient_not_found, already_premium, purchase_refused, gift_refused, gift_sold_out, marketplace_timeout, service_unavailable, refunded_by_operator or unknown; switch on this, not on `error`'s text */
             error_code: ("recipient_not_found" | "already_premium" | "purchase_refused" | "gift_refused" | "gift_sold_out" | "marketplace_timeout" | "service_unavailable" | "refunded_by_operator" | "unknown") | null;
             delivery: ("confirmed" | "paid_unconfirmed") | null;
             /** @description ISO 8601 instant */
@@ -1750,6 +1758,7 @@ export interface components {
          *         "kind": "stars",
          *         "username": "durov",
          *         "stars": 100,
+         *         "duration": null,
          *         "months": null,
          *         "gift_id": null,
          *         "price_uzs": 23000,
@@ -1905,6 +1914,7 @@ export interface components {
          *           "kind": "stars",
          *           "username": "durov",
          *           "stars": 100,
+         *           "duration": null,
          *           "months": null,
          *           "gift_id": null,
          *           "price_uzs": 23000,
@@ -1942,6 +1952,7 @@ export interface components {
          *       "kind": "stars",
          *       "username": "durov",
          *       "stars": 100,
+         *       "duration": null,
          *       "months": null,
          *       "gift_id": null,
          *       "price_uzs": 23000,
@@ -1965,6 +1976,12 @@ export interface components {
             kind: "stars" | "premium" | "gift";
             username: string;
             stars: number | null;
+            /** @description Premium: the months bought (3, 6 or 12), the `duration` of the request; null for other kinds. */
+            duration: number | null;
+            /**
+             * @deprecated
+             * @description Deprecated: use duration. The same value, kept for clients written before it.
+             */
             months: number | null;
             gift_id: string | null;
             price_uzs: number;
@@ -1972,7 +1989,7 @@ export interface components {
             status: "queued" | "processing" | "completed" | "failed" | "needs_attention";
             tx_id: string | null;
             error: string | null;
-            /** @description Why the last attempt did not go through, a stable code (null when `error` is null); switch on this, not on `error`'s text */
+            /** @description Why the last attempt did not go through, a stable code (null when `error` is null): recipient_not_found, already_premium, purchase_refused, gift_refused, gift_sold_out, marketplace_timeout, service_unavailable, refunded_by_operator or unknown; switch on this, not on `error`'s text */
             error_code: ("recipient_not_found" | "already_premium" | "purchase_refused" | "gift_refused" | "gift_sold_out" | "marketplace_timeout" | "service_unavailable" | "refunded_by_operator" | "unknown") | null;
             delivery: ("confirmed" | "paid_unconfirmed") | null;
             /** @description ISO 8601 instant */
@@ -2162,6 +2179,7 @@ export interface components {
          *           "kind": "stars",
          *           "username": "durov",
          *           "stars": 100,
+         *           "duration": null,
          *           "months": null,
          *           "gift_id": null,
          *           "price_uzs": 23000,
@@ -2291,6 +2309,7 @@ export interface components {
          *           "kind": "stars",
          *           "username": "durov",
          *           "stars": 100,
+         *           "duration": null,
          *           "months": null,
          *           "gift_id": null,
          *           "price_uzs": 23000,

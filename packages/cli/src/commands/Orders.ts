@@ -7,6 +7,7 @@ import { nonBlank, positiveId, type UserRef, userRef } from "../Args.ts"
 import { CliCore } from "../Layers.ts"
 import { confirm } from "../Confirmation.ts"
 import { fields, formatUzs, listing, output } from "../Output.ts"
+import { orderJson } from "../Records.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
 import {
   choiceOption,
@@ -104,7 +105,7 @@ const list = (options: ListOptions) =>
       ...(userId === undefined ? {} : { userId })
     })
     return output(
-      { items: page.items, total: page.total },
+      { orders: page.items.map(orderJson), total: page.total },
       listing(
         ["ID", "USER", "RECIPIENT", "ITEM", "PRICE UZS", "STATUS", "ATTEMPTS", "CREATED"],
         page.items.map(orderRow),
@@ -120,7 +121,7 @@ const list = (options: ListOptions) =>
 const show = (id: OrderId) =>
   Effect.gen(function* () {
     const order = yield* (yield* OrderService).find(operator, id)
-    return output(order, orderText(order))
+    return output(orderJson(order), orderText(order))
   })
 
 interface RetryOptions extends CommonOptions {
@@ -137,7 +138,7 @@ const retry = (id: OrderId, options: RetryOptions) =>
       { yes: options.yes === true, action: `retry order #${current.id}` }
     )
     const order = yield* orders.retry(current.id)
-    return output(order, `Order #${order.id} is ${order.status} again.\n\n${orderText(order)}`)
+    return output(orderJson(order), `Order #${order.id} is ${order.status} again.\n\n${orderText(order)}`)
   })
 
 interface MarkDoneOptions extends RetryOptions {
@@ -157,7 +158,7 @@ const markDone = (id: OrderId, options: MarkDoneOptions) =>
       { yes: options.yes === true, action: `mark order #${current.id} done` }
     )
     const order = yield* orders.markDone(current.id, options.txId?.trim())
-    return output(order, `Order #${order.id} is ${order.status}.\n\n${orderText(order)}`)
+    return output(orderJson(order), `Order #${order.id} is ${order.status}.\n\n${orderText(order)}`)
   })
 
 const recheck = (id: OrderId, options: RetryOptions) =>
@@ -170,7 +171,10 @@ const recheck = (id: OrderId, options: RetryOptions) =>
       { yes: options.yes === true, action: `check order #${current.id} again` }
     )
     const order = yield* orders.recheck(current.id)
-    return output(order, `Order #${order.id} is ${order.status}: the worker checks it again.\n\n${orderText(order)}`)
+    return output(
+      orderJson(order),
+      `Order #${order.id} is ${order.status}: the worker checks it again.\n\n${orderText(order)}`
+    )
   })
 
 interface RefundOptions extends RetryOptions {
@@ -188,7 +192,7 @@ const refund = (id: OrderId, options: RefundOptions) =>
     )
     const order = yield* orders.refund(current.id, options.note ?? "")
     return output(
-      order,
+      orderJson(order),
       `Order #${order.id} is ${order.status}; ${formatUzs(order.priceUzs)} UZS refunded.\n\n${orderText(order)}`
     )
   })

@@ -10,6 +10,7 @@ import { CliUsageError } from "../CliErrors.ts"
 import { CliCore } from "../Layers.ts"
 import { confirm } from "../Confirmation.ts"
 import { fields, formatUzs, listing, output } from "../Output.ts"
+import { topupJson } from "../Records.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
 import { choiceOption, operator, type PageOptions, pageOf, withJson, withPage, withYes } from "./Common.ts"
 import { topupText } from "./Topups.ts"
@@ -116,7 +117,7 @@ const assign = (paymentId: PaymentId, topupId: TopupId, options: AssignOptions) 
     const result = yield* payments.assign(payment.id, topup.id, { confirmDuplicate: options.confirmDuplicate === true })
     const confirmed = result.topup._tag === "Some" ? result.topup.value : topup
     return output(
-      { payment: result.payment, topup: confirmed },
+      { payment: result.payment, topup: topupJson(confirmed) },
       `Payment #${result.payment.id} is matched to top-up #${confirmed.id}, now ${confirmed.status}.\n\n${topupText(confirmed)}`
     )
   })

@@ -1,5 +1,7 @@
 import type { Prices } from "@resale/core/pricing/Prices.ts"
 import { type PricesInput, PricingService } from "@resale/core/pricing/PricingService.ts"
+import { readSettings } from "@resale/config"
+import { pricingOut } from "@resale/wire"
 import { type Command, Option } from "commander"
 import { Effect } from "effect"
 import { wholeNumber } from "../Args.ts"
@@ -28,9 +30,12 @@ const pricesTable = (prices: Prices, previous?: Prices): string =>
         LABELS.map(([key, , label]) => [label, formatUzs(previous[key]), formatUzs(prices[key])])
       )
 
+/** The API's pricing answer: `sandbox` is the mode the one configuration decides, as the server's. */
+const pricingJson = (prices: Prices) => Effect.map(readSettings("cli"), (app) => pricingOut(prices, app.sandbox))
+
 const show = Effect.gen(function* () {
   const prices = yield* (yield* PricingService).get
-  return output(prices, pricesTable(prices))
+  return output(yield* pricingJson(prices), pricesTable(prices))
 })
 
 interface SetOptions extends CommonOptions {
@@ -61,13 +66,13 @@ const set = (options: SetOptions) =>
     const changes = LABELS.filter(([key]) => next[key] !== current[key]).map(
       ([key, , label]) => `${label}: ${formatUzs(current[key])} -> ${formatUzs(next[key])} UZS`
     )
-    if (changes.length === 0) return output(current, `Prices unchanged.\n\n${pricesTable(current)}`)
+    if (changes.length === 0) return output(yield* pricingJson(current), `Prices unchanged.\n\n${pricesTable(current)}`)
     yield* confirm(`Change prices (${changes.join("; ")})? New orders are charged at these prices.`, {
       yes: options.yes === true,
       action: "change prices"
     })
     const prices = yield* pricing.set(next)
-    return output(prices, `Prices updated.\n\n${pricesTable(prices, current)}`)
+    return output(yield* pricingJson(prices), `Prices updated.\n\n${pricesTable(prices, current)}`)
   })
 
 const priceOption = (flag: string, label: string) =>

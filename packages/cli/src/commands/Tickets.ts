@@ -6,6 +6,7 @@ import { Effect } from "effect"
 import { nonBlank, positiveId, type UserRef, userRef } from "../Args.ts"
 import { CliCore } from "../Layers.ts"
 import { fields, formatDate, listing, output } from "../Output.ts"
+import { messageJson, ticketJson } from "../Records.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
 import { indentedBlock } from "../TerminalText.ts"
 import { choiceOption, operator, type PageOptions, pageOf, resolveOptionalUser, withJson, withPage } from "./Common.ts"
@@ -48,7 +49,7 @@ const list = (options: ListOptions) =>
       ...(userId === undefined ? {} : { userId })
     })
     return output(
-      { items: page.items, total: page.total },
+      { tickets: page.items.map(ticketJson), total: page.total },
       listing(
         ["ID", "USER", "STATUS", "NEEDS ANSWER", "SUBJECT", "UPDATED"],
         page.items.map(ticketRow),
@@ -64,7 +65,10 @@ const list = (options: ListOptions) =>
 const show = (id: TicketId) =>
   Effect.gen(function* () {
     const detail = yield* (yield* TicketService).detail(operator, id)
-    return output(detail, [ticketHeader(detail.ticket), "", ...detail.messages.map(messageText)].join("\n"))
+    return output(
+      { ticket: ticketJson(detail.ticket), messages: detail.messages.map(messageJson) },
+      [ticketHeader(detail.ticket), "", ...detail.messages.map(messageText)].join("\n")
+    )
   })
 
 interface ReplyOptions extends CommonOptions {
@@ -74,14 +78,17 @@ interface ReplyOptions extends CommonOptions {
 const reply = (id: TicketId, options: ReplyOptions) =>
   Effect.gen(function* () {
     const message = yield* (yield* TicketService).answer(id, options.body)
-    return output(message, `Answer #${message.id} added to ticket #${message.ticketId}; the user is notified.`)
+    return output(
+      messageJson(message),
+      `Answer #${message.id} added to ticket #${message.ticketId}; the user is notified.`
+    )
   })
 
 const move = (id: TicketId, to: "close" | "reopen") =>
   Effect.gen(function* () {
     const tickets = yield* TicketService
     const ticket = to === "close" ? yield* tickets.close(id) : yield* tickets.reopen(id)
-    return output(ticket, `Ticket #${ticket.id} is ${ticket.status}.`)
+    return output(ticketJson(ticket), `Ticket #${ticket.id} is ${ticket.status}.`)
   })
 
 const ticketId = positiveId("the ticket id", TicketId)

@@ -10,6 +10,7 @@ import { CliCore } from "../Layers.ts"
 import { CliCommandError } from "../CliErrors.ts"
 import { confirm } from "../Confirmation.ts"
 import { fields, formatUzs, listing, output } from "../Output.ts"
+import { topupJson } from "../Records.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
 import {
   choiceOption,
@@ -65,7 +66,7 @@ const list = (options: ListOptions) =>
       ...(userId === undefined ? {} : { userId })
     })
     return output(
-      { items: page.items, total: page.total },
+      { topups: page.items.map(topupJson), total: page.total },
       listing(
         ["ID", "USER", "METHOD", "REQUESTED UZS", "PAYABLE UZS", "STATUS", "CREATED", "NOTE"],
         page.items.map(topupRow),
@@ -81,7 +82,7 @@ const list = (options: ListOptions) =>
 const show = (id: TopupId) =>
   Effect.gen(function* () {
     const topup = yield* (yield* TopupService).find(operator, id)
-    return output(topup, topupText(topup))
+    return output(topupJson(topup), topupText(topup))
   })
 
 interface ReceiptOptions extends CommonOptions {
@@ -115,7 +116,7 @@ const receipt = (id: TopupId, options: ReceiptOptions) =>
         })
     })
     return output(
-      { topupId: id, path, contentType: file.contentType, bytes: file.bytes.length },
+      { topup_id: id, path, content_type: file.contentType, bytes: file.bytes.length },
       `Receipt of top-up #${id} (${file.contentType}, ${file.bytes.length} bytes) saved to ${path}`
     )
   })
@@ -140,7 +141,7 @@ const act = (
     yield* confirm(question(current), { yes: options.yes === true, action: `${verb} top-up #${id}` })
     const note = options.note?.trim() === "" ? undefined : options.note?.trim()
     const topup = yield* run(service, id, note)
-    return output(topup, `Top-up #${topup.id} is now ${topup.status}.\n\n${topupText(topup)}`)
+    return output(topupJson(topup), `Top-up #${topup.id} is now ${topup.status}.\n\n${topupText(topup)}`)
   })
 
 export const registerTopups = (program: Command): void => {

@@ -9,6 +9,7 @@ import { nonBlank, signedUzs, type UserRef, userRef, wholeNumber } from "../Args
 import { CliCore } from "../Layers.ts"
 import { confirm } from "../Confirmation.ts"
 import { fields, formatSignedUzs, formatUzs, listing, output, table } from "../Output.ts"
+import { userJson } from "../Records.ts"
 import { type CommonOptions, runCommand } from "../Runner.ts"
 import { type PageOptions, pageOf, resolveUser, userLabel, withJson, withPage, withYes } from "./Common.ts"
 
@@ -49,7 +50,7 @@ const list = (options: ListOptions) =>
       Effect.map(balances.balance(user.id), (balanceUzs) => ({ ...user, balanceUzs }))
     )
     return output(
-      { items, total: page.total },
+      { users: items.map((u) => ({ ...userJson(u), balance_uzs: u.balanceUzs })), total: page.total },
       listing(
         ["ID", "USERNAME", "TELEGRAM ID", "BALANCE UZS", "TIER", "API KEY", "CREATED"],
         items.map((u) => [
@@ -82,7 +83,7 @@ const show = (ref: UserRef, options: ShowOptions) =>
         ? "No ledger entries."
         : `Latest ${entries.items.length} of ${entries.total} ledger entries:\n${table(ENTRY_HEADERS, entries.items.map(entryRow))}`
     return output(
-      { user, balanceUzs, entries: entries.items, totalEntries: entries.total },
+      { user: userJson(user), balance_uzs: balanceUzs, entries: entries.items, total_entries: entries.total },
       `${userFields(user, balanceUzs)}\n\n${history}`
     )
   })
@@ -137,7 +138,7 @@ const rotateKey = (ref: UserRef, options: RotateOptions) =>
     // Shown this once, for the operator to hand over; only its hash is stored.
     const apiKey = Redacted.value(rotated.apiKey)
     return output(
-      { user: rotated.user, apiKey },
+      { user: userJson(rotated.user), api_key: apiKey },
       `New API key of user ${userLabel(rotated.user)} (shown once, only its hash is stored):\n${apiKey}`
     )
   })

@@ -1,48 +1,24 @@
-import { OrderDelivery, OrderKind, OrderStatus } from "@resale/core/orders/Order.ts"
-import { OrderFailureCode } from "@resale/core/orders/OrderFailure.ts"
+import { AdminOrder, Order, Pricing, Ticket, TicketMessage, Timestamp, Topup, UserOut } from "@resale/wire"
 import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
-import { TopupMethod, TopupStatus as TopupState } from "@resale/core/topups/Topup.ts"
 import { Schema } from "effect"
 
-/** Wire shapes of the /v2 answers (snake_case, like the original service). */
-const Timestamp = Schema.String.annotate({ description: "ISO 8601 instant" })
-
-export const Pricing = Schema.Struct({
-  star_price_uzs: Schema.Int,
-  premium_3_month_uzs: Schema.Int,
-  premium_6_month_uzs: Schema.Int,
-  premium_12_month_uzs: Schema.Int,
-  sandbox: Schema.Boolean
-}).annotate({ identifier: "Pricing" })
-
-export const UserOut = Schema.Struct({
-  user_id: Schema.Int,
-  telegram_id: Schema.Int,
-  username: Schema.NullOr(Schema.String),
-  first_name: Schema.NullOr(Schema.String),
-  tier: Schema.Int,
-  has_api_key: Schema.Boolean,
-  bot_linked: Schema.Boolean
-}).annotate({ identifier: "User" })
+/** Wire shapes of the /v2 answers (snake_case, like the original service); the records are `@resale/wire`'s. */
+export {
+  AdminOrder,
+  Order,
+  OrderEvidence,
+  Pricing,
+  Ticket,
+  TicketDetail,
+  TicketMessage,
+  Topup,
+  UserOut
+} from "@resale/wire"
 
 export const Balance = Schema.Struct({
   balance_uzs: Schema.Int,
   sandbox: Schema.Boolean
 }).annotate({ identifier: "Balance" })
-
-export const Topup = Schema.Struct({
-  topup_id: Schema.Int,
-  user_id: Schema.Int,
-  method: TopupMethod,
-  status: TopupState,
-  amount_uzs: Schema.Int,
-  payable_uzs: Schema.Int,
-  credited_uzs: Schema.NullOr(Schema.Int),
-  has_receipt: Schema.Boolean,
-  admin_note: Schema.NullOr(Schema.String),
-  expires_at: Schema.NullOr(Timestamp),
-  created_at: Timestamp
-}).annotate({ identifier: "Topup" })
 
 export const TopupCreated = Schema.Struct({
   topup: Topup,
@@ -58,37 +34,6 @@ export const TopupStatus = Schema.Struct({
   topups: Schema.Array(Topup),
   sandbox: Schema.Boolean
 }).annotate({ identifier: "TopupStatus" })
-
-export const Order = Schema.Struct({
-  order_id: Schema.Int,
-  user_id: Schema.Int,
-  kind: OrderKind,
-  username: Schema.String,
-  stars: Schema.NullOr(Schema.Int),
-  months: Schema.NullOr(Schema.Int),
-  gift_id: Schema.NullOr(Schema.String),
-  price_uzs: Schema.Int,
-  status: OrderStatus,
-  tx_id: Schema.NullOr(Schema.String),
-  error: Schema.NullOr(Schema.String),
-  /**
-   * Why the last attempt did not go through, stable for programs (null when `error` is null):
-   * `recipient_not_found`, `already_premium`, `purchase_refused`, `gift_refused`, `gift_sold_out`,
-   * `marketplace_timeout`, `service_unavailable`, `refunded_by_operator`, or `unknown`. `error` is the
-   * text for people and may change.
-   */
-  error_code: Schema.NullOr(OrderFailureCode).annotate({
-    description:
-      "Why the last attempt did not go through, a stable code (null when `error` is null); switch on this, not on `error`'s text"
-  }),
-  /**
-   * How a completed order's delivery is known (null until completed): `confirmed` when Fragment's
-   * answer was about this order, `paid_unconfirmed` when it was settled on its own payment evidence
-   * (on chain, with its Ref#) while Fragment never confirmed the delivery.
-   */
-  delivery: Schema.NullOr(OrderDelivery),
-  created_at: Timestamp
-}).annotate({ identifier: "Order" })
 
 export const OrderCreated = Schema.Struct({
   ok: Schema.Boolean,
@@ -118,26 +63,6 @@ export const Gifts = Schema.Struct({ gifts: Schema.Array(Gift), sandbox: Schema.
   identifier: "Gifts"
 })
 
-export const TicketMessage = Schema.Struct({
-  message_id: Schema.Int,
-  author: Schema.String,
-  body: Schema.String,
-  created_at: Timestamp
-}).annotate({ identifier: "TicketMessage" })
-
-export const Ticket = Schema.Struct({
-  ticket_id: Schema.Int,
-  user_id: Schema.Int,
-  subject: Schema.String,
-  status: TicketStatus,
-  last_author: Schema.String,
-  created_at: Timestamp,
-  updated_at: Timestamp
-}).annotate({ identifier: "Ticket" })
-
-export const TicketDetail = Schema.Struct({ ticket: Ticket, messages: Schema.Array(TicketMessage) }).annotate({
-  identifier: "TicketDetail"
-})
 export const Tickets = Schema.Struct({ tickets: Schema.Array(Ticket), total: Schema.Int }).annotate({
   identifier: "Tickets"
 })
@@ -227,24 +152,6 @@ export const AdminTopup = Schema.Struct({
 export const AdminTopups = Schema.Struct({ topups: Schema.Array(AdminTopup), total: Schema.Int }).annotate({
   identifier: "AdminTopups"
 })
-/** An order as operators see it: also how often fulfilment was tried and when it is tried next. */
-/** What the worker's checks found out about an order whose delivery is unknown. */
-export const OrderEvidence = Schema.Struct({
-  tx_hash: Schema.NullOr(Schema.String),
-  ref: Schema.NullOr(Schema.String),
-  chain_state: Schema.NullOr(Schema.String),
-  answers: Schema.Array(Schema.String)
-}).annotate({ identifier: "OrderEvidence" })
-
-export const AdminOrder = Schema.Struct({
-  ...Order.fields,
-  attempts: Schema.Int,
-  next_attempt_at: Schema.NullOr(Timestamp),
-  /** Checks with an unknown outcome in the current run, and since when (null: none). */
-  unknown_checks: Schema.Int,
-  unknown_since: Schema.NullOr(Timestamp),
-  evidence: Schema.NullOr(OrderEvidence)
-}).annotate({ identifier: "AdminOrder" })
 
 export const AdminOrders = Schema.Struct({ orders: Schema.Array(AdminOrder), total: Schema.Int }).annotate({
   identifier: "AdminOrders"

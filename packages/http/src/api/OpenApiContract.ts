@@ -61,6 +61,8 @@ const QUERY_LIMITS: Record<string, Record<string, Json>> = {
   "lists.listOrders": { limit: PAGE_LIMIT },
   "lists.listTopups": { limit: PAGE_LIMIT }
 }
+/** Fields kept for older clients: effect's Schema annotations carry no `deprecated`, so it is set here. */
+const DEPRECATED: Record<string, ReadonlyArray<string>> = { Order: ["months"], AdminOrder: ["months"] }
 
 const REDIRECT_HEADERS = {
   Location: { description: "Where the browser goes next.", schema: { type: "string" } },
@@ -180,6 +182,9 @@ const transform = (spec: Json, security: ReturnType<typeof securityByOperation>)
       Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, extra)
   }
   for (const name of errorSchemas(spec)) if (schemas[name]) requireCodeAndRequestId(schemas[name])
+  for (const [name, fields] of Object.entries(DEPRECATED)) {
+    for (const field of fields) Object.assign(schemas[name]?.["properties"]?.[field] ?? {}, { deprecated: true })
+  }
   for (const [name, example] of Object.entries(SCHEMA_EXAMPLES))
     if (schemas[name]) schemas[name]["examples"] = [example]
   for (const [path, operations] of Object.entries<Json>(spec["paths"])) {

@@ -22,6 +22,7 @@ const order = {
   kind: "stars",
   username: "durov",
   stars: 100,
+  duration: null,
   months: null,
   gift_id: null,
   price_uzs: 23000,

@@ -107,7 +107,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "api.buyPremium": {
     summary: "Buy Telegram Premium",
-    description: "A gift of 3, 6 or 12 months; debits the balance and queues the order. Send an `Idempotency-Key`."
+    description:
+      "A gift of `duration` months (3, 6 or 12); debits the balance and queues the order, which answers `duration` too (`months` is its deprecated alias). Send an `Idempotency-Key`."
   },
   "api.buyGift": {
     summary: "Buy a star gift",

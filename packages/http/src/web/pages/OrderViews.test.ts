@@ -17,6 +17,7 @@ const order = (status: (typeof Dto.Order.Type)["status"], error: string | null):
   kind: "stars",
   username: "someone",
   stars: 50,
+  duration: null,
   months: null,
   gift_id: null,
   price_uzs: 11500,

@@ -14,7 +14,7 @@ export type GiftTitles = Readonly<Record<string, string>>
 /** What an order bought, in words: "50 stars", "Premium, 6 months", "Gift Rose". */
 export const orderItem = (tr: Translator, order: Order, gifts: GiftTitles): string => {
   if (order.kind === "stars") return tr.t("order.stars", { n: order.stars ?? 0 })
-  if (order.kind === "premium") return tr.t("order.premium", { n: order.months ?? 0 })
+  if (order.kind === "premium") return tr.t("order.premium", { n: order.duration ?? 0 })
   return tr.t("order.gift", { name: giftName(tr.locale, order.gift_id ?? "?", gifts[order.gift_id ?? ""]) })
 }
 

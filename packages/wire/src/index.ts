@@ -1,0 +1,2 @@
+export * from "./Records.ts"
+export { adminOrderOut, messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "./Wire.ts"
