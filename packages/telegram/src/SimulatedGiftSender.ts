@@ -6,9 +6,10 @@ import {
   type StarGift
 } from "@resale/core/ports/GiftSender.ts"
 import { Effect, Layer, Option, Semaphore } from "effect"
-import { appendFile, mkdir, readFile } from "node:fs/promises"
-import { dirname } from "node:path"
 import { SANDBOX_GIFT_PICTURES } from "./SandboxGiftPictures.ts"
+import { makeSentGiftLog, type SentGiftRecord } from "./SentGiftLog.ts"
+
+export type { SentGiftRecord } from "./SentGiftLog.ts"
 
 /** Telegram's standard (unlimited) star gifts: real ids and prices, used as the sandbox catalogue. */
 export const SANDBOX_GIFTS: ReadonlyArray<StarGift> = [
@@ -23,16 +24,6 @@ export const SANDBOX_GIFTS: ReadonlyArray<StarGift> = [
   { id: "5170690322832818290", title: "Ring", stars: 100 },
   { id: "5170521118301225164", title: "Diamond", stars: 100 }
 ].map((g) => ({ ...g, remaining: null, total: null, soldOut: false, picture: SANDBOX_GIFT_PICTURES[g.id] ?? "" }))
-
-export interface SentGiftRecord {
-  readonly account: string
-  readonly recipient: string
-  readonly giftId: string
-  readonly message: string | null
-  readonly anonymous: boolean
-  readonly reference: string
-  readonly sentAt: string
-}
 
 /** Test switches of the simulator. */
 export interface GiftSimulatorControl {
@@ -57,7 +48,10 @@ export interface SimulatedGiftSenderOptions {
   readonly accounts: ReadonlyArray<string>
   /** honour the test recipients of `GIFT_MAGIC` (default off) */
   readonly magic?: boolean
-  /** Append-only log of sent gifts (one JSON line each): the simulated Telegram's memory across restarts. */
+  /**
+   * Append-only log of sent gifts (one JSON line each): the simulated Telegram's history, shared by
+   * the processes of a data directory and kept across restarts (`SentGiftLog.ts`).
+   */
   readonly logFile?: string
 }
 
@@ -65,27 +59,15 @@ const fail = (reason: GiftSenderError["reason"], message: string) => new GiftSen
 
 /**
  * Sandbox mode's GiftSender: Telegram's standard gift catalogue, named accounts from config and a
- * log of sent gifts (a file under the data directory, so `findSent` still knows after a restart).
+ * log of sent gifts (a file under the data directory: `findSent` knows what any process of it sent,
+ * also after a restart).
  * Usernames follow Telegram's rules; `control` lets tests refuse recipients or inject faults.
  */
 export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(function* (
   options: SimulatedGiftSenderOptions
 ) {
-  const log: Array<SentGiftRecord> = []
-  if (options.logFile !== undefined) {
-    const file = options.logFile
-    const text = yield* Effect.promise(() => readFile(file, "utf8").catch(() => ""))
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue
-      try {
-        log.push(JSON.parse(line) as SentGiftRecord)
-      } catch {
-        // a torn last line from a crash mid-append: that gift was never confirmed to anyone
-      }
-    }
-    yield* Effect.promise(() => mkdir(dirname(file), { recursive: true }))
-  }
-  const control: GiftSimulatorControl = { unknownRecipients: new Set(), faults: [], sent: () => [...log] }
+  const log = yield* makeSentGiftLog(options.logFile)
+  const control: GiftSimulatorControl = { unknownRecipients: new Set(), faults: [], sent: log.cached }
   const lock = yield* Semaphore.make(1)
   const accounts = options.accounts.length === 0 ? ["user"] : options.accounts
 
@@ -95,13 +77,6 @@ export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(fun
       : accounts.includes(request.account)
         ? Effect.succeed(request.account)
         : Effect.fail(fail("UnknownAccount", `no gift sender account named "${request.account}"`))
-
-  const record = (entry: SentGiftRecord) =>
-    Effect.promise(async () => {
-      if (options.logFile !== undefined)
-        await appendFile(options.logFile, `${JSON.stringify(entry)}\n`, { flush: true })
-      log.push(entry)
-    })
 
   const send = Effect.fn("SimulatedGiftSender.send")(function* (request: GiftRequest) {
     const account = yield* accountOf(request)
@@ -117,19 +92,16 @@ export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(fun
     }
     const fault = options.magic === true && recipient === GIFT_MAGIC.lost ? "TimeoutAfterSend" : control.faults.shift()
     if (fault !== undefined && fault !== "TimeoutAfterSend") return yield* fail(fault, `simulated ${fault}`)
-    const sent = yield* lock.withPermit(
-      Effect.gen(function* () {
-        const entry: SentGiftRecord = {
-          account,
-          recipient,
-          giftId: request.giftId,
-          message: request.message,
-          anonymous: request.anonymous,
-          reference: `sim-gift-${log.length + 1}`,
-          sentAt: new Date(yield* Effect.clockWith((c) => c.currentTimeMillis)).toISOString()
-        }
-        yield* record(entry)
-        return entry
+    // Recorded (durably, in sandbox mode) before the send is reported, as Telegram keeps it in the history.
+    const sentAt = new Date(yield* Effect.clockWith((c) => c.currentTimeMillis)).toISOString()
+    const sent: SentGiftRecord = yield* lock.withPermit(
+      log.append({
+        account,
+        recipient,
+        giftId: request.giftId,
+        message: request.message,
+        anonymous: request.anonymous,
+        sentAt
       })
     )
     if (fault === "TimeoutAfterSend") return yield* fail("Timeout", "simulated lost answer after the gift was sent")
@@ -139,7 +111,8 @@ export const makeSimulatedGiftSender = Effect.fn("SimulatedGiftSender.make")(fun
   const findSent = Effect.fn("SimulatedGiftSender.findSent")(function* (request: GiftRequest, since: Date) {
     const account = yield* accountOf(request)
     const recipient = request.recipient.replace(/^@/, "").toLowerCase()
-    const found = log.find(
+    // The history as it is now: another process of the data directory may have sent it.
+    const found = (yield* log.read).find(
       (e) =>
         e.account === account &&
         e.recipient === recipient &&

@@ -41,6 +41,8 @@ const Descriptor = Schema.Struct({
 type Descriptor = typeof Descriptor.Type
 
 const SOCKET = "sandbox-world.sock"
+/** The Fragment simulator's sessions and invoices, kept as they change (`SimulatorStore.ts`). */
+const FRAGMENT_STATE = "fragment-sandbox.json"
 
 /** The socket of `dataDir`'s world; Unix socket paths are short, so a long one moves to the temp dir. */
 export const worldSocketOf = (dataDir: string): string => {
@@ -118,7 +120,9 @@ const host = (dataDir: string, timing: SandboxMarketTiming) =>
         {
           paymentSeen: paymentSeenOn(sandbox.emulator),
           magic: timing.magic ?? true,
-          sessions: timing.fragmentSessions ?? 1
+          sessions: timing.fragmentSessions ?? 1,
+          // its sessions and open invoices outlive this process: whoever takes the world over continues them
+          stateFile: join(dataDir, FRAGMENT_STATE)
         },
         { sessionHold: timing.sessionHold, sessionWait: timing.sessionWait }
       )
@@ -209,7 +213,8 @@ const delegating = (current: { reached: Reached }): WorldContext => {
 /**
  * The sandbox world of `dataDir`: owned by this process if nobody owns it yet, else joined. A process
  * that joined watches the owner: once it is gone (twice unanswered), the process takes the world over
- * (the chain from `DATA_DIR/ton-sandbox.json`; the gone owner's open Fragment invoices are lost) or
+ * (the chain from `DATA_DIR/ton-sandbox.json`, the Fragment simulator's sessions and open invoices
+ * from `DATA_DIR/fragment-sandbox.json`) or
  * joins whoever did, so the processes of a data directory keep sharing one world.
  */
 export const sharedSandboxWorld = (

@@ -16,6 +16,7 @@ import { isPage, renderPage } from "./SimulatorPages.ts"
 import type { SimulatorPrices } from "./SimulatorPricing.ts"
 import { type MagicOptions, SimulatorMagic } from "./SimulatorMagic.ts"
 import { cookieHeader, SimulatorState } from "./SimulatorState.ts"
+import { makeSimulatorStore } from "./SimulatorStore.ts"
 
 export interface FragmentSimulatorOptions {
   /** default 127.0.0.1 and a free port */
@@ -32,6 +33,11 @@ export interface FragmentSimulatorOptions {
   readonly magic?: boolean | MagicOptions
   /** cookie sessions it issues (default 1): the first is `cookies`, the others `moreSessions` */
   readonly sessions?: number
+  /**
+   * Sandbox world: its sessions and invoices kept in this file (`SimulatorStore.ts`), restored from it
+   * at start, so another process continues them after this one dies.
+   */
+  readonly stateFile?: string
 }
 
 export interface FragmentSimulatorHandle {
@@ -87,11 +93,15 @@ const json = (res: ServerResponse, body: unknown) =>
 const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSimulatorHandle> => {
   const magic = options.magic ?? false
   const state = new SimulatorState(new SimulatorMagic(magic !== false, typeof magic === "object" ? magic : {}))
-  const primary = state.newSession()
-  const more = Array.from({ length: Math.max(0, (options.sessions ?? 1) - 1) }, (_, i) => ({
-    label: `s${i + 2}`,
-    cookies: cookieHeader(state.newSession())
-  }))
+  const store = options.stateFile === undefined ? undefined : makeSimulatorStore(options.stateFile)
+  // Sessions handed out before (same cookies) come first; new ones only beyond them.
+  const restored = (store?.load(state) ?? []).map((ssid) => state.sessions.get(ssid)).filter((s) => s !== undefined)
+  const issued = Array.from({ length: Math.max(1, options.sessions ?? 1) }, (_, i) => restored[i] ?? state.newSession())
+  const primary = issued[0]!
+  const more = issued.slice(1).map((session, i) => ({ label: `s${i + 2}`, cookies: cookieHeader(session) }))
+  const issuedIds = issued.map((s) => s.ssid)
+  const persist = () => store?.save(state, issuedIds) ?? Promise.resolve()
+  await persist()
   const walletAddress = options.walletAddress ?? SANDBOX_FRAGMENT_WALLET
   const validForSeconds = options.validForSeconds ?? 900
   const timers = new Set<NodeJS.Timeout>()
@@ -158,6 +168,8 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
         fields
       )
       state.calls.push({ method, fields, status: 200 })
+      // What the answer tells the client (a req_id, a status) is on disk before the client reads it.
+      await persist()
       return json(res, answer)
     }
     if (req.method === "GET" && url.pathname === "/tonkeeper/rawRequest") {

@@ -76,6 +76,16 @@ export class SimulatorMagic {
     return this.is(invoice.username, "unknown")
   }
 
+  /** Which payments are still to be lost, for the simulator's state on disk. */
+  persisted(): { readonly dropRefs: Array<string>; readonly dropNext: boolean } {
+    return { dropRefs: [...this.dropRefs], dropNext: this.dropNext }
+  }
+
+  restore(saved: { readonly dropRefs: ReadonlyArray<string>; readonly dropNext: boolean }): void {
+    for (const ref of saved.dropRefs) this.dropRefs.add(ref)
+    this.dropNext = saved.dropNext
+  }
+
   /** For the sandbox chain: does a payment with this comment pay an invoice whose payment is to be lost? */
   dropsPayment(comment: string): boolean {
     const ref = /Ref#([A-Za-z0-9]+)/.exec(comment)?.[1]

@@ -141,7 +141,8 @@ export class SimulatorState {
     sessionExpired: false,
     urlSafePayloads: false
   }
-  private nextReq = 1
+  /** number of the next `req_id` (kept on disk with the invoices, so ids never repeat) */
+  nextReq = 1
 
   /** `magic`: the sandbox's test recipients (see `SimulatorMagic.ts`); off unless given */
   readonly magic: SimulatorMagic

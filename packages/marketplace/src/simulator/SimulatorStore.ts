@@ -1,0 +1,175 @@
+/**
+ * The sandbox Fragment's memory on disk (`DATA_DIR/fragment-sandbox.json`): its issued cookie
+ * sessions with their latest purchase, the open invoices (and the latest finished ones), the
+ * recipients found by searches. Written (to a temporary file, flushed, then renamed) before an
+ * answer that changed it leaves, so a process that takes the sandbox world over from a killed owner,
+ * or a sandbox started again, continues every invoice a client was told about: same cookies, same
+ * `req_id`s, same `Ref#`s, as fragment.com outlives any one of its servers.
+ */
+import { Schema } from "effect"
+import { readFileSync } from "node:fs"
+import { rename, writeFile } from "node:fs/promises"
+import type { InvoiceStatus, SimInvoice, SimSession, SimulatorState } from "./SimulatorState.ts"
+
+/** Finished invoices kept besides the open ones (a late confirm or state read of a recent purchase). */
+const FINISHED_KEPT = 500
+/** Search results kept (a search's recipient token is used by the init right after it). */
+const RECIPIENTS_KEPT = 1000
+
+const Session = Schema.Struct({
+  ssid: Schema.String,
+  token: Schema.String,
+  ton_token: Schema.String,
+  hash: Schema.String,
+  latest: Schema.NullOr(Schema.String),
+  needs_resync: Schema.Boolean
+})
+
+const Invoice = Schema.Struct({
+  req_id: Schema.String,
+  kind: Schema.Literals(["stars", "premium", "ton"]),
+  ssid: Schema.String,
+  username: Schema.String,
+  units: Schema.Number,
+  amount: Schema.String,
+  ref: Schema.String,
+  comment: Schema.String,
+  evm: Schema.Boolean,
+  status: Schema.Literals(["created", "linked", "processing", "done", "cancelled"]),
+  boc: Schema.NullOr(Schema.String),
+  processing_polls: Schema.Number,
+  paid_at: Schema.NullOr(Schema.Number)
+})
+
+const Snapshot = Schema.Struct({
+  /** the sessions handed out as cookies, the primary first */
+  issued: Schema.Array(Schema.String),
+  sessions: Schema.Array(Session),
+  invoices: Schema.Array(Invoice),
+  recipients: Schema.Array(Schema.Struct({ token: Schema.String, username: Schema.String })),
+  next_req: Schema.Number,
+  drop_refs: Schema.Array(Schema.String),
+  drop_next: Schema.Boolean
+})
+type Snapshot = typeof Snapshot.Type
+
+const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Snapshot))
+
+const isOpen = (status: InvoiceStatus) => status === "created" || status === "linked" || status === "processing"
+
+const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snapshot => {
+  const all = [...state.invoices.values()]
+  const latest = new Set([...state.sessions.values()].map((s) => s.latest))
+  const finished = all.filter((i) => !isOpen(i.status) && !latest.has(i.reqId)).slice(-FINISHED_KEPT)
+  const kept = all.filter((i) => isOpen(i.status) || latest.has(i.reqId) || finished.includes(i))
+  const ssids = new Set([...issued, ...kept.map((i) => i.ssid)])
+  const sessions = [...state.sessions.values()].filter((s) => ssids.has(s.ssid))
+  const magic = state.magic.persisted()
+  return {
+    issued: [...issued],
+    sessions: sessions.map((s) => ({
+      ssid: s.ssid,
+      token: s.token,
+      ton_token: s.tonToken,
+      hash: s.hash,
+      latest: s.latest ?? null,
+      needs_resync: s.needsResync
+    })),
+    invoices: kept.map((i) => ({
+      req_id: i.reqId,
+      kind: i.kind,
+      ssid: i.ssid,
+      username: i.username,
+      units: i.units,
+      amount: i.amount.toString(),
+      ref: i.ref,
+      comment: i.comment,
+      evm: i.evm,
+      status: i.status,
+      boc: i.boc ?? null,
+      processing_polls: i.processingPolls,
+      paid_at: i.paidAt ?? null
+    })),
+    recipients: [...state.recipients.entries()]
+      .slice(-RECIPIENTS_KEPT)
+      .map(([token, username]) => ({ token, username })),
+    next_req: state.nextReq,
+    drop_refs: magic.dropRefs,
+    drop_next: magic.dropNext
+  }
+}
+
+/** Puts a snapshot back into a fresh state; the issued sessions' ids, primary first. */
+const restore = (state: SimulatorState, snapshot: Snapshot): ReadonlyArray<string> => {
+  for (const s of snapshot.sessions) {
+    const session: SimSession = {
+      ssid: s.ssid,
+      token: s.token,
+      tonToken: s.ton_token,
+      hash: s.hash,
+      latest: s.latest ?? undefined,
+      needsResync: s.needs_resync
+    }
+    state.sessions.set(session.ssid, session)
+  }
+  for (const i of snapshot.invoices) {
+    const invoice: SimInvoice = {
+      reqId: i.req_id,
+      kind: i.kind,
+      ssid: i.ssid,
+      username: i.username,
+      units: i.units,
+      amount: BigInt(i.amount),
+      ref: i.ref,
+      comment: i.comment,
+      evm: i.evm,
+      status: i.status,
+      boc: i.boc ?? undefined,
+      processingPolls: i.processing_polls,
+      ...(i.paid_at === null ? {} : { paidAt: i.paid_at })
+    }
+    state.invoices.set(invoice.reqId, invoice)
+  }
+  for (const r of snapshot.recipients) state.recipients.set(r.token, r.username)
+  state.nextReq = Math.max(state.nextReq, snapshot.next_req)
+  state.magic.restore({ dropRefs: snapshot.drop_refs, dropNext: snapshot.drop_next })
+  return snapshot.issued.filter((ssid) => state.sessions.has(ssid))
+}
+
+export interface SimulatorStore {
+  /** Restores the file's state into `state`: the issued sessions, or none when there is no (readable) file. */
+  readonly load: (state: SimulatorState) => ReadonlyArray<string>
+  /** Writes the state if it changed since the last write; resolves once it is on disk. */
+  readonly save: (state: SimulatorState, issued: ReadonlyArray<string>) => Promise<void>
+}
+
+export const makeSimulatorStore = (file: string): SimulatorStore => {
+  let written = ""
+  // One write at a time, each of the state as it is when its turn comes.
+  let queue: Promise<void> = Promise.resolve()
+  const load = (state: SimulatorState) => {
+    let text = ""
+    try {
+      text = readFileSync(file, "utf8")
+    } catch {
+      // no file yet: a new sandbox world
+      return []
+    }
+    const snapshot = decode(text)
+    if (snapshot._tag === "None") return []
+    written = text
+    return restore(state, snapshot.value)
+  }
+  const write = async (state: SimulatorState, issued: ReadonlyArray<string>) => {
+    const text = JSON.stringify(snapshotOf(state, issued))
+    if (text === written) return
+    await writeFile(`${file}.tmp`, text, { mode: 0o600, flush: true })
+    await rename(`${file}.tmp`, file)
+    written = text
+  }
+  const save = (state: SimulatorState, issued: ReadonlyArray<string>) => {
+    queue = queue.then(() => write(state, issued)).catch(() => undefined)
+    return queue
+  }
+  return { load, save }
+}
