@@ -171,7 +171,10 @@ export const HttpServices = Layer.mergeAll(
   Layer.provide(
     Layer.effect(
       WebhookPolicy,
-      Effect.map(Effect.service(HttpConfig), (s) => ({ allowLoopback: s.sandbox && s.webhooksAllowLoopback }))
+      Effect.map(Effect.service(HttpConfig), (s) => ({
+        allowLoopback: s.sandbox && s.webhooksAllowLoopback,
+        sandbox: s.sandbox
+      }))
     )
   ),
   Layer.provide(TelegramBotApi.layer),
