@@ -19,6 +19,19 @@ export const topupOut = (t: Topup): typeof Dto.Topup.Type => ({
   created_at: t.createdAt.toISOString()
 })
 
+/** A new top-up as both top-up routes answer it: the record, the exact amount to transfer and where. */
+export const topupCreatedOut = (
+  t: Topup,
+  payToCard: string | null,
+  sandbox: boolean
+): typeof Dto.TopupCreated.Type => ({
+  topup: topupOut(t),
+  payable_uzs: t.payableUzs,
+  expires_at: iso(t.expiresAt),
+  pay_to_card: payToCard,
+  sandbox
+})
+
 export const orderOut = (o: Order): typeof Dto.Order.Type => ({
   order_id: o.id,
   user_id: o.userId,

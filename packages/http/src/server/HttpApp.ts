@@ -110,7 +110,8 @@ const Handlers = Layer.mergeAll(
     OrderService,
     PricingService,
     RecipientInfo,
-    RequestValidation
+    RequestValidation,
+    TopupService
   ]),
   buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(WebhooksHandlers, [ApiKeyAuth, RequestValidation, Webhooks]),
