@@ -73,6 +73,29 @@ describe("webhook targets", () => {
     assert.isTrue(Result.isFailure(checkWebhookUrl("http://example.com/in", sandbox)))
   })
 
+  it("a refused loopback target names the sandbox setting, or says production never allows it", () => {
+    const inSandbox = { allowLoopback: false, sandbox: true }
+    for (const target of ["http://127.0.0.1:9000/in", "http://localhost:9000/in", "https://[::1]/in"]) {
+      const sandboxed = checkWebhookUrl(target, inSandbox)
+      assert.isTrue(Result.isFailure(sandboxed), target)
+      if (Result.isFailure(sandboxed)) {
+        assert.strictEqual(sandboxed.failure.reason, "loopback_needs_sandbox_setting")
+        assert.include(sandboxed.failure.message, "only on a sandbox server with WEBHOOKS_ALLOW_LOOPBACK=true")
+      }
+      const production = checkWebhookUrl(target, strict)
+      assert.isTrue(Result.isFailure(production), target)
+      if (Result.isFailure(production)) {
+        assert.strictEqual(production.failure.reason, "loopback_not_in_production")
+        assert.include(production.failure.message, "never allowed in production")
+      }
+    }
+    const other = checkWebhookUrl("http://hooks.example.com/in", inSandbox)
+    assert.deepStrictEqual(Result.isFailure(other) && other.failure, {
+      reason: "not_https",
+      message: "url must be https"
+    })
+  })
+
   it("address literals", () => {
     assert.isTrue(isPublicAddress("1.1.1.1"))
     assert.isFalse(isPublicAddress("198.18.0.1"))
@@ -82,6 +105,7 @@ describe("webhook targets", () => {
 })
 
 describe("webhook events from the outbox", () => {
+  // An event written before ids were random (no webhookId) keeps evt_<outbox id>.
   it("order and top-up events map to snake_case webhook events with stable ids; others to none", () => {
     assert.deepStrictEqual(
       webhookEventsOf(event("order.completed", { orderId: 5, kind: "stars", recipient: "durov", txId: "t" })),

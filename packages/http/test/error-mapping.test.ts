@@ -7,7 +7,8 @@ import {
   OrderRequestInvalid,
   OrderTransitionInvalid,
   type OrderId,
-  Uzs
+  Uzs,
+  WebhookEndpointInvalid
 } from "@resale/core"
 import { MarketplaceError } from "@resale/core/ports"
 import { Effect, Exit } from "effect"
@@ -40,6 +41,21 @@ describe("the typed error edge", () => {
     assert.instanceOf(down, ServiceUnavailable)
     assert.strictEqual(down?.code, "marketplace_unavailable")
     assert.notInclude(down?.detail ?? "", "upstream")
+  })
+
+  it("a refused webhook URL says why in params.reason", () => {
+    const refused = toHttpError(
+      new WebhookEndpointInvalid({
+        reason: "UrlRefused",
+        message: "url is a loopback address: loopback targets are never allowed in production",
+        refusal: "loopback_not_in_production"
+      })
+    )
+    assert.deepStrictEqual(
+      [refused && statusOf(refused), refused?.code, refused?.params],
+      [400, "webhook_url_refused", { field: "url", reason: "loopback_not_in_production" }]
+    )
+    assert.include(refused?.detail, "never allowed in production")
   })
 
   it("retry-later answers say when: the in-progress 409 and every 429", () => {

@@ -61,6 +61,21 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })("webhook limi
       assert.strictEqual(ok.status, 200, ok.text)
     })
   )
+  it.effect("a loopback target on a sandbox without the setting is refused naming WEBHOOKS_ALLOW_LOOPBACK", () =>
+    Effect.gen(function* () {
+      const { url } = yield* TestServer
+      const { headers } = yield* account(98005, "local")
+      const refused = yield* call(url, "/v2/api/webhooks", { json: { url: "http://127.0.0.1:9000/in" }, headers })
+      assert.deepStrictEqual(
+        [refused.status, refused.json.code, refused.json.params],
+        [400, "webhook_url_refused", { field: "url", reason: "loopback_needs_sandbox_setting" }]
+      )
+      assert.include(
+        refused.json.detail,
+        "loopback targets are allowed only on a sandbox server with WEBHOOKS_ALLOW_LOOPBACK=true"
+      )
+    })
+  )
   it.effect("rotating the key removes its webhooks by default, keeps them when the form field asks", () =>
     Effect.gen(function* () {
       const { url } = yield* TestServer

@@ -87,7 +87,7 @@ export const HttpsWebhookSender = Layer.effect(
       Effect.gen(function* () {
         // The registration rule again (an endpoint stored under older rules, another port): refused, not sent.
         const checked = checkWebhookUrl(target.url, policy)
-        if (Result.isFailure(checked)) return yield* refused(checked.failure)
+        if (Result.isFailure(checked)) return yield* refused(checked.failure.message)
         const url = checked.success
         const host = url.hostname.replace(/^\[|\]$/g, "")
         // An address literal is connected to without a lookup: check it here.

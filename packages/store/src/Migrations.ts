@@ -23,6 +23,7 @@ import GiftRef from "./migrations/0021_gift_ref.ts"
 import WalletBatches from "./migrations/0022_wallet_batches.ts"
 import WalletParallelBatches from "./migrations/0023_wallet_parallel_batches.ts"
 import WebhookFairness from "./migrations/0024_webhook_fairness.ts"
+import WebhookEventIds from "./migrations/0025_webhook_event_ids.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrationRecord = {
@@ -43,7 +44,8 @@ export const migrationRecord = {
   "0021_gift_ref": GiftRef,
   "0022_wallet_batches": WalletBatches,
   "0023_wallet_parallel_batches": WalletParallelBatches,
-  "0024_webhook_fairness": WebhookFairness
+  "0024_webhook_fairness": WebhookFairness,
+  "0025_webhook_event_ids": WebhookEventIds
 } as const
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)

@@ -8,6 +8,7 @@ import {
   UserId
 } from "@resale/core"
 import { Outbox } from "@resale/core/ports"
+import { newWebhookEventId } from "@resale/core/webhooks/WebhookEventId.ts"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, RowDecodeError, rowDecoder } from "./Rows.ts"
@@ -24,14 +25,16 @@ const EventRow = Schema.Struct({
   lastError: Schema.NullOr(Schema.String),
   availableAt: DateColumn,
   createdAt: DateColumn,
-  deliveredAt: Schema.NullOr(DateColumn)
+  deliveredAt: Schema.NullOr(DateColumn),
+  webhookId: Schema.NullOr(Schema.String)
 }).pipe(
   Schema.encodeKeys({
     userId: "user_id",
     lastError: "last_error",
     availableAt: "available_at",
     createdAt: "created_at",
-    deliveredAt: "delivered_at"
+    deliveredAt: "delivered_at",
+    webhookId: "webhook_id"
   })
 )
 
@@ -57,8 +60,9 @@ export const PgOutbox = {
       const add = Effect.fn("Outbox.add")(function* (event: NewOutboxEvent, now: Date) {
         return yield* eventRows.one(
           yield* sql`
-          INSERT INTO outbox_events (kind, user_id, payload, status, available_at, created_at)
-          VALUES (${event.kind}, ${event.userId}, ${JSON.stringify(event.payload)}::jsonb, 'pending', ${now}, ${now})
+          INSERT INTO outbox_events (kind, user_id, payload, status, available_at, created_at, webhook_id)
+          VALUES (${event.kind}, ${event.userId}, ${JSON.stringify(event.payload)}::jsonb, 'pending', ${now}, ${now},
+            ${yield* newWebhookEventId})
           RETURNING *`
         )
       }, orDieSql)

@@ -120,7 +120,8 @@ export const NotificationSettingsLive = Layer.effect(
 export const WebhookPolicyLive = Layer.effect(
   WebhookPolicy,
   Effect.map(Effect.service(WorkerConfig), (settings) => ({
-    allowLoopback: settings.sandbox && settings.webhooksAllowLoopback
+    allowLoopback: settings.sandbox && settings.webhooksAllowLoopback,
+    sandbox: settings.sandbox
   }))
 )
 

@@ -114,7 +114,9 @@ describe("webhooks (worker, real PostgreSQL, loopback receiver)", () => {
         assert.strictEqual(hook.received.length, 1)
         const request = hook.received[0]!
         assert.isTrue(verify(endpoint.secret, request), "signature verifies with the endpoint's secret")
-        assert.strictEqual(request.headers["webhook-id"], `evt_${event.id}`)
+        // the id drawn when the event was written: random, never the outbox sequence number
+        assert.strictEqual(request.headers["webhook-id"], event.webhookId)
+        assert.match(String(request.headers["webhook-id"]), /^evt_[0-9A-Za-z]{22}$/)
         assert.match(String(request.headers["webhook-timestamp"]), /^\d+$/)
         assert.deepStrictEqual(JSON.parse(request.body), {
           type: "order.completed",

@@ -954,6 +954,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/api/topups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List top-ups
+         * @description Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `method`, `created_after`.
+         */
+        get: operations["lists.listTopups"];
+        put?: never;
+        /**
+         * Create a card top-up
+         * @description JSON `{"amount_uzs": 50000}`; the same top-up as the account's form `POST /v2/balance/top-up`. Answers the exact amount to transfer (`payable_uzs`), the card and the expiry; the balance is credited once the bank payment of that amount arrives. Send an `Idempotency-Key`.
+         */
+        post: operations["api.createTopup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/api/topups/{topup_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One top-up
+         * @description The key owner's top-up by id (others answer 404).
+         */
+        get: operations["api.topup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/api/gifts": {
         parameters: {
             query?: never;
@@ -1006,26 +1050,6 @@ export interface paths {
          * @description Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `kind`, `created_after`.
          */
         get: operations["lists.listOrders"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v2/api/topups": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List top-ups
-         * @description Newest first. Pass `next_cursor` as `cursor` for the next page; filter by `status`, `method`, `created_after`.
-         */
-        get: operations["lists.listTopups"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1751,6 +1775,43 @@ export interface components {
         };
         /**
          * @example {
+         *       "topup": {
+         *         "topup_id": 15,
+         *         "user_id": 7,
+         *         "method": "card",
+         *         "status": "pending",
+         *         "amount_uzs": 50000,
+         *         "payable_uzs": 50003,
+         *         "credited_uzs": null,
+         *         "has_receipt": false,
+         *         "admin_note": null,
+         *         "expires_at": "2026-01-31T12:30:00.000Z",
+         *         "created_at": "2026-01-31T12:00:00.000Z"
+         *       },
+         *       "payable_uzs": 50003,
+         *       "expires_at": "2026-01-31T12:30:00.000Z",
+         *       "pay_to_card": "8600 1234 5678 9012",
+         *       "sandbox": false
+         *     }
+         */
+        TopupCreated: {
+            topup: components["schemas"]["Topup"];
+            payable_uzs: number;
+            expires_at: string | null;
+            pay_to_card: string | null;
+            sandbox: boolean;
+        };
+        /**
+         * @example {
+         *       "amount_uzs": 50000
+         *     }
+         */
+        TopupRequest: {
+            /** @description The amount to credit, in UZS. */
+            amount_uzs: number;
+        };
+        /**
+         * @example {
          *       "ok": true,
          *       "order": {
          *         "order_id": 42,
@@ -2226,34 +2287,6 @@ export interface components {
         TopupStatus: {
             balance_uzs: number;
             topups: components["schemas"]["Topup"][];
-            sandbox: boolean;
-        };
-        /**
-         * @example {
-         *       "topup": {
-         *         "topup_id": 15,
-         *         "user_id": 7,
-         *         "method": "card",
-         *         "status": "pending",
-         *         "amount_uzs": 50000,
-         *         "payable_uzs": 50003,
-         *         "credited_uzs": null,
-         *         "has_receipt": false,
-         *         "admin_note": null,
-         *         "expires_at": "2026-01-31T12:30:00.000Z",
-         *         "created_at": "2026-01-31T12:00:00.000Z"
-         *       },
-         *       "payable_uzs": 50003,
-         *       "expires_at": "2026-01-31T12:30:00.000Z",
-         *       "pay_to_card": "8600 1234 5678 9012",
-         *       "sandbox": false
-         *     }
-         */
-        TopupCreated: {
-            topup: components["schemas"]["Topup"];
-            payable_uzs: number;
-            expires_at: string | null;
-            pay_to_card: string | null;
             sandbox: boolean;
         };
         /**
@@ -3269,6 +3302,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "keep_webhooks": "false"
+                 *     }
+                 */
                 "application/x-www-form-urlencoded": {
                     /** @enum {string} */
                     keep_webhooks?: "true" | "false";
@@ -7092,6 +7130,323 @@ export interface operations {
             };
         };
     };
+    "lists.listTopups": {
+        parameters: {
+            query?: {
+                limit?: number;
+                cursor?: number;
+                created_after?: string;
+                status?: "pending" | "review" | "paid" | "cancelled" | "rejected" | "expired";
+                method?: "card" | "receipt";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of top-ups, newest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopupList"];
+                };
+            };
+            /** @description The request breaks a business rule; `code` says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestEncoded"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credentials are valid but the request is refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description No such record, or one the caller may not see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundEncoded"];
+                };
+            };
+            /** @description A state conflict: balance too low, invalid transition, Idempotency-Key reused (another body or another endpoint) or in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictEncoded"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeEncoded"];
+                };
+            };
+            /** @description HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationErrorEncoded"];
+                };
+            };
+            /** @description A quota or rate limit is used up; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsEncoded"];
+                };
+            };
+            /** @description A dependency (the marketplace, the gift catalogue) is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "api.createTopup": {
+        parameters: {
+            query?: never;
+            header?: {
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TopupRequest"];
+            };
+        };
+        responses: {
+            /** @description TopupCreated */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TopupCreated"];
+                };
+            };
+            /** @description The request breaks a business rule; `code` says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestEncoded"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credentials are valid but the request is refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description No such record, or one the caller may not see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundEncoded"];
+                };
+            };
+            /** @description A state conflict: balance too low, invalid transition, Idempotency-Key reused (another body or another endpoint) or in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictEncoded"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeEncoded"];
+                };
+            };
+            /** @description HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationErrorEncoded"];
+                };
+            };
+            /** @description A quota or rate limit is used up; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsEncoded"];
+                };
+            };
+            /** @description A dependency (the marketplace, the gift catalogue) is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
+        };
+    };
+    "api.topup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                topup_id: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Topup */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Topup"];
+                };
+            };
+            /** @description The request breaks a business rule; `code` says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestEncoded"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credentials are valid but the request is refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description No such record, or one the caller may not see. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotFoundEncoded"];
+                };
+            };
+            /** @description A state conflict: balance too low, invalid transition, Idempotency-Key reused (another body or another endpoint) or in progress. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConflictEncoded"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeEncoded"];
+                };
+            };
+            /** @description HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationErrorEncoded"];
+                };
+            };
+            /** @description A quota or rate limit is used up; `Retry-After` says when to try again. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TooManyRequestsEncoded"];
+                };
+            };
+            /** @description A dependency (the marketplace, the gift catalogue) is unavailable; retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
+                };
+            };
+        };
+    };
     "api.gifts": {
         parameters: {
             query?: never;
@@ -7320,113 +7675,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OrderList"];
-                };
-            };
-            /** @description The request breaks a business rule; `code` says which. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["BadRequestEncoded"];
-                };
-            };
-            /** @description Missing or invalid credentials. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["UnauthorizedEncoded"];
-                };
-            };
-            /** @description The credentials are valid but the request is refused. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ForbiddenEncoded"];
-                };
-            };
-            /** @description No such record, or one the caller may not see. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["NotFoundEncoded"];
-                };
-            };
-            /** @description A state conflict: balance too low, invalid transition, Idempotency-Key reused (another body or another endpoint) or in progress. */
-            409: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ConflictEncoded"];
-                };
-            };
-            /** @description The request body is too large. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["PayloadTooLargeEncoded"];
-                };
-            };
-            /** @description HTTPValidationError */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HTTPValidationErrorEncoded"];
-                };
-            };
-            /** @description A quota or rate limit is used up; `Retry-After` says when to try again. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TooManyRequestsEncoded"];
-                };
-            };
-            /** @description A dependency (the marketplace, the gift catalogue) is unavailable; retry later. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServiceUnavailableEncoded"];
-                };
-            };
-        };
-    };
-    "lists.listTopups": {
-        parameters: {
-            query?: {
-                limit?: number;
-                cursor?: number;
-                created_after?: string;
-                status?: "pending" | "review" | "paid" | "cancelled" | "rejected" | "expired";
-                method?: "card" | "receipt";
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description One page of top-ups, newest first. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["TopupList"];
                 };
             };
             /** @description The request breaks a business rule; `code` says which. */

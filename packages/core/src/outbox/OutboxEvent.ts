@@ -46,6 +46,8 @@ export const OutboxEvent = Schema.Struct({
   /** Not claimable before this instant (retry backoff, or the lease of a current claim). */
   availableAt: Schema.Date,
   createdAt: Schema.Date,
-  deliveredAt: Schema.NullOr(Schema.Date)
+  deliveredAt: Schema.NullOr(Schema.Date),
+  /** The id of the webhook events it announces (`newWebhookEventId`); absent on events written before. */
+  webhookId: Schema.optionalKey(Schema.NullOr(Schema.String))
 })
 export type OutboxEvent = typeof OutboxEvent.Type

@@ -10,7 +10,7 @@ import type { NewOutboxEvent, OutboxEvent } from "../outbox/OutboxEvent.ts"
 export class Outbox extends Context.Service<
   Outbox,
   {
-    /** Inserts a `pending` event available now. */
+    /** Inserts a `pending` event available now, with a fresh `webhookId` (`newWebhookEventId`). */
     readonly add: (event: NewOutboxEvent, now: Date) => Effect.Effect<OutboxEvent>
     /**
      * Takes up to `limit` `pending` events with `availableAt <= now` (oldest first), sets their

@@ -2,6 +2,7 @@ import { Effect, Layer } from "effect"
 import type { OutboxEventId } from "../ids.ts"
 import type { NewOutboxEvent, OutboxEvent } from "../outbox/OutboxEvent.ts"
 import { Outbox } from "../ports/Outbox.ts"
+import { newWebhookEventId } from "../webhooks/WebhookEventId.ts"
 import { MemoryDb, nextId } from "./MemoryDb.ts"
 
 /** `Outbox` over the in-memory database. */
@@ -16,20 +17,23 @@ export const MemoryOutbox = Layer.effect(
       })
     return Outbox.of({
       add: (event: NewOutboxEvent, now: Date) =>
-        db.read((s) => {
-          const created: OutboxEvent = {
-            id: nextId(s, "outbox") as OutboxEventId,
-            ...event,
-            status: "pending",
-            attempts: 0,
-            lastError: null,
-            availableAt: now,
-            createdAt: now,
-            deliveredAt: null
-          }
-          s.outbox.set(created.id, created)
-          return created
-        }),
+        Effect.flatMap(newWebhookEventId, (webhookId) =>
+          db.read((s) => {
+            const created: OutboxEvent = {
+              id: nextId(s, "outbox") as OutboxEventId,
+              ...event,
+              status: "pending",
+              attempts: 0,
+              lastError: null,
+              availableAt: now,
+              createdAt: now,
+              deliveredAt: null,
+              webhookId
+            }
+            s.outbox.set(created.id, created)
+            return created
+          })
+        ),
       claim: (now, limit, leaseMs) =>
         db.read((s) =>
           [...s.outbox.values()]

@@ -1,5 +1,6 @@
 import { Schema } from "effect"
 import type { UserId } from "../ids.ts"
+import { WebhookUrlRefusalReason } from "./WebhookTargets.ts"
 
 /** The event types an integrator may subscribe to (`webhook.test` is only ever sent on request). */
 export const WEBHOOK_EVENT_TYPES = ["order.completed", "order.failed", "order.refunded", "topup.credited"] as const
@@ -67,7 +68,9 @@ export interface NewWebhookDelivery {
  */
 export class WebhookEndpointInvalid extends Schema.TaggedError<WebhookEndpointInvalid>()("WebhookEndpointInvalid", {
   reason: Schema.Literals(["UrlRefused", "EventsInvalid", "TooMany"]),
-  message: Schema.String
+  message: Schema.String,
+  /** Why the URL was refused (`UrlRefused` only). */
+  refusal: Schema.optionalKey(WebhookUrlRefusalReason)
 }) {}
 
 /** The endpoint already has `MAX_PENDING_TESTS_PER_ENDPOINT` test events waiting; one may settle in `retryAfterSeconds`. */

@@ -17,12 +17,13 @@ const order = (p: OutboxEvent["payload"]) => ({
 /**
  * The webhook events an outbox event announces (none for operators' and other events). A failed
  * order is refunded in the same transaction, so it yields `order.failed` and `order.refunded`.
- * Ids derive from the outbox id: the same event always has the same `webhook-id`.
+ * The id is the one drawn when the outbox event was written (random), so the same event always has
+ * the same `webhook-id`; events written before that carry `evt_<outbox id>` as they always did.
  */
 export const webhookEventsOf = (event: OutboxEvent): ReadonlyArray<WebhookEvent> => {
   if (event.userId === null) return []
   const p = event.payload
-  const id = `evt_${event.id}`
+  const id = event.webhookId ?? `evt_${event.id}`
   switch (event.kind) {
     case "order.completed":
       return [

@@ -1,4 +1,4 @@
-import { Context, Result } from "effect"
+import { Context, Result, Schema } from "effect"
 
 /**
  * Where webhooks may go. A webhook URL is a place the worker will POST to, so a private, loopback,
@@ -9,6 +9,8 @@ import { Context, Result } from "effect"
 export interface WebhookPolicyShape {
   /** Sandbox only (`WEBHOOKS_ALLOW_LOOPBACK`): also accept `http://127.0.0.1:<port>` / `localhost` targets. */
   readonly allowLoopback: boolean
+  /** A sandbox server (absent: production); a refused loopback target then names the setting that admits it. */
+  readonly sandbox?: boolean
 }
 
 export const WebhookPolicy = Context.Reference<WebhookPolicyShape>("core/webhooks/WebhookPolicy", {
@@ -60,31 +62,62 @@ export const isPublicAddress = (address: string): boolean => {
 
 const IP_LITERAL = /^(\d+\.\d+\.\d+\.\d+|\[[0-9a-f:.]+\])$/i
 
+/** Why a webhook URL is refused, stable for clients (`params.reason`). */
+export const WebhookUrlRefusalReason = Schema.Literals([
+  "url_too_long",
+  "url_invalid",
+  "credentials_in_url",
+  "loopback_needs_sandbox_setting",
+  "loopback_not_in_production",
+  "not_https",
+  "port_not_default",
+  "host_not_public"
+])
+export type WebhookUrlRefusalReason = typeof WebhookUrlRefusalReason.Type
+
+export interface WebhookUrlRefusal {
+  readonly reason: WebhookUrlRefusalReason
+  readonly message: string
+}
+
+const refuse = (reason: WebhookUrlRefusalReason, message: string) => Result.fail({ reason, message })
+
 /**
  * Why a webhook URL is refused, or the URL: https on a public host and port 443; loopback (any
  * port, http too) only with `allowLoopback`. The sender applies the same rule before each send.
  */
-export const checkWebhookUrl = (text: string, policy: WebhookPolicyShape): Result.Result<URL, string> => {
-  if (text.length > WEBHOOK_URL_MAX) return Result.fail(`url is longer than ${WEBHOOK_URL_MAX} characters`)
+export const checkWebhookUrl = (text: string, policy: WebhookPolicyShape): Result.Result<URL, WebhookUrlRefusal> => {
+  if (text.length > WEBHOOK_URL_MAX) return refuse("url_too_long", `url is longer than ${WEBHOOK_URL_MAX} characters`)
   let url: URL
   try {
     url = new URL(text)
   } catch {
     // not parseable: refused like any other bad URL
-    return Result.fail("url must be an absolute https URL")
+    return refuse("url_invalid", "url must be an absolute https URL")
   }
-  if (url.username !== "" || url.password !== "") return Result.fail("url must not carry credentials")
+  if (url.username !== "" || url.password !== "") return refuse("credentials_in_url", "url must not carry credentials")
   const host = url.hostname.toLowerCase()
   const loopback = host === "localhost" || isLoopbackAddress(host)
-  if (policy.allowLoopback && loopback && (url.protocol === "http:" || url.protocol === "https:"))
-    return Result.succeed(url)
-  if (url.protocol !== "https:") return Result.fail("url must be https")
+  if (loopback && (url.protocol === "http:" || url.protocol === "https:")) {
+    if (policy.allowLoopback) return Result.succeed(url)
+    // Say what admits it: integrators testing locally otherwise never learn the setting exists.
+    return policy.sandbox === true
+      ? refuse(
+          "loopback_needs_sandbox_setting",
+          "url is a loopback address: loopback targets are allowed only on a sandbox server with WEBHOOKS_ALLOW_LOOPBACK=true"
+        )
+      : refuse(
+          "loopback_not_in_production",
+          "url is a loopback address: loopback targets are never allowed in production (only a sandbox server with WEBHOOKS_ALLOW_LOOPBACK=true accepts them)"
+        )
+  }
+  if (url.protocol !== "https:") return refuse("not_https", "url must be https")
   // Only the default port: other ports would let the worker probe any service a public host runs.
-  if (url.port !== "") return Result.fail("url must use the default https port (443)")
-  if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local")) {
-    return Result.fail("url must name a public host")
+  if (url.port !== "") return refuse("port_not_default", "url must use the default https port (443)")
+  if (host.endsWith(".localhost") || host.endsWith(".internal") || host.endsWith(".local")) {
+    return refuse("host_not_public", "url must name a public host")
   }
   if (IP_LITERAL.test(host) ? !isPublicAddress(host) : !host.includes("."))
-    return Result.fail("url must name a public host")
+    return refuse("host_not_public", "url must name a public host")
   return Result.succeed(url)
 }

@@ -77,7 +77,11 @@ export class Webhooks extends Context.Service<
       ) {
         const url = checkWebhookUrl(input.url, policy)
         if (Result.isFailure(url))
-          return yield* new WebhookEndpointInvalid({ reason: "UrlRefused", message: url.failure })
+          return yield* new WebhookEndpointInvalid({
+            reason: "UrlRefused",
+            message: url.failure.message,
+            refusal: url.failure.reason
+          })
         const events = input.events ?? WEBHOOK_EVENT_TYPES
         const unknown = events.filter((e) => !(WEBHOOK_EVENT_TYPES as ReadonlyArray<string>).includes(e))
         if (events.length === 0 || unknown.length > 0) {

@@ -113,6 +113,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   ValidationError: { type: "missing", loc: ["body", "amount"], msg: "Field required", input: null },
   // Requests.
   StarsOrderRequest: { username: "durov", amount: 100 },
+  TopupRequest: { amount_uzs: 50000 },
   PremiumOrderRequest: { username: "durov", duration: 3 },
   GiftOrderRequest: { username: "durov", gift_id: "5170145012310081615", comment: "Happy birthday", anonymous: false },
   NameRequest: { username: "durov" },
@@ -262,6 +263,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
     message: { message_id: 1, chat: { id: 777000111, type: "private" }, text: "/start" }
   },
   "adminLogin.login": { token: "the-admin-token" },
+  "account.rotateApiKey": { keep_webhooks: "false" },
   "account.createTopup": { amount_uzs: "50000" },
   "account.uploadReceipt": { amount_uzs: "50000", receipt: "(an image or PDF file)" },
   "account.buyGift": { username: "durov", gift_id: "5170145012310081615", comment: "Happy birthday" },

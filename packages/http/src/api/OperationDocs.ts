@@ -115,6 +115,14 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description: "A gift from the catalogue, optionally with a comment; debits the balance. Send an `Idempotency-Key`."
   },
   "api.order": { summary: "One order", description: "The key owner's order by id (others answer 404)." },
+  "api.createTopup": {
+    summary: "Create a card top-up",
+    description:
+      'JSON `{"amount_uzs": 50000}`; the same top-up as the account\'s form `POST /v2/balance/top-up`. Answers the ' +
+      "exact amount to transfer (`payable_uzs`), the card and the expiry; the balance is credited once the bank " +
+      "payment of that amount arrives. Send an `Idempotency-Key`."
+  },
+  "api.topup": { summary: "One top-up", description: "The key owner's top-up by id (others answer 404)." },
   "api.gifts": { summary: "Gift catalogue", description: "Gifts with their prices in UZS." },
   "api.getInfo": { summary: "Look up a recipient", description: "Counts against the daily quota of the key's tier." },
   "lists.listOrders": {

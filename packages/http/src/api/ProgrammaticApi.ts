@@ -36,6 +36,10 @@ export const IncomingPaymentRequest = Schema.Struct({
   external_id: NullableStr
 }).annotate({ identifier: "IncomingPaymentRequest" })
 
+export const TopupRequest = Schema.Struct({
+  amount_uzs: Int.annotate({ description: "The amount to credit, in UZS." })
+}).annotate({ identifier: "TopupRequest" })
+
 const userHeaders = { ...ApiKeyHeader, ...IdempotencyHeader }
 
 /** The API-key API (`X-API-Key`). */
@@ -65,6 +69,19 @@ export class ProgrammaticApi extends HttpApiGroup.make("api")
       params: { order_id: OrderIdPath },
       headers: ApiKeyHeader,
       success: Dto.Order,
+      error: HandlerErrors
+    }),
+    // The account's card top-up with a JSON body, so that a script needs no form encoding.
+    HttpApiEndpoint.post("createTopup", "/v2/api/topups", {
+      headers: userHeaders,
+      payload: TopupRequest,
+      success: Dto.TopupCreated,
+      error: HandlerErrors
+    }),
+    HttpApiEndpoint.get("topup", "/v2/api/topups/:topup_id", {
+      params: { topup_id: TopupIdPath },
+      headers: ApiKeyHeader,
+      success: Dto.Topup,
       error: HandlerErrors
     }),
     HttpApiEndpoint.get("gifts", "/v2/api/gifts", { headers: ApiKeyHeader, success: Dto.Gifts, error: HandlerErrors }),

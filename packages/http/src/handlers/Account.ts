@@ -22,7 +22,7 @@ import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
 import { endpointOut } from "./Webhooks.ts"
-import { giftsOut, messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "./Wire.ts"
+import { giftsOut, messageOut, orderOut, pricingOut, ticketOut, topupCreatedOut, topupOut, userOut } from "./Wire.ts"
 
 const html = (request: HttpServerRequest.HttpServerRequest) => prefersHtml(request.headers["accept"])
 const me = { kind: "user" as const }
@@ -99,13 +99,9 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
             "POST /v2/balance/top-up",
             payload,
             Dto.TopupCreated,
-            Effect.map(topups.create(userId, payload.amount_uzs), (t) => ({
-              topup: topupOut(t),
-              payable_uzs: t.payableUzs,
-              expires_at: t.expiresAt?.toISOString() ?? null,
-              pay_to_card: config.paymentCard,
-              sandbox
-            }))
+            Effect.map(topups.create(userId, payload.amount_uzs), (t) =>
+              topupCreatedOut(t, config.paymentCard, sandbox)
+            )
           )
         }).pipe(mapErrors)
       )

@@ -287,7 +287,10 @@ const MAPPING: Mapping = {
       : new BadRequest({
           detail: `Webhook refused: ${e.message}`,
           code: e.reason === "UrlRefused" ? "webhook_url_refused" : "webhook_events_invalid",
-          params: { field: e.reason === "UrlRefused" ? "url" : "events" }
+          params:
+            e.reason === "UrlRefused"
+              ? { field: "url", ...(e.refusal === undefined ? {} : { reason: e.refusal }) }
+              : { field: "events" }
         }),
   WebhookEndpointNotFound: (e) =>
     new NotFound({ detail: "Webhook endpoint not found", code: "webhook_not_found", params: { id: e.endpointId } }),

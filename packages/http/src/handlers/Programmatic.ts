@@ -17,7 +17,7 @@ import { HttpConfig } from "../server/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
 import { balanceAnswer } from "./ProgrammaticFront.ts"
-import { giftsOut, orderOut, pricingOut, topupOut } from "./Wire.ts"
+import { giftsOut, orderOut, pricingOut, topupCreatedOut, topupOut } from "./Wire.ts"
 
 /** Creates an order (balance debited, order queued) and answers it with the new balance. */
 const placeOrder = (
@@ -63,7 +63,8 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
     const pricing = yield* PricingService
     const gifts = yield* GiftCatalog
     const orders = yield* OrderService
-    const { sandbox } = yield* HttpConfig
+    const topups = yield* TopupService
+    const { sandbox, paymentCard } = yield* HttpConfig
     const services = Effect.provideService(GiftCatalog, gifts)
     return handlers
       .handle("balance", () =>
@@ -112,6 +113,25 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
           // Someone else's order answers 404, as a missing one does.
           const order = yield* orders.find({ kind: "user", userId }, params.order_id)
           return orderOut(order)
+        }).pipe(mapErrors)
+      )
+      .handle("createTopup", ({ headers, payload }) =>
+        Effect.gen(function* () {
+          const { userId } = yield* CurrentUser
+          return yield* idempotent(
+            headers["idempotency-key"],
+            { user: userId },
+            "POST /v2/api/topups",
+            payload,
+            Dto.TopupCreated,
+            Effect.map(topups.create(userId, payload.amount_uzs), (t) => topupCreatedOut(t, paymentCard, sandbox))
+          )
+        }).pipe(mapErrors)
+      )
+      .handle("topup", ({ params }) =>
+        Effect.gen(function* () {
+          const { userId } = yield* CurrentUser
+          return topupOut(yield* topups.find({ kind: "user", userId }, params.topup_id))
         }).pipe(mapErrors)
       )
       .handle("gifts", () =>

@@ -109,7 +109,8 @@ const Handlers = Layer.mergeAll(
     OrderService,
     PricingService,
     RecipientInfo,
-    RequestValidation
+    RequestValidation,
+    TopupService
   ]),
   buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(WebhooksHandlers, [ApiKeyAuth, RequestValidation, Webhooks]),
@@ -170,7 +171,10 @@ export const HttpServices = Layer.mergeAll(
   Layer.provide(
     Layer.effect(
       WebhookPolicy,
-      Effect.map(Effect.service(HttpConfig), (s) => ({ allowLoopback: s.sandbox && s.webhooksAllowLoopback }))
+      Effect.map(Effect.service(HttpConfig), (s) => ({
+        allowLoopback: s.sandbox && s.webhooksAllowLoopback,
+        sandbox: s.sandbox
+      }))
     )
   ),
   Layer.provide(TelegramBotApi.layer),
