@@ -2,6 +2,7 @@ import { assert, layer } from "@effect/vitest"
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { Effect } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { cli, CliTestLayer, fund, json, seedUser } from "./support/CliHarness.ts"
 
 layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
@@ -151,6 +152,31 @@ layer(CliTestLayer, { timeout: "60 seconds", excludeTestServices: true })(
         assert.strictEqual((yield* Accounts.use((a) => a.authenticate(key2)).pipe(Effect.orDie)).id, eve.id)
         const old = yield* Effect.flip(Accounts.use((a) => a.authenticate(key1)))
         assert.strictEqual(old._tag, "ApiKeyInvalid")
+      })
+    )
+
+    it.effect("rotate-key removes the webhooks registered with the old key unless --keep-webhooks", () =>
+      Effect.gen(function* () {
+        const sql = yield* SqlClient
+        const fay = yield* seedUser("fay_users")
+        const register = sql`
+          INSERT INTO webhook_endpoints (user_id, url, secret, events, created_at)
+          VALUES (${fay.id}, 'https://hooks.example.com/a', 'whsec_a', 'order.completed', now()),
+                 (${fay.id}, 'https://hooks.example.com/b', 'whsec_b', 'order.completed', now())`
+        const count = sql<{ n: bigint }>`SELECT count(*) AS n FROM webhook_endpoints WHERE user_id = ${fay.id}`.pipe(
+          Effect.map((rows) => Number(rows[0]?.n))
+        )
+        yield* register
+        const removed = yield* cli(["users", "rotate-key", "@fay_users", "--yes", "--json"])
+        assert.strictEqual(removed.code, 0, removed.stderr)
+        assert.strictEqual(json(removed).webhooks_removed, 2)
+        assert.strictEqual(yield* count, 0)
+
+        yield* register
+        const kept = yield* cli(["users", "rotate-key", "@fay_users", "--yes", "--keep-webhooks", "--json"])
+        assert.strictEqual(kept.code, 0, kept.stderr)
+        assert.strictEqual(json(kept).webhooks_removed, 0)
+        assert.strictEqual(yield* count, 2)
       })
     )
   }

@@ -334,7 +334,10 @@ describe.concurrent("npm start (one process: server + worker, one sandbox world)
           { address: "0:" + "0".repeat(64), amount_ton: "1" },
           { "x-admin-token": "start-test-admin-token-of-24+" }
         )
-        assert.deepStrictEqual([fund.status, fund.body], [404, { detail: "Not Found", code: "not_found" }])
+        assert.deepStrictEqual(
+          [fund.status, fund.body],
+          [404, { detail: "Not Found", code: "not_found", request_id: fund.headers.get("x-request-id") }]
+        )
         const status = yield* call(`${base}/status`)
         assert.deepStrictEqual([status.body.network, status.body.sandbox], ["mainnet", false])
         assert.strictEqual(yield* stop(server), 0, server.output())

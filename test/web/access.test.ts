@@ -48,7 +48,14 @@ layer(webWorldLayer(), { timeout: "120 seconds", excludeTestServices: true })("w
           )
           assert.deepStrictEqual(
             [anonymous.status, await anonymous.json()],
-            [401, { detail: "Not authenticated", code: "not_authenticated" }],
+            [
+              401,
+              {
+                detail: "Not authenticated",
+                code: "not_authenticated",
+                request_id: anonymous.headers.get("x-request-id")
+              }
+            ],
             `anonymous ${path}`
           )
           const asShopper = post
@@ -75,7 +82,10 @@ layer(webWorldLayer(), { timeout: "120 seconds", excludeTestServices: true })("w
           const answer = await fetch(`${url}${route.path}`, { method: "POST", headers: form, body: formOf(route.path) })
           assert.deepStrictEqual(
             [answer.status, await answer.json()],
-            [401, { detail: "Not authenticated", code: "not_authenticated" }],
+            [
+              401,
+              { detail: "Not authenticated", code: "not_authenticated", request_id: answer.headers.get("x-request-id") }
+            ],
             route.path
           )
         }

@@ -1,4 +1,6 @@
+import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
 import { CoreServices } from "@resale/core/CoreServices.ts"
+import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { DirectPurchaseHistory } from "@resale/core/direct/DirectPurchaseHistory.ts"
 import { EmbeddedPostgres } from "@resale/store/EmbeddedPostgres.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
@@ -38,4 +40,8 @@ export const CliConnection = Layer.unwrap(
 export const CliStore = PgStore.layer.pipe(Layer.provideMerge(CliConnection))
 
 /** The core use-case services, exactly as the web panel gets them, and the wallet payments' history, over the store. */
-export const CliCore = Layer.mergeAll(CoreServices, DirectPurchaseHistory.layer).pipe(Layer.provideMerge(CliStore))
+export const CliCore = ApiKeyRotation.layer.pipe(
+  Layer.provide(Webhooks.layer),
+  Layer.provideMerge(Layer.mergeAll(CoreServices, DirectPurchaseHistory.layer)),
+  Layer.provideMerge(CliStore)
+)

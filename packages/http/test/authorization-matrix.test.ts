@@ -60,6 +60,7 @@ const VALID: Record<string, Call> = {
   "admin.markOrderDone": { form: {} },
   "admin.refundOrder": { form: {} },
   "admin.replyTicket": { form: { body: "b" } },
+  "api.createTopup": { json: { amount_uzs: 20000 } },
   "api.buyStars": { json: { username: "friend", amount: 50 } },
   "api.buyPremium": { json: { username: "friend", duration: 3 } },
   "api.buyGift": { json: { username: "friend", gift_id: "1" } },

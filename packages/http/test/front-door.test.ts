@@ -273,13 +273,21 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
       // Refusals are the HttpApi route's, unchanged; an unknown key is handed on under the same request id.
       const missing = yield* get(url, "/v2/api/balance")
       assert.strictEqual(missing.status, 401)
-      assert.deepStrictEqual(JSON.parse(missing.text), { detail: "Missing X-API-Key header", code: "api_key_missing" })
+      assert.deepStrictEqual(JSON.parse(missing.text), {
+        detail: "Missing X-API-Key header",
+        code: "api_key_missing",
+        request_id: missing.headers["x-request-id"]
+      })
       const unknown = yield* get(url, "/v2/api/balance", {
         "x-api-key": `rk_${"B".repeat(43)}`,
         "x-request-id": "unknown-key"
       })
       assert.strictEqual(unknown.status, 401)
-      assert.deepStrictEqual(JSON.parse(unknown.text), { detail: "Invalid API key", code: "api_key_invalid" })
+      assert.deepStrictEqual(JSON.parse(unknown.text), {
+        detail: "Invalid API key",
+        code: "api_key_invalid",
+        request_id: "unknown-key"
+      })
       assert.strictEqual(unknown.headers["x-request-id"], "unknown-key")
       assert.strictEqual(door.answered(), before + 1)
 

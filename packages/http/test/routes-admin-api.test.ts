@@ -190,7 +190,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("ope
       const foreign = yield* call(url, path, { headers: { "x-api-key": other.key } })
       assert.deepStrictEqual(
         [foreign.status, foreign.json],
-        [404, { detail: "Order not found", code: "order_not_found" }]
+        [404, { detail: "Order not found", code: "order_not_found", request_id: foreign.headers["x-request-id"] }]
       )
       assert.strictEqual(
         (yield* call(url, "/v2/api/orders/99999999", { headers: { "x-api-key": owner.key } })).status,

@@ -1,4 +1,5 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
 import type { User } from "@resale/core/accounts/User.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import type { LedgerEntry } from "@resale/core/ledger/LedgerEntry.ts"
@@ -122,24 +123,29 @@ const adjust = (ref: UserRef, options: AdjustOptions) =>
 
 interface RotateOptions extends CommonOptions {
   readonly yes?: boolean
+  readonly keepWebhooks?: boolean
 }
 
 const rotateKey = (ref: UserRef, options: RotateOptions) =>
   Effect.gen(function* () {
-    const accounts = yield* Accounts
+    const rotation = yield* ApiKeyRotation
     const user = yield* resolveUser(ref)
+    const keepWebhooks = options.keepWebhooks === true
     if (user.hasApiKey) {
-      yield* confirm(`Replace the API key of user ${userLabel(user)}? The current key stops working at once.`, {
+      const hooks = keepWebhooks ? "" : " Its webhook endpoints are removed with it (--keep-webhooks keeps them)."
+      yield* confirm(`Replace the API key of user ${userLabel(user)}? The current key stops working at once.${hooks}`, {
         yes: options.yes === true,
         action: `rotate the API key of user ${userLabel(user)}`
       })
     }
-    const rotated = yield* accounts.rotateApiKey(user.id)
+    // The webhooks go with the old key unless kept, as on the web and the API (a leaked key's endpoints).
+    const rotated = yield* rotation.rotate(user.id, { keepWebhooks })
     // Shown this once, for the operator to hand over; only its hash is stored.
     const apiKey = Redacted.value(rotated.apiKey)
+    const removed = rotated.webhooksRemoved > 0 ? `\n${rotated.webhooksRemoved} webhook endpoint(s) removed.` : ""
     return output(
-      { user: userJson(rotated.user), api_key: apiKey },
-      `New API key of user ${userLabel(rotated.user)} (shown once, only its hash is stored):\n${apiKey}`
+      { user: userJson(rotated.user), api_key: apiKey, webhooks_removed: rotated.webhooksRemoved },
+      `New API key of user ${userLabel(rotated.user)} (shown once, only its hash is stored):\n${apiKey}${removed}`
     )
   })
 
@@ -187,8 +193,11 @@ export const registerUsers = (program: Command): void => {
     withJson(
       users
         .command("rotate-key")
-        .description("issue a new API key (the old one stops working) and print it once")
+        .description(
+          "issue a new API key (the old one stops working) and print it once; the user's webhook endpoints are removed with the old key"
+        )
         .argument("<user>", "user id or @username", userRef)
+        .option("--keep-webhooks", "keep the webhook endpoints registered with the old key")
     )
   ).action((ref: UserRef, options: RotateOptions) => runCommand(CliCore, rotateKey(ref, options), options))
 }
