@@ -165,6 +165,19 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("the
       })
   )
 
+  it.effect("every operation of both documents has a description", () =>
+    Effect.gen(function* () {
+      const { url } = yield* TestServer
+      const direct = (yield* call(url, "/direct/openapi.json")).json as Json
+      for (const doc of [yield* served, direct]) {
+        const bare = operations(doc)
+          .filter(({ op }) => typeof op["description"] !== "string" || op["description"].trim() === "")
+          .map(({ method, path }) => `${method} ${path}`)
+        assert.deepStrictEqual(bare, [], `${doc["info"]["title"]}: operations without a description`)
+      }
+    })
+  )
+
   it.effect("every request and response body of both documents has an example (the linter validates them)", () =>
     Effect.gen(function* () {
       const { url } = yield* TestServer

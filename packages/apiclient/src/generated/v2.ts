@@ -151,7 +151,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Operator sign-in page */
+        /**
+         * Operator sign-in page
+         * @description The operator's sign-in form; the admin token is posted to `POST /v2/admin/login`.
+         */
         get: operations["adminLogin.loginPage"];
         put?: never;
         /**
@@ -392,7 +395,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Orders page */
+        /**
+         * Orders page
+         * @description The signed-in shopper's orders, newest first, each with its state; `GET /v2/orders/list` pages them.
+         */
         get: operations["account.ordersPage"];
         put?: never;
         post?: never;
@@ -429,7 +435,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Gift catalogue */
+        /**
+         * Gift catalogue
+         * @description The star gifts on sale, each with its price in UZS at the current star price.
+         */
         get: operations["account.giftsPage"];
         put?: never;
         post?: never;
@@ -486,7 +495,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Support tickets */
+        /**
+         * Support tickets
+         * @description The signed-in shopper's support tickets, newest first.
+         */
         get: operations["account.tickets"];
         put?: never;
         post?: never;
@@ -505,7 +517,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Open a support ticket */
+        /**
+         * Open a support ticket
+         * @description Opens a ticket with a subject and a first message; tickets per day are capped per account.
+         */
         post: operations["account.createTicket"];
         delete?: never;
         options?: never;
@@ -520,7 +535,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One ticket with its messages */
+        /**
+         * One ticket with its messages
+         * @description One of the shopper's own tickets with every message; another account's ticket is 404.
+         */
         get: operations["account.ticket"];
         put?: never;
         post?: never;
@@ -559,7 +577,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reply to a ticket */
+        /**
+         * Reply to a ticket
+         * @description Adds the shopper's message to their ticket; operators see it in their queue.
+         */
         post: operations["account.replyTicket"];
         delete?: never;
         options?: never;
@@ -614,7 +635,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Top-ups to review */
+        /**
+         * Top-ups to review
+         * @description Top-ups that wait for an operator (receipts to review, card transfers not yet matched) and recent ones.
+         */
         get: operations["admin.topups"];
         put?: never;
         post?: never;
@@ -633,7 +657,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set the prices */
+        /**
+         * Set the prices
+         * @description Sets the four prices together, in whole so'm; orders placed afterwards pay the new prices.
+         */
         post: operations["admin.pricing"];
         delete?: never;
         options?: never;
@@ -670,7 +697,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reject a top-up */
+        /**
+         * Reject a top-up
+         * @description Rejects an open top-up with an optional note the shopper reads; nothing is credited.
+         */
         post: operations["admin.rejectTopup"];
         delete?: never;
         options?: never;
@@ -685,7 +715,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Orders (operator) */
+        /**
+         * Orders (operator)
+         * @description Orders for operators, filterable by status, with their attempts, next try and the evidence of unknown outcomes.
+         */
         get: operations["admin.orders"];
         put?: never;
         post?: never;
@@ -744,7 +777,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Recheck an order on chain */
+        /**
+         * Recheck an order on chain
+         * @description Has the worker check an order whose delivery is unknown again now, on chain by its Ref# and with Fragment.
+         */
         post: operations["admin.recheckOrder"];
         delete?: never;
         options?: never;
@@ -761,7 +797,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund an order */
+        /**
+         * Refund an order
+         * @description Refunds an order that needs attention to the shopper's balance, exactly once; the order ends failed.
+         */
         post: operations["admin.refundOrder"];
         delete?: never;
         options?: never;
@@ -776,7 +815,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Tickets (operator) */
+        /**
+         * Tickets (operator)
+         * @description Every shopper's tickets for operators, open ones first.
+         */
         get: operations["admin.tickets"];
         put?: never;
         post?: never;
@@ -793,7 +835,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** New messages of a ticket (operator) */
+        /**
+         * New messages of a ticket (operator)
+         * @description A ticket's messages after the cursor `after` (default 0), for the operator's open conversation.
+         */
         get: operations["admin.pollTicket"];
         put?: never;
         post?: never;
@@ -812,7 +857,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reply to a ticket (operator) */
+        /**
+         * Reply to a ticket (operator)
+         * @description Adds the operator's answer to a ticket; the shopper is notified.
+         */
         post: operations["admin.replyTicket"];
         delete?: never;
         options?: never;
@@ -829,7 +877,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Close a ticket */
+        /**
+         * Close a ticket
+         * @description Marks a ticket closed.
+         */
         post: operations["admin.closeTicket"];
         delete?: never;
         options?: never;
@@ -846,7 +897,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Reopen a ticket */
+        /**
+         * Reopen a ticket
+         * @description Opens a closed ticket again.
+         */
         post: operations["admin.reopenTicket"];
         delete?: never;
         options?: never;

@@ -4,7 +4,8 @@
  */
 export interface OperationDoc {
   readonly summary: string
-  readonly description?: string
+  /** Required: every operation says what it does (integrators read it in their generated clients). */
+  readonly description: string
 }
 
 export const TAGS: Record<string, string> = {
@@ -38,7 +39,10 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     summary: "Telegram bot webhook",
     description: "Updates from Telegram, with the secret path and header."
   },
-  "adminLogin.loginPage": { summary: "Operator sign-in page" },
+  "adminLogin.loginPage": {
+    summary: "Operator sign-in page",
+    description: "The operator's sign-in form; the admin token is posted to `POST /v2/admin/login`."
+  },
   "adminLogin.login": {
     summary: "Operator sign-in",
     description: "Form field `token`; sets the operator cookie (303)."
@@ -71,35 +75,83 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description: "Multipart: `receipt` (image or PDF, at most 5 MB) and `amount_uzs`; an operator reviews it."
   },
   "account.topupStatus": { summary: "Open top-ups", description: "Balance and the open top-ups, for polling." },
-  "account.ordersPage": { summary: "Orders page" },
+  "account.ordersPage": {
+    summary: "Orders page",
+    description: "The signed-in shopper's orders, newest first, each with its state; `GET /v2/orders/list` pages them."
+  },
   "account.ordersList": {
     summary: "Orders (offset pages)",
     description: "The user's orders with `offset` and `limit`."
   },
-  "account.giftsPage": { summary: "Gift catalogue" },
+  "account.giftsPage": {
+    summary: "Gift catalogue",
+    description: "The star gifts on sale, each with its price in UZS at the current star price."
+  },
   "account.buyGift": { summary: "Buy a gift (form)", description: "Debits the balance and queues the order." },
   "account.upgradeInfoTier": { summary: "Upgrade the info-lookup tier", description: "Debits the tier's price." },
-  "account.tickets": { summary: "Support tickets" },
-  "account.createTicket": { summary: "Open a support ticket" },
-  "account.ticket": { summary: "One ticket with its messages" },
+  "account.tickets": {
+    summary: "Support tickets",
+    description: "The signed-in shopper's support tickets, newest first."
+  },
+  "account.createTicket": {
+    summary: "Open a support ticket",
+    description: "Opens a ticket with a subject and a first message; tickets per day are capped per account."
+  },
+  "account.ticket": {
+    summary: "One ticket with its messages",
+    description: "One of the shopper's own tickets with every message; another account's ticket is 404."
+  },
   "account.pollTicket": { summary: "New messages of a ticket", description: "Messages after the `after` cursor." },
-  "account.replyTicket": { summary: "Reply to a ticket" },
+  "account.replyTicket": {
+    summary: "Reply to a ticket",
+    description: "Adds the shopper's message to their ticket; operators see it in their queue."
+  },
   "account.pushSubscribe": { summary: "Subscribe to web push", description: "A browser PushSubscription object." },
   "admin.root": { summary: "Operator home", description: "Counts of what waits for an operator." },
-  "admin.topups": { summary: "Top-ups to review" },
-  "admin.pricing": { summary: "Set the prices" },
+  "admin.topups": {
+    summary: "Top-ups to review",
+    description:
+      "Top-ups that wait for an operator (receipts to review, card transfers not yet matched) and recent ones."
+  },
+  "admin.pricing": {
+    summary: "Set the prices",
+    description: "Sets the four prices together, in whole so'm; orders placed afterwards pay the new prices."
+  },
   "admin.approveTopup": { summary: "Approve a top-up", description: "Credits the balance once." },
-  "admin.rejectTopup": { summary: "Reject a top-up" },
-  "admin.orders": { summary: "Orders (operator)" },
+  "admin.rejectTopup": {
+    summary: "Reject a top-up",
+    description: "Rejects an open top-up with an optional note the shopper reads; nothing is credited."
+  },
+  "admin.orders": {
+    summary: "Orders (operator)",
+    description:
+      "Orders for operators, filterable by status, with their attempts, next try and the evidence of unknown outcomes."
+  },
   "admin.retryOrder": { summary: "Retry a failed order", description: "Charges again and queues it." },
   "admin.markOrderDone": { summary: "Mark an order done", description: "With the delivery's transaction id." },
-  "admin.recheckOrder": { summary: "Recheck an order on chain" },
-  "admin.refundOrder": { summary: "Refund an order" },
-  "admin.tickets": { summary: "Tickets (operator)" },
-  "admin.pollTicket": { summary: "New messages of a ticket (operator)" },
-  "admin.replyTicket": { summary: "Reply to a ticket (operator)" },
-  "admin.closeTicket": { summary: "Close a ticket" },
-  "admin.reopenTicket": { summary: "Reopen a ticket" },
+  "admin.recheckOrder": {
+    summary: "Recheck an order on chain",
+    description:
+      "Has the worker check an order whose delivery is unknown again now, on chain by its Ref# and with Fragment."
+  },
+  "admin.refundOrder": {
+    summary: "Refund an order",
+    description: "Refunds an order that needs attention to the shopper's balance, exactly once; the order ends failed."
+  },
+  "admin.tickets": {
+    summary: "Tickets (operator)",
+    description: "Every shopper's tickets for operators, open ones first."
+  },
+  "admin.pollTicket": {
+    summary: "New messages of a ticket (operator)",
+    description: "A ticket's messages after the cursor `after` (default 0), for the operator's open conversation."
+  },
+  "admin.replyTicket": {
+    summary: "Reply to a ticket (operator)",
+    description: "Adds the operator's answer to a ticket; the shopper is notified."
+  },
+  "admin.closeTicket": { summary: "Close a ticket", description: "Marks a ticket closed." },
+  "admin.reopenTicket": { summary: "Reopen a ticket", description: "Opens a closed ticket again." },
   "api.balance": { summary: "Balance", description: "The key owner's balance in UZS." },
   "api.buyStars": {
     summary: "Buy Telegram Stars",
