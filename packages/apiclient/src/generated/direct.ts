@@ -210,13 +210,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        username?: string;
-                        stars_amount?: number;
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        username: string;
+                        stars_amount: number;
                         /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
-                        cost?: number;
+                        cost: number;
                     };
                 };
             };
@@ -336,13 +336,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        username?: string;
-                        stars_amount?: number;
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        username: string;
+                        stars_amount: number;
                         /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
-                        cost?: number;
+                        cost: number;
                     };
                 };
             };
@@ -445,13 +445,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        username?: string;
-                        duration?: number;
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        username: string;
+                        duration: number;
                         /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
-                        cost?: number;
+                        cost: number;
                     };
                 };
             };
@@ -572,13 +572,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        username?: string;
-                        duration?: number;
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        username: string;
+                        duration: number;
                         /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
-                        cost?: number;
+                        cost: number;
                     };
                 };
             };
@@ -681,13 +681,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        username?: string;
-                        amount?: number;
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        username: string;
+                        amount: number;
                         /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
-                        cost?: number;
+                        cost: number;
                     };
                 };
             };
@@ -807,13 +807,13 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        username?: string;
-                        amount?: number;
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        username: string;
+                        amount: number;
                         /** @description TON taken from the wallet (price + network fee), exact to the nanoton: up to 9 decimals. */
-                        cost?: number;
+                        cost: number;
                     };
                 };
             };
@@ -918,12 +918,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        tx_hash?: string;
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        tx_hash: string;
                         /** @description Network fee on top of amount, exact to the nanoton: up to 9 decimals. */
-                        fee?: number;
+                        fee: number;
                     };
                 };
             };
@@ -1048,12 +1048,12 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        tx_hash?: string;
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        tx_hash: string;
                         /** @description Network fee on top of amount, exact to the nanoton: up to 9 decimals. */
-                        fee?: number;
+                        fee: number;
                     };
                 };
             };
@@ -1150,14 +1150,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        address?: string;
-                        version?: string;
-                        status?: string;
-                        state?: string;
-                        balance?: number;
+                        ok: boolean;
+                        message: string;
+                        address: string;
+                        version: string;
+                        status: string;
+                        state: string;
+                        balance: number;
+                        /** @description Only for a phrase whose wallets never received TON: each wallet version's address (`v4r2`, `v5r1`); send TON to either. */
+                        addresses?: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -1266,14 +1269,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        address?: string;
-                        version?: string;
-                        status?: string;
-                        state?: string;
-                        balance?: number;
+                        ok: boolean;
+                        message: string;
+                        address: string;
+                        version: string;
+                        status: string;
+                        state: string;
+                        balance: number;
+                        /** @description Only for a phrase whose wallets never received TON: each wallet version's address (`v4r2`, `v5r1`); send TON to either. */
+                        addresses?: {
+                            [key: string]: string;
+                        };
                     };
                 };
             };
@@ -1367,12 +1373,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        status?: string;
-                        network?: string;
-                        sandbox?: boolean;
+                        ok: boolean;
+                        message: string;
+                        status: string;
+                        network: string;
+                        sandbox: boolean;
                     };
                 };
             };
@@ -1470,12 +1475,11 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        ok?: boolean;
-                        message?: string;
-                        order_id?: string;
-                        status?: string;
-                        network?: string;
-                        sandbox?: boolean;
+                        ok: boolean;
+                        message: string;
+                        status: string;
+                        network: string;
+                        sandbox: boolean;
                     };
                 };
             };

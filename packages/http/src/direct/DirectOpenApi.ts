@@ -127,8 +127,16 @@ const operation = (
   request: Json,
   success: Json,
   example: Json,
-  asked: Json
+  asked: Json,
+  optional: ReadonlyArray<string> = []
 ): Json => {
+  const answered = {
+    type: "object",
+    // Every field an answer carries is listed; all of them always come but the `optional` ones.
+    required: Object.keys(success).filter((k) => !optional.includes(k)),
+    properties: success,
+    examples: [example]
+  }
   const body = {
     type: "object",
     examples: [asked],
@@ -148,7 +156,7 @@ const operation = (
     responses: {
       "200": {
         description: "Done",
-        content: { "application/json": { schema: { type: "object", properties: success, examples: [example] } } }
+        content: { "application/json": { schema: answered } }
       },
       ...errorResponses([400, 404, 405, 409, 413, 429, 500, 503])
     }
@@ -158,15 +166,27 @@ const operation = (
 const required = (schema: Json): Json => ({ ...schema, "x-required": true })
 const OK = { ok: { type: "boolean" }, message: { type: "string" } }
 
-/** `asked`: an example request body; `example`: its answer. */
-const purchase = (fields: Json, success: Json, summary: string, description: string, example: Json, asked: Json) => {
+/**
+ * `asked`: an example request body; `example`: its answer. Purchases answer their `order_id`; reads
+ * (`/balance`, `/status`) have none. `optional`: answer fields that only some answers carry.
+ */
+const purchase = (
+  fields: Json,
+  success: Json,
+  summary: string,
+  description: string,
+  example: Json,
+  asked: Json,
+  shape: { readonly read?: boolean; readonly optional?: ReadonlyArray<string> } = {}
+) => {
   const op = operation(
     summary,
     description,
     fields,
-    { ...OK, order_id: { type: "string" }, ...success },
+    { ...OK, ...(shape.read === true ? {} : { order_id: { type: "string" } }), ...success },
     example,
-    asked
+    asked,
+    shape.optional
   )
   const get = {
     ...op,
@@ -251,12 +271,19 @@ const paths: Json = {
       version: { type: "string" },
       status: { type: "string" },
       state: { type: "string" },
-      balance: { type: "number" }
+      balance: { type: "number" },
+      addresses: {
+        type: "object",
+        additionalProperties: { type: "string" },
+        description:
+          "Only for a phrase whose wallets never received TON: each wallet version's address (`v4r2`, `v5r1`); send TON to either."
+      }
     },
     "balance",
     "The wallet of a phrase: address, state and balance.",
     { ok: true, message: "ok", address: "UQ...", version: "v5r1", status: "active", state: "active", balance: 1.5 },
-    { seed: PHRASE, wallet_version: "v5r1" }
+    { seed: PHRASE, wallet_version: "v5r1" },
+    { read: true, optional: ["addresses"] }
   ),
   "/status": purchase(
     {},
@@ -264,7 +291,8 @@ const paths: Json = {
     "status",
     "Whether the service is up and which network it pays on.",
     { ok: true, status: "ok", message: "ok", network: "mainnet", sandbox: false },
-    {}
+    {},
+    { read: true }
   )
 }
 
