@@ -247,7 +247,7 @@ export const fastPathServer = (options: { readonly port: number; readonly host: 
     NodeHttpServer.layerHttpServices
   ).pipe(Layer.provideMerge(FastPaths.layer))
 
-/** The pricing path, with or without a query. */
+/** `url` is `path`, with or without a query. */
 const isPath = (url: string, path: string): boolean =>
   url.startsWith(path) && (url.length === path.length || url[path.length] === "?")
 
