@@ -4,7 +4,7 @@ import { Effect, Layer, Option } from "effect"
 import { HttpServer } from "effect/http"
 import { connect } from "node:net"
 import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
-import { frontDoorServer } from "../src/server/FrontDoor.ts"
+import { fastPathServer } from "../src/server/FastPaths.ts"
 import { HttpConfig, type HttpSettings } from "../src/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
@@ -13,7 +13,7 @@ import { OpsRoutes } from "../src/server/OpsRoutes.ts"
 import { TestServer } from "./TestServer.ts"
 
 /**
- * The server as `npm start` serves it (front door, lean request fibers, the probes and `/metrics` with
+ * The server as `npm start` serves it (fast paths, lean request fibers, the probes and `/metrics` with
  * the database's gauges) on 127.0.0.1:0, over a fresh PostgreSQL database.
  */
 export const opsTestServer = (settings: Partial<HttpSettings> = {}) => {
@@ -26,7 +26,7 @@ export const opsTestServer = (settings: Partial<HttpSettings> = {}) => {
     Layer.provide(IsolatedPostgres.layerStore)
   )
   const served = serveLean(app, { logRequests: false }).pipe(
-    Layer.provideMerge(frontDoorServer({ port: 0, host: "127.0.0.1" })),
+    Layer.provideMerge(fastPathServer({ port: 0, host: "127.0.0.1" })),
     Layer.provide(config)
   )
   return Layer.effect(TestServer)(

@@ -48,7 +48,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("eve
         yield* call(url, "/v2/api/balance", { headers: { "x-api-key": "rk_nobody" } }),
         401,
         "api_key_invalid",
-        "balance (front door hands it on)"
+        "balance (the fast path hands it on)"
       )
       assertStamped(yield* call(url, "/v2/no-such-page"), 404, "not_found", "404")
       assertStamped(yield* call(url, "/v2/api/pricing", { method: "DELETE" }), 405, "method_not_allowed", "405")

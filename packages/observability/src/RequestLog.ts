@@ -60,7 +60,7 @@ export interface RequestFactsOf {
 /**
  * The request's metrics and (unless turned off) its log line, in `context` (the request fiber's):
  * the one place both are made, for the middleware below and for answers given in front of effect's
- * request handling (`FrontDoor`). Done at once where the process's own loggers are installed
+ * request handling (`FastPaths`). Done at once where the process's own loggers are installed
  * (`logInContext`); otherwise the log line is the returned effect, to run in that context.
  */
 export const recordRequestFacts = (
@@ -108,10 +108,10 @@ interface Recorded {
 }
 
 /**
- * `recordRequestFacts` for requests answered in one context (the front door's), made cheap by what
+ * `recordRequestFacts` for requests answered in one context (the fast paths'), made cheap by what
  * that fixed context allows: each series' metrics are found once and its line written from a shape
  * made once (`LineShape.ts`), with no facts, fields or record object per request. The metrics and
- * lines are those of `recordRequestFacts` (`front-door.test.ts` compares them with the pipeline's);
+ * lines are those of `recordRequestFacts` (`fast-paths.test.ts` compares them with the pipeline's);
  * where no shape applies (a test's logger, pretty lines) the line is made as there.
  */
 export const requestRecorder = (context: Context.Context<never>, options: RequestLogOptions) => {

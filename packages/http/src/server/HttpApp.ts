@@ -27,7 +27,6 @@ import { TelegramBotApi } from "../bot/TelegramBotApi.ts"
 import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
-import { ProgrammaticFrontRoutes } from "../handlers/ProgrammaticFront.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
 import { WebhooksHandlers } from "../handlers/Webhooks.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
@@ -38,10 +37,10 @@ import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
-import { PricingFastPath } from "../pricing/PricingFastPath.ts"
 import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.ts"
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
 import { BodyLimit } from "./BodyLimit.ts"
+import { FastPathRoutes } from "./FastPaths.ts"
 import { HttpConfig } from "./HttpConfig.ts"
 import { SecurityHeaders } from "./SecurityHeaders.ts"
 import { buildWithOnly } from "./LeanServe.ts"
@@ -206,10 +205,8 @@ export const httpApp = <E, R>(
       ...extra.known
     ])
   ).pipe(
-    // Registered first, so it is the outermost global middleware: the other ones never run for it.
-    Layer.provideMerge(PricingFastPath),
-    // Routes the server's front door answers without the pipeline (when the server has one).
-    Layer.provideMerge(ProgrammaticFrontRoutes),
+    // Routes the server's fast paths answer without the pipeline (when the server has them).
+    Layer.provideMerge(FastPathRoutes),
     // An oversized body is refused before anything else looks at the request.
     Layer.provideMerge(BodyLimit),
     // Outermost of all, so every answer (a 413 included) gets no-store and HSTS.

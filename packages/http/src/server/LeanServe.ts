@@ -2,32 +2,26 @@ import { Context, Effect, Layer, Scope } from "effect"
 import { RouteNoting } from "@resale/observability/RequestFacts.ts"
 import { requestLog } from "@resale/observability/RequestLog.ts"
 import { HttpRouter, HttpServer } from "effect/http"
-import { FrontDoor } from "./FrontDoor.ts"
+import { FastPaths } from "./FastPaths.ts"
 import { withRequestId } from "./RequestId.ts"
 import { SECRET_ROUTES, withoutSecretPathTracing, withSecretRouteSpan } from "./SecretRoutes.ts"
-
-/**
- * The platform's own services (`effect/...`: HTTP platform, file system, path, scope, references),
- * which a request may need while it is answered; the application's services are left out.
- * The `effect/` key prefix is effect's naming, not a documented promise: `LeanServe.test.ts` fails
- * on the effect upgrade that changes it.
- */
-export const platformOnly = <R>(context: Context.Context<R>): Context.Context<R> =>
-  Context.makeUnsafe(
-    new Map([...context.mapUnsafe].filter(([key]) => key.startsWith("effect/") || key.startsWith("~effect/")))
-  )
 
 /** Errors or services without the router's request-level markers. */
 type Served<X> = HttpRouter.Request.Without<X>
 
 /**
- * `HttpRouter.serve` whose request fibers carry only the platform's services.
+ * `HttpRouter.serve` for `app`, whose request fibers carry the context this layer is built in and
+ * nothing of `app`'s own.
  *
- * Why: effect merges a fiber's context into every HttpApi handler call (one map copy per request),
- * so with all fifty application services there it costs a third of the server's throughput.
- * Routes and HttpApi groups take their services when they are built (HttpApi handlers also get the
- * context their group was built in), so nothing a route needs at request time is lost. A raw route
- * must take its services when it is added, not while it answers: every test server serves this way.
+ * Why: effect merges a request fiber's context into every HttpApi handler call (one map copy per
+ * request), so with all fifty application services there it costs a third of the server's
+ * throughput. Give `app` its services (`Layer.provide`) and provide this layer only the platform
+ * (the HTTP server, file system, loggers): that is what requests then carry. Routes and HttpApi
+ * groups take their services when they are built (`buildWithOnly`), so nothing a route needs at
+ * request time is lost; a raw route must take its services when it is added, not while it answers.
+ * `app` is built in its own layer map (a fork of the caller's), so two servers in one program get
+ * their own routes; a service `app` shares with the rest of the program must be built before it
+ * (`ServerLayer.ts`).
  */
 export const serveLean = <A, E, R>(
   app: Layer.Layer<A, E, R>,
@@ -50,23 +44,12 @@ export const serveLean = <A, E, R>(
       const served = withoutSecretPathTracing(
         HttpServer.serveEffect(handler, (app) => withSecretRouteSpan(withRequestId(requestLog(logOptions)(app))))
       )
-      // A front door (if the server has one) logs what it answers in the context request fibers get.
+      // The fast paths (if the server has them) log and run what they answer in the request fibers' context.
       return Layer.effectDiscard(
-        Effect.contextWith((outer: Context.Context<never>) => {
-          const door = Context.getOption(outer, FrontDoor)
-          const attach =
-            door._tag === "None"
-              ? Effect.void
-              : Effect.contextWith((requests: Context.Context<never>) =>
-                  Effect.sync(() => door.value.attach(requests, logOptions))
-                )
-          const serving: Effect.Effect<void, never, HttpServer.HttpServer | Scope.Scope> = Effect.andThen(
-            attach,
-            served
-          )
-          return Effect.updateContext(serving, (context: Context.Context<HttpServer.HttpServer | Scope.Scope>) =>
-            platformOnly(context)
-          )
+        Effect.contextWith((requests: Context.Context<never>) => {
+          const fast = Context.getOption(requests, FastPaths)
+          if (fast._tag === "Some") fast.value.attach(requests, logOptions)
+          return served
         })
       )
     }),
@@ -87,9 +70,10 @@ type Covering<R, Keys extends ReadonlyArray<Context.Key<any, any>>> = [
   : { readonly missing: Exclude<Needed<R>, KeyId<Keys[number]>> }
 
 /**
- * Builds `layer` in a context holding only the platform's services and `keys` (which must cover
- * everything the layer needs: the compiler checks it). For HttpApi groups, which keep the context
- * they were built in and merge it into every request: a small one is a cheap one.
+ * Builds `layer` in a context holding only `keys` (which must cover everything the layer needs: the
+ * compiler checks it). For HttpApi groups, which keep the context they were built in and merge it into
+ * every request (over the request fiber's, which brings the platform and the loggers): a small one is a
+ * cheap one.
  */
 export const buildWithOnly = <A, E, R, const Keys extends ReadonlyArray<Context.Key<any, any>>>(
   layer: Layer.Layer<A, E, R>,
@@ -97,7 +81,8 @@ export const buildWithOnly = <A, E, R, const Keys extends ReadonlyArray<Context.
 ): Layer.Layer<A, E, Needed<R>> =>
   // The request-time needs are now met by the kept context: the type says so.
   Layer.fromBuild((memoMap, scope) =>
-    Effect.updateContext(Layer.buildWithMemoMap(layer, memoMap, scope), (context: Context.Context<R>) =>
-      Context.merge(platformOnly(context), Context.pick(...(keys as Keys))(context))
+    Effect.updateContext(
+      Layer.buildWithMemoMap(layer, memoMap, scope),
+      (context: Context.Context<R>) => Context.pick(...(keys as Keys))(context) as Context.Context<R>
     )
   ) as unknown as Layer.Layer<A, E, Needed<R>>

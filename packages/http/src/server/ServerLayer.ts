@@ -7,7 +7,9 @@
  *   sandbox mode, the faucet; FastAPI's 404/405 for everything else;
  * - the worker's jobs (given by `main.ts`, the only file of this package that knows the worker) unless
  *   turned off, on the same storage and world.
- * Storage and world are provided once at the top, so every consumer shares the same instance.
+ * Storage and world are built once, before the server's routes, and given to the routes, the worker
+ * and the database watch alike, so every consumer shares the same instance; the server itself and its
+ * request fibers get only the platform, the configuration and the hashes (`serveLean`).
  */
 import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
@@ -21,7 +23,7 @@ import { SandboxFaucetRoute, sandboxKnownRoutes } from "../sandbox/SandboxFaucet
 import { WEB_ROUTES, WebUi } from "../web/WebUi.ts"
 import { HttpConfig, type HttpSettings } from "./HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "./HttpApp.ts"
-import { frontDoorServer } from "./FrontDoor.ts"
+import { fastPathServer } from "./FastPaths.ts"
 import { serveLean } from "./LeanServe.ts"
 import { opsPaths } from "./MetricsAccess.ts"
 import { OpsRoutes } from "./OpsRoutes.ts"
@@ -60,17 +62,24 @@ const banner = (settings: HttpSettings, worker: boolean) =>
     return Effect.forEach(lines, (line) => Effect.logInfo(line), { discard: true })
   })
 
-/** The HTTP server on `settings.port` for `app`, over the use cases of `HttpServices` (request handlers need them too). */
-const serve = <E, R, GE, GR>(
+/**
+ * The HTTP server on `settings.port` for `app`, which gets the use cases of `HttpServices` over
+ * `shared`; the server's request fibers carry none of them (`serveLean`).
+ */
+const serve = <E, R, GE, GR, SO, SE, SR>(
   settings: HttpSettings,
   app: Layer.Layer<never, E, R>,
-  gifts: Layer.Layer<GiftCatalog, GE, GR>
+  gifts: Layer.Layer<GiftCatalog, GE, GR>,
+  shared: Layer.Layer<SO, SE, SR>
 ) =>
-  serveLean(app, { logRequests: settings.logRequests }).pipe(
-    Layer.provide(HttpServices),
-    Layer.provide([gifts, DatabasePing.layer]),
-    // Node's server with the front door, where the most polled answers skip the request fiber.
-    Layer.provide(frontDoorServer({ port: settings.port, host: settings.host }))
+  serveLean(app.pipe(Layer.provide(HttpServices), Layer.provide([gifts, DatabasePing.layer]), Layer.provide(shared)), {
+    logRequests: settings.logRequests
+  }).pipe(
+    // Node's server with the fast paths, where the most polled answers skip the request fiber.
+    Layer.provide(fastPathServer({ port: settings.port, host: settings.host })),
+    // `shared` built first, in the program's layer map, where the routes (built in a fork of it) find
+    // it: one instance for the routes, the worker and the watch, and nothing in the request fibers.
+    Layer.provide(Layer.effectDiscard(Effect.void).pipe(Layer.provide(shared)))
   )
 
 /**
@@ -89,14 +98,14 @@ export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
   const known = settings.sandbox
     ? [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes, ...opsKnownRoutes]
     : [...WEB_ROUTES, ...directKnownRoutes, ...opsKnownRoutes]
+  // What the routes, the worker and the database watch share: one storage, one outside world.
+  const shared = World.layer.pipe(Layer.provideMerge(storageLayer(settings)))
   // ONE gift sender (mtcute when configured) for the catalogue and the worker: one Telegram client per account.
   const server = Layer.mergeAll(
-    serve(settings, httpApp({ routes, known }), GiftCatalog.layerWith({ publicUrl: settings.publicUrl })),
-    options.worker,
-    databaseWatch()
+    serve(settings, httpApp({ routes, known }), GiftCatalog.layerWith({ publicUrl: settings.publicUrl }), shared),
+    options.worker.pipe(Layer.provide(shared)),
+    databaseWatch().pipe(Layer.provide(shared))
   ).pipe(
-    Layer.provide(World.layer),
-    Layer.provide(storageLayer(settings)),
     Layer.provide(Layer.succeed(HttpConfig)(settings)),
     // Hashes (API keys, session ids) on node:crypto, synchronously (core's `sha256Hasher`).
     Layer.provide(NodeCrypto.layerDigest),

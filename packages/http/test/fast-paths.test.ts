@@ -9,23 +9,24 @@ import { IncomingMessage, ServerResponse } from "node:http"
 import { connect, Socket } from "node:net"
 import { request } from "undici"
 import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
-import { FrontDoor, frontDoorServer } from "../src/server/FrontDoor.ts"
+import { FastPaths, fastPathServer } from "../src/server/FastPaths.ts"
 import { HttpConfig } from "../src/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
 import { adminSignIn, call, signIn } from "./Client.ts"
 
 /**
- * `npm start`'s server answers `GET /v2/api/pricing` at its front door (no request fiber) while the
+ * `npm start`'s server answers `GET /v2/api/pricing` on a fast path (no request fiber) while the
  * price list is fresh. What it answers must be what the whole pipeline answers: the same status,
  * body and headers in the same order, the same request log line (fields, their order, redaction),
  * request id and metrics. The first request after start goes through the pipeline (nothing cached
- * yet), the next ones through the front door, so each test compares the two.
+ * yet), the next ones through the fast path, so each test compares the two
+ * (`fast-path-parity.test.ts` compares every kind of answer field by field).
  */
 const lines: Array<Record<string, unknown>> = []
 const capture = makeJsonLogger((line) => lines.push(JSON.parse(line)))
 
-class Base extends Context.Service<Base, { readonly url: string }>()("test/front-door/Base") {}
+class Base extends Context.Service<Base, { readonly url: string }>()("test/fast-paths/Base") {}
 
 const Served = serveLean(
   httpApp().pipe(
@@ -40,7 +41,7 @@ const Served = serveLean(
   ),
   { logRequests: true }
 ).pipe(
-  Layer.provideMerge(frontDoorServer({ port: 0, host: "127.0.0.1" })),
+  Layer.provideMerge(fastPathServer({ port: 0, host: "127.0.0.1" })),
   Layer.provide(HttpConfig.layerTest({ publicUrl: "https://resale.example" }))
 )
 
@@ -50,10 +51,10 @@ const TestLayer = Layer.effect(Base)(
     if (server.address._tag === "UnixPathAddress") return yield* Effect.die("not a TCP server")
     return Base.of({ url: `http://127.0.0.1:${server.address.port}` })
   })
-).pipe(Layer.provideMerge(Served), Layer.provide(Logger.layer([capture]))) as Layer.Layer<Base | FrontDoor, unknown>
+).pipe(Layer.provideMerge(Served), Layer.provide(Logger.layer([capture]))) as Layer.Layer<Base | FastPaths, unknown>
 
 // The same server with a tracing backend installed (as `OTEL_EXPORTER_OTLP_ENDPOINT` installs one):
-// the front door makes no spans only when no backend would see them.
+// the fast paths make no spans only when no backend would see them.
 const spans: Array<string> = []
 const recording = Tracer.make({
   span: (options) => {
@@ -96,33 +97,33 @@ const withoutVarying = (line: Record<string, unknown>) => {
   return rest
 }
 
-layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front door", (it) => {
+layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("fast paths", (it) => {
   it.effect("answers pricing with the pipeline's status, body, headers, log line and metrics", () =>
     Effect.gen(function* () {
       const { url } = yield* Base
-      const door = yield* FrontDoor
+      const fast = yield* FastPaths
       const countedBefore = yield* pricingRequests
       const viaPipeline = yield* get(url, "/v2/api/pricing", { "x-request-id": "first-one" })
-      assert.strictEqual(door.answered(), 0, "the first request reads the prices through the pipeline")
-      const viaDoor = yield* get(url, "/v2/api/pricing?lang=ru", { "x-request-id": "second-one" })
-      assert.strictEqual(door.answered(), 1, "the next one is answered at the front door")
+      assert.strictEqual(fast.answered(), 0, "the first request reads the prices through the pipeline")
+      const viaFast = yield* get(url, "/v2/api/pricing?lang=ru", { "x-request-id": "second-one" })
+      assert.strictEqual(fast.answered(), 1, "the next one is answered on the fast path")
 
-      assert.strictEqual(viaDoor.status, viaPipeline.status)
-      assert.strictEqual(viaDoor.text, viaPipeline.text)
-      assert.deepStrictEqual(viaDoor.names, viaPipeline.names)
+      assert.strictEqual(viaFast.status, viaPipeline.status)
+      assert.strictEqual(viaFast.text, viaPipeline.text)
+      assert.deepStrictEqual(viaFast.names, viaPipeline.names)
       for (const name of viaPipeline.names.filter((n) => n !== "date" && n !== "x-request-id")) {
-        assert.deepStrictEqual(viaDoor.headers[name], viaPipeline.headers[name], name)
+        assert.deepStrictEqual(viaFast.headers[name], viaPipeline.headers[name], name)
       }
-      assert.strictEqual(viaDoor.headers["cache-control"], "no-store")
-      assert.strictEqual(viaDoor.headers["strict-transport-security"], "max-age=31536000; includeSubDomains")
-      assert.strictEqual(viaDoor.headers["x-request-id"], "second-one")
+      assert.strictEqual(viaFast.headers["cache-control"], "no-store")
+      assert.strictEqual(viaFast.headers["strict-transport-security"], "max-age=31536000; includeSubDomains")
+      assert.strictEqual(viaFast.headers["x-request-id"], "second-one")
 
       const pipelineLine = yield* lineOf("first-one")
-      const doorLine = yield* lineOf("second-one")
-      assert.deepStrictEqual(Object.keys(doorLine), Object.keys(pipelineLine))
-      assert.deepStrictEqual(withoutVarying(doorLine), withoutVarying(pipelineLine))
-      assert.strictEqual(doorLine["route"], "/v2/api/pricing")
-      assert.strictEqual(doorLine["path"], "/v2/api/pricing")
+      const fastLine = yield* lineOf("second-one")
+      assert.deepStrictEqual(Object.keys(fastLine), Object.keys(pipelineLine))
+      assert.deepStrictEqual(withoutVarying(fastLine), withoutVarying(pipelineLine))
+      assert.strictEqual(fastLine["route"], "/v2/api/pricing")
+      assert.strictEqual(fastLine["path"], "/v2/api/pricing")
       assert.strictEqual(yield* pricingRequests, countedBefore + 2)
     })
   )
@@ -132,9 +133,9 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
     () =>
       Effect.gen(function* () {
         const { url } = yield* Base
-        const door = yield* FrontDoor
+        const fast = yield* FastPaths
         yield* get(url, "/v2/api/pricing")
-        const before = door.answered()
+        const before = fast.answered()
         const unsafe = yield* get(url, "/v2/api/pricing", { "x-request-id": "bad id<script>" })
         assert.match(
           String(unsafe.headers["x-request-id"]),
@@ -143,7 +144,7 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
         const key = `rk_${"A".repeat(43)}`
         const keyed = yield* get(url, "/v2/api/pricing", { "x-request-id": key })
         assert.strictEqual(keyed.headers["x-request-id"], key)
-        assert.strictEqual(door.answered(), before + 2)
+        assert.strictEqual(fast.answered(), before + 2)
         const logged = yield* lineOf("<redacted>")
         assert.strictEqual(logged["status"], 200)
         assert.isFalse(
@@ -156,23 +157,23 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
   it.effect("leaves everything else to the pipeline: other methods, bodies, neighbouring paths", () =>
     Effect.gen(function* () {
       const { url } = yield* Base
-      const door = yield* FrontDoor
+      const fast = yield* FastPaths
       yield* get(url, "/v2/api/pricing")
-      const before = door.answered()
+      const before = fast.answered()
       assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "HEAD" })).status, 200)
       assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "POST" })).status, 405)
       assert.strictEqual((yield* call(url, "/v2/api/pricingx")).status, 404)
       assert.strictEqual((yield* call(url, "/v2/api/pricing", { method: "GET", body: "x" })).status, 200)
-      assert.strictEqual(door.answered(), before)
+      assert.strictEqual(fast.answered(), before)
     })
   )
 
   it.effect("answers requests read in one turn together, in the order they came", () =>
     Effect.gen(function* () {
       const { url } = yield* Base
-      const door = yield* FrontDoor
+      const fast = yield* FastPaths
       yield* get(url, "/v2/api/pricing")
-      const before = door.answered()
+      const before = fast.answered()
       // Five requests in one write (pipelined): read in one turn, answered at its end, in order.
       const ids = ["p-1", "p-2", "p-3", "p-4", "p-5"]
       const text = yield* Effect.promise(
@@ -198,7 +199,7 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
         [...text.matchAll(/HTTP\/1\.1 (\d+)/g)].map((m) => m[1]),
         ids.map(() => "200")
       )
-      assert.strictEqual(door.answered(), before + ids.length)
+      assert.strictEqual(fast.answered(), before + ids.length)
       for (const id of ids) assert.strictEqual((yield* lineOf(id))["status"], 200)
     })
   )
@@ -206,21 +207,21 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
   it.effect("writes nothing to a client gone before the end of the turn, and logs its request as 499", () =>
     Effect.gen(function* () {
       const { url } = yield* Base
-      const door = yield* FrontDoor
+      const fast = yield* FastPaths
       yield* get(url, "/v2/api/pricing")
-      const before = door.answered()
-      // A request taken at the door whose connection is then destroyed in the same turn.
+      const before = fast.answered()
+      // A request taken on the fast path whose connection is then destroyed in the same turn.
       const request = new IncomingMessage(new Socket())
       request.method = "GET"
       request.url = "/v2/api/pricing"
       request.headers = { "x-request-id": "gone-1" }
       const response = new ServerResponse(request)
-      assert.isTrue(door.server().emit("request", request, response), "taken at the door")
+      fast.handle(request, response, () => assert.fail("handed on instead of taken on the fast path"))
       response.destroy()
       const line = yield* lineOf("gone-1", "GET /v2/api/pricing 499")
       assert.strictEqual(line["status"], 499)
       assert.isFalse(response.headersSent)
-      assert.strictEqual(door.answered(), before)
+      assert.strictEqual(fast.answered(), before)
     })
   )
 
@@ -244,31 +245,31 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
   it.effect("answers an API key's balance as the HttpApi route does, and leaves every refusal to it", () =>
     Effect.gen(function* () {
       const { url } = yield* Base
-      const door = yield* FrontDoor
-      const cookie = yield* signIn(url, 5150, "front_door_user")
+      const fast = yield* FastPaths
+      const cookie = yield* signIn(url, 5150, "fast_path_user")
       const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
-      const before = door.answered()
-      // A query makes the front route decline: the HttpApi route answers that one.
+      const before = fast.answered()
+      // A query makes the fast route decline: the HttpApi route answers that one.
       const viaPipeline = yield* get(url, "/v2/api/balance?via=pipeline", {
         "x-api-key": key,
         "x-request-id": "balance-1"
       })
-      assert.strictEqual(door.answered(), before)
-      const viaDoor = yield* get(url, "/v2/api/balance", { "x-api-key": key, "x-request-id": "balance-2" })
-      assert.strictEqual(door.answered(), before + 1)
-      assert.strictEqual(viaDoor.status, 200)
-      assert.strictEqual(viaDoor.text, viaPipeline.text)
-      assert.deepStrictEqual(JSON.parse(viaDoor.text), { balance_uzs: 0, sandbox: true })
-      assert.deepStrictEqual(viaDoor.names, viaPipeline.names)
+      assert.strictEqual(fast.answered(), before)
+      const viaFast = yield* get(url, "/v2/api/balance", { "x-api-key": key, "x-request-id": "balance-2" })
+      assert.strictEqual(fast.answered(), before + 1)
+      assert.strictEqual(viaFast.status, 200)
+      assert.strictEqual(viaFast.text, viaPipeline.text)
+      assert.deepStrictEqual(JSON.parse(viaFast.text), { balance_uzs: 0, sandbox: true })
+      assert.deepStrictEqual(viaFast.names, viaPipeline.names)
       for (const name of viaPipeline.names.filter((n) => n !== "date" && n !== "x-request-id")) {
-        assert.deepStrictEqual(viaDoor.headers[name], viaPipeline.headers[name], name)
+        assert.deepStrictEqual(viaFast.headers[name], viaPipeline.headers[name], name)
       }
       const pipelineLine = yield* lineOf("balance-1", "GET /v2/api/balance 200")
-      const doorLine = yield* lineOf("balance-2", "GET /v2/api/balance 200")
-      assert.deepStrictEqual(Object.keys(doorLine), Object.keys(pipelineLine))
-      assert.deepStrictEqual(withoutVarying(doorLine), withoutVarying(pipelineLine))
-      assert.strictEqual(doorLine["route"], "/v2/api/balance")
-      assert.isString(doorLine["user"])
+      const fastLine = yield* lineOf("balance-2", "GET /v2/api/balance 200")
+      assert.deepStrictEqual(Object.keys(fastLine), Object.keys(pipelineLine))
+      assert.deepStrictEqual(withoutVarying(fastLine), withoutVarying(pipelineLine))
+      assert.strictEqual(fastLine["route"], "/v2/api/balance")
+      assert.isString(fastLine["user"])
 
       // Refusals are the HttpApi route's, unchanged; an unknown key is handed on under the same request id.
       const missing = yield* get(url, "/v2/api/balance")
@@ -289,7 +290,7 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
         request_id: "unknown-key"
       })
       assert.strictEqual(unknown.headers["x-request-id"], "unknown-key")
-      assert.strictEqual(door.answered(), before + 1)
+      assert.strictEqual(fast.answered(), before + 1)
 
       // A rotated key is refused at once: nothing is cached.
       yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })
@@ -298,17 +299,17 @@ layer(TestLayer, { timeout: "60 seconds", excludeTestServices: true })("front do
   )
 })
 
-layer(TracedLayer, { timeout: "60 seconds", excludeTestServices: true })("front door with a tracing backend", (it) => {
+layer(TracedLayer, { timeout: "60 seconds", excludeTestServices: true })("fast paths with a tracing backend", (it) => {
   it.effect("exports the spans of what it answers, as the pipeline does", () =>
     Effect.gen(function* () {
       const { url } = yield* Base
-      const door = yield* FrontDoor
+      const fast = yield* FastPaths
       const cookie = yield* signIn(url, 5151, "traced_user")
       const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
-      const before = door.answered()
+      const before = fast.answered()
       spans.length = 0
       assert.strictEqual((yield* get(url, "/v2/api/balance", { "x-api-key": key })).status, 200)
-      assert.strictEqual(door.answered(), before + 1)
+      assert.strictEqual(fast.answered(), before + 1)
       assert.includeMembers(spans, ["Accounts.balanceByApiKey", "Users.balanceByApiKeyHash"])
     })
   )
