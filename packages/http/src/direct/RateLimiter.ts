@@ -3,9 +3,10 @@
  * call from one server address for all their customers, and the CPU is protected by the derivation
  * gate (`DerivationGate`), not by refusing callers. Two kinds:
  * - `make`: token buckets in memory (`perMinute` on average, `burst` at once), for one instance;
- * - `shared`: one count per address and minute in PostgreSQL, for several instances behind one name.
+ * - `shared`: one count per address and minute in PostgreSQL, for several instances behind one name
+ *   (`DIRECT_RATE_SHARED`, on by default with `DATABASE_URL`).
  */
-import { PgDirectRateWindows } from "@resale/store/PgDirectRateWindows.ts"
+import { Throttling } from "@resale/core/throttles/Throttling.ts"
 import { Clock, Context, Effect } from "effect"
 
 export interface RateLimit {
@@ -51,22 +52,12 @@ export class RateLimiter extends Context.Service<
       return RateLimiter.of({ limit, take })
     })
 
-  /** `perMinute` per address and calendar minute, counted in PostgreSQL by every instance. */
+  /**
+   * `perMinute` per address and calendar minute, counted in PostgreSQL by every instance (the core's
+   * `Throttling`): one upsert per request. No burst: the minute's count is the limit.
+   */
   static readonly shared = (limit: RateLimit) =>
-    Effect.gen(function* () {
-      const windows = yield* PgDirectRateWindows.make
-      let prunedAt = 0
-      const take = (key: string) =>
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
-          const start = now - (now % MINUTE)
-          if (start > prunedAt) {
-            prunedAt = start
-            yield* windows.prune(new Date(start - 5 * MINUTE))
-          }
-          const hits = yield* windows.hit(key, new Date(start))
-          return hits <= limit.perMinute ? 0 : Math.max(1, Math.ceil((start + MINUTE - now) / 1000))
-        })
-      return RateLimiter.of({ limit, take })
-    })
+    Effect.map(Effect.service(Throttling), (throttling) =>
+      RateLimiter.of({ limit, take: (key: string) => throttling.request(key, limit.perMinute) })
+    )
 }
