@@ -54,10 +54,27 @@ export class RateLimiter extends Context.Service<
 
   /**
    * `perMinute` per address and calendar minute, counted in PostgreSQL by every instance (the core's
-   * `Throttling`): one upsert per request. No burst: the minute's count is the limit.
+   * `Throttling`): one upsert per request allowed. No burst: the minute's count is the limit. An
+   * address this process alone has already seen over the limit this minute is refused from memory,
+   * so a flood never becomes a flood of upserts on one row.
    */
   static readonly shared = (limit: RateLimit) =>
-    Effect.map(Effect.service(Throttling), (throttling) =>
-      RateLimiter.of({ limit, take: (key: string) => throttling.request(key, limit.perMinute) })
-    )
+    Effect.map(Effect.service(Throttling), (throttling) => {
+      const refused = new Map<string, number>()
+      const take = (key: string) =>
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const windowEnd = now - (now % MINUTE) + MINUTE
+          if ((refused.get(key) ?? 0) === windowEnd)
+            return Effect.succeed(Math.max(1, Math.ceil((windowEnd - now) / 1000)))
+          return Effect.tap(throttling.request(key, limit.perMinute), (wait) =>
+            Effect.sync(() => {
+              if (wait === 0) return
+              refused.delete(key)
+              refused.set(key, windowEnd)
+              if (refused.size > MAX_KEYS) refused.delete(refused.keys().next().value ?? "")
+            })
+          )
+        })
+      return RateLimiter.of({ limit, take })
+    })
 }

@@ -8,6 +8,7 @@ import { IsolatedPostgres } from "@resale/store/testing/index.ts"
 import { Throttling } from "@resale/core/throttles/Throttling.ts"
 import { PgThrottles } from "@resale/store/PgThrottles.ts"
 import { Deferred, Effect, Fiber, Layer, Metric } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { TestClock } from "effect/testing"
 import { derivationQueue, makeGate } from "../../src/direct/DerivationGate.ts"
 import { RateLimiter } from "../../src/direct/RateLimiter.ts"
@@ -69,10 +70,20 @@ layer(IsolatedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true
       )
       const a = yield* instance
       const b = yield* instance
+      const sql = yield* SqlClient
       const waits = yield* Effect.forEach([a, b, a, b, a], (limiter) => limiter.take("198.51.100.7"))
       assert.deepStrictEqual(waits, [0, 0, 0, 0, 0])
       const sixth = yield* b.take("198.51.100.7")
       assert.isTrue(sixth >= 1 && sixth <= 60, `retry after ${sixth}`)
+      // Refused again from memory by the instance that saw the refusal: the row is not touched.
+      const hits = Effect.map(
+        sql<{ hits: number }>`SELECT hits FROM direct_rate_windows WHERE client = '198.51.100.7'`,
+        ([row]) => Number(row?.hits)
+      )
+      for (let i = 0; i < 3; i++) assert.isAtLeast(yield* b.take("198.51.100.7"), 1)
+      assert.strictEqual(yield* hits, 6)
+      assert.isAtLeast(yield* a.take("198.51.100.7"), 1, "the other instance asks the database")
+      assert.strictEqual(yield* hits, 7)
       assert.strictEqual(yield* a.take("198.51.100.8"), 0, "another address has its own count")
       // The next minute is a new window.
       yield* TestClock.adjust("1 minute")
