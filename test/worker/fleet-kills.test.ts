@@ -270,8 +270,9 @@ describe("a fleet of two servers and two workers", () => {
             Effect.map((rows) => Object.fromEntries(rows.map((r) => [r.status, Number(r.n)])))
           )
         const deadline = Date.now() + 150_000
-        while ((yield* statuses())["completed"] !== total) {
+        for (;;) {
           const now = yield* statuses()
+          if (now["completed"] === total) break
           const settled = (now["completed"] ?? 0) + (now["failed"] ?? 0) + (now["needs_attention"] ?? 0)
           if (settled === total || Date.now() > deadline) {
             assert.fail(`not every order completed: ${JSON.stringify(now)}\n${logs()}`)
