@@ -226,53 +226,6 @@ describe.each(["v5r1", "highload-v3"] as const)(
         }).pipe(Effect.provide(Env)),
       90_000
     )
-
-    // Older records exist only for the wallets that paid one at a time before batches (never a highload one).
-    if (version === "v5r1")
-      it.live(
-        "payments left open without their message (moved from older records) are settled by Ref#: paid if it left the wallet, else failed once dead",
-        () =>
-          Effect.gen(function* () {
-            const { records, sandbox, sql, wallet } = yield* setup(10n * TON)
-            const chain = yield* Blockchain
-            const past = Math.floor(Date.now() / 1000) - 1000
-            const loose = (key: string, ref: string, validUntil: number) =>
-              sql`
-          INSERT INTO wallet_payments (key, wallet_address, kind, state, req_id, ref, pay_to, amount_nano, valid_until, created_at, updated_at)
-          VALUES (${key}, ${wallet.address}, 'stars', 'open', ${`req-${key}`}, ${ref}, ${MERCHANT}, ${String(TON / 10n)}, ${validUntil}, now(), now())`
-            yield* loose("old-paid", "OLDPAID1", past)
-            yield* loose("old-lost", "OLDLOST1", past)
-            yield* loose("old-live", "OLDLIVE1", Math.floor(Date.now() / 1000) + 600)
-            // The older code's message for the first one did go out, with its Ref#.
-            const sent = yield* chain.prepareTransfer(wallet, {
-              to: MERCHANT,
-              amount: (TON / 10n) as Nanoton,
-              payload: payload("OLDPAID1")
-            })
-            yield* chain.send(sent)
-            yield* Effect.gen(function* () {
-              while ((yield* chain.confirm(sent))._tag === "Pending") yield* Effect.sleep("100 millis")
-            })
-
-            yield* (yield* batchesOver(chain, records)).reconcile(wallet)
-            const rows = yield* sql<{
-              key: string
-              state: string
-              tx_hash: string | null
-            }>`SELECT key, state, tx_hash FROM wallet_payments ORDER BY key`
-            assert.deepStrictEqual(
-              rows.map((r) => [r.key, r.state]),
-              [
-                ["old-live", "open"],
-                ["old-lost", "failed"],
-                ["old-paid", "paid"]
-              ]
-            )
-            assert.match(rows.find((r) => r.key === "old-paid")?.tx_hash ?? "", /^[0-9a-f]{64}$/)
-            assert.deepStrictEqual(yield* refsPaid(sandbox, wallet), ["OLDPAID1"], "nothing paid again")
-          }).pipe(Effect.provide(Env)),
-        90_000
-      )
   }
 )
 

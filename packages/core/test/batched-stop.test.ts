@@ -73,12 +73,12 @@ describe("a graceful stop of batched hot-wallet payments", () => {
         const { a, purchases, queued, scope, world } = yield* aInFlightBAndCQueued
         const closing = yield* Effect.forkChild(Scope.close(scope, Exit.succeed(undefined)))
         // Answered while a's message is still in flight: the collector stops before the batch is awaited.
-        for (const fiber of queued) assert.strictEqual((yield* Fiber.join(fiber))._tag, "InFlight")
+        for (const fiber of queued) assert.strictEqual((yield* Fiber.join(fiber))._tag, "Busy")
         yield* Deferred.succeed(world.gate, undefined)
         yield* Fiber.join(closing)
         assert.strictEqual((yield* Fiber.join(a))._tag, "Delivered")
         // A purchase started once the service has stopped is handed back at once, never signed.
-        assert.strictEqual((yield* purchases.buy(wallet, order("late")))._tag, "InFlight")
+        assert.strictEqual((yield* purchases.buy(wallet, order("late")))._tag, "Busy")
         assert.deepStrictEqual(world.refsSigned(), [["Ra"]])
         assert.sameMembers(world.cancelled, ["req-b", "req-c", "req-late"])
         assert.strictEqual(Option.getOrThrow(yield* world.records.find("key-a")).state, "paid")

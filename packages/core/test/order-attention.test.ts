@@ -136,7 +136,8 @@ describe("unknown outcomes", () => {
               attentionAfter: Duration.minutes(1),
               attentionAttempts: 3,
               retryBase: Duration.seconds(30),
-              maxAttempts: 8
+              maxAttempts: 8,
+              busyRetry: Duration.seconds(1)
             })
           )
         )

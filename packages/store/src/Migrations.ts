@@ -24,6 +24,7 @@ import WalletBatches from "./migrations/0022_wallet_batches.ts"
 import WalletParallelBatches from "./migrations/0023_wallet_parallel_batches.ts"
 import WebhookFairness from "./migrations/0024_webhook_fairness.ts"
 import WebhookEventIds from "./migrations/0025_webhook_event_ids.ts"
+import HeldSinglePayments from "./migrations/0026_held_single_payments.ts"
 import TokenFailures from "./migrations/0027_token_failures.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
@@ -47,6 +48,7 @@ export const migrationRecord = {
   "0023_wallet_parallel_batches": WalletParallelBatches,
   "0024_webhook_fairness": WebhookFairness,
   "0025_webhook_event_ids": WebhookEventIds,
+  "0026_held_single_payments": HeldSinglePayments,
   "0027_token_failures": TokenFailures
 } as const
 

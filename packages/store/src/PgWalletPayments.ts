@@ -145,7 +145,7 @@ export const PgWalletPayments = {
               valid_until = EXCLUDED.valid_until, tx_hash = NULL, error = NULL, updated_at = EXCLUDED.updated_at
             WHERE w.state = 'failed'
             RETURNING id`
-              // A key open or paid already: the whole batch is refused (the transaction rolls back).
+              // A key open, paid or held already: the whole batch is refused (the transaction rolls back).
               if ((yield* ids.all(rows)).length !== payments.length)
                 return yield* busy("A payment of the batch is open or paid already")
               return batch
@@ -159,15 +159,15 @@ export const PgWalletPayments = {
         yield* sql`UPDATE wallet_batches SET state = 'sent', updated_at = ${now} WHERE id = ${batchId} AND state = 'signed'`
       }, orDieSql)
 
-      // Every settlement in one statement.
-      const settleRows = (payments: ReadonlyArray<PaymentSettlement>, now: Date, batchId: number | null) =>
+      // Every settlement of a batch in one statement.
+      const settleRows = (payments: ReadonlyArray<PaymentSettlement>, now: Date, batchId: number) =>
         payments.length === 0
           ? Effect.void
           : Effect.asVoid(sql`
           UPDATE wallet_payments AS w SET state = s.state, tx_hash = s.tx_hash, error = s.error, updated_at = ${now}
           FROM jsonb_to_recordset(${JSON.stringify(payments.map((p) => ({ key: p.key, state: p.state, tx_hash: p.txHash ?? null, error: p.error ?? null })))}::jsonb)
             AS s(key text, state text, tx_hash text, error text)
-          WHERE w.key = s.key AND w.state = 'open' AND ${batchId === null ? sql`(w.batch_id IS NULL OR w.batch_id IN (SELECT id FROM wallet_batches WHERE state NOT IN ('signed', 'sent')))` : sql`w.batch_id = ${batchId}`}`)
+          WHERE w.key = s.key AND w.state = 'open' AND w.batch_id = ${batchId}`)
 
       const settle = Effect.fn("WalletPayments.settle")(function* (
         batchId: number,
@@ -186,13 +186,6 @@ export const PgWalletPayments = {
         )
       }, orDieSql)
 
-      const settlePayments = Effect.fn("WalletPayments.settlePayments")(function* (
-        payments: ReadonlyArray<PaymentSettlement>,
-        now: Date
-      ) {
-        yield* settleRows(payments, now, null)
-      }, orDieSql)
-
       const openBatches = Effect.fn("WalletPayments.openBatches")(function* (walletAddress: string) {
         const batches = yield* batchRows.all(
           yield* sql`
@@ -206,14 +199,6 @@ export const PgWalletPayments = {
             )
             return { batch, payments }
           })
-        )
-      }, orDieSql)
-
-      const loosePayments = Effect.fn("WalletPayments.loosePayments")(function* (walletAddress: string) {
-        return yield* paymentRows.all(
-          yield* sql`
-          SELECT p.* FROM wallet_payments p LEFT JOIN wallet_batches b ON b.id = p.batch_id
-          WHERE p.wallet_address = ${walletAddress} AND p.state = 'open' AND (b.id IS NULL OR b.state NOT IN ('signed', 'sent'))`
         )
       }, orDieSql)
 
@@ -234,9 +219,7 @@ export const PgWalletPayments = {
         record,
         markSent,
         settle,
-        settlePayments,
         openBatches,
-        loosePayments,
         find,
         findMany,
         batch

@@ -7,8 +7,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { Migrations } from "../src/Migrations.ts"
-import { beforeMigration } from "./support/BeforeMigration.ts"
+import { beforeMigration, migrateBefore } from "./support/BeforeMigration.ts"
 
 const HEX = "a".repeat(64)
 
@@ -40,7 +39,8 @@ describe("migration 0022_wallet_batches", () => {
           yield* row("hw-3-0-cc", "pending")
           yield* row("bot-order-7", "done", { prepared: true, tx: "c".repeat(64) })
 
-          const applied = yield* Migrations.run
+          // Up to 0026, which holds the open payment left here (its own test shows how).
+          const applied = yield* migrateBefore("0026")
           // 0022 first; the later ones (0023: parallel batches of a Highload V3) follow it.
           assert.strictEqual(applied[0]?.[1], "wallet_batches")
           const moved = yield* sql<{

@@ -11,8 +11,8 @@ import { HotWalletPurchases } from "@resale/core/wallet/HotWalletPurchases.ts"
 import { Effect, Layer } from "effect"
 import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
+import { OrderFulfilment } from "@resale/core/orders/OrderFulfilment.ts"
 import { HotWalletGaugeLive } from "./fulfilment/HotWalletGaugeLive.ts"
-import { MarketplaceFulfilment } from "./fulfilment/MarketplaceFulfilment.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
@@ -27,8 +27,7 @@ export const PayerAccountsLive = TonPayerAccounts.layer
 
 /**
  * The direct surface's use cases, timed by the worker's settings (the records are shared through the
- * database): here to reconcile open direct payments (`DirectReconcileJob`), including those of the hot
- * wallet made before account orders paid in batches.
+ * database): here to reconcile open direct payments of customers' own wallets (`DirectReconcileJob`).
  */
 export const WorkerDirectPurchases = Layer.unwrap(
   Effect.gen(function* () {
@@ -103,7 +102,8 @@ export const OrderWorkSettingsLive = Layer.effect(
     attentionAfter: settings.attentionAfter,
     attentionAttempts: settings.attentionAttempts,
     retryBase: settings.retryDelay,
-    maxAttempts: settings.maxAttempts
+    maxAttempts: settings.maxAttempts,
+    busyRetry: settings.pollInterval
   }))
 )
 
@@ -139,7 +139,8 @@ export const WorkerWebhooks = Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.
  */
 export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
   Layer.provideMerge(WorkerWebhooks),
-  Layer.provideMerge(Layer.mergeAll(MarketplaceFulfilment.layer, GiftFulfilment.layer)),
+  Layer.provideMerge(OrderFulfilment.layer),
+  Layer.provideMerge(GiftFulfilment.layer),
   Layer.provideMerge(HotWalletPurchases.layer),
   Layer.provideMerge(HotWalletLive),
   Layer.provideMerge(WorkerBatchedPurchases),

@@ -1,7 +1,7 @@
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import { type GiftRequest, GiftSender, isGiftFailureTransient } from "../ports/GiftSender.ts"
 import { currentDate } from "../Time.ts"
-import { Delivered, NotDelivered, type Outcome, Unknown } from "./FulfilmentOutcome.ts"
+import { Delivered, type FulfilmentOutcome, NotDelivered, Unknown } from "./FulfilmentOutcome.ts"
 import type { Order } from "./Order.ts"
 import { giftFailure } from "./OrderFailure.ts"
 import { OrderWork } from "./OrderWork.ts"
@@ -41,7 +41,7 @@ const requestOf = (order: Order): GiftRequest | undefined =>
 export class GiftFulfilment extends Context.Service<
   GiftFulfilment,
   {
-    readonly attempt: (order: Order) => Effect.Effect<Outcome>
+    readonly attempt: (order: Order) => Effect.Effect<FulfilmentOutcome>
   }
 >()("core/orders/GiftFulfilment") {
   static readonly layer = Layer.effect(

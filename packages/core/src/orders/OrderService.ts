@@ -1,4 +1,4 @@
-import { Context, Duration, Effect, Layer, Option } from "effect"
+import { Context, Effect, Layer, Option } from "effect"
 import type { OrderId, UserId } from "../ids.ts"
 import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
 import { credit, debit, type Uzs } from "../money/Uzs.ts"
@@ -10,12 +10,13 @@ import { Pricing } from "../ports/Pricing.ts"
 import type { Prices } from "../pricing/Prices.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { canSee, type Viewer } from "../sessions/Session.ts"
-import { addMillis, currentDate } from "../Time.ts"
+import { currentDate } from "../Time.ts"
 import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCauseId } from "./Order.ts"
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
 import { type Completion, completionPatch } from "./FulfilmentOutcome.ts"
-import { gaveUp, operatorRefund } from "./OrderFailure.ts"
-import { backoffMs, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
+import { afterTransientFailure } from "./NextStep.ts"
+import { operatorRefund } from "./OrderFailure.ts"
+import { type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
 import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
 type Transition = OrderNotFound | OrderTransitionInvalid
@@ -341,19 +342,19 @@ export class OrderService extends Context.Service<
         return yield* tx.withTransaction(
           Effect.gen(function* () {
             const current = yield* find({ kind: "operator" }, orderId)
-            const attempts = current.attempts + 1
-            if (attempts >= settings.maxAttempts) {
-              return yield* failAndRefund(orderId, gaveUp(attempts, error), { attempts }, now)
-            }
+            const step = afterTransientFailure(current, error, settings, now)
+            if (step._tag === "Refund")
+              return yield* failAndRefund(
+                orderId,
+                step.error,
+                step.attempts === undefined ? {} : { attempts: step.attempts },
+                now
+              )
             return yield* orders.transition(
               orderId,
               ["processing"],
               "queued",
-              {
-                attempts,
-                lastError: error,
-                nextAttemptAt: addMillis(now, backoffMs(attempts, Duration.toMillis(settings.retryBase)))
-              },
+              { attempts: step.attempts, lastError: step.error, nextAttemptAt: step.at },
               now
             )
           })

@@ -6,7 +6,8 @@ import { Transactor } from "../ports/Transactor.ts"
 import { addMillis, currentDate } from "../Time.ts"
 import type { Order, OrderEvidence } from "./Order.ts"
 import { OrderNotFound, type OrderTransitionInvalid } from "./OrderErrors.ts"
-import { OrderWorkSettings, unknownRetryDelayMs } from "./OrderWorkSettings.ts"
+import { afterUnknown } from "./NextStep.ts"
+import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
 /** What one check of an order with an unknown outcome found out. */
 export interface UnknownFacts {
@@ -15,6 +16,8 @@ export interface UnknownFacts {
   readonly ref?: string | undefined
   readonly txHash?: string | undefined
   readonly chainState?: string | undefined
+  /** No later check can tell (the payment is held for an operator): to `needs_attention` at once. */
+  readonly attentionNow?: boolean | undefined
 }
 
 /** Answers kept per order, newest last. */
@@ -38,8 +41,9 @@ const mergeEvidence = (order: Order, facts: UnknownFacts): OrderEvidence => {
  *   exactly-once payment key decides what is left to do);
  * - `requeue` hands an order back without counting an attempt (busy wallet, graceful stop);
  * - `unknown` records a check that could not tell whether the goods were delivered: back to the
- *   queue after an exponential, jittered delay, or, past the limit (time AND checks), to
- *   `needs_attention` with what is known, and the operators are told (outbox `order.attention`).
+ *   queue after an exponential, jittered delay, or, past the limit (time AND checks) or when no
+ *   later check can tell, to `needs_attention` with what is known (`afterUnknown` decides), and the
+ *   operators are told (outbox `order.attention`).
  */
 export class OrderWork extends Context.Service<
   OrderWork,
@@ -141,8 +145,8 @@ export class OrderWork extends Context.Service<
             const found = yield* orders.find(orderId)
             if (Option.isNone(found)) return yield* new OrderNotFound({ orderId })
             const order = found.value
-            const since = order.unknownSince ?? now
-            const checks = order.unknownAttempts + 1
+            const step = afterUnknown(order, facts.attentionNow === true, settings, now, random)
+            const { since, checks } = step
             const patch = {
               unknownSince: since,
               unknownAttempts: checks,
@@ -155,16 +159,12 @@ export class OrderWork extends Context.Service<
                   ? { giftRef: facts.ref }
                   : { fragmentRef: facts.ref })
             }
-            const overdue =
-              checks >= settings.attentionAttempts &&
-              now.getTime() - since.getTime() >= Duration.toMillis(settings.attentionAfter)
-            if (!overdue) {
-              const delay = unknownRetryDelayMs(settings, checks, random)
+            if (step._tag === "Recheck") {
               return yield* orders.transition(
                 orderId,
                 ["processing"],
                 "queued",
-                { ...patch, nextAttemptAt: addMillis(now, delay) },
+                { ...patch, nextAttemptAt: step.at },
                 now
               )
             }

@@ -23,6 +23,8 @@ export interface OrderWorkSettingsShape {
   readonly retryBase: Duration.Duration
   /** Attempts before such an order fails for good and is refunded. */
   readonly maxAttempts: number
+  /** About the wait before an order handed back by a busy wallet is claimed again (spread up to twice it). */
+  readonly busyRetry: Duration.Duration
 }
 
 export const OrderWorkSettings = Context.Reference<OrderWorkSettingsShape>("core/orders/OrderWorkSettings", {
@@ -33,7 +35,8 @@ export const OrderWorkSettings = Context.Reference<OrderWorkSettingsShape>("core
     attentionAfter: Duration.minutes(30),
     attentionAttempts: 8,
     retryBase: Duration.millis(BACKOFF_BASE_MS),
-    maxAttempts: MAX_ATTEMPTS
+    maxAttempts: MAX_ATTEMPTS,
+    busyRetry: Duration.seconds(1)
   })
 })
 

@@ -12,8 +12,12 @@ import { Nanoton, type PreparedBatch } from "./Blockchain.ts"
 export const WalletBatchState = Schema.Literals(["signed", "sent", "executed", "expired", "superseded"])
 export type WalletBatchState = typeof WalletBatchState.Type
 
-/** `open`: carried by an open batch or left unknown; `paid`: left the wallet once; `failed`: never paid. */
-export const WalletPaymentState = Schema.Literals(["open", "paid", "failed"])
+/**
+ * `open`: carried by an open batch; `paid`: left the wallet once; `failed`: never paid. `held`: a payment
+ * of the single-payment records that came before batches, whose result was never settled (migration
+ * 0026): never paid again under its key and settled by an operator on its order, never by a batch.
+ */
+export const WalletPaymentState = Schema.Literals(["open", "paid", "failed", "held"])
 export type WalletPaymentState = typeof WalletPaymentState.Type
 
 export interface NewWalletPayment {
@@ -67,7 +71,7 @@ export class WalletPayments extends Context.Service<
      * Stores the signed batch and its payments at once (a payment's earlier `failed` record under the
      * same key is replaced). Fails `WalletBatchBusy` when the wallet has `slots` open batches already
      * (always 1 for a message with a seqno, whatever is asked), another open batch has the same query
-     * id, or a key is `open` or `paid` already: then nothing is stored and the message must not be sent.
+     * id, or a key is `open`, `paid` or `held` already: then nothing is stored and the message must not be sent.
      */
     readonly record: (
       network: string,
@@ -84,14 +88,10 @@ export class WalletPayments extends Context.Service<
       payments: ReadonlyArray<PaymentSettlement>,
       now: Date
     ) => Effect.Effect<void>
-    /** Settles payments left `open` without an open batch (a result not known yet, or moved in from older records). */
-    readonly settlePayments: (payments: ReadonlyArray<PaymentSettlement>, now: Date) => Effect.Effect<void>
     /** The wallet's open batches with their payments. */
     readonly openBatches: (
       walletAddress: string
     ) => Effect.Effect<ReadonlyArray<{ readonly batch: WalletBatch; readonly payments: ReadonlyArray<WalletPayment> }>>
-    /** The wallet's open payments that no open batch carries. */
-    readonly loosePayments: (walletAddress: string) => Effect.Effect<ReadonlyArray<WalletPayment>>
     readonly find: (key: string) => Effect.Effect<Option.Option<WalletPayment>>
     /** The payments of these keys that exist, in one read (a batch's keys). */
     readonly findMany: (keys: ReadonlyArray<string>) => Effect.Effect<ReadonlyArray<WalletPayment>>

@@ -83,20 +83,8 @@ export const makeMemoryWalletPayments = () => {
         for (const s of settled)
           update(s.key, { state: s.state, txHash: s.txHash ?? null, error: s.error ?? null, updatedAt: now })
       }),
-    settlePayments: (settled, now) =>
-      Effect.sync(() => {
-        for (const s of settled)
-          update(s.key, { state: s.state, txHash: s.txHash ?? null, error: s.error ?? null, updatedAt: now })
-      }),
     openBatches: (walletAddress) =>
       Effect.sync(() => openOf(walletAddress).map((batch) => ({ batch, payments: paymentsOf(batch.id) }))),
-    loosePayments: (walletAddress) =>
-      Effect.sync(() => {
-        const open = new Set(openOf(walletAddress).map((b) => b.id))
-        return [...payments.values()].filter(
-          (p) => p.walletAddress === walletAddress && p.state === "open" && (p.batchId === null || !open.has(p.batchId))
-        )
-      }),
     find: (key) => Effect.sync(() => Option.fromUndefinedOr(payments.get(key))),
     findMany: (keys) => Effect.sync(() => keys.flatMap((k) => payments.get(k) ?? [])),
     batch: (id) => Effect.sync(() => Option.fromUndefinedOr(batches.get(id)))

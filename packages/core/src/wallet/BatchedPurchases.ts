@@ -3,23 +3,32 @@
  * quotes its own invoice (at most `quoteConcurrency` marketplace calls at once), then joins the next batch: while one message of the wallet is
  * in flight, the invoices that became ready wait, and the next message carries all of them (up to
  * `batchLimit`). Exactly once per key through `WalletBatches`; then each order's delivery is read
- * from the marketplace with its own evidence. What the order does next is a `PurchaseOutcome`.
+ * from the marketplace with its own evidence. Answers the order's `FulfilmentOutcome` (core decides
+ * what the order does next from it: `orders/NextStep.ts`).
  */
 import { Clock, Context, Deferred, Duration, Effect, Layer, Option, Queue, Scope, Semaphore } from "effect"
-import type { PurchaseOutcome, WalletPurchase } from "./PurchaseOutcome.ts"
 import { formatTon } from "../money/Nanoton.ts"
 import type { Wallet } from "../ports/Blockchain.ts"
-import {
-  isTransientReason,
-  Marketplace,
-  type MarketplaceError,
-  type PayerAccount,
-  type PaymentRequest
-} from "../ports/Marketplace.ts"
+import { Marketplace, type MarketplaceError, type PayerAccount, type PaymentRequest } from "../ports/Marketplace.ts"
 import { type WalletPayment, WalletPayments } from "../ports/WalletPayments.ts"
 import { PayerAccounts } from "../ports/PayerAccounts.ts"
-import { marketplaceFailure } from "../orders/OrderFailure.ts"
-import { type BatchItem, type ItemOutcome, WalletBatches } from "./WalletBatches.ts"
+import type { PremiumMonths } from "../orders/Order.ts"
+import {
+  Busy,
+  deliveredByReceipt,
+  type FulfilmentOutcome,
+  NotDelivered,
+  refusedByMarketplace,
+  Unknown
+} from "../orders/FulfilmentOutcome.ts"
+import { type BatchItem, type PaymentResult, WalletBatches } from "./WalletBatches.ts"
+
+/** A marketplace purchase paid from the hot wallet for one charge of an account order. */
+export type WalletPurchase = {
+  /** Stable per charge across attempts and restarts: the payment's exactly-once key. */
+  readonly key: string
+  readonly username: string
+} & ({ readonly kind: "stars"; readonly units: number } | { readonly kind: "premium"; readonly units: PremiumMonths })
 
 export interface BatchedPurchaseSettings {
   /** Most payments one message carries (the wallet's own limit applies too); 1: one at a time. */
@@ -54,12 +63,12 @@ const FILL_CHECK = Duration.millis(25)
 /** A stopping worker lets an unsigned invoice go, but does not wait long on the marketplace for it. */
 const CANCEL_WITHIN = Duration.seconds(5)
 
-const stopping = (key: string): ItemOutcome => ({ _tag: "Open", key, message: "the worker is stopping" })
+const stopping = (key: string): PaymentResult => ({ _tag: "Open", key, message: "the worker is stopping" })
 
 interface Waiting {
   readonly item: BatchItem
   readonly wallet: Wallet
-  readonly done: Deferred.Deferred<ItemOutcome>
+  readonly done: Deferred.Deferred<PaymentResult>
   /** Flipped synchronously, once: `taken` into a batch by the collector, or `abandoned` by a stop (never signed). */
   state: "waiting" | "taken" | "abandoned"
 }
@@ -74,7 +83,7 @@ const claim = (entries: Iterable<Waiting>): Array<Waiting> => {
 export class BatchedPurchases extends Context.Service<
   BatchedPurchases,
   {
-    readonly buy: (wallet: Wallet, purchase: WalletPurchase) => Effect.Effect<PurchaseOutcome>
+    readonly buy: (wallet: Wallet, purchase: WalletPurchase) => Effect.Effect<FulfilmentOutcome>
   }
 >()("core/wallet/BatchedPurchases") {
   /** Needs Marketplace, PayerAccounts, WalletPayments and WalletBatches. */
@@ -119,13 +128,13 @@ export class BatchedPurchases extends Context.Service<
                 Effect.as(
                   Effect.logError("wallet batch failed", cause),
                   taken.map(
-                    (w): ItemOutcome => ({ _tag: "Open", key: w.item.key, message: "the batch stopped unexpectedly" })
+                    (w): PaymentResult => ({ _tag: "Open", key: w.item.key, message: "the batch stopped unexpectedly" })
                   )
                 )
               )
             )
           yield* Effect.forEach(taken, (w, i) => {
-            const outcome: ItemOutcome = outcomes[i] ?? { _tag: "Open", key: w.item.key, message: "no outcome" }
+            const outcome: PaymentResult = outcomes[i] ?? { _tag: "Open", key: w.item.key, message: "no outcome" }
             return Deferred.succeed(w.done, outcome)
           })
         })
@@ -212,7 +221,7 @@ export class BatchedPurchases extends Context.Service<
       const payInBatch = (wallet: Wallet, item: BatchItem) =>
         Effect.uninterruptibleMask((restore) =>
           Effect.gen(function* () {
-            const entry: Waiting = { item, wallet, done: yield* Deferred.make<ItemOutcome>(), state: "waiting" }
+            const entry: Waiting = { item, wallet, done: yield* Deferred.make<PaymentResult>(), state: "waiting" }
             const queue = yield* collectorOf(wallet)
             if (queue === undefined || !(yield* Queue.offer(queue, entry))) return stopping(item.key)
             const answer = yield* Effect.exit(restore(Deferred.await(entry.done)))
@@ -294,26 +303,19 @@ export class BatchedPurchases extends Context.Service<
             if ((yield* Clock.currentTimeMillis) >= deadline) break
             yield* Effect.sleep(settings.pollEvery)
           }
-          return {
-            _tag: "PaidUnconfirmed",
-            message: `MarketplaceTimeout: Paid on chain (tx ${payment.txHash}), but ${last}`,
-            ref: payment.ref,
+          // Paid and not confirmed: money left, so never a refund; looked at again later.
+          return Unknown(`MarketplaceTimeout: Paid on chain (tx ${payment.txHash}), but ${last}`, payment.ref, {
             txHash: payment.txHash,
-            state: "paid"
-          } satisfies PurchaseOutcome
+            chainState: "paid"
+          })
         })
 
       const delivered = (
         payment: WalletPayment,
         delivery: "delivered" | "paid",
         note: string | null
-      ): PurchaseOutcome => ({
-        _tag: "Delivered",
-        txHash: payment.txHash ?? "",
-        ref: payment.ref,
-        delivery,
-        deliveryNote: note
-      })
+      ): FulfilmentOutcome =>
+        deliveredByReceipt({ txHash: payment.txHash ?? "", ref: payment.ref, delivery, deliveryNote: note })
 
       const bocOf = (payment: WalletPayment) =>
         payment.batchId === null
@@ -322,39 +324,37 @@ export class BatchedPurchases extends Context.Service<
               Option.match(b, { onNone: () => null, onSome: (x) => x.prepared.boc })
             )
 
-      const afterPayment = (wallet: Wallet, key: string, boc: string | null, answer?: ItemOutcome, again = false) =>
+      const afterPayment = (wallet: Wallet, key: string, boc: string | null, answer?: PaymentResult, again = false) =>
         Effect.gen(function* () {
           // A batch's answer carries the payment it read once settled paid; anything else is read here.
           const found = answer?._tag === "Paid" ? Option.some(answer.payment) : yield* records.find(key)
           if (Option.isNone(found)) {
             // Nothing was stored, so nothing was sent: the wallet was busy elsewhere or could not sign.
             return answer?._tag === "Open"
-              ? ({ _tag: "InFlight", message: answer.message } satisfies PurchaseOutcome)
-              : ({
-                  _tag: "NotPaid",
-                  retryable: answer?._tag !== "NotPaid" || answer.retryable,
-                  reason: "TransferFailed",
-                  message: answer?._tag === "NotPaid" ? answer.message : "Nothing was paid"
-                } satisfies PurchaseOutcome)
+              ? Busy(answer.message)
+              : NotDelivered(
+                  answer?._tag !== "NotPaid" || answer.retryable,
+                  answer?._tag === "NotPaid" ? answer.message : "Nothing was paid"
+                )
           }
           const payment = found.value
           if (payment.state === "paid") return yield* deliver(wallet, payment, boc ?? (yield* bocOf(payment)), again)
           if (payment.state === "failed") {
             yield* marketplace.cancel(payment.kind, payment.reqId).pipe(Effect.ignore)
-            return {
-              _tag: "NotPaid",
-              retryable: true,
-              reason: "TransferFailed",
-              message: payment.error ?? "Not paid"
-            } satisfies PurchaseOutcome
+            return NotDelivered(true, payment.error ?? "Not paid")
           }
-          return {
-            _tag: "PaidUnconfirmed",
-            message: "The payment's message is not settled on chain yet; it is looked for again before anything else",
-            ref: payment.ref,
-            txHash: payment.txHash,
-            state: "open"
-          } satisfies PurchaseOutcome
+          // Held for an operator (migration 0026): no look on chain settles it here, and it is never paid again.
+          if (payment.state === "held")
+            return Unknown(payment.error ?? "The payment is held for an operator", payment.ref, {
+              txHash: payment.txHash,
+              chainState: "held",
+              attentionNow: true
+            })
+          return Unknown(
+            "The payment's message is not settled on chain yet; it is looked for again before anything else",
+            payment.ref,
+            { txHash: payment.txHash, chainState: "open" }
+          )
         })
 
       // The wallet's state on chain is read where it matters, when a batch is signed (not per order).
@@ -365,13 +365,7 @@ export class BatchedPurchases extends Context.Service<
           return yield* afterPayment(wallet, request.key, null, undefined, true)
         const quoted = yield* Effect.result(quote(wallet, request))
         if (quoted._tag === "Failure") {
-          const reason = quoted.failure.reason
-          return {
-            _tag: "NotPaid",
-            retryable: isTransientReason(reason),
-            reason: "MarketplaceRejected",
-            message: marketplaceFailure(reason, quoted.failure.message)
-          } satisfies PurchaseOutcome
+          return refusedByMarketplace(quoted.failure.reason, quoted.failure.message)
         }
         const invoice = quoted.success
         const outcome = yield* payInBatch(wallet, {
@@ -386,7 +380,7 @@ export class BatchedPurchases extends Context.Service<
         })
         const answer = yield* afterPayment(wallet, request.key, outcome._tag === "Paid" ? outcome.boc : null, outcome)
         // Not paid and never stored: the invoice is let go, the next attempt quotes a new one.
-        if (answer._tag === "NotPaid" || answer._tag === "InFlight")
+        if (answer._tag === "NotDelivered" || answer._tag === "Busy")
           yield* marketplace.cancel(request.kind, invoice.reqId).pipe(Effect.ignore)
         return answer
       })

@@ -9,14 +9,14 @@ import type { Order } from "../orders/Order.ts"
 import { Nanoton } from "../money/Nanoton.ts"
 import { Blockchain, type BlockchainError } from "../ports/Blockchain.ts"
 import { HotWallet } from "../ports/HotWallet.ts"
-import { BatchedPurchases } from "./BatchedPurchases.ts"
-import type { PurchaseOutcome, WalletPurchase } from "./PurchaseOutcome.ts"
+import { type FulfilmentOutcome, NotDelivered } from "../orders/FulfilmentOutcome.ts"
+import { BatchedPurchases, type WalletPurchase } from "./BatchedPurchases.ts"
 
 export class HotWalletPurchases extends Context.Service<
   HotWalletPurchases,
   {
     /** Buys the order's current charge; a gift is not sold by the marketplace (not paid, final). */
-    readonly buy: (order: Order) => Effect.Effect<PurchaseOutcome>
+    readonly buy: (order: Order) => Effect.Effect<FulfilmentOutcome>
     /** The hot wallet's balance on chain now; 0 while no wallet of its phrase is funded yet. */
     readonly balance: Effect.Effect<Nanoton, BlockchainError>
   }
@@ -36,14 +36,14 @@ export class HotWalletPurchases extends Context.Service<
       const buy = Effect.fn("HotWalletPurchases.buy")(function* (order: Order) {
         const { item } = order
         if (item.kind === "gift") {
-          return notPaid(false, "NotForSale", "gifts are not bought from the marketplace")
+          return NotDelivered(false, "gifts are not bought from the marketplace")
         }
         const key = hot.orderKey(order.id, order.chargeSeq)
         yield* funded
         const wallet = yield* Effect.result(resolved)
         // The hot wallet cannot be looked up (node down, not funded yet): nothing was paid, try later.
         if (wallet._tag === "Failure") {
-          return notPaid(true, wallet.failure.reason, `hot wallet: ${wallet.failure.reason}: ${wallet.failure.message}`)
+          return NotDelivered(true, `hot wallet: ${wallet.failure.reason}: ${wallet.failure.message}`)
         }
         const purchase: WalletPurchase =
           item.kind === "stars"
@@ -87,10 +87,3 @@ const joined = <A, E>(effect: Effect.Effect<A, E>, scope: Scope.Scope): Effect.E
     return Effect.andThen(Effect.forkIn(run, scope), Deferred.await(done))
   })
 }
-
-const notPaid = (retryable: boolean, reason: string, message: string): PurchaseOutcome => ({
-  _tag: "NotPaid",
-  retryable,
-  reason,
-  message
-})

@@ -4,7 +4,8 @@
  * 1. open batches of the wallet are settled first (after a crash or a lost answer): by the message's
  *    hash on chain, and each payment by its own out message; a payment whose message can never run
  *    any more is looked for by its `Ref#` among the wallet's outgoing messages before it counts as
- *    unpaid, so nothing is ever paid twice;
+ *    unpaid, so nothing is ever paid twice (every open payment belongs to a batch: the single-payment
+ *    records that came before batches were closed by migration 0026);
  * 2. a key already paid answers its stored payment; a key still open answers `Open` (nothing new);
  * 3. the batch is signed, then stored with every payment's `Ref#`, recipient and amount BEFORE it is
  *    sent; then only that message is looked for (the same message re-sent after a lost answer);
@@ -36,7 +37,11 @@ export interface BatchItem extends Omit<NewWalletPayment, "walletAddress"> {
   readonly payload: string
 }
 
-export type ItemOutcome =
+/**
+ * What a batch did with one payment: the payment's own state, not an order's outcome (`BatchedPurchases`
+ * reads the order's `FulfilmentOutcome` from it and the marketplace's delivery).
+ */
+export type PaymentResult =
   | {
       readonly _tag: "Paid"
       readonly key: string
@@ -81,8 +86,8 @@ export class WalletBatches extends Context.Service<
   WalletBatches,
   {
     /** Pays `items` (at most the wallet's batch limit) in one message; one outcome per item, same order. */
-    readonly pay: (wallet: Wallet, items: ReadonlyArray<BatchItem>) => Effect.Effect<ReadonlyArray<ItemOutcome>>
-    /** Settles the wallet's open batches and loose open payments as far as the chain tells now. */
+    readonly pay: (wallet: Wallet, items: ReadonlyArray<BatchItem>) => Effect.Effect<ReadonlyArray<PaymentResult>>
+    /** Settles the wallet's open batches as far as the chain tells now. */
     readonly reconcile: (wallet: Wallet) => Effect.Effect<void>
     readonly limit: (wallet: Wallet) => number
     /** Batches of the wallet that may be paid at once (`pay` calls running side by side). */
@@ -156,21 +161,6 @@ export class WalletBatches extends Context.Service<
           }
           yield* settleBatch(open.batch, open.payments, status)
         }
-        // Payments left open without their message (moved in from older records): by Ref# only.
-        const loose = yield* records.loosePayments(wallet.address)
-        if (loose.length === 0) return
-        const oldest = Math.min(...loose.map((p) => Math.floor(p.createdAt.getTime() / 1000)))
-        const refs = paidRefs(yield* chain.outgoing(wallet.address, oldest - 300).pipe(Effect.orElseSucceed(() => [])))
-        const now = Math.floor((yield* Clock.currentTimeMillis) / 1000)
-        const settled = loose.flatMap((p): Array<PaymentSettlement> => {
-          const found = refs.get(p.ref)
-          if (found !== undefined) return [{ key: p.key, state: "paid", txHash: found.txHash }]
-          // Its message could not run after valid_until; a margin for the history to catch up.
-          return now > p.validUntil + 120
-            ? [{ key: p.key, state: "failed", error: "Not paid: no message carrying its Ref# left the wallet" }]
-            : []
-        })
-        if (settled.length > 0) yield* records.settlePayments(settled, yield* currentDate)
       })
 
       const watch = (prepared: PreparedBatch, resend: boolean) =>
@@ -190,7 +180,7 @@ export class WalletBatches extends Context.Service<
         items: ReadonlyArray<BatchItem>,
         error: BlockchainError | string,
         retryable = true
-      ): Array<ItemOutcome> =>
+      ): Array<PaymentResult> =>
         items.map((i) => ({
           _tag: "NotPaid",
           key: i.key,
@@ -198,12 +188,14 @@ export class WalletBatches extends Context.Service<
           message: typeof error === "string" ? error : `${error.reason}: ${error.message}`
         }))
 
-      const outcomeOf = (p: WalletPayment, boc: string | null): ItemOutcome =>
+      const outcomeOf = (p: WalletPayment, boc: string | null): PaymentResult =>
         p.state === "paid"
           ? { _tag: "Paid", key: p.key, txHash: p.txHash ?? "", ref: p.ref, boc, payment: p }
           : p.state === "failed"
             ? { _tag: "NotPaid", key: p.key, retryable: true, message: p.error ?? "Not paid" }
-            : { _tag: "Open", key: p.key, message: "The payment's message is still being looked for on chain" }
+            : p.state === "held"
+              ? { _tag: "Open", key: p.key, message: p.error ?? "The payment is held for an operator" }
+              : { _tag: "Open", key: p.key, message: "The payment's message is still being looked for on chain" }
 
       const send = (wallet: Wallet, items: ReadonlyArray<BatchItem>) =>
         Effect.gen(function* () {
@@ -242,7 +234,7 @@ export class WalletBatches extends Context.Service<
           if (Result.isFailure(stored)) {
             // Never sent: another process has the wallet's open batch, or a key is taken already.
             yield* chain.discard(message)
-            return items.map((i): ItemOutcome => ({ _tag: "Open", key: i.key, message: stored.failure.message }))
+            return items.map((i): PaymentResult => ({ _tag: "Open", key: i.key, message: stored.failure.message }))
           }
           const batch = stored.success
           yield* Effect.logInfo(
@@ -255,7 +247,7 @@ export class WalletBatches extends Context.Service<
             (yield* records.openBatches(wallet.address)).find((b) => b.batch.id === batch.id)?.payments ?? []
           if (status !== undefined && payments.length > 0) yield* settleBatch(batch, payments, status)
           const settled = yield* byKey(items)
-          return items.map((i): ItemOutcome => {
+          return items.map((i): PaymentResult => {
             const found = settled.get(i.key)
             return found !== undefined
               ? outcomeOf(found, message.boc)
@@ -275,7 +267,7 @@ export class WalletBatches extends Context.Service<
         const known = items.map((i) => Option.fromUndefinedOr(stored.get(i.key)))
         const fresh = items.filter((_, n) => known[n]?._tag !== "Some" || known[n]?.value.state === "failed")
         const answered = fresh.length === 0 ? [] : yield* Effect.uninterruptible(send(wallet, fresh))
-        return items.map((item, n): ItemOutcome => {
+        return items.map((item, n): PaymentResult => {
           const own = answered.find((a) => a.key === item.key)
           if (own !== undefined) return own
           const found = known[n]

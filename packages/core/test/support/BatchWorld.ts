@@ -8,8 +8,7 @@ import { Delivered, Marketplace, type Nanoton, type PaymentRequest } from "../..
 import { PayerAccounts } from "../../src/ports/PayerAccounts.ts"
 import { WalletPayments } from "../../src/ports/WalletPayments.ts"
 import { makeMemoryWalletPayments } from "../../src/testing/MemoryWalletPayments.ts"
-import { BatchedPurchases, BatchedPurchaseSettings } from "../../src/wallet/BatchedPurchases.ts"
-import type { WalletPurchase } from "../../src/wallet/PurchaseOutcome.ts"
+import { BatchedPurchases, BatchedPurchaseSettings, type WalletPurchase } from "../../src/wallet/BatchedPurchases.ts"
 import { WalletBatches, WalletBatchSettings } from "../../src/wallet/WalletBatches.ts"
 
 export const walletOf = (version: WalletVersion) =>

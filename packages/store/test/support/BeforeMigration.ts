@@ -9,6 +9,14 @@ import { Effect, Layer, Redacted } from "effect"
 import { migrationRecord } from "../../src/Migrations.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "../../src/testing/TestDatabase.ts"
 
+/** The migrations below `migration`, for a test of an earlier one that the later ones would change again. */
+export const migrateBefore = (migration: string) =>
+  PgMigrator.run({
+    loader: PgMigrator.fromRecord(
+      Object.fromEntries(Object.entries(migrationRecord).filter(([key]) => key < migration))
+    )
+  }).pipe(Effect.provide(NodeServices.layer))
+
 export const beforeMigration = <A, E, R>(
   migration: string,
   body: (applied: ReadonlyArray<readonly [id: number, name: string]>) => Effect.Effect<A, E, R>
@@ -17,12 +25,5 @@ export const beforeMigration = <A, E, R>(
     const name = uniqueName("resale_t")
     yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
     const client = Layer.fresh(PgClient.layer({ url: Redacted.make(databaseUrl(name)), maxConnections: 1 }))
-    const loader = PgMigrator.fromRecord(
-      Object.fromEntries(Object.entries(migrationRecord).filter(([key]) => key < migration))
-    )
-    return yield* PgMigrator.run({ loader }).pipe(
-      Effect.provide(NodeServices.layer),
-      Effect.flatMap(body),
-      Effect.provide(client)
-    )
+    return yield* migrateBefore(migration).pipe(Effect.flatMap(body), Effect.provide(client))
   })

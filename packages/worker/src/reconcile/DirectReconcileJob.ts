@@ -1,6 +1,6 @@
 /**
  * Reconciliation of wallet payments whose outcome was left open: direct-surface requests that timed out
- * (`unknown`), hot-wallet payments of orders, and in-flight records of processes that died (untouched for
+ * (`unknown`) and in-flight records of processes that died (untouched for
  * `PAYMENT_STALE_AFTER`). Every `ORDER_RECONCILE_DELAY` a batch is settled on chain (and with the
  * marketplace) by `DirectPurchases.reconcileOpen`, which never signs or sends anything, so running it in
  * several workers at once, or beside a live request, can never pay twice.

@@ -1,64 +1,72 @@
 import { assert, describe, it } from "@effect/vitest"
-import type { OutboxEvent } from "@resale/core/outbox/OutboxEvent.ts"
-import { isTransientReason, MarketplaceErrorReason } from "@resale/core/ports/Marketplace.ts"
-import { giftMarker, markerTime } from "@resale/core/orders/GiftFulfilment.ts"
-import type { PurchaseOutcome } from "@resale/core/wallet/PurchaseOutcome.ts"
-import { outcomeOfPurchase } from "../src/fulfilment/MarketplaceFulfilment.ts"
-import { renderEvent } from "@resale/core/outbox/Notices.ts"
+import type { OutboxEvent } from "../src/outbox/OutboxEvent.ts"
+import { isTransientReason, MarketplaceErrorReason } from "../src/ports/Marketplace.ts"
+import { giftMarker, markerTime } from "../src/orders/GiftFulfilment.ts"
+import {
+  Busy,
+  deliveredByReceipt,
+  NotDelivered,
+  refusedByMarketplace,
+  Unknown
+} from "../src/orders/FulfilmentOutcome.ts"
+import { renderEvent } from "../src/outbox/Notices.ts"
 
-/** A quote the marketplace refused, as `BatchedPurchases` answers it (nothing was paid). */
-const refused = (reason: MarketplaceErrorReason): PurchaseOutcome => ({
-  _tag: "NotPaid",
-  retryable: isTransientReason(reason),
-  reason: "MarketplaceRejected",
-  message: `MarketplaceRejected (${reason}): m`
-})
-
-describe("what a hot-wallet purchase's outcome means for an account order", () => {
+/** The outcomes `BatchedPurchases` answers for an account order, built by the core's one outcome type. */
+describe("what a hot-wallet purchase means for an account order", () => {
   it("money that may have left is never a refund: Unknown, with what is known", () => {
-    assert.deepStrictEqual(
-      outcomeOfPurchase({
-        _tag: "PaidUnconfirmed",
-        message: "MarketplaceTimeout: paid",
-        ref: "R1",
-        txHash: "tx1",
-        state: "paid"
-      }),
-      { _tag: "Unknown", error: "MarketplaceTimeout: paid", ref: "R1", txHash: "tx1", chainState: "paid" }
-    )
-    assert.deepStrictEqual(
-      outcomeOfPurchase({ _tag: "PaidUnconfirmed", message: "open", ref: null, txHash: null, state: "open" }),
-      { _tag: "Unknown", error: "open", chainState: "open" }
-    )
+    assert.deepStrictEqual(Unknown("MarketplaceTimeout: paid", "R1", { txHash: "tx1", chainState: "paid" }), {
+      _tag: "Unknown",
+      error: "MarketplaceTimeout: paid",
+      ref: "R1",
+      txHash: "tx1",
+      chainState: "paid"
+    })
+    assert.deepStrictEqual(Unknown("open", null, { txHash: null, chainState: "open" }), {
+      _tag: "Unknown",
+      error: "open",
+      chainState: "open"
+    })
+    assert.deepStrictEqual(Unknown("held", "R2", { chainState: "held", attentionNow: true }), {
+      _tag: "Unknown",
+      error: "held",
+      ref: "R2",
+      chainState: "held",
+      attentionNow: true
+    })
   })
 
   it("paid once: delivered, and settled on its own evidence only when the marketplace never confirmed", () => {
-    assert.deepStrictEqual(
-      outcomeOfPurchase({ _tag: "Delivered", txHash: "tx", ref: "R", delivery: "delivered", deliveryNote: null }),
-      { _tag: "Delivered", txId: "tx", ref: "R" }
-    )
-    assert.deepStrictEqual(
-      outcomeOfPurchase({ _tag: "Delivered", txHash: "tx", ref: "R", delivery: "paid", deliveryNote: "evidence" }),
-      { _tag: "Delivered", txId: "tx", ref: "R", unconfirmed: "evidence" }
-    )
+    assert.deepStrictEqual(deliveredByReceipt({ txHash: "tx", ref: "R", delivery: "delivered", deliveryNote: null }), {
+      _tag: "Delivered",
+      txId: "tx",
+      ref: "R"
+    })
+    assert.deepStrictEqual(deliveredByReceipt({ txHash: "tx", ref: "R", delivery: "paid", deliveryNote: "evidence" }), {
+      _tag: "Delivered",
+      txId: "tx",
+      ref: "R",
+      unconfirmed: "evidence"
+    })
   })
 
   it("nothing paid: refusals fail the order, the hot wallet's and the network's troubles retry, in flight waits", () => {
-    assert.deepStrictEqual(
-      outcomeOfPurchase({ _tag: "NotPaid", retryable: true, reason: "TransferFailed", message: "Nothing was paid" }),
-      { _tag: "NotDelivered", transient: true, error: "Nothing was paid" }
-    )
-    assert.deepStrictEqual(
-      outcomeOfPurchase({ _tag: "NotPaid", retryable: false, reason: "InvalidRequest", message: "InvalidRequest: m" }),
-      { _tag: "NotDelivered", transient: false, error: "InvalidRequest: m" }
-    )
-    assert.deepStrictEqual(outcomeOfPurchase({ _tag: "InFlight", message: "busy" }), { _tag: "Busy", error: "busy" })
+    assert.deepStrictEqual(NotDelivered(true, "Nothing was paid"), {
+      _tag: "NotDelivered",
+      transient: true,
+      error: "Nothing was paid"
+    })
+    assert.deepStrictEqual(NotDelivered(false, "InvalidRequest: m"), {
+      _tag: "NotDelivered",
+      transient: false,
+      error: "InvalidRequest: m"
+    })
+    assert.deepStrictEqual(Busy("busy"), { _tag: "Busy", error: "busy" })
   })
 
   it("the marketplace's own reason decides: an outage retries, a refusal fails and refunds", () => {
     // A Fragment 5xx during the quote answers MARKETPLACE_ERROR to a direct caller, but an order waits and retries.
     for (const reason of ["Unavailable", "Timeout", "Blocked", "SessionBusy"] as const) {
-      assert.deepStrictEqual(outcomeOfPurchase(refused(reason)), {
+      assert.deepStrictEqual(refusedByMarketplace(reason, "m"), {
         _tag: "NotDelivered",
         transient: true,
         error: `MarketplaceRejected (${reason}): m`
@@ -73,7 +81,7 @@ describe("what a hot-wallet purchase's outcome means for an account order", () =
       "SessionExpired"
     ])
     for (const reason of permanent) {
-      assert.deepStrictEqual(outcomeOfPurchase(refused(reason)), {
+      assert.deepStrictEqual(refusedByMarketplace(reason, "m"), {
         _tag: "NotDelivered",
         transient: false,
         error: `MarketplaceRejected (${reason}): m`
