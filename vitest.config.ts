@@ -14,6 +14,7 @@ process.env["VITEST_MAX_WORKERS"] ??= String(availableParallelism() + 1)
 // first, so that no core finishes the run alone on one of them. A fresh clone has no timings of an
 // earlier run, and a file's size says little of its time (the crash test is mid-sized).
 const SLOW_FIRST = [
+  "test/worker/fleet-kills.test.ts",
   "test/worker/concurrency.test.ts",
   "test/worker/crash.test.ts",
   "test/start/database-restart.test.ts",

@@ -208,10 +208,10 @@ export const Edges = {
 export const Direct = {
   DIRECT_RATE_LIMIT: S.integer("DIRECT_RATE_LIMIT", 600, "direct surface: requests per minute per client address", 1),
   DIRECT_RATE_BURST: S.integer("DIRECT_RATE_BURST", 100, "direct surface: burst above the rate", 1),
-  DIRECT_RATE_SHARED: S.flag(
+  DIRECT_RATE_SHARED: S.optionalFlag(
     "DIRECT_RATE_SHARED",
-    false,
-    "direct surface: count the rate in PostgreSQL (several instances)"
+    "direct surface: true: count the rate in PostgreSQL, one budget for every server; false: per process in memory. " +
+      "Unset: true with DATABASE_URL (several servers may run), false on the embedded database (one process)"
   ),
   DIRECT_DERIVATIONS: S.integer("DIRECT_DERIVATIONS", 4, "direct surface: wallets resolved (keys derived) at once", 1),
   DIRECT_DERIVATION_QUEUE: S.integer(

@@ -271,7 +271,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
       direct: {
         ratePerMinute: direct.DIRECT_RATE_LIMIT,
         rateBurst: direct.DIRECT_RATE_BURST,
-        rateShared: direct.DIRECT_RATE_SHARED,
+        rateShared: Option.getOrElse(direct.DIRECT_RATE_SHARED, () => Option.isSome(storage.DATABASE_URL)),
         derivations: direct.DIRECT_DERIVATIONS,
         derivationQueue: direct.DIRECT_DERIVATION_QUEUE,
         derivationWait: direct.DIRECT_DERIVATION_WAIT,

@@ -25,6 +25,7 @@ import WalletParallelBatches from "./migrations/0023_wallet_parallel_batches.ts"
 import WebhookFairness from "./migrations/0024_webhook_fairness.ts"
 import WebhookEventIds from "./migrations/0025_webhook_event_ids.ts"
 import HeldSinglePayments from "./migrations/0026_held_single_payments.ts"
+import TokenFailures from "./migrations/0027_token_failures.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrationRecord = {
@@ -47,7 +48,8 @@ export const migrationRecord = {
   "0023_wallet_parallel_batches": WalletParallelBatches,
   "0024_webhook_fairness": WebhookFairness,
   "0025_webhook_event_ids": WebhookEventIds,
-  "0026_held_single_payments": HeldSinglePayments
+  "0026_held_single_payments": HeldSinglePayments,
+  "0027_token_failures": TokenFailures
 } as const
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)

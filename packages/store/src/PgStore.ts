@@ -10,6 +10,7 @@ import type {
   Orders,
   Outbox,
   Pricing,
+  Throttles,
   PushSubscriptions,
   Receipts,
   ReportFigures,
@@ -35,6 +36,7 @@ import { PgMarketplaceSessions } from "./PgMarketplaceSessions.ts"
 import { PgOrders } from "./PgOrders.ts"
 import { PgOutbox } from "./PgOutbox.ts"
 import { PgPricing } from "./PgPricing.ts"
+import { PgThrottles } from "./PgThrottles.ts"
 import { PgPushSubscriptions } from "./PgPushSubscriptions.ts"
 import { PgReceipts } from "./PgReceipts.ts"
 import { PgReportFigures } from "./PgReportFigures.ts"
@@ -55,6 +57,7 @@ export type StorePorts =
   | Orders
   | Tickets
   | Pricing
+  | Throttles
   | IdempotencyKeys
   | Sessions
   | BotUpdates
@@ -79,6 +82,7 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgOrders.layer,
   PgTickets.layer,
   PgPricing.layer,
+  PgThrottles.layer,
   PgIdempotencyKeys.layer,
   PgSessions.layer,
   PgBotUpdates.layer,

@@ -1,17 +1,19 @@
-import { Clock, Context, Effect, Layer } from "effect"
+import { Throttling } from "@resale/core/throttles/Throttling.ts"
+import { blockSecondsAfter, FORGET_AFTER_MS } from "@resale/core/throttles/TokenPolicy.ts"
+import { Clock, Context, Effect, Layer, Option } from "effect"
+import { HttpConfig, type HttpSettings } from "../server/HttpConfig.ts"
 
 /**
- * Wrong operator tokens (the admin sign-in form and `X-Admin-Token`) per client address: a few are
- * free (typos), then every further one blocks the address for a doubling time, at most a minute, so
- * guessing runs at about one try a minute while the operator's own address is never shut out for
- * long. A right token clears the address. Every failure is logged. In memory, per process.
+ * Wrong operator tokens (the admin sign-in form and `X-Admin-Token`) per client address, answered by
+ * the core's policy (`TokenPolicy.ts`: a few free, then a doubling block of at most a minute; a right
+ * token clears the address). Every failure is logged. Two kinds of guard:
+ * - `makeTokenGuard`: counted in this process's memory: the embedded database's `npm start`, which is
+ *   one process by construction;
+ * - `makeSharedTokenGuard`: counted in PostgreSQL through the core's `Throttling`, so guesses spread
+ *   over several servers on one database meet one budget (any server with `DATABASE_URL`).
  * `/metrics`' bearer token has a guard of its own (`server/MetricsAccess.ts`), made the same way.
  */
-export const FREE_FAILURES = 5
-export const FIRST_BLOCK_SECONDS = 5
-export const MAX_BLOCK_SECONDS = 60
-/** Failures older than this are forgotten. */
-const FORGET_AFTER_MS = 15 * 60 * 1000
+export { FIRST_BLOCK_SECONDS, FREE_FAILURES, MAX_BLOCK_SECONDS } from "@resale/core/throttles/TokenPolicy.ts"
 const MAX_ADDRESSES = 10_000
 
 interface Record {
@@ -49,8 +51,7 @@ export const makeTokenGuard = <Via extends string>(what: string): Effect.Effect<
           : { failures: 0, lastFailureAt: now, blockedUntil: 0 }
       record.failures += 1
       record.lastFailureAt = now
-      const over = record.failures - FREE_FAILURES
-      const blockSeconds = over < 0 ? 0 : Math.min(MAX_BLOCK_SECONDS, FIRST_BLOCK_SECONDS * 2 ** over)
+      const blockSeconds = blockSecondsAfter(record.failures)
       record.blockedUntil = now + blockSeconds * 1000
       // Re-inserted so the map stays in least-recently-failed order for pruning.
       records.delete(client)
@@ -67,16 +68,52 @@ export const makeTokenGuard = <Via extends string>(what: string): Effect.Effect<
     return { waitFor, failed, succeeded }
   })
 
-export class OperatorTokenGuard extends Context.Service<
-  OperatorTokenGuard,
-  TokenGuard<"sign-in form" | "x-admin-token">
->()("http/auth/OperatorTokenGuard") {
-  static readonly make = Effect.map(
-    makeTokenGuard<"sign-in form" | "x-admin-token">("operator token"),
-    OperatorTokenGuard.of
-  )
+/**
+ * The guard of the secret named `what`, counted under `name` in PostgreSQL by every server on the
+ * database. Each address's count lives in one row, updated by one statement per wrong token.
+ */
+export const makeSharedTokenGuard = <Via extends string>(
+  what: string,
+  name: string
+): Effect.Effect<TokenGuard<Via>, never, Throttling> =>
+  Effect.map(Effect.service(Throttling), (throttling) => ({
+    waitFor: (client: string) => throttling.tokenWait(name, client),
+    failed: (client: string, via: Via) =>
+      Effect.flatMap(throttling.tokenFailed(name, client), ({ failures, blockSeconds }) =>
+        Effect.as(
+          Effect.logWarning(`${what} refused`).pipe(
+            Effect.annotateLogs({ client, via, failures, blocked_seconds: blockSeconds })
+          ),
+          blockSeconds
+        )
+      ),
+    succeeded: (client: string) => throttling.tokenSucceeded(name, client)
+  }))
 
-  static readonly layer = Layer.effect(OperatorTokenGuard, OperatorTokenGuard.make)
+/** The guard for a server: shared through PostgreSQL with `DATABASE_URL`, in memory on the embedded database. */
+export const tokenGuardFor = <Via extends string>(
+  settings: { readonly databaseUrl?: HttpSettings["databaseUrl"] },
+  what: string,
+  name: string
+): Effect.Effect<TokenGuard<Via>, never, Throttling> =>
+  settings.databaseUrl !== undefined && Option.isSome(settings.databaseUrl)
+    ? makeSharedTokenGuard<Via>(what, name)
+    : makeTokenGuard<Via>(what)
+
+type OperatorVia = "sign-in form" | "x-admin-token"
+
+export class OperatorTokenGuard extends Context.Service<OperatorTokenGuard, TokenGuard<OperatorVia>>()(
+  "http/auth/OperatorTokenGuard"
+) {
+  /** In memory (one process). */
+  static readonly make = Effect.map(makeTokenGuard<OperatorVia>("operator token"), OperatorTokenGuard.of)
+
+  static readonly layer = Layer.effect(
+    OperatorTokenGuard,
+    Effect.flatMap(Effect.service(HttpConfig), (settings) =>
+      Effect.map(tokenGuardFor<OperatorVia>(settings, "operator token", "operator"), OperatorTokenGuard.of)
+    )
+  )
 }
 
 export const tooManyFailures = (seconds: number, what = "operator tokens") =>

@@ -1,8 +1,8 @@
 /**
  * Settings of the direct surface, read once at start:
  * - DIRECT_RATE_LIMIT (requests per minute per client address, default 600), DIRECT_RATE_BURST
- *   (default 100), DIRECT_RATE_SHARED (default false: counted in memory; true: counted in PostgreSQL,
- *   for several instances behind one name)
+ *   (default 100), DIRECT_RATE_SHARED (true: counted in PostgreSQL, one budget for every server;
+ *   false: in this process's memory; unset: true with DATABASE_URL, false on the embedded database)
  * - DIRECT_TRUST_PROXY (default false): take the client address from X-Forwarded-For (behind a proxy only)
  * - DIRECT_MAX_BODY (bytes, default 16384)
  * - DIRECT_DERIVATIONS (wallets resolved at once, default 4), DIRECT_DERIVATION_QUEUE (requests

@@ -13,6 +13,7 @@
  */
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
+import { Throttling } from "@resale/core/throttles/Throttling.ts"
 import {
   parsePremium,
   parseStars,
@@ -22,6 +23,7 @@ import {
 } from "@resale/core/direct/DirectRequests.ts"
 import { FragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
 import { PgDirectPurchaseRecords } from "@resale/store/PgDirectPurchaseRecords.ts"
+import { PgThrottles } from "@resale/store/PgThrottles.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
@@ -143,9 +145,13 @@ export const DirectRouteHandlers = HttpRouter.use((router) =>
  * The use case over its ports: the record store on the SqlClient, payer descriptions on the chain in
  * context, and that chain with key derivations bounded (`DerivationGate`).
  */
-export const DirectServices = DirectPurchases.layer.pipe(
-  Layer.provide([PgDirectPurchaseRecords.layer, TonPayerAccounts.layer]),
-  Layer.provide(GatedBlockchain)
+export const DirectServices = Layer.merge(
+  DirectPurchases.layer.pipe(
+    Layer.provide([PgDirectPurchaseRecords.layer, TonPayerAccounts.layer]),
+    Layer.provide(GatedBlockchain)
+  ),
+  // the shared rate limit's counts (DIRECT_RATE_SHARED), on the same database
+  Throttling.layer.pipe(Layer.provide(PgThrottles.layer))
 )
 
 /** Chain and marketplace for the configured mode (same layer values as other roots use, so they are shared). */

@@ -3,9 +3,10 @@
  * call from one server address for all their customers, and the CPU is protected by the derivation
  * gate (`DerivationGate`), not by refusing callers. Two kinds:
  * - `make`: token buckets in memory (`perMinute` on average, `burst` at once), for one instance;
- * - `shared`: one count per address and minute in PostgreSQL, for several instances behind one name.
+ * - `shared`: one count per address and minute in PostgreSQL, for several instances behind one name
+ *   (`DIRECT_RATE_SHARED`, on by default with `DATABASE_URL`).
  */
-import { PgDirectRateWindows } from "@resale/store/PgDirectRateWindows.ts"
+import { Throttling } from "@resale/core/throttles/Throttling.ts"
 import { Clock, Context, Effect } from "effect"
 
 export interface RateLimit {
@@ -51,21 +52,28 @@ export class RateLimiter extends Context.Service<
       return RateLimiter.of({ limit, take })
     })
 
-  /** `perMinute` per address and calendar minute, counted in PostgreSQL by every instance. */
+  /**
+   * `perMinute` per address and calendar minute, counted in PostgreSQL by every instance (the core's
+   * `Throttling`): one upsert per request allowed. No burst: the minute's count is the limit. An
+   * address this process alone has already seen over the limit this minute is refused from memory,
+   * so a flood never becomes a flood of upserts on one row.
+   */
   static readonly shared = (limit: RateLimit) =>
-    Effect.gen(function* () {
-      const windows = yield* PgDirectRateWindows.make
-      let prunedAt = 0
+    Effect.map(Effect.service(Throttling), (throttling) => {
+      const refused = new Map<string, number>()
       const take = (key: string) =>
-        Effect.gen(function* () {
-          const now = yield* Clock.currentTimeMillis
-          const start = now - (now % MINUTE)
-          if (start > prunedAt) {
-            prunedAt = start
-            yield* windows.prune(new Date(start - 5 * MINUTE))
-          }
-          const hits = yield* windows.hit(key, new Date(start))
-          return hits <= limit.perMinute ? 0 : Math.max(1, Math.ceil((start + MINUTE - now) / 1000))
+        Effect.flatMap(Clock.currentTimeMillis, (now) => {
+          const windowEnd = now - (now % MINUTE) + MINUTE
+          if ((refused.get(key) ?? 0) === windowEnd)
+            return Effect.succeed(Math.max(1, Math.ceil((windowEnd - now) / 1000)))
+          return Effect.tap(throttling.request(key, limit.perMinute), (wait) =>
+            Effect.sync(() => {
+              if (wait === 0) return
+              refused.delete(key)
+              refused.set(key, windowEnd)
+              if (refused.size > MAX_KEYS) refused.delete(refused.keys().next().value ?? "")
+            })
+          )
         })
       return RateLimiter.of({ limit, take })
     })

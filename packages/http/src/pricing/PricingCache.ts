@@ -2,11 +2,19 @@ import type { Prices } from "@resale/core"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { Context, Effect, Layer } from "effect"
 
-const TTL_MS = 1000
+/**
+ * How old a price list this server answers may be: a price changed through another server (each
+ * server caches its own) is what this one answers at most this long after the change, plus the time
+ * of one database read that was running when the change was made. Stated in docs/scaling.md and
+ * checked with two servers by test/http/shared-limits.test.ts.
+ */
+export const PRICES_STALE_MS = 1000
+const TTL_MS = PRICES_STALE_MS
 
 /**
  * The public price list, read from the database at most once a second per instance and dropped
- * when an operator changes it here. Display only: orders always quote fresh prices in the core.
+ * when an operator changes it here (other instances: within `PRICES_STALE_MS`). Display only:
+ * orders always quote fresh prices in the core.
  */
 export class PricingCache extends Context.Service<
   PricingCache,

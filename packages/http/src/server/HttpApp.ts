@@ -11,6 +11,7 @@ import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { Throttling } from "@resale/core/throttles/Throttling.ts"
 import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
 import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
@@ -177,6 +178,8 @@ export const HttpServices = Layer.mergeAll(
     )
   ),
   Layer.provide(TelegramBotApi.layer),
+  // Limits every server counts together (operator and metrics tokens, the direct surface's rate).
+  Layer.provideMerge(Throttling.layer),
   Layer.provideMerge(CoreServices),
   // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
   Layer.provide(accountCapsLayerConfig),

@@ -6,7 +6,8 @@
  *   loopback and nothing relayed the request (a trusted proxy's client is remote whatever it forwards;
  *   a forwarding header says an unlisted proxy on this machine relayed it).
  * The operator token is never accepted here. Wrong tokens are counted per client address by a guard
- * of their own (`makeTokenGuard`, as the operator token's: free tries, then 429 + Retry-After).
+ * of their own (`tokenGuardFor`, as the operator token's: free tries, then 429 + Retry-After; shared by
+ * every server through PostgreSQL with `DATABASE_URL`, in memory on the embedded database).
  */
 import {
   bearerOf,
@@ -18,13 +19,17 @@ import {
   PROBE_PATHS,
   tokenMatches
 } from "@resale/observability/ProbeRoutes.ts"
+import type { Throttling } from "@resale/core/throttles/Throttling.ts"
 import { Effect, Option, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { makeTokenGuard } from "../auth/OperatorTokenGuard.ts"
+import { tokenGuardFor } from "../auth/OperatorTokenGuard.ts"
 import { clientAddress, limitKey, type TrustedProxies, trustedProxies } from "./ClientAddress.ts"
 import type { HttpSettings } from "./HttpConfig.ts"
 
-type MetricsSettings = Pick<HttpSettings, "sandbox" | "metricsToken" | "trustedProxies">
+type MetricsSettings = Pick<HttpSettings, "sandbox" | "metricsToken" | "trustedProxies"> & {
+  /** With `DATABASE_URL` wrong tokens are counted in PostgreSQL, for every server. */
+  readonly databaseUrl?: HttpSettings["databaseUrl"]
+}
 
 /** `/metrics` is served: in sandbox mode always (local callers), elsewhere once `METRICS_TOKEN` is set. */
 export const metricsServed = (settings: MetricsSettings): boolean =>
@@ -42,12 +47,12 @@ export const isLocalCaller = (request: HttpServerRequest.HttpServerRequest, trus
 }
 
 /** The access of `settings`; `undefined` when `/metrics` is off. */
-export const metricsAccess = (settings: MetricsSettings): Effect.Effect<MetricsAccess | undefined> =>
+export const metricsAccess = (settings: MetricsSettings): Effect.Effect<MetricsAccess | undefined, never, Throttling> =>
   Effect.gen(function* () {
     if (!metricsServed(settings)) return undefined
     const token = Option.map(settings.metricsToken, Redacted.value)
     const trusted = trustedProxies(settings.trustedProxies)
-    const guard = yield* makeTokenGuard<"metrics bearer">("metrics token")
+    const guard = yield* tokenGuardFor<"metrics bearer">(settings, "metrics token", "metrics")
     return (request) =>
       Effect.gen(function* () {
         if (settings.sandbox && isLocalCaller(request, trusted)) return undefined

@@ -5,7 +5,10 @@
  */
 import { assert, describe, it, layer } from "@effect/vitest"
 import { IsolatedPostgres } from "@resale/store/testing/index.ts"
-import { Deferred, Effect, Fiber, Metric } from "effect"
+import { Throttling } from "@resale/core/throttles/Throttling.ts"
+import { PgThrottles } from "@resale/store/PgThrottles.ts"
+import { Deferred, Effect, Fiber, Layer, Metric } from "effect"
+import { SqlClient } from "effect/sql/SqlClient"
 import { TestClock } from "effect/testing"
 import { derivationQueue, makeGate } from "../../src/direct/DerivationGate.ts"
 import { RateLimiter } from "../../src/direct/RateLimiter.ts"
@@ -61,12 +64,26 @@ describe("RateLimiter and the derivation gate", () => {
 layer(IsolatedPostgres.layer, { timeout: "60 seconds", excludeTestServices: true })("shared rate limit", (it) => {
   it.effect("two instances count in one PostgreSQL window: the limit holds for the pair, per address", () =>
     Effect.gen(function* () {
-      const a = yield* RateLimiter.shared({ perMinute: 5, burst: 5 })
-      const b = yield* RateLimiter.shared({ perMinute: 5, burst: 5 })
+      // Each instance with its own use case over the one database, as two servers would be.
+      const instance = RateLimiter.shared({ perMinute: 5, burst: 5 }).pipe(
+        Effect.provide(Layer.fresh(Throttling.layer.pipe(Layer.provide(PgThrottles.layer))))
+      )
+      const a = yield* instance
+      const b = yield* instance
+      const sql = yield* SqlClient
       const waits = yield* Effect.forEach([a, b, a, b, a], (limiter) => limiter.take("198.51.100.7"))
       assert.deepStrictEqual(waits, [0, 0, 0, 0, 0])
       const sixth = yield* b.take("198.51.100.7")
       assert.isTrue(sixth >= 1 && sixth <= 60, `retry after ${sixth}`)
+      // Refused again from memory by the instance that saw the refusal: the row is not touched.
+      const hits = Effect.map(
+        sql<{ hits: number }>`SELECT hits FROM direct_rate_windows WHERE client = '198.51.100.7'`,
+        ([row]) => Number(row?.hits)
+      )
+      for (let i = 0; i < 3; i++) assert.isAtLeast(yield* b.take("198.51.100.7"), 1)
+      assert.strictEqual(yield* hits, 6)
+      assert.isAtLeast(yield* a.take("198.51.100.7"), 1, "the other instance asks the database")
+      assert.strictEqual(yield* hits, 7)
       assert.strictEqual(yield* a.take("198.51.100.8"), 0, "another address has its own count")
       // The next minute is a new window.
       yield* TestClock.adjust("1 minute")
