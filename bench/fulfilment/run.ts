@@ -32,19 +32,19 @@ import { Migrations } from "@resale/store/Migrations.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { sandboxHotWalletPhrase } from "@resale/ton/TonHotWallet.ts"
-import { sharedSandboxWorld, worldSocketOf } from "@resale/world/SharedSandbox.ts"
+import { sharedSandboxWorld } from "@resale/world/SharedSandbox.ts"
 import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
 import { tonCenterClient } from "@resale/ton/TonCenterBlockchain.ts"
 import { Address, fromNano } from "@ton/core"
 import { TonClient } from "@ton/ton"
 import { Duration, Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { type ChildProcess, spawn } from "node:child_process"
-import { copyFileSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from "node:fs"
-import { connect, createServer } from "node:net"
+import { spawn } from "node:child_process"
+import { copyFileSync, mkdtempSync, openSync, rmSync } from "node:fs"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { backendsCpu, cpuOf, freePort, sleep, waitReady, worldOf } from "../support/Processes.ts"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const NODE = join(ROOT, "node_modules/.bin/node")
@@ -53,67 +53,6 @@ const BLOCK_SECONDS = Number(process.argv[3] ?? 5)
 const WALLETS = (process.argv[4] ?? "v5r1,v4r2").split(",")
 const MINUTES = Number(process.argv[5] ?? 120)
 const STARS = 50
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const a = s.address()
-      s.close(() => resolve(typeof a === "object" && a ? a.port : 0))
-    })
-  })
-
-/** CPU seconds (user + system) a process has used, from /proc (Linux); 0 when it is gone. */
-const cpuOf = (pid: number): number => {
-  try {
-    // fields after the command's closing parenthesis: utime and stime are the 12th and 13th
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
-    return (Number(fields[11]) + Number(fields[12])) / 100
-  } catch {
-    return 0
-  }
-}
-
-/** CPU seconds of the PostgreSQL backends serving `database` now (their process titles name it). */
-const backendsCpu = (database: string): number => {
-  let total = 0
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(` ${database} `)) total += cpuOf(Number(entry))
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return total
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-
-/** Where the worker's sandbox world serves its chain (the world's socket in the data directory). */
-const worldOf = (dataDir: string) =>
-  new Promise<{ toncenter: string } | undefined>((resolve) => {
-    let text = ""
-    const socket = connect(worldSocketOf(dataDir))
-    socket.setEncoding("utf8")
-    socket.on("data", (chunk) => (text += chunk))
-    socket.on("end", () => resolve(JSON.parse(text) as { toncenter: string }))
-    socket.on("error", () => resolve(undefined))
-  })
-
-const waitReady = async (url: string, child: ChildProcess) => {
-  for (let i = 0; i < 1200 && child.exitCode === null; i++) {
-    if (
-      await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
-        (r) => r.ok,
-        () => false
-      )
-    )
-      return
-    await sleep(250)
-  }
-  throw new Error(`the worker did not get ready (${url})`)
-}
 
 /**
  * TON the wallet spent in fees on its external messages since logical time `afterLt`, and how many there

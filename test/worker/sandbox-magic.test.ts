@@ -9,6 +9,8 @@ import type { OrderId } from "@resale/core/ids.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { GiftSender } from "@resale/core/ports/GiftSender.ts"
 import { Orders } from "@resale/core/ports/Orders.ts"
+import { FleetStatus } from "@resale/core/ports/FleetStatus.ts"
+import { FleetBeats } from "@resale/core/status/FleetBeats.ts"
 import { FragmentSandbox } from "@resale/marketplace"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { SandboxBlockchain } from "@resale/ton"
@@ -209,5 +211,29 @@ layer(Stack, { timeout: "170 seconds", excludeTestServices: true })("the sandbox
         assert.deepStrictEqual(yield* kinds(lost.id), [`order:${-lost.priceUzs}`])
       }),
     { timeout: 120_000 }
+  )
+
+  it.effect(
+    "a worker's beat carries the hot wallet as read from the chain, once a minute, for every server's status panel",
+    () =>
+      Effect.gen(function* () {
+        const beats = yield* FleetBeats
+        const fleet = yield* FleetStatus
+        const started = new Date(Date.now() - 5000)
+        yield* beats.beat("magic:1", started, new Date(Date.now() - 1000))
+        const first = (yield* fleet.workers).find((w) => w.worker === "magic:1")
+        assert.isDefined(first)
+        assert.isNotNull(first!.hotWallet, "the beat carries a wallet read")
+        const report = first!.hotWallet!.report
+        // Funded once the faucet paid it (its first purchase); before, where to send TON.
+        if (report.funded) assert.isTrue(report.balance > 0n && report.syncTime !== undefined)
+        else assert.isAbove(report.fundAt.length, 0)
+        // within the minute: the beat moves on, the wallet read stays the one made
+        yield* beats.beat("magic:1", started, null)
+        const second = (yield* fleet.workers).find((w) => w.worker === "magic:1")!
+        assert.strictEqual(second.hotWallet?.readAt.getTime(), first!.hotWallet!.readAt.getTime())
+        assert.strictEqual(second.beatAt.getTime(), started.getTime(), "no loop round yet: the start counts")
+      }),
+    { timeout: 60_000 }
   )
 })

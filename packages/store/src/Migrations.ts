@@ -26,6 +26,7 @@ import WebhookFairness from "./migrations/0024_webhook_fairness.ts"
 import WebhookEventIds from "./migrations/0025_webhook_event_ids.ts"
 import HeldSinglePayments from "./migrations/0026_held_single_payments.ts"
 import TokenFailures from "./migrations/0027_token_failures.ts"
+import WorkerBeats from "./migrations/0028_worker_beats.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrationRecord = {
@@ -49,7 +50,8 @@ export const migrationRecord = {
   "0024_webhook_fairness": WebhookFairness,
   "0025_webhook_event_ids": WebhookEventIds,
   "0026_held_single_payments": HeldSinglePayments,
-  "0027_token_failures": TokenFailures
+  "0027_token_failures": TokenFailures,
+  "0028_worker_beats": WorkerBeats
 } as const
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)

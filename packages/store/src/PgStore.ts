@@ -6,6 +6,7 @@ import type {
   IncomingPayments,
   InfoLookups,
   Ledger,
+  FleetStatus,
   MarketplaceSessions,
   Orders,
   Outbox,
@@ -28,6 +29,7 @@ import { PgWalletPayments } from "./PgWalletPayments.ts"
 import { PgAccountActivity } from "./PgAccountActivity.ts"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
 import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
+import { PgFleetStatus } from "./PgFleetStatus.ts"
 import { PgIdempotencyKeys } from "./PgIdempotencyKeys.ts"
 import { PgIncomingPayments } from "./PgIncomingPayments.ts"
 import { PgInfoLookups } from "./PgInfoLookups.ts"
@@ -68,6 +70,7 @@ export type StorePorts =
   | DirectPurchaseRecords
   | AccountActivity
   | MarketplaceSessions
+  | FleetStatus
   | WebhookEndpoints
   | ReportFigures
   | WalletPayments
@@ -93,6 +96,7 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgDirectPurchaseRecords.layer,
   PgAccountActivity.layer,
   PgMarketplaceSessions.layer,
+  PgFleetStatus.layer,
   PgWebhookEndpoints.layer,
   PgReportFigures.layer,
   PgWalletPayments.layer

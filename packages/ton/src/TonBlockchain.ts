@@ -203,7 +203,13 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
   const accountState = Effect.fn("Blockchain.accountState")(function* (address: string) {
     const parsed = yield* parseAddress(address)
     const raw = yield* client.account(parsed)
-    return { address, status: raw.status, balance: Nanoton.make(raw.balance), seqno: raw.seqno } satisfies AccountState
+    return {
+      address,
+      status: raw.status,
+      balance: Nanoton.make(raw.balance),
+      seqno: raw.seqno,
+      syncTime: raw.syncTime
+    } satisfies AccountState
   })
 
   const batches = makeTonBatches({

@@ -13,6 +13,9 @@ import { Fulfilment } from "./fulfilment/Fulfilment.ts"
 import { GiftFulfilment } from "@resale/core/orders/GiftFulfilment.ts"
 import { OrderFulfilment } from "@resale/core/orders/OrderFulfilment.ts"
 import { HotWalletGaugeLive } from "./fulfilment/HotWalletGaugeLive.ts"
+import { FleetBeatLive } from "./FleetBeatLive.ts"
+import { FleetBeats } from "@resale/core/status/FleetBeats.ts"
+import { HotWalletStatus } from "@resale/core/wallet/HotWalletStatus.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
@@ -137,7 +140,11 @@ export const WorkerWebhooks = Layer.mergeAll(WebhookFanOutLive, WebhookDispatch.
  * DirectPurchaseRecords), `Blockchain`, `Marketplace`, `GiftSender`, `Notifier`, `WorkerConfig`
  * and, in sandbox mode, optionally `SandboxFaucet` (the hot wallet's funding).
  */
-export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDelivery.layer).pipe(
+export const WorkerServices = Layer.mergeAll(
+  Fulfilment.layer,
+  NotificationDelivery.layer,
+  FleetBeats.layer.pipe(Layer.provide(HotWalletStatus.layer))
+).pipe(
   Layer.provideMerge(WorkerWebhooks),
   Layer.provideMerge(OrderFulfilment.layer),
   Layer.provideMerge(GiftFulfilment.layer),
@@ -150,7 +157,7 @@ export const WorkerServices = Layer.mergeAll(Fulfilment.layer, NotificationDeliv
 )
 
 /** All jobs over the GiftSender, Notifier, chain and marketplace in context, and `WorkerConfig`. */
-export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob, HotWalletGaugeLive).pipe(
+export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob, HotWalletGaugeLive, FleetBeatLive).pipe(
   Layer.provide(WorkerServices)
 )
 

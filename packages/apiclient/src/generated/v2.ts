@@ -628,6 +628,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/admin/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Fleet status
+         * @description At one instant, for the whole fleet: each Fragment session's health, the hot wallet as the workers last read it (type, address, balance), hot-wallet batches in flight, the order queue and its oldest waiting order, the last block seen and each worker's last beat.
+         */
+        get: operations["admin.status"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/admin/topups": {
         parameters: {
             query?: never;
@@ -2207,6 +2227,105 @@ export interface components {
             created_at: string;
             possible_duplicate_of: number | null;
             possible_duplicate_reason: ("same_file" | "same_amount" | "near_amount") | null;
+        };
+        /**
+         * @example {
+         *       "at": "2026-01-31T12:30:00.000Z",
+         *       "sessions": [
+         *         {
+         *           "session": "main",
+         *           "health": "ready",
+         *           "held_until": null,
+         *           "purchases_last_hour": {
+         *             "accepted": 41,
+         *             "refused": 0,
+         *             "unsent": 1
+         *           },
+         *           "last_purchase_at": "2026-01-31T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "hot_wallet": {
+         *         "funded": true,
+         *         "type": "highload-v3",
+         *         "address": "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG",
+         *         "state": "active",
+         *         "balance_ton": "152.360000001",
+         *         "fund_at": [],
+         *         "read_at": "2026-01-31T12:00:00.000Z"
+         *       },
+         *       "batches_in_flight": 1,
+         *       "queue": {
+         *         "queued": 3,
+         *         "processing": 2,
+         *         "needs_attention": 0,
+         *         "oldest_waiting_order_id": 42,
+         *         "oldest_waiting_seconds": 14
+         *       },
+         *       "last_block_at": "2026-01-31T12:00:00.000Z",
+         *       "workers": [
+         *         {
+         *           "worker": "worker-1:4121",
+         *           "started_at": "2026-01-31T12:00:00.000Z",
+         *           "beat_at": "2026-01-31T12:30:00.000Z",
+         *           "silent_seconds": 2,
+         *           "alive": true
+         *         }
+         *       ]
+         *     }
+         */
+        AdminStatus: {
+            /** @description ISO 8601 instant */
+            at: string;
+            sessions: {
+                /** @description The Fragment session's label (never its cookies) */
+                session: string;
+                /**
+                 * @description failing: Fragment refused its signed messages at least twice in the last hour; busy: held by a purchase
+                 * @enum {string}
+                 */
+                health: "ready" | "busy" | "failing";
+                held_until: string | null;
+                purchases_last_hour: {
+                    accepted: number;
+                    refused: number;
+                    unsent: number;
+                };
+                last_purchase_at: string | null;
+            }[];
+            /** @description The hot wallet as a worker last read it; null before any worker read it */
+            hot_wallet: {
+                funded: boolean;
+                type: string | null;
+                address: string | null;
+                state: ("active" | "uninit" | "frozen") | null;
+                balance_ton: string | null;
+                /** @description Where to send TON while no wallet of the phrase holds any */
+                fund_at: {
+                    type: string;
+                    address: string;
+                }[];
+                /** @description ISO 8601 instant */
+                read_at: string;
+            } | null;
+            batches_in_flight: number;
+            queue: {
+                queued: number;
+                processing: number;
+                needs_attention: number;
+                oldest_waiting_order_id: number | null;
+                oldest_waiting_seconds: number | null;
+            };
+            /** @description Chain time of the newest block a worker saw (with its hot-wallet read) */
+            last_block_at: string | null;
+            workers: {
+                worker: string;
+                /** @description ISO 8601 instant */
+                started_at: string;
+                /** @description ISO 8601 instant */
+                beat_at: string;
+                silent_seconds: number;
+                alive: boolean;
+            }[];
         };
         /**
          * @example {
@@ -5236,6 +5355,71 @@ export interface operations {
                     "application/json": components["schemas"]["AdminHome"];
                     /** @example <!doctype html><html lang="en">...</html> */
                     "text/html": string;
+                };
+            };
+            /** @description The request breaks a business rule; `code` says which. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BadRequestEncoded"];
+                };
+            };
+            /** @description Missing or invalid credentials. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UnauthorizedEncoded"];
+                };
+            };
+            /** @description The credentials are valid but the request is refused. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForbiddenEncoded"];
+                };
+            };
+            /** @description The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayloadTooLargeEncoded"];
+                };
+            };
+            /** @description HTTPValidationError */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HTTPValidationErrorEncoded"];
+                };
+            };
+        };
+    };
+    "admin.status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description AdminStatus */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AdminStatus"];
                 };
             };
             /** @description The request breaks a business rule; `code` says which. */

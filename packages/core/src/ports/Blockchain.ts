@@ -65,7 +65,9 @@ export const AccountState = Schema.Struct({
   address: Schema.String,
   status: AccountStatus,
   balance: Nanoton,
-  seqno: Schema.Int // 0 unless active
+  seqno: Schema.Int, // 0 unless active
+  /** Chain time (unix seconds) of the block the node answered from: how far it has seen. */
+  syncTime: Schema.optionalKey(Schema.Int)
 })
 export type AccountState = typeof AccountState.Type
 

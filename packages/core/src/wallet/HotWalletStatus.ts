@@ -17,6 +17,8 @@ export type HotWalletReport =
       /** `uninit`: funded, deployed by its first payment. */
       readonly state: "active" | "uninit" | "frozen"
       readonly balance: Nanoton
+      /** Chain time of the block the balance was read from (unix seconds), when the node said. */
+      readonly syncTime?: number
     }
   | {
       readonly funded: false
@@ -44,7 +46,8 @@ export class HotWalletStatus extends Context.Service<
               version: wallet.version,
               address: wallet.address,
               state: state.status,
-              balance: Nanoton.make(state.balance)
+              balance: Nanoton.make(state.balance),
+              ...(state.syncTime === undefined ? {} : { syncTime: state.syncTime })
             })
           )
         ),

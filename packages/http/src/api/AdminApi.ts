@@ -24,6 +24,7 @@ const ticketId = { ticket_id: TicketIdPath }
 export class AdminApi extends HttpApiGroup.make("admin")
   .add(
     HttpApiEndpoint.get("root", "/v2/admin", { success: page(Dto.AdminHome) }),
+    HttpApiEndpoint.get("status", "/v2/admin/status", { success: Dto.AdminStatus }),
     HttpApiEndpoint.get("topups", "/v2/admin/topups", { success: page(Dto.AdminTopups) }),
     HttpApiEndpoint.post("pricing", "/v2/admin/pricing", {
       payload: form({

@@ -5,6 +5,7 @@ import { Schema } from "effect"
 /** Wire shapes of the /v2 answers (snake_case, like the original service); the records are `@resale/wire`'s. */
 export {
   AdminOrder,
+  AdminStatus,
   Order,
   OrderEvidence,
   Pricing,

@@ -208,6 +208,31 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     answers: ["Paid to the marketplace: Ref#kpJ55h3BW"]
   },
   AdminOrder: { ...order, attempts: 1, next_attempt_at: null, unknown_checks: 0, unknown_since: null, evidence: null },
+  AdminStatus: {
+    at: LATER,
+    sessions: [
+      {
+        session: "main",
+        health: "ready",
+        held_until: null,
+        purchases_last_hour: { accepted: 41, refused: 0, unsent: 1 },
+        last_purchase_at: AT
+      }
+    ],
+    hot_wallet: {
+      funded: true,
+      type: "highload-v3",
+      address: "UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG",
+      state: "active",
+      balance_ton: "152.360000001",
+      fund_at: [],
+      read_at: AT
+    },
+    batches_in_flight: 1,
+    queue: { queued: 3, processing: 2, needs_attention: 0, oldest_waiting_order_id: 42, oldest_waiting_seconds: 14 },
+    last_block_at: AT,
+    workers: [{ worker: "worker-1:4121", started_at: AT, beat_at: LATER, silent_seconds: 2, alive: true }]
+  },
   AdminOrders: {
     orders: [
       {

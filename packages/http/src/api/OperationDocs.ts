@@ -108,6 +108,11 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   },
   "account.pushSubscribe": { summary: "Subscribe to web push", description: "A browser PushSubscription object." },
   "admin.root": { summary: "Operator home", description: "Counts of what waits for an operator." },
+  "admin.status": {
+    summary: "Fleet status",
+    description:
+      "At one instant, for the whole fleet: each Fragment session's health, the hot wallet as the workers last read it (type, address, balance), hot-wallet batches in flight, the order queue and its oldest waiting order, the last block seen and each worker's last beat."
+  },
   "admin.topups": {
     summary: "Top-ups to review",
     description:

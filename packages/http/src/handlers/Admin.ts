@@ -1,7 +1,9 @@
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
+import { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { statusOut } from "@resale/wire"
 import { Effect } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -28,6 +30,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const pricing = yield* PricingService
     const pricingCache = yield* PricingCache
     const tickets = yield* TicketService
+    const status = yield* OperatorStatus
     const { sandbox } = yield* HttpConfig
 
     const home = (request: HttpServerRequest.HttpServerRequest) =>
@@ -44,6 +47,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
 
     return handlers
       .handle("root", ({ request }) => home(request))
+      .handle("status", () => Effect.map(status.read, statusOut))
       .handle("topups", ({ request }) =>
         Effect.gen(function* () {
           const page = yield* topups.list({ offset: 0, limit: 100 })

@@ -1,4 +1,5 @@
 import { CoreServices } from "@resale/core/CoreServices.ts"
+import { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { Receipts } from "@resale/core/ports"
 import { Notifications } from "@resale/core/outbox/Notifications.ts"
 import { RecipientInfo } from "@resale/core/accounts/RecipientInfo.ts"
@@ -91,6 +92,7 @@ const Handlers = Layer.mergeAll(
   buildWithOnly(AdminHandlers, [
     HttpConfig,
     Idempotency,
+    OperatorStatus,
     OrderService,
     PricingCache,
     PricingService,
@@ -165,6 +167,7 @@ export const HttpServices = Layer.mergeAll(
   PricingCache.layer,
   OperatorTokenGuard.layer,
   RecipientInfo.layer,
+  OperatorStatus.layer,
   Layer.mergeAll(ApiKeyRotation.layer, WebhookOversight.layer).pipe(Layer.provideMerge(Webhooks.layer))
 ).pipe(
   // Webhook targets: loopback only in sandbox with WEBHOOKS_ALLOW_LOOPBACK.
