@@ -15,12 +15,22 @@ import { Migrations, migrationRecord } from "../src/Migrations.ts"
 import { beforeMigration } from "./support/BeforeMigration.ts"
 
 const folder = join(import.meta.dirname, "../src/migrations")
-// Landed out of number order before this check existed; every database has long run all of them.
-const grandfathered = new Set(["0006_order_attention.ts", "0010_direct_rate_windows.ts", "0012_used_logins.ts"])
+// Landed on the mainline out of number order before this check existed; every database has long run all of them.
+const grandfathered = new Set([
+  "0006_order_attention.ts",
+  "0009_wallet_order_ids.ts",
+  "0010_direct_rate_windows.ts",
+  "0012_used_logins.ts",
+  "0013_account_caps_receipt_hashes.ts"
+])
 
-/** Migration files in the order they were added: git's history, then files not yet committed. */
+/**
+ * Migration files in the order they landed: the mainline's history (first parents, a merge counted
+ * when it lands, not when its branch's commits were written), then files not yet committed.
+ */
 const filesInLandingOrder = (): ReadonlyArray<string> => {
-  const log = execFileSync("git", ["log", "--diff-filter=A", "--reverse", "--format=", "--name-only", "--", "."], {
+  const args = ["log", "--first-parent", "-m", "--diff-filter=A", "--reverse", "--format=", "--name-only", "--", "."]
+  const log = execFileSync("git", args, {
     cwd: folder,
     encoding: "utf8"
   })
