@@ -24,6 +24,7 @@ import WalletBatches from "./migrations/0022_wallet_batches.ts"
 import WalletParallelBatches from "./migrations/0023_wallet_parallel_batches.ts"
 import WebhookFairness from "./migrations/0024_webhook_fairness.ts"
 import WebhookEventIds from "./migrations/0025_webhook_event_ids.ts"
+import LentSessions from "./migrations/0029_lent_sessions.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrationRecord = {
@@ -45,7 +46,8 @@ export const migrationRecord = {
   "0022_wallet_batches": WalletBatches,
   "0023_wallet_parallel_batches": WalletParallelBatches,
   "0024_webhook_fairness": WebhookFairness,
-  "0025_webhook_event_ids": WebhookEventIds
+  "0025_webhook_event_ids": WebhookEventIds,
+  "0029_lent_sessions": LentSessions
 } as const
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)
