@@ -135,7 +135,11 @@ layer(world, { timeout: "360 seconds", excludeTestServices: true })(
             }
             assert.match(next, /^[12] next at \d\d:\d\d$/, "the operator saw the order between two attempts")
 
-            await settles(page, late, "paid_unconfirmed")
+            // Paid on chain, Fragment never confirmed it in time: the shopper reads it sent, with its Ref#.
+            await settles(page, late, "completed")
+            const sent = await page.locator(`[data-order-id="${late}"] [data-order-sent]`).innerText()
+            assert.match(sent, /^Sent: paid on chain, reference Ref#\S+\.$/)
+            assert.notInclude(await page.locator(`[data-order-id="${late}"]`).innerText(), "not confirmed")
             await settles(page, lost, "completed")
             await settles(page, timeout, "failed")
             await screenshot(page, "sandbox-recipients-stars-phone")
@@ -149,6 +153,7 @@ layer(world, { timeout: "360 seconds", excludeTestServices: true })(
             const l = await operatorRow(operator.page, late)
             assert.strictEqual(l.status, "paid_unconfirmed")
             assert.include(l.reason, "Ref#", "the payment evidence is shown")
+            assert.include(l.reason, "accepted", "with Fragment's answer to the signed message")
             const p = await operatorRow(operator.page, lost)
             // One attempt lost on the chain (nothing paid for it), the retry delivered.
             assert.deepStrictEqual([p.status, p.attempts], ["completed", 1])

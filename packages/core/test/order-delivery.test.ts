@@ -43,11 +43,14 @@ describe("order delivery mark", () => {
         chainState: "done",
         answers: [note]
       })
-      // The shopper's notice and the integrator's webhook say paid, not delivered.
+      // The shopper's notice says sent, paid on chain with its reference (not "delivered", and not the
+      // operators' "not confirmed"); the integrator's webhook carries the delivery mark and the Ref#.
       const event = [...(yield* MemoryDb).state().outbox.values()].find((e) => e.kind === "order.completed")!
-      assert.include(renderEvent(event).text, "Fragment has not confirmed the delivery")
+      assert.include(renderEvent(event).text, "was sent: paid on chain, reference Ref#kpJ55h3BW.")
       assert.notInclude(renderEvent(event).text, "was delivered")
+      assert.notInclude(renderEvent(event).text, "not confirmed")
       assert.strictEqual(webhookEventsOf(event)[0]?.data["delivery"], "paid_unconfirmed")
+      assert.strictEqual(webhookEventsOf(event)[0]?.data["fragment_ref"], "kpJ55h3BW")
       yield* orders.claimNext
       const delivered = yield* orders.complete(second.id, { txId: "c3d4" })
       assert.deepStrictEqual([delivered.delivery, delivered.evidence], ["confirmed", null])

@@ -113,7 +113,7 @@ describe("webhook events from the outbox", () => {
         {
           id: "evt_11",
           type: "order.completed",
-          data: { order_id: 5, kind: "stars", recipient: "durov", tx_id: "t", delivery: null }
+          data: { order_id: 5, kind: "stars", recipient: "durov", tx_id: "t", delivery: null, fragment_ref: null }
         }
       ]
     )

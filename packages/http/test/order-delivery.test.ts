@@ -24,7 +24,7 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })(
   "an order's delivery on the wire and the pages",
   (it) => {
     it.effect(
-      "paid on its own evidence reads `paid_unconfirmed` to integrators, shoppers and operators; a confirmed one `confirmed`",
+      "paid on its own evidence: `paid_unconfirmed` with its Ref# to integrators, sent to shoppers, not confirmed to operators",
       () =>
         Effect.gen(function* () {
           const { url } = yield* TestServer
@@ -74,16 +74,23 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })(
           assert.strictEqual(byId(admin, unconfirmed)?.delivery, "paid_unconfirmed")
           assert.strictEqual(byId(admin, confirmed)?.delivery, "confirmed")
 
-          // The shopper's order rows (from the same answer) say it in words, in every language, never "Delivered".
+          assert.strictEqual(one.fragment_ref, "kpJ55h3BW", "the on-chain reference, for integrators too")
+
+          // The shopper's order rows (from the same answer): completed, sent, paid on chain with its Ref#, in
+          // every language; "delivery not confirmed by Fragment" is the operators' alone.
           const rows = (locale: "en" | "ru" | "uz") => ordersTable(translator(locale), own, {}).value
           const row = (page: string, id: number) =>
             page.slice(page.indexOf(`data-order-id="${id}"`)).split("</tr>")[0] ?? ""
-          assert.include(row(rows("en"), unconfirmed), "Paid, delivery not confirmed by Fragment")
-          assert.notInclude(row(rows("en"), unconfirmed), "Delivered")
+          assert.include(row(rows("en"), unconfirmed), 'data-status="completed"')
+          assert.include(row(rows("en"), unconfirmed), "Sent: paid on chain, reference Ref#kpJ55h3BW.")
+          assert.notInclude(row(rows("en"), unconfirmed), "not confirmed")
           assert.include(row(rows("en"), confirmed), "Delivered")
-          assert.include(row(rows("ru"), unconfirmed), "доставка не подтверждена")
-          assert.include(row(rows("uz"), unconfirmed), "tasdiqlanmagan")
-          // The operator's orders page: the same words and the evidence (Ref#) beside it.
+          assert.notInclude(row(rows("en"), confirmed), "Sent: paid on chain")
+          assert.include(row(rows("ru"), unconfirmed), "Отправлено: оплачено в блокчейне, номер платежа Ref#kpJ55h3BW.")
+          assert.notInclude(row(rows("ru"), unconfirmed), "не подтвержден")
+          assert.include(row(rows("uz"), unconfirmed), "Yuborildi: blokcheynda to‘langan, to‘lov raqami Ref#kpJ55h3BW.")
+          assert.notInclude(row(rows("uz"), unconfirmed), "tasdiqlanmagan")
+          // The operator's orders page: "not confirmed by Fragment", with the evidence (Ref#, confirmReq's answer).
           const ctx = {
             tr: translator("en"),
             sandbox: true,
@@ -102,6 +109,8 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })(
           }).value
           assert.include(row(operatorPage, unconfirmed), "Paid, delivery not confirmed by Fragment")
           assert.include(row(operatorPage, unconfirmed), "kpJ55h3BW")
+          assert.include(row(operatorPage, unconfirmed), "<dt>confirmReq</dt><dd data-confirm-req>accepted</dd>")
+          assert.include(row(operatorPage, unconfirmed), "delivery not confirmed")
           assert.include(row(operatorPage, confirmed), "Delivered")
         })
     )

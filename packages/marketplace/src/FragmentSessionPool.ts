@@ -4,6 +4,9 @@
  * cancelled, or the hold runs out; sessions of FRAGMENT_COOKIES_* serve purchases side by side.
  * Delivery is read from the session's state only while this invoice is the session's latest one;
  * otherwise the invoice is `Unattributable` and carries only its own evidence (confirmReq's answer).
+ * A batched quote (its payment waits for others in one message) keeps its session too, but lends
+ * it: while sessions are free its delivery is read and confirmed; a quote that finds no free session
+ * takes a lent one over rather than wait, and the lender settles on its own evidence.
  */
 import { randomUUID } from "node:crypto"
 import { Clock, Duration, Effect, Option, Semaphore } from "effect"
@@ -53,21 +56,33 @@ export const makeSessionPool = (
 
   // Sessions this process's quotes hold right now: asked for last (the store would refuse them).
   const quoting = new Set<string>()
+  // Sessions this process's batched purchases lent (label -> req id): taken over only when none is free.
+  const lent = new Map<string, string>()
 
-  /** A free session, held for `holder`; waits up to `sessionWait` while every session is busy. */
+  /**
+   * A free session, held for `holder`; else one lent by a batched purchase (here first, then any
+   * process's); waits up to `sessionWait` while every session is busy.
+   */
   const take = Effect.fn("FragmentSessions.take")(function* (holder: string) {
     const deadline = (yield* Clock.currentTimeMillis) + waitMillis
     while (true) {
       const now = yield* Clock.currentTimeMillis
       const rotated = engines.map((_, i) => (nextStart + i) % engines.length)
-      const order = [
-        ...rotated.filter((i) => !quoting.has(engines[i]!.label)),
-        ...rotated.filter((i) => quoting.has(engines[i]!.label))
+      const mine = (i: number) => quoting.has(engines[i]!.label) || lent.has(engines[i]!.label)
+      const asks: Array<readonly [index: number, orLent: boolean]> = [
+        ...rotated.filter((i) => !mine(i)).map((i) => [i, false] as const),
+        ...rotated.filter((i) => lent.has(engines[i]!.label)).map((i) => [i, true] as const),
+        ...rotated.filter((i) => quoting.has(engines[i]!.label)).map((i) => [i, false] as const),
+        // lent by another process: asked last, as a free session of ours may have come up meanwhile
+        ...rotated.filter((i) => !mine(i)).map((i) => [i, true] as const)
       ]
-      for (const index of order) {
+      for (const [index, orLent] of asks) {
         const engine = engines[index]!
-        if (yield* store.take(engine.label, holder, new Date(now), holdUntil(now))) {
+        if (yield* store.take(engine.label, holder, new Date(now), holdUntil(now), orLent)) {
           nextStart = index + 1
+          // at once, so a quote taking a session beside this one does not ask for it again
+          quoting.add(engine.label)
+          lent.delete(engine.label)
           return engine
         }
       }
@@ -91,7 +106,6 @@ export const makeSessionPool = (
   ) {
     const holder = `quote:${randomUUID()}`
     const engine = yield* take(holder)
-    quoting.add(engine.label)
     return yield* quoteHeld(engine, holder, flow, username, searchFields, initFields, payer, batched).pipe(
       Effect.ensuring(Effect.sync(() => void quoting.delete(engine.label)))
     )
@@ -132,16 +146,25 @@ export const makeSessionPool = (
         payTo: payment.address,
         amount: payment.amount
       })
-      // A batched purchase lets the next quote have the session now: many invoices wait for one message.
+      // A batched purchase lends its session: many invoices wait for one message, so the next quote may
+      // take it over, but while none does the session still reads this invoice's delivery.
       // Both statements at once (neither needs the other): one round trip less while the session is held.
-      yield* Effect.all([record, batched ? store.release(engine.label, holder) : Effect.void], {
+      yield* Effect.all([record, batched ? store.lend(engine.label, holder) : Effect.void], {
         concurrency: 2,
         discard: true
       })
+      if (batched) lent.set(engine.label, holder)
       return payment
     })
 
   const quote = (...args: Parameters<typeof quoteOnce>) => local.withPermit(quoteOnce(...args))
+
+  /** Lets go of `holder`'s hold (and of the loan, when it was this invoice's). */
+  const release = (session: string, holder: string) =>
+    Effect.suspend(() => {
+      if (lent.get(session) === holder) lent.delete(session)
+      return store.release(session, holder)
+    })
 
   /** The engine of the session that opened `reqId` (the only one when a single session is configured). */
   const engineOf = (session: string | undefined): Engine | undefined =>
@@ -177,16 +200,16 @@ export const makeSessionPool = (
     // a hold taken just for this read ends with it; a live purchase keeps its hold until done
     const mode = yield* engine.delivery
       .readState(request)
-      .pipe(Effect.ensuring(mine === "taken" ? store.release(engine.label, request.reqId) : Effect.void))
+      .pipe(Effect.ensuring(mine === "taken" ? release(engine.label, request.reqId) : Effect.void))
     if (mode !== "done") return Pending(request.reqId, request.ref, mode, confirmed)
-    yield* store.release(engine.label, request.reqId)
+    yield* release(engine.label, request.reqId)
     return Delivered(request.reqId, request.ref)
   })
 
   const cancel = Effect.fn("FragmentSessions.cancel")(function* (kind: PurchaseKind, reqId: string) {
     const known = Option.getOrUndefined(yield* store.purchase(reqId))
     const engine = engineOf(known?.session) ?? engines[0]!
-    yield* engine.purchase.cancel(flowOf(kind), reqId).pipe(Effect.ensuring(store.release(engine.label, reqId)))
+    yield* engine.purchase.cancel(flowOf(kind), reqId).pipe(Effect.ensuring(release(engine.label, reqId)))
     engine.delivery.forget(reqId)
   })
 

@@ -16,6 +16,8 @@ interface SessionRow {
   latest: string | null
   holder: string | null
   heldUntil: number
+  /** the holder lets a purchase finding no free session take it over */
+  lent: boolean
 }
 
 const MAX_PURCHASES = 10_000
@@ -27,25 +29,25 @@ export const makeMemorySessions = (): MarketplaceSessions["Service"] => {
   const rowOf = (session: string): SessionRow => {
     const known = sessions.get(session)
     if (known !== undefined) return known
-    const fresh: SessionRow = { latest: null, holder: null, heldUntil: 0 }
+    const fresh: SessionRow = { latest: null, holder: null, heldUntil: 0, lent: false }
     sessions.set(session, fresh)
     return fresh
   }
   const free = (row: SessionRow, now: number) => row.holder === null || row.heldUntil <= now
 
   return MarketplaceSessions.of({
-    take: (session, holder, now, until) =>
+    take: (session, holder, now, until, orLent = false) =>
       Effect.sync(() => {
         const row = rowOf(session)
-        if (!free(row, now.getTime())) return false
-        Object.assign(row, { latest: null, holder, heldUntil: until.getTime() })
+        if (!free(row, now.getTime()) && !(orLent && row.lent)) return false
+        Object.assign(row, { latest: null, holder, heldUntil: until.getTime(), lent: false })
         return true
       }),
     opened: (session, holder, reqId, until) =>
       Effect.sync(() => {
         const row = rowOf(session)
         if (row.holder !== holder) return false
-        Object.assign(row, { latest: reqId, holder: reqId, heldUntil: until.getTime() })
+        Object.assign(row, { latest: reqId, holder: reqId, heldUntil: until.getTime(), lent: false })
         return true
       }),
     record: (purchase: OpenedPurchase) =>
@@ -62,13 +64,18 @@ export const makeMemorySessions = (): MarketplaceSessions["Service"] => {
           return "held"
         }
         if (!free(row, now.getTime())) return "refused"
-        Object.assign(row, { holder: reqId, heldUntil: until.getTime() })
+        Object.assign(row, { holder: reqId, heldUntil: until.getTime(), lent: false })
         return "taken"
+      }),
+    lend: (session, reqId) =>
+      Effect.sync(() => {
+        const row = rowOf(session)
+        if (row.holder === reqId) row.lent = true
       }),
     release: (session, holder) =>
       Effect.sync(() => {
         const row = rowOf(session)
-        if (row.holder === holder) Object.assign(row, { holder: null, heldUntil: 0 })
+        if (row.holder === holder) Object.assign(row, { holder: null, heldUntil: 0, lent: false })
       }),
     purchase: (reqId) => Effect.sync(() => Option.fromUndefinedOr(purchases.get(reqId))),
     confirmed: (reqId, outcome: ConfirmOutcome, note) =>

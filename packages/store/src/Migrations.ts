@@ -27,6 +27,7 @@ import WebhookEventIds from "./migrations/0025_webhook_event_ids.ts"
 import HeldSinglePayments from "./migrations/0026_held_single_payments.ts"
 import TokenFailures from "./migrations/0027_token_failures.ts"
 import WorkerBeats from "./migrations/0028_worker_beats.ts"
+import LentSessions from "./migrations/0029_lent_sessions.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrationRecord = {
@@ -51,7 +52,8 @@ export const migrationRecord = {
   "0025_webhook_event_ids": WebhookEventIds,
   "0026_held_single_payments": HeldSinglePayments,
   "0027_token_failures": TokenFailures,
-  "0028_worker_beats": WorkerBeats
+  "0028_worker_beats": WorkerBeats,
+  "0029_lent_sessions": LentSessions
 } as const
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)

@@ -36,13 +36,15 @@ export const PgMarketplaceSessions = {
         session: string,
         holder: string,
         now: Date,
-        until: Date
+        until: Date,
+        orLent = false
       ) {
         const rows = yield* sql`
           INSERT INTO marketplace_sessions AS s (session, latest_req_id, holder, held_until)
           VALUES (${session}, NULL, ${holder}, ${until})
-          ON CONFLICT (session) DO UPDATE SET latest_req_id = NULL, holder = EXCLUDED.holder, held_until = EXCLUDED.held_until
-          WHERE s.holder IS NULL OR s.held_until <= ${now}
+          ON CONFLICT (session) DO UPDATE
+          SET latest_req_id = NULL, holder = EXCLUDED.holder, held_until = EXCLUDED.held_until, lent = false
+          WHERE s.holder IS NULL OR s.held_until <= ${now} OR (${orLent} AND s.lent)
           RETURNING session`
         return rows.length === 1
       }, orDieSql)
@@ -54,7 +56,7 @@ export const PgMarketplaceSessions = {
         until: Date
       ) {
         const rows = yield* sql`
-          UPDATE marketplace_sessions SET latest_req_id = ${reqId}, holder = ${reqId}, held_until = ${until}
+          UPDATE marketplace_sessions SET latest_req_id = ${reqId}, holder = ${reqId}, held_until = ${until}, lent = false
           WHERE session = ${session} AND holder = ${holder}
           RETURNING session`
         return rows.length === 1
@@ -78,7 +80,8 @@ export const PgMarketplaceSessions = {
         const [row] = yield* heldRows.all(
           yield* sql`
           UPDATE marketplace_sessions AS s
-          SET holder = ${reqId}, held_until = GREATEST(CASE WHEN s.holder = ${reqId} THEN s.held_until END, ${until}::timestamptz)
+          SET holder = ${reqId}, held_until = GREATEST(CASE WHEN s.holder = ${reqId} THEN s.held_until END, ${until}::timestamptz),
+              lent = CASE WHEN s.holder = ${reqId} AND s.held_until > ${now} THEN s.lent ELSE false END
           FROM (SELECT session, holder = ${reqId} AND held_until > ${now} AS was_held
                 FROM marketplace_sessions WHERE session = ${session} AND latest_req_id = ${reqId} FOR UPDATE) AS before
           WHERE s.session = before.session AND s.latest_req_id = ${reqId}
@@ -89,8 +92,14 @@ export const PgMarketplaceSessions = {
         return resumed
       }, orDieSql)
 
+      const lend = Effect.fn("MarketplaceSessions.lend")(function* (session: string, reqId: string) {
+        yield* sql`UPDATE marketplace_sessions SET lent = true WHERE session = ${session} AND holder = ${reqId}`
+      }, orDieSql)
+
       const release = Effect.fn("MarketplaceSessions.release")(function* (session: string, holder: string) {
-        yield* sql`UPDATE marketplace_sessions SET holder = NULL, held_until = NULL WHERE session = ${session} AND holder = ${holder}`
+        yield* sql`
+          UPDATE marketplace_sessions SET holder = NULL, held_until = NULL, lent = false
+          WHERE session = ${session} AND holder = ${holder}`
       }, orDieSql)
 
       const purchase = Effect.fn("MarketplaceSessions.purchase")(function* (reqId: string) {
@@ -112,7 +121,7 @@ export const PgMarketplaceSessions = {
             WHERE req_id = ${reqId} AND confirm <> 'accepted'`
       }, orDieSql)
 
-      return MarketplaceSessions.of({ take, opened, record, resume, release, purchase, confirmed })
+      return MarketplaceSessions.of({ take, opened, record, resume, lend, release, purchase, confirmed })
     })
   )
 }

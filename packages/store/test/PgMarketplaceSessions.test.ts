@@ -70,6 +70,40 @@ describe("marketplace sessions (real PostgreSQL)", () => {
   )
 
   it.effect(
+    "a lent session: still its invoice's to read, taken over only by a take that accepts a loan, once",
+    () =>
+      run(
+        Effect.gen(function* () {
+          const store = yield* MarketplaceSessions
+          assert.isTrue(yield* store.take("lend", "quote:a", at(0), at(180)))
+          assert.isTrue(yield* store.opened("lend", "quote:a", "reqA", at(180)))
+          yield* store.lend("lend", "quote:other") // not the holder: no loan
+          assert.isFalse(yield* store.take("lend", "quote:b", at(1), at(181), true))
+          yield* store.lend("lend", "reqA")
+          // nobody asked for it: A still reads its own delivery, and the loan stays
+          assert.strictEqual(yield* store.resume("lend", "reqA", at(2), at(12)), "held")
+          assert.isFalse(yield* store.take("lend", "quote:b", at(3), at(183)), "a plain take waits for free sessions")
+          // of ten takes accepting a loan exactly one wins; the session is then B's, not lent
+          const won = yield* Effect.all(
+            Array.from({ length: 10 }, (_, i) => store.take("lend", `quote:b${i}`, at(4), at(184), true)),
+            { concurrency: "unbounded" }
+          )
+          assert.strictEqual(won.filter(Boolean).length, 1)
+          assert.strictEqual(yield* store.resume("lend", "reqA", at(5), at(15)), "refused")
+          assert.isFalse(yield* store.take("lend", "quote:c", at(6), at(186), true), "the new hold is no loan")
+          // release ends a loan: a fresh hold is never lent
+          const winner = `quote:b${won.indexOf(true)}`
+          assert.isTrue(yield* store.opened("lend", winner, "reqB", at(186)))
+          yield* store.lend("lend", "reqB")
+          yield* store.release("lend", "reqB")
+          assert.isTrue(yield* store.take("lend", "quote:d", at(7), at(187)))
+          assert.isFalse(yield* store.take("lend", "quote:e", at(8), at(188), true))
+        })
+      ),
+    30_000
+  )
+
+  it.effect(
     "each invoice's evidence: recorded once, an accepted confirmReq is never downgraded",
     () =>
       run(

@@ -72,6 +72,11 @@ export const Order = Schema.Struct({
    * (on chain, with its Ref#) while Fragment never confirmed the delivery.
    */
   delivery: Schema.NullOr(OrderDelivery),
+  fragment_ref: Schema.NullOr(Schema.String).annotate({
+    description:
+      "Stars and Premium: Fragment's reference of the purchase (the `Ref#` in the payment's comment), once paid; " +
+      "with `tx_id`, the on-chain proof of a completed order whatever its `delivery`. Null for gifts and before payment."
+  }),
   created_at: Timestamp
 }).annotate({ identifier: "Order" })
 

@@ -43,6 +43,7 @@ export const orderOut = (o: Order): typeof Records.Order.Type => {
     error: o.lastError,
     error_code: failureCode(o.lastError),
     delivery: o.delivery,
+    fragment_ref: o.fragmentRef,
     created_at: o.createdAt.toISOString()
   }
 }

@@ -121,7 +121,7 @@ describe("webhooks (worker, real PostgreSQL, loopback receiver)", () => {
         assert.deepStrictEqual(JSON.parse(request.body), {
           type: "order.completed",
           timestamp: new Date(0).toISOString(),
-          data: { order_id: 7, kind: "stars", recipient: "durov", tx_id: "abc", delivery: null }
+          data: { order_id: 7, kind: "stars", recipient: "durov", tx_id: "abc", delivery: null, fragment_ref: null }
         })
         const [logged] = yield* Webhooks.use((w) => w.deliveries(user.id, endpoint.id))
         assert.deepInclude(logged, {

@@ -1719,6 +1719,7 @@ export interface components {
          *           "error": null,
          *           "error_code": null,
          *           "delivery": "confirmed",
+         *           "fragment_ref": "kpJ55h3BW",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
          *       ],
@@ -1747,6 +1748,7 @@ export interface components {
          *       "error": null,
          *       "error_code": null,
          *       "delivery": "confirmed",
+         *       "fragment_ref": "kpJ55h3BW",
          *       "created_at": "2026-01-31T12:00:00.000Z"
          *     }
          */
@@ -1773,6 +1775,8 @@ export interface components {
             /** @description Why the last attempt did not go through, a stable code (null when `error` is null): recipient_not_found, already_premium, purchase_refused, gift_refused, gift_sold_out, marketplace_timeout, service_unavailable, refunded_by_operator or unknown; switch on this, not on `error`'s text */
             error_code: ("recipient_not_found" | "already_premium" | "purchase_refused" | "gift_refused" | "gift_sold_out" | "marketplace_timeout" | "service_unavailable" | "refunded_by_operator" | "unknown") | null;
             delivery: ("confirmed" | "paid_unconfirmed") | null;
+            /** @description Stars and Premium: Fragment's reference of the purchase (the `Ref#` in the payment's comment), once paid; with `tx_id`, the on-chain proof of a completed order whatever its `delivery`. Null for gifts and before payment. */
+            fragment_ref: string | null;
             /** @description ISO 8601 instant */
             created_at: string;
         };
@@ -1902,6 +1906,7 @@ export interface components {
          *         "error": null,
          *         "error_code": null,
          *         "delivery": null,
+         *         "fragment_ref": null,
          *         "created_at": "2026-01-31T12:00:00.000Z"
          *       },
          *       "balance_uzs": 104000,
@@ -2058,6 +2063,7 @@ export interface components {
          *           "error": "Marketplace did not confirm the delivery",
          *           "error_code": "unknown",
          *           "delivery": null,
+         *           "fragment_ref": "kpJ55h3BW",
          *           "created_at": "2026-01-31T12:00:00.000Z",
          *           "attempts": 3,
          *           "next_attempt_at": null,
@@ -2096,6 +2102,7 @@ export interface components {
          *       "error": null,
          *       "error_code": null,
          *       "delivery": "confirmed",
+         *       "fragment_ref": "kpJ55h3BW",
          *       "created_at": "2026-01-31T12:00:00.000Z",
          *       "attempts": 1,
          *       "next_attempt_at": null,
@@ -2127,6 +2134,8 @@ export interface components {
             /** @description Why the last attempt did not go through, a stable code (null when `error` is null): recipient_not_found, already_premium, purchase_refused, gift_refused, gift_sold_out, marketplace_timeout, service_unavailable, refunded_by_operator or unknown; switch on this, not on `error`'s text */
             error_code: ("recipient_not_found" | "already_premium" | "purchase_refused" | "gift_refused" | "gift_sold_out" | "marketplace_timeout" | "service_unavailable" | "refunded_by_operator" | "unknown") | null;
             delivery: ("confirmed" | "paid_unconfirmed") | null;
+            /** @description Stars and Premium: Fragment's reference of the purchase (the `Ref#` in the payment's comment), once paid; with `tx_id`, the on-chain proof of a completed order whatever its `delivery`. Null for gifts and before payment. */
+            fragment_ref: string | null;
             /** @description ISO 8601 instant */
             created_at: string;
             attempts: number;
@@ -2422,6 +2431,7 @@ export interface components {
          *           "error": null,
          *           "error_code": null,
          *           "delivery": "confirmed",
+         *           "fragment_ref": "kpJ55h3BW",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
          *       ],
@@ -2524,6 +2534,7 @@ export interface components {
          *           "error": null,
          *           "error_code": null,
          *           "delivery": "confirmed",
+         *           "fragment_ref": "kpJ55h3BW",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
          *       ],

@@ -199,7 +199,8 @@ export class OrderService extends Context.Service<
               kind: order.item.kind,
               recipient: order.recipient,
               txId: order.txId,
-              delivery: order.delivery
+              delivery: order.delivery,
+              fragmentRef: order.fragmentRef
             }
           },
           now

@@ -29,7 +29,8 @@ export const renderEvent = (event: OutboxEvent): Rendered => {
       return make(
         `Order #${str(p["orderId"])} completed`,
         p["delivery"] === "paid_unconfirmed"
-          ? `Your ${GOODS[str(p["kind"])] ?? "order"} for @${str(p["recipient"])} was paid; Fragment has not confirmed the delivery.`
+          ? `Your ${GOODS[str(p["kind"])] ?? "order"} for @${str(p["recipient"])} was sent: paid on chain` +
+              `${str(p["fragmentRef"]) === "" ? "" : `, reference Ref#${str(p["fragmentRef"])}`}.`
           : `Your ${GOODS[str(p["kind"])] ?? "order"} for @${str(p["recipient"])} was delivered.`,
         "/v2/orders",
         `order-${str(p["orderId"])}`

@@ -6,8 +6,9 @@
  * state call carries no invoice id. Its answer is about an invoice only while that invoice is the
  * session's latest one and nobody else is opening another. So one purchase at a time per session:
  *
- * - `take(session, holder)` holds a free session (or one whose hold ran out) for a new purchase and
- *   forgets its latest invoice (unknown until `opened`). False when someone else holds it.
+ * - `take(session, holder, now, until, orLent)` holds a free session (or one whose hold ran out) for a
+ *   new purchase and forgets its latest invoice (unknown until `opened`). False when someone else
+ *   holds it; with `orLent`, a session whose holder lent it (below) is taken too.
  * - `opened(session, holder, reqId)` records the invoice the holder opened as the session's latest
  *   one; the hold passes to the invoice (holder = its req id). False when the hold was lost meanwhile.
  * - `record(purchase)` keeps the invoice itself: its session, Ref#, and the address and amount
@@ -16,6 +17,10 @@
  *   it is still the session's latest invoice and no other purchase holds the session. "held": the
  *   invoice held it already (its purchase is live; the hold keeps its end unless `until` is later);
  *   "taken": it was free and is held until `until`; "refused": the state is not this invoice's.
+ * - `lend(session, reqId)`: the invoice keeps its hold (so its delivery can still be read) but lets a
+ *   purchase that finds no free session take it over; a take, `opened` or `release` ends the loan.
+ *   A batched purchase lends its session while its payment waits for the chain: in quiet times its
+ *   delivery is read and confirmed; under load the next purchase does not wait for it.
  * - `release(session, holder)` lets go (no-op for anyone else's hold).
  * - `purchase(reqId)` / `confirmed(reqId, outcome, note)`: the invoice's own record, and the
  *   marketplace's answer to its signed message (`confirmReq`), kept for per-order proof.
@@ -47,10 +52,11 @@ export type Resumed = "held" | "taken" | "refused"
 export class MarketplaceSessions extends Context.Service<
   MarketplaceSessions,
   {
-    readonly take: (session: string, holder: string, now: Date, until: Date) => Effect.Effect<boolean>
+    readonly take: (session: string, holder: string, now: Date, until: Date, orLent?: boolean) => Effect.Effect<boolean>
     readonly opened: (session: string, holder: string, reqId: string, until: Date) => Effect.Effect<boolean>
     readonly record: (purchase: OpenedPurchase) => Effect.Effect<void>
     readonly resume: (session: string, reqId: string, now: Date, until: Date) => Effect.Effect<Resumed>
+    readonly lend: (session: string, reqId: string) => Effect.Effect<void>
     readonly release: (session: string, holder: string) => Effect.Effect<void>
     readonly purchase: (reqId: string) => Effect.Effect<Option.Option<MarketplacePurchase>>
     readonly confirmed: (reqId: string, outcome: ConfirmOutcome, note: string | null) => Effect.Effect<void>

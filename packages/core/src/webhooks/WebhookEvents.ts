@@ -30,7 +30,12 @@ export const webhookEventsOf = (event: OutboxEvent): ReadonlyArray<WebhookEvent>
         {
           id,
           type: "order.completed",
-          data: { ...order(p), tx_id: p["txId"] ?? null, delivery: p["delivery"] ?? null }
+          data: {
+            ...order(p),
+            tx_id: p["txId"] ?? null,
+            delivery: p["delivery"] ?? null,
+            fragment_ref: p["fragmentRef"] ?? null
+          }
         }
       ]
     case "order.failed": {

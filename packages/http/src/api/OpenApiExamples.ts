@@ -31,9 +31,10 @@ const order = {
   error: null,
   error_code: null,
   delivery: "confirmed",
+  fragment_ref: "kpJ55h3BW",
   created_at: AT
 }
-const queued = { ...order, status: "queued", tx_id: null, delivery: null }
+const queued = { ...order, status: "queued", tx_id: null, delivery: null, fragment_ref: null }
 const topup = {
   topup_id: 15,
   user_id: 7,

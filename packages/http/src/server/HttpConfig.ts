@@ -7,6 +7,14 @@ import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
  */
 const SANDBOX_BOT_TOKEN = "sandbox:bot-token"
 
+/** The public explorer of the configured TON network; none for the sandbox's emulated chain. */
+const explorerOf = (app: AppSettings): string | null =>
+  app.sandbox || Option.isNone(app.toncenter)
+    ? null
+    : app.toncenter.value.network === "testnet"
+      ? "https://testnet.tonviewer.com"
+      : "https://tonviewer.com"
+
 export const serverSettings = (app: AppSettings): HttpSettings => ({
   host: app.host,
   port: app.port,
@@ -25,6 +33,7 @@ export const serverSettings = (app: AppSettings): HttpSettings => ({
   telegramApiUrl: app.telegramApiUrl,
   publicUrl: app.publicUrl,
   sandbox: app.sandbox,
+  explorerUrl: explorerOf(app),
   cookieSecret: app.sessionSecret,
   paymentCard: app.paymentCard,
   logRequests: app.logRequests,
@@ -54,6 +63,8 @@ export interface HttpSettings {
   readonly telegramApiUrl: string
   readonly publicUrl: string
   readonly sandbox: boolean
+  /** Where the shopper's pages link an order's payment (a public TON explorer of the network); null in sandbox. */
+  readonly explorerUrl: string | null
   /** Key of the session cookie signatures. */
   readonly cookieSecret: Redacted.Redacted<string>
   /** Card number shown to users paying a top-up. */
@@ -93,6 +104,7 @@ export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("htt
         telegramApiUrl: "http://127.0.0.1:9",
         publicUrl: "http://127.0.0.1",
         sandbox: true,
+        explorerUrl: null,
         cookieSecret: Redacted.make("test-cookie-secret"),
         paymentCard: "8600 0000 0000 0000",
         logRequests: false,

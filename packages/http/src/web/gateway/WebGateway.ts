@@ -101,6 +101,7 @@ export const WebGateway = HttpRouter.middleware(
         const ctx: PageContext = {
           tr: translator(negotiateLocale(request.cookies[LOCALE_COOKIE], request.headers["accept-language"])),
           sandbox: config.sandbox,
+          explorer: config.explorerUrl,
           csrf: csrfToken(secret, csrfCookie),
           flash: decodeFlash(secret, request.cookies[FLASH_COOKIE]),
           path: request.url,

@@ -130,7 +130,8 @@ export const en = {
   "sandbox.m.timeout.ends":
     "Tried again after 30 s, 1 min, 2 min…; after 8 attempts it fails and the money comes back.",
   "sandbox.m.late.what": "Paid, but Fragment confirms the delivery only 90 s later.",
-  "sandbox.m.late.ends": "Delivered, marked “paid, not confirmed by Fragment”.",
+  "sandbox.m.late.ends":
+    "Completed: sent, paid on chain with its reference Ref# (operators see that Fragment did not confirm it).",
   "sandbox.m.unknown.what": "Paid, and Fragment never confirms the delivery.",
   "sandbox.m.unknown.ends": "Waits for an operator (“Needs attention”): recheck, mark delivered or refund.",
   "sandbox.m.lost.what": "The network loses every other payment to this user.",
@@ -162,6 +163,8 @@ export const en = {
   "orders.retrying":
     "Not sent yet: the last attempt did not go through, nothing was paid; it is tried again automatically.",
   "orders.nextAttempt": "next at {time}",
+  "orders.sentOnChain": "Sent: paid on chain, reference Ref#{ref}.",
+  "orders.viewPayment": "View the payment",
   "orders.failure.recipient_not_found":
     "No Telegram user has this username, so nothing was sent. Your balance was refunded. Check the username (without @) and order again.",
   "orders.failure.already_premium":

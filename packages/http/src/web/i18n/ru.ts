@@ -126,7 +126,8 @@ export const ru: Messages = {
   "sandbox.m.timeout.what": "Fragment отвечает слишком поздно, оплаты не было.",
   "sandbox.m.timeout.ends": "Повтор через 30 с, 1 мин, 2 мин…; после 8 попыток заказ отменяется, деньги возвращаются.",
   "sandbox.m.late.what": "Оплачено, но Fragment подтверждает доставку только через 90 с.",
-  "sandbox.m.late.ends": "Выполнен с пометкой «оплачено, Fragment не подтвердил».",
+  "sandbox.m.late.ends":
+    "Выполнен: отправлен, оплачен в блокчейне с номером Ref# (операторы видят, что Fragment его не подтвердил).",
   "sandbox.m.unknown.what": "Оплачено, но Fragment так и не подтверждает доставку.",
   "sandbox.m.unknown.ends":
     "Ждёт оператора («Требует внимания»): перепроверить, отметить доставленным или вернуть деньги.",
@@ -158,6 +159,8 @@ export const ru: Messages = {
   "orders.attempts": "Попытки",
   "orders.retrying": "Ещё не отправлено: последняя попытка не прошла, ничего не оплачено; повторим автоматически.",
   "orders.nextAttempt": "следующая в {time}",
+  "orders.sentOnChain": "Отправлено: оплачено в блокчейне, номер платежа Ref#{ref}.",
+  "orders.viewPayment": "Посмотреть платёж",
   "orders.failure.recipient_not_found":
     "Пользователя Telegram с таким именем нет, ничего не отправлено. Деньги вернулись на баланс. Проверьте имя пользователя (без @) и закажите снова.",
   "orders.failure.already_premium":

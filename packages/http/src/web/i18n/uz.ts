@@ -130,7 +130,8 @@ export const uz: Messages = {
   "sandbox.m.timeout.ends":
     "30 soniya, 1 daqiqa, 2 daqiqa… o‘tib qayta urinadi; 8 urinishdan keyin bekor qilinadi va pul qaytadi.",
   "sandbox.m.late.what": "To‘langan, lekin Fragment yetkazishni faqat 90 soniyadan keyin tasdiqlaydi.",
-  "sandbox.m.late.ends": "Bajariladi, «to‘langan, Fragment tasdiqlamagan» belgisi bilan.",
+  "sandbox.m.late.ends":
+    "Bajarildi: yuborildi, blokcheynda Ref# raqami bilan to‘langan (operatorlar Fragment tasdiqlamaganini ko‘radi).",
   "sandbox.m.unknown.what": "To‘langan, lekin Fragment yetkazishni hech qachon tasdiqlamaydi.",
   "sandbox.m.unknown.ends":
     "Operatorni kutadi («E’tibor talab qiladi»): qayta tekshirish, yetkazildi deb belgilash yoki pulni qaytarish.",
@@ -163,6 +164,8 @@ export const uz: Messages = {
   "orders.retrying":
     "Hali yuborilmadi: oxirgi urinish o‘tmadi, hech narsa to‘lanmadi; avtomatik ravishda yana urinib ko‘ramiz.",
   "orders.nextAttempt": "keyingisi soat {time} da",
+  "orders.sentOnChain": "Yuborildi: blokcheynda to‘langan, to‘lov raqami Ref#{ref}.",
+  "orders.viewPayment": "To‘lovni ko‘rish",
   "orders.failure.recipient_not_found":
     "Bunday nomli Telegram foydalanuvchisi yo‘q, hech narsa yuborilmadi. Pul balansingizga qaytarildi. Foydalanuvchi nomini (@ belgisiz) tekshirib, qayta buyurtma bering.",
   "orders.failure.already_premium":

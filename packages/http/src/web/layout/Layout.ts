@@ -37,11 +37,12 @@ const CLIENT_KEYS: ReadonlyArray<MessageKey> = [
   "status.order.queued",
   "status.order.processing",
   "status.order.completed",
-  "status.order.paid_unconfirmed",
   "status.order.failed",
   "status.ticket.open",
   "status.ticket.closed",
   "orders.retrying",
+  "orders.sentOnChain",
+  "orders.viewPayment",
   ...OrderFailureCode.literals.map(failureKey)
 ]
 

@@ -9,6 +9,8 @@ export type Area = "public" | "user" | "admin"
 export interface PageContext {
   readonly tr: Translator
   readonly sandbox: boolean
+  /** A public TON explorer's base URL, to link an order's payment; none in sandbox (its chain is emulated). */
+  readonly explorer?: string | null
   /** CSRF token for this browser; every POST form carries it. */
   readonly csrf: string
   readonly flash: Flash | undefined

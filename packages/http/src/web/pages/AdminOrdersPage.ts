@@ -14,7 +14,7 @@ import {
 import { layout } from "../layout/Layout.ts"
 import { userLink } from "../layout/People.ts"
 import type { PageContext } from "../layout/PageContext.ts"
-import { clock, type GiftTitles, orderItem, shownStatus } from "./OrderViews.ts"
+import { clock, type GiftTitles, orderItem, paymentUrl, shownStatus } from "./OrderViews.ts"
 
 type Order = typeof Dto.AdminOrder.Type
 
@@ -43,15 +43,27 @@ ${select({ name: "kind", label: t("admin.kind"), options: [{ value: "", label: t
 ${submit(t("common.filter"), { kind: "secondary" })}</form>`
 }
 
-/** What the checks of an order needing attention found: tx hash, Ref#, payment record state. */
-const evidence = (order: Order): Html =>
-  order.evidence === null
-    ? html``
-    : html`<dl class="evidence">${order.evidence.tx_hash ? html`<dt>tx</dt><dd><code>${order.evidence.tx_hash}</code></dd>` : ""}${
-        order.evidence.ref ? html`<dt>Ref#</dt><dd><code>${order.evidence.ref}</code></dd>` : ""
-      }${order.evidence.chain_state ? html`<dt>chain</dt><dd>${order.evidence.chain_state}</dd>` : ""}<dt>checks</dt><dd>${String(
-        order.unknown_checks
-      )}</dd></dl>`
+/**
+ * What the checks of an order found: tx hash (linked where an explorer shows the chain), Ref#, payment
+ * record state. An order completed on its own evidence (delivery not confirmed by Fragment) also shows
+ * Fragment's answer to its signed message (`confirmReq`: accepted, or it would not have completed) and
+ * the evidence note, which says why the delivery could not be read.
+ */
+const evidence = (ctx: PageContext, order: Order): Html => {
+  const e = order.evidence
+  if (e === null) return html``
+  const url = paymentUrl(ctx.explorer, e.tx_hash)
+  const tx = e.tx_hash
+    ? html`<dt>tx</dt><dd>${url === null ? html`<code>${e.tx_hash}</code>` : html`<a href="${url}" rel="noopener"><code>${e.tx_hash}</code></a>`}</dd>`
+    : ""
+  const paid =
+    order.delivery === "paid_unconfirmed"
+      ? html`<dt>confirmReq</dt><dd data-confirm-req>accepted</dd><dt>note</dt><dd class="reason">${e.answers.at(-1) ?? "—"}</dd>`
+      : html`<dt>checks</dt><dd>${String(order.unknown_checks)}</dd>`
+  return html`<dl class="evidence">${tx}${e.ref ? html`<dt>Ref#</dt><dd><code>${e.ref}</code></dd>` : ""}${
+    e.chain_state ? html`<dt>chain</dt><dd>${e.chain_state}</dd>` : ""
+  }${paid}</dl>`
+}
 
 const actions = (ctx: PageContext, order: Order): Html => {
   const { t } = ctx.tr
@@ -120,9 +132,9 @@ ${table({
       money(ctx.tr, o.price_uzs),
       statusBadge(ctx.tr, "order", shownStatus(o)),
       o.error
-        ? html`<span class="reason">${o.error}</span>${evidence(o)}`
+        ? html`<span class="reason">${o.error}</span>${evidence(ctx, o)}`
         : o.delivery === "paid_unconfirmed"
-          ? evidence(o)
+          ? evidence(ctx, o)
           : "—",
       // A queued order waiting out its backoff: when it is tried next (Tashkent time).
       o.status === "queued" && o.next_attempt_at !== null && o.attempts > 0

@@ -144,13 +144,14 @@ export const dashboardPage = (ctx: PageContext, data: DashboardData): Html => {
 ${topupForms(ctx, data)}
 ${buyForms(ctx, data)}
 </div>
-${section("recent-orders", t("dash.recentOrders"), html`${ordersTable(ctx.tr, d.orders, data.gifts)}<p><a href="/v2/orders">${t("dash.allOrders")} →</a></p>`)}
+${section("recent-orders", t("dash.recentOrders"), html`${ordersTable(ctx.tr, d.orders, data.gifts, { explorer: ctx.explorer })}<p><a href="/v2/orders">${t("dash.allOrders")} →</a></p>`)}
 ${section("recent-topups", t("dash.topups"), topupsTable(ctx.tr, d.topups))}
 ${pushCard(ctx)}`,
     data: {
       balance: d.balance_uzs,
       topupPoll: "/v2/balance/topup-status",
       ordersPoll: "/v2/orders/list?offset=0&limit=10",
+      explorer: ctx.explorer ?? null,
       live: live.map((tp) => ({ id: tp.topup_id, status: tp.status }))
     }
   })

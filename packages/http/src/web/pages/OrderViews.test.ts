@@ -9,7 +9,7 @@ import type * as Dto from "../../api/Dtos.ts"
 import { escape, toString } from "../Html.ts"
 import { LOCALES } from "../i18n/Locale.ts"
 import { DICTIONARIES, translator } from "../i18n/Translate.ts"
-import { failureKey, ordersTable } from "./OrderViews.ts"
+import { failureKey, ordersTable, paymentUrl } from "./OrderViews.ts"
 
 const order = (status: (typeof Dto.Order.Type)["status"], error: string | null): typeof Dto.Order.Type => ({
   order_id: 9,
@@ -26,6 +26,7 @@ const order = (status: (typeof Dto.Order.Type)["status"], error: string | null):
   error,
   error_code: failureCode(error),
   delivery: null,
+  fragment_ref: null,
   created_at: "2025-01-01T10:00:00.000Z"
 })
 
@@ -92,5 +93,26 @@ describe("failure reasons on the shopper's orders", () => {
     assert.notInclude(queued, "slow")
     const done = toString(ordersTable(tr, [order("completed", null)], {}))
     assert.include(done, 'data-order-failure=""></span>')
+  })
+
+  it("a completed order links its payment where an explorer shows the chain; sent on evidence, it says so", () => {
+    const tr = translator("en")
+    const hash = "ab".repeat(32)
+    const paid = {
+      ...order("completed", null),
+      tx_id: hash,
+      delivery: "paid_unconfirmed",
+      fragment_ref: "kpJ55h3BW"
+    } as const
+    const linked = toString(ordersTable(tr, [paid], {}, { explorer: "https://tonviewer.com" }))
+    assert.include(linked, `href="https://tonviewer.com/transaction/${hash}"`)
+    assert.include(linked, "Sent: paid on chain, reference Ref#kpJ55h3BW.")
+    // the sandbox's emulated chain has no public explorer; an operator's mark-done reference is no tx hash
+    assert.notInclude(toString(ordersTable(tr, [paid], {})), "data-order-payment")
+    assert.isNull(paymentUrl("https://tonviewer.com", "checked on Fragment"))
+    const confirmed = { ...paid, delivery: "confirmed" } as const
+    const plain = toString(ordersTable(tr, [confirmed], {}, { explorer: "https://tonviewer.com" }))
+    assert.include(plain, "data-order-payment")
+    assert.notInclude(plain, "Sent: paid on chain")
   })
 })

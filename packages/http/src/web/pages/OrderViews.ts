@@ -19,11 +19,19 @@ export const orderItem = (tr: Translator, order: Order, gifts: GiftTitles): stri
 }
 
 /**
- * The status an order is shown with: a completed order settled on its own payment evidence, which
- * Fragment never confirmed, shows as paid (delivery not confirmed), not as delivered.
+ * The status an order is shown to operators with: a completed order settled on its own payment
+ * evidence, which Fragment never confirmed, shows as "paid, delivery not confirmed by Fragment".
+ * Shoppers see it completed, sent with its on-chain reference (`reason` below).
  */
 export const shownStatus = (order: Pick<Order, "status" | "delivery">): string =>
   order.status === "completed" && order.delivery === "paid_unconfirmed" ? "paid_unconfirmed" : order.status
+
+/** A TON transaction hash as the hot wallet's payments carry (an operator's mark-done reference is not one). */
+const TX_HASH = /^[0-9a-f]{64}$/i
+
+/** The payment's page on a public TON explorer (`explorer`: its base URL; none in sandbox), if the tx is one. */
+export const paymentUrl = (explorer: string | null | undefined, txId: string | null): string | null =>
+  explorer && txId && TX_HASH.test(txId) ? `${explorer}/transaction/${txId.toLowerCase()}` : null
 
 /** "14:05" in Tashkent time (UTC+5, no daylight saving). */
 export const clock = (iso: string): string => new Date(Date.parse(iso) + 5 * 3600_000).toISOString().slice(11, 16)
@@ -34,11 +42,23 @@ export const failureKey = (code: OrderFailureCode): `orders.failure.${OrderFailu
 /**
  * The reason under the status, always in the shopper's words (the technical error is the operators'):
  * a failed order says what happened, that it was refunded and what to do, chosen by its `error_code`;
- * a queued order that an attempt already missed (nothing was paid) says it is tried again.
+ * a queued order that an attempt already missed (nothing was paid) says it is tried again; a completed
+ * one links its payment and, when Fragment never confirmed it, says it was sent, paid on chain, with its Ref#.
  */
-const reason = (tr: Translator, order: Order): Html => {
+const reason = (tr: Translator, order: Order, explorer: string | null | undefined): Html => {
   if (order.status === "queued" && order.error) {
     return html`<span class="reason" data-order-reason><span data-order-retry>${tr.t("orders.retrying")}</span></span>`
+  }
+  if (order.status === "completed") {
+    // Paid on chain to Fragment with its Ref#, Fragment accepted the payment: sent, whatever Fragment's page said after.
+    const sent =
+      order.delivery === "paid_unconfirmed"
+        ? html`<span data-order-sent>${tr.t("orders.sentOnChain", { ref: order.fragment_ref ?? "—" })}</span> `
+        : ""
+    const url = paymentUrl(explorer, order.tx_id)
+    const link =
+      url === null ? "" : html`<a href="${url}" data-order-payment rel="noopener">${tr.t("orders.viewPayment")}</a>`
+    return html`<span class="reason" data-order-reason data-order-failure="">${sent}${link}</span>`
   }
   const failed = order.status === "failed" ? tr.t(failureKey(order.error_code ?? "unknown")) : ""
   return html`<span class="reason" data-order-reason data-order-failure="${order.error_code ?? ""}">${failed}</span>`
@@ -49,10 +69,10 @@ export const ordersTable = (
   tr: Translator,
   orders: ReadonlyArray<Order>,
   gifts: GiftTitles,
-  id = "orders-table"
+  options: { readonly id?: string; readonly explorer?: string | null | undefined } = {}
 ): Html =>
   table({
-    id,
+    id: options.id ?? "orders-table",
     caption: tr.t("orders.title"),
     headers: [
       tr.t("orders.order"),
@@ -70,7 +90,7 @@ export const ordersTable = (
         orderItem(tr, o, gifts),
         `@${o.username}`,
         money(tr, o.price_uzs),
-        html`${statusBadge(tr, "order", shownStatus(o))}${reason(tr, o)}`,
+        html`${statusBadge(tr, "order", o.status)}${reason(tr, o, options.explorer)}`,
         time(o.created_at)
       ]
     }))

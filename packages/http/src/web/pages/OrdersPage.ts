@@ -19,8 +19,8 @@ export const ordersPage = (ctx: PageContext, data: OrdersData): Html => {
     active: "orders",
     body: html`<h1>${t("orders.title")}</h1>
 <p class="hint">${t("common.live")}</p>
-${ordersTable(ctx.tr, orders, data.gifts)}
+${ordersTable(ctx.tr, orders, data.gifts, { explorer: ctx.explorer })}
 ${pagination(ctx.tr, "/v2/orders", offset, limit, total)}`,
-    data: { ordersPoll: `/v2/orders/list?offset=${offset}&limit=${limit}` }
+    data: { ordersPoll: `/v2/orders/list?offset=${offset}&limit=${limit}`, explorer: ctx.explorer ?? null }
   })
 }

@@ -305,6 +305,25 @@
       return s === "queued" || s === "processing"
     })
   }
+  // A completed order: sent, paid on chain with its Ref# when Fragment never confirmed it; its payment linked
+  // where a public explorer shows the chain (as the server renders it: OrderViews.ts).
+  var completedNote = function (reason, order) {
+    if (order.delivery === "paid_unconfirmed") {
+      var sent = document.createElement("span")
+      sent.setAttribute("data-order-sent", "")
+      sent.textContent = t("orders.sentOnChain", { ref: order.fragment_ref || "\u2014" })
+      reason.appendChild(sent)
+      reason.appendChild(document.createTextNode(" "))
+    }
+    if (page.explorer && /^[0-9a-f]{64}$/i.test(order.tx_id || "")) {
+      var link = document.createElement("a")
+      link.href = page.explorer + "/transaction/" + order.tx_id.toLowerCase()
+      link.rel = "noopener"
+      link.setAttribute("data-order-payment", "")
+      link.textContent = t("orders.viewPayment")
+      reason.appendChild(link)
+    }
+  }
   if (page.ordersPoll && document.querySelector("[data-order-id]")) {
     var quietTicks = 0
     poll(function () {
@@ -314,10 +333,7 @@
         ;(list.orders || []).forEach(function (order) {
           var row = document.querySelector('[data-order-id="' + order.order_id + '"]')
           if (!row) return
-          // Paid on its own evidence but never confirmed by Fragment: shown as such, not as delivered.
-          var shown =
-            order.status === "completed" && order.delivery === "paid_unconfirmed" ? "paid_unconfirmed" : order.status
-          setBadge(row.querySelector("[data-status]"), "order", shown)
+          setBadge(row.querySelector("[data-status]"), "order", order.status)
           var reason = row.querySelector("[data-order-reason]")
           if (reason) {
             // Always the shopper's words, chosen by the code: a failed order's sentence, or that a missed attempt is tried again.
@@ -329,6 +345,7 @@
               retry.textContent = t("orders.retrying")
               reason.appendChild(retry)
             }
+            if (order.status === "completed") completedNote(reason, order)
           }
         })
         if (page.topupPoll === undefined && balanceNode)
