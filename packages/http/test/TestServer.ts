@@ -8,7 +8,7 @@ import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
 import { HttpConfig, type HttpSettings } from "../src/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
-import { WEB_ROUTES, WebUi } from "../src/web/WebUi.ts"
+import { WEB_ROUTES, WebUi } from "@resale/web/WebUi.ts"
 
 /** The running server under test: its base URL on a random loopback port. */
 export class TestServer extends Context.Service<TestServer, { readonly url: string }>()("http/test/TestServer") {}

@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
 import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
 import { DatabasePing } from "../src/server/HttpApp.ts"
-import { pictureSrc } from "../src/web/pages/GiftsPage.ts"
+import { pictureSrc } from "@resale/web/pages/GiftsPage.ts"
 import { makeTestServer, TestServer } from "./TestServer.ts"
 
 const TOKEN = "123456:secret-bot-token"

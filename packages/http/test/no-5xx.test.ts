@@ -1,7 +1,7 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { apiRoutes } from "../src/server/HttpApp.ts"
-import { WEB_ROUTES } from "../src/web/WebUi.ts"
+import { WEB_ROUTES } from "@resale/web/WebUi.ts"
 import { adminSignIn, call, signIn, TEST_ADMIN_TOKEN } from "./Client.ts"
 import { pgTestServer, TestServer } from "./TestServer.ts"
 

@@ -18,7 +18,7 @@ import { DirectRouteHandlers, DirectServices, directKnownRoutes } from "../direc
 import { DirectHttpConfig } from "../direct/DirectConfig.ts"
 import { GiftCatalog } from "../gifts/GiftCatalog.ts"
 import { SandboxFaucetRoute, sandboxKnownRoutes } from "../sandbox/SandboxFaucet.ts"
-import { WEB_ROUTES, WebUi } from "../web/WebUi.ts"
+import { WEB_ROUTES, WebUi } from "@resale/web/WebUi.ts"
 import { HttpConfig, type HttpSettings } from "./HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "./HttpApp.ts"
 import { frontDoorServer } from "./FrontDoor.ts"
