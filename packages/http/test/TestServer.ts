@@ -20,10 +20,10 @@ export class TestServer extends Context.Service<TestServer, { readonly url: stri
 export const makeTestServer = <E, R>(
   ports: Layer.Layer<R, E>,
   settings: Partial<HttpSettings> = {},
-  ping: Layer.Layer<DatabasePing, E, R> = DatabasePing.layerAlwaysUp as Layer.Layer<DatabasePing, E, R>,
-  options: { readonly web?: boolean } = {}
+  ping: Layer.Layer<DatabasePing, E, R> = DatabasePing.layerAlwaysUp as Layer.Layer<DatabasePing, E, R>
 ) => {
-  const app = (options.web ? httpApp({ routes: WebUi, known: WEB_ROUTES }) : httpApp()).pipe(
+  // With the web UI, as `npm start` serves it: a browser's request (Accept: text/html) gets a page.
+  const app = httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([GiftCatalog.layerSandbox, FragmentSandbox.layer(), HttpConfig.layerTest(settings), ping]),
     Layer.provide(ports)
@@ -43,5 +43,5 @@ export const makeTestServer = <E, R>(
 }
 
 /** The server over the real store on a fresh PostgreSQL database (one per test file). */
-export const pgTestServer = (settings: Partial<HttpSettings> = {}, options: { readonly web?: boolean } = {}) =>
-  makeTestServer(IsolatedPostgres.layerStore, settings, DatabasePing.layer as never, options)
+export const pgTestServer = (settings: Partial<HttpSettings> = {}) =>
+  makeTestServer(IsolatedPostgres.layerStore, settings, DatabasePing.layer as never)

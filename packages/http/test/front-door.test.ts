@@ -13,6 +13,7 @@ import { FrontDoor, frontDoorServer } from "../src/server/FrontDoor.ts"
 import { HttpConfig } from "../src/server/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
+import { WEB_ROUTES, WebUi } from "@resale/web/WebUi.ts"
 import { adminSignIn, call, signIn } from "./Client.ts"
 
 /**
@@ -28,7 +29,7 @@ const capture = makeJsonLogger((line) => lines.push(JSON.parse(line)))
 class Base extends Context.Service<Base, { readonly url: string }>()("test/front-door/Base") {}
 
 const Served = serveLean(
-  httpApp().pipe(
+  httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([
       GiftCatalog.layerSandbox,

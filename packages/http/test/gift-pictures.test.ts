@@ -301,8 +301,7 @@ describe("gift pictures from the Bot API", () => {
           makeTestServer(
             Layer.mergeAll(IsolatedPostgres.layerStore, Layer.succeed(GiftPictures)(impl)),
             {},
-            DatabasePing.layer as never,
-            { web: true }
+            DatabasePing.layer as never
           )
         )
         const { url } = Context.get(server, TestServer)

@@ -51,3 +51,12 @@ export const jsonBlock = (id: string, data: unknown): Html =>
       .replace(/\u2028/g, "\\u2028")
       .replace(/\u2029/g, "\\u2029")}</script>`
   )
+
+/** Whether the request prefers an HTML answer (a browser navigation) over the default JSON. */
+export const prefersHtml = (accept: string | undefined): boolean => {
+  if (!accept) return false
+  const html = accept.indexOf("text/html")
+  if (html === -1) return false
+  const json = accept.indexOf("application/json")
+  return json === -1 || html < json
+}

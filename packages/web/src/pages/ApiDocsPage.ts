@@ -1,4 +1,4 @@
-import { escapeHtml, layout } from "./Html.ts"
+import { escape as escapeHtml } from "../Html.ts"
 
 /**
  * The API reference, rendered on the server from the OpenAPI document the API serves at
@@ -103,16 +103,4 @@ export const renderAuthSection = (doc: Json): string => {
       `<code>${escapeHtml(String(s["name"]))}</code> - ${escapeHtml(String(s["description"] ?? ""))}</li>`
   )
   return `<section id="authentication"><h3>Authentication</h3><ul>${items.join("")}</ul></section>`
-}
-
-export const renderApiDocs = (doc: Json, options: { readonly sandbox: boolean; readonly extra: string }): string => {
-  const info = (doc["info"] ?? {}) as Json
-  return layout(
-    { title: `${String(info["title"] ?? "API")} ${String(info["version"] ?? "")}`, sandbox: options.sandbox },
-    options.extra +
-      `<p>Machine-readable: <a href="/v2/openapi.json">/v2/openapi.json</a> (OpenAPI ${escapeHtml(String(doc["openapi"] ?? ""))}).</p>` +
-      `<pre>${escapeHtml(String(info["description"] ?? ""))}</pre>` +
-      renderAuthSection(doc) +
-      renderApiSections(doc)
-  )
 }
