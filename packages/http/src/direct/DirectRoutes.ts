@@ -25,7 +25,7 @@ import { PgDirectPurchaseRecords } from "@resale/store/PgDirectPurchaseRecords.t
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import type { KnownRoute } from "../validation/FastApiFallback.ts"
 import {
   balanceAnswer,

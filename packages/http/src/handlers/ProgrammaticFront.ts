@@ -2,10 +2,10 @@ import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import type { Uzs } from "@resale/core"
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpServerResponse } from "effect/http"
-import * as Dto from "../api/Dtos.ts"
+import * as Dto from "@resale/wire/Dtos.ts"
 import { ProgrammaticApi } from "../api/ProgrammaticApi.ts"
 import { FrontDoor } from "../server/FrontDoor.ts"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 
 /** The answer of `GET /v2/api/balance`: the HttpApi handler and the front route give this one. */
 export const balanceAnswer = (balance: Uzs, sandbox: boolean): typeof Dto.Balance.Type => ({

@@ -7,16 +7,21 @@ import { HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { Api } from "../api/Api.ts"
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../api/Errors.ts"
-import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
-import { clearLoginStateCookie, LOGIN_STATE_COOKIE, LOGIN_STATE_PARAM, loginStateValid } from "../auth/LoginState.ts"
-import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "../auth/TelegramLogin.ts"
+import { ADMIN_COOKIE, USER_COOKIE } from "@resale/webkit/SessionCookie.ts"
+import {
+  clearLoginStateCookie,
+  LOGIN_STATE_COOKIE,
+  LOGIN_STATE_PARAM,
+  loginStateValid
+} from "@resale/webkit/LoginState.ts"
+import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "@resale/webkit/TelegramLogin.ts"
 import { OperatorTokenGuard, tooManyFailures } from "../auth/OperatorTokenGuard.ts"
-import { type CookieToSet, WebSessions } from "../auth/WebSessions.ts"
+import { type CookieToSet, WebSessions } from "@resale/webkit/WebSessions.ts"
 import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { HttpApiBuilder } from "effect/http-api"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { tierTable } from "./Account.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 

@@ -1,6 +1,6 @@
 import type { Prices, Topup } from "@resale/core"
-import type * as Dto from "../api/Dtos.ts"
-import type { CatalogGift } from "../gifts/GiftCatalog.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
+import type { CatalogGift } from "@resale/webkit/GiftCatalog.ts"
 
 // The record mappers are `@resale/wire`'s (the CLI prints the same shapes); the gift list is the server's own.
 import { topupOut } from "@resale/wire"

@@ -2,11 +2,11 @@ import type { Prices } from "@resale/core"
 import { noteRequestRoute } from "@resale/observability/RequestFacts.ts"
 import { Context, Effect, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import * as Dto from "../api/Dtos.ts"
+import * as Dto from "@resale/wire/Dtos.ts"
 import { PricingApi } from "../api/PublicApi.ts"
 import { pricingOut } from "../handlers/Wire.ts"
 import { FrontDoor } from "../server/FrontDoor.ts"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { PricingCache } from "./PricingCache.ts"
 
 /** The contract's path for the price list. */

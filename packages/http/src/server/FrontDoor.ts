@@ -3,10 +3,10 @@ import { requestRecorder, type RequestLogOptions } from "@resale/observability/R
 import { Context, Effect, Exit, Layer, Tracer } from "effect"
 import { HttpServer, type HttpServerResponse } from "effect/http"
 import { type IncomingMessage, Server, type ServerResponse } from "node:http"
-import { HttpConfig } from "./HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { listenFailed } from "./ListenFailed.ts"
-import { stampErrorBody } from "./ErrorBody.ts"
-import { requestIdFor } from "./RequestId.ts"
+import { stampErrorBody } from "@resale/webkit/ErrorBody.ts"
+import { requestIdFor } from "@resale/webkit/RequestId.ts"
 import { withSecurityHeaders } from "./SecurityHeaders.ts"
 
 /** What a front route answers after running an effect (a use case). */

@@ -3,7 +3,7 @@ import { RouteNoting } from "@resale/observability/RequestFacts.ts"
 import { requestLog } from "@resale/observability/RequestLog.ts"
 import { HttpRouter, HttpServer } from "effect/http"
 import { FrontDoor } from "./FrontDoor.ts"
-import { withRequestId } from "./RequestId.ts"
+import { withRequestId } from "@resale/webkit/RequestId.ts"
 import { SECRET_ROUTES, withoutSecretPathTracing, withSecretRouteSpan } from "./SecretRoutes.ts"
 
 /**

@@ -22,7 +22,7 @@ import { Effect, Option, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { makeTokenGuard } from "../auth/OperatorTokenGuard.ts"
 import { clientAddress, limitKey, type TrustedProxies, trustedProxies } from "./ClientAddress.ts"
-import type { HttpSettings } from "./HttpConfig.ts"
+import type { HttpSettings } from "@resale/webkit/HttpConfig.ts"
 
 type MetricsSettings = Pick<HttpSettings, "sandbox" | "metricsToken" | "trustedProxies">
 

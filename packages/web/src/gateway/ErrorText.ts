@@ -1,4 +1,4 @@
-import type { ErrorCode } from "@resale/http/api/ErrorCodes.ts"
+import type { ErrorCode } from "@resale/wire/ErrorCodes.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import { MESSAGE_PARAM, MONEY_PARAM, type Params } from "../i18n/Translate.ts"
 import type { FlashLine } from "./WebCookies.ts"

@@ -1,7 +1,7 @@
 import { Effect } from "effect"
 import { Headers, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { Types } from "effect"
-import { databaseUnavailableAnswer } from "@resale/http/server/DatabaseOutage.ts"
+import { databaseUnavailableAnswer } from "@resale/webkit/DatabaseOutage.ts"
 
 /**
  * Calls the server's own routes from inside the web gateway: the browser's request, re-addressed

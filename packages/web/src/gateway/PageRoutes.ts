@@ -1,6 +1,6 @@
 import { Clock, Effect, type Types } from "effect"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
-import type * as Dto from "@resale/http/api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { type Person, userIdsIn } from "../layout/People.ts"
@@ -16,14 +16,14 @@ import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/Ad
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
-import type { WebhookEndpointList } from "@resale/http/api/WebhooksApi.ts"
+import type { WebhookEndpointView } from "@resale/wire/Dtos.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
 import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
 import { type SandboxInboxView, sandboxPage } from "../pages/SandboxPage.ts"
-import type { HistoryPage } from "../routes/HistoryRoutes.ts"
+import type { HistoryPage } from "@resale/wire/Dtos.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
@@ -182,7 +182,7 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
         (
           docs: typeof Dto.ApiDocs.Type,
           dashboard?: typeof Dto.Dashboard.Type,
-          hooks?: typeof WebhookEndpointList.Type
+          hooks?: { readonly webhooks: ReadonlyArray<WebhookEndpointView> }
         ) =>
           apiPage(env.ctx, {
             docs,

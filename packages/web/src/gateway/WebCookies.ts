@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto"
-import { safeEqual } from "@resale/http/auth/TelegramLogin.ts"
+import { safeEqual } from "@resale/webkit/TelegramLogin.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import type { Params } from "../i18n/Translate.ts"
 

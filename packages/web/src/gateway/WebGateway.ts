@@ -1,17 +1,11 @@
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { OpenApi } from "effect/http-api"
-import { Api } from "@resale/http/api/Api.ts"
-import {
-  callbackUrl,
-  LOGIN_STATE_COOKIE,
-  loginStateCookie,
-  withLoginStateCookie
-} from "@resale/http/auth/LoginState.ts"
-import { WebSessions } from "@resale/http/auth/WebSessions.ts"
-import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
+import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
+import { callbackUrl, LOGIN_STATE_COOKIE, loginStateCookie, withLoginStateCookie } from "@resale/webkit/LoginState.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { renderApiSections, renderAuthSection } from "../pages/ApiDocsPage.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { type Html, prefersHtml, toString, unsafeRaw } from "../Html.ts"
 import { LOCALE_COOKIE, negotiateLocale } from "../i18n/Locale.ts"
 import { translator } from "../i18n/Translate.ts"
@@ -88,7 +82,7 @@ export const WebGateway = HttpRouter.middleware(
     const topupLimits = { min: 1_000, max: 100_000_000 }
     const secret = Redacted.value(config.cookieSecret)
     const secure = config.publicUrl.startsWith("https://")
-    const document = OpenApi.fromApi(Api) as unknown as Record<string, unknown>
+    const { document } = yield* ApiDocument
     const reference: Html = unsafeRaw(renderAuthSection(document) + renderApiSections(document))
     const giftTitles = Effect.map(catalog.list, (gifts) => Object.fromEntries(gifts.map((g) => [g.id, g.title])))
 

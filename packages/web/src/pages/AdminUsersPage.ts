@@ -1,4 +1,4 @@
-import type * as Dto from "@resale/http/api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import {
@@ -17,7 +17,7 @@ import {
 import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { personView } from "../layout/People.ts"
-import type { HistoryEntry } from "../routes/HistoryRoutes.ts"
+import type { HistoryEntry } from "@resale/wire/Dtos.ts"
 import { causeText } from "./HistoryPage.ts"
 
 type UserOut = typeof Dto.UserOut.Type

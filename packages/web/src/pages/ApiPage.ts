@@ -1,5 +1,5 @@
-import type * as Dto from "@resale/http/api/Dtos.ts"
-import type { WebhookEndpoint } from "@resale/http/api/WebhooksApi.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
+import type { WebhookEndpointView } from "@resale/wire/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { actionForm, section, select, submit, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
@@ -14,7 +14,7 @@ export interface ApiData {
   /** The endpoint list rendered from the OpenAPI document. */
   readonly reference: Html
   /** The signed-in shopper's webhook endpoints (registered with the API key). */
-  readonly webhooks: ReadonlyArray<typeof WebhookEndpoint.Type>
+  readonly webhooks: ReadonlyArray<WebhookEndpointView>
 }
 
 /** The key's webhook endpoints, each with a delete button (a guarded form post, like the page's others). */

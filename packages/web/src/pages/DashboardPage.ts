@@ -1,5 +1,5 @@
 import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
-import type * as Dto from "@resale/http/api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { field, formGuards, money, section, select, submit } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"

@@ -1,4 +1,4 @@
-import type * as Dto from "@resale/http/api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { giftName } from "../i18n/GiftNames.ts"
 import { field, formGuards, money, section, submit } from "../layout/Components.ts"

@@ -3,7 +3,7 @@ import type { Translator } from "../i18n/Translate.ts"
 import { pagination, table, time } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"
 import type { PageContext } from "../layout/PageContext.ts"
-import type { HistoryEntry, HistoryPage } from "../routes/HistoryRoutes.ts"
+import type { HistoryEntry, HistoryPage } from "@resale/wire/Dtos.ts"
 
 /** A movement with its sign: `+50 000 so‘m`, `−11 500 so‘m`. */
 const signed = (tr: Translator, amount: number): Html =>

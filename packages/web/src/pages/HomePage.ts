@@ -1,4 +1,4 @@
-import type * as Dto from "@resale/http/api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import { type Html, html } from "../Html.ts"
 import { money, section } from "../layout/Components.ts"
 import { layout } from "../layout/Layout.ts"

@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { failureCode, gaveUp, giftFailure, marketplaceFailure, OrderFailureCode, operatorRefund } from "@resale/core"
 import { GiftSenderErrorReason, MarketplaceErrorReason } from "@resale/core/ports"
-import type * as Dto from "@resale/http/api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import { escape, toString } from "../Html.ts"
 import { LOCALES } from "../i18n/Locale.ts"
 import { DICTIONARIES, translator } from "../i18n/Translate.ts"

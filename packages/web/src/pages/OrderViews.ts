@@ -1,5 +1,5 @@
 import type { OrderFailureCode } from "@resale/core/orders/OrderFailure.ts"
-import type * as Dto from "@resale/http/api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import { giftName } from "../i18n/GiftNames.ts"
 import { type Html, html } from "../Html.ts"
 import type { Translator } from "../i18n/Translate.ts"

@@ -3,9 +3,9 @@ import { Config, Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { isLocale, LOCALE_COOKIE } from "../i18n/Locale.ts"
-import { json } from "./RouteKit.ts"
+import { json } from "../Answers.ts"
 
 /**
  * What the browser loads besides pages, all served by this server (no CDN):

@@ -1,7 +1,7 @@
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
-import { json } from "./RouteKit.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
+import { json } from "../Answers.ts"
 
 /**
  * The gift pictures the service fetched from Telegram (the Bot API's gift stickers), from its own

@@ -2,12 +2,12 @@ import type { UserId } from "@resale/core"
 import { noteRequestUser } from "@resale/observability/RequestFacts.ts"
 import { Clock, Effect, Option, Redacted, Schema } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
-import { isSameOrigin } from "@resale/http/auth/OriginCheck.ts"
-import type { WebSessions } from "@resale/http/auth/WebSessions.ts"
-import type { ErrorCode, ErrorParams } from "@resale/http/api/ErrorCodes.ts"
-import { statusOf } from "@resale/http/api/Errors.ts"
-import { retryAfterSeconds, toHttpError } from "@resale/http/handlers/ErrorMapping.ts"
-import { laxBool } from "@resale/http/validation/PydanticFields.ts"
+import { isSameOrigin } from "@resale/webkit/OriginCheck.ts"
+import type { WebSessions } from "@resale/webkit/WebSessions.ts"
+import type { ErrorCode, ErrorParams } from "@resale/wire/ErrorCodes.ts"
+import { statusOf } from "../api/Errors.ts"
+import { retryAfterSeconds, toHttpError } from "../handlers/ErrorMapping.ts"
+import { laxBool } from "../validation/PydanticFields.ts"
 
 /**
  * Helpers of the web package's own JSON routes (the few the pages need that the /v2 contract does

@@ -7,8 +7,8 @@ import type { Topup } from "@resale/core/topups/Topup.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect, Layer, Option, Schema } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
-import { WebSessions } from "@resale/http/auth/WebSessions.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import {
   boolField,
   detail,

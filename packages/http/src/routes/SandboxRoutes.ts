@@ -3,8 +3,8 @@ import { SANDBOX_INBOX_PATH } from "@resale/core/push/PushEndpointRules.ts"
 import { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { WebSessions } from "@resale/http/auth/WebSessions.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { detail, json, requireUser } from "./RouteKit.ts"
 
 /**

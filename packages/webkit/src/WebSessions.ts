@@ -2,7 +2,7 @@ import type { Session, UserId } from "@resale/core"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "./HttpConfig.ts"
 import { ADMIN_COOKIE, signCookie, unsignCookie, USER_COOKIE } from "./SessionCookie.ts"
 
 export interface CookieToSet {

@@ -3,11 +3,11 @@ import type { OrderRequest } from "@resale/core/orders/OrderRules.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
-import * as Dto from "@resale/http/api/Dtos.ts"
-import { WebSessions } from "@resale/http/auth/WebSessions.ts"
-import { idempotent } from "@resale/http/handlers/Idempotent.ts"
-import { orderOut } from "@resale/http/handlers/Wire.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import * as Dto from "@resale/wire/Dtos.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
+import { idempotent } from "../handlers/Idempotent.ts"
+import { orderOut } from "../handlers/Wire.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import {
   errorResponse,
   formFields,

@@ -1,4 +1,4 @@
-import { AdminOrder, Order, Pricing, Ticket, TicketMessage, Timestamp, Topup, UserOut } from "@resale/wire"
+import { AdminOrder, Order, Pricing, Ticket, TicketMessage, Timestamp, Topup, UserOut } from "./index.ts"
 import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
 import { Schema } from "effect"
 
@@ -13,7 +13,7 @@ export {
   TicketMessage,
   Topup,
   UserOut
-} from "@resale/wire"
+} from "./index.ts"
 
 export const Balance = Schema.Struct({
   balance_uzs: Schema.Int,
@@ -159,3 +159,29 @@ export const AdminOrders = Schema.Struct({ orders: Schema.Array(AdminOrder), tot
 export const LoginPage = Schema.Struct({ login: Schema.String, signed_in: Schema.Boolean }).annotate({
   identifier: "LoginPage"
 })
+
+/** A shopper's balance history (`GET /v2/balance/history`): ledger entries, newest first. */
+export interface HistoryEntry {
+  readonly entry_id: number
+  readonly amount_uzs: number
+  readonly cause: "topup" | "order" | "refund" | "tier" | "adjust"
+  readonly cause_id: string
+  readonly note: string | null
+  readonly balance_after_uzs: number
+  readonly created_at: string
+}
+
+export interface HistoryPage {
+  readonly entries: ReadonlyArray<HistoryEntry>
+  readonly total: number
+  readonly offset: number
+  readonly limit: number
+}
+
+/** A shopper's webhook endpoint as `GET /v2/api-key/webhooks` lists it (the secret is never listed). */
+export interface WebhookEndpointView {
+  readonly id: number
+  readonly url: string
+  readonly events: ReadonlyArray<string>
+  readonly created_at: string
+}

@@ -3,8 +3,8 @@ import { defaultRange, REPORT_PERIODS, type ReportPeriod, tashkentDay } from "@r
 import { type ReportRequest, Reports } from "@resale/core/reports/Reports.ts"
 import { Clock, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { WebSessions } from "@resale/http/auth/WebSessions.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { json, operatorOnly as operatorOnlyWith, validationFailed, type ValidationItem } from "./RouteKit.ts"
 
 /**

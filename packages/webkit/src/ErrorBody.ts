@@ -1,5 +1,5 @@
 import { HttpBody, HttpServerResponse } from "effect/http"
-import type { ErrorCode } from "../api/ErrorCodes.ts"
+import type { ErrorCode } from "@resale/wire/ErrorCodes.ts"
 
 /**
  * Every JSON error answer (status >= 400) leaves the server with `request_id` (the `X-Request-Id`

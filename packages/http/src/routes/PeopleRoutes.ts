@@ -7,9 +7,9 @@ import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { type WebhookOverview, WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
 import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
-import { WebSessions } from "@resale/http/auth/WebSessions.ts"
-import { adminOrderOut, ticketOut, topupOut, userOut } from "@resale/http/handlers/Wire.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
+import { adminOrderOut, ticketOut, topupOut, userOut } from "../handlers/Wire.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import {
   detail,
   errorResponse,

@@ -2,8 +2,9 @@ import { Balances } from "@resale/core/ledger/Balances.ts"
 import { clampPage } from "@resale/core/Page.ts"
 import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
-import { WebSessions } from "@resale/http/auth/WebSessions.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
+import type { HistoryEntry, HistoryPage } from "@resale/wire/Dtos.ts"
 import { json, queryInt, requireUser } from "./RouteKit.ts"
 
 /**
@@ -15,23 +16,6 @@ import { json, queryInt, requireUser } from "./RouteKit.ts"
  *   -> { entries: [{ entry_id, amount_uzs, cause, cause_id, note, balance_after_uzs, created_at }], total, offset, limit }
  */
 export const HISTORY_ROUTES = [{ method: "GET", path: "/v2/balance/history" }] as const
-
-export interface HistoryEntry {
-  readonly entry_id: number
-  readonly amount_uzs: number
-  readonly cause: "topup" | "order" | "refund" | "tier" | "adjust"
-  readonly cause_id: string
-  readonly note: string | null
-  readonly balance_after_uzs: number
-  readonly created_at: string
-}
-
-export interface HistoryPage {
-  readonly entries: ReadonlyArray<HistoryEntry>
-  readonly total: number
-  readonly offset: number
-  readonly limit: number
-}
 
 export const HistoryRoutes = Layer.effectDiscard(
   Effect.gen(function* () {
