@@ -1,4 +1,6 @@
 import { AdminOrder, Order, Pricing, Ticket, TicketMessage, Timestamp, Topup, UserOut } from "./index.ts"
+import type { LedgerEntry } from "@resale/core/ledger/LedgerEntry.ts"
+import type { Page, PageRequest } from "@resale/core/Page.ts"
 import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
 import { Schema } from "effect"
 
@@ -177,6 +179,22 @@ export interface HistoryPage {
   readonly offset: number
   readonly limit: number
 }
+
+/** One page of a shopper's ledger entries as `GET /v2/balance/history` answers it and `/v2/history` draws it. */
+export const historyPageOut = (found: Page<LedgerEntry>, page: PageRequest): HistoryPage => ({
+  entries: found.items.map((e) => ({
+    entry_id: e.id,
+    amount_uzs: e.amount,
+    cause: e.cause,
+    cause_id: e.causeId,
+    note: e.note,
+    balance_after_uzs: e.balanceAfter,
+    created_at: e.createdAt.toISOString()
+  })),
+  total: found.total,
+  offset: page.offset,
+  limit: page.limit
+})
 
 /** A shopper's webhook endpoint as `GET /v2/api-key/webhooks` lists it (the secret is never listed). */
 export interface WebhookEndpointView {

@@ -4,7 +4,7 @@ import { Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { WebSessions } from "@resale/webkit/WebSessions.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
-import type { HistoryEntry, HistoryPage } from "@resale/wire/Dtos.ts"
+import { historyPageOut } from "@resale/wire/Dtos.ts"
 import { json, queryInt, requireUser } from "./RouteKit.ts"
 
 /**
@@ -31,21 +31,7 @@ export const HistoryRoutes = Layer.effectDiscard(
         const query = new URL(request.url, "http://localhost").searchParams
         const page = clampPage({ offset: queryInt(query, "offset", 0), limit: queryInt(query, "limit", 20) })
         const found = yield* balances.entries(who.ok, page)
-        const body: HistoryPage = {
-          entries: found.items.map((e) => ({
-            entry_id: e.id,
-            amount_uzs: e.amount,
-            cause: e.cause,
-            cause_id: e.causeId,
-            note: e.note,
-            balance_after_uzs: e.balanceAfter,
-            created_at: e.createdAt.toISOString()
-          })),
-          total: found.total,
-          offset: page.offset,
-          limit: page.limit
-        }
-        return json(body)
+        return json(historyPageOut(found, page))
       })
     )
   })

@@ -1,6 +1,10 @@
-import { Clock, Effect, type Types } from "effect"
+import type { UserId } from "@resale/core"
+import type { Balances } from "@resale/core/ledger/Balances.ts"
+import { clampPage } from "@resale/core/Page.ts"
+import { Clock, Effect, Option, type Types } from "effect"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type * as Dto from "@resale/wire/Dtos.ts"
+import { historyPageOut } from "@resale/wire/Dtos.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { type Person, userIdsIn } from "../layout/People.ts"
@@ -23,7 +27,6 @@ import { historyPage } from "../pages/HistoryPage.ts"
 import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
 import { type SandboxInboxView, sandboxPage } from "../pages/SandboxPage.ts"
-import type { HistoryPage } from "@resale/wire/Dtos.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
@@ -47,6 +50,10 @@ export interface PageEnv {
   readonly ctx: PageContext
   readonly match: RegExpExecArray
   readonly query: URLSearchParams
+  /** The shopper signed in on this browser, if any. */
+  readonly user: Effect.Effect<Option.Option<UserId>>
+  /** Core's use cases the pages call directly. */
+  readonly balances: Balances["Service"]
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
   readonly publicUrl: string
@@ -61,16 +68,19 @@ export interface PageEnv {
 
 const page = (html: Html): PageResult => ({ _tag: "Page", html })
 
+/** Not signed in: to the sign-in page of the area, saying why. */
+const signInFirst = (ctx: PageContext): PageResult => {
+  const admin = ctx.area === "admin"
+  return {
+    _tag: "Redirect",
+    to: admin ? "/v2/admin/login" : "/v2/",
+    flash: { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] }
+  }
+}
+
 /** A failed inner answer as the browser should get it. */
 const failure = (ctx: PageContext, answer: InnerAnswer): PageResult => {
-  if (answer.status === 401) {
-    const admin = ctx.area === "admin"
-    return {
-      _tag: "Redirect",
-      to: admin ? "/v2/admin/login" : "/v2/",
-      flash: { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] }
-    }
-  }
+  if (answer.status === 401) return signInFirst(ctx)
   return { _tag: "Failed", status: answer.status, lines: errorLines(answer.status, answer.text) }
 }
 
@@ -149,12 +159,15 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   ],
   [
     /^\/v2\/history$/,
-    (env) => {
-      const { offset, limit } = paging(env.query, 20)
-      return load(env, [`/v2/balance/history?offset=${offset}&limit=${limit}`], (history: HistoryPage) =>
-        historyPage(env.ctx, history)
-      )
-    }
+    // Straight from core's ledger: the signed-in shopper's entries, newest first.
+    (env) =>
+      Effect.gen(function* () {
+        const userId = yield* env.user
+        if (Option.isNone(userId)) return signInFirst(env.ctx)
+        const request = clampPage(paging(env.query, 20))
+        const found = yield* env.balances.entries(userId.value, request)
+        return page(historyPage(env.ctx, historyPageOut(found, request)))
+      })
   ],
   // Sandbox mode only: in production the inbox route does not exist and the page answers "not found".
   [

@@ -1,3 +1,4 @@
+import { Balances } from "@resale/core/ledger/Balances.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
@@ -79,6 +80,7 @@ export const WebGateway = HttpRouter.middleware(
     const config = yield* HttpConfig
     const sessions = yield* WebSessions
     const catalog = yield* GiftCatalog
+    const balances = yield* Balances
     const topupLimits = { min: 1_000, max: 100_000_000 }
     const secret = Redacted.value(config.cookieSecret)
     const secure = config.publicUrl.startsWith("https://")
@@ -189,6 +191,8 @@ export const WebGateway = HttpRouter.middleware(
               ctx: prepared.ctx,
               match,
               query: new URL(request.url, "http://localhost").searchParams,
+              user: sessions.user(request),
+              balances,
               get: (url) => getJson(router, request, url),
               publicUrl: config.publicUrl,
               authUrl: prepared.authUrl ?? `${config.publicUrl}/v2/auth/messenger/callback`,
