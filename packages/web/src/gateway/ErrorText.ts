@@ -159,6 +159,9 @@ const isCode = (value: unknown): value is ErrorCode => typeof value === "string"
 const paramsOf = (value: unknown): ErrorParams =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as ErrorParams) : {}
 
+/** The lines to show for a failure a page met calling core directly, by its machine code. */
+export const codeLines = (code: ErrorCode, params: ErrorParams = {}): ReadonlyArray<FlashLine> => [LINES[code](params)]
+
 /** The lines to show for a failed API answer. */
 export const errorLines = (statusCode: number, body: string): ReadonlyArray<FlashLine> => {
   let parsed: { readonly detail?: unknown; readonly code?: unknown; readonly params?: unknown } | undefined

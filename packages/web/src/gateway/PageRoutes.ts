@@ -1,7 +1,11 @@
 import type { UserId } from "@resale/core"
 import type { Balances } from "@resale/core/ledger/Balances.ts"
+import type { OrderService } from "@resale/core/orders/OrderService.ts"
 import { clampPage } from "@resale/core/Page.ts"
-import { Clock, Effect, Option, type Types } from "effect"
+import type { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { TicketId } from "@resale/core/ids.ts"
+import { messageOut, orderOut, ticketOut } from "@resale/wire"
+import { Clock, Effect, Option, Schema, type Types } from "effect"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type * as Dto from "@resale/wire/Dtos.ts"
 import { historyPageOut } from "@resale/wire/Dtos.ts"
@@ -32,7 +36,7 @@ import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
 import { ticketsPage } from "../pages/TicketsPage.ts"
 import { tierConfirmPage } from "../pages/TierConfirmPage.ts"
-import { errorLines } from "./ErrorText.ts"
+import { codeLines, errorLines } from "./ErrorText.ts"
 import type { InnerAnswer } from "./InnerCall.ts"
 import type { Flash, FlashLine } from "./WebCookies.ts"
 
@@ -53,7 +57,11 @@ export interface PageEnv {
   /** The shopper signed in on this browser, if any. */
   readonly user: Effect.Effect<Option.Option<UserId>>
   /** Core's use cases the pages call directly. */
-  readonly balances: Balances["Service"]
+  readonly core: {
+    readonly balances: Balances["Service"]
+    readonly orders: OrderService["Service"]
+    readonly tickets: TicketService["Service"]
+  }
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
   readonly publicUrl: string
@@ -148,14 +156,15 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   ],
   [
     /^\/v2\/orders$/,
-    (env) => {
-      const { offset, limit } = paging(env.query, 20)
-      return Effect.flatMap(env.giftTitles, (gifts) =>
-        load(env, [`/v2/orders/list?offset=${offset}&limit=${limit}`], (list: typeof Dto.OrdersPage.Type) =>
-          ordersPage(env.ctx, { page: list, gifts })
-        )
-      )
-    }
+    (env) =>
+      Effect.gen(function* () {
+        const userId = yield* env.user
+        if (Option.isNone(userId)) return signInFirst(env.ctx)
+        const request = clampPage(paging(env.query, 20))
+        const found = yield* env.core.orders.listOwn(userId.value, request)
+        const list = { orders: found.items.map(orderOut), total: found.total, ...request }
+        return page(ordersPage(env.ctx, { page: list, gifts: yield* env.giftTitles }))
+      })
   ],
   [
     /^\/v2\/history$/,
@@ -165,7 +174,7 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
         const userId = yield* env.user
         if (Option.isNone(userId)) return signInFirst(env.ctx)
         const request = clampPage(paging(env.query, 20))
-        const found = yield* env.balances.entries(userId.value, request)
+        const found = yield* env.core.balances.entries(userId.value, request)
         return page(historyPage(env.ctx, historyPageOut(found, request)))
       })
   ],
@@ -177,14 +186,36 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
   [
     /^\/v2\/tickets$/,
-    (env) => load(env, ["/v2/tickets"], (list: typeof Dto.Tickets.Type) => ticketsPage(env.ctx, list))
+    (env) =>
+      Effect.gen(function* () {
+        const userId = yield* env.user
+        if (Option.isNone(userId)) return signInFirst(env.ctx)
+        const found = yield* env.core.tickets.listOwn(userId.value, { offset: 0, limit: 100 })
+        return page(ticketsPage(env.ctx, { tickets: found.items.map(ticketOut), total: found.total }))
+      })
   ],
   [
     /^\/v2\/tickets\/(\d{1,15})$/,
     (env) =>
-      load(env, [`/v2/tickets/${env.match[1]}`], (detail: typeof Dto.TicketDetail.Type) =>
-        ticketPage(env.ctx, { detail, viewer: "user" })
-      )
+      Effect.gen(function* () {
+        const userId = yield* env.user
+        if (Option.isNone(userId)) return signInFirst(env.ctx)
+        const ticketId = Schema.decodeUnknownOption(TicketId)(Number(env.match[1]))
+        const notFound: PageResult = { _tag: "Failed", status: 404, lines: codeLines("ticket_not_found") }
+        if (Option.isNone(ticketId)) return notFound
+        return yield* env.core.tickets.detail({ kind: "user", userId: userId.value }, ticketId.value).pipe(
+          Effect.map(({ ticket, messages }) =>
+            page(
+              ticketPage(env.ctx, {
+                detail: { ticket: ticketOut(ticket), messages: messages.map(messageOut) },
+                viewer: "user"
+              })
+            )
+          ),
+          // Someone else's ticket is not found either, as the JSON route answers.
+          Effect.catchTag("TicketNotFound", () => Effect.succeed(notFound))
+        )
+      })
   ],
   [
     /^\/v2\/api-docs$/,

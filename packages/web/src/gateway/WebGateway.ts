@@ -1,4 +1,6 @@
 import { Balances } from "@resale/core/ledger/Balances.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { Effect, Layer, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
@@ -80,7 +82,7 @@ export const WebGateway = HttpRouter.middleware(
     const config = yield* HttpConfig
     const sessions = yield* WebSessions
     const catalog = yield* GiftCatalog
-    const balances = yield* Balances
+    const core = { balances: yield* Balances, orders: yield* OrderService, tickets: yield* TicketService }
     const topupLimits = { min: 1_000, max: 100_000_000 }
     const secret = Redacted.value(config.cookieSecret)
     const secure = config.publicUrl.startsWith("https://")
@@ -192,7 +194,7 @@ export const WebGateway = HttpRouter.middleware(
               match,
               query: new URL(request.url, "http://localhost").searchParams,
               user: sessions.user(request),
-              balances,
+              core,
               get: (url) => getJson(router, request, url),
               publicUrl: config.publicUrl,
               authUrl: prepared.authUrl ?? `${config.publicUrl}/v2/auth/messenger/callback`,
