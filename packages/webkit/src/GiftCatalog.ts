@@ -1,4 +1,6 @@
+import type { Prices } from "@resale/core"
 import { Gifts } from "@resale/core/gifts/Gifts.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import type { GiftPicture } from "@resale/core/ports/GiftPictures.ts"
 import type { GiftSender, StarGift } from "@resale/core/ports/GiftSender.ts"
 import { SimulatedGiftSender } from "@resale/telegram/SimulatedGiftSender.ts"
@@ -160,3 +162,20 @@ export class GiftCatalog extends Context.Service<
     Layer.provide(SimulatedGiftSender.layer({ accounts: ["user"] }))
   )
 }
+
+/** The gift list as clients see it: each gift priced in UZS from its stars at the current star price. */
+export const giftsOut = (
+  gifts: ReadonlyArray<CatalogGift>,
+  prices: Prices,
+  sandbox: boolean
+): typeof Dto.Gifts.Type => ({
+  gifts: gifts.map((g) => ({
+    gift_id: g.id,
+    title: g.title,
+    stars: g.stars,
+    price_uzs: g.stars * prices.starPriceUzs,
+    remaining: g.remaining,
+    picture_url: g.picture
+  })),
+  sandbox
+})

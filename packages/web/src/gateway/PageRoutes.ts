@@ -1,6 +1,8 @@
 import type { UserId } from "@resale/core"
 import type { Balances } from "@resale/core/ledger/Balances.ts"
 import type { OrderService } from "@resale/core/orders/OrderService.ts"
+import type { PricingService } from "@resale/core/pricing/PricingService.ts"
+import { type GiftCatalog, giftsOut } from "@resale/webkit/GiftCatalog.ts"
 import { clampPage } from "@resale/core/Page.ts"
 import type { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TicketId } from "@resale/core/ids.ts"
@@ -61,6 +63,8 @@ export interface PageEnv {
     readonly balances: Balances["Service"]
     readonly orders: OrderService["Service"]
     readonly tickets: TicketService["Service"]
+    readonly pricing: PricingService["Service"]
+    readonly gifts: GiftCatalog["Service"]
   }
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
@@ -183,7 +187,16 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     /^\/v2\/sandbox$/,
     (env) => load(env, ["/v2/sandbox/push/inbox"], (inbox: SandboxInboxView) => sandboxPage(env.ctx, inbox))
   ],
-  [/^\/v2\/gifts$/, (env) => load(env, ["/v2/gifts"], (gifts: typeof Dto.Gifts.Type) => giftsPage(env.ctx, gifts))],
+  [
+    /^\/v2\/gifts$/,
+    (env) =>
+      Effect.gen(function* () {
+        const userId = yield* env.user
+        if (Option.isNone(userId)) return signInFirst(env.ctx)
+        const gifts = giftsOut(yield* env.core.gifts.list, yield* env.core.pricing.get, env.ctx.sandbox)
+        return page(giftsPage(env.ctx, gifts))
+      })
+  ],
   [
     /^\/v2\/tickets$/,
     (env) =>

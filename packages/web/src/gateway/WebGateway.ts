@@ -1,7 +1,8 @@
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
-import { Effect, Layer, Option, Redacted } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
 import { callbackUrl, LOGIN_STATE_COOKIE, loginStateCookie, withLoginStateCookie } from "@resale/webkit/LoginState.ts"
@@ -82,7 +83,13 @@ export const WebGateway = HttpRouter.middleware(
     const config = yield* HttpConfig
     const sessions = yield* WebSessions
     const catalog = yield* GiftCatalog
-    const core = { balances: yield* Balances, orders: yield* OrderService, tickets: yield* TicketService }
+    const core = {
+      balances: yield* Balances,
+      orders: yield* OrderService,
+      tickets: yield* TicketService,
+      pricing: yield* PricingService,
+      gifts: catalog
+    }
     const topupLimits = { min: 1_000, max: 100_000_000 }
     const secret = Redacted.value(config.cookieSecret)
     const secure = config.publicUrl.startsWith("https://")
