@@ -1,12 +1,14 @@
 import type { UserId } from "@resale/core"
+import type { Accounts } from "@resale/core/accounts/Accounts.ts"
 import type { Balances } from "@resale/core/ledger/Balances.ts"
+import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import type { OrderService } from "@resale/core/orders/OrderService.ts"
 import type { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { type GiftCatalog, giftsOut } from "@resale/webkit/GiftCatalog.ts"
 import { clampPage } from "@resale/core/Page.ts"
 import type { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TicketId } from "@resale/core/ids.ts"
-import { messageOut, orderOut, ticketOut } from "@resale/wire"
+import { messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "@resale/wire"
 import { Clock, Effect, Option, Schema, type Types } from "effect"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type * as Dto from "@resale/wire/Dtos.ts"
@@ -60,6 +62,8 @@ export interface PageEnv {
   readonly user: Effect.Effect<Option.Option<UserId>>
   /** Core's use cases the pages call directly. */
   readonly core: {
+    readonly accounts: Accounts["Service"]
+    readonly topups: TopupService["Service"]
     readonly balances: Balances["Service"]
     readonly orders: OrderService["Service"]
     readonly tickets: TicketService["Service"]
@@ -152,11 +156,23 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [
     /^\/v2\/dashboard$/,
     (env) =>
-      Effect.flatMap(env.giftTitles, (gifts) =>
-        load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) =>
-          dashboardPage(env.ctx, { dashboard, card: env.paymentCard, limits: env.topupLimits, gifts })
-        )
-      )
+      Effect.gen(function* () {
+        const userId = yield* env.user
+        if (Option.isNone(userId)) return signInFirst(env.ctx)
+        const { accounts, balances, pricing, topups, orders } = env.core
+        const recent = { offset: 0, limit: 10 }
+        const dashboard = {
+          // A signed-in session names an existing account (as the JSON route assumes too).
+          user: userOut(yield* accounts.find(userId.value).pipe(Effect.orDie)),
+          balance_uzs: yield* balances.balance(userId.value),
+          pricing: pricingOut(yield* pricing.get, env.ctx.sandbox),
+          topups: (yield* topups.listOwn(userId.value, recent)).items.map(topupOut),
+          orders: (yield* orders.listOwn(userId.value, recent)).items.map(orderOut),
+          sandbox: env.ctx.sandbox
+        }
+        const gifts = yield* env.giftTitles
+        return page(dashboardPage(env.ctx, { dashboard, card: env.paymentCard, limits: env.topupLimits, gifts }))
+      })
   ],
   [
     /^\/v2\/orders$/,

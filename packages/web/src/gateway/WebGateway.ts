@@ -1,4 +1,6 @@
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
@@ -84,6 +86,8 @@ export const WebGateway = HttpRouter.middleware(
     const sessions = yield* WebSessions
     const catalog = yield* GiftCatalog
     const core = {
+      accounts: yield* Accounts,
+      topups: yield* TopupService,
       balances: yield* Balances,
       orders: yield* OrderService,
       tickets: yield* TicketService,
