@@ -60,6 +60,8 @@ export interface PageEnv {
   readonly query: URLSearchParams
   /** The shopper signed in on this browser, if any. */
   readonly user: Effect.Effect<Option.Option<UserId>>
+  /** Whether an operator is signed in on this browser. */
+  readonly operator: Effect.Effect<boolean>
   /** Core's use cases the pages call directly. */
   readonly core: {
     readonly accounts: Accounts["Service"]
@@ -304,11 +306,8 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
     /^\/v2\/admin\/login$/,
     (env) =>
       Effect.map(
-        env.get("/v2/admin/login"),
-        (answer): PageResult =>
-          (answer.json as { signed_in?: boolean } | undefined)?.signed_in === true
-            ? { _tag: "Redirect", to: "/v2/admin" }
-            : page(adminLoginPage(env.ctx))
+        env.operator,
+        (signedIn): PageResult => (signedIn ? { _tag: "Redirect", to: "/v2/admin" } : page(adminLoginPage(env.ctx)))
       )
   ],
   [

@@ -205,6 +205,7 @@ export const WebGateway = HttpRouter.middleware(
               match,
               query: new URL(request.url, "http://localhost").searchParams,
               user: sessions.user(request),
+              operator: sessions.operator(request),
               core,
               get: (url) => getJson(router, request, url),
               publicUrl: config.publicUrl,
