@@ -1,7 +1,7 @@
 // The hexagon, checked mechanically: core is pure, adapters stay apart.
 const adapters = ["store", "ton", "marketplace", "telegram", "push"]
 
-// Roots (http, worker, cli) change state only through core use cases. The only files of theirs that
+// Roots (http, web, worker, cli) change state only through core use cases. The only files of theirs that
 // may name a port are those that wire layers: entry points, `*Live.ts` layer files and the server's
 // and CLI's layer assembly. Type-only imports of a port's value types (a record a use case returns)
 // are not uses of the port and stay allowed. The ports are `@resale/core/ports` (core/src/ports/index.ts)
@@ -16,6 +16,8 @@ const wiring = [
   "^packages/http/src/direct/DerivationGate\\.ts$",
   "^packages/cli/src/Layers\\.ts$"
 ]
+// The server's start entry: the only files that mount the web UI (packages/web) on the JSON server.
+const startEntry = ["^packages/http/src/main\\.ts$", "^packages/http/src/server/ServerLayer\\.ts$"]
 module.exports = {
   forbidden: [
     {
@@ -38,16 +40,16 @@ module.exports = {
       severity: "error",
       from: { path: `^packages/${name}/src/` },
       to: {
-        path: "^packages/(store|ton|marketplace|telegram|push|world|http|worker|cli)/",
+        path: "^packages/(store|ton|marketplace|telegram|push|world|http|web|webkit|worker|cli)/",
         pathNot: `^packages/${name}/`
       }
     })),
     {
       name: "roots-call-use-cases-only",
       comment:
-        "http, worker and cli reach storage and the outside world through core use cases; only files that wire layers name a port",
+        "http, web, webkit, worker and cli reach storage and the outside world through core use cases; only files that wire layers name a port",
       severity: "error",
-      from: { path: "^packages/(http|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring] },
+      from: { path: "^packages/(http|web|webkit|worker|cli)/src/", pathNot: ["\\.test\\.ts$", ...wiring] },
       to: { path: "^packages/core/src/ports/", dependencyTypesNot: ["type-only"] }
     },
     {
@@ -55,7 +57,30 @@ module.exports = {
       comment: "packages/world wires the adapters for every root; it never imports a root",
       severity: "error",
       from: { path: "^packages/world/src/" },
-      to: { path: "^packages/(http|worker|cli)/" }
+      to: { path: "^packages/(http|web|webkit|worker|cli)/" }
+    },
+    {
+      name: "web-imports-no-http",
+      comment:
+        "the web UI (pages, layout, i18n, assets, form handling) never imports the JSON server: what both need is packages/webkit",
+      severity: "error",
+      from: { path: "^packages/web/" },
+      to: { path: "^packages/http/" }
+    },
+    {
+      name: "http-imports-no-web",
+      comment: "the JSON server never imports the web UI; only its start entry mounts it beside the /v2 routes",
+      severity: "error",
+      from: { path: "^packages/http/src/", pathNot: startEntry },
+      to: { path: "^packages/web/" }
+    },
+    {
+      name: "webkit-imports-no-root",
+      comment:
+        "packages/webkit (sessions, sign-in, the origin check, the server's settings, the request id, the gift catalogue) is shared by http and web: it imports neither, nor another root",
+      severity: "error",
+      from: { path: "^packages/webkit/" },
+      to: { path: "^packages/(http|web|worker|cli)/" }
     },
     {
       name: "http-imports-no-worker",

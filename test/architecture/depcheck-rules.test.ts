@@ -2,7 +2,8 @@
  * `npm run depcheck` refuses what the architecture forbids: the repository's own rule file run by
  * dependency-cruiser over a small tree laid out like the repository, with a few bad imports in it.
  * A root taking a port (its file or `@resale/core/ports`) outside a wiring file, the core's index
- * passing a port on, and `http` importing `worker` outside its entry all fail; a root calling a use
+ * passing a port on, `http` importing `worker` outside its entry, `web` and `http` importing each other
+ * (outside the start entry) and `webkit` importing a root all fail; a root calling a use
  * case through `@resale/core`, a type-only record import and a wiring file's ports pass.
  */
 import { assert, describe, it } from "@effect/vitest"
@@ -57,7 +58,21 @@ const files: Record<string, string> = {
   }),
   // bad: http imports the worker outside its entry
   "packages/http/src/handlers/UsesWorker.ts":
-    'import { j } from "@resale/worker/jobs/TakesPort.ts"\nexport const u = j\n'
+    'import { j } from "@resale/worker/jobs/TakesPort.ts"\nexport const u = j\n',
+  "packages/web/src/pages/Page.ts": "export const page = 1\n",
+  // good: the start entry mounts the web UI
+  "packages/http/src/server/ServerLayer.ts":
+    'import { page } from "../../../web/src/pages/Page.ts"\nexport const s = page\n',
+  // bad: a handler draws a page
+  "packages/http/src/handlers/UsesWeb.ts":
+    'import { page } from "../../../web/src/pages/Page.ts"\nexport const w = page\n',
+  // bad: a page reaches into the JSON server
+  "packages/web/src/pages/UsesHttp.ts": 'import { h } from "../../../http/src/handlers/Good.ts"\nexport const p = h\n',
+  // bad: a page takes a port
+  "packages/web/src/pages/TakesPort.ts":
+    'import { Ledger } from "../../../core/src/ports/Ledger.ts"\nexport const t = Ledger\n',
+  // bad: the shared package imports a root
+  "packages/webkit/src/UsesWeb.ts": 'import { page } from "../../web/src/pages/Page.ts"\nexport const k = page\n'
 }
 
 /** `npm run depcheck` over the tree: its exit code and its error lines ("rule: from → to"). */
@@ -84,7 +99,7 @@ const depcheck = (cwd: string) =>
   )
 
 describe("depcheck rules", () => {
-  it("refuses a root taking a port, the core index passing one on and http importing worker; allows the rest", async () => {
+  it("refuses a root taking a port, the core index passing one on, http importing worker, web and http importing each other; allows the rest", async () => {
     const dir = mkdtempSync(join(tmpdir(), "depcheck-"))
     try {
       for (const [path, text] of Object.entries(files)) {
@@ -98,11 +113,15 @@ describe("depcheck rules", () => {
       const { code, errors } = await depcheck(dir)
       assert.deepStrictEqual(errors.toSorted(), [
         "core-index-exports-no-port: packages/core/src/index.ts -> packages/core/src/ports/Ledger.ts",
+        "http-imports-no-web: packages/http/src/handlers/UsesWeb.ts -> packages/web/src/pages/Page.ts",
         "http-imports-no-worker: packages/http/src/handlers/UsesWorker.ts -> packages/worker/src/jobs/TakesPort.ts",
         "only-ports-reexport-ports: packages/core/src/index.ts -> packages/core/src/ports/Ledger.ts",
         "only-ports-reexport-ports: packages/core/src/ledger/Leak.ts -> packages/core/src/ports/Ledger.ts",
         "roots-call-use-cases-only: packages/http/src/handlers/TakesPort.ts -> packages/core/src/ports/index.ts",
-        "roots-call-use-cases-only: packages/worker/src/jobs/TakesPort.ts -> packages/core/src/ports/Ledger.ts"
+        "roots-call-use-cases-only: packages/web/src/pages/TakesPort.ts -> packages/core/src/ports/Ledger.ts",
+        "roots-call-use-cases-only: packages/worker/src/jobs/TakesPort.ts -> packages/core/src/ports/Ledger.ts",
+        "web-imports-no-http: packages/web/src/pages/UsesHttp.ts -> packages/http/src/handlers/Good.ts",
+        "webkit-imports-no-root: packages/webkit/src/UsesWeb.ts -> packages/web/src/pages/Page.ts"
       ])
       assert.notStrictEqual(code, 0, "npm run depcheck exits non-zero")
     } finally {

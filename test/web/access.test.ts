@@ -4,10 +4,10 @@
  * signed-in shoppers only.
  */
 import { assert, layer } from "@effect/vitest"
-import { OPERATOR_ROUTES as PANEL_ROUTES } from "@resale/http/web/routes/OperatorRoutes.ts"
-import { PAYMENT_ROUTES } from "@resale/http/web/routes/PaymentRoutes.ts"
-import { REPORT_ROUTES } from "@resale/http/web/routes/ReportRoutes.ts"
-import { SHOPPER_ROUTES } from "@resale/http/web/routes/ShopperRoutes.ts"
+import { OPERATOR_ROUTES as PANEL_ROUTES } from "@resale/http/routes/OperatorRoutes.ts"
+import { PAYMENT_ROUTES } from "@resale/http/routes/PaymentRoutes.ts"
+import { REPORT_ROUTES } from "@resale/http/routes/ReportRoutes.ts"
+import { SHOPPER_ROUTES } from "@resale/http/routes/ShopperRoutes.ts"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
 import { shopperName, signInOperator, signInShopper } from "./support/Flows.ts"

@@ -8,8 +8,8 @@
  * up after its second attempt, seconds apart.
  */
 import { assert, layer } from "@effect/vitest"
-import { LOCALE_TAGS } from "@resale/http/web/i18n/Locale.ts"
-import { DICTIONARIES } from "@resale/http/web/i18n/Translate.ts"
+import { LOCALE_TAGS } from "@resale/web/i18n/Locale.ts"
+import { DICTIONARIES } from "@resale/web/i18n/Translate.ts"
 import { Duration, Effect } from "effect"
 import type { Page } from "playwright-core"
 import { browser, person, PHONE, screenshot } from "./support/Browser.ts"

@@ -11,7 +11,7 @@ import { registerSecrets } from "@resale/observability/LogRedaction.ts"
 import { logStarted, runObserved } from "@resale/observability/Lifecycle.ts"
 import { WorkerLive } from "@resale/worker/WorkerLive.ts"
 import { Cause, Effect, Exit, Layer, Runtime } from "effect"
-import { HttpConfig } from "./server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { serverLayer } from "./server/ServerLayer.ts"
 
 const program = Effect.gen(function* () {

@@ -4,11 +4,11 @@ import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
 import { createServer } from "node:http"
-import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
-import { HttpConfig, type HttpSettings } from "../src/server/HttpConfig.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
+import { HttpConfig, type HttpSettings } from "@resale/webkit/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
-import { WEB_ROUTES, WebUi } from "../src/web/WebUi.ts"
+import { WEB_ROUTES, WebUi } from "@resale/web/WebUi.ts"
 
 /** The running server under test: its base URL on a random loopback port. */
 export class TestServer extends Context.Service<TestServer, { readonly url: string }>()("http/test/TestServer") {}
@@ -20,10 +20,10 @@ export class TestServer extends Context.Service<TestServer, { readonly url: stri
 export const makeTestServer = <E, R>(
   ports: Layer.Layer<R, E>,
   settings: Partial<HttpSettings> = {},
-  ping: Layer.Layer<DatabasePing, E, R> = DatabasePing.layerAlwaysUp as Layer.Layer<DatabasePing, E, R>,
-  options: { readonly web?: boolean } = {}
+  ping: Layer.Layer<DatabasePing, E, R> = DatabasePing.layerAlwaysUp as Layer.Layer<DatabasePing, E, R>
 ) => {
-  const app = (options.web ? httpApp({ routes: WebUi, known: WEB_ROUTES }) : httpApp()).pipe(
+  // With the web UI, as `npm start` serves it: a browser's request (Accept: text/html) gets a page.
+  const app = httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([GiftCatalog.layerSandbox, FragmentSandbox.layer(), HttpConfig.layerTest(settings), ping]),
     Layer.provide(ports)
@@ -43,5 +43,5 @@ export const makeTestServer = <E, R>(
 }
 
 /** The server over the real store on a fresh PostgreSQL database (one per test file). */
-export const pgTestServer = (settings: Partial<HttpSettings> = {}, options: { readonly web?: boolean } = {}) =>
-  makeTestServer(IsolatedPostgres.layerStore, settings, DatabasePing.layer as never, options)
+export const pgTestServer = (settings: Partial<HttpSettings> = {}) =>
+  makeTestServer(IsolatedPostgres.layerStore, settings, DatabasePing.layer as never)

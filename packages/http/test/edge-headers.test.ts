@@ -11,7 +11,7 @@ const upload = (url: string, cookie: string, bytes: Uint8Array, type: string, na
 }
 
 /** The small edges: static lookups, HSTS, no-store on personal answers, receipts that cannot run. */
-layer(pgTestServer({ publicUrl: "https://shop.example" }, { web: true }), {
+layer(pgTestServer({ publicUrl: "https://shop.example" }), {
   timeout: "60 seconds",
   excludeTestServices: true
 })("edge headers (https)", (it) => {

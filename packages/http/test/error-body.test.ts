@@ -1,7 +1,7 @@
 import { assert, describe, it, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { HttpServerResponse } from "effect/http"
-import { stampErrorBody } from "../src/server/ErrorBody.ts"
+import { stampErrorBody } from "@resale/webkit/ErrorBody.ts"
 import { type Answer, call } from "./Client.ts"
 import { pgTestServer, TestServer } from "./TestServer.ts"
 

@@ -12,7 +12,7 @@ import {
 } from "@resale/core"
 import { MarketplaceError } from "@resale/core/ports"
 import { Effect, Exit } from "effect"
-import { ERROR_CODES } from "../src/api/ErrorCodes.ts"
+import { ERROR_CODES } from "@resale/wire/ErrorCodes.ts"
 import { Conflict, ServiceUnavailable, statusOf, TooManyRequests } from "../src/api/Errors.ts"
 import { mapErrors, retryAfterSeconds, toHttpError } from "../src/handlers/ErrorMapping.ts"
 

@@ -8,11 +8,12 @@ import { PrometheusMetrics } from "effect/observability"
 import { IncomingMessage, ServerResponse } from "node:http"
 import { connect, Socket } from "node:net"
 import { request } from "undici"
-import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { FastPaths, fastPathServer } from "../src/server/FastPaths.ts"
-import { HttpConfig } from "../src/server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
+import { WEB_ROUTES, WebUi } from "@resale/web/WebUi.ts"
 import { adminSignIn, call, signIn } from "./Client.ts"
 
 /**
@@ -29,7 +30,7 @@ const capture = makeJsonLogger((line) => lines.push(JSON.parse(line)))
 class Base extends Context.Service<Base, { readonly url: string }>()("test/fast-paths/Base") {}
 
 const Served = serveLean(
-  httpApp().pipe(
+  httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([
       GiftCatalog.layerSandbox,

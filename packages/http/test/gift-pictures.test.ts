@@ -15,9 +15,9 @@ import { Context, Effect, Fiber, Layer, Option, Redacted } from "effect"
 import { TestClock } from "effect/testing"
 import { createServer, type IncomingMessage } from "node:http"
 import type { AddressInfo } from "node:net"
-import { GiftCatalog } from "../src/gifts/GiftCatalog.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { DatabasePing } from "../src/server/HttpApp.ts"
-import { pictureSrc } from "../src/web/pages/GiftsPage.ts"
+import { pictureSrc } from "@resale/web/pages/GiftsPage.ts"
 import { makeTestServer, TestServer } from "./TestServer.ts"
 
 const TOKEN = "123456:secret-bot-token"
@@ -301,8 +301,7 @@ describe("gift pictures from the Bot API", () => {
           makeTestServer(
             Layer.mergeAll(IsolatedPostgres.layerStore, Layer.succeed(GiftPictures)(impl)),
             {},
-            DatabasePing.layer as never,
-            { web: true }
+            DatabasePing.layer as never
           )
         )
         const { url } = Context.get(server, TestServer)

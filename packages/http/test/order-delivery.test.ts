@@ -6,9 +6,9 @@ import { Effect, Layer, Option } from "effect"
 import { DatabasePing } from "../src/server/HttpApp.ts"
 import { adminSignIn, call, signIn, TEST_ADMIN_TOKEN } from "./Client.ts"
 import { makeTestServer, TestServer } from "./TestServer.ts"
-import { translator } from "../src/web/i18n/Translate.ts"
-import { ordersTable } from "../src/web/pages/OrderViews.ts"
-import { adminOrdersPage } from "../src/web/pages/AdminOrdersPage.ts"
+import { translator } from "@resale/web/i18n/Translate.ts"
+import { ordersTable } from "@resale/web/pages/OrderViews.ts"
+import { adminOrdersPage } from "@resale/web/pages/AdminOrdersPage.ts"
 
 // One database for the server and for this file's worker-side calls (the same layer, built once).
 const Store = IsolatedPostgres.layerStore

@@ -25,7 +25,8 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })("sig
       // The same browser coming back keeps its cookie and gets the same state.
       const again = yield* call(url, "/v2/", {
         headers: { accept: "text/html" },
-        cookie: cookieNamed(page, "resale_login_state")
+        // As a browser does: every cookie the first answer set (the web UI's CSRF cookie too).
+        cookie: `${cookieNamed(page, "resale_login_state")}; ${cookieNamed(page, "resale_csrf")}`
       })
       assert.strictEqual(again.headers["set-cookie"], undefined)
       assert.strictEqual(

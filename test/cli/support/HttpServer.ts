@@ -1,6 +1,6 @@
 import { NodeHttpServer } from "@effect/platform-node"
-import { GiftCatalog } from "@resale/http/gifts/GiftCatalog.ts"
-import { HttpConfig } from "@resale/http/server/HttpConfig.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
 import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { FragmentSandbox } from "@resale/marketplace"

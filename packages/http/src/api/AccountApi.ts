@@ -1,7 +1,7 @@
 import { RECEIPT_MAX_BYTES } from "@resale/core/topups/TopupSettings.ts"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
-import * as Dto from "./Dtos.ts"
+import * as Dto from "@resale/wire/Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
 import {
   AnyObject,

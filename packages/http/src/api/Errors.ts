@@ -1,5 +1,5 @@
 import { Schema } from "effect"
-import { ErrorCode, ErrorParams } from "./ErrorCodes.ts"
+import { ErrorCode, ErrorParams } from "@resale/wire/ErrorCodes.ts"
 
 /**
  * The request's id in an error body: the server adds it to every error answer where answers are

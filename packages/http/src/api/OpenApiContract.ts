@@ -1,5 +1,5 @@
 import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
-import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
+import { ADMIN_COOKIE, USER_COOKIE } from "@resale/webkit/SessionCookie.ts"
 import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
 import { LIST_LIMIT_MAX } from "./ListsApi.ts"
 import { OPERATIONS, TAGS } from "./OperationDocs.ts"

@@ -12,13 +12,13 @@ import {
   OperatorSession,
   UserSession
 } from "../api/Middleware.ts"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
-import { isSameOrigin } from "./OriginCheck.ts"
+import { isSameOrigin } from "@resale/webkit/OriginCheck.ts"
 import { OperatorTokenGuard, tooManyFailures } from "./OperatorTokenGuard.ts"
-import { safeEqual } from "./TelegramLogin.ts"
-import { WebSessions } from "./WebSessions.ts"
+import { safeEqual } from "@resale/webkit/TelegramLogin.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
 
 const crossSite = new Forbidden({ detail: "Cross-site request refused", code: "cross_site_refused" })
 

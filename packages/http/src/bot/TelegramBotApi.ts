@@ -1,7 +1,7 @@
 import { makeBotApi } from "@resale/telegram/BotApi.ts"
 import { OutboundHttp } from "@resale/outbound"
 import { Context, Effect, Layer, Schema } from "effect"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 
 export class TelegramBotApiError extends Schema.TaggedError<TelegramBotApiError>()("TelegramBotApiError", {
   method: Schema.String,

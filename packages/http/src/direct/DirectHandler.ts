@@ -24,7 +24,7 @@ import { answerJson } from "./DirectJson.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
 import { redactedRequest, scrubPhrases } from "./Redaction.ts"
 import { clientAddress as forwardedClient, limitKey, noTrustedProxies, plainAddress } from "../server/ClientAddress.ts"
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "../server/DatabaseOutage.ts"
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@resale/webkit/DatabaseOutage.ts"
 
 export type Fields = Readonly<Record<string, unknown>>
 

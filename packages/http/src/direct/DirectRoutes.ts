@@ -27,7 +27,7 @@ import { PgThrottles } from "@resale/store/PgThrottles.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import type { KnownRoute } from "../validation/FastApiFallback.ts"
 import {
   balanceAnswer,

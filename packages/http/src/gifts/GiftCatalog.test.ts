@@ -5,7 +5,7 @@ import { Deferred, Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
 import { ServiceUnavailable } from "../api/Errors.ts"
 import { toHttpError } from "../handlers/ErrorMapping.ts"
-import { GiftCatalog } from "./GiftCatalog.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 
 const gift = (id: string, stars: number, extra: Partial<StarGift> = {}): StarGift => ({
   id,

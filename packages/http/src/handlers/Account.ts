@@ -9,22 +9,18 @@ import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Notifications } from "@resale/core/outbox/Notifications.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { Effect, FileSystem, Redacted } from "effect"
-import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import * as Dto from "../api/Dtos.ts"
+import * as Dto from "@resale/wire/Dtos.ts"
 import { BadRequest } from "../api/Errors.ts"
 import { CurrentUser } from "../api/Middleware.ts"
-import { GiftCatalog } from "../gifts/GiftCatalog.ts"
-import { prefersHtml } from "../pages/Html.ts"
-import { dashboardPage, giftsPage, ticketPage, ticketsPage, userPage } from "../pages/Pages.ts"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
 import { endpointOut } from "./Webhooks.ts"
 import { giftsOut, messageOut, orderOut, pricingOut, ticketOut, topupCreatedOut, topupOut, userOut } from "./Wire.ts"
 
-const html = (request: HttpServerRequest.HttpServerRequest) => prefersHtml(request.headers["accept"])
 const me = { kind: "user" as const }
 
 /** The signed-in user's account routes. Each handler calls one core service and maps its errors. */
@@ -48,7 +44,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
     })
 
     return handlers
-      .handle("dashboard", ({ request }) =>
+      .handle("dashboard", () =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const user = yield* accounts.find(userId).pipe(Effect.orDie)
@@ -60,7 +56,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
             orders: (yield* orders.listOwn(userId, { offset: 0, limit: 10 })).items.map(orderOut),
             sandbox
           }
-          return html(request) ? dashboardPage(data) : data
+          return data
         })
       )
       .handle("rotateApiKey", ({ payload }) =>
@@ -135,12 +131,12 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           return { balance_uzs: yield* balances.balance(userId), topups: page.items.map(topupOut), sandbox }
         })
       )
-      .handle("ordersPage", ({ request }) =>
+      .handle("ordersPage", () =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const page = yield* orders.listOwn(userId, { offset: 0, limit: 20 })
           const data = { orders: page.items.map(orderOut), total: page.total, offset: 0, limit: 20 }
-          return html(request) ? userPage("Orders", sandbox, data) : data
+          return data
         })
       )
       .handle("ordersList", ({ query }) =>
@@ -163,9 +159,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           return { orders: page.items.map(orderOut), total: page.total, offset: query.offset, limit }
         })
       )
-      .handle("giftsPage", ({ request }) =>
-        Effect.map(giftList, (data) => (html(request) ? giftsPage(sandbox, data) : data))
-      )
+      .handle("giftsPage", () => giftList)
       .handle("buyGift", ({ headers, payload }) =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
@@ -210,12 +204,12 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           )
         }).pipe(mapErrors)
       )
-      .handle("tickets", ({ request }) =>
+      .handle("tickets", () =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const page = yield* tickets.listOwn(userId, { offset: 0, limit: 100 })
           const data = { tickets: page.items.map(ticketOut), total: page.total }
-          return html(request) ? ticketsPage(sandbox, data) : data
+          return data
         })
       )
       .handle("createTicket", ({ payload }) =>
@@ -225,12 +219,12 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           return { ticket: ticketOut(detail.ticket), messages: detail.messages.map(messageOut) }
         }).pipe(mapErrors)
       )
-      .handle("ticket", ({ params, request }) =>
+      .handle("ticket", ({ params }) =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const detail = yield* tickets.detail({ ...me, userId }, params.ticket_id)
           const data = { ticket: ticketOut(detail.ticket), messages: detail.messages.map(messageOut) }
-          return html(request) ? ticketPage(sandbox, params.ticket_id, data) : data
+          return data
         }).pipe(mapErrors)
       )
       .handle("pollTicket", ({ params, query }) =>

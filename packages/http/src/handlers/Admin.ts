@@ -5,20 +5,16 @@ import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { statusOut } from "@resale/wire"
 import { Effect } from "effect"
-import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import * as Dto from "../api/Dtos.ts"
-import { prefersHtml } from "../pages/Html.ts"
+import * as Dto from "@resale/wire/Dtos.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
-import { adminHomePage, adminPage } from "../pages/Pages.ts"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { adminTopupsOut } from "./AdminTopupsOut.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
 import { adminOrderOut, messageOut, orderOut, pricingOut, ticketOut, topupOut } from "./Wire.ts"
 
-const html = (request: HttpServerRequest.HttpServerRequest) => prefersHtml(request.headers["accept"])
 const operator = { kind: "operator" as const }
 const note = (text: string) => (text.trim() === "" ? undefined : text.trim())
 
@@ -33,26 +29,24 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const status = yield* OperatorStatus
     const { sandbox } = yield* HttpConfig
 
-    const home = (request: HttpServerRequest.HttpServerRequest) =>
-      Effect.gen(function* () {
-        const data = {
-          pricing: pricingOut(yield* pricing.get, sandbox),
-          pending_topups: (yield* topups.list({ status: ["pending"], offset: 0, limit: 1 })).total,
-          review_topups: (yield* topups.list({ status: ["review"], offset: 0, limit: 1 })).total,
-          open_tickets: (yield* tickets.list({ status: "open", offset: 0, limit: 1 })).total,
-          sandbox
-        }
-        return html(request) ? adminHomePage(sandbox, data) : data
-      })
+    const home = Effect.gen(function* () {
+      return {
+        pricing: pricingOut(yield* pricing.get, sandbox),
+        pending_topups: (yield* topups.list({ status: ["pending"], offset: 0, limit: 1 })).total,
+        review_topups: (yield* topups.list({ status: ["review"], offset: 0, limit: 1 })).total,
+        open_tickets: (yield* tickets.list({ status: "open", offset: 0, limit: 1 })).total,
+        sandbox
+      }
+    })
 
     return handlers
-      .handle("root", ({ request }) => home(request))
+      .handle("root", () => home)
       .handle("status", () => Effect.map(status.read, statusOut))
-      .handle("topups", ({ request }) =>
+      .handle("topups", () =>
         Effect.gen(function* () {
           const page = yield* topups.list({ offset: 0, limit: 100 })
           const data = { topups: yield* adminTopupsOut(topups, page.items), total: page.total }
-          return html(request) ? adminPage("Top-ups", sandbox, data) : data
+          return data
         })
       )
       .handle("pricing", ({ payload }) =>
@@ -85,11 +79,11 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
       .handle("rejectTopup", ({ params, payload }) =>
         Effect.map(topups.reject(params.topup_id, note(payload.admin_note)), topupOut).pipe(mapErrors)
       )
-      .handle("orders", ({ request }) =>
+      .handle("orders", () =>
         Effect.gen(function* () {
           const page = yield* orders.list({ offset: 0, limit: 100 })
           const data = { orders: page.items.map(adminOrderOut), total: page.total }
-          return html(request) ? adminPage("Orders", sandbox, data) : data
+          return data
         })
       )
       .handle("retryOrder", ({ headers, params }) =>
@@ -132,11 +126,11 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           Effect.map(orders.refund(params.order_id, payload.note), orderOut)
         ).pipe(mapErrors)
       )
-      .handle("tickets", ({ request }) =>
+      .handle("tickets", () =>
         Effect.gen(function* () {
           const page = yield* tickets.list({ offset: 0, limit: 100 })
           const data = { tickets: page.items.map(ticketOut), total: page.total }
-          return html(request) ? adminPage("Tickets", sandbox, data) : data
+          return data
         })
       )
       .handle("pollTicket", ({ params, query }) =>

@@ -2,7 +2,7 @@ import type { Topup } from "@resale/core"
 import type { DuplicateReason } from "@resale/core/topups/DuplicateReceipt.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect, Option } from "effect"
-import type * as Dto from "../api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 import { topupOut } from "./Wire.ts"
 
 const REASONS: Record<DuplicateReason, "same_file" | "same_amount" | "near_amount"> = {

@@ -34,7 +34,7 @@ import type {
 import type { MarketplaceError } from "@resale/core/ports"
 import { MAX_ENDPOINTS_PER_USER } from "@resale/core/webhooks/Webhook.ts"
 import { Clock, Effect } from "effect"
-import type { ErrorCode } from "../api/ErrorCodes.ts"
+import type { ErrorCode } from "@resale/wire/ErrorCodes.ts"
 import {
   BadRequest,
   Conflict,
@@ -44,8 +44,8 @@ import {
   ServiceUnavailable,
   TooManyRequests
 } from "../api/Errors.ts"
-import { GiftCatalogUnavailable, GiftNotFound } from "../gifts/GiftCatalog.ts"
-import { RequestId } from "../server/RequestId.ts"
+import { GiftCatalogUnavailable, GiftNotFound } from "@resale/webkit/GiftCatalog.ts"
+import { RequestId } from "@resale/webkit/RequestId.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 
 /**

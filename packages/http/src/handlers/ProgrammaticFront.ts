@@ -1,5 +1,5 @@
 import type { Uzs } from "@resale/core"
-import type * as Dto from "../api/Dtos.ts"
+import type * as Dto from "@resale/wire/Dtos.ts"
 
 /**
  * The answer of `GET /v2/api/balance`: the HttpApi handler (`Programmatic.ts`) and the fast path

@@ -4,31 +4,24 @@ import { TopupService } from "@resale/core/topups/TopupService.ts"
 import type { Viewer } from "@resale/core"
 import { Effect, Option, Redacted, Result } from "effect"
 import { HttpServerRequest, HttpServerResponse } from "effect/http"
-import { OpenApi } from "effect/http-api"
 import { createHash } from "node:crypto"
 import { Api } from "../api/Api.ts"
 import { Forbidden, NotFound, TooManyRequests, Unauthorized } from "../api/Errors.ts"
-import { ADMIN_COOKIE, USER_COOKIE } from "../auth/SessionCookie.ts"
+import { ADMIN_COOKIE, USER_COOKIE } from "@resale/webkit/SessionCookie.ts"
 import {
-  callbackUrl,
   clearLoginStateCookie,
   LOGIN_STATE_COOKIE,
   LOGIN_STATE_PARAM,
-  loginStateCookie,
-  loginStateValid,
-  withLoginStateCookie
-} from "../auth/LoginState.ts"
-import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "../auth/TelegramLogin.ts"
+  loginStateValid
+} from "@resale/webkit/LoginState.ts"
+import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "@resale/webkit/TelegramLogin.ts"
 import { OperatorTokenGuard, tooManyFailures } from "../auth/OperatorTokenGuard.ts"
-import { type CookieToSet, WebSessions } from "../auth/WebSessions.ts"
+import { type CookieToSet, WebSessions } from "@resale/webkit/WebSessions.ts"
 import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { HttpApiBuilder } from "effect/http-api"
-import { renderApiDocs } from "../pages/ApiDocsPage.ts"
-import { prefersHtml } from "../pages/Html.ts"
-import { adminLoginPage, homePage } from "../pages/Pages.ts"
-import { HttpConfig } from "../server/HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { tierTable } from "./Account.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 
@@ -59,7 +52,6 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
     const sessionService = yield* SessionService
     const sandbox = config.sandbox
     const cookieSecret = Redacted.value(config.cookieSecret)
-    const openApi = OpenApi.fromApi(Api) as unknown as Record<string, unknown>
     const signIn = (identity: Parameters<typeof accounts.signIn>[0]) =>
       Effect.gen(function* () {
         const user = yield* accounts.signIn(identity)
@@ -79,13 +71,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
             bot_username: config.botUsername,
             sign_in_url: sandbox ? `${config.publicUrl}/v2/auth/sandbox` : null
           }
-          if (!prefersHtml(request.headers["accept"])) return data
-          // The sign-in widget's callback is bound to this browser (auth/LoginState.ts).
-          const state = loginStateCookie(request.cookies[LOGIN_STATE_COOKIE])
-          const page = HttpServerResponse.html(
-            homePage({ ...data, auth_url: callbackUrl(config.publicUrl, cookieSecret, state.value) })
-          )
-          return state.isNew ? withLoginStateCookie(page, state.value, sessions.secureCookies) : page
+          return data
         })
       )
       .handle("telegramCallback", ({ request }) =>
@@ -163,11 +149,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
             tiers: tierTable,
             current_tier: Option.match(user, { onNone: () => null, onSome: (u) => u.tier })
           }
-          if (!prefersHtml(request.headers["accept"])) return data
-          const extra = Option.isSome(user)
-            ? `<form method="post" action="/v2/api-key/rotate"><button>Create a new API key</button></form>`
-            : ""
-          return renderApiDocs(openApi, { sandbox, extra })
+          return data
         })
       )
       .handle("receipt", ({ params, request }) =>
@@ -222,11 +204,10 @@ export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handl
     const expected = Redacted.value(config.adminToken)
     return handlers
       .handle("loginPage", ({ request }) =>
-        Effect.map(sessions.operator(request), (signedIn) =>
-          prefersHtml(request.headers["accept"])
-            ? adminLoginPage(config.sandbox, signedIn)
-            : { login: "POST /v2/admin/login with form field token", signed_in: signedIn }
-        )
+        Effect.map(sessions.operator(request), (signedIn) => ({
+          login: "POST /v2/admin/login with form field token",
+          signed_in: signedIn
+        }))
       )
       .handle("login", ({ payload, request }) =>
         Effect.gen(function* () {

@@ -1,8 +1,9 @@
-import type { Prices, Topup } from "@resale/core"
-import type * as Dto from "../api/Dtos.ts"
-import type { CatalogGift } from "../gifts/GiftCatalog.ts"
+import type { Topup } from "@resale/core"
+import type * as Dto from "@resale/wire/Dtos.ts"
 
-// The record mappers are `@resale/wire`'s (the CLI prints the same shapes); the gift list is the server's own.
+// The record mappers are `@resale/wire`'s (the CLI prints the same shapes); the gift list is
+// webkit's (the gifts page draws it too).
+export { giftsOut } from "@resale/webkit/GiftCatalog.ts"
 import { topupOut } from "@resale/wire"
 export { adminOrderOut, messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "@resale/wire"
 
@@ -16,22 +17,5 @@ export const topupCreatedOut = (
   payable_uzs: t.payableUzs,
   expires_at: t.expiresAt === null ? null : t.expiresAt.toISOString(),
   pay_to_card: payToCard,
-  sandbox
-})
-
-/** The gift list as clients see it: each gift priced in UZS from its stars at the current star price. */
-export const giftsOut = (
-  gifts: ReadonlyArray<CatalogGift>,
-  prices: Prices,
-  sandbox: boolean
-): typeof Dto.Gifts.Type => ({
-  gifts: gifts.map((g) => ({
-    gift_id: g.id,
-    title: g.title,
-    stars: g.stars,
-    price_uzs: g.stars * prices.starPriceUzs,
-    remaining: g.remaining,
-    picture_url: g.picture
-  })),
   sandbox
 })

@@ -17,13 +17,14 @@ import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
 import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpApiBuilder } from "effect/http-api"
+import { HttpApiBuilder, OpenApi } from "effect/http-api"
+import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
 import { SqlClient } from "effect/sql/SqlClient"
 import { Api, OPENAPI_PATH } from "../api/Api.ts"
 import { AdminTokenAuth, ApiKeyAuth, OperatorSession, RequestValidation, UserSession } from "../api/Middleware.ts"
 import { AuthMiddlewareLayer } from "../auth/AuthMiddleware.ts"
 import { OperatorTokenGuard } from "../auth/OperatorTokenGuard.ts"
-import { WebSessions } from "../auth/WebSessions.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { TelegramBotApi } from "../bot/TelegramBotApi.ts"
 import { AccountHandlers } from "../handlers/Account.ts"
@@ -37,13 +38,14 @@ import { WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
 import { WebhookPolicy } from "@resale/core/webhooks/WebhookTargets.ts"
 import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
-import { GiftCatalog } from "../gifts/GiftCatalog.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
+import { PAGE_API_ROUTES, PageApi } from "../routes/PageApi.ts"
 import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.ts"
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
 import { BodyLimit } from "./BodyLimit.ts"
 import { FastPathRoutes } from "./FastPaths.ts"
-import { HttpConfig } from "./HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { SecurityHeaders } from "./SecurityHeaders.ts"
 import { buildWithOnly } from "./LeanServe.ts"
 
@@ -124,6 +126,11 @@ const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
   Layer.provide([RequestValidatorLayer, AuthMiddlewareLayer])
 )
 
+/** The contract's OpenAPI document for the web UI's API page (`@resale/webkit/ApiDocument.ts`). */
+const ApiDocumentLive = Layer.effect(ApiDocument)(
+  Effect.sync(() => ApiDocument.of({ document: OpenApi.fromApi(Api) as unknown as Record<string, unknown> }))
+)
+
 /** Whether the database answers (`/healthz`). */
 export class DatabasePing extends Context.Service<DatabasePing, { readonly ping: Effect.Effect<boolean> }>()(
   "http/server/DatabasePing"
@@ -190,7 +197,8 @@ export const HttpServices = Layer.mergeAll(
 )
 
 /**
- * All routes of the server: the /v2 HttpApi (+ its OpenAPI document), /healthz, any extra routes
+ * All routes of the server: the /v2 HttpApi (+ its OpenAPI document), /healthz, the JSON routes of the
+ * pages (`routes/PageApi.ts`), any extra routes
  * (the direct purchase surface) and FastAPI's 404/405 answers for everything else.
  */
 export const httpApp = <E, R>(
@@ -202,15 +210,18 @@ export const httpApp = <E, R>(
   Layer.mergeAll(
     ApiRoutes,
     HealthRoute,
+    PageApi,
     extra.routes,
     fastApiFallback([
       ...apiRoutes(),
       { method: "GET", path: OPENAPI_PATH },
       { method: "GET", path: "/healthz" },
       { method: "GET", path: DIRECT_OPENAPI_PATH },
+      ...PAGE_API_ROUTES,
       ...extra.known
     ])
   ).pipe(
+    Layer.provide(ApiDocumentLive),
     // Routes the server's fast paths answer without the pipeline (when the server has them).
     Layer.provideMerge(FastPathRoutes),
     // An oversized body is refused before anything else looks at the request.

@@ -2,8 +2,8 @@ import { Context, Effect, Layer, Scope } from "effect"
 import { RouteNoting } from "@resale/observability/RequestFacts.ts"
 import { requestLog } from "@resale/observability/RequestLog.ts"
 import { HttpRouter, HttpServer } from "effect/http"
+import { withRequestId } from "@resale/webkit/RequestId.ts"
 import { FastPaths } from "./FastPaths.ts"
-import { withRequestId } from "./RequestId.ts"
 import { SECRET_ROUTES, withoutSecretPathTracing, withSecretRouteSpan } from "./SecretRoutes.ts"
 
 /** Errors or services without the router's request-level markers. */

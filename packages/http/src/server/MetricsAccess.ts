@@ -24,7 +24,7 @@ import { Effect, Option, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import { tokenGuardFor } from "../auth/OperatorTokenGuard.ts"
 import { clientAddress, limitKey, type TrustedProxies, trustedProxies } from "./ClientAddress.ts"
-import type { HttpSettings } from "./HttpConfig.ts"
+import type { HttpSettings } from "@resale/webkit/HttpConfig.ts"
 
 type MetricsSettings = Pick<HttpSettings, "sandbox" | "metricsToken" | "trustedProxies"> & {
   /** With `DATABASE_URL` wrong tokens are counted in PostgreSQL, for every server. */

@@ -14,7 +14,7 @@ import { refreshProcessGauges } from "@resale/observability/ProcessGauges.ts"
 import { ProbeRoutes, workerLoopsCheck } from "@resale/observability/ProbeRoutes.ts"
 import { Effect, Layer, Metric } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
-import { HttpConfig } from "./HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { metricsAccess } from "./MetricsAccess.ts"
 
 const gauges = new Map(gaugeNames.map(({ help, name }) => [name, Metric.gauge(name, { description: help })]))

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
-import { HttpConfig } from "./HttpConfig.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 
 /**
  * Headers every answer gets, whatever route made it:

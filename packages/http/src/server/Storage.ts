@@ -5,7 +5,7 @@ import { Config, Effect, Layer, Option, Redacted } from "effect"
 import type { PgClient } from "@effect/sql-pg/PgClient"
 import type { StoreError } from "@resale/store/StoreLive.ts"
 import type { SqlClient } from "effect/sql/SqlClient"
-import type { HttpSettings } from "./HttpConfig.ts"
+import type { HttpSettings } from "@resale/webkit/HttpConfig.ts"
 
 /**
  * The storage ports on PostgreSQL: `DATABASE_URL` when set (pool `PG_POOL_MAX`, default 10), otherwise

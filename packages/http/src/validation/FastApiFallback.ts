@@ -3,8 +3,8 @@ import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } fr
 import { HttpApiError } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import type { ValidationErrorItem } from "../api/Errors.ts"
-import { databaseUnavailableAnswer } from "../server/DatabaseOutage.ts"
-import { RequestId } from "../server/RequestId.ts"
+import { databaseUnavailableAnswer } from "@resale/webkit/DatabaseOutage.ts"
+import { RequestId } from "@resale/webkit/RequestId.ts"
 
 /** Method and path pattern (`/v2/tickets/:ticket_id`) of every route the server answers. */
 export interface KnownRoute {

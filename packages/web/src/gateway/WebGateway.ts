@@ -1,0 +1,295 @@
+import { Accounts } from "@resale/core/accounts/Accounts.ts"
+import { Balances } from "@resale/core/ledger/Balances.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { PricingService } from "@resale/core/pricing/PricingService.ts"
+import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { Effect, Option, Redacted } from "effect"
+import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
+import { callbackUrl, LOGIN_STATE_COOKIE, loginStateCookie, withLoginStateCookie } from "@resale/webkit/LoginState.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
+import { renderApiSections, renderAuthSection } from "../pages/ApiDocsPage.ts"
+import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
+import { type Html, prefersHtml, toString, unsafeRaw } from "../Html.ts"
+import { LOCALE_COOKIE, negotiateLocale } from "../i18n/Locale.ts"
+import { translator } from "../i18n/Translate.ts"
+import type { PageContext } from "../layout/PageContext.ts"
+import { errorPage } from "../pages/ErrorPage.ts"
+import { newApiKeyPage } from "../pages/ApiPage.ts"
+import { ASSET_VERSION, safeBack } from "../routes/AssetRoutes.ts"
+import { isFormPost, readBrowserForm } from "./BrowserForm.ts"
+import { errorLines } from "./ErrorText.ts"
+import { formAnchor, formBack, formSuccess } from "./FormOutcomes.ts"
+import { getJson, runInner, type RouterEffect } from "./InnerCall.ts"
+import { findPage, type PageResult } from "./PageRoutes.ts"
+import { keptValues } from "../layout/FormRecall.ts"
+import { askFirst } from "./AskFirst.ts"
+import { NEW_KEY_COOKIE, NEW_KEY_PATH, openKey, sealKey } from "./NewKeyOnce.ts"
+import {
+  CSRF_COOKIE,
+  csrfToken,
+  csrfValid,
+  decodeFlash,
+  encodeFlash,
+  type Flash,
+  FLASH_COOKIE,
+  newCsrfSecret
+} from "./WebCookies.ts"
+
+/**
+ * The browser's way into the server: a global router middleware in front of every /v2 route.
+ * Requests that prefer HTML (page loads and form posts) get pages in the user's language; every
+ * other request (API clients, the pages' own fetches) passes through untouched, so each route still
+ * answers JSON exactly as before. Form posts must carry the CSRF token and are answered with a
+ * redirect and a one-shot message; the route's own checks (session, origin, validation) all run.
+ */
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self' https://telegram.org",
+  "frame-src https://oauth.telegram.org",
+  "img-src 'self' data: blob: https://t.me https://telegram.org https://*.telegram.org",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+  "object-src 'none'"
+].join("; ")
+
+const THIRTY_DAYS = "2592000 seconds"
+
+const pathOf = (url: string) => url.split("?")[0]!.split("#")[0]!
+
+/**
+ * Where a failed form returns: the page it was sent from (a same-host Referer), at the form's own
+ * anchor when that page is the form's usual home; else the form's usual home.
+ */
+const backAfterFailure = (request: HttpServerRequest.HttpServerRequest, path: string): string => {
+  const usual = formBack(path)
+  const referer = request.headers["referer"]
+  if (!referer) return usual
+  try {
+    const from = new URL(referer)
+    if (from.host !== request.headers["host"]) return usual
+    const page = from.pathname + from.search
+    return page === pathOf(usual) ? usual : safeBack(page) === "/v2/" && page !== "/v2/" ? usual : safeBack(page)
+  } catch {
+    return usual
+  }
+}
+
+export const WebGateway = HttpRouter.middleware(
+  Effect.gen(function* () {
+    const config = yield* HttpConfig
+    const sessions = yield* WebSessions
+    const catalog = yield* GiftCatalog
+    const core = {
+      accounts: yield* Accounts,
+      topups: yield* TopupService,
+      balances: yield* Balances,
+      orders: yield* OrderService,
+      tickets: yield* TicketService,
+      pricing: yield* PricingService,
+      gifts: catalog
+    }
+    const topupLimits = { min: 1_000, max: 100_000_000 }
+    const secret = Redacted.value(config.cookieSecret)
+    const secure = config.publicUrl.startsWith("https://")
+    const { document } = yield* ApiDocument
+    const reference: Html = unsafeRaw(renderAuthSection(document) + renderApiSections(document))
+    const giftTitles = Effect.map(catalog.list, (gifts) => Object.fromEntries(gifts.map((g) => [g.id, g.title])))
+
+    const cookieOptions = { path: "/", httpOnly: true, sameSite: "lax" as const, secure }
+
+    /** The per-request context of a page, and the cookies the answer must set. */
+    const context = (request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const existing = request.cookies[CSRF_COOKIE]
+        const csrfCookie = existing && existing.length >= 16 ? existing : newCsrfSecret()
+        const path = pathOf(request.url)
+        const area = path.startsWith("/v2/admin") ? ("admin" as const) : ("user" as const)
+        const signedIn = area === "user" && Option.isSome(yield* sessions.user(request))
+        const ctx: PageContext = {
+          tr: translator(negotiateLocale(request.cookies[LOCALE_COOKIE], request.headers["accept-language"])),
+          sandbox: config.sandbox,
+          explorer: config.explorerUrl,
+          csrf: csrfToken(secret, csrfCookie),
+          flash: decodeFlash(secret, request.cookies[FLASH_COOKIE]),
+          path: request.url,
+          area: area === "user" && !signedIn ? "public" : area,
+          signedIn,
+          assetVersion: ASSET_VERSION
+        }
+        // The home page shows the sign-in widget: its callback is bound to this browser (auth/LoginState.ts).
+        const login =
+          area === "user" && !signedIn && /^\/v2\/?$/.test(path)
+            ? loginStateCookie(request.cookies[LOGIN_STATE_COOKIE])
+            : undefined
+        return {
+          ctx,
+          newCsrf: csrfCookie === existing ? undefined : csrfCookie,
+          hadFlash: request.cookies[FLASH_COOKIE] !== undefined,
+          authUrl: login ? callbackUrl(config.publicUrl, secret, login.value) : undefined,
+          newLoginState: login?.isNew ? login.value : undefined
+        }
+      })
+
+    type Prepared = Effect.Success<ReturnType<typeof context>>
+
+    const finish = (prepared: Prepared, response: HttpServerResponse.HttpServerResponse) => {
+      let out = response
+      if (prepared.newCsrf)
+        out = HttpServerResponse.setCookieUnsafe(out, CSRF_COOKIE, prepared.newCsrf, {
+          ...cookieOptions,
+          maxAge: THIRTY_DAYS
+        })
+      if (prepared.hadFlash) out = HttpServerResponse.expireCookieUnsafe(out, FLASH_COOKIE, { path: "/" })
+      if (prepared.newLoginState) out = withLoginStateCookie(out, prepared.newLoginState, secure)
+      return out
+    }
+
+    const htmlResponse = (prepared: Prepared, body: Html, status = 200) =>
+      finish(
+        prepared,
+        HttpServerResponse.text(toString(body), {
+          status,
+          contentType: "text/html; charset=utf-8",
+          headers: {
+            "content-security-policy": CSP,
+            "x-content-type-options": "nosniff",
+            "referrer-policy": "same-origin",
+            "x-frame-options": "DENY",
+            "cache-control": "private, no-store"
+          }
+        })
+      )
+
+    const redirect = (to: string, flash: Flash | undefined, prepared?: Prepared) => {
+      const response = HttpServerResponse.redirect(to, { status: 303 })
+      const withFlash = flash
+        ? HttpServerResponse.setCookieUnsafe(response, FLASH_COOKIE, encodeFlash(secret, flash), {
+            ...cookieOptions,
+            maxAge: "120 seconds"
+          })
+        : response
+      return prepared ? finish({ ...prepared, hadFlash: false }, withFlash) : withFlash
+    }
+
+    const render = (prepared: Prepared, result: PageResult) =>
+      result._tag === "Page"
+        ? htmlResponse(prepared, result.html)
+        : result._tag === "Redirect"
+          ? redirect(result.to, result.flash, prepared)
+          : htmlResponse(prepared, errorPage(prepared.ctx, result.lines), result.status)
+
+    /** A page load: one of our pages, or the route's own answer with errors turned into words. */
+    const page = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const prepared = yield* context(request)
+        const path = pathOf(request.url)
+        if (path === NEW_KEY_PATH) {
+          const key = openKey(secret, request.cookies[NEW_KEY_COOKIE])
+          const response = htmlResponse(prepared, newApiKeyPage(prepared.ctx, key ?? null))
+          return key === undefined
+            ? response
+            : HttpServerResponse.expireCookieUnsafe(response, NEW_KEY_COOKIE, { path: NEW_KEY_PATH })
+        }
+        const found = findPage(path)
+        if (found) {
+          const [match, loader] = found
+          return render(
+            prepared,
+            yield* loader({
+              ctx: prepared.ctx,
+              match,
+              query: new URL(request.url, "http://localhost").searchParams,
+              user: sessions.user(request),
+              operator: sessions.operator(request),
+              core,
+              get: (url) => getJson(router, request, url),
+              publicUrl: config.publicUrl,
+              authUrl: prepared.authUrl ?? `${config.publicUrl}/v2/auth/messenger/callback`,
+              paymentCard: config.paymentCard,
+              topupLimits,
+              giftTitles,
+              reference
+            })
+          )
+        }
+        const answer = yield* runInner(router, request)
+        const type = answer.response.headers["content-type"] ?? ""
+        if (answer.status >= 400 && type.includes("json")) {
+          return htmlResponse(prepared, errorPage(prepared.ctx, errorLines(answer.status, answer.text)), answer.status)
+        }
+        return answer.response
+      })
+
+    /** A form post: CSRF checked, forwarded as JSON, answered with a redirect (or the one-time key page). */
+    const form = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>
+      Effect.gen(function* () {
+        const prepared = yield* context(request)
+        const path = pathOf(request.url)
+        let back = backAfterFailure(request, path)
+        let anchor = /#([a-z0-9-]{1,40})$/.exec(back)?.[1]
+        let kept: Record<string, string> | undefined
+        const fail = (lines: Flash["lines"]) =>
+          redirect(
+            back,
+            { kind: "error", lines, ...(anchor ? { form: anchor } : {}), ...(kept ? { values: kept } : {}) },
+            prepared
+          )
+        const read = yield* Effect.result(readBrowserForm(request))
+        if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
+        const posted = read.success
+        kept = keptValues(posted.fields)
+        const many = formAnchor(path, posted.fields)
+        if (many !== undefined) {
+          anchor = many
+          back = `${back.split("#")[0]}#${many}`
+        }
+        if (!csrfValid(secret, request.cookies[CSRF_COOKIE], posted.csrf)) return fail([{ key: "error.csrf" }])
+        // Replacing the key or spending the balance without a purchase form: only from the confirmation page.
+        const question = askFirst(path, posted.fields)
+        if (question !== undefined) return redirect(question, undefined, prepared)
+        const answer = yield* runInner(router, posted.forward)
+        if (answer.status >= 300 && answer.status < 400) return answer.response
+        if (answer.status === 401) {
+          const admin = path.startsWith("/v2/admin")
+          if (admin && path === "/v2/admin/login") return fail(errorLines(401, answer.text))
+          return redirect(
+            admin ? "/v2/admin/login" : "/v2/",
+            { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] },
+            prepared
+          )
+        }
+        if (answer.status >= 400) return fail(errorLines(answer.status, answer.text))
+        if (path === "/v2/api-key/rotate") {
+          const sealed = sealKey(secret, (answer.json as { api_key: string }).api_key)
+          return HttpServerResponse.setCookieUnsafe(
+            redirect(NEW_KEY_PATH, undefined, prepared),
+            NEW_KEY_COOKIE,
+            sealed,
+            {
+              ...cookieOptions,
+              path: NEW_KEY_PATH,
+              maxAge: "300 seconds"
+            }
+          )
+        }
+        const outcome = formSuccess(path, answer.json)
+        return redirect(outcome.next, outcome.flash, prepared)
+      })
+
+    return (router: RouterEffect) =>
+      Effect.gen(function* () {
+        const request = yield* HttpServerRequest.HttpServerRequest
+        if (!request.url.startsWith("/v2") || !prefersHtml(request.headers["accept"])) return yield* router
+        if (request.method === "GET") return yield* page(router, request)
+        if (isFormPost(request)) return yield* form(router, request)
+        return yield* router
+      })
+  }),
+  { global: true }
+)
