@@ -2822,7 +2822,17 @@ export interface operations {
                 };
                 content: {
                     /** @example (the receipt file: an image or a PDF) */
-                    "application/octet-stream": string;
+                    "image/jpeg": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "image/png": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "image/webp": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "image/gif": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "image/heic": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "application/pdf": string;
                 };
             };
             /** @description The request breaks a business rule; `code` says which. */
