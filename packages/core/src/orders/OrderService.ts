@@ -14,7 +14,7 @@ import { addMillis, currentDate } from "../Time.ts"
 import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCauseId } from "./Order.ts"
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
 import { type Completion, completionPatch } from "./FulfilmentOutcome.ts"
-import { gaveUp, operatorRefund } from "./OrderFailure.ts"
+import { failureCode, gaveUp, operatorRefund } from "./OrderFailure.ts"
 import { backoffMs, type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
 import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
@@ -303,7 +303,9 @@ export class OrderService extends Context.Service<
                 orderId: order.id,
                 kind: order.item.kind,
                 recipient: order.recipient,
-                refundedUzs: order.priceUzs
+                refundedUzs: order.priceUzs,
+                // The stable code integrators switch on (webhook `error_code`); the text stays the operators'.
+                errorCode: failureCode(error)
               }
             },
             now
