@@ -1282,7 +1282,7 @@ export interface components {
     schemas: {
         /**
          * @example {
-         *       "detail": "Request body too large",
+         *       "detail": "The request body is larger than 65536 bytes, the most this route accepts",
          *       "code": "payload_too_large",
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
@@ -1312,7 +1312,9 @@ export interface components {
          *             "amount"
          *           ],
          *           "msg": "Field required",
-         *           "input": null
+         *           "input": {
+         *             "username": "durov"
+         *           }
          *         }
          *       ],
          *       "code": "validation_error",
@@ -1338,7 +1340,9 @@ export interface components {
          *         "amount"
          *       ],
          *       "msg": "Field required",
-         *       "input": null
+         *       "input": {
+         *         "username": "durov"
+         *       }
          *     }
          */
         ValidationError: {
@@ -1350,7 +1354,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "detail": "Missing API key",
+         *       "detail": "Missing X-API-Key header",
          *       "code": "api_key_missing",
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
@@ -1382,10 +1386,10 @@ export interface components {
         };
         /**
          * @example {
-         *       "detail": "Daily info lookup quota of 20 is used up; upgrade the tier for more",
+         *       "detail": "Daily info lookup quota of 10 is used up; upgrade the tier for more",
          *       "code": "info_quota_exceeded",
          *       "params": {
-         *         "limit": 20
+         *         "limit": 10
          *       },
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
@@ -1483,7 +1487,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "amount_uzs": 50003,
+         *       "amount_uzs": 50000,
          *       "card_last4": "1234",
          *       "external_id": "bank-msg-8812"
          *     }
@@ -1500,7 +1504,7 @@ export interface components {
          *       "method": "card",
          *       "status": "pending",
          *       "amount_uzs": 50000,
-         *       "payable_uzs": 50003,
+         *       "payable_uzs": 50000,
          *       "credited_uzs": null,
          *       "has_receipt": false,
          *       "admin_note": null,
@@ -1663,11 +1667,11 @@ export interface components {
          *           "method": "card",
          *           "status": "paid",
          *           "amount_uzs": 50000,
-         *           "payable_uzs": 50003,
-         *           "credited_uzs": 50003,
+         *           "payable_uzs": 50000,
+         *           "credited_uzs": 50000,
          *           "has_receipt": false,
          *           "admin_note": null,
-         *           "expires_at": null,
+         *           "expires_at": "2026-01-31T12:30:00.000Z",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
          *       ],
@@ -1765,7 +1769,7 @@ export interface components {
          *       "quota": {
          *         "tier": 0,
          *         "used": 3,
-         *         "limit": 20
+         *         "limit": 10
          *       },
          *       "sandbox": false
          *     }
@@ -1835,14 +1839,14 @@ export interface components {
          *         "method": "card",
          *         "status": "pending",
          *         "amount_uzs": 50000,
-         *         "payable_uzs": 50003,
+         *         "payable_uzs": 50000,
          *         "credited_uzs": null,
          *         "has_receipt": false,
          *         "admin_note": null,
          *         "expires_at": "2026-01-31T12:30:00.000Z",
          *         "created_at": "2026-01-31T12:00:00.000Z"
          *       },
-         *       "payable_uzs": 50003,
+         *       "payable_uzs": 50000,
          *       "expires_at": "2026-01-31T12:30:00.000Z",
          *       "pay_to_card": "8600 1234 5678 9012",
          *       "sandbox": false
@@ -2156,7 +2160,7 @@ export interface components {
          *           "method": "receipt",
          *           "status": "review",
          *           "amount_uzs": 50000,
-         *           "payable_uzs": 50003,
+         *           "payable_uzs": 50000,
          *           "credited_uzs": null,
          *           "has_receipt": true,
          *           "admin_note": null,
@@ -2180,7 +2184,7 @@ export interface components {
          *       "method": "receipt",
          *       "status": "review",
          *       "amount_uzs": 50000,
-         *       "payable_uzs": 50003,
+         *       "payable_uzs": 50000,
          *       "credited_uzs": null,
          *       "has_receipt": true,
          *       "admin_note": null,
@@ -2266,12 +2270,12 @@ export interface components {
         /**
          * @example {
          *       "tier": 1,
-         *       "price_uzs": 25000,
-         *       "balance_uzs": 102000,
+         *       "price_uzs": 50000,
+         *       "balance_uzs": 77000,
          *       "quota": {
          *         "tier": 1,
          *         "used": 3,
-         *         "limit": 200
+         *         "limit": 100
          *       }
          *     }
          */
@@ -2327,7 +2331,7 @@ export interface components {
          *           "method": "card",
          *           "status": "pending",
          *           "amount_uzs": 50000,
-         *           "payable_uzs": 50003,
+         *           "payable_uzs": 50000,
          *           "credited_uzs": null,
          *           "has_receipt": false,
          *           "admin_note": null,
@@ -2381,7 +2385,7 @@ export interface components {
          *           "method": "card",
          *           "status": "pending",
          *           "amount_uzs": 50000,
-         *           "payable_uzs": 50003,
+         *           "payable_uzs": 50000,
          *           "credited_uzs": null,
          *           "has_receipt": false,
          *           "admin_note": null,
@@ -2441,7 +2445,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "login": "/v2/admin/login",
+         *       "login": "POST /v2/admin/login with form field token",
          *       "signed_in": false
          *     }
          */
@@ -2455,13 +2459,18 @@ export interface components {
          *       "tiers": [
          *         {
          *           "tier": 0,
-         *           "daily_limit": 20,
+         *           "daily_limit": 10,
          *           "price_uzs": 0
          *         },
          *         {
          *           "tier": 1,
-         *           "daily_limit": 200,
-         *           "price_uzs": 25000
+         *           "daily_limit": 100,
+         *           "price_uzs": 50000
+         *         },
+         *         {
+         *           "tier": 2,
+         *           "daily_limit": 1000,
+         *           "price_uzs": 200000
          *         }
          *       ],
          *       "current_tier": 0
@@ -2483,7 +2492,7 @@ export interface components {
          *       "sandbox": false,
          *       "signed_in": false,
          *       "bot_username": "resale_bot",
-         *       "sign_in_url": "/v2/#sign-in"
+         *       "sign_in_url": null
          *     }
          */
         Home: {
