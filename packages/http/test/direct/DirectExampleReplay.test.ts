@@ -11,7 +11,7 @@ import { directOpenApi } from "../../src/direct/DirectOpenApi.ts"
 import { differences, type Shapes } from "../ExampleMatch.ts"
 import { post } from "./support/client.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
-import { freshAddress, fundedWallet, ton } from "./support/wallets.ts"
+import { freshAddress, fundedWallet, newPhrase, ton } from "./support/wallets.ts"
 
 type Json = Record<string, any>
 
@@ -64,6 +64,26 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
           const problems = res.status === 200 ? differences(answered, body, "$", SHAPES) : [`${res.status} ${res.text}`]
           if (problems.length > 0) found[path] = problems
         }
+        // The Failure example: the stars example from a wallet holding 0.1 TON; amounts in its message by shape.
+        const poor = yield* fundedWallet(env, "ton24", "v5r1", ton(0.1))
+        const failure = (directOpenApi as Json)["components"]["schemas"]["Failure"]["examples"][0]
+        const refused = yield* post(env, "/stars/buy", { ...media("/stars/buy").asked, seed: poor.phrase })
+        const masked = (m: unknown) => String(m).replace(/\d+(\.\d+)?/g, "#")
+        const problems = differences(
+          { ...failure, message: masked(failure["message"]) },
+          { ...refused.body, message: masked(refused.body["message"]) }
+        )
+        if (refused.status !== 400 || problems.length > 0) found["Failure"] = [refused.text, ...problems]
+        // ... and from a phrase never funded; its addresses by shape.
+        const unfunded = yield* post(env, "/stars/buy", {
+          ...media("/stars/buy").asked,
+          seed: yield* newPhrase("ton24")
+        })
+        const addresses = (m: unknown) => String(m).replace(/\b[EU]Q[A-Za-z0-9_-]{46}\b/g, "UQ...")
+        const second = (directOpenApi as Json)["components"]["schemas"]["Failure"]["examples"][1]
+        const unfundedProblems = differences(second, { ...unfunded.body, message: addresses(unfunded.body["message"]) })
+        if (unfunded.status !== 400 || unfundedProblems.length > 0)
+          found["Failure (never funded)"] = [unfunded.text, ...unfundedProblems]
         assert.deepStrictEqual(found, {})
       }),
     { timeout: 240_000 }
