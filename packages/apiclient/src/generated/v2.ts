@@ -2274,7 +2274,7 @@ export interface components {
          *       "balance_uzs": 77000,
          *       "quota": {
          *         "tier": 1,
-         *         "used": 3,
+         *         "used": 0,
          *         "limit": 100
          *       }
          *     }
@@ -5133,7 +5133,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "endpoint": "https://push.example.com/send/abc123",
+                 *       "endpoint": "https://fcm.googleapis.com/fcm/send/abc123",
                  *       "expirationTime": null,
                  *       "keys": {
                  *         "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",

@@ -171,7 +171,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     sandbox: false
   },
   InfoLookup: { username: "durov", found: true, name: "Pavel Durov", photo_url: null, quota, sandbox: false },
-  TierUpgrade: { tier: 1, price_uzs: 50000, balance_uzs: 77000, quota: { tier: 1, used: 3, limit: 100 } },
+  TierUpgrade: { tier: 1, price_uzs: 50000, balance_uzs: 77000, quota: { tier: 1, used: 0, limit: 100 } },
   Ticket: ticket,
   TicketMessage: message,
   Tickets: { tickets: [ticket], total: 1 },
@@ -279,7 +279,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   },
   "account.replyTicket": { body: "Thank you!" },
   "account.pushSubscribe": {
-    endpoint: "https://push.example.com/send/abc123",
+    endpoint: "https://fcm.googleapis.com/fcm/send/abc123",
     expirationTime: null,
     keys: {
       p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",
