@@ -40,24 +40,27 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       })
     )
 
-    it.effect("status, balance (never funded and funded), stars and a transfer answer as documented", () =>
-      Effect.gen(function* () {
-        const env = yield* DirectTestEnv
-        assertMatches("/status", yield* post(env, "/status", {}))
+    it.effect(
+      "status, balance (never funded and funded), stars and a transfer answer as documented",
+      () =>
+        Effect.gen(function* () {
+          const env = yield* DirectTestEnv
+          assertMatches("/status", yield* post(env, "/status", {}))
 
-        const unfunded = yield* post(env, "/balance", { seed: yield* newPhrase("ton24") })
-        assertMatches("/balance", unfunded)
-        assert.isObject(unfunded.body["addresses"], unfunded.text)
+          const unfunded = yield* post(env, "/balance", { seed: yield* newPhrase("ton24") })
+          assertMatches("/balance", unfunded)
+          assert.isObject(unfunded.body["addresses"], unfunded.text)
 
-        const { phrase } = yield* fundedWallet(env, "ton24", "v5r1", ton(50))
-        const funded = yield* post(env, "/balance", { seed: phrase })
-        assertMatches("/balance", funded)
+          const { phrase } = yield* fundedWallet(env, "ton24", "v5r1", ton(50))
+          const funded = yield* post(env, "/balance", { seed: phrase })
+          assertMatches("/balance", funded)
 
-        const stars = { username: "schemabuyer", amount: 50, seed: phrase, order_id: orderId("schema-stars") }
-        assertMatches("/stars/buy", yield* post(env, "/stars/buy", stars))
-        const transfer = { to: freshAddress(), amount: 0.5, seed: phrase, order_id: orderId("schema-transfer") }
-        assertMatches("/coin/transfer", yield* post(env, "/coin/transfer", transfer))
-      })
+          const stars = { username: "schemabuyer", amount: 50, seed: phrase, order_id: orderId("schema-stars") }
+          assertMatches("/stars/buy", yield* post(env, "/stars/buy", stars))
+          const transfer = { to: freshAddress(), amount: 0.5, seed: phrase, order_id: orderId("schema-transfer") }
+          assertMatches("/coin/transfer", yield* post(env, "/coin/transfer", transfer))
+        }),
+      { timeout: 120_000 } // two purchases and a funding on the TON VM, on a loaded machine
     )
 
     it.effect(
