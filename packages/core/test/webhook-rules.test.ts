@@ -126,6 +126,19 @@ describe("webhook events from the outbox", () => {
         ["evt_11_refund", "order.refunded"]
       ]
     )
+    // order.failed carries the order's failure code; events written before it carry null
+    const failed = { orderId: 5, kind: "stars", recipient: "x", refundedUzs: 900 }
+    assert.deepStrictEqual(
+      webhookEventsOf(event("order.failed", { ...failed, errorCode: "already_premium" }))[0]!.data,
+      {
+        order_id: 5,
+        kind: "stars",
+        recipient: "x",
+        refunded_uzs: 900,
+        error_code: "already_premium"
+      }
+    )
+    assert.strictEqual(webhookEventsOf(event("order.failed", failed))[0]!.data["error_code"], null)
     assert.deepStrictEqual(webhookEventsOf(event("topup.paid", { topupId: 2, amountUzs: 5000, balanceUzs: 7000 }))[0], {
       id: "evt_11",
       type: "topup.credited",

@@ -2,12 +2,13 @@
  * The webhook endpoints over real HTTP and PostgreSQL, and the worker's side over the same database:
  * an endpoint registered at a loopback receiver (sandbox setting on) receives `order.completed` once
  * when the order completes, signed per Standard Webhooks (verified here from the spec); the log
- * shows it; private targets, unknown ids and a sixth endpoint are refused with their codes.
+ * shows it; a failed order's `order.failed` carries its `error_code`; private targets, unknown ids and a sixth endpoint are refused with their codes.
  */
 import { assert, layer } from "@effect/vitest"
 import { CoreServices } from "@resale/core/CoreServices.ts"
 import type { OrderId } from "@resale/core/ids.ts"
 import { NotificationDelivery } from "@resale/core/outbox/NotificationDelivery.ts"
+import { marketplaceFailure } from "@resale/core/orders/OrderFailure.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Notifier } from "@resale/core/ports/Notifier.ts"
 import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
@@ -162,6 +163,50 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })("webhooks API
       assert.strictEqual(hook.received[1]!.headers["webhook-id"], test.json.event_id)
       assert.isTrue(verify(rotated.json.secret, hook.received[1]!))
       assert.isFalse(verify(secret, hook.received[1]!))
+    }).pipe(Effect.scoped)
+  )
+
+  it.effect("a failed order reaches the endpoint as order.failed with the shopper failure's error_code, signed", () =>
+    Effect.gen(function* () {
+      const { url } = yield* TestServer
+      const hook = yield* receiver
+      const { cookie, headers } = yield* account(97004, "failing")
+      const created = yield* call(url, "/v2/api/webhooks", {
+        json: { url: hook.url, events: ["order.failed"] },
+        headers
+      })
+      assert.strictEqual(created.status, 200, created.text)
+      const topup = (yield* call(url, "/v2/balance/top-up", { form: { amount_uzs: "100000" }, cookie })).json.topup
+      yield* call(url, `/v2/api/admin/topups/${topup.topup_id}/mark-paid`, { method: "POST", headers: admin })
+      const bought = yield* call(url, "/v2/api/stars/buy", { json: { username: "nobody_here", amount: 50 }, headers })
+      assert.strictEqual(bought.status, 200, bought.text)
+      const orderId = bought.json.order.order_id as number
+      // the worker's side: the marketplace finds no such user; the order fails and is refunded
+      yield* (yield* OrderService).fail(
+        orderId as OrderId,
+        marketplaceFailure("RecipientNotFound", "Fragment searchStarsRecipient: No Telegram users found.")
+      )
+      const notifications = yield* NotificationDelivery
+      while ((yield* notifications.runOnce) > 0) {
+        /* until the outbox is drained */
+      }
+      assert.strictEqual(yield* (yield* WebhookDispatch).runOnce(10), 1, "only order.failed is subscribed")
+
+      assert.strictEqual(hook.received.length, 1)
+      const [request] = hook.received
+      assert.isTrue(verify(created.json.secret, request!))
+      const body = JSON.parse(request!.body)
+      assert.strictEqual(body.type, "order.failed")
+      assert.deepStrictEqual(body.data, {
+        order_id: orderId,
+        kind: "stars",
+        recipient: "nobody_here",
+        refunded_uzs: bought.json.order.price_uzs,
+        error_code: "recipient_not_found"
+      })
+      // the same code as the order's own record
+      const order = yield* call(url, `/v2/api/orders/${orderId}`, { headers })
+      assert.deepStrictEqual([order.json.status, order.json.error_code], ["failed", "recipient_not_found"])
     }).pipe(Effect.scoped)
   )
 

@@ -156,13 +156,14 @@ export interface components {
          * @example {
          *       "ok": false,
          *       "code": "INSUFFICIENT_FUNDS",
-         *       "message": "The wallet holds 0.1 TON; 2.35 TON are needed",
+         *       "message": "The wallet holds 0.1 TON, not enough for 0.9218 TON plus network fees",
+         *       "order_id": "ORD1",
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          * @example {
          *       "ok": false,
          *       "code": "INSUFFICIENT_FUNDS",
-         *       "message": "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1); its v4r2 wallet UQ... works too, then try again",
+         *       "message": "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1), then try again",
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
          */

@@ -1147,7 +1147,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description An https URL of a public host on the default port (443) and the event types (`order.completed`, `order.failed`, `order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here. An endpoint holds at most 500 undelivered events; later ones are logged failed, not sent.
+         * @description An https URL of a public host on the default port (443) and the event types (`order.completed`, `order.failed`, `order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing secret, shown only here. An endpoint holds at most 500 undelivered events; later ones are logged failed, not sent. Each POST is `{type, timestamp, data}`; `data` of `order.completed`: `order_id`, `kind`, `recipient`, `tx_id`, `delivery`; of `order.failed`: `order_id`, `kind`, `recipient`, `refunded_uzs` and `error_code` (the order's `error_code`: `recipient_not_found`, `already_premium`, `purchase_refused`, `gift_refused`, `gift_sold_out`, `marketplace_timeout`, `service_unavailable`, `refunded_by_operator` or `unknown`); of `order.refunded`: `order_id`, `kind`, `recipient`, `amount_uzs`; of `topup.credited`: `topup_id`, `amount_uzs`, `balance_uzs`.
          */
         post: operations["webhooks.createWebhook"];
         delete?: never;
@@ -1302,7 +1302,7 @@ export interface components {
     schemas: {
         /**
          * @example {
-         *       "detail": "Request body too large",
+         *       "detail": "The request body is larger than 65536 bytes, the most this route accepts",
          *       "code": "payload_too_large",
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
@@ -1332,7 +1332,9 @@ export interface components {
          *             "amount"
          *           ],
          *           "msg": "Field required",
-         *           "input": null
+         *           "input": {
+         *             "username": "durov"
+         *           }
          *         }
          *       ],
          *       "code": "validation_error",
@@ -1358,7 +1360,9 @@ export interface components {
          *         "amount"
          *       ],
          *       "msg": "Field required",
-         *       "input": null
+         *       "input": {
+         *         "username": "durov"
+         *       }
          *     }
          */
         ValidationError: {
@@ -1370,7 +1374,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "detail": "Missing API key",
+         *       "detail": "Missing X-API-Key header",
          *       "code": "api_key_missing",
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
@@ -1402,10 +1406,10 @@ export interface components {
         };
         /**
          * @example {
-         *       "detail": "Daily info lookup quota of 20 is used up; upgrade the tier for more",
+         *       "detail": "Daily info lookup quota of 10 is used up; upgrade the tier for more",
          *       "code": "info_quota_exceeded",
          *       "params": {
-         *         "limit": 20
+         *         "limit": 10
          *       },
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
@@ -1503,7 +1507,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "amount_uzs": 50003,
+         *       "amount_uzs": 50000,
          *       "card_last4": "1234",
          *       "external_id": "bank-msg-8812"
          *     }
@@ -1520,7 +1524,7 @@ export interface components {
          *       "method": "card",
          *       "status": "pending",
          *       "amount_uzs": 50000,
-         *       "payable_uzs": 50003,
+         *       "payable_uzs": 50000,
          *       "credited_uzs": null,
          *       "has_receipt": false,
          *       "admin_note": null,
@@ -1683,11 +1687,11 @@ export interface components {
          *           "method": "card",
          *           "status": "paid",
          *           "amount_uzs": 50000,
-         *           "payable_uzs": 50003,
-         *           "credited_uzs": 50003,
+         *           "payable_uzs": 50000,
+         *           "credited_uzs": 50000,
          *           "has_receipt": false,
          *           "admin_note": null,
-         *           "expires_at": null,
+         *           "expires_at": "2026-01-31T12:30:00.000Z",
          *           "created_at": "2026-01-31T12:00:00.000Z"
          *         }
          *       ],
@@ -1789,7 +1793,7 @@ export interface components {
          *       "quota": {
          *         "tier": 0,
          *         "used": 3,
-         *         "limit": 20
+         *         "limit": 10
          *       },
          *       "sandbox": false
          *     }
@@ -1859,14 +1863,14 @@ export interface components {
          *         "method": "card",
          *         "status": "pending",
          *         "amount_uzs": 50000,
-         *         "payable_uzs": 50003,
+         *         "payable_uzs": 50000,
          *         "credited_uzs": null,
          *         "has_receipt": false,
          *         "admin_note": null,
          *         "expires_at": "2026-01-31T12:30:00.000Z",
          *         "created_at": "2026-01-31T12:00:00.000Z"
          *       },
-         *       "payable_uzs": 50003,
+         *       "payable_uzs": 50000,
          *       "expires_at": "2026-01-31T12:30:00.000Z",
          *       "pay_to_card": "8600 1234 5678 9012",
          *       "sandbox": false
@@ -2185,7 +2189,7 @@ export interface components {
          *           "method": "receipt",
          *           "status": "review",
          *           "amount_uzs": 50000,
-         *           "payable_uzs": 50003,
+         *           "payable_uzs": 50000,
          *           "credited_uzs": null,
          *           "has_receipt": true,
          *           "admin_note": null,
@@ -2209,7 +2213,7 @@ export interface components {
          *       "method": "receipt",
          *       "status": "review",
          *       "amount_uzs": 50000,
-         *       "payable_uzs": 50003,
+         *       "payable_uzs": 50000,
          *       "credited_uzs": null,
          *       "has_receipt": true,
          *       "admin_note": null,
@@ -2394,12 +2398,12 @@ export interface components {
         /**
          * @example {
          *       "tier": 1,
-         *       "price_uzs": 25000,
-         *       "balance_uzs": 102000,
+         *       "price_uzs": 50000,
+         *       "balance_uzs": 77000,
          *       "quota": {
          *         "tier": 1,
-         *         "used": 3,
-         *         "limit": 200
+         *         "used": 0,
+         *         "limit": 100
          *       }
          *     }
          */
@@ -2456,7 +2460,7 @@ export interface components {
          *           "method": "card",
          *           "status": "pending",
          *           "amount_uzs": 50000,
-         *           "payable_uzs": 50003,
+         *           "payable_uzs": 50000,
          *           "credited_uzs": null,
          *           "has_receipt": false,
          *           "admin_note": null,
@@ -2510,7 +2514,7 @@ export interface components {
          *           "method": "card",
          *           "status": "pending",
          *           "amount_uzs": 50000,
-         *           "payable_uzs": 50003,
+         *           "payable_uzs": 50000,
          *           "credited_uzs": null,
          *           "has_receipt": false,
          *           "admin_note": null,
@@ -2571,7 +2575,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "login": "/v2/admin/login",
+         *       "login": "POST /v2/admin/login with form field token",
          *       "signed_in": false
          *     }
          */
@@ -2585,13 +2589,18 @@ export interface components {
          *       "tiers": [
          *         {
          *           "tier": 0,
-         *           "daily_limit": 20,
+         *           "daily_limit": 10,
          *           "price_uzs": 0
          *         },
          *         {
          *           "tier": 1,
-         *           "daily_limit": 200,
-         *           "price_uzs": 25000
+         *           "daily_limit": 100,
+         *           "price_uzs": 50000
+         *         },
+         *         {
+         *           "tier": 2,
+         *           "daily_limit": 1000,
+         *           "price_uzs": 200000
          *         }
          *       ],
          *       "current_tier": 0
@@ -2613,7 +2622,7 @@ export interface components {
          *       "sandbox": false,
          *       "signed_in": false,
          *       "bot_username": "resale_bot",
-         *       "sign_in_url": "/v2/#sign-in"
+         *       "sign_in_url": null
          *     }
          */
         Home: {
@@ -2952,7 +2961,17 @@ export interface operations {
                 };
                 content: {
                     /** @example (the receipt file: an image or a PDF) */
-                    "application/octet-stream": string;
+                    "image/jpeg": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "image/png": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "image/webp": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "image/gif": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "image/heic": string;
+                    /** @example (the receipt file: an image or a PDF) */
+                    "application/pdf": string;
                 };
             };
             /** @description The request breaks a business rule; `code` says which. */
@@ -5244,7 +5263,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "endpoint": "https://push.example.com/send/abc123",
+                 *       "endpoint": "https://fcm.googleapis.com/fcm/send/abc123",
                  *       "expirationTime": null,
                  *       "keys": {
                  *         "p256dh": "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",

@@ -15,7 +15,7 @@ import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCaus
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
 import { type Completion, completionPatch } from "./FulfilmentOutcome.ts"
 import { afterTransientFailure } from "./NextStep.ts"
-import { operatorRefund } from "./OrderFailure.ts"
+import { failureCode, operatorRefund } from "./OrderFailure.ts"
 import { type OrderRequest, priceOf, validateOrder } from "./OrderRules.ts"
 import { OrderWorkSettings } from "./OrderWorkSettings.ts"
 
@@ -305,7 +305,9 @@ export class OrderService extends Context.Service<
                 orderId: order.id,
                 kind: order.item.kind,
                 recipient: order.recipient,
-                refundedUzs: order.priceUzs
+                refundedUzs: order.priceUzs,
+                // The stable code integrators switch on (webhook `error_code`); the text stays the operators'.
+                errorCode: failureCode(error)
               }
             },
             now

@@ -40,7 +40,13 @@ export const webhookEventsOf = (event: OutboxEvent): ReadonlyArray<WebhookEvent>
       ]
     case "order.failed": {
       const refunded = typeof p["refundedUzs"] === "number" ? p["refundedUzs"] : 0
-      const failed: WebhookEvent = { id, type: "order.failed", data: { ...order(p), refunded_uzs: refunded } }
+      // `error_code` as the order's (`OrderFailure.ts`); null for events written before it was carried.
+      const errorCode = typeof p["errorCode"] === "string" ? p["errorCode"] : null
+      const failed: WebhookEvent = {
+        id,
+        type: "order.failed",
+        data: { ...order(p), refunded_uzs: refunded, error_code: errorCode }
+      }
       return refunded > 0
         ? [failed, { id: `${id}_refund`, type: "order.refunded", data: { ...order(p), amount_uzs: refunded } }]
         : [failed]

@@ -1,4 +1,5 @@
 import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
+import type { ReceiptContentType } from "@resale/core/topups/ReceiptRules.ts"
 import { ADMIN_COOKIE, USER_COOKIE } from "@resale/webkit/SessionCookie.ts"
 import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
 import { LIST_LIMIT_MAX } from "./ListsApi.ts"
@@ -164,6 +165,22 @@ const exemplify = (operation: Json): void => {
   }
 }
 
+/** A receipt is served with the type its first bytes show (`ReceiptRules.ts`), never as octet-stream. */
+const RECEIPT_TYPES: ReadonlyArray<ReceiptContentType> = [
+  "image/jpeg",
+  "image/png",
+  "image/webp",
+  "image/gif",
+  "image/heic",
+  "application/pdf"
+]
+const receiptTypes = (operation: Json): void => {
+  const success: Json | undefined = operation["responses"]?.["200"]
+  const binary: Json | undefined = success?.["content"]?.["application/octet-stream"]
+  if (operation["operationId"] !== "public.receipt" || binary === undefined) return
+  success!["content"] = Object.fromEntries(RECEIPT_TYPES.map((type) => [type, { ...binary }]))
+}
+
 /** The transform of the document of `api` (its route table says who may call what). */
 export const contractTransform = (api: RouteTable) => {
   const security = securityByOperation(api)
@@ -200,6 +217,7 @@ const transform = (spec: Json, security: ReturnType<typeof securityByOperation>)
           return bounds === undefined || p["in"] !== "query" ? p : { ...p, schema: bounds }
         })
       exemplify(operation)
+      receiptTypes(operation)
       const redirect = operation["responses"]?.["303"]
       if (redirect) Object.assign(redirect, { description: "Redirect (See Other)", headers: REDIRECT_HEADERS })
     }

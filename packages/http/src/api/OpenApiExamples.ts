@@ -41,14 +41,14 @@ const topup = {
   method: "card",
   status: "pending",
   amount_uzs: 50000,
-  payable_uzs: 50003,
+  payable_uzs: 50000,
   credited_uzs: null,
   has_receipt: false,
   admin_note: null,
   expires_at: LATER,
   created_at: AT
 }
-const paid = { ...topup, status: "paid", credited_uzs: 50003, expires_at: null }
+const paid = { ...topup, status: "paid", credited_uzs: 50000 }
 const user = {
   user_id: 7,
   telegram_id: 777000111,
@@ -73,7 +73,7 @@ const message = {
   body: "I bought 100 stars an hour ago and see nothing yet.",
   created_at: AT
 }
-const quota = { tier: 0, used: 3, limit: 20 }
+const quota = { tier: 0, used: 3, limit: 10 }
 const webhook = {
   id: 5,
   url: "https://example.com/hooks/resale",
@@ -92,33 +92,37 @@ const coded = (detail: string, code: string, params?: Json): Json => ({
 export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   // Errors, one typical code per status.
   BadRequestEncoded: coded("amount must be a whole number of at least 50 stars", "stars_amount_too_small"),
-  UnauthorizedEncoded: coded("Missing API key", "api_key_missing"),
+  UnauthorizedEncoded: coded("Missing X-API-Key header", "api_key_missing"),
   ForbiddenEncoded: coded("Cross-site request refused", "cross_site_refused"),
   NotFoundEncoded: coded("Order not found", "order_not_found"),
   ConflictEncoded: coded("Insufficient balance: 23000 UZS required, 1500 UZS available", "balance_insufficient", {
     required_uzs: 23000,
     balance_uzs: 1500
   }),
-  PayloadTooLargeEncoded: coded("Request body too large", "payload_too_large"),
+  PayloadTooLargeEncoded: coded(
+    "The request body is larger than 65536 bytes, the most this route accepts",
+    "payload_too_large"
+  ),
   TooManyRequestsEncoded: coded(
-    "Daily info lookup quota of 20 is used up; upgrade the tier for more",
+    "Daily info lookup quota of 10 is used up; upgrade the tier for more",
     "info_quota_exceeded",
-    { limit: 20 }
+    { limit: 10 }
   ),
   ServiceUnavailableEncoded: coded("Marketplace is unavailable; try again later", "marketplace_unavailable"),
   HTTPValidationErrorEncoded: {
-    detail: [{ type: "missing", loc: ["body", "amount"], msg: "Field required", input: null }],
+    // FastAPI's `input` of a missing field is the object it is missing from.
+    detail: [{ type: "missing", loc: ["body", "amount"], msg: "Field required", input: { username: "durov" } }],
     code: "validation_error",
     request_id: REQUEST_ID
   },
-  ValidationError: { type: "missing", loc: ["body", "amount"], msg: "Field required", input: null },
+  ValidationError: { type: "missing", loc: ["body", "amount"], msg: "Field required", input: { username: "durov" } },
   // Requests.
   StarsOrderRequest: { username: "durov", amount: 100 },
   TopupRequest: { amount_uzs: 50000 },
   PremiumOrderRequest: { username: "durov", duration: 3 },
   GiftOrderRequest: { username: "durov", gift_id: "5170145012310081615", comment: "Happy birthday", anonymous: false },
   NameRequest: { username: "durov" },
-  IncomingPaymentRequest: { amount_uzs: 50003, card_last4: "1234", external_id: "bank-msg-8812" },
+  IncomingPaymentRequest: { amount_uzs: 50000, card_last4: "1234", external_id: "bank-msg-8812" },
   WebhookCreateRequest: { url: "https://example.com/hooks/resale", events: ["order.completed", "order.failed"] },
   // Answers.
   Home: {
@@ -127,17 +131,18 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     sandbox: false,
     signed_in: false,
     bot_username: "resale_bot",
-    sign_in_url: "/v2/#sign-in"
+    sign_in_url: null
   },
   ApiDocs: {
     openapi_url: "/v2/openapi.json",
     tiers: [
-      { tier: 0, daily_limit: 20, price_uzs: 0 },
-      { tier: 1, daily_limit: 200, price_uzs: 25000 }
+      { tier: 0, daily_limit: 10, price_uzs: 0 },
+      { tier: 1, daily_limit: 100, price_uzs: 50000 },
+      { tier: 2, daily_limit: 1000, price_uzs: 200000 }
     ],
     current_tier: 0
   },
-  LoginPage: { login: "/v2/admin/login", signed_in: false },
+  LoginPage: { login: "POST /v2/admin/login with form field token", signed_in: false },
   Ok: { ok: true },
   Pricing: pricing,
   User: user,
@@ -145,7 +150,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   ApiKey: { api_key: "rk_live_3q7X9vB2mN8pL4sT6wY1zC5d", prefix: "rk_live_3q7X", webhooks_removed: 0 },
   Balance: { balance_uzs: 150000, sandbox: false },
   Topup: topup,
-  TopupCreated: { topup, payable_uzs: 50003, expires_at: LATER, pay_to_card: "8600 1234 5678 9012", sandbox: false },
+  TopupCreated: { topup, payable_uzs: 50000, expires_at: LATER, pay_to_card: "8600 1234 5678 9012", sandbox: false },
   TopupStatus: { balance_uzs: 127000, topups: [topup], sandbox: false },
   TopupList: { topups: [paid], has_more: true, next_cursor: 15 },
   Order: order,
@@ -167,7 +172,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     sandbox: false
   },
   InfoLookup: { username: "durov", found: true, name: "Pavel Durov", photo_url: null, quota, sandbox: false },
-  TierUpgrade: { tier: 1, price_uzs: 25000, balance_uzs: 102000, quota: { tier: 1, used: 3, limit: 200 } },
+  TierUpgrade: { tier: 1, price_uzs: 50000, balance_uzs: 77000, quota: { tier: 1, used: 0, limit: 100 } },
   Ticket: ticket,
   TicketMessage: message,
   Tickets: { tickets: [ticket], total: 1 },
@@ -300,7 +305,7 @@ export const REQUEST_EXAMPLES: Record<string, unknown> = {
   },
   "account.replyTicket": { body: "Thank you!" },
   "account.pushSubscribe": {
-    endpoint: "https://push.example.com/send/abc123",
+    endpoint: "https://fcm.googleapis.com/fcm/send/abc123",
     expirationTime: null,
     keys: {
       p256dh: "BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM",

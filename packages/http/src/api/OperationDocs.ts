@@ -197,7 +197,12 @@ export const OPERATIONS: Record<string, OperationDoc> = {
     description:
       "An https URL of a public host on the default port (443) and the event types (`order.completed`, `order.failed`, " +
       "`order.refunded`, `topup.credited`; all when absent); at most 5 per account. The answer carries the signing " +
-      "secret, shown only here. An endpoint holds at most 500 undelivered events; later ones are logged failed, not sent."
+      "secret, shown only here. An endpoint holds at most 500 undelivered events; later ones are logged failed, not sent. " +
+      "Each POST is `{type, timestamp, data}`; `data` of `order.completed`: `order_id`, `kind`, `recipient`, `tx_id`, " +
+      "`delivery`; of `order.failed`: `order_id`, `kind`, `recipient`, `refunded_uzs` and `error_code` (the order's " +
+      "`error_code`: `recipient_not_found`, `already_premium`, `purchase_refused`, `gift_refused`, `gift_sold_out`, " +
+      "`marketplace_timeout`, `service_unavailable`, `refunded_by_operator` or `unknown`); of `order.refunded`: " +
+      "`order_id`, `kind`, `recipient`, `amount_uzs`; of `topup.credited`: `topup_id`, `amount_uzs`, `balance_uzs`."
   },
   "webhooks.listWebhooks": {
     summary: "List webhook endpoints",

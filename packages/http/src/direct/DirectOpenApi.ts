@@ -76,14 +76,14 @@ const Failure = {
     {
       ok: false,
       code: "INSUFFICIENT_FUNDS",
-      message: "The wallet holds 0.1 TON; 2.35 TON are needed",
+      message: "The wallet holds 0.1 TON, not enough for 0.9218 TON plus network fees",
+      order_id: "ORD1",
       request_id: REQUEST_ID
     },
     {
       ok: false,
       code: "INSUFFICIENT_FUNDS",
-      message:
-        "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1); its v4r2 wallet UQ... works too, then try again",
+      message: "The wallets of this phrase hold no TON yet: send TON to UQ... (v5r1), then try again",
       request_id: REQUEST_ID
     }
   ]
@@ -214,7 +214,14 @@ const paths: Json = {
     },
     "buyStars",
     "Buy Telegram Stars for a username, paid from the caller's wallet.",
-    { ok: true, message: "Stars sent", order_id: "ORD1", username: "durov", stars_amount: 100, cost: 0.466420801 },
+    {
+      ok: true,
+      message: "Bought 100 Telegram Stars for @durov",
+      order_id: "ORD1",
+      username: "durov",
+      stars_amount: 100,
+      cost: 0.466420801
+    },
     { username: "durov", amount: 100, seed: PHRASE, order_id: "ORD1", wallet_version: "v5r1" }
   ),
   "/premium/buy": purchase(
@@ -232,7 +239,14 @@ const paths: Json = {
     },
     "buyPremium",
     "Gift Telegram Premium (3, 6 or 12 months), paid from the caller's wallet.",
-    { ok: true, message: "Premium sent", order_id: "ORD2", username: "durov", duration: 3, cost: 4.1 },
+    {
+      ok: true,
+      message: "Gifted 3 months of Telegram Premium to @durov",
+      order_id: "ORD2",
+      username: "durov",
+      duration: 3,
+      cost: 4.1
+    },
     { username: "durov", duration: 3, seed: PHRASE, order_id: "ORD2" }
   ),
   "/coin/buy": purchase(
@@ -246,7 +260,7 @@ const paths: Json = {
     { username: { type: "string" }, amount: { type: "number" }, cost: COST },
     "buyTon",
     "Top up a username's Telegram TON balance (alias: /ton/buy).",
-    { ok: true, message: "TON sent", order_id: "ORD3", username: "durov", amount: 5, cost: 5.01 },
+    { ok: true, message: "Topped up @durov with 5 TON", order_id: "ORD3", username: "durov", amount: 5, cost: 5.01 },
     { username: "durov", amount: 5, seed: PHRASE, order_id: "ORD3" }
   ),
   "/coin/transfer": purchase(
@@ -261,7 +275,7 @@ const paths: Json = {
     { tx_hash: { type: "string" }, fee: num("Network fee on top of amount, exact to the nanoton: up to 9 decimals.") },
     "transfer",
     "Send TON from the caller's wallet (alias: /ton/transfer).",
-    { ok: true, message: "Sent", order_id: "ORD4", tx_hash: "ab12", fee: 0.003110001 },
+    { ok: true, message: "Sent 0.5 TON to UQ...", order_id: "ORD4", tx_hash: "ab12", fee: 0.003110001 },
     { to: "UQ...", amount: 0.5, seed: PHRASE, comment: "invoice 118", order_id: "ORD4" }
   ),
   "/balance": purchase(
@@ -281,7 +295,15 @@ const paths: Json = {
     },
     "balance",
     "The wallet of a phrase: address, state and balance.",
-    { ok: true, message: "ok", address: "UQ...", version: "v5r1", status: "active", state: "active", balance: 1.5 },
+    {
+      ok: true,
+      message: "Wallet v5r1 holds 1.5 TON",
+      address: "UQ...",
+      version: "v5r1",
+      status: "active",
+      state: "active",
+      balance: 1.5
+    },
     { seed: PHRASE, wallet_version: "v5r1" },
     { read: true, optional: ["addresses"] }
   ),
@@ -290,7 +312,7 @@ const paths: Json = {
     { status: { type: "string" }, network: { type: "string" }, sandbox: { type: "boolean" } },
     "status",
     "Whether the service is up and which network it pays on.",
-    { ok: true, status: "ok", message: "ok", network: "mainnet", sandbox: false },
+    { ok: true, status: "ok", message: "Service is up", network: "mainnet", sandbox: false },
     {},
     { read: true }
   )

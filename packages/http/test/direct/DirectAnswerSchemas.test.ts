@@ -5,8 +5,9 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { directOpenApi } from "../../src/direct/DirectOpenApi.ts"
+import { makeContractCheck } from "../ContractCheck.ts"
 import type { Answer } from "./support/client.ts"
-import { post } from "./support/client.ts"
+import { call, post } from "./support/client.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
 import { freshAddress, fundedWallet, newPhrase, orderId, ton } from "./support/wallets.ts"
 
@@ -39,24 +40,70 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
       })
     )
 
-    it.effect("status, balance (never funded and funded), stars and a transfer answer as documented", () =>
-      Effect.gen(function* () {
-        const env = yield* DirectTestEnv
-        assertMatches("/status", yield* post(env, "/status", {}))
+    it.effect(
+      "status, balance (never funded and funded), stars and a transfer answer as documented",
+      () =>
+        Effect.gen(function* () {
+          const env = yield* DirectTestEnv
+          assertMatches("/status", yield* post(env, "/status", {}))
 
-        const unfunded = yield* post(env, "/balance", { seed: yield* newPhrase("ton24") })
-        assertMatches("/balance", unfunded)
-        assert.isObject(unfunded.body["addresses"], unfunded.text)
+          const unfunded = yield* post(env, "/balance", { seed: yield* newPhrase("ton24") })
+          assertMatches("/balance", unfunded)
+          assert.isObject(unfunded.body["addresses"], unfunded.text)
 
-        const { phrase } = yield* fundedWallet(env, "ton24", "v5r1", ton(50))
-        const funded = yield* post(env, "/balance", { seed: phrase })
-        assertMatches("/balance", funded)
+          const { phrase } = yield* fundedWallet(env, "ton24", "v5r1", ton(50))
+          const funded = yield* post(env, "/balance", { seed: phrase })
+          assertMatches("/balance", funded)
 
-        const stars = { username: "schemabuyer", amount: 50, seed: phrase, order_id: orderId("schema-stars") }
-        assertMatches("/stars/buy", yield* post(env, "/stars/buy", stars))
-        const transfer = { to: freshAddress(), amount: 0.5, seed: phrase, order_id: orderId("schema-transfer") }
-        assertMatches("/coin/transfer", yield* post(env, "/coin/transfer", transfer))
-      })
+          const stars = { username: "schemabuyer", amount: 50, seed: phrase, order_id: orderId("schema-stars") }
+          assertMatches("/stars/buy", yield* post(env, "/stars/buy", stars))
+          const transfer = { to: freshAddress(), amount: 0.5, seed: phrase, order_id: orderId("schema-transfer") }
+          assertMatches("/coin/transfer", yield* post(env, "/coin/transfer", transfer))
+        }),
+      { timeout: 120_000 } // two purchases and a funding on the TON VM, on a loaded machine
+    )
+
+    it.effect(
+      "every operation, GET and POST, answers success and coded errors its document declares, no more",
+      () =>
+        Effect.gen(function* () {
+          const env = yield* DirectTestEnv
+          const contract = makeContractCheck(directOpenApi as Json)
+          const send = (method: "GET" | "POST" | "PUT", path: string, body?: unknown) =>
+            Effect.map(call(env, method, path, body), (res) =>
+              // A PUT is no operation: its 405 is checked as the POST's, which documents it.
+              contract.check(`${method === "PUT" ? "POST" : method} ${path}`, { ...res, json: res.body })
+            )
+          const { phrase } = yield* fundedWallet(env, "ton24", "v5r1", ton(200))
+          const unfunded = yield* newPhrase("bip12")
+          const purchases: ReadonlyArray<readonly [string, Json]> = [
+            ["/stars/buy", { username: "schemastars", amount: 50 }],
+            ["/premium/buy", { username: "schemapremium", duration: 3 }],
+            ["/coin/buy", { username: "schemacoin", amount: 1 }],
+            ["/coin/transfer", { to: freshAddress(), amount: 0.1 }]
+          ]
+          for (const method of ["GET", "POST"] as const) {
+            for (const [path, fields] of purchases) {
+              const res = yield* send(method, path, { ...fields, seed: phrase, order_id: orderId(`all-${method}`) })
+              assert.strictEqual(res.status, 200, `${method} ${path}: ${res.text}`)
+              yield* send(method, path, { ...fields, seed: unfunded, order_id: orderId("poor") })
+              yield* send(method, path, { seed: phrase })
+              yield* send(method, path, "{not json")
+            }
+            yield* send(method, "/stars/buy", { username: "schemastars", amount: 10, seed: phrase })
+            for (const path of ["/balance", "/status"]) {
+              const res = yield* send(method, path, path === "/balance" ? { seed: phrase } : {})
+              assert.strictEqual(res.status, 200, `${method} ${path}: ${res.text}`)
+            }
+            yield* send(method, "/balance", { seed: "not a phrase" })
+            yield* send(method, "/status", "x".repeat(2_000_000))
+          }
+          yield* send("PUT", "/status")
+          assert.deepStrictEqual(contract.problems, [])
+          // GET /status reads no body: it errs only when rate-limited (DirectRateLimit.test.ts) or the database is down.
+          assert.deepStrictEqual(contract.uncovered(), { success: [], error: ["GET /status"] })
+        }),
+      { timeout: 240_000 } // eight purchases on the TON VM, on a loaded machine
     )
   }
 )

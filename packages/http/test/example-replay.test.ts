@@ -1,0 +1,386 @@
+/**
+ * Every documented example is a real answer: each example's request is replayed against a real
+ * server (production mode, over PostgreSQL) in the state the example describes, and the answer must
+ * equal the example; ids, timestamps, request ids and secrets are compared by their shape, everything
+ * else by value. An example with no replay fails the test unless it is listed with why it is not.
+ */
+import { assert, layer } from "@effect/vitest"
+import { CoreServices } from "@resale/core/CoreServices.ts"
+import type { OrderId, UserId } from "@resale/core/ids.ts"
+import { Balances } from "@resale/core/ledger/Balances.ts"
+import { OrderService } from "@resale/core/orders/OrderService.ts"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
+import { Effect, Layer } from "effect"
+import { REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "../src/api/OpenApiExamples.ts"
+import { DatabasePing } from "../src/server/HttpApp.ts"
+import {
+  adminSignIn,
+  call,
+  callbackPath,
+  cookieNamed,
+  loginPage,
+  signedLogin,
+  TEST_ADMIN_TOKEN,
+  TEST_BOT_TOKEN
+} from "./Client.ts"
+import { differences } from "./ExampleMatch.ts"
+import { makeTestServer, TestServer } from "./TestServer.ts"
+
+const Store = IsolatedPostgres.layerStore
+const World = Layer.mergeAll(
+  makeTestServer(
+    Store,
+    { sandbox: false, botUsername: "resale_bot", paymentCard: "8600 1234 5678 9012" },
+    DatabasePing.layer as never
+  ),
+  CoreServices.pipe(Layer.provideMerge(Store))
+)
+
+/** Examples no replay reaches yet, and why. */
+const NOT_REPLAYED: Record<string, string> = {
+  Dashboard: "replayed in a world of its own below (pending top-up amounts are unique)",
+  User: "part of Dashboard, replayed in a world of its own below",
+  TopupStatus: "replayed in a world of its own below",
+  ServiceUnavailableEncoded: "needs the marketplace down",
+  TooManyRequestsEncoded: "needs 20 Telegram lookups in a day",
+  InfoLookup: "a Telegram lookup (the test has no Telegram account to ask)",
+  Gifts: "the catalogue comes from Telegram; the test server lists the sandbox's",
+  Gift: "the catalogue comes from Telegram; the test server lists the sandbox's",
+  AdminHome: "the counts of a whole shop",
+  AdminTopup: "an operator's receipt review (the delivery-state work changes the operators' records)",
+  AdminTopups: "an operator's receipt review with a duplicate suspicion",
+  AdminOrder: "the operators' queue; its evidence fields are being reworked with the delivery states",
+  AdminOrders: "the operators' queue; its evidence fields are being reworked with the delivery states",
+  OrderEvidence: "the operators' queue; its evidence fields are being reworked with the delivery states",
+  WebhookDeliveryLog: "a delivery by the worker's dispatcher to a public https host"
+}
+
+/** Signs in through the Telegram callback with a capitalised first name, as the User example has it. */
+const signInAs = (url: string, telegramId: number, username: string) =>
+  Effect.gen(function* () {
+    const { callback, cookie } = yield* loginPage(url)
+    const fields = signedLogin(TEST_BOT_TOKEN, {
+      id: String(telegramId),
+      first_name: username.charAt(0).toUpperCase() + username.slice(1),
+      username,
+      auth_date: String(Math.floor(Date.now() / 1000))
+    })
+    const answer = yield* call(url, callbackPath(callback, fields), { cookie })
+    assert.strictEqual(answer.status, 303, answer.text)
+    return cookieNamed(answer, "resale_session")
+  })
+
+/** Request examples not sent, and why. */
+const REQUESTS_NOT_SENT: Record<string, string> = {
+  "adminLogin.login": "its token is a placeholder of the operator's secret",
+  "account.uploadReceipt": "its file is a placeholder",
+  "account.buyGift": "its gift id is from Telegram's catalogue, not the sandbox's",
+  "admin.refundOrder": "needs an order in the operators' queue (answer-schemas.test.ts refunds one)"
+}
+
+/** Whether `example` is a part of `whole` (an element or a field, at any depth). */
+const partOf = (example: unknown, whole: unknown): boolean =>
+  differences(example, whole).length === 0 ||
+  (whole !== null && typeof whole === "object" && Object.values(whole).some((v) => partOf(example, v)))
+
+const admin = { "x-admin-token": TEST_ADMIN_TOKEN }
+
+layer(World, { timeout: "120 seconds", excludeTestServices: true })("documented examples replayed", (it) => {
+  it.effect(
+    "each example equals the answer to its request",
+    () =>
+      Effect.gen(function* () {
+        const { url } = yield* TestServer
+        const found: Record<string, Array<string>> = {}
+        const asked = new Set<string>(["public.botWebhook", "admin.pricing"])
+        const replayed = new Set<string>()
+        const expect = (name: string, status: number, answer: { status: number; json: unknown; text: string }) => {
+          replayed.add(name)
+          const problems = answer.status === status ? differences(SCHEMA_EXAMPLES[name], answer.json) : []
+          if (answer.status !== status) problems.push(`status ${answer.status}, expected ${status}: ${answer.text}`)
+          if (problems.length > 0) found[name] = problems
+        }
+        /** A signed-in user holding exactly `balance`, with an API key. */
+        let telegramId = 777000110
+        const account = (username: string, balance: number) =>
+          Effect.gen(function* () {
+            const cookie = yield* signInAs(url, ++telegramId, username)
+            const userId = (yield* call(url, "/v2/dashboard", { cookie })).json.user.user_id as UserId
+            if (balance > 0)
+              yield* (yield* Balances)
+                .adjust({ userId, amount: balance, reason: "example", key: `example-${username}` })
+                .pipe(Effect.orDie)
+            const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key as string
+            return { cookie, userId, api: { "x-api-key": key } }
+          })
+
+        // The example prices.
+        const op = yield* adminSignIn(url)
+        const prices = SCHEMA_EXAMPLES["Pricing"] as Record<string, unknown>
+        const form = Object.fromEntries(
+          ["star_price_uzs", "premium_3_month_uzs", "premium_6_month_uzs", "premium_12_month_uzs"].map((k) => [
+            k,
+            String(prices[k])
+          ])
+        )
+        assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form, cookie: op })).status, 200)
+
+        // Public reads.
+        expect("Pricing", 200, yield* call(url, "/v2/api/pricing"))
+        expect("Home", 200, yield* call(url, "/v2/"))
+        expect("LoginPage", 200, yield* call(url, "/v2/admin/login"))
+
+        // The API-key API: a balance, an order placed, completed, listed.
+        const rich = yield* account("nodira", 150_000)
+        expect("Balance", 200, yield* call(url, "/v2/api/balance", { headers: rich.api }))
+        const buyer = yield* account("buyer", 127_000)
+        const placed = yield* call(url, "/v2/api/stars/buy", {
+          json: SCHEMA_EXAMPLES["StarsOrderRequest"],
+          headers: buyer.api
+        })
+        expect("OrderCreated", 200, placed)
+        const orderId = placed.json.order.order_id as OrderId
+        const orders = yield* OrderService
+        yield* orders.claimNext // as the worker takes it
+        yield* orders.complete(orderId, { txId: (SCHEMA_EXAMPLES["Order"] as { tx_id: string }).tx_id })
+        expect("Order", 200, yield* call(url, `/v2/api/orders/${orderId}`, { headers: buyer.api }))
+        expect("OrderList", 200, yield* call(url, "/v2/api/orders", { headers: buyer.api }))
+
+        // Errors, one per status.
+        expect(
+          "BadRequestEncoded",
+          400,
+          yield* call(url, "/v2/api/stars/buy", { json: { username: "durov", amount: 10 }, headers: buyer.api })
+        )
+        expect("UnauthorizedEncoded", 401, yield* call(url, "/v2/api/balance"))
+        expect("NotFoundEncoded", 404, yield* call(url, "/v2/api/orders/99999999", { headers: buyer.api }))
+        const poor = yield* account("poor", 1_500)
+        expect(
+          "ConflictEncoded",
+          409,
+          yield* call(url, "/v2/api/stars/buy", { json: SCHEMA_EXAMPLES["StarsOrderRequest"], headers: poor.api })
+        )
+        expect(
+          "HTTPValidationErrorEncoded",
+          422,
+          yield* call(url, "/v2/api/stars/buy", { json: { username: "durov" }, headers: buyer.api })
+        )
+
+        // Top-ups: one created, paid by the bank relay.
+        const payer = yield* account("payer", 0)
+        const older = yield* call(url, "/v2/api/topups", { json: { amount_uzs: 60_000 }, headers: payer.api })
+        assert.strictEqual(older.status, 200, older.text)
+        const created = yield* call(url, "/v2/api/topups", {
+          json: SCHEMA_EXAMPLES["TopupRequest"],
+          headers: payer.api
+        })
+        expect("TopupCreated", 200, created)
+        expect("Topup", 200, yield* call(url, `/v2/api/topups/${created.json.topup.topup_id}`, { headers: payer.api }))
+        expect(
+          "IncomingPaymentResult",
+          200,
+          yield* call(url, "/v2/api/admin/payments/incoming", {
+            json: { ...(SCHEMA_EXAMPLES["IncomingPaymentRequest"] as object), amount_uzs: created.json.payable_uzs },
+            headers: admin
+          })
+        )
+
+        expect("TopupList", 200, yield* call(url, "/v2/api/topups?limit=1", { headers: payer.api }))
+
+        // Webhook endpoints.
+        const hook = yield* call(url, "/v2/api/webhooks", {
+          json: SCHEMA_EXAMPLES["WebhookCreateRequest"],
+          headers: rich.api
+        })
+        expect("WebhookEndpointWithSecret", 200, hook)
+        expect("WebhookEndpointList", 200, yield* call(url, "/v2/api/webhooks", { headers: rich.api }))
+        const sent = yield* call(url, `/v2/api/webhooks/${hook.json.id}/test`, { method: "POST", headers: rich.api })
+        expect("WebhookTestSent", 200, sent)
+        expect(
+          "WebhookDeleted",
+          200,
+          yield* call(url, `/v2/api/webhooks/${hook.json.id}`, { method: "DELETE", headers: rich.api })
+        )
+
+        // A signed-in user's key, tickets and orders page.
+        const fresh = yield* account("rotating", 0)
+        const example = (operationId: string) => {
+          asked.add(operationId)
+          return REQUEST_EXAMPLES[operationId] as Record<string, string>
+        }
+        expect(
+          "ApiKey",
+          200,
+          yield* call(url, "/v2/api-key/rotate", { form: example("account.rotateApiKey"), cookie: fresh.cookie })
+        )
+        expect(
+          "ForbiddenEncoded",
+          403,
+          yield* call(url, "/v2/api-key/rotate", {
+            method: "POST",
+            cookie: fresh.cookie,
+            headers: { origin: "https://elsewhere.example" }
+          })
+        )
+        expect(
+          "PayloadTooLargeEncoded",
+          413,
+          yield* call(url, "/v2/api/stars/buy", {
+            body: "x".repeat(2_000_000),
+            headers: { "content-type": "application/json" }
+          })
+        )
+        expect("ApiDocs", 200, yield* call(url, "/v2/api-docs", { cookie: fresh.cookie }))
+        expect("OrdersPage", 200, yield* call(url, "/v2/orders/list", { cookie: buyer.cookie }))
+        const writer = yield* account("writer", 0)
+        const ticket = yield* call(url, "/v2/tickets/new", {
+          form: example("account.createTicket"),
+          cookie: writer.cookie
+        })
+        expect("TicketDetail", 200, ticket)
+        expect("Tickets", 200, yield* call(url, "/v2/tickets", { cookie: writer.cookie }))
+        const ticketId = ticket.json.ticket.ticket_id as number
+        const first = ticket.json.messages[0].message_id as number
+        yield* call(url, `/v2/admin/tickets/${ticketId}/reply`, {
+          form: example("admin.replyTicket"),
+          cookie: op
+        })
+        expect(
+          "TicketPoll",
+          200,
+          yield* call(url, `/v2/tickets/${ticketId}/poll?after=${first}`, { cookie: writer.cookie })
+        )
+        expect(
+          "Ok",
+          200,
+          yield* call(url, "/v2/bot/webhook/test-webhook-secret", {
+            json: REQUEST_EXAMPLES["public.botWebhook"],
+            headers: { "x-telegram-bot-api-secret-token": "test-webhook-header-secret" }
+          })
+        )
+
+        // The remaining form examples, each on the state it needs.
+        const ok = (answer: { status: number; text: string }, operationId: string) =>
+          assert.isBelow(answer.status, 400, `${operationId}: ${answer.text}`)
+        ok(
+          yield* call(url, `/v2/tickets/${ticketId}/reply`, {
+            form: example("account.replyTicket"),
+            cookie: writer.cookie
+          }),
+          "account.replyTicket"
+        )
+        const upgrader = yield* account("upgrader", 127_000)
+        expect(
+          "TierUpgrade",
+          200,
+          yield* call(url, "/v2/api-docs/getinfo-upgrade", {
+            form: example("account.upgradeInfoTier"),
+            cookie: upgrader.cookie
+          })
+        )
+        expect(
+          "Ok",
+          200,
+          yield* call(url, "/v2/push/subscribe", {
+            json: REQUEST_EXAMPLES["account.pushSubscribe"],
+            cookie: upgrader.cookie
+          })
+        )
+        asked.add("account.pushSubscribe")
+        const carded = yield* call(url, "/v2/balance/top-up", {
+          form: example("account.createTopup"),
+          cookie: upgrader.cookie
+        })
+        expect("TopupCreated", 200, carded)
+        const approveId = carded.json.topup.topup_id as number
+        ok(
+          yield* call(url, `/v2/admin/topups/${approveId}/approve`, {
+            form: example("admin.approveTopup"),
+            cookie: op
+          }),
+          "admin.approveTopup"
+        )
+        const rejectId = (yield* call(url, "/v2/balance/top-up", {
+          form: { amount_uzs: "70000" },
+          cookie: upgrader.cookie
+        })).json.topup.topup_id as number
+        ok(
+          yield* call(url, `/v2/admin/topups/${rejectId}/reject`, { form: example("admin.rejectTopup"), cookie: op }),
+          "admin.rejectTopup"
+        )
+        const queued = (yield* call(url, "/v2/api/stars/buy", {
+          json: { username: "durov", amount: 50 },
+          headers: upgrader.api
+        })).json.order.order_id as number
+        ok(
+          yield* call(url, `/v2/admin/orders/${queued}/mark-done`, {
+            form: example("admin.markOrderDone"),
+            cookie: op
+          }),
+          "admin.markOrderDone"
+        )
+        assert.deepStrictEqual(
+          Object.keys(REQUEST_EXAMPLES).filter((id) => !asked.has(id) && REQUESTS_NOT_SENT[id] === undefined),
+          [],
+          "request examples never sent"
+        )
+
+        assert.deepStrictEqual(found, {})
+        // An example inside a replayed one was compared with it.
+        for (const name of Object.keys(SCHEMA_EXAMPLES))
+          if (
+            !replayed.has(name) &&
+            [...replayed].some((whole) => partOf(SCHEMA_EXAMPLES[name], SCHEMA_EXAMPLES[whole]))
+          )
+            replayed.add(name)
+        const answers = Object.keys(SCHEMA_EXAMPLES).filter((name) => !name.endsWith("Request"))
+        assert.deepStrictEqual(
+          answers.filter((name) => !replayed.has(name) && NOT_REPLAYED[name] === undefined),
+          [],
+          "examples with no replay"
+        )
+      }),
+    { timeout: 120_000 } // some 70 requests, on a loaded machine
+  )
+})
+
+// The User, Dashboard and TopupStatus examples: nodira bought the example order and has a top-up waiting,
+// on a database of its own (a top-up's payable amount is unique among recent ones).
+layer(World, { timeout: "120 seconds", excludeTestServices: true })("the account examples replayed", (it) => {
+  it.effect("nodira's dashboard and top-up status equal their examples", () =>
+    Effect.gen(function* () {
+      const { url } = yield* TestServer
+      const prices = SCHEMA_EXAMPLES["Pricing"] as Record<string, unknown>
+      const form = Object.fromEntries(
+        ["star_price_uzs", "premium_3_month_uzs", "premium_6_month_uzs", "premium_12_month_uzs"].map((k) => [
+          k,
+          String(prices[k])
+        ])
+      )
+      assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form, cookie: yield* adminSignIn(url) })).status, 200)
+      const user = SCHEMA_EXAMPLES["User"] as { telegram_id: number; username: string }
+      const cookie = yield* signInAs(url, user.telegram_id, user.username)
+      const userId = (yield* call(url, "/v2/dashboard", { cookie })).json.user.user_id as UserId
+      yield* (yield* Balances)
+        .adjust({ userId, amount: 150_000, reason: "example", key: "example-dashboard" })
+        .pipe(Effect.orDie)
+      const api = { "x-api-key": (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie })).json.api_key }
+      const bought = yield* call(url, "/v2/api/stars/buy", { json: SCHEMA_EXAMPLES["StarsOrderRequest"], headers: api })
+      const orders = yield* OrderService
+      yield* orders.claimNext
+      yield* orders.complete(bought.json.order.order_id as OrderId, {
+        txId: (SCHEMA_EXAMPLES["Order"] as { tx_id: string }).tx_id
+      })
+      yield* call(url, "/v2/api/topups", { json: SCHEMA_EXAMPLES["TopupRequest"], headers: api })
+      const dashboard = yield* call(url, "/v2/dashboard", { cookie })
+      const status = yield* call(url, "/v2/balance/topup-status", { cookie })
+      assert.deepStrictEqual(
+        {
+          Dashboard: differences(SCHEMA_EXAMPLES["Dashboard"], dashboard.json),
+          TopupStatus: differences(SCHEMA_EXAMPLES["TopupStatus"], status.json)
+        },
+        { Dashboard: [], TopupStatus: [] }
+      )
+    })
+  )
+})
