@@ -128,6 +128,7 @@ layer(World, {
           ["GET /v2/tickets", "/v2/tickets"],
           ["GET /v2/api-key/webhooks", "/v2/api-key/webhooks"],
           ["GET /v2/admin", "/v2/admin"],
+          ["GET /v2/admin/status", "/v2/admin/status"],
           ["GET /v2/admin/topups", "/v2/admin/topups"],
           ["GET /v2/admin/orders", "/v2/admin/orders"],
           ["GET /v2/admin/tickets", "/v2/admin/tickets"]

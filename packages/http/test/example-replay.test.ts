@@ -26,6 +26,10 @@ import {
 import { differences } from "./ExampleMatch.ts"
 import { makeTestServer, TestServer } from "./TestServer.ts"
 
+/** What the worker records for the documented completed order: its payment and Fragment's Ref#. */
+const documentedOrder = SCHEMA_EXAMPLES["Order"] as { tx_id: string; fragment_ref: string }
+const completedAsDocumented = { txId: documentedOrder.tx_id, fragmentRef: documentedOrder.fragment_ref }
+
 const Store = IsolatedPostgres.layerStore
 const World = Layer.mergeAll(
   makeTestServer(
@@ -47,6 +51,7 @@ const NOT_REPLAYED: Record<string, string> = {
   Gifts: "the catalogue comes from Telegram; the test server lists the sandbox's",
   Gift: "the catalogue comes from Telegram; the test server lists the sandbox's",
   AdminHome: "the counts of a whole shop",
+  AdminStatus: "a fleet's sessions, workers and hot wallet (admin-status.test.ts reads a planted fleet)",
   AdminTopup: "an operator's receipt review (the delivery-state work changes the operators' records)",
   AdminTopups: "an operator's receipt review with a duplicate suspicion",
   AdminOrder: "the operators' queue; its evidence fields are being reworked with the delivery states",
@@ -142,7 +147,7 @@ layer(World, { timeout: "120 seconds", excludeTestServices: true })("documented 
         const orderId = placed.json.order.order_id as OrderId
         const orders = yield* OrderService
         yield* orders.claimNext // as the worker takes it
-        yield* orders.complete(orderId, { txId: (SCHEMA_EXAMPLES["Order"] as { tx_id: string }).tx_id })
+        yield* orders.complete(orderId, completedAsDocumented)
         expect("Order", 200, yield* call(url, `/v2/api/orders/${orderId}`, { headers: buyer.api }))
         expect("OrderList", 200, yield* call(url, "/v2/api/orders", { headers: buyer.api }))
 
@@ -368,9 +373,7 @@ layer(World, { timeout: "120 seconds", excludeTestServices: true })("the account
       const bought = yield* call(url, "/v2/api/stars/buy", { json: SCHEMA_EXAMPLES["StarsOrderRequest"], headers: api })
       const orders = yield* OrderService
       yield* orders.claimNext
-      yield* orders.complete(bought.json.order.order_id as OrderId, {
-        txId: (SCHEMA_EXAMPLES["Order"] as { tx_id: string }).tx_id
-      })
+      yield* orders.complete(bought.json.order.order_id as OrderId, completedAsDocumented)
       yield* call(url, "/v2/api/topups", { json: SCHEMA_EXAMPLES["TopupRequest"], headers: api })
       const dashboard = yield* call(url, "/v2/dashboard", { cookie })
       const status = yield* call(url, "/v2/balance/topup-status", { cookie })
