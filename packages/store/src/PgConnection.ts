@@ -1,6 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Config, Layer, Redacted } from "effect"
-import type { ConfigError } from "effect/Config"
+import { Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Duplex } from "node:stream"
@@ -48,13 +47,4 @@ const layerFromStream = (open: () => Duplex): Layer.Layer<PgClient.PgClient | Sq
     startupParameters
   })
 
-/** `DATABASE_URL` (required) and `PG_POOL_MAX` (default 10) from the environment. */
-const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigError> = PgClient.layerConfig({
-  url: Config.Redacted("DATABASE_URL"),
-  maxConnections: Config.Int("PG_POOL_MAX").pipe(Config.withDefault(10)),
-  minConnections: Config.succeed(1),
-  idleTimeout: Config.succeed("30 seconds"),
-  startupParameters: Config.succeed(startupParameters)
-})
-
-export const PgConnection = { layerFromUrl, layerFromSocket, layerFromStream, layerConfig } as const
+export const PgConnection = { layerFromUrl, layerFromSocket, layerFromStream } as const
