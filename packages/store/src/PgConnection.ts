@@ -20,31 +20,25 @@ const layerFromUrl = (
     startupParameters
   })
 
+/** The embedded database (PGlite) serves one connection at a time, as its superuser. */
+const embedded = {
+  username: "postgres",
+  database: "postgres",
+  maxConnections: 1,
+  minConnections: 1,
+  idleTimeout: "30 seconds",
+  startupParameters
+} as const
+
 /** One connection to the embedded database of another process, over its Unix socket (see `EmbeddedPostgres`). */
 const layerFromSocket = (path: string): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
-  PgClient.layer({
-    path,
-    username: "postgres",
-    database: "postgres",
-    maxConnections: 1,
-    minConnections: 1,
-    idleTimeout: "30 seconds",
-    startupParameters
-  })
+  PgClient.layer({ path, ...embedded })
 
 /**
  * One connection to an embedded database served in this very process (`PgliteWire.connect`): no
  * socket, so nothing outside the process can reach it.
  */
 const layerFromStream = (open: () => Duplex): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
-  PgClient.layer({
-    stream: open,
-    username: "postgres",
-    database: "postgres",
-    maxConnections: 1,
-    minConnections: 1,
-    idleTimeout: "30 seconds",
-    startupParameters
-  })
+  PgClient.layer({ stream: open, ...embedded })
 
 export const PgConnection = { layerFromUrl, layerFromSocket, layerFromStream } as const
