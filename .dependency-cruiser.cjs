@@ -29,10 +29,14 @@ module.exports = {
     },
     {
       name: "config-only-effect",
-      comment: "packages/config reads and checks settings: it imports only itself, effect and node builtins",
+      comment:
+        "packages/config reads and checks settings: it imports only itself, effect, node builtins and the defaults core's domain declares (never a port)",
       severity: "error",
       from: { path: "^packages/config/src/" },
-      to: { pathNot: ["^packages/config/src/", "^node_modules/effect/"], dependencyTypesNot: ["core"] }
+      to: {
+        pathNot: ["^packages/config/src/", "^node_modules/effect/", "^packages/core/src/(?!ports/)"],
+        dependencyTypesNot: ["core"]
+      }
     },
     ...adapters.map((name) => ({
       name: `${name}-imports-no-other-adapter`,

@@ -1,13 +1,10 @@
 import { DirectPurchaseHistory } from "@resale/core/direct/DirectPurchaseHistory.ts"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
-import { AppConfig, type ConfigProblems, readSettings } from "@resale/config"
+import { AppConfig } from "@resale/config"
 import { World } from "@resale/world"
-import { Effect, Layer } from "effect"
+import { Layer } from "effect"
 import { CliStore } from "./CliStore.ts"
-
-/** Sandbox mode, decided by the one configuration (`@resale/config`), exactly as the server decides it. */
-export const sandboxMode: Effect.Effect<boolean, ConfigProblems> = Effect.map(readSettings("cli"), (app) => app.sandbox)
 
 /**
  * The chain and the marketplace of the configured mode, as every root gets them (`@resale/world`):

@@ -5,7 +5,8 @@ import { DirectPurchaseHistory } from "@resale/core/direct/DirectPurchaseHistory
 import { EmbeddedPostgres } from "@resale/store/EmbeddedPostgres.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
-import { Config, Effect, Layer, Option, Redacted } from "effect"
+import { type ConfigProblems, readSettings } from "@resale/config"
+import { Effect, Layer, Option, type Redacted } from "effect"
 
 /** Where the data lives, read exactly as the server reads it: `DATABASE_URL`, else the embedded `DATA_DIR`. */
 export interface StoreSettings {
@@ -13,12 +14,10 @@ export interface StoreSettings {
   readonly dataDir: string
 }
 
-export const storeSettings: Effect.Effect<StoreSettings, Config.ConfigError> = Effect.gen(function* () {
-  const url = yield* Config.Redacted("DATABASE_URL").pipe(Config.option)
-  const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-  // An exported but empty DATABASE_URL means "not set", as in most shells' `DATABASE_URL= resale ...`.
-  return { databaseUrl: Option.filter(url, (u) => Redacted.value(u).trim() !== ""), dataDir }
-})
+export const storeSettings: Effect.Effect<StoreSettings, ConfigProblems> = Effect.map(readSettings("cli"), (app) => ({
+  databaseUrl: app.databaseUrl,
+  dataDir: app.dataDir
+}))
 
 /** A small pool: one operator command at a time. */
 const CLI_POOL = 4

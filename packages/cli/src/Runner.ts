@@ -1,4 +1,5 @@
-import { ConfigProvider, Effect, Exit, Layer, Logger, ManagedRuntime, References } from "effect"
+import { environmentNow } from "@resale/config"
+import { Effect, Exit, Layer, Logger, ManagedRuntime, References } from "effect"
 import { describeCause, describeError, type Failure } from "./Failures.ts"
 import { type Output, toJson } from "./Output.ts"
 import { terminalSafe } from "./TerminalText.ts"
@@ -30,9 +31,8 @@ export const runCommand = async <R, E>(
   options: CommonOptions
 ): Promise<void> => {
   const json = options.json === true
-  // The environment as it is now: effect's default provider copies it once per process, and a
-  // process may run many commands (the tests run them in process).
-  const settings = Layer.merge(Quiet, ConfigProvider.layer(ConfigProvider.fromEnv()))
+  // The environment as it is now: a process may run many commands (the tests run them in process).
+  const settings = Layer.merge(Quiet, environmentNow())
   const runtime = ManagedRuntime.make(Layer.provideMerge(await layer(), settings))
   // Ctrl-C interrupts the program (an open transaction rolls back) and still closes the database cleanly.
   const interrupt = new AbortController()

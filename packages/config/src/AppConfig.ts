@@ -1,4 +1,4 @@
-import { Context, Effect, Layer } from "effect"
+import { ConfigProvider, Context, Effect, Layer } from "effect"
 import type { AppSettings, Role } from "./AppSettings.ts"
 import { ConfigProblems } from "./ConfigProblems.ts"
 import { readSettings } from "./ReadSettings.ts"
@@ -18,3 +18,9 @@ export const reportConfigProblems = <A, E, R>(self: Effect.Effect<A, E, R>): Eff
   Effect.tapError(self, (error) =>
     error instanceof ConfigProblems ? Effect.sync(() => process.stderr.write(`${error.report}\n`)) : Effect.void
   )
+
+/**
+ * The environment as it is now, for what is read under it: effect's default provider copies it once per
+ * process, and the CLI runs many commands in one process (its tests do).
+ */
+export const environmentNow = (): Layer.Layer<never> => ConfigProvider.layer(ConfigProvider.fromEnv())

@@ -1,3 +1,4 @@
+import type { AccountCapsShape } from "@resale/core/caps/CapSettings.ts"
 import type { Duration, Option, Redacted } from "effect"
 
 /** Which entry reads the settings: each needs its own production secrets. */
@@ -163,4 +164,8 @@ export interface AppSettings {
   readonly vapidSubject: string
   /** Sandbox only (`WEBHOOKS_ALLOW_LOOPBACK`): webhooks may target loopback addresses over http. */
   readonly webhooksAllowLoopback: boolean
+  /** The core's per-account caps (`CAP_*`). */
+  readonly accountCaps: AccountCapsShape
+  /** Hosts a web push subscription may point to (`PUSH_ALLOWED_HOSTS`, lower case; `*.` any subdomain). */
+  readonly pushAllowedHosts: ReadonlyArray<string>
 }

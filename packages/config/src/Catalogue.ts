@@ -2,8 +2,15 @@
  * Every environment variable the product reads, in one place: name, default and meaning. The start
  * reads and checks all of them at once (`ReadSettings.ts`); `.env.example` lists exactly these.
  */
+import { DEFAULT_ACCOUNT_CAPS } from "@resale/core/caps/CapSettings.ts"
+import { DEFAULT_DIRECT_SETTINGS } from "@resale/core/direct/DirectSettings.ts"
+import { DEFAULT_PUSH_HOSTS } from "@resale/core/push/PushEndpointRules.ts"
 import * as Secret from "./SecretSettings.ts"
 import * as S from "./Setting.ts"
+
+/** Where production's chain and Fragment are when TONCENTER_URL and FRAGMENT_URL are unset. */
+export const TONCENTER_MAINNET = "https://toncenter.com/api/v2/jsonRPC"
+export const FRAGMENT_ORIGIN = "https://fragment.com"
 
 export const Mode = {
   SANDBOX: S.optionalFlag(
@@ -63,8 +70,13 @@ export const Mode = {
   ),
   OTEL_EXPORTER_OTLP_ENDPOINT: S.optionalUrl(
     "OTEL_EXPORTER_OTLP_ENDPOINT",
-    "OTLP/HTTP collector for traces (JSON to <url>/v1/traces); unset: no trace export; the other standard OTEL_* settings apply"
+    "OTLP/HTTP collector for traces (JSON to <url>/v1/traces); unset: no trace export"
   ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: S.optionalUrl(
+    "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+    "the full OTLP/HTTP traces URL, instead of OTEL_EXPORTER_OTLP_ENDPOINT/v1/traces"
+  ),
+  OTEL_SDK_DISABLED: S.flag("OTEL_SDK_DISABLED", false, "true: no trace export whatever the endpoints say"),
   OTEL_EXPORTER_OTLP_HEADERS: Secret.headerList(
     "OTEL_EXPORTER_OTLP_HEADERS",
     "headers sent to the OTLP collector, key=value,key2=value2 (secret: usually its credentials)"
@@ -130,7 +142,7 @@ export const World = {
   TONCENTER_URL: S.optionalUrl(
     "TONCENTER_URL",
     "toncenter v2 JSON-RPC endpoint; production only (sandbox mode refuses it and uses the shared sandbox chain of DATA_DIR)",
-    "https://toncenter.com/api/v2/jsonRPC"
+    TONCENTER_MAINNET
   ),
   TONCENTER_API_KEY: S.secret("TONCENTER_API_KEY", "toncenter API key (secret)"),
   TON_NETWORK: S.oneOf(
@@ -142,7 +154,7 @@ export const World = {
   FRAGMENT_URL: S.optionalUrl(
     "FRAGMENT_URL",
     "Fragment's address; sandbox: unset uses the shared Fragment simulator",
-    "https://fragment.com"
+    FRAGMENT_ORIGIN
   ),
   FRAGMENT_COOKIES: S.cookieHeader(
     "FRAGMENT_COOKIES",
@@ -227,12 +239,12 @@ export const Direct = {
   ),
   DIRECT_ANSWER_TIMEOUT: S.duration(
     "DIRECT_ANSWER_TIMEOUT",
-    "25 seconds",
+    DEFAULT_DIRECT_SETTINGS.answerWithin,
     "direct surface: longest wait before answering (a payment still running answers 409)"
   ),
   DIRECT_REPLAY_WINDOW: S.duration(
     "DIRECT_REPLAY_WINDOW",
-    "15 minutes",
+    DEFAULT_DIRECT_SETTINGS.replayWithin,
     "direct surface: an identical request this soon after its order finished gets the stored result"
   ),
   DIRECT_TRUST_PROXY: S.flag(
@@ -243,15 +255,19 @@ export const Direct = {
   DIRECT_MAX_BODY: S.integer("DIRECT_MAX_BODY", 16384, "direct surface: largest request body in bytes", 1024),
   DIRECT_CONFIRM_TIMEOUT: S.duration(
     "DIRECT_CONFIRM_TIMEOUT",
-    "75 seconds",
+    DEFAULT_DIRECT_SETTINGS.confirmWithin,
     "direct surface: wait for the chain before leaving an outcome open"
   ),
   DIRECT_DELIVERY_TIMEOUT: S.duration(
     "DIRECT_DELIVERY_TIMEOUT",
-    "60 seconds",
+    DEFAULT_DIRECT_SETTINGS.deliveryWithin,
     "direct surface: wait for Fragment's delivery"
   ),
-  DIRECT_POLL_INTERVAL: S.duration("DIRECT_POLL_INTERVAL", "1500 millis", "direct surface: pause between two looks")
+  DIRECT_POLL_INTERVAL: S.duration(
+    "DIRECT_POLL_INTERVAL",
+    DEFAULT_DIRECT_SETTINGS.pollEvery,
+    "direct surface: pause between two looks"
+  )
 } as const
 
 export const Worker = {
@@ -369,53 +385,53 @@ export const Push = {
   )
 } as const
 
-/** Caps per account and where web push may go (read by the core: `AccountCaps`, `PushPolicy`; checked here at start). */
+/** Caps per account and where web push may go (the core's `AccountCaps` and `PushPolicy`, whose defaults these are). */
 export const Limits = {
   CAP_OPEN_TOPUPS: S.integer(
     "CAP_OPEN_TOPUPS",
-    3,
+    DEFAULT_ACCOUNT_CAPS.openCardTopups,
     "card top-ups one account may have waiting for payment at once (more: 409)",
     1
   ),
   CAP_OPEN_REVIEWS: S.integer(
     "CAP_OPEN_REVIEWS",
-    3,
+    DEFAULT_ACCOUNT_CAPS.openReviews,
     "receipts one account may have waiting for an operator at once (more: 409)",
     1
   ),
   CAP_TOPUPS_PER_DAY: S.integer(
     "CAP_TOPUPS_PER_DAY",
-    20,
+    DEFAULT_ACCOUNT_CAPS.topupsPerDay,
     "card top-ups one account may create per 24 hours (more: 429)",
     1
   ),
   CAP_CANCELS_PER_DAY: S.integer(
     "CAP_CANCELS_PER_DAY",
-    10,
+    DEFAULT_ACCOUNT_CAPS.cancelsPerDay,
     "top-ups one account may cancel per 24 hours (more: 429)",
     1
   ),
   CAP_UPLOADS_PER_DAY: S.integer(
     "CAP_UPLOADS_PER_DAY",
-    10,
+    DEFAULT_ACCOUNT_CAPS.uploadsPerDay,
     "receipt files one account may upload per 24 hours (more: 429)",
     1
   ),
   CAP_TICKETS_PER_DAY: S.integer(
     "CAP_TICKETS_PER_DAY",
-    10,
+    DEFAULT_ACCOUNT_CAPS.ticketsPerDay,
     "support tickets one account may open per 24 hours (more: 429)",
     1
   ),
   CAP_PUSH_SUBSCRIPTIONS: S.integer(
     "CAP_PUSH_SUBSCRIPTIONS",
-    10,
+    DEFAULT_ACCOUNT_CAPS.pushSubscriptions,
     "browsers one account keeps subscribed to web push (a new one replaces the oldest)",
     1
   ),
   PUSH_ALLOWED_HOSTS: S.text(
     "PUSH_ALLOWED_HOSTS",
-    "fcm.googleapis.com,updates.push.services.mozilla.com,*.push.apple.com,*.notify.windows.com",
+    DEFAULT_PUSH_HOSTS.join(","),
     "comma-separated hosts (*. = any subdomain) a web push subscription may point to, over https"
   )
 } as const

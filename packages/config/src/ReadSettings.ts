@@ -6,7 +6,21 @@ import { Config, Effect, Option, Redacted, Result } from "effect"
 import { createHmac, randomBytes } from "node:crypto"
 import { isIP } from "node:net"
 import type { AppSettings, FragmentSettings, Role } from "./AppSettings.ts"
-import { Direct, Edges, Limits, Mode, Push, Secrets, Storage, Telegram, Webhooks, World, Worker } from "./Catalogue.ts"
+import {
+  Direct,
+  Edges,
+  FRAGMENT_ORIGIN,
+  Limits,
+  Mode,
+  Push,
+  Secrets,
+  Storage,
+  Telegram,
+  TONCENTER_MAINNET,
+  Webhooks,
+  World,
+  Worker
+} from "./Catalogue.ts"
 import { ConfigProblems } from "./ConfigProblems.ts"
 import type { Setting } from "./Setting.ts"
 import * as S from "./Setting.ts"
@@ -79,7 +93,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     const worker = yield* reader.group(Worker)
     const push = yield* reader.group(Push)
     const webhooks = yield* reader.group(Webhooks)
-    // Checked with the others at start; the core reads them itself (AccountCaps, PushPolicy).
+    // The core's AccountCaps and PushPolicy; the roots provide them from here.
     const limits = yield* reader.group(Limits)
     for (const [name, value] of Object.entries(limits)) {
       if (typeof value === "number" && value > 1000)
@@ -145,7 +159,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
     const toncenter = sandbox
       ? Option.none()
       : Option.some({
-          endpoint: Option.getOrElse(world.TONCENTER_URL, () => "https://toncenter.com/api/v2/jsonRPC"),
+          endpoint: Option.getOrElse(world.TONCENTER_URL, () => TONCENTER_MAINNET),
           apiKey: world.TONCENTER_API_KEY,
           network: Option.getOrElse(world.TON_NETWORK, () =>
             Option.getOrElse(world.TONCENTER_URL, () => "").includes("testnet")
@@ -163,7 +177,7 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
         problems.push(`${variable}: required by FRAGMENT_SESSIONS (session "${name}")`)
     }
     const fragment = Option.map(sandbox ? Option.none() : world.FRAGMENT_COOKIES, (cookies) => ({
-      baseUrl: Option.getOrElse(world.FRAGMENT_URL, () => "https://fragment.com"),
+      baseUrl: Option.getOrElse(world.FRAGMENT_URL, () => FRAGMENT_ORIGIN),
       cookies,
       moreSessions,
       proxy: world.FRAGMENT_PROXY,
@@ -313,6 +327,18 @@ export const readSettings = (role: Role): Effect.Effect<AppSettings, ConfigProbl
           ? Option.some({ publicKey: push.VAPID_PUBLIC_KEY.value, privateKey: push.VAPID_PRIVATE_KEY.value })
           : Option.none(),
       vapidSubject: push.VAPID_SUBJECT,
-      webhooksAllowLoopback: webhooks.WEBHOOKS_ALLOW_LOOPBACK
+      webhooksAllowLoopback: webhooks.WEBHOOKS_ALLOW_LOOPBACK,
+      accountCaps: {
+        openCardTopups: limits.CAP_OPEN_TOPUPS,
+        openReviews: limits.CAP_OPEN_REVIEWS,
+        topupsPerDay: limits.CAP_TOPUPS_PER_DAY,
+        cancelsPerDay: limits.CAP_CANCELS_PER_DAY,
+        uploadsPerDay: limits.CAP_UPLOADS_PER_DAY,
+        ticketsPerDay: limits.CAP_TICKETS_PER_DAY,
+        pushSubscriptions: limits.CAP_PUSH_SUBSCRIPTIONS
+      },
+      pushAllowedHosts: limits.PUSH_ALLOWED_HOSTS.split(",")
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host !== "")
     } satisfies AppSettings
   })

@@ -4,25 +4,14 @@
  * values on their own, not only the whole text.
  */
 import { Option, Redacted, Result } from "effect"
-import { type Setting, withPassword } from "./Setting.ts"
+import { type Setting, secretUrlWhere } from "./Setting.ts"
 
 const ok = Result.succeed
 const expected = (what: string) => Result.fail(`expected ${what}`)
 
 /** An http(s) URL that is a secret (a proxy's may carry a password, scrubbed on its own too). */
 export const secretUrl = (name: string, meaning: string): Setting<Option.Option<Redacted.Redacted<string>>> =>
-  ({
-    name,
-    meaning,
-    defaultText: "",
-    secret: true,
-    secretParts: withPassword,
-    fallback: Option.none(),
-    decode: (t) =>
-      /^https?:\/\/[^\s]+$/.test(t.trim())
-        ? ok(Option.some(Redacted.make(t.trim())))
-        : expected("an http:// or https:// URL")
-  }) satisfies Setting<Option.Option<Redacted.Redacted<string>>>
+  secretUrlWhere(name, meaning, (t) => /^https?:\/\/[^\s]+$/.test(t), "an http:// or https:// URL")
 
 /** `key=value` pairs, comma-separated, as OTEL_EXPORTER_OTLP_HEADERS writes them; keys trimmed, values URL-decoded. */
 export const parseHeaderList = (text: string): ReadonlyArray<readonly [string, string]> =>

@@ -42,29 +42,28 @@ export const secret = (name: string, meaning: string): Setting<Option.Option<Red
     decode: (t) => ok(Option.some(Redacted.make(t)))
   })
 
-export const integer = (name: string, fallback: number, meaning: string, min = 0): Setting<number> =>
+/** Digits only, then `accepts` on the number; otherwise "expected `what`". */
+const wholeNumber = (
+  name: string,
+  fallback: number,
+  meaning: string,
+  accepts: (n: number) => boolean,
+  what: string
+): Setting<number> =>
   make({
     name,
     meaning,
     defaultText: String(fallback),
     secret: false,
     fallback,
-    decode: (t) =>
-      /^\d+$/.test(t.trim()) && Number(t) >= min && Number.isSafeInteger(Number(t))
-        ? ok(Number(t))
-        : expected(`a whole number of at least ${min}`)
+    decode: (t) => (/^\d+$/.test(t.trim()) && accepts(Number(t)) ? ok(Number(t)) : expected(what))
   })
 
+export const integer = (name: string, fallback: number, meaning: string, min = 0): Setting<number> =>
+  wholeNumber(name, fallback, meaning, (n) => n >= min && Number.isSafeInteger(n), `a whole number of at least ${min}`)
+
 export const port = (name: string, fallback: number, meaning: string): Setting<number> =>
-  make({
-    name,
-    meaning,
-    defaultText: String(fallback),
-    secret: false,
-    fallback,
-    decode: (t) =>
-      /^\d+$/.test(t.trim()) && Number(t) <= 65535 ? ok(Number(t)) : expected("a port number from 0 to 65535")
-  })
+  wholeNumber(name, fallback, meaning, (n) => n <= 65535, "a port number from 0 to 65535")
 
 const TRUE = ["true", "yes", "on", "1"]
 const FALSE = ["false", "no", "off", "0"]
@@ -136,7 +135,13 @@ export const withPassword = (text: string): ReadonlyArray<string> => {
 }
 
 /** A PostgreSQL connection URL (secret: it may carry a password). */
-export const postgresUrl = (name: string, meaning: string): Setting<Option.Option<Redacted.Redacted<string>>> =>
+/** A URL that is a secret (it may carry a password, scrubbed on its own too), kept trimmed. */
+export const secretUrlWhere = (
+  name: string,
+  meaning: string,
+  accepts: (text: string) => boolean,
+  what: string
+): Setting<Option.Option<Redacted.Redacted<string>>> =>
   make({
     name,
     meaning,
@@ -144,11 +149,16 @@ export const postgresUrl = (name: string, meaning: string): Setting<Option.Optio
     secret: true,
     secretParts: withPassword,
     fallback: Option.none(),
-    decode: (t) =>
-      isUrl(t.trim(), ["postgres:", "postgresql:"])
-        ? ok(Option.some(Redacted.make(t.trim())))
-        : expected("a URL like postgres://user:password@host:5432/database")
+    decode: (t) => (accepts(t.trim()) ? ok(Option.some(Redacted.make(t.trim()))) : expected(what))
   })
+
+export const postgresUrl = (name: string, meaning: string): Setting<Option.Option<Redacted.Redacted<string>>> =>
+  secretUrlWhere(
+    name,
+    meaning,
+    (t) => isUrl(t, ["postgres:", "postgresql:"]),
+    "a URL like postgres://user:password@host:5432/database"
+  )
 
 /** One of a few words. */
 export const oneOf = <const W extends string>(

@@ -2,7 +2,7 @@
  * The configuration of every entry (server, worker, CLI): one catalogue of settings, the mode
  * decided once, production's required secrets checked, every problem reported at once.
  */
-export { AppConfig, reportConfigProblems } from "./AppConfig.ts"
+export { AppConfig, environmentNow, reportConfigProblems } from "./AppConfig.ts"
 export type {
   AppSettings,
   DirectLimits,
@@ -15,4 +15,5 @@ export type {
 export { CATALOGUE } from "./Catalogue.ts"
 export { ConfigProblems } from "./ConfigProblems.ts"
 export { renderEnvExample } from "./EnvExample.ts"
+export { type ObservabilitySettings, readObservability } from "./ObservabilitySettings.ts"
 export { MIN_ADMIN_TOKEN, MIN_SESSION_SECRET, readSettings } from "./ReadSettings.ts"

@@ -3,6 +3,8 @@ import { ConfigProvider, Duration, Effect, Exit, Option, Redacted } from "effect
 import { readFileSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Role } from "../src/AppSettings.ts"
+import { DEFAULT_ACCOUNT_CAPS } from "@resale/core/caps/CapSettings.ts"
+import { DEFAULT_PUSH_HOSTS } from "@resale/core/push/PushEndpointRules.ts"
 import { ConfigProblems } from "../src/ConfigProblems.ts"
 import { renderEnvExample } from "../src/EnvExample.ts"
 import { readSettings } from "../src/ReadSettings.ts"
@@ -285,6 +287,21 @@ describe("Fragment sessions and proxy", () => {
         ["second"]
       )
       assert.strictEqual(Redacted.value(Option.getOrThrow(fragment.proxy)), "http://user:pw@proxy.example:3128")
+    })
+  )
+})
+
+describe("the core's caps and push hosts", () => {
+  it.effect("CAP_* and PUSH_ALLOWED_HOSTS reach the settings; unset, the core's defaults", () =>
+    Effect.gen(function* () {
+      const defaults = yield* read({})
+      assert.deepStrictEqual(defaults.accountCaps, DEFAULT_ACCOUNT_CAPS)
+      assert.deepStrictEqual(defaults.pushAllowedHosts, DEFAULT_PUSH_HOSTS)
+      const given = yield* read({ CAP_OPEN_TOPUPS: "7", PUSH_ALLOWED_HOSTS: " Push.Example , *.other.example" })
+      assert.deepStrictEqual(given.accountCaps, { ...DEFAULT_ACCOUNT_CAPS, openCardTopups: 7 })
+      assert.deepStrictEqual(given.pushAllowedHosts, ["push.example", "*.other.example"])
+      const error = yield* problemsOf({ CAP_TICKETS_PER_DAY: "5000" })
+      assert.deepStrictEqual(error.problems, ["CAP_TICKETS_PER_DAY: expected a whole number from 1 to 1000, got 5000"])
     })
   )
 })

@@ -1,5 +1,5 @@
 // Public surface of @resale/core: the domain and its use cases. Deep imports ("@resale/core/orders/OrderService.ts")
-// work too. The ports are not here: they are `@resale/core/ports` (adapters, wiring files and tests).
+// work for the files package.json's exports name. The ports are not here: they are `@resale/core/ports` (adapters, wiring files and tests).
 export * from "./ids.ts"
 export * from "./Page.ts"
 export * from "./money/Uzs.ts"

@@ -6,7 +6,7 @@
  * gracefully: no new request or order is taken, running payments finish, the database closes.
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { AppConfig, reportConfigProblems } from "@resale/config"
+import { AppConfig, readObservability, reportConfigProblems } from "@resale/config"
 import { registerSecrets } from "@resale/observability/LogRedaction.ts"
 import { logStarted, runObserved } from "@resale/observability/Lifecycle.ts"
 import { WorkerLive } from "@resale/worker/WorkerLive.ts"
@@ -31,6 +31,7 @@ const teardown: Runtime.Teardown = (exit, onExit) =>
 // Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
 runObserved(
   "server",
+  readObservability("server"),
   program.pipe(
     Effect.provide(HttpConfig.layer.pipe(Layer.provideMerge(AppConfig.layer("server")))),
     reportConfigProblems

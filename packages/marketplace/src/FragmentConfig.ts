@@ -1,14 +1,9 @@
 /**
- * Settings of the Fragment adapter, read once at start:
- * - FRAGMENT_URL (default https://fragment.com);
- * - FRAGMENT_COOKIES: the main session's Cookie header (stel_ssid, stel_dt, stel_token and
- *   stel_ton_token; secret); FRAGMENT_SESSIONS (names) with FRAGMENT_COOKIES_<NAME> each: more
- *   sessions, bought through side by side;
- * - FRAGMENT_PROXY: an http(s):// proxy every call to Fragment goes through (secret: may hold a password);
- * - FRAGMENT_TIMEOUT (per HTTP request), FRAGMENT_SESSION_HOLD (how long one purchase may keep its
- *   session to itself), FRAGMENT_SESSION_WAIT (how long a quote waits for a free session).
+ * Options of the Fragment adapter. `@resale/config` reads and checks them (FRAGMENT_URL, FRAGMENT_COOKIES,
+ * FRAGMENT_SESSIONS with FRAGMENT_COOKIES_<NAME>, FRAGMENT_PROXY, FRAGMENT_TIMEOUT, FRAGMENT_SESSION_HOLD,
+ * FRAGMENT_SESSION_WAIT); `@resale/world` passes them to `FragmentMarketplace.layerWith`.
  */
-import { Config, ConfigProvider, Duration, Effect, Option, Redacted } from "effect"
+import type { Duration, Redacted } from "effect"
 
 export interface FragmentSession {
   /** "main" for FRAGMENT_COOKIES, the suffix for FRAGMENT_COOKIES_<NAME>; logged, never secret */
@@ -53,68 +48,6 @@ export const missingCookies = (header: string): ReadonlyArray<string> => {
   )
   return REQUIRED_COOKIES.filter((name) => !names.has(name))
 }
-
-const configError = (message: string) => new Config.ConfigError(new ConfigProvider.SourceError({ message }))
-
-const checkedCookies = (name: string) =>
-  Config.Redacted(name).pipe(
-    Config.mapEffect((cookies) => {
-      const missing = missingCookies(Redacted.value(cookies))
-      return missing.length === 0
-        ? Effect.succeed(cookies)
-        : Effect.fail(configError(`${name} lacks the cookie(s) ${missing.join(", ")}`))
-    })
-  )
-
-/** FRAGMENT_SESSIONS="a,b": more sessions, each with its Cookie header in FRAGMENT_COOKIES_<NAME>. */
-const MoreSessions: Config.Config<ReadonlyArray<FragmentSession>> = Config.String("FRAGMENT_SESSIONS").pipe(
-  Config.withDefault(""),
-  Config.mapEffect((text) => {
-    const names = text
-      .split(",")
-      .map((n) => n.trim())
-      .filter((n) => n.length > 0)
-    const bad = names.find((n) => !/^[A-Za-z0-9_]{1,32}$/.test(n) || n.toLowerCase() === MAIN_SESSION)
-    return bad === undefined
-      ? Effect.succeed(names)
-      : Effect.fail(
-          configError(`FRAGMENT_SESSIONS: "${bad}" is not a session name (letters, digits, _; not "${MAIN_SESSION}")`)
-        )
-  }),
-  Config.flatMap((names) =>
-    Config.all(
-      names.map((name) =>
-        checkedCookies(`FRAGMENT_COOKIES_${name.toUpperCase()}`).pipe(
-          Config.map((cookies): FragmentSession => ({ label: name, cookies }))
-        )
-      )
-    )
-  )
-)
-
-const Proxy = Config.option(Config.Redacted("FRAGMENT_PROXY")).pipe(
-  Config.mapEffect((proxy) => {
-    if (Option.isNone(proxy)) return Effect.succeed(undefined)
-    const ok =
-      URL.canParse(Redacted.value(proxy.value)) && /^https?:$/.test(new URL(Redacted.value(proxy.value)).protocol)
-    return ok
-      ? Effect.succeed(proxy.value)
-      : Effect.fail(configError("FRAGMENT_PROXY must be an http:// or https:// URL"))
-  })
-)
-
-export const FragmentConfig: Config.Config<FragmentOptions> = Config.all({
-  baseUrl: Config.URL("FRAGMENT_URL").pipe(
-    Config.map((url) => url.origin),
-    Config.withDefault("https://fragment.com")
-  ),
-  cookies: checkedCookies("FRAGMENT_COOKIES"),
-  moreSessions: MoreSessions,
-  timeout: Config.Duration("FRAGMENT_TIMEOUT").pipe(Config.withDefault(Duration.seconds(20))),
-  proxy: Proxy,
-  sessionHold: Config.Duration("FRAGMENT_SESSION_HOLD").pipe(Config.withDefault(Duration.minutes(3))),
-  sessionWait: Config.Duration("FRAGMENT_SESSION_WAIT").pipe(Config.withDefault(Duration.seconds(30)))
-}).pipe(Config.map(({ proxy, ...rest }) => (proxy === undefined ? rest : { ...rest, proxy })))
 
 /** Every session of the options, the main one first. */
 export const sessionsOf = (options: FragmentOptions): ReadonlyArray<FragmentSession> => [

@@ -16,7 +16,7 @@ import {
 } from "@resale/core/ports/Marketplace.ts"
 import { MarketplaceSessions } from "@resale/core/ports/MarketplaceSessions.ts"
 import { NANOTON_PER_TON } from "@resale/core/money/Nanoton.ts"
-import { FragmentConfig, type FragmentOptions } from "./FragmentConfig.ts"
+import type { FragmentOptions } from "./FragmentConfig.ts"
 import { makeFragmentHttp } from "./FragmentHttp.ts"
 import { FRAGMENT_STARS_MAX, FRAGMENT_STARS_MIN, PremiumFlow, StarsFlow, TonTopupFlow } from "./FragmentFlows.ts"
 import { makeSessionPool } from "./FragmentSessionPool.ts"
@@ -93,14 +93,6 @@ export const makeFragmentMarketplace = Effect.fn("FragmentMarketplace.make")(fun
 })
 
 export class FragmentMarketplace {
-  /** From configuration: FRAGMENT_URL, FRAGMENT_COOKIES (required), FRAGMENT_COOKIES_*, FRAGMENT_PROXY, ... */
-  static readonly layer = Layer.effect(
-    Marketplace,
-    Effect.gen(function* () {
-      return yield* makeFragmentMarketplace(yield* FragmentConfig)
-    })
-  )
-
-  /** Explicit options, e.g. `FragmentSimulator.start` output in tests and sandbox mode. */
+  /** The port on Fragment with `options` (production: from `@resale/config`; tests and sandbox: the simulator's). */
   static readonly layerWith = (options: FragmentOptions) => Layer.effect(Marketplace, makeFragmentMarketplace(options))
 }

@@ -1,5 +1,5 @@
 export { FragmentMarketplace, makeFragmentMarketplace } from "./FragmentMarketplace.ts"
-export { FragmentConfig, type FragmentOptions, missingCookies, REQUIRED_COOKIES } from "./FragmentConfig.ts"
+export { type FragmentOptions, missingCookies, REQUIRED_COOKIES } from "./FragmentConfig.ts"
 export { encodeCommentPayload, parseCommentPayload, type CommentPayload } from "./FragmentPayload.ts"
 export {
   FragmentSimulator,

@@ -4,10 +4,9 @@
  * Fragment's own "Access denied" stays a session problem.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Logger, Redacted } from "effect"
+import { Effect, Logger, Redacted } from "effect"
 import { createServer, type Server } from "node:http"
 import { connect, type AddressInfo } from "node:net"
-import { FragmentConfig } from "../src/FragmentConfig.ts"
 import { makeFragmentMarketplace } from "../src/FragmentMarketplace.ts"
 import { FragmentSimulator } from "../src/simulator/FragmentSimulator.ts"
 import { payer, simulated } from "./harness.ts"
@@ -67,36 +66,6 @@ describe("reaching Fragment", () => {
         proxy.tunnels.every((t) => t === target),
         proxy.tunnels.join(",")
       )
-    })
-  )
-
-  it.live("FRAGMENT_PROXY and FRAGMENT_SESSIONS are read and checked with the other settings", () =>
-    Effect.gen(function* () {
-      const cookies = "stel_ssid=a; stel_dt=b; stel_token=c; stel_ton_token=d"
-      const parsed = yield* FragmentConfig.parse(
-        ConfigProvider.fromEnvRecord({
-          FRAGMENT_COOKIES: cookies,
-          FRAGMENT_SESSIONS: "second",
-          FRAGMENT_COOKIES_SECOND: cookies.replace("a", "e"),
-          FRAGMENT_PROXY: "http://user:secret@127.0.0.1:3128"
-        })
-      )
-      assert.deepStrictEqual(
-        parsed.moreSessions?.map((s) => s.label),
-        ["second"]
-      )
-      assert.strictEqual(Redacted.value(parsed.proxy!), "http://user:secret@127.0.0.1:3128")
-      const bad = yield* Effect.flip(
-        FragmentConfig.parse(
-          ConfigProvider.fromEnvRecord({ FRAGMENT_COOKIES: cookies, FRAGMENT_PROXY: "socks5://user:secret@x:1" })
-        )
-      )
-      assert.include(String(bad), "FRAGMENT_PROXY must be an http:// or https:// URL")
-      assert.notInclude(String(bad), "secret")
-      const missing = yield* Effect.flip(
-        FragmentConfig.parse(ConfigProvider.fromEnvRecord({ FRAGMENT_COOKIES: cookies, FRAGMENT_SESSIONS: "second" }))
-      )
-      assert.include(String(missing), "FRAGMENT_COOKIES_SECOND")
     })
   )
 

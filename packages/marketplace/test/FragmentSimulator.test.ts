@@ -3,11 +3,10 @@
  * delivery waits for the payment to be seen on chain, and the config-driven adapter layer.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { Effect, Redacted } from "effect"
 import { request } from "undici"
 import { nanotonFromDecimal } from "@resale/core/money/Nanoton.ts"
 import { Marketplace } from "@resale/core/ports/Marketplace.ts"
-import { FragmentConfig } from "../src/FragmentConfig.ts"
 import { FragmentMarketplace } from "../src/FragmentMarketplace.ts"
 import { parseCommentPayload } from "../src/FragmentPayload.ts"
 import { extractApiHash } from "../src/FragmentTransport.ts"
@@ -164,35 +163,19 @@ describe("Fragment simulator in sandbox mode", () => {
   )
 })
 
-describe("FragmentMarketplace.layer from configuration", () => {
-  it.live("reads FRAGMENT_URL and FRAGMENT_COOKIES and buys through them", () =>
+describe("FragmentMarketplace.layerWith", () => {
+  it.live("buys through the given address and cookies", () =>
     Effect.gen(function* () {
       const sim = yield* FragmentSimulator.scoped()
-      const config = ConfigProvider.layer(
-        ConfigProvider.fromEnvRecord({
-          FRAGMENT_URL: `${sim.url}/`,
-          FRAGMENT_COOKIES: sim.cookies,
-          FRAGMENT_TIMEOUT: "3 seconds"
-        })
-      )
       const payment = yield* Effect.gen(function* () {
         const market = yield* Marketplace
         return yield* market.quoteStars({ username: "configured", quantity: 50, payer })
-      }).pipe(Effect.provide(FragmentMarketplace.layer.pipe(Layer.provide(config))))
-      assert.strictEqual(sim.control.invoice(payment.reqId)?.ref, payment.ref)
-    })
-  )
-
-  it.live("missing cookies stop the start and name the cookie, never a value", () =>
-    Effect.gen(function* () {
-      const provider = ConfigProvider.fromEnvRecord({ FRAGMENT_COOKIES: "stel_ssid=s3cr3tvalue; stel_dt=-300" })
-      const error = yield* Effect.flip(FragmentConfig.parse(provider))
-      assert.include(String(error), "stel_token, stel_ton_token")
-      assert.notInclude(String(error), "s3cr3tvalue")
-      const defaults = yield* FragmentConfig.parse(
-        ConfigProvider.fromEnvRecord({ FRAGMENT_COOKIES: "stel_ssid=a; stel_dt=b; stel_token=c; stel_ton_token=d" })
+      }).pipe(
+        Effect.provide(
+          FragmentMarketplace.layerWith({ baseUrl: sim.url, cookies: Redacted.make(sim.cookies), timeout: "3 seconds" })
+        )
       )
-      assert.strictEqual(defaults.baseUrl, "https://fragment.com")
+      assert.strictEqual(sim.control.invoice(payment.reqId)?.ref, payment.ref)
     })
   )
 })

@@ -5,8 +5,26 @@
  * OTLP endpoint is configured, the trace exporter of `Tracing.ts`.
  */
 import { Cause, Duration, Effect, Exit, Layer, Option, Redacted, Runtime } from "effect"
-import { Logging } from "./Logging.ts"
-import { tracingLayer } from "./Tracing.ts"
+import { type LogFormat, levelOf, loggingLayer } from "./Logging.ts"
+import { registerEnvironmentSecrets } from "./LogRedaction.ts"
+import { type TraceExport, tracingLayer } from "./Tracing.ts"
+
+/** What `@resale/config` reads for the logger and the trace exporter (`readObservability`). */
+export interface ObservedSettings {
+  readonly logFormat: LogFormat
+  readonly logLevel: string
+  readonly traces: Option.Option<TraceExport>
+  readonly environment: Readonly<Record<string, string | undefined>>
+}
+
+/** The logger and the trace exporter of `settings`; the environment's secret values are scrubbed from every line. */
+export const observedLayer = (settings: ObservedSettings): Layer.Layer<never> => {
+  registerEnvironmentSecrets(settings.environment)
+  return Layer.mergeAll(
+    loggingLayer({ format: settings.logFormat, level: levelOf(settings.logLevel) }),
+    tracingLayer(settings.traces)
+  )
+}
 
 const snakeCase = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase()
 
@@ -56,11 +74,15 @@ export const messageOf = (error: unknown, depth = 5): string => {
 }
 
 /**
- * `program` under the configured logger, ending with `shutdown done` (stopped by a signal) or the
+ * `program` under the logger and trace exporter of `settings`, ending with `shutdown done` (stopped by a signal) or the
  * error it stopped on. Run it with `NodeRuntime.runMain({ disableErrorReporting: true })`: the error
  * is logged here, through the configured logger, rather than by effect's default one.
  */
-export const runObserved = <A, E, R>(process: string, program: Effect.Effect<A, E, R>) =>
+export const runObserved = <A, E, R>(
+  process: string,
+  settings: Effect.Effect<ObservedSettings>,
+  program: Effect.Effect<A, E, R>
+) =>
   program.pipe(
     Effect.onExit((exit) => {
       if (exit._tag === "Success" || Cause.hasInterruptsOnly(exit.cause))
@@ -72,7 +94,7 @@ export const runObserved = <A, E, R>(process: string, program: Effect.Effect<A, 
         : Effect.logError(`${process} stopped on an error`, exit.cause)
     }),
     Effect.annotateLogs({ process }),
-    Effect.provide(Layer.mergeAll(Logging, tracingLayer(process)))
+    Effect.provide(Layer.unwrap(Effect.map(settings, observedLayer)))
   )
 
 /** For `NodeRuntime.runMain`: a stop asked for by SIGTERM / SIGINT is a clean exit (0), not 130. */

@@ -5,8 +5,8 @@
  * snake_case fields (`orderId` becomes `order_id`), so a request id, order id or user id annotated
  * anywhere appears on every line logged under it. Every string is scrubbed of secrets first.
  */
-import { Cause, Clock, Config, Context, Effect, Layer, Logger, LogLevel, References } from "effect"
-import { registerEnvironmentSecrets, scrub } from "./LogRedaction.ts"
+import { Cause, Clock, Context, Effect, Layer, Logger, LogLevel, References } from "effect"
+import { scrub } from "./LogRedaction.ts"
 
 export type LogFormat = "json" | "pretty"
 
@@ -15,24 +15,9 @@ export interface LogSettings {
   readonly level: LogLevel.LogLevel
 }
 
-const levelOf = (text: string): LogLevel.LogLevel | undefined =>
-  LogLevel.values.find((level) => level.toLowerCase() === text.trim().toLowerCase())
-
-/**
- * `LOG_FORMAT` (json | pretty; pretty only on a terminal by default) and `LOG_LEVEL` (any case, default
- * info). Read here rather than from `@resale/config`, because the logger must exist before the
- * configuration is read; the catalogue lists and checks them too, so a bad value is reported with the rest.
- */
-export const logSettings: Config.Config<LogSettings> = Config.all({
-  format: Config.String("LOG_FORMAT").pipe(
-    Config.map((text): LogFormat => (text.trim().toLowerCase() === "pretty" ? "pretty" : "json")),
-    Config.withDefault<LogFormat>(process.stdout.isTTY === true ? "pretty" : "json")
-  ),
-  level: Config.String("LOG_LEVEL").pipe(
-    Config.map((text) => levelOf(text) ?? "Info"),
-    Config.withDefault<LogLevel.LogLevel>("Info")
-  )
-})
+/** A level by name in any case (`LOG_LEVEL`, read by `@resale/config`); unknown names are info. */
+export const levelOf = (text: string): LogLevel.LogLevel =>
+  LogLevel.values.find((level) => level.toLowerCase() === text.trim().toLowerCase()) ?? "Info"
 
 // Annotation keys are few and repeat on every line: each is converted once.
 const snakeCases = new Map<string, string>()
@@ -212,12 +197,3 @@ export const loggingLayer = (settings: LogSettings): Layer.Layer<never> =>
     Logger.layer([settings.format === "json" ? jsonLogger : prettyLogger]),
     Layer.succeed(References.MinimumLogLevel, settings.level)
   )
-
-/** `loggingLayer` from the environment; the environment's secret values are scrubbed from every line. */
-export const Logging: Layer.Layer<never, Config.ConfigError> = Layer.unwrap(
-  Effect.gen(function* () {
-    const settings = yield* logSettings
-    registerEnvironmentSecrets(process.env)
-    return loggingLayer(settings)
-  })
-)

@@ -1,6 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Config, Layer, Redacted } from "effect"
-import type { ConfigError } from "effect/Config"
+import { Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Duplex } from "node:stream"
@@ -21,40 +20,25 @@ const layerFromUrl = (
     startupParameters
   })
 
+/** The embedded database (PGlite) serves one connection at a time, as its superuser. */
+const embedded = {
+  username: "postgres",
+  database: "postgres",
+  maxConnections: 1,
+  minConnections: 1,
+  idleTimeout: "30 seconds",
+  startupParameters
+} as const
+
 /** One connection to the embedded database of another process, over its Unix socket (see `EmbeddedPostgres`). */
 const layerFromSocket = (path: string): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
-  PgClient.layer({
-    path,
-    username: "postgres",
-    database: "postgres",
-    maxConnections: 1,
-    minConnections: 1,
-    idleTimeout: "30 seconds",
-    startupParameters
-  })
+  PgClient.layer({ path, ...embedded })
 
 /**
  * One connection to an embedded database served in this very process (`PgliteWire.connect`): no
  * socket, so nothing outside the process can reach it.
  */
 const layerFromStream = (open: () => Duplex): Layer.Layer<PgClient.PgClient | SqlClient, SqlError> =>
-  PgClient.layer({
-    stream: open,
-    username: "postgres",
-    database: "postgres",
-    maxConnections: 1,
-    minConnections: 1,
-    idleTimeout: "30 seconds",
-    startupParameters
-  })
+  PgClient.layer({ stream: open, ...embedded })
 
-/** `DATABASE_URL` (required) and `PG_POOL_MAX` (default 10) from the environment. */
-const layerConfig: Layer.Layer<PgClient.PgClient | SqlClient, SqlError | ConfigError> = PgClient.layerConfig({
-  url: Config.Redacted("DATABASE_URL"),
-  maxConnections: Config.Int("PG_POOL_MAX").pipe(Config.withDefault(10)),
-  minConnections: Config.succeed(1),
-  idleTimeout: Config.succeed("30 seconds"),
-  startupParameters: Config.succeed(startupParameters)
-})
-
-export const PgConnection = { layerFromUrl, layerFromSocket, layerFromStream, layerConfig } as const
+export const PgConnection = { layerFromUrl, layerFromSocket, layerFromStream } as const

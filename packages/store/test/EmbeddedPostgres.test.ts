@@ -5,7 +5,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import type { SignedUzs } from "@resale/core"
 import { Ledger, Users } from "@resale/core/ports"
-import { ConfigProvider, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { mkdtempSync, readdirSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -15,8 +15,7 @@ import { migrations } from "../src/Migrations.ts"
 import { StoreLive } from "../src/StoreLive.ts"
 import { identity, t0 } from "./contract/support.ts"
 
-const embeddedIn = (dataDir: string) =>
-  StoreLive.layer.pipe(Layer.provide(ConfigProvider.layer(ConfigProvider.fromUnknown({ DATA_DIR: dataDir }))))
+const embeddedIn = (dataDir: string) => StoreLive.layer({ databaseUrl: Option.none(), pgPoolMax: 10, dataDir })
 
 describe("StoreLive without DATABASE_URL (embedded PGlite)", () => {
   it.effect(

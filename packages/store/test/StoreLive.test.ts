@@ -4,7 +4,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Users } from "@resale/core/ports"
-import { ConfigProvider, Effect, Layer } from "effect"
+import { Effect, Option, Redacted } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { migrations } from "../src/Migrations.ts"
 import { StoreLive } from "../src/StoreLive.ts"
@@ -18,16 +18,14 @@ describe("StoreLive with DATABASE_URL", () => {
       Effect.gen(function* () {
         const name = uniqueName("resale_t")
         yield* Effect.acquireRelease(createDatabase(name), () => Effect.orDie(dropDatabase(name)))
-        const config = ConfigProvider.layer(
-          ConfigProvider.fromUnknown({ DATABASE_URL: databaseUrl(name), PG_POOL_MAX: "3" })
-        )
+        const settings = { databaseUrl: Option.some(Redacted.make(databaseUrl(name))), pgPoolMax: 3, dataDir: ".data" }
         const seen = yield* Effect.gen(function* () {
           const sql = yield* SqlClient
           const user = yield* Users.use((u) => u.upsertTelegram(identity(5, "live"), t0))
           const [row] = yield* sql<{ db: string; version: string; migrations: bigint }>`
           SELECT current_database() AS db, version() AS version, (SELECT count(*) FROM effect_sql_migrations) AS migrations`
           return { ...row!, userId: user.id }
-        }).pipe(Effect.provide(StoreLive.layer.pipe(Layer.provide(config))))
+        }).pipe(Effect.provide(StoreLive.layer(settings)))
         assert.strictEqual(seen.db, name)
         assert.notInclude(seen.version, "PGlite")
         assert.strictEqual(Number(seen.migrations), (yield* migrations).length)

@@ -8,7 +8,7 @@
 import type { GiftRequest, GiftSent, StarGift } from "@resale/core/ports/GiftSender.ts"
 import { GiftSender, GiftSenderError } from "@resale/core/ports/GiftSender.ts"
 import { Long, MemoryStorage, MtPeerNotFoundError, TelegramClient, tl } from "@mtcute/node"
-import { Config, ConfigProvider, Duration, Effect, Layer, Option, Redacted } from "effect"
+import { Duration, Effect, Layer, Option, Redacted } from "effect"
 
 export interface MtcuteAccount {
   readonly name: string
@@ -162,12 +162,9 @@ const layerWith = (options: MtcuteAccountsOptions) =>
         )
         yield* Effect.tryPromise({
           try: () => client.importSession(Redacted.value(session)),
+          // A start with a broken account stops here, naming the setting (never its value).
           catch: () =>
-            new Config.ConfigError(
-              new ConfigProvider.SourceError({
-                message: `GIFT_SENDER_${name.toUpperCase()}_SESSION is not an mtcute session string`
-              })
-            )
+            fail("UnknownAccount", `GIFT_SENDER_${name.toUpperCase()}_SESSION is not an mtcute session string`)
         })
         accounts.push({ name, client })
       }

@@ -6,7 +6,7 @@
 import { Blockchain, BlockchainError, type Nanoton } from "@resale/core/ports/Blockchain.ts"
 import { Blockchain as Emulator, EmulationError, snapshotFromSerializable, snapshotToSerializable } from "@ton/sandbox"
 import { Address, Cell, SendMode, toNano } from "@ton/ton"
-import { Config, Context, Duration, Effect, Layer, Semaphore } from "effect"
+import { Context, Duration, Effect, Layer, Semaphore } from "effect"
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
@@ -147,15 +147,6 @@ export class SandboxBlockchain extends Context.Service<
         )
       })
     )
-
-  /** Sandbox layer for the composition roots: state under `DATA_DIR` (default `.data`), blocks every `SANDBOX_BLOCK_INTERVAL`. */
-  static readonly layer = Layer.unwrap(
-    Effect.gen(function* () {
-      const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
-      const blockInterval = yield* Config.Duration("SANDBOX_BLOCK_INTERVAL").pipe(Config.withDefault(Duration.zero))
-      return SandboxBlockchain.layerWith({ dataDir, blockInterval })
-    })
-  )
 }
 
 const restore = (emulator: Emulator, file: string) =>

@@ -1,13 +1,12 @@
 /**
  * Mainnet/testnet: the Blockchain port over toncenter's v2 JSON-RPC through @ton/ton's TonClient.
- * Config: TONCENTER_URL (default mainnet's jsonRPC), TONCENTER_API_KEY (optional, secret),
- * TON_NETWORK (mainnet | testnet; default testnet when the URL names it), TONCENTER_TIMEOUT.
+ * Options from `@resale/config` (TONCENTER_URL, TONCENTER_API_KEY, TON_NETWORK, TONCENTER_TIMEOUT).
  * HTTP 500 "cannot apply external message" is the node refusing our message -> Rejected (with the
  * wallet's exit code); anything else means the outcome is unknown -> NetworkError / Timeout.
  */
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
 import { Cell, TonClient } from "@ton/ton"
-import { Config, Duration, Effect, Layer, Option, Redacted, Schedule } from "effect"
+import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
 import { networkGlobalIdOf } from "./PayerAccount.ts"
@@ -110,31 +109,7 @@ export const makeTonCenterBlockchain = (options: TonCenterOptions) =>
     options
   )
 
-export const TonCenterConfig: Config.Config<TonCenterOptions> = Config.all({
-  endpoint: Config.String("TONCENTER_URL").pipe(Config.withDefault("https://toncenter.com/api/v2/jsonRPC")),
-  apiKey: Config.option(Config.Redacted("TONCENTER_API_KEY")),
-  network: Config.option(Config.Literals(["mainnet", "testnet"], "TON_NETWORK")),
-  timeout: Config.Duration("TONCENTER_TIMEOUT").pipe(Config.withDefault(Duration.seconds(15)))
-}).pipe(
-  Config.map(({ apiKey, endpoint, network, timeout }) => ({
-    endpoint,
-    network: Option.getOrElse(network, () =>
-      endpoint.includes("testnet") ? ("testnet" as const) : ("mainnet" as const)
-    ),
-    timeout,
-    ...(Option.isSome(apiKey) ? { apiKey: apiKey.value } : {})
-  }))
-)
-
 export class TonCenterBlockchain {
-  /** From configuration (see the file comment). */
-  static readonly layer = Layer.effect(
-    Blockchain,
-    Effect.gen(function* () {
-      return makeTonCenterBlockchain(yield* TonCenterConfig)
-    })
-  )
-
-  /** Explicit options, e.g. a loopback toncenter in tests. */
+  /** The port over toncenter with `options` (production: from `@resale/config`; tests: a loopback toncenter). */
   static readonly layerWith = (options: TonCenterOptions) => Layer.succeed(Blockchain, makeTonCenterBlockchain(options))
 }

@@ -1,7 +1,7 @@
 /**
  * TON adapters of the Blockchain port (`@resale/core/ports/Blockchain.ts`).
- * - `SandboxBlockchain.layer` / `layerWith(options)`: in-process TON VM, faucet, state under DATA_DIR.
- * - `TonCenterBlockchain.layer` / `layerWith(options)`: toncenter v2 through TonClient.
+ * - `SandboxBlockchain.layerWith(options)`: in-process TON VM, faucet, state under `options.dataDir`.
+ * - `TonCenterBlockchain.layerWith(options)`: toncenter v2 through TonClient.
  * - `serveSandboxToncenter(sandbox)`: the sandbox emulator as a toncenter endpoint for other processes.
  */
 export { type ChainClient, type RawAccount, rejectionText } from "./ChainClient.ts"
@@ -20,7 +20,6 @@ export { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts
 export {
   makeTonCenterBlockchain,
   TonCenterBlockchain,
-  TonCenterConfig,
   type TonCenterOptions,
   toBlockchainError
 } from "./TonCenterBlockchain.ts"

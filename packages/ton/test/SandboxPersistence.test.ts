@@ -1,6 +1,6 @@
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { assert, it } from "@effect/vitest"
-import { ConfigProvider, Effect, Layer, type Scope } from "effect"
+import { Effect, Layer, type Scope } from "effect"
 import { mkdtemp, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
@@ -53,16 +53,15 @@ it.effect("the sandbox chain survives a restart: balances, deployed wallets, his
   })
 )
 
-it.effect("SandboxBlockchain.layer keeps its state under DATA_DIR", () =>
+it.effect("SandboxBlockchain keeps its state in its data directory", () =>
   Effect.gen(function* () {
     const dir = yield* tempDir
-    const config = ConfigProvider.layer(ConfigProvider.fromUnknown({ DATA_DIR: dir }))
     yield* Effect.scoped(
       Effect.provide(
         Effect.gen(function* () {
           yield* (yield* SandboxBlockchain).fund(freshAddress(false), ton(1))
         }),
-        SandboxBlockchain.layer.pipe(Layer.provide(config))
+        SandboxBlockchain.layerWith({ dataDir: dir })
       )
     )
     assert.deepStrictEqual(yield* Effect.promise(() => readdir(dir)), ["ton-sandbox.json"])

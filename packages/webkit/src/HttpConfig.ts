@@ -1,4 +1,6 @@
 import { AppConfig, type AppSettings } from "@resale/config"
+import { type AccountCapsShape, DEFAULT_ACCOUNT_CAPS } from "@resale/core/caps/CapSettings.ts"
+import { DEFAULT_PUSH_HOSTS } from "@resale/core/push/PushEndpointRules.ts"
 import { Context, Duration, Effect, Layer, Option, Redacted } from "effect"
 
 /**
@@ -39,7 +41,11 @@ export const serverSettings = (app: AppSettings): HttpSettings => ({
   logRequests: app.logRequests,
   loginMaxAgeSeconds: Math.max(1, Math.floor(Duration.toSeconds(app.loginMaxAge))),
   trustedProxies: app.trustedProxies,
-  webhooksAllowLoopback: app.webhooksAllowLoopback
+  webhooksAllowLoopback: app.webhooksAllowLoopback,
+  accountCaps: app.accountCaps,
+  pushAllowedHosts: app.pushAllowedHosts,
+  pgPoolMax: app.pgPoolMax,
+  vapidPublicKey: Option.map(app.vapid, (keys) => keys.publicKey)
 })
 
 /** Settings of the HTTP server, read and validated once at start. */
@@ -77,6 +83,14 @@ export interface HttpSettings {
   readonly trustedProxies: ReadonlyArray<string>
   /** Sandbox only (`WEBHOOKS_ALLOW_LOOPBACK`): integrators may register loopback webhook targets. */
   readonly webhooksAllowLoopback: boolean
+  /** Per-account caps (`CAP_*`) of the core's use cases. */
+  readonly accountCaps: AccountCapsShape
+  /** Hosts web push subscriptions may point to (`PUSH_ALLOWED_HOSTS`). */
+  readonly pushAllowedHosts: ReadonlyArray<string>
+  /** Connections to `DATABASE_URL` (`PG_POOL_MAX`). */
+  readonly pgPoolMax: number
+  /** `VAPID_PUBLIC_KEY`; none: sandbox keys from the data directory, or no web push. */
+  readonly vapidPublicKey: Option.Option<string>
 }
 
 export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("http/server/HttpConfig") {
@@ -111,6 +125,10 @@ export class HttpConfig extends Context.Service<HttpConfig, HttpSettings>()("htt
         loginMaxAgeSeconds: 600,
         trustedProxies: [],
         webhooksAllowLoopback: false,
+        accountCaps: DEFAULT_ACCOUNT_CAPS,
+        pushAllowedHosts: DEFAULT_PUSH_HOSTS,
+        pgPoolMax: 10,
+        vapidPublicKey: Option.none(),
         ...overrides
       })
     )

@@ -6,15 +6,13 @@
  * (a worker restarted mid-order finds the same chain and the same Fragment invoices).
  */
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { AppConfig, reportConfigProblems } from "@resale/config"
-import { Migrations } from "@resale/store/Migrations.ts"
-import { PgConnection } from "@resale/store/PgConnection.ts"
+import { AppConfig, readObservability, reportConfigProblems } from "@resale/config"
 import { databaseWatch } from "@resale/observability/DatabaseWatch.ts"
 import { registerSecrets } from "@resale/observability/LogRedaction.ts"
 import { logStarted, runObserved, shutdownBegun, stopCleanly } from "@resale/observability/Lifecycle.ts"
-import { PgStore } from "@resale/store/PgStore.ts"
+import { StoreLive } from "@resale/store/StoreLive.ts"
 import { World } from "@resale/world"
-import { Effect, Layer, Option } from "effect"
+import { Effect, Layer } from "effect"
 import { WorkerLive } from "./WorkerLive.ts"
 import { WorkerProbesLive } from "./WorkerProbesLive.ts"
 
@@ -23,12 +21,8 @@ const program = Effect.gen(function* () {
   // Every secret of the configuration is scrubbed from every line from here on.
   registerSecrets(app.secretTexts())
   yield* logStarted("worker", app)
-  // Checked by the configuration for the worker's role.
-  const url = Option.getOrThrow(app.databaseUrl)
-  const storage = PgStore.layer.pipe(
-    Layer.provideMerge(Migrations.layer),
-    Layer.provideMerge(PgConnection.layerFromUrl(url, app.pgPoolMax))
-  )
+  // DATABASE_URL: required for the worker's role by the configuration.
+  const storage = StoreLive.layer(app)
   const probes = WorkerProbesLive({
     host: app.host,
     port: app.workerProbePort,
@@ -43,6 +37,8 @@ const program = Effect.gen(function* () {
 })
 
 // Errors are logged by `runObserved`, through the configured logger (JSON lines in production).
-runObserved("worker", program.pipe(Effect.provide(AppConfig.layer("worker")), reportConfigProblems)).pipe(
-  NodeRuntime.runMain({ disableErrorReporting: true, teardown: stopCleanly })
-)
+runObserved(
+  "worker",
+  readObservability("worker"),
+  program.pipe(Effect.provide(AppConfig.layer("worker")), reportConfigProblems)
+).pipe(NodeRuntime.runMain({ disableErrorReporting: true, teardown: stopCleanly }))

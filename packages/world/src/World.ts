@@ -13,7 +13,7 @@ import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Duration, Effect, Layer, Option } from "effect"
 import { giftPicturesLayer, giftSenderLayer, notifierLayer } from "./Messaging.ts"
-import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
+import { PushPolicy, pushPolicyOf } from "@resale/core/push/PushEndpointRules.ts"
 
 /** An outside chain has no faucet: asking it fails with a clear message. */
 const noFaucet = Layer.succeed(SandboxFaucet)(
@@ -84,7 +84,9 @@ const messaging = Layer.unwrap(
     return Layer.mergeAll(
       giftSenderLayer(app),
       giftPicturesLayer(app),
-      notifierLayer(app).pipe(Layer.provide(pushPolicyLayerFor(app.sandbox, app.publicUrl)))
+      notifierLayer(app).pipe(
+        Layer.provide(Layer.succeed(PushPolicy, pushPolicyOf(app.pushAllowedHosts, app.sandbox, app.publicUrl)))
+      )
     )
   })
 )

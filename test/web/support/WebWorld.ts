@@ -23,7 +23,7 @@ import { WorkerConfig, type WorkerSettings } from "@resale/worker/WorkerConfig.t
 import { WorkerJobsLive } from "@resale/worker/WorkerLive.ts"
 import { giftSenderLayer, notifierLayer } from "@resale/world"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
-import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
+import { DEFAULT_PUSH_HOSTS, PushPolicy, pushPolicyOf } from "@resale/core/push/PushEndpointRules.ts"
 import { Context, Duration, Effect, Layer, Option, Redacted, References } from "effect"
 import { HttpServer } from "effect/http"
 import { mkdtempSync } from "node:fs"
@@ -109,7 +109,7 @@ export const webWorldLayer = (
       vapidSubject: "mailto:operator@localhost",
       botToken: Option.none(),
       telegramApiUrl: "http://127.0.0.1:9"
-    }).pipe(Layer.provide(pushPolicyLayerFor(true, "http://127.0.0.1")))
+    }).pipe(Layer.provide(Layer.succeed(PushPolicy, pushPolicyOf(DEFAULT_PUSH_HOSTS, true, "http://127.0.0.1"))))
   )
   // The hot wallet is funded from the emulator's faucet, as in sandbox mode.
   const jobs = WorkerJobsLive.pipe(

@@ -3,7 +3,8 @@
  * writes it to DATA_DIR after every change), so the funding must go through its faucet endpoint
  * (`POST /v2/api/admin/sandbox/fund`, admin token from `ADMIN_TOKEN`) rather than into the state file.
  */
-import { Config, Effect, Option, Redacted } from "effect"
+import { readSettings } from "@resale/config"
+import { Effect, Option, Redacted } from "effect"
 import { CliCommandError } from "../CliErrors.ts"
 
 /** What the faucet answered: the normalized address, the amount sent and the new balance, as TON text. */
@@ -27,30 +28,20 @@ const answersHealth = (base: string) =>
     }
   })
 
-/** The server's port, read as the server reads it. */
-const serverPort = Config.Port("PORT").pipe(Config.withDefault(8000))
-
 /** A resale server that answers: its base URL, and how to name it in messages. */
 export interface RunningServer {
   readonly base: string
   readonly where: string
 }
 
-/** The resale server that answers, if any: at `PUBLIC_URL` when set, then on `127.0.0.1:PORT`. */
+/** The resale server that answers, if any: at `PUBLIC_URL`, then on `127.0.0.1:PORT` (settings read as the server reads them). */
 export const runningServer = Effect.gen(function* () {
-  const publicUrl = yield* Config.option(Config.String("PUBLIC_URL"))
-  const port = yield* serverPort
+  const { port, publicUrl } = yield* readSettings("cli")
+  const local = `http://127.0.0.1:${port}`
+  const base = publicUrl.trim().replace(/\/+$/, "")
   const candidates: Array<RunningServer> = [
-    ...Option.toArray(
-      Option.map(
-        Option.filter(publicUrl, (u) => u.trim() !== ""),
-        (u) => {
-          const base = u.trim().replace(/\/+$/, "")
-          return { base, where: `at ${base}` }
-        }
-      )
-    ),
-    { base: `http://127.0.0.1:${port}`, where: `on port ${port}` }
+    ...(base === local ? [] : [{ base, where: `at ${base}` }]),
+    { base: local, where: `on port ${port}` }
   ]
   for (const candidate of candidates) {
     if (yield* answersHealth(candidate.base)) return Option.some(candidate)
@@ -95,7 +86,9 @@ const reasons = (body: Record<string, unknown>): string => {
 /** Funds `address` with `amount` TON (decimal text, sent as text so it stays exact) through the running server. */
 export const fundThroughServer = ({ base, where }: RunningServer, address: string, amount: string) =>
   Effect.gen(function* () {
-    const token = yield* Config.option(Config.Redacted("ADMIN_TOKEN"))
+    // A token generated for this command (ADMIN_TOKEN unset) is not the server's.
+    const app = yield* readSettings("cli")
+    const token = app.adminTokenGenerated ? Option.none() : Option.some(app.adminToken)
     if (Option.isNone(token)) {
       return yield* unavailable(
         `a resale server answers ${where} and owns the sandbox chain; set ADMIN_TOKEN to the admin token it printed at start, ` +

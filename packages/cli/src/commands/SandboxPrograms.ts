@@ -3,8 +3,8 @@ import { formatTon, nanotonFromDecimal } from "@resale/core/money/Nanoton.ts"
 import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { makeSandboxFunding } from "@resale/ton/SandboxFunding.ts"
-import { Config, Effect, Layer, Option } from "effect"
-import { sandboxMode } from "../CliChain.ts"
+import { readSettings } from "@resale/config"
+import { Effect, Layer, Option } from "effect"
 import { CliCommandError } from "../CliErrors.ts"
 import { output } from "../Output.ts"
 import { type Funded, fundThroughServer, runningServer } from "./SandboxFaucetClient.ts"
@@ -18,7 +18,8 @@ export const SandboxLayer = Promise.resolve(Layer.empty)
  */
 const fundOffline = (address: string, amount: string) =>
   Effect.gen(function* () {
-    if (!(yield* sandboxMode)) {
+    const { dataDir, sandbox } = yield* readSettings("cli")
+    if (!sandbox) {
       return yield* new CliCommandError({
         reason: "Unavailable",
         message:
@@ -26,7 +27,6 @@ const fundOffline = (address: string, amount: string) =>
           "on mainnet and testnet nobody can make TON"
       })
     }
-    const dataDir = yield* Config.String("DATA_DIR").pipe(Config.withDefault(".data"))
     return yield* Effect.gen(function* () {
       const funding = yield* makeSandboxFunding
       const to = yield* funding.parseAddress(address)

@@ -1,4 +1,4 @@
-import { Config, Context, Layer, Schema } from "effect"
+import { Context } from "effect"
 
 /**
  * Per-account limits. Open caps bound what one account holds at once (an operator's queue, payable
@@ -22,6 +22,7 @@ export interface AccountCapsShape {
   readonly pushSubscriptions: number
 }
 
+/** The defaults of the `CAP_*` settings (`@resale/config`'s catalogue names them from here). */
 export const DEFAULT_ACCOUNT_CAPS: AccountCapsShape = {
   openCardTopups: 3,
   openReviews: 3,
@@ -35,25 +36,7 @@ export const DEFAULT_ACCOUNT_CAPS: AccountCapsShape = {
 /** The window of every daily cap. */
 export const CAP_WINDOW_MS = 24 * 60 * 60 * 1000
 
-// A cap is a whole number from 1 to 1,000 (0 would lock every account out of the action).
-const Cap = Schema.NumberFromString.check(Schema.isInt(), Schema.isBetween({ minimum: 1, maximum: 1000 }))
-const positive = (name: string, fallback: number) => Config.schema(Cap, name).pipe(Config.withDefault(fallback))
-
-/** The caps from the environment (`CAP_*`, see the core README), each falling back to its default. */
-export const accountCapsConfig: Config.Config<AccountCapsShape> = Config.all({
-  openCardTopups: positive("CAP_OPEN_TOPUPS", DEFAULT_ACCOUNT_CAPS.openCardTopups),
-  openReviews: positive("CAP_OPEN_REVIEWS", DEFAULT_ACCOUNT_CAPS.openReviews),
-  topupsPerDay: positive("CAP_TOPUPS_PER_DAY", DEFAULT_ACCOUNT_CAPS.topupsPerDay),
-  cancelsPerDay: positive("CAP_CANCELS_PER_DAY", DEFAULT_ACCOUNT_CAPS.cancelsPerDay),
-  uploadsPerDay: positive("CAP_UPLOADS_PER_DAY", DEFAULT_ACCOUNT_CAPS.uploadsPerDay),
-  ticketsPerDay: positive("CAP_TICKETS_PER_DAY", DEFAULT_ACCOUNT_CAPS.ticketsPerDay),
-  pushSubscriptions: positive("CAP_PUSH_SUBSCRIPTIONS", DEFAULT_ACCOUNT_CAPS.pushSubscriptions)
-})
-
-/** Account caps; defaults above, `accountCapsLayerConfig` reads them from the environment. */
+/** Account caps; the roots provide the configured ones (`@resale/config`: `CAP_*`), tests get the defaults. */
 export const AccountCaps = Context.Reference<AccountCapsShape>("core/caps/AccountCaps", {
   defaultValue: () => DEFAULT_ACCOUNT_CAPS
 })
-
-/** `AccountCaps` from the environment, for the composition roots. */
-export const accountCapsLayerConfig = Layer.effect(AccountCaps, accountCapsConfig)

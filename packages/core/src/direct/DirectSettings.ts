@@ -1,4 +1,4 @@
-import { Context, Duration } from "effect"
+import { Context, type Duration } from "effect"
 
 /** How long a direct request waits for the chain and the marketplace before it answers "unknown". */
 export interface DirectSettingsShape {
@@ -29,15 +29,18 @@ export interface DirectSettingsShape {
   readonly reuseFinishedIds: boolean
 }
 
+/** The defaults; `@resale/config`'s catalogue names the `DIRECT_*` ones from here. */
+export const DEFAULT_DIRECT_SETTINGS = {
+  confirmWithin: "75 seconds",
+  deliveryWithin: "60 seconds",
+  pollEvery: "1500 millis",
+  staleAfter: "10 minutes",
+  feeReserve: 10_000_000n,
+  answerWithin: "25 seconds",
+  replayWithin: "15 minutes",
+  reuseFinishedIds: true
+} as const satisfies DirectSettingsShape
+
 export const DirectSettings = Context.Reference<DirectSettingsShape>("core/direct/DirectSettings", {
-  defaultValue: () => ({
-    confirmWithin: Duration.seconds(75),
-    deliveryWithin: Duration.seconds(60),
-    pollEvery: Duration.millis(1500),
-    staleAfter: Duration.minutes(10),
-    feeReserve: 10_000_000n,
-    answerWithin: Duration.seconds(25),
-    replayWithin: Duration.minutes(15),
-    reuseFinishedIds: true
-  })
+  defaultValue: () => DEFAULT_DIRECT_SETTINGS
 })

@@ -11,10 +11,6 @@ export type SignedUzs = typeof SignedUzs.Type
 /** Builds a `Uzs`; throws on a negative, fractional or unsafe number (use for trusted constants). */
 export const uzs = (n: number): Uzs => Uzs.make(n)
 
-/** Builds a `Uzs` when the number is a valid amount, `undefined` otherwise. */
-export const uzsOrUndefined = (n: number): Uzs | undefined =>
-  Number.isSafeInteger(n) && n >= 0 ? (n as Uzs) : undefined
-
 export const credit = (amount: Uzs): SignedUzs => amount as number as SignedUzs
 export const debit = (amount: Uzs): SignedUzs => (amount === 0 ? 0 : -amount) as SignedUzs
 

@@ -1,10 +1,11 @@
 import { Base64Url } from "effect/encoding"
-import { Config, Context, Layer, Result } from "effect"
+import { Context, Result } from "effect"
 
 /**
  * Where browsers' push subscriptions may point: the real push services, over https. A subscription
  * is a URL the worker will POST to, so anything else would let a shopper aim the server at itself
- * (server-side request forgery). The adapter checks the addresses again when it connects.
+ * (server-side request forgery). The adapter checks the addresses again when it connects. The default
+ * of `PUSH_ALLOWED_HOSTS` (`@resale/config`'s catalogue names it from here).
  */
 export const DEFAULT_PUSH_HOSTS: ReadonlyArray<string> = [
   "fcm.googleapis.com", // Chrome, Edge on Android, Opera
@@ -68,31 +69,17 @@ export const isSandboxInbox = (endpoint: string, policy: PushPolicyShape): boole
   }
 }
 
-/** The push policy; `PUSH_ALLOWED_HOSTS` (comma-separated) replaces the default host list. */
+/** The push policy; the roots provide the configured one (`pushPolicyOf`), tests get the default hosts. */
 export const PushPolicy = Context.Reference<PushPolicyShape>("core/push/PushPolicy", {
   defaultValue: () => ({ allowedHosts: DEFAULT_PUSH_HOSTS })
 })
 
-export const pushPolicyConfig: Config.Config<PushPolicyShape> = Config.String("PUSH_ALLOWED_HOSTS").pipe(
-  Config.map((text) => ({
-    allowedHosts: text
-      .split(",")
-      .map((h) => h.trim().toLowerCase())
-      .filter((h) => h !== "")
-  })),
-  Config.withDefault({ allowedHosts: DEFAULT_PUSH_HOSTS })
-)
-
-export const pushPolicyLayerConfig = Layer.effect(PushPolicy, pushPolicyConfig)
-
-/** The policy of the mode: in sandbox the configured hosts plus the server's own push receiver. */
-export const pushPolicyLayerFor = (sandbox: boolean, publicUrl: string) =>
-  sandbox
-    ? Layer.effect(
-        PushPolicy,
-        pushPolicyConfig.pipe(Config.map((p): PushPolicyShape => ({ ...p, sandboxInbox: sandboxInboxOf(publicUrl) })))
-      )
-    : pushPolicyLayerConfig
+/** The policy of the mode: the configured hosts (`PUSH_ALLOWED_HOSTS`), in sandbox plus the server's own push receiver. */
+export const pushPolicyOf = (
+  allowedHosts: ReadonlyArray<string>,
+  sandbox: boolean,
+  publicUrl: string
+): PushPolicyShape => (sandbox ? { allowedHosts, sandboxInbox: sandboxInboxOf(publicUrl) } : { allowedHosts })
 
 /** Longest endpoint accepted (real ones are about 200-500 characters). */
 export const ENDPOINT_MAX = 1024

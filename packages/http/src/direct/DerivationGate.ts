@@ -5,6 +5,7 @@
  * `Overloaded` (503 SERVICE_BUSY). Bots that call for all their customers from one address are
  * slowed down under load, never refused for their request rate alone.
  */
+import { Direct } from "@resale/config/Catalogue.ts"
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
 import { Context, Duration, Effect, Layer, Metric, Option, Semaphore } from "effect"
 
@@ -15,7 +16,12 @@ export interface DerivationGateSettings {
 }
 
 export const DerivationGateSettings = Context.Reference<DerivationGateSettings>("http/direct/DerivationGateSettings", {
-  defaultValue: () => ({ permits: 4, queue: 100, maxWait: Duration.seconds(5) })
+  // The catalogue's defaults; the server provides the configured ones (`DirectConfig.ts`).
+  defaultValue: () => ({
+    permits: Direct.DIRECT_DERIVATIONS.fallback,
+    queue: Direct.DIRECT_DERIVATION_QUEUE.fallback,
+    maxWait: Direct.DIRECT_DERIVATION_WAIT.fallback
+  })
 })
 
 /** The key derivation queue in /metrics: requests waiting for a turn right now. */

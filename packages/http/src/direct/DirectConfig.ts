@@ -1,22 +1,13 @@
 /**
- * Settings of the direct surface, read once at start:
- * - DIRECT_RATE_LIMIT (requests per minute per client address, default 600), DIRECT_RATE_BURST
- *   (default 100), DIRECT_RATE_SHARED (true: counted in PostgreSQL, one budget for every server;
- *   false: in this process's memory; unset: true with DATABASE_URL, false on the embedded database)
- * - DIRECT_TRUST_PROXY (default false): take the client address from X-Forwarded-For (behind a proxy only)
- * - DIRECT_MAX_BODY (bytes, default 16384)
- * - DIRECT_DERIVATIONS (wallets resolved at once, default 4), DIRECT_DERIVATION_QUEUE (requests
- *   waiting for a turn, default 100), DIRECT_DERIVATION_WAIT (default 5 seconds): past these, 503 SERVICE_BUSY
- * - DIRECT_ANSWER_TIMEOUT (default 25 seconds): the longest a request waits; a payment still running
- *   then answers 409 PENDING_TRANSACTION with its order id and finishes in the background
- * - DIRECT_REPLAY_WINDOW (default 15 minutes): an identical request under the id of an order finished
- *   this recently gets that order's result
- * - DIRECT_CONFIRM_TIMEOUT (default 75 seconds), DIRECT_DELIVERY_TIMEOUT (default 60 seconds),
- *   DIRECT_POLL_INTERVAL (default 1500 millis): how long a payment waits for the chain and the
- *   marketplace before its outcome is left open ("unknown") for reconciliation.
+ * Settings of the direct surface, read once at start by `@resale/config` (the `DIRECT_*` settings of its
+ * catalogue, with their defaults and meanings): the rate limit (in memory or shared in PostgreSQL), the
+ * client address behind a proxy, the largest body, the key-derivation gate (past it, 503 SERVICE_BUSY),
+ * the longest answer (then 409 PENDING_TRANSACTION), the replay window and the waits for the chain and
+ * the marketplace before an outcome is left open ("unknown") for reconciliation.
  */
 import { DirectSettings, type DirectSettingsShape } from "@resale/core/direct/DirectSettings.ts"
 import { AppConfig } from "@resale/config"
+import { Direct } from "@resale/config/Catalogue.ts"
 import { Context, Effect, Layer } from "effect"
 import { DerivationGateSettings } from "./DerivationGate.ts"
 import type { RateLimit } from "./RateLimiter.ts"
@@ -32,11 +23,13 @@ export interface DirectHttpSettings {
 export class DirectHttpConfig extends Context.Service<DirectHttpConfig, DirectHttpSettings>()(
   "http/direct/DirectHttpConfig"
 ) {
+  /** The catalogue's defaults (for tests). */
   static readonly defaults: DirectHttpSettings = {
-    rateLimit: { perMinute: 600, burst: 100 },
+    rateLimit: { perMinute: Direct.DIRECT_RATE_LIMIT.fallback, burst: Direct.DIRECT_RATE_BURST.fallback },
+    // unset falls back on the database in use: tests count in memory
     sharedRateLimit: false,
-    trustProxy: false,
-    maxBodyBytes: 16_384
+    trustProxy: Direct.DIRECT_TRUST_PROXY.fallback,
+    maxBodyBytes: Direct.DIRECT_MAX_BODY.fallback
   }
 
   /** From the one configuration (`@resale/config`), with the core's DirectSettings and the derivation gate's. */

@@ -5,11 +5,8 @@
  * Handlers parse the fields (core's DirectRequests), call the core's DirectPurchases and render the
  * answer; nothing else happens here.
  *
- * - `DirectRouteHandlers` needs DirectPurchases + DirectHttpConfig (tests compose these themselves).
- * - `DirectRoutes` is what `main.ts` mounts: it brings the chain and marketplace for the configured
- *   mode (sandbox: emulator + simulated Fragment delivering on chain; production: toncenter + Fragment),
- *   the record store on the app's SqlClient and the settings from the environment. It needs HttpConfig
- *   (for the mode) and the SqlClient that the app's storage layer provides.
+ * `DirectRouteHandlers` needs DirectPurchases (`DirectServices`, over the chain and marketplace of
+ * `@resale/world`) and DirectHttpConfig; the server mounts them in `server/ServerLayer.ts`.
  */
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
 import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
@@ -21,13 +18,10 @@ import {
   parseTransfer,
   parseWalletInfo
 } from "@resale/core/direct/DirectRequests.ts"
-import { FragmentMarketplace } from "@resale/marketplace/FragmentMarketplace.ts"
 import { PgDirectPurchaseRecords } from "@resale/store/PgDirectPurchaseRecords.ts"
 import { PgThrottles } from "@resale/store/PgThrottles.ts"
-import { TonCenterBlockchain } from "@resale/ton/TonCenterBlockchain.ts"
 import { Effect, Layer } from "effect"
 import { HttpRouter } from "effect/http"
-import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import type { KnownRoute } from "../validation/FastApiFallback.ts"
 import {
   balanceAnswer,
@@ -152,21 +146,4 @@ export const DirectServices = Layer.merge(
   ),
   // the shared rate limit's counts (DIRECT_RATE_SHARED), on the same database
   Throttling.layer.pipe(Layer.provide(PgThrottles.layer))
-)
-
-/** Chain and marketplace for the configured mode (same layer values as other roots use, so they are shared). */
-const chainAndMarketplace = Layer.unwrap(
-  Effect.gen(function* () {
-    const settings = yield* HttpConfig
-    if (!settings.sandbox) return Layer.merge(TonCenterBlockchain.layer, FragmentMarketplace.layer)
-    // Imported only in sandbox mode: production never loads the emulator and the simulator.
-    return (yield* Effect.promise(() => import("./DirectSandbox.ts"))).DirectSandbox.layer
-  })
-)
-
-/** Mounted by `main.ts`: everything but HttpRouter, HttpConfig and the app's SqlClient comes with it. */
-export const DirectRoutes = DirectRouteHandlers.pipe(
-  Layer.provide(DirectServices),
-  Layer.provide(chainAndMarketplace),
-  Layer.provide(DirectHttpConfig.layer)
 )

@@ -4,8 +4,6 @@
  * chain. Payment messages are real: they leave the customer's sandbox wallet and land at the sandbox
  * Fragment wallet, so balances move exactly as they would on mainnet.
  */
-import type { Blockchain } from "@resale/core/ports/Blockchain.ts"
-import type { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import type { FragmentOptions } from "@resale/marketplace/FragmentConfig.ts"
 import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.ts"
 import type { FragmentSimulatorOptions } from "@resale/marketplace/simulator/FragmentSimulator.ts"
@@ -32,14 +30,3 @@ export const sandboxMarketplace = (simulator: FragmentSimulatorOptions = {}, ada
       )
     })
   )
-
-export const DirectSandbox = {
-  /**
-   * Chain + marketplace for sandbox mode: `SandboxBlockchain.layer` (state under DATA_DIR; the same layer
-   * value, so a composition root that also uses it shares one emulator) and the simulated Fragment on it.
-   */
-  layer: sandboxMarketplace({ magic: true }).pipe(Layer.provideMerge(SandboxBlockchain.layer)) as Layer.Layer<
-    Blockchain | SandboxBlockchain | Marketplace | FragmentSandbox,
-    unknown
-  >
-} as const

@@ -13,8 +13,8 @@ import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Throttling } from "@resale/core/throttles/Throttling.ts"
-import { accountCapsLayerConfig } from "@resale/core/caps/CapSettings.ts"
-import { pushPolicyLayerFor } from "@resale/core/push/PushEndpointRules.ts"
+import { AccountCaps } from "@resale/core/caps/CapSettings.ts"
+import { PushPolicy, pushPolicyOf } from "@resale/core/push/PushEndpointRules.ts"
 import { Context, Effect, FileSystem, Layer } from "effect"
 import { HttpRouter, HttpServerResponse } from "effect/http"
 import { HttpApiBuilder, OpenApi } from "effect/http-api"
@@ -191,9 +191,19 @@ export const HttpServices = Layer.mergeAll(
   // Limits every server counts together (operator and metrics tokens, the direct surface's rate).
   Layer.provideMerge(Throttling.layer),
   Layer.provideMerge(CoreServices),
-  // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README; defaults when unset.
-  Layer.provide(accountCapsLayerConfig),
-  Layer.provide(Layer.unwrap(Effect.map(Effect.service(HttpConfig), (s) => pushPolicyLayerFor(s.sandbox, s.publicUrl))))
+  // Per-account caps (CAP_* settings) and push hosts (PUSH_ALLOWED_HOSTS), core README.
+  Layer.provide(
+    Layer.effect(
+      AccountCaps,
+      Effect.map(Effect.service(HttpConfig), (s) => s.accountCaps)
+    )
+  ),
+  Layer.provide(
+    Layer.effect(
+      PushPolicy,
+      Effect.map(Effect.service(HttpConfig), (s) => pushPolicyOf(s.pushAllowedHosts, s.sandbox, s.publicUrl))
+    )
+  )
 )
 
 /**

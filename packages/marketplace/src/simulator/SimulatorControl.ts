@@ -4,6 +4,7 @@
  */
 import {
   cookieHeader,
+  freshSwitches,
   type Injection,
   type LoggedCall,
   type SimInvoice,
@@ -61,17 +62,7 @@ export const makeControl = (state: SimulatorState): SimulatorControl => ({
   pageLoads: () => [...state.pageLoads],
   dropsPayment: (comment) => state.magic.dropsPayment(comment),
   reset: () => {
-    Object.assign(state.switches, {
-      needVerify: false,
-      priceChanges: 0,
-      blocked: false,
-      requireConfirm: false,
-      neverFinish: false,
-      confirmError: false,
-      priceChanged: false,
-      sessionExpired: false,
-      urlSafePayloads: false
-    })
+    Object.assign(state.switches, freshSwitches())
     state.injections.length = 0
     state.nextRefs.length = 0
     state.calls.length = 0

@@ -86,6 +86,19 @@ export interface Switches {
   urlSafePayloads: boolean
 }
 
+/** Every switch off: how a simulator starts, and what `reset` returns it to. */
+export const freshSwitches = (): Switches => ({
+  needVerify: false,
+  priceChanges: 0,
+  blocked: false,
+  requireConfirm: false,
+  neverFinish: false,
+  confirmError: false,
+  priceChanged: false,
+  sessionExpired: false,
+  urlSafePayloads: false
+})
+
 export const randomHex = (bytes: number): string => randomBytes(bytes).toString("hex")
 
 const REF_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
@@ -130,17 +143,7 @@ export class SimulatorState {
   readonly injections: Array<Injection & { remaining: number }> = []
   readonly calls: Array<LoggedCall> = []
   readonly pageLoads: Array<{ readonly page: string; readonly hash: string | undefined }> = []
-  readonly switches: Switches = {
-    needVerify: false,
-    priceChanges: 0,
-    blocked: false,
-    requireConfirm: false,
-    neverFinish: false,
-    confirmError: false,
-    priceChanged: false,
-    sessionExpired: false,
-    urlSafePayloads: false
-  }
+  readonly switches: Switches = freshSwitches()
   /** number of the next `req_id` (kept on disk with the invoices, so ids never repeat) */
   nextReq = 1
 

@@ -1,5 +1,5 @@
 import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
-import { Config, Effect, Layer, Option } from "effect"
+import { Effect, Layer, Option } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
@@ -63,7 +63,7 @@ export const AssetRoutes = Layer.effectDiscard(
   Effect.gen(function* () {
     const router = yield* HttpRouter.HttpRouter
     const config = yield* HttpConfig
-    const configured = yield* Effect.orDie(Config.option(Config.String("VAPID_PUBLIC_KEY")))
+    const configured = config.vapidPublicKey
     // Sandbox without keys: the pair the worker generates and keeps in the data directory. Looked up
     // when first asked (not at start, where it would race the worker writing the same file), then kept.
     let known: Option.Option<string> = configured

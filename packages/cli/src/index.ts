@@ -1,1 +1,0 @@
-export { makeCli } from "./Cli.ts"
