@@ -8,6 +8,7 @@ import { GiftCatalog } from "../../gifts/GiftCatalog.ts"
 import { renderApiSections, renderAuthSection } from "../../pages/ApiDocsPage.ts"
 import { prefersHtml } from "../../pages/Html.ts"
 import { HttpConfig } from "../../server/HttpConfig.ts"
+import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { type Html, toString, unsafeRaw } from "../Html.ts"
 import { LOCALE_COOKIE, negotiateLocale } from "../i18n/Locale.ts"
 import { translator } from "../i18n/Translate.ts"
@@ -81,7 +82,9 @@ export const WebGateway = HttpRouter.middleware(
     const config = yield* HttpConfig
     const sessions = yield* WebSessions
     const catalog = yield* GiftCatalog
-    const topupLimits = { min: 1_000, max: 100_000_000 }
+    // The limits TopupService checks, read once as it reads them: an override reaches the page too.
+    const topupSettings = yield* TopupSettings
+    const topupLimits = { min: topupSettings.minUzs, max: topupSettings.maxUzs }
     const secret = Redacted.value(config.cookieSecret)
     const secure = config.publicUrl.startsWith("https://")
     const document = OpenApi.fromApi(Api) as unknown as Record<string, unknown>
