@@ -43,6 +43,14 @@ export const holdsPayable = (t: Topup): boolean =>
   t.status === "pending" || (t.status === "review" && t.method === "card")
 
 /**
+ * Whether a bank payment of its payable amount may confirm `t` at `now`: it holds the amount and, while
+ * pending, has not expired (a card top-up in review no longer expires). Stores read the holders of an
+ * amount (`Topups.findHoldingPayable`); this decides which of them a payment may credit.
+ */
+export const matchesPayment = (t: Topup, now: Date): boolean =>
+  holdsPayable(t) && (t.status !== "pending" || (t.expiresAt !== null && t.expiresAt.getTime() > now.getTime()))
+
+/**
  * A closed card top-up created or closed after `since` keeps its payable amount out of reach of new
  * top-ups, so a late bank payment for it cannot credit someone else; one a bank payment confirmed is exempt.
  */
