@@ -3,13 +3,10 @@ import type { TopupId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import { type TopupFilter, type TopupPatch, Topups } from "../ports/Topups.ts"
 import type { Topup, TopupStatus } from "../topups/Topup.ts"
-import { choosePayable, holdsPayable, payableTakenAmong } from "../topups/PayableAmount.ts"
+import { choosePayable, holdsPayable, isLivePending, payableTakenAmong } from "../topups/PayableAmount.ts"
 import { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
 import { MemoryDb, nextId } from "./MemoryDb.ts"
 import { newestFirst, paginate } from "./paginate.ts"
-
-const isLivePending = (t: Topup, now: Date): boolean =>
-  t.status === "pending" && t.method === "card" && t.expiresAt !== null && t.expiresAt.getTime() > now.getTime()
 
 /** `Topups` over the in-memory database. */
 export const MemoryTopups = Layer.effect(
