@@ -76,7 +76,7 @@ export const PgLedger = {
 
       const post = Effect.fn("Ledger.post")(function* (movement: BalanceMovement) {
         const { cause, causeId, userId } = movement
-        while (true) {
+        for (let attempt = 1; ; attempt++) {
           const inserted = yield* apply(movement)
           if (Option.isSome(inserted)) return { entry: inserted.value, created: true }
           // Nothing written: the cause was recorded before (perhaps by a transaction that committed while this
@@ -91,7 +91,9 @@ export const PgLedger = {
           if (account === undefined) return yield* Effect.die(new Error(`user ${userId} has no ledger account`))
           const refused = balanceRefusal(movement, account.balance_uzs)
           if (refused !== undefined) return yield* refused
-          // A credit committed between the two statements made the movement fit: apply it again.
+          // A credit committed between the two statements made the movement fit: apply it again, a few times.
+          if (attempt === 3)
+            return yield* Effect.die(new Error(`${cause}:${causeId} was refused, then fitted, 3 times`))
         }
       }, orDieSql)
 
