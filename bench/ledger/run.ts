@@ -9,7 +9,7 @@
  * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432), PGBENCH (default /usr/bin/pgbench).
  */
 import { NodeRuntime } from "@effect/platform-node"
-import { Balances, type SignedUzs, type UserId } from "@resale/core"
+import { Balances, balanceMovement, type SignedUzs, type UserId } from "@resale/core"
 import { Ledger, Users } from "@resale/core/ports"
 import { Migrations, PgConnection, PgStore } from "@resale/store"
 import {
@@ -130,7 +130,7 @@ const program = Effect.gen(function* () {
       u.upsertTelegram({ telegramId: 1, username: "bench", firstName: "Bench", photoUrl: null }, new Date())
     )
     yield* Ledger.use((l) =>
-      l.post({ userId: user.id, amount: 1e12 as SignedUzs, cause: "adjust", causeId: "bench-funding" })
+      l.post(balanceMovement({ userId: user.id, amount: 1e12 as SignedUzs, cause: "adjust", causeId: "bench-funding" }))
     )
     const [row] = yield* sql<{ version: string }>`SELECT version()`
     return { userId: user.id, version: row?.version ?? "" }
@@ -142,7 +142,15 @@ const program = Effect.gen(function* () {
     Balances.use((b) => b.adjust({ userId: id, amount: -1, reason: "bench", key: `bench-${++key}` })).pipe(Effect.orDie)
   const portDebit = (id: UserId) =>
     Ledger.use((l) =>
-      l.post({ userId: id, amount: -1 as SignedUzs, cause: "adjust", causeId: `bench-${++key}`, note: "bench" })
+      l.post(
+        balanceMovement({
+          userId: id,
+          amount: -1 as SignedUzs,
+          cause: "adjust",
+          causeId: `bench-${++key}`,
+          note: "bench"
+        })
+      )
     ).pipe(Effect.orDie)
 
   const figures: Array<Figure> = []

@@ -5,13 +5,16 @@ import type { UserId } from "../src/ids.ts"
 import { Balances } from "../src/ledger/Balances.ts"
 import { OrderService } from "../src/orders/OrderService.ts"
 import { Ledger } from "../src/ports/Ledger.ts"
+import { balanceMovement } from "../src/ledger/BalanceMovement.ts"
 import { layerMemory } from "../src/testing/MemoryPorts.ts"
 import { MemoryDb } from "../src/testing/MemoryDb.ts"
 import { fund, signUp } from "../src/testing/fixtures.ts"
 import { SignedUzs } from "../src/money/Uzs.ts"
 
 const post = (userId: UserId, amount: number, cause: "topup" | "order" | "refund" | "adjust", causeId: string) =>
-  Effect.flatMap(Ledger, (ledger) => ledger.post({ userId, amount: SignedUzs.make(amount), cause, causeId }))
+  Effect.flatMap(Ledger, (ledger) =>
+    ledger.post(balanceMovement({ userId, amount: SignedUzs.make(amount), cause, causeId }))
+  )
 
 const sumOfEntries = (userId: UserId) =>
   Effect.map(MemoryDb, (db) =>

@@ -7,13 +7,16 @@ import { Ledger } from "../src/ports/Ledger.ts"
 import { Transactor } from "../src/ports/Transactor.ts"
 import { signUp } from "../src/testing/fixtures.ts"
 import { MemoryDb } from "../src/testing/MemoryDb.ts"
+import { balanceMovement } from "../src/ledger/BalanceMovement.ts"
 import { layerMemory } from "../src/testing/MemoryPorts.ts"
 import { TopupService } from "../src/topups/TopupService.ts"
 
 class Boom extends Error {}
 
 const credit = (userId: UserId, amount: number, causeId: string) =>
-  Effect.flatMap(Ledger, (l) => l.post({ userId, amount: SignedUzs.make(amount), cause: "adjust", causeId }))
+  Effect.flatMap(Ledger, (l) =>
+    l.post(balanceMovement({ userId, amount: SignedUzs.make(amount), cause: "adjust", causeId }))
+  )
 
 describe("memory Transactor", () => {
   it.effect("a failed transaction leaves no trace; a successful one keeps everything", () =>

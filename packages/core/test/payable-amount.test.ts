@@ -2,7 +2,13 @@ import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
 import type { TopupId, UserId } from "../src/ids.ts"
 import type { Uzs } from "../src/money/Uzs.ts"
-import { choosePayable, PAYABLE_OFFSETS, payableClaim, type PayableTaken } from "../src/topups/PayableAmount.ts"
+import {
+  choosePayable,
+  matchesPayment,
+  PAYABLE_OFFSETS,
+  payableClaim,
+  type PayableTaken
+} from "../src/topups/PayableAmount.ts"
 import type { Topup, TopupStatus } from "../src/topups/Topup.ts"
 
 const taken = (open: Array<number>, others: Array<number> = [], own: Array<number> = []): PayableTaken => ({
@@ -64,5 +70,18 @@ describe("payableClaim", () => {
     assert.strictEqual(payableClaim(topup("paid", { confirmedBy: "payment" }), owner, since), undefined)
     const old = { createdAt: new Date(1_000), updatedAt: new Date(1_000) }
     assert.strictEqual(payableClaim(topup("expired", old), 2 as UserId, since), undefined)
+  })
+})
+
+describe("matchesPayment", () => {
+  const now = new Date(10_000)
+  it("a pending card top-up only while live; one in review past its old expiry; closed ones never", () => {
+    assert.isTrue(matchesPayment(topup("pending", { expiresAt: new Date(10_001) }), now))
+    assert.isFalse(matchesPayment(topup("pending", { expiresAt: now }), now))
+    assert.isTrue(matchesPayment(topup("review", { expiresAt: new Date(1) }), now))
+    assert.isFalse(matchesPayment(topup("review", { method: "receipt" }), now), "a receipt-only top-up")
+    for (const closed of ["paid", "cancelled", "rejected", "expired"] as const) {
+      assert.isFalse(matchesPayment(topup(closed, { expiresAt: new Date(10_001) }), now), closed)
+    }
   })
 })

@@ -1,7 +1,6 @@
 import {
-  chargeCauseId,
+  type ChargeOfNew,
   DEFAULT_PRICES,
-  InsufficientBalance,
   type Order,
   OrderDelivery,
   OrderEvidence,
@@ -16,6 +15,7 @@ import {
   UserId,
   Uzs
 } from "@resale/core"
+import { refusalOf } from "@resale/core/ledger/BalanceMovement.ts"
 import { type NewOrder, type OrderFilter, type OrderPatch, Orders } from "@resale/core/ports"
 import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -98,51 +98,49 @@ export const PgOrders = {
           (SELECT ARRAY[star_price_uzs, premium_3_month_uzs, premium_6_month_uzs, premium_12_month_uzs]::bigint[] FROM prices),
           ${priceArray(DEFAULT_PRICES)}::bigint[]) = ${priceArray(prices)}::bigint[]`
 
-      // One statement: lock the account row (only while the quoted price list is the current one),
-      // insert the order only if the balance covers its price, its charge (cause id = the order id,
-      // `chargeCauseId(order, 0)`) and the balance move; so the row lock is held for this statement
-      // alone, and a refused charge writes nothing. The entry's balance after is the balance right
-      // after this charge, whatever other orders do next.
-
-      const insertCharged = Effect.fn("Orders.insertCharged")(function* (order: NewOrder, quotedAt: Prices, now: Date) {
+      // One statement applies core's `newOrderCharge`: lock the account row (only while the price list the
+      // charge rests on is the current one), insert the order only if the balance after the charge stays at
+      // least its `minBalanceAfter`, its ledger entry (the cause id around the new order's id) and the balance
+      // move; so the row lock is held for this statement alone, and a refused charge writes nothing. The
+      // entry's balance after is the balance right after this charge, whatever other orders do next.
+      const insertCharged = Effect.fn("Orders.insertCharged")(function* (
+        order: NewOrder,
+        charge: ChargeOfNew,
+        now: Date
+      ) {
         const rows = yield* sql`
           WITH account AS (
-            SELECT balance_uzs FROM accounts WHERE user_id = ${order.userId} AND ${isCurrentList(quotedAt)} FOR UPDATE
+            SELECT balance_uzs FROM accounts
+            WHERE user_id = ${charge.userId} AND ${isCurrentList(charge.pricedAt)} FOR UPDATE
           ), placed AS (
             INSERT INTO orders (user_id, recipient, kind, item, price_uzs, status, created_at, updated_at)
             SELECT ${order.userId}, ${order.recipient}, ${order.item.kind}, ${JSON.stringify(order.item)}::jsonb,
                    ${order.priceUzs}, 'queued', ${now}, ${now}
-            FROM account WHERE balance_uzs - ${order.priceUzs} >= 0
+            FROM account WHERE balance_uzs + ${charge.amount} >= ${charge.minBalanceAfter}
             RETURNING *
           ), entry AS (
             INSERT INTO ledger_entries (user_id, amount_uzs, cause, cause_id, note, balance_after_uzs)
-            SELECT placed.user_id, -placed.price_uzs, 'order', placed.id::text, NULL, account.balance_uzs - placed.price_uzs
+            SELECT ${charge.userId}, ${charge.amount}, ${charge.cause},
+                   ${charge.causeId.before} || placed.id::text || ${charge.causeId.after},
+                   ${charge.note ?? null}, account.balance_uzs + ${charge.amount}
             FROM placed, account
-            RETURNING cause_id, balance_after_uzs
+            RETURNING balance_after_uzs
           ), moved AS (
-            UPDATE accounts SET balance_uzs = entry.balance_after_uzs FROM entry WHERE accounts.user_id = ${order.userId}
+            UPDATE accounts SET balance_uzs = entry.balance_after_uzs FROM entry WHERE accounts.user_id = ${charge.userId}
           )
-          SELECT placed.*, entry.cause_id AS charge_cause_id, entry.balance_after_uzs AS charge_balance_after_uzs FROM placed, entry`
+          SELECT placed.*, entry.balance_after_uzs AS charge_balance_after_uzs FROM placed, entry`
         if (rows.length === 0) {
           const [account] = yield* refusalRows.all(
             yield* sql`
-            SELECT balance_uzs, ${isCurrentList(quotedAt)} AS prices_current FROM accounts WHERE user_id = ${order.userId}`
+            SELECT balance_uzs, ${isCurrentList(charge.pricedAt)} AS prices_current
+            FROM accounts WHERE user_id = ${charge.userId}`
           )
-          if (account === undefined) return yield* Effect.die(new Error(`user ${order.userId} has no ledger account`))
-          if (!account.prices_current) return yield* new PricesChanged()
-          return yield* new InsufficientBalance({
-            userId: order.userId,
-            balance: account.balance_uzs,
-            required: order.priceUzs
-          })
+          if (account === undefined) return yield* Effect.die(new Error(`user ${charge.userId} has no ledger account`))
+          const refused = refusalOf(charge, { balance: account.balance_uzs, pricesCurrent: account.prices_current })
+          // A credit committed between the two statements made the charge fit: the caller prices it again.
+          return yield* refused ?? new PricesChanged()
         }
         const placed = yield* orderRows.one(rows)
-        // The cause id is the core's rule; the statement spells it for chargeSeq 0.
-        if (rows[0]!["charge_cause_id"] !== chargeCauseId(placed, 0)) {
-          return yield* Effect.die(
-            new Error(`order ${placed.id}: charge cause id ${String(rows[0]!["charge_cause_id"])} is not the core's`)
-          )
-        }
         const charged = yield* chargedRows.one(rows)
         return { order: placed, balanceAfter: charged.charge_balance_after_uzs }
       }, orDieSql)

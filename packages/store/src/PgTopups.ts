@@ -256,12 +256,12 @@ export const PgTopups = {
         )
       }, orDieSql)
 
-      const findMatchableByPayable = Effect.fn("Topups.findMatchableByPayable")(function* (amount: Uzs, now: Date) {
+      // Core's `holdsPayable`, spelled as the predicate of `topups_open_payable_key` so it reads that index.
+      const findHoldingPayable = Effect.fn("Topups.findHoldingPayable")(function* (amount: Uzs) {
         return yield* topupRows.all(
           yield* sql`
           SELECT * FROM topups
-          WHERE method = 'card' AND payable_uzs = ${amount}
-            AND ((status = 'pending' AND expires_at > ${now}) OR status = 'review')
+          WHERE payable_uzs = ${amount} AND (status = 'pending' OR (status = 'review' AND method = 'card'))
           ORDER BY id`
         )
       }, orDieSql)
@@ -288,7 +288,7 @@ export const PgTopups = {
         list,
         transition,
         findLivePendingByPayable,
-        findMatchableByPayable,
+        findHoldingPayable,
         expireDue
       })
     })

@@ -6,6 +6,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import {
   Balances,
+  balanceMovement,
   chargeCauseId,
   OrderService,
   type OrderId,
@@ -283,9 +284,13 @@ describe("store under concurrency (real PostgreSQL)", () => {
           tx.withTransaction(
             Effect.gen(function* () {
               attempts++
-              yield* ledger.post({ userId: from, amount: -100 as SignedUzs, cause: "adjust", causeId: `${id}-out` })
+              yield* ledger.post(
+                balanceMovement({ userId: from, amount: -100 as SignedUzs, cause: "adjust", causeId: `${id}-out` })
+              )
               yield* sql`SELECT pg_sleep(0.3)`.pipe(Effect.orDie)
-              yield* ledger.post({ userId: to, amount: 100 as SignedUzs, cause: "adjust", causeId: `${id}-in` })
+              yield* ledger.post(
+                balanceMovement({ userId: to, amount: 100 as SignedUzs, cause: "adjust", causeId: `${id}-in` })
+              )
             })
           )
         yield* Effect.all([transfer(ann.id, ben.id, "t1"), transfer(ben.id, ann.id, "t2")], { concurrency: 2 })

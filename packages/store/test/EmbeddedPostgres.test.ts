@@ -3,7 +3,7 @@
  * migrated, over the same wire client, and what it stored is there again after a restart.
  */
 import { assert, describe, it } from "@effect/vitest"
-import type { SignedUzs } from "@resale/core"
+import { balanceMovement, type SignedUzs } from "@resale/core"
 import { Ledger, Users } from "@resale/core/ports"
 import { Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -30,7 +30,7 @@ describe("StoreLive without DATABASE_URL (embedded PGlite)", () => {
           const [{ version }] = (yield* sql<{ version: string }>`SELECT version()`) as [{ version: string }]
           const user = yield* Users.use((u) => u.upsertTelegram(identity(31337, "persistent"), t0))
           yield* Ledger.use((l) =>
-            l.post({ userId: user.id, amount: 4200 as SignedUzs, cause: "adjust", causeId: "persist" })
+            l.post(balanceMovement({ userId: user.id, amount: 4200 as SignedUzs, cause: "adjust", causeId: "persist" }))
           )
           // While it is open, nobody else may open the same directory.
           const second = yield* Effect.flip(

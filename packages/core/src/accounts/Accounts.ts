@@ -1,16 +1,16 @@
 import { Context, Effect, Layer, Option, Redacted } from "effect"
 import type { UserId } from "../ids.ts"
 import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
-import { debit, type Uzs } from "../money/Uzs.ts"
+import type { Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import { InfoLookups } from "../ports/InfoLookups.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { Users } from "../ports/Users.ts"
 import { currentDate, utcDay } from "../Time.ts"
-import { ApiKeyInvalid, InfoLookupQuotaExceeded, TierUpgradeInvalid, UserNotFound } from "./AccountErrors.ts"
+import { ApiKeyInvalid, type InfoLookupQuotaExceeded, TierUpgradeInvalid, UserNotFound } from "./AccountErrors.ts"
 import { apiKeyHasher, generateApiKey, isApiKeyShaped } from "./ApiKey.ts"
-import { dailyLookupLimit, isTier, TIERS } from "./Tiers.ts"
+import { dailyLookupLimit, isTier, TIERS, tierCharge } from "./Tiers.ts"
 import type { TelegramIdentity, Tier, User } from "./User.ts"
 
 export interface LookupUsage {
@@ -131,13 +131,7 @@ export class Accounts extends Context.Service<
               return yield* new TierUpgradeInvalid({ reason: "NotAnUpgrade", current: user.tier, requested })
             }
             const price = TIERS[requested].priceUzs
-            const { created } = yield* ledger.post({
-              userId,
-              amount: debit(price),
-              cause: "tier",
-              causeId: `${userId}:${requested}`,
-              note: `info-lookup tier ${requested}`
-            })
+            const { created } = yield* ledger.post(tierCharge(userId, requested))
             const upgraded = yield* users.setTier(userId, requested)
             return { user: upgraded, chargedUzs: created ? price : (0 as Uzs) }
           })

@@ -1,4 +1,6 @@
-import { uzs, type Uzs } from "../money/Uzs.ts"
+import type { UserId } from "../ids.ts"
+import { type BalanceMovement, balanceMovement } from "../ledger/BalanceMovement.ts"
+import { debit, uzs, type Uzs } from "../money/Uzs.ts"
 import type { Tier } from "./User.ts"
 
 /** Info-lookup tiers: daily lookups and the one-off price of upgrading to the tier (full price, no credit for a lower tier). */
@@ -17,3 +19,13 @@ export const TIERS: Readonly<Record<Tier, TierTerms>> = {
 export const isTier = (n: number): n is Tier => n === 0 || n === 1 || n === 2
 
 export const dailyLookupLimit = (tier: Tier): number => TIERS[tier].dailyLookups
+
+/** The charge of upgrading `userId` to `tier` (cause `tier:<userId>:<tier>`, once per user and tier). */
+export const tierCharge = (userId: UserId, tier: Tier): BalanceMovement =>
+  balanceMovement({
+    userId,
+    amount: debit(TIERS[tier].priceUzs),
+    cause: "tier",
+    causeId: `${userId}:${tier}`,
+    note: `info-lookup tier ${tier}`
+  })

@@ -2,6 +2,7 @@ import { Context, Effect, Layer, Option } from "effect"
 import { UserNotFound } from "../accounts/AccountErrors.ts"
 import type { UserId } from "../ids.ts"
 import type { SignedUzs, Uzs } from "../money/Uzs.ts"
+import { type BalanceMovement, balanceMovement } from "./BalanceMovement.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { Outbox } from "../ports/Outbox.ts"
@@ -19,6 +20,25 @@ export interface Adjustment {
   readonly reason: string
   /** The operator request's idempotency key: the same key adjusts once. */
   readonly key: string
+}
+
+/**
+ * The movement of an operator's adjustment (cause `adjust:<key>`, the reason as its note), or why it is
+ * refused: a non-zero whole amount, a reason and a key of 1-200 characters. A debit rests on no overdraft
+ * like any other movement.
+ */
+export const adjustmentMovement = (adjustment: Adjustment): AdjustmentInvalid | BalanceMovement => {
+  const { amount, userId } = adjustment
+  if (!Number.isSafeInteger(amount) || amount === 0) {
+    return new AdjustmentInvalid({ amount, message: "amount must be a non-zero integer number of so'm" })
+  }
+  const reason = adjustment.reason.trim()
+  if (reason === "") return new AdjustmentInvalid({ amount, message: "a reason is required" })
+  const key = adjustment.key.trim()
+  if (key === "" || key.length > 200) {
+    return new AdjustmentInvalid({ amount, message: "a key of 1-200 characters is required" })
+  }
+  return balanceMovement({ userId, amount: amount as SignedUzs, cause: "adjust", causeId: key, note: reason })
 }
 
 /** Balances and ledger history; operator corrections are new entries, never edits. */
@@ -56,26 +76,14 @@ export class Balances extends Context.Service<
       })
 
       const adjust = Effect.fn("Balances.adjust")(function* (adjustment: Adjustment) {
-        const { amount, userId } = adjustment
-        if (!Number.isSafeInteger(amount) || amount === 0) {
-          return yield* new AdjustmentInvalid({ amount, message: "amount must be a non-zero integer number of so'm" })
-        }
-        const reason = adjustment.reason.trim()
-        if (reason === "") return yield* new AdjustmentInvalid({ amount, message: "a reason is required" })
-        const key = adjustment.key.trim()
-        if (key === "" || key.length > 200) {
-          return yield* new AdjustmentInvalid({ amount, message: "a key of 1-200 characters is required" })
-        }
+        const movement = adjustmentMovement(adjustment)
+        if ("_tag" in movement) return yield* movement
+        const { amount, userId } = movement
+        const reason = movement.note ?? ""
         return yield* tx.withTransaction(
           Effect.gen(function* () {
             if (Option.isNone(yield* users.find(userId))) return yield* new UserNotFound({ userId })
-            const posted = yield* ledger.post({
-              userId,
-              amount: amount as SignedUzs,
-              cause: "adjust",
-              causeId: key,
-              note: reason
-            })
+            const posted = yield* ledger.post(movement)
             if (posted.created) {
               yield* outbox.add(
                 {

@@ -1,6 +1,7 @@
 import { Schema } from "effect"
 import { OrderId, UserId } from "../ids.ts"
 import { Uzs } from "../money/Uzs.ts"
+import { type CauseIdPattern, causeIdAround } from "../ledger/BalanceMovement.ts"
 
 export const OrderKind = Schema.Literals(["stars", "premium", "gift"])
 export type OrderKind = typeof OrderKind.Type
@@ -100,10 +101,18 @@ export const Order = Schema.Struct({
 })
 export type Order = typeof Order.Type
 
+/** Ledger cause id of the charge with sequence `seq`, around the order id: `<id>`, `<id>:retry:<n>`. */
+export const chargeCausePattern = (seq: number): CauseIdPattern =>
+  seq === 0 ? { before: "", after: "" } : { before: "", after: `:retry:${seq}` }
+
+/** Ledger cause id of the refund of the charge with sequence `seq`, around the order id: `<id>`, `<id>:<n>`. */
+export const refundCausePattern = (seq: number): CauseIdPattern =>
+  seq === 0 ? { before: "", after: "" } : { before: "", after: `:${seq}` }
+
 /** Ledger cause id of the charge with sequence `seq`. */
 export const chargeCauseId = (order: Pick<Order, "id">, seq: number): string =>
-  seq === 0 ? `${order.id}` : `${order.id}:retry:${seq}`
+  causeIdAround(chargeCausePattern(seq), order.id)
 
 /** Ledger cause id of the refund of the charge with sequence `seq`. */
 export const refundCauseId = (order: Pick<Order, "id">, seq: number): string =>
-  seq === 0 ? `${order.id}` : `${order.id}:${seq}`
+  causeIdAround(refundCausePattern(seq), order.id)

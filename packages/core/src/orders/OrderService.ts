@@ -1,7 +1,7 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { OrderId, UserId } from "../ids.ts"
 import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
-import { credit, debit, type Uzs } from "../money/Uzs.ts"
+import type { Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { type ChargedOrder, type OrderFilter, Orders } from "../ports/Orders.ts"
@@ -11,7 +11,8 @@ import type { Prices } from "../pricing/Prices.ts"
 import { Transactor } from "../ports/Transactor.ts"
 import { canSee, type Viewer } from "../sessions/Session.ts"
 import { currentDate } from "../Time.ts"
-import { chargeCauseId, type Order, type OrderItem, type OrderStatus, refundCauseId } from "./Order.ts"
+import type { Order, OrderItem, OrderStatus } from "./Order.ts"
+import { newOrderCharge, orderCharge, orderRefund } from "./OrderCharges.ts"
 import { OrderNotFound, type OrderRequestInvalid, type OrderTransitionInvalid } from "./OrderErrors.ts"
 import { type Completion, completionPatch } from "./FulfilmentOutcome.ts"
 import { afterTransientFailure } from "./NextStep.ts"
@@ -106,13 +107,7 @@ export class OrderService extends Context.Service<
         return { ...checked, priceUzs: priceOf(checked.item, prices) }
       })
 
-      const charge = (order: Order, seq: number) =>
-        ledger.post({
-          userId: order.userId,
-          amount: debit(order.priceUzs),
-          cause: "order",
-          causeId: chargeCauseId(order, seq)
-        })
+      const charge = (order: Order, seq: number) => ledger.post(orderCharge(order, seq))
 
       // The quote only reads; the order and its charge are one atomic write of the store
       // (`insertCharged`), so no transaction holds the account's lock across a COMMIT round trip.
@@ -130,9 +125,10 @@ export class OrderService extends Context.Service<
         if ("_tag" in checked) return yield* checked
         const { item, recipient } = checked
         // Changed since: priced again at the list read now (a change in between is caught the same way).
-        const chargeAt = (prices: Prices, retries: number): Effect.Effect<ChargedOrder, InsufficientBalance> =>
-          orders
-            .insertCharged({ userId, recipient, item, priceUzs: priceOf(item, prices) }, prices, now)
+        const chargeAt = (prices: Prices, retries: number): Effect.Effect<ChargedOrder, InsufficientBalance> => {
+          const order = { userId, recipient, item, priceUzs: priceOf(item, prices) }
+          return orders
+            .insertCharged(order, newOrderCharge(order, prices), now)
             .pipe(
               Effect.catchTag("PricesChanged", () =>
                 retries === 0
@@ -140,6 +136,7 @@ export class OrderService extends Context.Service<
                   : Effect.flatMap(freshPrices, (fresh) => chargeAt(fresh, retries - 1))
               )
             )
+        }
         return yield* chargeAt(latestPrices ?? (yield* freshPrices), 3)
       })
 
@@ -288,15 +285,7 @@ export class OrderService extends Context.Service<
             },
             now
           )
-          yield* ledger
-            .post({
-              userId: order.userId,
-              amount: credit(order.priceUzs),
-              cause: "refund",
-              causeId: refundCauseId(order, order.chargeSeq),
-              note: error.slice(0, 200)
-            })
-            .pipe(Effect.catchTag("InsufficientBalance", Effect.die)) // a credit cannot overdraw
+          yield* ledger.post(orderRefund(order, error)).pipe(Effect.catchTag("InsufficientBalance", Effect.die)) // a credit cannot overdraw
           yield* outbox.add(
             {
               kind: "order.failed",

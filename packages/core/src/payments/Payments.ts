@@ -9,6 +9,7 @@ import type { Page, PageRequest } from "../Page.ts"
 import { currentDate } from "../Time.ts"
 import { confirmTopup } from "../topups/confirmTopup.ts"
 import { creditedOnReceiptFor, recentCredits } from "../topups/DuplicateReceipt.ts"
+import { matchesPayment } from "../topups/PayableAmount.ts"
 import type { Topup } from "../topups/Topup.ts"
 import type { TopupNotFound, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
 import type { IncomingPayment, PaymentStatus } from "./IncomingPayment.ts"
@@ -134,6 +135,10 @@ export class Payments extends Context.Service<
       const creditedOnReceipt = (payment: IncomingPayment, topup: Topup) =>
         Effect.map(creditsOnReceipt([{ payment, topup }]), ([found]) => found!)
 
+      // The top-ups a payment may confirm now: the holders of its amount, as core's `matchesPayment` says.
+      const matchable = (payment: IncomingPayment, now: Date) =>
+        Effect.map(topups.findHoldingPayable(payment.amountUzs), (held) => held.filter((t) => matchesPayment(t, now)))
+
       // Inside a transaction. A top-up lost to a concurrent confirmation leaves the payment unmatched;
       // a payment claimed concurrently (operator assign) fails the whole transaction.
       const settle = (payment: IncomingPayment, candidates: ReadonlyArray<Topup>, now: Date) =>
@@ -184,7 +189,7 @@ export class Payments extends Context.Service<
               const topup = payment.topupId === null ? Option.none() : yield* topups.find(payment.topupId)
               return { outcome: "duplicate", payment, topup } satisfies PaymentResult
             }
-            const candidates = yield* topups.findMatchableByPayable(payment.amountUzs, now)
+            const candidates = yield* matchable(payment, now)
             // The payment row was inserted by this very transaction: nobody else can have claimed it.
             return yield* settle(payment, candidates, now).pipe(Effect.orDie)
           })
@@ -197,8 +202,7 @@ export class Payments extends Context.Service<
         tx
           .withTransaction(
             Effect.gen(function* () {
-              const matchable = yield* topups.findMatchableByPayable(payment.amountUzs, now)
-              const candidates = matchable.filter(
+              const candidates = (yield* matchable(payment, now)).filter(
                 (t) => t.createdAt.getTime() <= payment.createdAt.getTime() + windowMs
               )
               // Nothing to do: leave the payment as it is rather than rewriting its status.

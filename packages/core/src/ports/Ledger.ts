@@ -1,6 +1,7 @@
 import { Context, Effect } from "effect"
 import type { UserId } from "../ids.ts"
-import type { LedgerEntry, LedgerPosting } from "../ledger/LedgerEntry.ts"
+import type { BalanceMovement } from "../ledger/BalanceMovement.ts"
+import type { LedgerEntry } from "../ledger/LedgerEntry.ts"
 import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
@@ -13,16 +14,17 @@ export class Ledger extends Context.Service<
   Ledger,
   {
     /**
-     * Records one entry and moves the balance, atomically.
+     * Applies a movement core decided: records its entry and moves the balance, atomically.
      * - (cause, causeId) is unique: posting an already-recorded cause writes nothing and returns the
      *   first entry with `created: false` (even if the amount differs: the first one wins).
-     * - a debit that would take the balance below zero fails `InsufficientBalance` and writes nothing;
-     *   two concurrent debits can never both spend the same so'm.
+     * - only while the balance after it stays at least `minBalanceAfter`; otherwise it fails with
+     *   core's `refusalOf` (`InsufficientBalance`) and writes nothing; two concurrent debits can never
+     *   both spend the same so'm.
      * - a zero amount is recorded like any other (it still claims its cause).
      * - a user without an account is a defect (accounts are created with users).
      */
     readonly post: (
-      posting: LedgerPosting
+      movement: BalanceMovement
     ) => Effect.Effect<{ readonly entry: LedgerEntry; readonly created: boolean }, InsufficientBalance>
     /** Current balance; 0 for a user with no entries. */
     readonly balance: (userId: UserId) => Effect.Effect<Uzs>

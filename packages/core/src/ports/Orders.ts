@@ -4,7 +4,8 @@ import type { Uzs } from "../money/Uzs.ts"
 import type { Order, OrderDelivery, OrderEvidence, OrderItem, OrderKind, OrderStatus } from "../orders/Order.ts"
 import type { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
 import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
-import type { Prices, PricesChanged } from "../pricing/Prices.ts"
+import type { PricesChanged } from "../pricing/Prices.ts"
+import type { ChargeOfNew } from "../ledger/BalanceMovement.ts"
 import type { Page, PageRequest } from "../Page.ts"
 
 export interface NewOrder {
@@ -56,19 +57,18 @@ export class Orders extends Context.Service<
     /** Inserts an order in status `queued`, chargeSeq 0, attempts 0. */
     readonly insert: (order: NewOrder, now: Date) => Effect.Effect<Order>
     /**
-     * Inserts the order as `insert` does AND posts its charge as `Ledger.post` would (amount
-     * `-priceUzs`, cause `order`, cause id `chargeCauseId(order, 0)`, the balance moved with it), as
-     * ONE atomic write: both or neither. Fails `InsufficientBalance` (nothing written) when the balance
-     * is below the price. PG: one statement, so the account row is locked only while it runs, not
-     * across a COMMIT round trip. Answers the balance right after this charge (its ledger entry's
-     * `balanceAfter`), so no caller reads it again.
-     * `quotedAt` is the price list the price was computed from: the write happens only if it is still
-     * the current one (`Pricing.get`'s, `DEFAULT_PRICES` when none was set), checked in the same atomic
-     * write; otherwise it fails `PricesChanged` and writes nothing (checked before the balance).
+     * Inserts the order as `insert` does AND applies `charge` (core's `newOrderCharge`) as `Ledger.post`
+     * would, its cause id the new order's id put into `charge.causeId`, as ONE atomic write: both or
+     * neither, and only while the charge's conditions hold: `charge.pricedAt` is the current price list
+     * (`Pricing.get`'s, `DEFAULT_PRICES` when none was set) and the balance after stays at least
+     * `charge.minBalanceAfter`. Otherwise it fails with core's `refusalOf` (`PricesChanged` before
+     * `InsufficientBalance`) and writes nothing. PG: one statement, so the account row is locked only
+     * while it runs, not across a COMMIT round trip. Answers the balance right after this charge (its
+     * ledger entry's `balanceAfter`), so no caller reads it again.
      */
     readonly insertCharged: (
       order: NewOrder,
-      quotedAt: Prices,
+      charge: ChargeOfNew,
       now: Date
     ) => Effect.Effect<ChargedOrder, InsufficientBalance | PricesChanged>
     readonly find: (id: OrderId) => Effect.Effect<Option.Option<Order>>

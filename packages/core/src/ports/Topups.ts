@@ -96,11 +96,11 @@ export class Topups extends Context.Service<
     /** Card top-ups in `pending` whose payable is `amount` and whose `expiresAt` is after `now`. */
     readonly findLivePendingByPayable: (amount: Uzs, now: Date) => Effect.Effect<ReadonlyArray<Topup>>
     /**
-     * Card top-ups a bank payment of `amount` may confirm: the live `pending` ones of
-     * `findLivePendingByPayable`, and `review` ones (a card top-up its owner also sent a receipt for;
-     * it no longer expires). The payable uniqueness makes this at most one.
+     * The top-ups holding `amount` as their payable amount (core's `holdsPayable`: `pending`, or a card
+     * top-up in `review`), oldest first; the payable uniqueness makes this at most one. Which of them a
+     * bank payment may confirm is core's `matchesPayment`.
      */
-    readonly findMatchableByPayable: (amount: Uzs, now: Date) => Effect.Effect<ReadonlyArray<Topup>>
+    readonly findHoldingPayable: (amount: Uzs) => Effect.Effect<ReadonlyArray<Topup>>
     /**
      * Moves every `pending` top-up with `expiresAt <= now` to `expired` and returns them (each one
      * exactly once, even with concurrent callers).

@@ -1,13 +1,13 @@
 import { Effect, Layer, Option, Result } from "effect"
 import type { OrderId } from "../ids.ts"
-import type { LedgerEntryId } from "../ids.ts"
-import { InsufficientBalance } from "../ledger/LedgerErrors.ts"
-import { debit, type Uzs } from "../money/Uzs.ts"
-import { chargeCauseId, type Order, type OrderStatus } from "../orders/Order.ts"
+import { type ChargeOfNew, causeIdAround, settleCharge } from "../ledger/BalanceMovement.ts"
+import type { InsufficientBalance } from "../ledger/LedgerErrors.ts"
+import type { Order, OrderStatus } from "../orders/Order.ts"
 import { OrderNotFound, OrderTransitionInvalid } from "../orders/OrderErrors.ts"
-import { PricesChanged, type Prices, samePrices } from "../pricing/Prices.ts"
+import type { PricesChanged } from "../pricing/Prices.ts"
 import { type ChargedOrder, type NewOrder, type OrderFilter, type OrderPatch, Orders } from "../ports/Orders.ts"
 import { MemoryDb, type MemoryState, nextId } from "./MemoryDb.ts"
+import { accountBalance, recordMovement } from "./MemoryLedger.ts"
 import { newestFirst, paginate } from "./paginate.ts"
 
 /** `Orders` over the in-memory database. */
@@ -35,32 +35,15 @@ export const MemoryOrders = Layer.effect(
       delivery: null
     })
     return Orders.of({
-      insertCharged: (order: NewOrder, quotedAt: Prices, now: Date) =>
-        db.run<ChargedOrder, InsufficientBalance | PricesChanged>((s) => {
-          if (!samePrices(s.prices, quotedAt)) return Result.fail(new PricesChanged())
-          const balance = s.balances.get(order.userId)
-          if (balance === undefined) throw new Error(`no ledger account for user ${order.userId}`)
-          const after = balance - order.priceUzs
-          if (after < 0) {
-            return Result.fail(
-              new InsufficientBalance({ userId: order.userId, balance: balance as Uzs, required: order.priceUzs })
-            )
-          }
-          const created = make(s, order, now)
-          s.orders.set(created.id, created)
-          s.ledger.push({
-            id: nextId(s, "ledger") as LedgerEntryId,
-            userId: order.userId,
-            amount: debit(order.priceUzs),
-            cause: "order",
-            causeId: chargeCauseId(created, 0),
-            note: null,
-            balanceAfter: after as Uzs,
-            createdAt: now
+      insertCharged: (order: NewOrder, charge: ChargeOfNew, now: Date) =>
+        db.run<ChargedOrder, InsufficientBalance | PricesChanged>((s) =>
+          Result.map(settleCharge(charge, accountBalance(s, order.userId), s.prices), (after) => {
+            const created = make(s, order, now)
+            s.orders.set(created.id, created)
+            recordMovement(s, { ...charge, causeId: causeIdAround(charge.causeId, created.id) }, after, now)
+            return { order: created, balanceAfter: after }
           })
-          s.balances.set(order.userId, after)
-          return Result.succeed({ order: created, balanceAfter: after as Uzs })
-        }),
+        ),
       insert: (order: NewOrder, now: Date) =>
         db.read((s) => {
           const created = make(s, order, now)

@@ -3,13 +3,10 @@ import type { TopupId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import { type TopupFilter, type TopupPatch, Topups } from "../ports/Topups.ts"
 import type { Topup, TopupStatus } from "../topups/Topup.ts"
-import { choosePayable, payableTakenAmong } from "../topups/PayableAmount.ts"
+import { choosePayable, holdsPayable, isLivePending, payableTakenAmong } from "../topups/PayableAmount.ts"
 import { TopupNotFound, TopupPayableExhausted, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
 import { MemoryDb, nextId } from "./MemoryDb.ts"
 import { newestFirst, paginate } from "./paginate.ts"
-
-const isLivePending = (t: Topup, now: Date): boolean =>
-  t.status === "pending" && t.method === "card" && t.expiresAt !== null && t.expiresAt.getTime() > now.getTime()
 
 /** `Topups` over the in-memory database. */
 export const MemoryTopups = Layer.effect(
@@ -115,14 +112,9 @@ export const MemoryTopups = Layer.effect(
         }),
       findLivePendingByPayable: (amount: Uzs, now: Date) =>
         db.read((s) => [...s.topups.values()].filter((t) => t.payableUzs === amount && isLivePending(t, now))),
-      findMatchableByPayable: (amount: Uzs, now: Date) =>
+      findHoldingPayable: (amount: Uzs) =>
         db.read((s) =>
-          [...s.topups.values()]
-            .filter(
-              (t) =>
-                t.payableUzs === amount && (isLivePending(t, now) || (t.status === "review" && t.method === "card"))
-            )
-            .sort((a, b) => a.id - b.id)
+          [...s.topups.values()].filter((t) => t.payableUzs === amount && holdsPayable(t)).sort((a, b) => a.id - b.id)
         ),
       expireDue: (now: Date) =>
         db.read((s) => {

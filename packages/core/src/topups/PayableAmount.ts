@@ -42,6 +42,18 @@ export const choosePayable = (requested: Uzs, taken: PayableTaken): Option.Optio
 export const holdsPayable = (t: Topup): boolean =>
   t.status === "pending" || (t.status === "review" && t.method === "card")
 
+/** A card top-up still waiting for its payment at `now`: pending and not yet expired. */
+export const isLivePending = (t: Topup, now: Date): boolean =>
+  t.status === "pending" && t.method === "card" && t.expiresAt !== null && t.expiresAt.getTime() > now.getTime()
+
+/**
+ * Whether a bank payment of its payable amount may confirm `t` at `now`: a live pending card top-up, or
+ * one in review (its owner also sent a receipt; it no longer expires). Stores read the holders of an
+ * amount (`Topups.findHoldingPayable`); this decides which of them a payment may credit.
+ */
+export const matchesPayment = (t: Topup, now: Date): boolean =>
+  isLivePending(t, now) || (t.status === "review" && t.method === "card")
+
 /**
  * A closed card top-up created or closed after `since` keeps its payable amount out of reach of new
  * top-ups, so a late bank payment for it cannot credit someone else; one a bank payment confirmed is exempt.

@@ -1,11 +1,22 @@
 import { Effect, Option } from "effect"
 import type { PaymentId, TopupId } from "../ids.ts"
+import { type BalanceMovement, balanceMovement } from "../ledger/BalanceMovement.ts"
 import { credit, type Uzs } from "../money/Uzs.ts"
 import { Ledger } from "../ports/Ledger.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Topups } from "../ports/Topups.ts"
-import type { TopupConfirmation, TopupStatus } from "./Topup.ts"
+import type { Topup, TopupConfirmation, TopupStatus } from "./Topup.ts"
 import { TopupNotFound } from "./TopupErrors.ts"
+
+/** The credit of a confirmed top-up: `amount` so'm, cause `topup:<id>` (once per top-up), noting who confirmed it. */
+export const topupCredit = (topup: Pick<Topup, "id" | "userId">, amount: Uzs, by: TopupConfirmation): BalanceMovement =>
+  balanceMovement({
+    userId: topup.userId,
+    amount: credit(amount),
+    cause: "topup",
+    causeId: `${topup.id}`,
+    note: by === "payment" ? "card payment" : `confirmed by ${by}`
+  })
 
 /**
  * Marks a top-up paid and credits it (ledger cause `topup:<id>`), plus its notification. Call
@@ -42,13 +53,7 @@ export const confirmTopup = Effect.fn("confirmTopup")(function* (input: {
     input.now
   )
   const { entry } = yield* ledger
-    .post({
-      userId: topup.userId,
-      amount: credit(amount),
-      cause: "topup",
-      causeId: `${topup.id}`,
-      note: input.confirmedBy === "payment" ? "card payment" : `confirmed by ${input.confirmedBy}`
-    })
+    .post(topupCredit(topup, amount, input.confirmedBy))
     .pipe(Effect.catchTag("InsufficientBalance", Effect.die)) // a credit cannot overdraw
   yield* outbox.add(
     {

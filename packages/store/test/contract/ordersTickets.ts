@@ -1,5 +1,15 @@
 import { assert } from "@effect/vitest"
-import { DEFAULT_PRICES, type OrderId, type SignedUzs, type TicketId, type UserId, type Uzs } from "@resale/core"
+import {
+  balanceMovement,
+  DEFAULT_PRICES,
+  newOrderCharge,
+  type OrderId,
+  type Prices,
+  type SignedUzs,
+  type TicketId,
+  type UserId,
+  type Uzs
+} from "@resale/core"
 import { Ledger, type NewOrder, Orders, Pricing, Tickets } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { at, booked, newUser, type StoreTest, t0 } from "./support.ts"
@@ -10,6 +20,9 @@ const stars = (userId: UserId, n = 100): NewOrder => ({
   item: { kind: "stars", stars: n },
   priceUzs: (n * 230) as Uzs
 })
+
+/** `order` with core's charge of it at `prices`, as `OrderService.place` hands them to the store. */
+const chargedAt = (order: NewOrder, prices: Prices) => [order, newOrderCharge(order, prices)] as const
 
 export const ordersContract = (test: StoreTest) => {
   test(
@@ -57,14 +70,16 @@ export const ordersContract = (test: StoreTest) => {
       const orders = yield* Orders
       const ledger = yield* Ledger
       const user = yield* newUser(6)
-      yield* ledger.post({ userId: user.id, amount: 50_000 as SignedUzs, cause: "adjust", causeId: "fund-6" })
-      const first = yield* orders.insertCharged(stars(user.id), DEFAULT_PRICES, t0)
+      yield* ledger.post(
+        balanceMovement({ userId: user.id, amount: 50_000 as SignedUzs, cause: "adjust", causeId: "fund-6" })
+      )
+      const first = yield* orders.insertCharged(...chargedAt(stars(user.id), DEFAULT_PRICES), t0)
       assert.strictEqual(first.order.status, "queued")
       assert.strictEqual(first.balanceAfter, 50_000 - 23_000)
-      const second = yield* orders.insertCharged(stars(user.id, 10), DEFAULT_PRICES, at(1))
+      const second = yield* orders.insertCharged(...chargedAt(stars(user.id, 10), DEFAULT_PRICES), at(1))
       assert.strictEqual(second.balanceAfter, 50_000 - 23_000 - 2_300)
       assert.deepStrictEqual(yield* booked(user.id), { balance: 24_700, sum: 24_700, entries: 3 })
-      const short = yield* Effect.flip(orders.insertCharged(stars(user.id, 200), DEFAULT_PRICES, at(2)))
+      const short = yield* Effect.flip(orders.insertCharged(...chargedAt(stars(user.id, 200), DEFAULT_PRICES), at(2)))
       assert.strictEqual(short._tag, "InsufficientBalance")
       assert.deepStrictEqual(yield* booked(user.id), { balance: 24_700, sum: 24_700, entries: 3 })
       assert.strictEqual((yield* orders.list({ userId: user.id, offset: 0, limit: 10 })).total, 2)
@@ -76,23 +91,60 @@ export const ordersContract = (test: StoreTest) => {
     Effect.gen(function* () {
       const orders = yield* Orders
       const user = yield* newUser(7)
-      yield* (yield* Ledger).post({ userId: user.id, amount: 100_000 as SignedUzs, cause: "adjust", causeId: "fund-7" })
+      yield* (yield* Ledger).post(
+        balanceMovement({ userId: user.id, amount: 100_000 as SignedUzs, cause: "adjust", causeId: "fund-7" })
+      )
       const raised = { ...DEFAULT_PRICES, starPriceUzs: 250 as Uzs }
-      assert.strictEqual((yield* Effect.flip(orders.insertCharged(stars(user.id), raised, t0)))._tag, "PricesChanged")
+      assert.strictEqual(
+        (yield* Effect.flip(orders.insertCharged(...chargedAt(stars(user.id), raised), t0)))._tag,
+        "PricesChanged"
+      )
       yield* (yield* Pricing).set(raised, t0)
       // Stale and short of balance at once: the stale list is what is reported.
       assert.strictEqual(
-        (yield* Effect.flip(orders.insertCharged(stars(user.id, 1000), DEFAULT_PRICES, t0)))._tag,
+        (yield* Effect.flip(orders.insertCharged(...chargedAt(stars(user.id, 1000), DEFAULT_PRICES), t0)))._tag,
         "PricesChanged"
       )
       assert.strictEqual(
-        (yield* Effect.flip(orders.insertCharged(stars(user.id), DEFAULT_PRICES, t0)))._tag,
+        (yield* Effect.flip(orders.insertCharged(...chargedAt(stars(user.id), DEFAULT_PRICES), t0)))._tag,
         "PricesChanged"
       )
       assert.deepStrictEqual(yield* booked(user.id), { balance: 100_000, sum: 100_000, entries: 1 })
       assert.strictEqual((yield* orders.list({ userId: user.id, offset: 0, limit: 10 })).total, 0)
-      const placed = yield* orders.insertCharged({ ...stars(user.id), priceUzs: 25_000 as Uzs }, raised, t0)
+      const placed = yield* orders.insertCharged(
+        ...chargedAt({ ...stars(user.id), priceUzs: 25_000 as Uzs }, raised),
+        t0
+      )
       assert.strictEqual(placed.balanceAfter, 75_000)
+    })
+  )
+
+  test(
+    "insertCharged applies exactly the charge core passed: its amount, note, floor and the cause id around the new id",
+    Effect.gen(function* () {
+      const orders = yield* Orders
+      const ledger = yield* Ledger
+      const user = yield* newUser(8)
+      yield* ledger.post(
+        balanceMovement({ userId: user.id, amount: 30_000 as SignedUzs, cause: "adjust", causeId: "fund-8" })
+      )
+      const order = stars(user.id)
+      const charge = {
+        ...newOrderCharge(order, DEFAULT_PRICES),
+        causeId: { before: "x-", after: "-y" },
+        note: "by hand",
+        minBalanceAfter: 7_001 as Uzs
+      }
+      const short = yield* Effect.flip(orders.insertCharged(order, charge, t0))
+      assert.strictEqual(short._tag, "InsufficientBalance")
+      assert.deepStrictEqual(yield* booked(user.id), { balance: 30_000, sum: 30_000, entries: 1 })
+      const placed = yield* orders.insertCharged(order, { ...charge, minBalanceAfter: 7_000 as Uzs }, t0)
+      assert.strictEqual(placed.balanceAfter, 7_000)
+      const [entry] = (yield* ledger.entries(user.id, { offset: 0, limit: 1 })).items
+      assert.deepStrictEqual(
+        { amount: entry?.amount, cause: entry?.cause, causeId: entry?.causeId, note: entry?.note },
+        { amount: -23_000, cause: "order", causeId: `x-${placed.order.id}-y`, note: "by hand" }
+      )
     })
   )
 

@@ -1,5 +1,5 @@
 import { assert } from "@effect/vitest"
-import { DEFAULT_PRICES, type SignedUzs, type Uzs } from "@resale/core"
+import { balanceMovement, DEFAULT_PRICES, type SignedUzs, type Uzs } from "@resale/core"
 import {
   BotUpdates,
   IdempotencyKeys,
@@ -25,7 +25,7 @@ export const transactorContract = (test: StoreTest) => {
       const ledger = yield* Ledger
       const user = yield* newUser(1)
       const credit = (causeId: string, amount: number) =>
-        ledger.post({ userId: user.id, amount: amount as SignedUzs, cause: "adjust", causeId })
+        ledger.post(balanceMovement({ userId: user.id, amount: amount as SignedUzs, cause: "adjust", causeId }))
       yield* tx.withTransaction(Effect.all([credit("a", 100), credit("b", 200)]))
       const failed = yield* Effect.flip(tx.withTransaction(Effect.andThen(credit("c", 300), Effect.fail(new Boom()))))
       assert.instanceOf(failed, Boom)

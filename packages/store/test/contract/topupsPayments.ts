@@ -7,6 +7,7 @@ import {
   type UserId,
   type Uzs
 } from "@resale/core"
+import { matchesPayment } from "@resale/core/topups/PayableAmount.ts"
 import { IncomingPayments, Topups, Transactor } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -205,7 +206,9 @@ export const topupsContract = (test: StoreTest) => {
       assert.strictEqual((yield* pending(ben.id, 10_000)).payableUzs, 10_002)
       // A bank payment may still confirm them, past the old expiry too; a pending one only while live.
       const matchable = (amount: number, now: Date) =>
-        Effect.map(topups.findMatchableByPayable(amount as Uzs, now), (ts) => ts.map((t) => t.id))
+        Effect.map(topups.findHoldingPayable(amount as Uzs), (ts) =>
+          ts.filter((t) => matchesPayment(t, now)).map((t) => t.id)
+        )
       assert.deepStrictEqual(yield* matchable(10_000, at(minutes(60))), [x.id])
       assert.deepStrictEqual(yield* matchable(10_001, at(minutes(60))), [y.id])
       assert.deepStrictEqual(yield* matchable(30_000, at(1)), [late.id])

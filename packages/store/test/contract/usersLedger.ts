@@ -1,5 +1,12 @@
 import { assert } from "@effect/vitest"
-import { type LedgerPosting, type SignedUzs, type UserId } from "@resale/core"
+import {
+  type BalanceMovement,
+  balanceMovement,
+  type LedgerPosting,
+  type SignedUzs,
+  type UserId,
+  type Uzs
+} from "@resale/core"
 import { Ledger, Users } from "@resale/core/ports"
 import { Effect, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
@@ -10,12 +17,13 @@ const posting = (
   amount: number,
   causeId: string,
   cause: LedgerPosting["cause"] = "adjust"
-): LedgerPosting => ({
-  userId,
-  amount: amount as SignedUzs,
-  cause,
-  causeId
-})
+): BalanceMovement =>
+  balanceMovement({
+    userId,
+    amount: amount as SignedUzs,
+    cause,
+    causeId
+  })
 
 export const usersContract = (test: StoreTest) => {
   test(
@@ -151,6 +159,24 @@ export const ledgerContract = (test: StoreTest) => {
       // The refused cause was not claimed: it can still be posted once funds allow.
       yield* ledger.post(posting(fay.id, 1, "c"))
       assert.strictEqual((yield* ledger.post(posting(fay.id, -101, "b", "order"))).entry.balanceAfter, 0)
+    })
+  )
+
+  test(
+    "the store applies the movement's own floor: a movement resting on minBalanceAfter 500 stops there",
+    Effect.gen(function* () {
+      const ledger = yield* Ledger
+      const ivy = yield* newUser(6)
+      yield* ledger.post(posting(ivy.id, 1_000, "fund"))
+      const floored = (amount: number, causeId: string) => ({
+        ...posting(ivy.id, amount, causeId),
+        minBalanceAfter: 500 as Uzs
+      })
+      const error = yield* Effect.flip(ledger.post(floored(-501, "below")))
+      assert.strictEqual(error._tag, "InsufficientBalance")
+      assert.strictEqual(error.required, 1_001)
+      assert.deepStrictEqual(yield* booked(ivy.id), { balance: 1_000, sum: 1_000, entries: 1 })
+      assert.strictEqual((yield* ledger.post(floored(-500, "at"))).entry.balanceAfter, 500)
     })
   )
 

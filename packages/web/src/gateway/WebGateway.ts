@@ -12,6 +12,7 @@ import { WebSessions } from "@resale/webkit/WebSessions.ts"
 import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { renderApiSections, renderAuthSection } from "../pages/ApiDocsPage.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
+import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
 import { type Html, prefersHtml, toString, unsafeRaw } from "../Html.ts"
 import { LOCALE_COOKIE, negotiateLocale } from "../i18n/Locale.ts"
 import { translator } from "../i18n/Translate.ts"
@@ -94,7 +95,9 @@ export const WebGateway = HttpRouter.middleware(
       pricing: yield* PricingService,
       gifts: catalog
     }
-    const topupLimits = { min: 1_000, max: 100_000_000 }
+    // The limits TopupService checks, read once as it reads them: an override reaches the page too.
+    const topupSettings = yield* TopupSettings
+    const topupLimits = { min: topupSettings.minUzs, max: topupSettings.maxUzs }
     const secret = Redacted.value(config.cookieSecret)
     const secure = config.publicUrl.startsWith("https://")
     const { document } = yield* ApiDocument
