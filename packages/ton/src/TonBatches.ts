@@ -105,7 +105,7 @@ export const makeTonBatches = (kit: BatchKit) => {
           requests,
           "A payment request of the batch has already expired"
         )
-        const boc = signedExternal({
+        const boc = yield* signedExternal({
           contract,
           key,
           seqno: account.seqno,

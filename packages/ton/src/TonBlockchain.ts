@@ -171,7 +171,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
         yield* ensureFunds(account.balance, request.amount, keep)
         const now = yield* nowSeconds
         const validUntil = yield* messageDeadline(now, ttl, [request], "The payment request has already expired")
-        const boc = signedExternal({
+        const boc = yield* signedExternal({
           contract,
           key,
           seqno: account.seqno,
