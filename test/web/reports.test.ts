@@ -4,7 +4,7 @@
  * worker delivers with the sandbox wallet; the report page shows the money received by bank, the
  * stars spent, the TON the wallet paid with fees and the cost per star, the margin at the rate typed
  * in, the CSV export of the same figures, and a refused date range as words beside the form kept
- * as typed. In Russian and Uzbek at 360 px too.
+ * as typed. In Russian and Uzbek at 360 px too. Then the operator's status panel shows that fleet.
  */
 import { assert, layer } from "@effect/vitest"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
@@ -116,6 +116,31 @@ layer(webWorldLayer(), { timeout: "180 seconds", excludeTestServices: true })("r
             0
           )
           await screenshot(operator.page, `admin-reports-${lang}-360`)
+        }
+
+        // The status panel after that order: its Fragment session, the worker's beat, the hot wallet
+        // (funded by the purchase), nothing waiting; in each language at 360 px, nothing wider.
+        for (const [lang, title, alive] of [
+          ["en", "Fleet status", "Alive"],
+          ["ru", "Состояние системы", "Работает"],
+          ["uz", "Tizim holati", "Ishlayapti"]
+        ] as const) {
+          await operator.page.goto(`/v2/lang?to=${lang}&back=${encodeURIComponent("/v2/admin/status")}`)
+          assert.strictEqual(await operator.page.locator("h1").innerText(), title)
+          assert.isAtLeast(await operator.page.locator("#status-sessions [data-health]").count(), 1)
+          assert.include(await operator.page.locator("#status-workers").innerText(), alive)
+          // The worker reads the wallet every 10 s until it holds coins (the purchase funded it).
+          for (let i = 0; i < 30 && !/\d+\.\d+/.test(await operator.page.locator("#status-wallet").innerText()); i++) {
+            await operator.page.waitForTimeout(1000)
+            await operator.page.reload()
+          }
+          assert.match(await operator.page.locator("#status-wallet").innerText(), /\d+\.\d+/)
+          assert.include(await operator.page.locator("#status-queue").innerText(), "0")
+          assert.isAtMost(
+            await operator.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+            0
+          )
+          await screenshot(operator.page, `admin-status-${lang}-360`)
         }
       })
     })

@@ -4,11 +4,12 @@ import type { Balances } from "@resale/core/ledger/Balances.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import type { OrderService } from "@resale/core/orders/OrderService.ts"
 import type { PricingService } from "@resale/core/pricing/PricingService.ts"
+import type { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { type GiftCatalog, giftsOut } from "@resale/webkit/GiftCatalog.ts"
 import { clampPage } from "@resale/core/Page.ts"
 import type { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TicketId } from "@resale/core/ids.ts"
-import { messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "@resale/wire"
+import { messageOut, orderOut, pricingOut, statusOut, ticketOut, topupOut, userOut } from "@resale/wire"
 import { Clock, Effect, Option, Schema, type Types } from "effect"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type * as Dto from "@resale/wire/Dtos.ts"
@@ -24,6 +25,7 @@ import {
   type PaymentsFilter
 } from "../pages/AdminPaymentsPage.ts"
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
+import { adminStatusPage } from "../pages/AdminStatusPage.ts"
 import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/AdminReportsPage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
@@ -71,6 +73,7 @@ export interface PageEnv {
     readonly tickets: TicketService["Service"]
     readonly pricing: PricingService["Service"]
     readonly gifts: GiftCatalog["Service"]
+    readonly status: OperatorStatus["Service"]
   }
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
@@ -309,6 +312,14 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
         env.operator,
         (signedIn): PageResult => (signedIn ? { _tag: "Redirect", to: "/v2/admin" } : page(adminLoginPage(env.ctx)))
       )
+  ],
+  [
+    /^\/v2\/admin\/status$/,
+    (env) =>
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        return page(adminStatusPage(env.ctx, statusOut(yield* env.core.status.read)))
+      })
   ],
   [
     /^\/v2\/admin\/?$/,

@@ -3,6 +3,7 @@ import { Balances } from "@resale/core/ledger/Balances.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
+import { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { Effect, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
@@ -93,7 +94,8 @@ export const WebGateway = HttpRouter.middleware(
       orders: yield* OrderService,
       tickets: yield* TicketService,
       pricing: yield* PricingService,
-      gifts: catalog
+      gifts: catalog,
+      status: yield* OperatorStatus
     }
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings

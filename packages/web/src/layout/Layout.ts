@@ -62,7 +62,8 @@ const ADMIN_NAV: ReadonlyArray<readonly [NavKey, string, MessageKey]> = [
   ["adminOrders", "/v2/admin/orders", "nav.adminOrders"],
   ["tickets", "/v2/admin/tickets", "nav.tickets"],
   ["people", "/v2/admin/users", "nav.people"],
-  ["reports", "/v2/admin/reports", "nav.reports"]
+  ["reports", "/v2/admin/reports", "nav.reports"],
+  ["status", "/v2/admin/status", "nav.status"]
 ]
 
 const menu = (ctx: PageContext, active: NavKey): Html => {

@@ -29,6 +29,7 @@ export interface PageContext {
 export type NavKey =
   /** sandbox mode's help page: reached from the sandbox banner, not the menu */
   | "sandbox"
+  | "status"
   | "home"
   | "dashboard"
   | "orders"
