@@ -274,8 +274,8 @@ export const Worker = {
   ),
   HOT_WALLET_BATCH_WAIT: S.duration(
     "HOT_WALLET_BATCH_WAIT",
-    "1 second",
-    "beside highload-v3 messages in flight, the longest a further one waits to fill its batch (a message sent now still makes the next block, so a short wait keeps shoppers' latency near one block; longer: fewer messages per block); a full batch and a lone order never wait"
+    "5 seconds",
+    "beside highload-v3 messages in flight, the longest a further one waits to fill its batch: about one block of the chain (mainnet: some 5 seconds); a lone order never waits"
   ),
   FRAGMENT_QUOTE_CONCURRENCY: S.integer(
     "FRAGMENT_QUOTE_CONCURRENCY",
