@@ -8,7 +8,7 @@
  */
 import { type Blockchain as Emulator, EmulationError } from "@ton/sandbox"
 import type { Cell } from "@ton/ton"
-import { Duration, Effect, type Scope } from "effect"
+import { Duration, Effect, Schedule, type Scope } from "effect"
 
 export interface SandboxBlocks {
   /** Zero: no blocks, messages run at once. */
@@ -63,7 +63,8 @@ export const makeSandboxBlocks = (
       }
       yield* Effect.ignore(afterBlock)
     })
-    yield* Effect.forkScoped(Effect.forever(Effect.andThen(Effect.sleep(every), block)))
+    // At a fixed rate, as the network's blocks: the time a block takes to run does not push the next one back.
+    yield* Effect.forkScoped(Effect.andThen(Effect.sleep(every), Effect.repeat(block, Schedule.fixed(every))))
     return {
       interval: every,
       submit: (message) => Promise.resolve(void mempool.push(message))

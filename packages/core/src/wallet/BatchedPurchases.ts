@@ -60,6 +60,9 @@ export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings
 /** How often a collector with a message in flight looks whether to send one more beside it. */
 const FILL_CHECK = Duration.millis(25)
 
+/** The first pause before reading a paid order's delivery again (the pauses then double up to `pollEvery`). */
+const FIRST_REREAD = Duration.millis(200)
+
 /** A stopping worker lets an unsigned invoice go, but does not wait long on the marketplace for it. */
 const CANCEL_WITHIN = Duration.seconds(5)
 
@@ -272,6 +275,9 @@ export class BatchedPurchases extends Context.Service<
           const deadline = (yield* Clock.currentTimeMillis) + Duration.toMillis(settings.deliveryWithin)
           let report = boc
           let last = "the marketplace has not confirmed delivery"
+          // A paid invoice is often done moments after its first read ("processing"): look again soon,
+          // then less and less often, up to `pollEvery` (a few more reads per order, no waiting a whole pause).
+          let pause = Math.min(Duration.toMillis(FIRST_REREAD), Duration.toMillis(settings.pollEvery))
           while (true) {
             // Bounded like quotes: a settled batch's orders report at once, and quotes share the connections.
             const state = yield* Effect.result(
@@ -301,7 +307,8 @@ export class BatchedPurchases extends Context.Service<
               last = s._tag === "Pending" ? `the marketplace still says "${s.mode}"` : s.why
             } else last = `the marketplace answered: ${state.failure.message}`
             if ((yield* Clock.currentTimeMillis) >= deadline) break
-            yield* Effect.sleep(settings.pollEvery)
+            yield* Effect.sleep(pause)
+            pause = Math.min(pause * 2, Duration.toMillis(settings.pollEvery))
           }
           // Paid and not confirmed: money left, so never a refund; looked at again later.
           return Unknown(`MarketplaceTimeout: Paid on chain (tx ${payment.txHash}), but ${last}`, payment.ref, {
