@@ -9,7 +9,7 @@
  * takes a lent one over rather than wait, and the lender settles on its own evidence.
  */
 import { randomUUID } from "node:crypto"
-import { Clock, Duration, Effect, Option, Semaphore } from "effect"
+import { Clock, Duration, Effect, Exit, Option, Schedule, Semaphore } from "effect"
 import {
   type ConfirmRequest,
   Delivered,
@@ -120,9 +120,9 @@ export const makeSessionPool = (
     initFields: FormFields,
     payer: PayerAccount,
     batched: boolean
-  ) =>
-    Effect.gen(function* () {
-      let holder = taken
+  ) => {
+    let holder = taken
+    return Effect.gen(function* () {
       const opened = (reqId: string) =>
         Effect.gen(function* () {
           const now = yield* Clock.currentTimeMillis
@@ -134,9 +134,7 @@ export const makeSessionPool = (
             })
           holder = reqId
         })
-      const quoted = yield* engine.purchase
-        .quote(flow, username, searchFields, initFields, payer, { opened })
-        .pipe(Effect.tapError(() => Effect.suspend(() => store.release(engine.label, holder))))
+      const quoted = yield* engine.purchase.quote(flow, username, searchFields, initFields, payer, { opened })
       const payment = quoted.payment
       engine.delivery.remember(payment.reqId, quoted.memo)
       const record = store.record({
@@ -155,7 +153,27 @@ export const makeSessionPool = (
       })
       if (batched) lent.set(engine.label, holder)
       return payment
-    })
+    }).pipe(
+      // Nothing was paid when a quote fails (or is interrupted): its hold goes at once, not at its end.
+      Effect.onExit((exit) => (Exit.isSuccess(exit) ? Effect.void : releaseFailed(engine.label, holder)))
+    )
+  }
+
+  /**
+   * Lets go of a failed quote's hold even while the database is away (a storage failure is a defect
+   * here): tried again every second for a minute in the background, so an outage never keeps the
+   * session for its whole hold while orders wait.
+   */
+  const releaseFailed = (session: string, holder: string) =>
+    Effect.asVoid(
+      Effect.forkDetach(
+        store.release(session, holder).pipe(
+          Effect.catchCause(() => Effect.fail("release refused" as const)),
+          Effect.retry({ schedule: Schedule.spaced("1 second"), times: 60 }),
+          Effect.ignore
+        )
+      )
+    )
 
   const quote = (...args: Parameters<typeof quoteOnce>) => local.withPermit(quoteOnce(...args))
 
