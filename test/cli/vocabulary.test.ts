@@ -21,7 +21,6 @@ const ORDER_OPERATOR_ONLY = [
   "unknown_since",
   "evidence",
   "charge_seq",
-  "fragment_ref",
   "gift_ref",
   "gift",
   "updated_at",
