@@ -11,6 +11,7 @@ import { FastPaths, fastPathServer } from "../src/server/FastPaths.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "../src/server/HttpApp.ts"
 import { serveLean } from "../src/server/LeanServe.ts"
+import { WEB_ROUTES, WebUi } from "@resale/web/WebUi.ts"
 import { call, signIn, TEST_ADMIN_TOKEN } from "./Client.ts"
 
 /**
@@ -26,7 +27,8 @@ class Plain extends Context.Service<Plain, { readonly url: string }>()("test/par
 
 const config = HttpConfig.layerTest({ publicUrl: "https://resale.example" })
 const store = IsolatedPostgres.layerStore
-const app = httpApp().pipe(
+// With the web UI, as `npm start` serves it (signing in reads the home page).
+const app = httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
   Layer.provide(HttpServices),
   Layer.provide([GiftCatalog.layerSandbox, FragmentSandbox.layer(), config, DatabasePing.layer]),
   Layer.provide(store)
