@@ -38,8 +38,6 @@ const NOT_REPLAYED: Record<string, string> = {
   User: "part of Dashboard, replayed in a world of its own below",
   TopupStatus: "replayed in a world of its own below",
   ServiceUnavailableEncoded: "needs the marketplace down",
-  TooManyRequestsEncoded: "needs 20 Telegram lookups in a day",
-  InfoLookup: "a Telegram lookup (the test has no Telegram account to ask)",
   Gifts: "replayed over a catalogue of the documented gift in example-replay-gifts.test.ts",
   Gift: "replayed over a catalogue of the documented gift in example-replay-gifts.test.ts",
   AdminHome: "replayed in a world of its own in example-replay-admin.test.ts",
@@ -119,6 +117,15 @@ layer(World, { timeout: "120 seconds", excludeTestServices: true })("documented 
         yield* orders.complete(orderId, completedAsDocumented)
         expect("Order", 200, yield* call(url, `/v2/api/orders/${orderId}`, { headers: buyer.api }))
         expect("OrderList", 200, yield* call(url, "/v2/api/orders", { headers: buyer.api }))
+
+        // Info lookups: the third of the day, then one past the daily quota.
+        const looker = yield* account("looker", 0)
+        const lookup = () => call(url, "/v2/api/getInfo", { json: SCHEMA_EXAMPLES["NameRequest"], headers: looker.api })
+        const used = (SCHEMA_EXAMPLES["InfoLookup"] as { quota: { used: number; limit: number } }).quota
+        for (let i = 1; i < used.used; i++) yield* lookup()
+        expect("InfoLookup", 200, yield* lookup())
+        for (let i = used.used; i < used.limit; i++) yield* lookup()
+        expect("TooManyRequestsEncoded", 429, yield* lookup())
 
         // Errors, one per status.
         expect(

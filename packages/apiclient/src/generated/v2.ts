@@ -1409,7 +1409,8 @@ export interface components {
          *       "detail": "Daily info lookup quota of 10 is used up; upgrade the tier for more",
          *       "code": "info_quota_exceeded",
          *       "params": {
-         *         "limit": 10
+         *         "limit": 10,
+         *         "day": "2026-01-31"
          *       },
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
@@ -1788,8 +1789,8 @@ export interface components {
          * @example {
          *       "username": "durov",
          *       "found": true,
-         *       "name": "Pavel Durov",
-         *       "photo_url": null,
+         *       "name": "Durov",
+         *       "photo_url": "https://fragment.com/img/durov.jpg",
          *       "quota": {
          *         "tier": 0,
          *         "used": 3,

@@ -137,7 +137,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   TooManyRequestsEncoded: coded(
     "Daily info lookup quota of 10 is used up; upgrade the tier for more",
     "info_quota_exceeded",
-    { limit: 10 }
+    { limit: 10, day: "2026-01-31" }
   ),
   ServiceUnavailableEncoded: coded("Marketplace is unavailable; try again later", "marketplace_unavailable"),
   HTTPValidationErrorEncoded: {
@@ -202,7 +202,14 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     ],
     sandbox: false
   },
-  InfoLookup: { username: "durov", found: true, name: "Pavel Durov", photo_url: null, quota, sandbox: false },
+  InfoLookup: {
+    username: "durov",
+    found: true,
+    name: "Durov",
+    photo_url: "https://fragment.com/img/durov.jpg",
+    quota,
+    sandbox: false
+  },
   TierUpgrade: { tier: 1, price_uzs: 50000, balance_uzs: 77000, quota: { tier: 1, used: 0, limit: 100 } },
   Ticket: ticket,
   TicketMessage: message,
