@@ -48,7 +48,7 @@ const NOT_REPLAYED: Record<string, string> = {
   AdminOrder: "replayed in a world of its own in example-replay-admin.test.ts",
   AdminOrders: "replayed in a world of its own in example-replay-admin.test.ts",
   OrderEvidence: "replayed in a world of its own in example-replay-admin.test.ts",
-  WebhookDeliveryLog: "a delivery by the worker's dispatcher to a public https host"
+  WebhookDeliveryLog: "replayed in webhooks.test.ts, after the worker's dispatcher delivered an order.completed"
 }
 
 /** Request examples not sent, and why. */
