@@ -37,8 +37,7 @@ const NOT_REPLAYED: Record<string, string> = {
   Dashboard: "replayed in a world of its own below (pending top-up amounts are unique)",
   User: "part of Dashboard, replayed in a world of its own below",
   TopupStatus: "replayed in a world of its own below",
-  ServiceUnavailableEncoded:
-    "needs the marketplace down (the test server keeps its Fragment simulator, and the faults it can inject, to itself)",
+  ServiceUnavailableEncoded: "replayed with Fragment blocked in example-replay-outage.test.ts",
   Gifts: "replayed over a catalogue of the documented gift in example-replay-gifts.test.ts",
   Gift: "replayed over a catalogue of the documented gift in example-replay-gifts.test.ts",
   AdminHome: "replayed in a world of its own in example-replay-admin.test.ts",
