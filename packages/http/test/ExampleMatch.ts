@@ -19,6 +19,9 @@ const shapeOf = (key: string): ((value: unknown) => boolean) | undefined => {
     key === "possible_duplicate_of"
   )
     return (v) => (typeof v === "number" && Number.isInteger(v) && v >= 1) || (typeof v === "string" && v !== "")
+  if (key === "day") return (v) => typeof v === "string" && /^\d{4}-\d{2}-\d{2}$/.test(v)
+  // The sandbox's pictures are served from its own (per-run) address.
+  if (key === "photo_url") return (v) => typeof v === "string" && /^https?:\/\/\S+$/.test(v)
   if (key === "secret") return (v) => typeof v === "string" && /^whsec_[A-Za-z0-9+/=]+$/.test(v)
   if (key === "api_key") return (v) => typeof v === "string" && /^rk_/.test(v)
   if (key === "prefix") return (v) => typeof v === "string" && /^rk_/.test(v)

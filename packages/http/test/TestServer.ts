@@ -1,5 +1,6 @@
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { FragmentSandbox } from "@resale/marketplace"
+import type { Marketplace } from "@resale/core/ports/Marketplace.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Context, Effect, Layer } from "effect"
 import { HttpServer } from "effect/http"
@@ -15,17 +16,20 @@ export class TestServer extends Context.Service<TestServer, { readonly url: stri
 
 /**
  * The whole HTTP app served by a real node:http server on 127.0.0.1:0, over the given storage
- * ports layer (real PostgreSQL through the store, or core's memory fakes).
+ * ports layer (real PostgreSQL through the store, or core's memory fakes), listing the given gift catalogue
+ * (the sandbox's by default), buying on the given Fragment (a fresh simulator by default).
  */
 export const makeTestServer = <E, R>(
   ports: Layer.Layer<R, E>,
   settings: Partial<HttpSettings> = {},
-  ping: Layer.Layer<DatabasePing, E, R> = DatabasePing.layerAlwaysUp as Layer.Layer<DatabasePing, E, R>
+  ping: Layer.Layer<DatabasePing, E, R> = DatabasePing.layerAlwaysUp as Layer.Layer<DatabasePing, E, R>,
+  gifts: Layer.Layer<GiftCatalog> = GiftCatalog.layerSandbox,
+  fragment: Layer.Layer<Marketplace | FragmentSandbox> = FragmentSandbox.layer()
 ) => {
   // With the web UI, as `npm start` serves it: a browser's request (Accept: text/html) gets a page.
   const app = httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),
-    Layer.provide([GiftCatalog.layerSandbox, FragmentSandbox.layer(), HttpConfig.layerTest(settings), ping]),
+    Layer.provide([gifts, fragment, HttpConfig.layerTest(settings), ping]),
     Layer.provide(ports)
   )
   // Served as `npm start` serves it: request fibers carry only the platform's services.

@@ -13,16 +13,8 @@ import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Effect, Layer } from "effect"
 import { REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "../src/api/OpenApiExamples.ts"
 import { DatabasePing } from "../src/server/HttpApp.ts"
-import {
-  adminSignIn,
-  call,
-  callbackPath,
-  cookieNamed,
-  loginPage,
-  signedLogin,
-  TEST_ADMIN_TOKEN,
-  TEST_BOT_TOKEN
-} from "./Client.ts"
+import { call, TEST_ADMIN_TOKEN } from "./Client.ts"
+import { setExamplePrices, signInAs } from "./ExampleAccounts.ts"
 import { differences } from "./ExampleMatch.ts"
 import { makeTestServer, TestServer } from "./TestServer.ts"
 
@@ -45,41 +37,23 @@ const NOT_REPLAYED: Record<string, string> = {
   Dashboard: "replayed in a world of its own below (pending top-up amounts are unique)",
   User: "part of Dashboard, replayed in a world of its own below",
   TopupStatus: "replayed in a world of its own below",
-  ServiceUnavailableEncoded: "needs the marketplace down",
-  TooManyRequestsEncoded: "needs 20 Telegram lookups in a day",
-  InfoLookup: "a Telegram lookup (the test has no Telegram account to ask)",
-  Gifts: "the catalogue comes from Telegram; the test server lists the sandbox's",
-  Gift: "the catalogue comes from Telegram; the test server lists the sandbox's",
-  AdminHome: "the counts of a whole shop",
+  ServiceUnavailableEncoded: "replayed with Fragment blocked in example-replay-outage.test.ts",
+  Gifts: "replayed over a catalogue of the documented gift in example-replay-gifts.test.ts",
+  Gift: "replayed over a catalogue of the documented gift in example-replay-gifts.test.ts",
+  AdminHome: "replayed in a world of its own in example-replay-admin.test.ts",
   AdminStatus: "a fleet's sessions, workers and hot wallet (admin-status.test.ts reads a planted fleet)",
-  AdminTopup: "an operator's receipt review (the delivery-state work changes the operators' records)",
-  AdminTopups: "an operator's receipt review with a duplicate suspicion",
-  AdminOrder: "the operators' queue; its evidence fields are being reworked with the delivery states",
-  AdminOrders: "the operators' queue; its evidence fields are being reworked with the delivery states",
-  OrderEvidence: "the operators' queue; its evidence fields are being reworked with the delivery states",
-  WebhookDeliveryLog: "a delivery by the worker's dispatcher to a public https host"
+  AdminTopup: "replayed in a world of its own in example-replay-admin.test.ts",
+  AdminTopups: "replayed in a world of its own in example-replay-admin.test.ts",
+  AdminOrder: "replayed in a world of its own in example-replay-admin.test.ts",
+  AdminOrders: "replayed in a world of its own in example-replay-admin.test.ts",
+  OrderEvidence: "replayed in a world of its own in example-replay-admin.test.ts",
+  WebhookDeliveryLog: "replayed in webhooks.test.ts, after the worker's dispatcher delivered an order.completed"
 }
-
-/** Signs in through the Telegram callback with a capitalised first name, as the User example has it. */
-const signInAs = (url: string, telegramId: number, username: string) =>
-  Effect.gen(function* () {
-    const { callback, cookie } = yield* loginPage(url)
-    const fields = signedLogin(TEST_BOT_TOKEN, {
-      id: String(telegramId),
-      first_name: username.charAt(0).toUpperCase() + username.slice(1),
-      username,
-      auth_date: String(Math.floor(Date.now() / 1000))
-    })
-    const answer = yield* call(url, callbackPath(callback, fields), { cookie })
-    assert.strictEqual(answer.status, 303, answer.text)
-    return cookieNamed(answer, "resale_session")
-  })
 
 /** Request examples not sent, and why. */
 const REQUESTS_NOT_SENT: Record<string, string> = {
   "adminLogin.login": "its token is a placeholder of the operator's secret",
   "account.uploadReceipt": "its file is a placeholder",
-  "account.buyGift": "its gift id is from Telegram's catalogue, not the sandbox's",
   "admin.refundOrder": "needs an order in the operators' queue (answer-schemas.test.ts refunds one)"
 }
 
@@ -120,15 +94,7 @@ layer(World, { timeout: "120 seconds", excludeTestServices: true })("documented 
           })
 
         // The example prices.
-        const op = yield* adminSignIn(url)
-        const prices = SCHEMA_EXAMPLES["Pricing"] as Record<string, unknown>
-        const form = Object.fromEntries(
-          ["star_price_uzs", "premium_3_month_uzs", "premium_6_month_uzs", "premium_12_month_uzs"].map((k) => [
-            k,
-            String(prices[k])
-          ])
-        )
-        assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form, cookie: op })).status, 200)
+        const op = yield* setExamplePrices(url)
 
         // Public reads.
         expect("Pricing", 200, yield* call(url, "/v2/api/pricing"))
@@ -150,6 +116,15 @@ layer(World, { timeout: "120 seconds", excludeTestServices: true })("documented 
         yield* orders.complete(orderId, completedAsDocumented)
         expect("Order", 200, yield* call(url, `/v2/api/orders/${orderId}`, { headers: buyer.api }))
         expect("OrderList", 200, yield* call(url, "/v2/api/orders", { headers: buyer.api }))
+
+        // Info lookups: the third of the day, then one past the daily quota.
+        const looker = yield* account("looker", 0)
+        const lookup = () => call(url, "/v2/api/getInfo", { json: SCHEMA_EXAMPLES["NameRequest"], headers: looker.api })
+        const used = (SCHEMA_EXAMPLES["InfoLookup"] as { quota: { used: number; limit: number } }).quota
+        for (let i = 1; i < used.used; i++) yield* lookup()
+        expect("InfoLookup", 200, yield* lookup())
+        for (let i = used.used; i < used.limit; i++) yield* lookup()
+        expect("TooManyRequestsEncoded", 429, yield* lookup())
 
         // Errors, one per status.
         expect(
@@ -313,6 +288,10 @@ layer(World, { timeout: "120 seconds", excludeTestServices: true })("documented 
           yield* call(url, `/v2/admin/topups/${rejectId}/reject`, { form: example("admin.rejectTopup"), cookie: op }),
           "admin.rejectTopup"
         )
+        ok(
+          yield* call(url, "/v2/gifts/buy", { form: example("account.buyGift"), cookie: upgrader.cookie }),
+          "account.buyGift"
+        )
         const queued = (yield* call(url, "/v2/api/stars/buy", {
           json: { username: "durov", amount: 50 },
           headers: upgrader.api
@@ -355,14 +334,7 @@ layer(World, { timeout: "120 seconds", excludeTestServices: true })("the account
   it.effect("nodira's dashboard and top-up status equal their examples", () =>
     Effect.gen(function* () {
       const { url } = yield* TestServer
-      const prices = SCHEMA_EXAMPLES["Pricing"] as Record<string, unknown>
-      const form = Object.fromEntries(
-        ["star_price_uzs", "premium_3_month_uzs", "premium_6_month_uzs", "premium_12_month_uzs"].map((k) => [
-          k,
-          String(prices[k])
-        ])
-      )
-      assert.strictEqual((yield* call(url, "/v2/admin/pricing", { form, cookie: yield* adminSignIn(url) })).status, 200)
+      yield* setExamplePrices(url)
       const user = SCHEMA_EXAMPLES["User"] as { telegram_id: number; username: string }
       const cookie = yield* signInAs(url, user.telegram_id, user.username)
       const userId = (yield* call(url, "/v2/dashboard", { cookie })).json.user.user_id as UserId

@@ -23,6 +23,8 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { DatabasePing } from "../src/server/HttpApp.ts"
 import { call, signIn, TEST_ADMIN_TOKEN } from "./Client.ts"
+import { SCHEMA_EXAMPLES } from "../src/api/OpenApiExamples.ts"
+import { differences } from "./ExampleMatch.ts"
 import { makeTestServer, TestServer } from "./TestServer.ts"
 
 interface Received {
@@ -153,6 +155,8 @@ layer(World, { timeout: "60 seconds", excludeTestServices: true })("webhooks API
         next_attempt_at: null
       })
       assert.isString(log.json.deliveries[0].delivered_at)
+      // The documented delivery log is this answer (ids and times by their shape).
+      assert.deepStrictEqual(differences(SCHEMA_EXAMPLES["WebhookDeliveryLog"], log.json), [])
 
       // a test event after a rotation is signed with the new secret only
       const rotated = yield* call(url, `/v2/api/webhooks/${created.json.id}/rotate-secret`, { method: "POST", headers })

@@ -1409,7 +1409,8 @@ export interface components {
          *       "detail": "Daily info lookup quota of 10 is used up; upgrade the tier for more",
          *       "code": "info_quota_exceeded",
          *       "params": {
-         *         "limit": 10
+         *         "limit": 10,
+         *         "day": "2026-01-31"
          *       },
          *       "request_id": "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
          *     }
@@ -1788,8 +1789,8 @@ export interface components {
          * @example {
          *       "username": "durov",
          *       "found": true,
-         *       "name": "Pavel Durov",
-         *       "photo_url": null,
+         *       "name": "Durov",
+         *       "photo_url": "https://fragment.com/img/durov.jpg",
          *       "quota": {
          *         "tier": 0,
          *         "used": 3,
@@ -2101,18 +2102,25 @@ export interface components {
          *       "months": null,
          *       "gift_id": null,
          *       "price_uzs": 23000,
-         *       "status": "completed",
-         *       "tx_id": "b5f1c2d8e0a94f3b",
-         *       "error": null,
-         *       "error_code": null,
-         *       "delivery": "confirmed",
+         *       "status": "needs_attention",
+         *       "tx_id": null,
+         *       "error": "Marketplace did not confirm the delivery",
+         *       "error_code": "unknown",
+         *       "delivery": null,
          *       "fragment_ref": "kpJ55h3BW",
          *       "created_at": "2026-01-31T12:00:00.000Z",
-         *       "attempts": 1,
+         *       "attempts": 3,
          *       "next_attempt_at": null,
-         *       "unknown_checks": 0,
-         *       "unknown_since": null,
-         *       "evidence": null
+         *       "unknown_checks": 2,
+         *       "unknown_since": "2026-01-31T12:00:00.000Z",
+         *       "evidence": {
+         *         "tx_hash": "9f3ac1e07b2d4c58",
+         *         "ref": "kpJ55h3BW",
+         *         "chain_state": "confirmed",
+         *         "answers": [
+         *           "Paid to the marketplace: Ref#kpJ55h3BW"
+         *         ]
+         *       }
          *     }
          */
         AdminOrder: {
@@ -2184,7 +2192,7 @@ export interface components {
          * @example {
          *       "topups": [
          *         {
-         *           "topup_id": 15,
+         *           "topup_id": 16,
          *           "user_id": 7,
          *           "method": "receipt",
          *           "status": "review",
@@ -2195,11 +2203,26 @@ export interface components {
          *           "admin_note": null,
          *           "expires_at": null,
          *           "created_at": "2026-01-31T12:00:00.000Z",
-         *           "possible_duplicate_of": 14,
+         *           "possible_duplicate_of": 15,
          *           "possible_duplicate_reason": "same_amount"
+         *         },
+         *         {
+         *           "topup_id": 15,
+         *           "user_id": 7,
+         *           "method": "card",
+         *           "status": "paid",
+         *           "amount_uzs": 50000,
+         *           "payable_uzs": 50000,
+         *           "credited_uzs": 50000,
+         *           "has_receipt": false,
+         *           "admin_note": null,
+         *           "expires_at": "2026-01-31T12:30:00.000Z",
+         *           "created_at": "2026-01-31T12:00:00.000Z",
+         *           "possible_duplicate_of": null,
+         *           "possible_duplicate_reason": null
          *         }
          *       ],
-         *       "total": 1
+         *       "total": 2
          *     }
          */
         AdminTopups: {
@@ -2208,7 +2231,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "topup_id": 15,
+         *       "topup_id": 16,
          *       "user_id": 7,
          *       "method": "receipt",
          *       "status": "review",
@@ -2219,8 +2242,8 @@ export interface components {
          *       "admin_note": null,
          *       "expires_at": null,
          *       "created_at": "2026-01-31T12:00:00.000Z",
-         *       "possible_duplicate_of": null,
-         *       "possible_duplicate_reason": null
+         *       "possible_duplicate_of": 15,
+         *       "possible_duplicate_reason": "same_amount"
          *     }
          */
         AdminTopup: {

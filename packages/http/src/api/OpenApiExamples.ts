@@ -49,6 +49,37 @@ const topup = {
   created_at: AT
 }
 const paid = { ...topup, status: "paid", credited_uzs: 50000 }
+/** A receipt awaiting review, of the same amount as the user's credited card top-up. */
+const adminReceipt = {
+  ...topup,
+  topup_id: 16,
+  method: "receipt",
+  status: "review",
+  has_receipt: true,
+  expires_at: null,
+  possible_duplicate_of: 15,
+  possible_duplicate_reason: "same_amount"
+}
+const evidence = {
+  tx_hash: "9f3ac1e07b2d4c58",
+  ref: "kpJ55h3BW",
+  chain_state: "confirmed",
+  answers: ["Paid to the marketplace: Ref#kpJ55h3BW"]
+}
+/** An order in the operators' queue: paid, its delivery unconfirmed after the worker's checks. */
+const adminOrder = {
+  ...order,
+  status: "needs_attention",
+  tx_id: null,
+  delivery: null,
+  error: "Marketplace did not confirm the delivery",
+  error_code: "unknown",
+  attempts: 3,
+  next_attempt_at: null,
+  unknown_checks: 2,
+  unknown_since: AT,
+  evidence
+}
 const user = {
   user_id: 7,
   telegram_id: 777000111,
@@ -106,7 +137,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   TooManyRequestsEncoded: coded(
     "Daily info lookup quota of 10 is used up; upgrade the tier for more",
     "info_quota_exceeded",
-    { limit: 10 }
+    { limit: 10, day: "2026-01-31" }
   ),
   ServiceUnavailableEncoded: coded("Marketplace is unavailable; try again later", "marketplace_unavailable"),
   HTTPValidationErrorEncoded: {
@@ -171,7 +202,14 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     ],
     sandbox: false
   },
-  InfoLookup: { username: "durov", found: true, name: "Pavel Durov", photo_url: null, quota, sandbox: false },
+  InfoLookup: {
+    username: "durov",
+    found: true,
+    name: "Durov",
+    photo_url: "https://fragment.com/img/durov.jpg",
+    quota,
+    sandbox: false
+  },
   TierUpgrade: { tier: 1, price_uzs: 50000, balance_uzs: 77000, quota: { tier: 1, used: 0, limit: 100 } },
   Ticket: ticket,
   TicketMessage: message,
@@ -184,36 +222,13 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     cursor: 12
   },
   AdminHome: { pricing, pending_topups: 2, review_topups: 1, open_tickets: 3, sandbox: false },
-  AdminTopup: {
-    ...topup,
-    method: "receipt",
-    status: "review",
-    has_receipt: true,
-    expires_at: null,
-    possible_duplicate_of: null,
-    possible_duplicate_reason: null
-  },
+  AdminTopup: adminReceipt,
   AdminTopups: {
-    topups: [
-      {
-        ...topup,
-        method: "receipt",
-        status: "review",
-        has_receipt: true,
-        expires_at: null,
-        possible_duplicate_of: 14,
-        possible_duplicate_reason: "same_amount"
-      }
-    ],
-    total: 1
+    topups: [adminReceipt, { ...paid, possible_duplicate_of: null, possible_duplicate_reason: null }],
+    total: 2
   },
-  OrderEvidence: {
-    tx_hash: "9f3ac1e07b2d4c58",
-    ref: "kpJ55h3BW",
-    chain_state: "confirmed",
-    answers: ["Paid to the marketplace: Ref#kpJ55h3BW"]
-  },
-  AdminOrder: { ...order, attempts: 1, next_attempt_at: null, unknown_checks: 0, unknown_since: null, evidence: null },
+  OrderEvidence: evidence,
+  AdminOrder: adminOrder,
   AdminStatus: {
     at: LATER,
     sessions: [
@@ -239,29 +254,7 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
     last_block_at: AT,
     workers: [{ worker: "worker-1:4121", started_at: AT, beat_at: LATER, silent_seconds: 2, alive: true }]
   },
-  AdminOrders: {
-    orders: [
-      {
-        ...order,
-        status: "needs_attention",
-        tx_id: null,
-        delivery: null,
-        error: "Marketplace did not confirm the delivery",
-        error_code: "unknown",
-        attempts: 3,
-        next_attempt_at: null,
-        unknown_checks: 2,
-        unknown_since: AT,
-        evidence: {
-          tx_hash: "9f3ac1e07b2d4c58",
-          ref: "kpJ55h3BW",
-          chain_state: "confirmed",
-          answers: ["Paid to the marketplace: Ref#kpJ55h3BW"]
-        }
-      }
-    ],
-    total: 1
-  },
+  AdminOrders: { orders: [adminOrder], total: 1 },
   IncomingPaymentResult: { payment_id: 31, status: "matched", topup_id: 15, duplicate: false },
   WebhookEndpoint: webhook,
   WebhookEndpointWithSecret: { ...webhook, secret: "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw" },

@@ -46,6 +46,12 @@ const placeOrder = (
     )
   }).pipe(mapErrors)
 
+/** Fragment gives a recipient's photo as an `<img>` tag; the answer's `photo_url` is its http(s) address. */
+const photoUrl = (photo: string | undefined): string | null => {
+  const src = photo === undefined ? undefined : /src="(https?:\/\/[^"]+)"/.exec(photo)?.[1]
+  return src ?? null
+}
+
 export const PricingHandlers = HttpApiBuilder.group(Api, "pricing", (handlers) =>
   Effect.gen(function* () {
     const pricing = yield* PricingCache
@@ -151,7 +157,7 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
               username: r.username,
               found: true,
               name: r.name,
-              photo_url: r.photo ?? null,
+              photo_url: photoUrl(r.photo),
               quota,
               sandbox
             })
