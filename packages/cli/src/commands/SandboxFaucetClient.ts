@@ -20,7 +20,9 @@ const FAUCET_PATH = "/v2/api/admin/sandbox/fund"
 const answersHealth = (base: string) =>
   Effect.promise(async () => {
     try {
-      const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(700) })
+      // Generous: a busy server answering late must not be taken for none (the CLI would then fund a
+      // private copy of the chain the server owns).
+      const response = await fetch(`${base}/healthz`, { signal: AbortSignal.timeout(5000) })
       const body = (await response.json().catch(() => ({}))) as { status?: unknown }
       return typeof body.status === "string"
     } catch {

@@ -4,6 +4,8 @@ import { SandboxBlockchain } from "@resale/ton/SandboxBlockchain.ts"
 import { SandboxFaucet } from "@resale/ton/SandboxFaucet.ts"
 import { makeSandboxFunding } from "@resale/ton/SandboxFunding.ts"
 import { readSettings } from "@resale/config"
+import { worldSocketOf } from "@resale/world/SharedSandbox.ts"
+import { connect } from "node:net"
 import { Effect, Layer, Option } from "effect"
 import { CliCommandError } from "../CliErrors.ts"
 import { output } from "../Output.ts"
@@ -27,6 +29,14 @@ const fundOffline = (address: string, amount: string) =>
           "on mainnet and testnet nobody can make TON"
       })
     }
+    if (yield* worldOwned(dataDir)) {
+      return yield* new CliCommandError({
+        reason: "Unavailable",
+        message:
+          "a running process owns DATA_DIR's sandbox chain but its server did not answer at PUBLIC_URL or on PORT: " +
+          "fund through that server (set PORT or PUBLIC_URL to reach it), or stop it first"
+      })
+    }
     return yield* Effect.gen(function* () {
       const funding = yield* makeSandboxFunding
       const to = yield* funding.parseAddress(address)
@@ -40,6 +50,22 @@ const fundOffline = (address: string, amount: string) =>
       } satisfies Funded
     }).pipe(Effect.provide(SandboxFaucet.layerLocal.pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))))
   })
+
+/** Whether a live process serves the sandbox world of `dataDir` (its socket accepts a connection). */
+const worldOwned = (dataDir: string) =>
+  Effect.promise(
+    () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(worldSocketOf(dataDir))
+        const done = (owned: boolean) => {
+          socket.destroy()
+          resolve(owned)
+        }
+        socket.setTimeout(2000, () => done(false))
+        socket.once("connect", () => done(true))
+        socket.once("error", () => done(false))
+      })
+  )
 
 /** Through the running server's faucet when one answers (it owns the chain), else into the state file. */
 export const fund = (address: string, amount: string) =>
