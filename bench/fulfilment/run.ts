@@ -32,12 +32,11 @@ import { Migrations } from "@resale/store/Migrations.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
 import { sandboxHotWalletPhrase } from "@resale/ton/TonHotWallet.ts"
-import { sharedSandboxWorld } from "@resale/world/SharedSandbox.ts"
 import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
 import { tonCenterClient } from "@resale/ton/TonCenterBlockchain.ts"
 import { Address, fromNano } from "@ton/core"
 import { TonClient } from "@ton/ton"
-import { Duration, Effect, Exit, Layer, Scope } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { spawn } from "node:child_process"
 import { copyFileSync, mkdtempSync, openSync, rmSync } from "node:fs"
@@ -45,6 +44,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { backendsCpu, cpuOf, freePort, sleep, waitReady, worldOf } from "../support/Processes.ts"
+import { sandboxWorkerEnv, startSandboxWorld } from "../support/SandboxWorld.ts"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const NODE = join(ROOT, "node_modules/.bin/node")
@@ -146,17 +146,7 @@ const runOne = async (setting: string): Promise<Figures> => {
   // BENCH_WORLD=worker lets the worker own it (both then run on the worker's thread).
   const worldScope = Scope.makeUnsafe()
   if (process.env.BENCH_WORLD !== "worker") {
-    await Effect.runPromise(
-      Layer.buildWithScope(
-        sharedSandboxWorld(dataDir, {
-          sessionHold: Duration.minutes(3),
-          sessionWait: Duration.seconds(30),
-          blockInterval: Duration.seconds(BLOCK_SECONDS),
-          fragmentSessions: Number(process.env.SANDBOX_FRAGMENT_SESSIONS ?? 4)
-        }),
-        worldScope
-      )
-    )
+    await startSandboxWorld(dataDir, BLOCK_SECONDS, worldScope)
   }
   const probePort = await freePort()
   const log = openSync(join(dataDir, "worker.log"), "w")
@@ -164,23 +154,13 @@ const runOne = async (setting: string): Promise<Figures> => {
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0)
   const worker = spawn(NODE, [...nodeArgs, "packages/worker/src/main.ts"], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      SANDBOX: "true",
-      DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      WORKER_PROBE_PORT: String(probePort),
-      SANDBOX_BLOCK_INTERVAL: `${BLOCK_SECONDS} seconds`,
-      // Fragment cookie sessions of the sandbox world (one purchase opened at a time per session).
-      SANDBOX_FRAGMENT_SESSIONS: process.env.SANDBOX_FRAGMENT_SESSIONS ?? "4",
+    env: sandboxWorkerEnv(url, dataDir, BLOCK_SECONDS, probePort, {
       HOT_WALLET_VERSION: wallet,
       ...(batch === undefined ? {} : { HOT_WALLET_BATCH: batch }),
       // Orders carried at once (one claiming loop, so cheap): a batch quoting while one is in flight
       // and the orders of the last ones reading their delivery.
-      WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? String(Math.max(4, 4 * Number(batch ?? 1))),
-      LOG_FORMAT: "json"
-    },
+      WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? String(Math.max(4, 4 * Number(batch ?? 1)))
+    }),
     stdio: ["ignore", log, log]
   })
   try {

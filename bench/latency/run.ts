@@ -20,8 +20,7 @@ import { Migrations } from "@resale/store/Migrations.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { createDatabase, databaseUrl, dropDatabase, uniqueName } from "@resale/store/testing/TestDatabase.ts"
-import { sharedSandboxWorld } from "@resale/world/SharedSandbox.ts"
-import { Duration, Effect, Exit, Layer, Scope } from "effect"
+import { Effect, Exit, Layer, Scope } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { spawn } from "node:child_process"
 import { copyFileSync, mkdtempSync, openSync, rmSync } from "node:fs"
@@ -29,6 +28,7 @@ import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { freePort, sleep, waitReady } from "../support/Processes.ts"
+import { sandboxWorkerEnv, startSandboxWorld } from "../support/SandboxWorld.ts"
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url))
 const NODE = join(ROOT, "node_modules/.bin/node")
@@ -62,35 +62,16 @@ const runOne = async (rate: number): Promise<Figures> => {
   const run = <A, E>(effect: Effect.Effect<A, E, Layer.Success<typeof shop>>) =>
     Effect.runPromise(Effect.provide(effect, services))
   const worldScope = Scope.makeUnsafe()
-  await Effect.runPromise(
-    Layer.buildWithScope(
-      sharedSandboxWorld(dataDir, {
-        sessionHold: Duration.minutes(3),
-        sessionWait: Duration.seconds(30),
-        blockInterval: Duration.seconds(BLOCK_SECONDS),
-        fragmentSessions: Number(process.env.SANDBOX_FRAGMENT_SESSIONS ?? 4)
-      }),
-      worldScope
-    )
-  )
+  await startSandboxWorld(dataDir, BLOCK_SECONDS, worldScope)
   const probePort = await freePort()
   const worker = spawn(NODE, ["packages/worker/src/main.ts"], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      DATABASE_URL: url,
-      SANDBOX: "true",
-      DATA_DIR: dataDir,
-      HOST: "127.0.0.1",
-      WORKER_PROBE_PORT: String(probePort),
-      SANDBOX_BLOCK_INTERVAL: `${BLOCK_SECONDS} seconds`,
-      SANDBOX_FRAGMENT_SESSIONS: process.env.SANDBOX_FRAGMENT_SESSIONS ?? "4",
+    env: sandboxWorkerEnv(url, dataDir, BLOCK_SECONDS, probePort, {
       // The sandbox's own default is a v5r1 (one message in flight) and 4 orders at once: a shop's
       // latency under load is measured as an operator would run it (docs/operations.md).
       HOT_WALLET_VERSION: process.env.HOT_WALLET_VERSION ?? "highload-v3",
-      WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "512",
-      LOG_FORMAT: "json"
-    },
+      WORKER_CONCURRENCY: process.env.WORKER_CONCURRENCY ?? "512"
+    }),
     stdio: ["ignore", openSync(join(dataDir, "worker.log"), "w"), "inherit"]
   })
   try {
