@@ -35,14 +35,14 @@ const SLOW_FIRST = [
   "test/web/bank-payments.test.ts",
   "test/cli/beside-server.test.ts",
   "test/worker/wallet-batches.test.ts",
-  "packages/http/test/direct/DirectSandboxMagic.test.ts",
+  "packages/http/test/direct/direct-sandbox-magic.test.ts",
   "packages/http/test/no-5xx.test.ts",
-  "packages/http/test/direct/DirectExactlyOnce.test.ts",
-  "packages/store/test/PgliteWire.test.ts",
-  "packages/store/test/AccountCaps.test.ts",
-  "packages/store/test/StorePglite.test.ts",
-  "packages/ton/test/HighloadBatches.test.ts",
-  "packages/ton/test/TonCenterBlockchain.test.ts"
+  "packages/http/test/direct/direct-exactly-once.test.ts",
+  "packages/store/test/pglite-wire.test.ts",
+  "packages/store/test/account-caps.test.ts",
+  "packages/store/test/store-pglite.test.ts",
+  "packages/ton/test/Highloadbatches.test.ts",
+  "packages/ton/test/ton-center-blockchain.test.ts"
 ]
 
 export default defineConfig({

@@ -7,7 +7,7 @@ export default defineProject({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     name: "webkit",
-    include: ["src/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     // Each worker process runs its files one after another without reloading modules per file
     // (see docs/testing.md).
     isolate: false

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { type Nanoton, nanoton, parseNanoton, parseNanotonNumber } from "@resale/core/money/Nanoton.ts"
 import fc from "fast-check"
-import { answerJson, tonAmount } from "./DirectJson.ts"
+import { answerJson, tonAmount } from "../../src/direct/DirectJson.ts"
 
 /** The exact decimal of n / 10^9, digit by digit: the text an answer must carry. */
 const decimalOf = (n: bigint): string => {

@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
-import { translator } from "../i18n/Translate.ts"
-import { errorLines } from "./ErrorText.ts"
-import { formBack, formSuccess } from "./FormOutcomes.ts"
-import { csrfToken, csrfValid, decodeFlash, encodeFlash, type FlashLine } from "./WebCookies.ts"
+import { translator } from "../../src/i18n/Translate.ts"
+import { errorLines } from "../../src/gateway/ErrorText.ts"
+import { formBack, formSuccess } from "../../src/gateway/FormOutcomes.ts"
+import { csrfToken, csrfValid, decodeFlash, encodeFlash, type FlashLine } from "../../src/gateway/WebCookies.ts"
 
 const words = (locale: "en" | "ru" | "uz", lines: ReadonlyArray<FlashLine>) =>
   lines.map((line) => ("key" in line ? translator(locale).t(line.key, line.params) : line.text))

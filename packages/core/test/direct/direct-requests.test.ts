@@ -1,7 +1,13 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Redacted } from "effect"
-import { DirectPurchaseError } from "./DirectPurchaseError.ts"
-import { containsPhrase, parsePremium, parseStars, parseTonTopup, parseTransfer } from "./DirectRequests.ts"
+import { DirectPurchaseError } from "../../src/direct/DirectPurchaseError.ts"
+import {
+  containsPhrase,
+  parsePremium,
+  parseStars,
+  parseTonTopup,
+  parseTransfer
+} from "../../src/direct/DirectRequests.ts"
 
 // Placeholder words, not a phrase of any wallet.
 const words24 = Array.from({ length: 24 }, (_, i) => ["alpha", "bravo", "delta", "echo"][i % 4]).join(" ")

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { html, join, jsonBlock, toString, unsafeRaw } from "./Html.ts"
+import { html, join, jsonBlock, toString, unsafeRaw } from "../src/Html.ts"
 
 describe("html templates", () => {
   it("escapes every interpolated text, keeps nested templates as markup", () => {

@@ -1,6 +1,6 @@
 import { assert, describe, it } from "@effect/vitest"
-import { BlockchainError } from "../ports/Blockchain.ts"
-import { walletFailure } from "./DirectWallets.ts"
+import { BlockchainError } from "../../src/ports/Blockchain.ts"
+import { walletFailure } from "../../src/direct/DirectWallets.ts"
 
 const addresses = [
   { version: "v4r2", address: "UQ-v4-address" },

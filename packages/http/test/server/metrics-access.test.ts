@@ -1,8 +1,8 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Option, Redacted as R } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { noTrustedProxies, trustedProxies } from "./ClientAddress.ts"
-import { isLocalCaller, metricsServed, opsPaths } from "./MetricsAccess.ts"
+import { noTrustedProxies, trustedProxies } from "../../src/server/ClientAddress.ts"
+import { isLocalCaller, metricsServed, opsPaths } from "../../src/server/MetricsAccess.ts"
 
 const request = (remote: string, forwarded?: string) =>
   HttpServerRequest.fromWeb(

@@ -3,8 +3,8 @@ import { GiftSender, GiftSenderError, type StarGift } from "@resale/core/ports/G
 import { SANDBOX_GIFTS } from "@resale/telegram/SimulatedGiftSender.ts"
 import { Deferred, Effect, Fiber, Layer } from "effect"
 import { TestClock } from "effect/testing"
-import { ServiceUnavailable } from "../api/Errors.ts"
-import { toHttpError } from "../handlers/ErrorMapping.ts"
+import { ServiceUnavailable } from "../../src/api/Errors.ts"
+import { toHttpError } from "../../src/handlers/ErrorMapping.ts"
 import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 
 const gift = (id: string, stars: number, extra: Partial<StarGift> = {}): StarGift => ({

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
-import { en, type MessageKey } from "./en.ts"
-import { fromAcceptLanguage, negotiateLocale } from "./Locale.ts"
-import { DICTIONARIES, formatDateTime, formatUzs, translator } from "./Translate.ts"
+import { en, type MessageKey } from "../../src/i18n/en.ts"
+import { fromAcceptLanguage, negotiateLocale } from "../../src/i18n/Locale.ts"
+import { DICTIONARIES, formatDateTime, formatUzs, translator } from "../../src/i18n/Translate.ts"
 
 const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort()
 

@@ -1,5 +1,5 @@
 import { assert, describe, it } from "@effect/vitest"
-import { keptValues, placeInSection, refillSection } from "./FormRecall.ts"
+import { keptValues, placeInSection, refillSection } from "../../src/layout/FormRecall.ts"
 
 const PAGE =
   `<section class="card" id="a" aria-labelledby="a-h"><h2 id="a-h">A</h2><form><input id="u" name="username" type="text"></form></section>` +

@@ -100,7 +100,7 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
           }
           yield* send("PUT", "/status")
           assert.deepStrictEqual(contract.problems, [])
-          // GET /status reads no body: it errs only when rate-limited (DirectRateLimit.test.ts) or the database is down.
+          // GET /status reads no body: it errs only when rate-limited (direct-rate-limit.test.ts) or the database is down.
           assert.deepStrictEqual(contract.uncovered(), { success: [], error: ["GET /status"] })
         }),
       { timeout: 240_000 } // eight purchases on the TON VM, on a loaded machine

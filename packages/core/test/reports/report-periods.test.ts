@@ -1,5 +1,11 @@
 import { assert, describe, it } from "@effect/vitest"
-import { isLocalDate, periodSpans, periodStart, startOfTashkentDay, tashkentDay } from "./ReportPeriods.ts"
+import {
+  isLocalDate,
+  periodSpans,
+  periodStart,
+  startOfTashkentDay,
+  tashkentDay
+} from "../../src/reports/ReportPeriods.ts"
 
 describe("report periods (Tashkent, UTC+5)", () => {
   it("a Tashkent day starts at 19:00 UTC the day before", () => {

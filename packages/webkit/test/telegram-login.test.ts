@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Result } from "effect"
 import { createHash, createHmac } from "node:crypto"
-import { dataCheckString, DEFAULT_LOGIN_MAX_AGE_SECONDS, loginHash, verifyTelegramLogin } from "./TelegramLogin.ts"
+import { dataCheckString, DEFAULT_LOGIN_MAX_AGE_SECONDS, loginHash, verifyTelegramLogin } from "../src/TelegramLogin.ts"
 
 // Vectors computed independently here from the documented algorithm (not with the module under test).
 const BOT_TOKEN = "110201543:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"

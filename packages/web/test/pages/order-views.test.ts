@@ -6,10 +6,10 @@ import { assert, describe, it } from "@effect/vitest"
 import { failureCode, gaveUp, giftFailure, marketplaceFailure, OrderFailureCode, operatorRefund } from "@resale/core"
 import { GiftSenderErrorReason, MarketplaceErrorReason } from "@resale/core/ports"
 import type * as Dto from "@resale/wire/Dtos.ts"
-import { escape, toString } from "../Html.ts"
-import { LOCALES } from "../i18n/Locale.ts"
-import { DICTIONARIES, translator } from "../i18n/Translate.ts"
-import { failureKey, ordersTable, paymentUrl } from "./OrderViews.ts"
+import { escape, toString } from "../../src/Html.ts"
+import { LOCALES } from "../../src/i18n/Locale.ts"
+import { DICTIONARIES, translator } from "../../src/i18n/Translate.ts"
+import { failureKey, ordersTable, paymentUrl } from "../../src/pages/OrderViews.ts"
 
 const order = (status: (typeof Dto.Order.Type)["status"], error: string | null): typeof Dto.Order.Type => ({
   order_id: 9,
