@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
-import { mkdtempSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FragmentSimulator } from "../src/simulator/FragmentSimulator.ts"
@@ -71,6 +71,35 @@ describe("Fragment simulator state on disk", () => {
         payment_method: "ton"
       })
       assert.notStrictEqual(next["req_id"], reqId)
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("under a burst of answers, each answer's change is on disk before the answer leaves", () =>
+    Effect.gen(function* () {
+      const dir = mkdtempSync(join(tmpdir(), "resale-fragment-burst-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const stateFile = join(dir, "fragment-sandbox.json")
+      const sim = yield* Effect.promise(() => FragmentSimulator.start({ stateFile, sessions: 2 }))
+      yield* Effect.addFinalizer(() => Effect.promise(() => sim.close()))
+      const hash = yield* hashOf(sim.url, sim.cookies)
+      // 20 searches at once: saves join a write still waiting for its turn, and none may answer early.
+      const names = Array.from({ length: 20 }, (_, i) => `burst_fan_${i}`)
+      yield* Effect.forEach(
+        names,
+        (query) =>
+          Effect.gen(function* () {
+            const found = yield* call(sim.url, sim.cookies, hash, { method: "searchStarsRecipient", query })
+            const token = (found["found"] as { recipient: string }).recipient
+            const onDisk = JSON.parse(readFileSync(stateFile, "utf8")) as {
+              recipients: ReadonlyArray<{ token: string; username: string }>
+            }
+            assert.isTrue(
+              onDisk.recipients.some((r) => r.token === token),
+              `${query}'s recipient is on disk when its answer arrives`
+            )
+          }),
+        { concurrency: "unbounded" }
+      )
     }).pipe(Effect.scoped)
   )
 })

@@ -60,8 +60,8 @@ const isOpen = (status: InvoiceStatus) => status === "created" || status === "li
 const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snapshot => {
   const all = [...state.invoices.values()]
   const latest = new Set([...state.sessions.values()].map((s) => s.latest))
-  const finished = all.filter((i) => !isOpen(i.status) && !latest.has(i.reqId)).slice(-FINISHED_KEPT)
-  const kept = all.filter((i) => isOpen(i.status) || latest.has(i.reqId) || finished.includes(i))
+  const finished = new Set(all.filter((i) => !isOpen(i.status) && !latest.has(i.reqId)).slice(-FINISHED_KEPT))
+  const kept = all.filter((i) => isOpen(i.status) || latest.has(i.reqId) || finished.has(i))
   const ssids = new Set([...issued, ...kept.map((i) => i.ssid)])
   const sessions = [...state.sessions.values()].filter((s) => ssids.has(s.ssid))
   const magic = state.magic.persisted()
@@ -145,8 +145,11 @@ export interface SimulatorStore {
 
 export const makeSimulatorStore = (file: string): SimulatorStore => {
   let written = ""
-  // One write at a time, each of the state as it is when its turn comes.
+  // One write at a time. A save while a write is still waiting for its turn joins that write: it
+  // snapshots the state when it starts, so it holds this change too (a burst of answers costs one
+  // snapshot and one flush, not one each, and each answer still leaves only once it is on disk).
   let queue: Promise<void> = Promise.resolve()
+  let waiting: Promise<void> | undefined
   const load = (state: SimulatorState) => {
     let text = ""
     try {
@@ -168,8 +171,17 @@ export const makeSimulatorStore = (file: string): SimulatorStore => {
     written = text
   }
   const save = (state: SimulatorState, issued: ReadonlyArray<string>) => {
-    queue = queue.then(() => write(state, issued)).catch(() => undefined)
-    return queue
+    if (waiting !== undefined) return waiting
+    const next = queue
+      .then(() => {
+        // From here on the snapshot is taken: a later change needs a write of its own.
+        waiting = undefined
+        return write(state, issued)
+      })
+      .catch(() => undefined)
+    waiting = next
+    queue = next
+    return next
   }
   return { load, save }
 }
