@@ -23,7 +23,7 @@ const testFilesUnder = (dir: string): ReadonlyArray<string> =>
 const allTestFiles = () => [...testFilesUnder(join(repo, "packages")), ...testFilesUnder(join(repo, "test"))]
 
 /** The files that break the scheme, each with its reason. */
-export const misnamed = (files: ReadonlyArray<string>): ReadonlyArray<string> =>
+const misnamed = (files: ReadonlyArray<string>): ReadonlyArray<string> =>
   files.flatMap((file) => {
     const name = file.split("/").at(-1) ?? file
     const reasons = [
