@@ -61,3 +61,13 @@ export const differences = (example: unknown, actual: unknown, at = "$", shapes:
     ? []
     : [`${at}: documented ${JSON.stringify(example)}, answered ${JSON.stringify(actual)}`]
 }
+
+/** Where an answer differs from its documented status and body (empty when both match). */
+export const answerDifferences = (
+  example: unknown,
+  status: number,
+  answer: { readonly status: number; readonly json: unknown; readonly text: string }
+): Array<string> =>
+  answer.status === status
+    ? differences(example, answer.json)
+    : [`status ${answer.status}, expected ${status}: ${answer.text}`]
