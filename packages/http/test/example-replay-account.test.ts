@@ -4,32 +4,15 @@
  * payable amount is unique among recent ones).
  */
 import { assert, layer } from "@effect/vitest"
-import { CoreServices } from "@resale/core/CoreServices.ts"
 import type { OrderId, UserId } from "@resale/core/ids.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
-import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { SCHEMA_EXAMPLES } from "../src/api/OpenApiExamples.ts"
-import { DatabasePing } from "../src/server/HttpApp.ts"
 import { call } from "./Client.ts"
-import { setExamplePrices, signInAs } from "./ExampleAccounts.ts"
+import { completedAsDocumented, ExampleWorld as World, setExamplePrices, signInAs } from "./ExampleAccounts.ts"
 import { differences } from "./ExampleMatch.ts"
-import { makeTestServer, TestServer } from "./TestServer.ts"
-
-/** What the worker records for the documented completed order: its payment and Fragment's Ref#. */
-const documentedOrder = SCHEMA_EXAMPLES["Order"] as { tx_id: string; fragment_ref: string }
-const completedAsDocumented = { txId: documentedOrder.tx_id, fragmentRef: documentedOrder.fragment_ref }
-
-const Store = IsolatedPostgres.layerStore
-const World = Layer.mergeAll(
-  makeTestServer(
-    Store,
-    { sandbox: false, botUsername: "resale_bot", paymentCard: "8600 1234 5678 9012" },
-    DatabasePing.layer as never
-  ),
-  CoreServices.pipe(Layer.provideMerge(Store))
-)
+import { TestServer } from "./TestServer.ts"
 
 layer(World, { timeout: "120 seconds", excludeTestServices: true })("the account examples replayed", (it) => {
   it.effect("nodira's dashboard and top-up status equal their examples", () =>

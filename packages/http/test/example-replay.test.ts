@@ -5,33 +5,16 @@
  * else by value. An example with no replay fails the test unless it is listed with why it is not.
  */
 import { assert, layer } from "@effect/vitest"
-import { CoreServices } from "@resale/core/CoreServices.ts"
 import type { OrderId, UserId } from "@resale/core/ids.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Orders } from "@resale/core/ports/Orders.ts"
-import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
-import { Effect, Layer } from "effect"
+import { Effect } from "effect"
 import { REQUEST_EXAMPLES, RESPONSE_EXAMPLES, SCHEMA_EXAMPLES } from "../src/api/OpenApiExamples.ts"
-import { DatabasePing } from "../src/server/HttpApp.ts"
 import { type Answer, call, PNG, TEST_ADMIN_TOKEN } from "./Client.ts"
-import { setExamplePrices, signInAs } from "./ExampleAccounts.ts"
+import { completedAsDocumented, ExampleWorld as World, setExamplePrices, signInAs } from "./ExampleAccounts.ts"
 import { answerDifferences, differences } from "./ExampleMatch.ts"
-import { makeTestServer, TestServer } from "./TestServer.ts"
-
-/** What the worker records for the documented completed order: its payment and Fragment's Ref#. */
-const documentedOrder = SCHEMA_EXAMPLES["Order"] as { tx_id: string; fragment_ref: string }
-const completedAsDocumented = { txId: documentedOrder.tx_id, fragmentRef: documentedOrder.fragment_ref }
-
-const Store = IsolatedPostgres.layerStore
-const World = Layer.mergeAll(
-  makeTestServer(
-    Store,
-    { sandbox: false, botUsername: "resale_bot", paymentCard: "8600 1234 5678 9012" },
-    DatabasePing.layer as never
-  ),
-  CoreServices.pipe(Layer.provideMerge(Store))
-)
+import { TestServer } from "./TestServer.ts"
 
 /** Examples no replay reaches yet, and why. */
 const NOT_REPLAYED: Record<string, string> = {
