@@ -25,7 +25,7 @@ const NOT_REPLAYED: Record<string, string> = {
   Gifts: "replayed over a catalogue of the documented gift in example-replay-gifts.test.ts",
   Gift: "replayed over a catalogue of the documented gift in example-replay-gifts.test.ts",
   AdminHome: "replayed in a world of its own in example-replay-admin.test.ts",
-  AdminStatus: "a fleet's sessions, workers and hot wallet (admin-status.test.ts reads a planted fleet)",
+  AdminStatus: "replayed over a planted fleet in a world of its own in example-replay-status.test.ts",
   AdminTopup: "replayed in a world of its own in example-replay-admin.test.ts",
   AdminTopups: "replayed in a world of its own in example-replay-admin.test.ts",
   AdminOrder: "replayed in a world of its own in example-replay-admin.test.ts",
