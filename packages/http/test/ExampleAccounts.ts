@@ -1,8 +1,27 @@
-/** What the example replays share: the documented prices and a sign-in as a named user. */
+/** What the example replays share: their world, the documented prices and a sign-in as a named user. */
 import { assert } from "@effect/vitest"
-import { Effect } from "effect"
+import { CoreServices } from "@resale/core/CoreServices.ts"
+import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
+import { Effect, Layer } from "effect"
 import { SCHEMA_EXAMPLES } from "../src/api/OpenApiExamples.ts"
+import { DatabasePing } from "../src/server/HttpApp.ts"
+import { makeTestServer } from "./TestServer.ts"
 import { adminSignIn, call, callbackPath, cookieNamed, loginPage, signedLogin, TEST_BOT_TOKEN } from "./Client.ts"
+
+/** What the worker records for the documented completed order: its payment and Fragment's Ref#. */
+const documentedOrder = SCHEMA_EXAMPLES["Order"] as { tx_id: string; fragment_ref: string }
+export const completedAsDocumented = { txId: documentedOrder.tx_id, fragmentRef: documentedOrder.fragment_ref }
+
+/** A production-mode server over a database of its own, with the bot and card the examples name. */
+const Store = IsolatedPostgres.layerStore
+export const ExampleWorld = Layer.mergeAll(
+  makeTestServer(
+    Store,
+    { sandbox: false, botUsername: "resale_bot", paymentCard: "8600 1234 5678 9012" },
+    DatabasePing.layer as never
+  ),
+  CoreServices.pipe(Layer.provideMerge(Store))
+)
 
 /** Signs in through the Telegram callback with a capitalised first name, as the User example has it. */
 export const signInAs = (url: string, telegramId: number, username: string) =>

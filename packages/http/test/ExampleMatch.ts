@@ -10,7 +10,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** How a field whose value differs per run must look: `undefined` when it is compared by value. */
 const shapeOf = (key: string): ((value: unknown) => boolean) | undefined => {
   if (key === "request_id") return (v) => typeof v === "string" && UUID.test(v)
-  if (key.endsWith("_at") || key === "timestamp") return (v) => typeof v === "string" && ISO.test(v)
+  if (key === "at" || key.endsWith("_at") || key === "timestamp") return (v) => typeof v === "string" && ISO.test(v)
   if (
     key === "id" ||
     key.endsWith("_id") ||
@@ -49,7 +49,8 @@ export const differences = (example: unknown, actual: unknown, at = "$", shapes:
       const path = `${at}.${key}`
       if (!(key in a)) return [`${path}: documented, not answered`]
       if (!(key in e)) return [`${path}: answered (${JSON.stringify(a[key])}), not documented`]
-      const shape = shapes[key] ?? shapeOf(key)
+      // A shape is a scalar's (a list named like a time, `fund_at`, is compared item by item).
+      const shape = typeof e[key] === "object" ? undefined : (shapes[key] ?? shapeOf(key))
       if (shape !== undefined && e[key] !== null && a[key] !== null)
         return shape(a[key]) && shape(e[key])
           ? []
@@ -61,3 +62,13 @@ export const differences = (example: unknown, actual: unknown, at = "$", shapes:
     ? []
     : [`${at}: documented ${JSON.stringify(example)}, answered ${JSON.stringify(actual)}`]
 }
+
+/** Where an answer differs from its documented status and body (empty when both match). */
+export const answerDifferences = (
+  example: unknown,
+  status: number,
+  answer: { readonly status: number; readonly json: unknown; readonly text: string }
+): Array<string> =>
+  answer.status === status
+    ? differences(example, answer.json)
+    : [`status ${answer.status}, expected ${status}: ${answer.text}`]

@@ -4113,6 +4113,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "topup_id": 15,
+                     *       "user_id": 7,
+                     *       "method": "receipt",
+                     *       "status": "review",
+                     *       "amount_uzs": 50000,
+                     *       "payable_uzs": 50000,
+                     *       "credited_uzs": null,
+                     *       "has_receipt": true,
+                     *       "admin_note": null,
+                     *       "expires_at": null,
+                     *       "created_at": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Topup"];
                 };
             };
@@ -6363,6 +6378,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "order_id": 42,
+                     *       "user_id": 7,
+                     *       "kind": "stars",
+                     *       "username": "durov",
+                     *       "stars": 100,
+                     *       "duration": null,
+                     *       "months": null,
+                     *       "gift_id": null,
+                     *       "price_uzs": 23000,
+                     *       "status": "failed",
+                     *       "tx_id": null,
+                     *       "error": "refunded by an operator: Recipient not found on Telegram",
+                     *       "error_code": "refunded_by_operator",
+                     *       "delivery": null,
+                     *       "fragment_ref": null,
+                     *       "created_at": "2026-01-31T12:00:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Order"];
                 };
             };

@@ -3,14 +3,12 @@ import { Context } from "effect"
 /** Default quarantine of a closed card top-up's payable amount: a late bank payment may still arrive for it. */
 export const PAYABLE_QUARANTINE_MS = 24 * 60 * 60 * 1000
 
-/** The largest receipt file accepted; http's multipart and body limits are built on it too. */
-export const RECEIPT_MAX_BYTES = 5 * 1024 * 1024
-
 export interface TopupSettingsShape {
   readonly minUzs: number
   readonly maxUzs: number
   /** How long a card top-up waits for its payment before the worker expires it. */
   readonly ttlMs: number
+  /** The largest receipt file accepted; the upload's multipart and body limits are built on it. */
   readonly receiptMaxBytes: number
   /**
    * How long the payable amount of a card top-up that was created or left the open states (approved by
@@ -26,7 +24,7 @@ export const DEFAULT_TOPUP_SETTINGS: TopupSettingsShape = {
   minUzs: 1_000,
   maxUzs: 100_000_000,
   ttlMs: 15 * 60 * 1000,
-  receiptMaxBytes: RECEIPT_MAX_BYTES,
+  receiptMaxBytes: 5 * 1024 * 1024,
   payableQuarantineMs: PAYABLE_QUARANTINE_MS
 }
 

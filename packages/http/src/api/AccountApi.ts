@@ -1,4 +1,3 @@
-import { RECEIPT_MAX_BYTES } from "@resale/core/topups/TopupSettings.ts"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Dto from "@resale/wire/Dtos.ts"
@@ -59,10 +58,9 @@ export class AccountApi extends HttpApiGroup.make("account")
     }),
     HttpApiEndpoint.post("uploadReceipt", "/v2/balance/top-up/receipt", {
       headers: IdempotencyHeader,
-      // Larger receipts answer 400 here, before the core's own check sees them.
-      payload: Schema.Struct({ amount_uzs: IntText, receipt: File }).pipe(
-        HttpApiSchema.asMultipart({ maxFileSize: RECEIPT_MAX_BYTES, maxTotalSize: RECEIPT_MAX_BYTES + 64 * 1024 })
-      ),
+      // Larger receipts answer 400 before the core's own check sees them: the request validator
+      // parses the parts within `ReceiptLimits`, built on the server's top-up settings.
+      payload: Schema.Struct({ amount_uzs: IntText, receipt: File }).pipe(HttpApiSchema.asMultipart()),
       success: Dto.Topup,
       error: HandlerErrors
     }),

@@ -1,7 +1,7 @@
 import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
 import type { ReceiptContentType } from "@resale/core/topups/ReceiptRules.ts"
 import { ADMIN_COOKIE, USER_COOKIE } from "@resale/webkit/SessionCookie.ts"
-import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
+import { MEDIA_EXAMPLES, REQUEST_EXAMPLES, RESPONSE_EXAMPLES, SCHEMA_EXAMPLES } from "./OpenApiExamples.ts"
 import { LIST_LIMIT_MAX } from "./ListsApi.ts"
 import { OPERATIONS, TAGS } from "./OperationDocs.ts"
 import { type RouteTable, securityByOperation } from "./OpenApiSecurity.ts"
@@ -157,6 +157,9 @@ const exemplify = (operation: Json): void => {
     const example = REQUEST_EXAMPLES[operation["operationId"]]
     if (media["schema"]?.["$ref"] === undefined && example !== undefined) media["example"] = example
   }
+  const answer = RESPONSE_EXAMPLES[operation["operationId"]]
+  for (const media of Object.values<Json>(operation["responses"]?.["200"]?.["content"] ?? {}))
+    if (answer !== undefined) media["example"] = answer
   for (const response of Object.values<Json>(operation["responses"] ?? {})) {
     for (const [type, media] of Object.entries<Json>(response["content"] ?? {})) {
       if (media["schema"]?.["$ref"] === undefined && MEDIA_EXAMPLES[type] !== undefined)

@@ -280,6 +280,20 @@ export const SCHEMA_EXAMPLES: Record<string, unknown> = {
   ErrorCode: "balance_insufficient"
 }
 
+/**
+ * An operation's answer where its schema's example would tell another story (the same schema answers
+ * other operations in other states), by operationId; set on the operation's 200 response.
+ */
+export const RESPONSE_EXAMPLES: Record<string, unknown> = {
+  "account.uploadReceipt": { ...topup, method: "receipt", status: "review", has_receipt: true, expires_at: null },
+  "admin.refundOrder": {
+    ...queued,
+    status: "failed",
+    error: "refunded by an operator: Recipient not found on Telegram",
+    error_code: "refunded_by_operator"
+  }
+}
+
 /** The inline request bodies (forms mostly: every field is text), by operationId. */
 export const REQUEST_EXAMPLES: Record<string, unknown> = {
   "public.botWebhook": {

@@ -111,9 +111,8 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
           const fs = yield* FileSystem.FileSystem
+          // A larger file never gets here (the multipart limit), and the core checks the same setting.
           const bytes = yield* fs.readFile(payload.receipt.path).pipe(Effect.orDie)
-          if (bytes.length > 5 * 1024 * 1024)
-            return yield* new BadRequest({ detail: "Receipt is larger than 5 MB", code: "receipt_too_large" })
           return yield* idempotent(
             headers["idempotency-key"],
             { user: userId },

@@ -1,6 +1,7 @@
 import { ByteSize, Context, Effect } from "effect"
 import { HttpIncomingMessage, HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
-import { RECEIPT_MAX_BYTES } from "@resale/core/topups/TopupSettings.ts"
+import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
+import { receiptLimits } from "@resale/webkit/ReceiptLimits.ts"
 import { Api } from "../api/Api.ts"
 import type { DirectCode } from "../direct/DirectErrors.ts"
 
@@ -13,11 +14,6 @@ import type { DirectCode } from "../direct/DirectErrors.ts"
 
 /** JSON and form routes: far above any real request, far below anything that costs memory. */
 export const JSON_BODY_LIMIT = 64 * 1024
-/** A form field's share of a multipart upload besides the file (amount, CSRF token, boundaries). */
-export const FORM_OVERHEAD = 256 * 1024
-/** The receipt upload: the file's own limit plus the form around it. */
-export const UPLOAD_BODY_LIMIT = RECEIPT_MAX_BYTES + FORM_OVERHEAD
-
 /** Routes taking a file: the contract's multipart endpoints (the receipt upload); every other request gets `JSON_BODY_LIMIT`. */
 export const UPLOAD_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string }> = Object.values(
   Api.groups
@@ -31,9 +27,9 @@ const uploads = UPLOAD_ROUTES.map((route) => ({
   pattern: new RegExp(`^${route.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}$`)
 }))
 
-export const bodyLimitFor = (method: string, url: string): number => {
+const isUpload = (method: string, url: string): boolean => {
   const path = url.split("?")[0]!
-  return uploads.some((u) => u.method === method && u.pattern.test(path)) ? UPLOAD_BODY_LIMIT : JSON_BODY_LIMIT
+  return uploads.some((u) => u.method === method && u.pattern.test(path))
 }
 
 /** The 413 in the caller's dialect: `/v2` errors or the direct surface's flat `{ok: false, ...}`. */
@@ -54,19 +50,24 @@ const isBodyTooLarge = (error: unknown): boolean =>
 
 /**
  * Declared lengths are checked here; undeclared ones are bounded by `MaxBodySize` for every reader
- * below (text, JSON, forms, multipart). Registered before every other global middleware.
+ * below (text, JSON, forms, multipart). Registered before every other global middleware. The
+ * receipt upload's bound comes from the top-up settings, read when the layer is built.
  */
 export const BodyLimit = HttpRouter.middleware(
-  (httpEffect) =>
-    Effect.withFiber((fiber) => {
-      const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
-      const limit = bodyLimitFor(request.method, request.url)
-      const declared = request.headers["content-length"]
-      if (declared !== undefined && Number(declared) > limit) return Effect.succeed(payloadTooLarge(request.url, limit))
-      return httpEffect.pipe(
-        Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
-        Effect.catchIf(isBodyTooLarge, () => Effect.succeed(payloadTooLarge(request.url, limit)))
-      )
-    }),
+  Effect.gen(function* () {
+    const uploadLimit = receiptLimits(yield* TopupSettings).body
+    return (httpEffect) =>
+      Effect.withFiber((fiber) => {
+        const request = Context.getUnsafe(fiber.context, HttpServerRequest.HttpServerRequest)
+        const limit = isUpload(request.method, request.url) ? uploadLimit : JSON_BODY_LIMIT
+        const declared = request.headers["content-length"]
+        if (declared !== undefined && Number(declared) > limit)
+          return Effect.succeed(payloadTooLarge(request.url, limit))
+        return httpEffect.pipe(
+          Effect.provideService(HttpIncomingMessage.MaxBodySize, ByteSize.bytes(limit)),
+          Effect.catchIf(isBodyTooLarge, () => Effect.succeed(payloadTooLarge(request.url, limit)))
+        )
+      })
+  }),
   { global: true }
 )

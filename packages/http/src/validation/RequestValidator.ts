@@ -1,11 +1,14 @@
 import { Effect, FileSystem, Layer, Path } from "effect"
+import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
+import { receiptLimits } from "@resale/webkit/ReceiptLimits.ts"
 import type { Schema } from "effect"
-import { HttpRouter, HttpServerRequest, Multipart } from "effect/http"
+import { HttpRouter, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
-import { BadRequest, HTTPValidationError, PayloadTooLarge, type ValidationErrorItem } from "../api/Errors.ts"
+import { HTTPValidationError, type ValidationErrorItem } from "../api/Errors.ts"
 import { RequestValidation } from "../api/Middleware.ts"
 import type { FieldKind } from "../api/Fields.ts"
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./JsonDepth.ts"
+import { bodyTooLarge, type MultipartBounds, multipartBounds, readMultipart } from "./MultipartBody.ts"
 import { checkFields, type FieldSpec, fieldsOf, kindFromAst } from "./PydanticFields.ts"
 
 type BodyKind = "json" | "form" | "multipart"
@@ -23,7 +26,6 @@ interface Plan {
         readonly isModel: boolean
         /** The kind of a non-model body (a free JSON object or any JSON value). */
         readonly valueKind: FieldKind
-        readonly limits: Multipart.withLimits.Options | undefined
       }
     | undefined
   readonly trivial: boolean
@@ -57,7 +59,6 @@ const planFor = (endpoint: HttpApiEndpoint.Top): Plan => {
       fields,
       isModel:
         fields.length > 0 || (schema.ast._tag === "Objects" && !["object", "any"].includes(kindFromAst(schema.ast))),
-      limits: encoding._tag === "Multipart" ? encoding.limits : undefined,
       valueKind: kindFromAst(schema.ast)
     }
   }
@@ -96,21 +97,17 @@ const formBody = (values: Record<string, unknown>) => {
   return params.toString()
 }
 
-const tooLarge = new PayloadTooLarge({
-  detail: "The request body is larger than this route accepts",
-  code: "payload_too_large"
-})
-
 const isBodyTooLarge = (error: { readonly reason: { readonly _tag: string; readonly reason?: string } }) =>
   error.reason._tag === "RequestParseError" && error.reason.reason === "BodyTooLarge"
 
 /** The body as text; past the server's body limit a 413, any other read failure an empty body. */
 const bodyText = (request: HttpServerRequest.HttpServerRequest) =>
-  request.text.pipe(Effect.catch((error) => (isBodyTooLarge(error) ? Effect.fail(tooLarge) : Effect.succeed(""))))
+  request.text.pipe(Effect.catch((error) => (isBodyTooLarge(error) ? Effect.fail(bodyTooLarge) : Effect.succeed(""))))
 
 const checkBody = Effect.fnUntraced(function* (
   plan: NonNullable<Plan["body"]>,
-  request: HttpServerRequest.HttpServerRequest
+  request: HttpServerRequest.HttpServerRequest,
+  multipart: MultipartBounds
 ) {
   const type = mediaType(request.headers["content-type"])
   if (plan.kind === "json") {
@@ -187,22 +184,14 @@ const checkBody = Effect.fnUntraced(function* (
   if (type === "application/x-www-form-urlencoded") {
     const params = yield* request.urlParamsBody.pipe(
       Effect.catch((error) =>
-        isBodyTooLarge(error) ? Effect.fail(tooLarge) : Effect.succeed([] as ReadonlyArray<readonly [string, string]>)
+        isBodyTooLarge(error)
+          ? Effect.fail(bodyTooLarge)
+          : Effect.succeed([] as ReadonlyArray<readonly [string, string]>)
       )
     )
     for (const [key, value] of params) input[key] = value
   } else if (type === "multipart/form-data") {
-    let read = request.multipart
-    if (plan.limits) read = Effect.provideContext(read, Multipart.limitsServices(plan.limits))
-    const persisted = yield* read.pipe(
-      Effect.catchTag("MultipartError", (error) =>
-        error.reason._tag === "BodyTooLarge"
-          ? Effect.fail(tooLarge)
-          : error.reason._tag === "FileTooLarge"
-            ? Effect.fail(new BadRequest({ detail: "File too large", code: "payload_too_large" }))
-            : Effect.fail(new BadRequest({ detail: "There was an error parsing the body", code: "body_unreadable" }))
-      )
-    )
+    const persisted = yield* readMultipart(request, multipart)
     input = { ...persisted }
   }
   const result = checkFields("body", plan.fields, input, "text")
@@ -237,6 +226,7 @@ export const RequestValidatorLayer = Layer.effect(RequestValidation)(
   Effect.gen(function* () {
     const fs = yield* FileSystem.FileSystem
     const path = yield* Path.Path
+    const multipart = multipartBounds(receiptLimits(yield* TopupSettings))
     return (httpEffect, { endpoint }) => {
       const plan = planFor(endpoint)
       if (plan.trivial) return httpEffect
@@ -248,7 +238,7 @@ export const RequestValidatorLayer = Layer.effect(RequestValidation)(
         const search = checkFields("query", plan.query, query, "text")
         const headers = checkFields("header", plan.headers, request.headers, "text")
         const body = plan.body
-          ? yield* checkBody(plan.body, request).pipe(
+          ? yield* checkBody(plan.body, request, multipart).pipe(
               Effect.provideService(FileSystem.FileSystem, fs),
               Effect.provideService(Path.Path, path)
             )

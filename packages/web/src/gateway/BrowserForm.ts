@@ -1,6 +1,5 @@
 import { ByteSize, Effect } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
-import { RECEIPT_MAX_BYTES } from "@resale/core/topups/TopupSettings.ts"
 import { CSRF_FIELD } from "./WebCookies.ts"
 
 /**
@@ -16,9 +15,6 @@ export interface BrowserForm {
   readonly forward: HttpServerRequest.HttpServerRequest
 }
 
-// A receipt plus the other fields; anything larger is refused before it is buffered.
-const MAX_FORM_BYTES = RECEIPT_MAX_BYTES + 256 * 1024
-
 export const isFormPost = (request: HttpServerRequest.HttpServerRequest): boolean => {
   if (request.method !== "POST") return false
   const type = (request.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase()
@@ -27,12 +23,15 @@ export const isFormPost = (request: HttpServerRequest.HttpServerRequest): boolea
 
 const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined)
 
-export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest) =>
+/**
+ * `maxBytes`: a receipt plus the other fields (`ReceiptLimits.body`); anything larger is refused
+ * before it is buffered.
+ */
+export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
   Effect.gen(function* () {
     // The server's own limit for the route (server/BodyLimit.ts) stays in force when it is smaller.
     const outer = yield* HttpIncomingMessage.MaxBodySize
-    const limit =
-      outer === undefined ? ByteSize.bytes(MAX_FORM_BYTES) : ByteSize.min(outer, ByteSize.bytes(MAX_FORM_BYTES))
+    const limit = outer === undefined ? ByteSize.bytes(maxBytes) : ByteSize.min(outer, ByteSize.bytes(maxBytes))
     const bytes = yield* request.arrayBuffer.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, limit))
     const url = new URL(request.url, "http://localhost")
     const headers = new Headers()

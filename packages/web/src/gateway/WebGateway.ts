@@ -14,6 +14,7 @@ import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { renderApiSections, renderAuthSection } from "../pages/ApiDocsPage.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { TopupSettings } from "@resale/core/topups/TopupSettings.ts"
+import { receiptLimits } from "@resale/webkit/ReceiptLimits.ts"
 import { type Html, prefersHtml, toString, unsafeRaw } from "../Html.ts"
 import { LOCALE_COOKIE, negotiateLocale } from "../i18n/Locale.ts"
 import { translator } from "../i18n/Translate.ts"
@@ -100,6 +101,7 @@ export const WebGateway = HttpRouter.middleware(
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings
     const topupLimits = { min: topupSettings.minUzs, max: topupSettings.maxUzs }
+    const formMaxBytes = receiptLimits(topupSettings).body
     const secret = Redacted.value(config.cookieSecret)
     const secure = config.publicUrl.startsWith("https://")
     const { document } = yield* ApiDocument
@@ -245,7 +247,7 @@ export const WebGateway = HttpRouter.middleware(
             { kind: "error", lines, ...(anchor ? { form: anchor } : {}), ...(kept ? { values: kept } : {}) },
             prepared
           )
-        const read = yield* Effect.result(readBrowserForm(request))
+        const read = yield* Effect.result(readBrowserForm(request, formMaxBytes))
         if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
         const posted = read.success
         kept = keptValues(posted.fields)
