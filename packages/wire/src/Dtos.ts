@@ -1,5 +1,5 @@
 import { AdminOrder, Order, Pricing, Ticket, TicketMessage, Timestamp, Topup, UserOut } from "./index.ts"
-import type { LedgerEntry } from "@resale/core/ledger/LedgerEntry.ts"
+import { LedgerCause, type LedgerEntry } from "@resale/core/ledger/LedgerEntry.ts"
 import type { Page, PageRequest } from "@resale/core/Page.ts"
 import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
 import { Schema } from "effect"
@@ -164,22 +164,24 @@ export const LoginPage = Schema.Struct({ login: Schema.String, signed_in: Schema
 })
 
 /** A shopper's balance history (`GET /v2/balance/history`): ledger entries, newest first. */
-export interface HistoryEntry {
-  readonly entry_id: number
-  readonly amount_uzs: number
-  readonly cause: "topup" | "order" | "refund" | "tier" | "adjust"
-  readonly cause_id: string
-  readonly note: string | null
-  readonly balance_after_uzs: number
-  readonly created_at: string
-}
+export const HistoryEntry = Schema.Struct({
+  entry_id: Schema.Int,
+  amount_uzs: Schema.Int,
+  cause: LedgerCause,
+  cause_id: Schema.String,
+  note: Schema.NullOr(Schema.String),
+  balance_after_uzs: Schema.Int,
+  created_at: Timestamp
+}).annotate({ identifier: "HistoryEntry" })
+export type HistoryEntry = typeof HistoryEntry.Type
 
-export interface HistoryPage {
-  readonly entries: ReadonlyArray<HistoryEntry>
-  readonly total: number
-  readonly offset: number
-  readonly limit: number
-}
+export const HistoryPage = Schema.Struct({
+  entries: Schema.Array(HistoryEntry),
+  total: Schema.Int,
+  offset: Schema.Int,
+  limit: Schema.Int
+}).annotate({ identifier: "HistoryPage" })
+export type HistoryPage = typeof HistoryPage.Type
 
 /** One page of a shopper's ledger entries as `GET /v2/balance/history` answers it and `/v2/history` draws it. */
 export const historyPageOut = (found: Page<LedgerEntry>, page: PageRequest): HistoryPage => ({

@@ -31,6 +31,7 @@ import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
+import { ShopperHandlers } from "../handlers/Shopper.ts"
 import { WebhooksHandlers } from "../handlers/Webhooks.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
@@ -118,7 +119,16 @@ const Handlers = Layer.mergeAll(
   ]),
   buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(WebhooksHandlers, [ApiKeyAuth, RequestValidation, Webhooks]),
-  buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
+  buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService]),
+  buildWithOnly(ShopperHandlers, [
+    Balances,
+    HttpConfig,
+    Idempotency,
+    OrderService,
+    RequestValidation,
+    UserSession,
+    WebSessions
+  ])
 )
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
