@@ -8,12 +8,13 @@ import type { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { type GiftCatalog, giftsOut } from "@resale/webkit/GiftCatalog.ts"
 import { clampPage } from "@resale/core/Page.ts"
 import type { TicketService } from "@resale/core/tickets/TicketService.ts"
+import type { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { TicketId } from "@resale/core/ids.ts"
 import { messageOut, orderOut, pricingOut, statusOut, ticketOut, topupOut, userOut } from "@resale/wire"
 import { Clock, Effect, Option, Schema, type Types } from "effect"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type * as Dto from "@resale/wire/Dtos.ts"
-import { historyPageOut } from "@resale/wire/Dtos.ts"
+import { apiDocsOut, historyPageOut, homeOut, webhookEndpointOut } from "@resale/wire/Dtos.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { type Person, userIdsIn } from "../layout/People.ts"
@@ -30,7 +31,6 @@ import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/Ad
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
-import type { WebhookEndpointView } from "@resale/wire/Dtos.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
@@ -74,10 +74,13 @@ export interface PageEnv {
     readonly pricing: PricingService["Service"]
     readonly gifts: GiftCatalog["Service"]
     readonly status: OperatorStatus["Service"]
+    readonly webhooks: Webhooks["Service"]
   }
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
   readonly publicUrl: string
+  /** The sign-in widget's bot (`TELEGRAM_BOT_USERNAME`), if any. */
+  readonly botUsername: string | null
   /** The sign-in widget's callback URL, bound to this browser. */
   readonly authUrl: string
   readonly paymentCard: string | null
@@ -148,15 +151,24 @@ const loadWithPeople = <const T extends ReadonlyArray<unknown>>(
     return withJson(env, answers, (...json: T) => draw(ctx, ...json))
   })
 
+/** The signed-in shopper's account; a signed-in session names an existing one (as the JSON routes assume). */
+const signedInUser = (env: PageEnv) =>
+  Effect.flatMap(env.user, (userId) =>
+    Option.isNone(userId) ? Effect.succeedNone : Effect.asSome(Effect.orDie(env.core.accounts.find(userId.value)))
+  )
+
 type Loader = (env: PageEnv) => Effect.Effect<PageResult, Types.unhandled>
 
 export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [
     /^\/v2\/?$/,
     (env) =>
-      load(env, ["/v2/", "/v2/api/pricing"], (home: typeof Dto.Home.Type, pricing: typeof Dto.Pricing.Type) =>
-        homePage(env.ctx, { home, pricing, authUrl: env.authUrl })
-      )
+      Effect.gen(function* () {
+        const site = { sandbox: env.ctx.sandbox, botUsername: env.botUsername, publicUrl: env.publicUrl }
+        const home = homeOut(site, Option.isSome(yield* env.user))
+        const pricing = pricingOut(yield* env.core.pricing.get, env.ctx.sandbox)
+        return page(homePage(env.ctx, { home, pricing, authUrl: env.authUrl }))
+      })
   ],
   [
     /^\/v2\/dashboard$/,
@@ -254,40 +266,36 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [
     /^\/v2\/api-docs$/,
     (env) =>
-      load(
-        env,
-        ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard", "/v2/api-key/webhooks"] : [])],
-        (
-          docs: typeof Dto.ApiDocs.Type,
-          dashboard?: typeof Dto.Dashboard.Type,
-          hooks?: { readonly webhooks: ReadonlyArray<WebhookEndpointView> }
-        ) =>
+      Effect.gen(function* () {
+        const user = yield* signedInUser(env)
+        const webhooks = Option.isSome(user) ? yield* env.core.webhooks.list(user.value.id) : []
+        return page(
           apiPage(env.ctx, {
-            docs,
-            user: dashboard?.user ?? null,
+            docs: apiDocsOut(Option.isSome(user) ? user.value.tier : null),
+            user: Option.isSome(user) ? userOut(user.value) : null,
             baseUrl: env.publicUrl,
             reference: env.reference,
-            webhooks: hooks?.webhooks ?? []
+            webhooks: webhooks.map(webhookEndpointOut)
           })
-      )
+        )
+      })
   ],
   [
     /^\/v2\/api-key\/confirm$/,
     (env) =>
-      load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) => confirmRotatePage(env.ctx, dashboard.user))
+      Effect.map(signedInUser(env), (user) =>
+        Option.isSome(user) ? page(confirmRotatePage(env.ctx, userOut(user.value))) : signInFirst(env.ctx)
+      )
   ],
   [
     /^\/v2\/api-docs\/getinfo-upgrade\/confirm$/,
     (env) =>
-      Effect.map(Effect.forEach(["/v2/balance", "/v2/api-docs"], env.get), (answers): PageResult => {
-        const failed = answers.find((a) => a.status !== 200)
-        if (failed) return failure(env.ctx, failed)
-        const [balance, docs] = [
-          answers[0]!.json as { balance_uzs: number },
-          answers[1]!.json as typeof Dto.ApiDocs.Type
-        ]
-        const current = docs.current_tier ?? 0
-        const tier = docs.tiers.find((terms) => String(terms.tier) === env.query.get("tier"))
+      Effect.gen(function* () {
+        const user = yield* signedInUser(env)
+        if (Option.isNone(user)) return signInFirst(env.ctx)
+        const balance = yield* env.core.balances.balance(user.value.id)
+        const current = user.value.tier
+        const tier = apiDocsOut(current).tiers.find((terms) => String(terms.tier) === env.query.get("tier"))
         // Nothing to ask about: back to the tiers with the reason, as a refused form would be.
         const refused =
           tier === undefined
@@ -300,9 +308,9 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
             _tag: "Redirect",
             to: "/v2/api-docs#tiers",
             flash: { kind: "error", lines: [{ key: refused ?? "error.tierUnknown" }], form: "tiers" }
-          }
+          } satisfies PageResult
         }
-        return page(tierConfirmPage(env.ctx, { tier, balance: balance.balance_uzs }))
+        return page(tierConfirmPage(env.ctx, { tier, balance }))
       })
   ],
   [
