@@ -98,6 +98,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })(
             "account.rotateApiKey",
             "account.deleteOwnWebhook",
             "account.cancelTopup",
+            "sandbox.openPushInbox",
             "admin.retryOrder",
             "admin.recheckOrder",
             "admin.closeTicket",

@@ -6,6 +6,7 @@ import { ListsApi } from "./ListsApi.ts"
 import { contractTransform } from "./OpenApiContract.ts"
 import { AdminProgrammaticApi, ProgrammaticApi } from "./ProgrammaticApi.ts"
 import { AdminLoginApi, PricingApi, PublicApi } from "./PublicApi.ts"
+import { SandboxApi } from "./SandboxApi.ts"
 import { ShopperApi } from "./ShopperApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
 
@@ -35,6 +36,7 @@ const Routes = HttpApi.make("resale")
   .add(WebhooksApi)
   .add(AdminProgrammaticApi)
   .add(ShopperApi)
+  .add(SandboxApi)
   .middleware(RequestValidation)
 
 export class Api extends Routes.annotateMerge(

@@ -9,6 +9,7 @@ import { type GiftCatalog, giftsOut } from "@resale/webkit/GiftCatalog.ts"
 import { clampPage } from "@resale/core/Page.ts"
 import type { TicketService } from "@resale/core/tickets/TicketService.ts"
 import type { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import type { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
 import { TicketId } from "@resale/core/ids.ts"
 import { messageOut, orderOut, pricingOut, statusOut, ticketOut, topupOut, userOut } from "@resale/wire"
 import { Clock, Effect, Option, Schema, type Types } from "effect"
@@ -36,7 +37,7 @@ import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
 import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
-import { type SandboxInboxView, sandboxPage } from "../pages/SandboxPage.ts"
+import { sandboxPage } from "../pages/SandboxPage.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
@@ -75,6 +76,8 @@ export interface PageEnv {
     readonly gifts: GiftCatalog["Service"]
     readonly status: OperatorStatus["Service"]
     readonly webhooks: Webhooks["Service"]
+    /** The sandbox's push receiver (sandbox mode only; see `/v2/sandbox`). */
+    readonly sandboxInbox: SandboxPushInbox["Service"]
   }
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
@@ -215,10 +218,16 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
         return page(historyPage(env.ctx, historyPageOut(found, request)))
       })
   ],
-  // Sandbox mode only: in production the inbox route does not exist and the page answers "not found".
+  // Sandbox mode only: in production the page answers "not found", as its inbox routes do.
   [
     /^\/v2\/sandbox$/,
-    (env) => load(env, ["/v2/sandbox/push/inbox"], (inbox: SandboxInboxView) => sandboxPage(env.ctx, inbox))
+    (env) =>
+      Effect.gen(function* () {
+        if (!env.ctx.sandbox) return { _tag: "Failed", status: 404, lines: codeLines("not_found") } satisfies PageResult
+        const userId = yield* env.user
+        if (Option.isNone(userId)) return signInFirst(env.ctx)
+        return page(sandboxPage(env.ctx, yield* env.core.sandboxInbox.received(userId.value)))
+      })
   ],
   [
     /^\/v2\/gifts$/,

@@ -6,6 +6,7 @@ import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
 import { Effect, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
@@ -97,7 +98,8 @@ export const WebGateway = HttpRouter.middleware(
       pricing: yield* PricingService,
       gifts: catalog,
       status: yield* OperatorStatus,
-      webhooks: yield* Webhooks
+      webhooks: yield* Webhooks,
+      sandboxInbox: yield* SandboxPushInbox
     }
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings
