@@ -7,7 +7,7 @@ import { assert, layer } from "@effect/vitest"
 import { OPERATOR_ROUTES as PANEL_ROUTES } from "@resale/http/routes/OperatorRoutes.ts"
 import { PAYMENT_ROUTES } from "@resale/http/routes/PaymentRoutes.ts"
 import { REPORT_ROUTES } from "@resale/http/routes/ReportRoutes.ts"
-import { SHOPPER_ROUTES } from "@resale/http/routes/ShopperRoutes.ts"
+import { ShopperApi } from "@resale/http/api/ShopperApi.ts"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
 import { shopperName, signInOperator, signInShopper } from "./support/Flows.ts"
@@ -26,6 +26,8 @@ const FORMS: Record<string, string> = {
   stars: "username=friend&amount=50",
   premium: "username=friend&duration=3"
 }
+// The web order forms: the POST endpoints of the shopper's contract group.
+const SHOPPER_ROUTES = Object.values(ShopperApi.endpoints).filter((e) => e.method === "POST")
 const formOf = (path: string) => FORMS[path.split("/").at(-1)!] ?? ""
 const concrete = (path: string) => path.replace(/:\w+/g, "1")
 

@@ -66,7 +66,9 @@ const VALID: Record<string, Call> = {
   "api.buyGift": { json: { username: "friend", gift_id: "1" } },
   "api.getInfo": { json: { username: "friend" } },
   "apiAdmin.incomingPayment": { json: { amount_uzs: 1 } },
-  "webhooks.createWebhook": { json: { url: "https://example.com/hook" } }
+  "webhooks.createWebhook": { json: { url: "https://example.com/hook" } },
+  "shopper.buyStars": { form: { username: "friend", amount: "50" } },
+  "shopper.buyPremium": { form: { username: "friend", duration: "3" } }
 }
 
 const requestOf = (e: Endpoint, credentials: Call): [string, Call] => {
@@ -96,6 +98,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })(
             "account.rotateApiKey",
             "account.deleteOwnWebhook",
             "account.cancelTopup",
+            "sandbox.openPushInbox",
             "admin.retryOrder",
             "admin.recheckOrder",
             "admin.closeTicket",

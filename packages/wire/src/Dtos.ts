@@ -1,5 +1,7 @@
 import { AdminOrder, Order, Pricing, Ticket, TicketMessage, Timestamp, Topup, UserOut } from "./index.ts"
-import type { LedgerEntry } from "@resale/core/ledger/LedgerEntry.ts"
+import type { WebhookEndpoint } from "@resale/core"
+import { TIERS } from "@resale/core/accounts/Tiers.ts"
+import { LedgerCause, type LedgerEntry } from "@resale/core/ledger/LedgerEntry.ts"
 import type { Page, PageRequest } from "@resale/core/Page.ts"
 import { TicketStatus } from "@resale/core/tickets/Ticket.ts"
 import { Schema } from "effect"
@@ -135,6 +137,26 @@ export const ApiDocs = Schema.Struct({
   current_tier: Schema.NullOr(Schema.Int)
 }).annotate({ identifier: "ApiDocs" })
 
+/** What the site says of itself on `/v2/` (the home page draws it too). */
+export const homeOut = (
+  site: { readonly sandbox: boolean; readonly botUsername: string | null; readonly publicUrl: string },
+  signedIn: boolean
+): typeof Home.Type => ({
+  service: "resale",
+  version: "0.1.0",
+  sandbox: site.sandbox,
+  signed_in: signedIn,
+  bot_username: site.botUsername,
+  sign_in_url: site.sandbox ? `${site.publicUrl}/v2/auth/sandbox` : null
+})
+
+/** The API page's data (`/v2/api-docs`): the info-lookup tiers and the signed-in user's, if any. */
+export const apiDocsOut = (currentTier: number | null): typeof ApiDocs.Type => ({
+  openapi_url: "/v2/openapi.json",
+  tiers: Object.values(TIERS).map((t) => ({ tier: t.tier, daily_limit: t.dailyLookups, price_uzs: t.priceUzs })),
+  current_tier: currentTier
+})
+
 export const AdminHome = Schema.Struct({
   pricing: Pricing,
   pending_topups: Schema.Int,
@@ -164,22 +186,24 @@ export const LoginPage = Schema.Struct({ login: Schema.String, signed_in: Schema
 })
 
 /** A shopper's balance history (`GET /v2/balance/history`): ledger entries, newest first. */
-export interface HistoryEntry {
-  readonly entry_id: number
-  readonly amount_uzs: number
-  readonly cause: "topup" | "order" | "refund" | "tier" | "adjust"
-  readonly cause_id: string
-  readonly note: string | null
-  readonly balance_after_uzs: number
-  readonly created_at: string
-}
+export const HistoryEntry = Schema.Struct({
+  entry_id: Schema.Int,
+  amount_uzs: Schema.Int,
+  cause: LedgerCause,
+  cause_id: Schema.String,
+  note: Schema.NullOr(Schema.String),
+  balance_after_uzs: Schema.Int,
+  created_at: Timestamp
+}).annotate({ identifier: "HistoryEntry" })
+export type HistoryEntry = typeof HistoryEntry.Type
 
-export interface HistoryPage {
-  readonly entries: ReadonlyArray<HistoryEntry>
-  readonly total: number
-  readonly offset: number
-  readonly limit: number
-}
+export const HistoryPage = Schema.Struct({
+  entries: Schema.Array(HistoryEntry),
+  total: Schema.Int,
+  offset: Schema.Int,
+  limit: Schema.Int
+}).annotate({ identifier: "HistoryPage" })
+export type HistoryPage = typeof HistoryPage.Type
 
 /** One page of a shopper's ledger entries as `GET /v2/balance/history` answers it and `/v2/history` draws it. */
 export const historyPageOut = (found: Page<LedgerEntry>, page: PageRequest): HistoryPage => ({
@@ -204,3 +228,10 @@ export interface WebhookEndpointView {
   readonly events: ReadonlyArray<string>
   readonly created_at: string
 }
+
+export const webhookEndpointOut = (e: WebhookEndpoint): WebhookEndpointView => ({
+  id: e.id,
+  url: e.url,
+  events: [...e.events],
+  created_at: e.createdAt.toISOString()
+})

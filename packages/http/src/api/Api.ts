@@ -6,6 +6,8 @@ import { ListsApi } from "./ListsApi.ts"
 import { contractTransform } from "./OpenApiContract.ts"
 import { AdminProgrammaticApi, ProgrammaticApi } from "./ProgrammaticApi.ts"
 import { AdminLoginApi, PricingApi, PublicApi } from "./PublicApi.ts"
+import { SandboxApi } from "./SandboxApi.ts"
+import { ShopperApi } from "./ShopperApi.ts"
 import { WebhooksApi } from "./WebhooksApi.ts"
 
 const API_DESCRIPTION = [
@@ -33,6 +35,8 @@ const Routes = HttpApi.make("resale")
   .add(ListsApi)
   .add(WebhooksApi)
   .add(AdminProgrammaticApi)
+  .add(ShopperApi)
+  .add(SandboxApi)
   .middleware(RequestValidation)
 
 export class Api extends Routes.annotateMerge(

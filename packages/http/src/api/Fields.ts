@@ -1,5 +1,5 @@
 import { OrderId, TicketId, TopupId } from "@resale/core/ids.ts"
-import { Effect, Schema } from "effect"
+import { Effect, Schema, SchemaTransformation } from "effect"
 import { Multipart } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 
@@ -44,6 +44,28 @@ export const BoolDefaultFalse = Bool.pipe(Schema.withDecodingDefaultKey(Effect.s
 export const IntDefault = (value: number) => Int.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
 
 export const OptionalStr = Schema.optionalKey(Str)
+
+/** A form body (urlencoded), as every post of the signed-in web surface. */
+export const form = <F extends Schema.Struct.Fields>(fields: F) =>
+  Schema.Struct(fields).pipe(HttpApiSchema.asFormUrlEncoded())
+
+/**
+ * A paging number of the web's own lists (`?offset=`, `?limit=`): digits, else `fallback`; a stray
+ * value is ignored, never a 422 (the caller clamps it into its bounds).
+ */
+export const LenientCount = (fallback: number) =>
+  withKind(
+    Str.pipe(
+      Schema.decodeTo(
+        Schema.Number,
+        SchemaTransformation.transform({
+          decode: (text: string) => (/^\d+$/.test(text) ? Math.min(Number.MAX_SAFE_INTEGER, Number(text)) : fallback),
+          encode: (n: number) => String(n)
+        })
+      )
+    ),
+    "str"
+  ).pipe(Schema.withDecodingDefaultKey(Effect.succeed(String(fallback))))
 export const NullableStr = Schema.optionalKey(Schema.NullOr(Str))
 export const NullableBool = Schema.optionalKey(Schema.NullOr(Bool))
 

@@ -1,6 +1,5 @@
 import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
-import { TIERS } from "@resale/core/accounts/Tiers.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
@@ -18,7 +17,6 @@ import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
-import { endpointOut } from "./Webhooks.ts"
 import { giftsOut, messageOut, orderOut, pricingOut, ticketOut, topupCreatedOut, topupOut, userOut } from "./Wire.ts"
 
 const me = { kind: "user" as const }
@@ -70,7 +68,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("ownWebhooks", () =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
-          return { webhooks: (yield* webhooks.list(userId)).map(endpointOut) }
+          return { webhooks: (yield* webhooks.list(userId)).map(Dto.webhookEndpointOut) }
         })
       )
       .handle("deleteOwnWebhook", ({ params }) =>
@@ -255,9 +253,3 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       )
   })
 )
-
-export const tierTable = Object.values(TIERS).map((t) => ({
-  tier: t.tier,
-  daily_limit: t.dailyLookups,
-  price_uzs: t.priceUzs
-}))

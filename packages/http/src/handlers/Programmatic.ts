@@ -16,35 +16,9 @@ import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
+import { placeOrder, placePremium, placeStars } from "./PlaceOrder.ts"
 import { balanceAnswer } from "./ProgrammaticFront.ts"
 import { giftsOut, orderOut, pricingOut, topupCreatedOut, topupOut } from "./Wire.ts"
-
-/** Creates an order (balance debited, order queued) and answers it with the new balance. */
-const placeOrder = (
-  endpoint: string,
-  key: string | undefined,
-  body: unknown,
-  build: Effect.Effect<OrderRequest, GiftNotFound | GiftCatalogUnavailable, GiftCatalog>
-) =>
-  Effect.gen(function* () {
-    const { userId } = yield* CurrentUser
-    const orders = yield* OrderService
-    const sandbox = (yield* HttpConfig).sandbox
-    const request = yield* build
-    return yield* idempotent(
-      key,
-      { user: userId },
-      endpoint,
-      body,
-      Dto.OrderCreated,
-      Effect.map(orders.place(userId, request), ({ order, balanceAfter }) => ({
-        ok: true,
-        order: orderOut(order),
-        balance_uzs: balanceAfter,
-        sandbox
-      }))
-    )
-  }).pipe(mapErrors)
 
 /** Fragment gives a recipient's photo as an `<img>` tag; the answer's `photo_url` is its http(s) address. */
 const photoUrl = (photo: string | undefined): string | null => {
@@ -79,22 +53,8 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
           return balanceAnswer(yield* balances.balance(userId), sandbox)
         })
       )
-      .handle("buyStars", ({ headers, payload }) =>
-        placeOrder(
-          "POST /v2/api/stars/buy",
-          headers["idempotency-key"],
-          payload,
-          Effect.succeed({ kind: "stars", recipient: payload.username, stars: payload.amount })
-        ).pipe(services)
-      )
-      .handle("buyPremium", ({ headers, payload }) =>
-        placeOrder(
-          "POST /v2/api/premium/buy",
-          headers["idempotency-key"],
-          payload,
-          Effect.succeed({ kind: "premium", recipient: payload.username, months: payload.duration })
-        ).pipe(services)
-      )
+      .handle("buyStars", ({ headers, payload }) => placeStars("POST /v2/api/stars/buy", headers, payload))
+      .handle("buyPremium", ({ headers, payload }) => placePremium("POST /v2/api/premium/buy", headers, payload))
       .handle("buyGift", ({ headers, payload }) =>
         placeOrder(
           "POST /v2/api/gift/buy",

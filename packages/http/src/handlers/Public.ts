@@ -22,7 +22,7 @@ import { retryAfter } from "../server/ResponseHeaders.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
-import { tierTable } from "./Account.ts"
+import { apiDocsOut, homeOut } from "@resale/wire/Dtos.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 
 /** A 303 to `location` that sets (or clears) a session cookie. */
@@ -61,18 +61,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
 
     return handlers
       .handle("home", ({ request }) =>
-        Effect.gen(function* () {
-          const signedIn = Option.isSome(yield* sessions.user(request))
-          const data = {
-            service: "resale",
-            version: "0.1.0",
-            sandbox,
-            signed_in: signedIn,
-            bot_username: config.botUsername,
-            sign_in_url: sandbox ? `${config.publicUrl}/v2/auth/sandbox` : null
-          }
-          return data
-        })
+        Effect.map(sessions.user(request), (userId) => homeOut(config, Option.isSome(userId)))
       )
       .handle("telegramCallback", ({ request }) =>
         Effect.gen(function* () {
@@ -144,12 +133,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
         Effect.gen(function* () {
           const userId = yield* sessions.user(request)
           const user = Option.isSome(userId) ? yield* Effect.option(accounts.find(userId.value)) : Option.none()
-          const data = {
-            openapi_url: "/v2/openapi.json",
-            tiers: tierTable,
-            current_tier: Option.match(user, { onNone: () => null, onSome: (u) => u.tier })
-          }
-          return data
+          return apiDocsOut(Option.match(user, { onNone: () => null, onSome: (u) => u.tier }))
         })
       )
       .handle("receipt", ({ params, request }) =>

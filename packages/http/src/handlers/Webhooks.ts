@@ -1,17 +1,11 @@
-import type { WebhookDelivery, WebhookEndpoint } from "@resale/core"
+import type { WebhookDelivery } from "@resale/core"
+import { webhookEndpointOut as endpointOut } from "@resale/wire/Dtos.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { CurrentUser } from "../api/Middleware.ts"
 import { mapErrors } from "./ErrorMapping.ts"
-
-export const endpointOut = (e: WebhookEndpoint) => ({
-  id: e.id,
-  url: e.url,
-  events: [...e.events],
-  created_at: e.createdAt.toISOString()
-})
 
 const deliveryOut = (d: WebhookDelivery) => ({
   id: d.id,

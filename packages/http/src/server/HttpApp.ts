@@ -21,6 +21,8 @@ import { HttpApiBuilder, OpenApi } from "effect/http-api"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
 import { SqlClient } from "effect/sql/SqlClient"
 import { Api, OPENAPI_PATH } from "../api/Api.ts"
+import { SandboxOnly } from "../api/SandboxApi.ts"
+import { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
 import { AdminTokenAuth, ApiKeyAuth, OperatorSession, RequestValidation, UserSession } from "../api/Middleware.ts"
 import { AuthMiddlewareLayer } from "../auth/AuthMiddleware.ts"
 import { OperatorTokenGuard } from "../auth/OperatorTokenGuard.ts"
@@ -31,6 +33,8 @@ import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
+import { SandboxHandlers, SandboxOnlyLayer } from "../handlers/SandboxPush.ts"
+import { ShopperHandlers } from "../handlers/Shopper.ts"
 import { WebhooksHandlers } from "../handlers/Webhooks.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
@@ -118,12 +122,30 @@ const Handlers = Layer.mergeAll(
   ]),
   buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(WebhooksHandlers, [ApiKeyAuth, RequestValidation, Webhooks]),
-  buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
+  buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService]),
+  buildWithOnly(ShopperHandlers, [
+    Balances,
+    HttpConfig,
+    Idempotency,
+    OrderService,
+    RequestValidation,
+    UserSession,
+    WebSessions
+  ]),
+  buildWithOnly(SandboxHandlers, [
+    HttpConfig,
+    Notifications,
+    RequestValidation,
+    SandboxOnly,
+    SandboxPushInbox,
+    UserSession,
+    WebSessions
+  ])
 )
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
   Layer.provide(Handlers),
-  Layer.provide([RequestValidatorLayer, AuthMiddlewareLayer])
+  Layer.provide([RequestValidatorLayer, AuthMiddlewareLayer, SandboxOnlyLayer])
 )
 
 /** The contract's OpenAPI document for the web UI's API page (`@resale/webkit/ApiDocument.ts`). */
@@ -188,6 +210,10 @@ export const HttpServices = Layer.mergeAll(
     )
   ),
   Layer.provide(TelegramBotApi.layer),
+  // The sandbox's push receiver: one instance for its routes and the sandbox page (written only in sandbox mode).
+  Layer.provideMerge(
+    Layer.unwrap(Effect.map(Effect.service(HttpConfig), (s) => SandboxPushInbox.layerWith(s.dataDir)))
+  ),
   // Limits every server counts together (operator and metrics tokens, the direct surface's rate).
   Layer.provideMerge(Throttling.layer),
   Layer.provideMerge(CoreServices),

@@ -8,12 +8,14 @@ import type { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { type GiftCatalog, giftsOut } from "@resale/webkit/GiftCatalog.ts"
 import { clampPage } from "@resale/core/Page.ts"
 import type { TicketService } from "@resale/core/tickets/TicketService.ts"
+import type { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import type { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
 import { TicketId } from "@resale/core/ids.ts"
 import { messageOut, orderOut, pricingOut, statusOut, ticketOut, topupOut, userOut } from "@resale/wire"
 import { Clock, Effect, Option, Schema, type Types } from "effect"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type * as Dto from "@resale/wire/Dtos.ts"
-import { historyPageOut } from "@resale/wire/Dtos.ts"
+import { apiDocsOut, historyPageOut, homeOut, webhookEndpointOut } from "@resale/wire/Dtos.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { type Person, userIdsIn } from "../layout/People.ts"
@@ -30,13 +32,12 @@ import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/Ad
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
 import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
-import type { WebhookEndpointView } from "@resale/wire/Dtos.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
 import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
-import { type SandboxInboxView, sandboxPage } from "../pages/SandboxPage.ts"
+import { sandboxPage } from "../pages/SandboxPage.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
 import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
@@ -74,10 +75,15 @@ export interface PageEnv {
     readonly pricing: PricingService["Service"]
     readonly gifts: GiftCatalog["Service"]
     readonly status: OperatorStatus["Service"]
+    readonly webhooks: Webhooks["Service"]
+    /** The sandbox's push receiver (sandbox mode only; see `/v2/sandbox`). */
+    readonly sandboxInbox: SandboxPushInbox["Service"]
   }
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
   readonly publicUrl: string
+  /** The sign-in widget's bot (`TELEGRAM_BOT_USERNAME`), if any. */
+  readonly botUsername: string | null
   /** The sign-in widget's callback URL, bound to this browser. */
   readonly authUrl: string
   readonly paymentCard: string | null
@@ -148,15 +154,24 @@ const loadWithPeople = <const T extends ReadonlyArray<unknown>>(
     return withJson(env, answers, (...json: T) => draw(ctx, ...json))
   })
 
+/** The signed-in shopper's account; a signed-in session names an existing one (as the JSON routes assume). */
+const signedInUser = (env: PageEnv) =>
+  Effect.flatMap(env.user, (userId) =>
+    Option.isNone(userId) ? Effect.succeedNone : Effect.asSome(Effect.orDie(env.core.accounts.find(userId.value)))
+  )
+
 type Loader = (env: PageEnv) => Effect.Effect<PageResult, Types.unhandled>
 
 export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [
     /^\/v2\/?$/,
     (env) =>
-      load(env, ["/v2/", "/v2/api/pricing"], (home: typeof Dto.Home.Type, pricing: typeof Dto.Pricing.Type) =>
-        homePage(env.ctx, { home, pricing, authUrl: env.authUrl })
-      )
+      Effect.gen(function* () {
+        const site = { sandbox: env.ctx.sandbox, botUsername: env.botUsername, publicUrl: env.publicUrl }
+        const home = homeOut(site, Option.isSome(yield* env.user))
+        const pricing = pricingOut(yield* env.core.pricing.get, env.ctx.sandbox)
+        return page(homePage(env.ctx, { home, pricing, authUrl: env.authUrl }))
+      })
   ],
   [
     /^\/v2\/dashboard$/,
@@ -203,10 +218,16 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
         return page(historyPage(env.ctx, historyPageOut(found, request)))
       })
   ],
-  // Sandbox mode only: in production the inbox route does not exist and the page answers "not found".
+  // Sandbox mode only: in production the page answers "not found", as its inbox routes do.
   [
     /^\/v2\/sandbox$/,
-    (env) => load(env, ["/v2/sandbox/push/inbox"], (inbox: SandboxInboxView) => sandboxPage(env.ctx, inbox))
+    (env) =>
+      Effect.gen(function* () {
+        if (!env.ctx.sandbox) return { _tag: "Failed", status: 404, lines: codeLines("not_found") } satisfies PageResult
+        const userId = yield* env.user
+        if (Option.isNone(userId)) return signInFirst(env.ctx)
+        return page(sandboxPage(env.ctx, yield* env.core.sandboxInbox.received(userId.value)))
+      })
   ],
   [
     /^\/v2\/gifts$/,
@@ -254,40 +275,36 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [
     /^\/v2\/api-docs$/,
     (env) =>
-      load(
-        env,
-        ["/v2/api-docs", ...(env.ctx.signedIn ? ["/v2/dashboard", "/v2/api-key/webhooks"] : [])],
-        (
-          docs: typeof Dto.ApiDocs.Type,
-          dashboard?: typeof Dto.Dashboard.Type,
-          hooks?: { readonly webhooks: ReadonlyArray<WebhookEndpointView> }
-        ) =>
+      Effect.gen(function* () {
+        const user = yield* signedInUser(env)
+        const webhooks = Option.isSome(user) ? yield* env.core.webhooks.list(user.value.id) : []
+        return page(
           apiPage(env.ctx, {
-            docs,
-            user: dashboard?.user ?? null,
+            docs: apiDocsOut(Option.isSome(user) ? user.value.tier : null),
+            user: Option.isSome(user) ? userOut(user.value) : null,
             baseUrl: env.publicUrl,
             reference: env.reference,
-            webhooks: hooks?.webhooks ?? []
+            webhooks: webhooks.map(webhookEndpointOut)
           })
-      )
+        )
+      })
   ],
   [
     /^\/v2\/api-key\/confirm$/,
     (env) =>
-      load(env, ["/v2/dashboard"], (dashboard: typeof Dto.Dashboard.Type) => confirmRotatePage(env.ctx, dashboard.user))
+      Effect.map(signedInUser(env), (user) =>
+        Option.isSome(user) ? page(confirmRotatePage(env.ctx, userOut(user.value))) : signInFirst(env.ctx)
+      )
   ],
   [
     /^\/v2\/api-docs\/getinfo-upgrade\/confirm$/,
     (env) =>
-      Effect.map(Effect.forEach(["/v2/balance", "/v2/api-docs"], env.get), (answers): PageResult => {
-        const failed = answers.find((a) => a.status !== 200)
-        if (failed) return failure(env.ctx, failed)
-        const [balance, docs] = [
-          answers[0]!.json as { balance_uzs: number },
-          answers[1]!.json as typeof Dto.ApiDocs.Type
-        ]
-        const current = docs.current_tier ?? 0
-        const tier = docs.tiers.find((terms) => String(terms.tier) === env.query.get("tier"))
+      Effect.gen(function* () {
+        const user = yield* signedInUser(env)
+        if (Option.isNone(user)) return signInFirst(env.ctx)
+        const balance = yield* env.core.balances.balance(user.value.id)
+        const current = user.value.tier
+        const tier = apiDocsOut(current).tiers.find((terms) => String(terms.tier) === env.query.get("tier"))
         // Nothing to ask about: back to the tiers with the reason, as a refused form would be.
         const refused =
           tier === undefined
@@ -300,9 +317,9 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
             _tag: "Redirect",
             to: "/v2/api-docs#tiers",
             flash: { kind: "error", lines: [{ key: refused ?? "error.tierUnknown" }], form: "tiers" }
-          }
+          } satisfies PageResult
         }
-        return page(tierConfirmPage(env.ctx, { tier, balance: balance.balance_uzs }))
+        return page(tierConfirmPage(env.ctx, { tier, balance }))
       })
   ],
   [

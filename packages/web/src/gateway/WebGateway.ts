@@ -5,6 +5,8 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
 import { Effect, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
@@ -96,7 +98,9 @@ export const WebGateway = HttpRouter.middleware(
       tickets: yield* TicketService,
       pricing: yield* PricingService,
       gifts: catalog,
-      status: yield* OperatorStatus
+      status: yield* OperatorStatus,
+      webhooks: yield* Webhooks,
+      sandboxInbox: yield* SandboxPushInbox
     }
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings
@@ -217,6 +221,7 @@ export const WebGateway = HttpRouter.middleware(
               core,
               get: (url) => getJson(router, request, url),
               publicUrl: config.publicUrl,
+              botUsername: config.botUsername,
               authUrl: prepared.authUrl ?? `${config.publicUrl}/v2/auth/messenger/callback`,
               paymentCard: config.paymentCard,
               topupLimits,
