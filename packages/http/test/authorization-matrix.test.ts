@@ -66,7 +66,9 @@ const VALID: Record<string, Call> = {
   "api.buyGift": { json: { username: "friend", gift_id: "1" } },
   "api.getInfo": { json: { username: "friend" } },
   "apiAdmin.incomingPayment": { json: { amount_uzs: 1 } },
-  "webhooks.createWebhook": { json: { url: "https://example.com/hook" } }
+  "webhooks.createWebhook": { json: { url: "https://example.com/hook" } },
+  "panelForms.adjust": { form: { amount_uzs: "1", reason: "r" }, headers: { "idempotency-key": "matrix-key-1" } },
+  "panelForms.assign": { form: { topup_id: "1" } }
 }
 
 const requestOf = (e: Endpoint, credentials: Call): [string, Call] => {
@@ -74,7 +76,7 @@ const requestOf = (e: Endpoint, credentials: Call): [string, Call] => {
   const path = e.path.replace(/:\w+/g, "1")
   // A fresh multipart body per request: a FormData is read once.
   const body = e.name === "account.uploadReceipt" ? { body: receiptForm() } : sample
-  return [path, { method: e.method, ...body, ...credentials, headers: { ...credentials.headers } }]
+  return [path, { method: e.method, ...body, ...credentials, headers: { ...body.headers, ...credentials.headers } }]
 }
 
 layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })(
@@ -101,6 +103,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })(
             "admin.closeTicket",
             "admin.reopenTicket",
             "apiAdmin.markPaid",
+            "people.deleteWebhook",
             "webhooks.rotateWebhookSecret",
             "webhooks.testWebhook"
           ])

@@ -1,35 +1,15 @@
 import { Layer } from "effect"
 import type { KnownRoute } from "../validation/FastApiFallback.ts"
 import { HISTORY_ROUTES, HistoryRoutes } from "./HistoryRoutes.ts"
-import { OPERATOR_ROUTES, OperatorRoutes } from "./OperatorRoutes.ts"
-import { PAYMENT_ROUTES, PaymentRoutes } from "./PaymentRoutes.ts"
-import { PEOPLE_ROUTES, PeopleRoutes } from "./PeopleRoutes.ts"
-import { REPORT_ROUTES, ReportRoutes } from "./ReportRoutes.ts"
 import { SANDBOX_ROUTES, SandboxRoutes } from "./SandboxRoutes.ts"
 import { SHOPPER_ROUTES, ShopperRoutes } from "./ShopperRoutes.ts"
 
 /**
- * The JSON routes the pages fetch and post to that the HttpApi contract lacks (lists, a shopper's
- * history, reports, bank payments, the sandbox push inbox, orders from a form). They answer like the
+ * The JSON routes the pages fetch and post to that the HttpApi contract lacks (a shopper's
+ * history, the sandbox push inbox, orders from a form). They answer like the
  * rest of /v2; the web UI (`@resale/web`) draws pages from them.
  */
-export const PageApi = Layer.mergeAll(
-  ShopperRoutes,
-  OperatorRoutes,
-  HistoryRoutes,
-  PeopleRoutes,
-  ReportRoutes,
-  PaymentRoutes,
-  SandboxRoutes
-)
+export const PageApi = Layer.mergeAll(ShopperRoutes, HistoryRoutes, SandboxRoutes)
 
 /** Method and path of every page API route, for the server's 405 answers. */
-export const PAGE_API_ROUTES: ReadonlyArray<KnownRoute> = [
-  ...SHOPPER_ROUTES,
-  ...HISTORY_ROUTES,
-  ...OPERATOR_ROUTES,
-  ...PEOPLE_ROUTES,
-  ...REPORT_ROUTES,
-  ...PAYMENT_ROUTES,
-  ...SANDBOX_ROUTES
-]
+export const PAGE_API_ROUTES: ReadonlyArray<KnownRoute> = [...SHOPPER_ROUTES, ...HISTORY_ROUTES, ...SANDBOX_ROUTES]

@@ -8,6 +8,7 @@ import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
+import { Reports } from "@resale/core/reports/Reports.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
@@ -31,6 +32,13 @@ import { AccountHandlers } from "../handlers/Account.ts"
 import { AdminHandlers } from "../handlers/Admin.ts"
 import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from "../handlers/Programmatic.ts"
 import { ListsHandlers } from "../handlers/Lists.ts"
+import { OperatorListsHandlers } from "../handlers/OperatorLists.ts"
+import { ReportsHandlers } from "../handlers/Reports.ts"
+import { PeopleHandlers } from "../handlers/People.ts"
+import { BankPaymentsHandlers } from "../handlers/BankPayments.ts"
+import { PanelFormsHandlers } from "../handlers/PanelForms.ts"
+import { PreAuthCheck } from "../api/PreAuthCheck.ts"
+import { PreAuthCheckLayer } from "../auth/PreAuthCheckLayer.ts"
 import { WebhooksHandlers } from "../handlers/Webhooks.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
@@ -118,12 +126,33 @@ const Handlers = Layer.mergeAll(
   ]),
   buildWithOnly(ListsHandlers, [ApiKeyAuth, OrderService, RequestValidation, TopupService]),
   buildWithOnly(WebhooksHandlers, [ApiKeyAuth, RequestValidation, Webhooks]),
-  buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService])
+  buildWithOnly(AdminProgrammaticHandlers, [AdminTokenAuth, Idempotency, Payments, RequestValidation, TopupService]),
+  buildWithOnly(OperatorListsHandlers, [OperatorSession, OrderService, RequestValidation, TicketService, TopupService]),
+  buildWithOnly(ReportsHandlers, [OperatorSession, Reports, RequestValidation]),
+  buildWithOnly(PeopleHandlers, [
+    Accounts,
+    Balances,
+    OperatorSession,
+    OrderService,
+    RequestValidation,
+    TicketService,
+    TopupService,
+    WebhookOversight
+  ]),
+  buildWithOnly(BankPaymentsHandlers, [OperatorSession, Payments, RequestValidation, TopupService]),
+  buildWithOnly(PanelFormsHandlers, [
+    Balances,
+    OperatorSession,
+    Payments,
+    PreAuthCheck,
+    RequestValidation,
+    TopupService
+  ])
 )
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
   Layer.provide(Handlers),
-  Layer.provide([RequestValidatorLayer, AuthMiddlewareLayer])
+  Layer.provide([RequestValidatorLayer, AuthMiddlewareLayer, PreAuthCheckLayer])
 )
 
 /** The contract's OpenAPI document for the web UI's API page (`@resale/webkit/ApiDocument.ts`). */

@@ -8,33 +8,43 @@ import type { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { type GiftCatalog, giftsOut } from "@resale/webkit/GiftCatalog.ts"
 import { clampPage } from "@resale/core/Page.ts"
 import type { TicketService } from "@resale/core/tickets/TicketService.ts"
-import { TicketId } from "@resale/core/ids.ts"
+import { TicketId, UserId as UserIdSchema } from "@resale/core/ids.ts"
 import { messageOut, orderOut, pricingOut, statusOut, ticketOut, topupOut, userOut } from "@resale/wire"
 import { Clock, Effect, Option, Schema, type Types } from "effect"
 import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
+import { reportJson } from "@resale/core/reports/ReportFormats.ts"
+import type { Reports } from "@resale/core/reports/Reports.ts"
+import type { Payments } from "@resale/core/payments/Payments.ts"
+import type { WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
+import { operatorReport } from "@resale/wire/OperatorReports.ts"
+import { userDetail, usersList } from "@resale/wire/OperatorPeople.ts"
+import { paymentsList } from "@resale/wire/OperatorPayments.ts"
 import type * as Dto from "@resale/wire/Dtos.ts"
 import { historyPageOut } from "@resale/wire/Dtos.ts"
+import {
+  adminHomeOut,
+  adminOrdersList,
+  adminTicketsList,
+  adminTopupsList,
+  peopleOf,
+  ticketDetailOut
+} from "@resale/wire/OperatorLists.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
-import { type Person, userIdsIn } from "../layout/People.ts"
+import { userIdsIn } from "../layout/People.ts"
 import { type AdminOrdersFilter, adminOrdersPage } from "../pages/AdminOrdersPage.ts"
-import {
-  type AdminPayment,
-  adminPaymentsPage,
-  PAYMENT_FILTERS,
-  type PaymentsFilter
-} from "../pages/AdminPaymentsPage.ts"
+import { adminPaymentsPage, PAYMENT_FILTERS, type PaymentsFilter } from "../pages/AdminPaymentsPage.ts"
 import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
 import { adminStatusPage } from "../pages/AdminStatusPage.ts"
-import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/AdminReportsPage.ts"
+import { adminReportsPage, type ReportQuery } from "../pages/AdminReportsPage.ts"
 import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
-import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
+import { adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
 import type { WebhookEndpointView } from "@resale/wire/Dtos.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
-import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
+import { adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
 import { type SandboxInboxView, sandboxPage } from "../pages/SandboxPage.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
@@ -42,7 +52,7 @@ import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
 import { ticketsPage } from "../pages/TicketsPage.ts"
 import { tierConfirmPage } from "../pages/TierConfirmPage.ts"
-import { codeLines, errorLines } from "./ErrorText.ts"
+import { codeLines, errorLines, refusedLines } from "./ErrorText.ts"
 import type { InnerAnswer } from "./InnerCall.ts"
 import type { Flash, FlashLine } from "./WebCookies.ts"
 
@@ -74,6 +84,9 @@ export interface PageEnv {
     readonly pricing: PricingService["Service"]
     readonly gifts: GiftCatalog["Service"]
     readonly status: OperatorStatus["Service"]
+    readonly reports: Reports["Service"]
+    readonly webhooks: WebhookOversight["Service"]
+    readonly payments: Payments["Service"]
   }
   /** GET of one of our routes on behalf of this browser, as JSON. */
   readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
@@ -130,23 +143,18 @@ const paging = (query: URLSearchParams, limitDefault: number) => {
 }
 
 /**
- * `load` for operator lists: also asks who every `user_id` in the answers is, so the page can show
- * name, @username and Telegram id instead of a bare number (a failed look-up leaves the numbers).
+ * The page's context knowing who every `user_id` in `data` is, so an operator page shows name,
+ * @username and Telegram id instead of a bare number (numbers nobody has stay numbers).
  */
-const loadWithPeople = <const T extends ReadonlyArray<unknown>>(
-  env: PageEnv,
-  urls: ReadonlyArray<string>,
-  draw: (ctx: PageContext, ...json: T) => Html
-) =>
-  Effect.gen(function* () {
-    const answers = yield* Effect.forEach(urls, env.get)
-    const ids = [...userIdsIn(answers.map((a) => a.json))]
-    const brief =
-      ids.length === 0 ? undefined : yield* env.get(`/v2/admin/users/brief?ids=${ids.slice(0, 200).join(",")}`)
-    const found = brief?.status === 200 ? (brief.json as { users: ReadonlyArray<Person> }).users : []
-    const ctx = { ...env.ctx, people: new Map(found.map((p) => [p.user_id, p])) }
-    return withJson(env, answers, (...json: T) => draw(ctx, ...json))
-  })
+const withPeople = (env: PageEnv, ...data: ReadonlyArray<unknown>) =>
+  Effect.map(
+    peopleOf(
+      env.core.accounts,
+      [...userIdsIn(data)].flatMap((id) => Option.toArray(userIdOf(id)))
+    ),
+    (found): PageContext => ({ ...env.ctx, people: new Map(found.map((p) => [p.user_id, p])) })
+  )
+const userIdOf = Schema.decodeUnknownOption(UserIdSchema)
 
 type Loader = (env: PageEnv) => Effect.Effect<PageResult, Types.unhandled>
 
@@ -324,21 +332,31 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   [
     /^\/v2\/admin\/?$/,
     (env) =>
-      load(env, ["/v2/admin", "/v2/admin/payments"], (home: typeof Dto.AdminHome.Type, payments: { total: number }) =>
-        adminHomePage(env.ctx, { home, unmatchedPayments: payments.total })
-      )
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const home = yield* adminHomeOut(env.core, env.ctx.sandbox)
+        // The default filter (what waits for an operator) is always valid.
+        const waiting = yield* paymentsList(env.core.payments, env.core.topups, { offset: 0, limit: 50 }).pipe(
+          Effect.orDie
+        )
+        return page(adminHomePage(env.ctx, { home, unmatchedPayments: waiting.total }))
+      })
   ],
   [
     /^\/v2\/admin\/topups$/,
     (env) =>
-      loadWithPeople(
-        env,
-        [
-          "/v2/admin/topups/list?status=review,pending&limit=100",
-          "/v2/admin/topups/list?status=paid,cancelled,rejected,expired&limit=50"
-        ],
-        (ctx, queue: { topups: ReadonlyArray<AdminTopup> }, history: { topups: ReadonlyArray<AdminTopup> }) =>
-          // Receipts waiting for a decision first, then the oldest transfer still pending.
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const { topups } = env.core
+        const queue = yield* adminTopupsList(topups, { offset: 0, limit: 100, status: "review,pending" })
+        const history = yield* adminTopupsList(topups, {
+          offset: 0,
+          limit: 50,
+          status: "paid,cancelled,rejected,expired"
+        })
+        const ctx = yield* withPeople(env, queue, history)
+        // Receipts waiting for a decision first, then the oldest transfer still pending.
+        return page(
           adminTopupsPage(ctx, {
             queue: [...queue.topups].sort(
               (a, b) =>
@@ -347,105 +365,131 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
             ),
             history: history.topups
           })
-      )
+        )
+      })
   ],
   [
     /^\/v2\/admin\/payments$/,
-    (env) => {
-      const { offset, limit } = paging(env.query, 50)
-      const status = env.query.get("status") || "all"
-      const filter: PaymentsFilter = {
-        status: (PAYMENT_FILTERS as ReadonlyArray<string>).includes(status) ? status : "all",
-        from: env.query.get("from") ?? "",
-        to: env.query.get("to") ?? "",
-        amount: env.query.get("amount") ?? "",
-        offset,
-        limit
-      }
-      const params = new URLSearchParams({ ...filter, offset: String(offset), limit: String(limit) })
-      return loadWithPeople(
-        env,
-        [`/v2/admin/payments?${params}`],
-        (ctx, list: { payments: ReadonlyArray<AdminPayment>; total: number }) =>
-          adminPaymentsPage(ctx, { payments: list.payments, total: list.total, filter })
-      )
-    }
+    (env) =>
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const { offset, limit } = paging(env.query, 50)
+        const status = env.query.get("status") || "all"
+        const filter: PaymentsFilter = {
+          status: (PAYMENT_FILTERS as ReadonlyArray<string>).includes(status) ? status : "all",
+          from: env.query.get("from") ?? "",
+          to: env.query.get("to") ?? "",
+          amount: env.query.get("amount") ?? "",
+          offset,
+          limit
+        }
+        return yield* paymentsList(env.core.payments, env.core.topups, filter).pipe(
+          Effect.flatMap((list) =>
+            Effect.map(withPeople(env, list), (ctx) =>
+              page(adminPaymentsPage(ctx, { payments: list.payments, total: list.total, filter }))
+            )
+          ),
+          Effect.catchTag("QueryInvalid", (e) =>
+            Effect.succeed<PageResult>({ _tag: "Failed", status: 422, lines: refusedLines(e.refused) })
+          )
+        )
+      })
   ],
   [
     /^\/v2\/admin\/orders$/,
-    (env) => {
-      const { offset, limit } = paging(env.query, 50)
-      const status = env.query.get("status") || null
-      const kind = env.query.get("kind") || null
-      const filter: AdminOrdersFilter = { status, kind, offset, limit }
-      const params = new URLSearchParams({
-        offset: String(offset),
-        limit: String(limit),
-        ...(status ? { status } : {}),
-        ...(kind ? { kind } : {})
+    (env) =>
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const { offset, limit } = paging(env.query, 50)
+        const status = env.query.get("status") || null
+        const kind = env.query.get("kind") || null
+        const filter: AdminOrdersFilter = { status, kind, offset, limit }
+        const gifts = yield* env.giftTitles
+        const list = yield* adminOrdersList(env.core.orders, {
+          offset,
+          limit,
+          status: status ?? undefined,
+          kind: kind ?? undefined
+        })
+        const ctx = yield* withPeople(env, list)
+        return page(adminOrdersPage(ctx, { orders: list.orders, total: list.total, filter, gifts }))
       })
-      return Effect.flatMap(env.giftTitles, (gifts) =>
-        loadWithPeople(
-          env,
-          [`/v2/admin/orders/list?${params}`],
-          (ctx, list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
-            adminOrdersPage(ctx, { orders: list.orders, total: list.total, filter, gifts })
-        )
-      )
-    }
   ],
   [
     /^\/v2\/admin\/users$/,
-    (env) => {
-      const { offset, limit } = paging(env.query, 50)
-      const search = (env.query.get("search") ?? "").slice(0, 64)
-      const params = new URLSearchParams({ search, offset: String(offset), limit: String(limit) })
-      return load(env, [`/v2/admin/users/list?${params}`], (list: AdminUsersList) =>
-        adminUsersPage(env.ctx, list, search)
-      )
-    }
+    (env) =>
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const { offset, limit } = paging(env.query, 50)
+        const search = (env.query.get("search") ?? "").slice(0, 64)
+        const list = yield* usersList(env.core.accounts, env.core.balances, { offset, limit, search })
+        return page(adminUsersPage(env.ctx, list, search))
+      })
   ],
   [
     /^\/v2\/admin\/users\/(\d{1,15})$/,
-    (env) => load(env, [`/v2/admin/users/${env.match[1]}`], (detail: AdminUserDetail) => adminUserPage(env.ctx, detail))
+    (env) =>
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const notFound: PageResult = { _tag: "Failed", status: 404, lines: codeLines("user_not_found") }
+        const userId = Schema.decodeUnknownOption(UserIdSchema)(Number(env.match[1]))
+        if (Option.isNone(userId)) return notFound
+        return yield* userDetail(env.core, userId.value).pipe(
+          Effect.map((detail) => page(adminUserPage(env.ctx, detail))),
+          Effect.catchTag("UserNotFound", () => Effect.succeed(notFound))
+        )
+      })
   ],
   [
     /^\/v2\/admin\/reports$/,
-    (env) => {
-      const query: ReportQuery = {
-        period: env.query.get("period") || "day",
-        from: env.query.get("from") ?? "",
-        to: env.query.get("to") ?? "",
-        tonRate: env.query.get("ton_rate") ?? ""
-      }
-      const params = new URLSearchParams({
-        period: query.period,
-        from: query.from,
-        to: query.to,
-        ton_rate: query.tonRate
-      })
-      // A refused request (bad dates or rate) is the same page with the form kept and the reason, not an error page.
-      return Effect.gen(function* () {
+    (env) =>
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const query: ReportQuery = {
+          period: env.query.get("period") || "day",
+          from: env.query.get("from") ?? "",
+          to: env.query.get("to") ?? "",
+          tonRate: env.query.get("ton_rate") ?? ""
+        }
         const today = tashkentDay(new Date(yield* Clock.currentTimeMillis))
-        const answer = yield* env.get(`/v2/admin/reports/data?${params}`)
-        if (answer.status === 422) return page(adminReportsPage(env.ctx, query, undefined, today))
-        return withJson(env, [answer], (data: ReportData) =>
-          adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data, today)
+        const asked = { period: query.period, from: query.from, to: query.to, ton_rate: query.tonRate }
+        return yield* operatorReport(env.core.reports, asked, today).pipe(
+          Effect.map(reportJson),
+          Effect.map((data) =>
+            page(adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data, today))
+          ),
+          // A refused request (bad dates or rate) is the same page with the form kept and the reason, not an error page.
+          Effect.catchTag("QueryInvalid", () =>
+            Effect.succeed(page(adminReportsPage(env.ctx, query, undefined, today)))
+          )
         )
       })
-    }
   ],
   [
     /^\/v2\/admin\/tickets$/,
     (env) =>
-      loadWithPeople(env, ["/v2/admin/tickets"], (ctx, list: typeof Dto.Tickets.Type) => adminTicketsPage(ctx, list))
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const list = yield* adminTicketsList(env.core.tickets)
+        return page(adminTicketsPage(yield* withPeople(env, list), list))
+      })
   ],
   [
     /^\/v2\/admin\/tickets\/(\d{1,15})$/,
     (env) =>
-      loadWithPeople(env, [`/v2/admin/tickets/${env.match[1]}`], (ctx, detail: typeof Dto.TicketDetail.Type) =>
-        ticketPage(ctx, { detail, viewer: "operator" })
-      )
+      Effect.gen(function* () {
+        if (!(yield* env.operator)) return signInFirst(env.ctx)
+        const ticketId = Schema.decodeUnknownOption(TicketId)(Number(env.match[1]))
+        const notFound: PageResult = { _tag: "Failed", status: 404, lines: codeLines("ticket_not_found") }
+        if (Option.isNone(ticketId)) return notFound
+        return yield* env.core.tickets.detail({ kind: "operator" }, ticketId.value).pipe(
+          Effect.map(ticketDetailOut),
+          Effect.flatMap((detail) =>
+            Effect.map(withPeople(env, detail), (ctx) => page(ticketPage(ctx, { detail, viewer: "operator" })))
+          ),
+          Effect.catchTag("TicketNotFound", () => Effect.succeed(notFound))
+        )
+      })
   ]
 ]
 

@@ -5,6 +5,9 @@ import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { Reports } from "@resale/core/reports/Reports.ts"
+import { Payments } from "@resale/core/payments/Payments.ts"
+import { WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
 import { Effect, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
@@ -95,7 +98,10 @@ export const WebGateway = HttpRouter.middleware(
       tickets: yield* TicketService,
       pricing: yield* PricingService,
       gifts: catalog,
-      status: yield* OperatorStatus
+      status: yield* OperatorStatus,
+      reports: yield* Reports,
+      webhooks: yield* WebhookOversight,
+      payments: yield* Payments
     }
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings
