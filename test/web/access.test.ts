@@ -4,9 +4,10 @@
  * signed-in shoppers only.
  */
 import { assert, layer } from "@effect/vitest"
-import { OPERATOR_ROUTES as PANEL_ROUTES } from "@resale/http/routes/OperatorRoutes.ts"
-import { PAYMENT_ROUTES } from "@resale/http/routes/PaymentRoutes.ts"
-import { REPORT_ROUTES } from "@resale/http/routes/ReportRoutes.ts"
+import { OPERATOR_LIST_ROUTES as PANEL_ROUTES } from "@resale/http/api/OperatorListsApi.ts"
+import { PANEL_FORM_ROUTES } from "@resale/http/api/PanelFormsApi.ts"
+import { REPORT_ROUTES } from "@resale/http/api/ReportsApi.ts"
+import { BANK_PAYMENT_ROUTES } from "@resale/http/api/BankPaymentsApi.ts"
 import { ShopperApi } from "@resale/http/api/ShopperApi.ts"
 import { Effect } from "effect"
 import { browser, person } from "./support/Browser.ts"
@@ -15,7 +16,9 @@ import { WebWorld, webWorldLayer } from "./support/WebWorld.ts"
 
 const OPERATOR_ROUTES: ReadonlyArray<{ readonly method: string; readonly path: string }> = [
   ...PANEL_ROUTES,
-  ...PAYMENT_ROUTES,
+  ...BANK_PAYMENT_ROUTES,
+  // The assignment form (the balance correction needs a one-time key before credentials are looked at).
+  ...PANEL_FORM_ROUTES.filter((route) => route.path.endsWith("/assign")),
   ...REPORT_ROUTES
 ]
 const json = { accept: "application/json" }

@@ -68,7 +68,9 @@ const VALID: Record<string, Call> = {
   "apiAdmin.incomingPayment": { json: { amount_uzs: 1 } },
   "webhooks.createWebhook": { json: { url: "https://example.com/hook" } },
   "shopper.buyStars": { form: { username: "friend", amount: "50" } },
-  "shopper.buyPremium": { form: { username: "friend", duration: "3" } }
+  "shopper.buyPremium": { form: { username: "friend", duration: "3" } },
+  "panelForms.adjust": { form: { amount_uzs: "1", reason: "r" }, headers: { "idempotency-key": "matrix-key-1" } },
+  "panelForms.assign": { form: { topup_id: "1" } }
 }
 
 const requestOf = (e: Endpoint, credentials: Call): [string, Call] => {
@@ -76,7 +78,7 @@ const requestOf = (e: Endpoint, credentials: Call): [string, Call] => {
   const path = e.path.replace(/:\w+/g, "1")
   // A fresh multipart body per request: a FormData is read once.
   const body = e.name === "account.uploadReceipt" ? { body: receiptForm() } : sample
-  return [path, { method: e.method, ...body, ...credentials, headers: { ...credentials.headers } }]
+  return [path, { method: e.method, ...body, ...credentials, headers: { ...body.headers, ...credentials.headers } }]
 }
 
 layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })(
@@ -104,6 +106,7 @@ layer(pgTestServer(), { timeout: "60 seconds", excludeTestServices: true })(
             "admin.closeTicket",
             "admin.reopenTicket",
             "apiAdmin.markPaid",
+            "people.deleteWebhook",
             "webhooks.rotateWebhookSecret",
             "webhooks.testWebhook"
           ])

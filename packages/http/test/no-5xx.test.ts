@@ -1,7 +1,6 @@
 import { assert, layer } from "@effect/vitest"
 import { Effect } from "effect"
 import { apiRoutes } from "../src/server/HttpApp.ts"
-import { PAGE_API_ROUTES } from "../src/routes/PageApi.ts"
 import { WEB_ROUTES } from "@resale/web/WebUi.ts"
 import { adminSignIn, call, signIn, TEST_ADMIN_TOKEN } from "./Client.ts"
 import { pgTestServer, TestServer } from "./TestServer.ts"
@@ -42,7 +41,7 @@ layer(pgTestServer({}), { timeout: "240 seconds", excludeTestServices: true })("
         const user = yield* signIn(url, 88001, "fuzz_user")
         const admin = yield* adminSignIn(url)
         const key = (yield* call(url, "/v2/api-key/rotate", { method: "POST", cookie: user })).json.api_key as string
-        const routes = [...apiRoutes(), ...PAGE_API_ROUTES, ...WEB_ROUTES].filter((r) => r.method !== "HEAD")
+        const routes = [...apiRoutes(), ...WEB_ROUTES].filter((r) => r.method !== "HEAD")
         const failures: Array<string> = []
         const credentials = (path: string): Caller =>
           path.startsWith("/v2/api/admin")

@@ -8,7 +8,7 @@ import { ROOT_ROUTES, RootRoute } from "./routes/RootRoute.ts"
  * The web UI for shoppers and operators, mounted beside the /v2 routes by the server's start entry:
  * the gateway that turns browser requests into pages (global middleware), the static assets and
  * language switch, and the gift pictures. API clients see no difference. The JSON routes the pages
- * fetch are http's (`@resale/http/routes/PageApi.ts`).
+ * fetch and post to are groups of http's typed contract (`@resale/http/api/*Api.ts`).
  */
 export const WebUi = Layer.mergeAll(WebGateway, AssetRoutes, RootRoute, GiftPictureRoutes)
 

@@ -3,6 +3,11 @@ import { AccountApi } from "./AccountApi.ts"
 import { AdminApi } from "./AdminApi.ts"
 import { RequestValidation } from "./Middleware.ts"
 import { ListsApi } from "./ListsApi.ts"
+import { OperatorListsApi } from "./OperatorListsApi.ts"
+import { BankPaymentsApi } from "./BankPaymentsApi.ts"
+import { PanelFormsApi } from "./PanelFormsApi.ts"
+import { PeopleApi } from "./PeopleApi.ts"
+import { ReportsApi } from "./ReportsApi.ts"
 import { contractTransform } from "./OpenApiContract.ts"
 import { AdminProgrammaticApi, ProgrammaticApi } from "./ProgrammaticApi.ts"
 import { AdminLoginApi, PricingApi, PublicApi } from "./PublicApi.ts"
@@ -37,6 +42,11 @@ const Routes = HttpApi.make("resale")
   .add(AdminProgrammaticApi)
   .add(ShopperApi)
   .add(SandboxApi)
+  .add(OperatorListsApi)
+  .add(ReportsApi)
+  .add(PeopleApi)
+  .add(BankPaymentsApi)
+  .add(PanelFormsApi)
   .middleware(RequestValidation)
 
 export class Api extends Routes.annotateMerge(

@@ -4,13 +4,13 @@ import { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { statusOut } from "@resale/wire"
+import { adminHomeOut, adminTicketsList, adminTopupsOut } from "@resale/wire/OperatorLists.ts"
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
-import { adminTopupsOut } from "./AdminTopupsOut.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
 import { adminOrderOut, messageOut, orderOut, pricingOut, ticketOut, topupOut } from "./Wire.ts"
@@ -29,18 +29,8 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const status = yield* OperatorStatus
     const { sandbox } = yield* HttpConfig
 
-    const home = Effect.gen(function* () {
-      return {
-        pricing: pricingOut(yield* pricing.get, sandbox),
-        pending_topups: (yield* topups.list({ status: ["pending"], offset: 0, limit: 1 })).total,
-        review_topups: (yield* topups.list({ status: ["review"], offset: 0, limit: 1 })).total,
-        open_tickets: (yield* tickets.list({ status: "open", offset: 0, limit: 1 })).total,
-        sandbox
-      }
-    })
-
     return handlers
-      .handle("root", () => home)
+      .handle("root", () => adminHomeOut({ pricing, topups, tickets }, sandbox))
       .handle("status", () => Effect.map(status.read, statusOut))
       .handle("topups", () =>
         Effect.gen(function* () {
@@ -126,13 +116,7 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
           Effect.map(orders.refund(params.order_id, payload.note), orderOut)
         ).pipe(mapErrors)
       )
-      .handle("tickets", () =>
-        Effect.gen(function* () {
-          const page = yield* tickets.list({ offset: 0, limit: 100 })
-          const data = { tickets: page.items.map(ticketOut), total: page.total }
-          return data
-        })
-      )
+      .handle("tickets", () => adminTicketsList(tickets))
       .handle("pollTicket", ({ params, query }) =>
         Effect.gen(function* () {
           const id = params.ticket_id

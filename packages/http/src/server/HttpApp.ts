@@ -8,6 +8,7 @@ import { Idempotency } from "@resale/core/idempotency/Idempotency.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
+import { Reports } from "@resale/core/reports/Reports.ts"
 import { PricingService } from "@resale/core/pricing/PricingService.ts"
 import { SessionService } from "@resale/core/sessions/SessionService.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
@@ -35,6 +36,13 @@ import { AdminProgrammaticHandlers, PricingHandlers, ProgrammaticHandlers } from
 import { ListsHandlers } from "../handlers/Lists.ts"
 import { SandboxHandlers, SandboxOnlyLayer } from "../handlers/SandboxPush.ts"
 import { ShopperHandlers } from "../handlers/Shopper.ts"
+import { OperatorListsHandlers } from "../handlers/OperatorLists.ts"
+import { ReportsHandlers } from "../handlers/Reports.ts"
+import { PeopleHandlers } from "../handlers/People.ts"
+import { BankPaymentsHandlers } from "../handlers/BankPayments.ts"
+import { PanelFormsHandlers } from "../handlers/PanelForms.ts"
+import { PreAuthCheck } from "../api/PreAuthCheck.ts"
+import { PreAuthCheckLayer } from "../auth/PreAuthCheckLayer.ts"
 import { WebhooksHandlers } from "../handlers/Webhooks.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { ApiKeyRotation } from "@resale/core/accounts/ApiKeyRotation.ts"
@@ -44,7 +52,6 @@ import { AdminLoginHandlers, PublicHandlers } from "../handlers/Public.ts"
 import { DIRECT_OPENAPI_PATH, directOpenApi } from "../direct/DirectOpenApi.ts"
 import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { PricingCache } from "../pricing/PricingCache.ts"
-import { PAGE_API_ROUTES, PageApi } from "../routes/PageApi.ts"
 import { fastApiFallback, type KnownRoute } from "../validation/FastApiFallback.ts"
 import { RequestValidatorLayer } from "../validation/RequestValidator.ts"
 import { BodyLimit } from "./BodyLimit.ts"
@@ -140,12 +147,33 @@ const Handlers = Layer.mergeAll(
     SandboxPushInbox,
     UserSession,
     WebSessions
+  ]),
+  buildWithOnly(OperatorListsHandlers, [OperatorSession, OrderService, RequestValidation, TicketService, TopupService]),
+  buildWithOnly(ReportsHandlers, [OperatorSession, Reports, RequestValidation]),
+  buildWithOnly(PeopleHandlers, [
+    Accounts,
+    Balances,
+    OperatorSession,
+    OrderService,
+    RequestValidation,
+    TicketService,
+    TopupService,
+    WebhookOversight
+  ]),
+  buildWithOnly(BankPaymentsHandlers, [OperatorSession, Payments, RequestValidation, TopupService]),
+  buildWithOnly(PanelFormsHandlers, [
+    Balances,
+    OperatorSession,
+    Payments,
+    PreAuthCheck,
+    RequestValidation,
+    TopupService
   ])
 )
 
 const ApiRoutes = HttpApiBuilder.layer(Api, { openapiPath: OPENAPI_PATH }).pipe(
   Layer.provide(Handlers),
-  Layer.provide([RequestValidatorLayer, AuthMiddlewareLayer, SandboxOnlyLayer])
+  Layer.provide([RequestValidatorLayer, AuthMiddlewareLayer, SandboxOnlyLayer, PreAuthCheckLayer])
 )
 
 /** The contract's OpenAPI document for the web UI's API page (`@resale/webkit/ApiDocument.ts`). */
@@ -233,8 +261,8 @@ export const HttpServices = Layer.mergeAll(
 )
 
 /**
- * All routes of the server: the /v2 HttpApi (+ its OpenAPI document), /healthz, the JSON routes of the
- * pages (`routes/PageApi.ts`), any extra routes
+ * All routes of the server: the /v2 HttpApi (+ its OpenAPI document, the web UI's own JSON routes among
+ * its groups, kept out of the document), /healthz, any extra routes
  * (the direct purchase surface) and FastAPI's 404/405 answers for everything else.
  */
 export const httpApp = <E, R>(
@@ -246,14 +274,12 @@ export const httpApp = <E, R>(
   Layer.mergeAll(
     ApiRoutes,
     HealthRoute,
-    PageApi,
     extra.routes,
     fastApiFallback([
       ...apiRoutes(),
       { method: "GET", path: OPENAPI_PATH },
       { method: "GET", path: "/healthz" },
       { method: "GET", path: DIRECT_OPENAPI_PATH },
-      ...PAGE_API_ROUTES,
       ...extra.known
     ])
   ).pipe(

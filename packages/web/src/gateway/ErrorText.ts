@@ -160,6 +160,10 @@ const paramsOf = (value: unknown): ErrorParams =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as ErrorParams) : {}
 
 /** The lines to show for a failure a page met calling core directly, by its machine code. */
+/** The lines of FastAPI's 422 list: one per refused field. */
+export const refusedLines = (items: ReadonlyArray<{ readonly loc?: ReadonlyArray<unknown>; readonly type?: string }>) =>
+  items.map(validationLine)
+
 export const codeLines = (code: ErrorCode, params: ErrorParams = {}): ReadonlyArray<FlashLine> => [LINES[code](params)]
 
 /** The lines to show for a failed API answer. */
@@ -171,7 +175,7 @@ export const errorLines = (statusCode: number, body: string): ReadonlyArray<Flas
   } catch {
     parsed = undefined
   }
-  if (Array.isArray(parsed?.detail)) return parsed.detail.map((item) => validationLine(item as never))
+  if (Array.isArray(parsed?.detail)) return refusedLines(parsed.detail as never)
   if (isCode(parsed?.code)) return [LINES[parsed.code](paramsOf(parsed.params))]
   if (typeof parsed?.detail === "string" && parsed.detail !== "") return [{ text: parsed.detail }]
   if (statusCode === 401) return [line("error.signIn")]

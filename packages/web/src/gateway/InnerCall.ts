@@ -1,5 +1,5 @@
 import { Effect } from "effect"
-import { Headers, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import type { Types } from "effect"
 import { databaseUnavailableAnswer } from "@resale/webkit/DatabaseOutage.ts"
 
@@ -60,7 +60,3 @@ export const runInner = (router: RouterEffect, request: HttpServerRequest.HttpSe
     ),
     Effect.map(answer)
   )
-
-/** A GET of `url` (path and query) on behalf of the browser's request, asking for JSON. */
-export const getJson = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest, url: string) =>
-  runInner(router, request.modify({ url, headers: Headers.set(request.headers, "accept", "application/json") }))

@@ -11,31 +11,18 @@ import type { TicketService } from "@resale/core/tickets/TicketService.ts"
 import type { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import type { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
 import { TicketId } from "@resale/core/ids.ts"
-import { messageOut, orderOut, pricingOut, statusOut, ticketOut, topupOut, userOut } from "@resale/wire"
-import { Clock, Effect, Option, Schema, type Types } from "effect"
-import { tashkentDay } from "@resale/core/reports/ReportPeriods.ts"
-import type * as Dto from "@resale/wire/Dtos.ts"
+import { messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "@resale/wire"
+import { Effect, Option, Schema, type Types } from "effect"
+import type { Reports } from "@resale/core/reports/Reports.ts"
+import type { Payments } from "@resale/core/payments/Payments.ts"
+import type { WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
 import { apiDocsOut, historyPageOut, homeOut, webhookEndpointOut } from "@resale/wire/Dtos.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
-import { type Person, userIdsIn } from "../layout/People.ts"
-import { type AdminOrdersFilter, adminOrdersPage } from "../pages/AdminOrdersPage.ts"
-import {
-  type AdminPayment,
-  adminPaymentsPage,
-  PAYMENT_FILTERS,
-  type PaymentsFilter
-} from "../pages/AdminPaymentsPage.ts"
-import { adminHomePage, adminLoginPage } from "../pages/AdminHomePage.ts"
-import { adminStatusPage } from "../pages/AdminStatusPage.ts"
-import { adminReportsPage, type ReportData, type ReportQuery } from "../pages/AdminReportsPage.ts"
-import { adminTicketsPage } from "../pages/AdminTicketsPage.ts"
-import { type AdminTopup, adminTopupsPage } from "../pages/AdminTopupsPage.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
 import { dashboardPage } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
-import { type AdminUserDetail, type AdminUsersList, adminUserPage, adminUsersPage } from "../pages/AdminUsersPage.ts"
 import { homePage } from "../pages/HomePage.ts"
 import { sandboxPage } from "../pages/SandboxPage.ts"
 import type { GiftTitles } from "../pages/OrderViews.ts"
@@ -43,19 +30,17 @@ import { ordersPage } from "../pages/OrdersPage.ts"
 import { ticketPage } from "../pages/TicketPage.ts"
 import { ticketsPage } from "../pages/TicketsPage.ts"
 import { tierConfirmPage } from "../pages/TierConfirmPage.ts"
-import { codeLines, errorLines } from "./ErrorText.ts"
-import type { InnerAnswer } from "./InnerCall.ts"
-import type { Flash, FlashLine } from "./WebCookies.ts"
+import { codeLines } from "./ErrorText.ts"
+import { OPERATOR_PAGES } from "./OperatorPages.ts"
+import { type PageResult, page, paging, signInFirst } from "./PageKit.ts"
 
 /**
- * The HTML pages: each one fetches the JSON its route answers any API client (through the same
- * router and checks) and draws it. A 401 sends the browser to sign in; other errors are a page
- * in words.
+ * The HTML pages (the operator panel's are `OperatorPages.ts`): most call core's use cases and draw
+ * the records through the JSON routes' mappers; the rest still fetch the JSON their route answers
+ * (through the same router and checks). Not signed in sends the browser to sign in; other errors
+ * are a page in words.
  */
-export type PageResult =
-  | { readonly _tag: "Page"; readonly html: Html }
-  | { readonly _tag: "Redirect"; readonly to: string; readonly flash?: Flash }
-  | { readonly _tag: "Failed"; readonly status: number; readonly lines: ReadonlyArray<FlashLine> }
+export type { PageResult }
 
 export interface PageEnv {
   readonly ctx: PageContext
@@ -78,9 +63,10 @@ export interface PageEnv {
     readonly webhooks: Webhooks["Service"]
     /** The sandbox's push receiver (sandbox mode only; see `/v2/sandbox`). */
     readonly sandboxInbox: SandboxPushInbox["Service"]
+    readonly reports: Reports["Service"]
+    readonly webhookOversight: WebhookOversight["Service"]
+    readonly payments: Payments["Service"]
   }
-  /** GET of one of our routes on behalf of this browser, as JSON. */
-  readonly get: (url: string) => Effect.Effect<InnerAnswer, Types.unhandled>
   readonly publicUrl: string
   /** The sign-in widget's bot (`TELEGRAM_BOT_USERNAME`), if any. */
   readonly botUsername: string | null
@@ -92,67 +78,6 @@ export interface PageEnv {
   /** The API reference drawn from the OpenAPI document. */
   readonly reference: Html
 }
-
-const page = (html: Html): PageResult => ({ _tag: "Page", html })
-
-/** Not signed in: to the sign-in page of the area, saying why. */
-const signInFirst = (ctx: PageContext): PageResult => {
-  const admin = ctx.area === "admin"
-  return {
-    _tag: "Redirect",
-    to: admin ? "/v2/admin/login" : "/v2/",
-    flash: { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] }
-  }
-}
-
-/** A failed inner answer as the browser should get it. */
-const failure = (ctx: PageContext, answer: InnerAnswer): PageResult => {
-  if (answer.status === 401) return signInFirst(ctx)
-  return { _tag: "Failed", status: answer.status, lines: errorLines(answer.status, answer.text) }
-}
-
-/** Runs `draw` on the JSON answers when they all succeeded, else the first failure. */
-const withJson = <const T extends ReadonlyArray<unknown>>(
-  env: PageEnv,
-  answers: ReadonlyArray<InnerAnswer>,
-  draw: (...json: T) => Html
-): PageResult => {
-  const failed = answers.find((a) => a.status < 200 || a.status >= 300)
-  return failed ? failure(env.ctx, failed) : page(draw(...(answers.map((a) => a.json) as unknown as T)))
-}
-
-const load = <const T extends ReadonlyArray<unknown>>(
-  env: PageEnv,
-  urls: ReadonlyArray<string>,
-  draw: (...json: T) => Html
-) => Effect.map(Effect.forEach(urls, env.get), (answers) => withJson(env, answers, draw))
-
-const paging = (query: URLSearchParams, limitDefault: number) => {
-  const int = (name: string, fallback: number, max: number) => {
-    const raw = query.get(name)
-    return raw !== null && /^\d{1,9}$/.test(raw) ? Math.min(Number(raw), max) : fallback
-  }
-  return { offset: int("offset", 0, 1e9), limit: Math.max(1, int("limit", limitDefault, 100)) }
-}
-
-/**
- * `load` for operator lists: also asks who every `user_id` in the answers is, so the page can show
- * name, @username and Telegram id instead of a bare number (a failed look-up leaves the numbers).
- */
-const loadWithPeople = <const T extends ReadonlyArray<unknown>>(
-  env: PageEnv,
-  urls: ReadonlyArray<string>,
-  draw: (ctx: PageContext, ...json: T) => Html
-) =>
-  Effect.gen(function* () {
-    const answers = yield* Effect.forEach(urls, env.get)
-    const ids = [...userIdsIn(answers.map((a) => a.json))]
-    const brief =
-      ids.length === 0 ? undefined : yield* env.get(`/v2/admin/users/brief?ids=${ids.slice(0, 200).join(",")}`)
-    const found = brief?.status === 200 ? (brief.json as { users: ReadonlyArray<Person> }).users : []
-    const ctx = { ...env.ctx, people: new Map(found.map((p) => [p.user_id, p])) }
-    return withJson(env, answers, (...json: T) => draw(ctx, ...json))
-  })
 
 /** The signed-in shopper's account; a signed-in session names an existing one (as the JSON routes assume). */
 const signedInUser = (env: PageEnv) =>
@@ -322,148 +247,7 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
         return page(tierConfirmPage(env.ctx, { tier, balance }))
       })
   ],
-  [
-    /^\/v2\/admin\/login$/,
-    (env) =>
-      Effect.map(
-        env.operator,
-        (signedIn): PageResult => (signedIn ? { _tag: "Redirect", to: "/v2/admin" } : page(adminLoginPage(env.ctx)))
-      )
-  ],
-  [
-    /^\/v2\/admin\/status$/,
-    (env) =>
-      Effect.gen(function* () {
-        if (!(yield* env.operator)) return signInFirst(env.ctx)
-        return page(adminStatusPage(env.ctx, statusOut(yield* env.core.status.read)))
-      })
-  ],
-  [
-    /^\/v2\/admin\/?$/,
-    (env) =>
-      load(env, ["/v2/admin", "/v2/admin/payments"], (home: typeof Dto.AdminHome.Type, payments: { total: number }) =>
-        adminHomePage(env.ctx, { home, unmatchedPayments: payments.total })
-      )
-  ],
-  [
-    /^\/v2\/admin\/topups$/,
-    (env) =>
-      loadWithPeople(
-        env,
-        [
-          "/v2/admin/topups/list?status=review,pending&limit=100",
-          "/v2/admin/topups/list?status=paid,cancelled,rejected,expired&limit=50"
-        ],
-        (ctx, queue: { topups: ReadonlyArray<AdminTopup> }, history: { topups: ReadonlyArray<AdminTopup> }) =>
-          // Receipts waiting for a decision first, then the oldest transfer still pending.
-          adminTopupsPage(ctx, {
-            queue: [...queue.topups].sort(
-              (a, b) =>
-                Number(b.status === "review") - Number(a.status === "review") ||
-                a.created_at.localeCompare(b.created_at)
-            ),
-            history: history.topups
-          })
-      )
-  ],
-  [
-    /^\/v2\/admin\/payments$/,
-    (env) => {
-      const { offset, limit } = paging(env.query, 50)
-      const status = env.query.get("status") || "all"
-      const filter: PaymentsFilter = {
-        status: (PAYMENT_FILTERS as ReadonlyArray<string>).includes(status) ? status : "all",
-        from: env.query.get("from") ?? "",
-        to: env.query.get("to") ?? "",
-        amount: env.query.get("amount") ?? "",
-        offset,
-        limit
-      }
-      const params = new URLSearchParams({ ...filter, offset: String(offset), limit: String(limit) })
-      return loadWithPeople(
-        env,
-        [`/v2/admin/payments?${params}`],
-        (ctx, list: { payments: ReadonlyArray<AdminPayment>; total: number }) =>
-          adminPaymentsPage(ctx, { payments: list.payments, total: list.total, filter })
-      )
-    }
-  ],
-  [
-    /^\/v2\/admin\/orders$/,
-    (env) => {
-      const { offset, limit } = paging(env.query, 50)
-      const status = env.query.get("status") || null
-      const kind = env.query.get("kind") || null
-      const filter: AdminOrdersFilter = { status, kind, offset, limit }
-      const params = new URLSearchParams({
-        offset: String(offset),
-        limit: String(limit),
-        ...(status ? { status } : {}),
-        ...(kind ? { kind } : {})
-      })
-      return Effect.flatMap(env.giftTitles, (gifts) =>
-        loadWithPeople(
-          env,
-          [`/v2/admin/orders/list?${params}`],
-          (ctx, list: { orders: ReadonlyArray<typeof Dto.AdminOrder.Type>; total: number }) =>
-            adminOrdersPage(ctx, { orders: list.orders, total: list.total, filter, gifts })
-        )
-      )
-    }
-  ],
-  [
-    /^\/v2\/admin\/users$/,
-    (env) => {
-      const { offset, limit } = paging(env.query, 50)
-      const search = (env.query.get("search") ?? "").slice(0, 64)
-      const params = new URLSearchParams({ search, offset: String(offset), limit: String(limit) })
-      return load(env, [`/v2/admin/users/list?${params}`], (list: AdminUsersList) =>
-        adminUsersPage(env.ctx, list, search)
-      )
-    }
-  ],
-  [
-    /^\/v2\/admin\/users\/(\d{1,15})$/,
-    (env) => load(env, [`/v2/admin/users/${env.match[1]}`], (detail: AdminUserDetail) => adminUserPage(env.ctx, detail))
-  ],
-  [
-    /^\/v2\/admin\/reports$/,
-    (env) => {
-      const query: ReportQuery = {
-        period: env.query.get("period") || "day",
-        from: env.query.get("from") ?? "",
-        to: env.query.get("to") ?? "",
-        tonRate: env.query.get("ton_rate") ?? ""
-      }
-      const params = new URLSearchParams({
-        period: query.period,
-        from: query.from,
-        to: query.to,
-        ton_rate: query.tonRate
-      })
-      // A refused request (bad dates or rate) is the same page with the form kept and the reason, not an error page.
-      return Effect.gen(function* () {
-        const today = tashkentDay(new Date(yield* Clock.currentTimeMillis))
-        const answer = yield* env.get(`/v2/admin/reports/data?${params}`)
-        if (answer.status === 422) return page(adminReportsPage(env.ctx, query, undefined, today))
-        return withJson(env, [answer], (data: ReportData) =>
-          adminReportsPage(env.ctx, { ...query, from: data.from, to: data.to }, data, today)
-        )
-      })
-    }
-  ],
-  [
-    /^\/v2\/admin\/tickets$/,
-    (env) =>
-      loadWithPeople(env, ["/v2/admin/tickets"], (ctx, list: typeof Dto.Tickets.Type) => adminTicketsPage(ctx, list))
-  ],
-  [
-    /^\/v2\/admin\/tickets\/(\d{1,15})$/,
-    (env) =>
-      loadWithPeople(env, [`/v2/admin/tickets/${env.match[1]}`], (ctx, detail: typeof Dto.TicketDetail.Type) =>
-        ticketPage(ctx, { detail, viewer: "operator" })
-      )
-  ]
+  ...OPERATOR_PAGES
 ]
 
 export const findPage = (path: string): readonly [RegExpExecArray, Loader] | undefined => {

@@ -7,6 +7,9 @@ import { OperatorStatus } from "@resale/core/status/OperatorStatus.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
 import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
 import { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
+import { Reports } from "@resale/core/reports/Reports.ts"
+import { Payments } from "@resale/core/payments/Payments.ts"
+import { WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
 import { Effect, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
@@ -27,7 +30,7 @@ import { ASSET_VERSION, safeBack } from "../routes/AssetRoutes.ts"
 import { isFormPost, readBrowserForm } from "./BrowserForm.ts"
 import { errorLines } from "./ErrorText.ts"
 import { formAnchor, formBack, formSuccess } from "./FormOutcomes.ts"
-import { getJson, runInner, type RouterEffect } from "./InnerCall.ts"
+import { runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
 import { keptValues } from "../layout/FormRecall.ts"
 import { askFirst } from "./AskFirst.ts"
@@ -100,7 +103,10 @@ export const WebGateway = HttpRouter.middleware(
       gifts: catalog,
       status: yield* OperatorStatus,
       webhooks: yield* Webhooks,
-      sandboxInbox: yield* SandboxPushInbox
+      sandboxInbox: yield* SandboxPushInbox,
+      reports: yield* Reports,
+      webhookOversight: yield* WebhookOversight,
+      payments: yield* Payments
     }
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings
@@ -219,7 +225,6 @@ export const WebGateway = HttpRouter.middleware(
               user: sessions.user(request),
               operator: sessions.operator(request),
               core,
-              get: (url) => getJson(router, request, url),
               publicUrl: config.publicUrl,
               botUsername: config.botUsername,
               authUrl: prepared.authUrl ?? `${config.publicUrl}/v2/auth/messenger/callback`,

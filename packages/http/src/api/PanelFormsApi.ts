@@ -1,0 +1,46 @@
+import { Schema } from "effect"
+import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
+import { HandlerErrors, HTTPValidationError } from "./Errors.ts"
+import { IdempotencyHeader } from "./Fields.ts"
+import { OperatorSession } from "./Middleware.ts"
+import { adjustInput, assignInput, checkOf } from "./PanelFormInput.ts"
+import { CheckBeforeAuth, PreAuthCheck } from "./PreAuthCheck.ts"
+
+/**
+ * The panel's money-moving forms (admin session cookie), outside the served document. Their input is
+ * checked before sign-in (`PanelFormInput.ts`), as always: a path naming no record is a 404 and a bad
+ * form FastAPI's 422 before any 401.
+ *
+ *   POST /v2/admin/users/:user_id/adjust          form: amount_uzs (signed), reason; Idempotency-Key required
+ *   POST /v2/admin/payments/:payment_id/assign    form: topup_id, confirm_duplicate?; credits that top-up
+ */
+export class PanelFormsApi extends HttpApiGroup.make("panelForms")
+  .add(
+    HttpApiEndpoint.post("adjust", "/v2/admin/users/:user_id/adjust", {
+      params: { user_id: Schema.String },
+      headers: IdempotencyHeader,
+      success: Schema.Struct({
+        user_id: Schema.Int,
+        entry_id: Schema.Int,
+        amount_uzs: Schema.Int,
+        balance_uzs: Schema.Int
+      }),
+      error: [...HandlerErrors, HTTPValidationError]
+    }).annotate(CheckBeforeAuth, checkOf(adjustInput)),
+    HttpApiEndpoint.post("assign", "/v2/admin/payments/:payment_id/assign", {
+      params: { payment_id: Schema.String },
+      success: Schema.Struct({
+        payment_id: Schema.Int,
+        status: Schema.String,
+        topup_id: Schema.NullOr(Schema.Int),
+        duplicate: Schema.Boolean
+      }),
+      error: HandlerErrors
+    }).annotate(CheckBeforeAuth, checkOf(assignInput))
+  )
+  .middleware(OperatorSession)
+  .middleware(PreAuthCheck)
+  .annotate(OpenApi.Exclude, true) {}
+
+/** Method and path of each form, for the tests that walk the panel's routes. */
+export const PANEL_FORM_ROUTES = Object.values(PanelFormsApi.endpoints).map((e) => ({ method: e.method, path: e.path }))
