@@ -144,6 +144,8 @@ export interface DirectTestOptions {
   readonly fragmentMagic?: MagicOptions
   /** What the simulated Fragment charges (default: its usual prices). */
   readonly fragmentPrices?: SimulatorPrices
+  /** Seconds the simulated Fragment's transactions stay valid (default its 900). */
+  readonly fragmentValidFor?: number
 }
 
 export const testSettings: DirectSettingsShape = {
@@ -183,7 +185,8 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
       ).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))
       const simulator = {
         ...(options.fragmentMagic === undefined ? {} : { magic: options.fragmentMagic }),
-        ...(options.fragmentPrices === undefined ? {} : { prices: options.fragmentPrices })
+        ...(options.fragmentPrices === undefined ? {} : { prices: options.fragmentPrices }),
+        ...(options.fragmentValidFor === undefined ? {} : { validForSeconds: options.fragmentValidFor })
       }
       const Market = sandboxMarketplace(simulator, {
         timeout: options.fragmentTimeout ?? "1 second",
