@@ -197,6 +197,43 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
     )
 
     it.effect(
+      "the watcher settles a paid order nobody reports or asks about; a restarted service takes up stored quotes",
+      () =>
+        Effect.gen(function* () {
+          const env = yield* DirectTestEnv
+          const buyer = yield* makeBuyer(env, "v5r1", ton(5))
+          const watched = orderId("w-watched")
+          const quote = yield* post(env, "/stars/quote", {
+            account: buyer.account,
+            username: "watchedbuyer",
+            amount: 50,
+            order_id: watched
+          })
+          assert.strictEqual(quote.status, 200, quote.text)
+          // the server "crashes" between quote and report: a new instance over the same database goes on
+          const restarted = yield* env.restartedWallets
+          const boc = yield* buyer.sign(transactionOf(quote))
+          yield* buyer.broadcast(boc)
+          const reported = yield* restarted.report({ address: buyer.address, orderId: watched, boc })
+          assert.include(["awaiting_payment", "paid", "delivered"], reported.state)
+          // nobody asks: the worker's round settles it (listOpen reads the stored quotes)
+          const deadline = Date.now() + 20_000
+          let final = false
+          while (!final && Date.now() < deadline) {
+            yield* restarted.settleOpen(100)
+            // the stored state, read without following the quote (a status request would follow it itself)
+            const rows = yield* env.sql<{
+              state: string
+            }>`SELECT state FROM wallet_quotes WHERE order_id = ${watched}`.pipe(Effect.orDie)
+            final = rows[0]?.state === "delivered"
+            if (!final) yield* Effect.sleep("200 millis")
+          }
+          assert.isTrue(final)
+          assert.strictEqual((yield* fragmentPayments(env, refOf(transactionOf(quote)))).length, 1)
+        })
+    )
+
+    it.effect(
       "a wallet too poor to pay: the chain skips the payment, the reported order fails, nothing reaches Fragment",
       () =>
         Effect.gen(function* () {
