@@ -6,7 +6,7 @@ import { PayerAccounts } from "@resale/core/ports/PayerAccounts.ts"
 import { WalletAccounts } from "@resale/core/ports/WalletAccounts.ts"
 import { Blockchain, Wallet } from "@resale/core/ports/Blockchain.ts"
 import type { PayerAccount } from "@resale/core/ports/Marketplace.ts"
-import { Address, beginCell, Cell, contractAddress, loadStateInit, storeStateInit } from "@ton/ton"
+import { Address, beginCell, Cell, contractAddress, loadMessage, loadStateInit, storeStateInit } from "@ton/ton"
 import { Effect, Layer } from "effect"
 import { type NetworkGlobalId, walletContract } from "./WalletContracts.ts"
 
@@ -32,6 +32,17 @@ export const rawAddressOf = (address: string): string | undefined => {
     return Address.parse(address.trim()).toRawString().toLowerCase()
   } catch {
     // not an address
+    return undefined
+  }
+}
+
+/** The wallet an external message goes to (raw, lower case); undefined when the BOC is no such message. */
+export const signerOf = (boc: string): string | undefined => {
+  try {
+    const message = loadMessage(Cell.fromBase64(boc).beginParse())
+    return message.info.type === "external-in" ? message.info.dest.toRawString().toLowerCase() : undefined
+  } catch {
+    // not a message BOC
     return undefined
   }
 }
@@ -74,5 +85,6 @@ export const TonWalletAccounts = Layer.succeed(WalletAccounts)({
       const checked = verifyAccount(account)
       return typeof checked === "string" ? Effect.fail(checked) : Effect.succeed(checked)
     }),
-  rawAddress: (address) => Effect.sync(() => rawAddressOf(address))
+  rawAddress: (address) => Effect.sync(() => rawAddressOf(address)),
+  signer: (boc) => Effect.sync(() => signerOf(boc))
 })

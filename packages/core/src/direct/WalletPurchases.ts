@@ -202,6 +202,11 @@ export class WalletPurchases extends Context.Service<
         request: WalletReportRequest
       ): Effect.fn.Return<WalletQuote, DirectPurchaseError> {
         const found = yield* orderOf(request)
+        if ((yield* payers.signer(request.boc)) !== found.walletAddress) {
+          return yield* invalidRequest(
+            "boc must be the signed message of the quoted wallet (its external message, base64)"
+          )
+        }
         const decision = decideReport(found, request.boc)
         if (decision === "second") {
           return yield* new DirectPurchaseError({

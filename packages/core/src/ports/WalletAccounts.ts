@@ -15,5 +15,7 @@ export class WalletAccounts extends Context.Service<
     readonly verify: (account: PayerAccount) => Effect.Effect<PayerAccount, string>
     /** Any address form as raw `0:<hex>` in lower case; undefined when it is no address. */
     readonly rawAddress: (address: string) => Effect.Effect<string | undefined>
+    /** The wallet (raw, lower case) a signed external message (base64 BOC) is for; undefined when it is none. */
+    readonly signer: (boc: string) => Effect.Effect<string | undefined>
   }
 >()("core/ports/WalletAccounts") {}

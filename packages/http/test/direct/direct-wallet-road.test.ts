@@ -305,6 +305,19 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
         assertFailure(foreign, 400, "VALIDATION_ERROR")
         const low = yield* post(env, "/stars/quote", { account: buyer.account, username: "refused", amount: 10 })
         assertFailure(low, 400, "INVALID_AMOUNT_MIN")
+        // a signed message of another wallet (or no message at all) is not this order's
+        const id = orderId("w-foreign-boc")
+        const quote = yield* post(env, "/stars/quote", {
+          account: buyer.account,
+          username: "refused",
+          amount: 50,
+          order_id: id
+        })
+        assert.strictEqual(quote.status, 200, quote.text)
+        for (const boc of [yield* other.sign(transactionOf(quote)), "te6cckEBAQEAAgAAAEysuc0="]) {
+          const res = yield* post(env, "/wallet/report", { address: buyer.address, order_id: id, boc })
+          assertFailure(res, 400, "VALIDATION_ERROR")
+        }
         const unknown = yield* post(env, "/wallet/status", { address: buyer.address, order_id: "never-quoted" })
         assertFailure(unknown, 404, "NOT_FOUND")
         const asGet = yield* Effect.map(
