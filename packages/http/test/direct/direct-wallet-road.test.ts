@@ -7,6 +7,7 @@
  * (they are stored); Fragment credits only the quoted wallet's payment.
  */
 import { assert, layer } from "@effect/vitest"
+import type { Nanoton } from "@resale/core/ports/Blockchain.ts"
 import { Address, Cell } from "@ton/ton"
 import { Effect } from "effect"
 import { type Answer, assertFailure, post } from "./support/client.ts"
@@ -45,6 +46,23 @@ const fragmentPayments = (env: DirectEnv, ref: string) =>
       })
   )
 
+/** A funded buyer's wallet and a quote for it, answered 200 under a new order id. */
+const quotedOrder = (
+  env: DirectEnv,
+  version: "v4r2" | "v5r1",
+  funds: Nanoton,
+  path: string,
+  fields: Record<string, unknown>,
+  label: string
+) =>
+  Effect.gen(function* () {
+    const buyer = yield* makeBuyer(env, version, funds)
+    const id = orderId(label)
+    const quote = yield* post(env, path, { account: buyer.account, ...fields, order_id: id })
+    assert.strictEqual(quote.status, 200, quote.text)
+    return { buyer, id, quote }
+  })
+
 /** The Ref# inside the payload's comment (op 0, snake text). */
 const refOf = (transaction: TonConnectRequest) =>
   /Ref#([A-Za-z0-9_-]+)/.exec(
@@ -59,15 +77,14 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
       () =>
         Effect.gen(function* () {
           const env = yield* DirectTestEnv
-          const buyer = yield* makeBuyer(env, "v5r1", ton(5))
-          const id = orderId("w-paid")
-          const quote = yield* post(env, "/stars/quote", {
-            account: buyer.account,
-            username: "walletbuyer",
-            amount: 50,
-            order_id: id
-          })
-          assert.strictEqual(quote.status, 200, quote.text)
+          const { buyer, id, quote } = yield* quotedOrder(
+            env,
+            "v5r1",
+            ton(5),
+            "/stars/quote",
+            { username: "walletbuyer", amount: 50 },
+            "w-paid"
+          )
           assert.deepStrictEqual(
             [quote.body["order_id"], quote.body["status"], quote.body["stars_amount"]],
             [id, "awaiting_payment", 50]
@@ -114,15 +131,14 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
     it.effect("a quote not paid before validUntil is expired, once; the order id may then be quoted anew", () =>
       Effect.gen(function* () {
         const env = yield* DirectTestEnv
-        const buyer = yield* makeBuyer(env, "v4r2", ton(5))
-        const id = orderId("w-expired")
-        const quote = yield* post(env, "/premium/quote", {
-          account: buyer.account,
-          username: "walletprem",
-          duration: 3,
-          order_id: id
-        })
-        assert.strictEqual(quote.status, 200, quote.text)
+        const { buyer, id, quote } = yield* quotedOrder(
+          env,
+          "v4r2",
+          ton(5),
+          "/premium/quote",
+          { username: "walletprem", duration: 3 },
+          "w-expired"
+        )
         // another request under the id while the quote may still be paid is refused
         const other = yield* post(env, "/premium/quote", {
           account: buyer.account,
@@ -150,15 +166,14 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
     it.effect("the signed message reported twice is one report; a second signed message for the order is refused", () =>
       Effect.gen(function* () {
         const env = yield* DirectTestEnv
-        const buyer = yield* makeBuyer(env, "v5r1", ton(5))
-        const id = orderId("w-twice")
-        const quote = yield* post(env, "/stars/quote", {
-          account: buyer.account,
-          username: "twicebuyer",
-          amount: 60,
-          order_id: id
-        })
-        assert.strictEqual(quote.status, 200, quote.text)
+        const { buyer, id, quote } = yield* quotedOrder(
+          env,
+          "v5r1",
+          ton(5),
+          "/stars/quote",
+          { username: "twicebuyer", amount: 60 },
+          "w-twice"
+        )
         const boc = yield* buyer.sign(transactionOf(quote))
         yield* buyer.broadcast(boc)
         const first = yield* post(env, "/wallet/report", { address: buyer.address, order_id: id, boc })
@@ -179,15 +194,14 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
     it.effect("paid but never reported: the payment is found on chain and the order delivered", () =>
       Effect.gen(function* () {
         const env = yield* DirectTestEnv
-        const buyer = yield* makeBuyer(env, "v4r2", ton(5))
-        const id = orderId("w-silent")
-        const quote = yield* post(env, "/coin/quote", {
-          account: buyer.account,
-          username: "silentbuyer",
-          amount: 1,
-          order_id: id
-        })
-        assert.strictEqual(quote.status, 200, quote.text)
+        const { buyer, id, quote } = yield* quotedOrder(
+          env,
+          "v4r2",
+          ton(5),
+          "/coin/quote",
+          { username: "silentbuyer", amount: 1 },
+          "w-silent"
+        )
         yield* buyer.broadcast(yield* buyer.sign(transactionOf(quote)))
         const done = yield* statusUntil(env, buyer.address, id, 20)
         assert.strictEqual(done.body["status"], "delivered", done.text)
@@ -201,15 +215,18 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
       () =>
         Effect.gen(function* () {
           const env = yield* DirectTestEnv
-          const buyer = yield* makeBuyer(env, "v5r1", ton(5))
-          const watched = orderId("w-watched")
-          const quote = yield* post(env, "/stars/quote", {
-            account: buyer.account,
-            username: "watchedbuyer",
-            amount: 50,
-            order_id: watched
-          })
-          assert.strictEqual(quote.status, 200, quote.text)
+          const {
+            buyer,
+            id: watched,
+            quote
+          } = yield* quotedOrder(
+            env,
+            "v5r1",
+            ton(5),
+            "/stars/quote",
+            { username: "watchedbuyer", amount: 50 },
+            "w-watched"
+          )
           // the server "crashes" between quote and report: a new instance over the same database goes on
           const restarted = yield* env.restartedWallets
           const boc = yield* buyer.sign(transactionOf(quote))
@@ -238,15 +255,14 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
       () =>
         Effect.gen(function* () {
           const env = yield* DirectTestEnv
-          const buyer = yield* makeBuyer(env, "v5r1", ton(0.2))
-          const id = orderId("w-poor")
-          const quote = yield* post(env, "/stars/quote", {
-            account: buyer.account,
-            username: "poorbuyer",
-            amount: 50,
-            order_id: id
-          })
-          assert.strictEqual(quote.status, 200, quote.text)
+          const { buyer, id, quote } = yield* quotedOrder(
+            env,
+            "v5r1",
+            ton(0.2),
+            "/stars/quote",
+            { username: "poorbuyer", amount: 50 },
+            "w-poor"
+          )
           const boc = yield* buyer.sign(transactionOf(quote))
           yield* buyer.broadcast(boc)
           const reported = yield* post(env, "/wallet/report", { address: buyer.address, order_id: id, boc })
