@@ -1,7 +1,8 @@
 /**
  * The direct purchase surface: `/coin/buy`, `/coin/transfer`, `/stars/buy`, `/premium/buy` (GET and
  * POST, JSON body), the aliases `/ton/buy` and `/ton/transfer`, `/balance` (the funded wallet of a
- * phrase) and `GET /status`, so clients of similar services switch by changing only the base URL.
+ * phrase) and `GET /status`, so clients of similar services switch by changing only the base URL; and the
+ * wallet road's POST operations, where the buyer's wallet signs and no phrase is taken (`WalletRoutes.ts`).
  * Handlers parse the fields (core's DirectRequests), call the core's DirectPurchases and render the
  * answer; nothing else happens here.
  *
@@ -107,7 +108,7 @@ export const directKnownRoutes: ReadonlyArray<KnownRoute> = [
   ...WALLET_PATHS.map((path): KnownRoute => ({ method: "POST", path }))
 ]
 
-/** The routes over DirectPurchases and DirectHttpConfig. */
+/** The routes over DirectPurchases, WalletPurchases (the wallet road, `WalletRoutes.ts`) and DirectHttpConfig. */
 export const DirectRouteHandlers = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const service = yield* DirectPurchases
