@@ -3,6 +3,7 @@
  * delivery waits for the payment to be seen on chain, and the config-driven adapter layer.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { Address, beginCell, external, storeMessage } from "@ton/core"
 import { Effect, Redacted } from "effect"
 import { request } from "undici"
 import { nanotonFromDecimal } from "@resale/core/money/Nanoton.ts"
@@ -151,6 +152,43 @@ describe("Fragment simulator in sandbox mode", () => {
       assert.deepStrictEqual(asked[0], { ref: payment.ref, amount: payment.amount, address: wallet })
       assert.strictEqual(sim.control.invoice(payment.reqId)?.status, "done")
     })
+  )
+
+  it.live(
+    "only the quoted account pays: paymentSeen is asked for its payment, a message of another wallet is refused",
+    () =>
+      Effect.gen(function* () {
+        const froms: Array<string | undefined> = []
+        const { sim, market } = yield* simulated({
+          paymentSeen: async (_ref, expected) => {
+            froms.push(expected.from)
+            return true
+          }
+        })
+        const payment = yield* market.quoteStars({ username: "quoted_account", quantity: 50, payer })
+        const externalTo = (address: string) =>
+          beginCell()
+            .store(storeMessage(external({ to: Address.parse(address), body: beginCell().storeUint(1, 32).endCell() })))
+            .endCell()
+            .toBoc()
+            .toString("base64")
+        const stranger = yield* market.confirm({
+          kind: "stars",
+          reqId: payment.reqId,
+          ref: payment.ref,
+          boc: externalTo(`0:${"ef".repeat(32)}`)
+        })
+        assert.isTrue(stranger._tag !== "Delivered" && stranger.confirm === "refused")
+        assert.isUndefined(sim.control.invoice(payment.reqId)?.boc)
+        const own = yield* market.confirm({
+          kind: "stars",
+          reqId: payment.reqId,
+          ref: payment.ref,
+          boc: externalTo(payer.address)
+        })
+        assert.isTrue(own._tag === "Delivered" || own.confirm === "accepted")
+        assert.deepStrictEqual(froms.at(-1), payer.address)
+      })
   )
 
   it.live("the default sandbox wallet is a valid address", () =>

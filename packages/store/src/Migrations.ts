@@ -28,6 +28,7 @@ import HeldSinglePayments from "./migrations/0026_held_single_payments.ts"
 import TokenFailures from "./migrations/0027_token_failures.ts"
 import WorkerBeats from "./migrations/0028_worker_beats.ts"
 import LentSessions from "./migrations/0029_lent_sessions.ts"
+import WalletQuotes from "./migrations/0030_wallet_quotes.ts"
 
 /** Every schema change by `<id>_<name>`, in order. Append only: a migration that ran somewhere is never edited. */
 export const migrationRecord = {
@@ -53,7 +54,8 @@ export const migrationRecord = {
   "0026_held_single_payments": HeldSinglePayments,
   "0027_token_failures": TokenFailures,
   "0028_worker_beats": WorkerBeats,
-  "0029_lent_sessions": LentSessions
+  "0029_lent_sessions": LentSessions,
+  "0030_wallet_quotes": WalletQuotes
 } as const
 
 export const migrations = PgMigrator.fromRecord(migrationRecord)

@@ -26,6 +26,8 @@ import type { SqlClient } from "effect/sql/SqlClient"
 import type { WebhookEndpoints } from "@resale/core/ports/WebhookEndpoints.ts"
 import type { WalletPayments } from "@resale/core/ports/WalletPayments.ts"
 import { PgWalletPayments } from "./PgWalletPayments.ts"
+import type { WalletQuotes } from "@resale/core/ports/WalletQuotes.ts"
+import { PgWalletQuotes } from "./PgWalletQuotes.ts"
 import { PgAccountActivity } from "./PgAccountActivity.ts"
 import { PgBotUpdates } from "./PgBotUpdates.ts"
 import { PgDirectPurchaseRecords } from "./PgDirectPurchaseRecords.ts"
@@ -74,6 +76,7 @@ export type StorePorts =
   | WebhookEndpoints
   | ReportFigures
   | WalletPayments
+  | WalletQuotes
 
 /** Every storage port over one `SqlClient` (provide a connection: `PgConnection`, `EmbeddedPostgres`). */
 const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
@@ -99,7 +102,8 @@ const layer: Layer.Layer<StorePorts, never, SqlClient> = Layer.mergeAll(
   PgFleetStatus.layer,
   PgWebhookEndpoints.layer,
   PgReportFigures.layer,
-  PgWalletPayments.layer
+  PgWalletPayments.layer,
+  PgWalletQuotes.layer
 )
 
 export const PgStore = { layer } as const

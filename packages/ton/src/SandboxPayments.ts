@@ -16,7 +16,10 @@ export const commentOf = (body: Cell): string | undefined => {
   }
 }
 
-/** Has a payment of at least `expected.amount`, with this `Ref#` in its comment, reached `expected.address`? */
+/**
+ * Has a payment of at least `expected.amount`, with this `Ref#` in its comment, reached
+ * `expected.address`, from `expected.from` when given?
+ */
 export const paymentSeenOn = (emulator: Emulator) => {
   // Every delivery read scans Fragment's whole history: each transaction's comment is parsed once.
   const comments = new WeakMap<Transaction, string | undefined>()
@@ -26,11 +29,17 @@ export const paymentSeenOn = (emulator: Emulator) => {
     comments.set(tx, comment)
     return comment
   }
-  return async (ref: string, expected: { readonly amount: bigint; readonly address: string }): Promise<boolean> => {
+  return async (
+    ref: string,
+    expected: { readonly amount: bigint; readonly address: string; readonly from?: string }
+  ): Promise<boolean> => {
     const txs = await emulator.getTransactions(Address.parse(expected.address))
+    const from = expected.from === undefined ? undefined : Address.parse(expected.from)
     return txs.some((tx) => {
       const info = tx.inMessage?.info
       if (tx.inMessage == null || info?.type !== "internal" || info.value.coins < expected.amount) return false
+      // only the wallet the invoice was made for pays it (Fragment credits the linked account)
+      if (from !== undefined && !info.src.equals(from)) return false
       return commentIn(tx, tx.inMessage.body)?.includes(`Ref#${ref}`) === true
     })
   }

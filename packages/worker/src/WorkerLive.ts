@@ -5,7 +5,8 @@ import { BatchedPurchases, BatchedPurchaseSettings } from "@resale/core/wallet/B
 import { WalletBatches, WalletBatchSettings } from "@resale/core/wallet/WalletBatches.ts"
 import { OrderWorkSettings } from "@resale/core/orders/OrderWorkSettings.ts"
 import { NotificationDelivery, NotificationSettings } from "@resale/core/outbox/NotificationDelivery.ts"
-import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
+import { TonPayerAccounts, TonWalletAccounts } from "@resale/ton/PayerAccount.ts"
+import { WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
 import { TonHotWallet } from "@resale/ton/TonHotWallet.ts"
 import { HotWalletPurchases } from "@resale/core/wallet/HotWalletPurchases.ts"
 import { Effect, Layer } from "effect"
@@ -17,6 +18,7 @@ import { FleetBeatLive } from "./FleetBeatLive.ts"
 import { FleetBeats } from "@resale/core/status/FleetBeats.ts"
 import { HotWalletStatus } from "@resale/core/wallet/HotWalletStatus.ts"
 import { DirectReconcileJob } from "./reconcile/DirectReconcileJob.ts"
+import { WalletQuoteWatchJob } from "./reconcile/WalletQuoteWatchJob.ts"
 import { WorkerConfig } from "./WorkerConfig.ts"
 import { WorkerJobs } from "./WorkerJobs.ts"
 import { WebhookDispatch } from "@resale/core/webhooks/WebhookDispatch.ts"
@@ -28,27 +30,28 @@ import { HttpsWebhookSender } from "@resale/push/HttpsWebhookSender.ts"
 /** Fragment's link call wants the paying wallet as TON Connect describes it (on the chain's network). */
 export const PayerAccountsLive = TonPayerAccounts.layer
 
-/**
- * The direct surface's use cases, timed by the worker's settings (the records are shared through the
- * database): here to reconcile open direct payments of customers' own wallets (`DirectReconcileJob`).
- */
-export const WorkerDirectPurchases = Layer.unwrap(
+/** The direct surface's timings from the worker's settings (the records are shared through the database). */
+const WorkerDirectSettings = Layer.unwrap(
   Effect.gen(function* () {
     const settings = yield* WorkerConfig
-    return DirectPurchases.layer.pipe(
-      Layer.provide(PayerAccountsLive),
-      Layer.provide(
-        Layer.succeed(DirectSettings)({
-          ...DirectSettings.defaultValue(),
-          confirmWithin: settings.confirmWait,
-          deliveryWithin: settings.deliveryWait,
-          pollEvery: settings.chainPollEvery,
-          staleAfter: settings.paymentStaleAfter
-        })
-      )
-    )
+    return Layer.succeed(DirectSettings)({
+      ...DirectSettings.defaultValue(),
+      confirmWithin: settings.confirmWait,
+      deliveryWithin: settings.deliveryWait,
+      pollEvery: settings.chainPollEvery,
+      staleAfter: settings.paymentStaleAfter
+    })
   })
 )
+
+/**
+ * The direct surface's use cases: here to reconcile open direct payments of customers' own wallets
+ * (`DirectReconcileJob`) and to follow the wallet road's open quotes on chain (`WalletQuoteWatchJob`).
+ */
+export const WorkerDirectPurchases = Layer.mergeAll(
+  DirectPurchases.layer.pipe(Layer.provide(PayerAccountsLive)),
+  WalletPurchases.layer.pipe(Layer.provide(TonWalletAccounts))
+).pipe(Layer.provide(WorkerDirectSettings))
 
 /**
  * The service's hot wallet (the HotWallet port), from the worker's settings: resolved once over the
@@ -157,9 +160,13 @@ export const WorkerServices = Layer.mergeAll(
 )
 
 /** All jobs over the GiftSender, Notifier, chain and marketplace in context, and `WorkerConfig`. */
-export const WorkerJobsLive = Layer.mergeAll(WorkerJobs, DirectReconcileJob, HotWalletGaugeLive, FleetBeatLive).pipe(
-  Layer.provide(WorkerServices)
-)
+export const WorkerJobsLive = Layer.mergeAll(
+  WorkerJobs,
+  DirectReconcileJob,
+  WalletQuoteWatchJob,
+  HotWalletGaugeLive,
+  FleetBeatLive
+).pipe(Layer.provide(WorkerServices))
 
 /**
  * Every job, its settings from the one configuration (`AppConfig`). Provide the storage ports and the

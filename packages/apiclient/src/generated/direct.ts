@@ -148,6 +148,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/stars/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote Telegram Stars for a username, to be paid by the buyer's own wallet through TON Connect.
+         * @description Quote Telegram Stars for a username, to be paid by the buyer's own wallet through TON Connect. POST only, fields in a JSON body. A `seed` or `mnemonic` field is refused (VALIDATION_ERROR): the wallet signs, the service never holds a key.
+         */
+        post: operations["quoteStars"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/premium/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a Telegram Premium gift (3, 6 or 12 months), to be paid by the buyer's own wallet through TON Connect.
+         * @description Quote a Telegram Premium gift (3, 6 or 12 months), to be paid by the buyer's own wallet through TON Connect. POST only, fields in a JSON body. A `seed` or `mnemonic` field is refused (VALIDATION_ERROR): the wallet signs, the service never holds a key.
+         */
+        post: operations["quotePremium"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/coin/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quote a Telegram TON top-up of a username (alias: /ton/quote), to be paid by the buyer's own wallet.
+         * @description Quote a Telegram TON top-up of a username (alias: /ton/quote), to be paid by the buyer's own wallet. POST only, fields in a JSON body. A `seed` or `mnemonic` field is refused (VALIDATION_ERROR): the wallet signs, the service never holds a key.
+         */
+        post: operations["quoteTon"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report the signed message TON Connect's sendTransaction answered (`boc`); the service hands it to the marketplace and answers the order's status. The same message again is harmless; another one for the same order answers ALREADY_SIGNED.
+         * @description Report the signed message TON Connect's sendTransaction answered (`boc`); the service hands it to the marketplace and answers the order's status. The same message again is harmless; another one for the same order answers ALREADY_SIGNED. POST only, fields in a JSON body. A `seed` or `mnemonic` field is refused (VALIDATION_ERROR): the wallet signs, the service never holds a key.
+         */
+        post: operations["reportSigned"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/wallet/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The status of a wallet order: the service looks for the wallet's payment on chain (also when it was never reported) and reads delivery from the marketplace.
+         * @description The status of a wallet order: the service looks for the wallet's payment on chain (also when it was never reported) and reads delivery from the marketplace. POST only, fields in a JSON body. A `seed` or `mnemonic` field is refused (VALIDATION_ERROR): the wallet signs, the service never holds a key.
+         */
+        post: operations["walletOrderStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -171,7 +271,7 @@ export interface components {
             /** @enum {boolean} */
             ok: false;
             /** @enum {string} */
-            code: "VALIDATION_ERROR" | "INVALID_AMOUNT_MIN" | "INVALID_AMOUNT_MAX" | "WALLET_VM_ERROR" | "INSUFFICIENT_FUNDS" | "MARKETPLACE_ERROR" | "MARKETPLACE_API_ERROR" | "USER_TRANSFER_FAIL" | "PENDING_TRANSACTION" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "CRITICAL_SERVER_ERROR" | "MARKETPLACE_TIMEOUT" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE";
+            code: "VALIDATION_ERROR" | "INVALID_AMOUNT_MIN" | "INVALID_AMOUNT_MAX" | "WALLET_VM_ERROR" | "INSUFFICIENT_FUNDS" | "MARKETPLACE_ERROR" | "MARKETPLACE_API_ERROR" | "USER_TRANSFER_FAIL" | "PENDING_TRANSACTION" | "ALREADY_SIGNED" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "PAYLOAD_TOO_LARGE" | "RATE_LIMITED" | "CRITICAL_SERVER_ERROR" | "MARKETPLACE_TIMEOUT" | "SERVICE_BUSY" | "SERVICE_UNAVAILABLE";
             message: string;
             order_id?: string;
             /** @description The answer's `X-Request-Id`: quote it to find the request in the server's logs. */
@@ -230,7 +330,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -248,7 +348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -356,7 +456,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -374,7 +474,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -465,7 +565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -483,7 +583,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -592,7 +692,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -610,7 +710,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -701,7 +801,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -719,7 +819,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -827,7 +927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -845,7 +945,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -937,7 +1037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -955,7 +1055,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1067,7 +1167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1085,7 +1185,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1174,7 +1274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1192,7 +1292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1293,7 +1393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1311,7 +1411,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1391,7 +1491,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1409,7 +1509,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1493,7 +1593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description NOT_FOUND: No such direct endpoint. */
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1511,7 +1611,690 @@ export interface operations {
                     "application/json": components["schemas"]["Failure"];
                 };
             };
-            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. */
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests from this address; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description CRITICAL_SERVER_ERROR: A bug; the message carries an id that is in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    quoteStars: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The buyer's wallet exactly as TON Connect's `Account` gives it on connect (`account.address`, `account.publicKey`, `account.walletStateInit`; `public_key` and `wallet_state_init` are read too). The StateInit must make that address. */
+                    account: {
+                        /** @description Raw address `0:<64 hex>` (a user-friendly form is read too). */
+                        address: string;
+                        /** @description The wallet's public key, 64 hex characters. */
+                        publicKey: string;
+                        /** @description The wallet's StateInit, a base64 BOC. */
+                        walletStateInit: string;
+                        /** @description TON Connect's chain id (-239 mainnet, -3 testnet); informative. */
+                        chain?: string;
+                    };
+                    /** @description Telegram username, with or without @. */
+                    username: string;
+                    amount: number;
+                    /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -), scoped to the wallet. */
+                    order_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        /**
+                         * @description awaiting_payment, paid (on chain, delivery not read yet), then exactly one final state: delivered, paid_unconfirmed (paid; the marketplace did not confirm delivery), expired (not paid before valid_until) or failed (the reported message paid nothing).
+                         * @enum {string}
+                         */
+                        status: "awaiting_payment" | "paid" | "delivered" | "paid_unconfirmed" | "expired" | "failed";
+                        username: string;
+                        stars_amount: number;
+                        /** @description TON the wallet sends to the marketplace (network fee not included). */
+                        cost: number;
+                        /** @description Unix seconds: the wallet must send before it. */
+                        valid_until: number;
+                        /** @description TON Connect's `sendTransaction` request, made from the marketplace's answer: hand it unchanged to the wallet (`tonConnectUI.sendTransaction(transaction)`). Its field names are TON Connect's. */
+                        transaction: {
+                            validUntil: number;
+                            network: string;
+                            from: string;
+                            messages: {
+                                /** @description The marketplace's wallet. */
+                                address: string;
+                                /** @description Nanoton, as a decimal string. */
+                                amount: string;
+                                /** @description The message body (base64 BOC: the comment with the order's Ref#), forwarded unchanged. */
+                                payload: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: Direct endpoints answer GET and POST only. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests from this address; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description CRITICAL_SERVER_ERROR: A bug; the message carries an id that is in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    quotePremium: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The buyer's wallet exactly as TON Connect's `Account` gives it on connect (`account.address`, `account.publicKey`, `account.walletStateInit`; `public_key` and `wallet_state_init` are read too). The StateInit must make that address. */
+                    account: {
+                        /** @description Raw address `0:<64 hex>` (a user-friendly form is read too). */
+                        address: string;
+                        /** @description The wallet's public key, 64 hex characters. */
+                        publicKey: string;
+                        /** @description The wallet's StateInit, a base64 BOC. */
+                        walletStateInit: string;
+                        /** @description TON Connect's chain id (-239 mainnet, -3 testnet); informative. */
+                        chain?: string;
+                    };
+                    /** @description Telegram username, with or without @. */
+                    username: string;
+                    /** @enum {integer} */
+                    duration: 3 | 6 | 12;
+                    /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -), scoped to the wallet. */
+                    order_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        /**
+                         * @description awaiting_payment, paid (on chain, delivery not read yet), then exactly one final state: delivered, paid_unconfirmed (paid; the marketplace did not confirm delivery), expired (not paid before valid_until) or failed (the reported message paid nothing).
+                         * @enum {string}
+                         */
+                        status: "awaiting_payment" | "paid" | "delivered" | "paid_unconfirmed" | "expired" | "failed";
+                        username: string;
+                        duration: number;
+                        /** @description TON the wallet sends to the marketplace (network fee not included). */
+                        cost: number;
+                        /** @description Unix seconds: the wallet must send before it. */
+                        valid_until: number;
+                        /** @description TON Connect's `sendTransaction` request, made from the marketplace's answer: hand it unchanged to the wallet (`tonConnectUI.sendTransaction(transaction)`). Its field names are TON Connect's. */
+                        transaction: {
+                            validUntil: number;
+                            network: string;
+                            from: string;
+                            messages: {
+                                /** @description The marketplace's wallet. */
+                                address: string;
+                                /** @description Nanoton, as a decimal string. */
+                                amount: string;
+                                /** @description The message body (base64 BOC: the comment with the order's Ref#), forwarded unchanged. */
+                                payload: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: Direct endpoints answer GET and POST only. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests from this address; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description CRITICAL_SERVER_ERROR: A bug; the message carries an id that is in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    quoteTon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The buyer's wallet exactly as TON Connect's `Account` gives it on connect (`account.address`, `account.publicKey`, `account.walletStateInit`; `public_key` and `wallet_state_init` are read too). The StateInit must make that address. */
+                    account: {
+                        /** @description Raw address `0:<64 hex>` (a user-friendly form is read too). */
+                        address: string;
+                        /** @description The wallet's public key, 64 hex characters. */
+                        publicKey: string;
+                        /** @description The wallet's StateInit, a base64 BOC. */
+                        walletStateInit: string;
+                        /** @description TON Connect's chain id (-239 mainnet, -3 testnet); informative. */
+                        chain?: string;
+                    };
+                    /** @description Telegram username, with or without @. */
+                    username: string;
+                    amount: number;
+                    /** @description Your id of the order (1-128 of A-Z a-z 0-9 _ . : -), scoped to the wallet. */
+                    order_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        /**
+                         * @description awaiting_payment, paid (on chain, delivery not read yet), then exactly one final state: delivered, paid_unconfirmed (paid; the marketplace did not confirm delivery), expired (not paid before valid_until) or failed (the reported message paid nothing).
+                         * @enum {string}
+                         */
+                        status: "awaiting_payment" | "paid" | "delivered" | "paid_unconfirmed" | "expired" | "failed";
+                        username: string;
+                        amount: number;
+                        /** @description TON the wallet sends to the marketplace (network fee not included). */
+                        cost: number;
+                        /** @description Unix seconds: the wallet must send before it. */
+                        valid_until: number;
+                        /** @description TON Connect's `sendTransaction` request, made from the marketplace's answer: hand it unchanged to the wallet (`tonConnectUI.sendTransaction(transaction)`). Its field names are TON Connect's. */
+                        transaction: {
+                            validUntil: number;
+                            network: string;
+                            from: string;
+                            messages: {
+                                /** @description The marketplace's wallet. */
+                                address: string;
+                                /** @description Nanoton, as a decimal string. */
+                                amount: string;
+                                /** @description The message body (base64 BOC: the comment with the order's Ref#), forwarded unchanged. */
+                                payload: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: Direct endpoints answer GET and POST only. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests from this address; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description CRITICAL_SERVER_ERROR: A bug; the message carries an id that is in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    reportSigned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The wallet's address (any form); `account` with its `address` is read too. */
+                    address: string;
+                    /** @description The order_id the quote answered. */
+                    order_id?: string;
+                    /** @description The signed external message, base64. */
+                    boc: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        /**
+                         * @description awaiting_payment, paid (on chain, delivery not read yet), then exactly one final state: delivered, paid_unconfirmed (paid; the marketplace did not confirm delivery), expired (not paid before valid_until) or failed (the reported message paid nothing).
+                         * @enum {string}
+                         */
+                        status: "awaiting_payment" | "paid" | "delivered" | "paid_unconfirmed" | "expired" | "failed";
+                        /** @description Whether the status is final (it never changes again). */
+                        final: boolean;
+                        username: string;
+                        /** @description Stars orders only. */
+                        stars_amount?: number;
+                        /** @description Premium orders only. */
+                        duration?: number;
+                        /** @description TON top-up orders only. */
+                        amount?: number;
+                        /** @description TON the wallet sends to the marketplace (network fee not included). */
+                        cost: number;
+                        /** @description Unix seconds: the wallet must send before it. */
+                        valid_until: number;
+                        /** @description Whether the signed message was reported. */
+                        reported: boolean;
+                        /** @description The wallet's transaction that paid, once found on chain. */
+                        tx_hash: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: Direct endpoints answer GET and POST only. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is larger than the surface accepts. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests from this address; see Retry-After. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description CRITICAL_SERVER_ERROR: A bug; the message carries an id that is in the log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description MARKETPLACE_TIMEOUT: The marketplace did not answer in time; nothing was lost. SERVICE_BUSY: Too many wallets being opened; retry shortly (nothing was done). SERVICE_UNAVAILABLE: The database does not answer; retry the same request (same order_id) after Retry-After. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+        };
+    };
+    walletOrderStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The wallet's address (any form); `account` with its `address` is read too. */
+                    address: string;
+                    /** @description The order_id the quote answered. */
+                    order_id?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                        message: string;
+                        order_id: string;
+                        /**
+                         * @description awaiting_payment, paid (on chain, delivery not read yet), then exactly one final state: delivered, paid_unconfirmed (paid; the marketplace did not confirm delivery), expired (not paid before valid_until) or failed (the reported message paid nothing).
+                         * @enum {string}
+                         */
+                        status: "awaiting_payment" | "paid" | "delivered" | "paid_unconfirmed" | "expired" | "failed";
+                        /** @description Whether the status is final (it never changes again). */
+                        final: boolean;
+                        username: string;
+                        /** @description Stars orders only. */
+                        stars_amount?: number;
+                        /** @description Premium orders only. */
+                        duration?: number;
+                        /** @description TON top-up orders only. */
+                        amount?: number;
+                        /** @description TON the wallet sends to the marketplace (network fee not included). */
+                        cost: number;
+                        /** @description Unix seconds: the wallet must send before it. */
+                        valid_until: number;
+                        /** @description Whether the signed message was reported. */
+                        reported: boolean;
+                        /** @description The wallet's transaction that paid, once found on chain. */
+                        tx_hash: string | null;
+                    };
+                };
+            };
+            /** @description VALIDATION_ERROR: Malformed JSON or a missing / invalid field. INVALID_AMOUNT_MIN: The amount is below the minimum. INVALID_AMOUNT_MAX: The amount is above the maximum. WALLET_VM_ERROR: The phrase is not a valid 12 or 24-word mnemonic, or its funded wallet is frozen or not the wallet_version asked for. INSUFFICIENT_FUNDS: The wallet cannot pay the price and the network fee; a valid phrase whose wallets hold nothing yet answers this too, naming the address to fund. MARKETPLACE_ERROR: /stars/buy: the marketplace refused the purchase. MARKETPLACE_API_ERROR: The marketplace refused the purchase (unknown user, already subscribed). USER_TRANSFER_FAIL: The transfer did not go through; check the order again later. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description NOT_FOUND: No such direct endpoint, or (wallet road) no order under this id for this wallet. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description METHOD_NOT_ALLOWED: Direct endpoints answer GET and POST only. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Failure"];
+                };
+            };
+            /** @description PENDING_TRANSACTION: This order id is being paid; ask again for the result. ALREADY_SIGNED: Wallet road: another signed message was already reported for this order; do not broadcast this one. */
             409: {
                 headers: {
                     [name: string]: unknown;

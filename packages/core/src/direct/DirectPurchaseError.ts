@@ -21,7 +21,9 @@ export class DirectPurchaseError extends Schema.TaggedError<DirectPurchaseError>
     "TransferFailed", // the chain refused, a network error, or the message never executed
     "ServiceBusy", // too many requests derive keys at once: nothing was done, retry shortly
     "OrderPending", // this order id (or this wallet) has a payment in flight, or is still confirming
-    "OrderIdReused" // this order id finished with another request, where ids are never reused (the worker)
+    "OrderIdReused", // this order id finished with another request, where ids are never reused (the worker)
+    "OrderNotFound", // wallet road: no quote under this order id for this wallet
+    "SecondSignature" // wallet road: another signed message was already reported for this order
   ]),
   message: Schema.String,
   orderId: Schema.optionalKey(Schema.String),

@@ -67,7 +67,7 @@ const seedOf = (
   return { seed: Redacted.make(raw, { label: "mnemonic" }), words }
 }
 
-const orderIdOf = (fields: Fields, words: ReadonlyArray<string>): Parsed<string | undefined> => {
+export const orderIdOf = (fields: Fields, words: ReadonlyArray<string>): Parsed<string | undefined> => {
   const raw = fields["order_id"]
   if (absent(raw) || raw === "") return undefined
   if (typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 0) return String(raw)
@@ -100,7 +100,7 @@ const commonOf = (
   return { seed: seed.seed, words: seed.words, orderId, walletVersion }
 }
 
-const usernameOf = (fields: Fields): Parsed<string> => {
+export const usernameOf = (fields: Fields): Parsed<string> => {
   const raw = fields["username"]
   if (absent(raw) || raw === "") return invalidRequest("username is required")
   if (typeof raw !== "string") return invalidRequest("username must be a string")
@@ -159,9 +159,8 @@ const withoutWords = <A extends { words: ReadonlyArray<string> }>(a: A): Omit<A,
   return rest
 }
 
-export const parseStars = (fields: Fields): Parsed<StarsPurchase> => {
-  const username = usernameOf(fields)
-  if (username instanceof DirectPurchaseError) return username
+/** The stars quantity of a stars request (`amount`, or `quantity`). */
+export const starsQuantityOf = (fields: Fields): Parsed<number> => {
   const raw = fields["amount"] ?? fields["quantity"]
   if (absent(raw) || raw === "") return invalidRequest("amount is required: the number of stars")
   const quantity = wholeNumber(raw)
@@ -178,27 +177,46 @@ export const parseStars = (fields: Fields): Parsed<StarsPurchase> => {
       message: `amount must be at most ${STARS_MAX} stars`
     })
   }
-  const common = commonOf(fields, [12, 24])
-  if (common instanceof DirectPurchaseError) return common
-  return { ...withoutWords(common), username, quantity }
+  return quantity
 }
 
-export const parsePremium = (fields: Fields): Parsed<PremiumPurchase> => {
+/** A parsed field under its name, or the field's error. */
+export const named = <K extends string, A>(key: K, parsed: Parsed<A>): Parsed<{ readonly [k in K]: A }> =>
+  parsed instanceof DirectPurchaseError ? parsed : ({ [key]: parsed } as { readonly [k in K]: A })
+
+/** A marketplace purchase: the username, then its own field, then the phrase and order id, in that order. */
+const purchaseOf = <A extends object>(
+  fields: Fields,
+  own: (fields: Fields) => Parsed<A>,
+  counts: ReadonlyArray<number>
+): Parsed<DirectCommon & { readonly username: string } & A> => {
   const username = usernameOf(fields)
   if (username instanceof DirectPurchaseError) return username
+  const mine = own(fields)
+  if (mine instanceof DirectPurchaseError) return mine
+  const common = commonOf(fields, counts)
+  if (common instanceof DirectPurchaseError) return common
+  return { ...withoutWords(common), username, ...mine }
+}
+
+export const parseStars = (fields: Fields): Parsed<StarsPurchase> =>
+  purchaseOf(fields, (f) => named("quantity", starsQuantityOf(f)), [12, 24])
+
+/** The months of a premium request (`duration`, or `months`). */
+export const premiumMonthsOf = (fields: Fields): Parsed<PremiumMonths> => {
   const raw = fields["duration"] ?? fields["months"]
   if (absent(raw) || raw === "") return invalidRequest("duration is required: 3, 6 or 12 months")
   const months = wholeNumber(raw)
   if (months === undefined || !PREMIUM_MONTHS.includes(months))
     return invalidRequest("duration must be 3, 6 or 12 months")
-  const common = commonOf(fields, [24])
-  if (common instanceof DirectPurchaseError) return common
-  return { ...withoutWords(common), username, months: months as PremiumMonths }
+  return months as PremiumMonths
 }
 
-export const parseTonTopup = (fields: Fields): Parsed<TonTopupPurchase> => {
-  const username = usernameOf(fields)
-  if (username instanceof DirectPurchaseError) return username
+export const parsePremium = (fields: Fields): Parsed<PremiumPurchase> =>
+  purchaseOf(fields, (f) => named("months", premiumMonthsOf(f)), [24])
+
+/** The TON of a top-up request: whole TON within the marketplace's limits. */
+export const topupAmountOf = (fields: Fields): Parsed<Nanoton> => {
   const amount = tonOf(fields["amount"], "amount")
   if (amount instanceof DirectPurchaseError) return amount
   if (
@@ -208,10 +226,11 @@ export const parseTonTopup = (fields: Fields): Parsed<TonTopupPurchase> => {
   ) {
     return invalidRequest(`amount must be a whole number of TON from ${TOPUP_MIN_TON} to ${TOPUP_MAX_TON}`)
   }
-  const common = commonOf(fields, [12, 24])
-  if (common instanceof DirectPurchaseError) return common
-  return { ...withoutWords(common), username, amount }
+  return amount
 }
+
+export const parseTonTopup = (fields: Fields): Parsed<TonTopupPurchase> =>
+  purchaseOf(fields, (f) => named("amount", topupAmountOf(f)), [12, 24])
 
 export const parseTransfer = (fields: Fields): Parsed<TonTransfer> => {
   const rawTo = fields["to"] ?? fields["address"]

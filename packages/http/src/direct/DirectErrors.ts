@@ -7,7 +7,7 @@ import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseErro
 import { HttpServerResponse } from "effect/http"
 
 /** Which endpoint answers: stars and the others name marketplace errors differently. */
-export type DirectEndpoint = "stars" | "premium" | "ton_topup" | "transfer" | "balance" | "status"
+export type DirectEndpoint = "stars" | "premium" | "ton_topup" | "transfer" | "balance" | "status" | "wallet_order"
 
 export type DirectCode =
   | "VALIDATION_ERROR"
@@ -27,6 +27,7 @@ export type DirectCode =
   | "NOT_FOUND"
   | "METHOD_NOT_ALLOWED"
   | "PAYLOAD_TOO_LARGE"
+  | "ALREADY_SIGNED"
 
 export interface DirectFailure {
   readonly status: number
@@ -58,6 +59,10 @@ const byReason = (endpoint: DirectEndpoint, error: DirectPurchaseError): readonl
       return [409, "PENDING_TRANSACTION"]
     case "ServiceBusy":
       return [503, "SERVICE_BUSY"]
+    case "OrderNotFound":
+      return [404, "NOT_FOUND"]
+    case "SecondSignature":
+      return [409, "ALREADY_SIGNED"]
   }
 }
 
@@ -80,12 +85,12 @@ export const notFound: DirectFailure = {
   status: 404,
   code: "NOT_FOUND",
   message:
-    "No such endpoint: the direct surface has /stars/buy, /premium/buy, /coin/buy, /coin/transfer, /ton/buy, /ton/transfer, /balance and /status"
+    "No such endpoint: the direct surface has /stars/buy, /premium/buy, /coin/buy, /coin/transfer, /ton/buy, /ton/transfer, /balance and /status, and for wallets that sign themselves /stars/quote, /premium/quote, /coin/quote, /ton/quote, /wallet/report and /wallet/status"
 }
-export const methodNotAllowed = (method: string, path: string): DirectFailure => ({
+export const methodNotAllowed = (method: string, path: string, allowed = "GET and POST"): DirectFailure => ({
   status: 405,
   code: "METHOD_NOT_ALLOWED",
-  message: `${path} answers GET and POST, not ${method}`
+  message: `${path} answers ${allowed}, not ${method}`
 })
 
 /** A defect: nothing about it goes to the caller but an id that is also in the log. */

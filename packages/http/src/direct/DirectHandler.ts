@@ -28,12 +28,20 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@resale/web
 
 export type Fields = Readonly<Record<string, unknown>>
 
+/** A parser's result: the typed request, or the field error (the first check of every request). */
+export const parsed = <A>(result: A | DirectPurchaseError): Effect.Effect<A, DirectPurchaseError> =>
+  typeof result === "object" && result !== null && "_tag" in result && result._tag === "DirectPurchaseError"
+    ? Effect.fail(result as DirectPurchaseError)
+    : Effect.succeed(result as A)
+
 export interface DirectRoute {
   readonly path: `/${string}`
   readonly endpoint: DirectEndpoint
   /** Whether the request has a body of fields (all but /status). */
   readonly withBody: boolean
   readonly limited: boolean
+  /** Answers POST only, fields in the body only (the wallet road); the seed road's paths take GET and POST. */
+  readonly postOnly?: boolean
   readonly run: (fields: Fields) => Effect.Effect<object, DirectPurchaseError>
 }
 
@@ -108,7 +116,7 @@ type Read =
 
 const bad = (message: string): Read => ({ _tag: "Bad", failure: badRequest(message) })
 
-const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: number) =>
+const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: number, bodyOnly: boolean) =>
   Effect.gen(function* (): Effect.fn.Return<Read> {
     const query = queryText(request.url)
     if (/(^|&)seed=/i.test(query) || scrubPhrases(query) !== query) {
@@ -116,7 +124,7 @@ const readFields = (request: HttpServerRequest.HttpServerRequest, maxBytes: numb
         "The mnemonic phrase must not be sent in the URL (it would be logged by every proxy): send seed in the JSON body"
       )
     }
-    const fromQuery = queryFields(request.url)
+    const fromQuery = bodyOnly ? {} : queryFields(request.url)
     const length = Number(request.headers["content-length"] ?? "0")
     if (Number.isFinite(length) && length > maxBytes) return bad(`The body is larger than ${maxBytes} bytes`)
     const text = yield* request.text.pipe(
@@ -164,7 +172,7 @@ export const makeDirectHandler =
         if (wait > 0) return yield* answer(rateLimited(limiter.limit.perMinute, wait), { "retry-after": String(wait) })
       }
       const read: Read = route.withBody
-        ? yield* readFields(request, settings.maxBodyBytes)
+        ? yield* readFields(request, settings.maxBodyBytes, route.postOnly === true)
         : { _tag: "Fields", fields: {} }
       if (read._tag === "Bad") return yield* answer(read.failure)
       // The house-wide Idempotency-Key header stands in for a missing order_id (same rules apply).

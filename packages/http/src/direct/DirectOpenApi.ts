@@ -1,5 +1,6 @@
 import { STARS_MAX, STARS_MIN } from "@resale/core/orders/OrderRules.ts"
 import type { DirectCode } from "./DirectErrors.ts"
+import { walletPaths } from "./WalletOpenApi.ts"
 
 /**
  * The direct purchase surface's own OpenAPI document (`/direct/openapi.json`): its paths are not
@@ -32,7 +33,14 @@ const CODES: { readonly [C in DirectCode]: { readonly status: number; readonly d
   },
   USER_TRANSFER_FAIL: { status: 400, description: "The transfer did not go through; check the order again later." },
   PENDING_TRANSACTION: { status: 409, description: "This order id is being paid; ask again for the result." },
-  NOT_FOUND: { status: 404, description: "No such direct endpoint." },
+  ALREADY_SIGNED: {
+    status: 409,
+    description: "Wallet road: another signed message was already reported for this order; do not broadcast this one."
+  },
+  NOT_FOUND: {
+    status: 404,
+    description: "No such direct endpoint, or (wallet road) no order under this id for this wallet."
+  },
   METHOD_NOT_ALLOWED: { status: 405, description: "Direct endpoints answer GET and POST only." },
   PAYLOAD_TOO_LARGE: { status: 413, description: "The request body is larger than the surface accepts." },
   RATE_LIMITED: { status: 429, description: "Too many requests from this address; see Retry-After." },
@@ -315,7 +323,8 @@ const paths: Json = {
     { ok: true, status: "ok", message: "Service is up", network: "mainnet", sandbox: false },
     {},
     { read: true }
-  )
+  ),
+  ...walletPaths(errorResponses)
 }
 
 export const directOpenApi: Json = {

@@ -1,7 +1,8 @@
 /**
  * The direct purchase surface: `/coin/buy`, `/coin/transfer`, `/stars/buy`, `/premium/buy` (GET and
  * POST, JSON body), the aliases `/ton/buy` and `/ton/transfer`, `/balance` (the funded wallet of a
- * phrase) and `GET /status`, so clients of similar services switch by changing only the base URL.
+ * phrase) and `GET /status`, so clients of similar services switch by changing only the base URL; and the
+ * wallet road's POST operations, where the buyer's wallet signs and no phrase is taken (`WalletRoutes.ts`).
  * Handlers parse the fields (core's DirectRequests), call the core's DirectPurchases and render the
  * answer; nothing else happens here.
  *
@@ -9,7 +10,6 @@
  * `@resale/world`) and DirectHttpConfig; the server mounts them in `server/ServerLayer.ts`.
  */
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
-import type { DirectPurchaseError } from "@resale/core/direct/DirectPurchaseError.ts"
 import { Throttling } from "@resale/core/throttles/Throttling.ts"
 import {
   parsePremium,
@@ -34,15 +34,12 @@ import {
 import { DirectHttpConfig } from "./DirectConfig.ts"
 import { GatedBlockchain } from "./DerivationGate.ts"
 import { failureResponse, methodNotAllowed, notFound } from "./DirectErrors.ts"
-import { type DirectRoute, type Fields, makeDirectHandler } from "./DirectHandler.ts"
+import { type DirectRoute, type Fields, makeDirectHandler, parsed } from "./DirectHandler.ts"
 import { RateLimiter } from "./RateLimiter.ts"
-import { TonPayerAccounts } from "@resale/ton/PayerAccount.ts"
-
-/** A parser's result: the typed request, or the field error (the first check of every request). */
-const parsed = <A>(result: A | DirectPurchaseError): Effect.Effect<A, DirectPurchaseError> =>
-  typeof result === "object" && result !== null && "_tag" in result && result._tag === "DirectPurchaseError"
-    ? Effect.fail(result as DirectPurchaseError)
-    : Effect.succeed(result as A)
+import { TonPayerAccounts, TonWalletAccounts } from "@resale/ton/PayerAccount.ts"
+import { WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
+import { PgWalletQuotes } from "@resale/store/PgWalletQuotes.ts"
+import { WALLET_PATHS, walletRoutesOf } from "./WalletRoutes.ts"
 
 const routesOf = (service: DirectPurchases["Service"]): ReadonlyArray<DirectRoute> => {
   const topup: DirectRoute["run"] = (fields: Fields) =>
@@ -97,33 +94,43 @@ const DIRECT_PATHS = [
   "/status"
 ] as const
 /** Unknown paths under these answer the direct surface's own 404 (clients parse `{ok, code, message}`). */
-const DIRECT_PREFIXES = ["/stars", "/premium", "/coin", "/ton"] as const
+const DIRECT_PREFIXES = ["/stars", "/premium", "/coin", "/ton", "/wallet"] as const
 const OTHER_METHODS = ["PUT", "PATCH", "DELETE", "OPTIONS"] as const
 
 /** Every method and path served here, for the server's 404/405 answers. */
-export const directKnownRoutes: ReadonlyArray<KnownRoute> = DIRECT_PATHS.flatMap((path) => [
-  { method: "GET", path },
-  { method: "POST", path }
-])
+export const directKnownRoutes: ReadonlyArray<KnownRoute> = [
+  ...DIRECT_PATHS.flatMap(
+    (path): ReadonlyArray<KnownRoute> => [
+      { method: "GET", path },
+      { method: "POST", path }
+    ]
+  ),
+  ...WALLET_PATHS.map((path): KnownRoute => ({ method: "POST", path }))
+]
 
-/** The routes over DirectPurchases and DirectHttpConfig. */
+/** The routes over DirectPurchases, WalletPurchases (the wallet road, `WalletRoutes.ts`) and DirectHttpConfig. */
 export const DirectRouteHandlers = HttpRouter.use((router) =>
   Effect.gen(function* () {
     const service = yield* DirectPurchases
+    const wallets = yield* WalletPurchases
     const settings = yield* DirectHttpConfig
     const limiter = yield* settings.sharedRateLimit
       ? RateLimiter.shared(settings.rateLimit)
       : RateLimiter.make(settings.rateLimit)
     const handler = makeDirectHandler(settings, limiter)
-    for (const route of routesOf(service)) {
+    for (const route of [...routesOf(service), ...walletRoutesOf(wallets, service.network)]) {
       // /status too: bots call it with POST {}.
-      yield* router.add("GET", route.path, handler(route))
       yield* router.add("POST", route.path, handler(route))
-      for (const method of OTHER_METHODS) {
+      const allowed = route.postOnly === true ? "POST" : "GET and POST"
+      const refused = route.postOnly === true ? ["GET" as const, ...OTHER_METHODS] : OTHER_METHODS
+      if (route.postOnly !== true) yield* router.add("GET", route.path, handler(route))
+      for (const method of refused) {
         yield* router.add(
           method,
           route.path,
-          failureResponse(methodNotAllowed(method, route.path), { allow: "GET, POST" })
+          failureResponse(methodNotAllowed(method, route.path, allowed), {
+            allow: route.postOnly === true ? "POST" : "GET, POST"
+          })
         )
       }
     }
@@ -139,11 +146,13 @@ export const DirectRouteHandlers = HttpRouter.use((router) =>
  * The use case over its ports: the record store on the SqlClient, payer descriptions on the chain in
  * context, and that chain with key derivations bounded (`DerivationGate`).
  */
-export const DirectServices = Layer.merge(
+export const DirectServices = Layer.mergeAll(
   DirectPurchases.layer.pipe(
     Layer.provide([PgDirectPurchaseRecords.layer, TonPayerAccounts.layer]),
     Layer.provide(GatedBlockchain)
   ),
+  // the wallet road: no phrase, so no key derivation to bound
+  WalletPurchases.layer.pipe(Layer.provide([PgWalletQuotes.layer, TonWalletAccounts])),
   // the shared rate limit's counts (DIRECT_RATE_SHARED), on the same database
   Throttling.layer.pipe(Layer.provide(PgThrottles.layer))
 )

@@ -9,6 +9,7 @@ import { makeContractCheck } from "../ContractCheck.ts"
 import type { Answer } from "./support/client.ts"
 import { call, post } from "./support/client.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
+import { makeBuyer, type TonConnectRequest } from "./support/tonconnect-wallet.ts"
 import { freshAddress, fundedWallet, newPhrase, orderId, ton } from "./support/wallets.ts"
 
 type Json = Record<string, any>
@@ -30,7 +31,19 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
   (it) => {
     it.effect("every 200 schema lists its required fields", () =>
       Effect.sync(() => {
-        for (const path of ["/stars/buy", "/premium/buy", "/coin/buy", "/coin/transfer", "/balance", "/status"]) {
+        for (const path of [
+          "/stars/buy",
+          "/premium/buy",
+          "/coin/buy",
+          "/coin/transfer",
+          "/balance",
+          "/status",
+          "/stars/quote",
+          "/premium/quote",
+          "/coin/quote",
+          "/wallet/report",
+          "/wallet/status"
+        ]) {
           const schema = schemaOf(path)
           assert.includeMembers(schema["required"], ["ok", "message"], path)
           for (const field of schema["required"]) assert.property(schema["properties"], field, path)
@@ -99,6 +112,35 @@ layer(makeDirectTestEnv(), { timeout: "120 seconds", excludeTestServices: true }
             yield* send(method, "/status", "x".repeat(2_000_000))
           }
           yield* send("PUT", "/status")
+          // the wallet road (POST only): quotes for a TON Connect account, the signed message reported, the status
+          const buyer = yield* makeBuyer(env, "v5r1", ton(5))
+          const quotes: ReadonlyArray<readonly [string, Json]> = [
+            ["/stars/quote", { username: "schemawallet", amount: 50 }],
+            ["/premium/quote", { username: "schemawallet", duration: 3 }],
+            ["/coin/quote", { username: "schemawallet", amount: 1 }]
+          ]
+          const quoted: Array<Answer> = []
+          for (const [path, fields] of quotes) {
+            const id = orderId("wallet-schema")
+            const res = yield* send("POST", path, { ...fields, account: buyer.account, order_id: id })
+            assert.strictEqual(res.status, 200, `${path}: ${res.text}`)
+            quoted.push(res)
+            yield* send("POST", path, { ...fields, account: buyer.account, seed: phrase })
+          }
+          const first = quoted[0]!
+          const boc = yield* buyer.sign(first.body["transaction"] as TonConnectRequest)
+          yield* buyer.broadcast(boc)
+          const order = { address: buyer.address, order_id: String(first.body["order_id"]) }
+          assert.strictEqual((yield* send("POST", "/wallet/report", { ...order, boc })).status, 200)
+          yield* send("POST", "/wallet/report", { ...order, order_id: "never-quoted", boc })
+          for (const q of quoted) {
+            const status = yield* send("POST", "/wallet/status", {
+              address: buyer.address,
+              order_id: q.body["order_id"]
+            })
+            assert.strictEqual(status.status, 200, status.text)
+          }
+          yield* send("POST", "/wallet/status", { address: buyer.address })
           assert.deepStrictEqual(contract.problems, [])
           // GET /status reads no body: it errs only when rate-limited (direct-rate-limit.test.ts) or the database is down.
           assert.deepStrictEqual(contract.uncovered(), { success: [], error: ["GET /status"] })

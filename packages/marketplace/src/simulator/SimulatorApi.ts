@@ -14,7 +14,13 @@ export type Fields = Readonly<Record<string, string>>
 /** Sandbox hook: has a payment with this Ref# (and amount, to this address) reached the wallet? */
 export type PaymentSeen = (
   ref: string,
-  expected: { readonly amount: bigint; readonly address: string; readonly comment: string }
+  expected: {
+    readonly amount: bigint
+    readonly address: string
+    readonly comment: string
+    /** The wallet the invoice was linked to (raw `0:<hex>`): only its payment counts. */
+    readonly from?: string
+  }
 ) => Promise<boolean>
 
 export interface ApiContext {
@@ -193,6 +199,8 @@ const link = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
   if (ctx.state.switches.needVerify) return { need_verify: true }
   if (invoice.evm) return { ok: true, evm: true }
   invoice.status = invoice.status === "created" ? "linked" : invoice.status
+  // as on fragment.com, the invoice now belongs to the wallet that asked for its transaction
+  invoice.payer = from.toLowerCase()
   return {
     ok: true,
     transaction: {

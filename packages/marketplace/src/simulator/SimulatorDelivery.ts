@@ -5,7 +5,7 @@
  * So a client reading it for an older invoice after the session opened another one reads the wrong
  * purchase, as it would on fragment.com. State modes go new -> processing -> done once paid.
  */
-import { Cell } from "@ton/core"
+import { Cell, loadMessage } from "@ton/core"
 import type { Answer, ApiContext, Fields } from "./SimulatorApi.ts"
 import type { SimInvoice } from "./SimulatorState.ts"
 
@@ -18,7 +18,8 @@ const isPaid = async (ctx: ApiContext, invoice: SimInvoice): Promise<boolean> =>
     return ctx.paymentSeen(invoice.ref, {
       amount: invoice.amount,
       address: ctx.walletAddress,
-      comment: invoice.comment
+      comment: invoice.comment,
+      ...(invoice.payer === undefined ? {} : { from: invoice.payer })
     })
   }
   return invoice.boc !== undefined
@@ -47,11 +48,22 @@ export const pageState = async (ctx: ApiContext): Promise<Answer> => {
   return poll(ctx, latest)
 }
 
-// A batch's signed message is reported once per invoice it pays: it is parsed once (the latest few kept).
-const readable = new Set<string>()
-const remember = (boc: string) => {
-  readable.add(boc)
-  if (readable.size > 16) readable.delete(readable.values().next().value!)
+// A batch's signed message is reported once per invoice it pays: it is parsed once (the latest few kept),
+// with the wallet it goes to (raw address) when it is an external message.
+const readable = new Map<string, string | undefined>()
+const remember = (boc: string, wallet: string | undefined) => {
+  readable.set(boc, wallet)
+  if (readable.size > 16) readable.delete(readable.keys().next().value!)
+}
+
+const walletOf = (cell: Cell): string | undefined => {
+  try {
+    const message = loadMessage(cell.beginParse())
+    return message.info.type === "external-in" ? message.info.dest.toRawString().toLowerCase() : undefined
+  } catch {
+    // a cell that is no message: nothing to compare
+    return undefined
+  }
 }
 
 export const confirmReq = (ctx: ApiContext, fields: Fields): Answer => {
@@ -61,14 +73,19 @@ export const confirmReq = (ctx: ApiContext, fields: Fields): Answer => {
     return { error: "Transaction not found." }
   const boc = fields["boc"] ?? ""
   if (!readable.has(boc)) {
+    let cell: Cell
     try {
-      Cell.fromBoc(Buffer.from(boc, "base64"))
+      cell = Cell.fromBoc(Buffer.from(boc, "base64"))[0]!
     } catch {
       // a boc that is not a BOC is refused like Fragment refuses garbage
       return { error: "Invalid transaction." }
     }
-    remember(boc)
+    remember(boc, walletOf(cell))
   }
+  // a message signed by another wallet than the one the transaction was made for pays nothing here
+  const wallet = readable.get(boc)
+  if (invoice.payer !== undefined && wallet !== undefined && wallet !== invoice.payer)
+    return { error: "Invalid transaction." }
   invoice.boc = fields["boc"]
   return { ok: true }
 }

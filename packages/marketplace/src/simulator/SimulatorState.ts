@@ -38,6 +38,8 @@ export interface SimInvoice {
   status: InvoiceStatus
   /** signed message reported through confirmReq */
   boc: string | undefined
+  /** the account (raw address) the transaction was asked for: the only wallet whose payment counts */
+  payer?: string
   processingPolls: number
   /** when the simulator first saw it paid (ms) */
   paidAt?: number

@@ -37,6 +37,7 @@ const Invoice = Schema.Struct({
   evm: Schema.Boolean,
   status: Schema.Literals(["created", "linked", "processing", "done", "cancelled"]),
   boc: Schema.NullOr(Schema.String),
+  payer: Schema.optionalKey(Schema.String),
   processing_polls: Schema.Number,
   paid_at: Schema.NullOr(Schema.Number)
 })
@@ -87,6 +88,7 @@ const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snaps
       evm: i.evm,
       status: i.status,
       boc: i.boc ?? null,
+      ...(i.payer === undefined ? {} : { payer: i.payer }),
       processing_polls: i.processingPolls,
       paid_at: i.paidAt ?? null
     })),
@@ -125,6 +127,7 @@ const restore = (state: SimulatorState, snapshot: Snapshot): ReadonlyArray<strin
       evm: i.evm,
       status: i.status,
       boc: i.boc ?? undefined,
+      ...(i.payer === undefined ? {} : { payer: i.payer }),
       processingPolls: i.processing_polls,
       ...(i.paid_at === null ? {} : { paidAt: i.paid_at })
     }

@@ -7,6 +7,10 @@
  */
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { DirectPurchases } from "@resale/core/direct/DirectPurchases.ts"
+import { WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
+import type { Marketplace } from "@resale/core/ports/Marketplace.ts"
+import { PgWalletQuotes } from "@resale/store/PgWalletQuotes.ts"
+import { TonWalletAccounts } from "@resale/ton/PayerAccount.ts"
 import { DirectSettings, type DirectSettingsShape } from "@resale/core/direct/DirectSettings.ts"
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
 import { FragmentSandbox } from "@resale/marketplace/simulator/FragmentSandbox.ts"
@@ -67,6 +71,10 @@ export interface DirectEnv {
   readonly spans: Array<string>
   readonly dataDir: string
   readonly service: DirectPurchases["Service"]
+  /** The wallet road's use case the server runs. */
+  readonly wallets: WalletPurchases["Service"]
+  /** A new instance of it over the same database and ports, as a restarted process would have. */
+  readonly restartedWallets: Effect.Effect<WalletPurchases["Service"]>
   /** The Blockchain port the service uses (with the faults above). */
   readonly chain: Blockchain["Service"]
   readonly sql: SqlClient
@@ -144,6 +152,8 @@ export interface DirectTestOptions {
   readonly fragmentMagic?: MagicOptions
   /** What the simulated Fragment charges (default: its usual prices). */
   readonly fragmentPrices?: SimulatorPrices
+  /** Seconds the simulated Fragment's transactions stay valid (default its 900). */
+  readonly fragmentValidFor?: number
 }
 
 export const testSettings: DirectSettingsShape = {
@@ -183,7 +193,8 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
       ).pipe(Layer.provideMerge(SandboxBlockchain.layerWith({ dataDir })))
       const simulator = {
         ...(options.fragmentMagic === undefined ? {} : { magic: options.fragmentMagic }),
-        ...(options.fragmentPrices === undefined ? {} : { prices: options.fragmentPrices })
+        ...(options.fragmentPrices === undefined ? {} : { prices: options.fragmentPrices }),
+        ...(options.fragmentValidFor === undefined ? {} : { validForSeconds: options.fragmentValidFor })
       }
       const Market = sandboxMarketplace(simulator, {
         timeout: options.fragmentTimeout ?? "1 second",
@@ -217,6 +228,14 @@ export const makeDirectTestEnv = (options: DirectTestOptions = {}): Layer.Layer<
             spans,
             dataDir,
             service: yield* DirectPurchases,
+            wallets: yield* WalletPurchases,
+            restartedWallets: Layer.build(
+              WalletPurchases.layer.pipe(Layer.provide([PgWalletQuotes.layer, TonWalletAccounts]))
+            ).pipe(
+              Effect.map(Context.get(WalletPurchases)),
+              Effect.provide(yield* Effect.context<Blockchain | Marketplace | SqlClient>()),
+              Effect.scoped
+            ),
             chain: yield* Blockchain,
             sql: yield* SqlClient
           })
