@@ -33,6 +33,8 @@ export * from "./Transactor.ts"
 export * from "./Users.ts"
 export * from "./WalletPayments.ts"
 export * from "./WebhookEndpoints.ts"
+export * from "./WalletAccounts.ts"
+export * from "./WalletQuotes.ts"
 export * from "./WebhookSender.ts"
 
 // Re-exported by several ports: the money and orders modules' own.
