@@ -68,8 +68,13 @@ export const WALLET_PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
       const sandboxWallet = env.query.get("sandbox") ?? undefined
       return checkout.status({ address, orderId }).pipe(
         Effect.map((quote) => page(walletOrderPage(env.ctx, { quote, address, sandboxWallet }))),
+        // a wrong address or id in the link is an order this wallet does not have
         Effect.catch((error) =>
-          Effect.succeed<PageResult>({ _tag: "Failed", status: 404, lines: [{ key: checkoutErrorKey(error) }] })
+          Effect.succeed<PageResult>(
+            error.reason === "ChainUnavailable"
+              ? { _tag: "Failed", status: 503, lines: [{ key: "wallet.error.chain" }] }
+              : { _tag: "Failed", status: 404, lines: [{ key: "wallet.error.notFound" }] }
+          )
         )
       )
     }
