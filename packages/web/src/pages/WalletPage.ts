@@ -105,7 +105,7 @@ export const walletOrderPage = (ctx: PageContext, view: WalletOrderView): Html =
     active: "none",
     body: html`<h1>${t("wallet.order")}</h1>
 <p class="lead">${what(ctx, q)}</p>
-${section("order", t("wallet.order"), html`${state}${facts}`)}
+${section("order", t("common.status"), html`${state}${facts}`)}
 ${q.state === "awaiting_payment" && q.boc === null ? section("pay", t("wallet.pay"), payment(ctx, view)) : ""}`
   })
 }
