@@ -41,7 +41,7 @@ export const walletPage = (ctx: PageContext): Html => {
       inputmode: "numeric",
       value: 50
     }
-  )}${field({ name: "address", label: t("wallet.address"), autocomplete: "off", maxlength: 100, hint: t("wallet.addressHint") })}${submit(
+  )}${field({ name: "address", label: t("wallet.address"), required: true, autocomplete: "off", maxlength: 100, hint: t("wallet.addressHint") })}${submit(
     t("wallet.quote")
   )}${sandboxButton}</form>`
   return layout(ctx, {
