@@ -2,7 +2,8 @@
 /**
  * The web UI as `npm start` serves it (its own process, configuration from the environment, real
  * PostgreSQL, sandbox mode): pages with the banner, the sandbox sign-in, a top-up, the operator's
- * sign-in with the admin token, and the static assets from the server itself.
+ * sign-in with the admin token, the static assets from the server itself, and a purchase on the wallet
+ * page paid by a sandbox wallet.
  */
 import { assert, describe, it } from "@effect/vitest"
 import { Effect } from "effect"
@@ -47,6 +48,15 @@ describe("web UI of the npm start process", () => {
           const script = await fetch(`${base}/v2/static/app.js?v=${asset![1]}`)
           assert.strictEqual(script.headers.get("cache-control"), "public, max-age=31536000, immutable")
           assert.include(script.headers.get("content-type") ?? "", "text/javascript")
+
+          // The wallet page on the process's own sandbox world: a visitor buys with a sandbox wallet.
+          const { page: buyer } = await person(b, base)
+          await buyer.goto("/v2/wallet")
+          await buyer.fill("#f-username", "processbuyer")
+          await andWait(buyer, () => buyer.locator("button[name=sandbox_wallet]").click())
+          await buyer.waitForURL(/\/v2\/wallet\/order\?/)
+          await andWait(buyer, () => buyer.locator("form[action='/v2/wallet/sandbox-pay'] button").click())
+          await buyer.locator("#wallet-state[data-state=delivered]").waitFor({ timeout: 60_000 })
 
           // The Telegram Login Widget is on the home page, sending its signed data to our callback.
           assert.include(page, `data-telegram-login="resale_web_test_bot"`)

@@ -8,16 +8,18 @@ import { Blockchain, Wallet } from "@resale/core/ports/Blockchain.ts"
 import type { PayerAccount } from "@resale/core/ports/Marketplace.ts"
 import { Address, beginCell, Cell, contractAddress, loadMessage, loadStateInit, storeStateInit } from "@ton/ton"
 import { Effect, Layer } from "effect"
-import { type NetworkGlobalId, walletContract } from "./WalletContracts.ts"
+import { type NetworkGlobalId, type WalletContract, walletContract } from "./WalletContracts.ts"
+
+/** The description of a wallet contract made from `publicKey` (its address, that key, its StateInit). */
+export const contractAccount = (contract: WalletContract, publicKey: Uint8Array): PayerAccount => ({
+  address: contract.address.toRawString(),
+  publicKey: Buffer.from(publicKey).toString("hex"),
+  walletStateInit: beginCell().store(storeStateInit(contract.init)).endCell().toBoc().toString("base64")
+})
 
 export const payerAccount = (wallet: Wallet, networkGlobalId: NetworkGlobalId): PayerAccount => {
   const publicKey = Wallet.key(wallet).publicKey
-  const contract = walletContract(wallet.version, publicKey, networkGlobalId)
-  return {
-    address: contract.address.toRawString(),
-    publicKey: Buffer.from(publicKey).toString("hex"),
-    walletStateInit: beginCell().store(storeStateInit(contract.init)).endCell().toBoc().toString("base64")
-  }
+  return contractAccount(walletContract(wallet.version, publicKey, networkGlobalId), publicKey)
 }
 
 /** The V5R1 network id behind a Blockchain adapter's network name (the sandbox runs mainnet's). */

@@ -23,6 +23,7 @@ import { deriveKeys } from "./Mnemonic.ts"
 import { messageBody, normalizedHashOfBoc, parseRecipient, verdict } from "./Transfers.ts"
 import { chainFail as fail, ensureFunds, messageDeadline } from "./WalletChecks.ts"
 import { expectedCodeHash, signedExternal, WALLET_VERSIONS, walletContract } from "./WalletContracts.ts"
+import { walletAccountOf } from "./WalletOnChain.ts"
 
 export interface TonBlockchainOptions {
   /** Lifetime of a signed message in seconds (valid_until = now + ttl). Default 60. */
@@ -235,6 +236,7 @@ export const makeTonBlockchain = (client: ChainClient, options: TonBlockchainOpt
     send,
     confirm,
     balance: (address) => Effect.map(accountState(address), (s) => s.balance),
-    accountState
+    accountState,
+    walletAccount: (address) => Effect.flatMap(parseAddress(address), (parsed) => walletAccountOf(client, parsed))
   })
 }

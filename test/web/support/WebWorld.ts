@@ -12,6 +12,7 @@ import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { HttpConfig, type HttpSettings } from "@resale/webkit/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
 import { serveLean } from "@resale/http/server/LeanServe.ts"
+import { WalletCheckoutLive } from "@resale/http/server/WalletCheckoutLive.ts"
 import { WEB_ROUTES, WebUi } from "@resale/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { databaseUrl } from "@resale/store/testing/TestDatabase.ts"
@@ -91,7 +92,9 @@ export const webWorldLayer = (
     botUsername: null,
     ...http
   })
-  const app = httpApp({ routes: WebUi, known: WEB_ROUTES }).pipe(
+  // The wallet page's road, as the server's start entry gives it: the sandbox wallets funded by the faucet.
+  const web = WebUi.pipe(Layer.provide(WalletCheckoutLive), Layer.provide(SandboxFaucet.layerLocal))
+  const app = httpApp({ routes: web, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([GiftCatalog.layerSandbox, settings, DatabasePing.layer])
   )

@@ -24,6 +24,7 @@
  */
 import { Context, Effect, Redacted, Schema } from "effect"
 import { Nanoton } from "../money/Nanoton.ts"
+import type { PayerAccount } from "./Marketplace.ts"
 
 export { Nanoton }
 
@@ -273,5 +274,11 @@ export class Blockchain extends Context.Service<
     readonly confirmBatch: (prepared: PreparedBatch) => Effect.Effect<BatchStatus, BlockchainError>
     /** Messages that left `wallet` in transactions since `since` (unix seconds), newest first. */
     readonly outgoing: (wallet: string, since: number) => Effect.Effect<ReadonlyArray<OutgoingPayment>, BlockchainError>
+    /**
+     * The TON Connect description (raw address, public key, the StateInit that made the address) of a
+     * deployed v4r2 / v5r1 wallet, read from its state on chain: what a buyer who only names an address
+     * is quoted for. Undefined when the address holds no such wallet (never sent anything, another contract).
+     */
+    readonly walletAccount: (address: string) => Effect.Effect<PayerAccount | undefined, BlockchainError>
   }
 >()("core/ports/Blockchain") {}

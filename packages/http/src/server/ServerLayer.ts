@@ -28,6 +28,7 @@ import { serveLean } from "./LeanServe.ts"
 import { opsPaths } from "./MetricsAccess.ts"
 import { OpsRoutes } from "./OpsRoutes.ts"
 import { storageLayer } from "./Storage.ts"
+import { WalletCheckoutLive } from "./WalletCheckoutLive.ts"
 
 export interface ServerOptions<WE, WR> {
   readonly settings: HttpSettings
@@ -92,9 +93,11 @@ export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
   // `/livez`, `/readyz`, `/metrics` (when served); the worker's loops count for readiness when it runs here.
   const ops = OpsRoutes({ workerInProcess: options.inProcessWorker })
   const opsKnownRoutes = opsPaths(settings).map((path) => ({ method: "GET", path }))
+  // The web UI's wallet page pays through the wallet road (core's WalletCheckout) on the shared world.
+  const web = WebUi.pipe(Layer.provide(WalletCheckoutLive))
   const routes = settings.sandbox
-    ? Layer.mergeAll(WebUi, DirectMounted, SandboxFaucetRoute, ops)
-    : Layer.mergeAll(WebUi, DirectMounted, ops)
+    ? Layer.mergeAll(web, DirectMounted, SandboxFaucetRoute, ops)
+    : Layer.mergeAll(web, DirectMounted, ops)
   const known = settings.sandbox
     ? [...WEB_ROUTES, ...directKnownRoutes, ...sandboxKnownRoutes, ...opsKnownRoutes]
     : [...WEB_ROUTES, ...directKnownRoutes, ...opsKnownRoutes]

@@ -16,6 +16,7 @@ import { Effect, Option, Schema, type Types } from "effect"
 import type { Reports } from "@resale/core/reports/Reports.ts"
 import type { Payments } from "@resale/core/payments/Payments.ts"
 import type { WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
+import type { WalletCheckout } from "@resale/core/direct/WalletCheckout.ts"
 import { apiDocsOut, historyPageOut, homeOut, webhookEndpointOut } from "@resale/wire/Dtos.ts"
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
@@ -32,6 +33,7 @@ import { ticketsPage } from "../pages/TicketsPage.ts"
 import { tierConfirmPage } from "../pages/TierConfirmPage.ts"
 import { codeLines } from "./ErrorText.ts"
 import { OPERATOR_PAGES } from "./OperatorPages.ts"
+import { WALLET_PAGES } from "./WalletPages.ts"
 import { type PageResult, page, paging, signInFirst } from "./PageKit.ts"
 
 /**
@@ -66,6 +68,8 @@ export interface PageEnv {
     readonly reports: Reports["Service"]
     readonly webhookOversight: WebhookOversight["Service"]
     readonly payments: Payments["Service"]
+    /** The wallet road for the wallet page; absent where the server mounts the web UI without it. */
+    readonly wallet: WalletCheckout["Service"] | undefined
   }
   readonly publicUrl: string
   /** The sign-in widget's bot (`TELEGRAM_BOT_USERNAME`), if any. */
@@ -247,6 +251,7 @@ export const PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
         return page(tierConfirmPage(env.ctx, { tier, balance }))
       })
   ],
+  ...WALLET_PAGES,
   ...OPERATOR_PAGES
 ]
 

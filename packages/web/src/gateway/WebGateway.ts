@@ -10,6 +10,7 @@ import { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
 import { Reports } from "@resale/core/reports/Reports.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { WebhookOversight } from "@resale/core/webhooks/WebhookOversight.ts"
+import { WalletCheckout } from "@resale/core/direct/WalletCheckout.ts"
 import { Effect, Option, Redacted } from "effect"
 import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { ApiDocument } from "@resale/webkit/ApiDocument.ts"
@@ -34,6 +35,7 @@ import { runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
 import { keptValues } from "../layout/FormRecall.ts"
 import { askFirst } from "./AskFirst.ts"
+import { walletPost } from "./WalletPages.ts"
 import { NEW_KEY_COOKIE, NEW_KEY_PATH, openKey, sealKey } from "./NewKeyOnce.ts"
 import {
   CSRF_COOKIE,
@@ -106,7 +108,8 @@ export const WebGateway = HttpRouter.middleware(
       sandboxInbox: yield* SandboxPushInbox,
       reports: yield* Reports,
       webhookOversight: yield* WebhookOversight,
-      payments: yield* Payments
+      payments: yield* Payments,
+      wallet: Option.getOrUndefined(yield* Effect.serviceOption(WalletCheckout))
     }
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings
@@ -267,6 +270,9 @@ export const WebGateway = HttpRouter.middleware(
           back = `${back.split("#")[0]}#${many}`
         }
         if (!csrfValid(secret, request.cookies[CSRF_COOKIE], posted.csrf)) return fail([{ key: "error.csrf" }])
+        // The wallet page's posts call core's wallet road themselves (gateway/WalletPages.ts).
+        const wallet = walletPost(path, core.wallet, posted.fields, kept ?? {})
+        if (wallet !== undefined) return render(prepared, yield* wallet)
         // Replacing the key or spending the balance without a purchase form: only from the confirmation page.
         const question = askFirst(path, posted.fields)
         if (question !== undefined) return redirect(question, undefined, prepared)

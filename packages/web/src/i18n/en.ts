@@ -602,7 +602,60 @@ export const en = {
   "fleet.beat": "Last beat",
   "fleet.alive": "Alive",
   "fleet.silent": "Silent for {seconds} s",
-  "fleet.noWorkers": "No worker has reported: fulfilment is stopped."
+  "fleet.noWorkers": "No worker has reported: fulfilment is stopped.",
+  "wallet.link": "Pay from your own TON wallet, no sign-in",
+  "wallet.title": "Buy with your TON wallet",
+  "wallet.lead":
+    "Buy Telegram Stars or Premium for any username and pay from your own TON wallet. Your wallet signs the payment itself: we never ask for your recovery phrase, and you never need one here.",
+  "wallet.buy": "What to buy",
+  "wallet.kind": "Product",
+  "wallet.username": "Telegram username of the recipient",
+  "wallet.usernameHint": "Any user, with or without @.",
+  "wallet.amount": "Stars (50 to 1,000,000) or Premium months (3, 6 or 12)",
+  "wallet.address": "Your wallet address",
+  "wallet.addressHint":
+    "The wallet you will pay from. The quote is bound to it: Fragment delivers only when the payment comes from this wallet, so a payment from another wallet would be lost. The wallet must have sent at least one transfer before.",
+  "wallet.quote": "Get the payment",
+  "wallet.sandboxQuote": "Use a sandbox wallet instead",
+  "wallet.sandboxHint":
+    "Sandbox: no TON wallet needed. The server makes a wallet with sandbox coins and signs for it when you ask.",
+  "wallet.order": "Your order",
+  "wallet.what.stars": "{n} Telegram Stars for @{username}",
+  "wallet.what.premium": "{n} months of Telegram Premium for @{username}",
+  "wallet.cost": "To pay",
+  "wallet.from": "From wallet",
+  "wallet.until": "Pay before",
+  "wallet.orderId": "Order",
+  "wallet.pay": "Pay",
+  "wallet.payLead":
+    "Send exactly this amount from the wallet above: open the link on the device with your wallet, or scan the code with the wallet app. The wallet fills in the address, the amount and the order's reference.",
+  "wallet.open": "Open in the wallet",
+  "wallet.qr": "QR code of the payment link",
+  "wallet.sandboxPay": "Pay with the sandbox wallet",
+  "wallet.follow": "This page follows the order and updates itself.",
+  "wallet.again": "Buy something else",
+  "wallet.state.awaiting_payment": "Waiting for your payment.",
+  "wallet.state.paid": "Paid: Fragment is delivering.",
+  "wallet.state.delivered": "Delivered. Thank you!",
+  "wallet.state.paid_unconfirmed":
+    "Paid, but Fragment has not confirmed the delivery. Write to support with the order number.",
+  "wallet.state.expired": "Not paid in time: nothing left your wallet. Ask for a new payment.",
+  "wallet.state.failed":
+    "The payment did not go through (too little TON for the amount and fees, or it was not sent): nothing was paid.",
+  "wallet.error.address": "This is not a TON wallet address.",
+  "wallet.error.walletUnknown":
+    "No wallet that has made a transfer was found at this address. Make one transfer from it first, or check the address.",
+  "wallet.error.chain": "The TON network did not answer. Try again in a minute.",
+  "wallet.error.sandboxOnly": "Sandbox wallets exist only in the sandbox.",
+  "wallet.error.notSandboxWallet": "This order is paid from another wallet.",
+  "wallet.error.fields": "Check the username and the amount: Stars 50 to 1,000,000, Premium 3, 6 or 12 months.",
+  "wallet.error.rejected":
+    "Fragment refused this purchase: check that the username exists (and, for Premium, is not subscribed already).",
+  "wallet.error.marketplace": "Fragment did not answer in time. Try again in a minute.",
+  "wallet.error.pending": "This order is still waiting for its payment.",
+  "wallet.error.notFound": "No such order for this wallet.",
+  "wallet.error.signedTwice": "This order already has a signed payment.",
+  "wallet.error.other": "The purchase could not be started. Try again in a minute."
 } as const
 
 export type MessageKey = keyof typeof en

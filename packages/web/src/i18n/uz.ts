@@ -607,5 +607,59 @@ export const uz: Messages = {
   "fleet.beat": "Oxirgi signal",
   "fleet.alive": "Ishlayapti",
   "fleet.silent": "{seconds} s jim",
-  "fleet.noWorkers": "Hech bir ishchi xabar bermadi: bajarish to‘xtagan."
+  "fleet.noWorkers": "Hech bir ishchi xabar bermadi: bajarish to‘xtagan.",
+  "wallet.link": "O‘z TON hamyoningizdan to‘lang, kirishsiz",
+  "wallet.title": "TON hamyoningiz bilan xarid",
+  "wallet.lead":
+    "Istalgan foydalanuvchi uchun Telegram Stars yoki Premium sotib oling va o‘z TON hamyoningizdan to‘lang. To‘lovni hamyonning o‘zi imzolaydi: biz hech qachon tiklash iborangizni so‘ramaymiz, bu yerda u kerak emas.",
+  "wallet.buy": "Nima sotib olinadi",
+  "wallet.kind": "Mahsulot",
+  "wallet.username": "Oluvchining Telegram foydalanuvchi nomi",
+  "wallet.usernameHint": "Istalgan foydalanuvchi, @ bilan yoki usiz.",
+  "wallet.amount": "Yulduzlar (50 dan 1 000 000 gacha) yoki Premium oylari (3, 6 yoki 12)",
+  "wallet.address": "Hamyoningiz manzili",
+  "wallet.addressHint":
+    "To‘lov qilinadigan hamyon. Hisob unga bog‘langan: Fragment faqat shu hamyondan kelgan to‘lov uchun buyurtmani bajaradi, boshqa hamyondan to‘lov yo‘qoladi. Hamyon avval kamida bitta o‘tkazma yuborgan bo‘lishi kerak.",
+  "wallet.quote": "Hisobni olish",
+  "wallet.sandboxQuote": "Sinov hamyonidan foydalanish",
+  "wallet.sandboxHint":
+    "Sinov rejimi: o‘z hamyoningiz kerak emas. Server sinov tangalari bilan hamyon yaratadi va so‘raganingizda to‘lovni imzolaydi.",
+  "wallet.order": "Buyurtmangiz",
+  "wallet.what.stars": "@{username} uchun {n} Telegram Stars",
+  "wallet.what.premium": "@{username} uchun {n} oylik Telegram Premium",
+  "wallet.cost": "To‘lov",
+  "wallet.from": "Hamyondan",
+  "wallet.until": "Shu vaqtgacha to‘lang",
+  "wallet.orderId": "Buyurtma",
+  "wallet.pay": "To‘lash",
+  "wallet.payLead":
+    "Yuqoridagi hamyondan aynan shu summani yuboring: havolani hamyon o‘rnatilgan qurilmada oching yoki kodni hamyon ilovasi bilan skanerlang. Manzil, summa va buyurtma raqamini hamyon o‘zi to‘ldiradi.",
+  "wallet.open": "Hamyonda ochish",
+  "wallet.qr": "To‘lov havolasining QR kodi",
+  "wallet.sandboxPay": "Sinov hamyoni bilan to‘lash",
+  "wallet.follow": "Sahifa buyurtmani kuzatadi va o‘zi yangilanadi.",
+  "wallet.again": "Yana sotib olish",
+  "wallet.state.awaiting_payment": "To‘lovingiz kutilmoqda.",
+  "wallet.state.paid": "To‘landi: Fragment yetkazmoqda.",
+  "wallet.state.delivered": "Yetkazildi. Rahmat!",
+  "wallet.state.paid_unconfirmed":
+    "To‘landi, lekin Fragment yetkazilganini tasdiqlamadi. Buyurtma raqami bilan qo‘llab-quvvatlashga yozing.",
+  "wallet.state.expired": "Vaqtida to‘lanmadi: hamyondan hech narsa chiqmadi. Yangi hisob so‘rang.",
+  "wallet.state.failed":
+    "To‘lov o‘tmadi (summa va komissiya uchun TON yetmadi yoki yuborilmadi): hech narsa to‘lanmadi.",
+  "wallet.error.address": "Bu TON hamyon manzili emas.",
+  "wallet.error.walletUnknown":
+    "Bu manzilda o‘tkazma qilgan hamyon topilmadi. Avval undan bitta o‘tkazma qiling yoki manzilni tekshiring.",
+  "wallet.error.chain": "TON tarmog‘i javob bermadi. Bir daqiqadan keyin qayta urinib ko‘ring.",
+  "wallet.error.sandboxOnly": "Sinov hamyonlari faqat sinov rejimida bor.",
+  "wallet.error.notSandboxWallet": "Bu buyurtma boshqa hamyondan to‘lanadi.",
+  "wallet.error.fields":
+    "Foydalanuvchi nomi va miqdorni tekshiring: yulduzlar 50 dan 1 000 000 gacha, Premium 3, 6 yoki 12 oy.",
+  "wallet.error.rejected":
+    "Fragment xariddan bosh tortdi: foydalanuvchi mavjudligini (Premium uchun esa obuna hali yo‘qligini) tekshiring.",
+  "wallet.error.marketplace": "Fragment vaqtida javob bermadi. Bir daqiqadan keyin qayta urinib ko‘ring.",
+  "wallet.error.pending": "Bu buyurtma hali to‘lovni kutmoqda.",
+  "wallet.error.notFound": "Bu hamyonda bunday buyurtma yo‘q.",
+  "wallet.error.signedTwice": "Bu buyurtma uchun imzolangan to‘lov allaqachon bor.",
+  "wallet.error.other": "Xaridni boshlab bo‘lmadi. Bir daqiqadan keyin qayta urinib ko‘ring."
 }

@@ -55,6 +55,7 @@ export const homePage = (ctx: PageContext, data: HomeData): Html => {
 <p class="lead">${t("home.lead")}</p>
 <ol class="steps"><li>${t("home.step1")}</li><li>${t("home.step2")}</li><li>${t("home.step3")}</li></ol>
 ${signIn(ctx, data)}
+<p><a href="/v2/wallet" id="wallet-link">${t("wallet.link")}</a></p>
 </section>
 ${section("prices", t("home.prices"), pricesList(ctx, data.pricing))}`
   })

@@ -33,6 +33,29 @@
     })
   }
 
+  // The wallet page's order (WalletPage.ts): asks for the page again until the order is final, and
+  // swaps the content in when its state moved (the server follows the chain on each load).
+  var followWallet = function () {
+    var state = document.querySelector("[data-wallet-follow]")
+    if (!state) return
+    setTimeout(function () {
+      fetch(location.href, { credentials: "same-origin", headers: { accept: "text/html" } })
+        .then(function (response) {
+          return response.ok ? response.text() : null
+        })
+        .then(function (text) {
+          var next = text && new DOMParser().parseFromString(text, "text/html").getElementById("main")
+          var nextState = next && next.querySelector("#wallet-state")
+          if (nextState && nextState.getAttribute("data-state") !== state.getAttribute("data-state")) {
+            document.getElementById("main").innerHTML = next.innerHTML
+          }
+        })
+        .catch(function () {})
+        .then(followWallet)
+    }, POLL_MS)
+  }
+  followWallet()
+
   // Same grouping as the server (Translate.ts): digits by three, then the unit.
   var formatUzs = function (n) {
     var digits = String(Math.trunc(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, config.money.group)
