@@ -73,6 +73,16 @@ export const decideQuote = (quote: WalletQuote, evidence: QuoteEvidence): QuoteD
   const delivery = evidence.delivery
   if (delivery?._tag === "Delivered") return settle("delivered", { note: `Delivered by the marketplace${extra}` })
   const paidAt = quote.paidAt ?? evidence.now
+  // Fragment's request expires at validUntil (its page says so; a TON Connect wallet refuses to sign
+  // later): a payment landing after it is not credited, so there is no delivery to wait for.
+  if (paidAt > quote.validUntil) {
+    return settle("paid_unconfirmed", {
+      note:
+        `Paid after the quote's deadline (valid_until ${quote.validUntil}, paid at ${paidAt}, tx ${quote.txHash ?? "?"}, ` +
+        `${formatTon(quote.payAmount)} TON with Ref#${quote.ref}): the marketplace does not deliver an expired request; ` +
+        `the payment is with the marketplace, not with this service, ask its support with the tx hash${extra}`
+    })
+  }
   if (delivery?._tag === "Unattributable" && delivery.confirm === "accepted") {
     return settle("paid_unconfirmed", {
       note: `Paid to the marketplace (tx ${quote.txHash ?? "?"}) and it accepted the signed message; delivery not confirmed (${delivery.why})${extra}`

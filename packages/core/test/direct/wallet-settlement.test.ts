@@ -119,6 +119,24 @@ describe("decideQuote", () => {
     assert.isTrue(late._tag === "Settle" && late.to === "paid_unconfirmed")
   })
 
+  it("paid after validUntil: delivered if the marketplace still says so, else paid_unconfirmed at once, the order saying why", () => {
+    const latePaid = quote({ state: "paid", txHash: "tx1", paidAt: 1_001 })
+    const delivered = decideQuote(latePaid, evidence({ now: 1_002, delivery: Delivered("req1", "kpJ55h3BW") }))
+    assert.isTrue(delivered._tag === "Settle" && delivered.to === "delivered")
+    const pending = decideQuote(
+      latePaid,
+      evidence({ now: 1_002, delivery: Pending("req1", "kpJ55h3BW", "new", "accepted") })
+    )
+    assert.isTrue(
+      pending._tag === "Settle" &&
+        pending.to === "paid_unconfirmed" &&
+        /Paid after the quote's deadline \(valid_until 1000, paid at 1001, tx tx1/.test(pending.patch.note ?? "")
+    )
+    // paid at validUntil itself is in time: the delivery window applies
+    const inTime = quote({ state: "paid", txHash: "tx1", paidAt: 1_000 })
+    assert.strictEqual(decideQuote(inTime, evidence({ now: 1_002 }))._tag, "Stay")
+  })
+
   it("a payment seen twice is named in the final note", () => {
     const paid = quote({ state: "paid", txHash: "tx1", paidAt: 990 })
     const twice = decideQuote(
