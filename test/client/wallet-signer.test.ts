@@ -74,7 +74,7 @@ const botWallet = (dataDir: string, direct: DirectClient, version: "v4r2" | "v5r
     const signer = walletSigner({ keys, version, toncenter: { endpoint: world.toncenter }, direct })
     yield* fundFromWorld(world.toncenter, signer.address.toString({ bounceable: false }), funds)
     const secrets = [seed.toString("hex"), keys.secretKey.toString("hex"), keys.secretKey.toString("base64")]
-    return { signer, secrets }
+    return { signer, secrets, keys, toncenter: world.toncenter }
   })
 
 const quoteStars = (direct: DirectClient, account: object, username: string, orderId: string) =>
@@ -135,7 +135,7 @@ describe.concurrent("a bot with the SDK's signer, against the server process", (
       Effect.gen(function* () {
         const server = yield* sandboxServer
         const { client, bodies } = recordedClient(server.base)
-        const { signer, secrets } = yield* botWallet(server.dataDir, client, "v5r1", 5n * TON)
+        const { signer, secrets, keys, toncenter } = yield* botWallet(server.dataDir, client, "v5r1", 5n * TON)
         const quote = yield* quoteStars(client, signer.account, "signerbot_fan", "bot-order-1")
         assert.strictEqual(quote.status, "awaiting_payment")
         assert.isTrue(Address.parse(quote.transaction.from!).equals(signer.address))
@@ -147,7 +147,7 @@ describe.concurrent("a bot with the SDK's signer, against the server process", (
         assert.isTrue(done.reported)
         assert.strictEqual(yield* paymentsToMarketplace(server.dataDir, quote.transaction), 1)
         assertNoSecretSent(bodies, secrets)
-        // an expired or foreign request is refused by the signer itself, as a wallet app refuses it
+        // an expired request, or one above the bot's own limit, is refused by the signer itself
         yield* Effect.promise(async () => {
           const expired = { ...quote.transaction, validUntil: Math.floor(Date.now() / 1000) - 1 }
           const refused = await signer.sign(expired).then(
@@ -155,6 +155,18 @@ describe.concurrent("a bot with the SDK's signer, against the server process", (
             (e: Error) => e.message
           )
           assert.match(refused, /expired/)
+          const capped = walletSigner({
+            keys,
+            version: "v5r1",
+            toncenter: { endpoint: toncenter },
+            direct: client,
+            maxNanoton: 100_000_000n
+          })
+          const overLimit = await capped.sign(quote.transaction).then(
+            () => "signed",
+            (e: Error) => e.message
+          )
+          assert.match(overLimit, /more than this signer's limit of 100000000/)
         })
       }).pipe(Effect.scoped),
     240_000

@@ -59,6 +59,12 @@ export interface WalletSignerOptions {
   readonly direct: DirectClient
   /** TON Connect's chain id the account names: -239 mainnet (default), -3 testnet. */
   readonly chain?: "-239" | "-3"
+  /**
+   * The most one transaction may send, in nanoton (all its messages together): what a person checks
+   * on a wallet app's confirmation screen, the bot checks here, so not even a compromised service can
+   * make it sign more. No limit when absent.
+   */
+  readonly maxNanoton?: bigint
 }
 
 const contractOf = (keys: BotKeys, version: WalletVersion) =>
@@ -66,8 +72,16 @@ const contractOf = (keys: BotKeys, version: WalletVersion) =>
     ? WalletContractV4.create({ workchain: 0, publicKey: keys.publicKey })
     : WalletContractV5R1.create({ workchain: 0, publicKey: keys.publicKey })
 
-/** Refuses what a wallet app refuses: a request for another wallet, or one already past its deadline. */
-const checkRequest = (transaction: TonConnectTransaction, own: Address, nowSeconds: number) => {
+/**
+ * Refuses what a wallet app refuses (a request for another wallet, or one already past its deadline)
+ * and what its owner would refuse on the confirmation screen (more than `maxNanoton`).
+ */
+const checkRequest = (
+  transaction: TonConnectTransaction,
+  own: Address,
+  nowSeconds: number,
+  maxNanoton: bigint | undefined
+) => {
   if (transaction.from !== undefined && !Address.parse(transaction.from).equals(own)) {
     throw new Error(`the transaction is for ${transaction.from}, not this wallet (${own.toRawString()})`)
   }
@@ -75,6 +89,10 @@ const checkRequest = (transaction: TonConnectTransaction, own: Address, nowSecon
     throw new Error(`the transaction expired at ${transaction.validUntil}: ask for a new quote`)
   }
   if (transaction.messages.length === 0) throw new Error("the transaction has no messages")
+  const total = transaction.messages.reduce((sum, m) => sum + BigInt(m.amount), 0n)
+  if (maxNanoton !== undefined && total > maxNanoton) {
+    throw new Error(`the transaction sends ${total} nanoton, more than this signer's limit of ${maxNanoton}`)
+  }
 }
 
 export const walletSigner = (options: WalletSignerOptions) => {
@@ -98,7 +116,7 @@ export const walletSigner = (options: WalletSignerOptions) => {
 
   /** The signed external message (base64 BOC) for the request: what TON Connect answers as `boc`. */
   const sign = async (transaction: TonConnectTransaction): Promise<string> => {
-    checkRequest(transaction, own, Math.floor(Date.now() / 1000))
+    checkRequest(transaction, own, Math.floor(Date.now() / 1000), options.maxNanoton)
     const current = await seqno()
     const messages = transaction.messages.map((m) =>
       internal({
