@@ -8,7 +8,13 @@
  * the order delivered once.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { type DirectClient, directClient, type TonConnectTransaction, walletSigner } from "@resale/apiclient"
+import {
+  type DirectClient,
+  directClient,
+  type TonConnectAccount,
+  type TonConnectTransaction,
+  walletSigner
+} from "@resale/apiclient"
 import { keyPairFromSeed } from "@ton/crypto"
 import { Address, Cell, TonClient } from "@ton/ton"
 import { Effect } from "effect"
@@ -77,13 +83,13 @@ const botWallet = (dataDir: string, direct: DirectClient, version: "v4r2" | "v5r
     return { signer, secrets, keys, toncenter: world.toncenter }
   })
 
-const quoteStars = (direct: DirectClient, account: object, username: string, orderId: string) =>
+const quoteStars = (direct: DirectClient, account: TonConnectAccount, username: string, orderId: string) =>
   Effect.promise(async () => {
     const { data, error } = await direct.POST("/stars/quote", {
-      body: { account: account as never, username, amount: 50, order_id: orderId }
+      body: { account, username, amount: 50, order_id: orderId }
     })
     if (data === undefined) throw new Error(`the quote was refused: ${JSON.stringify(error)}`)
-    return data as typeof data & { readonly transaction: TonConnectTransaction }
+    return data
   })
 
 /** Asks the status until it is final; the final answer. */
