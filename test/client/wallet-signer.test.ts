@@ -126,6 +126,13 @@ const paymentsToMarketplace = (dataDir: string, transaction: TonConnectTransacti
     }).length
   })
 
+/** Why the signer refused (its error's message), or "signed". */
+const refusalOf = (signing: Promise<string>) =>
+  signing.then(
+    () => "signed",
+    (e: Error) => e.message
+  )
+
 const assertNoSecretSent = (bodies: ReadonlyArray<string>, secrets: ReadonlyArray<string>) => {
   assert.isAbove(bodies.length, 0)
   for (const body of bodies) {
@@ -156,10 +163,7 @@ describe.concurrent("a bot with the SDK's signer, against the server process", (
         // an expired request, or one above the bot's own limit, is refused by the signer itself
         yield* Effect.promise(async () => {
           const expired = { ...quote.transaction, validUntil: Math.floor(Date.now() / 1000) - 1 }
-          const refused = await signer.sign(expired).then(
-            () => "signed",
-            (e: Error) => e.message
-          )
+          const refused = await refusalOf(signer.sign(expired))
           assert.match(refused, /expired/)
           const capped = walletSigner({
             keys,
@@ -168,10 +172,7 @@ describe.concurrent("a bot with the SDK's signer, against the server process", (
             direct: client,
             maxNanoton: 100_000_000n
           })
-          const overLimit = await capped.sign(quote.transaction).then(
-            () => "signed",
-            (e: Error) => e.message
-          )
+          const overLimit = await refusalOf(capped.sign(quote.transaction))
           assert.match(overLimit, /more than this signer's limit of 100000000/)
         })
       }).pipe(Effect.scoped),

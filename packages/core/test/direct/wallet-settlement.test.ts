@@ -8,6 +8,7 @@ import type { OutgoingPayment } from "../../src/ports/Blockchain.ts"
 import { Delivered, Pending, Unattributable } from "../../src/ports/Marketplace.ts"
 import type { WalletQuote } from "../../src/ports/WalletQuotes.ts"
 import {
+  decideLatePayment,
   decideQuote,
   decideRepeat,
   decideReport,
@@ -135,6 +136,21 @@ describe("decideQuote", () => {
     // paid at validUntil itself is in time: the delivery window applies
     const inTime = quote({ state: "paid", txHash: "tx1", paidAt: 1_000 })
     assert.strictEqual(decideQuote(inTime, evidence({ now: 1_002 }))._tag, "Stay")
+  })
+
+  it("an expired quote paid afterwards stays expired and names the payment, once", () => {
+    const expired = quote({ state: "expired", note: "Not paid before the quote's deadline" })
+    assert.strictEqual(decideLatePayment(expired, [])._tag, "Stay")
+    const named = decideLatePayment(expired, [payment({ utime: 1_030 })])
+    assert.isTrue(
+      named._tag === "Settle" &&
+        named.to === "expired" &&
+        named.patch.txHash === "tx1" &&
+        /Paid after the quote's deadline \(valid_until 1000, paid at 1030/.test(named.patch.note ?? "")
+    )
+    assert.strictEqual(decideLatePayment({ ...expired, txHash: "tx1" }, [payment()])._tag, "Stay")
+    for (const state of ["awaiting_payment", "paid", "delivered", "failed"] as const)
+      assert.strictEqual(decideLatePayment(quote({ state }), [payment()])._tag, "Stay", state)
   })
 
   it("a payment seen twice is named in the final note", () => {

@@ -2,7 +2,8 @@
  * The wallet road over HTTP, on the real TON VM and the Fragment simulator: the buyer's wallet (a key
  * pair only the test holds, signing as a TON Connect wallet app does) pays the quoted transaction; the
  * service never sees a phrase. Paid and delivered; expired unpaid; paid after validUntil (refused by
- * the wallet, or not credited by Fragment and said so); the signed message reported twice
+ * the wallet, or not credited by Fragment and said so, also once the quote has expired); the signed
+ * message reported twice
  * (and a second one refused); paid but never reported (found on chain); a wallet too poor (the chain
  * skips the payment); a phrase field refused; quotes that survive a restart of the service's memory
  * (they are stored); Fragment credits only the quoted wallet's payment.
@@ -197,6 +198,34 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
           assert.match(String(done.body["message"]), /does not deliver an expired request/)
           // Fragment (the simulator, as its page shows an expired request) credits nothing paid after validUntil
           assert.notStrictEqual(env.fragment.control.invoiceByRef(ref)?.status, "done")
+        })
+    )
+
+    it.effect(
+      "paid after the quote settled expired: the order stays expired and names the late payment; Fragment delivers nothing",
+      () =>
+        Effect.gen(function* () {
+          const env = yield* DirectTestEnv
+          const { buyer, id, quote } = yield* quotedOrder(
+            env,
+            "v4r2",
+            ton(5),
+            "/stars/quote",
+            { username: "afterbuyer", amount: 50 },
+            "w-after"
+          )
+          const transaction = transactionOf(quote)
+          const expired = yield* statusUntil(env, buyer.address, id, VALID_FOR + 20)
+          assert.strictEqual(expired.body["status"], "expired", expired.text)
+          assert.match(String(expired.body["message"]), /nothing left the wallet/)
+          yield* buyer.broadcast(yield* buyer.sign({ ...transaction, validUntil: transaction.validUntil + 120 }))
+          const named = yield* post(env, "/wallet/status", { address: buyer.address, order_id: id })
+          assert.deepStrictEqual([named.body["status"], named.body["final"]], ["expired", true], named.text)
+          assert.isString(named.body["tx_hash"])
+          assert.match(String(named.body["message"]), /Paid after the quote's deadline/)
+          const again = yield* post(env, "/wallet/status", { address: buyer.address, order_id: id })
+          assert.deepStrictEqual(again.body, named.body)
+          assert.notStrictEqual(env.fragment.control.invoiceByRef(refOf(transaction))?.status, "done")
         })
     )
 
