@@ -52,12 +52,12 @@ const twice = (quote: WalletQuote, payments: ReadonlyArray<OutgoingPayment>) =>
 
 const lateNote = (quote: WalletQuote, txHash: string, paidAt: number) =>
   `Paid after the quote's deadline (valid_until ${quote.validUntil}, paid at ${paidAt}, tx ${txHash}, ` +
-  `${formatTon(quote.payAmount)} TON with Ref#${quote.ref}): the marketplace does not deliver an expired request; ` +
+  `${formatTon(quote.payAmount)} TON with Ref#${quote.ref}): the marketplace's request had expired, so no delivery is awaited; ` +
   "the payment is with the marketplace, not with this service, ask its support with the tx hash"
 
 /**
  * An expired quote paid afterwards (by a message signed with a later deadline than the quote's): it
- * stays expired, as Fragment does not deliver it, but names that payment, once, so the order never
+ * stays expired (its request had expired before), but names that payment, once, so the order never
  * says nothing left the wallet when money did.
  */
 export const decideLatePayment = (quote: WalletQuote, payments: ReadonlyArray<OutgoingPayment>): QuoteDecision => {
@@ -90,7 +90,7 @@ export const decideQuote = (quote: WalletQuote, evidence: QuoteEvidence): QuoteD
   if (delivery?._tag === "Delivered") return settle("delivered", { note: `Delivered by the marketplace${extra}` })
   const paidAt = quote.paidAt ?? evidence.now
   // Fragment's request expires at validUntil (its page says so; a TON Connect wallet refuses to sign
-  // later): a payment landing after it is not credited, so there is no delivery to wait for.
+  // later): no delivery of a payment landing after it is awaited (the sandbox credits none).
   if (paidAt > quote.validUntil) {
     return settle("paid_unconfirmed", { note: `${lateNote(quote, quote.txHash ?? "?", paidAt)}${extra}` })
   }

@@ -166,7 +166,7 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
     )
 
     it.effect(
-      "paid after validUntil: the quoted message is refused by the wallet itself; a payment signed later reaches Fragment, which does not deliver it, and the order says so",
+      "paid after validUntil: the quoted message is refused by the wallet itself; a payment signed later reaches the simulated Fragment, which does not deliver it, and the order says so",
       () =>
         Effect.gen(function* () {
           const env = yield* DirectTestEnv
@@ -195,7 +195,7 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
           assert.strictEqual(done.body["status"], "paid_unconfirmed", done.text)
           assert.isString(done.body["tx_hash"])
           assert.match(String(done.body["message"]), /Paid after the quote's deadline \(valid_until \d+, paid at \d+/)
-          assert.match(String(done.body["message"]), /does not deliver an expired request/)
+          assert.match(String(done.body["message"]), /request had expired, so no delivery is awaited/)
           // Fragment (the simulator, as its page shows an expired request) credits nothing paid after validUntil
           assert.notStrictEqual(env.fragment.control.invoiceByRef(ref)?.status, "done")
         })
