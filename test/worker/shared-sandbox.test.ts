@@ -11,7 +11,6 @@ import { CoreServices } from "@resale/core/CoreServices.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
-import { worldSocketOf } from "@resale/world/SharedSandbox.ts"
 import { deriveKeys, walletContract } from "@resale/ton"
 import { sandboxHotWalletPhrase } from "@resale/ton/TonHotWallet.ts"
 import { TonClient } from "@ton/ton"
@@ -19,10 +18,10 @@ import { Context, Effect, Layer } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, openSync, readFileSync, rmSync } from "node:fs"
-import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { entryProcess, freePort, NODE, ROOT, startEntry } from "../support/ServerEntry.ts"
+import { worldOf } from "../support/SandboxWorld.ts"
 import { bundledEntry } from "./support/BundledEntry.ts"
 import { freshDatabase } from "./support/SharedWorld.ts"
 import { fundedUser } from "./support/WorkerHarness.ts"
@@ -68,19 +67,6 @@ const killed = (child: ChildProcess) =>
         if (child.exitCode !== null || child.signalCode !== null) return done()
         child.once("exit", () => done())
         child.kill("SIGKILL")
-      })
-  )
-
-/** What the owner of the world says on its socket (the test reads the chain through it). */
-const worldOf = (dataDir: string) =>
-  Effect.promise(
-    () =>
-      new Promise<{ readonly toncenter: string; readonly pid: number }>((resolve, reject) => {
-        let text = ""
-        const socket = connect(worldSocketOf(dataDir))
-        socket.on("data", (chunk) => (text += chunk))
-        socket.on("end", () => resolve(JSON.parse(text)))
-        socket.on("error", reject)
       })
   )
 

@@ -20,3 +20,12 @@ export const directClient = (baseUrl: string, options: Omit<ClientOptions, "base
   createClient<DirectPaths>({ ...options, baseUrl })
 
 export type { DirectPaths, paths as V2Paths }
+export {
+  type BotKeys,
+  type TonConnectAccount,
+  type TonConnectTransaction,
+  type WalletSigner,
+  type WalletSignerOptions,
+  type WalletVersion,
+  walletSigner
+} from "./WalletSigner.ts"

@@ -18,7 +18,7 @@ export const commentOf = (body: Cell): string | undefined => {
 
 /**
  * Has a payment of at least `expected.amount`, with this `Ref#` in its comment, reached
- * `expected.address`, from `expected.from` when given?
+ * `expected.address`, from `expected.from` when given, by `expected.before` (unix seconds) when given?
  */
 export const paymentSeenOn = (emulator: Emulator) => {
   // Every delivery read scans Fragment's whole history: each transaction's comment is parsed once.
@@ -31,7 +31,7 @@ export const paymentSeenOn = (emulator: Emulator) => {
   }
   return async (
     ref: string,
-    expected: { readonly amount: bigint; readonly address: string; readonly from?: string }
+    expected: { readonly amount: bigint; readonly address: string; readonly from?: string; readonly before?: number }
   ): Promise<boolean> => {
     const txs = await emulator.getTransactions(Address.parse(expected.address))
     const from = expected.from === undefined ? undefined : Address.parse(expected.from)
@@ -40,6 +40,8 @@ export const paymentSeenOn = (emulator: Emulator) => {
       if (tx.inMessage == null || info?.type !== "internal" || info.value.coins < expected.amount) return false
       // only the wallet the invoice was made for pays it (Fragment credits the linked account)
       if (from !== undefined && !info.src.equals(from)) return false
+      // paid after the transaction's validUntil: the request had expired, the payment is not credited
+      if (expected.before !== undefined && tx.now > expected.before) return false
       return commentIn(tx, tx.inMessage.body)?.includes(`Ref#${ref}`) === true
     })
   }

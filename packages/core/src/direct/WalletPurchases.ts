@@ -16,7 +16,15 @@ import { DirectPurchaseError, invalidRequest } from "./DirectPurchaseError.ts"
 import { DirectSettings } from "./DirectSettings.ts"
 import { marketplaceFailure } from "./MarketplacePurchase.ts"
 import type { WalletQuoteRequest, WalletReportRequest, WalletStatusRequest } from "./WalletRequests.ts"
-import { decideQuote, decideReport, decideRepeat, isFinal, isQuotePayment } from "./WalletSettlement.ts"
+import {
+  decideLatePayment,
+  decideQuote,
+  decideReport,
+  decideRepeat,
+  isFinal,
+  isQuotePayment,
+  type QuoteDecision
+} from "./WalletSettlement.ts"
 
 /** How long after `validUntil` the chain must have moved before an unpaid quote is settled. */
 const EXPIRY_MARGIN_SECONDS = 5
@@ -53,13 +61,20 @@ export class WalletPurchases extends Context.Service<
           Effect.catch(() => Effect.succeed(undefined))
         )
 
+      /** The quote's payments that left its wallet, oldest first. */
+      const paymentsOf = (quote: WalletQuote) =>
+        Effect.gen(function* () {
+          const wallet = yield* chain.parseAddress(quote.walletAddress)
+          const since = Math.floor(quote.createdAt.getTime() / 1000) - LOOKBACK_SECONDS
+          const payments = (yield* chain.outgoing(wallet, since))
+            .filter((payment) => isQuotePayment(quote, payment))
+            .toSorted((a, b) => a.utime - b.utime)
+          return { wallet, payments }
+        })
+
       /** One look at chain and marketplace, and the decision applied; the quote as it is afterwards. */
       const step = Effect.fn("WalletPurchases.step")(function* (quote: WalletQuote) {
-        const wallet = yield* chain.parseAddress(quote.walletAddress)
-        const since = Math.floor(quote.createdAt.getTime() / 1000) - LOOKBACK_SECONDS
-        const payments = (yield* chain.outgoing(wallet, since))
-          .filter((payment) => isQuotePayment(quote, payment))
-          .toSorted((a, b) => a.utime - b.utime)
+        const { wallet, payments } = yield* paymentsOf(quote)
         const account = yield* chain.accountState(wallet)
         const now = yield* nowSeconds
         const delivery = quote.state === "paid" ? yield* deliveryOf(quote) : undefined
@@ -71,6 +86,11 @@ export class WalletPurchases extends Context.Service<
           deliverySeconds: Math.ceil(Duration.toSeconds(settings.deliveryWithin)),
           ...(delivery === undefined ? {} : { delivery })
         })
+        return yield* apply(quote, decision)
+      })
+
+      /** A decision written conditionally (from the state it was made in); the quote afterwards. */
+      const apply = Effect.fn("WalletPurchases.apply")(function* (quote: WalletQuote, decision: QuoteDecision) {
         if (decision._tag === "Stay") return quote
         const moved = yield* quotes.settle(quote.id, [quote.state], decision.to, decision.patch, yield* nowDate)
         if (Option.isSome(moved)) {
@@ -243,8 +263,16 @@ export class WalletPurchases extends Context.Service<
         return yield* follow(Option.getOrElse(noted, () => stored.value))
       })
 
+      /** An expired quote asked about: a payment made after its deadline is named (once) if one left the wallet. */
+      const lateLook = (quote: WalletQuote) =>
+        paymentsOf(quote).pipe(
+          Effect.flatMap(({ payments }) => apply(quote, decideLatePayment(quote, payments))),
+          Effect.catchTag("BlockchainError", () => Effect.succeed(quote))
+        )
+
       const status = Effect.fn("WalletPurchases.status")(function* (request: WalletStatusRequest) {
-        return yield* follow(yield* orderOf(request))
+        const quote = yield* follow(yield* orderOf(request))
+        return quote.state === "expired" && quote.txHash === null ? yield* lateLook(quote) : quote
       })
 
       const settleOpen = (limit: number) =>

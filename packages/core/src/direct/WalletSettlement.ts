@@ -50,6 +50,22 @@ const twice = (quote: WalletQuote, payments: ReadonlyArray<OutgoingPayment>) =>
     ? `; warning: ${payments.length} payments with Ref#${quote.ref} left the wallet (txs ${payments.map((p) => p.txHash).join(", ")}), the marketplace credits one`
     : ""
 
+const lateNote = (quote: WalletQuote, txHash: string, paidAt: number) =>
+  `Paid after the quote's deadline (valid_until ${quote.validUntil}, paid at ${paidAt}, tx ${txHash}, ` +
+  `${formatTon(quote.payAmount)} TON with Ref#${quote.ref}): the marketplace's request had expired, so no delivery is awaited; ` +
+  "the payment is with the marketplace, not with this service, ask its support with the tx hash"
+
+/**
+ * An expired quote paid afterwards (by a message signed with a later deadline than the quote's): it
+ * stays expired (its request had expired before), but names that payment, once, so the order never
+ * says nothing left the wallet when money did.
+ */
+export const decideLatePayment = (quote: WalletQuote, payments: ReadonlyArray<OutgoingPayment>): QuoteDecision => {
+  const late = payments[0]
+  if (quote.state !== "expired" || quote.txHash !== null || late === undefined) return stay
+  return settle("expired", { txHash: late.txHash, paidAt: late.utime, note: lateNote(quote, late.txHash, late.utime) })
+}
+
 /** The next state of a quote, or Stay. Final states never move. */
 export const decideQuote = (quote: WalletQuote, evidence: QuoteEvidence): QuoteDecision => {
   if (isFinal(quote.state)) return stay
@@ -73,6 +89,11 @@ export const decideQuote = (quote: WalletQuote, evidence: QuoteEvidence): QuoteD
   const delivery = evidence.delivery
   if (delivery?._tag === "Delivered") return settle("delivered", { note: `Delivered by the marketplace${extra}` })
   const paidAt = quote.paidAt ?? evidence.now
+  // Fragment's request expires at validUntil (its page says so; a TON Connect wallet refuses to sign
+  // later): no delivery of a payment landing after it is awaited (the sandbox credits none).
+  if (paidAt > quote.validUntil) {
+    return settle("paid_unconfirmed", { note: `${lateNote(quote, quote.txHash ?? "?", paidAt)}${extra}` })
+  }
   if (delivery?._tag === "Unattributable" && delivery.confirm === "accepted") {
     return settle("paid_unconfirmed", {
       note: `Paid to the marketplace (tx ${quote.txHash ?? "?"}) and it accepted the signed message; delivery not confirmed (${delivery.why})${extra}`

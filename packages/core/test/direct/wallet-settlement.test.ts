@@ -8,6 +8,7 @@ import type { OutgoingPayment } from "../../src/ports/Blockchain.ts"
 import { Delivered, Pending, Unattributable } from "../../src/ports/Marketplace.ts"
 import type { WalletQuote } from "../../src/ports/WalletQuotes.ts"
 import {
+  decideLatePayment,
   decideQuote,
   decideRepeat,
   decideReport,
@@ -117,6 +118,39 @@ describe("decideQuote", () => {
       evidence({ now: 1_050, delivery: Pending("req1", "kpJ55h3BW", "processing", "accepted") })
     )
     assert.isTrue(late._tag === "Settle" && late.to === "paid_unconfirmed")
+  })
+
+  it("paid after validUntil: delivered if the marketplace still says so, else paid_unconfirmed at once, the order saying why", () => {
+    const latePaid = quote({ state: "paid", txHash: "tx1", paidAt: 1_001 })
+    const delivered = decideQuote(latePaid, evidence({ now: 1_002, delivery: Delivered("req1", "kpJ55h3BW") }))
+    assert.isTrue(delivered._tag === "Settle" && delivered.to === "delivered")
+    const pending = decideQuote(
+      latePaid,
+      evidence({ now: 1_002, delivery: Pending("req1", "kpJ55h3BW", "new", "accepted") })
+    )
+    assert.isTrue(
+      pending._tag === "Settle" &&
+        pending.to === "paid_unconfirmed" &&
+        /Paid after the quote's deadline \(valid_until 1000, paid at 1001, tx tx1/.test(pending.patch.note ?? "")
+    )
+    // paid at validUntil itself is in time: the delivery window applies
+    const inTime = quote({ state: "paid", txHash: "tx1", paidAt: 1_000 })
+    assert.strictEqual(decideQuote(inTime, evidence({ now: 1_002 }))._tag, "Stay")
+  })
+
+  it("an expired quote paid afterwards stays expired and names the payment, once", () => {
+    const expired = quote({ state: "expired", note: "Not paid before the quote's deadline" })
+    assert.strictEqual(decideLatePayment(expired, [])._tag, "Stay")
+    const named = decideLatePayment(expired, [payment({ utime: 1_030 })])
+    assert.isTrue(
+      named._tag === "Settle" &&
+        named.to === "expired" &&
+        named.patch.txHash === "tx1" &&
+        /Paid after the quote's deadline \(valid_until 1000, paid at 1030/.test(named.patch.note ?? "")
+    )
+    assert.strictEqual(decideLatePayment({ ...expired, txHash: "tx1" }, [payment()])._tag, "Stay")
+    for (const state of ["awaiting_payment", "paid", "delivered", "failed"] as const)
+      assert.strictEqual(decideLatePayment(quote({ state }), [payment()])._tag, "Stay", state)
   })
 
   it("a payment seen twice is named in the final note", () => {

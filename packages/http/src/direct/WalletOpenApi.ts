@@ -111,9 +111,10 @@ const op = (
 
 const OK = { ok: { type: "boolean" }, message: { type: "string" }, order_id: { type: "string" }, status: STATUS }
 const quoted = (fields: Json) => ({ ...OK, ...fields, cost: COST, valid_until: VALID_UNTIL, transaction: TRANSACTION })
-const quoteExample = (fields: Json) => ({
+/** A quote's answer; `what` as its message names the purchase. */
+const quoteExample = (what: string, fields: Json) => ({
   ok: true,
-  message: "Sign the transaction in the wallet, then report the signed message",
+  message: `Sign the transaction in the wallet to buy ${what}, then report the signed message`,
   order_id: "W1",
   status: "awaiting_payment",
   cost: 0.2305,
@@ -171,7 +172,7 @@ export const walletPaths = (errors: Errors): Json => ({
     },
     quoted({ username: { type: "string" }, stars_amount: { type: "integer" } }),
     { account: ACCOUNT_EXAMPLE, username: "durov", amount: 50, order_id: "W1" },
-    quoteExample({ username: "durov", stars_amount: 50 })
+    quoteExample("50 Telegram Stars for @durov", { username: "durov", stars_amount: 50 })
   ),
   "/premium/quote": op(
     errors,
@@ -180,7 +181,12 @@ export const walletPaths = (errors: Errors): Json => ({
     { account: ACCOUNT, username: USERNAME, duration: { type: "integer", enum: [3, 6, 12] }, order_id: ORDER_ID },
     quoted({ username: { type: "string" }, duration: { type: "integer" } }),
     { account: ACCOUNT_EXAMPLE, username: "durov", duration: 3, order_id: "W2" },
-    quoteExample({ order_id: "W2", username: "durov", duration: 3, cost: 4.1 })
+    quoteExample("3 months of Telegram Premium for @durov", {
+      order_id: "W2",
+      username: "durov",
+      duration: 3,
+      cost: 4.1
+    })
   ),
   "/coin/quote": op(
     errors,
@@ -194,7 +200,7 @@ export const walletPaths = (errors: Errors): Json => ({
     },
     quoted({ username: { type: "string" }, amount: { type: "number" } }),
     { account: ACCOUNT_EXAMPLE, username: "durov", amount: 5, order_id: "W3" },
-    quoteExample({ order_id: "W3", username: "durov", amount: 5, cost: 5 })
+    quoteExample("a 5 TON top-up of @durov", { order_id: "W3", username: "durov", amount: 5, cost: 5 })
   ),
   "/wallet/report": op(
     errors,

@@ -10,18 +10,9 @@ import { Effect } from "effect"
 import { directOpenApi } from "../../src/direct/DirectOpenApi.ts"
 import { differences, type Shapes } from "../ExampleMatch.ts"
 import { post } from "./support/client.ts"
+import { type Json, media } from "./support/examples.ts"
 import { DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
 import { freshAddress, fundedWallet, newPhrase, ton } from "./support/wallets.ts"
-
-type Json = Record<string, any>
-
-const media = (path: string): { asked: Json; answered: Json } => {
-  const op = (directOpenApi as Json)["paths"][path]["post"]
-  return {
-    asked: op["requestBody"]["content"]["application/json"]["schema"]["examples"][0],
-    answered: op["responses"]["200"]["content"]["application/json"]["schema"]["examples"][0]
-  }
-}
 
 const TON = (v: unknown) => typeof v === "number" && /^\d+(\.\d{1,9})?$/.test(String(v))
 const text = (v: unknown) => typeof v === "string" && v !== ""

@@ -1,7 +1,9 @@
 /**
  * The wallet road over HTTP, on the real TON VM and the Fragment simulator: the buyer's wallet (a key
  * pair only the test holds, signing as a TON Connect wallet app does) pays the quoted transaction; the
- * service never sees a phrase. Paid and delivered; expired unpaid; the signed message reported twice
+ * service never sees a phrase. Paid and delivered; expired unpaid; paid after validUntil (refused by
+ * the wallet, or not credited by Fragment and said so, also once the quote has expired); the signed
+ * message reported twice
  * (and a second one refused); paid but never reported (found on chain); a wallet too poor (the chain
  * skips the payment); a phrase field refused; quotes that survive a restart of the service's memory
  * (they are stored); Fragment credits only the quoted wallet's payment.
@@ -9,7 +11,7 @@
 import { assert, layer } from "@effect/vitest"
 import type { Nanoton } from "@resale/core/ports/Blockchain.ts"
 import { Address, Cell } from "@ton/ton"
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { type Answer, assertFailure, post } from "./support/client.ts"
 import { type DirectEnv, DirectTestEnv, makeDirectTestEnv } from "./support/DirectTestServer.ts"
 import { makeBuyer, type TonConnectRequest } from "./support/tonconnect-wallet.ts"
@@ -161,6 +163,70 @@ layer(makeDirectTestEnv({ fragmentValidFor: VALID_FOR }), { timeout: "180 second
         assert.strictEqual(anew.body["status"], "awaiting_payment")
         assert.notDeepEqual(transactionOf(anew), transactionOf(quote))
       })
+    )
+
+    it.effect(
+      "paid after validUntil: the quoted message is refused by the wallet itself; a payment signed later reaches the simulated Fragment, which does not deliver it, and the order says so",
+      () =>
+        Effect.gen(function* () {
+          const env = yield* DirectTestEnv
+          const { buyer, id, quote } = yield* quotedOrder(
+            env,
+            "v5r1",
+            ton(5),
+            "/stars/quote",
+            { username: "latebuyer", amount: 50 },
+            "w-late"
+          )
+          const transaction = transactionOf(quote)
+          const onTime = yield* buyer.sign(transaction)
+          // a message signed by its own later deadline, as a wallet that ignored validUntil would make
+          const late = yield* buyer.sign({ ...transaction, validUntil: transaction.validUntil + 120 })
+          yield* Effect.sleep(`${transaction.validUntil * 1000 - Date.now() + 1500} millis`)
+          // the TON Connect message carries validUntil as its own deadline: the wallet contract refuses it
+          assert.isTrue(Exit.isFailure(yield* Effect.exit(buyer.broadcast(onTime))))
+          yield* buyer.broadcast(late)
+          const ref = refOf(transaction)
+          const paid = yield* fragmentPayments(env, ref)
+          assert.deepStrictEqual(paid, [{ amount: 460_900_000n, from: buyer.account.address }])
+          const reported = yield* post(env, "/wallet/report", { address: buyer.address, order_id: id, boc: late })
+          assert.strictEqual(reported.status, 200, reported.text)
+          const done = yield* statusUntil(env, buyer.address, id, 20)
+          assert.strictEqual(done.body["status"], "paid_unconfirmed", done.text)
+          assert.isString(done.body["tx_hash"])
+          assert.match(String(done.body["message"]), /Paid after the quote's deadline \(valid_until \d+, paid at \d+/)
+          assert.match(String(done.body["message"]), /request had expired, so no delivery is awaited/)
+          // Fragment (the simulator, as its page shows an expired request) credits nothing paid after validUntil
+          assert.notStrictEqual(env.fragment.control.invoiceByRef(ref)?.status, "done")
+        })
+    )
+
+    it.effect(
+      "paid after the quote settled expired: the order stays expired and names the late payment; Fragment delivers nothing",
+      () =>
+        Effect.gen(function* () {
+          const env = yield* DirectTestEnv
+          const { buyer, id, quote } = yield* quotedOrder(
+            env,
+            "v4r2",
+            ton(5),
+            "/stars/quote",
+            { username: "afterbuyer", amount: 50 },
+            "w-after"
+          )
+          const transaction = transactionOf(quote)
+          const expired = yield* statusUntil(env, buyer.address, id, VALID_FOR + 20)
+          assert.strictEqual(expired.body["status"], "expired", expired.text)
+          assert.match(String(expired.body["message"]), /nothing left the wallet/)
+          yield* buyer.broadcast(yield* buyer.sign({ ...transaction, validUntil: transaction.validUntil + 120 }))
+          const named = yield* post(env, "/wallet/status", { address: buyer.address, order_id: id })
+          assert.deepStrictEqual([named.body["status"], named.body["final"]], ["expired", true], named.text)
+          assert.isString(named.body["tx_hash"])
+          assert.match(String(named.body["message"]), /Paid after the quote's deadline/)
+          const again = yield* post(env, "/wallet/status", { address: buyer.address, order_id: id })
+          assert.deepStrictEqual(again.body, named.body)
+          assert.notStrictEqual(env.fragment.control.invoiceByRef(refOf(transaction))?.status, "done")
+        })
     )
 
     it.effect("the signed message reported twice is one report; a second signed message for the order is refused", () =>

@@ -20,6 +20,8 @@ export type PaymentSeen = (
     readonly comment: string
     /** The wallet the invoice was linked to (raw `0:<hex>`): only its payment counts. */
     readonly from?: string
+    /** The transaction's `validUntil` (unix seconds): a payment landing later does not count. */
+    readonly before?: number
   }
 ) => Promise<boolean>
 
@@ -201,10 +203,11 @@ const link = (ctx: ApiContext, kind: SimKind, fields: Fields): Answer => {
   invoice.status = invoice.status === "created" ? "linked" : invoice.status
   // as on fragment.com, the invoice now belongs to the wallet that asked for its transaction
   invoice.payer = from.toLowerCase()
+  invoice.payBefore = Math.floor(Date.now() / 1000) + ctx.validForSeconds
   return {
     ok: true,
     transaction: {
-      validUntil: Math.floor(Date.now() / 1000) + ctx.validForSeconds,
+      validUntil: invoice.payBefore,
       from,
       messages: [message(ctx, invoice)]
     },

@@ -19,7 +19,8 @@ const isPaid = async (ctx: ApiContext, invoice: SimInvoice): Promise<boolean> =>
       amount: invoice.amount,
       address: ctx.walletAddress,
       comment: invoice.comment,
-      ...(invoice.payer === undefined ? {} : { from: invoice.payer })
+      ...(invoice.payer === undefined ? {} : { from: invoice.payer }),
+      ...(invoice.payBefore === undefined ? {} : { before: invoice.payBefore })
     })
   }
   return invoice.boc !== undefined

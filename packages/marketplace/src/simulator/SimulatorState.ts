@@ -40,6 +40,11 @@ export interface SimInvoice {
   boc: string | undefined
   /** the account (raw address) the transaction was asked for: the only wallet whose payment counts */
   payer?: string
+  /**
+   * The `validUntil` (unix seconds) of the latest transaction asked for it: a payment reaching the
+   * wallet later is not credited (the request has expired, as Fragment's page shows it).
+   */
+  payBefore?: number
   processingPolls: number
   /** when the simulator first saw it paid (ms) */
   paidAt?: number

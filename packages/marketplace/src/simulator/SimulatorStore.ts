@@ -38,6 +38,7 @@ const Invoice = Schema.Struct({
   status: Schema.Literals(["created", "linked", "processing", "done", "cancelled"]),
   boc: Schema.NullOr(Schema.String),
   payer: Schema.optionalKey(Schema.String),
+  pay_before: Schema.optionalKey(Schema.Number),
   processing_polls: Schema.Number,
   paid_at: Schema.NullOr(Schema.Number)
 })
@@ -89,6 +90,7 @@ const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snaps
       status: i.status,
       boc: i.boc ?? null,
       ...(i.payer === undefined ? {} : { payer: i.payer }),
+      ...(i.payBefore === undefined ? {} : { pay_before: i.payBefore }),
       processing_polls: i.processingPolls,
       paid_at: i.paidAt ?? null
     })),
@@ -128,6 +130,7 @@ const restore = (state: SimulatorState, snapshot: Snapshot): ReadonlyArray<strin
       status: i.status,
       boc: i.boc ?? undefined,
       ...(i.payer === undefined ? {} : { payer: i.payer }),
+      ...(i.pay_before === undefined ? {} : { payBefore: i.pay_before }),
       processingPolls: i.processing_polls,
       ...(i.paid_at === null ? {} : { paidAt: i.paid_at })
     }
