@@ -12,7 +12,7 @@ import {
   StrDefaultEmpty,
   TicketIdPath,
   TopupIdPath
-} from "./Fields.ts"
+} from "@resale/webkit/Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
 
 const form = <F extends Schema.Struct.Fields>(fields: F) => Schema.Struct(fields).pipe(HttpApiSchema.asFormUrlEncoded())

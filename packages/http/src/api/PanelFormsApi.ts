@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { HandlerErrors, HTTPValidationError } from "./Errors.ts"
-import { IdempotencyHeader } from "./Fields.ts"
+import { IdempotencyHeader } from "@resale/webkit/Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
 import { adjustInput, assignInput, checkOf } from "./PanelFormInput.ts"
 import { CheckBeforeAuth, PreAuthCheck } from "./PreAuthCheck.ts"

@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { HandlerErrors, Unauthorized } from "./Errors.ts"
-import { AnyJson, page, Str, TopupIdPath } from "./Fields.ts"
+import { AnyJson, page, Str, TopupIdPath } from "@resale/webkit/Fields.ts"
 
 const Redirect = HttpApiSchema.Empty(303)
 

@@ -11,6 +11,8 @@ export interface BrowserForm {
   readonly idempotencyKey: string | undefined
   /** The text fields as posted (files left out), to put back into the form when it fails. */
   readonly fields: Readonly<Record<string, string>>
+  /** The files posted (a receipt), by field name; an empty file input counts as none. */
+  readonly files: ReadonlyMap<string, File>
   /** The request to forward: same body, `Accept: application/json`, the idempotency key as a header. */
   readonly forward: HttpServerRequest.HttpServerRequest
 }
@@ -43,15 +45,24 @@ export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest, ma
       new Request(url, { method: "POST", headers, body: bytes }).formData().catch(() => undefined)
     )
     const csrf = text(parsed?.get(CSRF_FIELD) ?? null)
-    const idempotencyKey = text(parsed?.get("idempotency_key") ?? null)
-    if (idempotencyKey !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(idempotencyKey))
-      headers.set("idempotency-key", idempotencyKey)
+    const posted = text(parsed?.get("idempotency_key") ?? null)
+    const idempotencyKey = posted !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(posted) ? posted : undefined
+    if (idempotencyKey !== undefined) headers.set("idempotency-key", idempotencyKey)
     const forward = HttpServerRequest.fromWeb(new Request(url, { method: "POST", headers, body: bytes })).modify({
       remoteAddress: request.remoteAddress
     })
     const fields: Record<string, string> = {}
+    const files = new Map<string, File>()
     parsed?.forEach((value, name) => {
-      if (typeof value === "string" && !(name in fields)) fields[name] = value
+      if (typeof value === "string") {
+        if (!(name in fields)) fields[name] = value
+      } else if (!files.has(name) && (value.name !== "" || value.size > 0)) files.set(name, value)
     })
-    return { csrf, idempotencyKey, fields, forward } satisfies BrowserForm
+    return {
+      csrf,
+      idempotencyKey,
+      fields,
+      files,
+      forward
+    } satisfies BrowserForm
   })

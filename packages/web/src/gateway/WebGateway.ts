@@ -28,7 +28,11 @@ import { errorPage } from "../pages/ErrorPage.ts"
 import { newApiKeyPage } from "../pages/ApiPage.ts"
 import { ASSET_VERSION, safeBack } from "../routes/AssetRoutes.ts"
 import { isFormPost, readBrowserForm } from "./BrowserForm.ts"
-import { errorLines } from "./ErrorText.ts"
+import { codeLines, errorLines } from "./ErrorText.ts"
+import { findForm, type FormServices } from "./FormTable.ts"
+import type { FormResult } from "./Forms.ts"
+import { isDatabaseUnavailable } from "@resale/webkit/DatabaseOutage.ts"
+import { isSameOrigin } from "@resale/webkit/OriginCheck.ts"
 import { formAnchor, formBack, formSuccess } from "./FormOutcomes.ts"
 import { runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
@@ -75,7 +79,8 @@ const pathOf = (url: string) => url.split("?")[0]!.split("#")[0]!
  * anchor when that page is the form's usual home; else the form's usual home.
  */
 const backAfterFailure = (request: HttpServerRequest.HttpServerRequest, path: string): string => {
-  const usual = formBack(path)
+  const found = findForm(path)
+  const usual = found ? found[1].back(found[0]) : formBack(path)
   const referer = request.headers["referer"]
   if (!referer) return usual
   try {
@@ -117,6 +122,17 @@ export const WebGateway = HttpRouter.middleware(
     const { document } = yield* ApiDocument
     const reference: Html = unsafeRaw(renderAuthSection(document) + renderApiSections(document))
     const giftTitles = Effect.map(catalog.list, (gifts) => Object.fromEntries(gifts.map((g) => [g.id, g.title])))
+
+    // What the forms' core calls need, as the JSON handlers get it.
+    const formServices = yield* Effect.context<FormServices>()
+    /** A defect of a form's call: the database away is said so, anything else is our fault. */
+    const formDefect = (cause: unknown) =>
+      isDatabaseUnavailable(cause)
+        ? Effect.succeed({ _tag: "Refused", lines: codeLines("database_unavailable") } satisfies FormResult)
+        : Effect.as(Effect.logError("web form: call failed", cause), {
+            _tag: "Refused",
+            lines: codeLines("internal_error")
+          } satisfies FormResult)
 
     const cookieOptions = { path: "/", httpOnly: true, sameSite: "lax" as const, secure }
 
@@ -251,6 +267,23 @@ export const WebGateway = HttpRouter.middleware(
         let back = backAfterFailure(request, path)
         let anchor = /#([a-z0-9-]{1,40})$/.exec(back)?.[1]
         let kept: Record<string, string> | undefined
+        /** Not signed in: to the area's sign-in page, saying why. */
+        const signIn = (from: string) => {
+          const admin = from.startsWith("/v2/admin")
+          return redirect(
+            admin ? "/v2/admin/login" : "/v2/",
+            { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] },
+            prepared
+          )
+        }
+        /** The new API key travels sealed to the one page that shows it once. */
+        const showKeyOnce = (key: string) =>
+          HttpServerResponse.setCookieUnsafe(
+            redirect(NEW_KEY_PATH, undefined, prepared),
+            NEW_KEY_COOKIE,
+            sealKey(secret, key),
+            { ...cookieOptions, path: NEW_KEY_PATH, maxAge: "300 seconds" }
+          )
         const fail = (lines: Flash["lines"]) =>
           redirect(
             back,
@@ -270,31 +303,29 @@ export const WebGateway = HttpRouter.middleware(
         // Replacing the key or spending the balance without a purchase form: only from the confirmation page.
         const question = askFirst(path, posted.fields)
         if (question !== undefined) return redirect(question, undefined, prepared)
+        const found = findForm(path)
+        if (found) {
+          const result = yield* found[1]
+            .post(found[0], posted.fields, {
+              user: sessions.user(request),
+              sameSite: isSameOrigin(request.headers, [config.publicUrl]),
+              idempotencyKey: posted.idempotencyKey,
+              files: posted.files,
+              host: request.headers["host"] ?? ""
+            })
+            .pipe(Effect.provideContext(formServices), Effect.catchDefect(formDefect))
+          if (result._tag === "SignIn") return signIn(path)
+          if (result._tag === "Refused") return fail(result.lines)
+          const { next, flash, newKey } = result.outcome
+          return newKey === undefined ? redirect(next, flash, prepared) : showKeyOnce(newKey)
+        }
         const answer = yield* runInner(router, posted.forward)
         if (answer.status >= 300 && answer.status < 400) return answer.response
         if (answer.status === 401) {
-          const admin = path.startsWith("/v2/admin")
-          if (admin && path === "/v2/admin/login") return fail(errorLines(401, answer.text))
-          return redirect(
-            admin ? "/v2/admin/login" : "/v2/",
-            { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] },
-            prepared
-          )
+          if (path === "/v2/admin/login") return fail(errorLines(401, answer.text))
+          return signIn(path)
         }
         if (answer.status >= 400) return fail(errorLines(answer.status, answer.text))
-        if (path === "/v2/api-key/rotate") {
-          const sealed = sealKey(secret, (answer.json as { api_key: string }).api_key)
-          return HttpServerResponse.setCookieUnsafe(
-            redirect(NEW_KEY_PATH, undefined, prepared),
-            NEW_KEY_COOKIE,
-            sealed,
-            {
-              ...cookieOptions,
-              path: NEW_KEY_PATH,
-              maxAge: "300 seconds"
-            }
-          )
-        }
         const outcome = formSuccess(path, answer.json)
         return redirect(outcome.next, outcome.flash, prepared)
       })
