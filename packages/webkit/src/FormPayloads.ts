@@ -26,3 +26,16 @@ export const RotateForm = form({
     description: "Keep the webhook endpoints registered with the old key; by default they are removed with it."
   })
 })
+
+/** The operator panel's forms. */
+export const PricingForm = form({
+  star_price_uzs: Int,
+  premium_3_month_uzs: Int,
+  premium_6_month_uzs: Int,
+  premium_12_month_uzs: Int
+})
+// confirm_duplicate: the operator checked that a receipt repeating a recent credit is a second payment.
+export const ApproveForm = form({ admin_note: StrDefaultEmpty, confirm_duplicate: BoolDefaultFalse })
+export const RejectForm = form({ admin_note: StrDefaultEmpty })
+export const MarkDoneForm = form({ tx_id: StrDefaultEmpty })
+export const RefundForm = form({ note: StrDefaultEmpty })

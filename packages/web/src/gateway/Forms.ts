@@ -23,13 +23,16 @@ export interface FormOutcome {
 }
 
 /** What the call of a form gets: the path's match, the decoded fields and who posts them. */
-export interface FormInput<P, F> {
+/** Who may post a form: a signed-in shopper, or an operator (the panel), from our own pages. */
+export type Who = "user" | "operator"
+
+export interface FormInput<P, F, W extends Who> {
   readonly match: RegExpExecArray
   /** The path's numbers (the pattern's named groups), decoded. */
   readonly params: P
   readonly fields: F
   /** The signed-in shopper (forms of `who: "user"`). */
-  readonly userId: UserId
+  readonly userId: W extends "user" ? UserId : undefined
   /** The `idempotency_key` the form carried, when it is a valid one. */
   readonly idempotencyKey: string | undefined
   /** The files the form carried, by field name. */
@@ -40,18 +43,17 @@ export interface FormInput<P, F> {
 /** A refusal the form itself says (a missing file, a mode the server is not in). */
 export class FormRefused extends Data.TaggedError("FormRefused")<{ readonly lines: ReadonlyArray<FlashLine> }> {}
 
-interface FormSpec<P, F, A, E, R> {
+interface FormSpec<P, F, A, E, R, W extends Who> {
   readonly pattern: RegExp
   /** Where the browser returns when the form failed and no same-site Referer says better. */
   readonly back: (m: RegExpExecArray) => string
-  /** `user`: a signed-in shopper, from our own pages. */
-  readonly who: "user"
+  readonly who: W
   readonly fields: Schema.Codec<F, unknown, never, never>
   /** The path's numbers, checked before anything else (a 0 is refused as the route refuses it). */
   readonly params: Schema.Codec<P, unknown, never, never>
   /** A check before the session's (a route of sandbox mode only is not found elsewhere). */
   readonly available?: Effect.Effect<void, FormRefused, R>
-  readonly run: (input: FormInput<P, F>) => Effect.Effect<A, E, R>
+  readonly run: (input: FormInput<P, F, W>) => Effect.Effect<A, E, R>
   readonly success: (m: RegExpExecArray, answer: A) => FormOutcome
 }
 
@@ -63,6 +65,7 @@ export type FormResult =
 
 export interface FormContext {
   readonly user: Effect.Effect<Option.Option<UserId>>
+  readonly operator: Effect.Effect<boolean>
   /** Whether the post comes from our own site (Origin / Referer). */
   readonly sameSite: boolean
   readonly idempotencyKey: string | undefined
@@ -92,7 +95,9 @@ const decode = <F>(schema: Schema.Codec<F, unknown, never, never>, where: "body"
 }
 
 /** An entry of the table; `E` must be errors `DomainErrors.ts` answers (or the form's own refusal). */
-export const form = <P, F, A, E extends DomainError | FormRefused, R>(spec: FormSpec<P, F, A, E, R>): Form<R> => ({
+export const form = <P, F, A, E extends DomainError | FormRefused, R, W extends Who = "user">(
+  spec: FormSpec<P, F, A, E, R, W>
+): Form<R> => ({
   pattern: spec.pattern,
   back: spec.back,
   post: (m, posted, context) =>
@@ -100,14 +105,15 @@ export const form = <P, F, A, E extends DomainError | FormRefused, R>(spec: Form
       const params = yield* decode(spec.params, "path", { ...m.groups })
       const fields = yield* decode(spec.fields, "body", posted)
       if (spec.available !== undefined) yield* spec.available
-      const userId = yield* context.user
-      if (Option.isNone(userId)) return { _tag: "SignIn" } as const
+      const userId = spec.who === "user" ? Option.getOrUndefined(yield* context.user) : undefined
+      const signedIn = spec.who === "user" ? userId !== undefined : yield* context.operator
+      if (!signedIn) return { _tag: "SignIn" } as const
       if (!context.sameSite) return refused(codeLines("cross_site_refused"))
       const answer = yield* spec.run({
         match: m,
         params,
         fields,
-        userId: userId.value,
+        userId: userId as FormInput<P, F, W>["userId"],
         idempotencyKey: context.idempotencyKey,
         files: context.files,
         host: context.host

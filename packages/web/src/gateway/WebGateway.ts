@@ -308,6 +308,7 @@ export const WebGateway = HttpRouter.middleware(
           const result = yield* found[1]
             .post(found[0], posted.fields, {
               user: sessions.user(request),
+              operator: sessions.operator(request),
               sameSite: isSameOrigin(request.headers, [config.publicUrl]),
               idempotencyKey: posted.idempotencyKey,
               files: posted.files,

@@ -1,0 +1,135 @@
+import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { TopupService } from "@resale/core/topups/TopupService.ts"
+import { OrderIdPath, TicketIdPath, TopupIdPath } from "@resale/webkit/Fields.ts"
+import {
+  ApproveForm,
+  MarkDoneForm,
+  PricingForm,
+  RefundForm,
+  RejectForm,
+  ReplyForm
+} from "@resale/webkit/FormPayloads.ts"
+import { idempotentWith } from "@resale/webkit/Idempotent.ts"
+import {
+  approveTopup,
+  markOrderDone,
+  note,
+  recheckOrder,
+  refundOrder,
+  retryOrder,
+  setPrices
+} from "@resale/webkit/OperatorActions.ts"
+import { Schema } from "effect"
+import type { MessageKey } from "../i18n/en.ts"
+import { form, NoParams, ok } from "./Forms.ts"
+
+/**
+ * The operator panel's forms: each calls core as its JSON route does (the money-moving ones through
+ * the same code, `@resale/webkit/OperatorActions.ts`, under the form's idempotency key) and sends
+ * the browser back to the list with a one-shot message.
+ */
+// A browser is sent a page, not a header: a replay is not marked.
+const idempotent = idempotentWith(undefined)
+
+const TopupPath = Schema.Struct({ topup_id: TopupIdPath })
+const OrderPath = Schema.Struct({ order_id: OrderIdPath })
+const TicketPath = Schema.Struct({ ticket_id: TicketIdPath })
+
+/** Back to the orders with `message` about the order of the path. */
+const ordersWith = (message: MessageKey) => (m: RegExpExecArray) => ({
+  next: "/v2/admin/orders",
+  flash: ok(message, { id: m[1]! })
+})
+
+export const OPERATOR_FORMS = [
+  form({
+    pattern: /^\/v2\/admin\/pricing$/,
+    back: () => "/v2/admin#pricing",
+    who: "operator",
+    params: NoParams,
+    fields: PricingForm,
+    run: ({ fields }) => setPrices(fields),
+    success: () => ({ next: "/v2/admin", flash: ok("flash.pricesSaved") })
+  }),
+  form({
+    pattern: /^\/v2\/admin\/topups\/(?<topup_id>\d+)\/approve$/,
+    back: () => "/v2/admin/topups",
+    who: "operator",
+    params: TopupPath,
+    fields: ApproveForm,
+    run: ({ params, fields, idempotencyKey }) => approveTopup(idempotent, idempotencyKey, params, fields),
+    success: (m) => ({ next: "/v2/admin/topups", flash: ok("flash.topupApproved", { id: m[1]! }) })
+  }),
+  form({
+    pattern: /^\/v2\/admin\/topups\/(?<topup_id>\d+)\/reject$/,
+    back: () => "/v2/admin/topups",
+    who: "operator",
+    params: TopupPath,
+    fields: RejectForm,
+    run: ({ params, fields }) => TopupService.use((topups) => topups.reject(params.topup_id, note(fields.admin_note))),
+    success: (m) => ({ next: "/v2/admin/topups", flash: ok("flash.topupRejected", { id: m[1]! }) })
+  }),
+  form({
+    pattern: /^\/v2\/admin\/orders\/(?<order_id>\d+)\/retry$/,
+    back: () => "/v2/admin/orders",
+    who: "operator",
+    params: OrderPath,
+    fields: NoParams,
+    run: ({ params, idempotencyKey }) => retryOrder(idempotent, idempotencyKey, params),
+    success: ordersWith("flash.orderRetried")
+  }),
+  form({
+    pattern: /^\/v2\/admin\/orders\/(?<order_id>\d+)\/mark-done$/,
+    back: () => "/v2/admin/orders",
+    who: "operator",
+    params: OrderPath,
+    fields: MarkDoneForm,
+    run: ({ params, fields, idempotencyKey }) => markOrderDone(idempotent, idempotencyKey, params, fields),
+    success: ordersWith("flash.orderDone")
+  }),
+  form({
+    pattern: /^\/v2\/admin\/orders\/(?<order_id>\d+)\/recheck$/,
+    back: () => "/v2/admin/orders",
+    who: "operator",
+    params: OrderPath,
+    fields: NoParams,
+    run: ({ params, idempotencyKey }) => recheckOrder(idempotent, idempotencyKey, params),
+    success: ordersWith("flash.orderRechecked")
+  }),
+  form({
+    pattern: /^\/v2\/admin\/orders\/(?<order_id>\d+)\/refund$/,
+    back: () => "/v2/admin/orders",
+    who: "operator",
+    params: OrderPath,
+    fields: RefundForm,
+    run: ({ params, fields, idempotencyKey }) => refundOrder(idempotent, idempotencyKey, params, fields),
+    success: ordersWith("flash.orderRefunded")
+  }),
+  form({
+    pattern: /^\/v2\/admin\/tickets\/(?<ticket_id>\d+)\/reply$/,
+    back: (m) => `/v2/admin/tickets/${m[1]}#reply`,
+    who: "operator",
+    params: TicketPath,
+    fields: ReplyForm,
+    run: ({ params, fields }) => TicketService.use((tickets) => tickets.answer(params.ticket_id, fields.body)),
+    success: (m) => ({ next: `/v2/admin/tickets/${m[1]}#conversation`, flash: ok("flash.replySent") })
+  }),
+  form({
+    pattern: /^\/v2\/admin\/tickets\/(?<ticket_id>\d+)\/close$/,
+    back: (m) => `/v2/admin/tickets/${m[1]}`,
+    who: "operator",
+    params: TicketPath,
+    fields: NoParams,
+    run: ({ params }) => TicketService.use((tickets) => tickets.close(params.ticket_id)),
+    success: (m) => ({ next: `/v2/admin/tickets/${m[1]}`, flash: ok("flash.ticketClosed", { id: m[1]! }) })
+  }),
+  form({
+    pattern: /^\/v2\/admin\/tickets\/(?<ticket_id>\d+)\/reopen$/,
+    back: (m) => `/v2/admin/tickets/${m[1]}`,
+    who: "operator",
+    params: TicketPath,
+    fields: NoParams,
+    run: ({ params }) => TicketService.use((tickets) => tickets.reopen(params.ticket_id)),
+    success: (m) => ({ next: `/v2/admin/tickets/${m[1]}`, flash: ok("flash.ticketReopened", { id: m[1]! }) })
+  })
+]
