@@ -27,6 +27,9 @@ export const RotateForm = form({
   })
 })
 
+/** The operator's sign-in: the admin token (absent is a wrong one). */
+export const LoginForm = Schema.Struct({ token: Schema.optionalKey(Str) }).pipe(HttpApiSchema.asFormUrlEncoded())
+
 /** The operator panel's forms. */
 export const PricingForm = form({
   star_price_uzs: Int,

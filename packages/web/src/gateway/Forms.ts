@@ -2,6 +2,8 @@ import type { UserId } from "@resale/core"
 import { type DomainError, domainAnswer } from "@resale/webkit/DomainErrors.ts"
 import { checkFields, fieldsOf } from "@resale/webkit/PydanticFields.ts"
 import { Data, Effect, Option, Schema } from "effect"
+import type { HttpServerRequest } from "effect/http"
+import type { CookieToSet } from "@resale/webkit/WebSessions.ts"
 import type { MessageKey } from "../i18n/en.ts"
 import type { Params } from "../i18n/Translate.ts"
 import { codeLines, refusedLines } from "./ErrorText.ts"
@@ -20,11 +22,13 @@ export interface FormOutcome {
   readonly flash?: Flash
   /** A new API key to show once on the next page (the rotation's). */
   readonly newKey?: string
+  /** A session cookie to set (signing in). */
+  readonly cookie?: CookieToSet
 }
 
 /** What the call of a form gets: the path's match, the decoded fields and who posts them. */
-/** Who may post a form: a signed-in shopper, or an operator (the panel), from our own pages. */
-export type Who = "user" | "operator"
+/** Who may post a form: a signed-in shopper, or an operator (the panel), from our own pages; or anyone (signing in). */
+export type Who = "user" | "operator" | "anyone"
 
 export interface FormInput<P, F, W extends Who> {
   readonly match: RegExpExecArray
@@ -38,6 +42,7 @@ export interface FormInput<P, F, W extends Who> {
   /** The files the form carried, by field name. */
   readonly files: ReadonlyMap<string, File>
   readonly host: string
+  readonly request: HttpServerRequest.HttpServerRequest
 }
 
 /** A refusal the form itself says (a missing file, a mode the server is not in). */
@@ -71,6 +76,7 @@ export interface FormContext {
   readonly idempotencyKey: string | undefined
   readonly files: ReadonlyMap<string, File>
   readonly host: string
+  readonly request: HttpServerRequest.HttpServerRequest
 }
 
 export interface Form<R> {
@@ -106,9 +112,11 @@ export const form = <P, F, A, E extends DomainError | FormRefused, R, W extends 
       const fields = yield* decode(spec.fields, "body", posted)
       if (spec.available !== undefined) yield* spec.available
       const userId = spec.who === "user" ? Option.getOrUndefined(yield* context.user) : undefined
-      const signedIn = spec.who === "user" ? userId !== undefined : yield* context.operator
-      if (!signedIn) return { _tag: "SignIn" } as const
-      if (!context.sameSite) return refused(codeLines("cross_site_refused"))
+      if (spec.who !== "anyone") {
+        const signedIn = spec.who === "user" ? userId !== undefined : yield* context.operator
+        if (!signedIn) return { _tag: "SignIn" } as const
+        if (!context.sameSite) return refused(codeLines("cross_site_refused"))
+      }
       const answer = yield* spec.run({
         match: m,
         params,
@@ -116,7 +124,8 @@ export const form = <P, F, A, E extends DomainError | FormRefused, R, W extends 
         userId: userId as FormInput<P, F, W>["userId"],
         idempotencyKey: context.idempotencyKey,
         files: context.files,
-        host: context.host
+        host: context.host,
+        request: context.request
       })
       return { _tag: "Done", outcome: spec.success(m, answer) } as const
     }).pipe(

@@ -3,6 +3,7 @@ import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { OrderIdPath, TicketIdPath, TopupIdPath } from "@resale/webkit/Fields.ts"
 import {
   ApproveForm,
+  LoginForm,
   MarkDoneForm,
   PricingForm,
   RefundForm,
@@ -19,9 +20,11 @@ import {
   retryOrder,
   setPrices
 } from "@resale/webkit/OperatorActions.ts"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
+import { signInOperator } from "@resale/webkit/OperatorSignIn.ts"
 import type { MessageKey } from "../i18n/en.ts"
-import { form, NoParams, ok } from "./Forms.ts"
+import { codeLines } from "./ErrorText.ts"
+import { FormRefused, form, NoParams, ok } from "./Forms.ts"
 
 /**
  * The operator panel's forms: each calls core as its JSON route does (the money-moving ones through
@@ -42,6 +45,22 @@ const ordersWith = (message: MessageKey) => (m: RegExpExecArray) => ({
 })
 
 export const OPERATOR_FORMS = [
+  form({
+    pattern: /^\/v2\/admin\/login$/,
+    back: () => "/v2/admin/login",
+    who: "anyone",
+    params: NoParams,
+    fields: LoginForm,
+    run: ({ request, fields }) =>
+      signInOperator(request, fields.token).pipe(
+        Effect.catchTag("OperatorSignInRefused", (refused) =>
+          Effect.fail(
+            new FormRefused({ lines: codeLines(refused.reason === "blocked" ? "rate_limited" : "admin_token_invalid") })
+          )
+        )
+      ),
+    success: (_, cookie) => ({ next: "/v2/admin", cookie })
+  }),
   form({
     pattern: /^\/v2\/admin\/pricing$/,
     back: () => "/v2/admin#pricing",

@@ -33,6 +33,7 @@ import { findForm, type FormServices } from "./FormTable.ts"
 import type { FormResult } from "./Forms.ts"
 import { isDatabaseUnavailable } from "@resale/webkit/DatabaseOutage.ts"
 import { isSameOrigin } from "@resale/webkit/OriginCheck.ts"
+import { redirectWithCookie } from "@resale/webkit/OperatorSignIn.ts"
 import { formAnchor, formBack, formSuccess } from "./FormOutcomes.ts"
 import { runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
@@ -312,12 +313,14 @@ export const WebGateway = HttpRouter.middleware(
               sameSite: isSameOrigin(request.headers, [config.publicUrl]),
               idempotencyKey: posted.idempotencyKey,
               files: posted.files,
-              host: request.headers["host"] ?? ""
+              host: request.headers["host"] ?? "",
+              request
             })
             .pipe(Effect.provideContext(formServices), Effect.catchDefect(formDefect))
           if (result._tag === "SignIn") return signIn(path)
           if (result._tag === "Refused") return fail(result.lines)
-          const { next, flash, newKey } = result.outcome
+          const { next, flash, newKey, cookie } = result.outcome
+          if (cookie !== undefined) return redirectWithCookie(next, cookie, sessions.secureCookies)
           return newKey === undefined ? redirect(next, flash, prepared) : showKeyOnce(newKey)
         }
         const answer = yield* runInner(router, posted.forward)
