@@ -5,7 +5,7 @@ import { Data, Effect, Option, Schema } from "effect"
 import type { HttpServerRequest } from "effect/http"
 import type { CookieToSet } from "@resale/webkit/WebSessions.ts"
 import type { MessageKey } from "../i18n/en.ts"
-import type { Params } from "../i18n/Translate.ts"
+import { MONEY_PARAM, type Params } from "../i18n/Translate.ts"
 import { codeLines, refusedLines } from "./ErrorText.ts"
 import type { Flash, FlashLine } from "./WebCookies.ts"
 
@@ -48,7 +48,7 @@ export interface FormInput<P, F, W extends Who> {
 /** A refusal the form itself says (a missing file, a mode the server is not in). */
 export class FormRefused extends Data.TaggedError("FormRefused")<{ readonly lines: ReadonlyArray<FlashLine> }> {}
 
-interface FormSpec<P, F, A, E, R, W extends Who> {
+interface FormSpec<P, F, A, E, R, W extends Who, C> {
   readonly pattern: RegExp
   /** Where the browser returns when the form failed and no same-site Referer says better. */
   readonly back: (m: RegExpExecArray) => string
@@ -56,10 +56,20 @@ interface FormSpec<P, F, A, E, R, W extends Who> {
   readonly fields: Schema.Codec<F, unknown, never, never>
   /** The path's numbers, checked before anything else (a 0 is refused as the route refuses it). */
   readonly params: Schema.Codec<P, unknown, never, never>
-  /** A check before the session's (a route of sandbox mode only is not found elsewhere). */
-  readonly available?: Effect.Effect<void, FormRefused, R>
-  readonly run: (input: FormInput<P, F, W>) => Effect.Effect<A, E, R>
+  /**
+   * A check before the session's, of the posted text as it came (a route of sandbox mode only is not
+   * found elsewhere; the panel's money forms answer a wrong path or form before a missing session).
+   */
+  readonly before?: (raw: RawForm) => Effect.Effect<C, E, R>
+  readonly run: (input: FormInput<P, F, W> & { readonly checked: C }) => Effect.Effect<A, E, R>
   readonly success: (m: RegExpExecArray, answer: A) => FormOutcome
+}
+
+/** A form as it was posted: the path's groups, the text fields, the idempotency key as the route's header. */
+export interface RawForm {
+  readonly params: Readonly<Record<string, string | undefined>>
+  readonly form: Readonly<Record<string, string>>
+  readonly headers: Readonly<Record<string, string | undefined>>
 }
 
 /** The result of a form post, for the gateway to answer. */
@@ -101,8 +111,8 @@ const decode = <F>(schema: Schema.Codec<F, unknown, never, never>, where: "body"
 }
 
 /** An entry of the table; `E` must be errors `DomainErrors.ts` answers (or the form's own refusal). */
-export const form = <P, F, A, E extends DomainError | FormRefused, R, W extends Who = "user">(
-  spec: FormSpec<P, F, A, E, R, W>
+export const form = <P, F, A, E extends DomainError | FormRefused, R, W extends Who = "user", C = void>(
+  spec: FormSpec<P, F, A, E, R, W, C>
 ): Form<R> => ({
   pattern: spec.pattern,
   back: spec.back,
@@ -110,7 +120,8 @@ export const form = <P, F, A, E extends DomainError | FormRefused, R, W extends 
     Effect.gen(function* () {
       const params = yield* decode(spec.params, "path", { ...m.groups })
       const fields = yield* decode(spec.fields, "body", posted)
-      if (spec.available !== undefined) yield* spec.available
+      const raw = { params: { ...m.groups }, form: posted, headers: { "idempotency-key": context.idempotencyKey } }
+      const checked = (spec.before === undefined ? undefined : yield* spec.before(raw)) as C
       const userId = spec.who === "user" ? Option.getOrUndefined(yield* context.user) : undefined
       if (spec.who !== "anyone") {
         const signedIn = spec.who === "user" ? userId !== undefined : yield* context.operator
@@ -119,6 +130,7 @@ export const form = <P, F, A, E extends DomainError | FormRefused, R, W extends 
       }
       const answer = yield* spec.run({
         match: m,
+        checked,
         params,
         fields,
         userId: userId as FormInput<P, F, W>["userId"],
@@ -148,6 +160,9 @@ const linesOf = (error: DomainError): ReadonlyArray<FlashLine> => {
 
 /** The params of a path without numbers. */
 export const NoParams = Schema.Struct({})
+
+/** An amount in a message: drawn in the reader's words when the page renders it. */
+export const money = (n: number) => `${MONEY_PARAM}${n}`
 
 /** A success message. */
 export const ok = (key: MessageKey, params?: Params): Flash => ({

@@ -1,4 +1,15 @@
+import { UserId } from "@resale/core/ids.ts"
 import { TicketService } from "@resale/core/tickets/TicketService.ts"
+import { Webhooks } from "@resale/core/webhooks/Webhooks.ts"
+import { pathId, pathIdOf } from "@resale/webkit/PanelFields.ts"
+import {
+  adjustBalance,
+  adjustInput,
+  assignInput,
+  assignPayment,
+  type PanelInputInvalid,
+  type PanelRecordNotFound
+} from "@resale/webkit/PanelFormInput.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { OrderIdPath, TicketIdPath, TopupIdPath } from "@resale/webkit/Fields.ts"
 import {
@@ -23,8 +34,8 @@ import {
 import { Effect, Schema } from "effect"
 import { signInOperator } from "@resale/webkit/OperatorSignIn.ts"
 import type { MessageKey } from "../i18n/en.ts"
-import { codeLines } from "./ErrorText.ts"
-import { FormRefused, form, NoParams, ok } from "./Forms.ts"
+import { codeLines, refusedLines } from "./ErrorText.ts"
+import { FormRefused, form, money, NoParams, ok } from "./Forms.ts"
 
 /**
  * The operator panel's forms: each calls core as its JSON route does (the money-moving ones through
@@ -44,7 +55,64 @@ const ordersWith = (message: MessageKey) => (m: RegExpExecArray) => ({
   flash: ok(message, { id: m[1]! })
 })
 
+/** The panel's money forms refuse their input as their route does: a 422 list, or a record not found. */
+const panelRefused = <A, E, R>(effect: Effect.Effect<A, E | PanelInputInvalid | PanelRecordNotFound, R>) =>
+  Effect.catchTags(effect as Effect.Effect<A, PanelInputInvalid | PanelRecordNotFound, R>, {
+    PanelInputInvalid: (e) => Effect.fail(new FormRefused({ lines: refusedLines(e.items) })),
+    PanelRecordNotFound: (e) => Effect.fail(new FormRefused({ lines: codeLines(e.code) }))
+  }) as Effect.Effect<A, Exclude<E, PanelInputInvalid | PanelRecordNotFound> | FormRefused, R>
+
+const userIdOf = pathIdOf(UserId)
+
 export const OPERATOR_FORMS = [
+  form({
+    pattern: /^\/v2\/admin\/payments\/(?<payment_id>\d+)\/assign$/,
+    back: (m) => `/v2/admin/payments#pay-${m[1]}`,
+    who: "operator",
+    params: NoParams,
+    fields: NoParams,
+    before: (raw) => panelRefused(assignInput(raw)),
+    run: ({ checked }) => panelRefused(assignPayment(checked)),
+    success: (m, assigned) => ({
+      next: "/v2/admin/payments",
+      flash: ok("flash.paymentAssigned", { id: m[1]!, topup: String(assigned.topup_id ?? "") })
+    })
+  }),
+  form({
+    pattern: /^\/v2\/admin\/users\/(?<user_id>\d+)\/adjust$/,
+    back: (m) => `/v2/admin/users/${m[1]}#adjust`,
+    who: "operator",
+    params: NoParams,
+    fields: NoParams,
+    before: (raw) => panelRefused(adjustInput(raw)),
+    run: ({ checked }) => panelRefused(adjustBalance(checked)),
+    success: (m, adjusted) => ({
+      next: `/v2/admin/users/${m[1]}#user-history`,
+      flash: ok("flash.balanceAdjusted", {
+        amount: money(adjusted.amount_uzs),
+        balance: money(adjusted.balance_uzs)
+      })
+    })
+  }),
+  form({
+    pattern: /^\/v2\/admin\/users\/(?<user_id>\d+)\/webhooks\/(?<webhook_id>\d+)\/delete$/,
+    back: (m) => `/v2/admin/users/${m[1]}#user-webhooks`,
+    who: "operator",
+    params: NoParams,
+    fields: NoParams,
+    run: ({ match }) =>
+      Effect.gen(function* () {
+        const userId = userIdOf(match.groups?.["user_id"])
+        const endpointId = pathId(match.groups?.["webhook_id"])
+        if (userId === undefined || endpointId === undefined)
+          return yield* new FormRefused({ lines: codeLines("webhook_not_found") })
+        yield* Webhooks.use((webhooks) => webhooks.remove(userId, endpointId))
+      }),
+    success: (m) => ({
+      next: `/v2/admin/users/${m[1]}#user-webhooks`,
+      flash: ok("flash.operatorWebhookDeleted", { id: m[2]! })
+    })
+  }),
   form({
     pattern: /^\/v2\/admin\/login$/,
     back: () => "/v2/admin/login",

@@ -20,9 +20,8 @@ import { idempotentWith } from "@resale/webkit/Idempotent.ts"
 import { subscribeToSandboxInbox } from "@resale/push/SandboxPushInbox.ts"
 import type * as Dto from "@resale/wire/Dtos.ts"
 import { Effect, Redacted, Schema } from "effect"
-import { MONEY_PARAM } from "../i18n/Translate.ts"
 import { codeLines, refusedLines } from "./ErrorText.ts"
-import { type FormOutcome, FormRefused, form, NoParams, ok } from "./Forms.ts"
+import { type FormOutcome, FormRefused, form, money, NoParams, ok } from "./Forms.ts"
 import type { Flash } from "./WebCookies.ts"
 
 /**
@@ -32,8 +31,6 @@ import type { Flash } from "./WebCookies.ts"
  */
 // A browser is sent a page, not a header: a replay is not marked.
 const idempotent = idempotentWith(undefined)
-
-const money = (n: number) => `${MONEY_PARAM}${n}`
 
 /** A message about one top-up: once it is credited (or refused) the open page says so instead (app.js). */
 const about = (topup: number, flash: Flash): Flash => ({ ...flash, topup })
@@ -195,9 +192,10 @@ export const SHOPPER_FORMS = [
     who: "user",
     params: NoParams,
     fields: NoParams,
-    available: HttpConfig.use((config) =>
-      config.sandbox ? Effect.void : Effect.fail(new FormRefused({ lines: codeLines("not_found") }))
-    ),
+    before: () =>
+      HttpConfig.use((config) =>
+        config.sandbox ? Effect.void : Effect.fail(new FormRefused({ lines: codeLines("not_found") }))
+      ),
     run: ({ userId, host }) =>
       HttpConfig.use((config) =>
         subscribeToSandboxInbox(userId, host, config.publicUrl).pipe(
