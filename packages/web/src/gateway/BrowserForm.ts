@@ -2,10 +2,7 @@ import { ByteSize, Effect } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
 import { CSRF_FIELD } from "./WebCookies.ts"
 
-/**
- * A form a browser posted: read once here, its CSRF token and idempotency key taken out, and a
- * fresh request with the same bytes handed to the route (a Node request body can be read only once).
- */
+/** A form a browser posted: read once here, its CSRF token and idempotency key taken out. */
 export interface BrowserForm {
   readonly csrf: string | undefined
   readonly idempotencyKey: string | undefined
@@ -13,8 +10,6 @@ export interface BrowserForm {
   readonly fields: Readonly<Record<string, string>>
   /** The files posted (a receipt), by field name; an empty file input counts as none. */
   readonly files: ReadonlyMap<string, File>
-  /** The request to forward: same body, `Accept: application/json`, the idempotency key as a header. */
-  readonly forward: HttpServerRequest.HttpServerRequest
 }
 
 export const isFormPost = (request: HttpServerRequest.HttpServerRequest): boolean => {
@@ -35,22 +30,14 @@ export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest, ma
     const outer = yield* HttpIncomingMessage.MaxBodySize
     const limit = outer === undefined ? ByteSize.bytes(maxBytes) : ByteSize.min(outer, ByteSize.bytes(maxBytes))
     const bytes = yield* request.arrayBuffer.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, limit))
-    const url = new URL(request.url, "http://localhost")
-    const headers = new Headers()
-    for (const [key, value] of Object.entries(request.headers)) {
-      if (key !== "content-length" && key !== "accept" && key !== "idempotency-key") headers.set(key, value)
-    }
-    headers.set("accept", "application/json")
+    const headers = new Headers({ "content-type": request.headers["content-type"] ?? "" })
     const parsed = yield* Effect.promise(() =>
-      new Request(url, { method: "POST", headers, body: bytes }).formData().catch(() => undefined)
+      new Request("http://localhost/", { method: "POST", headers, body: bytes }).formData().catch(() => undefined)
     )
     const csrf = text(parsed?.get(CSRF_FIELD) ?? null)
     const posted = text(parsed?.get("idempotency_key") ?? null)
+    // As the routes' `Idempotency-Key` header: a malformed key is none.
     const idempotencyKey = posted !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(posted) ? posted : undefined
-    if (idempotencyKey !== undefined) headers.set("idempotency-key", idempotencyKey)
-    const forward = HttpServerRequest.fromWeb(new Request(url, { method: "POST", headers, body: bytes })).modify({
-      remoteAddress: request.remoteAddress
-    })
     const fields: Record<string, string> = {}
     const files = new Map<string, File>()
     parsed?.forEach((value, name) => {
@@ -62,7 +49,6 @@ export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest, ma
       csrf,
       idempotencyKey,
       fields,
-      files,
-      forward
+      files
     } satisfies BrowserForm
   })

@@ -92,6 +92,8 @@ export interface FormContext {
 export interface Form<R> {
   readonly pattern: RegExp
   readonly back: (m: RegExpExecArray) => string
+  /** Where a success leads, with which message (`answer`: what the form's call answered). */
+  readonly success: (m: RegExpExecArray, answer: never) => FormOutcome
   readonly post: (
     m: RegExpExecArray,
     posted: Readonly<Record<string, string>>,
@@ -116,6 +118,7 @@ export const form = <P, F, A, E extends DomainError | FormRefused, R, W extends 
 ): Form<R> => ({
   pattern: spec.pattern,
   back: spec.back,
+  success: spec.success,
   post: (m, posted, context) =>
     Effect.gen(function* () {
       const params = yield* decode(spec.params, "path", { ...m.groups })

@@ -29,12 +29,11 @@ import { newApiKeyPage } from "../pages/ApiPage.ts"
 import { ASSET_VERSION, safeBack } from "../routes/AssetRoutes.ts"
 import { isFormPost, readBrowserForm } from "./BrowserForm.ts"
 import { codeLines, errorLines } from "./ErrorText.ts"
-import { findForm, type FormServices } from "./FormTable.ts"
+import { findForm, formAnchor, formBack, type FormServices } from "./FormTable.ts"
 import type { FormResult } from "./Forms.ts"
 import { isDatabaseUnavailable } from "@resale/webkit/DatabaseOutage.ts"
 import { isSameOrigin } from "@resale/webkit/OriginCheck.ts"
 import { redirectWithCookie } from "@resale/webkit/OperatorSignIn.ts"
-import { formAnchor, formBack, formSuccess } from "./FormOutcomes.ts"
 import { runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
 import { keptValues } from "../layout/FormRecall.ts"
@@ -55,8 +54,9 @@ import {
  * The browser's way into the server: a global router middleware in front of every /v2 route.
  * Requests that prefer HTML (page loads and form posts) get pages in the user's language; every
  * other request (API clients, the pages' own fetches) passes through untouched, so each route still
- * answers JSON exactly as before. Form posts must carry the CSRF token and are answered with a
- * redirect and a one-shot message; the route's own checks (session, origin, validation) all run.
+ * answers JSON exactly as before. Form posts must carry the CSRF token; each calls core through its
+ * entry of the form table (`FormTable.ts`), with its route's checks (fields, session, origin), and
+ * is answered with a redirect and a one-shot message.
  */
 const CSP = [
   "default-src 'self'",
@@ -80,8 +80,7 @@ const pathOf = (url: string) => url.split("?")[0]!.split("#")[0]!
  * anchor when that page is the form's usual home; else the form's usual home.
  */
 const backAfterFailure = (request: HttpServerRequest.HttpServerRequest, path: string): string => {
-  const found = findForm(path)
-  const usual = found ? found[1].back(found[0]) : formBack(path)
+  const usual = formBack(path)
   const referer = request.headers["referer"]
   if (!referer) return usual
   try {
@@ -260,8 +259,8 @@ export const WebGateway = HttpRouter.middleware(
         return answer.response
       })
 
-    /** A form post: CSRF checked, forwarded as JSON, answered with a redirect (or the one-time key page). */
-    const form = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>
+    /** A form post: CSRF checked, its form's core call made (`FormTable.ts`), answered with a redirect (or the one-time key page). */
+    const form = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
         const prepared = yield* context(request)
         const path = pathOf(request.url)
@@ -295,7 +294,7 @@ export const WebGateway = HttpRouter.middleware(
         if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
         const posted = read.success
         kept = keptValues(posted.fields)
-        const many = formAnchor(path, posted.fields)
+        const many = formAnchor(path)
         if (many !== undefined) {
           anchor = many
           back = `${back.split("#")[0]}#${many}`
@@ -305,7 +304,7 @@ export const WebGateway = HttpRouter.middleware(
         const question = askFirst(path, posted.fields)
         if (question !== undefined) return redirect(question, undefined, prepared)
         const found = findForm(path)
-        if (found) {
+        if (found !== undefined) {
           const result = yield* found[1]
             .post(found[0], posted.fields, {
               user: sessions.user(request),
@@ -323,15 +322,8 @@ export const WebGateway = HttpRouter.middleware(
           if (cookie !== undefined) return redirectWithCookie(next, cookie, sessions.secureCookies)
           return newKey === undefined ? redirect(next, flash, prepared) : showKeyOnce(newKey)
         }
-        const answer = yield* runInner(router, posted.forward)
-        if (answer.status >= 300 && answer.status < 400) return answer.response
-        if (answer.status === 401) {
-          if (path === "/v2/admin/login") return fail(errorLines(401, answer.text))
-          return signIn(path)
-        }
-        if (answer.status >= 400) return fail(errorLines(answer.status, answer.text))
-        const outcome = formSuccess(path, answer.json)
-        return redirect(outcome.next, outcome.flash, prepared)
+        // Not one of our forms: nothing to post it to.
+        return fail(codeLines("not_found"))
       })
 
     return (router: RouterEffect) =>
@@ -339,7 +331,7 @@ export const WebGateway = HttpRouter.middleware(
         const request = yield* HttpServerRequest.HttpServerRequest
         if (!request.url.startsWith("/v2") || !prefersHtml(request.headers["accept"])) return yield* router
         if (request.method === "GET") return yield* page(router, request)
-        if (isFormPost(request)) return yield* form(router, request)
+        if (isFormPost(request)) return yield* form(request)
         return yield* router
       })
   }),
