@@ -9,7 +9,7 @@
  *   (`PRICES_STALE_MS`, one second) has passed, though it had just cached the old list.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { PRICES_STALE_MS } from "@resale/http/pricing/PricingCache.ts"
+import { PRICES_STALE_MS } from "@resale/webkit/PricingCache.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"

@@ -9,6 +9,9 @@ import { createDecipheriv, createECDH, createPublicKey, hkdfSync, randomBytes, v
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { Context, Effect, Layer, Semaphore } from "effect"
+import type { UserId } from "@resale/core"
+import { Notifications } from "@resale/core/outbox/Notifications.ts"
+import { SANDBOX_INBOX_PATH } from "@resale/core/push/PushEndpointRules.ts"
 
 export interface InboxNotice {
   readonly at: string
@@ -165,3 +168,19 @@ export class SandboxPushInbox extends Context.Service<
       })
     )
 }
+
+/** Delivered by the worker on this machine: the address the shopper reached when it is loopback, else PUBLIC_URL. */
+const inboxBase = (host: string, publicUrl: string) =>
+  /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/.test(host) ? `http://${host}` : publicUrl.replace(/\/$/, "")
+
+/**
+ * Opens the shopper's sandbox inbox and points their notifications at it (the JSON route and the
+ * sandbox page's form alike). A refusal means PUBLIC_URL is not this server: the server's own
+ * receiver is always allowed in sandbox mode.
+ */
+export const subscribeToSandboxInbox = (userId: UserId, host: string, publicUrl: string) =>
+  Effect.gen(function* () {
+    const inbox = yield* SandboxPushInbox
+    const subscription = yield* inbox.open(userId, `${inboxBase(host, publicUrl)}${SANDBOX_INBOX_PATH}`)
+    yield* Notifications.use((notifications) => notifications.subscribePush(userId, subscription))
+  })

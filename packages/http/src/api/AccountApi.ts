@@ -1,39 +1,25 @@
-import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import {
+  GiftForm,
+  NewTicketForm,
+  ReceiptForm,
+  ReplyForm,
+  RotateForm,
+  TierForm,
+  TopupForm
+} from "@resale/webkit/FormPayloads.ts"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import {
-  AnyObject,
-  BoolDefaultFalse,
-  File,
-  Id,
-  IdempotencyHeader,
-  Int,
-  IntDefault,
-  IntText,
-  page,
-  Str,
-  StrDefaultEmpty,
-  TicketIdPath,
-  TopupIdPath
-} from "./Fields.ts"
+import { AnyObject, Id, IdempotencyHeader, IntDefault, page, TicketIdPath, TopupIdPath } from "@resale/webkit/Fields.ts"
 import { UserSession } from "./Middleware.ts"
 import { WebhookDeleted, WebhookEndpointList } from "./WebhooksApi.ts"
-
-const form = <F extends Schema.Struct.Fields>(fields: F) => Schema.Struct(fields).pipe(HttpApiSchema.asFormUrlEncoded())
-
-const KeepWebhooks = BoolDefaultFalse.annotate({
-  description: "Keep the webhook endpoints registered with the old key; by default they are removed with it."
-})
-/** The rotation's one choice: a form field, as every post of the signed-in surface (the page's checkbox too). */
-const RotateRequest = form({ keep_webhooks: KeepWebhooks })
 
 /** The signed-in web user's account: dashboard, balance and top-ups, orders, gifts, tickets, push. */
 export class AccountApi extends HttpApiGroup.make("account")
   .add(
     HttpApiEndpoint.get("dashboard", "/v2/dashboard", { success: page(Dto.Dashboard) }),
     HttpApiEndpoint.post("rotateApiKey", "/v2/api-key/rotate", {
-      payload: RotateRequest,
+      payload: RotateForm,
       success: Dto.ApiKey,
       error: HandlerErrors
     }),
@@ -47,7 +33,7 @@ export class AccountApi extends HttpApiGroup.make("account")
     HttpApiEndpoint.get("balance", "/v2/balance", { success: Dto.Balance }),
     HttpApiEndpoint.post("createTopup", "/v2/balance/top-up", {
       headers: IdempotencyHeader,
-      payload: form({ amount_uzs: Int }),
+      payload: TopupForm,
       success: Dto.TopupCreated,
       error: HandlerErrors
     }),
@@ -60,7 +46,7 @@ export class AccountApi extends HttpApiGroup.make("account")
       headers: IdempotencyHeader,
       // Larger receipts answer 400 before the core's own check sees them: the request validator
       // parses the parts within `ReceiptLimits`, built on the server's top-up settings.
-      payload: Schema.Struct({ amount_uzs: IntText, receipt: File }).pipe(HttpApiSchema.asMultipart()),
+      payload: ReceiptForm,
       success: Dto.Topup,
       error: HandlerErrors
     }),
@@ -74,19 +60,19 @@ export class AccountApi extends HttpApiGroup.make("account")
     HttpApiEndpoint.get("giftsPage", "/v2/gifts", { success: page(Dto.Gifts), error: HandlerErrors }),
     HttpApiEndpoint.post("buyGift", "/v2/gifts/buy", {
       headers: IdempotencyHeader,
-      payload: form({ username: Str, gift_id: Str, comment: StrDefaultEmpty }),
+      payload: GiftForm,
       success: Dto.OrderCreated,
       error: HandlerErrors
     }),
     HttpApiEndpoint.post("upgradeInfoTier", "/v2/api-docs/getinfo-upgrade", {
       headers: IdempotencyHeader,
-      payload: form({ tier: Int }),
+      payload: TierForm,
       success: Dto.TierUpgrade,
       error: HandlerErrors
     }),
     HttpApiEndpoint.get("tickets", "/v2/tickets", { success: page(Dto.Tickets) }),
     HttpApiEndpoint.post("createTicket", "/v2/tickets/new", {
-      payload: form({ subject: StrDefaultEmpty, body: StrDefaultEmpty }),
+      payload: NewTicketForm,
       success: Dto.TicketDetail,
       error: HandlerErrors
     }),
@@ -103,7 +89,7 @@ export class AccountApi extends HttpApiGroup.make("account")
     }),
     HttpApiEndpoint.post("replyTicket", "/v2/tickets/:ticket_id/reply", {
       params: { ticket_id: TicketIdPath },
-      payload: form({ body: StrDefaultEmpty }),
+      payload: ReplyForm,
       success: Dto.TicketMessage,
       error: HandlerErrors
     }),

@@ -1,21 +1,17 @@
-import { Schema } from "effect"
-import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
+import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
+import {
+  ApproveForm,
+  MarkDoneForm,
+  PricingForm,
+  RefundForm,
+  RejectForm,
+  ReplyForm
+} from "@resale/webkit/FormPayloads.ts"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import {
-  BoolDefaultFalse,
-  IdempotencyHeader,
-  Int,
-  IntDefault,
-  OrderIdPath,
-  page,
-  StrDefaultEmpty,
-  TicketIdPath,
-  TopupIdPath
-} from "./Fields.ts"
+import { IdempotencyHeader, IntDefault, OrderIdPath, page, TicketIdPath, TopupIdPath } from "@resale/webkit/Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
 
-const form = <F extends Schema.Struct.Fields>(fields: F) => Schema.Struct(fields).pipe(HttpApiSchema.asFormUrlEncoded())
 const topupId = { topup_id: TopupIdPath }
 const orderId = { order_id: OrderIdPath }
 const ticketId = { ticket_id: TicketIdPath }
@@ -27,26 +23,20 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.get("status", "/v2/admin/status", { success: Dto.AdminStatus }),
     HttpApiEndpoint.get("topups", "/v2/admin/topups", { success: page(Dto.AdminTopups) }),
     HttpApiEndpoint.post("pricing", "/v2/admin/pricing", {
-      payload: form({
-        star_price_uzs: Int,
-        premium_3_month_uzs: Int,
-        premium_6_month_uzs: Int,
-        premium_12_month_uzs: Int
-      }),
+      payload: PricingForm,
       success: Dto.Pricing,
       error: HandlerErrors
     }),
     HttpApiEndpoint.post("approveTopup", "/v2/admin/topups/:topup_id/approve", {
       params: topupId,
       headers: IdempotencyHeader,
-      // confirm_duplicate: the operator checked that a receipt repeating a recent credit is a second payment.
-      payload: form({ admin_note: StrDefaultEmpty, confirm_duplicate: BoolDefaultFalse }),
+      payload: ApproveForm,
       success: Dto.Topup,
       error: HandlerErrors
     }),
     HttpApiEndpoint.post("rejectTopup", "/v2/admin/topups/:topup_id/reject", {
       params: topupId,
-      payload: form({ admin_note: StrDefaultEmpty }),
+      payload: RejectForm,
       success: Dto.Topup,
       error: HandlerErrors
     }),
@@ -60,7 +50,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("markOrderDone", "/v2/admin/orders/:order_id/mark-done", {
       params: orderId,
       headers: IdempotencyHeader,
-      payload: form({ tx_id: StrDefaultEmpty }),
+      payload: MarkDoneForm,
       success: Dto.Order,
       error: HandlerErrors
     }),
@@ -74,7 +64,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     HttpApiEndpoint.post("refundOrder", "/v2/admin/orders/:order_id/refund", {
       params: orderId,
       headers: IdempotencyHeader,
-      payload: form({ note: StrDefaultEmpty }),
+      payload: RefundForm,
       success: Dto.Order,
       error: HandlerErrors
     }),
@@ -87,7 +77,7 @@ export class AdminApi extends HttpApiGroup.make("admin")
     }),
     HttpApiEndpoint.post("replyTicket", "/v2/admin/tickets/:ticket_id/reply", {
       params: ticketId,
-      payload: form({ body: StrDefaultEmpty }),
+      payload: ReplyForm,
       success: Dto.TicketMessage,
       error: HandlerErrors
     }),

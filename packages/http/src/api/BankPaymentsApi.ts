@@ -1,7 +1,7 @@
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import { HTTPValidationError } from "./Errors.ts"
-import { OptionalStr } from "./Fields.ts"
+import { OptionalStr } from "@resale/webkit/Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
 
 const NullableStr = Schema.NullOr(Schema.String)

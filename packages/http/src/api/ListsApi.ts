@@ -4,7 +4,7 @@ import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import { ApiKeyHeader, Id, Int, OptionalStr } from "./Fields.ts"
+import { ApiKeyHeader, Id, Int, OptionalStr } from "@resale/webkit/Fields.ts"
 import { ApiKeyAuth } from "./Middleware.ts"
 
 /** Largest page of a cursor list; a `limit` outside 1..100 answers FastAPI's 422, as `Query(ge=1, le=100)` does. */

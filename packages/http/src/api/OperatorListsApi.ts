@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import { OptionalStr } from "./Fields.ts"
+import { OptionalStr } from "@resale/webkit/Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
 
 /** The panel's lists are lenient: a paging number that is not digits is the default, never a 422. */

@@ -1,9 +1,15 @@
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
-import { HandlerErrors, HTTPValidationError } from "./Errors.ts"
-import { IdempotencyHeader } from "./Fields.ts"
+import { HandlerErrors, HTTPValidationError, NotFound } from "./Errors.ts"
+import { IdempotencyHeader } from "@resale/webkit/Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
-import { adjustInput, assignInput, checkOf } from "./PanelFormInput.ts"
+import {
+  adjustInput,
+  assignInput,
+  type PanelInputInvalid,
+  type PanelRecordNotFound,
+  type RawInput
+} from "@resale/webkit/PanelFormInput.ts"
 import { CheckBeforeAuth, PreAuthCheck } from "./PreAuthCheck.ts"
 
 /**
@@ -14,6 +20,18 @@ import { CheckBeforeAuth, PreAuthCheck } from "./PreAuthCheck.ts"
  *   POST /v2/admin/users/:user_id/adjust          form: amount_uzs (signed), reason; Idempotency-Key required
  *   POST /v2/admin/payments/:payment_id/assign    form: topup_id, confirm_duplicate?; credits that top-up
  */
+/** A panel form's refusal as its HTTP answer: FastAPI's 422 list, or a 404 with its code. */
+export const panelRefusal = (refusal: PanelInputInvalid | PanelRecordNotFound) =>
+  refusal._tag === "PanelInputInvalid"
+    ? new HTTPValidationError({ detail: refusal.items })
+    : new NotFound({ detail: refusal.detail, code: refusal.code })
+
+/** The check before sign-in of an endpoint decoded by `decode`, answered as its handler answers. */
+const checkOf =
+  <A>(decode: (input: RawInput) => Effect.Effect<A, PanelInputInvalid | PanelRecordNotFound>) =>
+  (input: RawInput) =>
+    decode(input).pipe(Effect.asVoid, Effect.mapError(panelRefusal))
+
 export class PanelFormsApi extends HttpApiGroup.make("panelForms")
   .add(
     HttpApiEndpoint.post("adjust", "/v2/admin/users/:user_id/adjust", {

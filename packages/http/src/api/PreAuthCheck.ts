@@ -1,13 +1,9 @@
 import { Context, type Effect } from "effect"
 import { HttpApiMiddleware } from "effect/http-api"
+import type { RawInput } from "@resale/webkit/PanelFormInput.ts"
 import { HTTPValidationError, NotFound } from "./Errors.ts"
 
-/** The raw text of a request's path parameters, form fields and headers. */
-export interface RawInput {
-  readonly params: Readonly<Record<string, string | undefined>>
-  readonly form: Readonly<Record<string, string>>
-  readonly headers: Readonly<Record<string, string | undefined>>
-}
+export type { RawInput }
 
 /**
  * The check an endpoint makes of its input before anyone's credentials are looked at (annotate the

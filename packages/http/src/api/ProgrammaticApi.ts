@@ -13,7 +13,7 @@ import {
   OrderIdPath,
   Str,
   TopupIdPath
-} from "./Fields.ts"
+} from "@resale/webkit/Fields.ts"
 import { AdminTokenAuth, ApiKeyAuth } from "./Middleware.ts"
 
 export const StarsOrderRequest = Schema.Struct({ username: Str, amount: Int }).annotate({

@@ -2,7 +2,8 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema } from "effect/http-api"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { HandlerErrors, Unauthorized } from "./Errors.ts"
-import { AnyJson, page, Str, TopupIdPath } from "./Fields.ts"
+import { AnyJson, page, Str, TopupIdPath } from "@resale/webkit/Fields.ts"
+import { LoginForm } from "@resale/webkit/FormPayloads.ts"
 
 const Redirect = HttpApiSchema.Empty(303)
 
@@ -38,7 +39,7 @@ export class PublicApi extends HttpApiGroup.make("public").add(
 export class AdminLoginApi extends HttpApiGroup.make("adminLogin").add(
   HttpApiEndpoint.get("loginPage", "/v2/admin/login", { success: page(Dto.LoginPage) }),
   HttpApiEndpoint.post("login", "/v2/admin/login", {
-    payload: Schema.Struct({ token: Schema.optionalKey(Str) }).pipe(HttpApiSchema.asFormUrlEncoded()),
+    payload: LoginForm,
     success: Redirect,
     error: [Unauthorized, ...HandlerErrors]
   }),

@@ -2,7 +2,7 @@ import { REPORT_COLUMNS } from "@resale/core/reports/ReportFormats.ts"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiSchema, OpenApi } from "effect/http-api"
 import { HTTPValidationError } from "./Errors.ts"
-import { OptionalStr } from "./Fields.ts"
+import { OptionalStr } from "@resale/webkit/Fields.ts"
 import { OperatorSession } from "./Middleware.ts"
 
 /** The form's fields are text checked after sign-in (a bad date or rate is a 422 for the operator only). */

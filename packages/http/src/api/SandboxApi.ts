@@ -2,7 +2,7 @@ import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup, HttpApiMiddleware, HttpApiSchema, OpenApi } from "effect/http-api"
 import { ErrorCode } from "@resale/wire/ErrorCodes.ts"
 import { NotFound } from "./Errors.ts"
-import { Str } from "./Fields.ts"
+import { Str } from "@resale/webkit/Fields.ts"
 import { UserSession } from "./Middleware.ts"
 
 /** Sandbox mode only: elsewhere every route of the group answers 404 like an unknown path, before any other check. */

@@ -1,7 +1,8 @@
 import { HttpApiEndpoint, HttpApiGroup, OpenApi } from "effect/http-api"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { HandlerErrors } from "./Errors.ts"
-import { form, IdempotencyHeader, Int, LenientCount, Str } from "./Fields.ts"
+import { IdempotencyHeader, LenientCount } from "@resale/webkit/Fields.ts"
+import { PremiumForm, StarsForm } from "@resale/webkit/FormPayloads.ts"
 import { UserSession } from "./Middleware.ts"
 
 /**
@@ -14,13 +15,13 @@ export class ShopperApi extends HttpApiGroup.make("shopper")
   .add(
     HttpApiEndpoint.post("buyStars", "/v2/orders/stars", {
       headers: IdempotencyHeader,
-      payload: form({ username: Str, amount: Int }),
+      payload: StarsForm,
       success: Dto.OrderCreated,
       error: HandlerErrors
     }),
     HttpApiEndpoint.post("buyPremium", "/v2/orders/premium", {
       headers: IdempotencyHeader,
-      payload: form({ username: Str, duration: Int }),
+      payload: PremiumForm,
       success: Dto.OrderCreated,
       error: HandlerErrors
     }),

@@ -2,7 +2,7 @@ import { WEBHOOK_EVENT_TYPES } from "@resale/core/webhooks/Webhook.ts"
 import { Schema } from "effect"
 import { HttpApiEndpoint, HttpApiGroup } from "effect/http-api"
 import { HandlerErrors } from "./Errors.ts"
-import { ApiKeyHeader, Id, Int, Str } from "./Fields.ts"
+import { ApiKeyHeader, Id, Int, Str } from "@resale/webkit/Fields.ts"
 import { ApiKeyAuth } from "./Middleware.ts"
 
 const Instant = Str.annotate({ description: "ISO 8601 date-time (UTC)." })

@@ -1,7 +1,7 @@
 import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { CheckBeforeAuth, PreAuthCheck } from "../api/PreAuthCheck.ts"
-import { formFields } from "../routes/RouteKit.ts"
+import { formFields } from "@resale/webkit/PanelFields.ts"
 
 export const PreAuthCheckLayer = Layer.succeed(PreAuthCheck)((httpEffect, { endpoint }) => {
   const check = Context.get(endpoint.annotations, CheckBeforeAuth)

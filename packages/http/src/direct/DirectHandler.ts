@@ -23,7 +23,12 @@ import type { DirectHttpSettings } from "./DirectConfig.ts"
 import { answerJson } from "./DirectJson.ts"
 import type { RateLimiter } from "./RateLimiter.ts"
 import { redactedRequest, scrubPhrases } from "./Redaction.ts"
-import { clientAddress as forwardedClient, limitKey, noTrustedProxies, plainAddress } from "../server/ClientAddress.ts"
+import {
+  clientAddress as forwardedClient,
+  limitKey,
+  noTrustedProxies,
+  plainAddress
+} from "@resale/webkit/ClientAddress.ts"
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from "@resale/webkit/DatabaseOutage.ts"
 
 export type Fields = Readonly<Record<string, unknown>>

@@ -17,7 +17,8 @@ import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
-import { giftsOut, messageOut, orderOut, pricingOut, ticketOut, topupCreatedOut, topupOut, userOut } from "./Wire.ts"
+import { buyGift, createTopup, upgradeInfoTier, uploadReceipt } from "@resale/webkit/AccountActions.ts"
+import { giftsOut, messageOut, orderOut, pricingOut, ticketOut, topupOut, userOut } from "./Wire.ts"
 
 const me = { kind: "user" as const }
 
@@ -87,16 +88,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("createTopup", ({ headers, payload }) =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
-          return yield* idempotent(
-            headers["idempotency-key"],
-            { user: userId },
-            "POST /v2/balance/top-up",
-            payload,
-            Dto.TopupCreated,
-            Effect.map(topups.create(userId, payload.amount_uzs), (t) =>
-              topupCreatedOut(t, config.paymentCard, sandbox)
-            )
-          )
+          return yield* createTopup(idempotent, "POST /v2/balance/top-up", userId, headers["idempotency-key"], payload)
         }).pipe(mapErrors)
       )
       .handle("cancelTopup", ({ params }) =>
@@ -111,14 +103,7 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
           const fs = yield* FileSystem.FileSystem
           // A larger file never gets here (the multipart limit), and the core checks the same setting.
           const bytes = yield* fs.readFile(payload.receipt.path).pipe(Effect.orDie)
-          return yield* idempotent(
-            headers["idempotency-key"],
-            { user: userId },
-            "POST /v2/balance/top-up/receipt",
-            { amount_uzs: payload.amount_uzs, size: bytes.length },
-            Dto.Topup,
-            Effect.map(topups.createWithReceipt(userId, payload.amount_uzs, bytes), topupOut)
-          )
+          return yield* uploadReceipt(idempotent, userId, headers["idempotency-key"], payload.amount_uzs, bytes)
         }).pipe(mapErrors)
       )
       .handle("topupStatus", () =>
@@ -160,45 +145,13 @@ export const AccountHandlers = HttpApiBuilder.group(Api, "account", (handlers) =
       .handle("buyGift", ({ headers, payload }) =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
-          const gift = yield* gifts.find(payload.gift_id)
-          return yield* idempotent(
-            headers["idempotency-key"],
-            { user: userId },
-            "POST /v2/gifts/buy",
-            payload,
-            Dto.OrderCreated,
-            Effect.map(
-              orders.place(userId, {
-                kind: "gift",
-                recipient: payload.username,
-                gift: { id: gift.id, stars: gift.stars },
-                comment: payload.comment === "" ? null : payload.comment
-              }),
-              ({ order, balanceAfter }) => ({ ok: true, order: orderOut(order), balance_uzs: balanceAfter, sandbox })
-            )
-          )
+          return yield* buyGift(idempotent, userId, headers["idempotency-key"], payload)
         }).pipe(mapErrors)
       )
       .handle("upgradeInfoTier", ({ headers, payload }) =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
-          return yield* idempotent(
-            headers["idempotency-key"],
-            { user: userId },
-            "POST /v2/api-docs/getinfo-upgrade",
-            payload,
-            Dto.TierUpgrade,
-            Effect.gen(function* () {
-              const { chargedUzs, user } = yield* accounts.upgradeTier(userId, payload.tier)
-              const usage = yield* accounts.lookupUsage(userId)
-              return {
-                tier: user.tier,
-                price_uzs: chargedUzs,
-                balance_uzs: yield* balances.balance(userId),
-                quota: { tier: usage.tier, used: usage.used, limit: usage.limit }
-              }
-            })
-          )
+          return yield* upgradeInfoTier(idempotent, userId, headers["idempotency-key"], payload)
         }).pipe(mapErrors)
       )
       .handle("tickets", () =>

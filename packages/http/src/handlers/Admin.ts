@@ -8,15 +8,21 @@ import { adminHomeOut, adminTicketsList, adminTopupsOut } from "@resale/wire/Ope
 import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
-import * as Dto from "@resale/wire/Dtos.ts"
-import { PricingCache } from "../pricing/PricingCache.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
-import { adminOrderOut, messageOut, orderOut, pricingOut, ticketOut, topupOut } from "./Wire.ts"
+import {
+  approveTopup,
+  markOrderDone,
+  note,
+  recheckOrder,
+  refundOrder,
+  retryOrder,
+  setPrices
+} from "@resale/webkit/OperatorActions.ts"
+import { adminOrderOut, messageOut, pricingOut, ticketOut, topupOut } from "./Wire.ts"
 
 const operator = { kind: "operator" as const }
-const note = (text: string) => (text.trim() === "" ? undefined : text.trim())
 
 /** Operator pages and operations (admin session). */
 export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
@@ -24,7 +30,6 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
     const topups = yield* TopupService
     const orders = yield* OrderService
     const pricing = yield* PricingService
-    const pricingCache = yield* PricingCache
     const tickets = yield* TicketService
     const status = yield* OperatorStatus
     const { sandbox } = yield* HttpConfig
@@ -40,31 +45,13 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
         })
       )
       .handle("pricing", ({ payload }) =>
-        pricing
-          .set({
-            starPriceUzs: payload.star_price_uzs,
-            premium3MonthUzs: payload.premium_3_month_uzs,
-            premium6MonthUzs: payload.premium_6_month_uzs,
-            premium12MonthUzs: payload.premium_12_month_uzs
-          })
-          .pipe(
-            Effect.tap(() => pricingCache.invalidate),
-            Effect.map((p) => pricingOut(p, sandbox)),
-            mapErrors
-          )
+        setPrices(payload).pipe(
+          Effect.map((p) => pricingOut(p, sandbox)),
+          mapErrors
+        )
       )
       .handle("approveTopup", ({ headers, params, payload }) =>
-        idempotent(
-          headers["idempotency-key"],
-          "operator",
-          "POST /v2/admin/topups/:topup_id/approve",
-          { ...params, ...payload },
-          Dto.Topup,
-          Effect.map(
-            topups.approve(params.topup_id, note(payload.admin_note), { confirmDuplicate: payload.confirm_duplicate }),
-            topupOut
-          )
-        ).pipe(mapErrors)
+        approveTopup(idempotent, headers["idempotency-key"], params, payload).pipe(mapErrors)
       )
       .handle("rejectTopup", ({ params, payload }) =>
         Effect.map(topups.reject(params.topup_id, note(payload.admin_note)), topupOut).pipe(mapErrors)
@@ -77,44 +64,16 @@ export const AdminHandlers = HttpApiBuilder.group(Api, "admin", (handlers) =>
         })
       )
       .handle("retryOrder", ({ headers, params }) =>
-        idempotent(
-          headers["idempotency-key"],
-          "operator",
-          "POST /v2/admin/orders/:order_id/retry",
-          params,
-          Dto.Order,
-          Effect.map(orders.retry(params.order_id), orderOut)
-        ).pipe(mapErrors)
+        retryOrder(idempotent, headers["idempotency-key"], params).pipe(mapErrors)
       )
       .handle("markOrderDone", ({ headers, params, payload }) =>
-        idempotent(
-          headers["idempotency-key"],
-          "operator",
-          "POST /v2/admin/orders/:order_id/mark-done",
-          { ...params, ...payload },
-          Dto.Order,
-          Effect.map(orders.markDone(params.order_id, note(payload.tx_id)), orderOut)
-        ).pipe(mapErrors)
+        markOrderDone(idempotent, headers["idempotency-key"], params, payload).pipe(mapErrors)
       )
       .handle("recheckOrder", ({ headers, params }) =>
-        idempotent(
-          headers["idempotency-key"],
-          "operator",
-          "POST /v2/admin/orders/:order_id/recheck",
-          params,
-          Dto.Order,
-          Effect.map(orders.recheck(params.order_id), orderOut)
-        ).pipe(mapErrors)
+        recheckOrder(idempotent, headers["idempotency-key"], params).pipe(mapErrors)
       )
       .handle("refundOrder", ({ headers, params, payload }) =>
-        idempotent(
-          headers["idempotency-key"],
-          "operator",
-          "POST /v2/admin/orders/:order_id/refund",
-          { ...params, ...payload },
-          Dto.Order,
-          Effect.map(orders.refund(params.order_id, payload.note), orderOut)
-        ).pipe(mapErrors)
+        refundOrder(idempotent, headers["idempotency-key"], params, payload).pipe(mapErrors)
       )
       .handle("tickets", () => adminTicketsList(tickets))
       .handle("pollTicket", ({ params, query }) =>

@@ -7,7 +7,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { NotFound } from "../api/Errors.ts"
-import { pathIdOf } from "../routes/RouteKit.ts"
+import { pathIdOf } from "@resale/webkit/PanelFields.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 
 const ticketIdOf = pathIdOf(TicketId)

@@ -11,7 +11,7 @@ import { Effect } from "effect"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { NotFound } from "../api/Errors.ts"
-import { pathId, pathIdOf } from "../routes/RouteKit.ts"
+import { pathId, pathIdOf } from "@resale/webkit/PanelFields.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 
 const userIdOf = pathIdOf(UserId)

@@ -1,13 +1,10 @@
 import type { OrderRequest } from "@resale/core/orders/OrderRules.ts"
-import { OrderService } from "@resale/core/orders/OrderService.ts"
 import { Effect } from "effect"
-import * as Dto from "@resale/wire/Dtos.ts"
 import { CurrentUser } from "../api/Middleware.ts"
 import type { GiftCatalogUnavailable, GiftNotFound } from "@resale/webkit/GiftCatalog.ts"
-import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
-import { orderOut } from "./Wire.ts"
+import { placeOrder as placeWith } from "@resale/webkit/AccountActions.ts"
 
 /**
  * Creates an order (balance debited, order queued) and answers it with the new balance: the
@@ -21,22 +18,7 @@ export const placeOrder = <R>(
 ) =>
   Effect.gen(function* () {
     const { userId } = yield* CurrentUser
-    const orders = yield* OrderService
-    const sandbox = (yield* HttpConfig).sandbox
-    const request = yield* build
-    return yield* idempotent(
-      key,
-      { user: userId },
-      endpoint,
-      body,
-      Dto.OrderCreated,
-      Effect.map(orders.place(userId, request), ({ order, balanceAfter }) => ({
-        ok: true,
-        order: orderOut(order),
-        balance_uzs: balanceAfter,
-        sandbox
-      }))
-    )
+    return yield* placeWith(idempotent, endpoint, userId, key, body, build)
   }).pipe(mapErrors)
 
 type OrderHeaders = { readonly "idempotency-key"?: string }

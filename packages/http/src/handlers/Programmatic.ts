@@ -12,13 +12,14 @@ import { Api } from "../api/Api.ts"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { CurrentUser } from "../api/Middleware.ts"
 import { GiftCatalog, type GiftCatalogUnavailable, type GiftNotFound } from "@resale/webkit/GiftCatalog.ts"
-import { PricingCache } from "../pricing/PricingCache.ts"
+import { PricingCache } from "@resale/webkit/PricingCache.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
 import { idempotent } from "./Idempotent.ts"
+import { createTopup } from "@resale/webkit/AccountActions.ts"
 import { placeOrder, placePremium, placeStars } from "./PlaceOrder.ts"
 import { balanceAnswer } from "./ProgrammaticFront.ts"
-import { giftsOut, orderOut, pricingOut, topupCreatedOut, topupOut } from "./Wire.ts"
+import { giftsOut, orderOut, pricingOut, topupOut } from "./Wire.ts"
 
 /** Fragment gives a recipient's photo as an `<img>` tag; the answer's `photo_url` is its http(s) address. */
 const photoUrl = (photo: string | undefined): string | null => {
@@ -84,14 +85,7 @@ export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) 
       .handle("createTopup", ({ headers, payload }) =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
-          return yield* idempotent(
-            headers["idempotency-key"],
-            { user: userId },
-            "POST /v2/api/topups",
-            payload,
-            Dto.TopupCreated,
-            Effect.map(topups.create(userId, payload.amount_uzs), (t) => topupCreatedOut(t, paymentCard, sandbox))
-          )
+          return yield* createTopup(idempotent, "POST /v2/api/topups", userId, headers["idempotency-key"], payload)
         }).pipe(mapErrors)
       )
       .handle("topup", ({ params }) =>

@@ -15,28 +15,15 @@ import {
   loginStateValid
 } from "@resale/webkit/LoginState.ts"
 import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "@resale/webkit/TelegramLogin.ts"
-import { OperatorTokenGuard, tooManyFailures } from "../auth/OperatorTokenGuard.ts"
+import { tooManyFailures } from "@resale/webkit/OperatorTokenGuard.ts"
+import { redirectWithCookie, signInOperator } from "@resale/webkit/OperatorSignIn.ts"
 import { type CookieToSet, WebSessions } from "@resale/webkit/WebSessions.ts"
-import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { HttpApiBuilder } from "effect/http-api"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { apiDocsOut, homeOut } from "@resale/wire/Dtos.ts"
 import { mapErrors } from "./ErrorMapping.ts"
-
-/** A 303 to `location` that sets (or clears) a session cookie. */
-export const redirectWithCookie = (location: string, cookie: CookieToSet, secure: boolean) =>
-  HttpServerResponse.redirect(location, { status: 303 }).pipe(
-    HttpServerResponse.setCookieUnsafe(cookie.name, cookie.value, {
-      httpOnly: true,
-      sameSite: "lax",
-      path: "/",
-      secure,
-      maxAge: `${cookie.maxAgeSeconds} seconds`,
-      ...(cookie.maxAgeSeconds === 0 ? { expires: new Date(0) } : {})
-    })
-  )
 
 /** Telegram ids of sandbox demo users: stable per name, far above real ids' typical range. */
 const sandboxTelegramId = (name: string) =>
@@ -181,11 +168,7 @@ export const PublicHandlers = HttpApiBuilder.group(Api, "public", (handlers) =>
 
 export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handlers) =>
   Effect.gen(function* () {
-    const config = yield* HttpConfig
     const sessions = yield* WebSessions
-    const guard = yield* OperatorTokenGuard
-    const trusted = trustedProxies(config.trustedProxies)
-    const expected = Redacted.value(config.adminToken)
     return handlers
       .handle("loginPage", ({ request }) =>
         Effect.map(sessions.operator(request), (signedIn) => ({
@@ -194,22 +177,19 @@ export const AdminLoginHandlers = HttpApiBuilder.group(Api, "adminLogin", (handl
         }))
       )
       .handle("login", ({ payload, request }) =>
-        Effect.gen(function* () {
-          // Throttled per address like X-Admin-Token: a blocked address's token is not compared.
-          const client = limitKey(clientAddress(request, trusted))
-          const wait = yield* guard.waitFor(client)
-          if (wait > 0) {
-            yield* retryAfter(wait)
-            return yield* new TooManyRequests({ detail: tooManyFailures(wait), code: "rate_limited" })
-          }
-          if (!safeEqual(payload.token ?? "", expected)) {
-            yield* guard.failed(client, "sign-in form")
-            return yield* new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" })
-          }
-          yield* guard.succeeded(client)
-          const cookie = yield* sessions.startOperator
-          return redirectWithCookie("/v2/admin", cookie, sessions.secureCookies)
-        })
+        signInOperator(request, payload.token).pipe(
+          Effect.map((cookie) => redirectWithCookie("/v2/admin", cookie, sessions.secureCookies)),
+          Effect.catchTag("OperatorSignInRefused", (refused) =>
+            refused.reason === "blocked"
+              ? Effect.andThen(
+                  retryAfter(refused.waitSeconds),
+                  Effect.fail(
+                    new TooManyRequests({ detail: tooManyFailures(refused.waitSeconds), code: "rate_limited" })
+                  )
+                )
+              : Effect.fail(new Unauthorized({ detail: "Invalid admin token", code: "admin_token_invalid" }))
+          )
+        )
       )
       .handle("logout", ({ request }) =>
         Effect.map(sessions.end(request, ADMIN_COOKIE), (cookie) =>

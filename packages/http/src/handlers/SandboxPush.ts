@@ -1,6 +1,4 @@
-import { Notifications } from "@resale/core/outbox/Notifications.ts"
-import { SANDBOX_INBOX_PATH } from "@resale/core/push/PushEndpointRules.ts"
-import { SandboxPushInbox } from "@resale/push/SandboxPushInbox.ts"
+import { SandboxPushInbox, subscribeToSandboxInbox } from "@resale/push/SandboxPushInbox.ts"
 import { Effect, Layer } from "effect"
 import { HttpServerResponse } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
@@ -18,15 +16,10 @@ export const SandboxOnlyLayer = Layer.effect(SandboxOnly)(
   )
 )
 
-/** Delivered by the worker on this machine: the address the shopper reached when it is loopback, else PUBLIC_URL. */
-const inboxBase = (host: string, publicUrl: string) =>
-  /^(127\.0\.0\.1|localhost|\[::1\])(:\d{1,5})?$/.test(host) ? `http://${host}` : publicUrl.replace(/\/$/, "")
-
 export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =>
   Effect.gen(function* () {
     const config = yield* HttpConfig
     const inbox = yield* SandboxPushInbox
-    const notifications = yield* Notifications
     return handlers
       .handle("pushInbox", () =>
         Effect.gen(function* () {
@@ -37,10 +30,7 @@ export const SandboxHandlers = HttpApiBuilder.group(Api, "sandbox", (handlers) =
       .handle("openPushInbox", ({ request }) =>
         Effect.gen(function* () {
           const { userId } = yield* CurrentUser
-          const base = inboxBase(request.headers["host"] ?? "", config.publicUrl)
-          const subscription = yield* inbox.open(userId, `${base}${SANDBOX_INBOX_PATH}`)
-          yield* notifications.subscribePush(userId, subscription).pipe(
-            // The server's own receiver is always allowed in sandbox mode; a refusal means PUBLIC_URL is not this server.
+          yield* subscribeToSandboxInbox(userId, request.headers["host"] ?? "", config.publicUrl).pipe(
             Effect.catchTag("PushSubscriptionInvalid", (e) =>
               Effect.fail(new PushInboxRefused({ detail: e.message, code: "push_subscription_invalid" }))
             )

@@ -22,8 +22,8 @@ import {
 import type { Throttling } from "@resale/core/throttles/Throttling.ts"
 import { Effect, Option, Redacted } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { tokenGuardFor } from "../auth/OperatorTokenGuard.ts"
-import { clientAddress, limitKey, type TrustedProxies, trustedProxies } from "./ClientAddress.ts"
+import { tokenGuardFor } from "@resale/webkit/OperatorTokenGuard.ts"
+import { clientAddress, limitKey, type TrustedProxies, trustedProxies } from "@resale/webkit/ClientAddress.ts"
 import type { HttpSettings } from "@resale/webkit/HttpConfig.ts"
 
 type MetricsSettings = Pick<HttpSettings, "sandbox" | "metricsToken" | "trustedProxies"> & {

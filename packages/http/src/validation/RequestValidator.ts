@@ -6,10 +6,10 @@ import { HttpRouter, HttpServerRequest } from "effect/http"
 import type { HttpApiEndpoint } from "effect/http-api"
 import { HTTPValidationError, type ValidationErrorItem } from "../api/Errors.ts"
 import { RequestValidation } from "../api/Middleware.ts"
-import type { FieldKind } from "../api/Fields.ts"
+import type { FieldKind } from "@resale/webkit/Fields.ts"
 import { jsonTooDeep, MAX_JSON_DEPTH } from "./JsonDepth.ts"
 import { bodyTooLarge, type MultipartBounds, multipartBounds, readMultipart } from "./MultipartBody.ts"
-import { checkFields, type FieldSpec, fieldsOf, kindFromAst } from "./PydanticFields.ts"
+import { checkFields, type FieldSpec, fieldsOf, kindFromAst } from "@resale/webkit/PydanticFields.ts"
 
 type BodyKind = "json" | "form" | "multipart"
 

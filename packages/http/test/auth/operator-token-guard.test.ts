@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Effect, Logger, References } from "effect"
 import { TestClock } from "effect/testing"
-import { OperatorTokenGuard } from "../../src/auth/OperatorTokenGuard.ts"
+import { OperatorTokenGuard } from "@resale/webkit/OperatorTokenGuard.ts"
 
 /** Every log line's message and annotations, for "every failure is logged". */
 const capture = () => {

@@ -2,17 +2,14 @@ import { ByteSize, Effect } from "effect"
 import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
 import { CSRF_FIELD } from "./WebCookies.ts"
 
-/**
- * A form a browser posted: read once here, its CSRF token and idempotency key taken out, and a
- * fresh request with the same bytes handed to the route (a Node request body can be read only once).
- */
+/** A form a browser posted: read once here, its CSRF token and idempotency key taken out. */
 export interface BrowserForm {
   readonly csrf: string | undefined
   readonly idempotencyKey: string | undefined
   /** The text fields as posted (files left out), to put back into the form when it fails. */
   readonly fields: Readonly<Record<string, string>>
-  /** The request to forward: same body, `Accept: application/json`, the idempotency key as a header. */
-  readonly forward: HttpServerRequest.HttpServerRequest
+  /** The files posted (a receipt), by field name; an empty file input counts as none. */
+  readonly files: ReadonlyMap<string, File>
 }
 
 export const isFormPost = (request: HttpServerRequest.HttpServerRequest): boolean => {
@@ -33,25 +30,25 @@ export const readBrowserForm = (request: HttpServerRequest.HttpServerRequest, ma
     const outer = yield* HttpIncomingMessage.MaxBodySize
     const limit = outer === undefined ? ByteSize.bytes(maxBytes) : ByteSize.min(outer, ByteSize.bytes(maxBytes))
     const bytes = yield* request.arrayBuffer.pipe(Effect.provideService(HttpIncomingMessage.MaxBodySize, limit))
-    const url = new URL(request.url, "http://localhost")
-    const headers = new Headers()
-    for (const [key, value] of Object.entries(request.headers)) {
-      if (key !== "content-length" && key !== "accept" && key !== "idempotency-key") headers.set(key, value)
-    }
-    headers.set("accept", "application/json")
+    const headers = new Headers({ "content-type": request.headers["content-type"] ?? "" })
     const parsed = yield* Effect.promise(() =>
-      new Request(url, { method: "POST", headers, body: bytes }).formData().catch(() => undefined)
+      new Request("http://localhost/", { method: "POST", headers, body: bytes }).formData().catch(() => undefined)
     )
     const csrf = text(parsed?.get(CSRF_FIELD) ?? null)
-    const idempotencyKey = text(parsed?.get("idempotency_key") ?? null)
-    if (idempotencyKey !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(idempotencyKey))
-      headers.set("idempotency-key", idempotencyKey)
-    const forward = HttpServerRequest.fromWeb(new Request(url, { method: "POST", headers, body: bytes })).modify({
-      remoteAddress: request.remoteAddress
-    })
+    const posted = text(parsed?.get("idempotency_key") ?? null)
+    // As the routes' `Idempotency-Key` header: a malformed key is none.
+    const idempotencyKey = posted !== undefined && /^[A-Za-z0-9-]{8,100}$/.test(posted) ? posted : undefined
     const fields: Record<string, string> = {}
+    const files = new Map<string, File>()
     parsed?.forEach((value, name) => {
-      if (typeof value === "string" && !(name in fields)) fields[name] = value
+      if (typeof value === "string") {
+        if (!(name in fields)) fields[name] = value
+      } else if (!files.has(name) && (value.name !== "" || value.size > 0)) files.set(name, value)
     })
-    return { csrf, idempotencyKey, fields, forward } satisfies BrowserForm
+    return {
+      csrf,
+      idempotencyKey,
+      fields,
+      files
+    } satisfies BrowserForm
   })

@@ -4,9 +4,9 @@ import type { Types } from "effect"
 import { databaseUnavailableAnswer } from "@resale/webkit/DatabaseOutage.ts"
 
 /**
- * Calls the server's own routes from inside the web gateway: the browser's request, re-addressed
- * and asking for JSON, runs through the same router, middleware and handlers as any API client's.
- * The page is then drawn from the JSON answer, so pages never bypass the API's checks.
+ * Runs the server's own route for a GET that prefers HTML and is none of our pages (a sign-in link,
+ * a logout, a receipt file, a document): the route answers as to any client, and a JSON error it
+ * gives is drawn as an error page in the reader's words. Pages and forms call core directly.
  */
 export type RouterEffect = Effect.Effect<HttpServerResponse.HttpServerResponse, Types.unhandled, never>
 

@@ -29,8 +29,12 @@ import { errorPage } from "../pages/ErrorPage.ts"
 import { newApiKeyPage } from "../pages/ApiPage.ts"
 import { ASSET_VERSION, safeBack } from "../routes/AssetRoutes.ts"
 import { isFormPost, readBrowserForm } from "./BrowserForm.ts"
-import { errorLines } from "./ErrorText.ts"
-import { formAnchor, formBack, formSuccess } from "./FormOutcomes.ts"
+import { codeLines, errorLines } from "./ErrorText.ts"
+import { findForm, formAnchor, formBack, type FormServices } from "./FormTable.ts"
+import type { FormResult } from "./Forms.ts"
+import { isDatabaseUnavailable } from "@resale/webkit/DatabaseOutage.ts"
+import { isSameOrigin } from "@resale/webkit/OriginCheck.ts"
+import { redirectWithCookie } from "@resale/webkit/OperatorSignIn.ts"
 import { runInner, type RouterEffect } from "./InnerCall.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
 import { keptValues } from "../layout/FormRecall.ts"
@@ -52,8 +56,9 @@ import {
  * The browser's way into the server: a global router middleware in front of every /v2 route.
  * Requests that prefer HTML (page loads and form posts) get pages in the user's language; every
  * other request (API clients, the pages' own fetches) passes through untouched, so each route still
- * answers JSON exactly as before. Form posts must carry the CSRF token and are answered with a
- * redirect and a one-shot message; the route's own checks (session, origin, validation) all run.
+ * answers JSON exactly as before. Form posts must carry the CSRF token; each calls core through its
+ * entry of the form table (`FormTable.ts`), with its route's checks (fields, session, origin), and
+ * is answered with a redirect and a one-shot message.
  */
 const CSP = [
   "default-src 'self'",
@@ -120,6 +125,17 @@ export const WebGateway = HttpRouter.middleware(
     const { document } = yield* ApiDocument
     const reference: Html = unsafeRaw(renderAuthSection(document) + renderApiSections(document))
     const giftTitles = Effect.map(catalog.list, (gifts) => Object.fromEntries(gifts.map((g) => [g.id, g.title])))
+
+    // What the forms' core calls need, as the JSON handlers get it.
+    const formServices = yield* Effect.context<FormServices>()
+    /** A defect of a form's call: the database away is said so, anything else is our fault. */
+    const formDefect = (cause: unknown) =>
+      isDatabaseUnavailable(cause)
+        ? Effect.succeed({ _tag: "Refused", lines: codeLines("database_unavailable") } satisfies FormResult)
+        : Effect.as(Effect.logError("web form: call failed", cause), {
+            _tag: "Refused",
+            lines: codeLines("internal_error")
+          } satisfies FormResult)
 
     const cookieOptions = { path: "/", httpOnly: true, sameSite: "lax" as const, secure }
 
@@ -246,14 +262,31 @@ export const WebGateway = HttpRouter.middleware(
         return answer.response
       })
 
-    /** A form post: CSRF checked, forwarded as JSON, answered with a redirect (or the one-time key page). */
-    const form = (router: RouterEffect, request: HttpServerRequest.HttpServerRequest) =>
+    /** A form post: CSRF checked, its form's core call made (`FormTable.ts`), answered with a redirect (or the one-time key page). */
+    const form = (request: HttpServerRequest.HttpServerRequest) =>
       Effect.gen(function* () {
         const prepared = yield* context(request)
         const path = pathOf(request.url)
         let back = backAfterFailure(request, path)
         let anchor = /#([a-z0-9-]{1,40})$/.exec(back)?.[1]
         let kept: Record<string, string> | undefined
+        /** Not signed in: to the area's sign-in page, saying why. */
+        const signIn = (from: string) => {
+          const admin = from.startsWith("/v2/admin")
+          return redirect(
+            admin ? "/v2/admin/login" : "/v2/",
+            { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] },
+            prepared
+          )
+        }
+        /** The new API key travels sealed to the one page that shows it once. */
+        const showKeyOnce = (key: string) =>
+          HttpServerResponse.setCookieUnsafe(
+            redirect(NEW_KEY_PATH, undefined, prepared),
+            NEW_KEY_COOKIE,
+            sealKey(secret, key),
+            { ...cookieOptions, path: NEW_KEY_PATH, maxAge: "300 seconds" }
+          )
         const fail = (lines: Flash["lines"]) =>
           redirect(
             back,
@@ -264,7 +297,7 @@ export const WebGateway = HttpRouter.middleware(
         if (read._tag === "Failure") return fail([{ key: "error.receiptLarge" }])
         const posted = read.success
         kept = keptValues(posted.fields)
-        const many = formAnchor(path, posted.fields)
+        const many = formAnchor(path)
         if (many !== undefined) {
           anchor = many
           back = `${back.split("#")[0]}#${many}`
@@ -276,33 +309,27 @@ export const WebGateway = HttpRouter.middleware(
         // Replacing the key or spending the balance without a purchase form: only from the confirmation page.
         const question = askFirst(path, posted.fields)
         if (question !== undefined) return redirect(question, undefined, prepared)
-        const answer = yield* runInner(router, posted.forward)
-        if (answer.status >= 300 && answer.status < 400) return answer.response
-        if (answer.status === 401) {
-          const admin = path.startsWith("/v2/admin")
-          if (admin && path === "/v2/admin/login") return fail(errorLines(401, answer.text))
-          return redirect(
-            admin ? "/v2/admin/login" : "/v2/",
-            { kind: "error", lines: [{ key: admin ? "error.adminSignIn" : "error.signIn" }] },
-            prepared
-          )
+        const found = findForm(path)
+        if (found !== undefined) {
+          const result = yield* found[1]
+            .post(found[0], posted.fields, {
+              user: sessions.user(request),
+              operator: sessions.operator(request),
+              sameSite: isSameOrigin(request.headers, [config.publicUrl]),
+              idempotencyKey: posted.idempotencyKey,
+              files: posted.files,
+              host: request.headers["host"] ?? "",
+              request
+            })
+            .pipe(Effect.provideContext(formServices), Effect.catchDefect(formDefect))
+          if (result._tag === "SignIn") return signIn(path)
+          if (result._tag === "Refused") return fail(result.lines)
+          const { next, flash, newKey, cookie } = result.outcome
+          if (cookie !== undefined) return redirectWithCookie(next, cookie, sessions.secureCookies)
+          return newKey === undefined ? redirect(next, flash, prepared) : showKeyOnce(newKey)
         }
-        if (answer.status >= 400) return fail(errorLines(answer.status, answer.text))
-        if (path === "/v2/api-key/rotate") {
-          const sealed = sealKey(secret, (answer.json as { api_key: string }).api_key)
-          return HttpServerResponse.setCookieUnsafe(
-            redirect(NEW_KEY_PATH, undefined, prepared),
-            NEW_KEY_COOKIE,
-            sealed,
-            {
-              ...cookieOptions,
-              path: NEW_KEY_PATH,
-              maxAge: "300 seconds"
-            }
-          )
-        }
-        const outcome = formSuccess(path, answer.json)
-        return redirect(outcome.next, outcome.flash, prepared)
+        // Not one of our forms: nothing to post it to.
+        return fail(codeLines("not_found"))
       })
 
     return (router: RouterEffect) =>
@@ -310,7 +337,7 @@ export const WebGateway = HttpRouter.middleware(
         const request = yield* HttpServerRequest.HttpServerRequest
         if (!request.url.startsWith("/v2") || !prefersHtml(request.headers["accept"])) return yield* router
         if (request.method === "GET") return yield* page(router, request)
-        if (isFormPost(request)) return yield* form(router, request)
+        if (isFormPost(request)) return yield* form(request)
         return yield* router
       })
   }),

@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { translator } from "../../src/i18n/Translate.ts"
 import { errorLines } from "../../src/gateway/ErrorText.ts"
-import { formBack, formSuccess } from "../../src/gateway/FormOutcomes.ts"
+import { findForm, formBack } from "../../src/gateway/FormTable.ts"
 import { csrfToken, csrfValid, decodeFlash, encodeFlash, type FlashLine } from "../../src/gateway/WebCookies.ts"
 
 const words = (locale: "en" | "ru" | "uz", lines: ReadonlyArray<FlashLine>) =>
@@ -67,6 +67,13 @@ describe("API errors in words", () => {
     for (const line of words("en", errorLines(418, '{"weird":true}'))) assert.notInclude(line, "{")
   })
 })
+
+/** The outcome of a successful post to `path` whose call answered `answer`. */
+const formSuccess = (path: string, answer: unknown) => {
+  const [match, form] = findForm(path)!
+  const outcome = form.success(match, answer as never)
+  return { next: outcome.next, flash: outcome.flash! }
+}
 
 describe("form outcomes", () => {
   it("each form leads to its page with its message", () => {

@@ -27,7 +27,7 @@ export class PricingCache extends Context.Service<
      */
     readonly current: () => Prices | undefined
   }
->()("http/pricing/PricingCache") {
+>()("webkit/PricingCache") {
   static readonly layer = Layer.effect(
     PricingCache,
     Effect.gen(function* () {

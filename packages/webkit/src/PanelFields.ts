@@ -1,6 +1,6 @@
 import { Effect, Option, Redacted, Schema } from "effect"
 import type { HttpServerRequest } from "effect/http"
-import { laxBool } from "../validation/PydanticFields.ts"
+import { laxBool } from "./PydanticFields.ts"
 
 /**
  * Field readers for the two operator forms that must answer their 404/422 before the session check

@@ -1,7 +1,6 @@
 import { SchemaAST } from "effect"
 import type { Schema } from "effect"
-import { type FieldKind, kindOf } from "../api/Fields.ts"
-import type { ValidationErrorItem } from "../api/Errors.ts"
+import { type FieldKind, kindOf } from "./Fields.ts"
 
 /**
  * pydantic 2's lax-mode coercion and error records for the flat request models of the original
@@ -21,6 +20,15 @@ export interface FieldSpec {
   readonly maxLength?: number
   /** The closed set of a text field (`Schema.Literals`), as a pydantic `Enum`/`Literal`. */
   readonly literals?: ReadonlyArray<string>
+}
+
+/** One refused field, as pydantic 2 records it (FastAPI's 422 list is made of these). */
+export interface ValidationErrorItem {
+  readonly type: string
+  readonly loc: ReadonlyArray<string | number>
+  readonly msg: string
+  readonly input?: unknown
+  readonly ctx?: Readonly<Record<string, unknown>>
 }
 
 /** No text field of a request is longer than this, whatever its schema says (bounded input). */

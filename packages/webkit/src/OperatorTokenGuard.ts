@@ -1,7 +1,7 @@
 import { Throttling } from "@resale/core/throttles/Throttling.ts"
 import { blockSecondsAfter, FORGET_AFTER_MS } from "@resale/core/throttles/TokenPolicy.ts"
 import { Clock, Context, Effect, Layer, Option } from "effect"
-import { HttpConfig, type HttpSettings } from "@resale/webkit/HttpConfig.ts"
+import { HttpConfig, type HttpSettings } from "./HttpConfig.ts"
 
 /**
  * Wrong operator tokens (the admin sign-in form and `X-Admin-Token`) per client address, answered by
