@@ -13,7 +13,7 @@ import {
   UserSession
 } from "../api/Middleware.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
-import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
+import { clientAddress, limitKey, trustedProxies } from "@resale/webkit/ClientAddress.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 import { isSameOrigin } from "@resale/webkit/OriginCheck.ts"
 import { OperatorTokenGuard, tooManyFailures } from "./OperatorTokenGuard.ts"

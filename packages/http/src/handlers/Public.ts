@@ -17,7 +17,7 @@ import {
 import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "@resale/webkit/TelegramLogin.ts"
 import { OperatorTokenGuard, tooManyFailures } from "../auth/OperatorTokenGuard.ts"
 import { type CookieToSet, WebSessions } from "@resale/webkit/WebSessions.ts"
-import { clientAddress, limitKey, trustedProxies } from "../server/ClientAddress.ts"
+import { clientAddress, limitKey, trustedProxies } from "@resale/webkit/ClientAddress.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { HttpApiBuilder } from "effect/http-api"

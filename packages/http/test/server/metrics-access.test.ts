@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Option, Redacted as R } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { noTrustedProxies, trustedProxies } from "../../src/server/ClientAddress.ts"
+import { noTrustedProxies, trustedProxies } from "@resale/webkit/ClientAddress.ts"
 import { isLocalCaller, metricsServed, opsPaths } from "../../src/server/MetricsAccess.ts"
 
 const request = (remote: string, forwarded?: string) =>
