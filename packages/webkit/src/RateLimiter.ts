@@ -83,3 +83,11 @@ export class RateLimiter extends Context.Service<
   static readonly chosen = (limit: RateLimit, shared: boolean) =>
     shared ? RateLimiter.shared(limit) : RateLimiter.make(limit)
 }
+
+/**
+ * The wallet page's own limiter (web's `gateway/WalletLimit.ts`): the direct surface's settings, a
+ * budget of its own; the server gives it with the wallet road.
+ */
+export class WalletPageLimiter extends Context.Service<WalletPageLimiter, RateLimiter["Service"]>()(
+  "webkit/WalletPageLimiter"
+) {}
