@@ -14,7 +14,8 @@ import { RateLimiter, WalletPageLimiter } from "@resale/webkit/RateLimiter.ts"
 import { Effect, Layer } from "effect"
 import { DirectHttpConfig } from "../direct/DirectConfig.ts"
 
-const WalletPageLimiterLive = Layer.effect(
+/** The wallet page's limiter: memory or PostgreSQL counts, as the direct surface's (`DIRECT_RATE_SHARED`). */
+export const WalletPageLimiterLive = Layer.effect(
   WalletPageLimiter,
   Effect.flatMap(Effect.service(DirectHttpConfig), (settings) =>
     RateLimiter.chosen(settings.rateLimit, settings.sharedRateLimit)
