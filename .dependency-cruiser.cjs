@@ -81,7 +81,7 @@ module.exports = {
     {
       name: "webkit-imports-no-root",
       comment:
-        "packages/webkit (sessions, sign-in, the origin check, the server's settings, the request id, the gift catalogue) is shared by http and web: it imports neither, nor another root",
+        "packages/webkit (sessions, sign-in, the origin check, the server's settings, the request id, the gift catalogue, the client address and rate limiter) is shared by http and web: it imports neither, nor another root",
       severity: "error",
       from: { path: "^packages/webkit/" },
       to: { path: "^packages/(http|web|worker|cli)/" }

@@ -79,7 +79,7 @@ export interface HttpSettings {
   readonly logRequests: boolean
   /** How long a Telegram sign-in payload is accepted after it was issued (`LOGIN_MAX_AGE`). */
   readonly loginMaxAgeSeconds: number
-  /** Reverse proxies in front of the server (`TRUSTED_PROXIES`), for the client address (server/ClientAddress.ts). */
+  /** Reverse proxies in front of the server (`TRUSTED_PROXIES`), for the client address (`ClientAddress.ts`). */
   readonly trustedProxies: ReadonlyArray<string>
   /** Sandbox only (`WEBHOOKS_ALLOW_LOOPBACK`): integrators may register loopback webhook targets. */
   readonly webhooksAllowLoopback: boolean

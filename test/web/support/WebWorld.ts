@@ -13,6 +13,7 @@ import { HttpConfig, type HttpSettings } from "@resale/webkit/HttpConfig.ts"
 import { DatabasePing, HttpServices, httpApp } from "@resale/http/server/HttpApp.ts"
 import { serveLean } from "@resale/http/server/LeanServe.ts"
 import { WalletCheckoutLive } from "@resale/http/server/WalletCheckoutLive.ts"
+import { DirectHttpConfig, type DirectHttpSettings } from "@resale/http/direct/DirectConfig.ts"
 import { WEB_ROUTES, WebUi } from "@resale/web/WebUi.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"
 import { databaseUrl } from "@resale/store/testing/TestDatabase.ts"
@@ -60,12 +61,14 @@ export interface SandboxTimings {
 /**
  * `worker`: settings of the in-process worker over the test defaults (e.g. a short attention limit);
  * `http`: the server's (e.g. a bot name, so the home page shows the Telegram sign-in widget);
- * `sandbox`: the chain's and the simulator's timings.
+ * `sandbox`: the chain's and the simulator's timings; `direct`: the direct surface's settings, whose
+ * rate limit the wallet page's posts meet too.
  */
 export const webWorldLayer = (
   worker: Partial<WorkerSettings> = {},
   http: Partial<HttpSettings> = {},
-  sandbox: SandboxTimings = {}
+  sandbox: SandboxTimings = {},
+  direct: Partial<DirectHttpSettings> = {}
 ) => {
   const dataDir = mkdtempSync(join(tmpdir(), "resale-web-"))
   const chain = SandboxBlockchain.layerWith({
@@ -92,8 +95,12 @@ export const webWorldLayer = (
     botUsername: null,
     ...http
   })
-  // The wallet page's road, as the server's start entry gives it: the sandbox wallets funded by the faucet.
-  const web = WebUi.pipe(Layer.provide(WalletCheckoutLive), Layer.provide(SandboxFaucet.layerLocal))
+  // The wallet page's road, as the server's start entry gives it: the sandbox wallets funded by the faucet,
+  // the posts limited with the direct surface's rate limit.
+  const web = WebUi.pipe(
+    Layer.provide(WalletCheckoutLive),
+    Layer.provide([SandboxFaucet.layerLocal, DirectHttpConfig.layerTest(direct)])
+  )
   const app = httpApp({ routes: web, known: WEB_ROUTES }).pipe(
     Layer.provide(HttpServices),
     Layer.provide([GiftCatalog.layerSandbox, settings, DatabasePing.layer])

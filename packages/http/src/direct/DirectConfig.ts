@@ -10,7 +10,7 @@ import { AppConfig } from "@resale/config"
 import { Direct } from "@resale/config/Catalogue.ts"
 import { Context, Effect, Layer } from "effect"
 import { DerivationGateSettings } from "./DerivationGate.ts"
-import type { RateLimit } from "./RateLimiter.ts"
+import type { RateLimit } from "@resale/webkit/RateLimiter.ts"
 
 export interface DirectHttpSettings {
   readonly rateLimit: RateLimit

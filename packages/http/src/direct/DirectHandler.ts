@@ -21,7 +21,7 @@ import {
 } from "./DirectErrors.ts"
 import type { DirectHttpSettings } from "./DirectConfig.ts"
 import { answerJson } from "./DirectJson.ts"
-import type { RateLimiter } from "./RateLimiter.ts"
+import type { RateLimiter } from "@resale/webkit/RateLimiter.ts"
 import { redactedRequest, scrubPhrases } from "./Redaction.ts"
 import {
   clientAddress as forwardedClient,
@@ -53,7 +53,7 @@ export interface DirectRoute {
 /**
  * The caller, as limits count it: the socket's address, or with DIRECT_TRUST_PROXY the hop the proxy
  * in front appended (the rightmost X-Forwarded-For hop; the ones left of it the client wrote itself).
- * IPv6 callers count by their /64 (server/ClientAddress.ts).
+ * IPv6 callers count by their /64 (`@resale/webkit/ClientAddress.ts`).
  */
 export const clientAddress = (request: HttpServerRequest.HttpServerRequest, trustProxy: boolean): string => {
   const peer = plainAddress(Option.getOrElse(request.remoteAddress, () => "unknown"))

@@ -35,7 +35,7 @@ import { DirectHttpConfig } from "./DirectConfig.ts"
 import { GatedBlockchain } from "./DerivationGate.ts"
 import { failureResponse, methodNotAllowed, notFound } from "./DirectErrors.ts"
 import { type DirectRoute, type Fields, makeDirectHandler, parsed } from "./DirectHandler.ts"
-import { RateLimiter } from "./RateLimiter.ts"
+import { RateLimiter } from "@resale/webkit/RateLimiter.ts"
 import { TonPayerAccounts, TonWalletAccounts } from "@resale/ton/PayerAccount.ts"
 import { WalletPurchases } from "@resale/core/direct/WalletPurchases.ts"
 import { PgWalletQuotes } from "@resale/store/PgWalletQuotes.ts"
@@ -114,9 +114,7 @@ export const DirectRouteHandlers = HttpRouter.use((router) =>
     const service = yield* DirectPurchases
     const wallets = yield* WalletPurchases
     const settings = yield* DirectHttpConfig
-    const limiter = yield* settings.sharedRateLimit
-      ? RateLimiter.shared(settings.rateLimit)
-      : RateLimiter.make(settings.rateLimit)
+    const limiter = yield* RateLimiter.chosen(settings.rateLimit, settings.sharedRateLimit)
     const handler = makeDirectHandler(settings, limiter)
     for (const route of [...routesOf(service), ...walletRoutesOf(wallets, service.network)]) {
       // /status too: bots call it with POST {}.

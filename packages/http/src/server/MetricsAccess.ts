@@ -2,7 +2,7 @@
  * Who may read the server's `/metrics`:
  * - outside sandbox, only callers with `Authorization: Bearer <METRICS_TOKEN>`; without `METRICS_TOKEN`
  *   `/metrics` is off (404), so nobody reads it until the operator gives it a token of its own;
- * - in sandbox mode also local callers: the client address (`ClientAddress.ts`, `TRUSTED_PROXIES`) is
+ * - in sandbox mode also local callers: the client address (`@resale/webkit/ClientAddress.ts`, `TRUSTED_PROXIES`) is
  *   loopback and nothing relayed the request (a trusted proxy's client is remote whatever it forwards;
  *   a forwarding header says an unlisted proxy on this machine relayed it).
  * The operator token is never accepted here. Wrong tokens are counted per client address by a guard

@@ -93,8 +93,9 @@ export const serverLayer = <WE, WR>(options: ServerOptions<WE, WR>) => {
   // `/livez`, `/readyz`, `/metrics` (when served); the worker's loops count for readiness when it runs here.
   const ops = OpsRoutes({ workerInProcess: options.inProcessWorker })
   const opsKnownRoutes = opsPaths(settings).map((path) => ({ method: "GET", path }))
-  // The web UI's wallet page pays through the wallet road (core's WalletCheckout) on the shared world.
-  const web = WebUi.pipe(Layer.provide(WalletCheckoutLive))
+  // The web UI's wallet page pays through the wallet road (core's WalletCheckout) on the shared world,
+  // its posts limited with the direct surface's settings.
+  const web = WebUi.pipe(Layer.provide(WalletCheckoutLive.pipe(Layer.provide(DirectHttpConfig.layer))))
   const routes = settings.sandbox
     ? Layer.mergeAll(web, DirectMounted, SandboxFaucetRoute, ops)
     : Layer.mergeAll(web, DirectMounted, ops)

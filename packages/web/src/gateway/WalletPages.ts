@@ -1,8 +1,9 @@
 /**
  * The wallet page's loads and posts, on core's `WalletCheckout` (never the direct surface's routes):
  * `GET /v2/wallet` (the form), `GET /v2/wallet/order?address=&order=` (the order, followed to
- * delivery), `POST /v2/wallet/quote` and, in sandbox mode, `POST /v2/wallet/sandbox-pay`. A refusal
- * goes back to the form in words chosen by its reason, never the use case's English text.
+ * delivery), `POST /v2/wallet/quote` and, in sandbox mode, `POST /v2/wallet/sandbox-pay`, both within
+ * the client's limit (`WalletLimit.ts`). A refusal goes back to the form in words chosen by its reason,
+ * never the use case's English text.
  */
 import { randomUUID } from "node:crypto"
 import type { CheckoutError, WalletCheckout } from "@resale/core/direct/WalletCheckout.ts"
@@ -10,6 +11,7 @@ import { Effect } from "effect"
 import type { MessageKey } from "../i18n/en.ts"
 import { walletOrderPage, walletPage } from "../pages/WalletPage.ts"
 import { page, type PageResult } from "./PageKit.ts"
+import type { FlashLine } from "./WebCookies.ts"
 import type { PageEnv } from "./PageRoutes.ts"
 
 type Checkout = WalletCheckout["Service"]
@@ -81,23 +83,37 @@ export const WALLET_PAGES: ReadonlyArray<readonly [RegExp, Loader]> = [
   ]
 ]
 
-/** A refused post: back to the form (or the order) with the reason, and what was typed put back. */
+/** Where a refused post goes: back to the form (or the order), at that form, what was typed put back. */
+const backTo = (to: string, form: string, kept: Readonly<Record<string, string>>, line: FlashLine): PageResult => ({
+  _tag: "Redirect",
+  to: `${to}#${form}`,
+  flash: { kind: "error", lines: [line], form, values: { ...kept } }
+})
+
+/** A refusal of the use case, in words chosen by its reason. */
 const refused = (to: string, form: string, kept: Readonly<Record<string, string>>) => (error: CheckoutError) =>
-  Effect.succeed<PageResult>({
-    _tag: "Redirect",
-    to: `${to}#${form}`,
-    flash: { kind: "error", lines: [{ key: checkoutErrorKey(error) }], form, values: { ...kept } }
-  })
+  Effect.succeed(backTo(to, form, kept, { key: checkoutErrorKey(error) }))
+
+/** The post runs only when its client is within the limit (`WalletLimit.ts`); else it is told how long to wait. */
+const limited = (
+  wait: Effect.Effect<number>,
+  back: readonly [to: string, form: string, kept: Readonly<Record<string, string>>],
+  post: Effect.Effect<PageResult>
+): Effect.Effect<PageResult> =>
+  Effect.flatMap(wait, (seconds) =>
+    seconds > 0 ? Effect.succeed(backTo(...back, { key: "wallet.error.wait", params: { n: seconds } })) : post
+  )
 
 /**
  * The wallet page's form posts (CSRF already checked by the gateway); undefined for any other path.
- * Success goes to the order's page, which follows it.
+ * `wait` counts the post against its client's limit. Success goes to the order's page, which follows it.
  */
 export const walletPost = (
   path: string,
   checkout: Checkout | undefined,
   fields: Readonly<Record<string, string>>,
-  kept: Readonly<Record<string, string>>
+  kept: Readonly<Record<string, string>>,
+  wait: Effect.Effect<number>
 ): Effect.Effect<PageResult> | undefined => {
   if (path !== "/v2/wallet/quote" && path !== "/v2/wallet/sandbox-pay") return undefined
   if (checkout === undefined) return Effect.succeed(unavailable)
@@ -106,9 +122,13 @@ export const walletPost = (
   if (path === "/v2/wallet/sandbox-pay") {
     const wallet = fields["wallet"] ?? ""
     const back = orderUrl(address, orderId, wallet)
-    return checkout.sandboxPay({ address, orderId }, wallet).pipe(
-      Effect.map((): PageResult => ({ _tag: "Redirect", to: orderUrl(address, orderId) })),
-      Effect.catch(refused(back, "pay", {}))
+    return limited(
+      wait,
+      [back, "pay", {}],
+      checkout.sandboxPay({ address, orderId }, wallet).pipe(
+        Effect.map((): PageResult => ({ _tag: "Redirect", to: orderUrl(address, orderId) })),
+        Effect.catch(refused(back, "pay", {}))
+      )
     )
   }
   const order = {
@@ -119,13 +139,21 @@ export const walletPost = (
   }
   if (fields["sandbox_wallet"] === "1") {
     const wallet = randomUUID()
-    return checkout.sandboxQuote(order, wallet).pipe(
-      Effect.map((q): PageResult => ({ _tag: "Redirect", to: orderUrl(q.walletAddress, q.orderId, wallet) })),
-      Effect.catch(refused("/v2/wallet", "buy", kept))
+    return limited(
+      wait,
+      ["/v2/wallet", "buy", kept],
+      checkout.sandboxQuote(order, wallet).pipe(
+        Effect.map((q): PageResult => ({ _tag: "Redirect", to: orderUrl(q.walletAddress, q.orderId, wallet) })),
+        Effect.catch(refused("/v2/wallet", "buy", kept))
+      )
     )
   }
-  return checkout.quote(order, address).pipe(
-    Effect.map((q): PageResult => ({ _tag: "Redirect", to: orderUrl(address, q.orderId) })),
-    Effect.catch(refused("/v2/wallet", "buy", kept))
+  return limited(
+    wait,
+    ["/v2/wallet", "buy", kept],
+    checkout.quote(order, address).pipe(
+      Effect.map((q): PageResult => ({ _tag: "Redirect", to: orderUrl(address, q.orderId) })),
+      Effect.catch(refused("/v2/wallet", "buy", kept))
+    )
   )
 }

@@ -40,6 +40,7 @@ import { findPage, type PageResult } from "./PageRoutes.ts"
 import { keptValues } from "../layout/FormRecall.ts"
 import { askFirst } from "./AskFirst.ts"
 import { walletPost } from "./WalletPages.ts"
+import { walletPostWait } from "./WalletLimit.ts"
 import { NEW_KEY_COOKIE, NEW_KEY_PATH, openKey, sealKey } from "./NewKeyOnce.ts"
 import {
   CSRF_COOKIE,
@@ -116,6 +117,7 @@ export const WebGateway = HttpRouter.middleware(
       payments: yield* Payments,
       wallet: Option.getOrUndefined(yield* Effect.serviceOption(WalletCheckout))
     }
+    const walletWait = yield* walletPostWait
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings
     const topupLimits = { min: topupSettings.minUzs, max: topupSettings.maxUzs }
@@ -304,7 +306,7 @@ export const WebGateway = HttpRouter.middleware(
         }
         if (!csrfValid(secret, request.cookies[CSRF_COOKIE], posted.csrf)) return fail([{ key: "error.csrf" }])
         // The wallet page's posts call core's wallet road themselves (gateway/WalletPages.ts).
-        const wallet = walletPost(path, core.wallet, posted.fields, kept ?? {})
+        const wallet = walletPost(path, core.wallet, posted.fields, kept ?? {}, walletWait(request))
         if (wallet !== undefined) return render(prepared, yield* wallet)
         // Replacing the key or spending the balance without a purchase form: only from the confirmation page.
         const question = askFirst(path, posted.fields)

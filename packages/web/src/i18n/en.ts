@@ -655,7 +655,9 @@ export const en = {
   "wallet.error.pending": "This order is still waiting for its payment.",
   "wallet.error.notFound": "No such order for this wallet.",
   "wallet.error.signedTwice": "This order already has a signed payment.",
-  "wallet.error.other": "The purchase could not be started. Try again in a minute."
+  "wallet.error.other": "The purchase could not be started. Try again in a minute.",
+  "wallet.error.wait":
+    "Too many purchases from your address. Wait {n} second and try again.|Too many purchases from your address. Wait {n} seconds and try again."
 } as const
 
 export type MessageKey = keyof typeof en

@@ -661,5 +661,6 @@ export const uz: Messages = {
   "wallet.error.pending": "Bu buyurtma hali to‘lovni kutmoqda.",
   "wallet.error.notFound": "Bu hamyonda bunday buyurtma yo‘q.",
   "wallet.error.signedTwice": "Bu buyurtma uchun imzolangan to‘lov allaqachon bor.",
-  "wallet.error.other": "Xaridni boshlab bo‘lmadi. Bir daqiqadan keyin qayta urinib ko‘ring."
+  "wallet.error.other": "Xaridni boshlab bo‘lmadi. Bir daqiqadan keyin qayta urinib ko‘ring.",
+  "wallet.error.wait": "Manzilingizdan juda ko‘p xarid. {n} soniya kuting va qayta urinib ko‘ring."
 }

@@ -1,7 +1,8 @@
 /**
- * Per-client-address limits of the direct surface. They are high by default (600 a minute): bots
- * call from one server address for all their customers, and the CPU is protected by the derivation
- * gate (`DerivationGate`), not by refusing callers. Two kinds:
+ * Per-client-address limits of the direct surface and of the wallet page's posts (both with the
+ * `DIRECT_RATE_*` settings). They are high by default (600 a minute): bots call from one server
+ * address for all their customers, and the direct surface's CPU is protected by its derivation
+ * gate, not by refusing callers. Two kinds:
  * - `make`: token buckets in memory (`perMinute` on average, `burst` at once), for one instance;
  * - `shared`: one count per address and minute in PostgreSQL, for several instances behind one name
  *   (`DIRECT_RATE_SHARED`, on by default with `DATABASE_URL`).
@@ -29,7 +30,7 @@ export class RateLimiter extends Context.Service<
     /** Takes a token for `key`: 0 when allowed, else the seconds until the next token. */
     readonly take: (key: string) => Effect.Effect<number>
   }
->()("http/direct/RateLimiter") {
+>()("webkit/RateLimiter") {
   static readonly make = (limit: RateLimit) =>
     Effect.sync(() => {
       const buckets = new Map<string, Bucket>()
@@ -77,4 +78,16 @@ export class RateLimiter extends Context.Service<
         })
       return RateLimiter.of({ limit, take })
     })
+
+  /** `shared` when the counts are kept in PostgreSQL (`DIRECT_RATE_SHARED`), else `make`. */
+  static readonly chosen = (limit: RateLimit, shared: boolean) =>
+    shared ? RateLimiter.shared(limit) : RateLimiter.make(limit)
 }
+
+/**
+ * The wallet page's own limiter (web's `gateway/WalletLimit.ts`): the direct surface's settings, a
+ * budget of its own; the server gives it with the wallet road.
+ */
+export class WalletPageLimiter extends Context.Service<WalletPageLimiter, RateLimiter["Service"]>()(
+  "webkit/WalletPageLimiter"
+) {}

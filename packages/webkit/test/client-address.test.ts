@@ -1,7 +1,7 @@
 import { assert, describe, it } from "@effect/vitest"
 import { Option } from "effect"
 import { HttpServerRequest } from "effect/http"
-import { clientAddress, limitKey, noTrustedProxies, trustedProxies } from "@resale/webkit/ClientAddress.ts"
+import { clientAddress, limitKey, noTrustedProxies, trustedProxies } from "../src/ClientAddress.ts"
 
 const request = (remote: string, forwarded?: string) =>
   HttpServerRequest.fromWeb(
