@@ -49,6 +49,13 @@ layer(makeTestServer(strict, {}, DatabasePing.layer as never), {
       })
       assert.strictEqual(below.status, 400)
       assert.include(below.text, String(STRICT_TOPUP_SETTINGS.minUzs))
+      // The receipt's label names the overridden size (100 bytes), not the default 5 MB.
+      const english = yield* call(url, "/v2/dashboard", {
+        cookie,
+        headers: { accept: "text/html", "accept-language": "en" }
+      })
+      assert.include(english.text, "Receipt (image or PDF, up to 100\u00a0B)")
+      assert.notInclude(english.text, "5\u00a0MB")
     })
   )
 
@@ -86,7 +93,16 @@ layer(makeTestServer(strict, {}, DatabasePing.layer as never), {
       const browser = { accept: "text/html" }
       const refused = yield* upload(max * 2, { _csrf: csrf }, browser)
       assert.strictEqual(refused.status, 303, refused.text)
-      assert.deepInclude(flashOf(refused), { kind: "error", lines: [{ key: "error.receiptLarge" }] })
+      assert.deepInclude(flashOf(refused), {
+        kind: "error",
+        lines: [{ key: "error.receiptLarge", params: { size: `bytes:${max}` } }]
+      })
+      // The next page tells it in the reader's language, naming the overridden size.
+      const told = yield* call(url, "/v2/dashboard", {
+        cookie: `${cookie}; ${cookieNamed(refused, "resale_flash")}`,
+        headers: { ...browser, "accept-language": "ru" }
+      })
+      assert.include(told.text, "Чек слишком большой: не более 100\u00a0Б.")
       const accepted = yield* upload(max / 2, { _csrf: csrf }, browser)
       assert.strictEqual(accepted.status, 303, accepted.text)
       assert.strictEqual(flashOf(accepted).kind, "ok")

@@ -359,7 +359,7 @@ export interface paths {
         put?: never;
         /**
          * Top up with a receipt
-         * @description Multipart: `receipt` (image or PDF, at most 5 MB) and `amount_uzs`; an operator reviews it.
+         * @description Multipart: `receipt` (image or PDF, at most 5 MB by default) and `amount_uzs`; an operator reviews it.
          */
         post: operations["account.uploadReceipt"];
         delete?: never;

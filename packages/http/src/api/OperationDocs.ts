@@ -1,3 +1,5 @@
+import { DEFAULT_TOPUP_SETTINGS } from "@resale/core/topups/TopupSettings.ts"
+
 /**
  * Summary and description of every /v2 operation, by operationId (`group.endpoint`), and of every
  * tag. A test checks that each served operation has an entry, and the linter that none lacks one.
@@ -7,6 +9,9 @@ export interface OperationDoc {
   /** Required: every operation says what it does (integrators read it in their generated clients). */
   readonly description: string
 }
+
+/** The default receipt limit in whole MB (`TopupSettings.receiptMaxBytes`). */
+const DEFAULT_RECEIPT_MB = Math.floor(DEFAULT_TOPUP_SETTINGS.receiptMaxBytes / (1024 * 1024))
 
 export const TAGS: Record<string, string> = {
   api: "The API-key API for integrators: balance, purchases, one order, gifts, recipient lookup (`X-API-Key`).",
@@ -72,7 +77,8 @@ export const OPERATIONS: Record<string, OperationDoc> = {
   "account.cancelTopup": { summary: "Cancel a top-up", description: "While it is pending or in review." },
   "account.uploadReceipt": {
     summary: "Top up with a receipt",
-    description: "Multipart: `receipt` (image or PDF, at most 5 MB) and `amount_uzs`; an operator reviews it."
+    // The served document is static: it names the default, which a server's setting may change.
+    description: `Multipart: \`receipt\` (image or PDF, at most ${DEFAULT_RECEIPT_MB} MB by default) and \`amount_uzs\`; an operator reviews it.`
   },
   "account.topupStatus": { summary: "Open top-ups", description: "Balance and the open top-ups, for polling." },
   "account.ordersPage": {

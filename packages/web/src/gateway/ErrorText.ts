@@ -1,6 +1,6 @@
 import type { ErrorCode } from "@resale/wire/ErrorCodes.ts"
 import type { MessageKey } from "../i18n/en.ts"
-import { MESSAGE_PARAM, MONEY_PARAM, type Params } from "../i18n/Translate.ts"
+import { MESSAGE_PARAM, MONEY_PARAM, type Params, SIZE_PARAM } from "../i18n/Translate.ts"
 import type { FlashLine } from "./WebCookies.ts"
 
 /**
@@ -165,6 +165,17 @@ export const refusedLines = (items: ReadonlyArray<{ readonly loc?: ReadonlyArray
   items.map(validationLine)
 
 export const codeLines = (code: ErrorCode, params: ErrorParams = {}): ReadonlyArray<FlashLine> => [LINES[code](params)]
+
+/**
+ * The refusal of a large receipt names the limit, which no error body carries (the API's words are
+ * fixed): the gateway fills in the receipt limit it was built with (`TopupSettings.receiptMaxBytes`).
+ */
+export const withReceiptSize = (lines: ReadonlyArray<FlashLine>, bytes: number): ReadonlyArray<FlashLine> =>
+  lines.map((shown) =>
+    "key" in shown && shown.key === "error.receiptLarge"
+      ? line(shown.key, { ...shown.params, size: `${SIZE_PARAM}${bytes}` })
+      : shown
+  )
 
 /** The lines to show for a failed API answer. */
 export const errorLines = (statusCode: number, body: string): ReadonlyArray<FlashLine> => {

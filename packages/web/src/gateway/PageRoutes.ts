@@ -21,7 +21,7 @@ import { apiDocsOut, historyPageOut, homeOut, webhookEndpointOut } from "@resale
 import type { Html } from "../Html.ts"
 import type { PageContext } from "../layout/PageContext.ts"
 import { apiPage, confirmRotatePage } from "../pages/ApiPage.ts"
-import { dashboardPage } from "../pages/DashboardPage.ts"
+import { dashboardPage, type TopupLimits } from "../pages/DashboardPage.ts"
 import { giftsPage } from "../pages/GiftsPage.ts"
 import { historyPage } from "../pages/HistoryPage.ts"
 import { homePage } from "../pages/HomePage.ts"
@@ -77,7 +77,8 @@ export interface PageEnv {
   /** The sign-in widget's callback URL, bound to this browser. */
   readonly authUrl: string
   readonly paymentCard: string | null
-  readonly topupLimits: { readonly min: number; readonly max: number }
+  /** The top-up bounds and the receipt's size limit (`TopupSettings`, as the server was built with). */
+  readonly topupLimits: TopupLimits
   readonly giftTitles: Effect.Effect<GiftTitles>
   /** The API reference drawn from the OpenAPI document. */
   readonly reference: Html

@@ -29,7 +29,7 @@ import { errorPage } from "../pages/ErrorPage.ts"
 import { newApiKeyPage } from "../pages/ApiPage.ts"
 import { ASSET_VERSION, safeBack } from "../routes/AssetRoutes.ts"
 import { isFormPost, readBrowserForm } from "./BrowserForm.ts"
-import { codeLines, errorLines } from "./ErrorText.ts"
+import { codeLines, errorLines, withReceiptSize } from "./ErrorText.ts"
 import { findForm, formAnchor, formBack, type FormServices } from "./FormTable.ts"
 import type { FormResult } from "./Forms.ts"
 import { isDatabaseUnavailable } from "@resale/webkit/DatabaseOutage.ts"
@@ -120,8 +120,9 @@ export const WebGateway = HttpRouter.middleware(
     const walletWait = yield* walletPostWait
     // The limits TopupService checks, read once as it reads them: an override reaches the page too.
     const topupSettings = yield* TopupSettings
-    const topupLimits = { min: topupSettings.minUzs, max: topupSettings.maxUzs }
-    const formMaxBytes = receiptLimits(topupSettings).body
+    const receipt = receiptLimits(topupSettings)
+    const topupLimits = { min: topupSettings.minUzs, max: topupSettings.maxUzs, receiptBytes: receipt.file }
+    const formMaxBytes = receipt.body
     const secret = Redacted.value(config.cookieSecret)
     const secure = config.publicUrl.startsWith("https://")
     const { document } = yield* ApiDocument
@@ -259,7 +260,11 @@ export const WebGateway = HttpRouter.middleware(
         const answer = yield* runInner(router, request)
         const type = answer.response.headers["content-type"] ?? ""
         if (answer.status >= 400 && type.includes("json")) {
-          return htmlResponse(prepared, errorPage(prepared.ctx, errorLines(answer.status, answer.text)), answer.status)
+          return htmlResponse(
+            prepared,
+            errorPage(prepared.ctx, withReceiptSize(errorLines(answer.status, answer.text), receipt.file)),
+            answer.status
+          )
         }
         return answer.response
       })
@@ -292,7 +297,12 @@ export const WebGateway = HttpRouter.middleware(
         const fail = (lines: Flash["lines"]) =>
           redirect(
             back,
-            { kind: "error", lines, ...(anchor ? { form: anchor } : {}), ...(kept ? { values: kept } : {}) },
+            {
+              kind: "error",
+              lines: withReceiptSize(lines, receipt.file),
+              ...(anchor ? { form: anchor } : {}),
+              ...(kept ? { values: kept } : {})
+            },
             prepared
           )
         const read = yield* Effect.result(readBrowserForm(request, formMaxBytes))

@@ -34,6 +34,26 @@ export const formatUzs = (amount: number, locale: Locale): string => {
   return `${groupDigits(amount, group)}\u00a0${unit}`
 }
 
+/** File sizes: the decimal mark and the units (bytes, KB, MB; 1 KB = 1024 bytes) of each language. */
+const SIZE_FORMAT: Record<Locale, { readonly mark: string; readonly units: readonly [string, string, string] }> = {
+  uz: { mark: ",", units: ["B", "KB", "MB"] },
+  ru: { mark: ",", units: ["Б", "КБ", "МБ"] },
+  en: { mark: ".", units: ["B", "KB", "MB"] }
+}
+
+/**
+ * A size limit in the largest unit it reaches, rounded down to a tenth so "at most" stays true:
+ * 5 MB, 0.5 MB is 512 KB, 100 bytes stay 100 B.
+ */
+export const formatBytes = (bytes: number, locale: Locale): string => {
+  const { mark, units } = SIZE_FORMAT[locale]
+  const power = bytes >= 1024 * 1024 ? 2 : bytes >= 1024 ? 1 : 0
+  const tenths = Math.floor((bytes / 1024 ** power) * 10)
+  const whole = groupDigits(Math.floor(tenths / 10), MONEY_FORMAT[locale].group)
+  const figure = tenths % 10 === 0 ? whole : `${whole}${mark}${tenths % 10}`
+  return `${figure}\u00a0${units[power]}`
+}
+
 /** Uzbekistan keeps UTC+5 all year, so times are shown in Tashkent time without a zone database. */
 const TASHKENT_OFFSET_MS = 5 * 60 * 60 * 1000
 
@@ -52,6 +72,8 @@ export interface Translator {
   readonly t: (key: MessageKey, params?: Params) => string
   readonly uzs: (amount: number) => string
   readonly number: (n: number) => string
+  /** A file size limit: `formatBytes`. */
+  readonly size: (bytes: number) => string
 }
 
 const pluralRules: Partial<Record<Locale, Intl.PluralRules>> = {}
@@ -74,8 +96,9 @@ export const interpolate = (locale: Locale, message: string, params: Params = {}
   })
 }
 
-/** A parameter `uzs:12500` renders as money, `msg:status.order.failed` as that message. */
+/** A parameter `uzs:12500` renders as money, `bytes:5242880` as a size, `msg:status.order.failed` as that message. */
 export const MONEY_PARAM = "uzs:"
+export const SIZE_PARAM = "bytes:"
 export const MESSAGE_PARAM = "msg:"
 
 export const translator = (locale: Locale): Translator => {
@@ -83,6 +106,7 @@ export const translator = (locale: Locale): Translator => {
   const resolve = (value: string | number): string | number => {
     if (typeof value !== "string") return value
     if (value.startsWith(MONEY_PARAM)) return formatUzs(Number(value.slice(MONEY_PARAM.length)), locale)
+    if (value.startsWith(SIZE_PARAM)) return formatBytes(Number(value.slice(SIZE_PARAM.length)), locale)
     if (value.startsWith(MESSAGE_PARAM)) {
       const key = value.slice(MESSAGE_PARAM.length) as MessageKey
       return messages[key] ?? key
@@ -98,6 +122,7 @@ export const translator = (locale: Locale): Translator => {
         params && Object.fromEntries(Object.entries(params).map(([name, value]) => [name, resolve(value)]))
       ),
     uzs: (amount) => formatUzs(amount, locale),
-    number: (n) => groupDigits(n, MONEY_FORMAT[locale].group)
+    number: (n) => groupDigits(n, MONEY_FORMAT[locale].group),
+    size: (bytes) => formatBytes(bytes, locale)
   }
 }

@@ -88,7 +88,7 @@ export const en = {
   "receipt.lead":
     "If you paid a different amount or the time ran out, send a photo or PDF of the receipt and an operator will credit it.",
   "receipt.amount": "Amount you paid, UZS",
-  "receipt.file": "Receipt (image or PDF, up to 5 MB)",
+  "receipt.file": "Receipt (image or PDF, up to {size})",
   "receipt.submit": "Send the receipt",
   "receipt.open": "Open receipt",
   "receipt.none": "No receipt",
@@ -496,7 +496,7 @@ export const en = {
   "error.usernameNotFound": "There is no Telegram user with this username.",
   "error.marketplace": "The Telegram store is not answering right now. Please try again in a few minutes.",
   "error.rejected": "The Telegram store refused this purchase: {reason}",
-  "error.receiptLarge": "The receipt is too large: 5 MB at most.",
+  "error.receiptLarge": "The receipt is too large: {size} at most.",
   "error.receiptType": "The receipt must be an image (JPEG, PNG, WebP) or a PDF.",
   "error.receiptEmpty": "The receipt file is empty.",
   "error.username": "A username is 4 to 32 Latin letters, digits or underscores.",

@@ -85,7 +85,7 @@ export const ru: Messages = {
   "receipt.lead":
     "Если вы перевели другую сумму или время вышло, отправьте фото или PDF чека, и оператор зачислит платёж.",
   "receipt.amount": "Сколько вы заплатили, сум",
-  "receipt.file": "Чек (изображение или PDF, до 5 МБ)",
+  "receipt.file": "Чек (изображение или PDF, до {size})",
   "receipt.submit": "Отправить чек",
   "receipt.open": "Открыть чек",
   "receipt.none": "Без чека",
@@ -493,7 +493,7 @@ export const ru: Messages = {
   "error.usernameNotFound": "Пользователя Telegram с таким username нет.",
   "error.marketplace": "Магазин Telegram сейчас не отвечает. Попробуйте через несколько минут.",
   "error.rejected": "Магазин Telegram отказал в покупке: {reason}",
-  "error.receiptLarge": "Чек слишком большой: не более 5 МБ.",
+  "error.receiptLarge": "Чек слишком большой: не более {size}.",
   "error.receiptType": "Чек должен быть изображением (JPEG, PNG, WebP) или PDF.",
   "error.receiptEmpty": "Файл чека пустой.",
   "error.username": "Username: от 4 до 32 латинских букв, цифр или подчёркиваний.",

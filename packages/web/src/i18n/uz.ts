@@ -87,7 +87,7 @@ export const uz: Messages = {
   "receipt.lead":
     "Boshqa summa o‘tkazgan bo‘lsangiz yoki vaqt tugagan bo‘lsa, chekning rasmi yoki PDF faylini yuboring, operator uni hisobga o‘tkazadi.",
   "receipt.amount": "To‘langan summa, so‘m",
-  "receipt.file": "Chek (rasm yoki PDF, 5 MB gacha)",
+  "receipt.file": "Chek (rasm yoki PDF, {size} gacha)",
   "receipt.submit": "Chekni yuborish",
   "receipt.open": "Chekni ochish",
   "receipt.none": "Chek yo‘q",
@@ -498,7 +498,7 @@ export const uz: Messages = {
   "error.usernameNotFound": "Bunday username’li Telegram foydalanuvchisi yo‘q.",
   "error.marketplace": "Telegram do‘koni hozir javob bermayapti. Bir necha daqiqadan so‘ng urinib ko‘ring.",
   "error.rejected": "Telegram do‘koni xaridni rad etdi: {reason}",
-  "error.receiptLarge": "Chek juda katta: ko‘pi bilan 5 MB.",
+  "error.receiptLarge": "Chek juda katta: ko‘pi bilan {size}.",
   "error.receiptType": "Chek rasm (JPEG, PNG, WebP) yoki PDF bo‘lishi kerak.",
   "error.receiptEmpty": "Chek fayli bo‘sh.",
   "error.username": "Username 4 tadan 32 tagacha lotin harfi, raqam yoki pastki chiziqdan iborat bo‘lishi kerak.",

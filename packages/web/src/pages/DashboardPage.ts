@@ -9,11 +9,18 @@ import { pushCard } from "./PushCard.ts"
 
 type Topup = typeof Dto.Topup.Type
 
+/** What the top-up forms tell the shopper: the amount bounds and the receipt's size limit in bytes. */
+export interface TopupLimits {
+  readonly min: number
+  readonly max: number
+  readonly receiptBytes: number
+}
+
 export interface DashboardData {
   readonly dashboard: typeof Dto.Dashboard.Type
   /** The card shoppers transfer to (from the server's configuration). */
   readonly card: string | null
-  readonly limits: { readonly min: number; readonly max: number }
+  readonly limits: TopupLimits
   readonly gifts: GiftTitles
 }
 
@@ -67,7 +74,7 @@ ${section(
   html`<p class="hint">${t("receipt.lead")}</p>
 <form method="post" action="/v2/balance/top-up/receipt" enctype="multipart/form-data">${formGuards(ctx, { idempotent: true })}
 ${field({ name: "amount_uzs", id: "receipt-amount", label: t("receipt.amount"), type: "number", required: true, min: 1, step: 1, inputmode: "numeric" })}
-${field({ name: "receipt", label: t("receipt.file"), type: "file", required: true, accept: "image/jpeg,image/png,image/webp,image/gif,application/pdf" })}
+${field({ name: "receipt", label: t("receipt.file", { size: ctx.tr.size(data.limits.receiptBytes) }), type: "file", required: true, accept: "image/jpeg,image/png,image/webp,image/gif,application/pdf" })}
 ${submit(t("receipt.submit"), { kind: "secondary" })}</form>`
 )}`
 }

@@ -1,7 +1,14 @@
 import { assert, describe, it } from "@effect/vitest"
 import { en, type MessageKey } from "../../src/i18n/en.ts"
 import { fromAcceptLanguage, negotiateLocale } from "../../src/i18n/Locale.ts"
-import { DICTIONARIES, formatDateTime, formatUzs, translator } from "../../src/i18n/Translate.ts"
+import {
+  DICTIONARIES,
+  formatBytes,
+  formatDateTime,
+  formatUzs,
+  SIZE_PARAM,
+  translator
+} from "../../src/i18n/Translate.ts"
 
 const placeholders = (text: string) => [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort()
 
@@ -61,6 +68,23 @@ describe("formatting", () => {
     assert.strictEqual(formatUzs(999, "uz"), "999\u00a0so‘m")
     assert.strictEqual(formatUzs(-5000, "en"), "−5,000\u00a0UZS")
     assert.strictEqual(formatUzs(0, "ru"), "0\u00a0сум")
+  })
+
+  it("a size limit is told in its largest unit, rounded down to a tenth, with the language's mark and units", () => {
+    assert.strictEqual(formatBytes(5 * 1024 * 1024, "en"), "5\u00a0MB")
+    assert.strictEqual(formatBytes(5 * 1024 * 1024, "ru"), "5\u00a0МБ")
+    assert.strictEqual(formatBytes(6 * 1024 * 1024 - 1, "en"), "5.9\u00a0MB")
+    assert.strictEqual(formatBytes(1536, "ru"), "1,5\u00a0КБ")
+    assert.strictEqual(formatBytes(100, "uz"), "100\u00a0B")
+    // The receipt's label and refusal: the limit given as a parameter, in the reader's language.
+    assert.strictEqual(
+      translator("ru").t("error.receiptLarge", { size: `${SIZE_PARAM}${2 * 1024 * 1024}` }),
+      "Чек слишком большой: не более 2\u00a0МБ."
+    )
+    assert.strictEqual(
+      translator("en").t("receipt.file", { size: translator("en").size(512 * 1024) }),
+      "Receipt (image or PDF, up to 512\u00a0KB)"
+    )
   })
 
   it("times are shown in Tashkent time (UTC+5)", () => {
