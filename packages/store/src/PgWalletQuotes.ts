@@ -5,6 +5,8 @@ import {
   WalletQuoteKind,
   type WalletQuotePatch,
   WalletQuotes,
+  isFinalQuoteState,
+  OPEN_QUOTE_STATES,
   WalletQuoteState
 } from "@resale/core/ports/WalletQuotes.ts"
 import { Effect, Layer, Option, Schema } from "effect"
@@ -58,8 +60,6 @@ const Row = Schema.Struct({
 )
 
 const quotes = mapRows(rowDecoder("wallet_quotes", Row), (row): WalletQuote => row)
-
-const OPEN = ["awaiting_payment", "paid"] as const
 
 /**
  * `WalletQuotes` on `wallet_quotes`: inserts are `ON CONFLICT DO NOTHING` on the partial unique index
@@ -127,7 +127,7 @@ export const PgWalletQuotes = {
         now: Date
       ) {
         const set: Record<string, unknown> = { state: to, updated_at: now }
-        if (!OPEN.includes(to as (typeof OPEN)[number])) set["settled_at"] = now
+        if (isFinalQuoteState(to)) set["settled_at"] = now
         if (patch.confirm !== undefined) set["confirm"] = patch.confirm
         if (patch.txHash !== undefined) set["tx_hash"] = patch.txHash
         if (patch.paidAt !== undefined) set["paid_at"] = patch.paidAt
@@ -152,7 +152,7 @@ export const PgWalletQuotes = {
       const listOpen = Effect.fn("WalletQuotes.listOpen")(function* (limit: number) {
         return yield* quotes.all(
           yield* sql`
-          SELECT * FROM wallet_quotes WHERE state IN ${sql.in(OPEN)} AND latest
+          SELECT * FROM wallet_quotes WHERE state IN ${sql.in(OPEN_QUOTE_STATES)} AND latest
           ORDER BY created_at, id LIMIT ${limit}`
         )
       }, orDieSql)

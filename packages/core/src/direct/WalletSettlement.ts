@@ -10,11 +10,14 @@
 import { formatTon } from "../money/Nanoton.ts"
 import type { OutgoingPayment } from "../ports/Blockchain.ts"
 import type { DeliveryState } from "../ports/Marketplace.ts"
-import type { WalletQuote, WalletQuotePatch, WalletQuoteState } from "../ports/WalletQuotes.ts"
+import {
+  isFinalQuoteState,
+  type WalletQuote,
+  type WalletQuotePatch,
+  type WalletQuoteState
+} from "../ports/WalletQuotes.ts"
 
-export const FINAL_STATES: ReadonlyArray<WalletQuoteState> = ["delivered", "paid_unconfirmed", "expired", "failed"]
-
-export const isFinal = (state: WalletQuoteState): boolean => FINAL_STATES.includes(state)
+export const isFinal = isFinalQuoteState
 
 const REF = /Ref#([A-Za-z0-9_-]+)/
 

@@ -33,6 +33,12 @@ export const WalletQuoteState = Schema.Literals([
 ])
 export type WalletQuoteState = typeof WalletQuoteState.Type
 
+/** The states a quote can still leave; every other one is final. */
+export const OPEN_QUOTE_STATES = ["awaiting_payment", "paid"] as const satisfies ReadonlyArray<WalletQuoteState>
+
+export const isFinalQuoteState = (state: WalletQuoteState): boolean =>
+  !(OPEN_QUOTE_STATES as ReadonlyArray<WalletQuoteState>).includes(state)
+
 export interface NewWalletQuote {
   readonly orderId: string
   readonly network: "mainnet" | "testnet" | "sandbox"

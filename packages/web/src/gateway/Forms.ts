@@ -26,10 +26,10 @@ export interface FormOutcome {
   readonly cookie?: CookieToSet
 }
 
-/** What the call of a form gets: the path's match, the decoded fields and who posts them. */
 /** Who may post a form: a signed-in shopper, or an operator (the panel), from our own pages; or anyone (signing in). */
 export type Who = "user" | "operator" | "anyone"
 
+/** What the call of a form gets: the path's match, the decoded fields and who posts them. */
 export interface FormInput<P, F, W extends Who> {
   readonly match: RegExpExecArray
   /** The path's numbers (the pattern's named groups), decoded. */
