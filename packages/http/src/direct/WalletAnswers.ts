@@ -5,7 +5,8 @@
  * Every other field is snake_case like the rest of the surface; TON amounts are exact JSON numbers.
  */
 import { formatTon } from "@resale/core/money/Nanoton.ts"
-import { isFinalQuoteState, type WalletQuote } from "@resale/core/ports/WalletQuotes.ts"
+import { isFinal } from "@resale/core/direct/WalletSettlement.ts"
+import type { WalletQuote } from "@resale/core/ports/WalletQuotes.ts"
 import { tonAmount } from "./DirectJson.ts"
 
 type Network = "mainnet" | "testnet" | "sandbox"
@@ -67,7 +68,7 @@ export const walletStatusAnswer = (q: WalletQuote, network: Network) => ({
   message: statusMessage(q, network),
   order_id: q.orderId,
   status: q.state,
-  final: isFinalQuoteState(q.state),
+  final: isFinal(q.state),
   ...orderFields(q),
   cost: tonAmount(q.payAmount),
   valid_until: q.validUntil,
