@@ -1,5 +1,5 @@
-import { OrderId, TicketId, TopupId } from "@resale/core/ids.ts"
-import { Effect, Schema, SchemaTransformation } from "effect"
+import { OrderId, PaymentId, TicketId, TopupId } from "@resale/core/ids.ts"
+import { Effect, Schema, type SchemaAST, SchemaTransformation } from "effect"
 import { Multipart } from "effect/http"
 import { HttpApiSchema } from "effect/http-api"
 
@@ -37,6 +37,7 @@ export const Id = withKind(Schema.Int.check(Schema.isGreaterThan(0)), "int")
 export const TopupIdPath = withKind(TopupId, "int")
 export const OrderIdPath = withKind(OrderId, "int")
 export const TicketIdPath = withKind(TicketId, "int")
+export const PaymentIdPath = withKind(PaymentId, "int")
 
 /** Optional form field that defaults to the empty string, as the spec's forms declare. */
 export const StrDefaultEmpty = Str.pipe(Schema.withDecodingDefaultKey(Effect.succeed("")))
@@ -44,6 +45,24 @@ export const BoolDefaultFalse = Bool.pipe(Schema.withDecodingDefaultKey(Effect.s
 export const IntDefault = (value: number) => Int.pipe(Schema.withDecodingDefaultKey(Effect.succeed(value)))
 
 export const OptionalStr = Schema.optionalKey(Str)
+
+export const ValueRuleKey = "fastapi/value_rule"
+
+/** A rule of a field beyond its type, read by the request validator (`PydanticFields.ts`). */
+export interface ValueRule {
+  readonly message: string
+  readonly test: (value: never) => boolean
+}
+
+/**
+ * A field's own rule, as a pydantic field validator raising `ValueError(message)`: the request
+ * validator answers `value_error` ("Value error, <message>") when the field's value breaks it, with
+ * every other field's record; the schema itself refuses the value alike.
+ */
+export const valueRule = <T>(message: string, test: (value: T) => boolean): SchemaAST.Filter<T> => {
+  const rule: ValueRule = { message, test }
+  return Schema.makeFilter<T>((value) => test(value) || message, { expected: message, [ValueRuleKey]: rule })
+}
 
 /** A form body (urlencoded), as every post of the signed-in web surface. */
 export const form = <F extends Schema.Struct.Fields>(fields: F) =>

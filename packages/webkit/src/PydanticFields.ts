@@ -1,6 +1,6 @@
 import { SchemaAST } from "effect"
 import type { Schema } from "effect"
-import { type FieldKind, kindOf } from "./Fields.ts"
+import { type FieldKind, kindOf, type ValueRule, ValueRuleKey } from "./Fields.ts"
 
 /**
  * pydantic 2's lax-mode coercion and error records for the flat request models of the original
@@ -20,6 +20,8 @@ export interface FieldSpec {
   readonly maxLength?: number
   /** The closed set of a text field (`Schema.Literals`), as a pydantic `Enum`/`Literal`. */
   readonly literals?: ReadonlyArray<string>
+  /** The field's own rules (`valueRule`), as pydantic's field validators: checked last, in order. */
+  readonly rules?: ReadonlyArray<ValueRule>
 }
 
 /** One refused field, as pydantic 2 records it (FastAPI's 422 list is made of these). */
@@ -58,6 +60,12 @@ const checkPayload = (ast: SchemaAST.AST, id: string, key: string): number | und
   return undefined
 }
 
+const valueRules = (ast: SchemaAST.AST): ReadonlyArray<ValueRule> =>
+  (ast.checks ?? []).flatMap((check) => {
+    const rule = check.annotations?.[ValueRuleKey] as ValueRule | undefined
+    return rule === undefined ? [] : [rule]
+  })
+
 // Annotations of a schema with checks live on its last check.
 const annotatedKind = (ast: SchemaAST.AST): FieldKind | undefined =>
   kindOf(ast.annotations) ?? (ast.checks ?? []).map((c) => kindOf(c.annotations)).findLast((k) => k !== undefined)
@@ -91,6 +99,7 @@ export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpe
     const le = checkPayload(inner, "effect/schema/isLessThanOrEqualTo", "maximum")
     const maxLength = checkPayload(inner, "effect/schema/isMaxLength", "maxLength")
     const literals = stringLiterals(inner)
+    const rules = valueRules(inner)
     return {
       name: String(ps.name),
       kind: literals === undefined ? kindFromAst(inner) : "str",
@@ -100,7 +109,8 @@ export const fieldsOf = (schema: Schema.Top | undefined): ReadonlyArray<FieldSpe
       ...(gt === undefined ? {} : { gt }),
       ...(ge === undefined ? {} : { ge }),
       ...(le === undefined ? {} : { le }),
-      ...(maxLength === undefined ? {} : { maxLength })
+      ...(maxLength === undefined ? {} : { maxLength }),
+      ...(rules.length === 0 ? {} : { rules })
     }
   })
 }
@@ -297,6 +307,15 @@ export const checkFields = (
       errors.push({
         ...item([loc, field.name], "enum", `Input should be ${words}`, jsonInput(raw)),
         ctx: { expected: words }
+      })
+      continue
+    }
+    // pydantic reports a validator's ValueError with its raw input and an empty `ctx.error`.
+    const broken = field.rules?.find((rule) => !rule.test(result.value as never))
+    if (broken !== undefined) {
+      errors.push({
+        ...item([loc, field.name], "value_error", `Value error, ${broken.message}`, jsonInput(raw)),
+        ctx: { error: {} }
       })
       continue
     }
