@@ -1,6 +1,6 @@
 import { Schema } from "effect"
 import { HttpApiSchema } from "effect/http-api"
-import { BoolDefaultFalse, File, form, Int, IntText, Str, StrDefaultEmpty } from "./Fields.ts"
+import { BoolDefaultFalse, File, form, Int, IntText, Str, StrDefaultEmpty, valueRule } from "./Fields.ts"
 
 /**
  * The fields of the signed-in shopper's form posts: the JSON contract declares its routes with them
@@ -42,3 +42,24 @@ export const ApproveForm = form({ admin_note: StrDefaultEmpty, confirm_duplicate
 export const RejectForm = form({ admin_note: StrDefaultEmpty })
 export const MarkDoneForm = form({ tx_id: StrDefaultEmpty })
 export const RefundForm = form({ note: StrDefaultEmpty })
+
+/** The longest reason of a balance correction (it is shown to the shopper in the history). */
+export const ADJUST_REASON_MAX = 500
+
+/**
+ * The panel's balance correction: a signed amount that is not zero, and a reason of 1 to 500
+ * characters once trimmed (the one-time key is a header: `PanelFormInput.ts`).
+ */
+export const AdjustForm = form({
+  amount_uzs: Int.check(valueRule("must not be zero", (n: number) => n !== 0)),
+  reason: Str.check(
+    Schema.isMaxLength(ADJUST_REASON_MAX),
+    valueRule(`1 to ${ADJUST_REASON_MAX} characters`, (s: string) => s.trim() !== "")
+  )
+})
+
+/**
+ * A bank payment credited to the top-up the operator names: any whole number (one that cannot be a
+ * top-up is answered "not found" once signed in, as a typo of an existing one is).
+ */
+export const AssignForm = form({ topup_id: Int, confirm_duplicate: BoolDefaultFalse })

@@ -1,10 +1,13 @@
 import type { AdjustmentInvalid } from "@resale/core"
-import { PaymentId, TopupId, UserId } from "@resale/core/ids.ts"
+import { type PaymentId, TopupId, UserId } from "@resale/core/ids.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import { Payments } from "@resale/core/payments/Payments.ts"
 import { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Data, Effect, Option, Schema } from "effect"
-import { boolField, intField, pathIdOf, strField, type ValidationItem } from "./PanelFields.ts"
+import { PaymentIdPath } from "./Fields.ts"
+import { AdjustForm, AssignForm } from "./FormPayloads.ts"
+import { pathIdOf } from "./PanelFields.ts"
+import { checkFields, fieldsOf, type Loc, type ValidationErrorItem } from "./PydanticFields.ts"
 
 /** The raw text of a request's path parameters, form fields and headers. */
 export interface RawInput {
@@ -15,7 +18,7 @@ export interface RawInput {
 
 /** The form's input is refused: FastAPI's 422 list. */
 export class PanelInputInvalid extends Data.TaggedError("PanelInputInvalid")<{
-  readonly items: ReadonlyArray<ValidationItem>
+  readonly items: ReadonlyArray<ValidationErrorItem>
 }> {}
 
 /** The path (or the form) names no record: a 404 with its code. */
@@ -25,15 +28,34 @@ export class PanelRecordNotFound extends Data.TaggedError("PanelRecordNotFound")
 }> {}
 
 /**
- * The input of the panel's two money-moving forms, decoded by the rules they have always had (the
- * 422 lists below are the answers the panel's scripts and tests know): the check before sign-in
- * (`CheckBeforeAuth`) and the handler decode the same way.
+ * The input of the panel's two money-moving forms. Their fields are the schemas `AdjustForm` and
+ * `AssignForm` (and the assignment's path `PaymentPath`), checked by the contract's own validator
+ * (`PydanticFields.ts`, FastAPI's 422 list with every field at once); the JSON routes declare the
+ * same schemas, so the web's forms (`adjustInput`, `assignInput`) and the routes refuse alike. What
+ * a schema cannot say, the path naming a user and the one-time key, is `adjustTarget`.
  */
 const pathUser = pathIdOf(UserId)
-const pathPayment = pathIdOf(PaymentId)
 const topupIdOf = Schema.decodeUnknownOption(TopupId)
 type Refusal = PanelInputInvalid | PanelRecordNotFound
-const refused = (errors: ReadonlyArray<ValidationItem>) => new PanelInputInvalid({ items: errors })
+const refused = (errors: ReadonlyArray<ValidationErrorItem>) => new PanelInputInvalid({ items: errors })
+
+/** The assignment's path: a payment id (a positive integer), as the contract declares it. */
+export const PaymentPath = Schema.Struct({ payment_id: PaymentIdPath })
+
+/** The posted text of each part in FastAPI's order (path, header, body), checked as the contract checks it. */
+const checked = (parts: ReadonlyArray<readonly [Loc, Schema.Top, Readonly<Record<string, unknown>>]>) => {
+  const results = parts.map(([loc, schema, input]) => checkFields(loc, fieldsOf(schema), input, "text"))
+  const errors = results.flatMap((r) => r.errors)
+  return errors.length > 0 ? Effect.fail(refused(errors)) : Effect.succeed(results.map((r) => r.values))
+}
+
+/** The checked text decoded by its schema (the validator has checked every rule the schema has). */
+const decoded = <A>(schema: Schema.Codec<A, unknown>, loc: Loc, values: unknown) =>
+  Schema.decodeUnknownEffect(Schema.toCodecStringTree(schema))(values).pipe(
+    Effect.mapError((issue) =>
+      refused([{ type: "value_error", loc: [loc], msg: `Value error, ${String(issue)}`, input: null }])
+    )
+  )
 
 export interface AdjustInput {
   readonly userId: UserId
@@ -42,30 +64,41 @@ export interface AdjustInput {
   readonly key: string
 }
 
-/** A balance correction: a signed non-zero amount, a reason of 1 to 500 characters, a one-time key. */
-export const adjustInput = ({ params, form, headers }: RawInput): Effect.Effect<AdjustInput, Refusal> => {
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9-]{8,100}$/
+
+/**
+ * What the correction's schema cannot say, checked after its fields and before sign-in: the path
+ * names a user id (else 404 `user_not_found`), and the form's one-time key, which makes a double
+ * submit move money once, is there and well formed (else FastAPI's `missing` header record).
+ */
+export const adjustTarget = ({
+  params,
+  headers
+}: Pick<RawInput, "params" | "headers">): Effect.Effect<{ readonly userId: UserId; readonly key: string }, Refusal> => {
   const userId = pathUser(params["user_id"])
-  const errors: Array<ValidationItem> = []
-  const amount = intField(["body", "amount_uzs"], form["amount_uzs"]?.replace(/^\+/, ""), errors)
-  const reason = strField(["body", "reason"], form["reason"], errors).trim()
-  if (errors.length === 0 && amount === 0)
-    errors.push({ type: "value_error", loc: ["body", "amount_uzs"], msg: "Value error, must not be zero", input: 0 })
-  if (errors.length === 0 && (reason === "" || reason.length > 500))
-    errors.push({
-      type: "value_error",
-      loc: ["body", "reason"],
-      msg: "Value error, 1 to 500 characters",
-      input: reason
-    })
-  // The form's one-time key makes the correction idempotent: a double submit moves money once.
-  const key = headers["idempotency-key"]
-  if (errors.length === 0 && (key === undefined || !/^[A-Za-z0-9-]{8,100}$/.test(key)))
-    errors.push({ type: "missing", loc: ["header", "idempotency-key"], msg: "Field required", input: null })
   if (userId === undefined)
     return Effect.fail(new PanelRecordNotFound({ detail: "User not found", code: "user_not_found" }))
-  if (errors.length > 0 || key === undefined) return Effect.fail(refused(errors))
-  return Effect.succeed({ userId, amount, reason, key })
+  const key = headers["idempotency-key"]
+  if (key === undefined || !IDEMPOTENCY_KEY.test(key))
+    return Effect.fail(
+      refused([{ type: "missing", loc: ["header", "idempotency-key"], msg: "Field required", input: null }])
+    )
+  return Effect.succeed({ userId, key })
 }
+
+/** The correction from its decoded form and its target (the reason is kept trimmed). */
+export const adjustOf = (
+  fields: typeof AdjustForm.Type,
+  target: { readonly userId: UserId; readonly key: string }
+): AdjustInput => ({ ...target, amount: fields.amount_uzs, reason: fields.reason.trim() })
+
+/** A balance correction as the web's form posts it: the fields, then the target. */
+export const adjustInput = (raw: RawInput): Effect.Effect<AdjustInput, Refusal> =>
+  Effect.gen(function* () {
+    const [body] = yield* checked([["body", AdjustForm, raw.form]])
+    const fields = yield* decoded(AdjustForm, "body", body)
+    return adjustOf(fields, yield* adjustTarget(raw))
+  })
 
 export interface AssignInput {
   readonly paymentId: PaymentId
@@ -74,22 +107,23 @@ export interface AssignInput {
   readonly confirmDuplicate: boolean
 }
 
-/** A bank payment credited to a top-up the operator names. */
-export const assignInput = ({ params, form }: RawInput): Effect.Effect<AssignInput, Refusal> => {
-  const paymentId = pathPayment(params["payment_id"])
-  const errors: Array<ValidationItem> = []
-  const topupId = intField(["body", "topup_id"], form["topup_id"], errors)
-  const confirmDuplicate = boolField(["body", "confirm_duplicate"], form["confirm_duplicate"], errors)
-  if (paymentId === undefined)
-    errors.push({
-      type: "int_parsing",
-      loc: ["path", "payment_id"],
-      msg: "Input should be a valid integer, unable to parse string as an integer",
-      input: null
-    })
-  if (errors.length > 0 || paymentId === undefined) return Effect.fail(refused(errors))
-  return Effect.succeed({ paymentId, topupId: topupIdOf(topupId), confirmDuplicate })
-}
+/** The assignment from its decoded path and form. */
+export const assignOf = (paymentId: PaymentId, fields: typeof AssignForm.Type): AssignInput => ({
+  paymentId,
+  topupId: topupIdOf(fields.topup_id),
+  confirmDuplicate: fields.confirm_duplicate
+})
+
+/** A bank payment credited to a top-up the operator names, as the web's form posts it. */
+export const assignInput = (raw: RawInput): Effect.Effect<AssignInput, Refusal> =>
+  Effect.gen(function* () {
+    const [path, body] = yield* checked([
+      ["path", PaymentPath, raw.params],
+      ["body", AssignForm, raw.form]
+    ])
+    const { payment_id } = yield* decoded(PaymentPath, "path", path)
+    return assignOf(payment_id, yield* decoded(AssignForm, "body", body))
+  })
 
 /**
  * The correction itself, once per form key (`web:<key>`). The core's own rule refusing the amount is

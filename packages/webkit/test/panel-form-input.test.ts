@@ -3,8 +3,9 @@ import { Effect, Exit, Option } from "effect"
 import { adjustInput, assignInput, type RawInput } from "../src/PanelFormInput.ts"
 
 /**
- * The 422 lists of the panel's two money forms, as their scripts know them. Any new decoder of these
- * forms (a schema in place of the hand rules) must give these lists byte for byte.
+ * The 422 lists of the panel's two money forms: their schemas (`AdjustForm`, `AssignForm`) checked
+ * by the contract's validator, so FastAPI's answers (every field at once, an empty value missing,
+ * pydantic's lax ints), then the rules a schema cannot say (the path's user, the one-time key).
  */
 const KEY = { "idempotency-key": "panel-key-0001" }
 const raw = (params: RawInput["params"], form: RawInput["form"], headers: RawInput["headers"] = KEY): RawInput => ({
@@ -24,6 +25,14 @@ const parsing = (loc: ReadonlyArray<string>, input: unknown) => ({
   msg: "Input should be a valid integer, unable to parse string as an integer",
   input
 })
+const missing = (loc: ReadonlyArray<string>) => ({ type: "missing", loc, msg: "Field required", input: null })
+const valueError = (loc: ReadonlyArray<string>, msg: string, input: unknown) => ({
+  type: "value_error",
+  loc,
+  msg: `Value error, ${msg}`,
+  input,
+  ctx: { error: {} }
+})
 const user = { user_id: "7" }
 
 describe("balance correction input", () => {
@@ -33,66 +42,107 @@ describe("balance correction input", () => {
     } as never)
   })
 
-  it("an empty amount is int_parsing with its text, not missing; an empty reason is the length rule", () => {
+  it("an empty amount is missing, as FastAPI says of an empty form value; a blank reason is the reason's rule", () => {
     assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "", reason: "r" }))), {
-      items: [parsing(["body", "amount_uzs"], "")]
+      items: [missing(["body", "amount_uzs"])]
     })
     assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "5", reason: "   " }))), {
-      items: [{ type: "value_error", loc: ["body", "reason"], msg: "Value error, 1 to 500 characters", input: "" }]
+      items: [valueError(["body", "reason"], "1 to 500 characters", "   ")]
     })
   })
 
-  it("pydantic's lax spellings of an int are refused; the value rules wait for the types", () => {
-    for (const text of ["1_000", "5.0", "1e3"])
+  it("pydantic's lax spellings of an int are accepted, others refused; every field is reported at once", () => {
+    for (const [text, amount] of [
+      ["1_000", 1000],
+      ["5.0", 5]
+    ] as const)
       assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: text, reason: "r" }))), {
-        items: [parsing(["body", "amount_uzs"], text)]
-      })
+        ok: { userId: 7, amount, reason: "r", key: "panel-key-0001" }
+      } as never)
+    assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "1e3", reason: "r" }))), {
+      items: [parsing(["body", "amount_uzs"], "1e3")]
+    })
     assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "x", reason: "" }))), {
-      items: [parsing(["body", "amount_uzs"], "x")]
+      items: [parsing(["body", "amount_uzs"], "x"), missing(["body", "reason"])]
     })
     assert.deepStrictEqual(refusal(adjustInput(raw(user, {}))), {
-      items: [
-        { type: "missing", loc: ["body", "amount_uzs"], msg: "Field required", input: null },
-        { type: "missing", loc: ["body", "reason"], msg: "Field required", input: null }
-      ]
+      items: [missing(["body", "amount_uzs"]), missing(["body", "reason"])]
     })
   })
 
-  it("zero, a long reason and a malformed key are refused one at a time, in that order", () => {
-    assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "0", reason: "" }))), {
-      items: [{ type: "value_error", loc: ["body", "amount_uzs"], msg: "Value error, must not be zero", input: 0 }]
+  it("zero and a blank reason are refused together; a long reason is string_too_long; a malformed key after the fields", () => {
+    assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "0", reason: " " }))), {
+      items: [
+        valueError(["body", "amount_uzs"], "must not be zero", "0"),
+        valueError(["body", "reason"], "1 to 500 characters", " ")
+      ]
     })
-    const long = "x".repeat(5000)
-    assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "1", reason: long }))), {
-      items: [{ type: "value_error", loc: ["body", "reason"], msg: "Value error, 1 to 500 characters", input: long }]
+    assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "1", reason: "x".repeat(501) }))), {
+      items: [
+        {
+          type: "string_too_long",
+          loc: ["body", "reason"],
+          msg: "String should have at most 500 characters",
+          input: null,
+          ctx: { max_length: 500 }
+        }
+      ]
     })
     assert.deepStrictEqual(
       refusal(adjustInput(raw(user, { amount_uzs: "1", reason: "r" }, { "idempotency-key": "short" }))),
-      {
-        items: [{ type: "missing", loc: ["header", "idempotency-key"], msg: "Field required", input: null }]
-      }
+      { items: [missing(["header", "idempotency-key"])] }
     )
+    assert.deepStrictEqual(refusal(adjustInput(raw(user, { amount_uzs: "0", reason: "r" }, {}))), {
+      items: [valueError(["body", "amount_uzs"], "must not be zero", "0")]
+    })
   })
 
-  it("a path naming no user is a 404 before any field rule", () => {
-    assert.deepStrictEqual(refusal(adjustInput(raw({ user_id: "abc" }, {}))), { code: "user_not_found" })
+  it("a path naming no user is a 404 once the fields are valid, before the key", () => {
+    assert.deepStrictEqual(refusal(adjustInput(raw({ user_id: "abc" }, {}))), {
+      items: [missing(["body", "amount_uzs"]), missing(["body", "reason"])]
+    })
+    for (const id of ["abc", "0", "-3"])
+      assert.deepStrictEqual(refusal(adjustInput(raw({ user_id: id }, { amount_uzs: "1", reason: "r" }, {}))), {
+        code: "user_not_found"
+      })
   })
 })
 
 describe("payment assignment input", () => {
-  it("an empty or odd confirmation is bool_parsing; a bad path id comes after the body, its input null", () => {
-    assert.deepStrictEqual(refusal(assignInput(raw({ payment_id: "x" }, { topup_id: "1_0", confirm_duplicate: "" }))), {
+  it("the path's error comes first, with its text; then every refused field", () => {
+    assert.deepStrictEqual(
+      refusal(assignInput(raw({ payment_id: "x" }, { topup_id: "1.5", confirm_duplicate: "maybe" }))),
+      {
+        items: [
+          parsing(["path", "payment_id"], "x"),
+          parsing(["body", "topup_id"], "1.5"),
+          {
+            type: "bool_parsing",
+            loc: ["body", "confirm_duplicate"],
+            msg: "Input should be a valid boolean, unable to interpret input",
+            input: "maybe"
+          }
+        ]
+      }
+    )
+    assert.deepStrictEqual(refusal(assignInput(raw({ payment_id: "0" }, { topup_id: "" }))), {
       items: [
-        parsing(["body", "topup_id"], "1_0"),
         {
-          type: "bool_parsing",
-          loc: ["body", "confirm_duplicate"],
-          msg: "Input should be a valid boolean, unable to interpret input",
-          input: ""
+          type: "greater_than",
+          loc: ["path", "payment_id"],
+          msg: "Input should be greater than 0",
+          input: "0",
+          ctx: { gt: 0 }
         },
-        parsing(["path", "payment_id"], null)
+        missing(["body", "topup_id"])
       ]
     })
+  })
+
+  it("an empty confirmation is false, pydantic's lax int is read", () => {
+    assert.deepStrictEqual(refusal(assignInput(raw({ payment_id: "3" }, { topup_id: "1_0", confirm_duplicate: "" }))), {
+      ok: { paymentId: 3, topupId: Option.some(10), confirmDuplicate: false }
+    } as never)
   })
 
   it("a top-up number that cannot exist is decoded, to be a 404 once signed in", () => {

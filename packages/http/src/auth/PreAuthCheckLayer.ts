@@ -1,7 +1,6 @@
 import { Context, Effect, Layer } from "effect"
 import { HttpRouter, HttpServerRequest } from "effect/http"
 import { CheckBeforeAuth, PreAuthCheck } from "../api/PreAuthCheck.ts"
-import { formFields } from "@resale/webkit/PanelFields.ts"
 
 export const PreAuthCheckLayer = Layer.succeed(PreAuthCheck)((httpEffect, { endpoint }) => {
   const check = Context.get(endpoint.annotations, CheckBeforeAuth)
@@ -9,7 +8,7 @@ export const PreAuthCheckLayer = Layer.succeed(PreAuthCheck)((httpEffect, { endp
   return Effect.gen(function* () {
     const request = yield* HttpServerRequest.HttpServerRequest
     const route = yield* HttpRouter.RouteContext
-    yield* check({ params: route.params, form: yield* formFields(request), headers: request.headers })
+    yield* check({ params: route.params, headers: request.headers })
     return yield* httpEffect
   })
 })

@@ -1,23 +1,18 @@
 import {
   adjustBalance,
-  adjustInput,
-  assignInput,
+  adjustOf,
+  adjustTarget,
+  assignOf,
   assignPayment,
   PanelInputInvalid,
-  PanelRecordNotFound,
-  type RawInput
+  PanelRecordNotFound
 } from "@resale/webkit/PanelFormInput.ts"
 import type { DomainError } from "@resale/webkit/DomainErrors.ts"
-import { formFields } from "@resale/webkit/PanelFields.ts"
 import { Effect } from "effect"
-import type { HttpServerRequest } from "effect/http"
 import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import { panelRefusal } from "../api/PanelFormsApi.ts"
 import { mapErrors } from "./ErrorMapping.ts"
-
-const rawOf = (request: HttpServerRequest.HttpServerRequest, params: RawInput["params"]) =>
-  Effect.map(formFields(request), (form): RawInput => ({ params, form, headers: request.headers }))
 
 type Refusal = PanelInputInvalid | PanelRecordNotFound
 
@@ -29,15 +24,17 @@ const answered = <A, E extends DomainError | Refusal, R>(effect: Effect.Effect<A
     isRefusal(e) ? Effect.fail(panelRefusal(e)) : mapErrors(Effect.fail(e as Exclude<E, Refusal>))
   )
 
-/** The panel's money-moving forms (`api/PanelFormsApi.ts`); their input was checked before sign-in. */
+/** The panel's money-moving forms (`api/PanelFormsApi.ts`); their input was decoded and checked before sign-in. */
 export const PanelFormsHandlers = HttpApiBuilder.group(Api, "panelForms", (handlers) =>
   Effect.succeed(
     handlers
-      .handle("adjust", ({ params, request }) =>
-        answered(Effect.flatMap(Effect.flatMap(rawOf(request, params), adjustInput), adjustBalance))
+      .handle("adjust", ({ params, payload, request }) =>
+        answered(
+          Effect.flatMap(adjustTarget({ params, headers: request.headers }), (target) =>
+            adjustBalance(adjustOf(payload, target))
+          )
+        )
       )
-      .handle("assign", ({ params, request }) =>
-        answered(Effect.flatMap(Effect.flatMap(rawOf(request, params), assignInput), assignPayment))
-      )
+      .handle("assign", ({ params, payload }) => answered(assignPayment(assignOf(params.payment_id, payload))))
   )
 )
