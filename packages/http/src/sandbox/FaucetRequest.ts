@@ -1,12 +1,20 @@
 /**
- * The body of `POST /v2/api/admin/sandbox/fund`: `{"address": "<TON address>", "amount_ton": "1.5" | 1.5}`.
- * Checked field by field so every invalid part is reported at once, in FastAPI's 422 records, like the
- * rest of `/v2`. The amount is converted exactly from its decimal text (a JSON number through its
- * shortest round-trip text), never through float arithmetic.
+ * The body of `POST /v2/api/admin/sandbox/fund`: `{"address": "<TON address>", "amount_ton": "1.5" | 1.5}`,
+ * decoded by the schema `faucetBody` with every invalid field at once, in FastAPI's 422 records like
+ * the rest of `/v2` (`validation/SchemaRecords.ts`). The amount is converted exactly from its
+ * decimal text (a JSON number through its shortest round-trip text), never through float arithmetic.
  */
-import { type Nanoton, NanotonParseError, parseNanoton, parseNanotonNumber } from "@resale/core/money/Nanoton.ts"
-import { Effect, Result } from "effect"
+import {
+  formatTon,
+  type Nanoton,
+  Nanoton as NanotonSchema,
+  NanotonParseError,
+  parseNanoton,
+  parseNanotonNumber
+} from "@resale/core/money/Nanoton.ts"
+import { Effect, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import type { ValidationErrorItem } from "../api/Errors.ts"
+import { decodeBody, refusedAs } from "../validation/SchemaRecords.ts"
 
 export interface FaucetRequest {
   readonly address: string
@@ -20,116 +28,90 @@ export type FaucetParse =
 /** One faucet call may send at most this much (the emulator's coins are free, but a typo of 10^15 is not useful). */
 export const MAX_FAUCET_NANOTON = 1_000_000_000n * 1_000_000_000n
 
-const invalid = (detail: ReadonlyArray<ValidationErrorItem>): FaucetParse => ({ _tag: "Invalid", detail })
+const GREATER_THAN_0 = refusedAs("greater_than", "Input should be greater than 0", { gt: 0 })
 
-/** The amount in nanoton, or the record of why it is not one. */
-const amountOf = (raw: unknown): ValidationErrorItem | Nanoton => {
-  const loc = ["body", "amount_ton"]
-  const input = raw
-  if (typeof raw !== "string" && typeof raw !== "number") {
-    return {
-      type: "decimal_type",
-      loc,
-      msg: "Decimal input should be an integer, float, string or Decimal object",
-      input
-    }
-  }
-  const parsed = typeof raw === "string" ? parseNanoton(raw) : parseNanotonNumber(raw)
-  if (parsed instanceof NanotonParseError) {
-    return parsed.reason === "TooManyDecimals"
-      ? {
-          type: "decimal_max_places",
-          loc,
-          msg: "Decimal input should have no more than 9 decimal places",
-          input,
-          ctx: { decimal_places: 9 }
-        }
-      : parsed.reason === "Negative"
-        ? { type: "greater_than", loc, msg: "Input should be greater than 0", input, ctx: { gt: 0 } }
-        : { type: "decimal_parsing", loc, msg: "Input should be a valid decimal", input }
-  }
-  if (parsed === 0n) return { type: "greater_than", loc, msg: "Input should be greater than 0", input, ctx: { gt: 0 } }
-  if (parsed > MAX_FAUCET_NANOTON) {
-    return {
-      type: "less_than_equal",
-      loc,
-      msg: "Input should be less than or equal to 1000000000",
-      input,
-      ctx: { le: 1_000_000_000 }
-    }
-  }
-  return parsed
-}
+/** pydantic's `condecimal(gt=0, le=10**9, decimal_places=9)`, read exactly into nanoton. */
+const AmountTon = Schema.Union([Schema.String, Schema.Number])
+  .annotate(refusedAs("decimal_type", "Decimal input should be an integer, float, string or Decimal object"))
+  .pipe(
+    Schema.decodeTo(
+      NanotonSchema.check(
+        Schema.isGreaterThanBigInt(0n, GREATER_THAN_0),
+        Schema.isLessThanOrEqualToBigInt(
+          MAX_FAUCET_NANOTON,
+          refusedAs("less_than_equal", "Input should be less than or equal to 1000000000", { le: 1_000_000_000 })
+        )
+      ),
+      SchemaTransformation.transformEffect({
+        decode: (raw: string | number) => {
+          const parsed = typeof raw === "string" ? parseNanoton(raw) : parseNanotonNumber(raw)
+          if (!(parsed instanceof NanotonParseError)) return Effect.succeed(parsed)
+          const record =
+            parsed.reason === "TooManyDecimals"
+              ? refusedAs("decimal_max_places", "Decimal input should have no more than 9 decimal places", {
+                  decimal_places: 9
+                })
+              : parsed.reason === "Negative"
+                ? GREATER_THAN_0
+                : refusedAs("decimal_parsing", "Input should be a valid decimal")
+          return Effect.fail(new SchemaIssue.InvalidValue(record, raw))
+        },
+        encode: (amount: bigint) => Effect.succeed(formatTon(amount))
+      })
+    )
+  )
 
-/** The body as a JSON object, or FastAPI's record of why it is not one. */
-const objectOf = (text: string): Result.Result<Record<string, unknown>, ReadonlyArray<ValidationErrorItem>> => {
+/**
+ * The faucet's body. `checkAddress` normalizes an address (sent trimmed) or says why it is not one:
+ * the chain adapter decides what a valid address is, refused as a validator's `value_error`.
+ */
+const faucetBody = (checkAddress: (address: string) => Effect.Effect<string, { readonly message: string }>) =>
+  Schema.Struct({
+    address: Schema.String.annotate(refusedAs("string_type", "Input should be a valid string")).pipe(
+      Schema.decodeTo(
+        Schema.String,
+        SchemaTransformation.transformEffect({
+          decode: (raw: string) =>
+            checkAddress(raw.trim()).pipe(
+              Effect.mapError(
+                (refused) =>
+                  new SchemaIssue.InvalidValue(
+                    refusedAs("value_error", `Value error, ${refused.message}`, { error: {} }),
+                    raw
+                  )
+              )
+            ),
+          encode: (address: string) => Effect.succeed(address)
+        })
+      )
+    ),
+    amount_ton: AmountTon
+  }).annotate(refusedAs("model_attributes_type", "Input should be a valid dictionary or object to extract fields from"))
+
+/** The body text as JSON, or FastAPI's record of why it is none. */
+const jsonOf = (text: string): Result.Result<unknown, ReadonlyArray<ValidationErrorItem>> => {
   if (text.trim() === "") return Result.fail([{ type: "missing", loc: ["body"], msg: "Field required", input: null }])
-  let body: unknown
   try {
-    body = JSON.parse(text)
+    return Result.succeed(JSON.parse(text))
   } catch {
     // JSON.parse's message quotes the input: report only that it broke, as FastAPI does.
     return Result.fail([
       { type: "json_invalid", loc: ["body", 0], msg: "JSON decode error", input: {}, ctx: { error: "Expecting value" } }
     ])
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    return Result.fail([
-      {
-        type: "model_attributes_type",
-        loc: ["body"],
-        msg: "Input should be a valid dictionary or object to extract fields from",
-        input: body
-      }
-    ])
-  }
-  return Result.succeed(body as Record<string, unknown>)
 }
 
-/**
- * Parses the raw body text (already size-checked). `checkAddress` normalizes an address or says why
- * it is not one (the chain adapter decides what a valid address is).
- */
-export const parseFaucetRequest = Effect.fnUntraced(function* (
+/** Parses the raw body text (already size-checked) with `faucetBody`. */
+export const parseFaucetRequest = (
   text: string,
   checkAddress: (address: string) => Effect.Effect<string, { readonly message: string }>
-) {
-  const body = objectOf(text)
-  if (Result.isFailure(body)) return invalid(body.failure)
-  const fields = body.success
-  const errors: Array<ValidationErrorItem> = []
-  const rawAddress = fields["address"]
-  let address: string | undefined
-  if (rawAddress === undefined) {
-    errors.push({ type: "missing", loc: ["body", "address"], msg: "Field required", input: fields })
-  } else if (typeof rawAddress !== "string") {
-    errors.push({
-      type: "string_type",
-      loc: ["body", "address"],
-      msg: "Input should be a valid string",
-      input: rawAddress
+): Effect.Effect<FaucetParse> => {
+  const json = jsonOf(text)
+  if (Result.isFailure(json)) return Effect.succeed({ _tag: "Invalid", detail: json.failure })
+  return decodeBody(faucetBody(checkAddress), json.success).pipe(
+    Effect.match({
+      onFailure: (detail): FaucetParse => ({ _tag: "Invalid", detail }),
+      onSuccess: ({ address, amount_ton }): FaucetParse => ({ _tag: "Valid", request: { address, amount: amount_ton } })
     })
-  } else {
-    const checked = yield* Effect.result(checkAddress(rawAddress.trim()))
-    if (Result.isSuccess(checked)) address = checked.success
-    else
-      errors.push({
-        type: "value_error",
-        loc: ["body", "address"],
-        msg: `Value error, ${checked.failure.message}`,
-        input: rawAddress,
-        ctx: { error: {} }
-      })
-  }
-  const rawAmount = fields["amount_ton"]
-  let amount: Nanoton | undefined
-  if (rawAmount === undefined) {
-    errors.push({ type: "missing", loc: ["body", "amount_ton"], msg: "Field required", input: fields })
-  } else {
-    const checked = amountOf(rawAmount)
-    if (typeof checked === "bigint") amount = checked
-    else errors.push(checked)
-  }
-  if (errors.length > 0 || address === undefined || amount === undefined) return invalid(errors)
-  return { _tag: "Valid", request: { address, amount } } satisfies FaucetParse
-})
+  )
+}

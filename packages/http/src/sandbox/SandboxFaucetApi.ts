@@ -18,9 +18,11 @@ const FaucetFunded = Schema.Struct({
  * `{"address", "amount_ton"}`. An API of its own, mounted by the start entry in sandbox mode only
  * (elsewhere the path answers 404 like any unknown one) and never in the served document.
  *
- * The body is read by the faucet's own parser (`FaucetRequest.ts`): the address is checked by the
- * chain adapter and the amount converted exactly from its decimal text, with every invalid part in
- * FastAPI's 422 records at once, before the token is checked; a missing or wrong token is a 401.
+ * The body is decoded by its schema (`FaucetRequest.ts`) in the handler, once read within 4 KiB: the
+ * address is checked by the chain adapter and the amount converted exactly from its decimal text,
+ * with every invalid part in FastAPI's 422 records at once, before the token is checked; a missing
+ * or wrong token is a 401. (Declared as the endpoint's payload, the body would be decoded before the
+ * size limit and refused with the platform's records, not FastAPI's.)
  */
 export class SandboxFaucetApi extends HttpApi.make("sandboxFaucet").add(
   HttpApiGroup.make("sandboxFaucet").add(
