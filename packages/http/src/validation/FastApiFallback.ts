@@ -1,8 +1,9 @@
-import { Effect, SchemaIssue } from "effect"
+import { Effect, type SchemaIssue } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } from "effect/http"
 import { HttpApiError } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import type { ValidationErrorItem } from "../api/Errors.ts"
+import { issueRecords } from "./SchemaRecords.ts"
 import { databaseUnavailableAnswer } from "@resale/webkit/DatabaseOutage.ts"
 import { RequestId } from "@resale/webkit/RequestId.ts"
 
@@ -25,35 +26,14 @@ const json = (body: unknown, status: number, headers?: Record<string, string>) =
 
 const LOC: Record<string, string> = { Params: "path", Query: "query", Headers: "header", Payload: "body" }
 
-/** Last-resort translation of a schema failure the request validator did not foresee. */
-const issueDetail = (kind: string, issue: SchemaIssue.Issue): Array<ValidationErrorItem> => {
-  const out: Array<ValidationErrorItem> = []
-  const format = SchemaIssue.makeFormatterDefault()
-  const walk = (path: ReadonlyArray<PropertyKey>, i: SchemaIssue.Issue): void => {
-    switch (i._tag) {
-      case "Pointer":
-        return walk([...path, ...i.path], i.issue)
-      case "Composite":
-      case "AnyOf":
-        if (i.issues.length > 0) return i.issues.forEach((x) => walk(path, x))
-        break
-      case "Encoding":
-      case "Filter":
-        return walk(path, i.issue)
-      case "MissingKey":
-        out.push({
-          type: "missing",
-          loc: [LOC[kind] ?? "body", ...path.map(String)],
-          msg: "Field required",
-          input: null
-        })
-        return
-    }
-    out.push({ type: "value_error", loc: [LOC[kind] ?? "body", ...path.map(String)], msg: format(i), input: null })
-  }
-  walk([], issue)
-  return out
-}
+/** Last-resort translation of a schema failure the request validator did not foresee (no input echoed). */
+const issueDetail = (kind: string, issue: SchemaIssue.Issue): Array<ValidationErrorItem> =>
+  issueRecords(
+    issue,
+    LOC[kind] ?? "body",
+    () => null,
+    (words) => words
+  )
 
 /**
  * Global router middleware giving unknown routes FastAPI's `{"detail":"Not Found"}`, a wrong

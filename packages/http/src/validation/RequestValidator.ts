@@ -39,7 +39,7 @@ const planFor = (endpoint: HttpApiEndpoint.Top): Plan => {
   const params = fieldsOf(endpoint.params)
   const query = fieldsOf(endpoint.query)
   const headers = fieldsOf(endpoint.headers)
-  let body: Plan["body"] = undefined
+  let body: Plan["body"]
   for (const [contentType, entry] of endpoint.payload) {
     const encoding = entry.encoding
     const schema = entry.schemas[0] as Schema.Top

@@ -42,18 +42,23 @@ const ownRecord = (issue: SchemaIssue.Issue): RecordOf | undefined => {
 const format = SchemaIssue.makeFormatterDefault()
 
 /**
- * FastAPI's records of a JSON body's failed decoding. The `input` of a record is what the client
- * sent at its place (the field's value; the whole body for a missing field or the body itself).
+ * FastAPI's records of a failed decoding, each located under `place` (`body`, `query`, ...) with
+ * `inputAt` giving the client's value at a field's path (for a missing field, the object it is
+ * missing from). A refusal nobody named gets pydantic's generic `value_error` with the schema's words.
  */
-export const bodyRecords = (body: unknown, issue: SchemaIssue.Issue): Array<ValidationErrorItem> => {
+export const issueRecords = (
+  issue: SchemaIssue.Issue,
+  place: string,
+  inputAt: (path: ReadonlyArray<PropertyKey>, missing: boolean) => unknown,
+  generic: (words: string) => string = (words) => `Value error, ${words}`
+): Array<ValidationErrorItem> => {
   const out: Array<ValidationErrorItem> = []
-  const at = (path: ReadonlyArray<PropertyKey>) =>
-    path.length === 0 ? body : (body as Record<PropertyKey, unknown>)[path[0]!]
   const walk = (path: ReadonlyArray<PropertyKey>, i: SchemaIssue.Issue): void => {
-    const loc = ["body", ...path.map(String)]
+    const loc = [place, ...path.map(String)]
     const record = ownRecord(i)
     if (record !== undefined) {
-      out.push({ type: record.type, loc, msg: record.msg, input: at(path), ...(record.ctx ? { ctx: record.ctx } : {}) })
+      const input = inputAt(path, false)
+      out.push({ type: record.type, loc, msg: record.msg, input, ...(record.ctx ? { ctx: record.ctx } : {}) })
       return
     }
     switch (i._tag) {
@@ -67,15 +72,20 @@ export const bodyRecords = (body: unknown, issue: SchemaIssue.Issue): Array<Vali
       case "Filter":
         return walk(path, i.issue)
       case "MissingKey":
-        out.push({ type: "missing", loc, msg: "Field required", input: body })
+        out.push({ type: "missing", loc, msg: "Field required", input: inputAt(path, true) })
         return
     }
-    // A refusal nobody named: pydantic's generic record, with the schema's words.
-    out.push({ type: "value_error", loc, msg: `Value error, ${format(i)}`, input: at(path) })
+    out.push({ type: "value_error", loc, msg: generic(format(i)), input: inputAt(path, false) })
   }
   walk([], issue)
   return out
 }
+
+/** A JSON body's records: the `input` is what the client sent at its place (the whole body for a missing field). */
+export const bodyRecords = (body: unknown, issue: SchemaIssue.Issue): Array<ValidationErrorItem> =>
+  issueRecords(issue, "body", (path, missing) =>
+    missing || path.length === 0 ? body : (body as Record<PropertyKey, unknown>)[path[0]!]
+  )
 
 /** Decodes `body` with every field checked, or fails with FastAPI's records of why not. */
 export const decodeBody = <S extends Schema.Constraint>(schema: S, body: unknown) =>
