@@ -6,16 +6,10 @@
 import type { Nanoton } from "../money/Nanoton.ts"
 import type { PremiumMonths } from "../orders/Order.ts"
 import type { PayerAccount } from "../ports/Marketplace.ts"
+import { Schema } from "effect"
+import { directDecoder, type Fields, present, required, valueOf } from "./DirectDecoding.ts"
+import { Months, OrderId, StarsQuantity, TopupAmount, Username } from "./DirectFields.ts"
 import { DirectPurchaseError, invalidRequest } from "./DirectPurchaseError.ts"
-import {
-  type Fields,
-  named,
-  orderIdOf,
-  premiumMonthsOf,
-  starsQuantityOf,
-  topupAmountOf,
-  usernameOf
-} from "./DirectRequests.ts"
 
 type Parsed<A> = A | DirectPurchaseError
 
@@ -74,48 +68,63 @@ const accountOf = (fields: Fields): Parsed<PayerAccount> => {
   return { address, publicKey, walletStateInit }
 }
 
+const decodeOrderId = directDecoder(Schema.Struct({ order_id: Schema.optionalKey(OrderId) }))
+
 const commonOf = (fields: Fields): Parsed<WalletCommon> => {
   const refused = refusePhrase(fields)
   if (refused !== undefined) return refused
   const account = accountOf(fields)
   if (account instanceof DirectPurchaseError) return account
-  const orderId = orderIdOf(fields, [])
-  if (orderId instanceof DirectPurchaseError) return orderId
-  return { account, orderId }
+  const order = decodeOrderId(present({ order_id: valueOf(fields, "order_id") }))
+  if (order instanceof DirectPurchaseError) return order
+  return { account, orderId: order.order_id }
 }
+
+// The username, then the kind's own field: the same field schemas as the direct requests.
+const decodeStars = directDecoder(Schema.Struct({ username: Username, own: StarsQuantity }))
+const decodePremium = directDecoder(Schema.Struct({ username: Username, own: Months }))
+const decodeTopup = directDecoder(Schema.Struct({ username: Username, own: TopupAmount }))
 
 /** A quote: the refusal of a phrase and the account first, then the username and the kind's own field. */
-const quoteOf = <A extends object>(
+const quoteOf = <A>(
   fields: Fields,
-  own: (fields: Fields) => Parsed<A>
-): Parsed<WalletCommon & A & { readonly username: string }> => {
+  decode: (input: Fields) => Parsed<{ readonly username: string; readonly own: A }>,
+  ...names: ReadonlyArray<string>
+): Parsed<WalletCommon & { readonly username: string; readonly own: A }> => {
   const common = commonOf(fields)
   if (common instanceof DirectPurchaseError) return common
-  const username = usernameOf(fields)
-  if (username instanceof DirectPurchaseError) return username
-  const mine = own(fields)
+  const mine = decode(present({ username: valueOf(fields, "username"), own: valueOf(fields, ...names) }))
   if (mine instanceof DirectPurchaseError) return mine
-  return { ...common, username, ...mine }
+  return { ...common, ...mine }
 }
 
-const kindOf = <K extends WalletQuoteRequest["kind"], A extends object>(
-  kind: K,
-  parsed: Parsed<A>
-): Parsed<A & { readonly kind: K }> => (parsed instanceof DirectPurchaseError ? parsed : { ...parsed, kind })
+export const parseWalletStars = (fields: Fields): Parsed<WalletQuoteRequest> => {
+  const q = quoteOf(fields, decodeStars, "amount", "quantity")
+  if (q instanceof DirectPurchaseError) return q
+  return { account: q.account, orderId: q.orderId, username: q.username, quantity: q.own, kind: "stars" }
+}
 
-export const parseWalletStars = (fields: Fields): Parsed<WalletQuoteRequest> =>
-  quoteOf(fields, (f) => kindOf("stars", named("quantity", starsQuantityOf(f))))
+export const parseWalletPremium = (fields: Fields): Parsed<WalletQuoteRequest> => {
+  const q = quoteOf(fields, decodePremium, "duration", "months")
+  if (q instanceof DirectPurchaseError) return q
+  return { account: q.account, orderId: q.orderId, username: q.username, months: q.own, kind: "premium" }
+}
 
-export const parseWalletPremium = (fields: Fields): Parsed<WalletQuoteRequest> =>
-  quoteOf(fields, (f) => kindOf("premium", named("months", premiumMonthsOf(f))))
+export const parseWalletTopup = (fields: Fields): Parsed<WalletQuoteRequest> => {
+  const q = quoteOf(fields, decodeTopup, "amount")
+  if (q instanceof DirectPurchaseError) return q
+  return { account: q.account, orderId: q.orderId, username: q.username, amount: q.own, kind: "ton_topup" }
+}
 
-export const parseWalletTopup = (fields: Fields): Parsed<WalletQuoteRequest> =>
-  quoteOf(fields, (f) => kindOf("ton_topup", named("amount", topupAmountOf(f))))
+const decodeRequiredOrderId = directDecoder(
+  Schema.Struct({
+    order_id: OrderId.pipe(Schema.annotateKey(required("order_id is required: the id the quote answered")))
+  })
+)
 
 const requiredOrderId = (fields: Fields): Parsed<string> => {
-  const orderId = orderIdOf(fields, [])
-  if (orderId instanceof DirectPurchaseError) return orderId
-  return orderId ?? invalidRequest("order_id is required: the id the quote answered")
+  const order = decodeRequiredOrderId(present({ order_id: valueOf(fields, "order_id") }))
+  return order instanceof DirectPurchaseError ? order : order.order_id
 }
 
 export const parseWalletStatus = (fields: Fields): Parsed<WalletStatusRequest> => {
