@@ -93,13 +93,18 @@ export const directErrorOf = (issue: SchemaIssue.Issue): DirectPurchaseError => 
 }
 
 /**
- * A request's decoder, built once per schema: the decoded request, or the coded error of its first issue.
- * `input` is the request's canonical fields (see `DirectRequests`), absent values left out.
+ * A request's parser, its decoder built once: `inputOf` lays the request's fields out as `schema` reads
+ * them (see `valueOf`, `present`); `toRequest` turns the decoded fields into the use case's request.
+ * The answer is that request, or the coded error of the first issue.
  */
-export const directDecoder = <S extends Schema.ConstraintDecoder<unknown>>(schema: S) => {
+export const requestParser = <S extends Schema.ConstraintDecoder<unknown>, A>(
+  schema: S,
+  inputOf: (fields: Fields) => unknown,
+  toRequest: (decoded: S["Type"]) => A
+) => {
   const decode = Schema.decodeUnknownResult(schema)
-  return (input: unknown): S["Type"] | DirectPurchaseError => {
-    const result = decode(input)
-    return Result.isSuccess(result) ? result.success : directErrorOf(result.failure.issue)
+  return (fields: Fields): A | DirectPurchaseError => {
+    const result = decode(inputOf(fields))
+    return Result.isSuccess(result) ? toRequest(result.success) : directErrorOf(result.failure.issue)
   }
 }

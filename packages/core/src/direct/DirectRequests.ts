@@ -6,7 +6,7 @@
  * fields, then the comment. The field schemas are in `DirectFields`, the coded errors in `DirectDecoding`.
  */
 import { Schema } from "effect"
-import { directDecoder, type Fields, present, valueOf } from "./DirectDecoding.ts"
+import { type Fields, present, requestParser, valueOf } from "./DirectDecoding.ts"
 import {
   Comment,
   Months,
@@ -28,12 +28,9 @@ import type {
   TonTransfer,
   WalletInfoRequest
 } from "./DirectPurchase.ts"
-import { DirectPurchaseError } from "./DirectPurchaseError.ts"
 
 export { containsPhrase, phraseWords } from "./PhraseWords.ts"
 export type { Fields } from "./DirectDecoding.ts"
-
-type Parsed<A> = A | DirectPurchaseError
 
 /** The phrase and the order id, checked together so an id holding the phrase is refused before the version is read. */
 const Phrase = (counts: ReadonlyArray<number>) =>
@@ -74,38 +71,25 @@ const commonOf = (d: {
   readonly wallet_version?: DirectCommon["walletVersion"]
 }): DirectCommon => ({ seed: d.phrase.seed, orderId: d.phrase.order_id, walletVersion: d.wallet_version })
 
-/** A decoder of `schema` whose decoded fields `toRequest` turns into the use case's request. */
-const parser = <S extends Schema.ConstraintDecoder<unknown>, A>(
-  schema: S,
-  inputOf: (fields: Fields) => Fields,
-  toRequest: (decoded: S["Type"]) => A
-) => {
-  const decode = directDecoder(schema)
-  return (fields: Fields): Parsed<A> => {
-    const decoded = decode(inputOf(fields))
-    return decoded instanceof DirectPurchaseError ? decoded : toRequest(decoded)
-  }
-}
-
-export const parseStars = parser(
+export const parseStars = requestParser(
   StarsRequest,
   (f) => purchaseInput(f, "quantity", "amount", "quantity"),
   (d): StarsPurchase => ({ ...commonOf(d), username: d.username, quantity: d.quantity })
 )
 
-export const parsePremium = parser(
+export const parsePremium = requestParser(
   PremiumRequest,
   (f) => purchaseInput(f, "months", "duration", "months"),
   (d): PremiumPurchase => ({ ...commonOf(d), username: d.username, months: d.months })
 )
 
-export const parseTonTopup = parser(
+export const parseTonTopup = requestParser(
   TopupRequest,
   (f) => purchaseInput(f, "amount", "amount"),
   (d): TonTopupPurchase => ({ ...commonOf(d), username: d.username, amount: d.amount })
 )
 
-export const parseTransfer = parser(
+export const parseTransfer = requestParser(
   TransferRequest,
   (f) =>
     present({
@@ -117,7 +101,7 @@ export const parseTransfer = parser(
   (d): TonTransfer => ({ ...commonOf(d), to: d.to, amount: d.amount, comment: d.comment })
 )
 
-export const parseWalletInfo = parser(
+export const parseWalletInfo = requestParser(
   WalletInfoFields,
   (f) => present({ seed: valueOf(f, "seed"), wallet_version: valueOf(f, "wallet_version", "version") }),
   (d): WalletInfoRequest => ({ seed: d.seed, walletVersion: d.wallet_version })
