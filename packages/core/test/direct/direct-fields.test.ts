@@ -8,7 +8,7 @@ import {
   parseTransfer,
   parseWalletInfo
 } from "../../src/direct/DirectRequests.ts"
-import { parseWalletStars, parseWalletStatus } from "../../src/direct/WalletRequests.ts"
+import { parseWalletReport, parseWalletStars, parseWalletStatus } from "../../src/direct/WalletRequests.ts"
 
 // Placeholder words, not a phrase of any wallet.
 const words24 = Array.from({ length: 24 }, (_, i) => ["alpha", "bravo", "delta", "echo"][i % 4]).join(" ")
@@ -82,7 +82,42 @@ const cases: ReadonlyArray<Case> = [
     { account, username: "someone", quantity: 10 },
     "AmountBelowMinimum: amount must be at least 50 stars"
   ],
-  [parseWalletStatus, { address: "0:ab" }, invalid("order_id is required: the id the quote answered")]
+  [
+    parseWalletStars,
+    { account: [account], username: "someone", amount: 50 },
+    invalid("account is required: the wallet's TON Connect account {address, publicKey, walletStateInit}")
+  ],
+  [
+    parseWalletStars,
+    { account: { ...account, address: "" }, username: "someone", amount: 50 },
+    invalid("account.address is required (raw form 0:<64 hex>)")
+  ],
+  [
+    parseWalletStars,
+    { account: { ...account, publicKey: 5 }, username: "someone", amount: 50 },
+    invalid("account.publicKey is required (64 hex characters)")
+  ],
+  [
+    parseWalletStars,
+    { account: { address: "0:ab", public_key: "cd" }, username: "someone", amount: 50 },
+    invalid("account.walletStateInit is required (base64 BOC)")
+  ],
+  [
+    parseWalletStars,
+    { account, username: "someone", amount: 50, order_id: "a b" },
+    invalid("order_id must be 1 to 128 letters, digits or _ . : -")
+  ],
+  [parseWalletStatus, { address: "0:ab" }, invalid("order_id is required: the id the quote answered")],
+  [
+    parseWalletStatus,
+    { order_id: "o-1", account: { address: "" } },
+    invalid("address is required: the wallet the order was quoted for")
+  ],
+  [
+    parseWalletReport,
+    { order_id: "o-1", address: "0:ab", boc: "not base64!" },
+    invalid("boc is required: the signed message as TON Connect's sendTransaction answered it (base64)")
+  ]
 ]
 
 describe("DirectFields", () => {
@@ -113,6 +148,29 @@ describe("DirectFields", () => {
       invalid("order_id must not contain the mnemonic phrase"),
       invalid("wallet_version must be v4r2 or v5r1")
     ])
+  })
+
+  it("reads the wallet road's account with its snake_case spellings, and the quoted wallet from the account first", () => {
+    const quote = parseWalletStars({
+      account: { address: "0:ab", public_key: "cd", wallet_state_init: "ef", chain: "-239" },
+      username: "@someone",
+      quantity: "60"
+    })
+    assert.deepStrictEqual(quote, {
+      account: { address: "0:ab", publicKey: "cd", walletStateInit: "ef" },
+      orderId: undefined,
+      username: "someone",
+      quantity: 60,
+      kind: "stars"
+    })
+    assert.deepStrictEqual(parseWalletStatus({ order_id: 7, account: { address: "0:ab" }, address: "0:cd" }), {
+      address: "0:ab",
+      orderId: "7"
+    })
+    assert.deepStrictEqual(parseWalletStatus({ order_id: "o-1", account: { address: "" }, address: "0:cd" }), {
+      address: "0:cd",
+      orderId: "o-1"
+    })
   })
 
   it("never echoes a field's value in its message", () => {
