@@ -1,21 +1,17 @@
 /**
- * The fields of the wallet road's requests, checked and typed: the buyer's wallet as TON Connect's
+ * The wallet road's requests, decoded by the schemas of their fields (`WalletFields`, and `DirectFields`
+ * for those it shares with the direct requests): the buyer's wallet as TON Connect's
  * `Account` gives it (address, public key, StateInit) instead of a phrase. A request carrying a
  * phrase field is refused outright, before anything else is read: this road never takes one.
  */
 import type { Nanoton } from "../money/Nanoton.ts"
 import type { PremiumMonths } from "../orders/Order.ts"
 import type { PayerAccount } from "../ports/Marketplace.ts"
-import { DirectPurchaseError, invalidRequest } from "./DirectPurchaseError.ts"
-import {
-  type Fields,
-  named,
-  orderIdOf,
-  premiumMonthsOf,
-  starsQuantityOf,
-  topupAmountOf,
-  usernameOf
-} from "./DirectRequests.ts"
+import { Schema } from "effect"
+import { type Fields, present, requestParser, required, valueOf } from "./DirectDecoding.ts"
+import { Months, OrderId, StarsQuantity, TopupAmount, Username } from "./DirectFields.ts"
+import { QuotedWallet, SignedBoc, TonConnectAccount } from "./WalletFields.ts"
+import { type DirectPurchaseError, invalidRequest } from "./DirectPurchaseError.ts"
 
 type Parsed<A> = A | DirectPurchaseError
 
@@ -52,92 +48,100 @@ const refusePhrase = (fields: Fields): DirectPurchaseError | undefined => {
       )
 }
 
-const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined)
+/** TON Connect's account with its snake_case spellings resolved; anything but an object goes to the schema as is. */
+const accountInput = (raw: unknown): unknown =>
+  typeof raw === "object" && raw !== null && !Array.isArray(raw)
+    ? present({
+        address: valueOf(raw as Fields, "address"),
+        publicKey: valueOf(raw as Fields, "publicKey", "public_key"),
+        walletStateInit: valueOf(raw as Fields, "walletStateInit", "wallet_state_init")
+      })
+    : raw
 
-/**
- * The `account` object (TON Connect's `Account`: `address`, `publicKey`, `walletStateInit`, `chain`;
- * the snake_case spellings are taken too). Its consistency (the StateInit makes that address) is
- * checked against the chain's rules by the use case.
- */
-const accountOf = (fields: Fields): Parsed<PayerAccount> => {
-  const raw = fields["account"]
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
-    return invalidRequest("account is required: the wallet's TON Connect account {address, publicKey, walletStateInit}")
-  }
-  const account = raw as Record<string, unknown>
-  const address = text(account["address"])
-  const publicKey = text(account["publicKey"] ?? account["public_key"])
-  const walletStateInit = text(account["walletStateInit"] ?? account["wallet_state_init"])
-  if (address === undefined) return invalidRequest("account.address is required (raw form 0:<64 hex>)")
-  if (publicKey === undefined) return invalidRequest("account.publicKey is required (64 hex characters)")
-  if (walletStateInit === undefined) return invalidRequest("account.walletStateInit is required (base64 BOC)")
-  return { address, publicKey, walletStateInit }
-}
+/** A quote's fields in the order they are checked: the account, the order id, the username, the kind's own field. */
+const quote = <Own extends typeof StarsQuantity | typeof Months | typeof TopupAmount>(own: Own) =>
+  Schema.Struct({ account: TonConnectAccount, order_id: Schema.optionalKey(OrderId), username: Username, own })
 
-const commonOf = (fields: Fields): Parsed<WalletCommon> => {
-  const refused = refusePhrase(fields)
-  if (refused !== undefined) return refused
-  const account = accountOf(fields)
-  if (account instanceof DirectPurchaseError) return account
-  const orderId = orderIdOf(fields, [])
-  if (orderId instanceof DirectPurchaseError) return orderId
-  return { account, orderId }
-}
+const quoteInput =
+  (...names: ReadonlyArray<string>) =>
+  (fields: Fields) =>
+    present({
+      account: accountInput(fields["account"]),
+      order_id: valueOf(fields, "order_id"),
+      username: valueOf(fields, "username"),
+      own: valueOf(fields, ...names)
+    })
 
-/** A quote: the refusal of a phrase and the account first, then the username and the kind's own field. */
-const quoteOf = <A extends object>(
-  fields: Fields,
-  own: (fields: Fields) => Parsed<A>
-): Parsed<WalletCommon & A & { readonly username: string }> => {
-  const common = commonOf(fields)
-  if (common instanceof DirectPurchaseError) return common
-  const username = usernameOf(fields)
-  if (username instanceof DirectPurchaseError) return username
-  const mine = own(fields)
-  if (mine instanceof DirectPurchaseError) return mine
-  return { ...common, username, ...mine }
-}
+/** A phrase field is refused before anything else is read. */
+const refusingPhrase =
+  <A>(parse: (fields: Fields) => Parsed<A>) =>
+  (fields: Fields): Parsed<A> =>
+    refusePhrase(fields) ?? parse(fields)
 
-const kindOf = <K extends WalletQuoteRequest["kind"], A extends object>(
-  kind: K,
-  parsed: Parsed<A>
-): Parsed<A & { readonly kind: K }> => (parsed instanceof DirectPurchaseError ? parsed : { ...parsed, kind })
+export const parseWalletStars = refusingPhrase(
+  requestParser(
+    quote(StarsQuantity),
+    quoteInput("amount", "quantity"),
+    (d): WalletQuoteRequest => ({
+      account: d.account,
+      orderId: d.order_id,
+      username: d.username,
+      quantity: d.own,
+      kind: "stars"
+    })
+  )
+)
 
-export const parseWalletStars = (fields: Fields): Parsed<WalletQuoteRequest> =>
-  quoteOf(fields, (f) => kindOf("stars", named("quantity", starsQuantityOf(f))))
+export const parseWalletPremium = refusingPhrase(
+  requestParser(
+    quote(Months),
+    quoteInput("duration", "months"),
+    (d): WalletQuoteRequest => ({
+      account: d.account,
+      orderId: d.order_id,
+      username: d.username,
+      months: d.own,
+      kind: "premium"
+    })
+  )
+)
 
-export const parseWalletPremium = (fields: Fields): Parsed<WalletQuoteRequest> =>
-  quoteOf(fields, (f) => kindOf("premium", named("months", premiumMonthsOf(f))))
+export const parseWalletTopup = refusingPhrase(
+  requestParser(
+    quote(TopupAmount),
+    quoteInput("amount"),
+    (d): WalletQuoteRequest => ({
+      account: d.account,
+      orderId: d.order_id,
+      username: d.username,
+      amount: d.own,
+      kind: "ton_topup"
+    })
+  )
+)
 
-export const parseWalletTopup = (fields: Fields): Parsed<WalletQuoteRequest> =>
-  quoteOf(fields, (f) => kindOf("ton_topup", named("amount", topupAmountOf(f))))
+const QuotedOrderId = OrderId.pipe(Schema.annotateKey(required("order_id is required: the id the quote answered")))
 
-const requiredOrderId = (fields: Fields): Parsed<string> => {
-  const orderId = orderIdOf(fields, [])
-  if (orderId instanceof DirectPurchaseError) return orderId
-  return orderId ?? invalidRequest("order_id is required: the id the quote answered")
-}
+const orderInput = (fields: Fields) => ({
+  order_id: valueOf(fields, "order_id"),
+  wallet: { account: fields["account"], address: fields["address"] }
+})
 
-export const parseWalletStatus = (fields: Fields): Parsed<WalletStatusRequest> => {
-  const refused = refusePhrase(fields)
-  if (refused !== undefined) return refused
-  const orderId = requiredOrderId(fields)
-  if (orderId instanceof DirectPurchaseError) return orderId
-  const fromAccount =
-    typeof fields["account"] === "object" && fields["account"] !== null
-      ? text((fields["account"] as Record<string, unknown>)["address"])
-      : undefined
-  const address = fromAccount ?? text(fields["address"])
-  if (address === undefined) return invalidRequest("address is required: the wallet the order was quoted for")
-  return { address, orderId }
-}
+const addressOf = (wallet: typeof QuotedWallet.Type): string =>
+  "account" in wallet ? wallet.account.address : wallet.address
 
-export const parseWalletReport = (fields: Fields): Parsed<WalletReportRequest> => {
-  const order = parseWalletStatus(fields)
-  if (order instanceof DirectPurchaseError) return order
-  const boc = text(fields["boc"])?.trim()
-  if (boc === undefined || boc.length > 65_536 || !/^[A-Za-z0-9+/_-]+={0,2}$/.test(boc)) {
-    return invalidRequest("boc is required: the signed message as TON Connect's sendTransaction answered it (base64)")
-  }
-  return { ...order, boc }
-}
+export const parseWalletStatus = refusingPhrase(
+  requestParser(
+    Schema.Struct({ order_id: QuotedOrderId, wallet: QuotedWallet }),
+    (f) => present(orderInput(f)),
+    (d): WalletStatusRequest => ({ address: addressOf(d.wallet), orderId: d.order_id })
+  )
+)
+
+export const parseWalletReport = refusingPhrase(
+  requestParser(
+    Schema.Struct({ order_id: QuotedOrderId, wallet: QuotedWallet, boc: SignedBoc }),
+    (f) => present({ ...orderInput(f), boc: valueOf(f, "boc") }),
+    (d): WalletReportRequest => ({ address: addressOf(d.wallet), orderId: d.order_id, boc: d.boc })
+  )
+)
