@@ -3,7 +3,7 @@
  * restart, a failover, a dropped connection) rather than a bug, and what a caller gets then: 503 with
  * `Retry-After`, never a 500. The store turns storage failures into defects at the port edge
  * (`store/src/SqlValues.ts`), so every surface meets them as defects: the /v2 fallback
- * (`validation/FastApiFallback.ts`), the pages' inner calls (`web/gateway/InnerCall.ts`) and the
+ * (`validation/FastApiFallback.ts`), the route answers drawn as pages (`web/gateway/RouteAnswer.ts`) and the
  * direct surface (`direct/DirectHandler.ts`) ask `isDatabaseUnavailable` before answering 500.
  */
 import { Effect } from "effect"

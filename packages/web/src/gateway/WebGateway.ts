@@ -35,7 +35,7 @@ import type { FormResult } from "./Forms.ts"
 import { isDatabaseUnavailable } from "@resale/webkit/DatabaseOutage.ts"
 import { isSameOrigin } from "@resale/webkit/OriginCheck.ts"
 import { redirectWithCookie } from "@resale/webkit/OperatorSignIn.ts"
-import { runInner, type RouterEffect } from "./InnerCall.ts"
+import { routeAnswer, type RouterEffect } from "./RouteAnswer.ts"
 import { findPage, type PageResult } from "./PageRoutes.ts"
 import { keptValues } from "../layout/FormRecall.ts"
 import { askFirst } from "./AskFirst.ts"
@@ -257,7 +257,7 @@ export const WebGateway = HttpRouter.middleware(
             })
           )
         }
-        const answer = yield* runInner(router, request)
+        const answer = yield* routeAnswer(router, request)
         const type = answer.response.headers["content-type"] ?? ""
         if (answer.status >= 400 && type.includes("json")) {
           return htmlResponse(
