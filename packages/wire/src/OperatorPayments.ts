@@ -1,76 +1,17 @@
-import type { PaymentStatus } from "@resale/core/payments/IncomingPayment.ts"
 import { paymentCandidates } from "@resale/core/payments/PaymentCandidates.ts"
 import type { Payments } from "@resale/core/payments/Payments.ts"
-import { isLocalDate, startOfTashkentDay } from "@resale/core/reports/ReportPeriods.ts"
 import type { Topup } from "@resale/core/topups/Topup.ts"
 import type { TopupService } from "@resale/core/topups/TopupService.ts"
 import { Effect, Option } from "effect"
 import type { ListPaging } from "./OperatorLists.ts"
-import { type QueryFieldRefused, QueryInvalid } from "./QueryInvalid.ts"
+import { isUnresolved, paymentsFilter } from "./PaymentsQuery.ts"
 
-/** The filter as sent: `status`, `from`/`to` (Tashkent days, inclusive), `amount` (exact UZS). */
+/** The filter as sent: `status`, `from`/`to` (Tashkent days, inclusive), `amount` (exact UZS): `PaymentsQuery`. */
 export interface PaymentsQueryText {
   readonly status?: string | undefined
   readonly from?: string | undefined
   readonly to?: string | undefined
   readonly amount?: string | undefined
-}
-
-const STATUSES: ReadonlyArray<string> = ["received", "matched", "unmatched", "ambiguous"]
-const UNRESOLVED: ReadonlyArray<PaymentStatus> = ["unmatched", "ambiguous"]
-const DAY_MS = 86_400_000
-
-const statusRefused = (status: string): QueryFieldRefused => ({
-  type: "literal_error",
-  loc: ["query", "status"],
-  msg: "Input should be 'all', 'unresolved', 'assigned', 'received', 'matched', 'unmatched' or 'ambiguous'",
-  input: status
-})
-
-/** The storage filter of the query, or what is wrong with it. */
-const filterOf = (query: PaymentsQueryText) => {
-  const errors: Array<QueryFieldRefused> = []
-  const status = query.status ?? ""
-  if (
-    status !== "" &&
-    status !== "all" &&
-    status !== "unresolved" &&
-    status !== "assigned" &&
-    !STATUSES.includes(status)
-  )
-    errors.push(statusRefused(status))
-  const day = (name: "from" | "to") => {
-    const raw = query[name] ?? ""
-    if (raw !== "" && !isLocalDate(raw))
-      errors.push({
-        type: "date_from_datetime_parsing",
-        loc: ["query", name],
-        msg: "Input should be a valid date",
-        input: raw
-      })
-    return raw === "" || !isLocalDate(raw) ? undefined : raw
-  }
-  const from = day("from")
-  const to = day("to")
-  const amount = (query.amount ?? "").replace(/[\s,]/g, "")
-  if (amount !== "" && !/^\d{1,12}$/.test(amount))
-    errors.push({
-      type: "int_parsing",
-      loc: ["query", "amount"],
-      msg: "Input should be a valid integer",
-      input: amount
-    })
-  if (errors.length > 0) return new QueryInvalid({ refused: errors })
-  return {
-    ...(status === "all"
-      ? {}
-      : status === "assigned"
-        ? { matchedBy: "operator" as const }
-        : { status: status === "" || status === "unresolved" ? UNRESOLVED : [status as PaymentStatus] }),
-    ...(from === undefined ? {} : { from: startOfTashkentDay(from) }),
-    ...(to === undefined ? {} : { to: new Date(startOfTashkentDay(to).getTime() + DAY_MS) }),
-    ...(amount === "" ? {} : { amountUzs: Number(amount) })
-  }
 }
 
 /**
@@ -86,11 +27,10 @@ export const paymentsList = (
   query: PaymentsQueryText & ListPaging
 ) =>
   Effect.gen(function* () {
-    const filter = filterOf(query)
-    if (filter instanceof QueryInvalid) return yield* filter
+    const filter = yield* paymentsFilter({ status: query.status, from: query.from, to: query.to, amount: query.amount })
     const { offset, limit } = query
     const page = yield* payments.list({ offset, limit, newestFirst: true, ...filter })
-    const unresolved = page.items.filter((p) => UNRESOLVED.includes(p.status))
+    const unresolved = page.items.filter((p) => isUnresolved(p.status))
     const open =
       unresolved.length === 0
         ? []

@@ -1,9 +1,10 @@
-import { defaultRange, REPORT_PERIODS, type ReportPeriod } from "@resale/core/reports/ReportPeriods.ts"
-import type { ReportRequest, Reports } from "@resale/core/reports/Reports.ts"
+import { defaultRange } from "@resale/core/reports/ReportPeriods.ts"
+import type { Reports } from "@resale/core/reports/Reports.ts"
 import { Effect } from "effect"
-import { type QueryFieldRefused, QueryInvalid } from "./QueryInvalid.ts"
+import { QueryInvalid } from "./QueryInvalid.ts"
+import { reportForm } from "./ReportQuery.ts"
 
-/** The report form's fields as sent (text; empty means "the default"). */
+/** The report form's fields as sent (text; empty means "the default"): `ReportQuery`. */
 export interface ReportQueryText {
   readonly period?: string | undefined
   readonly from?: string | undefined
@@ -11,38 +12,47 @@ export interface ReportQueryText {
   readonly ton_rate?: string | undefined
 }
 
-const refused = (name: string, input: string, msg: string): QueryFieldRefused => ({
-  type: "value_error",
-  loc: ["query", name],
-  msg: `Value error, ${msg}`,
-  input
-})
-
 /**
  * The operators' report (core `Reports`) from the form's text, for the panel's JSON route, its CSV
  * export and its page: `to` defaults to today (Tashkent) and `from` to the start of this week (by
- * day), this month (by week) or this year (by month); `ton_rate` (UZS per TON) is optional.
+ * day), this month (by week) or this year (by month); `ton_rate` (UZS per TON) is optional. What the
+ * core refuses (dates, their order, a rate out of range) is the record of the field it names, echoing
+ * that field as sent.
  */
 export const operatorReport = (reports: Reports["Service"], query: ReportQueryText, today: string) =>
   Effect.gen(function* () {
-    const period = query.period || "day"
-    const rate = (query.ton_rate ?? "").replace(/[\s,]/g, "")
-    const errors: Array<QueryFieldRefused> = []
-    if (!(REPORT_PERIODS as ReadonlyArray<string>).includes(period))
-      errors.push(refused("period", period, "one of day, week, month"))
-    if (rate !== "" && !/^\d{1,10}$/.test(rate)) errors.push(refused("ton_rate", rate, "a whole number of UZS per TON"))
-    if (errors.length > 0) return yield* new QueryInvalid({ refused: errors })
-    const request: ReportRequest = {
-      period: period as ReportPeriod,
-      from: query.from || defaultRange(period as ReportPeriod, today).from,
-      to: query.to || today,
-      tonRateUzs: rate === "" ? null : Number(rate)
-    }
+    const {
+      period = "day",
+      from,
+      to,
+      ton_rate
+    } = yield* reportForm({
+      period: query.period,
+      from: query.from,
+      to: query.to,
+      ton_rate: query.ton_rate
+    })
     return yield* reports
-      .build(request)
+      .build({
+        period,
+        from: from ?? defaultRange(period, today).from,
+        to: to ?? today,
+        tonRateUzs: ton_rate ?? null
+      })
       .pipe(
         Effect.catchTag("ReportRequestInvalid", (e) =>
-          Effect.fail(new QueryInvalid({ refused: [refused(e.field, String(query[e.field] ?? ""), e.message)] }))
+          Effect.fail(
+            new QueryInvalid({
+              refused: [
+                {
+                  type: "value_error",
+                  loc: ["query", e.field],
+                  msg: `Value error, ${e.message}`,
+                  input: String(query[e.field] ?? "")
+                }
+              ]
+            })
+          )
         )
       )
   })

@@ -1,12 +1,8 @@
 import { Data } from "effect"
+import type { FieldRecord } from "./SchemaRecords.ts"
 
 /** One refused query field, as FastAPI's 422 list words it (pydantic's `type`, `loc`, `msg`, `input`). */
-export interface QueryFieldRefused {
-  readonly type: string
-  readonly loc: readonly ["query", string]
-  readonly msg: string
-  readonly input: string
-}
+export type QueryFieldRefused = FieldRecord
 
 /** A panel form asked for something its list or report cannot be: what is wrong, field by field. */
 export class QueryInvalid extends Data.TaggedError("QueryInvalid")<{
