@@ -36,7 +36,7 @@ export interface WorkerTimings {
   readonly hotWalletBatch: number
   /** Messages of a Highload Wallet V3 in flight at once (`HOT_WALLET_PARALLEL`); a seqno wallet has one. */
   readonly hotWalletParallel: number
-  /** Beside Highload V3 messages in flight, the longest a further one waits to fill its batch (`HOT_WALLET_BATCH_WAIT`). */
+  /** How often each slot of a Highload V3 hot wallet sends; a free slot sends at once (`HOT_WALLET_BATCH_WAIT`). */
   readonly hotWalletBatchWait: Duration.Duration
   /** Marketplace invoices asked for at once (`FRAGMENT_QUOTE_CONCURRENCY`). */
   readonly quoteConcurrency: number

@@ -33,12 +33,14 @@ export interface BatchWorldOptions {
   readonly batchLimit?: number
   /** Messages of a Highload V3 in flight at once. */
   readonly parallel?: number
-  /** Beside messages in flight, the longest a further one waits to fill its batch (default 5 s). */
+  /** Beside messages in flight, the longest a further one waits to fill its batch (default zero: not at all). */
   readonly fillWithin?: Duration.Duration
+  /** How many of the first messages stay in flight until `gate` opens (default 1). */
+  readonly held?: number
 }
 
 /**
- * A wallet whose first message runs only when `gate` opens (it stays in flight until then),
+ * A wallet whose first message (first `held` messages) runs only when `gate` opens (it stays in flight until then),
  * and a marketplace whose invoice for user `x` has Ref# `Rx`; both keep what they were asked.
  */
 export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
@@ -72,7 +74,7 @@ export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
       send: () => Effect.void,
       discard: () => Effect.void,
       confirmBatch: (prepared) =>
-        Effect.as(prepared.seqno === 0 ? Deferred.await(gate) : Effect.void, {
+        Effect.as(prepared.seqno < (options.held ?? 1) ? Deferred.await(gate) : Effect.void, {
           _tag: "Executed",
           txHash: `tx-${prepared.seqno}`,
           lt: "1",
