@@ -21,6 +21,7 @@ import {
   refusedByMarketplace,
   Unknown
 } from "../orders/FulfilmentOutcome.ts"
+import { holdForFullerBatch } from "./SendingRule.ts"
 import { type BatchItem, type PaymentResult, WalletBatches } from "./WalletBatches.ts"
 
 /** A marketplace purchase paid from the hot wallet for one charge of an account order. */
@@ -35,11 +36,9 @@ export interface BatchedPurchaseSettings {
   readonly batchLimit: number
   readonly quoteConcurrency: number
   /**
-   * How often one slot of the wallet (one of its messages in flight) may send: a slot free for this
-   * long sends at once, and what becomes ready waits for a fuller batch only while every slot is busy
-   * or sent within this long. About one block of the chain (some 5 s on mainnet): at most as many
-   * messages per block as slots, and an order that trickles in does not wait for a later block.
-   * Zero: every free slot sends at once.
+   * About one block of the chain (some 5 s on mainnet): how long a free slot may hold what is ready
+   * for a fuller batch, only when every slot sent within it or in a rush (`SendingRule.ts`). Zero:
+   * every free slot sends at once.
    */
   readonly fillWithin: Duration.Duration
   /** How long to read the marketplace for delivery after paying before leaving the order open. */
@@ -60,7 +59,7 @@ export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings
   }
 )
 
-/** How often a collector whose every slot sent lately looks whether one may send again. */
+/** How often a collector holding a free slot for a fuller batch looks again. */
 const FILL_CHECK = Duration.millis(25)
 
 /** The first pause before reading a paid order's delivery again (the pauses then double up to `pollEvery`). */
@@ -119,6 +118,10 @@ export class BatchedPurchases extends Context.Service<
       yield* Effect.addFinalizer(() => Effect.sync(() => void (stopped = true)))
       // One collector per wallet address: as many messages of the wallet in flight as it allows (one per seqno).
       const collectors = new Map<string, Queue.Queue<Waiting>>()
+      // Purchases quoting their invoice, per wallet address: what its collector will have ready soon.
+      const quoting = new Map<string, number>()
+      const counted = (address: string, by: number) =>
+        Effect.sync(() => void quoting.set(address, (quoting.get(address) ?? 0) + by))
 
       /** Pays one batch of the waiting invoices and hands each waiter its outcome, whatever happens. */
       const payBatch = (taken: ReadonlyArray<Waiting>) =>
@@ -148,12 +151,8 @@ export class BatchedPurchases extends Context.Service<
       // Group commit: while the wallet's slots are busy (one message in flight for a seqno wallet,
       // `parallel` for a Highload V3) the ready invoices queue up; the next message carries all of them
       // (up to the limit). Each waiter only awaits its own outcome, so an order goes on to its delivery
-      // as soon as its batch is settled, never behind later batches. A free slot sends at once: holding
-      // what is ready for a fuller batch would only put it into a later block. A slot counts as busy
-      // for `fillWithin` (about a block) after it sent, though its message settled sooner, so a wallet
-      // sends at most `parallel` messages per block while orders trickle in, and in a rush the batches
-      // fill while every slot is busy. Never held: a lone order with nothing in flight, and a full batch
-      // (what overflows one message needs another in the same block).
+      // as soon as its batch is settled, never behind later batches. A free slot sends at once unless
+      // a fuller batch is worth the wait (`SendingRule.ts`: every slot sent within about a block, or a rush).
       const collect = (queue: Queue.Queue<Waiting>, wallet: Wallet) =>
         Effect.gen(function* () {
           const parallel = batches.parallel(wallet)
@@ -164,10 +163,16 @@ export class BatchedPurchases extends Context.Service<
           const sent: Array<number> = []
           const fillWithin = Duration.toMillis(settings.fillWithin)
           const gathering = Effect.gen(function* () {
-            if (running === 0 || sent.length < parallel) return false
-            if ((yield* Queue.size(queue)) >= limit) return false
-            // Every slot sent within fillWithin: this one waits until the oldest of those is that old.
-            return (yield* Clock.currentTimeMillis) - sent[0]! < fillWithin
+            return holdForFullerBatch({
+              now: yield* Clock.currentTimeMillis,
+              running,
+              parallel,
+              sent,
+              ready: yield* Queue.size(queue),
+              quoting: quoting.get(wallet.address) ?? 0,
+              limit,
+              fillWithin
+            })
           })
           return yield* Effect.gen(function* () {
             yield* Semaphore.take(inFlight, 1)
@@ -376,7 +381,11 @@ export class BatchedPurchases extends Context.Service<
         if (Option.isSome(known) && known.value.state === "open") yield* batches.reconcile(wallet)
         if (Option.isSome(known) && known.value.state !== "failed")
           return yield* afterPayment(wallet, request.key, null, undefined, true)
-        const quoted = yield* Effect.result(quote(wallet, request))
+        const quoted = yield* Effect.acquireUseRelease(
+          counted(wallet.address, 1),
+          () => Effect.result(quote(wallet, request)),
+          () => counted(wallet.address, -1)
+        )
         if (quoted._tag === "Failure") {
           return refusedByMarketplace(quoted.failure.reason, quoted.failure.message)
         }

@@ -37,6 +37,8 @@ export interface BatchWorldOptions {
   readonly fillWithin?: Duration.Duration
   /** How many of the first messages stay in flight until `gate` opens (default 1). */
   readonly held?: number
+  /** Users whose invoices are quoted only once `quotesGate` opens (still quoting until then). */
+  readonly slowQuotes?: ReadonlyArray<string>
 }
 
 /**
@@ -46,6 +48,7 @@ export interface BatchWorldOptions {
 export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
   Effect.gen(function* () {
     const gate = yield* Deferred.make<void>()
+    const quotesGate = yield* Deferred.make<void>()
     const firstSigned = yield* Deferred.make<void>()
     const signed: Array<PreparedBatch> = []
     const cancelled: Array<string> = []
@@ -95,7 +98,11 @@ export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
       validUntil: 1_800_000_600
     })
     const market: Pick<Marketplace["Service"], "quoteStars" | "quotePremium" | "confirm" | "cancel"> = {
-      quoteStars: (r) => Effect.succeed(invoice(r.username)),
+      quoteStars: (r) =>
+        Effect.as(
+          options.slowQuotes?.includes(r.username) ? Deferred.await(quotesGate) : Effect.void,
+          invoice(r.username)
+        ),
       quotePremium: (r) => Effect.succeed(invoice(r.username)),
       confirm: (r) => Effect.succeed(Delivered(r.reqId, r.ref)),
       cancel: (_kind, reqId) => Effect.sync(() => void cancelled.push(reqId))
@@ -125,5 +132,5 @@ export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
     )
     /** The refs each signed message carries, one list per message. */
     const refsSigned = () => signed.map((m) => m.transfers.map((t) => t.bodyHash.replace("Ref#", "")))
-    return { gate, firstSigned, layer, records, refsSigned, cancelled }
+    return { gate, quotesGate, firstSigned, layer, records, refsSigned, cancelled }
   })
