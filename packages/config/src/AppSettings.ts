@@ -36,7 +36,7 @@ export interface WorkerTimings {
   readonly hotWalletBatch: number
   /** Messages of a Highload Wallet V3 in flight at once (`HOT_WALLET_PARALLEL`); a seqno wallet has one. */
   readonly hotWalletParallel: number
-  /** Beside Highload V3 messages in flight, the longest a further one waits to fill its batch (`HOT_WALLET_BATCH_WAIT`). */
+  /** About a block: how long a free Highload V3 slot may hold orders for a fuller batch (`HOT_WALLET_BATCH_WAIT`; core's `SendingRule.ts`). */
   readonly hotWalletBatchWait: Duration.Duration
   /** Marketplace invoices asked for at once (`FRAGMENT_QUOTE_CONCURRENCY`). */
   readonly quoteConcurrency: number

@@ -291,7 +291,7 @@ export const Worker = {
   HOT_WALLET_BATCH_WAIT: S.duration(
     "HOT_WALLET_BATCH_WAIT",
     "5 seconds",
-    "beside highload-v3 messages in flight, the longest a further one waits to fill its batch: about one block of the chain (mainnet: some 5 seconds); a lone order never waits"
+    "about one block of the chain (mainnet: some 5 seconds): a free slot of a highload-v3 hot wallet sends at once, and holds orders to fill its batch only while each of the HOT_WALLET_PARALLEL slots sent within this long (at most that many messages per block) or in a rush (more invoices being quoted than wait: until the latest message is this old); a full batch, or a lone order with nothing in flight, never waits; 0: every free slot sends at once"
   ),
   FRAGMENT_QUOTE_CONCURRENCY: S.integer(
     "FRAGMENT_QUOTE_CONCURRENCY",

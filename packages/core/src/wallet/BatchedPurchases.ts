@@ -1,8 +1,8 @@
 /**
  * Account orders bought from the marketplace and paid from the hot wallet in batches: each order
- * quotes its own invoice (at most `quoteConcurrency` marketplace calls at once), then joins the next batch: while one message of the wallet is
- * in flight, the invoices that became ready wait, and the next message carries all of them (up to
- * `batchLimit`). Exactly once per key through `WalletBatches`; then each order's delivery is read
+ * quotes its own invoice (at most `quoteConcurrency` marketplace calls at once), then joins the next batch: while the wallet
+ * has as many messages in flight as it allows, the invoices that became ready wait, and the next message carries all of
+ * them (up to `batchLimit`). Exactly once per key through `WalletBatches`; then each order's delivery is read
  * from the marketplace with its own evidence. Answers the order's `FulfilmentOutcome` (core decides
  * what the order does next from it: `orders/NextStep.ts`).
  */
@@ -21,6 +21,7 @@ import {
   refusedByMarketplace,
   Unknown
 } from "../orders/FulfilmentOutcome.ts"
+import { holdForFullerBatch } from "./SendingRule.ts"
 import { type BatchItem, type PaymentResult, WalletBatches } from "./WalletBatches.ts"
 
 /** A marketplace purchase paid from the hot wallet for one charge of an account order. */
@@ -35,8 +36,9 @@ export interface BatchedPurchaseSettings {
   readonly batchLimit: number
   readonly quoteConcurrency: number
   /**
-   * Beside messages in flight, the longest a further one waits for a full batch: about one block of the
-   * chain (some 5 s on mainnet), as a message sent that long after the latest one lands in a later block.
+   * About one block of the chain (some 5 s on mainnet): how long a free slot may hold what is ready
+   * for a fuller batch, only when every slot sent within it or in a rush (`SendingRule.ts`). Zero:
+   * every free slot sends at once.
    */
   readonly fillWithin: Duration.Duration
   /** How long to read the marketplace for delivery after paying before leaving the order open. */
@@ -57,7 +59,7 @@ export const BatchedPurchaseSettings = Context.Reference<BatchedPurchaseSettings
   }
 )
 
-/** How often a collector with a message in flight looks whether to send one more beside it. */
+/** How often a collector holding a free slot for a fuller batch looks again. */
 const FILL_CHECK = Duration.millis(25)
 
 /** The first pause before reading a paid order's delivery again (the pauses then double up to `pollEvery`). */
@@ -116,6 +118,10 @@ export class BatchedPurchases extends Context.Service<
       yield* Effect.addFinalizer(() => Effect.sync(() => void (stopped = true)))
       // One collector per wallet address: as many messages of the wallet in flight as it allows (one per seqno).
       const collectors = new Map<string, Queue.Queue<Waiting>>()
+      // Purchases quoting their invoice, per wallet address: what its collector will have ready soon.
+      const quoting = new Map<string, number>()
+      const counted = (address: string, by: number) =>
+        Effect.sync(() => void quoting.set(address, (quoting.get(address) ?? 0) + by))
 
       /** Pays one batch of the waiting invoices and hands each waiter its outcome, whatever happens. */
       const payBatch = (taken: ReadonlyArray<Waiting>) =>
@@ -142,27 +148,31 @@ export class BatchedPurchases extends Context.Service<
           })
         })
 
-      // Group commit: while the wallet's messages are in flight (one for a seqno wallet, up to its
+      // Group commit: while the wallet's slots are busy (one message in flight for a seqno wallet,
       // `parallel` for a Highload V3) the ready invoices queue up; the next message carries all of them
       // (up to the limit). Each waiter only awaits its own outcome, so an order goes on to its delivery
-      // as soon as its batch is settled, never behind later batches. With nothing in flight a message
-      // goes at once (a lone order waits for nothing). Beside messages in flight a further one goes with
-      // a full batch, or once the latest went out a block ago: a message not yet run lands in the next
-      // block, as would one sent now, so splitting what waits into several messages per block only adds
-      // fees and confirmations to read; what overflows a full message needs another in the same block,
-      // and a block after the latest one, what waits can only join a later block (however late we see
-      // the latest one settled).
+      // as soon as its batch is settled, never behind later batches. A free slot sends at once unless
+      // a fuller batch is worth the wait (`SendingRule.ts`: every slot sent within about a block, or a rush).
       const collect = (queue: Queue.Queue<Waiting>, wallet: Wallet) =>
         Effect.gen(function* () {
           const parallel = batches.parallel(wallet)
           const inFlight = yield* Semaphore.make(parallel)
           const limit = Math.max(1, Math.min(settings.batchLimit, batches.limit(wallet)))
           let running = 0
-          let lastSent = 0
+          // When the latest `parallel` messages went out, the oldest first.
+          const sent: Array<number> = []
+          const fillWithin = Duration.toMillis(settings.fillWithin)
           const gathering = Effect.gen(function* () {
-            if (running === 0) return false
-            if ((yield* Queue.size(queue)) >= limit) return false
-            return (yield* Clock.currentTimeMillis) - lastSent < Duration.toMillis(settings.fillWithin)
+            return holdForFullerBatch({
+              now: yield* Clock.currentTimeMillis,
+              running,
+              parallel,
+              sent,
+              ready: yield* Queue.size(queue),
+              quoting: quoting.get(wallet.address) ?? 0,
+              limit,
+              fillWithin
+            })
           })
           return yield* Effect.gen(function* () {
             yield* Semaphore.take(inFlight, 1)
@@ -180,7 +190,8 @@ export class BatchedPurchases extends Context.Service<
                 }
                 if (taken.length === 0) return yield* Semaphore.release(inFlight, 1)
                 running++
-                lastSent = yield* Clock.currentTimeMillis
+                sent.push(yield* Clock.currentTimeMillis)
+                if (sent.length > parallel) sent.shift()
                 const over = Effect.andThen(
                   Effect.sync(() => running--),
                   Semaphore.release(inFlight, 1)
@@ -370,7 +381,11 @@ export class BatchedPurchases extends Context.Service<
         if (Option.isSome(known) && known.value.state === "open") yield* batches.reconcile(wallet)
         if (Option.isSome(known) && known.value.state !== "failed")
           return yield* afterPayment(wallet, request.key, null, undefined, true)
-        const quoted = yield* Effect.result(quote(wallet, request))
+        const quoted = yield* Effect.acquireUseRelease(
+          counted(wallet.address, 1),
+          () => Effect.result(quote(wallet, request)),
+          () => counted(wallet.address, -1)
+        )
         if (quoted._tag === "Failure") {
           return refusedByMarketplace(quoted.failure.reason, quoted.failure.message)
         }

@@ -33,17 +33,22 @@ export interface BatchWorldOptions {
   readonly batchLimit?: number
   /** Messages of a Highload V3 in flight at once. */
   readonly parallel?: number
-  /** Beside messages in flight, the longest a further one waits to fill its batch (default 5 s). */
+  /** Beside messages in flight, the longest a further one waits to fill its batch (default zero: not at all). */
   readonly fillWithin?: Duration.Duration
+  /** How many of the first messages stay in flight until `gate` opens (default 1). */
+  readonly held?: number
+  /** Users whose invoices are quoted only once `quotesGate` opens (still quoting until then). */
+  readonly slowQuotes?: ReadonlyArray<string>
 }
 
 /**
- * A wallet whose first message runs only when `gate` opens (it stays in flight until then),
+ * A wallet whose first message (first `held` messages) runs only when `gate` opens (it stays in flight until then),
  * and a marketplace whose invoice for user `x` has Ref# `Rx`; both keep what they were asked.
  */
 export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
   Effect.gen(function* () {
     const gate = yield* Deferred.make<void>()
+    const quotesGate = yield* Deferred.make<void>()
     const firstSigned = yield* Deferred.make<void>()
     const signed: Array<PreparedBatch> = []
     const cancelled: Array<string> = []
@@ -72,7 +77,7 @@ export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
       send: () => Effect.void,
       discard: () => Effect.void,
       confirmBatch: (prepared) =>
-        Effect.as(prepared.seqno === 0 ? Deferred.await(gate) : Effect.void, {
+        Effect.as(prepared.seqno < (options.held ?? 1) ? Deferred.await(gate) : Effect.void, {
           _tag: "Executed",
           txHash: `tx-${prepared.seqno}`,
           lt: "1",
@@ -93,7 +98,11 @@ export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
       validUntil: 1_800_000_600
     })
     const market: Pick<Marketplace["Service"], "quoteStars" | "quotePremium" | "confirm" | "cancel"> = {
-      quoteStars: (r) => Effect.succeed(invoice(r.username)),
+      quoteStars: (r) =>
+        Effect.as(
+          options.slowQuotes?.includes(r.username) ? Deferred.await(quotesGate) : Effect.void,
+          invoice(r.username)
+        ),
       quotePremium: (r) => Effect.succeed(invoice(r.username)),
       confirm: (r) => Effect.succeed(Delivered(r.reqId, r.ref)),
       cancel: (_kind, reqId) => Effect.sync(() => void cancelled.push(reqId))
@@ -123,5 +132,5 @@ export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
     )
     /** The refs each signed message carries, one list per message. */
     const refsSigned = () => signed.map((m) => m.transfers.map((t) => t.bodyHash.replace("Ref#", "")))
-    return { gate, firstSigned, layer, records, refsSigned, cancelled }
+    return { gate, quotesGate, firstSigned, layer, records, refsSigned, cancelled }
   })
