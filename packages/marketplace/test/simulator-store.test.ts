@@ -4,8 +4,9 @@
  * is accepted, the paid invoice is delivered), as the sandbox world's next owner does after a takeover.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { beginCell } from "@ton/core"
 import { Effect } from "effect"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FragmentSimulator } from "../src/simulator/FragmentSimulator.ts"
@@ -100,6 +101,60 @@ describe("Fragment simulator state on disk", () => {
           }),
         { concurrency: "unbounded" }
       )
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("a signed message that paid several invoices is kept once, and each invoice gets it back", () =>
+    Effect.gen(function* () {
+      const dir = mkdtempSync(join(tmpdir(), "resale-fragment-bocs-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const stateFile = join(dir, "fragment-sandbox.json")
+      const first = yield* Effect.promise(() => FragmentSimulator.start({ stateFile }))
+      const hash = yield* hashOf(first.url, first.cookies)
+      const open = (query: string) =>
+        Effect.gen(function* () {
+          const found = yield* call(first.url, first.cookies, hash, { method: "searchStarsRecipient", query })
+          const recipient = (found["found"] as { recipient: string }).recipient
+          const opened = yield* call(first.url, first.cookies, hash, {
+            method: "initBuyStarsRequest",
+            recipient,
+            quantity: "50",
+            payment_method: "ton"
+          })
+          return String(opened["req_id"])
+        })
+      const reqIds = [yield* open("batch_fan_a"), yield* open("batch_fan_b")]
+      // One message paying both, as a wallet batch's does (any BOC will do here).
+      const boc = beginCell().storeUint(0xba7c4, 32).storeStringTail("a batch").endCell().toBoc().toString("base64")
+      for (const id of reqIds) {
+        const confirmed = yield* call(first.url, first.cookies, hash, { method: "confirmReq", id, boc })
+        assert.deepStrictEqual(confirmed, { ok: true })
+      }
+      yield* Effect.promise(() => first.close())
+      const text = readFileSync(stateFile, "utf8")
+      assert.strictEqual(text.split(boc).length - 1, 1, "the message is on disk once")
+
+      const second = yield* Effect.promise(() => FragmentSimulator.start({ stateFile }))
+      for (const id of reqIds) assert.strictEqual(second.control.invoice(id)?.boc, boc)
+      yield* Effect.promise(() => second.close())
+
+      // A file written before messages were kept once (each invoice with its own copy) still loads.
+      const onDisk = JSON.parse(text) as {
+        bocs?: Array<string>
+        invoices: Array<{ req_id: string; boc: string | null; boc_at?: number }>
+      }
+      const older = {
+        ...onDisk,
+        bocs: undefined,
+        invoices: onDisk.invoices.map(({ boc_at, ...i }) => ({
+          ...i,
+          boc: boc_at === undefined ? null : onDisk.bocs![boc_at]!
+        }))
+      }
+      writeFileSync(stateFile, JSON.stringify(older))
+      const third = yield* Effect.promise(() => FragmentSimulator.start({ stateFile }))
+      yield* Effect.addFinalizer(() => Effect.promise(() => third.close()))
+      for (const id of reqIds) assert.strictEqual(third.control.invoice(id)?.boc, boc)
     }).pipe(Effect.scoped)
   )
 })

@@ -5,6 +5,9 @@
  * answer that changed it leaves, so a process that takes the sandbox world over from a killed owner,
  * or a sandbox started again, continues every invoice a client was told about: same cookies, same
  * `req_id`s, same `Ref#`s, as fragment.com outlives any one of its servers.
+ * A signed message is kept once however many invoices it paid (`bocs`, each invoice's `boc_at`): a
+ * wallet batch's message pays hundreds of invoices and is tens of kilobytes, and the file is written
+ * again for almost every answer.
  */
 import { Schema } from "effect"
 import { readFileSync } from "node:fs"
@@ -36,7 +39,10 @@ const Invoice = Schema.Struct({
   comment: Schema.String,
   evm: Schema.Boolean,
   status: Schema.Literals(["created", "linked", "processing", "done", "cancelled"]),
+  /** the signed message itself (files written before `bocs`), or null */
   boc: Schema.NullOr(Schema.String),
+  /** index of the signed message in `bocs` */
+  boc_at: Schema.optionalKey(Schema.Number),
   payer: Schema.optionalKey(Schema.String),
   pay_before: Schema.optionalKey(Schema.Number),
   processing_polls: Schema.Number,
@@ -48,6 +54,8 @@ const Snapshot = Schema.Struct({
   issued: Schema.Array(Schema.String),
   sessions: Schema.Array(Session),
   invoices: Schema.Array(Invoice),
+  /** the distinct signed messages the invoices point to */
+  bocs: Schema.optionalKey(Schema.Array(Schema.String)),
   recipients: Schema.Array(Schema.Struct({ token: Schema.String, username: Schema.String })),
   next_req: Schema.Number,
   drop_refs: Schema.Array(Schema.String),
@@ -67,6 +75,13 @@ const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snaps
   const ssids = new Set([...issued, ...kept.map((i) => i.ssid)])
   const sessions = [...state.sessions.values()].filter((s) => ssids.has(s.ssid))
   const magic = state.magic.persisted()
+  const bocs = new Map<string, number>()
+  const bocAt = (boc: string) => {
+    const known = bocs.get(boc)
+    if (known !== undefined) return known
+    bocs.set(boc, bocs.size)
+    return bocs.size - 1
+  }
   return {
     issued: [...issued],
     sessions: sessions.map((s) => ({
@@ -88,12 +103,14 @@ const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snaps
       comment: i.comment,
       evm: i.evm,
       status: i.status,
-      boc: i.boc ?? null,
+      boc: null,
+      ...(i.boc === undefined ? {} : { boc_at: bocAt(i.boc) }),
       ...(i.payer === undefined ? {} : { payer: i.payer }),
       ...(i.payBefore === undefined ? {} : { pay_before: i.payBefore }),
       processing_polls: i.processingPolls,
       paid_at: i.paidAt ?? null
     })),
+    bocs: [...bocs.keys()],
     recipients: [...state.recipients.entries()]
       .slice(-RECIPIENTS_KEPT)
       .map(([token, username]) => ({ token, username })),
@@ -128,7 +145,7 @@ const restore = (state: SimulatorState, snapshot: Snapshot): ReadonlyArray<strin
       comment: i.comment,
       evm: i.evm,
       status: i.status,
-      boc: i.boc ?? undefined,
+      boc: i.boc ?? (i.boc_at === undefined ? undefined : snapshot.bocs?.[i.boc_at]),
       ...(i.payer === undefined ? {} : { payer: i.payer }),
       ...(i.pay_before === undefined ? {} : { payBefore: i.pay_before }),
       processingPolls: i.processing_polls,
