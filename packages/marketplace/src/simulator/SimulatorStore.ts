@@ -67,7 +67,41 @@ const decode = Schema.decodeUnknownOption(Schema.fromJsonString(Snapshot))
 
 const isOpen = (status: InvoiceStatus) => status === "created" || status === "linked" || status === "processing"
 
-const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snapshot => {
+type InvoiceRecord = Snapshot["invoices"][number]
+
+const recordOf = (i: SimInvoice, bocAt: number | undefined): InvoiceRecord => ({
+  req_id: i.reqId,
+  kind: i.kind,
+  ssid: i.ssid,
+  username: i.username,
+  units: i.units,
+  amount: i.amount.toString(),
+  ref: i.ref,
+  comment: i.comment,
+  evm: i.evm,
+  status: i.status,
+  boc: null,
+  ...(bocAt === undefined ? {} : { boc_at: bocAt }),
+  ...(i.payer === undefined ? {} : { payer: i.payer }),
+  ...(i.payBefore === undefined ? {} : { pay_before: i.payBefore }),
+  processing_polls: i.processingPolls,
+  paid_at: i.paidAt ?? null
+})
+
+// An invoice's JSON, made again only when a field that changes did: the file is written for almost
+// every answer, and most of its invoices are the same as in the previous write.
+const invoiceJsons = new WeakMap<SimInvoice, { readonly key: string; readonly json: string }>()
+const invoiceJson = (i: SimInvoice, bocAt: number | undefined): string => {
+  const key = `${i.status} ${bocAt} ${i.payer} ${i.payBefore} ${i.processingPolls} ${i.paidAt}`
+  const known = invoiceJsons.get(i)
+  if (known?.key === key) return known.json
+  const json = JSON.stringify(recordOf(i, bocAt))
+  invoiceJsons.set(i, { key, json })
+  return json
+}
+
+/** The file's text: the snapshot's JSON, its invoices from their kept JSON. */
+const textOf = (state: SimulatorState, issued: ReadonlyArray<string>): string => {
   const all = [...state.invoices.values()]
   const latest = new Set([...state.sessions.values()].map((s) => s.latest))
   const finished = new Set(all.filter((i) => !isOpen(i.status) && !latest.has(i.reqId)).slice(-FINISHED_KEPT))
@@ -82,7 +116,8 @@ const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snaps
     bocs.set(boc, bocs.size)
     return bocs.size - 1
   }
-  return {
+  const invoices = kept.map((i) => invoiceJson(i, i.boc === undefined ? undefined : bocAt(i.boc)))
+  const rest: Omit<Snapshot, "invoices"> = {
     issued: [...issued],
     sessions: sessions.map((s) => ({
       ssid: s.ssid,
@@ -92,24 +127,6 @@ const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snaps
       latest: s.latest ?? null,
       needs_resync: s.needsResync
     })),
-    invoices: kept.map((i) => ({
-      req_id: i.reqId,
-      kind: i.kind,
-      ssid: i.ssid,
-      username: i.username,
-      units: i.units,
-      amount: i.amount.toString(),
-      ref: i.ref,
-      comment: i.comment,
-      evm: i.evm,
-      status: i.status,
-      boc: null,
-      ...(i.boc === undefined ? {} : { boc_at: bocAt(i.boc) }),
-      ...(i.payer === undefined ? {} : { payer: i.payer }),
-      ...(i.payBefore === undefined ? {} : { pay_before: i.payBefore }),
-      processing_polls: i.processingPolls,
-      paid_at: i.paidAt ?? null
-    })),
     bocs: [...bocs.keys()],
     recipients: [...state.recipients.entries()]
       .slice(-RECIPIENTS_KEPT)
@@ -118,6 +135,7 @@ const snapshotOf = (state: SimulatorState, issued: ReadonlyArray<string>): Snaps
     drop_refs: magic.dropRefs,
     drop_next: magic.dropNext
   }
+  return `{"invoices":[${invoices.join(",")}],${JSON.stringify(rest).slice(1)}`
 }
 
 /** Puts a snapshot back into a fresh state; the issued sessions' ids, primary first. */
@@ -187,7 +205,7 @@ export const makeSimulatorStore = (file: string): SimulatorStore => {
     return restore(state, snapshot.value)
   }
   const write = async (state: SimulatorState, issued: ReadonlyArray<string>) => {
-    const text = JSON.stringify(snapshotOf(state, issued))
+    const text = textOf(state, issued)
     if (text === written) return
     await writeFile(`${file}.tmp`, text, { mode: 0o600, flush: true })
     await rename(`${file}.tmp`, file)
