@@ -100,42 +100,54 @@ const invoiceJson = (i: SimInvoice, bocAt: number | undefined): string => {
   return json
 }
 
-/** The file's text: the snapshot's JSON, its invoices from their kept JSON. */
-const textOf = (state: SimulatorState, issued: ReadonlyArray<string>): string => {
-  const all = [...state.invoices.values()]
-  const latest = new Set([...state.sessions.values()].map((s) => s.latest))
-  const finished = new Set(all.filter((i) => !isOpen(i.status) && !latest.has(i.reqId)).slice(-FINISHED_KEPT))
-  const kept = all.filter((i) => isOpen(i.status) || latest.has(i.reqId) || finished.has(i))
-  const ssids = new Set([...issued, ...kept.map((i) => i.ssid)])
-  const sessions = [...state.sessions.values()].filter((s) => ssids.has(s.ssid))
-  const magic = state.magic.persisted()
-  const bocs = new Map<string, number>()
-  const bocAt = (boc: string) => {
-    const known = bocs.get(boc)
-    if (known !== undefined) return known
-    bocs.set(boc, bocs.size)
-    return bocs.size - 1
+/** Writes the file's text: the snapshot's JSON, made of the JSON kept from earlier writes where nothing changed. */
+const makeTextOf = () => {
+  // The recipients only grow (a search adds one): their JSON is the same while their number is.
+  let recipients = { size: -1, json: "" }
+  // A signed message's JSON, by the message (one string per message, `SimulatorDelivery.ts`).
+  let bocJsons = new Map<string, string>()
+  return (state: SimulatorState, issued: ReadonlyArray<string>): string => {
+    const all = [...state.invoices.values()]
+    const latest = new Set([...state.sessions.values()].map((s) => s.latest))
+    const finished = new Set(all.filter((i) => !isOpen(i.status) && !latest.has(i.reqId)).slice(-FINISHED_KEPT))
+    const kept = all.filter((i) => isOpen(i.status) || latest.has(i.reqId) || finished.has(i))
+    const ssids = new Set([...issued, ...kept.map((i) => i.ssid)])
+    const sessions = [...state.sessions.values()].filter((s) => ssids.has(s.ssid))
+    const magic = state.magic.persisted()
+    const bocs = new Map<string, number>()
+    const bocAt = (boc: string) => {
+      const known = bocs.get(boc)
+      if (known !== undefined) return known
+      bocs.set(boc, bocs.size)
+      return bocs.size - 1
+    }
+    const invoices = kept.map((i) => invoiceJson(i, i.boc === undefined ? undefined : bocAt(i.boc)))
+    const others: Omit<Snapshot, "invoices" | "bocs" | "recipients"> = {
+      issued: [...issued],
+      sessions: sessions.map((s) => ({
+        ssid: s.ssid,
+        token: s.token,
+        ton_token: s.tonToken,
+        hash: s.hash,
+        latest: s.latest ?? null,
+        needs_resync: s.needsResync
+      })),
+      next_req: state.nextReq,
+      drop_refs: magic.dropRefs,
+      drop_next: magic.dropNext
+    }
+    if (recipients.size !== state.recipients.size) {
+      const kept = [...state.recipients.entries()].slice(-RECIPIENTS_KEPT)
+      recipients = {
+        size: state.recipients.size,
+        json: JSON.stringify(kept.map(([token, username]) => ({ token, username })))
+      }
+    }
+    const previous = bocJsons
+    bocJsons = new Map([...bocs.keys()].map((boc) => [boc, previous.get(boc) ?? JSON.stringify(boc)]))
+    const head = `{"invoices":[${invoices.join(",")}],"bocs":[${[...bocJsons.values()].join(",")}]`
+    return `${head},"recipients":${recipients.json},${JSON.stringify(others).slice(1)}`
   }
-  const invoices = kept.map((i) => invoiceJson(i, i.boc === undefined ? undefined : bocAt(i.boc)))
-  const rest: Omit<Snapshot, "invoices"> = {
-    issued: [...issued],
-    sessions: sessions.map((s) => ({
-      ssid: s.ssid,
-      token: s.token,
-      ton_token: s.tonToken,
-      hash: s.hash,
-      latest: s.latest ?? null,
-      needs_resync: s.needsResync
-    })),
-    bocs: [...bocs.keys()],
-    recipients: [...state.recipients.entries()]
-      .slice(-RECIPIENTS_KEPT)
-      .map(([token, username]) => ({ token, username })),
-    next_req: state.nextReq,
-    drop_refs: magic.dropRefs,
-    drop_next: magic.dropNext
-  }
-  return `{"invoices":[${invoices.join(",")}],${JSON.stringify(rest).slice(1)}`
 }
 
 /** Puts a snapshot back into a fresh state; the issued sessions' ids, primary first. */
@@ -185,6 +197,7 @@ export interface SimulatorStore {
 }
 
 export const makeSimulatorStore = (file: string): SimulatorStore => {
+  const textOf = makeTextOf()
   let written = ""
   // One write at a time. A save while a write is still waiting for its turn joins that write: it
   // snapshots the state when it starts, so it holds this change too (a burst of answers costs one
