@@ -10,6 +10,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FragmentSimulator } from "../src/simulator/FragmentSimulator.ts"
+import { SimulatorState } from "../src/simulator/SimulatorState.ts"
+import { makeSimulatorStore } from "../src/simulator/SimulatorStore.ts"
 
 const call = (url: string, cookies: string, hash: string, fields: Record<string, string>) =>
   Effect.promise(async () => {
@@ -91,13 +93,9 @@ describe("Fragment simulator state on disk", () => {
           Effect.gen(function* () {
             const found = yield* call(sim.url, sim.cookies, hash, { method: "searchStarsRecipient", query })
             const token = (found["found"] as { recipient: string }).recipient
-            const onDisk = JSON.parse(readFileSync(stateFile, "utf8")) as {
-              recipients: ReadonlyArray<{ token: string; username: string }>
-            }
-            assert.isTrue(
-              onDisk.recipients.some((r) => r.token === token),
-              `${query}'s recipient is on disk when its answer arrives`
-            )
+            const onDisk = new SimulatorState()
+            makeSimulatorStore(stateFile).load(onDisk)
+            assert.isTrue(onDisk.recipients.has(token), `${query}'s recipient is on disk when its answer arrives`)
           }),
         { concurrency: "unbounded" }
       )
@@ -138,18 +136,33 @@ describe("Fragment simulator state on disk", () => {
       for (const id of reqIds) assert.strictEqual(second.control.invoice(id)?.boc, boc)
       yield* Effect.promise(() => second.close())
 
-      // A file written before messages were kept once (each invoice with its own copy) still loads.
-      const onDisk = JSON.parse(text) as {
-        bocs?: Array<string>
-        invoices: Array<{ req_id: string; boc: string | null; boc_at?: number }>
-      }
+      // A file written before messages were kept once (one JSON snapshot, each invoice with its own copy)
+      // still loads.
       const older = {
-        ...onDisk,
-        bocs: undefined,
-        invoices: onDisk.invoices.map(({ boc_at, ...i }) => ({
-          ...i,
-          boc: boc_at === undefined ? null : onDisk.bocs![boc_at]!
-        }))
+        issued: [],
+        sessions: [],
+        invoices: reqIds.map((id) => {
+          const i = second.control.invoice(id)!
+          return {
+            req_id: i.reqId,
+            kind: i.kind,
+            ssid: i.ssid,
+            username: i.username,
+            units: i.units,
+            amount: i.amount.toString(),
+            ref: i.ref,
+            comment: i.comment,
+            evm: i.evm,
+            status: i.status,
+            boc: i.boc,
+            processing_polls: i.processingPolls,
+            paid_at: null
+          }
+        }),
+        recipients: [],
+        next_req: 10,
+        drop_refs: [],
+        drop_next: false
       }
       writeFileSync(stateFile, JSON.stringify(older))
       const third = yield* Effect.promise(() => FragmentSimulator.start({ stateFile }))
