@@ -4,11 +4,14 @@
  * is accepted, the paid invoice is delivered), as the sandbox world's next owner does after a takeover.
  */
 import { assert, describe, it } from "@effect/vitest"
+import { beginCell } from "@ton/core"
 import { Effect } from "effect"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { FragmentSimulator } from "../src/simulator/FragmentSimulator.ts"
+import { SimulatorState } from "../src/simulator/SimulatorState.ts"
+import { makeSimulatorStore } from "../src/simulator/SimulatorStore.ts"
 
 const call = (url: string, cookies: string, hash: string, fields: Record<string, string>) =>
   Effect.promise(async () => {
@@ -90,16 +93,81 @@ describe("Fragment simulator state on disk", () => {
           Effect.gen(function* () {
             const found = yield* call(sim.url, sim.cookies, hash, { method: "searchStarsRecipient", query })
             const token = (found["found"] as { recipient: string }).recipient
-            const onDisk = JSON.parse(readFileSync(stateFile, "utf8")) as {
-              recipients: ReadonlyArray<{ token: string; username: string }>
-            }
-            assert.isTrue(
-              onDisk.recipients.some((r) => r.token === token),
-              `${query}'s recipient is on disk when its answer arrives`
-            )
+            const onDisk = new SimulatorState()
+            makeSimulatorStore(stateFile).load(onDisk)
+            assert.isTrue(onDisk.recipients.has(token), `${query}'s recipient is on disk when its answer arrives`)
           }),
         { concurrency: "unbounded" }
       )
+    }).pipe(Effect.scoped)
+  )
+
+  it.live("a signed message that paid several invoices is kept once, and each invoice gets it back", () =>
+    Effect.gen(function* () {
+      const dir = mkdtempSync(join(tmpdir(), "resale-fragment-bocs-"))
+      yield* Effect.addFinalizer(() => Effect.sync(() => rmSync(dir, { recursive: true, force: true })))
+      const stateFile = join(dir, "fragment-sandbox.json")
+      const first = yield* Effect.promise(() => FragmentSimulator.start({ stateFile }))
+      const hash = yield* hashOf(first.url, first.cookies)
+      const open = (query: string) =>
+        Effect.gen(function* () {
+          const found = yield* call(first.url, first.cookies, hash, { method: "searchStarsRecipient", query })
+          const recipient = (found["found"] as { recipient: string }).recipient
+          const opened = yield* call(first.url, first.cookies, hash, {
+            method: "initBuyStarsRequest",
+            recipient,
+            quantity: "50",
+            payment_method: "ton"
+          })
+          return String(opened["req_id"])
+        })
+      const reqIds = [yield* open("batch_fan_a"), yield* open("batch_fan_b")]
+      // One message paying both, as a wallet batch's does (any BOC will do here).
+      const boc = beginCell().storeUint(0xba7c4, 32).storeStringTail("a batch").endCell().toBoc().toString("base64")
+      for (const id of reqIds) {
+        const confirmed = yield* call(first.url, first.cookies, hash, { method: "confirmReq", id, boc })
+        assert.deepStrictEqual(confirmed, { ok: true })
+      }
+      yield* Effect.promise(() => first.close())
+      const text = readFileSync(stateFile, "utf8")
+      assert.strictEqual(text.split(boc).length - 1, 1, "the message is on disk once")
+
+      const second = yield* Effect.promise(() => FragmentSimulator.start({ stateFile }))
+      for (const id of reqIds) assert.strictEqual(second.control.invoice(id)?.boc, boc)
+      yield* Effect.promise(() => second.close())
+
+      // A file written before messages were kept once (one JSON snapshot, each invoice with its own copy)
+      // still loads.
+      const older = {
+        issued: [],
+        sessions: [],
+        invoices: reqIds.map((id) => {
+          const i = second.control.invoice(id)!
+          return {
+            req_id: i.reqId,
+            kind: i.kind,
+            ssid: i.ssid,
+            username: i.username,
+            units: i.units,
+            amount: i.amount.toString(),
+            ref: i.ref,
+            comment: i.comment,
+            evm: i.evm,
+            status: i.status,
+            boc: i.boc,
+            processing_polls: i.processingPolls,
+            paid_at: null
+          }
+        }),
+        recipients: [],
+        next_req: 10,
+        drop_refs: [],
+        drop_next: false
+      }
+      writeFileSync(stateFile, JSON.stringify(older))
+      const third = yield* Effect.promise(() => FragmentSimulator.start({ stateFile }))
+      yield* Effect.addFinalizer(() => Effect.promise(() => third.close()))
+      for (const id of reqIds) assert.strictEqual(third.control.invoice(id)?.boc, boc)
     }).pipe(Effect.scoped)
   )
 })

@@ -4,14 +4,14 @@
  * balances survive a restart. Uses mainnet's network id, as the emulator's config does.
  */
 import { Blockchain, BlockchainError, type Nanoton } from "@resale/core/ports/Blockchain.ts"
-import { Blockchain as Emulator, EmulationError, snapshotFromSerializable, snapshotToSerializable } from "@ton/sandbox"
+import { Blockchain as Emulator, EmulationError } from "@ton/sandbox"
 import { Address, Cell, SendMode, toNano } from "@ton/ton"
 import { Context, Duration, Effect, Layer, Semaphore } from "effect"
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
 import { immediateBlocks, makeSandboxBlocks, type SandboxBlocks } from "./SandboxBlocks.ts"
 import { type DropRule, droppingSender } from "./SandboxDrops.ts"
+import { makeSandboxStateFile, type SandboxStateFile } from "./SandboxStateFile.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
 import { codeHashOf } from "./WalletContracts.ts"
 
@@ -113,7 +113,7 @@ export class SandboxBlockchain extends Context.Service<
   ): Layer.Layer<Blockchain | SandboxBlockchain, BlockchainError> =>
     Layer.effectContext(
       Effect.gen(function* () {
-        const file = options.dataDir === undefined ? undefined : join(options.dataDir, STATE_FILE)
+        const file = options.dataDir === undefined ? undefined : makeSandboxStateFile(join(options.dataDir, STATE_FILE))
         const emulator = yield* Effect.promise(() => Emulator.create())
         if (file !== undefined) yield* restore(emulator, file)
         const writing = Semaphore.makeUnsafe(1)
@@ -149,26 +149,14 @@ export class SandboxBlockchain extends Context.Service<
     )
 }
 
-const restore = (emulator: Emulator, file: string) =>
+const restore = (emulator: Emulator, stateFile: SandboxStateFile) =>
   Effect.tryPromise({
-    try: async () => {
-      const text = await readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => {
-        if (e.code === "ENOENT") return undefined
-        throw e
-      })
-      if (text !== undefined) await emulator.loadFrom(snapshotFromSerializable(JSON.parse(text)))
-    },
+    try: () => stateFile.restore(emulator),
     catch: () => networkError(`The sandbox state file ${STATE_FILE} could not be read`)
   })
 
-// Write to a temp file and rename, so a crash never leaves half a state behind.
-const save = (emulator: Emulator, file: string) =>
+const save = (emulator: Emulator, stateFile: SandboxStateFile) =>
   Effect.tryPromise({
-    try: async () => {
-      const text = JSON.stringify(snapshotToSerializable(emulator.snapshot()))
-      await mkdir(join(file, ".."), { recursive: true })
-      await writeFile(`${file}.tmp`, text)
-      await rename(`${file}.tmp`, file)
-    },
+    try: () => stateFile.save(emulator),
     catch: () => networkError(`The sandbox state file ${STATE_FILE} could not be written`)
   })

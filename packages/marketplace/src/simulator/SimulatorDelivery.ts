@@ -50,10 +50,11 @@ export const pageState = async (ctx: ApiContext): Promise<Answer> => {
 }
 
 // A batch's signed message is reported once per invoice it pays: it is parsed once (the latest few kept),
-// with the wallet it goes to (raw address) when it is an external message.
-const readable = new Map<string, string | undefined>()
+// with the wallet it goes to (raw address) when it is an external message. Every invoice it pays keeps
+// that one string (not its own copy of tens of kilobytes), which the state file relies on.
+const readable = new Map<string, { readonly boc: string; readonly wallet: string | undefined }>()
 const remember = (boc: string, wallet: string | undefined) => {
-  readable.set(boc, wallet)
+  readable.set(boc, { boc, wallet })
   if (readable.size > 16) readable.delete(readable.keys().next().value!)
 }
 
@@ -84,9 +85,9 @@ export const confirmReq = (ctx: ApiContext, fields: Fields): Answer => {
     remember(boc, walletOf(cell))
   }
   // a message signed by another wallet than the one the transaction was made for pays nothing here
-  const wallet = readable.get(boc)
-  if (invoice.payer !== undefined && wallet !== undefined && wallet !== invoice.payer)
+  const known = readable.get(boc)!
+  if (invoice.payer !== undefined && known.wallet !== undefined && known.wallet !== invoice.payer)
     return { error: "Invalid transaction." }
-  invoice.boc = fields["boc"]
+  invoice.boc = known.boc
   return { ok: true }
 }
