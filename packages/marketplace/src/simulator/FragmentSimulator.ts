@@ -123,19 +123,19 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     const fault = state.takeInjection(method)
     if (fault?.delayMs !== undefined) await sleep(fault.delayMs)
     if (fault?.antiBot === true || state.switches.blocked) {
-      state.calls.push({ method, fields, status: 403 })
+      state.logCall(method, fields, 403)
       return send(res, 403, "text/html; charset=UTF-8", ANTI_BOT_PAGE, {
         server: "cloudflare",
         "cf-ray": "8f0sandbox-AMS"
       })
     }
     if (fault?.status !== undefined) {
-      state.calls.push({ method, fields, status: fault.status })
+      state.logCall(method, fields, fault.status)
       const body = fault.body ?? `<html><body>HTTP ${fault.status}</body></html>`
       return send(res, fault.status, body.startsWith("{") ? "application/json" : "text/html", body, fault.headers)
     }
     if (fault?.malformed === true) {
-      state.calls.push({ method, fields, status: 200 })
+      state.logCall(method, fields, 200)
       return send(res, 200, "application/json", '{"ok":true,"transaction":{"validUntil":')
     }
     const session = state.sessionOf(req.headers.cookie)
@@ -149,7 +149,7 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
     }
     if (req.method === "POST" && url.pathname === "/api") {
       if (session === undefined || url.searchParams.get("hash") !== session.hash) {
-        state.calls.push({ method, fields, status: 200 })
+        state.logCall(method, fields, 200)
         return json(res, { error: "Bad request" })
       }
       const answer = await handleApi(
@@ -167,7 +167,7 @@ const start = async (options: FragmentSimulatorOptions = {}): Promise<FragmentSi
         method,
         fields
       )
-      state.calls.push({ method, fields, status: 200 })
+      state.logCall(method, fields, 200)
       // What the answer tells the client (a req_id, a status) is on disk before the client reads it.
       await persist()
       return json(res, answer)

@@ -35,7 +35,7 @@ export interface SimulatorControl {
   readonly invoice: (reqId: string) => Readonly<SimInvoice> | undefined
   readonly invoiceByRef: (ref: string) => Readonly<SimInvoice> | undefined
   readonly invoices: () => ReadonlyArray<Readonly<SimInvoice>>
-  /** api calls seen (optionally one method only), in order */
+  /** the newest api calls seen (optionally one method only), in order; `boc` as its digest (`SimulatorCallLog.ts`) */
   readonly calls: (method?: string) => ReadonlyArray<LoggedCall>
   readonly pageLoads: () => ReadonlyArray<{ readonly page: string; readonly hash: string | undefined }>
   /** sandbox chain hook: is this payment comment's invoice one whose payment is to be lost (`sandbox_lost_payment`)? */
@@ -58,15 +58,15 @@ export const makeControl = (state: SimulatorState): SimulatorControl => ({
   invoice: (reqId) => state.invoices.get(reqId),
   invoiceByRef: (ref) => state.invoiceByRef(ref),
   invoices: () => [...state.invoices.values()],
-  calls: (method) => (method === undefined ? [...state.calls] : state.calls.filter((c) => c.method === method)),
-  pageLoads: () => [...state.pageLoads],
+  calls: (method) => state.calls.all().filter((c) => method === undefined || c.method === method),
+  pageLoads: () => state.pageLoads.all(),
   dropsPayment: (comment) => state.magic.dropsPayment(comment),
   reset: () => {
     Object.assign(state.switches, freshSwitches())
     state.injections.length = 0
     state.nextRefs.length = 0
-    state.calls.length = 0
-    state.pageLoads.length = 0
+    state.calls.clear()
+    state.pageLoads.clear()
     for (const set of [state.unknownUsers, state.nonUsers, state.cannotGift, state.subscribed]) set.clear()
   }
 })

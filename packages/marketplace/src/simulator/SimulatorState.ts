@@ -1,9 +1,10 @@
 /**
  * Everything the Fragment simulator remembers: cookie sessions with their api hashes and their one
  * purchase state (the session's latest invoice), invoices and their delivery state, the switches
- * tests flip, the fault injections queued, and a call log.
+ * tests flip, the fault injections queued, and logs of the newest calls and page loads.
  */
 import { randomBytes } from "node:crypto"
+import { BoundedLog, loggedFields } from "./SimulatorCallLog.ts"
 import { SimulatorMagic } from "./SimulatorMagic.ts"
 
 export type SimPage = "/stars/buy" | "/premium/gift" | "/ads/topup"
@@ -148,8 +149,8 @@ export class SimulatorState {
   /** added to every star price by price changes so far */
   starPriceBump = 0n
   readonly injections: Array<Injection & { remaining: number }> = []
-  readonly calls: Array<LoggedCall> = []
-  readonly pageLoads: Array<{ readonly page: string; readonly hash: string | undefined }> = []
+  readonly calls = new BoundedLog<LoggedCall>()
+  readonly pageLoads = new BoundedLog<{ readonly page: string; readonly hash: string | undefined }>()
   readonly switches: Switches = freshSwitches()
   /** number of the next `req_id` (kept on disk with the invoices, so ids never repeat) */
   nextReq = 1
@@ -178,6 +179,11 @@ export class SimulatorState {
 
   hasTonToken(cookieHeaderValue: string | undefined, session: SimSession): boolean {
     return parseCookies(cookieHeaderValue).get("stel_ton_token") === session.tonToken
+  }
+
+  /** Logs an answered call, its signed message (and any long field) as a digest only. */
+  logCall(method: string, fields: Readonly<Record<string, string>>, status: number): void {
+    this.calls.push({ method, fields: loggedFields(fields), status })
   }
 
   rotateHashes(): void {
