@@ -9,6 +9,7 @@ import { Cell, HttpApi, TonClient, type TonClientParameters } from "@ton/ton"
 import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
+import { HIGHLOAD_V3_CODE_HASH } from "./HighloadWalletV3.ts"
 import { makeParsedTransactions } from "./ParsedTransactions.ts"
 import { networkGlobalIdOf } from "./PayerAccount.ts"
 import { codeHashOf } from "./WalletContracts.ts"
@@ -79,13 +80,15 @@ export const tonCenterClient = (
         const state = await client.getContractState(address)
         const status = state.state === "uninitialized" ? "uninit" : state.state
         const code = state.code === null ? undefined : Cell.fromBoc(state.code)[0]
+        const codeHash = code === undefined ? undefined : codeHashOf(code)
+        // A Highload Wallet V3 has no seqno get-method (asking answers an exit code, read as 0): its
+        // state is read on every confirmation poll, so the node is not asked the question in vain.
         const seqno =
-          status === "active"
+          status === "active" && codeHash !== HIGHLOAD_V3_CODE_HASH
             ? await client
                 .runMethodWithError(address, "seqno")
                 .then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
             : 0
-        const codeHash = code === undefined ? undefined : codeHashOf(code)
         const lastLt = BigInt(state.lastTransaction?.lt ?? 0)
         const data = status === "active" && state.data !== null ? Cell.fromBoc(state.data)[0] : undefined
         return { status, balance: state.balance, codeHash, seqno, data, syncTime: state.timestampt, lastLt }
