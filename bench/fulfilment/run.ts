@@ -170,7 +170,10 @@ const runOne = async (setting: string): Promise<Figures> => {
     const world = await worldOf(dataDir)
     if (world === undefined) throw new Error("the worker's sandbox world did not answer")
     const toncenter = new TonClient({ endpoint: world.toncenter, timeout: 30_000 })
-    const chain = makeTonBlockchain({ ...tonCenterClient(toncenter, "mainnet", "100 millis"), network: "sandbox" })
+    const chain = makeTonBlockchain({
+      ...tonCenterClient({ endpoint: world.toncenter, timeout: 30_000 }, "mainnet", "100 millis"),
+      network: "sandbox"
+    })
 
     // Until every order has settled (or the time allowed is up).
     const deadline = readyAt + MINUTES * 60_000

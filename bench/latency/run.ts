@@ -8,6 +8,7 @@
  * mainnet) and the Fragment simulator. Printed per rate: order-to-completed p50/p95/p99 in seconds and
  * in block intervals (target: p50 within 1.5 block intervals at every rate), orders not completed.
  * Each rate runs on a fresh database and a fresh sandbox world; the worker is ready before the first order.
+ * `BENCH_NODE_ARGS` adds node flags to the worker (e.g. `--cpu-prof`).
  * Needs PostgreSQL at TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432).
  * Run: node bench/latency/run.ts [rates per second, default 1,50] [seconds of placing, default 60]
  *      [block seconds, default 5]
@@ -64,7 +65,9 @@ const runOne = async (rate: number): Promise<Figures> => {
   const worldScope = Scope.makeUnsafe()
   await startSandboxWorld(dataDir, BLOCK_SECONDS, worldScope)
   const probePort = await freePort()
-  const worker = spawn(NODE, ["packages/worker/src/main.ts"], {
+  // BENCH_NODE_ARGS: extra node flags for the worker, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter((a) => a.length > 0)
+  const worker = spawn(NODE, [...nodeArgs, "packages/worker/src/main.ts"], {
     cwd: ROOT,
     env: sandboxWorkerEnv(url, dataDir, BLOCK_SECONDS, probePort, {
       // The sandbox's own default is a v5r1 (one message in flight) and 4 orders at once: a shop's

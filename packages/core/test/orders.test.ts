@@ -216,6 +216,26 @@ describe("OrderService.create", () => {
 })
 
 describe("OrderService worker transitions", () => {
+  it.effect("claimDue takes up to its limit of due orders at once, oldest first, each once", () =>
+    Effect.gen(function* () {
+      const orders = yield* OrderService
+      const alice = yield* signUp()
+      yield* fund(alice, 100_000)
+      const placed = yield* Effect.forEach([1, 2, 3], () => orders.create(alice.id, stars(100)))
+      const first = yield* orders.claimDue(2)
+      assert.deepStrictEqual(
+        first.map((o) => [o.id, o.status]),
+        placed.slice(0, 2).map((o) => [o.id, "processing"])
+      )
+      assert.deepStrictEqual(
+        (yield* orders.claimDue(5)).map((o) => o.id),
+        [placed[2]!.id]
+      )
+      assert.deepStrictEqual(yield* orders.claimDue(5), [])
+      assert.isTrue(Option.isNone(yield* orders.claimNext))
+    }).pipe(Effect.provide(layerMemory))
+  )
+
   it.effect("claim -> processing, then complete with tx id; no order is claimed twice", () =>
     Effect.gen(function* () {
       const orders = yield* OrderService

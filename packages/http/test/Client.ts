@@ -43,7 +43,7 @@ export const call = (base: string, path: string, options: Call = {}): Effect.Eff
       ...(body === undefined ? {} : { body })
     })
     const text = await response.body.text()
-    let json: unknown = undefined
+    let json: unknown
     try {
       json = JSON.parse(text)
     } catch {

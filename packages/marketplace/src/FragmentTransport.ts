@@ -9,7 +9,7 @@
  * confirmReq may have taken effect.
  */
 import { Cause, Duration, Effect, Redacted } from "effect"
-import { HttpClient, HttpClientRequest } from "effect/http"
+import { type HttpClient, HttpClientRequest } from "effect/http"
 import type { Headers } from "effect/http"
 import { DEFAULT_POLICY, retrying, type RetryPolicy } from "@resale/outbound/RetryPolicy.ts"
 import type { MarketplaceError } from "@resale/core/ports/Marketplace.ts"

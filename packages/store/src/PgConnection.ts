@@ -1,5 +1,5 @@
 import { PgClient } from "@effect/sql-pg"
-import { Layer, Redacted } from "effect"
+import { type Layer, Redacted } from "effect"
 import type { SqlClient } from "effect/sql/SqlClient"
 import type { SqlError } from "effect/sql/SqlError"
 import type { Duplex } from "node:stream"

@@ -215,12 +215,29 @@ export const PgOrders = {
         )
       }, orDieSql)
 
+      const claimDue = Effect.fn("Orders.claimDue")(function* (now: Date, limit: number) {
+        if (limit < 1) return []
+        const claimed = yield* orderRows.all(
+          yield* sql`
+          UPDATE orders SET status = 'processing', updated_at = ${now}
+          WHERE id IN (
+            SELECT id FROM orders
+            WHERE status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
+            ORDER BY id
+            LIMIT ${limit}
+            FOR UPDATE SKIP LOCKED)
+          RETURNING *`
+        )
+        // RETURNING keeps no order: oldest first, as the claims one by one went.
+        return claimed.toSorted((a, b) => a.id - b.id)
+      }, orDieSql)
+
       const touch = Effect.fn("Orders.touch")(function* (ids: ReadonlyArray<OrderId>, now: Date) {
         if (ids.length === 0) return
         yield* sql`UPDATE orders SET updated_at = ${now} WHERE id = ANY(${ids.map(String)}::bigint[]) AND status = 'processing'`
       }, orDieSql)
 
-      return Orders.of({ insert, insertCharged, find, list, transition, touch, claimNext })
+      return Orders.of({ insert, insertCharged, find, list, transition, touch, claimNext, claimDue })
     })
   )
 } as const

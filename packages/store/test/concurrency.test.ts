@@ -268,6 +268,49 @@ describe("store under concurrency (real PostgreSQL)", () => {
     60_000
   )
   it.effect(
+    "concurrent claimDue never hands out the same order twice",
+    () =>
+      Effect.gen(function* () {
+        const user = yield* newUser(200)
+        const orders = yield* Orders
+        const tx = yield* Transactor
+        const sql = yield* SqlClient
+        const ids = yield* Effect.forEach(Array.from({ length: 20 }), () =>
+          orders
+            .insert(
+              { userId: user.id, recipient: "durov", item: { kind: "stars", stars: 50 }, priceUzs: 100 as Uzs },
+              t0
+            )
+            .pipe(Effect.map((o) => o.id))
+        )
+        // Each worker holds its claim's row lock a little while, so the others must skip past it.
+        const worker = Effect.gen(function* () {
+          const mine: Array<OrderId> = []
+          while (true) {
+            const next = yield* tx.withTransaction(
+              Effect.gen(function* () {
+                const claimed = yield* orders.claimDue(new Date(t0.getTime() + 1), 3)
+                yield* sql`SELECT pg_sleep(0.005)`.pipe(Effect.orDie)
+                return claimed
+              })
+            )
+            if (next.length === 0) return mine
+            mine.push(...next.map((o) => o.id))
+          }
+        })
+        const claims = yield* Effect.all([worker, worker, worker, worker], { concurrency: "unbounded" })
+        const all = claims.flat()
+        assert.strictEqual(all.length, 20)
+        assert.deepStrictEqual(
+          [...all].sort((a, b) => a - b),
+          [...ids].sort((a, b) => a - b)
+        )
+        assert.isAbove(claims.filter((c) => c.length > 0).length, 1, "the work should have been shared")
+        assert.strictEqual((yield* orders.list({ status: ["processing"], offset: 0, limit: 100 })).total, 20)
+      }).pipe(Effect.provide(Live)),
+    60_000
+  )
+  it.effect(
     "a transaction PostgreSQL picks as deadlock victim is run again, and both transfers happen once",
     () =>
       Effect.gen(function* () {

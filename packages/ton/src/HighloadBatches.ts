@@ -9,7 +9,7 @@
  */
 import {
   type BatchStatus,
-  BlockchainError,
+  type BlockchainError,
   Nanoton,
   type PreparedBatch,
   type WalletKey

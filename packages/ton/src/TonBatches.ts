@@ -6,7 +6,7 @@
  */
 import {
   type BatchStatus,
-  BlockchainError,
+  type BlockchainError,
   Nanoton,
   type OutgoingPayment,
   type PreparedBatch,

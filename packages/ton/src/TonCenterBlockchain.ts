@@ -5,10 +5,12 @@
  * wallet's exit code); anything else means the outcome is unknown -> NetworkError / Timeout.
  */
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
-import { Cell, TonClient } from "@ton/ton"
+import { Cell, HttpApi, TonClient, type TonClientParameters } from "@ton/ton"
 import { Duration, Effect, Layer, Redacted, Schedule } from "effect"
 import { type ChainClient, rejectionText } from "./ChainClient.ts"
 import { makeTonBlockchain, type TonBlockchainOptions } from "./TonBlockchain.ts"
+import { HIGHLOAD_V3_CODE_HASH } from "./HighloadWalletV3.ts"
+import { makeParsedTransactions } from "./ParsedTransactions.ts"
 import { networkGlobalIdOf } from "./PayerAccount.ts"
 import { codeHashOf } from "./WalletContracts.ts"
 
@@ -52,7 +54,7 @@ export const toBlockchainError = (call: string, cause: unknown): BlockchainError
 const rateLimited = (cause: unknown) => (cause as HttpFailure | undefined)?.response?.status === 429
 
 export const tonCenterClient = (
-  client: TonClient,
+  parameters: TonClientParameters,
   network: "mainnet" | "testnet",
   rateLimitDelay: Duration.Input = "1 second"
 ): ChainClient => {
@@ -62,6 +64,14 @@ export const tonCenterClient = (
       Effect.retry({ while: rateLimited, times: 3, schedule: Schedule.exponential(rateLimitDelay) }),
       Effect.mapError((cause) => toBlockchainError(name, cause))
     )
+  const client = new TonClient(parameters)
+  // The raw JSON-RPC of the same endpoint, for the transactions' ids (TonClient parses every one it reads).
+  const api = new HttpApi(parameters.endpoint, {
+    ...(parameters.timeout === undefined ? {} : { timeout: parameters.timeout }),
+    ...(parameters.apiKey === undefined ? {} : { apiKey: parameters.apiKey }),
+    ...(parameters.httpAdapter === undefined ? {} : { adapter: parameters.httpAdapter })
+  })
+  const transactions = makeParsedTransactions()
   return {
     network,
     networkGlobalId: networkGlobalIdOf(network),
@@ -70,39 +80,43 @@ export const tonCenterClient = (
         const state = await client.getContractState(address)
         const status = state.state === "uninitialized" ? "uninit" : state.state
         const code = state.code === null ? undefined : Cell.fromBoc(state.code)[0]
+        const codeHash = code === undefined ? undefined : codeHashOf(code)
+        // A Highload Wallet V3 has no seqno get-method (asking answers an exit code, read as 0): its
+        // state is read on every confirmation poll, so the node is not asked the question in vain.
         const seqno =
-          status === "active"
+          status === "active" && codeHash !== HIGHLOAD_V3_CODE_HASH
             ? await client
                 .runMethodWithError(address, "seqno")
                 .then((r) => (r.exit_code === 0 ? r.stack.readNumber() : 0))
             : 0
-        const codeHash = code === undefined ? undefined : codeHashOf(code)
         const lastLt = BigInt(state.lastTransaction?.lt ?? 0)
         const data = status === "active" && state.data !== null ? Cell.fromBoc(state.data)[0] : undefined
         return { status, balance: state.balance, codeHash, seqno, data, syncTime: state.timestampt, lastLt }
       }),
     sendBoc: (boc) => Effect.asVoid(call("sendBoc", () => client.sendFile(boc))),
     transactions: (address, page) =>
-      call("getTransactions", () =>
-        client.getTransactions(address, {
+      call("getTransactions", async () => {
+        // As TonClient.getTransactions asks (below `before`, exclusive), each transaction parsed once.
+        const raw = await api.getTransactions(address, {
           limit: page.limit,
           archival: true,
           ...(page.before === undefined
             ? {}
             : { lt: page.before.lt.toString(), hash: page.before.hash.toString("base64") })
         })
-      )
+        return raw.map(transactions.parse)
+      })
   }
 }
 
 export const makeTonCenterBlockchain = (options: TonCenterOptions) =>
   makeTonBlockchain(
     tonCenterClient(
-      new TonClient({
+      {
         endpoint: options.endpoint,
         timeout: Duration.toMillis(options.timeout ?? "15 seconds"),
         ...(options.apiKey === undefined ? {} : { apiKey: Redacted.value(options.apiKey) })
-      }),
+      },
       options.network,
       options.rateLimitDelay
     ),

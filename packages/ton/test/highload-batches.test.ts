@@ -325,8 +325,14 @@ describe("Highload Wallet V3 on the sandbox chain", () => {
           apiKey: Redacted.make(TEST_API_KEY),
           ...testOptions
         })
+        const asked = server.calls.length
         const second = yield* restarted.prepareBatch(wallet, requests)
         assert.deepStrictEqual([first.queryId, second.queryId], [0, 1])
+        // Its state read without asking for a seqno, a get-method the wallet does not have.
+        assert.deepStrictEqual(
+          server.calls.slice(asked).map((c) => c.method),
+          ["getAddressInformation"]
+        )
         assert.strictEqual((yield* chain.accountState(wallet.address)).status, "active")
       }).pipe(Effect.provide(ToncenterEnv)),
     60_000

@@ -63,6 +63,9 @@ export const webhookSends = (dispatch: WebhookDispatch["Service"], concurrency: 
  *   up to `notifyBatch` at once), retried with backoff for a day;
  * - idempotency-prune: hourly, forgets Idempotency-Keys older than 24 hours.
  */
+/** Orders claimed by one statement at most: a rush's claim stays a short statement and lock. */
+const CLAIM_AT_ONCE = 64
+
 export const WorkerJobs = Layer.effectDiscard(
   Effect.gen(function* () {
     const settings = yield* WorkerConfig
@@ -80,11 +83,18 @@ export const WorkerJobs = Layer.effectDiscard(
     // The orders' own scope closes after the claiming loop is stopped (finalizers run last-in first):
     // nothing is claimed into a closing scope, and every order carried is handed back.
     const carried = yield* Scope.fork(yield* Effect.scope, "parallel")
+    // Every free slot (up to CLAIM_AT_ONCE) is filled by one claim: one statement per wake, not per order.
     const dispatch = Effect.gen(function* () {
       yield* slots.take(1)
-      const started = yield* fulfilment.startNext(carried, Effect.asVoid(slots.release(1)))
-      if (!started) yield* slots.release(1)
-      return started
+      let free = 1
+      while (free < CLAIM_AT_ONCE && (yield* slots.takeIfAvailable(1))) free++
+      // A failed claim took no order: its slots go back (the loop logs it and goes on).
+      const started = yield* fulfilment
+        .startDue(carried, free, Effect.asVoid(slots.release(1)))
+        .pipe(Effect.onError(() => Effect.asVoid(slots.release(free))))
+      if (started < free) yield* slots.release(free - started)
+      // Fewer due than asked for: none is left now, so the loop waits for its poll like an empty claim.
+      return started === free
     })
     yield* Effect.forkScoped(loop("fulfilment", dispatch, settings.pollInterval))
     yield* Effect.forkScoped(

@@ -20,7 +20,6 @@ import { paymentSeenOn } from "@resale/ton/SandboxPayments.ts"
 import { serveSandboxToncenter } from "@resale/ton/SandboxToncenter.ts"
 import { makeTonBlockchain } from "@resale/ton/TonBlockchain.ts"
 import { tonCenterClient } from "@resale/ton/TonCenterBlockchain.ts"
-import { TonClient } from "@ton/ton"
 import { Context, type Duration, Effect, Layer, Option, Redacted, Schedule, Schema } from "effect"
 import { createHash } from "node:crypto"
 import { mkdirSync } from "node:fs"
@@ -145,11 +144,7 @@ const host = (dataDir: string, timing: SandboxMarketTiming) =>
 /** The world as a guest: the production adapters on the owner's loopback addresses. */
 const join_ = (descriptor: Descriptor, timing: SandboxMarketTiming) =>
   Effect.gen(function* () {
-    const client = tonCenterClient(
-      new TonClient({ endpoint: descriptor.toncenter, timeout: 15_000 }),
-      "mainnet",
-      "100 millis"
-    )
+    const client = tonCenterClient({ endpoint: descriptor.toncenter, timeout: 15_000 }, "mainnet", "100 millis")
     const chain = makeTonBlockchain({ ...client, network: "sandbox" })
     const marketplace = yield* makeFragmentMarketplace({
       baseUrl: descriptor.fragment,

@@ -8,7 +8,7 @@
 import { GiftSender } from "@resale/core/ports/GiftSender.ts"
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { Marketplace } from "@resale/core/ports/Marketplace.ts"
-import { FragmentSandbox, type FragmentOptions, makeFragmentMarketplace } from "@resale/marketplace"
+import { type FragmentSandbox, type FragmentOptions, makeFragmentMarketplace } from "@resale/marketplace"
 import { PgConnection } from "@resale/store/PgConnection.ts"
 import { PgStore } from "@resale/store/PgStore.ts"
 import { IsolatedPostgres } from "@resale/store/testing/IsolatedPostgres.ts"

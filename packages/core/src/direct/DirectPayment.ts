@@ -6,13 +6,13 @@
  */
 import { Clock, Duration, Effect, Result } from "effect"
 import type { Nanoton } from "../money/Nanoton.ts"
-import {
-  type Blockchain,
-  type BlockchainError,
-  type PreparedTransfer,
-  type TransferRequest,
-  type TransferStatus,
-  type Wallet
+import type {
+  Blockchain,
+  BlockchainError,
+  PreparedTransfer,
+  TransferRequest,
+  TransferStatus,
+  Wallet
 } from "../ports/Blockchain.ts"
 import type {
   DirectPurchasePatch,

@@ -100,7 +100,7 @@ export interface WalletInfo {
 /** Telegram usernames as the marketplace accepts them: a letter, then letters, digits, underscores; 4..32. */
 export const USERNAME = /^[A-Za-z][A-Za-z0-9_]{3,31}$/
 /** Caller order ids: printable, no spaces, so a phrase can never hide in one. */
-export const ORDER_ID = /^[A-Za-z0-9_.:\-]{1,128}$/
+export const ORDER_ID = /^[A-Za-z0-9_.:-]{1,128}$/
 
 export const PREMIUM_MONTHS: ReadonlyArray<number> = [3, 6, 12]
 /** The marketplace tops up whole TON only, 1..1,000,000. */

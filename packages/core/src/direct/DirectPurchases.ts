@@ -15,16 +15,16 @@ import { Marketplace } from "../ports/Marketplace.ts"
 import { deliveryOf } from "./DeliveryEvidence.ts"
 import { randomToken, sha256Hex } from "../Secrets.ts"
 import { sumNanoton } from "./DirectPayment.ts"
-import {
-  type DirectCommon,
-  type DirectKind,
-  type DirectReceipt,
-  type PremiumPurchase,
-  type StarsPurchase,
-  type TonTopupPurchase,
-  type TonTransfer,
-  type WalletInfo,
-  type WalletInfoRequest
+import type {
+  DirectCommon,
+  DirectKind,
+  DirectReceipt,
+  PremiumPurchase,
+  StarsPurchase,
+  TonTopupPurchase,
+  TonTransfer,
+  WalletInfo,
+  WalletInfoRequest
 } from "./DirectPurchase.ts"
 import { DirectPurchaseError } from "./DirectPurchaseError.ts"
 import { makeOrderIds, orderPending } from "./DirectOrderIds.ts"

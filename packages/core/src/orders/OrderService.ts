@@ -73,6 +73,8 @@ export class OrderService extends Context.Service<
     readonly refund: (orderId: OrderId, note: string) => Effect.Effect<Order, Transition>
     /** Worker: takes the next due `queued` order, now `processing`. */
     readonly claimNext: Effect.Effect<Option.Option<Order>>
+    /** Worker: takes up to `limit` due `queued` orders at once (oldest first), now `processing`. */
+    readonly claimDue: (limit: number) => Effect.Effect<ReadonlyArray<Order>>
     /** Worker: remembers the marketplace reference (`Ref#`) before paying, for reconciliation. */
     readonly setReference: (orderId: OrderId, fragmentRef: string) => Effect.Effect<Order, Transition>
     /**
@@ -239,6 +241,10 @@ export class OrderService extends Context.Service<
         return yield* orders.claimNext(yield* currentDate)
       }).pipe(Effect.withSpan("OrderService.claimNext"))
 
+      const claimDue = Effect.fn("OrderService.claimDue")(function* (limit: number) {
+        return yield* orders.claimDue(yield* currentDate, limit)
+      })
+
       const setReference = Effect.fn("OrderService.setReference")(function* (orderId: OrderId, fragmentRef: string) {
         return yield* orders.transition(orderId, ["processing"], "processing", { fragmentRef }, yield* currentDate)
       })
@@ -365,6 +371,7 @@ export class OrderService extends Context.Service<
         recheck,
         refund,
         claimNext,
+        claimDue,
         setReference,
         complete,
         fail,

@@ -1,6 +1,6 @@
 import { Context, Duration, Effect, Layer, Option } from "effect"
 import type { PaymentId, TopupId } from "../ids.ts"
-import { Ledger } from "../ports/Ledger.ts"
+import type { Ledger } from "../ports/Ledger.ts"
 import { IncomingPayments, type PaymentFilter } from "../ports/IncomingPayments.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Topups } from "../ports/Topups.ts"

@@ -22,7 +22,7 @@
  * wallet before preparing a new one for it.
  * Amounts are integer nanoton; addresses are user-friendly strings as the user gave or the adapter made.
  */
-import { Context, Effect, Redacted, Schema } from "effect"
+import { Context, type Effect, Redacted, Schema } from "effect"
 import { Nanoton } from "../money/Nanoton.ts"
 import type { PayerAccount } from "./Marketplace.ts"
 

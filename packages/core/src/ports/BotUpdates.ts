@@ -1,4 +1,4 @@
-import { Context, Effect } from "effect"
+import { Context, type Effect } from "effect"
 
 /** Telegram bot `update_id`s already handled: Telegram re-delivers until it gets a 200. */
 export class BotUpdates extends Context.Service<

@@ -18,7 +18,7 @@
  * - `list` pages every record (any state), newest first, optionally of one state and/or one kind.
  * - No field ever holds a mnemonic or a key. Storage failures are defects.
  */
-import { Context, Effect, Option, Schema } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
 import type { DirectKind, DirectState } from "../direct/DirectPurchase.ts"
 import type { Nanoton } from "../money/Nanoton.ts"
 import type { Page, PageRequest } from "../Page.ts"

@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, Effect, type Option } from "effect"
 
 /** A gift's picture as bytes the service serves from its own address (never a Telegram URL). */
 export interface GiftPicture {

@@ -13,7 +13,7 @@
  * 4. `catalogue` lists the gifts on sale (adapters cache it); ids are numeric strings.
  * Errors carry a `message` that is safe to show and log (never session keys or tokens).
  */
-import { Context, Effect, Option, Schema } from "effect"
+import { Context, type Effect, type Option, Schema } from "effect"
 
 /** A gift on sale: `id` is Telegram's gift id as a numeric string. */
 export const StarGift = Schema.Struct({

@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { PaymentId, TopupId } from "../ids.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import type { IncomingPayment, NewIncomingPayment, PaymentStatus } from "../payments/IncomingPayment.ts"

@@ -1,4 +1,4 @@
-import { Context, Effect } from "effect"
+import { Context, type Effect } from "effect"
 import type { InfoLookupQuotaExceeded } from "../accounts/AccountErrors.ts"
 import type { UserId } from "../ids.ts"
 

@@ -1,4 +1,4 @@
-import { Context, Effect } from "effect"
+import { Context, type Effect } from "effect"
 import type { UserId } from "../ids.ts"
 import type { BalanceMovement } from "../ledger/BalanceMovement.ts"
 import type { LedgerEntry } from "../ledger/LedgerEntry.ts"

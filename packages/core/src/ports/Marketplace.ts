@@ -20,7 +20,7 @@
  * Errors: one `MarketplaceError` with a `reason`; `message` is safe to show and log (it never holds
  * cookies, hashes, mnemonics or raw foreign bodies).
  */
-import { Context, Effect, Schema } from "effect"
+import { Context, type Effect, Schema } from "effect"
 import { Nanoton } from "../money/Nanoton.ts"
 import { PremiumMonths } from "../orders/Order.ts"
 

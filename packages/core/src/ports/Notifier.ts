@@ -3,7 +3,7 @@
  * messages. Delivery is at least once: the worker retries an outbox event until every channel
  * took it, so a channel may see a message twice after a partial failure.
  */
-import { Context, Effect, Schema } from "effect"
+import { Context, type Effect, Schema } from "effect"
 
 /** Where a web push goes: a browser subscription's endpoint and keys. */
 export interface PushTarget {

@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { OrderId, UserId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import type { Order, OrderDelivery, OrderEvidence, OrderItem, OrderKind, OrderStatus } from "../orders/Order.ts"
@@ -98,5 +98,10 @@ export class Orders extends Context.Service<
      * SKIP LOCKED`). None when nothing is due.
      */
     readonly claimNext: (now: Date) => Effect.Effect<Option.Option<Order>>
+    /**
+     * As `claimNext`, up to `limit` orders in one step (oldest first): a worker with many free slots
+     * takes what is due at once instead of asking once per order.
+     */
+    readonly claimDue: (now: Date, limit: number) => Effect.Effect<ReadonlyArray<Order>>
   }
 >()("core/ports/Orders") {}

@@ -1,4 +1,4 @@
-import { Context, Effect } from "effect"
+import { Context, type Effect } from "effect"
 import type { Prices } from "../pricing/Prices.ts"
 
 /** The operator-set prices: one current row, seeded with `DEFAULT_PRICES`. */

@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 
 /** Stored receipt files (ReceiptStore). The adapter may keep them in files or in the database. */
 export class Receipts extends Context.Service<

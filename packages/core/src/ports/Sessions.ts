@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { Session } from "../sessions/Session.ts"
 
 /** Server-side sessions of web users and operators. */

@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { TicketId, UserId } from "../ids.ts"
 import type { Page, PageRequest } from "../Page.ts"
 import type { MessageAuthor, Ticket, TicketMessage, TicketStatus } from "../tickets/Ticket.ts"

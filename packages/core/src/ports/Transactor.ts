@@ -1,4 +1,4 @@
-import { Context, Effect } from "effect"
+import { Context, type Effect } from "effect"
 
 /**
  * Runs a group of port calls atomically. Every money-moving use case runs all its storage calls

@@ -1,4 +1,4 @@
-import { Context, Effect, Option } from "effect"
+import { Context, type Effect, type Option } from "effect"
 import type { Tier, TelegramIdentity, User } from "../accounts/User.ts"
 import type { UserNotFound } from "../accounts/AccountErrors.ts"
 import type { UserId } from "../ids.ts"

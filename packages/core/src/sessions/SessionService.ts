@@ -1,4 +1,4 @@
-import { Context, Effect, Layer, Option, Redacted } from "effect"
+import { Context, Effect, Layer, type Option, Redacted } from "effect"
 import { Sessions } from "../ports/Sessions.ts"
 import { randomToken, sha256Hasher } from "../Secrets.ts"
 import { addMillis, currentDate } from "../Time.ts"

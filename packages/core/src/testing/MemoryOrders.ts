@@ -15,6 +15,19 @@ export const MemoryOrders = Layer.effect(
   Orders,
   Effect.gen(function* () {
     const db = yield* MemoryDb
+    // Due queued orders, oldest first, marked processing: the first `limit` of them.
+    const claim = (s: MemoryState, now: Date, limit: number): ReadonlyArray<Order> =>
+      [...s.orders.values()]
+        .filter(
+          (o) => o.status === "queued" && (o.nextAttemptAt === null || o.nextAttemptAt.getTime() <= now.getTime())
+        )
+        .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)
+        .slice(0, Math.max(0, limit))
+        .map((due) => {
+          const claimed: Order = { ...due, status: "processing", updatedAt: now }
+          s.orders.set(due.id, claimed)
+          return claimed
+        })
     const make = (s: MemoryState, order: NewOrder, now: Date): Order => ({
       id: nextId(s, "orders") as OrderId,
       ...order,
@@ -82,18 +95,8 @@ export const MemoryOrders = Layer.effect(
             if (current?.status === "processing") s.orders.set(id, { ...current, updatedAt: now })
           }
         }),
-      claimNext: (now: Date) =>
-        db.read((s) => {
-          const due = [...s.orders.values()]
-            .filter(
-              (o) => o.status === "queued" && (o.nextAttemptAt === null || o.nextAttemptAt.getTime() <= now.getTime())
-            )
-            .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)[0]
-          if (due === undefined) return Option.none()
-          const claimed: Order = { ...due, status: "processing", updatedAt: now }
-          s.orders.set(due.id, claimed)
-          return Option.some(claimed)
-        })
+      claimNext: (now: Date) => db.read((s) => Option.fromNullishOr(claim(s, now, 1)[0])),
+      claimDue: (now: Date, limit: number) => db.read((s) => claim(s, now, limit))
     })
   })
 )

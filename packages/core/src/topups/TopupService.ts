@@ -6,7 +6,7 @@ import { AccountActivity } from "../ports/AccountActivity.ts"
 import type { TopupId, UserId } from "../ids.ts"
 import type { Uzs } from "../money/Uzs.ts"
 import type { Page, PageRequest } from "../Page.ts"
-import { Ledger } from "../ports/Ledger.ts"
+import type { Ledger } from "../ports/Ledger.ts"
 import { Outbox } from "../ports/Outbox.ts"
 import { Receipts } from "../ports/Receipts.ts"
 import { type TopupFilter, Topups } from "../ports/Topups.ts"
@@ -25,7 +25,7 @@ import {
   TopupNotFound,
   type TopupPayableExhausted,
   TopupPossibleDuplicate,
-  TopupTransitionInvalid
+  type TopupTransitionInvalid
 } from "./TopupErrors.ts"
 import { quarantineSince, TopupSettings } from "./TopupSettings.ts"
 

@@ -7,7 +7,7 @@
  */
 import { Direct } from "@resale/config/Catalogue.ts"
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
-import { Context, Duration, Effect, Layer, Metric, Option, Semaphore } from "effect"
+import { Context, type Duration, Effect, Layer, Metric, Option, Semaphore } from "effect"
 
 export interface DerivationGateSettings {
   readonly permits: number

@@ -256,6 +256,37 @@ export const ordersContract = (test: StoreTest) => {
   )
 
   test(
+    "claimDue takes up to its limit of due queued orders at once, oldest first, each once",
+    Effect.gen(function* () {
+      const orders = yield* Orders
+      const user = yield* newUser(4)
+      const first = yield* orders.insert(stars(user.id), t0)
+      const second = yield* orders.insert(stars(user.id), t0)
+      const third = yield* orders.insert(stars(user.id), t0)
+      const fourth = yield* orders.insert(stars(user.id), t0)
+      yield* orders.transition(first.id, ["queued"], "queued", { nextAttemptAt: at(60_000) }, t0)
+      const claimed = yield* orders.claimDue(at(1), 2)
+      assert.deepStrictEqual(
+        claimed.map((o) => [o.id, o.status]),
+        [
+          [second.id, "processing"],
+          [third.id, "processing"]
+        ]
+      )
+      assert.deepStrictEqual(
+        (yield* orders.claimDue(at(1), 5)).map((o) => o.id),
+        [fourth.id]
+      )
+      assert.deepStrictEqual(yield* orders.claimDue(at(1), 5), [])
+      assert.deepStrictEqual(yield* orders.claimDue(at(60_000), 0), [])
+      assert.deepStrictEqual(
+        (yield* orders.claimDue(at(60_000), 5)).map((o) => o.id),
+        [first.id]
+      )
+    })
+  )
+
+  test(
     "touch keeps the leases of the given processing orders, in one call, and leaves the others",
     Effect.gen(function* () {
       const orders = yield* Orders

@@ -1,4 +1,4 @@
-import { type TelegramIdentity, type User, type UserId } from "@resale/core"
+import type { TelegramIdentity, User, UserId } from "@resale/core"
 import { Users } from "@resale/core/ports"
 import { Effect } from "effect"
 import type * as Scope from "effect/Scope"

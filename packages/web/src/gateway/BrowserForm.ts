@@ -1,5 +1,5 @@
 import { ByteSize, Effect } from "effect"
-import { HttpIncomingMessage, HttpServerRequest } from "effect/http"
+import { HttpIncomingMessage, type HttpServerRequest } from "effect/http"
 import { CSRF_FIELD } from "./WebCookies.ts"
 
 /** A form a browser posted: read once here, its CSRF token and idempotency key taken out. */

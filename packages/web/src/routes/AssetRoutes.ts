@@ -1,6 +1,6 @@
 import { resolveVapidKeys } from "@resale/push/VapidKeys.ts"
 import { Effect, Layer, Option } from "effect"
-import { HttpRouter, HttpServerRequest, HttpServerResponse } from "effect/http"
+import { HttpRouter, type HttpServerRequest, HttpServerResponse } from "effect/http"
 import { createHash } from "node:crypto"
 import { readFileSync } from "node:fs"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"

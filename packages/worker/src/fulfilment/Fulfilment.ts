@@ -18,6 +18,11 @@ export class Fulfilment extends Context.Service<
      * closes), running `done` when it is over; false, and `done` not run, when none was due.
      */
     readonly startNext: (scope: Scope.Scope, done: Effect.Effect<void>) => Effect.Effect<boolean>
+    /**
+     * As `startNext`, for up to `limit` due orders claimed in one step, each in its own fiber running
+     * `done` when it is over; how many were started.
+     */
+    readonly startDue: (scope: Scope.Scope, limit: number, done: Effect.Effect<void>) => Effect.Effect<number>
     readonly process: (order: Order) => Effect.Effect<FulfilmentOutcome>
   }
 >()("worker/fulfilment/Fulfilment") {
@@ -50,7 +55,21 @@ export class Fulfilment extends Context.Service<
           })
         ).pipe(Effect.withSpan("Fulfilment.startNext"))
 
-      return Fulfilment.of({ runOnce, process: fulfilment.fulfil, startNext })
+      // The claim and the forks are one step for a stop, as in `startNext`.
+      const startDue = (scope: Scope.Scope, limit: number, done: Effect.Effect<void>) =>
+        Effect.uninterruptible(
+          Effect.gen(function* () {
+            const claimed = yield* orders.claimDue(limit)
+            for (const order of claimed) {
+              yield* Effect.forkIn(fulfilment.fulfil(order).pipe(Effect.ensuring(done)), scope, {
+                uninterruptible: true
+              })
+            }
+            return claimed.length
+          })
+        ).pipe(Effect.withSpan("Fulfilment.startDue"))
+
+      return Fulfilment.of({ runOnce, process: fulfilment.fulfil, startNext, startDue })
     })
   )
 }
