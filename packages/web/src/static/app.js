@@ -1,6 +1,8 @@
 // Resale web UI: the little script behind the server-rendered pages. Everything works without it
 // except the live parts: balance and status polling, countdowns, price totals, copy buttons, push.
 ;(function () {
+  "use strict"
+
   var readJson = function (id) {
     var node = document.getElementById(id)
     if (!node) return null
