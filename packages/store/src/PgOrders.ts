@@ -17,7 +17,7 @@ import {
 } from "@resale/core"
 import { refusalOf } from "@resale/core/ledger/BalanceMovement.ts"
 import { type NewOrder, type OrderFilter, type OrderPatch, Orders } from "@resale/core/ports"
-import { Effect, Layer, Schema } from "effect"
+import { Effect, Layer, Option, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, IntColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"
@@ -73,7 +73,7 @@ const chargedRows = rowDecoder("orders", Schema.Struct({ charge_balance_after_uz
 
 /**
  * `Orders` on the `orders` table (the item as jsonb, its kind in a column of its own for filters).
- * State changes are conditional UPDATEs; `claimNext` takes a due order with `FOR UPDATE SKIP LOCKED`,
+ * State changes are conditional UPDATEs; `claimDue` (and `claimNext`, its limit of one) takes due orders with `FOR UPDATE SKIP LOCKED`,
  * so concurrent workers each get a different one and never wait for each other.
  */
 export const PgOrders = {
@@ -201,20 +201,6 @@ export const PgOrders = {
         return yield* new OrderTransitionInvalid({ orderId, from: current.status, to })
       }, orDieSql)
 
-      const claimNext = Effect.fn("Orders.claimNext")(function* (now: Date) {
-        return yield* orderRows.first(
-          yield* sql`
-          UPDATE orders SET status = 'processing', updated_at = ${now}
-          WHERE id = (
-            SELECT id FROM orders
-            WHERE status = 'queued' AND (next_attempt_at IS NULL OR next_attempt_at <= ${now})
-            ORDER BY id
-            LIMIT 1
-            FOR UPDATE SKIP LOCKED)
-          RETURNING *`
-        )
-      }, orDieSql)
-
       const claimDue = Effect.fn("Orders.claimDue")(function* (now: Date, limit: number) {
         if (limit < 1) return []
         const claimed = yield* orderRows.all(
@@ -231,6 +217,9 @@ export const PgOrders = {
         // RETURNING keeps no order: oldest first, as the claims one by one went.
         return claimed.toSorted((a, b) => a.id - b.id)
       }, orDieSql)
+
+      // One order: the same statement with a limit of one.
+      const claimNext = (now: Date) => Effect.map(claimDue(now, 1), (claimed) => Option.fromNullishOr(claimed[0]))
 
       const touch = Effect.fn("Orders.touch")(function* (ids: ReadonlyArray<OrderId>, now: Date) {
         if (ids.length === 0) return

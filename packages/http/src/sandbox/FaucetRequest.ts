@@ -14,7 +14,8 @@ import {
 } from "@resale/core/money/Nanoton.ts"
 import { Effect, Result, Schema, SchemaIssue, SchemaTransformation } from "effect"
 import type { ValidationErrorItem } from "../api/Errors.ts"
-import { decodeBody, refusedAs } from "../validation/SchemaRecords.ts"
+import { refusedAs } from "@resale/wire/SchemaRecords.ts"
+import { decodeBody } from "../validation/SchemaRecords.ts"
 
 export interface FaucetRequest {
   readonly address: string

@@ -3,7 +3,7 @@ import { HttpRouter, HttpServerError, HttpServerRequest, HttpServerResponse } fr
 import { HttpApiError } from "effect/http-api"
 import { randomUUID } from "node:crypto"
 import type { ValidationErrorItem } from "../api/Errors.ts"
-import { issueRecords } from "./SchemaRecords.ts"
+import { issueRecords } from "@resale/wire/SchemaRecords.ts"
 import { databaseUnavailableAnswer } from "@resale/webkit/DatabaseOutage.ts"
 import { RequestId } from "@resale/webkit/RequestId.ts"
 

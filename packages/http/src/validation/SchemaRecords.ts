@@ -3,15 +3,11 @@ import { Effect, Schema, type SchemaIssue } from "effect"
 import type { ValidationErrorItem } from "../api/Errors.ts"
 
 /**
- * A JSON body decoded by a schema whose parts say which pydantic record they answer (`refusedAs`,
- * read by the one walker `issueRecords` in `@resale/wire/SchemaRecords.ts`, which the panel's query
- * filters read too): `bodyRecords` turns a failed decoding (every field at once, `errors: "all"`)
- * into FastAPI's 422 list in field order.
+ * A JSON body's FastAPI records, from a schema whose parts say which pydantic record they answer
+ * (`refusedAs`, read by the one walker `issueRecords` in `@resale/wire/SchemaRecords.ts`): the `input`
+ * is what the client sent at its place (the whole body for a missing field), in field order.
  */
-export { issueRecords, refusedAs } from "@resale/wire/SchemaRecords.ts"
-
-/** A JSON body's records: the `input` is what the client sent at its place (the whole body for a missing field). */
-export const bodyRecords = (body: unknown, issue: SchemaIssue.Issue): Array<ValidationErrorItem> =>
+const bodyRecords = (body: unknown, issue: SchemaIssue.Issue): Array<ValidationErrorItem> =>
   issueRecords(issue, "body", (path, missing) =>
     missing || path.length === 0 ? body : (body as Record<PropertyKey, unknown>)[path[0]!]
   )

@@ -14,13 +14,9 @@ export class Fulfilment extends Context.Service<
     /** Claims and processes the next due order; false when none was due. */
     readonly runOnce: Effect.Effect<boolean>
     /**
-     * Claims the next due order and carries it in a fiber of `scope` (interrupted when the scope
-     * closes), running `done` when it is over; false, and `done` not run, when none was due.
-     */
-    readonly startNext: (scope: Scope.Scope, done: Effect.Effect<void>) => Effect.Effect<boolean>
-    /**
-     * As `startNext`, for up to `limit` due orders claimed in one step, each in its own fiber running
-     * `done` when it is over; how many were started.
+     * Claims up to `limit` due orders in one step and carries each in a fiber of `scope` (interrupted
+     * when the scope closes), running `done` when it is over; how many were started (`done` runs for
+     * those only).
      */
     readonly startDue: (scope: Scope.Scope, limit: number, done: Effect.Effect<void>) => Effect.Effect<number>
     readonly process: (order: Order) => Effect.Effect<FulfilmentOutcome>
@@ -42,20 +38,8 @@ export class Fulfilment extends Context.Service<
         })
       ).pipe(Effect.withSpan("Fulfilment.runOnce"))
 
-      // The claim and the fork are one step for a stop; the forked attempt is interruptible, its outcome not.
-      const startNext = (scope: Scope.Scope, done: Effect.Effect<void>) =>
-        Effect.uninterruptible(
-          Effect.gen(function* () {
-            const claimed = yield* orders.claimNext
-            if (Option.isNone(claimed)) return false
-            yield* Effect.forkIn(fulfilment.fulfil(claimed.value).pipe(Effect.ensuring(done)), scope, {
-              uninterruptible: true
-            })
-            return true
-          })
-        ).pipe(Effect.withSpan("Fulfilment.startNext"))
-
-      // The claim and the forks are one step for a stop, as in `startNext`.
+      // The claim and the forks are one step for a stop (a claimed order is never dropped); each forked
+      // attempt is interruptible, its outcome not.
       const startDue = (scope: Scope.Scope, limit: number, done: Effect.Effect<void>) =>
         Effect.uninterruptible(
           Effect.gen(function* () {
@@ -69,7 +53,7 @@ export class Fulfilment extends Context.Service<
           })
         ).pipe(Effect.withSpan("Fulfilment.startDue"))
 
-      return Fulfilment.of({ runOnce, process: fulfilment.fulfil, startNext, startDue })
+      return Fulfilment.of({ runOnce, process: fulfilment.fulfil, startDue })
     })
   )
 }
