@@ -7,7 +7,7 @@
  * the transfer, confirmation by hash. The emulator's own CPU is measured apart: in production that
  * work happens on the network, not in this service. CPU is process CPU (user + system, all threads,
  * so PBKDF2 on libuv's pool counts). Settings: BENCH_REQUESTS (default 30), BENCH_PHRASE (ton24 | bip12),
- * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432).
+ * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432), BENCH_WARMUP (requests not counted, default 3).
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
@@ -34,7 +34,7 @@ import { request } from "undici"
 
 const REQUESTS = Number(process.env["BENCH_REQUESTS"] ?? 30)
 const KIND = process.env["BENCH_PHRASE"] === "bip12" ? "bip12" : "ton24"
-const WARMUP = 3
+const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 3)
 const TARGET = 1.2
 
 /** Process CPU (user + system, every thread) in milliseconds. */
