@@ -4,113 +4,26 @@
  * The linter validates each against its schema with no undeclared field allowed (`redocly.yaml`),
  * and the contract test checks that no body is left without one, so examples cannot drift.
  */
+import {
+  adminOrder,
+  adminReceipt,
+  AT,
+  evidence,
+  LATER,
+  message,
+  order,
+  paid,
+  pricing,
+  queued,
+  quota,
+  ticket,
+  topup,
+  user,
+  webhook
+} from "./OpenApiExampleRecords.ts"
+
 type Json = Record<string, unknown>
 
-const AT = "2026-01-31T12:00:00.000Z"
-const LATER = "2026-01-31T12:30:00.000Z"
-
-const pricing = {
-  star_price_uzs: 230,
-  premium_3_month_uzs: 180000,
-  premium_6_month_uzs: 240000,
-  premium_12_month_uzs: 430000,
-  sandbox: false
-}
-const order = {
-  order_id: 42,
-  user_id: 7,
-  kind: "stars",
-  username: "durov",
-  stars: 100,
-  duration: null,
-  months: null,
-  gift_id: null,
-  price_uzs: 23000,
-  status: "completed",
-  tx_id: "b5f1c2d8e0a94f3b",
-  error: null,
-  error_code: null,
-  delivery: "confirmed",
-  fragment_ref: "kpJ55h3BW",
-  created_at: AT
-}
-const queued = { ...order, status: "queued", tx_id: null, delivery: null, fragment_ref: null }
-const topup = {
-  topup_id: 15,
-  user_id: 7,
-  method: "card",
-  status: "pending",
-  amount_uzs: 50000,
-  payable_uzs: 50000,
-  credited_uzs: null,
-  has_receipt: false,
-  admin_note: null,
-  expires_at: LATER,
-  created_at: AT
-}
-const paid = { ...topup, status: "paid", credited_uzs: 50000 }
-/** A receipt awaiting review, of the same amount as the user's credited card top-up. */
-const adminReceipt = {
-  ...topup,
-  topup_id: 16,
-  method: "receipt",
-  status: "review",
-  has_receipt: true,
-  expires_at: null,
-  possible_duplicate_of: 15,
-  possible_duplicate_reason: "same_amount"
-}
-const evidence = {
-  tx_hash: "9f3ac1e07b2d4c58",
-  ref: "kpJ55h3BW",
-  chain_state: "confirmed",
-  answers: ["Paid to the marketplace: Ref#kpJ55h3BW"]
-}
-/** An order in the operators' queue: paid, its delivery unconfirmed after the worker's checks. */
-const adminOrder = {
-  ...order,
-  status: "needs_attention",
-  tx_id: null,
-  delivery: null,
-  error: "Marketplace did not confirm the delivery",
-  error_code: "unknown",
-  attempts: 3,
-  next_attempt_at: null,
-  unknown_checks: 2,
-  unknown_since: AT,
-  evidence
-}
-const user = {
-  user_id: 7,
-  telegram_id: 777000111,
-  username: "nodira",
-  first_name: "Nodira",
-  tier: 0,
-  has_api_key: true,
-  bot_linked: false
-}
-const ticket = {
-  ticket_id: 3,
-  user_id: 7,
-  subject: "Stars not received",
-  status: "open",
-  last_author: "user",
-  created_at: AT,
-  updated_at: LATER
-}
-const message = {
-  message_id: 11,
-  author: "user",
-  body: "I bought 100 stars an hour ago and see nothing yet.",
-  created_at: AT
-}
-const quota = { tier: 0, used: 3, limit: 10 }
-const webhook = {
-  id: 5,
-  url: "https://example.com/hooks/resale",
-  events: ["order.completed", "order.failed"],
-  created_at: AT
-}
 /** Every error body carries the request's id (the `X-Request-Id` it was answered with). */
 const REQUEST_ID = "8f2c41d0-5b7e-4c1a-9d3f-2e6a7b8c9d01"
 const coded = (detail: string, code: string, params?: Json): Json => ({
