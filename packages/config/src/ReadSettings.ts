@@ -6,21 +6,10 @@ import { Config, Effect, Option, Redacted, Result } from "effect"
 import { createHmac, randomBytes } from "node:crypto"
 import { isIP } from "node:net"
 import type { AppSettings, FragmentSettings, Role } from "./AppSettings.ts"
-import {
-  Direct,
-  Edges,
-  FRAGMENT_ORIGIN,
-  Limits,
-  Mode,
-  Push,
-  Secrets,
-  Storage,
-  Telegram,
-  TONCENTER_MAINNET,
-  Webhooks,
-  World,
-  Worker
-} from "./Catalogue.ts"
+import { Direct, Limits } from "./catalogue/LimitSettings.ts"
+import { Edges, Mode, Push, Secrets, Storage, Webhooks } from "./catalogue/ServerSettings.ts"
+import { Worker } from "./catalogue/WorkerSettings.ts"
+import { FRAGMENT_ORIGIN, Telegram, TONCENTER_MAINNET, World } from "./catalogue/WorldSettings.ts"
 import { ConfigProblems } from "./ConfigProblems.ts"
 import type { Setting } from "./Setting.ts"
 import * as S from "./Setting.ts"
