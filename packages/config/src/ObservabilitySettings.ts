@@ -4,7 +4,7 @@
  * full read (`readSettings`) reports it with every other problem.
  */
 import { Config, Effect, Option, Redacted, Result } from "effect"
-import { Mode } from "./Catalogue.ts"
+import { Mode } from "./catalogue/ServerSettings.ts"
 import { parseHeaderList } from "./SecretSettings.ts"
 import type { Setting } from "./Setting.ts"
 

@@ -5,7 +5,7 @@
  * `Overloaded` (503 SERVICE_BUSY). Bots that call for all their customers from one address are
  * slowed down under load, never refused for their request rate alone.
  */
-import { Direct } from "@resale/config/Catalogue.ts"
+import { Direct } from "@resale/config/catalogue/LimitSettings.ts"
 import { Blockchain, BlockchainError } from "@resale/core/ports/Blockchain.ts"
 import { Context, type Duration, Effect, Layer, Metric, Option, Semaphore } from "effect"
 

@@ -7,7 +7,7 @@
  */
 import { DirectSettings, type DirectSettingsShape } from "@resale/core/direct/DirectSettings.ts"
 import { AppConfig } from "@resale/config"
-import { Direct } from "@resale/config/Catalogue.ts"
+import { Direct } from "@resale/config/catalogue/LimitSettings.ts"
 import { Context, Effect, Layer } from "effect"
 import { DerivationGateSettings } from "./DerivationGate.ts"
 import type { RateLimit } from "@resale/webkit/RateLimiter.ts"
