@@ -1,33 +1,26 @@
 import { Context, Effect, Layer, Option } from "effect"
 import type { AccountCapReached } from "../caps/AccountCapReached.ts"
-import { checkDaily, checkOpen, takeDaily } from "../caps/CapRules.ts"
-import { AccountCaps } from "../caps/CapSettings.ts"
-import { AccountActivity } from "../ports/AccountActivity.ts"
 import type { TopupId, UserId } from "../ids.ts"
-import type { Uzs } from "../money/Uzs.ts"
-import type { Page, PageRequest } from "../Page.ts"
-import type { Ledger } from "../ports/Ledger.ts"
-import { Outbox } from "../ports/Outbox.ts"
+import type { Page } from "../Page.ts"
 import { Receipts } from "../ports/Receipts.ts"
 import { type TopupFilter, Topups } from "../ports/Topups.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import { randomToken, sha256HexOfBytes } from "../Secrets.ts"
+import { Outbox } from "../ports/Outbox.ts"
 import { canSee, type Viewer } from "../sessions/Session.ts"
-import { addMillis, currentDate } from "../Time.ts"
-import { confirmTopup } from "./confirmTopup.ts"
-import { duplicateAmong, type PossibleDuplicate, receiptTwins, recentCredits } from "./DuplicateReceipt.ts"
-import { sniffReceiptType } from "./ReceiptRules.ts"
-import type { Topup, TopupStatus } from "./Topup.ts"
+import { currentDate } from "../Time.ts"
+import type { PossibleDuplicate } from "./DuplicateReceipt.ts"
+import type { Topup } from "./Topup.ts"
 import {
-  ReceiptInvalid,
+  type ReceiptInvalid,
   ReceiptNotFound,
-  TopupAmountInvalid,
+  type TopupAmountInvalid,
   TopupNotFound,
   type TopupPayableExhausted,
-  TopupPossibleDuplicate,
+  type TopupPossibleDuplicate,
   type TopupTransitionInvalid
 } from "./TopupErrors.ts"
-import { quarantineSince, TopupSettings } from "./TopupSettings.ts"
+import { makeTopupRequests } from "./TopupRequests.ts"
+import { makeTopupReview } from "./TopupReview.ts"
 
 type Transition = TopupNotFound | TopupTransitionInvalid
 
@@ -107,114 +100,12 @@ export class TopupService extends Context.Service<
       const receipts = yield* Receipts
       const outbox = yield* Outbox
       const tx = yield* Transactor
-      const activity = yield* AccountActivity
-      // Read once when the service is built (from config at the composition root), like its ports.
-      const caps = yield* AccountCaps
-      // Read here, never per call: an override provided to this layer is what every call sees.
-      const settings = yield* TopupSettings
-      const { maxUzs, minUzs, receiptMaxBytes, ttlMs } = settings
-      const capped = <A, E, R>(effect: Effect.Effect<A, E, R>) =>
-        effect.pipe(Effect.provideService(AccountActivity, activity), Effect.provideService(AccountCaps, caps))
-      // confirmTopup is shared with Payments and reads its ports from the context.
-      const ports = yield* Effect.context<Topups | Outbox | Ledger>()
-
-      const checkAmount = Effect.fn("TopupService.checkAmount")(function* (amount: number) {
-        if (!Number.isSafeInteger(amount) || amount < minUzs || amount > maxUzs) {
-          return yield* new TopupAmountInvalid({ amount, min: minUzs, max: maxUzs })
-        }
-        return amount as Uzs
-      })
-
-      const create = Effect.fn("TopupService.create")(function* (userId: UserId, amountUzs: number) {
-        const requestedUzs = yield* checkAmount(amountUzs)
-        const now = yield* currentDate
-        return yield* tx.withTransaction(
-          Effect.gen(function* () {
-            yield* activity.lock(userId)
-            yield* checkOpen("OpenCardTopups", (yield* topups.countOpen(userId, now)).cardPending)
-            yield* takeDaily(userId, "topup.create", now)
-            return yield* topups.insertPending({
-              userId,
-              requestedUzs,
-              expiresAt: addMillis(now, ttlMs),
-              quarantineSince: quarantineSince(settings, now),
-              now
-            })
-          })
-        )
-      }, capped)
-
-      const createWithReceipt = Effect.fn("TopupService.createWithReceipt")(function* (
-        userId: UserId,
-        amountUzs: number,
-        bytes: Uint8Array
-      ) {
-        const requestedUzs = yield* checkAmount(amountUzs)
-        if (bytes.length === 0)
-          return yield* new ReceiptInvalid({ reason: "Empty", message: "the receipt file is empty" })
-        if (bytes.length > receiptMaxBytes) {
-          return yield* new ReceiptInvalid({
-            reason: "TooLarge",
-            message: `the receipt is larger than ${receiptMaxBytes} bytes`
-          })
-        }
-        const contentType = sniffReceiptType(bytes)
-        if (contentType === undefined) {
-          return yield* new ReceiptInvalid({
-            reason: "UnsupportedType",
-            message: "the receipt must be an image or a PDF"
-          })
-        }
-        // Refused before the file is stored, so a capped account cannot fill the receipt store either;
-        // checked again under the account's lock when the row is written.
-        const now = yield* currentDate
-        const withinCaps = Effect.gen(function* () {
-          yield* checkOpen("OpenReviews", (yield* topups.countOpen(userId, now)).reviews)
-          yield* checkDaily(userId, "receipt.upload", now)
-        })
-        yield* withinCaps
-        // Stored before the row: a crash in between leaves an unreferenced file, never a row without its file.
-        const key = `receipts/${userId}/${yield* randomToken(18)}`
-        yield* receipts.put(key, bytes, contentType)
-        const info = { key, contentType, size: bytes.length, sha256: yield* sha256HexOfBytes(bytes) }
-        return yield* tx.withTransaction(
-          Effect.gen(function* () {
-            yield* activity.lock(userId)
-            yield* withinCaps
-            yield* activity.record(userId, "receipt.upload", now)
-            const attached = yield* topups.attachReceipt({ userId, amountUzs: requestedUzs, receipt: info, now })
-            const topup = Option.isSome(attached)
-              ? attached.value
-              : yield* topups.insertReview({ userId, requestedUzs, receipt: info, now })
-            yield* outbox.add(
-              {
-                kind: "topup.review",
-                userId: null,
-                payload: { topupId: topup.id, userId, amountUzs: topup.payableUzs }
-              },
-              now
-            )
-            return topup
-          })
-        )
-      }, capped)
 
       const find = Effect.fn("TopupService.find")(function* (viewer: Viewer, topupId: TopupId) {
         const found = yield* topups.find(topupId)
         if (Option.isNone(found) || !canSee(viewer, found.value.userId)) return yield* new TopupNotFound({ topupId })
         return found.value
       })
-
-      const cancel = Effect.fn("TopupService.cancel")(function* (userId: UserId, topupId: TopupId) {
-        yield* find({ kind: "user", userId }, topupId)
-        const now = yield* currentDate
-        return yield* tx.withTransaction(
-          Effect.gen(function* () {
-            yield* takeDaily(userId, "topup.cancel", now)
-            return yield* topups.transition(topupId, ["pending", "review"], "cancelled", {}, now)
-          })
-        )
-      }, capped)
 
       const listOwn = Effect.fn("TopupService.listOwn")(function* (
         userId: UserId,
@@ -233,79 +124,6 @@ export class TopupService extends Context.Service<
         const file = yield* receipts.get(topup.receipt.key)
         if (Option.isNone(file)) return yield* new ReceiptNotFound({ topupId })
         return { bytes: file.value.bytes, contentType: topup.receipt.contentType }
-      })
-
-      const confirm = (topupId: TopupId, confirmedBy: "operator" | "admin_api", adminNote?: string) =>
-        Effect.gen(function* () {
-          const now = yield* currentDate
-          return yield* tx.withTransaction(
-            confirmTopup({
-              topupId,
-              from: ["pending", "review"],
-              confirmedBy,
-              now,
-              ...(adminNote === undefined ? {} : { adminNote })
-            })
-          )
-        }).pipe(Effect.provideContext(ports))
-
-      const possibleDuplicates = (items: ReadonlyArray<Topup>) =>
-        Effect.gen(function* () {
-          const inReview = items.filter((t) => t.status === "review")
-          const credits = yield* recentCredits(inReview.map((t) => t.userId))
-          const twins = yield* receiptTwins(inReview)
-          return items.map((t) => duplicateAmong(t, credits.get(t.userId) ?? [], twins))
-        }).pipe(Effect.provideService(Topups, topups))
-
-      const possibleDuplicate = (topup: Topup) => Effect.map(possibleDuplicates([topup]), ([found]) => found!)
-
-      const approve = Effect.fn("TopupService.approve")(function* (
-        topupId: TopupId,
-        adminNote?: string,
-        options?: { readonly confirmDuplicate?: boolean }
-      ) {
-        const found = options?.confirmDuplicate === true ? Option.none() : yield* topups.find(topupId)
-        const duplicate = Option.isSome(found) ? yield* possibleDuplicate(found.value) : Option.none()
-        if (Option.isSome(found) && Option.isSome(duplicate)) {
-          return yield* new TopupPossibleDuplicate({
-            topupId,
-            duplicateOf: duplicate.value.of.id,
-            reason: duplicate.value.reason,
-            amountUzs: found.value.payableUzs,
-            creditedAt: duplicate.value.of.updatedAt
-          })
-        }
-        return yield* confirm(topupId, "operator", adminNote)
-      })
-
-      const markPaid = Effect.fn("TopupService.markPaid")(function* (topupId: TopupId) {
-        return yield* confirm(topupId, "admin_api")
-      })
-
-      const reject = Effect.fn("TopupService.reject")(function* (topupId: TopupId, adminNote?: string) {
-        const now = yield* currentDate
-        return yield* tx.withTransaction(
-          Effect.gen(function* () {
-            const topup = yield* topups.transition(
-              topupId,
-              ["pending", "review"],
-              "rejected",
-              {
-                ...(adminNote === undefined ? {} : { adminNote })
-              },
-              now
-            )
-            yield* outbox.add(
-              {
-                kind: "topup.rejected",
-                userId: topup.userId,
-                payload: { topupId, amountUzs: topup.requestedUzs, note: adminNote ?? "" }
-              },
-              now
-            )
-            return topup
-          })
-        )
       })
 
       const expireDue = Effect.gen(function* () {
@@ -327,6 +145,9 @@ export class TopupService extends Context.Service<
           })
         )
       }).pipe(Effect.withSpan("TopupService.expireDue"))
+
+      const { create, createWithReceipt, cancel } = yield* makeTopupRequests(find)
+      const { approve, possibleDuplicates, possibleDuplicate, reject, markPaid } = yield* makeTopupReview
 
       return TopupService.of({
         create,

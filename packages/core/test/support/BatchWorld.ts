@@ -8,7 +8,8 @@ import { Delivered, Marketplace, type Nanoton, type PaymentRequest } from "../..
 import { PayerAccounts } from "../../src/ports/PayerAccounts.ts"
 import { WalletPayments } from "../../src/ports/WalletPayments.ts"
 import { makeMemoryWalletPayments } from "../../src/testing/MemoryWalletPayments.ts"
-import { BatchedPurchases, BatchedPurchaseSettings, type WalletPurchase } from "../../src/wallet/BatchedPurchases.ts"
+import { BatchedPurchases, type WalletPurchase } from "../../src/wallet/BatchedPurchases.ts"
+import { BatchedPurchaseSettings } from "../../src/wallet/BatchedPurchaseSettings.ts"
 import { WalletBatches, WalletBatchSettings } from "../../src/wallet/WalletBatches.ts"
 
 export const walletOf = (version: WalletVersion) =>
