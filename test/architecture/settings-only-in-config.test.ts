@@ -80,6 +80,10 @@ describe("settings are read only in packages/config", () => {
       const reads = settingReads(readFileSync(join(repo, path), "utf8"))
       return reads.length === 0 ? [] : [`${path}: ${reads.join(", ")}`]
     })
-    assert.deepStrictEqual(offenders, [], "declare the setting in a group of packages/config/src/catalogue/ and pass it down")
+    assert.deepStrictEqual(
+      offenders,
+      [],
+      "declare the setting in a group of packages/config/src/catalogue/ and pass it down"
+    )
   })
 })
