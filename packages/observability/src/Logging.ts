@@ -5,7 +5,7 @@
  * snake_case fields (`orderId` becomes `order_id`), so a request id, order id or user id annotated
  * anywhere appears on every line logged under it. Every string is scrubbed of secrets first.
  */
-import { Cause, Clock, Context, Effect, Layer, Logger, LogLevel, References } from "effect"
+import { Cause, Clock, Context, Layer, Logger, LogLevel, References } from "effect"
 import { scrub } from "./LogRedaction.ts"
 
 export type LogFormat = "json" | "pretty"

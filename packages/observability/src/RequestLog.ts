@@ -3,7 +3,7 @@
  * `duration_ms`, `client`, `user`, `request_id`) and the request metrics. Health probes and metric
  * scrapes are logged at Debug only, so a load balancer polling every second does not drown the log.
  */
-import { Context, Effect, Exit, LogLevel, Option } from "effect"
+import { Context, Effect, Exit, Option } from "effect"
 import { HttpRouter, HttpServerError, HttpServerRequest, type HttpServerResponse } from "effect/http"
 import { recordRequestIn, requestSeries, type RequestSeries, UNMATCHED_ROUTE } from "./HttpMetrics.ts"
 import { type LineShape, logShaped, shapeLine } from "./LineShape.ts"

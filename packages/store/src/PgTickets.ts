@@ -11,7 +11,7 @@ import {
   UserId
 } from "@resale/core"
 import { Tickets } from "@resale/core/ports"
-import { Effect, Layer, Option, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
 import { DateColumn, intAs, pageTotal, rowDecoder } from "./Rows.ts"
 import { orDieSql } from "./SqlValues.ts"

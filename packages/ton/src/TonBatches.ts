@@ -15,9 +15,8 @@ import {
   type TransferStatus,
   Wallet
 } from "@resale/core/ports/Blockchain.ts"
-import { Address, beginCell, type Cell, type Transaction } from "@ton/ton"
+import { Address, beginCell, type Cell } from "@ton/ton"
 import { Effect } from "effect"
-import type { ChainClient } from "./ChainClient.ts"
 import type { InFlight } from "./InFlight.ts"
 import { type HighloadKit, makeHighloadBatches } from "./HighloadBatches.ts"
 import { messageBody, normalizedHashOfBoc, parseRecipient, senderFee, sentOf } from "./Transfers.ts"

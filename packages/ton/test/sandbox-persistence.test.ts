@@ -1,6 +1,6 @@
 import { Blockchain } from "@resale/core/ports/Blockchain.ts"
 import { assert, it } from "@effect/vitest"
-import { Effect, Layer, type Scope } from "effect"
+import { Effect, type Scope } from "effect"
 import { mkdtemp, readdir, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"

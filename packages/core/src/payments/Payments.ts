@@ -5,14 +5,14 @@ import { IncomingPayments, type PaymentFilter } from "../ports/IncomingPayments.
 import { Outbox } from "../ports/Outbox.ts"
 import { Topups } from "../ports/Topups.ts"
 import { Transactor } from "../ports/Transactor.ts"
-import type { Page, PageRequest } from "../Page.ts"
+import type { Page } from "../Page.ts"
 import { currentDate } from "../Time.ts"
 import { confirmTopup } from "../topups/confirmTopup.ts"
 import { creditedOnReceiptFor, recentCredits } from "../topups/DuplicateReceipt.ts"
 import { matchesPayment } from "../topups/PayableAmount.ts"
 import type { Topup } from "../topups/Topup.ts"
 import type { TopupNotFound, TopupTransitionInvalid } from "../topups/TopupErrors.ts"
-import type { IncomingPayment, PaymentStatus } from "./IncomingPayment.ts"
+import type { IncomingPayment } from "./IncomingPayment.ts"
 import {
   type PaymentAlreadyMatched,
   PaymentInvalid,

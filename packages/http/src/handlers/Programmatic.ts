@@ -1,4 +1,3 @@
-import { Accounts } from "@resale/core/accounts/Accounts.ts"
 import { Balances } from "@resale/core/ledger/Balances.ts"
 import type { OrderRequest } from "@resale/core/orders/OrderRules.ts"
 import { OrderService } from "@resale/core/orders/OrderService.ts"
@@ -11,7 +10,7 @@ import { HttpApiBuilder } from "effect/http-api"
 import { Api } from "../api/Api.ts"
 import * as Dto from "@resale/wire/Dtos.ts"
 import { CurrentUser } from "../api/Middleware.ts"
-import { GiftCatalog, type GiftCatalogUnavailable, type GiftNotFound } from "@resale/webkit/GiftCatalog.ts"
+import { GiftCatalog } from "@resale/webkit/GiftCatalog.ts"
 import { PricingCache } from "@resale/webkit/PricingCache.ts"
 import { HttpConfig } from "@resale/webkit/HttpConfig.ts"
 import { mapErrors } from "./ErrorMapping.ts"
@@ -39,13 +38,12 @@ export const PricingHandlers = HttpApiBuilder.group(Api, "pricing", (handlers) =
 export const ProgrammaticHandlers = HttpApiBuilder.group(Api, "api", (handlers) =>
   Effect.gen(function* () {
     const balances = yield* Balances
-    const accounts = yield* Accounts
     const recipients = yield* RecipientInfo
     const pricing = yield* PricingService
     const gifts = yield* GiftCatalog
     const orders = yield* OrderService
     const topups = yield* TopupService
-    const { sandbox, paymentCard } = yield* HttpConfig
+    const { sandbox } = yield* HttpConfig
     const services = Effect.provideService(GiftCatalog, gifts)
     return handlers
       .handle("balance", () =>

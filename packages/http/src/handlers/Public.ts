@@ -17,7 +17,7 @@ import {
 import { FUTURE_SKEW_SECONDS, safeEqual, verifyTelegramLogin } from "@resale/webkit/TelegramLogin.ts"
 import { tooManyFailures } from "@resale/webkit/OperatorTokenGuard.ts"
 import { redirectWithCookie, signInOperator } from "@resale/webkit/OperatorSignIn.ts"
-import { type CookieToSet, WebSessions } from "@resale/webkit/WebSessions.ts"
+import { WebSessions } from "@resale/webkit/WebSessions.ts"
 import { retryAfter } from "../server/ResponseHeaders.ts"
 import { BotWebhook } from "../bot/BotWebhook.ts"
 import { HttpApiBuilder } from "effect/http-api"
