@@ -5,10 +5,9 @@
  * wait, and the first slot to free carries them all in one message.
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Deferred, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { Deferred, Effect, Exit, Fiber, Scope } from "effect"
 import { TestClock } from "effect/testing"
-import { BatchedPurchases } from "../src/wallet/BatchedPurchases.ts"
-import { makeBatchWorld, order, walletOf } from "./support/BatchWorld.ts"
+import { makeBatchWorld, servePurchases, walletOf } from "./support/BatchWorld.ts"
 
 const wallet = walletOf("highload-v3")
 
@@ -16,9 +15,7 @@ describe("a Highload V3 hot wallet with free slots", () => {
   it.effect("an order arriving beside a message in flight is sent at once while a slot is free", () =>
     Effect.gen(function* () {
       const world = yield* makeBatchWorld({ batchLimit: 3, parallel: 4 })
-      const scope = yield* Scope.make()
-      const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
-      const start = (name: string) => Effect.forkChild(purchases.buy(wallet, order(name)), { startImmediately: true })
+      const { scope, start } = yield* servePurchases(world, wallet)
 
       const a = yield* start("a")
       yield* Deferred.await(world.firstSigned)
@@ -38,9 +35,7 @@ describe("a Highload V3 hot wallet with free slots", () => {
   it.effect("in a rush (more invoices being quoted than wait) a free slot waits a block after the latest", () =>
     Effect.gen(function* () {
       const world = yield* makeBatchWorld({ batchLimit: 5, parallel: 4, slowQuotes: ["c", "d"] })
-      const scope = yield* Scope.make()
-      const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
-      const start = (name: string) => Effect.forkChild(purchases.buy(wallet, order(name)), { startImmediately: true })
+      const { scope, start } = yield* servePurchases(world, wallet)
 
       const a = yield* start("a")
       yield* Deferred.await(world.firstSigned)
@@ -55,10 +50,7 @@ describe("a Highload V3 hot wallet with free slots", () => {
 
       // Quotes that never come do not hold what is ready longer than 5 s after the latest message.
       const slow = yield* makeBatchWorld({ batchLimit: 5, parallel: 4, slowQuotes: ["w", "y"] })
-      const slowScope = yield* Scope.make()
-      const slowPurchases = Context.get(yield* Layer.buildWithScope(slow.layer, slowScope), BatchedPurchases)
-      const begin = (name: string) =>
-        Effect.forkChild(slowPurchases.buy(wallet, order(name)), { startImmediately: true })
+      const { scope: slowScope, start: begin } = yield* servePurchases(slow, wallet)
       const x = yield* begin("x")
       yield* Deferred.await(slow.firstSigned)
       yield* begin("w")
@@ -84,9 +76,7 @@ describe("a Highload V3 hot wallet with free slots", () => {
   it.effect("while every slot is busy orders wait, and the first slot to free carries them all", () =>
     Effect.gen(function* () {
       const world = yield* makeBatchWorld({ batchLimit: 3, parallel: 2, held: 2 })
-      const scope = yield* Scope.make()
-      const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
-      const start = (name: string) => Effect.forkChild(purchases.buy(wallet, order(name)), { startImmediately: true })
+      const { scope, start } = yield* servePurchases(world, wallet)
 
       const busy = [yield* start("a")]
       yield* Deferred.await(world.firstSigned)

@@ -5,10 +5,9 @@
  * a lone order with nothing in flight never waits. (A free slot sends at once: batched-free-slot.test.ts.)
  */
 import { assert, describe, it } from "@effect/vitest"
-import { Context, Deferred, Duration, Effect, Exit, Fiber, Layer, Scope } from "effect"
+import { Deferred, Duration, Effect, Exit, Fiber, Scope } from "effect"
 import { TestClock } from "effect/testing"
-import { BatchedPurchases } from "../src/wallet/BatchedPurchases.ts"
-import { makeBatchWorld, order, walletOf } from "./support/BatchWorld.ts"
+import { makeBatchWorld, servePurchases, walletOf } from "./support/BatchWorld.ts"
 
 const wallet = walletOf("highload-v3")
 
@@ -16,9 +15,7 @@ describe("further messages of a Highload V3 hot wallet whose every slot sent lat
   it.effect("what is ready waits for a full batch, or until the oldest slot's message is a block old", () =>
     Effect.gen(function* () {
       const world = yield* makeBatchWorld({ batchLimit: 3, parallel: 2 })
-      const scope = yield* Scope.make()
-      const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
-      const start = (name: string) => Effect.forkChild(purchases.buy(wallet, order(name)), { startImmediately: true })
+      const { scope, start } = yield* servePurchases(world, wallet)
 
       const a = yield* start("a")
       yield* Deferred.await(world.firstSigned)
@@ -67,9 +64,7 @@ describe("further messages of a Highload V3 hot wallet whose every slot sent lat
         [Duration.zero, "at once"]
       ] as const) {
         const world = yield* makeBatchWorld({ batchLimit: 3, parallel: 2, fillWithin })
-        const scope = yield* Scope.make()
-        const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
-        const start = (name: string) => Effect.forkChild(purchases.buy(wallet, order(name)), { startImmediately: true })
+        const { scope, start } = yield* servePurchases(world, wallet)
 
         const a = yield* start("a")
         yield* Deferred.await(world.firstSigned)

@@ -2,7 +2,7 @@
  * A hot wallet and a marketplace for batched purchases, in memory: the wallet's first message stays
  * in flight until `gate` opens, every invoice is quoted at once, and what was signed is kept.
  */
-import { Deferred, type Duration, Effect, Layer } from "effect"
+import { Context, Deferred, type Duration, Effect, Layer, Scope } from "effect"
 import { Blockchain, type PreparedBatch, Wallet, type WalletVersion } from "../../src/ports/Blockchain.ts"
 import { Delivered, Marketplace, type Nanoton, type PaymentRequest } from "../../src/ports/Marketplace.ts"
 import { PayerAccounts } from "../../src/ports/PayerAccounts.ts"
@@ -134,4 +134,16 @@ export const makeBatchWorld = (options: BatchWorldOptions = {}) =>
     /** The refs each signed message carries, one list per message. */
     const refsSigned = () => signed.map((m) => m.transfers.map((t) => t.bodyHash.replace("Ref#", "")))
     return { gate, quotesGate, firstSigned, layer, records, refsSigned, cancelled }
+  })
+
+/**
+ * The service over `world` in a scope of its own (close it to stop the service), and `start`: one
+ * order bought from `wallet` in a fiber of the caller's, started at once.
+ */
+export const servePurchases = (world: { readonly layer: Layer.Layer<BatchedPurchases> }, wallet: Wallet) =>
+  Effect.gen(function* () {
+    const scope = yield* Scope.make()
+    const purchases = Context.get(yield* Layer.buildWithScope(world.layer, scope), BatchedPurchases)
+    const start = (name: string) => Effect.forkChild(purchases.buy(wallet, order(name)), { startImmediately: true })
+    return { scope, purchases, start }
   })
