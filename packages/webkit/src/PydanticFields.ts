@@ -1,6 +1,7 @@
 import { SchemaAST } from "effect"
 import type { Schema } from "effect"
 import { type FieldKind, kindOf, type ValueRule, ValueRuleKey } from "./Fields.ts"
+import type { FieldRecord } from "@resale/wire/SchemaRecords.ts"
 
 /**
  * pydantic 2's lax-mode coercion and error records for the flat request models of the original
@@ -24,14 +25,8 @@ export interface FieldSpec {
   readonly rules?: ReadonlyArray<ValueRule>
 }
 
-/** One refused field, as pydantic 2 records it (FastAPI's 422 list is made of these). */
-export interface ValidationErrorItem {
-  readonly type: string
-  readonly loc: ReadonlyArray<string | number>
-  readonly msg: string
-  readonly input?: unknown
-  readonly ctx?: Readonly<Record<string, unknown>>
-}
+/** One refused field, as pydantic 2 records it: the record the schema walker of wire makes, too. */
+export type ValidationErrorItem = FieldRecord
 
 /** No text field of a request is longer than this, whatever its schema says (bounded input). */
 export const MAX_TEXT_LENGTH = 4096
