@@ -7,7 +7,8 @@
  * the transfer, confirmation by hash. The emulator's own CPU is measured apart: in production that
  * work happens on the network, not in this service. CPU is process CPU (user + system, all threads,
  * so PBKDF2 on libuv's pool counts). Settings: BENCH_REQUESTS (default 30), BENCH_PHRASE (ton24 | bip12),
- * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432), BENCH_WARMUP (requests not counted, default 3).
+ * TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432), BENCH_WARMUP (requests not counted, default 3),
+ * BENCH_CPU_PROFILE (a file: a CPU profile of the measured requests only, for where the share goes).
  */
 import { NodeHttpServer } from "@effect/platform-node"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
@@ -29,13 +30,16 @@ import { mnemonicNew, mnemonicValidate } from "@ton/crypto"
 import { Address } from "@ton/ton"
 import { Context, Effect, Layer, Logger, Redacted } from "effect"
 import { HttpRouter, HttpServer } from "effect/http"
+import { writeFileSync } from "node:fs"
 import { createServer } from "node:http"
+import { Session } from "node:inspector/promises"
 import { request } from "undici"
 
 const REQUESTS = Number(process.env["BENCH_REQUESTS"] ?? 30)
 const KIND = process.env["BENCH_PHRASE"] === "bip12" ? "bip12" : "ton24"
 const WARMUP = Number(process.env["BENCH_WARMUP"] ?? 3)
 const TARGET = 1.2
+const PROFILE = process.env["BENCH_CPU_PROFILE"]
 
 /** Process CPU (user + system, every thread) in milliseconds. */
 const cpuMs = () => {
@@ -107,6 +111,15 @@ const program = Effect.gen(function* () {
   const deriveCpu: Array<number> = []
   const emulatorMs: Array<number> = []
   const walls: Array<number> = []
+  const profiler = PROFILE === undefined ? undefined : new Session()
+  if (profiler !== undefined) {
+    profiler.connect()
+    yield* Effect.promise(async () => {
+      await profiler.post("Profiler.enable")
+      await profiler.post("Profiler.setSamplingInterval", { interval: 200 })
+      await profiler.post("Profiler.start")
+    })
+  }
   for (let i = 0; i < REQUESTS; i++) {
     const before = emulatorTime.ms
     const t0 = cpuMs()
@@ -118,6 +131,11 @@ const program = Effect.gen(function* () {
     const t1 = cpuMs()
     yield* derive
     deriveCpu.push(cpuMs() - t1)
+  }
+  if (profiler !== undefined && PROFILE !== undefined) {
+    const { profile } = yield* Effect.promise(() => profiler.post("Profiler.stop"))
+    writeFileSync(PROFILE, JSON.stringify(profile))
+    profiler.disconnect()
   }
   const median = (xs: ReadonlyArray<number>) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0
   const mean = (xs: ReadonlyArray<number>) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length)
