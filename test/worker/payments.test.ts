@@ -15,12 +15,14 @@ import { rematchRound } from "@resale/worker/payments/PaymentsJob.ts"
 import { WorkerConfig } from "@resale/worker/WorkerConfig.ts"
 import { Duration, Effect, Layer, Option } from "effect"
 import { SqlClient } from "effect/sql/SqlClient"
+import { withShiftedClock } from "../support/ShiftedClock.ts"
 
+// Windows far longer than any pause of a loaded machine; the tests jump past them on a shifted clock.
 const Stack = CoreServices.pipe(
-  Layer.provideMerge(WorkerConfig.layerTest({ rematchWindow: Duration.seconds(2) })),
+  Layer.provideMerge(WorkerConfig.layerTest({ rematchWindow: Duration.minutes(1) })),
   Layer.provideMerge(IsolatedPostgres.layerStore),
   Layer.provideMerge(
-    Layer.succeed(TopupSettings)({ minUzs: 1_000, maxUzs: 100_000_000, ttlMs: 400, receiptMaxBytes: 1024 })
+    Layer.succeed(TopupSettings)({ minUzs: 1_000, maxUzs: 100_000_000, ttlMs: 60_000, receiptMaxBytes: 1024 })
   )
 )
 
@@ -34,36 +36,38 @@ const newUser = Effect.gen(function* () {
 
 layer(Stack, { timeout: "60 seconds", excludeTestServices: true })("payments job", (it) => {
   it.effect("an unmatched payment matches the top-up created after it, once; not one created past the window", () =>
-    Effect.gen(function* () {
-      const payments = yield* Payments
-      const topups = yield* TopupService
-      const early = yield* payments.incoming({ amountUzs: 123_456, externalId: "bank-1" })
-      assert.strictEqual(early.outcome, "unmatched")
-      const user = yield* newUser
-      const topup = yield* topups.create(user.id, 123_456)
-      assert.strictEqual(topup.payableUzs, 123_456)
+    withShiftedClock((clock) =>
+      Effect.gen(function* () {
+        const payments = yield* Payments
+        const topups = yield* TopupService
+        const early = yield* payments.incoming({ amountUzs: 123_456, externalId: "bank-1" })
+        assert.strictEqual(early.outcome, "unmatched")
+        const user = yield* newUser
+        const topup = yield* topups.create(user.id, 123_456)
+        assert.strictEqual(topup.payableUzs, 123_456)
 
-      const matched = yield* rematchRound
-      assert.deepStrictEqual(
-        matched.map((m) => [m.outcome, m.payment.id, Option.map(m.topup, (t) => [t.id, t.status])]),
-        [["matched", early.payment.id, Option.some([topup.id, "paid"])]]
-      )
-      assert.strictEqual((yield* payments.find(early.payment.id)).status, "matched")
-      const sql = yield* SqlClient
-      const [credit] = yield* sql<{ n: bigint; total: string }>`
+        const matched = yield* rematchRound
+        assert.deepStrictEqual(
+          matched.map((m) => [m.outcome, m.payment.id, Option.map(m.topup, (t) => [t.id, t.status])]),
+          [["matched", early.payment.id, Option.some([topup.id, "paid"])]]
+        )
+        assert.strictEqual((yield* payments.find(early.payment.id)).status, "matched")
+        const sql = yield* SqlClient
+        const [credit] = yield* sql<{ n: bigint; total: string }>`
         SELECT count(*) AS n, sum(amount_uzs) AS total FROM ledger_entries WHERE cause = 'topup' AND cause_id = ${String(topup.id)}`
-      assert.deepStrictEqual([Number(credit?.n), Number(credit?.total)], [1, 123_456])
-      assert.deepStrictEqual(yield* rematchRound, [])
+        assert.deepStrictEqual([Number(credit?.n), Number(credit?.total)], [1, 123_456])
+        assert.deepStrictEqual(yield* rematchRound, [])
 
-      // A top-up created after the window belongs to someone who has not paid: not matched.
-      const stale = yield* payments.incoming({ amountUzs: 222_222, externalId: "bank-2" })
-      yield* Effect.sleep("2500 millis")
-      const late = yield* topups.create((yield* newUser).id, 222_222)
-      assert.strictEqual(late.payableUzs, 222_222)
-      assert.deepStrictEqual(yield* rematchRound, [])
-      assert.strictEqual((yield* payments.find(stale.payment.id)).status, "unmatched")
-      yield* topups.cancel(late.userId, late.id)
-    })
+        // A top-up created after the window belongs to someone who has not paid: not matched.
+        const stale = yield* payments.incoming({ amountUzs: 222_222, externalId: "bank-2" })
+        yield* clock.advance("61 seconds")
+        const late = yield* topups.create((yield* newUser).id, 222_222)
+        assert.strictEqual(late.payableUzs, 222_222)
+        assert.deepStrictEqual(yield* rematchRound, [])
+        assert.strictEqual((yield* payments.find(stale.payment.id)).status, "unmatched")
+        yield* topups.cancel(late.userId, late.id)
+      })
+    )
   )
 
   it.effect(
@@ -101,24 +105,26 @@ layer(Stack, { timeout: "60 seconds", excludeTestServices: true })("payments job
   )
 
   it.effect("pending top-ups past their expiry are expired once, with a notification", () =>
-    Effect.gen(function* () {
-      const topups = yield* TopupService
-      const user = yield* newUser
-      const topup = yield* topups.create(user.id, 50_000)
-      assert.deepStrictEqual(yield* topups.expireDue, [])
-      yield* Effect.sleep("500 millis")
-      const expired = yield* topups.expireDue
-      assert.deepStrictEqual(
-        expired.map((t) => [t.id, t.status]),
-        [[topup.id, "expired"]]
-      )
-      assert.deepStrictEqual(yield* topups.expireDue, [])
-      const sql = yield* SqlClient
-      const events = yield* sql<{ kind: string }>`SELECT kind FROM outbox_events WHERE user_id = ${user.id}`
-      assert.deepStrictEqual(
-        events.map((e) => e.kind),
-        ["topup.expired"]
-      )
-    })
+    withShiftedClock((clock) =>
+      Effect.gen(function* () {
+        const topups = yield* TopupService
+        const user = yield* newUser
+        const topup = yield* topups.create(user.id, 50_000)
+        assert.deepStrictEqual(yield* topups.expireDue, [])
+        yield* clock.advance("61 seconds")
+        const expired = yield* topups.expireDue
+        assert.deepStrictEqual(
+          expired.map((t) => [t.id, t.status]),
+          [[topup.id, "expired"]]
+        )
+        assert.deepStrictEqual(yield* topups.expireDue, [])
+        const sql = yield* SqlClient
+        const events = yield* sql<{ kind: string }>`SELECT kind FROM outbox_events WHERE user_id = ${user.id}`
+        assert.deepStrictEqual(
+          events.map((e) => e.kind),
+          ["topup.expired"]
+        )
+      })
+    )
   )
 })
