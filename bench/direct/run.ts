@@ -11,6 +11,7 @@
  * BENCH_CPU_PROFILE (a file: a CPU profile of the measured requests only, for where the share goes).
  */
 import { NodeHttpServer } from "@effect/platform-node"
+import * as NodeCrypto from "@effect/platform-node/NodeCrypto"
 import { DirectSettings } from "@resale/core/direct/DirectSettings.ts"
 import { Blockchain, type Nanoton } from "@resale/core/ports/Blockchain.ts"
 import { DirectHttpConfig } from "@resale/http/direct/DirectConfig.ts"
@@ -186,7 +187,9 @@ const main = Effect.gen(function* () {
   ).pipe(Layer.provideMerge(Chain), Layer.provideMerge(connection))
   const Routes = DirectRouteHandlers.pipe(
     Layer.provide(DirectHttpConfig.layerTest({ rateLimit: { perMinute: 1_000_000, burst: 1_000_000 } })),
-    Layer.provide(DirectServices)
+    Layer.provide(DirectServices),
+    // As the server provides it (ServerLayer.ts): hashes on node:crypto.
+    Layer.provide(NodeCrypto.layerDigest)
   )
   const Served = HttpRouter.serve(Routes, { disableLogger: true, disableListenLog: true }).pipe(
     Layer.provideMerge(NodeHttpServer.layer(createServer, { port: 0, host: "127.0.0.1" }))

@@ -13,7 +13,7 @@ import { Blockchain, type Wallet, type WalletVersion } from "../ports/Blockchain
 import { DirectPurchaseRecords, type DirectPurchaseRecord } from "../ports/DirectPurchaseRecords.ts"
 import { Marketplace } from "../ports/Marketplace.ts"
 import { deliveryOf } from "./DeliveryEvidence.ts"
-import { randomToken, sha256Hex } from "../Secrets.ts"
+import { randomToken, sha256Hasher } from "../Secrets.ts"
 import { sumNanoton } from "./DirectPayment.ts"
 import type {
   DirectCommon,
@@ -90,6 +90,7 @@ export class DirectPurchases extends Context.Service<
       const records = yield* DirectPurchaseRecords
       const payers = yield* PayerAccounts
       const settings = yield* DirectSettings
+      const sha256Hex = yield* sha256Hasher
       const { pay, purchase } = makeMarketplacePurchase({ chain, marketplace, records, payers, settings })
       const reconciler = makeDirectReconciler({ chain, marketplace, records, settings })
       const orderIds = makeOrderIds({ records, settings, reconcile: reconciler.reconcileRecord })
